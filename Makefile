@@ -1,0 +1,69 @@
+# augur — the two README commands are `make demo` and `make check`.
+#   make            build into build/ (CLI: build/bin/augur, recorder: build/lib/libaugur-mpi.so)
+#   make demo       install missing packages, build, record + report a stencil run
+#   make check      install missing packages, build, run the whole test suite
+#                   (release build, ASan+UBSan build, short libFuzzer runs)
+#   make install PREFIX=/opt/augur
+#   make bench      print the benchmark figures (not part of check)
+#   make format     clang-format the sources in place
+
+BUILD   ?= build
+ASAN    ?= build-asan
+FUZZ    ?= build-fuzz
+PREFIX  ?= /usr/local
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+
+.PHONY: all build deps demo check check-release check-asan check-fuzz check-format install bench format clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+
+build: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: deps build
+	@scripts/demo.sh $(BUILD)
+
+check: deps
+	@$(MAKE) --no-print-directory check-format
+	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory check-release
+	@$(MAKE) --no-print-directory check-asan
+	@$(MAKE) --no-print-directory check-fuzz
+	@echo "augur: all checks passed"
+
+check-release: build
+	cd $(BUILD) && ctest --output-on-failure -j 2 --timeout 300
+
+# ASan+UBSan: the library, CLI and unit tests (the MPI recorder is exercised in
+# the release build: ASan cannot be LD_PRELOADed into an uninstrumented mpiexec).
+check-asan:
+	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DAUGUR_SANITIZE=ON -DAUGUR_MPI=OFF >/dev/null
+	cmake --build $(ASAN) -j $(JOBS)
+	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j 2 --timeout 300
+
+check-fuzz:
+	CC=clang cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=Debug -DAUGUR_FUZZ=ON -DAUGUR_MPI=OFF >/dev/null
+	cmake --build $(FUZZ) -j $(JOBS)
+	cd $(FUZZ) && ctest --output-on-failure -L fuzz --timeout 300
+
+check-format:
+	@scripts/check-format.sh
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+bench: build
+	@scripts/bench.sh $(BUILD)
+
+format:
+	@scripts/check-format.sh --fix
+
+clean:
+	rm -rf $(BUILD) $(ASAN) $(FUZZ)

@@ -1,0 +1,108 @@
+/* augur — trace definitions: everything that is not an event.
+ * Written per rank into definition blocks of the rank file (so a crashed run
+ * keeps them) and merged by the reader. See docs/trace-format.md. */
+#ifndef AUGUR_DEFS_H
+#define AUGUR_DEFS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum augur_comm_kind {
+  AUGUR_COMM_KIND_WORLD = 0,
+  AUGUR_COMM_KIND_SELF = 1,
+  AUGUR_COMM_KIND_DUP = 2,
+  AUGUR_COMM_KIND_SPLIT = 3,
+  AUGUR_COMM_KIND_SPLIT_TYPE = 4,
+  AUGUR_COMM_KIND_CREATE = 5,
+  AUGUR_COMM_KIND_CART = 6,
+  AUGUR_COMM_KIND_CART_SUB = 7,
+  AUGUR_COMM_KIND_GRAPH = 8,
+  AUGUR_COMM_KIND_DIST_GRAPH = 9,
+  AUGUR_COMM_KIND_INTERCOMM = 10,
+  AUGUR_COMM_KIND_MERGE = 11,
+  AUGUR_COMM_KIND_OTHER = 12
+};
+
+#define AUGUR_MAX_DIMS 8
+
+/* A communicator. Members are world ranks in the order of their rank in the
+ * communicator (local group); for an intercommunicator `remote` holds the
+ * remote group. Topology: Cartesian dims/periods (coords of comm rank r are
+ * row-major over dims), or graph neighbour counts. */
+typedef struct augur_comm_def {
+  uint64_t id;
+  uint64_t parent;  /* id of the communicator it was created from (0 for world) */
+  uint32_t kind;    /* enum augur_comm_kind */
+  uint32_t size;
+  int32_t *members; /* size entries */
+  uint32_t remote_size;
+  int32_t *remote; /* remote_size entries (intercomm) */
+  uint32_t ndims;  /* Cartesian */
+  int32_t dims[AUGUR_MAX_DIMS];
+  int32_t periods[AUGUR_MAX_DIMS];
+} augur_comm_def;
+
+/* A code module (executable or shared object) seen at a call site. */
+typedef struct augur_module_def {
+  uint32_t id;
+  char *path;
+} augur_module_def;
+
+/* A call site: module + offset of the return address (PIE/ASLR safe). */
+typedef struct augur_callsite_def {
+  uint32_t id; /* global id in the reader; per-rank id in a rank file */
+  uint32_t module;
+  uint64_t offset;
+} augur_callsite_def;
+
+/* Source location of a call site, resolved with elfutils libdw. Strings are
+ * owned by the trace; NULL when unknown. */
+typedef struct augur_srcloc {
+  const char *function;
+  const char *file;
+  int line;
+  const char *module;
+} augur_srcloc;
+
+enum augur_counter_source { AUGUR_CTR_NONE = 0, AUGUR_CTR_PAPI = 1, AUGUR_CTR_PERF = 2 };
+
+typedef struct augur_counter_def {
+  uint32_t index;  /* slot in augur_event.ctr */
+  uint32_t source; /* enum augur_counter_source */
+  char *name;      /* as measured, e.g. "PAPI_TOT_INS", "instructions", "task-clock" */
+} augur_counter_def;
+
+enum augur_sync_kind { AUGUR_SYNC_INIT = 0, AUGUR_SYNC_FINALIZE = 1 };
+
+/* Clock offset of this rank against rank 0, measured by ping-pong:
+ * rank0_time ~= local_ns + offset_ns at local time local_ns. */
+typedef struct augur_clock_sync {
+  uint32_t kind; /* enum augur_sync_kind */
+  uint64_t local_ns;
+  int64_t offset_ns;
+  uint64_t rtt_ns; /* best round trip seen; the offset's uncertainty is rtt/2 */
+} augur_clock_sync;
+
+/* Per-rank facts. */
+typedef struct augur_rank_def {
+  uint32_t rank;
+  uint32_t nranks;
+  uint64_t pid;
+  char *host;
+  int32_t thread_level;    /* MPI_THREAD_* provided, -1 if MPI_Init */
+  uint64_t init_ns;        /* local time at MPI_Init entry */
+  uint64_t finalize_ns;    /* local time at MPI_Finalize exit, 0 if never reached */
+  uint32_t nsync;
+  augur_clock_sync sync[2];
+  uint32_t ncounters;
+  augur_counter_def counters[AUGUR_MAX_COUNTERS];
+  char *counter_note;      /* why counters are missing, or NULL */
+} augur_rank_def;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

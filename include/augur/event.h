@@ -1,0 +1,130 @@
+/* augur — the one event model.
+ *
+ * The recorder fills augur_event records, the writer encodes them, the reader
+ * decodes them back into the same struct. Field meaning per event type is
+ * specified in docs/trace-format.md ("Event fields"). */
+#ifndef AUGUR_EVENT_H
+#define AUGUR_EVENT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AUGUR_MAX_COUNTERS 4
+
+/* Special peer values (never valid ranks). */
+#define AUGUR_PEER_NONE (-1)       /* call has no peer / root */
+#define AUGUR_PEER_ANY (-2)        /* MPI_ANY_SOURCE not (yet) resolved */
+#define AUGUR_PEER_PROC_NULL (-3)  /* MPI_PROC_NULL */
+#define AUGUR_TAG_ANY (-1)         /* MPI_ANY_TAG not (yet) resolved */
+#define AUGUR_TAG_NONE (-2)        /* call has no tag */
+
+/* Well-known communicator ids. Other ids are 64-bit hashes (see format doc). */
+#define AUGUR_COMM_NONE 0u
+#define AUGUR_COMM_WORLD 1u
+#define AUGUR_COMM_SELF 2u
+
+/* Event flags. */
+#define AUGUR_F_ANY_SOURCE 0x0001u /* the call was posted with MPI_ANY_SOURCE */
+#define AUGUR_F_ANY_TAG 0x0002u    /* the call was posted with MPI_ANY_TAG */
+#define AUGUR_F_IN_PLACE 0x0004u   /* collective used MPI_IN_PLACE */
+#define AUGUR_F_ROOT 0x0008u       /* this rank is the root of the collective */
+#define AUGUR_F_SENDREQ 0x0010u    /* (reader) completion of a send request */
+#define AUGUR_F_RECVREQ 0x0020u    /* (reader) completion of a receive request */
+#define AUGUR_F_COLLREQ 0x0040u    /* (reader) completion of a nonblocking collective */
+#define AUGUR_F_PERSISTENT 0x0080u /* (reader) the completed request is persistent */
+#define AUGUR_F_CANCELLED 0x0100u  /* completed request was cancelled */
+#define AUGUR_F_INTER 0x0200u      /* peer is a rank of the remote group (intercomm) */
+#define AUGUR_F_FORTRAN 0x0400u    /* called through a Fortran binding */
+#define AUGUR_F_NOTDONE 0x0800u    /* Test*/Iprobe returned flag=false */
+#define AUGUR_F_UNMATCHED 0x1000u  /* (reader) completion whose start was never seen */
+
+/* Event types. Values are part of the on-disk format: append only. */
+#define AUGUR_EVENT_TYPES(X)                                                                        \
+  X(NONE, 0) X(INIT, 1) X(INIT_THREAD, 2) X(FINALIZE, 3) X(ABORT, 4)                               \
+  /* point-to-point */                                                                             \
+  X(SEND, 10) X(BSEND, 11) X(SSEND, 12) X(RSEND, 13) X(ISEND, 14) X(IBSEND, 15) X(ISSEND, 16)      \
+  X(IRSEND, 17) X(RECV, 18) X(IRECV, 19) X(SENDRECV, 20) X(SENDRECV_REPLACE, 21) X(PROBE, 22)      \
+  X(IPROBE, 23) X(MPROBE, 24) X(IMPROBE, 25) X(MRECV, 26) X(IMRECV, 27)                            \
+  /* persistent */                                                                                 \
+  X(SEND_INIT, 30) X(BSEND_INIT, 31) X(SSEND_INIT, 32) X(RSEND_INIT, 33) X(RECV_INIT, 34)          \
+  X(START, 35) X(STARTALL, 36) X(REQUEST_FREE, 37)                                                 \
+  /* completion */                                                                                 \
+  X(WAIT, 40) X(WAITALL, 41) X(WAITANY, 42) X(WAITSOME, 43) X(TEST, 44) X(TESTALL, 45)             \
+  X(TESTANY, 46) X(TESTSOME, 47)                                                                   \
+  /* blocking collectives */                                                                       \
+  X(BARRIER, 50) X(BCAST, 51) X(REDUCE, 52) X(ALLREDUCE, 53) X(GATHER, 54) X(GATHERV, 55)          \
+  X(SCATTER, 56) X(SCATTERV, 57) X(ALLGATHER, 58) X(ALLGATHERV, 59) X(ALLTOALL, 60)                \
+  X(ALLTOALLV, 61) X(ALLTOALLW, 62) X(REDUCE_SCATTER, 63) X(REDUCE_SCATTER_BLOCK, 64) X(SCAN, 65)  \
+  X(EXSCAN, 66)                                                                                    \
+  /* nonblocking collectives */                                                                    \
+  X(IBARRIER, 70) X(IBCAST, 71) X(IREDUCE, 72) X(IALLREDUCE, 73) X(IGATHER, 74) X(IGATHERV, 75)    \
+  X(ISCATTER, 76) X(ISCATTERV, 77) X(IALLGATHER, 78) X(IALLGATHERV, 79) X(IALLTOALL, 80)           \
+  X(IALLTOALLV, 81) X(IALLTOALLW, 82) X(IREDUCE_SCATTER, 83) X(IREDUCE_SCATTER_BLOCK, 84)          \
+  X(ISCAN, 85) X(IEXSCAN, 86)                                                                      \
+  /* communicators and topologies */                                                               \
+  X(COMM_DUP, 90) X(COMM_SPLIT, 91) X(COMM_SPLIT_TYPE, 92) X(COMM_CREATE, 93) X(COMM_FREE, 94)     \
+  X(CART_CREATE, 95) X(CART_SUB, 96) X(GRAPH_CREATE, 97) X(DIST_GRAPH_CREATE, 98)                  \
+  X(DIST_GRAPH_CREATE_ADJACENT, 99) X(INTERCOMM_CREATE, 100) X(INTERCOMM_MERGE, 101)               \
+  X(COMM_IDUP, 102)                                                                                \
+  /* sub-records: follow their parent event (parent.aux = how many) */                             \
+  X(COMPLETION, 120) X(SUB_RECV, 121) X(SUB_START, 122)
+
+enum augur_event_type {
+#define AUGUR_X_ENUM(name, val) AUGUR_EV_##name = val,
+  AUGUR_EVENT_TYPES(AUGUR_X_ENUM)
+#undef AUGUR_X_ENUM
+      AUGUR_EV_MAX = 128
+};
+
+/* One event. 128 bytes. The recorder fills it on the hot path and the reader
+ * returns it; see docs/trace-format.md for each field's meaning per type.
+ *
+ * Times: from the recorder, the rank's CLOCK_MONOTONIC in ns. From the reader,
+ * ns on the trace's global timeline (rank 0's clock, 0 = rank 0's MPI_Init
+ * start), corrected with the recorded clock offsets. */
+typedef struct augur_event {
+  uint64_t t_start;
+  uint64_t t_end;
+  uint64_t bytes;      /* bytes this rank sent (or contributed) */
+  uint64_t bytes_recv; /* bytes this rank received */
+  uint64_t req;        /* MPI_Request handle value (nonblocking, persistent, completion,
+                          Start) or the created communicator's id (comm calls) */
+  uint64_t comm;       /* communicator id */
+  uint64_t hash;       /* payload fingerprint (xxh3-64) or 0 */
+  uint64_t callsite;   /* recorder: raw return address; on disk and from the reader:
+                          call-site id (0 = unknown) */
+  uint64_t ctr[AUGUR_MAX_COUNTERS]; /* counter deltas over the compute burst that ends at
+                                       t_start (since the previous event's t_end) */
+  int32_t peer;   /* on disk: rank in comm (remote group if AUGUR_F_INTER);
+                     from the reader: world rank. Or AUGUR_PEER_* */
+  int32_t tag;    /* tag or AUGUR_TAG_* */
+  uint32_t aux;   /* parent: number of sub-records that follow; COMPLETION: index in
+                     the request array; WAITANY/TESTANY: index; others: 0 */
+  uint16_t type;  /* enum augur_event_type */
+  uint16_t flags; /* AUGUR_F_* */
+  uint32_t rank;  /* world rank (set by the reader) */
+  uint32_t thread; /* recorder thread index within the rank (0 = first thread) */
+} augur_event;
+
+/* "MPI_Isend" etc. for a type; "?" for unknown values. */
+const char *augur_event_name(unsigned type);
+/* Reverse lookup by the short name ("ISEND", case-insensitive, with or without
+ * the MPI_ prefix); returns -1 if unknown. */
+int augur_event_from_name(const char *name);
+
+/* Classes of event types, for analyses. */
+int augur_event_is_p2p_send(unsigned type);   /* SEND..IRSEND, SENDRECV(_REPLACE), *_INIT sends */
+int augur_event_is_p2p_recv(unsigned type);   /* RECV, IRECV, MRECV, IMRECV, RECV_INIT */
+int augur_event_is_collective(unsigned type); /* blocking or nonblocking collectives */
+int augur_event_is_nonblocking(unsigned type);
+int augur_event_is_completion(unsigned type); /* WAIT..TESTSOME */
+int augur_event_is_comm_mgmt(unsigned type);  /* COMM_* / CART_* / GRAPH / INTERCOMM */
+int augur_event_is_sub(unsigned type);        /* COMPLETION, SUB_RECV, SUB_START */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,102 @@
+/* augur — trace reader. The only way analyses read traces.
+ *
+ * Memory is bounded by ranks x blocks (an index entry per block) plus one
+ * decoded block per open stream, never by trace length. */
+#ifndef AUGUR_READER_H
+#define AUGUR_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "augur/defs.h"
+#include "augur/error.h"
+#include "augur/event.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct augur_trace augur_trace;
+typedef struct augur_stream augur_stream;
+
+/* What trace.json says. Strings owned by the trace. */
+typedef struct augur_trace_info {
+  uint32_t version_major, version_minor;
+  uint32_t nranks;
+  int argc;
+  char **argv;
+  const char *mpi_library;
+  const char *mpi_version;
+  const char *recorder;
+  uint64_t start_unix_ns;
+  int payload_hash;
+  int complete;
+  const char *counters_requested;
+} augur_trace_info;
+
+/* Index entry of one block of a rank file. */
+typedef struct augur_block_info {
+  uint64_t offset;   /* byte offset of the block header in the rank file */
+  uint32_t kind;     /* 1 = events, 2 = definitions */
+  uint32_t thread;
+  uint32_t nevents;
+  uint64_t first_ns; /* local time of the first event (events blocks) */
+  uint64_t last_ns;
+} augur_block_info;
+
+/* Opens PATH (a NAME.augur directory): reads trace.json, every rank file's
+ * header, block index and definitions. Fails if trace.json or a rank file is
+ * missing or unreadable. A damaged block inside a rank file does not fail the
+ * open: the rank's index stops before it and augur_trace_damage() says where. */
+int augur_trace_open(augur_trace **t, const char *path, augur_error *err);
+void augur_trace_close(augur_trace *t);
+
+const augur_trace_info *augur_trace_info_get(const augur_trace *t);
+uint32_t augur_trace_nranks(const augur_trace *t);
+const char *augur_trace_path(const augur_trace *t);
+
+/* Number of ranks whose file has damage; for each, *msg says file, offset and
+ * what was expected. Returns 0 if the trace is intact. */
+int augur_trace_damage(const augur_trace *t, uint32_t rank, const char **msg);
+
+/* Definitions (merged over ranks). */
+const augur_rank_def *augur_trace_rank(const augur_trace *t, uint32_t rank);
+size_t augur_trace_ncomms(const augur_trace *t);
+const augur_comm_def *augur_trace_comm_at(const augur_trace *t, size_t i);
+const augur_comm_def *augur_trace_comm(const augur_trace *t, uint64_t id); /* NULL if unknown */
+size_t augur_trace_ncallsites(const augur_trace *t); /* global ids are 1..n */
+const augur_callsite_def *augur_trace_callsite(const augur_trace *t, uint32_t id);
+const augur_module_def *augur_trace_module(const augur_trace *t, uint32_t id);
+/* Resolves a call site to function, file and line with libdw (cached). Fields
+ * are NULL/0 when the module has no debug info or no longer exists. */
+int augur_trace_resolve(augur_trace *t, uint32_t callsite, augur_srcloc *out);
+uint32_t augur_trace_ncounters(const augur_trace *t);
+const augur_counter_def *augur_trace_counter(const augur_trace *t, uint32_t index);
+
+/* Block index of a rank. */
+size_t augur_trace_nblocks(const augur_trace *t, uint32_t rank);
+const augur_block_info *augur_trace_block(const augur_trace *t, uint32_t rank, size_t i);
+uint64_t augur_trace_nevents(const augur_trace *t, uint32_t rank); /* from the index */
+
+/* Converts a rank's local clock value to the global timeline. */
+uint64_t augur_trace_global_ns(const augur_trace *t, uint32_t rank, uint64_t local_ns);
+
+/* Streams. A rank stream yields the rank's events in time order (threads
+ * merged), peers translated to world ranks, call sites as global ids,
+ * completions paired with their starts (comm, peer, flags filled in). The
+ * merged stream yields all ranks' events in global time order (k-way merge;
+ * a parent and its sub-records are always adjacent). */
+int augur_stream_rank(augur_trace *t, uint32_t rank, augur_stream **s, augur_error *err);
+int augur_stream_merged(augur_trace *t, augur_stream **s, augur_error *err);
+/* Returns 1 with *ev filled, 0 at the end, or a negative status: a damaged
+ * block (message: file, rank, offset, expectation). Events before the damage
+ * have all been returned. */
+int augur_stream_next(augur_stream *s, augur_event *ev, augur_error *err);
+/* Rank streams only: continue from block index `block` of the rank. */
+int augur_stream_seek_block(augur_stream *s, size_t block, augur_error *err);
+void augur_stream_close(augur_stream *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
