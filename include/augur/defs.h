@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "augur/event.h" /* AUGUR_MAX_COUNTERS */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -34,8 +36,8 @@ enum augur_comm_kind {
  * row-major over dims), or graph neighbour counts. */
 typedef struct augur_comm_def {
   uint64_t id;
-  uint64_t parent;  /* id of the communicator it was created from (0 for world) */
-  uint32_t kind;    /* enum augur_comm_kind */
+  uint64_t parent; /* id of the communicator it was created from (0 for world) */
+  uint32_t kind;   /* enum augur_comm_kind */
   uint32_t size;
   int32_t *members; /* size entries */
   uint32_t remote_size;
@@ -92,14 +94,14 @@ typedef struct augur_rank_def {
   uint32_t nranks;
   uint64_t pid;
   char *host;
-  int32_t thread_level;    /* MPI_THREAD_* provided, -1 if MPI_Init */
-  uint64_t init_ns;        /* local time at MPI_Init entry */
-  uint64_t finalize_ns;    /* local time at MPI_Finalize exit, 0 if never reached */
+  int32_t thread_level; /* MPI_THREAD_* provided, -1 if MPI_Init */
+  uint64_t init_ns;     /* local time at MPI_Init entry */
+  uint64_t finalize_ns; /* local time at MPI_Finalize exit, 0 if never reached */
   uint32_t nsync;
   augur_clock_sync sync[2];
   uint32_t ncounters;
   augur_counter_def counters[AUGUR_MAX_COUNTERS];
-  char *counter_note;      /* why counters are missing, or NULL */
+  char *counter_note; /* why counters are missing, or NULL */
 } augur_rank_def;
 
 #ifdef __cplusplus

@@ -19,16 +19,16 @@ enum augur_status {
   AUGUR_E_TRUNCATED = -5, /* file ends inside a header or block */
   AUGUR_E_MISSING = -6,   /* a file the trace needs does not exist */
   AUGUR_E_NOMEM = -7,
-  AUGUR_E_ARG = -8,       /* caller passed something invalid (rank out of range, ...) */
-  AUGUR_E_STATE = -9,     /* call not valid now (writer closed, ...) */
-  AUGUR_E_CODEC = -10     /* zstd refused to (de)compress */
+  AUGUR_E_ARG = -8,   /* caller passed something invalid (rank out of range, ...) */
+  AUGUR_E_STATE = -9, /* call not valid now (writer closed, ...) */
+  AUGUR_E_CODEC = -10 /* zstd refused to (de)compress */
 };
 
 #define AUGUR_ERROR_MSG_MAX 512
 
 typedef struct augur_error {
-  int code;                       /* enum augur_status */
-  char msg[AUGUR_ERROR_MSG_MAX];  /* one line, no trailing newline */
+  int code;                      /* enum augur_status */
+  char msg[AUGUR_ERROR_MSG_MAX]; /* one line, no trailing newline */
 } augur_error;
 
 /* Sets err (if non-NULL) and returns code, so callers can `return augur_fail(...)`. */

@@ -15,33 +15,34 @@ extern "C" {
 #define AUGUR_MAX_COUNTERS 4
 
 /* Special peer values (never valid ranks). */
-#define AUGUR_PEER_NONE (-1)       /* call has no peer / root */
-#define AUGUR_PEER_ANY (-2)        /* MPI_ANY_SOURCE not (yet) resolved */
-#define AUGUR_PEER_PROC_NULL (-3)  /* MPI_PROC_NULL */
-#define AUGUR_TAG_ANY (-1)         /* MPI_ANY_TAG not (yet) resolved */
-#define AUGUR_TAG_NONE (-2)        /* call has no tag */
+#define AUGUR_PEER_NONE      (-1) /* call has no peer / root */
+#define AUGUR_PEER_ANY       (-2) /* MPI_ANY_SOURCE not (yet) resolved */
+#define AUGUR_PEER_PROC_NULL (-3) /* MPI_PROC_NULL */
+#define AUGUR_TAG_ANY        (-1) /* MPI_ANY_TAG not (yet) resolved */
+#define AUGUR_TAG_NONE       (-2) /* call has no tag */
 
 /* Well-known communicator ids. Other ids are 64-bit hashes (see format doc). */
-#define AUGUR_COMM_NONE 0u
+#define AUGUR_COMM_NONE  0u
 #define AUGUR_COMM_WORLD 1u
-#define AUGUR_COMM_SELF 2u
+#define AUGUR_COMM_SELF  2u
 
 /* Event flags. */
 #define AUGUR_F_ANY_SOURCE 0x0001u /* the call was posted with MPI_ANY_SOURCE */
-#define AUGUR_F_ANY_TAG 0x0002u    /* the call was posted with MPI_ANY_TAG */
-#define AUGUR_F_IN_PLACE 0x0004u   /* collective used MPI_IN_PLACE */
-#define AUGUR_F_ROOT 0x0008u       /* this rank is the root of the collective */
-#define AUGUR_F_SENDREQ 0x0010u    /* (reader) completion of a send request */
-#define AUGUR_F_RECVREQ 0x0020u    /* (reader) completion of a receive request */
-#define AUGUR_F_COLLREQ 0x0040u    /* (reader) completion of a nonblocking collective */
+#define AUGUR_F_ANY_TAG    0x0002u /* the call was posted with MPI_ANY_TAG */
+#define AUGUR_F_IN_PLACE   0x0004u /* collective used MPI_IN_PLACE */
+#define AUGUR_F_ROOT       0x0008u /* this rank is the root of the collective */
+#define AUGUR_F_SENDREQ    0x0010u /* (reader) completion of a send request */
+#define AUGUR_F_RECVREQ    0x0020u /* (reader) completion of a receive request */
+#define AUGUR_F_COLLREQ    0x0040u /* (reader) completion of a nonblocking collective */
 #define AUGUR_F_PERSISTENT 0x0080u /* (reader) the completed request is persistent */
-#define AUGUR_F_CANCELLED 0x0100u  /* completed request was cancelled */
-#define AUGUR_F_INTER 0x0200u      /* peer is a rank of the remote group (intercomm) */
-#define AUGUR_F_FORTRAN 0x0400u    /* called through a Fortran binding */
-#define AUGUR_F_NOTDONE 0x0800u    /* Test*/Iprobe returned flag=false */
-#define AUGUR_F_UNMATCHED 0x1000u  /* (reader) completion whose start was never seen */
+#define AUGUR_F_CANCELLED  0x0100u /* completed request was cancelled */
+#define AUGUR_F_INTER      0x0200u /* peer is a rank of the remote group (intercomm) */
+#define AUGUR_F_FORTRAN    0x0400u /* called through a Fortran binding */
+#define AUGUR_F_NOTDONE    0x0800u /* Test, Testall, ..., Iprobe returned flag=false */
+#define AUGUR_F_UNMATCHED  0x1000u /* (reader) completion whose start was never seen */
 
 /* Event types. Values are part of the on-disk format: append only. */
+/* clang-format off */
 #define AUGUR_EVENT_TYPES(X)                                                                        \
   X(NONE, 0) X(INIT, 1) X(INIT_THREAD, 2) X(FINALIZE, 3) X(ABORT, 4)                               \
   /* point-to-point */                                                                             \
@@ -71,6 +72,7 @@ extern "C" {
   X(COMM_IDUP, 102)                                                                                \
   /* sub-records: follow their parent event (parent.aux = how many) */                             \
   X(COMPLETION, 120) X(SUB_RECV, 121) X(SUB_START, 122)
+/* clang-format on */
 
 enum augur_event_type {
 #define AUGUR_X_ENUM(name, val) AUGUR_EV_##name = val,
@@ -98,14 +100,14 @@ typedef struct augur_event {
                           call-site id (0 = unknown) */
   uint64_t ctr[AUGUR_MAX_COUNTERS]; /* counter deltas over the compute burst that ends at
                                        t_start (since the previous event's t_end) */
-  int32_t peer;   /* on disk: rank in comm (remote group if AUGUR_F_INTER);
-                     from the reader: world rank. Or AUGUR_PEER_* */
-  int32_t tag;    /* tag or AUGUR_TAG_* */
-  uint32_t aux;   /* parent: number of sub-records that follow; COMPLETION: index in
-                     the request array; WAITANY/TESTANY: index; others: 0 */
-  uint16_t type;  /* enum augur_event_type */
-  uint16_t flags; /* AUGUR_F_* */
-  uint32_t rank;  /* world rank (set by the reader) */
+  int32_t peer;                     /* on disk: rank in comm (remote group if AUGUR_F_INTER);
+                                       from the reader: world rank. Or AUGUR_PEER_* */
+  int32_t tag;                      /* tag or AUGUR_TAG_* */
+  uint32_t aux;    /* parent: number of sub-records that follow; COMPLETION: index in
+                      the request array; WAITANY/TESTANY: index; others: 0 */
+  uint16_t type;   /* enum augur_event_type */
+  uint16_t flags;  /* AUGUR_F_* */
+  uint32_t rank;   /* world rank (set by the reader) */
   uint32_t thread; /* recorder thread index within the rank (0 = first thread) */
 } augur_event;
 

@@ -36,8 +36,8 @@ typedef struct augur_trace_info {
 
 /* Index entry of one block of a rank file. */
 typedef struct augur_block_info {
-  uint64_t offset;   /* byte offset of the block header in the rank file */
-  uint32_t kind;     /* 1 = events, 2 = definitions */
+  uint64_t offset; /* byte offset of the block header in the rank file */
+  uint32_t kind;   /* 1 = events, 2 = definitions */
   uint32_t thread;
   uint32_t nevents;
   uint64_t first_ns; /* local time of the first event (events blocks) */
@@ -64,7 +64,7 @@ const augur_rank_def *augur_trace_rank(const augur_trace *t, uint32_t rank);
 size_t augur_trace_ncomms(const augur_trace *t);
 const augur_comm_def *augur_trace_comm_at(const augur_trace *t, size_t i);
 const augur_comm_def *augur_trace_comm(const augur_trace *t, uint64_t id); /* NULL if unknown */
-size_t augur_trace_ncallsites(const augur_trace *t); /* global ids are 1..n */
+size_t augur_trace_ncallsites(const augur_trace *t);                       /* global ids are 1..n */
 const augur_callsite_def *augur_trace_callsite(const augur_trace *t, uint32_t id);
 const augur_module_def *augur_trace_module(const augur_trace *t, uint32_t id);
 /* Resolves a call site to function, file and line with libdw (cached). Fields

@@ -24,13 +24,13 @@ typedef struct augur_writer augur_writer;
 typedef struct augur_trace_meta {
   uint32_t nranks;
   int argc;
-  char **argv;           /* the application's command line */
-  const char *mpi_library; /* "MPICH", "Open MPI", ... */
-  const char *mpi_version; /* MPI_Get_library_version text (first line) */
-  const char *recorder;    /* "augur 0.1.0" */
-  uint64_t start_unix_ns;  /* wall clock at rank 0's MPI_Init */
-  int payload_hash;        /* 1 if payload fingerprints were recorded */
-  int complete;            /* 1 once rank 0 reached MPI_Finalize */
+  char **argv;                    /* the application's command line */
+  const char *mpi_library;        /* "MPICH", "Open MPI", ... */
+  const char *mpi_version;        /* MPI_Get_library_version text (first line) */
+  const char *recorder;           /* "augur 0.1.0" */
+  uint64_t start_unix_ns;         /* wall clock at rank 0's MPI_Init */
+  int payload_hash;               /* 1 if payload fingerprints were recorded */
+  int complete;                   /* 1 once rank 0 reached MPI_Finalize */
   const char *counters_requested; /* --counters as given, or NULL */
 } augur_trace_meta;
 

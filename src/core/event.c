@@ -1,0 +1,165 @@
+/* augur — event type names and classes. */
+#include <ctype.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "augur/event.h"
+
+/* Short upper-case names straight from the X-macro, for reverse lookup. */
+static const struct {
+  unsigned type;
+  const char *upper; /* "ISEND" */
+} names[] = {
+#define AUGUR_X_NAME(n, v) {v, #n},
+    AUGUR_EVENT_TYPES(AUGUR_X_NAME)
+#undef AUGUR_X_NAME
+};
+
+/* Display names indexed by type value: MPI spelling for calls (the
+ * preprocessor cannot change case, so they are spelled out), plain names for
+ * augur's own sub-records. */
+static const char *const display[AUGUR_EV_MAX] = {
+    [AUGUR_EV_NONE] = "NONE",
+    [AUGUR_EV_INIT] = "MPI_Init",
+    [AUGUR_EV_INIT_THREAD] = "MPI_Init_thread",
+    [AUGUR_EV_FINALIZE] = "MPI_Finalize",
+    [AUGUR_EV_ABORT] = "MPI_Abort",
+    [AUGUR_EV_SEND] = "MPI_Send",
+    [AUGUR_EV_BSEND] = "MPI_Bsend",
+    [AUGUR_EV_SSEND] = "MPI_Ssend",
+    [AUGUR_EV_RSEND] = "MPI_Rsend",
+    [AUGUR_EV_ISEND] = "MPI_Isend",
+    [AUGUR_EV_IBSEND] = "MPI_Ibsend",
+    [AUGUR_EV_ISSEND] = "MPI_Issend",
+    [AUGUR_EV_IRSEND] = "MPI_Irsend",
+    [AUGUR_EV_RECV] = "MPI_Recv",
+    [AUGUR_EV_IRECV] = "MPI_Irecv",
+    [AUGUR_EV_SENDRECV] = "MPI_Sendrecv",
+    [AUGUR_EV_SENDRECV_REPLACE] = "MPI_Sendrecv_replace",
+    [AUGUR_EV_PROBE] = "MPI_Probe",
+    [AUGUR_EV_IPROBE] = "MPI_Iprobe",
+    [AUGUR_EV_MPROBE] = "MPI_Mprobe",
+    [AUGUR_EV_IMPROBE] = "MPI_Improbe",
+    [AUGUR_EV_MRECV] = "MPI_Mrecv",
+    [AUGUR_EV_IMRECV] = "MPI_Imrecv",
+    [AUGUR_EV_SEND_INIT] = "MPI_Send_init",
+    [AUGUR_EV_BSEND_INIT] = "MPI_Bsend_init",
+    [AUGUR_EV_SSEND_INIT] = "MPI_Ssend_init",
+    [AUGUR_EV_RSEND_INIT] = "MPI_Rsend_init",
+    [AUGUR_EV_RECV_INIT] = "MPI_Recv_init",
+    [AUGUR_EV_START] = "MPI_Start",
+    [AUGUR_EV_STARTALL] = "MPI_Startall",
+    [AUGUR_EV_REQUEST_FREE] = "MPI_Request_free",
+    [AUGUR_EV_WAIT] = "MPI_Wait",
+    [AUGUR_EV_WAITALL] = "MPI_Waitall",
+    [AUGUR_EV_WAITANY] = "MPI_Waitany",
+    [AUGUR_EV_WAITSOME] = "MPI_Waitsome",
+    [AUGUR_EV_TEST] = "MPI_Test",
+    [AUGUR_EV_TESTALL] = "MPI_Testall",
+    [AUGUR_EV_TESTANY] = "MPI_Testany",
+    [AUGUR_EV_TESTSOME] = "MPI_Testsome",
+    [AUGUR_EV_BARRIER] = "MPI_Barrier",
+    [AUGUR_EV_BCAST] = "MPI_Bcast",
+    [AUGUR_EV_REDUCE] = "MPI_Reduce",
+    [AUGUR_EV_ALLREDUCE] = "MPI_Allreduce",
+    [AUGUR_EV_GATHER] = "MPI_Gather",
+    [AUGUR_EV_GATHERV] = "MPI_Gatherv",
+    [AUGUR_EV_SCATTER] = "MPI_Scatter",
+    [AUGUR_EV_SCATTERV] = "MPI_Scatterv",
+    [AUGUR_EV_ALLGATHER] = "MPI_Allgather",
+    [AUGUR_EV_ALLGATHERV] = "MPI_Allgatherv",
+    [AUGUR_EV_ALLTOALL] = "MPI_Alltoall",
+    [AUGUR_EV_ALLTOALLV] = "MPI_Alltoallv",
+    [AUGUR_EV_ALLTOALLW] = "MPI_Alltoallw",
+    [AUGUR_EV_REDUCE_SCATTER] = "MPI_Reduce_scatter",
+    [AUGUR_EV_REDUCE_SCATTER_BLOCK] = "MPI_Reduce_scatter_block",
+    [AUGUR_EV_SCAN] = "MPI_Scan",
+    [AUGUR_EV_EXSCAN] = "MPI_Exscan",
+    [AUGUR_EV_IBARRIER] = "MPI_Ibarrier",
+    [AUGUR_EV_IBCAST] = "MPI_Ibcast",
+    [AUGUR_EV_IREDUCE] = "MPI_Ireduce",
+    [AUGUR_EV_IALLREDUCE] = "MPI_Iallreduce",
+    [AUGUR_EV_IGATHER] = "MPI_Igather",
+    [AUGUR_EV_IGATHERV] = "MPI_Igatherv",
+    [AUGUR_EV_ISCATTER] = "MPI_Iscatter",
+    [AUGUR_EV_ISCATTERV] = "MPI_Iscatterv",
+    [AUGUR_EV_IALLGATHER] = "MPI_Iallgather",
+    [AUGUR_EV_IALLGATHERV] = "MPI_Iallgatherv",
+    [AUGUR_EV_IALLTOALL] = "MPI_Ialltoall",
+    [AUGUR_EV_IALLTOALLV] = "MPI_Ialltoallv",
+    [AUGUR_EV_IALLTOALLW] = "MPI_Ialltoallw",
+    [AUGUR_EV_IREDUCE_SCATTER] = "MPI_Ireduce_scatter",
+    [AUGUR_EV_IREDUCE_SCATTER_BLOCK] = "MPI_Ireduce_scatter_block",
+    [AUGUR_EV_ISCAN] = "MPI_Iscan",
+    [AUGUR_EV_IEXSCAN] = "MPI_Iexscan",
+    [AUGUR_EV_COMM_DUP] = "MPI_Comm_dup",
+    [AUGUR_EV_COMM_SPLIT] = "MPI_Comm_split",
+    [AUGUR_EV_COMM_SPLIT_TYPE] = "MPI_Comm_split_type",
+    [AUGUR_EV_COMM_CREATE] = "MPI_Comm_create",
+    [AUGUR_EV_COMM_FREE] = "MPI_Comm_free",
+    [AUGUR_EV_CART_CREATE] = "MPI_Cart_create",
+    [AUGUR_EV_CART_SUB] = "MPI_Cart_sub",
+    [AUGUR_EV_GRAPH_CREATE] = "MPI_Graph_create",
+    [AUGUR_EV_DIST_GRAPH_CREATE] = "MPI_Dist_graph_create",
+    [AUGUR_EV_DIST_GRAPH_CREATE_ADJACENT] = "MPI_Dist_graph_create_adjacent",
+    [AUGUR_EV_INTERCOMM_CREATE] = "MPI_Intercomm_create",
+    [AUGUR_EV_INTERCOMM_MERGE] = "MPI_Intercomm_merge",
+    [AUGUR_EV_COMM_IDUP] = "MPI_Comm_idup",
+    [AUGUR_EV_COMPLETION] = "COMPLETION",
+    [AUGUR_EV_SUB_RECV] = "SUB_RECV",
+    [AUGUR_EV_SUB_START] = "SUB_START",
+};
+
+const char *augur_event_name(unsigned type) {
+  if (type < AUGUR_EV_MAX && display[type]) return display[type];
+  return "?";
+}
+
+static int ieq(const char *a, const char *b) {
+  for (; *a && *b; a++, b++)
+    if (toupper((unsigned char)*a) != toupper((unsigned char)*b)) return 0;
+  return *a == *b;
+}
+
+int augur_event_from_name(const char *name) {
+  if (!name) return -1;
+  if ((name[0] == 'M' || name[0] == 'm') && (name[1] == 'P' || name[1] == 'p') &&
+      (name[2] == 'I' || name[2] == 'i') && name[3] == '_')
+    name += 4;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (ieq(name, names[i].upper)) return (int)names[i].type;
+  return -1;
+}
+
+int augur_event_is_p2p_send(unsigned t) {
+  return (t >= AUGUR_EV_SEND && t <= AUGUR_EV_IRSEND) || t == AUGUR_EV_SENDRECV ||
+         t == AUGUR_EV_SENDRECV_REPLACE || (t >= AUGUR_EV_SEND_INIT && t <= AUGUR_EV_RSEND_INIT);
+}
+
+int augur_event_is_p2p_recv(unsigned t) {
+  return t == AUGUR_EV_RECV || t == AUGUR_EV_IRECV || t == AUGUR_EV_MRECV || t == AUGUR_EV_IMRECV ||
+         t == AUGUR_EV_RECV_INIT;
+}
+
+int augur_event_is_collective(unsigned t) {
+  return (t >= AUGUR_EV_BARRIER && t <= AUGUR_EV_EXSCAN) ||
+         (t >= AUGUR_EV_IBARRIER && t <= AUGUR_EV_IEXSCAN);
+}
+
+int augur_event_is_nonblocking(unsigned t) {
+  return (t >= AUGUR_EV_ISEND && t <= AUGUR_EV_IRSEND) || t == AUGUR_EV_IRECV ||
+         t == AUGUR_EV_IPROBE || t == AUGUR_EV_IMPROBE || t == AUGUR_EV_IMRECV ||
+         (t >= AUGUR_EV_IBARRIER && t <= AUGUR_EV_IEXSCAN) || t == AUGUR_EV_COMM_IDUP;
+}
+
+int augur_event_is_completion(unsigned t) {
+  return t >= AUGUR_EV_WAIT && t <= AUGUR_EV_TESTSOME;
+}
+
+int augur_event_is_comm_mgmt(unsigned t) {
+  return t >= AUGUR_EV_COMM_DUP && t <= AUGUR_EV_COMM_IDUP;
+}
+
+int augur_event_is_sub(unsigned t) {
+  return t >= AUGUR_EV_COMPLETION && t <= AUGUR_EV_SUB_START;
+}

@@ -1,0 +1,262 @@
+/* augur — events block codec: context-predicted fields in three columns
+ * (ops, times, fields). Layout in docs/trace-format.md, "Events blocks". */
+#include <stdio.h>
+#include <string.h>
+
+#include "augur/error.h"
+#include "format.h"
+#include "varint.h"
+
+/* Mask bits, in the order their values appear in the fields column. */
+enum {
+  M_REQ = 1u << 0,
+  M_PEER = 1u << 1,
+  M_TAG = 1u << 2,
+  M_AUX = 1u << 3,
+  M_BYTES = 1u << 4,
+  M_BYTES_RECV = 1u << 5,
+  M_CTR0 = 1u << 6,
+  M_FLAGS = 1u << 7,
+  M_COMM = 1u << 8,
+  M_CALLSITE = 1u << 9,
+  M_HASH = 1u << 10,
+  M_CTR1 = 1u << 11,
+  M_CTR2 = 1u << 12,
+  M_CTR3 = 1u << 13,
+  M_ALL = (1u << 14) - 1
+};
+
+static inline unsigned slot_of(unsigned type, unsigned prev) {
+  return (type * 67u + prev * 7u) & (AUG_CTX_SLOTS - 1);
+}
+
+static inline int is_sub(unsigned type) {
+  return type - AUGUR_EV_COMPLETION <= AUGUR_EV_SUB_START - AUGUR_EV_COMPLETION;
+}
+
+/* 32-bit fields are differenced modulo 2^32 so every value round-trips. */
+static inline int64_t diff32(uint32_t a, uint32_t b) {
+  return (int32_t)(a - b);
+}
+
+int aug_ev_encode(aug_evenc *enc, const augur_event *ev, size_t n, aug_buf *out) {
+  enc->ops.len = enc->times.len = enc->fields.len = 0;
+  memset(enc->ctx, 0, sizeof enc->ctx);
+  if (aug_buf_reserve(&enc->ops, n * 3) || aug_buf_reserve(&enc->times, n * 20) ||
+      aug_buf_reserve(&enc->fields, n * (13 * AUG_VARINT_MAX + 8)))
+    return AUGUR_E_NOMEM;
+  uint8_t *op = enc->ops.p, *tm = enc->times.p, *fl = enc->fields.p;
+  uint64_t prev_end = n ? ev[0].t_start : 0;
+  unsigned prev_type = 0;
+  for (size_t i = 0; i < n; i++) {
+    const augur_event *e = &ev[i];
+    if (e->type >= 128) return AUGUR_E_ARG;
+    augur_event *p = &enc->ctx[slot_of(e->type, prev_type)];
+    unsigned mask = 0;
+    if (e->req != p->req)
+      mask |= M_REQ, fl += aug_put_varint(fl, aug_zigzag((int64_t)(e->req - p->req)));
+    if (e->peer != p->peer)
+      mask |= M_PEER,
+          fl += aug_put_varint(fl, aug_zigzag(diff32((uint32_t)e->peer, (uint32_t)p->peer)));
+    if (e->tag != p->tag)
+      mask |= M_TAG,
+          fl += aug_put_varint(fl, aug_zigzag(diff32((uint32_t)e->tag, (uint32_t)p->tag)));
+    if (e->aux != p->aux)
+      mask |= M_AUX, fl += aug_put_varint(fl, aug_zigzag(diff32(e->aux, p->aux)));
+    if (e->bytes != p->bytes)
+      mask |= M_BYTES, fl += aug_put_varint(fl, aug_zigzag((int64_t)(e->bytes - p->bytes)));
+    if (e->bytes_recv != p->bytes_recv)
+      mask |= M_BYTES_RECV,
+          fl += aug_put_varint(fl, aug_zigzag((int64_t)(e->bytes_recv - p->bytes_recv)));
+    if (e->ctr[0] != p->ctr[0]) mask |= M_CTR0, fl += aug_put_varint(fl, e->ctr[0]);
+    if (e->flags != p->flags) mask |= M_FLAGS, fl += aug_put_varint(fl, e->flags);
+    if (e->comm != p->comm) mask |= M_COMM, fl += aug_put_varint(fl, e->comm);
+    if (e->callsite != p->callsite)
+      mask |= M_CALLSITE,
+          fl += aug_put_varint(fl, aug_zigzag((int64_t)(e->callsite - p->callsite)));
+    if (e->hash != p->hash) mask |= M_HASH, aug_put_le64(fl, e->hash), fl += 8;
+    for (int c = 1; c < AUGUR_MAX_COUNTERS; c++)
+      if (e->ctr[c] != p->ctr[c]) mask |= M_CTR1 << (c - 1), fl += aug_put_varint(fl, e->ctr[c]);
+    if (mask) {
+      *op++ = (uint8_t)(e->type | 0x80);
+      op += aug_put_varint(op, mask);
+    } else {
+      *op++ = (uint8_t)e->type;
+    }
+    if (!is_sub(e->type)) {
+      tm += aug_put_varint(tm, aug_zigzag((int64_t)(e->t_start - prev_end)));
+      tm += aug_put_varint(tm, aug_zigzag((int64_t)(e->t_end - e->t_start)));
+      prev_end = e->t_end;
+    }
+    *p = *e;
+    prev_type = e->type;
+  }
+  enc->ops.len = (size_t)(op - enc->ops.p);
+  enc->times.len = (size_t)(tm - enc->times.p);
+  enc->fields.len = (size_t)(fl - enc->fields.p);
+  if (aug_buf_varint(out, enc->ops.len) || aug_buf_varint(out, enc->times.len) ||
+      aug_buf_append(out, enc->ops.p, enc->ops.len) ||
+      aug_buf_append(out, enc->times.p, enc->times.len) ||
+      aug_buf_append(out, enc->fields.p, enc->fields.len))
+    return AUGUR_E_NOMEM;
+  return AUGUR_OK;
+}
+
+void aug_ev_encoder_free(aug_evenc *enc) {
+  aug_buf_free(&enc->ops);
+  aug_buf_free(&enc->times);
+  aug_buf_free(&enc->fields);
+}
+
+#define GET(col, end, v)                                                                           \
+  do {                                                                                             \
+    if (aug_get_varint(&(col), (end), &(v))) goto bad_varint;                                      \
+  } while (0)
+
+int aug_ev_decode_begin(aug_evdec *d, const uint8_t *raw, size_t len, uint32_t count,
+                        uint64_t first_ns, uint32_t thread, char *why, size_t whylen) {
+  const uint8_t *p = raw, *end = raw + len;
+  uint64_t ops_len, times_len;
+  if (aug_get_varint(&p, end, &ops_len) || aug_get_varint(&p, end, &times_len) ||
+      ops_len > (uint64_t)(end - p) || times_len > (uint64_t)(end - p) - ops_len) {
+    snprintf(why, whylen, "bad column lengths (payload %zu bytes)", len);
+    return AUGUR_E_FORMAT;
+  }
+  d->op = p;
+  d->op_end = d->tm = p + ops_len;
+  d->tm_end = d->fl = d->tm + times_len;
+  d->fl_end = end;
+  d->prev_end = d->ps = d->pe = first_ns;
+  d->prev_type = 0;
+  d->thread = thread;
+  d->count = count;
+  d->done = 0;
+  memset(d->ctx, 0, sizeof d->ctx);
+  return AUGUR_OK;
+}
+
+int aug_ev_decode_some(aug_evdec *d, augur_event *out, uint32_t max, uint32_t *got, char *why,
+                       size_t whylen) {
+  /* Locals instead of d-> fields so the compiler keeps them in registers. */
+  const uint8_t *op = d->op, *op_end = d->op_end, *tm = d->tm, *tm_end = d->tm_end;
+  const uint8_t *fl = d->fl, *fl_end = d->fl_end;
+  uint64_t prev_end = d->prev_end, ps = d->ps, pe = d->pe, v;
+  unsigned prev_type = d->prev_type;
+  uint32_t n = d->count - d->done < max ? d->count - d->done : max, i = 0;
+  *got = 0; /* on an error: the records before the bad one, which are complete */
+  const char *column = "ops";
+  for (; i < n; i++) {
+    column = "ops";
+    if (op >= op_end) goto bad_varint;
+    unsigned type = *op++;
+    unsigned has_mask = type & 0x80;
+    type &= 0x7f;
+    /* Copy the prediction out whole, then patch changed fields in both the
+     * output and the slot with scalar stores. (Patching the slot and then
+     * copying it would read just-written bytes with wide loads: a
+     * store-forwarding stall per record.) */
+    augur_event *c = &d->ctx[slot_of(type, prev_type)];
+    augur_event *e = &out[i];
+    *e = *c;
+    if (has_mask) {
+      uint64_t mask;
+      GET(op, op_end, mask);
+      if (mask & ~(uint64_t)M_ALL) {
+        snprintf(why, whylen, "record %u: unknown field mask bits 0x%llx", d->done + i,
+                 (unsigned long long)(mask & ~(uint64_t)M_ALL));
+        *got = i;
+        return AUGUR_E_FORMAT;
+      }
+      column = "fields";
+      if (mask & M_REQ) {
+        GET(fl, fl_end, v);
+        e->req = c->req = c->req + (uint64_t)aug_unzigzag(v);
+      }
+      if (mask & M_PEER) {
+        GET(fl, fl_end, v);
+        e->peer = c->peer = (int32_t)((uint32_t)c->peer + (uint32_t)aug_unzigzag(v));
+      }
+      if (mask & M_TAG) {
+        GET(fl, fl_end, v);
+        e->tag = c->tag = (int32_t)((uint32_t)c->tag + (uint32_t)aug_unzigzag(v));
+      }
+      if (mask & M_AUX) {
+        GET(fl, fl_end, v);
+        e->aux = c->aux = c->aux + (uint32_t)aug_unzigzag(v);
+      }
+      if (mask & M_BYTES) {
+        GET(fl, fl_end, v);
+        e->bytes = c->bytes = c->bytes + (uint64_t)aug_unzigzag(v);
+      }
+      if (mask & M_BYTES_RECV) {
+        GET(fl, fl_end, v);
+        e->bytes_recv = c->bytes_recv = c->bytes_recv + (uint64_t)aug_unzigzag(v);
+      }
+      if (mask & M_CTR0) {
+        GET(fl, fl_end, v);
+        e->ctr[0] = c->ctr[0] = v;
+      }
+      if (mask & M_FLAGS) {
+        GET(fl, fl_end, v);
+        if (v > 0xffff) goto bad_value;
+        e->flags = c->flags = (uint16_t)v;
+      }
+      if (mask & M_COMM) {
+        GET(fl, fl_end, v);
+        e->comm = c->comm = v;
+      }
+      if (mask & M_CALLSITE) {
+        GET(fl, fl_end, v);
+        e->callsite = c->callsite = c->callsite + (uint64_t)aug_unzigzag(v);
+      }
+      if (mask & M_HASH) {
+        if (fl_end - fl < 8) goto bad_varint;
+        e->hash = c->hash = aug_get_le64(fl);
+        fl += 8;
+      }
+      for (int k = 1; k < AUGUR_MAX_COUNTERS; k++) {
+        if (mask & (M_CTR1 << (k - 1))) {
+          GET(fl, fl_end, v);
+          e->ctr[k] = c->ctr[k] = v;
+        }
+      }
+    }
+    if (is_sub(type)) {
+      e->t_start = ps;
+      e->t_end = pe;
+    } else {
+      uint64_t gap, dur;
+      column = "times";
+      GET(tm, tm_end, gap);
+      GET(tm, tm_end, dur);
+      ps = e->t_start = prev_end + (uint64_t)aug_unzigzag(gap);
+      pe = e->t_end = e->t_start + (uint64_t)aug_unzigzag(dur);
+      prev_end = pe;
+    }
+    e->type = (uint16_t)type;
+    e->thread = d->thread;
+    e->rank = 0;
+    prev_type = type;
+  }
+  d->op = op, d->tm = tm, d->fl = fl;
+  d->prev_end = prev_end, d->ps = ps, d->pe = pe;
+  d->prev_type = prev_type;
+  d->done += n;
+  *got = n;
+  if (d->done == d->count && (op != op_end || tm != tm_end || fl != fl_end)) {
+    snprintf(why, whylen,
+             "%u records decoded but %td ops, %td times and %td fields bytes are left over",
+             d->count, op_end - op, tm_end - tm, fl_end - fl);
+    return AUGUR_E_FORMAT;
+  }
+  return AUGUR_OK;
+bad_varint:
+  *got = i;
+  snprintf(why, whylen, "record %u of %u: %s column ends early or holds a bad varint", d->done + i,
+           d->count, column);
+  return AUGUR_E_FORMAT;
+bad_value:
+  *got = i;
+  snprintf(why, whylen, "record %u of %u: flags value out of range", d->done + i, d->count);
+  return AUGUR_E_FORMAT;
+}

@@ -1,0 +1,124 @@
+/* augur — on-disk layout of rank files (see docs/trace-format.md). Internal
+ * to the writer and the reader. */
+#ifndef AUGUR_FORMAT_H
+#define AUGUR_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "augur/defs.h"
+#include "augur/event.h"
+#include "buf.h"
+
+#define AUG_FORMAT_MAJOR 1
+#define AUG_FORMAT_MINOR 0
+
+#define AUG_FILE_MAGIC   "AUGUREVT"
+#define AUG_FILEHDR_SIZE 32
+#define AUG_BLK_MAGIC    "ABLK"
+#define AUG_BLKHDR_SIZE  56
+
+#define AUG_BLK_EVENTS 1
+#define AUG_BLK_DEFS   2
+#define AUG_CODEC_RAW  0
+#define AUG_CODEC_ZSTD 1
+
+/* Limits that keep a damaged or hostile file from making the reader
+ * allocate without bound. */
+#define AUG_MAX_RAW_SIZE      (256u << 20)
+#define AUG_MAX_BLOCK_RECORDS (1u << 22)
+#define AUG_MAX_COMM_SIZE     (1u << 24)
+#define AUG_MAX_STRING        (64u << 10)
+
+/* Records per events block the writer aims for (a parent's sub-records may
+ * push a block slightly past it). */
+#define AUG_BLOCK_TARGET 16384
+
+typedef struct aug_filehdr {
+  uint16_t major, minor;
+  uint32_t rank, nranks, flags;
+} aug_filehdr;
+
+typedef struct aug_blkhdr {
+  uint8_t kind, codec;
+  uint32_t thread, count, raw_size, stored_size;
+  uint64_t first_ns, last_ns, payload_hash;
+} aug_blkhdr;
+
+void aug_filehdr_pack(uint8_t out[AUG_FILEHDR_SIZE], const aug_filehdr *h);
+/* Returns AUGUR_OK, or AUGUR_E_FORMAT / AUGUR_E_CHECKSUM / AUGUR_E_VERSION
+ * with a description (no file name) in why. */
+int aug_filehdr_unpack(const uint8_t in[AUG_FILEHDR_SIZE], aug_filehdr *h, char *why, size_t n);
+
+void aug_blkhdr_pack(uint8_t out[AUG_BLKHDR_SIZE], const aug_blkhdr *h);
+int aug_blkhdr_unpack(const uint8_t in[AUG_BLKHDR_SIZE], aug_blkhdr *h, char *why, size_t n);
+
+/* "rank-00042.evt" (width grows with nranks). */
+void aug_rank_file_name(char *out, size_t n, uint32_t rank, uint32_t nranks);
+/* mkdir -p. Returns 0 or -1 with errno set. */
+int aug_mkdir_p(const char *dir);
+
+/* ---- events codec ---- */
+
+#define AUG_CTX_SLOTS 512
+
+/* Encoder state: the three columns and the context table, reused across
+ * blocks so steady-state encoding does not allocate. */
+typedef struct aug_evenc {
+  aug_buf ops, times, fields;
+  augur_event ctx[AUG_CTX_SLOTS];
+} aug_evenc;
+
+/* Appends the raw payload of n records to out. Returns 0, or AUGUR_E_ARG
+ * (type >= 128) / AUGUR_E_NOMEM. */
+int aug_ev_encode(aug_evenc *enc, const augur_event *ev, size_t n, aug_buf *out);
+void aug_ev_encoder_free(aug_evenc *enc);
+
+/* Resumable decoder: a block is decompressed once, then decoded in small
+ * batches so a stream holds a few hundred decoded events, not a block's worth. */
+typedef struct aug_evdec {
+  const uint8_t *op, *op_end, *tm, *tm_end, *fl, *fl_end;
+  uint64_t prev_end, ps, pe;
+  unsigned prev_type;
+  uint32_t thread, count, done;
+  augur_event ctx[AUG_CTX_SLOTS];
+} aug_evdec;
+
+/* Starts decoding `count` records of raw[0..len) (which must outlive the
+ * decoder). Returns AUGUR_OK or AUGUR_E_FORMAT with a description in why. */
+int aug_ev_decode_begin(aug_evdec *d, const uint8_t *raw, size_t len, uint32_t count,
+                        uint64_t first_ns, uint32_t thread, char *why, size_t whylen);
+/* Decodes up to max records into out; *got = how many. At the last record it
+ * checks that every column was consumed exactly. */
+int aug_ev_decode_some(aug_evdec *d, augur_event *out, uint32_t max, uint32_t *got, char *why,
+                       size_t whylen);
+
+/* ---- definitions codec ---- */
+
+#define AUG_DEF_RANK     1
+#define AUG_DEF_COMM     2
+#define AUG_DEF_MODULE   3
+#define AUG_DEF_CALLSITE 4
+
+int aug_def_put_rank(aug_buf *b, const augur_rank_def *d);
+int aug_def_put_comm(aug_buf *b, const augur_comm_def *d);
+int aug_def_put_module(aug_buf *b, const augur_module_def *d);
+int aug_def_put_callsite(aug_buf *b, const augur_callsite_def *d);
+
+/* Splits the next record off [*p, end). Returns 1 with tag/body, 0 at end,
+ * -1 if the record header or length is bad. */
+int aug_def_next(const uint8_t **p, const uint8_t *end, unsigned *tag, const uint8_t **body,
+                 size_t *len);
+/* Body decoders: 0, or -1 (malformed; *why says what); strings and arrays are
+ * malloc'ed and freed with the matching _free. On failure nothing leaks. */
+int aug_def_get_rank(const uint8_t *body, size_t len, augur_rank_def *d, const char **why);
+int aug_def_get_comm(const uint8_t *body, size_t len, augur_comm_def *d, const char **why);
+int aug_def_get_module(const uint8_t *body, size_t len, augur_module_def *d, const char **why);
+int aug_def_get_callsite(const uint8_t *body, size_t len, augur_callsite_def *d, const char **why);
+void aug_rank_def_free(augur_rank_def *d);
+void aug_comm_def_free(augur_comm_def *d);
+/* Deep copies; 0 or -1 (out of memory). */
+int aug_rank_def_copy(augur_rank_def *dst, const augur_rank_def *src);
+int aug_comm_def_copy(augur_comm_def *dst, const augur_comm_def *src);
+
+#endif

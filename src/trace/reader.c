@@ -1,0 +1,759 @@
+/* augur — trace reader: trace.json, rank file headers, block index,
+ * definitions merged over ranks, clock correction. Streams are in stream.c,
+ * source-line resolution in resolve.c. */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+#include <zstd.h>
+
+#include "reader_int.h"
+#include "varint.h"
+
+#define MAX_NRANKS (1u << 24)
+
+/* ---- u64 -> u32 map ---- */
+
+static size_t map_slot(uint64_t key, size_t cap) {
+  key ^= key >> 33;
+  key *= 0xff51afd7ed558ccdull;
+  key ^= key >> 33;
+  return (size_t)key & (cap - 1);
+}
+
+static int map_grow(aug_map *m) {
+  size_t cap = m->cap ? m->cap * 2 : 64;
+  uint64_t *keys = calloc(cap, sizeof *keys);
+  uint32_t *vals = calloc(cap, sizeof *vals);
+  if (!keys || !vals) {
+    free(keys);
+    free(vals);
+    return -1;
+  }
+  for (size_t i = 0; i < m->cap; i++) {
+    if (!m->vals[i]) continue;
+    size_t s = map_slot(m->keys[i], cap);
+    while (vals[s])
+      s = (s + 1) & (cap - 1);
+    keys[s] = m->keys[i];
+    vals[s] = m->vals[i];
+  }
+  free(m->keys);
+  free(m->vals);
+  m->keys = keys;
+  m->vals = vals;
+  m->cap = cap;
+  return 0;
+}
+
+int aug_map_put(aug_map *m, uint64_t key, uint32_t val) {
+  if ((m->n + 1) * 4 > m->cap * 3 && map_grow(m)) return -1;
+  size_t s = map_slot(key, m->cap);
+  while (m->vals[s] && m->keys[s] != key)
+    s = (s + 1) & (m->cap - 1);
+  if (!m->vals[s]) m->n++;
+  m->keys[s] = key;
+  m->vals[s] = val + 1;
+  return 0;
+}
+
+int aug_map_get(const aug_map *m, uint64_t key, uint32_t *val) {
+  if (!m->cap) return 0;
+  size_t s = map_slot(key, m->cap);
+  while (m->vals[s]) {
+    if (m->keys[s] == key) {
+      *val = m->vals[s] - 1;
+      return 1;
+    }
+    s = (s + 1) & (m->cap - 1);
+  }
+  return 0;
+}
+
+void aug_map_free(aug_map *m) {
+  free(m->keys);
+  free(m->vals);
+  memset(m, 0, sizeof *m);
+}
+
+/* Grows an array of `size`-byte elements to hold n + 1. */
+static int grow(void **p, size_t *cap, size_t n, size_t size) {
+  if (n < *cap) return 0;
+  size_t c = *cap ? *cap * 2 : 16;
+  void *q = realloc(*p, c * size);
+  if (!q) return -1;
+  *p = q;
+  *cap = c;
+  return 0;
+}
+
+/* ---- trace.json ---- */
+
+static char *xstrdup(const char *s) {
+  if (!s) return NULL;
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+/* Optional string member: absent or null -> NULL. Returns -1 if wrong type. */
+static int opt_string(json_t *o, const char *key, const char **out) {
+  json_t *v = json_object_get(o, key);
+  *out = NULL;
+  if (!v || json_is_null(v)) return 0;
+  if (!json_is_string(v)) return -1;
+  *out = xstrdup(json_string_value(v));
+  return 0;
+}
+
+static int opt_bool(json_t *o, const char *key, int *out) {
+  json_t *v = json_object_get(o, key);
+  *out = 0;
+  if (!v || json_is_null(v)) return 0;
+  if (json_is_boolean(v))
+    *out = json_is_true(v);
+  else if (json_is_integer(v))
+    *out = json_integer_value(v) != 0;
+  else
+    return -1;
+  return 0;
+}
+
+static int read_meta(augur_trace *t, augur_error *err) {
+  char file[4200];
+  snprintf(file, sizeof file, "%s/trace.json", t->path);
+  struct stat st;
+  if (stat(file, &st) != 0) {
+    if (errno == ENOENT)
+      return augur_fail(err, AUGUR_E_MISSING, "%s: missing (not an augur trace directory?)", file);
+    return augur_fail(err, AUGUR_E_IO, "%s: %s", file, strerror(errno));
+  }
+  json_error_t je;
+  json_t *o = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
+  if (!o)
+    return augur_fail(err, AUGUR_E_FORMAT, "%s: line %d column %d (offset %d): %s", file, je.line,
+                      je.column, je.position, je.text);
+  int rc = AUGUR_OK;
+  augur_trace_info *in = &t->info;
+  json_t *fmt = json_object_get(o, "format"), *ver = json_object_get(o, "version");
+  json_t *nr = json_object_get(o, "nranks"), *argv = json_object_get(o, "argv");
+  json_t *start = json_object_get(o, "start_unix_ns");
+  if (!json_is_object(o) || !json_is_string(fmt) ||
+      strcmp(json_string_value(fmt), "augur-trace") != 0) {
+    rc = augur_fail(err, AUGUR_E_FORMAT,
+                    "%s: offset 0: expected an object with \"format\": "
+                    "\"augur-trace\"",
+                    file);
+    goto out;
+  }
+  if (!json_is_array(ver) || json_array_size(ver) < 2 || !json_is_integer(json_array_get(ver, 0)) ||
+      !json_is_integer(json_array_get(ver, 1)) || json_integer_value(json_array_get(ver, 0)) < 0 ||
+      json_integer_value(json_array_get(ver, 1)) < 0) {
+    rc = augur_fail(err, AUGUR_E_FORMAT, "%s: \"version\": expected [major, minor]", file);
+    goto out;
+  }
+  json_int_t major = json_integer_value(json_array_get(ver, 0));
+  json_int_t minor = json_integer_value(json_array_get(ver, 1));
+  if (major != AUG_FORMAT_MAJOR) {
+    rc = augur_fail(err, AUGUR_E_VERSION,
+                    "%s: trace format version %lld.%lld; this reader reads version %d.x", file,
+                    (long long)major, (long long)minor, AUG_FORMAT_MAJOR);
+    goto out;
+  }
+  in->version_major = (uint32_t)major;
+  in->version_minor = minor > UINT32_MAX ? UINT32_MAX : (uint32_t)minor;
+  if (!json_is_integer(nr) || json_integer_value(nr) < 1 ||
+      json_integer_value(nr) > (json_int_t)MAX_NRANKS) {
+    rc = augur_fail(err, AUGUR_E_FORMAT, "%s: \"nranks\": expected an integer 1..%u", file,
+                    MAX_NRANKS);
+    goto out;
+  }
+  in->nranks = t->nranks = (uint32_t)json_integer_value(nr);
+  if (argv && !json_is_null(argv)) {
+    if (!json_is_array(argv)) {
+      rc = augur_fail(err, AUGUR_E_FORMAT, "%s: \"argv\": expected an array of strings", file);
+      goto out;
+    }
+    size_t n = json_array_size(argv);
+    in->argv = calloc(n + 1, sizeof *in->argv);
+    if (!in->argv) {
+      rc = augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory", file);
+      goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+      json_t *a = json_array_get(argv, i);
+      if (!json_is_string(a)) {
+        rc = augur_fail(err, AUGUR_E_FORMAT, "%s: \"argv\"[%zu]: expected a string", file, i);
+        goto out;
+      }
+      in->argv[i] = xstrdup(json_string_value(a));
+      in->argc = (int)i + 1;
+    }
+  }
+  if (start && !json_is_null(start)) {
+    if (!json_is_integer(start)) {
+      rc = augur_fail(err, AUGUR_E_FORMAT, "%s: \"start_unix_ns\": expected an integer", file);
+      goto out;
+    }
+    in->start_unix_ns = (uint64_t)json_integer_value(start);
+  }
+  const char *bad = NULL;
+  if (opt_string(o, "mpi_library", &in->mpi_library))
+    bad = "mpi_library";
+  else if (opt_string(o, "mpi_version", &in->mpi_version))
+    bad = "mpi_version";
+  else if (opt_string(o, "recorder", &in->recorder))
+    bad = "recorder";
+  else if (opt_string(o, "counters_requested", &in->counters_requested))
+    bad = "counters_requested";
+  else if (opt_bool(o, "payload_hash", &in->payload_hash))
+    bad = "payload_hash";
+  else if (opt_bool(o, "complete", &in->complete))
+    bad = "complete";
+  if (bad) rc = augur_fail(err, AUGUR_E_FORMAT, "%s: \"%s\": wrong type", file, bad);
+out:
+  json_decref(o);
+  return rc;
+}
+
+/* ---- definitions ---- */
+
+static void set_damage(aug_rank *r, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void set_damage(aug_rank *r, int code, const char *fmt, ...) {
+  if (r->damage) return; /* the first damage is the one that stopped the index */
+  char msg[AUGUR_ERROR_MSG_MAX];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  r->damage_code = code;
+  r->damage = xstrdup(msg);
+}
+
+static int same_ranks(const int32_t *a, const int32_t *b, uint32_t n) {
+  if (n == 0) return 1;
+  if (!a || !b) return a == b;
+  return memcmp(a, b, n * sizeof *a) == 0;
+}
+
+/* Adds a communicator or checks it agrees with the one already known.
+ * Returns 0, or -1 with *why set. */
+static int merge_comm(augur_trace *t, augur_comm_def *c, const char **why) {
+  uint32_t ix;
+  if (aug_map_get(&t->comm_ix, c->id, &ix)) {
+    const augur_comm_def *o = &t->comms[ix];
+    /* MPI_COMM_SELF has a different member on every rank. */
+    if (c->id != AUGUR_COMM_SELF && (o->size != c->size || o->remote_size != c->remote_size ||
+                                     !same_ranks(o->members, c->members, c->size) ||
+                                     !same_ranks(o->remote, c->remote, c->remote_size))) {
+      *why = "communicator members disagree with another rank's definition of the same id";
+      return -1;
+    }
+    aug_comm_def_free(c);
+    return 0;
+  }
+  if (grow((void **)&t->comms, &t->capcomms, t->ncomms, sizeof *t->comms) ||
+      aug_map_put(&t->comm_ix, c->id, (uint32_t)t->ncomms)) {
+    *why = "out of memory";
+    return -1;
+  }
+  t->comms[t->ncomms++] = *c;
+  memset(c, 0, sizeof *c);
+  return 0;
+}
+
+static int merge_module(augur_trace *t, aug_rank *r, augur_module_def *m, const char **why) {
+  uint64_t h = XXH3_64bits(m->path, strlen(m->path));
+  uint32_t gid = 0;
+  if (!aug_map_get(&t->module_ix, h, &gid) || strcmp(t->modules[gid - 1].path, m->path) != 0) {
+    gid = 0;
+    for (size_t i = 0; i < t->nmodules && !gid; i++) /* hash collision: search */
+      if (strcmp(t->modules[i].path, m->path) == 0) gid = (uint32_t)i + 1;
+  }
+  if (!gid) {
+    if (grow((void **)&t->modules, &t->capmodules, t->nmodules, sizeof *t->modules)) goto oom;
+    gid = (uint32_t)t->nmodules + 1;
+    if (aug_map_put(&t->module_ix, h, gid)) goto oom;
+    t->modules[t->nmodules].id = gid;
+    t->modules[t->nmodules++].path = m->path;
+    m->path = NULL;
+  }
+  free(m->path);
+  if (aug_map_put(&r->mod, m->id, gid)) goto oom;
+  return 0;
+oom:
+  *why = "out of memory";
+  return -1;
+}
+
+static int merge_callsite(augur_trace *t, aug_rank *r, const augur_callsite_def *c,
+                          const char **why) {
+  uint32_t gmod, gid = 0;
+  if (!aug_map_get(&r->mod, c->module, &gmod)) {
+    *why = "call site refers to a module that was never defined";
+    return -1;
+  }
+  uint64_t key[2] = {gmod, c->offset};
+  uint64_t h = XXH3_64bits(key, sizeof key);
+  if (aug_map_get(&t->callsite_ix, h, &gid)) {
+    const augur_callsite_def *o = &t->callsites[gid - 1];
+    if (o->module != gmod || o->offset != c->offset) gid = 0;
+  }
+  if (!gid) {
+    for (size_t i = 0; i < t->ncallsites && !gid && t->callsite_ix.n != t->ncallsites; i++)
+      if (t->callsites[i].module == gmod && t->callsites[i].offset == c->offset)
+        gid = (uint32_t)i + 1;
+  }
+  if (!gid) {
+    if (grow((void **)&t->callsites, &t->capcallsites, t->ncallsites, sizeof *t->callsites))
+      goto oom;
+    gid = (uint32_t)t->ncallsites + 1;
+    if (aug_map_put(&t->callsite_ix, h, gid)) goto oom;
+    t->callsites[t->ncallsites++] = (augur_callsite_def){gid, gmod, c->offset};
+  }
+  if (aug_map_put(&r->cs, c->id, gid)) goto oom;
+  return 0;
+oom:
+  *why = "out of memory";
+  return -1;
+}
+
+/* Applies one definitions payload. Two passes: modules (and everything but
+ * call sites) first, so a call site may precede its module in a block. */
+static int apply_defs(augur_trace *t, aug_rank *r, const uint8_t *p, size_t len, uint32_t count,
+                      const char **why) {
+  for (int pass = 0; pass < 2; pass++) {
+    const uint8_t *q = p, *end = p + len, *body;
+    unsigned tag;
+    size_t blen;
+    uint32_t seen = 0;
+    int k;
+    while ((k = aug_def_next(&q, end, &tag, &body, &blen)) == 1) {
+      seen++;
+      if (pass == 0 && tag == AUG_DEF_RANK) {
+        augur_rank_def d;
+        if (aug_def_get_rank(body, blen, &d, why)) return -1;
+        if (r->has_def) aug_rank_def_free(&r->def);
+        r->def = d; /* later rank facts replace earlier ones */
+        r->has_def = 1;
+      } else if (pass == 0 && tag == AUG_DEF_COMM) {
+        augur_comm_def d;
+        if (aug_def_get_comm(body, blen, &d, why)) return -1;
+        if (merge_comm(t, &d, why)) {
+          aug_comm_def_free(&d);
+          return -1;
+        }
+      } else if (pass == 0 && tag == AUG_DEF_MODULE) {
+        augur_module_def d;
+        if (aug_def_get_module(body, blen, &d, why) || merge_module(t, r, &d, why)) return -1;
+      } else if (pass == 1 && tag == AUG_DEF_CALLSITE) {
+        augur_callsite_def d;
+        if (aug_def_get_callsite(body, blen, &d, why) || merge_callsite(t, r, &d, why)) return -1;
+      }
+    }
+    if (k < 0) {
+      *why = "bad definition record header";
+      return -1;
+    }
+    if (seen != count) {
+      *why = "record count differs from the block header";
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* ---- rank files ---- */
+
+/* Reads exactly n bytes at off. Returns bytes read (< n at end of file) or -1. */
+static ssize_t pread_full(int fd, void *buf, size_t n, uint64_t off) {
+  size_t got = 0;
+  while (got < n) {
+    ssize_t k = pread(fd, (uint8_t *)buf + got, n - got, (off_t)(off + got));
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    if (k == 0) break;
+    got += (size_t)k;
+  }
+  return (ssize_t)got;
+}
+
+int aug_read_payload(int fd, uint64_t off, const aug_blkhdr *h, uint8_t **stored,
+                     size_t *stored_cap, uint8_t **raw, size_t *raw_cap, void *dctx, char *why,
+                     size_t whylen) {
+  uint8_t **dst = h->codec == AUG_CODEC_RAW ? raw : stored;
+  size_t *cap = h->codec == AUG_CODEC_RAW ? raw_cap : stored_cap;
+  size_t need = h->stored_size ? h->stored_size : 1;
+  if (*cap < need) {
+    uint8_t *p = realloc(*dst, need);
+    if (!p) {
+      snprintf(why, whylen, "out of memory for a %u-byte payload", h->stored_size);
+      return AUGUR_E_NOMEM;
+    }
+    *dst = p;
+    *cap = need;
+  }
+  ssize_t k = pread_full(fd, *dst, h->stored_size, off + AUG_BLKHDR_SIZE);
+  if (k < 0) {
+    snprintf(why, whylen, "read failed: %s", strerror(errno));
+    return AUGUR_E_IO;
+  }
+  if ((size_t)k < h->stored_size) {
+    snprintf(why, whylen, "file ends inside the payload (expected %u bytes, found %zd)",
+             h->stored_size, k);
+    return AUGUR_E_TRUNCATED;
+  }
+  uint64_t got = XXH3_64bits(*dst, h->stored_size);
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+  got = h->payload_hash; /* let the fuzzer past the checksum into the decoders */
+#endif
+  if (got != h->payload_hash) {
+    snprintf(why, whylen, "payload checksum mismatch (expected 0x%016llx, got 0x%016llx)",
+             (unsigned long long)h->payload_hash, (unsigned long long)got);
+    return AUGUR_E_CHECKSUM;
+  }
+  if (h->codec == AUG_CODEC_RAW) return AUGUR_OK;
+  need = h->raw_size ? h->raw_size : 1;
+  if (*raw_cap < need) {
+    uint8_t *p = realloc(*raw, need);
+    if (!p) {
+      snprintf(why, whylen, "out of memory for a %u-byte payload", h->raw_size);
+      return AUGUR_E_NOMEM;
+    }
+    *raw = p;
+    *raw_cap = need;
+  }
+  size_t z = ZSTD_decompressDCtx(dctx, *raw, h->raw_size, *stored, h->stored_size);
+  if (ZSTD_isError(z)) {
+    snprintf(why, whylen, "zstd: %s", ZSTD_getErrorName(z));
+    return AUGUR_E_CODEC;
+  }
+  if (z != h->raw_size) {
+    snprintf(why, whylen, "zstd output is %zu bytes, header says %u", z, h->raw_size);
+    return AUGUR_E_FORMAT;
+  }
+  return AUGUR_OK;
+}
+
+typedef struct scan_bufs {
+  uint8_t *stored, *raw;
+  size_t stored_cap, raw_cap;
+  ZSTD_DCtx *dctx;
+} scan_bufs;
+
+static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *err) {
+  aug_rank *r = &t->ranks[rank];
+  char name[64];
+  aug_rank_file_name(name, sizeof name, rank, t->nranks);
+  size_t n = strlen(t->path) + strlen(name) + 2;
+  r->file = malloc(n);
+  if (!r->file) return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+  snprintf(r->file, n, "%s/%s", t->path, name);
+  int fd = open(r->file, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT)
+      return augur_fail(err, AUGUR_E_MISSING, "%s: rank %u: rank file missing (trace has %u ranks)",
+                        r->file, rank, t->nranks);
+    return augur_fail(err, AUGUR_E_IO, "%s: rank %u: %s", r->file, rank, strerror(errno));
+  }
+  int rc = AUGUR_OK;
+  struct stat st;
+  uint8_t hdr[AUG_BLKHDR_SIZE];
+  char why[256];
+  if (fstat(fd, &st) != 0) {
+    rc = augur_fail(err, AUGUR_E_IO, "%s: rank %u: %s", r->file, rank, strerror(errno));
+    goto out;
+  }
+  uint64_t size = (uint64_t)st.st_size;
+  ssize_t k = pread_full(fd, hdr, AUG_FILEHDR_SIZE, 0);
+  if (k < AUG_FILEHDR_SIZE) {
+    rc = augur_fail(err, k < 0 ? AUGUR_E_IO : AUGUR_E_TRUNCATED,
+                    "%s: rank %u: offset 0: file header needs %d bytes, file has %lld", r->file,
+                    rank, AUG_FILEHDR_SIZE, (long long)size);
+    goto out;
+  }
+  aug_filehdr fh;
+  rc = aug_filehdr_unpack(hdr, &fh, why, sizeof why);
+  if (rc != AUGUR_OK) {
+    rc = augur_fail(err, rc, "%s: rank %u: offset 0: %s", r->file, rank, why);
+    goto out;
+  }
+  if (fh.rank != rank || fh.nranks != t->nranks) {
+    rc =
+        augur_fail(err, AUGUR_E_FORMAT,
+                   "%s: rank %u: offset 12: file header says rank %u of %u, expected rank %u of %u",
+                   r->file, rank, fh.rank, fh.nranks, rank, t->nranks);
+    goto out;
+  }
+  /* Walk the block headers. Damage stops the walk, not the open. */
+  for (uint64_t off = AUG_FILEHDR_SIZE; off < size;) {
+    if (size - off < AUG_BLKHDR_SIZE) {
+      set_damage(r, AUGUR_E_TRUNCATED,
+                 "%s: rank %u: block at offset %llu: file ends inside the block header "
+                 "(expected %d bytes, found %llu)",
+                 r->file, rank, (unsigned long long)off, AUG_BLKHDR_SIZE,
+                 (unsigned long long)(size - off));
+      break;
+    }
+    k = pread_full(fd, hdr, AUG_BLKHDR_SIZE, off);
+    if (k != AUG_BLKHDR_SIZE) {
+      set_damage(r, AUGUR_E_IO, "%s: rank %u: block at offset %llu: read failed", r->file, rank,
+                 (unsigned long long)off);
+      break;
+    }
+    aug_blkhdr h;
+    int code = aug_blkhdr_unpack(hdr, &h, why, sizeof why);
+    if (code != AUGUR_OK) {
+      set_damage(r, code, "%s: rank %u: block at offset %llu: %s", r->file, rank,
+                 (unsigned long long)off, why);
+      break;
+    }
+    if (h.stored_size > size - off - AUG_BLKHDR_SIZE) {
+      set_damage(r, AUGUR_E_TRUNCATED,
+                 "%s: rank %u: block at offset %llu: file ends inside the payload (expected %u "
+                 "bytes, found %llu)",
+                 r->file, rank, (unsigned long long)off, h.stored_size,
+                 (unsigned long long)(size - off - AUG_BLKHDR_SIZE));
+      break;
+    }
+    if (h.kind == AUG_BLK_EVENTS) {
+      if (grow((void **)&r->blocks, &r->capblocks, r->nblocks, sizeof *r->blocks)) {
+        rc = augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory for the block index", r->file);
+        goto out;
+      }
+      aug_block *b = &r->blocks[r->nblocks++];
+      b->info = (augur_block_info){off, h.kind, h.thread, h.count, h.first_ns, h.last_ns};
+      b->codec = h.codec;
+      b->raw_size = h.raw_size;
+      b->stored_size = h.stored_size;
+      b->payload_hash = h.payload_hash;
+      r->nevents += h.count;
+    } else {
+      code = aug_read_payload(fd, off, &h, &sb->stored, &sb->stored_cap, &sb->raw, &sb->raw_cap,
+                              sb->dctx, why, sizeof why);
+      const char *what = why;
+      if (code == AUGUR_OK && apply_defs(t, r, sb->raw, h.raw_size, h.count, &what) != 0)
+        code = AUGUR_E_FORMAT;
+      if (code != AUGUR_OK) {
+        set_damage(r, code, "%s: rank %u: definitions block at offset %llu: %s", r->file, rank,
+                   (unsigned long long)off, what);
+        break;
+      }
+    }
+    off += AUG_BLKHDR_SIZE + h.stored_size;
+  }
+out:
+  close(fd);
+  return rc;
+}
+
+/* offset(local) from the INIT and FINALIZE syncs (see the format doc). */
+static void setup_clock(aug_rank *r) {
+  r->off0 = 0;
+  r->slope = 0.0;
+  r->l0 = 0;
+  if (!r->has_def) return;
+  const augur_clock_sync *in = NULL, *fin = NULL;
+  for (uint32_t i = 0; i < r->def.nsync; i++) {
+    if (r->def.sync[i].kind == AUGUR_SYNC_INIT && !in) in = &r->def.sync[i];
+    if (r->def.sync[i].kind == AUGUR_SYNC_FINALIZE && !fin) fin = &r->def.sync[i];
+  }
+  if (!in) in = fin;
+  if (!in) return;
+  r->off0 = in->offset_ns;
+  r->l0 = in->local_ns;
+  if (fin && fin != in && fin->local_ns != in->local_ns)
+    r->slope = ((double)fin->offset_ns - (double)in->offset_ns) /
+               (double)(int64_t)(fin->local_ns - in->local_ns);
+}
+
+int augur_trace_open(augur_trace **tp, const char *path, augur_error *err) {
+  *tp = NULL;
+  if (!path) return augur_fail(err, AUGUR_E_ARG, "augur_trace_open: NULL path");
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    if (errno == ENOENT)
+      return augur_fail(err, AUGUR_E_MISSING, "%s: no such trace directory", path);
+    return augur_fail(err, AUGUR_E_IO, "%s: %s", path, strerror(errno));
+  }
+  if (!S_ISDIR(st.st_mode))
+    return augur_fail(err, AUGUR_E_FORMAT,
+                      "%s: not a directory (a trace is a NAME.augur directory)", path);
+  if (strlen(path) > 4000) return augur_fail(err, AUGUR_E_ARG, "%s: path too long", path);
+  augur_trace *t = calloc(1, sizeof *t);
+  if (!t || !(t->path = xstrdup(path))) {
+    free(t);
+    return augur_fail(err, AUGUR_E_NOMEM, "augur_trace_open: out of memory");
+  }
+  int rc = read_meta(t, err);
+  if (rc != AUGUR_OK) goto fail;
+  /* A missing last rank file is the cheap, common sign of a wrong nranks (or
+   * an unfinished trace): say so before allocating per-rank state. */
+  char name[64], last[4200];
+  aug_rank_file_name(name, sizeof name, t->nranks - 1, t->nranks);
+  snprintf(last, sizeof last, "%s/%s", path, name);
+  if (stat(last, &st) != 0 && errno == ENOENT) {
+    rc = augur_fail(err, AUGUR_E_MISSING, "%s: rank %u: rank file missing (trace has %u ranks)",
+                    last, t->nranks - 1, t->nranks);
+    goto fail;
+  }
+  t->ranks = calloc(t->nranks, sizeof *t->ranks);
+  if (!t->ranks) {
+    rc = augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory for %u ranks", path, t->nranks);
+    goto fail;
+  }
+  scan_bufs sb = {0};
+  sb.dctx = ZSTD_createDCtx();
+  if (!sb.dctx) {
+    rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+    goto fail;
+  }
+  for (uint32_t r = 0; r < t->nranks && rc == AUGUR_OK; r++)
+    rc = open_rank(t, r, &sb, err);
+  free(sb.stored);
+  free(sb.raw);
+  ZSTD_freeDCtx(sb.dctx);
+  if (rc != AUGUR_OK) goto fail;
+  for (uint32_t r = 0; r < t->nranks; r++)
+    setup_clock(&t->ranks[r]);
+  t->shift = 0;
+  if (t->ranks[0].has_def) {
+    const aug_rank *r0 = &t->ranks[0];
+    t->shift = (int64_t)(r0->def.init_ns + (uint64_t)aug_offset_at(r0, r0->def.init_ns));
+  }
+  *tp = t;
+  return AUGUR_OK;
+fail:
+  augur_trace_close(t);
+  return rc;
+}
+
+void augur_trace_close(augur_trace *t) {
+  if (!t) return;
+  for (uint32_t r = 0; t->ranks && r < t->nranks; r++) {
+    aug_rank *k = &t->ranks[r];
+    free(k->file);
+    free(k->blocks);
+    free(k->damage);
+    if (k->has_def) aug_rank_def_free(&k->def);
+    aug_map_free(&k->cs);
+    aug_map_free(&k->mod);
+  }
+  free(t->ranks);
+  for (size_t i = 0; i < t->ncomms; i++)
+    aug_comm_def_free(&t->comms[i]);
+  free(t->comms);
+  for (size_t i = 0; i < t->nmodules; i++)
+    free(t->modules[i].path);
+  free(t->modules);
+  free(t->callsites);
+  aug_map_free(&t->comm_ix);
+  aug_map_free(&t->module_ix);
+  aug_map_free(&t->callsite_ix);
+  aug_resolver_free(t->res);
+  augur_trace_info *in = &t->info;
+  for (int i = 0; in->argv && i < in->argc; i++)
+    free(in->argv[i]);
+  free(in->argv);
+  free((char *)in->mpi_library);
+  free((char *)in->mpi_version);
+  free((char *)in->recorder);
+  free((char *)in->counters_requested);
+  free(t->path);
+  free(t);
+}
+
+/* ---- accessors ---- */
+
+const augur_trace_info *augur_trace_info_get(const augur_trace *t) {
+  return &t->info;
+}
+uint32_t augur_trace_nranks(const augur_trace *t) {
+  return t->nranks;
+}
+const char *augur_trace_path(const augur_trace *t) {
+  return t->path;
+}
+
+int augur_trace_damage(const augur_trace *t, uint32_t rank, const char **msg) {
+  int n = 0;
+  for (uint32_t r = 0; r < t->nranks; r++)
+    n += t->ranks[r].damage != NULL;
+  if (msg) *msg = rank < t->nranks ? t->ranks[rank].damage : NULL;
+  return n;
+}
+
+const augur_rank_def *augur_trace_rank(const augur_trace *t, uint32_t rank) {
+  if (rank >= t->nranks || !t->ranks[rank].has_def) return NULL;
+  return &t->ranks[rank].def;
+}
+
+size_t augur_trace_ncomms(const augur_trace *t) {
+  return t->ncomms;
+}
+const augur_comm_def *augur_trace_comm_at(const augur_trace *t, size_t i) {
+  return i < t->ncomms ? &t->comms[i] : NULL;
+}
+const augur_comm_def *augur_trace_comm(const augur_trace *t, uint64_t id) {
+  uint32_t ix;
+  return aug_map_get(&t->comm_ix, id, &ix) ? &t->comms[ix] : NULL;
+}
+size_t augur_trace_ncallsites(const augur_trace *t) {
+  return t->ncallsites;
+}
+const augur_callsite_def *augur_trace_callsite(const augur_trace *t, uint32_t id) {
+  return id >= 1 && id <= t->ncallsites ? &t->callsites[id - 1] : NULL;
+}
+const augur_module_def *augur_trace_module(const augur_trace *t, uint32_t id) {
+  return id >= 1 && id <= t->nmodules ? &t->modules[id - 1] : NULL;
+}
+
+/* Counters are configured identically on every rank; the first rank with
+ * facts speaks for the trace. */
+static const augur_rank_def *first_def(const augur_trace *t) {
+  for (uint32_t r = 0; r < t->nranks; r++)
+    if (t->ranks[r].has_def) return &t->ranks[r].def;
+  return NULL;
+}
+
+uint32_t augur_trace_ncounters(const augur_trace *t) {
+  const augur_rank_def *d = first_def(t);
+  return d ? d->ncounters : 0;
+}
+
+const augur_counter_def *augur_trace_counter(const augur_trace *t, uint32_t index) {
+  const augur_rank_def *d = first_def(t);
+  for (uint32_t i = 0; d && i < d->ncounters; i++)
+    if (d->counters[i].index == index) return &d->counters[i];
+  return NULL;
+}
+
+size_t augur_trace_nblocks(const augur_trace *t, uint32_t rank) {
+  return rank < t->nranks ? t->ranks[rank].nblocks : 0;
+}
+const augur_block_info *augur_trace_block(const augur_trace *t, uint32_t rank, size_t i) {
+  if (rank >= t->nranks || i >= t->ranks[rank].nblocks) return NULL;
+  return &t->ranks[rank].blocks[i].info;
+}
+uint64_t augur_trace_nevents(const augur_trace *t, uint32_t rank) {
+  return rank < t->nranks ? t->ranks[rank].nevents : 0;
+}
+
+uint64_t augur_trace_global_ns(const augur_trace *t, uint32_t rank, uint64_t local_ns) {
+  if (rank >= t->nranks) return local_ns;
+  return aug_global_ns(&t->ranks[rank], t->shift, local_ns);
+}

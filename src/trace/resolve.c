@@ -1,0 +1,148 @@
+/* augur — call site -> function, file:line with elfutils libdw (dwfl in
+ * offline mode: the module ELF is reported by path, no process needed). */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader_int.h"
+
+typedef struct mod_ctx {
+  int tried;
+  Dwfl *dwfl;
+  Dwfl_Module *mod;
+  GElf_Addr bias;            /* where dwfl placed the module */
+  uint64_t exec_base;        /* ET_EXEC: page-aligned vaddr of the first PT_LOAD */
+  uint64_t exec_lo, exec_hi; /* ET_EXEC: vaddr span of the PT_LOAD segments */
+} mod_ctx;
+
+struct aug_resolver {
+  mod_ctx *mods;     /* by global module id - 1 */
+  augur_srcloc *loc; /* by global call-site id - 1 */
+  uint8_t *done;
+  size_t nmods, nsites;
+};
+
+static char *debuginfo_path = NULL;
+static const Dwfl_Callbacks offline_callbacks = {
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+    .debuginfo_path = &debuginfo_path,
+};
+
+static void open_module(mod_ctx *m, const char *path) {
+  m->tried = 1;
+  m->dwfl = dwfl_begin(&offline_callbacks);
+  if (!m->dwfl) return;
+  dwfl_report_begin(m->dwfl);
+  m->mod = dwfl_report_offline(m->dwfl, path, path, -1);
+  dwfl_report_end(m->dwfl, NULL, NULL);
+  if (!m->mod) return;
+  Elf *elf = dwfl_module_getelf(m->mod, &m->bias);
+  GElf_Ehdr eh;
+  if (!elf || !gelf_getehdr(elf, &eh)) {
+    m->mod = NULL;
+    return;
+  }
+  /* For a PIE or shared object the stored offset (return address - load
+   * bias) is the ELF address. A fixed-address executable has bias 0, so the
+   * offset is either already its ELF address (dl_iterate_phdr's dlpi_addr
+   * was used) or relative to the mapping start (dladdr's dli_fbase): then
+   * the first PT_LOAD's page-aligned address must be added back. */
+  if (eh.e_type == ET_EXEC) {
+    size_t n = 0;
+    if (elf_getphdrnum(elf, &n) == 0) {
+      for (size_t i = 0; i < n; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD) continue;
+        if (!m->exec_base) {
+          m->exec_base = ph.p_vaddr & ~(uint64_t)4095;
+          m->exec_lo = ph.p_vaddr;
+        }
+        if (ph.p_vaddr + ph.p_memsz > m->exec_hi) m->exec_hi = ph.p_vaddr + ph.p_memsz;
+      }
+    }
+  }
+}
+
+/* Name of the innermost function around addr, inlined ones included, so the
+ * function matches the file:line the line table gives (which is the inlined
+ * code's). NULL without DWARF. */
+static const char *innermost_function(Dwfl_Module *mod, Dwarf_Addr addr) {
+  Dwarf_Addr bias;
+  Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
+  if (!cu) return NULL;
+  Dwarf_Die *scopes = NULL;
+  int n = dwarf_getscopes(cu, addr - bias, &scopes);
+  const char *name = NULL;
+  for (int i = 0; i < n && !name; i++) {
+    int tag = dwarf_tag(&scopes[i]);
+    if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
+      name = dwarf_diename(&scopes[i]);
+  }
+  free(scopes);
+  return name;
+}
+
+int augur_trace_resolve(augur_trace *t, uint32_t callsite, augur_srcloc *out) {
+  memset(out, 0, sizeof *out);
+  const augur_callsite_def *cs = augur_trace_callsite(t, callsite);
+  if (!cs) return AUGUR_E_ARG;
+  aug_resolver *r = t->res;
+  if (!r) {
+    r = calloc(1, sizeof *r);
+    if (!r) return AUGUR_E_NOMEM;
+    r->nmods = t->nmodules;
+    r->nsites = t->ncallsites;
+    r->mods = calloc(r->nmods ? r->nmods : 1, sizeof *r->mods);
+    r->loc = calloc(r->nsites, sizeof *r->loc);
+    r->done = calloc(r->nsites, 1);
+    t->res = r;
+    if (!r->mods || !r->loc || !r->done) {
+      aug_resolver_free(r);
+      t->res = NULL;
+      return AUGUR_E_NOMEM;
+    }
+  }
+  size_t i = callsite - 1;
+  if (r->done[i]) {
+    *out = r->loc[i];
+    return AUGUR_OK;
+  }
+  augur_srcloc *loc = &r->loc[i];
+  const augur_module_def *md = augur_trace_module(t, cs->module);
+  if (md) {
+    loc->module = md->path;
+    mod_ctx *m = &r->mods[cs->module - 1];
+    if (!m->tried) open_module(m, md->path);
+    if (m->mod && cs->offset > 0) {
+      /* A return address points after the call; step back into it. */
+      uint64_t vaddr = cs->offset;
+      if (m->exec_base && !(vaddr > m->exec_lo && vaddr <= m->exec_hi)) vaddr += m->exec_base;
+      Dwarf_Addr addr = vaddr + m->bias - 1;
+      loc->function = innermost_function(m->mod, addr);
+      if (!loc->function) loc->function = dwfl_module_addrname(m->mod, addr);
+      Dwfl_Line *line = dwfl_module_getsrc(m->mod, addr);
+      if (line) {
+        int lineno = 0;
+        loc->file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+        loc->line = lineno;
+      }
+    }
+  }
+  r->done[i] = 1;
+  *out = *loc;
+  return AUGUR_OK;
+}
+
+void aug_resolver_free(aug_resolver *r) {
+  if (!r) return;
+  for (size_t i = 0; r->mods && i < r->nmods; i++)
+    if (r->mods[i].dwfl) dwfl_end(r->mods[i].dwfl);
+  free(r->mods);
+  free(r->loc);
+  free(r->done);
+  free(r);
+}

@@ -1,0 +1,689 @@
+/* augur — rank streams (threads merged, peers translated, completions
+ * paired, global times) and the merged stream (k-way merge over ranks). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "reader_int.h"
+
+#define BATCH 256 /* events decoded at a time per thread cursor */
+
+/* Per-type work the rank stream does (bit set per event type). */
+enum {
+  C_PEER = 1 << 0,       /* peer is comm-local: translate to world */
+  C_PARENT = 1 << 1,     /* SENDRECV: its SUB_RECV inherits the comm */
+  C_SUBRECV = 1 << 2,    /* SUB_RECV */
+  C_ISEND = 1 << 3,      /* starts a send request */
+  C_IRECV = 1 << 4,      /* starts a receive request */
+  C_ICOLL = 1 << 5,      /* starts a collective request */
+  C_PERSIST = 1 << 6,    /* *_INIT: the request is persistent */
+  C_FREE = 1 << 7,       /* REQUEST_FREE */
+  C_COMPLETION = 1 << 8, /* COMPLETION sub-record */
+};
+
+static unsigned classify(unsigned t) {
+  unsigned k = 0;
+  if ((t >= AUGUR_EV_SEND && t <= AUGUR_EV_IMRECV) ||
+      (t >= AUGUR_EV_SEND_INIT && t <= AUGUR_EV_RECV_INIT) || augur_event_is_collective(t))
+    k |= C_PEER;
+  if (t == AUGUR_EV_SENDRECV || t == AUGUR_EV_SENDRECV_REPLACE) k |= C_PARENT;
+  if (t == AUGUR_EV_SUB_RECV) k |= C_SUBRECV;
+  if (t >= AUGUR_EV_ISEND && t <= AUGUR_EV_IRSEND) k |= C_ISEND;
+  if (t == AUGUR_EV_IRECV || t == AUGUR_EV_IMRECV) k |= C_IRECV;
+  if (t >= AUGUR_EV_IBARRIER && t <= AUGUR_EV_IEXSCAN) k |= C_ICOLL;
+  if (t >= AUGUR_EV_SEND_INIT && t <= AUGUR_EV_RSEND_INIT) k |= C_ISEND | C_PERSIST;
+  if (t == AUGUR_EV_RECV_INIT) k |= C_IRECV | C_PERSIST;
+  if (t == AUGUR_EV_REQUEST_FREE) k |= C_FREE;
+  if (t == AUGUR_EV_COMPLETION) k |= C_COMPLETION;
+  return k;
+}
+
+/* ---- in-flight requests: handle -> what started it ---- */
+
+typedef struct req_ent {
+  uint64_t handle;
+  uint64_t comm;
+  uint64_t bytes, bytes_recv;
+  int32_t peer, tag; /* peer already a world rank */
+  uint16_t flags;    /* AUGUR_F_SENDREQ/RECVREQ/COLLREQ | PERSISTENT | INTER */
+  uint16_t used;
+  uint32_t qhead, qtail; /* later starts with the same handle (pool index + 1) */
+} req_ent;
+
+/* MPICH hands out one shared handle for every send that completed at once
+ * (a "lightweight" request), so several in-flight requests can carry the same
+ * handle value. Later starts of a handle already in flight queue behind it
+ * (in the pool, linked through qhead) and completions take them in start
+ * order. */
+typedef struct reqtab {
+  req_ent *e;
+  size_t cap, n;
+  req_ent *pool;
+  uint32_t npool, cappool, freelist;
+} reqtab;
+
+static int req_queue_push(reqtab *q, req_ent *x, const req_ent *info) {
+  uint32_t i = q->freelist;
+  if (i) {
+    q->freelist = q->pool[i - 1].qhead;
+  } else {
+    if (q->npool == q->cappool) {
+      uint32_t cap = q->cappool ? q->cappool * 2 : 16;
+      req_ent *p = realloc(q->pool, sizeof *p * cap);
+      if (!p) return -1;
+      q->pool = p;
+      q->cappool = cap;
+    }
+    i = ++q->npool;
+  }
+  q->pool[i - 1] = *info;
+  q->pool[i - 1].qhead = 0;
+  if (x->qtail)
+    q->pool[x->qtail - 1].qhead = i;
+  else
+    x->qhead = i;
+  x->qtail = i;
+  return 0;
+}
+
+static void req_queue_clear(reqtab *q, req_ent *x) {
+  while (x->qhead) {
+    uint32_t i = x->qhead;
+    x->qhead = q->pool[i - 1].qhead;
+    q->pool[i - 1].qhead = q->freelist;
+    q->freelist = i;
+  }
+  x->qtail = 0;
+}
+
+static size_t req_home(uint64_t h, size_t cap) {
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 32;
+  return (size_t)h & (cap - 1);
+}
+
+static req_ent *req_find(reqtab *q, uint64_t h) {
+  if (!q->cap) return NULL;
+  for (size_t i = req_home(h, q->cap);; i = (i + 1) & (q->cap - 1)) {
+    if (!q->e[i].used) return NULL;
+    if (q->e[i].handle == h) return &q->e[i];
+  }
+}
+
+/* The slot for handle h, inserted if new (NULL if out of memory). Callers
+ * fill the fields in place: no struct temporaries on the hot path. */
+static req_ent *req_slot(reqtab *q, uint64_t h, int *fresh) {
+  if ((q->n + 1) * 2 > q->cap) {
+    size_t cap = q->cap ? q->cap * 2 : 64;
+    req_ent *e = calloc(cap, sizeof *e);
+    if (!e) return NULL;
+    for (size_t i = 0; i < q->cap; i++) {
+      if (!q->e[i].used) continue;
+      size_t j = req_home(q->e[i].handle, cap);
+      while (e[j].used)
+        j = (j + 1) & (cap - 1);
+      e[j] = q->e[i];
+    }
+    free(q->e);
+    q->e = e;
+    q->cap = cap;
+  }
+  size_t i = req_home(h, q->cap);
+  while (q->e[i].used && q->e[i].handle != h)
+    i = (i + 1) & (q->cap - 1);
+  *fresh = !q->e[i].used;
+  if (*fresh) {
+    q->n++;
+    q->e[i].used = 1;
+    q->e[i].handle = h;
+    q->e[i].qhead = q->e[i].qtail = 0;
+  }
+  return &q->e[i];
+}
+
+/* Linear-probing delete with backward shift, so lookups never need tombstones. */
+static void req_del(reqtab *q, req_ent *x) {
+  req_queue_clear(q, x);
+  size_t mask = q->cap - 1, i = (size_t)(x - q->e), j = i;
+  for (;;) {
+    j = (j + 1) & mask;
+    if (!q->e[j].used) break;
+    size_t k = req_home(q->e[j].handle, q->cap);
+    /* move e[j] into the hole at i unless its home lies cyclically in (i, j] */
+    if ((i <= j) ? (i < k && k <= j) : (i < k || k <= j)) continue;
+    q->e[i] = q->e[j];
+    i = j;
+  }
+  q->e[i].used = 0;
+  q->n--;
+}
+
+/* A completion took x's oldest start: the next queued start (if any) takes
+ * its place, else the handle leaves the table. */
+static void req_pop(reqtab *q, req_ent *x) {
+  uint32_t i = x->qhead;
+  if (!i) {
+    req_del(q, x);
+    return;
+  }
+  req_ent *n = &q->pool[i - 1];
+  x->comm = n->comm;
+  x->bytes = n->bytes;
+  x->bytes_recv = n->bytes_recv;
+  x->peer = n->peer;
+  x->tag = n->tag;
+  x->flags = n->flags;
+  x->qhead = n->qhead;
+  if (!x->qhead) x->qtail = 0;
+  n->qhead = q->freelist;
+  q->freelist = i;
+}
+
+/* ---- streams ---- */
+
+typedef struct cursor {
+  uint32_t thread;
+  size_t next_block; /* next index in the rank's block list to consider */
+  uint64_t block_off;
+  int in_block, done;
+  int pending; /* decode error held back until the events before it are out */
+  uint8_t *stored, *raw;
+  size_t stored_cap, raw_cap;
+  aug_evdec *dec;
+  augur_event ev[BATCH];
+  uint32_t n, pos;
+} cursor;
+
+struct augur_stream {
+  augur_trace *t;
+  int merged;
+  /* rank stream */
+  uint32_t rank;
+  aug_rank *r;
+  int fd;
+  ZSTD_DCtx *dctx;
+  int own_dctx; /* rank streams of a merged stream share the merged stream's */
+  cursor **cur;
+  uint32_t ncur;
+  int group; /* cursor whose sub-records must come next, or -1 */
+  int err;
+  char errmsg[AUGUR_ERROR_MSG_MAX];
+  reqtab rq;
+  uint16_t cls[128];
+  /* clock of this rank, copied here so the hot path does not chase pointers */
+  int64_t clk_base; /* off0 - shift */
+  double clk_slope;
+  uint64_t clk_l0;
+  int comm_cached;
+  uint64_t comm_id;
+  const augur_comm_def *comm;
+  uint64_t parent_comm;
+  uint16_t parent_inter;
+  uint32_t cs_small[256]; /* local id -> global id + 1 for small ids (0 = not looked up) */
+  /* merged stream */
+  uint32_t n;
+  augur_stream **rs;
+  augur_event *la; /* lookahead event per rank */
+  int *state;      /* 1 lookahead valid, 0 exhausted, < 0 error pending */
+  uint64_t *key;
+  uint32_t *heap, hn;
+};
+
+static int stream_fail(augur_stream *s, int code, augur_error *err) {
+  s->err = code;
+  return augur_fail(err, code, "%s", s->errmsg);
+}
+
+/* Makes c->ev[c->pos] valid, or sets c->done. Returns AUGUR_OK or an error. */
+static int cursor_fill(augur_stream *s, cursor *c, augur_error *err) {
+  char why[256];
+  while (c->pos == c->n && !c->done) {
+    if (c->in_block) {
+      uint32_t got;
+      int rc = aug_ev_decode_some(c->dec, c->ev, BATCH, &got, why, sizeof why);
+      c->n = got;
+      c->pos = 0;
+      if (c->dec->done == c->dec->count) c->in_block = 0;
+      if (rc != AUGUR_OK) {
+        /* Hand out what decoded cleanly first: the error comes after them. */
+        snprintf(s->errmsg, sizeof s->errmsg, "%s: rank %u: block at offset %llu: %s", s->r->file,
+                 s->rank, (unsigned long long)c->block_off, why);
+        c->in_block = 0;
+        c->done = 1;
+        if (got) {
+          c->pending = rc;
+          return AUGUR_OK;
+        }
+        return stream_fail(s, rc, err);
+      }
+      continue;
+    }
+    size_t i = c->next_block;
+    while (i < s->r->nblocks && s->r->blocks[i].info.thread != c->thread)
+      i++;
+    if (i >= s->r->nblocks) {
+      c->done = 1;
+      break;
+    }
+    const aug_block *b = &s->r->blocks[i];
+    aug_blkhdr h = {.kind = AUG_BLK_EVENTS,
+                    .codec = b->codec,
+                    .thread = b->info.thread,
+                    .count = b->info.nevents,
+                    .raw_size = b->raw_size,
+                    .stored_size = b->stored_size,
+                    .first_ns = b->info.first_ns,
+                    .last_ns = b->info.last_ns,
+                    .payload_hash = b->payload_hash};
+    c->next_block = i + 1;
+    c->block_off = b->info.offset;
+    /* Rank streams of a merged stream open their file per block: a trace of
+     * thousands of ranks must not need thousands of descriptors. */
+    int fd = s->fd >= 0 ? s->fd : open(s->r->file, O_RDONLY | O_CLOEXEC);
+    int rc;
+    if (fd < 0) {
+      snprintf(why, sizeof why, "cannot open: %s", strerror(errno));
+      rc = AUGUR_E_IO;
+    } else {
+      rc = aug_read_payload(fd, b->info.offset, &h, &c->stored, &c->stored_cap, &c->raw,
+                            &c->raw_cap, s->dctx, why, sizeof why);
+      if (fd != s->fd) close(fd);
+    }
+    if (rc == AUGUR_OK)
+      rc = aug_ev_decode_begin(c->dec, c->raw, h.raw_size, h.count, h.first_ns, h.thread, why,
+                               sizeof why);
+    if (rc != AUGUR_OK) {
+      snprintf(s->errmsg, sizeof s->errmsg, "%s: rank %u: block at offset %llu: %s", s->r->file,
+               s->rank, (unsigned long long)b->info.offset, why);
+      c->done = 1;
+      return stream_fail(s, rc, err);
+    }
+    c->in_block = 1;
+  }
+  if (c->pos == c->n && c->pending) return stream_fail(s, c->pending, err);
+  return AUGUR_OK;
+}
+
+static inline int32_t to_world(augur_stream *s, uint64_t comm, int32_t peer, int inter) {
+  if (peer < 0) return peer;
+  if (comm == AUGUR_COMM_SELF && !inter) return peer == 0 ? (int32_t)s->rank : peer;
+  if (comm == AUGUR_COMM_WORLD && !inter) return peer;
+  if (!s->comm_cached || s->comm_id != comm) {
+    s->comm = augur_trace_comm(s->t, comm);
+    s->comm_id = comm;
+    s->comm_cached = 1;
+  }
+  const augur_comm_def *c = s->comm;
+  if (!c) return peer;
+  if (inter) return c->remote && (uint32_t)peer < c->remote_size ? c->remote[peer] : peer;
+  return c->members && (uint32_t)peer < c->size ? c->members[peer] : peer;
+}
+
+/* aug_global_ns with the rank's clock cached in the stream. */
+static inline uint64_t to_global(const augur_stream *s, uint64_t local) {
+  return aug_clock_global(s->clk_base, s->clk_slope, s->clk_l0, local);
+}
+
+/* Turns a decoded record (src, in the cursor's batch) into what the reader
+ * API promises (ev). Fields are read from src, never back from ev: ev was
+ * just written with wide stores, and reading parts of it back would stall
+ * on store forwarding. */
+static inline int finish(augur_stream *s, const augur_event *src, augur_event *ev,
+                         augur_error *err) {
+  *ev = *src;
+  ev->rank = s->rank;
+  uint64_t l = src->callsite;
+  if (l) {
+    uint32_t g;
+    if (l < 256 && s->cs_small[l]) {
+      g = s->cs_small[l] - 1;
+    } else {
+      if (!aug_map_get(&s->r->cs, l, &g)) g = 0;
+      if (l < 256) s->cs_small[l] = g + 1;
+    }
+    ev->callsite = g;
+  }
+  ev->t_start = to_global(s, src->t_start);
+  ev->t_end = to_global(s, src->t_end);
+  unsigned k = s->cls[src->type & 127];
+  if (!k) return AUGUR_OK;
+  uint64_t comm = src->comm;
+  int32_t peer = src->peer;
+  int inter = (src->flags & AUGUR_F_INTER) != 0;
+  if (k & C_PEER) ev->peer = peer = to_world(s, comm, peer, inter);
+  if (k & C_PARENT) {
+    s->parent_comm = comm;
+    s->parent_inter = (uint16_t)inter;
+  }
+  if (k & C_SUBRECV) {
+    if (!comm) ev->comm = comm = s->parent_comm;
+    ev->peer = peer = to_world(s, comm, peer, inter || s->parent_inter);
+  }
+  if ((k & (C_ISEND | C_IRECV | C_ICOLL)) && src->req) {
+    int fresh;
+    req_ent *x = req_slot(&s->rq, src->req, &fresh);
+    if (!x) goto oom;
+    req_ent info = {.comm = comm,
+                    .bytes = src->bytes,
+                    .bytes_recv = src->bytes_recv,
+                    .peer = peer,
+                    .tag = src->tag,
+                    .flags = (uint16_t)((k & C_ISEND   ? AUGUR_F_SENDREQ
+                                         : k & C_IRECV ? AUGUR_F_RECVREQ
+                                                       : AUGUR_F_COLLREQ) |
+                                        (k & C_PERSIST ? AUGUR_F_PERSISTENT : 0) |
+                                        (inter ? AUGUR_F_INTER : 0))};
+    if (!fresh && !(k & C_PERSIST) && !(x->flags & AUGUR_F_PERSISTENT)) {
+      if (req_queue_push(&s->rq, x, &info)) goto oom;
+    } else {
+      if (!fresh) req_queue_clear(&s->rq, x); /* a persistent request replaces all */
+      x->comm = info.comm;
+      x->bytes = info.bytes;
+      x->bytes_recv = info.bytes_recv;
+      x->peer = info.peer;
+      x->tag = info.tag;
+      x->flags = info.flags;
+    }
+  }
+  if (k & C_FREE) {
+    req_ent *x = req_find(&s->rq, src->req);
+    if (x) req_del(&s->rq, x);
+  }
+  if (k & C_COMPLETION) {
+    req_ent *x = req_find(&s->rq, src->req);
+    if (!x) {
+      ev->flags = (uint16_t)(src->flags | AUGUR_F_UNMATCHED);
+      return AUGUR_OK;
+    }
+    ev->comm = x->comm;
+    ev->flags = (uint16_t)(src->flags | x->flags);
+    if (x->flags & AUGUR_F_RECVREQ) {
+      ev->peer = to_world(s, x->comm, peer, (x->flags & AUGUR_F_INTER) != 0);
+    } else {
+      ev->peer = x->peer;
+      ev->tag = x->tag;
+      ev->bytes = x->bytes;
+      if (x->flags & AUGUR_F_COLLREQ) ev->bytes_recv = x->bytes_recv;
+    }
+    if (!(x->flags & AUGUR_F_PERSISTENT)) req_pop(&s->rq, x);
+  }
+  return AUGUR_OK;
+oom:
+  snprintf(s->errmsg, sizeof s->errmsg, "rank %u: out of memory for the request table", s->rank);
+  return stream_fail(s, AUGUR_E_NOMEM, err);
+}
+
+static int is_sub(unsigned t) {
+  return t >= AUGUR_EV_COMPLETION && t <= AUGUR_EV_SUB_START;
+}
+
+static int end_of_rank(augur_stream *s, augur_error *err) {
+  if (s->r->damage) {
+    snprintf(s->errmsg, sizeof s->errmsg, "%s", s->r->damage);
+    return stream_fail(s, s->r->damage_code, err);
+  }
+  return 0;
+}
+
+static int rank_next(augur_stream *s, augur_event *ev, augur_error *err) {
+  if (s->err) return augur_fail(err, s->err, "%s", s->errmsg);
+  cursor *c;
+  if (s->ncur == 1) { /* the common single-threaded rank */
+    c = s->cur[0];
+    if (c->pos == c->n) {
+      int rc = cursor_fill(s, c, err);
+      if (rc != AUGUR_OK) return rc;
+      if (c->done && c->pos == c->n) return end_of_rank(s, err);
+    }
+  } else {
+    c = NULL;
+    if (s->group >= 0) {
+      cursor *g = s->cur[s->group];
+      int rc = cursor_fill(s, g, err);
+      if (rc != AUGUR_OK) return rc;
+      if (g->pos < g->n && is_sub(g->ev[g->pos].type)) c = g;
+    }
+    if (!c) {
+      s->group = -1;
+      for (uint32_t i = 0; i < s->ncur; i++) {
+        cursor *k = s->cur[i];
+        int rc = cursor_fill(s, k, err);
+        if (rc != AUGUR_OK) return rc;
+        if (k->pos == k->n) continue;
+        if (!c || k->ev[k->pos].t_start < c->ev[c->pos].t_start) {
+          c = k;
+          s->group = (int)i;
+        }
+      }
+      if (!c) return end_of_rank(s, err);
+    }
+  }
+  int rc = finish(s, &c->ev[c->pos++], ev, err);
+  return rc == AUGUR_OK ? 1 : rc;
+}
+
+static void reset_cursors(augur_stream *s, size_t block) {
+  for (uint32_t i = 0; i < s->ncur; i++) {
+    cursor *c = s->cur[i];
+    c->next_block = block;
+    c->in_block = c->done = c->pending = 0;
+    c->n = c->pos = 0;
+  }
+  s->group = -1;
+  s->err = 0;
+  s->errmsg[0] = '\0';
+  for (size_t i = 0; i < s->rq.cap; i++)
+    s->rq.e[i].used = 0;
+  s->rq.n = 0;
+  s->rq.npool = s->rq.freelist = 0;
+}
+
+static int open_rank_stream(augur_trace *t, uint32_t rank, ZSTD_DCtx *shared, augur_stream **sp,
+                            augur_error *err);
+
+int augur_stream_rank(augur_trace *t, uint32_t rank, augur_stream **sp, augur_error *err) {
+  return open_rank_stream(t, rank, NULL, sp, err);
+}
+
+static int open_rank_stream(augur_trace *t, uint32_t rank, ZSTD_DCtx *shared, augur_stream **sp,
+                            augur_error *err) {
+  *sp = NULL;
+  if (!t || rank >= t->nranks)
+    return augur_fail(err, AUGUR_E_ARG, "augur_stream_rank: rank %u out of range (trace has %u)",
+                      rank, t ? t->nranks : 0);
+  augur_stream *s = calloc(1, sizeof *s);
+  if (!s) return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+  s->t = t;
+  s->rank = rank;
+  s->r = &t->ranks[rank];
+  s->fd = -1;
+  s->group = -1;
+  for (unsigned i = 0; i < 128; i++)
+    s->cls[i] = (uint16_t)classify(i);
+  s->clk_base = (int64_t)((uint64_t)s->r->off0 - (uint64_t)t->shift);
+  s->clk_slope = s->r->slope;
+  s->clk_l0 = s->r->l0;
+  /* One cursor per thread seen in the index. */
+  uint32_t threads[64], nthreads = 0;
+  uint32_t *th = threads;
+  for (size_t i = 0; i < s->r->nblocks; i++) {
+    uint32_t id = s->r->blocks[i].info.thread, j = 0;
+    while (j < nthreads && th[j] != id)
+      j++;
+    if (j < nthreads) continue;
+    if (nthreads == 64 && th == threads) { /* many threads: move to the heap */
+      th = malloc(sizeof *th * s->r->nblocks);
+      if (!th) goto oom;
+      memcpy(th, threads, sizeof threads);
+    }
+    th[nthreads++] = id;
+  }
+  if (nthreads == 0) th[nthreads++] = 0; /* empty rank: one idle cursor */
+  s->cur = calloc(nthreads, sizeof *s->cur);
+  if (!s->cur) goto oom_th;
+  s->ncur = nthreads;
+  for (uint32_t i = 0; i < nthreads; i++) {
+    s->cur[i] = calloc(1, sizeof(cursor));
+    if (!s->cur[i] || !(s->cur[i]->dec = malloc(sizeof(aug_evdec)))) goto oom_th;
+    s->cur[i]->thread = th[i];
+  }
+  if (th != threads) free(th);
+  th = threads;
+  s->dctx = shared ? shared : ZSTD_createDCtx();
+  s->own_dctx = !shared;
+  if (!s->dctx) goto oom;
+  if (!shared) s->fd = open(s->r->file, O_RDONLY | O_CLOEXEC);
+  if (!shared && s->fd < 0) {
+    int rc = augur_fail(err, AUGUR_E_IO, "%s: rank %u: cannot open: %s", s->r->file, rank,
+                        strerror(errno));
+    augur_stream_close(s);
+    return rc;
+  }
+  *sp = s;
+  return AUGUR_OK;
+oom_th:
+  if (th != threads) free(th);
+oom:
+  augur_stream_close(s);
+  return augur_fail(err, AUGUR_E_NOMEM, "rank %u: out of memory opening a stream", rank);
+}
+
+/* ---- merged stream: binary min-heap of ranks keyed by (lookahead t_start, rank) ---- */
+
+static int heap_less(const augur_stream *m, uint32_t a, uint32_t b) {
+  return m->key[a] < m->key[b] || (m->key[a] == m->key[b] && a < b);
+}
+
+static void sift_down(augur_stream *m, uint32_t i) {
+  for (;;) {
+    uint32_t l = 2 * i + 1, r = l + 1, best = i;
+    if (l < m->hn && heap_less(m, m->heap[l], m->heap[best])) best = l;
+    if (r < m->hn && heap_less(m, m->heap[r], m->heap[best])) best = r;
+    if (best == i) return;
+    uint32_t tmp = m->heap[i];
+    m->heap[i] = m->heap[best];
+    m->heap[best] = tmp;
+    i = best;
+  }
+}
+
+/* Pulls the next event of rank r into its lookahead. */
+static void refill(augur_stream *m, uint32_t r, uint64_t last_key) {
+  augur_error e;
+  int rc = rank_next(m->rs[r], &m->la[r], &e);
+  if (rc == 1) {
+    m->state[r] = 1;
+    m->key[r] = m->la[r].t_start;
+  } else {
+    m->state[r] = rc;
+    m->key[r] = last_key; /* an error surfaces right after the rank's last event */
+  }
+}
+
+int augur_stream_merged(augur_trace *t, augur_stream **sp, augur_error *err) {
+  *sp = NULL;
+  if (!t) return augur_fail(err, AUGUR_E_ARG, "augur_stream_merged: NULL trace");
+  augur_stream *m = calloc(1, sizeof *m);
+  if (!m) return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+  m->t = t;
+  m->merged = 1;
+  m->fd = -1;
+  m->n = t->nranks;
+  m->rs = calloc(m->n, sizeof *m->rs);
+  m->la = calloc(m->n, sizeof *m->la);
+  m->state = calloc(m->n, sizeof *m->state);
+  m->key = calloc(m->n, sizeof *m->key);
+  m->heap = calloc(m->n, sizeof *m->heap);
+  m->dctx = ZSTD_createDCtx(); /* decompression is one-shot: one context serves all ranks */
+  if (!m->rs || !m->la || !m->state || !m->key || !m->heap || !m->dctx) {
+    augur_stream_close(m);
+    return augur_fail(err, AUGUR_E_NOMEM, "out of memory for a merged stream of %u ranks", m->n);
+  }
+  for (uint32_t r = 0; r < m->n; r++) {
+    int rc = open_rank_stream(t, r, m->dctx, &m->rs[r], err);
+    if (rc != AUGUR_OK) {
+      augur_stream_close(m);
+      return rc;
+    }
+    refill(m, r, 0);
+    if (m->state[r] != 0) m->heap[m->hn++] = r;
+  }
+  for (uint32_t i = m->hn / 2; i-- > 0;)
+    sift_down(m, i);
+  *sp = m;
+  return AUGUR_OK;
+}
+
+static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
+  if (m->hn == 0) return 0;
+  uint32_t r = m->heap[0];
+  if (m->state[r] < 0) { /* report the rank's error once, then go on without it */
+    int code = m->state[r];
+    augur_fail(err, code, "%s", m->rs[r]->errmsg);
+    m->heap[0] = m->heap[--m->hn];
+    sift_down(m, 0);
+    return code;
+  }
+  *ev = m->la[r];
+  refill(m, r, ev->t_start);
+  /* A parent's sub-records follow it: keep r on top (no sift) while the
+   * lookahead is a sub-record; they share the parent's t_start anyway. */
+  if (m->state[r] == 1 && is_sub(m->la[r].type)) return 1;
+  if (m->state[r] == 0) m->heap[0] = m->heap[--m->hn];
+  sift_down(m, 0);
+  return 1;
+}
+
+int augur_stream_next(augur_stream *s, augur_event *ev, augur_error *err) {
+  if (!s || !ev) return augur_fail(err, AUGUR_E_ARG, "augur_stream_next: NULL argument");
+  /* Fast path: a single-threaded rank with decoded events at hand. */
+  if (!s->merged && s->ncur == 1 && !s->err) {
+    cursor *c = s->cur[0];
+    if (c->pos < c->n) {
+      int rc = finish(s, &c->ev[c->pos++], ev, err);
+      return rc == AUGUR_OK ? 1 : rc;
+    }
+  }
+  return s->merged ? merged_next(s, ev, err) : rank_next(s, ev, err);
+}
+
+int augur_stream_seek_block(augur_stream *s, size_t block, augur_error *err) {
+  if (!s || s->merged)
+    return augur_fail(err, AUGUR_E_ARG, "augur_stream_seek_block: only rank streams can seek");
+  if (block > s->r->nblocks)
+    return augur_fail(err, AUGUR_E_ARG, "%s: rank %u: block %zu out of range (%zu blocks)",
+                      s->r->file, s->rank, block, s->r->nblocks);
+  reset_cursors(s, block);
+  return AUGUR_OK;
+}
+
+void augur_stream_close(augur_stream *s) {
+  if (!s) return;
+  if (s->merged) {
+    for (uint32_t r = 0; s->rs && r < s->n; r++)
+      augur_stream_close(s->rs[r]);
+    free(s->rs);
+    free(s->la);
+    free(s->state);
+    free(s->key);
+    free(s->heap);
+  }
+  for (uint32_t i = 0; s->cur && i < s->ncur; i++) {
+    if (!s->cur[i]) continue;
+    free(s->cur[i]->dec);
+    free(s->cur[i]->stored);
+    free(s->cur[i]->raw);
+    free(s->cur[i]);
+  }
+  free(s->cur);
+  free(s->rq.e);
+  free(s->rq.pool);
+  if (s->own_dctx || s->merged) ZSTD_freeDCtx(s->dctx);
+  if (s->fd >= 0) close(s->fd);
+  free(s);
+}

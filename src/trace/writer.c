@@ -1,0 +1,271 @@
+/* augur — trace writer: one rank file, blocks written with plain write(2). */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xxhash.h>
+#include <zstd.h>
+
+#include "augur/writer.h"
+#include "format.h"
+
+struct augur_writer {
+  int fd;
+  char *path;
+  uint32_t rank, nranks;
+  int level;
+  int broken; /* a write failed: the file ends in a partial block */
+  uint64_t bytes;
+  pthread_mutex_t mu;
+  aug_buf defs; /* encoded, queued definition records */
+  uint32_t ndefs;
+  aug_buf raw; /* raw payload of the block being built */
+  aug_buf out; /* header + stored payload */
+  ZSTD_CCtx *cctx;
+  aug_evenc enc;
+};
+
+static int write_all(int fd, const uint8_t *p, size_t n) {
+  while (n > 0) {
+    ssize_t k = write(fd, p, n);
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    p += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+/* Compresses w->raw (when that helps) and writes one block. Caller holds mu. */
+static int write_block(augur_writer *w, unsigned kind, uint32_t thread, uint32_t count,
+                       uint64_t first_ns, uint64_t last_ns, augur_error *err) {
+  size_t rawlen = w->raw.len;
+  if (rawlen > AUG_MAX_RAW_SIZE)
+    return augur_fail(err, AUGUR_E_ARG, "%s: block of %zu bytes exceeds the %u-byte limit", w->path,
+                      rawlen, AUG_MAX_RAW_SIZE);
+  size_t bound = ZSTD_compressBound(rawlen);
+  w->out.len = 0;
+  if (aug_buf_reserve(&w->out, AUG_BLKHDR_SIZE + (bound > rawlen ? bound : rawlen)))
+    return augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory building a block", w->path);
+  uint8_t *payload = w->out.p + AUG_BLKHDR_SIZE;
+  aug_blkhdr h = {.kind = (uint8_t)kind,
+                  .codec = AUG_CODEC_RAW,
+                  .thread = thread,
+                  .count = count,
+                  .raw_size = (uint32_t)rawlen,
+                  .stored_size = (uint32_t)rawlen,
+                  .first_ns = first_ns,
+                  .last_ns = last_ns};
+  size_t z =
+      rawlen >= 64 ? ZSTD_compressCCtx(w->cctx, payload, bound, w->raw.p, rawlen, w->level) : 0;
+  if (rawlen >= 64 && ZSTD_isError(z))
+    return augur_fail(err, AUGUR_E_CODEC, "%s: zstd: %s", w->path, ZSTD_getErrorName(z));
+  if (z > 0 && z < rawlen) {
+    h.codec = AUG_CODEC_ZSTD;
+    h.stored_size = (uint32_t)z;
+  } else {
+    memcpy(payload, w->raw.p, rawlen);
+  }
+  h.payload_hash = XXH3_64bits(payload, h.stored_size);
+  aug_blkhdr_pack(w->out.p, &h);
+  size_t total = AUG_BLKHDR_SIZE + h.stored_size;
+  if (write_all(w->fd, w->out.p, total)) {
+    w->broken = 1;
+    return augur_fail(err, AUGUR_E_IO, "%s: rank %u: write at offset %llu failed: %s", w->path,
+                      w->rank, (unsigned long long)w->bytes, strerror(errno));
+  }
+  w->bytes += total;
+  return AUGUR_OK;
+}
+
+static int flush_defs(augur_writer *w, augur_error *err) {
+  if (w->ndefs == 0) return AUGUR_OK;
+  w->raw.len = 0;
+  if (aug_buf_append(&w->raw, w->defs.p, w->defs.len))
+    return augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory", w->path);
+  int rc = write_block(w, AUG_BLK_DEFS, 0, w->ndefs, 0, 0, err);
+  if (rc == AUGUR_OK) {
+    w->defs.len = 0;
+    w->ndefs = 0;
+  }
+  return rc;
+}
+
+int augur_writer_open(augur_writer **wp, const char *dir, uint32_t rank, uint32_t nranks,
+                      int zstd_level, augur_error *err) {
+  *wp = NULL;
+  if (!dir || nranks == 0 || rank >= nranks)
+    return augur_fail(err, AUGUR_E_ARG, "augur_writer_open: rank %u of %u is not valid", rank,
+                      nranks);
+  augur_writer *w = calloc(1, sizeof *w);
+  if (!w) return augur_fail(err, AUGUR_E_NOMEM, "augur_writer_open: out of memory");
+  char name[64];
+  aug_rank_file_name(name, sizeof name, rank, nranks);
+  size_t n = strlen(dir) + strlen(name) + 2;
+  w->path = malloc(n);
+  w->cctx = ZSTD_createCCtx();
+  if (!w->path || !w->cctx) {
+    ZSTD_freeCCtx(w->cctx);
+    free(w->path);
+    free(w);
+    return augur_fail(err, AUGUR_E_NOMEM, "augur_writer_open: out of memory");
+  }
+  snprintf(w->path, n, "%s/%s", dir, name);
+  w->rank = rank;
+  w->nranks = nranks;
+  w->level = zstd_level > 0 ? zstd_level : 1;
+  if (w->level > ZSTD_maxCLevel()) w->level = ZSTD_maxCLevel();
+  /* Every rank creates the directory too: no rank has to wait for rank 0. */
+  if (aug_mkdir_p(dir) != 0) {
+    int e = errno;
+    augur_fail(err, AUGUR_E_IO, "%s: rank %u: cannot create directory %s: %s", w->path, rank, dir,
+               strerror(e));
+    ZSTD_freeCCtx(w->cctx);
+    free(w->path);
+    free(w);
+    return AUGUR_E_IO;
+  }
+  w->fd = open(w->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (w->fd < 0) {
+    int e = errno;
+    augur_fail(err, AUGUR_E_IO, "%s: rank %u: cannot create: %s", w->path, rank, strerror(e));
+    ZSTD_freeCCtx(w->cctx);
+    free(w->path);
+    free(w);
+    return AUGUR_E_IO;
+  }
+  pthread_mutex_init(&w->mu, NULL);
+  uint8_t hdr[AUG_FILEHDR_SIZE];
+  aug_filehdr fh = {AUG_FORMAT_MAJOR, AUG_FORMAT_MINOR, rank, nranks, 0};
+  aug_filehdr_pack(hdr, &fh);
+  if (write_all(w->fd, hdr, sizeof hdr)) {
+    int e = errno;
+    augur_fail(err, AUGUR_E_IO, "%s: rank %u: write of the file header failed: %s", w->path, rank,
+               strerror(e));
+    close(w->fd);
+    w->fd = -1;
+    augur_writer_close(w, NULL);
+    return AUGUR_E_IO;
+  }
+  w->bytes = sizeof hdr;
+  *wp = w;
+  return AUGUR_OK;
+}
+
+/* Queues one encoded definition record under the lock. */
+static int queue_def(augur_writer *w, int (*put)(aug_buf *, const void *), const void *def,
+                     augur_error *err) {
+  if (!w || !def) return augur_fail(err, AUGUR_E_ARG, "augur_writer_def: NULL argument");
+  pthread_mutex_lock(&w->mu);
+  int rc = put(&w->defs, def);
+  if (rc == AUGUR_OK) w->ndefs++;
+  pthread_mutex_unlock(&w->mu);
+  if (rc != AUGUR_OK)
+    return augur_fail(err, rc, "%s: out of memory queueing a definition", w->path);
+  return AUGUR_OK;
+}
+
+/* Adapters: the put functions take typed pointers. */
+static int put_rank(aug_buf *b, const void *d) {
+  return aug_def_put_rank(b, d);
+}
+static int put_comm(aug_buf *b, const void *d) {
+  return aug_def_put_comm(b, d);
+}
+static int put_module(aug_buf *b, const void *d) {
+  return aug_def_put_module(b, d);
+}
+static int put_callsite(aug_buf *b, const void *d) {
+  return aug_def_put_callsite(b, d);
+}
+
+int augur_writer_def_rank(augur_writer *w, const augur_rank_def *def, augur_error *err) {
+  return queue_def(w, put_rank, def, err);
+}
+int augur_writer_def_comm(augur_writer *w, const augur_comm_def *def, augur_error *err) {
+  return queue_def(w, put_comm, def, err);
+}
+int augur_writer_def_module(augur_writer *w, const augur_module_def *def, augur_error *err) {
+  return queue_def(w, put_module, def, err);
+}
+int augur_writer_def_callsite(augur_writer *w, const augur_callsite_def *def, augur_error *err) {
+  return queue_def(w, put_callsite, def, err);
+}
+
+static int is_sub(unsigned t) {
+  return t >= AUGUR_EV_COMPLETION && t <= AUGUR_EV_SUB_START;
+}
+
+int augur_writer_events(augur_writer *w, uint32_t thread, const augur_event *ev, size_t n,
+                        augur_error *err) {
+  if (!w || (n && !ev)) return augur_fail(err, AUGUR_E_ARG, "augur_writer_events: NULL argument");
+  pthread_mutex_lock(&w->mu);
+  int rc = AUGUR_OK;
+  if (w->broken) {
+    rc = augur_fail(err, AUGUR_E_STATE, "%s: an earlier write failed; writer unusable", w->path);
+    goto out;
+  }
+  rc = flush_defs(w, err);
+  /* Split into blocks of about AUG_BLOCK_TARGET records, never between a
+   * parent and its sub-records. */
+  for (size_t i = 0; rc == AUGUR_OK && i < n;) {
+    size_t j = i + (n - i > AUG_BLOCK_TARGET ? AUG_BLOCK_TARGET : n - i);
+    while (j < n && is_sub(ev[j].type) && j - i < AUG_MAX_BLOCK_RECORDS)
+      j++;
+    uint64_t last = 0;
+    for (size_t k = i; k < j; k++)
+      if (ev[k].t_end > last) last = ev[k].t_end;
+    w->raw.len = 0;
+    rc = aug_ev_encode(&w->enc, ev + i, j - i, &w->raw);
+    if (rc == AUGUR_E_ARG) {
+      rc = augur_fail(err, rc, "%s: event type >= 128 in records %zu..%zu", w->path, i, j - 1);
+      break;
+    }
+    if (rc != AUGUR_OK) {
+      rc = augur_fail(err, rc, "%s: out of memory encoding events", w->path);
+      break;
+    }
+    rc = write_block(w, AUG_BLK_EVENTS, thread, (uint32_t)(j - i), ev[i].t_start, last, err);
+    i = j;
+  }
+out:
+  pthread_mutex_unlock(&w->mu);
+  return rc;
+}
+
+int augur_writer_flush(augur_writer *w, augur_error *err) {
+  if (!w) return augur_fail(err, AUGUR_E_ARG, "augur_writer_flush: NULL writer");
+  pthread_mutex_lock(&w->mu);
+  int rc = w->broken ? augur_fail(err, AUGUR_E_STATE, "%s: an earlier write failed", w->path)
+                     : flush_defs(w, err);
+  pthread_mutex_unlock(&w->mu);
+  return rc;
+}
+
+int augur_writer_close(augur_writer *w, augur_error *err) {
+  if (!w) return AUGUR_OK;
+  int rc = AUGUR_OK;
+  if (w->fd >= 0) {
+    rc = augur_writer_flush(w, err);
+    if (close(w->fd) != 0 && rc == AUGUR_OK)
+      rc = augur_fail(err, AUGUR_E_IO, "%s: close: %s", w->path, strerror(errno));
+    pthread_mutex_destroy(&w->mu);
+  }
+  aug_buf_free(&w->defs);
+  aug_buf_free(&w->raw);
+  aug_buf_free(&w->out);
+  aug_ev_encoder_free(&w->enc);
+  ZSTD_freeCCtx(w->cctx);
+  free(w->path);
+  free(w);
+  return rc;
+}
+
+uint64_t augur_writer_bytes(const augur_writer *w) {
+  return w ? w->bytes : 0;
+}

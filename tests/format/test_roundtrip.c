@@ -1,0 +1,680 @@
+/* augur format tests — events and definitions survive writer -> reader
+ * exactly; threads, ranks, clocks and call sites are merged as specified. */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include <cmocka.h>
+
+#include "format.h"
+#include "util.h"
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd(void) {
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return rng_state;
+}
+
+static const unsigned all_types[] = {
+#define X(n, v) v,
+    AUGUR_EVENT_TYPES(X)
+#undef X
+};
+#define NTYPES (sizeof all_types / sizeof all_types[0])
+
+static int is_sub(unsigned t) {
+  return augur_event_is_sub(t);
+}
+
+/* A value that is small, repeated or anything, so every encoding path runs. */
+static uint64_t any64(void) {
+  switch (rnd() % 4) {
+  case 0:
+    return 0;
+  case 1:
+    return rnd() % 100;
+  case 2:
+    return rnd();
+  default:
+    return 1000 + rnd() % 5;
+  }
+}
+
+/* Random parents of every type, each followed by aux sub-records. */
+static size_t gen(augur_event *v, size_t n, int full_range) {
+  size_t k = 0;
+  uint64_t t = 1000;
+  while (k < n) {
+    unsigned type = all_types[rnd() % NTYPES];
+    if (is_sub(type)) continue;
+    augur_event e = tu_ev(type, 0, 0);
+    t += rnd() % 100000;
+    e.t_start = t;
+    t += rnd() % 5000;
+    e.t_end = t;
+    e.bytes = any64();
+    e.bytes_recv = any64();
+    e.req = full_range ? any64() : 2 * (rnd() % 1000) + 1; /* odd: never a completion's */
+    e.comm = full_range ? any64() : AUGUR_COMM_WORLD;
+    e.hash = rnd() % 3 ? 0 : rnd();
+    e.callsite = full_range ? any64() : rnd() % 6;
+    for (int c = 0; c < AUGUR_MAX_COUNTERS; c++)
+      e.ctr[c] = c < 2 ? any64() : 0;
+    e.peer = full_range ? (int32_t)rnd() : (int32_t)(rnd() % 5) - 3;
+    e.tag = full_range ? (int32_t)rnd() : (int32_t)(rnd() % 50) - 2;
+    e.flags = (uint16_t)(rnd() & 0x0fff);
+    if (full_range) e.type = (uint16_t)(rnd() % 128); /* any 7-bit value */
+    unsigned nsub = rnd() % 3 == 0 ? (unsigned)(rnd() % 5) : 0;
+    if (k + 1 + nsub > n) nsub = 0;
+    e.aux = nsub ? nsub : (uint32_t)(rnd() % 3);
+    v[k++] = e;
+    for (unsigned s = 0; s < nsub; s++) {
+      augur_event c = tu_ev(AUGUR_EV_COMPLETION + (unsigned)(rnd() % 3), e.t_start, e.t_end);
+      c.req = full_range ? rnd() : (1ull << 63) | rnd(); /* never started */
+      c.aux = s;
+      c.peer = full_range ? (int32_t)rnd() : (int32_t)(rnd() % 4);
+      c.tag = (int32_t)(rnd() % 7);
+      c.bytes_recv = any64();
+      c.comm = full_range ? any64() : AUGUR_COMM_WORLD;
+      c.flags = (uint16_t)(rnd() & 0x0300);
+      v[k++] = c;
+    }
+  }
+  return k;
+}
+
+/* The codec alone: any field values, all 128 type values. */
+static void test_codec_exact(void **state) {
+  (void)state;
+  enum { N = 20000 };
+  augur_event *v = malloc(N * sizeof *v), *out = malloc(N * sizeof *out);
+  aug_evenc *enc = calloc(1, sizeof *enc);
+  aug_evdec *dec = malloc(sizeof *dec);
+  aug_buf raw = {0};
+  size_t n = gen(v, N, 1);
+  /* Sub-records take the preceding parent's times on disk. */
+  uint64_t ps = v[0].t_start, pe = v[0].t_start;
+  for (size_t i = 0; i < n; i++) {
+    if (is_sub(v[i].type))
+      v[i].t_start = ps, v[i].t_end = pe;
+    else
+      ps = v[i].t_start, pe = v[i].t_end;
+    v[i].thread = 3;
+    v[i].rank = 0;
+  }
+  assert_int_equal(aug_ev_encode(enc, v, n, &raw), AUGUR_OK);
+  char why[256];
+  assert_int_equal(
+      aug_ev_decode_begin(dec, raw.p, raw.len, (uint32_t)n, v[0].t_start, 3, why, sizeof why),
+      AUGUR_OK);
+  uint32_t got = 0, total = 0;
+  while (total < n) {
+    assert_int_equal(aug_ev_decode_some(dec, out + total, 1000, &got, why, sizeof why), AUGUR_OK);
+    assert_true(got > 0);
+    total += got;
+  }
+  for (size_t i = 0; i < n; i++)
+    tu_assert_event_eq(&v[i], &out[i], i);
+  /* A record count larger than what was encoded is caught. */
+  assert_int_equal(
+      aug_ev_decode_begin(dec, raw.p, raw.len, (uint32_t)n + 1, v[0].t_start, 3, why, sizeof why),
+      AUGUR_OK);
+  int rc = AUGUR_OK;
+  for (total = 0; rc == AUGUR_OK && total <= n; total += got)
+    rc = aug_ev_decode_some(dec, out, 4096, &got, why, sizeof why);
+  assert_int_equal(rc, AUGUR_E_FORMAT);
+  /* A type >= 128 cannot be encoded. */
+  v[5].type = 200;
+  raw.len = 0;
+  assert_int_equal(aug_ev_encode(enc, v, n, &raw), AUGUR_E_ARG);
+  aug_buf_free(&raw);
+  aug_ev_encoder_free(enc);
+  free(enc);
+  free(dec);
+  free(v);
+  free(out);
+}
+
+static void def_callsites(augur_writer *w) {
+  augur_error err;
+  augur_module_def m = {1, "/usr/bin/app"};
+  assert_int_equal(augur_writer_def_module(w, &m, &err), 0);
+  for (uint32_t i = 1; i <= 5; i++) {
+    augur_callsite_def c = {i, 1, 0x1000 + 16 * i};
+    assert_int_equal(augur_writer_def_callsite(w, &c, &err), 0);
+  }
+}
+
+/* Every event type through the writer and reader, several writer calls. */
+static void test_every_type(void **state) {
+  (void)state;
+  enum { N = 60000 };
+  char *dir = tu_tracedir();
+  tu_meta(dir, 5);
+  augur_event *v = malloc(N * sizeof *v);
+  size_t n = gen(v, N, 0);
+  augur_error err;
+  for (uint32_t r = 0; r < 5; r++) {
+    augur_writer *w;
+    assert_int_equal(augur_writer_open(&w, dir, r, 5, r + 1, &err), 0);
+    def_callsites(w);
+    if (r == 2) { /* split the events over several calls, at parent boundaries */
+      size_t cut = n / 3;
+      while (is_sub(v[cut].type))
+        cut++;
+      assert_int_equal(augur_writer_events(w, 0, v, cut, &err), 0);
+      assert_int_equal(augur_writer_events(w, 0, v + cut, 0, &err), 0);
+      assert_int_equal(augur_writer_events(w, 0, v + cut, n - cut, &err), 0);
+    } else if (r != 4) { /* rank 4 has no events at all */
+      assert_int_equal(augur_writer_events(w, 0, v, n, &err), 0);
+    }
+    if (r != 4) assert_true(augur_writer_bytes(w) > 32);
+    assert_int_equal(augur_writer_close(w, &err), 0);
+  }
+  augur_trace *t;
+  int rc = augur_trace_open(&t, dir, &err);
+  if (rc) fail_msg("open: %s", err.msg);
+  const augur_trace_info *in = augur_trace_info_get(t);
+  assert_int_equal(in->version_major, 1);
+  assert_int_equal(in->nranks, 5);
+  assert_int_equal(in->argc, 3);
+  assert_string_equal(in->argv[2], "3");
+  assert_string_equal(in->mpi_library, "MPICH");
+  assert_true(in->start_unix_ns == 1763800000123456789ull);
+  assert_int_equal(in->complete, 1);
+  assert_int_equal(in->payload_hash, 1);
+  assert_null(in->counters_requested);
+  assert_int_equal(augur_trace_nevents(t, 0), n);
+  assert_int_equal(augur_trace_nevents(t, 4), 0);
+  assert_true(augur_trace_nblocks(t, 0) >= n / AUG_BLOCK_TARGET);
+  assert_int_equal(augur_trace_ncallsites(t), 5);
+  assert_int_equal(augur_trace_damage(t, 0, NULL), 0);
+  for (uint32_t r = 0; r < 4; r++) {
+    size_t got;
+    augur_event *out = tu_read_rank(t, r, &got, &rc, &err);
+    if (rc) fail_msg("rank %u: %s", r, err.msg);
+    assert_int_equal(got, n);
+    for (size_t i = 0; i < n; i++) {
+      augur_event want = v[i];
+      want.rank = r;
+      if (want.type == AUGUR_EV_COMPLETION) want.flags |= AUGUR_F_UNMATCHED;
+      if (is_sub(want.type)) { /* parent's times */
+        size_t p = i;
+        while (is_sub(v[p].type))
+          p--;
+        want.t_start = v[p].t_start;
+        want.t_end = v[p].t_end;
+      }
+      tu_assert_event_eq(&want, &out[i], i);
+    }
+    free(out);
+  }
+  size_t got;
+  free(tu_read_rank(t, 4, &got, &rc, &err));
+  assert_int_equal(rc, 0);
+  assert_int_equal(got, 0);
+  /* Seeking to a block resumes there. */
+  augur_stream *s;
+  assert_int_equal(augur_stream_rank(t, 0, &s, &err), 0);
+  const augur_block_info *b1 = augur_trace_block(t, 0, 1);
+  assert_non_null(b1);
+  assert_int_equal(augur_stream_seek_block(s, 1, &err), 0);
+  augur_event e;
+  assert_int_equal(augur_stream_next(s, &e, &err), 1);
+  assert_true(e.t_start == b1->first_ns);
+  assert_int_equal(augur_stream_seek_block(s, 999999, &err), AUGUR_E_ARG);
+  augur_stream_close(s);
+  assert_int_equal(augur_stream_rank(t, 5, &s, &err), AUGUR_E_ARG);
+  augur_trace_close(t);
+  free(v);
+  tu_cleanup(dir);
+}
+
+/* Two threads of one rank: merged by t_start, sub-records stay with their parent. */
+static void test_threads(void **state) {
+  (void)state;
+  char *dir = tu_tracedir();
+  tu_meta(dir, 1);
+  augur_error err;
+  augur_writer *w;
+  assert_int_equal(augur_writer_open(&w, dir, 0, 1, 0, &err), 0);
+  /* thread 0: events at 100, 300, 500, ...; thread 1 at 200, 400, ... with
+   * a WAITALL + 2 completions every time; both have something at 10000. */
+  enum { N = 3000 };
+  augur_event *a = calloc(N, sizeof *a), *b = calloc(3 * N, sizeof *b);
+  size_t na = 0, nb = 0;
+  for (int i = 0; i < N; i++) {
+    a[na] = tu_ev(AUGUR_EV_SEND, 100 + 200 * (uint64_t)i, 150 + 200 * (uint64_t)i);
+    a[na++].thread = 0;
+    augur_event p = tu_ev(AUGUR_EV_WAITALL, 200 + 200 * (uint64_t)i, 250 + 200 * (uint64_t)i);
+    p.aux = 2;
+    p.thread = 1;
+    b[nb++] = p;
+    for (uint32_t k = 0; k < 2; k++) {
+      augur_event c = tu_ev(AUGUR_EV_COMPLETION, p.t_start, p.t_end);
+      c.req = 77;
+      c.aux = k;
+      c.thread = 1;
+      b[nb++] = c;
+    }
+  }
+  /* Interleave blocks of both threads in the file, thread 1 first. */
+  assert_int_equal(augur_writer_events(w, 1, b, nb / 2 - (nb / 2) % 3, &err), 0);
+  assert_int_equal(augur_writer_events(w, 0, a, na / 2, &err), 0);
+  assert_int_equal(augur_writer_events(w, 0, a + na / 2, na - na / 2, &err), 0);
+  assert_int_equal(
+      augur_writer_events(w, 1, b + nb / 2 - (nb / 2) % 3, nb - nb / 2 + (nb / 2) % 3, &err), 0);
+  assert_int_equal(augur_writer_close(w, &err), 0);
+  augur_trace *t;
+  assert_int_equal(augur_trace_open(&t, dir, &err), 0);
+  size_t n;
+  int rc;
+  augur_event *out = tu_read_rank(t, 0, &n, &rc, &err);
+  assert_int_equal(rc, 0);
+  assert_int_equal(n, na + nb);
+  size_t seen_a = 0, seen_b = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (i) assert_true(out[i].t_start >= out[i - 1].t_start);
+    if (out[i].type == AUGUR_EV_WAITALL) {
+      assert_int_equal(out[i].thread, 1);
+      assert_true(i + 2 < n);
+      for (int k = 1; k <= 2; k++) {
+        assert_int_equal(out[i + k].type, AUGUR_EV_COMPLETION);
+        assert_int_equal(out[i + k].thread, 1);
+        assert_int_equal(out[i + k].aux, k - 1);
+        assert_true(out[i + k].t_start == out[i].t_start);
+      }
+      seen_b++;
+    } else if (out[i].type == AUGUR_EV_SEND) {
+      assert_int_equal(out[i].thread, 0);
+      seen_a++;
+    }
+  }
+  assert_int_equal(seen_a, N);
+  assert_int_equal(seen_b, N);
+  free(out);
+  free(a);
+  free(b);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
+static augur_rank_def rank_def(uint32_t rank, uint32_t nranks, uint64_t init, int64_t off) {
+  augur_rank_def d;
+  memset(&d, 0, sizeof d);
+  d.rank = rank;
+  d.nranks = nranks;
+  d.pid = 4000 + rank;
+  d.host = "node1";
+  d.thread_level = -1;
+  d.init_ns = init;
+  d.nsync = 1;
+  d.sync[0] = (augur_clock_sync){AUGUR_SYNC_INIT, init, off, 800};
+  return d;
+}
+
+/* Call sites become global, modules are deduplicated by path, comms by id,
+ * and a later rank definition replaces the earlier one. */
+static void test_definitions(void **state) {
+  (void)state;
+  char *dir = tu_tracedir();
+  tu_meta(dir, 2);
+  augur_error err;
+  augur_writer *w;
+  /* rank 0: module 1 = /a.out, call sites 1 -> (a.out, 0x10), 2 -> (a.out, 0x20) */
+  assert_int_equal(augur_writer_open(&w, dir, 0, 2, 3, &err), 0);
+  augur_rank_def d0 = rank_def(0, 2, 1000, 0);
+  assert_int_equal(augur_writer_def_rank(w, &d0, &err), 0);
+  int32_t world[2] = {0, 1}, sub[2] = {1, 0};
+  augur_comm_def cw = {
+      .id = AUGUR_COMM_WORLD, .kind = AUGUR_COMM_KIND_WORLD, .size = 2, .members = world};
+  augur_comm_def cs = {.id = 0xfeedull,
+                       .parent = 1,
+                       .kind = AUGUR_COMM_KIND_CART,
+                       .size = 2,
+                       .members = sub,
+                       .ndims = 2,
+                       .dims = {2, 1},
+                       .periods = {1, 0}};
+  assert_int_equal(augur_writer_def_comm(w, &cw, &err), 0);
+  assert_int_equal(augur_writer_def_comm(w, &cs, &err), 0);
+  augur_module_def m1 = {1, "/a.out"};
+  assert_int_equal(augur_writer_def_module(w, &m1, &err), 0);
+  augur_callsite_def c1 = {1, 1, 0x10}, c2 = {2, 1, 0x20};
+  assert_int_equal(augur_writer_def_callsite(w, &c1, &err), 0);
+  assert_int_equal(augur_writer_def_callsite(w, &c2, &err), 0);
+  augur_event e0[2] = {tu_ev(AUGUR_EV_BARRIER, 2000, 2100), tu_ev(AUGUR_EV_BARRIER, 3000, 3100)};
+  e0[0].callsite = 1;
+  e0[1].callsite = 2;
+  assert_int_equal(augur_writer_events(w, 0, e0, 2, &err), 0);
+  /* finalize: rank facts re-written with the second sync and counters */
+  d0.finalize_ns = 9000;
+  d0.nsync = 2;
+  d0.sync[1] = (augur_clock_sync){AUGUR_SYNC_FINALIZE, 9000, 0, 700};
+  d0.ncounters = 1;
+  d0.counters[0] = (augur_counter_def){0, AUGUR_CTR_PERF, "task-clock"};
+  d0.counter_note = "instructions: not supported";
+  assert_int_equal(augur_writer_def_rank(w, &d0, &err), 0);
+  assert_int_equal(augur_writer_close(w, &err), 0);
+
+  /* rank 1: module ids differ; call site 5 = (a.out, 0x20) = global 2 */
+  assert_int_equal(augur_writer_open(&w, dir, 1, 2, 3, &err), 0);
+  augur_rank_def d1 = rank_def(1, 2, 5000, -3000);
+  d1.host = NULL;
+  assert_int_equal(augur_writer_def_rank(w, &d1, &err), 0);
+  assert_int_equal(augur_writer_def_comm(w, &cw, &err), 0);
+  assert_int_equal(augur_writer_def_comm(w, &cs, &err), 0);
+  augur_callsite_def c5 = {5, 3, 0x20}, c6 = {6, 7, 0x10}, c7 = {7, 3, 0x30};
+  /* a call site may precede its module within a block */
+  assert_int_equal(augur_writer_def_callsite(w, &c5, &err), 0);
+  augur_module_def m7 = {7, "/lib/libx.so"}, m3 = {3, "/a.out"};
+  assert_int_equal(augur_writer_def_module(w, &m7, &err), 0);
+  assert_int_equal(augur_writer_def_module(w, &m3, &err), 0);
+  assert_int_equal(augur_writer_def_callsite(w, &c6, &err), 0);
+  assert_int_equal(augur_writer_def_callsite(w, &c7, &err), 0);
+  augur_event e1[4] = {tu_ev(AUGUR_EV_BARRIER, 6000, 6100), tu_ev(AUGUR_EV_BARRIER, 6200, 6300),
+                       tu_ev(AUGUR_EV_BARRIER, 6400, 6500), tu_ev(AUGUR_EV_BARRIER, 6600, 6700)};
+  e1[0].callsite = 5;
+  e1[1].callsite = 6;
+  e1[2].callsite = 7;
+  e1[3].callsite = 99; /* never defined */
+  assert_int_equal(augur_writer_events(w, 0, e1, 4, &err), 0);
+  assert_int_equal(augur_writer_close(w, &err), 0);
+
+  augur_trace *t;
+  int rc = augur_trace_open(&t, dir, &err);
+  if (rc) fail_msg("%s", err.msg);
+  assert_int_equal(augur_trace_ncallsites(t), 4);
+  const augur_callsite_def *g;
+  g = augur_trace_callsite(t, 2);
+  assert_int_equal(g->module, 1);
+  assert_int_equal(g->offset, 0x20);
+  g = augur_trace_callsite(t, 3);
+  assert_string_equal(augur_trace_module(t, g->module)->path, "/lib/libx.so");
+  assert_int_equal(g->offset, 0x10);
+  g = augur_trace_callsite(t, 4);
+  assert_string_equal(augur_trace_module(t, g->module)->path, "/a.out");
+  assert_int_equal(g->offset, 0x30);
+  assert_null(augur_trace_callsite(t, 0));
+  assert_null(augur_trace_callsite(t, 5));
+  assert_null(augur_trace_module(t, 3));
+  size_t n;
+  augur_event *out = tu_read_rank(t, 1, &n, &rc, &err);
+  assert_int_equal(rc, 0);
+  assert_int_equal(n, 4);
+  assert_int_equal(out[0].callsite, 2);
+  assert_int_equal(out[1].callsite, 3);
+  assert_int_equal(out[2].callsite, 4);
+  assert_int_equal(out[3].callsite, 0);
+  free(out);
+  /* comms */
+  assert_int_equal(augur_trace_ncomms(t), 2);
+  const augur_comm_def *c = augur_trace_comm(t, 0xfeed);
+  assert_non_null(c);
+  assert_int_equal(c->size, 2);
+  assert_int_equal(c->members[0], 1);
+  assert_int_equal(c->ndims, 2);
+  assert_int_equal(c->dims[0], 2);
+  assert_int_equal(c->periods[0], 1);
+  assert_null(augur_trace_comm(t, 0xbad));
+  /* rank facts: the finalize version replaced the first */
+  const augur_rank_def *r0 = augur_trace_rank(t, 0);
+  assert_non_null(r0);
+  assert_int_equal(r0->finalize_ns, 9000);
+  assert_int_equal(r0->nsync, 2);
+  assert_int_equal(r0->sync[1].kind, AUGUR_SYNC_FINALIZE);
+  assert_int_equal(r0->sync[1].rtt_ns, 700);
+  assert_string_equal(r0->host, "node1");
+  assert_int_equal(r0->pid, 4000);
+  assert_int_equal(r0->thread_level, -1);
+  assert_string_equal(r0->counter_note, "instructions: not supported");
+  const augur_rank_def *r1 = augur_trace_rank(t, 1);
+  assert_null(r1->host);
+  assert_int_equal(r1->sync[0].offset_ns, -3000);
+  assert_int_equal(augur_trace_ncounters(t), 1);
+  assert_string_equal(augur_trace_counter(t, 0)->name, "task-clock");
+  assert_null(augur_trace_counter(t, 1));
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
+/* Clock correction with known numbers; merged order, ties by rank, and
+ * sub-records adjacent to their parent. */
+static void test_clock_merged(void **state) {
+  (void)state;
+  char *dir = tu_tracedir();
+  tu_meta(dir, 2);
+  augur_error err;
+  augur_writer *w;
+  /* rank 0: init at local 1000, offset 0 -> global = local - 1000 */
+  assert_int_equal(augur_writer_open(&w, dir, 0, 2, 0, &err), 0);
+  augur_rank_def d0 = rank_def(0, 2, 1000, 0);
+  assert_int_equal(augur_writer_def_rank(w, &d0, &err), 0);
+  augur_event a[5] = {tu_ev(AUGUR_EV_INIT, 1000, 1500), tu_ev(AUGUR_EV_WAITALL, 3000, 3050),
+                      tu_ev(AUGUR_EV_COMPLETION, 0, 0), tu_ev(AUGUR_EV_COMPLETION, 0, 0),
+                      tu_ev(AUGUR_EV_BARRIER, 51000, 51010)};
+  a[1].aux = 2;
+  assert_int_equal(augur_writer_events(w, 0, a, 5, &err), 0);
+  assert_int_equal(augur_writer_close(w, &err), 0);
+  /* rank 1: offset -3000 at local 5000, -2000 at local 105000 (drift 1%) */
+  assert_int_equal(augur_writer_open(&w, dir, 1, 2, 0, &err), 0);
+  augur_rank_def d1 = rank_def(1, 2, 5000, -3000);
+  d1.nsync = 2;
+  d1.sync[1] = (augur_clock_sync){AUGUR_SYNC_FINALIZE, 105000, -2000, 900};
+  assert_int_equal(augur_writer_def_rank(w, &d1, &err), 0);
+  /* global = local + offset(local) - 1000, offset(L) = -3000 + 0.01 (L - 5000)
+   * rounded: L = 5990 -> offset -2990 (9.9 rounds to 10) -> global 2000, a tie
+   * with rank 0's WAITALL. */
+  augur_event b[4] = {tu_ev(AUGUR_EV_INIT, 5000, 5400), tu_ev(AUGUR_EV_SEND, 5990, 6000),
+                      tu_ev(AUGUR_EV_BARRIER, 55000, 55100),
+                      tu_ev(AUGUR_EV_FINALIZE, 105000, 105000)};
+  assert_int_equal(augur_writer_events(w, 0, b, 4, &err), 0);
+  assert_int_equal(augur_writer_close(w, &err), 0);
+
+  augur_trace *t;
+  assert_int_equal(augur_trace_open(&t, dir, &err), 0);
+  assert_int_equal(augur_trace_global_ns(t, 0, 1000), 0);
+  assert_int_equal(augur_trace_global_ns(t, 0, 500), 0); /* before rank 0's init: clamped */
+  assert_int_equal(augur_trace_global_ns(t, 1, 5000), 1000);
+  assert_int_equal(augur_trace_global_ns(t, 1, 5990), 2000);
+  assert_int_equal(augur_trace_global_ns(t, 1, 55000), 55000 - 2500 - 1000);
+  assert_int_equal(augur_trace_global_ns(t, 1, 105000), 105000 - 2000 - 1000);
+  augur_stream *s;
+  assert_int_equal(augur_stream_merged(t, &s, &err), 0);
+  struct {
+    unsigned type, rank;
+    uint64_t t;
+  } want[] = {
+      {AUGUR_EV_INIT, 0, 0},          {AUGUR_EV_INIT, 1, 1000},
+      {AUGUR_EV_WAITALL, 0, 2000},    {AUGUR_EV_COMPLETION, 0, 2000},
+      {AUGUR_EV_COMPLETION, 0, 2000}, {AUGUR_EV_SEND, 1, 2000},
+      {AUGUR_EV_BARRIER, 0, 50000},   {AUGUR_EV_BARRIER, 1, 51500},
+      {AUGUR_EV_FINALIZE, 1, 102000},
+  };
+  augur_event e;
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    int rc = augur_stream_next(s, &e, &err);
+    assert_int_equal(rc, 1);
+    if (e.type != want[i].type || e.rank != want[i].rank || e.t_start != want[i].t)
+      fail_msg("merged event %zu: got %s rank %u t %llu, want %s rank %u t %llu", i,
+               augur_event_name(e.type), e.rank, (unsigned long long)e.t_start,
+               augur_event_name(want[i].type), want[i].rank, (unsigned long long)want[i].t);
+  }
+  assert_int_equal(augur_stream_next(s, &e, &err), 0);
+  assert_int_equal(augur_stream_seek_block(s, 0, &err), AUGUR_E_ARG);
+  augur_stream_close(s);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
+/* Several threads share one writer (blocks are the unit of locking). */
+enum { WT_THREADS = 4, WT_BLOCKS = 25, WT_PER_BLOCK = 700 };
+
+typedef struct wt_arg {
+  augur_writer *w;
+  uint32_t thread;
+  int rc;
+} wt_arg;
+
+static void *wt_main(void *p) {
+  wt_arg *a = p;
+  augur_event v[WT_PER_BLOCK];
+  augur_error err;
+  uint64_t seq = 0;
+  for (int b = 0; b < WT_BLOCKS && a->rc == 0; b++) {
+    for (int i = 0; i < WT_PER_BLOCK; i++, seq++) {
+      v[i] = tu_ev(AUGUR_EV_SEND, 1000 + seq * 100 + a->thread, 1050 + seq * 100 + a->thread);
+      v[i].bytes = seq; /* per-thread sequence number */
+      v[i].thread = a->thread;
+      v[i].comm = AUGUR_COMM_WORLD;
+      v[i].peer = (int32_t)a->thread;
+    }
+    augur_callsite_def cs = {a->thread * 1000 + (uint32_t)b + 1, 1, 0x100 + (uint64_t)b};
+    a->rc = augur_writer_def_callsite(a->w, &cs, &err);
+    if (a->rc == 0) a->rc = augur_writer_events(a->w, a->thread, v, WT_PER_BLOCK, &err);
+  }
+  return NULL;
+}
+
+static void test_writer_threads(void **state) {
+  (void)state;
+  char *dir = tu_tracedir();
+  tu_meta(dir, 4);
+  augur_error err;
+  augur_writer *w;
+  assert_int_equal(augur_writer_open(&w, dir, 0, 4, 0, &err), 0);
+  augur_module_def m = {1, "/bin/app"};
+  assert_int_equal(augur_writer_def_module(w, &m, &err), 0);
+  pthread_t th[WT_THREADS];
+  wt_arg args[WT_THREADS];
+  for (uint32_t i = 0; i < WT_THREADS; i++) {
+    args[i] = (wt_arg){w, i, 0};
+    assert_int_equal(pthread_create(&th[i], NULL, wt_main, &args[i]), 0);
+  }
+  for (int i = 0; i < WT_THREADS; i++) {
+    pthread_join(th[i], NULL);
+    assert_int_equal(args[i].rc, 0);
+  }
+  assert_int_equal(augur_writer_close(w, &err), 0);
+  for (uint32_t r = 1; r < 4; r++) { /* the other ranks: empty files */
+    assert_int_equal(augur_writer_open(&w, dir, r, 4, 0, &err), 0);
+    assert_int_equal(augur_writer_close(w, &err), 0);
+  }
+  augur_trace *t;
+  assert_int_equal(augur_trace_open(&t, dir, &err), 0);
+  assert_int_equal(augur_trace_damage(t, 0, NULL), 0);
+  assert_int_equal(augur_trace_nblocks(t, 0), WT_THREADS * WT_BLOCKS);
+  assert_int_equal(augur_trace_ncallsites(t), WT_BLOCKS); /* same (module, offset) per thread */
+  size_t n;
+  int rc;
+  augur_event *out = tu_read_rank(t, 0, &n, &rc, &err);
+  assert_int_equal(rc, 0);
+  assert_int_equal(n, WT_THREADS * WT_BLOCKS * WT_PER_BLOCK);
+  uint64_t next[WT_THREADS] = {0};
+  for (size_t i = 0; i < n; i++) {
+    assert_true(out[i].thread < WT_THREADS);
+    assert_int_equal(out[i].bytes, next[out[i].thread]++);
+    assert_int_equal(out[i].peer, (int32_t)out[i].thread);
+    if (i) assert_true(out[i].t_start > out[i - 1].t_start);
+  }
+  free(out);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
+/* A merged stream over more ranks than the process may open files. */
+static void test_many_ranks(void **state) {
+  (void)state;
+  enum { NR = 300, PER = 50 };
+  char *dir = tu_tracedir();
+  tu_meta(dir, NR);
+  augur_error err;
+  augur_event v[PER];
+  for (uint32_t r = 0; r < NR; r++) {
+    augur_writer *w;
+    assert_int_equal(augur_writer_open(&w, dir, r, NR, 0, &err), 0);
+    for (int i = 0; i < PER; i++) {
+      v[i] = tu_ev(AUGUR_EV_BARRIER, (uint64_t)i * 1000 + (NR - r), (uint64_t)i * 1000 + 500);
+      v[i].comm = AUGUR_COMM_WORLD;
+    }
+    assert_int_equal(augur_writer_events(w, 0, v, PER, &err), 0);
+    assert_int_equal(augur_writer_close(w, &err), 0);
+  }
+  struct rlimit old, low;
+  assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+  low = old;
+  low.rlim_cur = 64;
+  assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+  augur_trace *t;
+  int rc = augur_trace_open(&t, dir, &err);
+  augur_stream *s = NULL;
+  if (rc == 0) rc = augur_stream_merged(t, &s, &err);
+  size_t k = 0;
+  uint64_t last = 0;
+  augur_event e;
+  while (rc == 0 && (rc = augur_stream_next(s, &e, &err)) == 1) {
+    assert_true(e.t_start >= last);
+    last = e.t_start;
+    k++;
+    rc = 0;
+  }
+  setrlimit(RLIMIT_NOFILE, &old);
+  if (rc) fail_msg("%s", err.msg);
+  assert_int_equal(k, NR * PER);
+  augur_stream_close(s);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
+/* Names and classes of event types. */
+static void test_event_names(void **state) {
+  (void)state;
+  assert_string_equal(augur_event_name(AUGUR_EV_ISEND), "MPI_Isend");
+  assert_string_equal(augur_event_name(AUGUR_EV_COMPLETION), "COMPLETION");
+  assert_string_equal(augur_event_name(127), "?");
+  assert_string_equal(augur_event_name(5000), "?");
+  assert_int_equal(augur_event_from_name("isend"), AUGUR_EV_ISEND);
+  assert_int_equal(augur_event_from_name("MPI_Allreduce"), AUGUR_EV_ALLREDUCE);
+  assert_int_equal(augur_event_from_name("mpi_waitall"), AUGUR_EV_WAITALL);
+  assert_int_equal(augur_event_from_name("nonsense"), -1);
+  assert_int_equal(augur_event_from_name(NULL), -1);
+  for (size_t i = 0; i < NTYPES; i++) {
+    unsigned t = all_types[i];
+    assert_string_not_equal(augur_event_name(t), "?");
+    const char *nm = augur_event_name(t);
+    if (t != AUGUR_EV_NONE) assert_int_equal(augur_event_from_name(nm), (int)t);
+  }
+  assert_true(augur_event_is_p2p_send(AUGUR_EV_SENDRECV));
+  assert_true(augur_event_is_p2p_send(AUGUR_EV_RSEND_INIT));
+  assert_false(augur_event_is_p2p_send(AUGUR_EV_RECV_INIT));
+  assert_true(augur_event_is_p2p_recv(AUGUR_EV_IMRECV));
+  assert_true(augur_event_is_collective(AUGUR_EV_IEXSCAN));
+  assert_false(augur_event_is_collective(AUGUR_EV_COMM_DUP));
+  assert_true(augur_event_is_nonblocking(AUGUR_EV_IALLREDUCE));
+  assert_false(augur_event_is_nonblocking(AUGUR_EV_ALLREDUCE));
+  assert_true(augur_event_is_completion(AUGUR_EV_TESTSOME));
+  assert_true(augur_event_is_comm_mgmt(AUGUR_EV_INTERCOMM_MERGE));
+  assert_true(augur_event_is_sub(AUGUR_EV_SUB_START));
+  assert_false(augur_event_is_sub(AUGUR_EV_WAIT));
+  assert_string_equal(augur_status_name(AUGUR_E_CHECKSUM), "checksum");
+  augur_error err;
+  assert_int_equal(augur_fail(&err, AUGUR_E_IO, "x %d", 42), AUGUR_E_IO);
+  assert_string_equal(err.msg, "x 42");
+  assert_int_equal(err.code, AUGUR_E_IO);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_event_names),    cmocka_unit_test(test_codec_exact),
+      cmocka_unit_test(test_every_type),     cmocka_unit_test(test_threads),
+      cmocka_unit_test(test_definitions),    cmocka_unit_test(test_clock_merged),
+      cmocka_unit_test(test_writer_threads), cmocka_unit_test(test_many_ranks),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
