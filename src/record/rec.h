@@ -46,14 +46,14 @@ int aug_rec_active(void);
 
 /* ---- field helpers (comm-local ranks are stored; the reader translates) ---- */
 
-uint64_t aug_comm_id(MPI_Comm comm);    /* stable id; AUGUR_COMM_NONE if unknown */
+uint64_t aug_comm_id(MPI_Comm comm); /* stable id; AUGUR_COMM_NONE if unknown */
 int aug_comm_is_inter(MPI_Comm comm);
-int32_t aug_peer(int mpi_rank);         /* maps MPI_ANY_SOURCE / MPI_PROC_NULL */
-int32_t aug_tag(int mpi_tag);           /* maps MPI_ANY_TAG */
-uint64_t aug_bytes(int count, MPI_Datatype dt);            /* count * type size */
+int32_t aug_peer(int mpi_rank);                 /* maps MPI_ANY_SOURCE / MPI_PROC_NULL */
+int32_t aug_tag(int mpi_tag);                   /* maps MPI_ANY_TAG */
+uint64_t aug_bytes(int count, MPI_Datatype dt); /* count * type size */
 uint64_t aug_bytes_v(const int *counts, MPI_Datatype dt, int n);
 uint64_t aug_bytes_w(const int *counts, const MPI_Datatype *dts, int n);
-uint64_t aug_req_id(MPI_Request req);   /* handle value as uint64 */
+uint64_t aug_req_id(MPI_Request req); /* handle value as uint64 */
 /* xxh3-64 of the message (packed if non-contiguous); 0 unless payload hashing is on. */
 uint64_t aug_hash(const void *buf, int count, MPI_Datatype dt);
 int aug_hash_on(void);
@@ -104,5 +104,15 @@ void aug_comm_freed(augur_event *ev, MPI_Comm comm); /* before PMPI_Comm_free */
 void aug_lifecycle_init(int thread_level_provided, uint64_t t_enter); /* after PMPI_Init* */
 void aug_lifecycle_finalize(void);                                    /* before PMPI_Finalize */
 void aug_lifecycle_abort(void); /* flush everything before PMPI_Abort */
+/* Optional, before aug_lifecycle_init / _finalize: the application's call
+ * site (AUG_CALLER()) recorded for the INIT / FINALIZE event (else 0). */
+void aug_lifecycle_caller(const void *callsite);
+/* Fortran Init / Init_thread / Finalize wrappers: called with the
+ * application's call site before the library's pmpi_*_ entry and with NULL
+ * once it has returned. In between, the INIT / INIT_THREAD / FINALIZE event
+ * gets that call site and AUGUR_F_FORTRAN, and aug_lifecycle_caller() calls
+ * are ignored: MPICH's Fortran layer calls the C MPI_Init / MPI_Finalize,
+ * whose wrappers would otherwise record a call site inside libmpichfort. */
+void aug_lifecycle_fortran(const void *callsite);
 
 #endif

@@ -1,0 +1,258 @@
+/* augur recorder — hardware/software counters per thread.
+ *
+ * AUGUR_COUNTERS=auto tries PAPI (PAPI_TOT_INS, PAPI_TOT_CYC), then perf
+ * (instructions, cycles), then none. Explicit names go to PAPI when they look
+ * like PAPI names (PAPI_* or containing "::") and to perf_event_open when they
+ * are perf generic names. A counter that cannot be opened is left out and the
+ * rank definition's counter_note says why: VMs often have no PMU, and that
+ * must show in the trace, not crash the run. Counters are opened per thread,
+ * lazily on a thread's first event, user space only. syscall() needs
+ * _GNU_SOURCE. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#ifdef AUGUR_HAVE_PAPI
+#include <papi.h>
+#endif
+
+#include "rec_internal.h"
+
+typedef struct ctr_spec {
+  uint32_t source; /* enum augur_counter_source */
+  char name[64];
+  uint32_t perf_type;
+  uint64_t perf_config;
+  int papi_index; /* position in the thread's PAPI event set */
+} ctr_spec;
+
+static ctr_spec specs[AUGUR_MAX_COUNTERS];
+static augur_counter_def defs[AUGUR_MAX_COUNTERS];
+static char note[1024];
+static int npapi;
+
+static const struct {
+  const char *name;
+  uint32_t type;
+  uint64_t config;
+} perf_names[] = {
+    {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+    {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    {"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+    {"cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
+    {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+    {"branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+    {"cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK},
+    {"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+    {"minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN},
+    {"major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+    {"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+    {"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+};
+
+static void add_note(const char *fmt, const char *a, const char *b) {
+  size_t len = strlen(note);
+  if (len >= sizeof note - 2) return;
+  if (len) {
+    snprintf(note + len, sizeof note - len, "; ");
+    len += 2;
+  }
+  snprintf(note + len, sizeof note - len, fmt, a, b);
+}
+
+static int perf_open(uint32_t type, uint64_t config) {
+  struct perf_event_attr attr;
+  memset(&attr, 0, sizeof attr);
+  attr.size = sizeof attr;
+  attr.type = type;
+  attr.config = config;
+  attr.exclude_kernel = 1;
+  attr.exclude_hv = 1;
+  return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+#ifdef AUGUR_HAVE_PAPI
+static int papi_ready = -1; /* -1 unknown, 0 failed, 1 ok */
+
+static unsigned long papi_thread_id(void) {
+  return (unsigned long)pthread_self();
+}
+
+static int papi_init(void) {
+  if (papi_ready >= 0) return papi_ready;
+  int rc = PAPI_library_init(PAPI_VER_CURRENT);
+  if (rc != PAPI_VER_CURRENT) {
+    add_note("PAPI_library_init: %s%s", rc > 0 ? "version mismatch" : PAPI_strerror(rc), "");
+    return papi_ready = 0;
+  }
+  PAPI_thread_init(papi_thread_id);
+  return papi_ready = 1;
+}
+
+/* Creates and starts the calling thread's event set with every PAPI spec. */
+static int papi_thread_set(void) {
+  int set = PAPI_NULL;
+  if (PAPI_create_eventset(&set) != PAPI_OK) return -1;
+  for (int i = 0; i < aug_nctr; i++)
+    if (specs[i].source == AUGUR_CTR_PAPI && PAPI_add_named_event(set, specs[i].name) != PAPI_OK) {
+      PAPI_destroy_eventset(&set);
+      return -1;
+    }
+  if (PAPI_start(set) != PAPI_OK) {
+    PAPI_cleanup_eventset(set);
+    PAPI_destroy_eventset(&set);
+    return -1;
+  }
+  return set;
+}
+#endif
+
+static int looks_papi(const char *name) {
+  return strncmp(name, "PAPI_", 5) == 0 || strstr(name, "::") != NULL;
+}
+
+/* Adds one counter if it can be opened on this thread; t gets the fd. */
+static int try_add(aug_thread *t, const char *name) {
+  if (aug_nctr >= AUGUR_MAX_COUNTERS) {
+    add_note("%s: more than the maximum of counters%s", name, "");
+    return 0;
+  }
+  ctr_spec *s = &specs[aug_nctr];
+  memset(s, 0, sizeof *s);
+  snprintf(s->name, sizeof s->name, "%s", name);
+  if (looks_papi(name)) {
+#ifdef AUGUR_HAVE_PAPI
+    if (!papi_init()) return 0;
+    int set = PAPI_NULL, rc;
+    if ((rc = PAPI_create_eventset(&set)) == PAPI_OK) {
+      rc = PAPI_add_named_event(set, name);
+      PAPI_cleanup_eventset(set);
+      PAPI_destroy_eventset(&set);
+    }
+    if (rc != PAPI_OK) {
+      add_note("PAPI %s: %s", name, PAPI_strerror(rc));
+      return 0;
+    }
+    s->source = AUGUR_CTR_PAPI;
+    s->papi_index = npapi++;
+    aug_nctr++;
+    return 1;
+#else
+    add_note("%s: augur was built without PAPI%s", name, "");
+    return 0;
+#endif
+  }
+  for (size_t k = 0; k < sizeof perf_names / sizeof perf_names[0]; k++) {
+    if (strcmp(perf_names[k].name, name) != 0) continue;
+    int fd = perf_open(perf_names[k].type, perf_names[k].config);
+    if (fd < 0) {
+      add_note("perf_event_open(%s): %s", name, strerror(errno));
+      return 0;
+    }
+    s->source = AUGUR_CTR_PERF;
+    s->perf_type = perf_names[k].type;
+    s->perf_config = perf_names[k].config;
+    t->ctr_fd[aug_nctr] = fd;
+    aug_nctr++;
+    return 1;
+  }
+  add_note("%s: unknown counter name%s", name, "");
+  return 0;
+}
+
+void aug_counters_setup(void) {
+  aug_thread *t = aug_thread_self();
+  if (!t || strcmp(aug_cfg.counters, "none") == 0) return;
+  if (strcmp(aug_cfg.counters, "auto") == 0) {
+    try_add(t, "PAPI_TOT_INS");
+    try_add(t, "PAPI_TOT_CYC");
+    if (aug_nctr == 0) {
+      try_add(t, "instructions");
+      try_add(t, "cycles");
+    }
+  } else {
+    char list[sizeof aug_cfg.counters];
+    snprintf(list, sizeof list, "%s", aug_cfg.counters);
+    char *save = NULL;
+    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+      if (*tok) try_add(t, tok);
+  }
+#ifdef AUGUR_HAVE_PAPI
+  if (npapi) t->papi_set = papi_thread_set();
+#endif
+  for (int i = 0; i < aug_nctr; i++) {
+    defs[i].index = (uint32_t)i;
+    defs[i].source = specs[i].source;
+    defs[i].name = specs[i].name;
+  }
+  t->ctr_open = 1;
+  aug_counters_read(t, t->ctr_last);
+}
+
+void aug_counters_thread_open(aug_thread *t) {
+  if (t->ctr_open) return;
+  t->ctr_open = 1;
+  for (int i = 0; i < aug_nctr; i++)
+    if (specs[i].source == AUGUR_CTR_PERF)
+      t->ctr_fd[i] = perf_open(specs[i].perf_type, specs[i].perf_config);
+#ifdef AUGUR_HAVE_PAPI
+  if (npapi) {
+    PAPI_register_thread();
+    t->papi_set = papi_thread_set();
+  }
+#endif
+  aug_counters_read(t, t->ctr_last);
+}
+
+void aug_counters_thread_close(aug_thread *t) {
+  for (int i = 0; i < AUGUR_MAX_COUNTERS; i++)
+    if (t->ctr_fd[i] >= 0) {
+      close(t->ctr_fd[i]);
+      t->ctr_fd[i] = -1;
+    }
+#ifdef AUGUR_HAVE_PAPI
+  if (t->papi_set >= 0) {
+    long long v[AUGUR_MAX_COUNTERS];
+    PAPI_stop(t->papi_set, v);
+    PAPI_cleanup_eventset(t->papi_set);
+    PAPI_destroy_eventset(&t->papi_set);
+    t->papi_set = -1;
+  }
+#endif
+}
+
+void aug_counters_read(aug_thread *t, uint64_t *out) {
+#ifdef AUGUR_HAVE_PAPI
+  long long pv[AUGUR_MAX_COUNTERS] = {0};
+  if (t->papi_set >= 0) PAPI_read(t->papi_set, pv);
+#endif
+  for (int i = 0; i < aug_nctr; i++) {
+    uint64_t v = 0;
+    if (specs[i].source == AUGUR_CTR_PERF) {
+      if (t->ctr_fd[i] >= 0 && read(t->ctr_fd[i], &v, sizeof v) != (ssize_t)sizeof v) v = 0;
+    }
+#ifdef AUGUR_HAVE_PAPI
+    else
+      v = (uint64_t)pv[specs[i].papi_index];
+#endif
+    out[i] = v;
+  }
+}
+
+void aug_counters_describe(augur_rank_def *def) {
+  def->ncounters = (uint32_t)aug_nctr;
+  for (int i = 0; i < aug_nctr; i++)
+    def->counters[i] = defs[i];
+  if (note[0])
+    def->counter_note = note;
+  else if (aug_nctr == 0)
+    def->counter_note =
+        strcmp(aug_cfg.counters, "none") == 0 ? "counters off (none requested)" : "no counters";
+  else
+    def->counter_note = NULL;
+}

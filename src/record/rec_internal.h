@@ -1,0 +1,131 @@
+/* augur recorder — state shared by the recorder's own C files (not by the
+ * Fortran wrappers, which only see rec.h).
+ *
+ * Configuration comes from the environment, set by `augur record`:
+ *   AUGUR_TRACE_DIR      output directory (default ./augur-trace.augur)
+ *   AUGUR_COUNTERS       "auto" (default), "none", or a comma list of PAPI names
+ *                        (PAPI_*, or containing "::") and perf generic names
+ *                        (instructions, cycles, task-clock, ...)
+ *   AUGUR_PAYLOAD_HASH   1 = fingerprint message payloads (xxh3-64)
+ *   AUGUR_BUFFER_EVENTS  events per thread buffer before a block is written (8192)
+ *   AUGUR_ZSTD_LEVEL     zstd level of event blocks (0 = writer default) */
+#ifndef AUGUR_REC_INTERNAL_H
+#define AUGUR_REC_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "augur/writer.h"
+#include "rec.h"
+
+#define AUG_PATH_MAX 4096
+
+typedef struct aug_config {
+  char trace_dir[AUG_PATH_MAX];
+  char counters[512]; /* as given ("auto" when unset) */
+  int counters_set;   /* AUGUR_COUNTERS was in the environment */
+  int payload_hash;
+  size_t buffer_events;
+  int zstd_level;
+} aug_config;
+
+/* Per-thread recorder state. Only its own thread touches it on the hot path;
+ * the global lock guards the registry links and flushing. */
+typedef struct aug_thread {
+  augur_event *buf;
+  size_t n;        /* records in buf */
+  size_t soft_cap; /* aug_rec_enter flushes at this fill level */
+  size_t cap;      /* allocated records (soft_cap + room for sub-records) */
+  uint32_t index;
+  int depth; /* 1 while inside a wrapper */
+  /* counters */
+  int ctr_open; /* counters opened for this thread */
+  int ctr_fd[AUGUR_MAX_COUNTERS];
+  int papi_set;
+  uint64_t ctr_last[AUGUR_MAX_COUNTERS];
+  /* scratch: request values, statuses, ints, packed payloads */
+  uint64_t *s_reqs;
+  size_t s_reqs_cap;
+  MPI_Status *s_status;
+  size_t s_status_cap;
+  int *s_ints;
+  size_t s_ints_cap;
+  unsigned char *s_pack;
+  size_t s_pack_cap;
+  struct aug_thread *next;
+} aug_thread;
+
+/* ---- global state (rec_state.c) ---- */
+extern aug_config aug_cfg;
+extern atomic_int aug_active;    /* recording on */
+extern pthread_mutex_t aug_lock; /* writer, call-site map, thread registry */
+extern augur_writer *aug_writer; /* NULL when closed */
+extern int aug_world_rank, aug_world_size;
+extern int aug_nctr; /* counters in use (0 = off) */
+
+uint64_t aug_now(void);
+
+/* ---- timestamps (rec_clock.c) ---- */
+/* Hot-path timestamps: TSC ticks when the CPU has an invariant TSC, else
+ * CLOCK_MONOTONIC ns; aug_clock_to_ns converts a buffer before it is written.
+ * Records whose times are already ns (INIT, FINALIZE) carry AUG_TIME_IS_NS in
+ * `rank`, which the recorder otherwise leaves 0 (the reader fills it). */
+#define AUG_TIME_IS_NS 0x4e534e53u
+extern int aug_tsc;
+static inline uint64_t aug_ticks(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  if (aug_tsc) return __builtin_ia32_rdtsc();
+#endif
+  return aug_now();
+}
+void aug_clock_setup(void);     /* Init, first */
+void aug_clock_calibrate(void); /* Init, last */
+void aug_clock_to_ns(augur_event *ev, size_t n);
+void aug_config_load(void);
+/* Prints "augur: rank N: msg" once per distinct call site of failure and
+ * stops recording (a broken writer must not break the application). */
+void aug_rec_fail(const char *what, const char *msg);
+
+/* ---- threads (rec_thread.c) ---- */
+aug_thread *aug_thread_self(void); /* creates lazily; NULL if out of memory */
+void aug_thread_flush(aug_thread *t);
+void aug_threads_flush_all(void);
+void aug_threads_setup(void); /* once, from Init */
+/* Room for n contiguous records in this thread's buffer (one parent with its
+ * sub-records must land in one block); commit them with aug_rec_advance. */
+augur_event *aug_rec_reserve(aug_thread *t, size_t n);
+void aug_rec_advance(aug_thread *t, size_t n);
+unsigned char *aug_scratch_pack(size_t n);
+
+/* ---- call sites (rec_callsite.c); caller holds aug_lock ---- */
+int aug_callsites_convert(augur_event *ev, size_t n);
+
+/* ---- counters (rec_counters.c) ---- */
+void aug_counters_setup(void); /* process level, on the Init thread */
+void aug_counters_thread_open(aug_thread *t);
+void aug_counters_thread_close(aug_thread *t);
+void aug_counters_read(aug_thread *t, uint64_t *out);
+/* Fills ncounters/counters/counter_note of a rank def (strings static). */
+void aug_counters_describe(augur_rank_def *def);
+
+/* ---- communicators (comm.c) ---- */
+void aug_comm_setup(void);           /* registers world and self */
+int aug_comm_rank_in(MPI_Comm comm); /* this process's rank in comm (cached) */
+/* A Comm_idup request completed: map its new handle to the id chosen at the call. */
+void aug_comm_idup_started(augur_event *ev, MPI_Comm parent, MPI_Comm *newcomm, MPI_Request req);
+void aug_comm_idup_completed(uint64_t req);
+extern atomic_int aug_idup_pending;
+
+/* ---- payload hashing of nonblocking receives (rec_fields.c) ---- */
+void aug_recv_track(MPI_Request req, void *buf, int count, MPI_Datatype dt, int persistent);
+void aug_recv_untrack(uint64_t req);
+uint64_t aug_recv_hash(uint64_t req, const MPI_Status *st);
+
+/* Internal p2p fill with an explicit direction (MPI_BOTTOM is NULL). */
+void aug_fill_p2p_dir(augur_event *ev, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
+                      const void *buf, int is_send);
+uint64_t aug_status_bytes(const MPI_Status *st);
+
+#endif

@@ -1,0 +1,271 @@
+/* augur recorder — MPI_Init / MPI_Finalize / MPI_Abort: opening and closing
+ * the rank's trace file, clock synchronisation against rank 0, trace.json. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rec_internal.h"
+
+#ifndef AUGUR_VERSION
+#define AUGUR_VERSION "0.0.0"
+#endif
+
+#define SYNC_ROUNDS 10
+
+static atomic_int inited, finished;
+static MPI_Comm sync_comm = MPI_COMM_NULL;
+static const void *pending_caller;
+static augur_rank_def rank_def;
+static char host[256];
+static augur_trace_meta meta;
+static char mpi_version[MPI_MAX_LIBRARY_VERSION_STRING + 1];
+static char **argv_copy;
+static char *argv_buf;
+
+static int in_fortran; /* inside a Fortran Init/Finalize wrapper */
+
+void aug_lifecycle_caller(const void *callsite) {
+  if (!in_fortran) pending_caller = callsite;
+}
+
+/* MPICH's Fortran MPI_Init calls the C MPI_Init, whose wrapper would record
+ * a call site inside libmpichfort: the Fortran caller wins while set. */
+void aug_lifecycle_fortran(const void *callsite) {
+  in_fortran = callsite != NULL;
+  if (callsite) pending_caller = callsite;
+}
+
+static int mkdir_p(const char *path) {
+  char tmp[AUG_PATH_MAX];
+  snprintf(tmp, sizeof tmp, "%s", path);
+  for (char *p = tmp + 1; *p; p++)
+    if (*p == '/') {
+      *p = '\0';
+      if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
+      *p = '/';
+    }
+  if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
+  return 0;
+}
+
+/* Ping-pong with rank 0 over a private duplicate of MPI_COMM_WORLD (so no
+ * application message can match ours); keeps the round with the smallest
+ * round trip: offset = rank0_mid - local_mid. */
+static void clock_sync(augur_clock_sync *out, uint32_t kind) {
+  memset(out, 0, sizeof *out);
+  out->kind = kind;
+  out->local_ns = aug_now();
+  if (sync_comm == MPI_COMM_NULL || aug_world_size < 2) return;
+  uint64_t v = 0;
+  if (aug_world_rank == 0) {
+    for (int r = 1; r < aug_world_size; r++)
+      for (int k = 0; k < SYNC_ROUNDS; k++) {
+        PMPI_Recv(&v, 1, MPI_UINT64_T, r, 0, sync_comm, MPI_STATUS_IGNORE);
+        v = aug_now();
+        PMPI_Send(&v, 1, MPI_UINT64_T, r, 0, sync_comm);
+      }
+    return;
+  }
+  uint64_t best = UINT64_MAX;
+  for (int k = 0; k < SYNC_ROUNDS; k++) {
+    uint64_t t1 = aug_now();
+    PMPI_Send(&v, 1, MPI_UINT64_T, 0, 0, sync_comm);
+    PMPI_Recv(&v, 1, MPI_UINT64_T, 0, 0, sync_comm, MPI_STATUS_IGNORE);
+    uint64_t t2 = aug_now();
+    if (t2 - t1 < best) {
+      best = t2 - t1;
+      uint64_t mid = t1 + (t2 - t1) / 2;
+      out->local_ns = mid;
+      out->offset_ns = (int64_t)(v - mid);
+      out->rtt_ns = best;
+    }
+  }
+}
+
+/* argv from /proc/self/cmdline: works for Fortran programs too, which never
+ * pass argc/argv to MPI_Init. */
+static void read_argv(void) {
+  FILE *f = fopen("/proc/self/cmdline", "rb");
+  if (!f) return;
+  size_t cap = 4096, len = 0;
+  argv_buf = malloc(cap + 1);
+  while (argv_buf) {
+    size_t n = fread(argv_buf + len, 1, cap - len, f);
+    len += n;
+    if (len < cap) break;
+    char *nb = realloc(argv_buf, cap * 2 + 1);
+    if (!nb) break;
+    argv_buf = nb;
+    cap *= 2;
+  }
+  fclose(f);
+  if (!argv_buf) return;
+  argv_buf[len] = '\0';
+  int argc = 0;
+  for (size_t i = 0; i < len; i++)
+    if (argv_buf[i] == '\0') argc++;
+  argv_copy = calloc((size_t)argc + 1, sizeof *argv_copy);
+  if (!argv_copy) return;
+  size_t pos = 0;
+  for (int i = 0; i < argc; i++) {
+    argv_copy[i] = argv_buf + pos;
+    pos += strlen(argv_buf + pos) + 1;
+  }
+  meta.argc = argc;
+  meta.argv = argv_copy;
+}
+
+static void write_meta(void) {
+  augur_error err;
+  if (augur_meta_write(aug_cfg.trace_dir, &meta, &err) != AUGUR_OK)
+    aug_rec_fail("writing trace.json", err.msg);
+}
+
+static void prepare_meta(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  meta.nranks = (uint32_t)aug_world_size;
+  meta.start_unix_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+  meta.recorder = "augur " AUGUR_VERSION;
+  meta.payload_hash = aug_cfg.payload_hash;
+  meta.counters_requested = aug_cfg.counters_set ? aug_cfg.counters : NULL;
+  int len = 0;
+  PMPI_Get_library_version(mpi_version, &len);
+  mpi_version[len > 0 && len <= MPI_MAX_LIBRARY_VERSION_STRING ? len : 0] = '\0';
+  char *nl = strchr(mpi_version, '\n');
+  if (nl) *nl = '\0';
+  for (size_t n = strlen(mpi_version);
+       n && (mpi_version[n - 1] == ' ' || mpi_version[n - 1] == '\r');)
+    mpi_version[--n] = '\0';
+  meta.mpi_version = mpi_version;
+  meta.mpi_library = strstr(mpi_version, "Open MPI") ? "Open MPI"
+                     : strstr(mpi_version, "MPICH")  ? "MPICH"
+                                                     : "unknown";
+  read_argv();
+}
+
+/* INIT / FINALIZE / ABORT events are built here, not in the wrappers: they
+ * happen while recording is off. */
+static void record_lifecycle_event(unsigned type, uint64_t t_start, int32_t tag) {
+  aug_thread *t = aug_thread_self();
+  if (!t) return;
+  augur_event *ev = aug_rec_reserve(t, 1);
+  if (!ev) return;
+  memset(ev, 0, sizeof *ev);
+  ev->type = (uint16_t)type;
+  ev->tag = tag;
+  ev->thread = t->index;
+  ev->callsite = (uint64_t)(uintptr_t)pending_caller;
+  if (in_fortran) ev->flags |= AUGUR_F_FORTRAN;
+  pending_caller = NULL;
+  if (aug_nctr) {
+    uint64_t v[AUGUR_MAX_COUNTERS];
+    aug_counters_read(t, v);
+    for (int i = 0; i < aug_nctr; i++)
+      ev->ctr[i] = v[i] - t->ctr_last[i];
+  }
+  ev->t_start = t_start;
+  ev->t_end = aug_now();
+  ev->rank = AUG_TIME_IS_NS;
+  if (aug_nctr) aug_counters_read(t, t->ctr_last);
+  aug_rec_advance(t, 1);
+}
+
+static void close_writer(void) {
+  aug_threads_flush_all();
+  pthread_mutex_lock(&aug_lock);
+  if (aug_writer) {
+    augur_error err;
+    if (augur_writer_close(aug_writer, &err) != AUGUR_OK)
+      fprintf(stderr, "augur: rank %d: closing the trace: %s\n", aug_world_rank, err.msg);
+    aug_writer = NULL;
+  }
+  pthread_mutex_unlock(&aug_lock);
+}
+
+/* The program exited without MPI_Finalize: keep what was recorded. */
+static void at_exit(void) {
+  if (atomic_exchange(&finished, 1)) return;
+  atomic_store(&aug_active, 0);
+  close_writer();
+}
+
+void aug_lifecycle_init(int thread_level_provided, uint64_t t_enter) {
+  if (atomic_exchange(&inited, 1)) return;
+  aug_config_load();
+  aug_clock_setup();
+  PMPI_Comm_rank(MPI_COMM_WORLD, &aug_world_rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &aug_world_size);
+  aug_threads_setup();
+  aug_thread *t = aug_thread_self(); /* the Init thread is thread 0 */
+  augur_error err;
+  if (!t || mkdir_p(aug_cfg.trace_dir) != 0) {
+    fprintf(stderr, "augur: rank %d: cannot create %s: %s (not recording)\n", aug_world_rank,
+            aug_cfg.trace_dir, strerror(errno));
+    return;
+  }
+  if (augur_writer_open(&aug_writer, aug_cfg.trace_dir, (uint32_t)aug_world_rank,
+                        (uint32_t)aug_world_size, aug_cfg.zstd_level, &err) != AUGUR_OK) {
+    fprintf(stderr, "augur: rank %d: %s (not recording)\n", aug_world_rank, err.msg);
+    aug_writer = NULL;
+    return;
+  }
+  aug_counters_setup();
+  PMPI_Comm_dup(MPI_COMM_WORLD, &sync_comm);
+  prepare_meta(); /* every rank: the version string is cheap, rank 0 writes it */
+
+  rank_def.rank = (uint32_t)aug_world_rank;
+  rank_def.nranks = (uint32_t)aug_world_size;
+  rank_def.pid = (uint64_t)getpid();
+  if (gethostname(host, sizeof host - 1) != 0) snprintf(host, sizeof host, "?");
+  rank_def.host = host;
+  rank_def.thread_level = thread_level_provided;
+  rank_def.init_ns = t_enter;
+  clock_sync(&rank_def.sync[0], AUGUR_SYNC_INIT);
+  rank_def.nsync = 1;
+  aug_counters_describe(&rank_def);
+  if (augur_writer_def_rank(aug_writer, &rank_def, &err) != AUGUR_OK)
+    aug_rec_fail("rank definition", err.msg);
+  aug_comm_setup();
+  if (aug_world_rank == 0) write_meta();
+
+  record_lifecycle_event(thread_level_provided < 0 ? AUGUR_EV_INIT : AUGUR_EV_INIT_THREAD, t_enter,
+                         thread_level_provided < 0 ? 0 : thread_level_provided);
+  /* Definitions on disk now, so a rank that is killed early still has them. */
+  if (augur_writer_flush(aug_writer, &err) != AUGUR_OK) aug_rec_fail("flush", err.msg);
+  atexit(at_exit);
+  aug_clock_calibrate();
+  atomic_store(&aug_active, 1);
+}
+
+void aug_lifecycle_finalize(void) {
+  if (!atomic_load(&inited) || atomic_exchange(&finished, 1)) return;
+  uint64_t t0 = aug_now();
+  int was_active = atomic_exchange(&aug_active, 0);
+  if (!aug_writer) return;
+  clock_sync(&rank_def.sync[1], AUGUR_SYNC_FINALIZE);
+  rank_def.nsync = 2;
+  if (sync_comm != MPI_COMM_NULL) PMPI_Comm_free(&sync_comm);
+  if (was_active) record_lifecycle_event(AUGUR_EV_FINALIZE, t0, 0);
+  rank_def.finalize_ns = aug_now();
+  augur_error err;
+  pthread_mutex_lock(&aug_lock);
+  if (aug_writer && augur_writer_def_rank(aug_writer, &rank_def, &err) != AUGUR_OK)
+    fprintf(stderr, "augur: rank %d: rank definition: %s\n", aug_world_rank, err.msg);
+  pthread_mutex_unlock(&aug_lock);
+  close_writer();
+  if (aug_world_rank == 0) {
+    meta.complete = 1;
+    write_meta();
+  }
+}
+
+void aug_lifecycle_abort(void) {
+  if (!atomic_load(&inited) || atomic_exchange(&finished, 1)) return;
+  atomic_store(&aug_active, 0);
+  close_writer();
+}

@@ -1,0 +1,36 @@
+/* augur recorder — macros shared by the C wrappers (wrap_*.c).
+ *
+ * AUG_WRAP(TYPE, CALL) declares `ev` and `rc`: when the call must not be
+ * recorded it returns CALL straight away; otherwise it runs CALL between
+ * aug_rec_enter and aug_rec_exit. The wrapper then fills ev and commits. */
+#ifndef AUGUR_WRAP_H
+#define AUGUR_WRAP_H
+
+#include "rec_internal.h"
+
+#define AUG_WRAP(TYPE, CALL)                                                                       \
+  augur_event ev;                                                                                  \
+  if (!aug_rec_enter(&ev, (TYPE), AUG_CALLER())) return CALL;                                      \
+  int rc = CALL;                                                                                   \
+  aug_rec_exit(&ev)
+
+#define AUG_UNPAREN(...) __VA_ARGS__
+
+/* A status the wrapper can read even when the application ignores it. */
+#define AUG_STATUS(name, app_status)                                                               \
+  MPI_Status name##_own;                                                                           \
+  MPI_Status *name = (app_status) == MPI_STATUS_IGNORE ? &name##_own : (app_status)
+
+/* Parent + one sub-record, kept in one block. */
+void aug_commit_pair(const augur_event *parent, const augur_event *sub);
+/* Like aug_commit_completions; st_by_index: st is indexed by the request's
+ * position (Waitall/Testall) instead of by completion order. */
+void aug_commit_completions_ex(augur_event *parent, int ncompleted, const uint64_t *reqs,
+                               const int *index, const MPI_Status *st, int st_by_index);
+/* Mprobe/Improbe remember (message -> comm, source, tag) for Mrecv/Imrecv,
+ * which get no communicator argument. */
+void aug_message_probed(MPI_Message msg, const augur_event *probe);
+void aug_message_received(augur_event *ev, uint64_t msg);
+uint64_t aug_message_id(MPI_Message msg);
+
+#endif
