@@ -1,0 +1,140 @@
+! calls_f -- exercises a wide set of MPI calls once each through the Fortran
+! bindings, so tests/fortran/check_fortran.c can compare every recorded
+! event with what this program did: types, peers (world ranks), tags, bytes,
+! flags, request pairing and call-site lines (each recorded call is on the
+! line after its "@augur:calls.NAME" marker). Any number of ranks >= 2; the
+! ranks form a ring (left = r-1, right = r+1 modulo n).
+!
+! INTENT(OUT) arguments are array elements (ierr(1), flag(1)), not whole
+! scalars: gfortran 12 gives a call that passes a whole scalar to an
+! INTENT(OUT) dummy of an explicit interface (Open MPI's `use mpi`) the source
+! line of another statement, and call sites would resolve to wrong lines.
+program calls_f
+  use mpi
+  implicit none
+  integer :: ierr(1), provided, rank, n, left, right, i, sub, tests
+  integer :: st(MPI_STATUS_SIZE), req, reqs(3), preqs(2), sreq, idx, outcount, idxs(3)
+  integer :: ibuf(10), ibuf2(10), gcounts(64), gdispls(64), a2a_s(128), a2a_r(128)
+  integer :: v1(1), w1(1), two(2)
+  double precision :: dbuf(5), pbuf, pres, ired
+  logical :: flag(1)
+
+  ! @augur:calls.init_thread
+  call MPI_Init_thread(MPI_THREAD_FUNNELED, provided, ierr(1))
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr(1))
+  call MPI_Comm_size(MPI_COMM_WORLD, n, ierr(1))
+  if (n < 2 .or. n > 64) then
+    if (rank == 0) write (0, '(a)') 'calls_f: needs 2 to 64 ranks'
+    call MPI_Abort(MPI_COMM_WORLD, 2, ierr(1))
+  end if
+  left = mod(rank + n - 1, n)
+  right = mod(rank + 1, n)
+
+  ! Sendrecv around the ring: 10 integers right, tag 7.
+  ibuf = rank
+  ! @augur:calls.sendrecv
+  call MPI_Sendrecv(ibuf, 10, MPI_INTEGER, right, 7, ibuf2, 10, MPI_INTEGER, left, 7, MPI_COMM_WORLD, st, ierr(1))
+  ! Sendrecv_replace the other way: 4 doubles left, tag 8, status ignored.
+  dbuf = rank
+  ! @augur:calls.sendrecv_replace
+  call MPI_Sendrecv_replace(dbuf, 4, MPI_DOUBLE_PRECISION, left, 8, right, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr(1))
+
+  ! @augur:calls.bcast
+  call MPI_Bcast(dbuf, 5, MPI_DOUBLE_PRECISION, 0, MPI_COMM_WORLD, ierr(1))
+  ! @augur:calls.reduce
+  call MPI_Reduce(ibuf, ibuf2, 3, MPI_INTEGER, MPI_SUM, 1, MPI_COMM_WORLD, ierr(1))
+  two = rank
+  ! @augur:calls.allreduce_in_place
+  call MPI_Allreduce(MPI_IN_PLACE, two, 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr(1))
+  do i = 1, n
+    gcounts(i) = i
+    gdispls(i) = i*(i - 1)/2
+  end do
+  ! @augur:calls.gatherv
+  call MPI_Gatherv(ibuf, rank + 1, MPI_INTEGER, a2a_r, gcounts, gdispls, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr(1))
+  a2a_s = rank
+  ! @augur:calls.alltoall
+  call MPI_Alltoall(a2a_s, 2, MPI_INTEGER, a2a_r, 2, MPI_INTEGER, MPI_COMM_WORLD, ierr(1))
+
+  ! Even and odd world ranks, ordered by world rank.
+  ! @augur:calls.comm_split
+  call MPI_Comm_split(MPI_COMM_WORLD, mod(rank, 2), rank, sub, ierr(1))
+  v1 = 1
+  ! @augur:calls.sub_allreduce
+  call MPI_Allreduce(v1(1), w1, 1, MPI_INTEGER, MPI_SUM, sub, ierr(1))
+  ! @augur:calls.comm_free
+  call MPI_Comm_free(sub, ierr(1))
+
+  ! Test with MPI_STATUS_IGNORE until the receive is done; Ssend + Barrier
+  ! make the first Test find it done in practice (the checker accepts
+  ! earlier not-done Tests).
+  ! @augur:calls.irecv_test
+  call MPI_Irecv(v1, 1, MPI_INTEGER, left, 9, MPI_COMM_WORLD, req, ierr(1))
+  ! @augur:calls.ssend
+  call MPI_Ssend(rank, 1, MPI_INTEGER, right, 9, MPI_COMM_WORLD, ierr(1))
+  ! @augur:calls.barrier
+  call MPI_Barrier(MPI_COMM_WORLD, ierr(1))
+  tests = 0
+  do
+    tests = tests + 1
+    ! @augur:calls.test
+    call MPI_Test(req, flag(1), MPI_STATUS_IGNORE, ierr(1))
+    if (flag(1)) exit
+  end do
+
+  ! Waitany over (null, receive): the Fortran index is 2, the trace's 1.
+  reqs(1) = MPI_REQUEST_NULL
+  ! @augur:calls.irecv_any
+  call MPI_Irecv(two, 2, MPI_INTEGER, left, 10, MPI_COMM_WORLD, reqs(2), ierr(1))
+  ! @augur:calls.isend_any
+  call MPI_Isend(ibuf, 2, MPI_INTEGER, right, 10, MPI_COMM_WORLD, sreq, ierr(1))
+  ! @augur:calls.waitany
+  call MPI_Waitany(2, reqs, idx, st, ierr(1))
+  ! @augur:calls.wait_send
+  call MPI_Wait(sreq, MPI_STATUS_IGNORE, ierr(1))
+
+  ! Waitsome over (null, receive, null) with MPI_STATUSES_IGNORE.
+  reqs(1) = MPI_REQUEST_NULL
+  reqs(3) = MPI_REQUEST_NULL
+  ! @augur:calls.irecv_some
+  call MPI_Irecv(ibuf2, 3, MPI_INTEGER, right, 12, MPI_COMM_WORLD, reqs(2), ierr(1))
+  ! @augur:calls.send
+  call MPI_Send(ibuf, 3, MPI_INTEGER, left, 12, MPI_COMM_WORLD, ierr(1))
+  ! @augur:calls.waitsome
+  call MPI_Waitsome(3, reqs, outcount, idxs, MPI_STATUSES_IGNORE, ierr(1))
+
+  ! Persistent pair, started together.
+  pbuf = rank
+  ! @augur:calls.send_init
+  call MPI_Send_init(pbuf, 1, MPI_DOUBLE_PRECISION, right, 13, MPI_COMM_WORLD, preqs(1), ierr(1))
+  ! @augur:calls.recv_init
+  call MPI_Recv_init(pres, 1, MPI_DOUBLE_PRECISION, left, 13, MPI_COMM_WORLD, preqs(2), ierr(1))
+  ! @augur:calls.startall
+  call MPI_Startall(2, preqs, ierr(1))
+  ! @augur:calls.waitall
+  call MPI_Waitall(2, preqs, MPI_STATUSES_IGNORE, ierr(1))
+  ! @augur:calls.request_free
+  call MPI_Request_free(preqs(1), ierr(1))
+  ! @augur:calls.request_free
+  call MPI_Request_free(preqs(2), ierr(1))
+
+  ! Probe, then a wildcard receive that must resolve to the left neighbour.
+  ! @augur:calls.isend_probe
+  call MPI_Isend(ibuf, 3, MPI_INTEGER, right, 14, MPI_COMM_WORLD, sreq, ierr(1))
+  ! @augur:calls.probe
+  call MPI_Probe(left, 14, MPI_COMM_WORLD, st, ierr(1))
+  ! @augur:calls.recv_any_source
+  call MPI_Recv(ibuf2, 3, MPI_INTEGER, MPI_ANY_SOURCE, 14, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr(1))
+  ! @augur:calls.wait_probe
+  call MPI_Wait(sreq, st, ierr(1))
+
+  pbuf = 1.0d0
+  ! @augur:calls.iallreduce
+  call MPI_Iallreduce(pbuf, ired, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, req, ierr(1))
+  ! @augur:calls.wait_coll
+  call MPI_Wait(req, MPI_STATUS_IGNORE, ierr(1))
+
+  if (rank == 0) write (*, '(a,i0,a,i0,a,i0)') 'calls_f: ranks=', n, ' tests=', tests, ' provided=', provided
+  ! @augur:calls.finalize
+  call MPI_Finalize(ierr(1))
+end program calls_f
