@@ -1,0 +1,54 @@
+# Included by apps/CMakeLists.txt once per MPI flavour, with ${flavour} set.
+# Builds build/apps/<flavour>/<app> with that flavour's own compiler wrapper
+# (mpicc.<flavour>, mpifort.<flavour>): the apps are compiled the way a user
+# compiles an MPI program, so `augur record` sees a real-world binary.
+#
+# The list of apps built for a flavour is published in the global property
+# AUGUR_APPS_<flavour> (tests/integration reads it to know, e.g., whether the
+# Fortran stencil exists).
+
+set(_apps_out ${CMAKE_BINARY_DIR}/apps/${flavour})
+file(MAKE_DIRECTORY ${_apps_out})
+
+# -g: call sites must resolve to source lines. Same warnings as the project.
+set(_apps_cflags -std=c11 -D_POSIX_C_SOURCE=200809L -g -O2 -Wall -Wextra -Wshadow
+    -Wstrict-prototypes -Wmissing-prototypes)
+if(AUGUR_WERROR)
+  list(APPEND _apps_cflags -Werror)
+endif()
+
+set(_apps_targets "")
+foreach(_app ring stencil)
+  add_custom_command(
+    OUTPUT ${_apps_out}/${_app}
+    COMMAND ${AUGUR_MPI_${flavour}_MPICC} ${_apps_cflags} -o ${_apps_out}/${_app}
+            ${CMAKE_CURRENT_SOURCE_DIR}/${_app}.c -lm
+    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${_app}.c ${CMAKE_CURRENT_SOURCE_DIR}/common.h
+    COMMENT "Building app ${flavour}/${_app}"
+    VERBATIM)
+  list(APPEND _apps_targets ${_apps_out}/${_app})
+  set_property(GLOBAL APPEND PROPERTY AUGUR_APPS_${flavour} ${_app})
+endforeach()
+
+# Fortran stencil (written separately, mirrors stencil.c): only when the
+# source and this flavour's mpifort both exist. Built by a custom command so
+# the project stays a C-only project.
+# CONFIGURE_DEPENDS: the build re-runs CMake when the file appears later.
+file(GLOB _apps_f90 CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/stencil_f.f90)
+if(_apps_f90 AND AUGUR_MPI_${flavour}_MPIFORT)
+  # Module files (none expected, but gfortran may write some) go to a
+  # per-flavour directory so the two flavours never share them.
+  set(_apps_mod ${CMAKE_CURRENT_BINARY_DIR}/mod-${flavour})
+  file(MAKE_DIRECTORY ${_apps_mod})
+  add_custom_command(
+    OUTPUT ${_apps_out}/stencil_f
+    COMMAND ${AUGUR_MPI_${flavour}_MPIFORT} -g -O2 -Wall -J ${_apps_mod} -o ${_apps_out}/stencil_f
+            ${CMAKE_CURRENT_SOURCE_DIR}/stencil_f.f90
+    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/stencil_f.f90
+    COMMENT "Building app ${flavour}/stencil_f"
+    VERBATIM)
+  list(APPEND _apps_targets ${_apps_out}/stencil_f)
+  set_property(GLOBAL APPEND PROPERTY AUGUR_APPS_${flavour} stencil_f)
+endif()
+
+add_custom_target(apps_${flavour} ALL DEPENDS ${_apps_targets})

@@ -1,0 +1,53 @@
+/* Shared by the proving-ground apps: option parsing that every rank does
+ * identically, so a bad argument makes all ranks stop the same way (no rank
+ * is left waiting in a collective). Header-only: each app is one source file
+ * compiled with the flavour's mpicc. */
+#ifndef AUGUR_APPS_COMMON_H
+#define AUGUR_APPS_COMMON_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One integer option "-c VALUE" with its accepted range. */
+typedef struct app_opt {
+  char letter;
+  const char *name; /* for the usage line, e.g. "ITER" */
+  long min, max;
+  long *value;
+} app_opt;
+
+/* Parses argv[1..] against opts. Returns 0, or -1 after printing one line to
+ * stderr (only when `talk` is set, i.e. on rank 0). */
+static inline int app_parse(int argc, char **argv, const app_opt *opts, int nopts, int talk) {
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const app_opt *o = NULL;
+    if (a[0] == '-' && a[1] != '\0' && a[2] == '\0')
+      for (int k = 0; k < nopts; k++)
+        if (opts[k].letter == a[1]) o = &opts[k];
+    if (!o) {
+      if (talk) fprintf(stderr, "%s: unknown argument '%s'\n", argv[0], a);
+      return -1;
+    }
+    if (i + 1 >= argc) {
+      if (talk) fprintf(stderr, "%s: -%c needs a value (%s)\n", argv[0], o->letter, o->name);
+      return -1;
+    }
+    const char *s = argv[++i];
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < o->min || v > o->max) {
+      if (talk)
+        fprintf(stderr, "%s: -%c %s: expected an integer in [%ld, %ld]\n", argv[0], o->letter, s,
+                o->min, o->max);
+      return -1;
+    }
+    *o->value = v;
+  }
+  return 0;
+}
+
+#endif
