@@ -1,0 +1,140 @@
+/* augur — the `report` analysis: where the time goes.
+ *
+ * augur_report_compute streams every rank once (one rank stream open at a
+ * time) and keeps only aggregates: memory grows with ranks^2 (the
+ * communication matrix) and with the number of distinct (call, call site)
+ * pairs, never with trace length.
+ *
+ * Definitions (all times in ns on the trace's global timeline):
+ *   rank window   from the end of the rank's MPI_Init(_thread) to the start
+ *                 of its MPI_Finalize (to the end of its last call if it
+ *                 never reached MPI_Finalize).
+ *   MPI time      sum of the durations of the rank's MPI calls inside the
+ *                 window (parent events only, never sub-records).
+ *   compute time  sum of the gaps between consecutive MPI calls inside the
+ *                 window (threads merged: a gap starts at the latest end of
+ *                 any earlier call, so overlapping calls add no compute).
+ *   wall time     first MPI_Init start to last MPI_Finalize end over ranks.
+ *   messages      point-to-point sends with a real peer: every SEND..IRSEND,
+ *                 SENDRECV(_REPLACE) event, and every completion of a
+ *                 persistent send request (one per MPI_Start); not the
+ *                 *_INIT calls themselves, not MPI_PROC_NULL.
+ * The JSON schema of augur_report_json is documented in docs/cli.md. */
+#ifndef AUGUR_REPORT_H
+#define AUGUR_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "augur/error.h"
+#include "augur/event.h" /* before reader.h: defs.h needs AUGUR_MAX_COUNTERS */
+#include "augur/reader.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of the JSON document augur_report_json produces. */
+#define AUGUR_REPORT_SCHEMA 1
+
+typedef struct augur_report_rank {
+  uint32_t rank;
+  uint64_t events;    /* records read (parents + sub-records) */
+  uint64_t window_ns; /* see above */
+  uint64_t compute_ns;
+  uint64_t mpi_ns;
+  uint64_t init_ns;     /* duration of MPI_Init(_thread), 0 if not seen */
+  uint64_t finalize_ns; /* duration of MPI_Finalize, 0 if not seen */
+  int finalized;        /* 1 if the rank's MPI_Finalize was read */
+  int damaged;          /* 1 if reading the rank stopped at an error */
+} augur_report_rank;
+
+/* One call site of one call type. */
+typedef struct augur_report_site {
+  uint32_t callsite; /* global call-site id, 0 = unknown */
+  uint64_t count;
+  uint64_t time_ns;
+} augur_report_site;
+
+/* One MPI call type (MPI_Init and MPI_Finalize are not counted: their time
+ * is outside every rank window). */
+typedef struct augur_report_call {
+  unsigned type; /* enum augur_event_type */
+  uint64_t count;
+  uint64_t time_ns;
+  uint64_t bytes_sent; /* sum of augur_event.bytes */
+  uint64_t bytes_recv; /* sum of augur_event.bytes_recv */
+  size_t nsites;
+  augur_report_site *sites; /* by time, descending (ties: lower id first) */
+} augur_report_call;
+
+/* Message sizes in [lo, hi]; bucket 0 is exactly 0 bytes, bucket k >= 1 is
+ * [2^(k-1), 2^k - 1]. */
+typedef struct augur_report_bucket {
+  uint64_t lo, hi;
+  uint64_t count;
+  uint64_t bytes;
+} augur_report_bucket;
+
+#define AUGUR_REPORT_NBUCKETS 65
+
+typedef struct augur_report {
+  uint32_t nranks;
+  uint64_t events;  /* over all ranks */
+  uint64_t t_first; /* earliest MPI_Init start (or first event) */
+  uint64_t t_last;  /* latest MPI_Finalize end (or last event end) */
+  uint64_t wall_ns; /* t_last - t_first */
+  uint64_t mpi_ns;  /* sum over ranks */
+  uint64_t compute_ns;
+  int complete; /* every rank reached MPI_Finalize and nothing was damaged */
+
+  augur_report_rank *ranks; /* nranks entries */
+
+  size_t ncalls;
+  augur_report_call *calls; /* every call type seen, by time descending */
+
+  augur_report_bucket buckets[AUGUR_REPORT_NBUCKETS];
+  uint64_t messages, message_bytes;
+
+  /* matrix[from * nranks + to], world ranks */
+  uint64_t *matrix_bytes;
+  uint64_t *matrix_msgs;
+
+  /* Load balance of compute time over ranks. */
+  uint64_t compute_min_ns, compute_max_ns;
+  double compute_avg_ns;
+  uint32_t compute_min_rank, compute_max_rank;
+  double avg_max_ratio; /* avg / max, 1.0 = perfect (1.0 when max is 0) */
+
+  /* First error met while streaming (a damaged block), or "" */
+  char error[AUGUR_ERROR_MSG_MAX];
+} augur_report;
+
+/* Called after each rank (and every ~1M events) so a CLI can show progress. */
+typedef void (*augur_report_progress)(void *arg, uint32_t rank, uint32_t nranks, uint64_t events);
+
+/* Computes the report. Returns AUGUR_OK, or a negative status: with
+ * AUGUR_E_NOMEM / AUGUR_E_ARG *out is NULL; with a read error (damaged
+ * block) *out still holds everything that could be read (the damaged rank up
+ * to the damage, all other ranks) and err / (*out)->error say where. */
+int augur_report_compute(augur_trace *t, augur_report **out, augur_report_progress progress,
+                         void *progress_arg, augur_error *err);
+void augur_report_free(augur_report *r);
+
+/* Aligned text, sections ranked by importance; top = how many calls (>= 1). */
+int augur_report_print_text(FILE *f, const augur_report *r, augur_trace *t, int top);
+/* The JSON document (schema in docs/cli.md), malloc'd, NUL-terminated; NULL
+ * when out of memory. top limits calls and call sites per call. */
+char *augur_report_json(const augur_report *r, augur_trace *t, int top);
+
+/* Formatting helpers shared with the CLI: "12.3 ms", "1.50 MiB". */
+void augur_fmt_ns(char *buf, size_t n, uint64_t ns);
+void augur_fmt_bytes(char *buf, size_t n, uint64_t bytes);
+/* "function (file:line)", or the module+offset, or "?" when unknown. */
+void augur_fmt_callsite(char *buf, size_t n, augur_trace *t, uint32_t callsite);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

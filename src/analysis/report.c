@@ -1,0 +1,331 @@
+/* The report analysis: one pass over each rank stream, aggregates only.
+ * Definitions of every figure are in include/augur/report.h. */
+#include "augur/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "augur/event.h"
+
+/* Per (call type, call site) accumulator in an open-addressing table: the
+ * number of distinct pairs is small (bounded by the program's call sites), so
+ * this is the only structure that grows, and it grows with code, not time. */
+typedef struct site_slot {
+  uint64_t key; /* (type << 32 | callsite) + 1; 0 = empty */
+  uint64_t count;
+  uint64_t time_ns;
+} site_slot;
+
+typedef struct site_table {
+  site_slot *slots;
+  size_t cap, used;
+} site_table;
+
+typedef struct call_acc {
+  uint64_t count, time_ns, sent, recv;
+} call_acc;
+
+static uint64_t mix64(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
+static int site_grow(site_table *st) {
+  size_t ncap = st->cap ? st->cap * 2 : 256;
+  site_slot *ns = calloc(ncap, sizeof *ns);
+  if (!ns) return -1;
+  for (size_t i = 0; i < st->cap; i++) {
+    if (!st->slots[i].key) continue;
+    size_t j = mix64(st->slots[i].key) & (ncap - 1);
+    while (ns[j].key)
+      j = (j + 1) & (ncap - 1);
+    ns[j] = st->slots[i];
+  }
+  free(st->slots);
+  st->slots = ns;
+  st->cap = ncap;
+  return 0;
+}
+
+static int site_add(site_table *st, unsigned type, uint32_t callsite, uint64_t dur) {
+  if ((st->used + 1) * 2 > st->cap && site_grow(st) < 0) return -1;
+  uint64_t key = (((uint64_t)type << 32) | callsite) + 1;
+  size_t j = mix64(key) & (st->cap - 1);
+  while (st->slots[j].key && st->slots[j].key != key)
+    j = (j + 1) & (st->cap - 1);
+  if (!st->slots[j].key) {
+    st->slots[j].key = key;
+    st->used++;
+  }
+  st->slots[j].count++;
+  st->slots[j].time_ns += dur;
+  return 0;
+}
+
+static unsigned bucket_of(uint64_t bytes) {
+  unsigned k = 0;
+  while (bytes) {
+    k++;
+    bytes >>= 1;
+  }
+  return k; /* 0 for 0 bytes, else floor(log2)+1 */
+}
+
+static void count_message(augur_report *r, const augur_event *ev) {
+  if (ev->peer < 0 || (uint32_t)ev->peer >= r->nranks || ev->rank >= r->nranks) return;
+  augur_report_bucket *b = &r->buckets[bucket_of(ev->bytes)];
+  b->count++;
+  b->bytes += ev->bytes;
+  r->messages++;
+  r->message_bytes += ev->bytes;
+  size_t cell = (size_t)ev->rank * r->nranks + (size_t)ev->peer;
+  r->matrix_bytes[cell] += ev->bytes;
+  r->matrix_msgs[cell]++;
+}
+
+static int is_message(unsigned type) {
+  if (type >= AUGUR_EV_SEND_INIT && type <= AUGUR_EV_RSEND_INIT) return 0;
+  return augur_event_is_p2p_send(type);
+}
+
+static int is_persistent_send_completion(const augur_event *ev) {
+  return ev->type == AUGUR_EV_COMPLETION && (ev->flags & AUGUR_F_SENDREQ) &&
+         (ev->flags & AUGUR_F_PERSISTENT) && !(ev->flags & AUGUR_F_CANCELLED);
+}
+
+/* Streams one rank. Returns 0, a negative status on a read error (after
+ * accounting for everything before it), or AUGUR_E_NOMEM. */
+static int scan_rank(augur_trace *t, augur_report *r, uint32_t rank, call_acc *calls,
+                     site_table *sites, augur_report_progress progress, void *arg,
+                     augur_error *err) {
+  augur_report_rank *rr = &r->ranks[rank];
+  augur_stream *s = NULL;
+  int rc = augur_stream_rank(t, rank, &s, err);
+  if (rc < 0) return rc;
+
+  int started = 0, finalized = 0;
+  uint64_t win_start = 0, win_end = 0, last_end = 0, first = UINT64_MAX;
+  augur_event ev;
+  while ((rc = augur_stream_next(s, &ev, err)) == 1) {
+    rr->events++;
+    r->events++;
+    if (progress && (r->events & ((1u << 20) - 1)) == 0) progress(arg, rank, r->nranks, r->events);
+    if (augur_event_is_sub(ev.type)) {
+      if (is_persistent_send_completion(&ev)) count_message(r, &ev);
+      continue;
+    }
+    uint64_t dur = ev.t_end > ev.t_start ? ev.t_end - ev.t_start : 0;
+    if (ev.t_start < first) first = ev.t_start;
+    if (ev.type == AUGUR_EV_INIT || ev.type == AUGUR_EV_INIT_THREAD) {
+      rr->init_ns = dur;
+      started = 1;
+      win_start = last_end = ev.t_end;
+      continue;
+    }
+    if (finalized) continue; /* nothing after MPI_Finalize belongs to the window */
+    if (!started) {          /* no MPI_Init recorded: the window opens at the first call */
+      started = 1;
+      win_start = last_end = ev.t_start;
+    }
+    uint64_t gap = ev.t_start > last_end ? ev.t_start - last_end : 0;
+    if (ev.type == AUGUR_EV_FINALIZE) {
+      rr->compute_ns += gap;
+      rr->finalize_ns = dur;
+      rr->finalized = finalized = 1;
+      win_end = ev.t_start;
+      if (ev.t_end > r->t_last) r->t_last = ev.t_end;
+      continue;
+    }
+    rr->compute_ns += gap;
+    rr->mpi_ns += dur;
+    if (ev.t_end > last_end) last_end = ev.t_end;
+    if (ev.type < AUGUR_EV_MAX) {
+      call_acc *c = &calls[ev.type];
+      c->count++;
+      c->time_ns += dur;
+      c->sent += ev.bytes;
+      c->recv += ev.bytes_recv;
+    }
+    if (site_add(sites, ev.type, (uint32_t)ev.callsite, dur) < 0) {
+      augur_stream_close(s);
+      return augur_fail(err, AUGUR_E_NOMEM, "report: out of memory (call sites)");
+    }
+    if (is_message(ev.type)) count_message(r, &ev);
+  }
+  augur_stream_close(s);
+  if (!finalized) {
+    win_end = last_end;
+    if (last_end > r->t_last) r->t_last = last_end;
+  }
+  if (started && win_end > win_start) rr->window_ns = win_end - win_start;
+  if (first != UINT64_MAX && first < r->t_first) r->t_first = first;
+  if (progress) progress(arg, rank + 1, r->nranks, r->events);
+  return rc < 0 ? rc : 0;
+}
+
+static int cmp_site(const void *a, const void *b) {
+  const augur_report_site *x = a, *y = b;
+  if (x->time_ns != y->time_ns) return x->time_ns > y->time_ns ? -1 : 1;
+  if (x->callsite != y->callsite) return x->callsite < y->callsite ? -1 : 1;
+  return 0;
+}
+
+static int cmp_call(const void *a, const void *b) {
+  const augur_report_call *x = a, *y = b;
+  if (x->time_ns != y->time_ns) return x->time_ns > y->time_ns ? -1 : 1;
+  if (x->count != y->count) return x->count > y->count ? -1 : 1;
+  return x->type < y->type ? -1 : (x->type > y->type);
+}
+
+/* Turns the accumulators into the sorted call list with their sites. */
+static int build_calls(augur_report *r, const call_acc *calls, const site_table *sites) {
+  size_t n = 0;
+  for (unsigned i = 0; i < AUGUR_EV_MAX; i++)
+    if (calls[i].count) n++;
+  r->calls = calloc(n ? n : 1, sizeof *r->calls);
+  if (!r->calls) return -1;
+  int index[AUGUR_EV_MAX];
+  for (unsigned i = 0; i < AUGUR_EV_MAX; i++) {
+    index[i] = -1;
+    if (!calls[i].count) continue;
+    augur_report_call *c = &r->calls[r->ncalls];
+    index[i] = (int)r->ncalls++;
+    c->type = i;
+    c->count = calls[i].count;
+    c->time_ns = calls[i].time_ns;
+    c->bytes_sent = calls[i].sent;
+    c->bytes_recv = calls[i].recv;
+  }
+  /* Two passes over the site table: count, then fill. */
+  for (size_t j = 0; j < sites->cap; j++) {
+    if (!sites->slots[j].key) continue;
+    unsigned type = (unsigned)((sites->slots[j].key - 1) >> 32);
+    if (type < AUGUR_EV_MAX && index[type] >= 0) r->calls[index[type]].nsites++;
+  }
+  for (size_t i = 0; i < r->ncalls; i++) {
+    r->calls[i].sites =
+        calloc(r->calls[i].nsites ? r->calls[i].nsites : 1, sizeof(augur_report_site));
+    if (!r->calls[i].sites) return -1;
+    r->calls[i].nsites = 0;
+  }
+  for (size_t j = 0; j < sites->cap; j++) {
+    const site_slot *sl = &sites->slots[j];
+    if (!sl->key) continue;
+    unsigned type = (unsigned)((sl->key - 1) >> 32);
+    if (type >= AUGUR_EV_MAX || index[type] < 0) continue;
+    augur_report_call *c = &r->calls[index[type]];
+    augur_report_site *site = &c->sites[c->nsites++];
+    site->callsite = (uint32_t)((sl->key - 1) & 0xffffffffu);
+    site->count = sl->count;
+    site->time_ns = sl->time_ns;
+  }
+  for (size_t i = 0; i < r->ncalls; i++)
+    qsort(r->calls[i].sites, r->calls[i].nsites, sizeof(augur_report_site), cmp_site);
+  qsort(r->calls, r->ncalls, sizeof *r->calls, cmp_call);
+  return 0;
+}
+
+static void load_balance(augur_report *r) {
+  if (!r->nranks) return;
+  double sum = 0;
+  r->compute_min_ns = UINT64_MAX;
+  for (uint32_t i = 0; i < r->nranks; i++) {
+    uint64_t c = r->ranks[i].compute_ns;
+    sum += (double)c;
+    if (c < r->compute_min_ns) {
+      r->compute_min_ns = c;
+      r->compute_min_rank = i;
+    }
+    if (c > r->compute_max_ns || i == 0) {
+      r->compute_max_ns = c;
+      r->compute_max_rank = i;
+    }
+    r->compute_ns += c;
+    r->mpi_ns += r->ranks[i].mpi_ns;
+  }
+  r->compute_avg_ns = sum / r->nranks;
+  r->avg_max_ratio = r->compute_max_ns ? r->compute_avg_ns / (double)r->compute_max_ns : 1.0;
+}
+
+int augur_report_compute(augur_trace *t, augur_report **out, augur_report_progress progress,
+                         void *progress_arg, augur_error *err) {
+  *out = NULL;
+  if (!t) return augur_fail(err, AUGUR_E_ARG, "report: no trace");
+  uint32_t n = augur_trace_nranks(t);
+  augur_report *r = calloc(1, sizeof *r);
+  call_acc *calls = calloc(AUGUR_EV_MAX, sizeof *calls);
+  site_table sites = {0};
+  if (!r || !calls) goto nomem;
+  r->nranks = n;
+  r->t_first = UINT64_MAX;
+  r->ranks = calloc(n ? n : 1, sizeof *r->ranks);
+  size_t cells = n ? (size_t)n * n : 1;
+  r->matrix_bytes = calloc(cells, sizeof(uint64_t));
+  r->matrix_msgs = calloc(cells, sizeof(uint64_t));
+  if (!r->ranks || !r->matrix_bytes || !r->matrix_msgs) goto nomem;
+  for (unsigned k = 0; k < AUGUR_REPORT_NBUCKETS; k++) {
+    r->buckets[k].lo = k == 0 ? 0 : (uint64_t)1 << (k - 1);
+    r->buckets[k].hi = k == 0 ? 0 : k >= 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1;
+  }
+
+  int status = AUGUR_OK;
+  r->complete = 1;
+  for (uint32_t rank = 0; rank < n; rank++) {
+    r->ranks[rank].rank = rank;
+    augur_error e = {0};
+    int rc = scan_rank(t, r, rank, calls, &sites, progress, progress_arg, &e);
+    if (rc == AUGUR_E_NOMEM) {
+      if (err) *err = e;
+      goto fail;
+    }
+    const char *dmg = NULL;
+    augur_trace_damage(t, rank, &dmg);
+    if (rc == 0 && dmg) { /* the stream ended at the damage without saying so */
+      rc = AUGUR_E_FORMAT;
+      e.code = rc;
+      snprintf(e.msg, sizeof e.msg, "%s", dmg);
+    }
+    if (rc < 0) {
+      /* Keep going: the other ranks are still worth reporting. */
+      r->ranks[rank].damaged = 1;
+      if (status == AUGUR_OK) {
+        status = rc;
+        snprintf(r->error, sizeof r->error, "%s", e.msg);
+        if (err) *err = e;
+      }
+    }
+    if (!r->ranks[rank].finalized || r->ranks[rank].damaged) r->complete = 0;
+  }
+  if (r->t_first == UINT64_MAX) r->t_first = 0;
+  if (r->t_last < r->t_first) r->t_last = r->t_first;
+  r->wall_ns = r->t_last - r->t_first;
+  load_balance(r);
+  if (build_calls(r, calls, &sites) < 0) goto nomem;
+  free(calls);
+  free(sites.slots);
+  *out = r;
+  return status;
+
+nomem:
+  augur_fail(err, AUGUR_E_NOMEM, "report: out of memory");
+fail:
+  free(calls);
+  free(sites.slots);
+  augur_report_free(r);
+  return AUGUR_E_NOMEM;
+}
+
+void augur_report_free(augur_report *r) {
+  if (!r) return;
+  for (size_t i = 0; i < r->ncalls; i++)
+    free(r->calls[i].sites);
+  free(r->calls);
+  free(r->ranks);
+  free(r->matrix_bytes);
+  free(r->matrix_msgs);
+  free(r);
+}

@@ -1,0 +1,74 @@
+/* augur CLI — helpers shared by the subcommands. The subcommands stay thin:
+ * parse arguments, call the library, print. */
+#ifndef AUGUR_CLI_H
+#define AUGUR_CLI_H
+
+#include <stdint.h>
+
+#include "augur/event.h" /* before reader.h: defs.h needs AUGUR_MAX_COUNTERS */
+#include "augur/reader.h"
+
+/* Exit statuses: 0 ok, 1 the work failed (unreadable trace, damage, the
+ * recorded program failed to start), 2 the command line was wrong. */
+#define CLI_OK    0
+#define CLI_FAIL  1
+#define CLI_USAGE 2
+
+/* Name used in messages, e.g. "augur report". Set by main. */
+extern const char *cli_prog;
+
+/* One line on stderr: "augur report: <msg>"; returns CLI_USAGE / CLI_FAIL. */
+int cli_usage(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+int cli_fail(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+void cli_note(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+int cli_is_help(const char *arg);
+
+/* Matches argv[*i] against an option that takes a value, spelled `name`
+ * (long, "--top"), `name=VALUE`, or `shortname` ("-o", may be NULL).
+ * Returns 0 if argv[*i] is not this option, 1 with *val set (and *i advanced
+ * past a separate value), -1 after printing a usage error (value missing). */
+int cli_opt_value(int argc, char **argv, int *i, const char *name, const char *shortname,
+                  const char **val);
+
+/* Parses a whole decimal integer in [min, max]; prints a usage error naming
+ * the option and returns -1 otherwise. */
+int cli_parse_int(const char *opt, const char *val, long long min, long long max, long long *out);
+
+/* Opens a trace with one clear line on failure ("no such trace: X" or the
+ * reader's message). Returns CLI_OK or CLI_FAIL. */
+int cli_open_trace(const char *path, augur_trace **t);
+
+/* Progress line on stderr, only when stderr is a terminal. */
+typedef struct cli_progress {
+  int on;
+  uint64_t last_ns;
+  const char *what;
+} cli_progress;
+void cli_progress_init(cli_progress *p, const char *what);
+void cli_progress_update(cli_progress *p, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void cli_progress_done(cli_progress *p);
+
+/* Subcommands: argv[0] is the subcommand name. */
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+
+#endif

@@ -1,0 +1,189 @@
+/* augur info TRACE - what a trace holds, without reading its events. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "augur/report.h"
+#include "cli.h"
+
+static void help(void) {
+  printf("usage: augur info TRACE\n"
+         "\n"
+         "What a trace holds: the recorded command, MPI library, ranks (host, pid,\n"
+         "events, blocks, bytes on disk, complete or not), communicators, counters\n"
+         "and any damage. Exits 1 if the trace is damaged.\n"
+         "\n"
+         "options:\n"
+         "  -h, --help  show this help\n");
+}
+
+static const char *kind_name(uint32_t kind) {
+  static const char *names[] = {"world",     "self",  "dup",      "split", "split_type",
+                                "create",    "cart",  "cart_sub", "graph", "dist_graph",
+                                "intercomm", "merge", "other"};
+  return kind < sizeof names / sizeof names[0] ? names[kind] : "?";
+}
+
+static const char *source_name(uint32_t src) {
+  return src == AUGUR_CTR_PAPI ? "PAPI" : src == AUGUR_CTR_PERF ? "perf_event" : "none";
+}
+
+/* Rank files are rank-NNNNN.evt: 5 digits, wider when the rank count needs it. */
+static uint64_t rank_file_bytes(const char *dir, uint32_t rank, uint32_t nranks) {
+  int width = 5;
+  for (uint32_t n = nranks ? nranks - 1 : 0; n >= 100000; n /= 10)
+    width++;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/rank-%0*u.evt", dir, width, rank);
+  struct stat st;
+  return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+static void print_facts(augur_trace *t) {
+  const augur_trace_info *in = augur_trace_info_get(t);
+  printf("trace        %s\n", augur_trace_path(t));
+  printf("format       augur-trace %u.%u\n", in->version_major, in->version_minor);
+  printf("command     ");
+  for (int i = 0; i < in->argc; i++)
+    printf(" %s", in->argv[i]);
+  printf("%s\n", in->argc ? "" : " ?");
+  printf("MPI          %s%s%s\n", in->mpi_library ? in->mpi_library : "?",
+         in->mpi_version ? " - " : "", in->mpi_version ? in->mpi_version : "");
+  printf("recorder     %s\n", in->recorder ? in->recorder : "?");
+  if (in->start_unix_ns) {
+    time_t s = (time_t)(in->start_unix_ns / 1000000000u);
+    struct tm tm;
+    char buf[64];
+    gmtime_r(&s, &tm);
+    strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
+    printf("started      %s\n", buf);
+  }
+  printf("ranks        %u (%s)\n", in->nranks,
+         in->complete ? "complete" : "INCOMPLETE: rank 0 never reached MPI_Finalize");
+  printf("payload hash %s\n", in->payload_hash ? "yes" : "no");
+  printf("counters     requested: %s\n",
+         in->counters_requested ? in->counters_requested : "default (auto)");
+}
+
+static void print_ranks(augur_trace *t) {
+  uint32_t n = augur_trace_nranks(t);
+  printf("\nRanks\n  %6s  %-20s %8s %12s %8s %11s  %s\n", "rank", "host", "pid", "events", "blocks",
+         "on disk", "status");
+  uint64_t tev = 0, tbytes = 0;
+  for (uint32_t r = 0; r < n; r++) {
+    const augur_rank_def *d = augur_trace_rank(t, r);
+    uint64_t ev = augur_trace_nevents(t, r);
+    uint64_t bytes = rank_file_bytes(augur_trace_path(t), r, n);
+    const char *dmg = NULL;
+    augur_trace_damage(t, r, &dmg);
+    char sz[32];
+    augur_fmt_bytes(sz, sizeof sz, bytes);
+    tev += ev;
+    tbytes += bytes;
+    printf("  %6u  %-20s %8llu %12llu %8zu %11s  %s\n", r, d && d->host ? d->host : "?",
+           d ? (unsigned long long)d->pid : 0ULL, (unsigned long long)ev, augur_trace_nblocks(t, r),
+           sz,
+           dmg              ? "DAMAGED"
+           : !d             ? "no rank facts"
+           : d->finalize_ns ? "complete"
+                            : "no MPI_Finalize");
+  }
+  char sz[32];
+  augur_fmt_bytes(sz, sizeof sz, tbytes);
+  printf("  %6s  %-20s %8s %12llu %8s %11s\n", "total", "", "", (unsigned long long)tev, "", sz);
+}
+
+static void print_comms(augur_trace *t) {
+  size_t n = augur_trace_ncomms(t);
+  printf("\nCommunicators (%zu)\n  %-18s %-10s %6s  %-18s %s\n", n, "id", "kind", "size", "parent",
+         "members (world ranks)");
+  for (size_t i = 0; i < n; i++) {
+    const augur_comm_def *c = augur_trace_comm_at(t, i);
+    char members[128];
+    size_t off = 0;
+    members[0] = 0;
+    for (uint32_t k = 0; k < c->size && off < sizeof members - 16; k++)
+      off += (size_t)snprintf(members + off, sizeof members - off, "%s%d", k ? "," : "",
+                              c->members[k]);
+    if (off >= sizeof members - 16 && c->size)
+      snprintf(members + off, sizeof members - off, ",...");
+    printf("  %-18llx %-10s %6u  %-18llx %s", (unsigned long long)c->id, kind_name(c->kind),
+           c->size, (unsigned long long)c->parent, members);
+    if (c->remote_size) printf(" | remote %u ranks", c->remote_size);
+    if (c->ndims) {
+      printf(" | dims");
+      for (uint32_t k = 0; k < c->ndims && k < AUGUR_MAX_DIMS; k++)
+        printf("%s%d%s", k ? "x" : " ", c->dims[k], c->periods[k] ? "p" : "");
+    }
+    printf("\n");
+  }
+}
+
+static void print_counters(augur_trace *t) {
+  uint32_t n = augur_trace_ncounters(t);
+  printf("\nCounters\n");
+  if (n) {
+    for (uint32_t i = 0; i < n; i++) {
+      const augur_counter_def *c = augur_trace_counter(t, i);
+      if (c)
+        printf("  ctr[%u]  %-20s %s\n", c->index, c->name ? c->name : "?", source_name(c->source));
+    }
+    return;
+  }
+  /* No counters: the rank facts carry the recorder's reason. */
+  const char *why = NULL;
+  for (uint32_t r = 0; r < augur_trace_nranks(t) && !why; r++) {
+    const augur_rank_def *d = augur_trace_rank(t, r);
+    if (d && d->counter_note) why = d->counter_note;
+  }
+  printf("  none%s%s\n", why ? ": " : "", why ? why : "");
+}
+
+/* Returns the number of damaged rank files; *first gets the first message. */
+static int print_damage(augur_trace *t, const char **first) {
+  int damaged = 0;
+  printf("\nDamage\n");
+  for (uint32_t r = 0; r < augur_trace_nranks(t); r++) {
+    const char *msg = NULL;
+    augur_trace_damage(t, r, &msg);
+    if (!msg) continue;
+    printf("  %s\n", msg);
+    if (!damaged++) *first = msg;
+  }
+  if (!damaged) printf("  none\n");
+  return damaged;
+}
+
+int cmd_info(int argc, char **argv) {
+  const char *path = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (cli_is_help(argv[i])) {
+      help();
+      return CLI_OK;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      return cli_usage("unknown option '%s' (see 'augur info --help')", argv[i]);
+    } else if (path) {
+      return cli_usage("unexpected argument '%s': one trace at a time", argv[i]);
+    } else {
+      path = argv[i];
+    }
+  }
+  if (!path) return cli_usage("missing TRACE (usage: augur info TRACE)");
+  augur_trace *t = NULL;
+  int rc = cli_open_trace(path, &t);
+  if (rc != CLI_OK) return rc;
+  print_facts(t);
+  print_ranks(t);
+  print_comms(t);
+  print_counters(t);
+  const char *first = NULL;
+  int damaged = print_damage(t, &first);
+  fflush(stdout);
+  rc = CLI_OK;
+  if (damaged)
+    rc = damaged == 1 ? cli_fail("%s", first)
+                      : cli_fail("%s (and %d more damaged rank files)", first, damaged - 1);
+  augur_trace_close(t);
+  return rc;
+}

@@ -1,0 +1,333 @@
+/* augur record [options] -- COMMAND...
+ *
+ * Runs COMMAND with the recorder preloaded. The recorder must match the MPI
+ * library the application links (an MPICH-built recorder in an Open MPI
+ * program fails at load or, worse, misreads handles), so the flavour is read
+ * from the application's ELF dependencies before anything runs. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "augur/report.h"
+#include "cli.h"
+#include "mpi_flavour.h"
+
+static void help(void) {
+  printf("usage: augur record [options] -- COMMAND...\n"
+         "\n"
+         "Runs COMMAND (usually mpiexec ... ./app) with the augur recorder preloaded\n"
+         "and writes a trace directory. The recorder matching the application's MPI\n"
+         "(MPICH or Open MPI) is chosen from the application's ELF dependencies.\n"
+         "\n"
+         "options:\n"
+         "  -o, --output DIR     trace directory (default: APP.augur in the current\n"
+         "                       directory, APP-2.augur, ... if it exists); an existing\n"
+         "                       trace named with -o is replaced\n"
+         "  --counters LIST      counters per compute burst: auto (default), none, or a\n"
+         "                       comma list (PAPI_TOT_INS, instructions, task-clock, ...)\n"
+         "  --payload-hash       fingerprint message payloads (xxh3)\n"
+         "  --mpi mpich|openmpi  use this recorder instead of detecting it\n"
+         "  -h, --help           show this help\n"
+         "\n"
+         "example:\n"
+         "  augur record -- mpiexec.mpich -n 4 ./stencil 256\n");
+}
+
+static volatile sig_atomic_t child_pid = 0;
+
+/* Terminal-generated signals already reach the child (same process group);
+ * only forward what someone sent to augur itself (kill, a batch system), so
+ * the application does not see a Ctrl-C twice. */
+static void forward(int sig, siginfo_t *si, void *ctx) {
+  (void)ctx;
+  if (child_pid > 0 && (!si || si->si_code == SI_USER || si->si_code == SI_QUEUE))
+    kill((pid_t)child_pid, sig);
+}
+
+/* <dir of /proc/self/exe>/../lib/NAME, so the build tree and an installed
+ * prefix both work. */
+static int recorder_path(char *out, size_t n, const char *name) {
+  char exe[PATH_MAX];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len <= 0) return -1;
+  exe[len] = 0;
+  char *slash = strrchr(exe, '/');
+  if (!slash) return -1;
+  *slash = 0;
+  slash = strrchr(exe, '/');
+  if (slash) *slash = 0; /* drop bin/ */
+  int w = snprintf(out, n, "%s/lib/%s", exe, name);
+  return w < 0 || (size_t)w >= n ? -1 : 0;
+}
+
+/* Only a directory holding nothing but trace files may be replaced: -o with
+ * a typo must never wipe someone's source tree. */
+static int is_trace_file(const char *name) {
+  size_t n = strlen(name);
+  if (!strcmp(name, "trace.json") || !strncmp(name, "trace.json.", 11)) return 1;
+  return !strncmp(name, "rank-", 5) && n > 4 && !strcmp(name + n - 4, ".evt");
+}
+
+static int replace_trace_dir(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return cli_fail("cannot replace %s: %s", dir, strerror(errno));
+  struct dirent *de;
+  while ((de = readdir(d)) != NULL) {
+    if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
+    if (!is_trace_file(de->d_name)) {
+      closedir(d);
+      return cli_fail("refusing to replace %s: it holds '%s', which is not part of an augur trace",
+                      dir, de->d_name);
+    }
+  }
+  rewinddir(d);
+  char p[PATH_MAX];
+  while ((de = readdir(d)) != NULL) {
+    if (!is_trace_file(de->d_name)) continue;
+    int w = snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+    if (w < 0 || (size_t)w >= sizeof p || unlink(p) != 0) {
+      closedir(d);
+      return cli_fail("cannot remove %s: %s", p, strerror(errno));
+    }
+  }
+  closedir(d);
+  return CLI_OK;
+}
+
+static int absolute(char *out, size_t n, const char *path) {
+  if (path[0] == '/') {
+    snprintf(out, n, "%s", path);
+    return 0;
+  }
+  char cwd[PATH_MAX];
+  if (!getcwd(cwd, sizeof cwd)) return -1;
+  int w = snprintf(out, n, "%s/%s", cwd, path);
+  return w < 0 || (size_t)w >= n ? -1 : 0;
+}
+
+static int choose_output(char *out, size_t n, const char *explicit_dir, const char *app) {
+  struct stat st;
+  if (explicit_dir) {
+    if (absolute(out, n, explicit_dir) < 0) return cli_fail("path too long: %s", explicit_dir);
+    if (stat(out, &st) == 0) {
+      if (!S_ISDIR(st.st_mode)) return cli_fail("%s exists and is not a directory", explicit_dir);
+      return replace_trace_dir(out);
+    }
+    return CLI_OK;
+  }
+  const char *base = strrchr(app, '/') ? strrchr(app, '/') + 1 : app;
+  char name[PATH_MAX];
+  for (int k = 1; k < 10000; k++) {
+    if (k == 1)
+      snprintf(name, sizeof name, "%s.augur", base);
+    else
+      snprintf(name, sizeof name, "%s-%d.augur", base, k);
+    if (absolute(out, n, name) < 0) return cli_fail("path too long: %s", name);
+    if (lstat(out, &st) != 0) return CLI_OK;
+  }
+  return cli_fail("too many %s-N.augur directories here; use -o DIR", base);
+}
+
+static uint64_t dir_bytes(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  uint64_t sum = 0;
+  struct dirent *de;
+  char p[PATH_MAX];
+  struct stat st;
+  while ((de = readdir(d)) != NULL) {
+    int w = snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+    if (w > 0 && (size_t)w < sizeof p && stat(p, &st) == 0 && S_ISREG(st.st_mode))
+      sum += (uint64_t)st.st_size;
+  }
+  closedir(d);
+  return sum;
+}
+
+/* After the run: say where the trace is and what it holds, read back with
+ * the reader so a broken trace is noticed now, not at analysis time. */
+static int summarise(const char *dir, const char *cmd, int flavour) {
+  struct stat st;
+  if (stat(dir, &st) != 0) {
+    cli_note("no trace was produced: %s never called MPI_Init under the recorder%s", cmd,
+             flavour == MPI_FLAVOUR_NONE ? " (it does not look like an MPI program)" : "");
+    return CLI_OK; /* not augur's failure: the program's status decides */
+  }
+  augur_trace *t = NULL;
+  augur_error err = {0};
+  if (augur_trace_open(&t, dir, &err) != AUGUR_OK) {
+    cli_note("trace in %s is unreadable: %s", dir, err.msg);
+    return CLI_FAIL;
+  }
+  uint32_t n = augur_trace_nranks(t);
+  uint64_t events = 0;
+  uint32_t unfinished = 0, first_unfinished = 0, damaged = 0;
+  for (uint32_t r = 0; r < n; r++) {
+    events += augur_trace_nevents(t, r);
+    const augur_rank_def *d = augur_trace_rank(t, r);
+    if (!d || !d->finalize_ns) {
+      if (!unfinished++) first_unfinished = r;
+    }
+    const char *msg = NULL;
+    augur_trace_damage(t, r, &msg);
+    if (msg) damaged++;
+  }
+  char size[32];
+  augur_fmt_bytes(size, sizeof size, dir_bytes(dir));
+  cli_note("trace written to %s", dir);
+  cli_note("%u rank%s, %llu events, %s on disk", n, n == 1 ? "" : "s", (unsigned long long)events,
+           size);
+  int rc = CLI_OK;
+  if (unfinished) {
+    cli_note("trace is INCOMPLETE: %u rank%s never reached MPI_Finalize (first: rank %u)",
+             unfinished, unfinished == 1 ? "" : "s", first_unfinished);
+    rc = CLI_FAIL;
+  }
+  if (damaged) {
+    cli_note("trace is DAMAGED in %u rank file%s (see 'augur info %s')", damaged,
+             damaged == 1 ? "" : "s", dir);
+    rc = CLI_FAIL;
+  }
+  augur_trace_close(t);
+  return rc;
+}
+
+static int run(char **cmd, const char *out, int flavour) {
+  struct sigaction sa, old_int, old_term;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = forward;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) return cli_fail("fork: %s", strerror(errno));
+  if (pid == 0) {
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    execvp(cmd[0], cmd);
+    fprintf(stderr, "%s: cannot run '%s': %s\n", cli_prog, cmd[0], strerror(errno));
+    _exit(127);
+  }
+  child_pid = pid;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return cli_fail("waitpid: %s", strerror(errno));
+  }
+  child_pid = 0;
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
+
+  int code;
+  if (WIFEXITED(status)) {
+    code = WEXITSTATUS(status);
+    if (code == 127) return 127; /* exec failed, already said why */
+  } else if (WIFSIGNALED(status)) {
+    code = 128 + WTERMSIG(status);
+    cli_note("%s was killed by signal %d", cmd[0], WTERMSIG(status));
+  } else {
+    code = CLI_FAIL;
+  }
+  int s = summarise(out, cmd[0], flavour);
+  /* The application's own status wins; a clean run with a bad trace is 1. */
+  return code ? code : s;
+}
+
+int cmd_record(int argc, char **argv) {
+  const char *outopt = NULL, *counters = NULL, *mpi = NULL, *val = NULL;
+  int hash = 0, dashdash = -1;
+  for (int i = 1; i < argc; i++) {
+    int m;
+    if (!strcmp(argv[i], "--")) {
+      dashdash = i;
+      break;
+    } else if (cli_is_help(argv[i])) {
+      help();
+      return CLI_OK;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--output", "-o", &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      if (!*val) return cli_usage("-o wants a directory name");
+      outopt = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--counters", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      counters = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--mpi", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      if (mpi_flavour_parse(val) < 0)
+        return cli_usage("--mpi wants mpich or openmpi, got '%s'", val);
+      mpi = val;
+    } else if (!strcmp(argv[i], "--payload-hash")) {
+      hash = 1;
+    } else if (argv[i][0] == '-') {
+      return cli_usage("unknown option '%s' (see 'augur record --help')", argv[i]);
+    } else {
+      return cli_usage("missing '--' before the command (usage: augur record [options] -- "
+                       "COMMAND...)");
+    }
+  }
+  if (dashdash < 0)
+    return cli_usage("missing '-- COMMAND' (usage: augur record [options] -- COMMAND...)");
+  char **cmd = argv + dashdash + 1;
+  int ncmd = argc - dashdash - 1;
+  if (ncmd <= 0) return cli_usage("missing COMMAND after '--'");
+
+  /* A command that cannot run is said once, before any note about MPI. */
+  char *resolved = mpi_flavour_which(cmd[0]);
+  if (!resolved) {
+    cli_note("cannot run '%s': %s", cmd[0],
+             strchr(cmd[0], '/') ? "no such file" : "not found in PATH");
+    return 127;
+  }
+  free(resolved);
+
+  char why[PATH_MAX + 128];
+  int app = -1;
+  int flavour = mpi_flavour_detect(cmd, ncmd, &app, why, sizeof why);
+  if (mpi) {
+    int forced = mpi_flavour_parse(mpi);
+    if (flavour != MPI_FLAVOUR_NONE && flavour != forced)
+      cli_note("note: --mpi %s overrides what the application links: %s", mpi, why);
+    flavour = forced;
+  }
+
+  char lib[PATH_MAX], libname[64];
+  if (flavour != MPI_FLAVOUR_NONE)
+    snprintf(libname, sizeof libname, "libaugur-mpi-%s.so", mpi_flavour_name(flavour));
+  else
+    snprintf(libname, sizeof libname, "libaugur-mpi.so");
+  if (recorder_path(lib, sizeof lib, libname) < 0)
+    return cli_fail("cannot find my own executable (/proc/self/exe)");
+  if (access(lib, R_OK) != 0)
+    return cli_fail("the %s recorder is not installed: %s is missing", mpi_flavour_title(flavour),
+                    lib);
+  if (flavour == MPI_FLAVOUR_NONE && !mpi)
+    cli_note("note: %s; using the default recorder %s", why, libname);
+
+  char out[PATH_MAX];
+  int rc = choose_output(out, sizeof out, outopt, app >= 0 ? cmd[app] : cmd[0]);
+  if (rc != CLI_OK) return rc;
+
+  /* LD_PRELOAD is inherited through mpiexec by every rank; prepend so a
+   * preload the user already had keeps working. */
+  const char *old = getenv("LD_PRELOAD");
+  size_t plen = strlen(lib) + (old ? strlen(old) : 0) + 2;
+  char *preload = malloc(plen);
+  if (!preload) return cli_fail("out of memory");
+  snprintf(preload, plen, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
+  int ok = setenv("LD_PRELOAD", preload, 1) == 0 && setenv("AUGUR_TRACE_DIR", out, 1) == 0 &&
+           setenv("AUGUR_PAYLOAD_HASH", hash ? "1" : "0", 1) == 0 &&
+           (!counters || setenv("AUGUR_COUNTERS", counters, 1) == 0);
+  free(preload);
+  if (!ok) return cli_fail("cannot set the environment: %s", strerror(errno));
+  return run(cmd, out, flavour);
+}

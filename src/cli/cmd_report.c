@@ -1,0 +1,84 @@
+/* augur report TRACE [--json] [--top N] */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "augur/report.h"
+#include "cli.h"
+
+static void help(void) {
+  printf("usage: augur report TRACE [--json] [--top N]\n"
+         "\n"
+         "Where the time goes: wall time, compute vs MPI time per rank, the MPI calls\n"
+         "that cost most (with their call sites), message sizes, who talks to whom,\n"
+         "collectives and load balance.\n"
+         "\n"
+         "options:\n"
+         "  --json      print the report as JSON (schema: docs/cli.md)\n"
+         "  --top N     show the N most expensive calls and pairs (default 10)\n"
+         "  -h, --help  show this help\n");
+}
+
+static void on_progress(void *arg, uint32_t rank, uint32_t nranks, uint64_t events) {
+  cli_progress_update(arg, "rank %u/%u, %llu events", rank, nranks, (unsigned long long)events);
+}
+
+int cmd_report(int argc, char **argv) {
+  const char *path = NULL, *val = NULL;
+  int json = 0;
+  long long top = 10;
+  for (int i = 1; i < argc; i++) {
+    int m;
+    if (cli_is_help(argv[i])) {
+      help();
+      return CLI_OK;
+    } else if (!strcmp(argv[i], "--json")) {
+      json = 1;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--top", NULL, &val)) != 0) {
+      if (m < 0 || cli_parse_int("--top", val, 1, INT_MAX, &top) < 0) return CLI_USAGE;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      return cli_usage("unknown option '%s' (see 'augur report --help')", argv[i]);
+    } else if (path) {
+      return cli_usage("unexpected argument '%s': one trace at a time", argv[i]);
+    } else {
+      path = argv[i];
+    }
+  }
+  if (!path) return cli_usage("missing TRACE (usage: augur report TRACE [--json] [--top N])");
+
+  augur_trace *t = NULL;
+  int rc = cli_open_trace(path, &t);
+  if (rc != CLI_OK) return rc;
+
+  cli_progress prog;
+  cli_progress_init(&prog, "reading");
+  augur_report *r = NULL;
+  augur_error err = {0};
+  int st = augur_report_compute(t, &r, on_progress, &prog, &err);
+  cli_progress_done(&prog);
+  if (!r) {
+    augur_trace_close(t);
+    return cli_fail("%s", err.msg);
+  }
+  /* With damage, what could be read is still printed: partial answers help
+   * more than none, and the error line below says what is missing. */
+  if (json) {
+    char *s = augur_report_json(r, t, (int)top);
+    if (!s) {
+      augur_report_free(r);
+      augur_trace_close(t);
+      return cli_fail("out of memory writing JSON");
+    }
+    fputs(s, stdout);
+    fputc('\n', stdout);
+    free(s);
+  } else {
+    augur_report_print_text(stdout, r, t, (int)top);
+  }
+  fflush(stdout);
+  augur_report_free(r);
+  augur_trace_close(t);
+  if (st != AUGUR_OK) return cli_fail("%s", err.msg);
+  return CLI_OK;
+}

@@ -1,0 +1,122 @@
+/* Shared CLI plumbing: messages, option values, trace opening, progress. */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+const char *cli_prog = "augur";
+
+static void vline(const char *fmt, va_list ap) {
+  fprintf(stderr, "%s: ", cli_prog);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+}
+
+int cli_usage(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vline(fmt, ap);
+  va_end(ap);
+  return CLI_USAGE;
+}
+
+int cli_fail(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vline(fmt, ap);
+  va_end(ap);
+  return CLI_FAIL;
+}
+
+void cli_note(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vline(fmt, ap);
+  va_end(ap);
+}
+
+int cli_is_help(const char *arg) {
+  return !strcmp(arg, "--help") || !strcmp(arg, "-h");
+}
+
+int cli_opt_value(int argc, char **argv, int *i, const char *name, const char *shortname,
+                  const char **val) {
+  const char *a = argv[*i];
+  size_t n = strlen(name);
+  if (!strncmp(a, name, n) && a[n] == '=') {
+    *val = a + n + 1;
+    return 1;
+  }
+  if (strcmp(a, name) && !(shortname && !strcmp(a, shortname))) return 0;
+  if (*i + 1 >= argc) {
+    cli_usage("option %s needs a value (see '%s --help')", a, cli_prog);
+    return -1;
+  }
+  *val = argv[++*i];
+  return 1;
+}
+
+int cli_parse_int(const char *opt, const char *val, long long min, long long max, long long *out) {
+  char *end = NULL;
+  errno = 0;
+  long long v = strtoll(val, &end, 10);
+  if (!*val || *end || errno || v < min || v > max) {
+    if (max == LLONG_MAX)
+      cli_usage("%s wants an integer >= %lld, got '%s'", opt, min, val);
+    else
+      cli_usage("%s wants an integer in %lld..%lld, got '%s'", opt, min, max, val);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+int cli_open_trace(const char *path, augur_trace **t) {
+  struct stat st;
+  if (stat(path, &st) != 0) return cli_fail("no such trace: %s", path);
+  if (!S_ISDIR(st.st_mode))
+    return cli_fail("not a trace: %s (a trace is a NAME.augur directory)", path);
+  augur_error err = {0};
+  if (augur_trace_open(t, path, &err) != AUGUR_OK) return cli_fail("%s", err.msg);
+  return CLI_OK;
+}
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void cli_progress_init(cli_progress *p, const char *what) {
+  /* Only a human watching a terminal wants this; logs and pipes stay clean. */
+  p->on = isatty(STDERR_FILENO);
+  p->last_ns = now_ns();
+  p->what = what;
+}
+
+void cli_progress_update(cli_progress *p, const char *fmt, ...) {
+  if (!p->on) return;
+  uint64_t t = now_ns();
+  if (t - p->last_ns < 200000000u) return; /* 5 updates a second is plenty */
+  p->last_ns = t;
+  fprintf(stderr, "\r%s: %s ", cli_prog, p->what);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\033[K");
+  fflush(stderr);
+}
+
+void cli_progress_done(cli_progress *p) {
+  if (!p->on) return;
+  fprintf(stderr, "\r\033[K");
+  fflush(stderr);
+}

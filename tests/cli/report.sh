@@ -1,0 +1,56 @@
+# augur report on a hand-built trace with known figures.
+. "$(dirname "$0")/lib.sh"
+T="$D/known.augur"
+"$GEN" "$T" || { fail "gen_trace failed"; finish; }
+
+expect 0 0 "$AUGUR" report "$T" --json
+cp "$D/out" "$D/report.json"
+"$CHECK" "$D/report.json" || fail "report --json figures differ (see above)"
+
+# Same figures through --top 1: one call, the most expensive one.
+expect 0 0 "$AUGUR" report --top 1 --json "$T"
+python3 - "$D/out" <<'PY' || fail "--top 1 JSON"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert len(r["calls"]) == 1, r["calls"]
+assert r["calls"][0]["call"] == "MPI_Recv"
+assert len(r["calls"][0]["sites"]) == 1
+assert r["calls_total"] == 6
+PY
+
+# Text: every section, the top call with its call site, nothing on stderr.
+expect 0 0 "$AUGUR" report "$T"
+cp "$D/out" "$D/report.txt"
+for s in "wall time" "Top MPI calls by time" "Time per rank" "Load balance" "Collectives" \
+  "message sizes" "Communication matrix" "MPI_Recv" "augur-test-app+0x100" "(rank 2)"; do
+  contains "$D/report.txt" "$s"
+done
+# Ranked by time: MPI_Recv is the first call row.
+first=$(awk '/Top MPI calls/{getline; getline; print $1; exit}' "$D/report.txt")
+[ "$first" = "MPI_Recv" ] || fail "first call row is '$first', want MPI_Recv"
+# Deterministic: same input, same output.
+"$AUGUR" report "$T" --json >"$D/again.json" 2>/dev/null
+cmp -s "$D/report.json" "$D/again.json" || fail "two runs of report --json differ"
+
+# Threads and persistent requests: overlapping calls add no compute; each
+# completion of a persistent send is one message, SEND_INIT itself is none.
+"$GEN" "$D/threads.augur" threads || fail "gen_trace threads failed"
+expect 0 0 "$AUGUR" report "$D/threads.augur" --json
+python3 - "$D/out" <<'PY' || fail "threads/persistent figures"
+import json, sys
+r = json.load(open(sys.argv[1]))
+ranks = r["ranks"]
+got = [(x["compute_ns"], x["mpi_ns"], x["window_ns"]) for x in ranks]
+assert got == [(1100, 1300, 2000), (600, 1400, 2000)], got
+ms = r["message_sizes"]
+assert ms["messages"] == 3 and ms["bytes"] == 520, ms
+b = {x["lo"]: (x["count"], x["bytes"]) for x in ms["buckets"]}
+assert b == {8: (1, 8), 256: (2, 512)}, b
+assert r["matrix"] == [{"from": 0, "to": 1, "bytes": 520, "messages": 3}], r["matrix"]
+calls = {c["call"]: c for c in r["calls"]}
+assert calls["MPI_Start"]["count"] == 2 and calls["MPI_Wait"]["count"] == 2, calls.keys()
+PY
+expect 0 0 "$AUGUR" dump "$D/threads.augur" --rank 0
+n=$(grep -c -E ' 0 +1  MPI_Send ' "$D/out")
+[ "$n" -eq 1 ] || fail "dump shows $n thread-1 MPI_Send events of rank 0, want 1"
+finish
