@@ -1,0 +1,32 @@
+#!/bin/sh
+# `make demo`: record a 4-rank 2-D stencil run under augur and show the results.
+# Usage: scripts/demo.sh [BUILD_DIR]
+set -eu
+BUILD=${1:-build}
+AUGUR="$BUILD/bin/augur"
+. "$(dirname "$0")/mpi-env.sh"
+
+# Prefer MPICH (fast start-up); fall back to Open MPI.
+for flavour in mpich openmpi; do
+  if [ -x "$BUILD/apps/$flavour/stencil" ] && command -v "mpiexec.$flavour" >/dev/null; then
+    break
+  fi
+done
+APP="$BUILD/apps/$flavour/stencil"
+TRACE="$BUILD/demo/stencil.augur"
+mkdir -p "$BUILD/demo"
+
+say() { printf '\n\033[1m== %s\033[0m\n' "$*" 2>/dev/null || printf '\n== %s\n' "$*"; }
+
+say "augur record -- mpiexec.$flavour -n 4 stencil -n 300 -x 200 -y 200"
+"$AUGUR" record -o "$TRACE" -- "mpiexec.$flavour" -n 4 "$APP" -n 300 -x 200 -y 200
+
+say "augur info"
+"$AUGUR" info "$TRACE"
+
+say "augur report"
+"$AUGUR" report "$TRACE"
+
+say "next"
+echo "augur dump $TRACE --rank 1 --limit 20     # the events themselves"
+echo "augur report $TRACE --json                # the same report for programs"
