@@ -18,8 +18,8 @@ mkdir -p "$BUILD/demo"
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*" 2>/dev/null || printf '\n== %s\n' "$*"; }
 
-say "augur record -- mpiexec.$flavour -n 4 stencil -n 300 -x 200 -y 200"
-"$AUGUR" record -o "$TRACE" -- "mpiexec.$flavour" -n 4 "$APP" -n 300 -x 200 -y 200
+say "augur record -- mpiexec.$flavour -n 4 stencil -n 200 -x 800 -y 800"
+"$AUGUR" record -o "$TRACE" -- "mpiexec.$flavour" -n 4 "$APP" -n 200 -x 800 -y 800
 
 say "augur info"
 "$AUGUR" info "$TRACE"

@@ -47,8 +47,8 @@ done
 echo
 F=mpich
 [ -x "$BUILD/apps/$F/stencil" ] || F=openmpi
-ITER=${STENCIL_ITER:-3000}
-ARGS="-n $ITER -x 256 -y 256"
+ITER=${STENCIL_ITER:-6000}
+ARGS="-n $ITER -x 1024 -y 1024"
 echo "stencil ($F, 2 ranks, $ARGS): wall time of the whole mpiexec"
 : >"$TMP/plain"; : >"$TMP/rec"
 i=0
@@ -67,8 +67,23 @@ printf '  plain %.3f s   recorded %.3f s   overhead %+.2f %%   (goal <= 1 %%)\n'
   "$(calc "($r - $p) * 100 / $p")"
 
 echo
-echo "stencil trace on disk and read back (one core):"
-"$BUILD/bin/augur-bench-reader" --runs "$R" "$TMP/st.augur" | sed 's/^/  /'
+echo "fixed cost per run ($F, 2 ranks, ring -n 1: start-up, clock calibration and sync, flush)"
+: >"$TMP/plain"; : >"$TMP/rec"
+i=0
+while [ $i -lt "$R" ]; do
+  t0=$(now); "mpiexec.$F" -n 2 "$BUILD/apps/$F/ring" -n 1 >/dev/null; t1=$(now)
+  calc "$t1 - $t0" >>"$TMP/plain"
+  rm -rf "$TMP/ring.augur"
+  t0=$(now)
+  "$BUILD/bin/augur" record -o "$TMP/ring.augur" -- "mpiexec.$F" -n 2 "$BUILD/apps/$F/ring" -n 1 >/dev/null 2>&1
+  t1=$(now)
+  calc "$t1 - $t0" >>"$TMP/rec"
+  i=$((i + 1))
+done
+p=$(median <"$TMP/plain"); r=$(median <"$TMP/rec")
+printf '  plain %.3f s   recorded %.3f s   fixed cost %.1f ms per run\n' "$p" "$r" \
+  "$(calc "($r - $p) * 1000")"
+
 echo
-echo "synthetic stencil-like trace, 10 M events (one core):"
-"$BUILD/bin/augur-bench-reader" --runs "$R" --events 10000000 | sed 's/^/  /'
+echo "reader and size: a synthetic stencil-like trace of 10 M events, then the stencil trace above"
+"$BUILD/bin/augur-bench-reader" --runs "$R" --events 10000000 "$TMP/st.augur" | sed 's/^/  /'

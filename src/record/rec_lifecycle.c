@@ -138,6 +138,8 @@ static void prepare_meta(void) {
   mpi_version[len > 0 && len <= MPI_MAX_LIBRARY_VERSION_STRING ? len : 0] = '\0';
   char *nl = strchr(mpi_version, '\n');
   if (nl) *nl = '\0';
+  for (char *c = mpi_version; *c; c++) /* "MPICH Version:\t4.0.2": keep it one plain line */
+    if (*c == '\t') *c = ' ';
   for (size_t n = strlen(mpi_version);
        n && (mpi_version[n - 1] == ' ' || mpi_version[n - 1] == '\r');)
     mpi_version[--n] = '\0';

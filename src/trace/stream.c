@@ -222,6 +222,11 @@ struct augur_stream {
   int comm_cached;
   uint64_t comm_id;
   const augur_comm_def *comm;
+  /* Intercommunicator seen from this rank: the group its peers live in. The
+   * definition is the same on both sides (members = the group holding the
+   * smallest world rank), so ranks of `remote` find their peers in `members`. */
+  const int32_t *comm_far;
+  uint32_t comm_far_size;
   uint64_t parent_comm;
   uint16_t parent_inter;
   uint32_t cs_small[256]; /* local id -> global id + 1 for small ids (0 = not looked up) */
@@ -317,10 +322,20 @@ static inline int32_t to_world(augur_stream *s, uint64_t comm, int32_t peer, int
     s->comm = augur_trace_comm(s->t, comm);
     s->comm_id = comm;
     s->comm_cached = 1;
+    s->comm_far = NULL;
+    s->comm_far_size = 0;
+    const augur_comm_def *d = s->comm;
+    if (d && d->remote_size) {
+      int in_members = 0;
+      for (uint32_t i = 0; i < d->size && !in_members; i++)
+        in_members = d->members[i] == (int32_t)s->rank;
+      s->comm_far = in_members ? d->remote : d->members;
+      s->comm_far_size = in_members ? d->remote_size : d->size;
+    }
   }
   const augur_comm_def *c = s->comm;
   if (!c) return peer;
-  if (inter) return c->remote && (uint32_t)peer < c->remote_size ? c->remote[peer] : peer;
+  if (inter) return s->comm_far && (uint32_t)peer < s->comm_far_size ? s->comm_far[peer] : peer;
   return c->members && (uint32_t)peer < c->size ? c->members[peer] : peer;
 }
 

@@ -44,13 +44,16 @@ static void test_pairing(void **state) {
     augur_comm_def cw = {.id = AUGUR_COMM_WORLD, .size = 4, .members = world};
     augur_comm_def cs = {
         .id = SPLIT, .parent = 1, .kind = AUGUR_COMM_KIND_SPLIT, .size = 2, .members = split};
+    /* As the recorder writes it on both sides: members = the group holding the
+     * smallest world rank ({0, 2}), remote = the other ({3}); rank 3 lives in
+     * `remote`, so its peers are found in `members`. */
     augur_comm_def ci = {.id = INTER,
                          .parent = 1,
                          .kind = AUGUR_COMM_KIND_INTERCOMM,
-                         .size = 1,
-                         .members = local,
-                         .remote_size = 2,
-                         .remote = remote};
+                         .size = 2,
+                         .members = remote,
+                         .remote_size = 1,
+                         .remote = local};
     int32_t self_member = (int32_t)r;
     augur_comm_def cself = {
         .id = AUGUR_COMM_SELF, .kind = AUGUR_COMM_KIND_SELF, .size = 1, .members = &self_member};
