@@ -21,6 +21,11 @@ say() { printf '\n\033[1m== %s\033[0m\n' "$*" 2>/dev/null || printf '\n== %s\n' 
 say "augur record -- mpiexec.$flavour -n 4 stencil -n 200 -x 800 -y 800"
 "$AUGUR" record -o "$TRACE" -- "mpiexec.$flavour" -n 4 "$APP" -n 200 -x 800 -y 800
 
+if [ "$(nproc)" -lt 4 ]; then
+  echo "(note: 4 ranks on $(nproc) cores: ranks take turns on the CPUs, so waiting in MPI"
+  echo " dominates this report; on 4+ cores the same run is mostly compute)"
+fi
+
 say "augur info"
 "$AUGUR" info "$TRACE"
 
