@@ -19,6 +19,9 @@ static const command commands[] = {
     {"report", cmd_report, "where the time goes: per rank, per call, per call site"},
     {"info", cmd_info, "what a trace holds: ranks, communicators, counters, damage"},
     {"dump", cmd_dump, "print a trace's events, one line each"},
+    {"timeline", cmd_timeline, "draw a window of the run as SVG or HTML"},
+    {"export", cmd_export, "write a trace as OTF2, Chrome JSON, Paraver or SimGrid"},
+    {"import", cmd_import, "turn an OTF2 archive (e.g. from Score-P) into an augur trace"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,8 @@
+/* augur export — placeholder until the command lands. */
+#include "cli.h"
+
+int cmd_export(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  return cli_fail("not available in this build");
+}

@@ -1,0 +1,8 @@
+/* augur import — placeholder until the command lands. */
+#include "cli.h"
+
+int cmd_import(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  return cli_fail("not available in this build");
+}
