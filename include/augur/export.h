@@ -24,9 +24,9 @@ typedef struct augur_export_opts {
 
 /* Statistics an export returns (for the CLI summary and bench/export). */
 typedef struct augur_export_stats {
-  uint64_t events;   /* augur events read */
-  uint64_t records;  /* records written in the target format */
-  uint64_t bytes;    /* bytes written */
+  uint64_t events;  /* augur events read */
+  uint64_t records; /* records written in the target format */
+  uint64_t bytes;   /* bytes written */
 } augur_export_stats;
 
 /* Chrome trace-event JSON (Perfetto, chrome://tracing): OUT is a file. */

@@ -1,10 +1,10 @@
 /* augur recorder — Fortran bindings of the blocking and nonblocking
  * collectives. Byte accounting is that of wrap_coll.c (bytes = what this rank
  * sends or contributes, bytes_recv = what it receives, v/w variants sum their
- * counts, root-only arguments read only at the root): the fill functions
- * below take the call's arguments converted to C (handles through *_f2c, the
- * library's Fortran MPI_IN_PLACE mapped to the C one) and must stay in step
- * with wrap_coll.c's. Fortran counts arrays are MPI_Fint, which is int. */
+ * counts, root-only arguments read only at the root): the shared fill
+ * functions of coll_fill.c take the call's arguments converted to C (handles
+ * through *_f2c, the library's Fortran MPI_IN_PLACE mapped to the C one).
+ * Fortran counts arrays are MPI_Fint, which is int. */
 #include "fortran_wrap.h"
 
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran counts arrays are read as int");
@@ -12,101 +12,6 @@ _Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran counts arrays are read 
 /* The application's buffer as the C fill functions expect it. */
 static const void *c_buf(const void *fbuf) {
   return aug_f_in_place(fbuf) ? MPI_IN_PLACE : fbuf;
-}
-
-static int is_root(const augur_event *ev) {
-  return (ev->flags & AUGUR_F_ROOT) != 0;
-}
-
-static void in_place(augur_event *ev, const void *sbuf) {
-  if (aug_in_place(sbuf)) ev->flags |= AUGUR_F_IN_PLACE;
-}
-
-/* Rooted collectives on an intercommunicator: MPI_PROC_NULL ranks take no part. */
-static int idle(MPI_Comm comm, int root) {
-  return root == MPI_PROC_NULL && aug_comm_is_inter(comm);
-}
-
-static void fill_bcast(augur_event *ev, int count, MPI_Datatype dt, int root, MPI_Comm comm) {
-  aug_fill_coll(ev, comm, root, 0, 0);
-  if (idle(comm, root)) return;
-  if (is_root(ev))
-    ev->bytes = aug_bytes(count, dt);
-  else
-    ev->bytes_recv = aug_bytes(count, dt);
-}
-
-static void fill_reduce(augur_event *ev, const void *sbuf, int count, MPI_Datatype dt, int root,
-                        MPI_Comm comm) {
-  aug_fill_coll(ev, comm, root, 0, 0);
-  in_place(ev, sbuf);
-  if (idle(comm, root)) return;
-  uint64_t n = aug_bytes(count, dt);
-  if (!(root == MPI_ROOT && aug_comm_is_inter(comm))) ev->bytes = n;
-  if (is_root(ev)) ev->bytes_recv = n;
-}
-
-static void fill_allreduce(augur_event *ev, const void *sbuf, int count, MPI_Datatype dt,
-                           MPI_Comm comm) {
-  uint64_t n = aug_bytes(count, dt);
-  aug_fill_coll(ev, comm, AUGUR_PEER_NONE, n, n);
-  in_place(ev, sbuf);
-}
-
-static void fill_gather(augur_event *ev, const void *sbuf, int scount, MPI_Datatype sdt,
-                        const int *rcounts, int rcount, MPI_Datatype rdt, int root, MPI_Comm comm) {
-  aug_fill_coll(ev, comm, root, 0, 0);
-  in_place(ev, sbuf);
-  if (idle(comm, root)) return;
-  if (!(root == MPI_ROOT && aug_comm_is_inter(comm)))
-    ev->bytes = aug_in_place(sbuf) ? 0 : aug_bytes(scount, sdt);
-  if (is_root(ev)) {
-    int n = aug_comm_nprocs_for_counts(comm);
-    ev->bytes_recv = rcounts ? aug_bytes_v(rcounts, rdt, n) : aug_bytes(rcount, rdt) * (uint64_t)n;
-    if (aug_in_place(sbuf)) /* the root's own block stays where it is */
-      ev->bytes =
-          rcounts ? aug_bytes(rcounts[aug_comm_rank_in(comm)], rdt) : aug_bytes(rcount, rdt);
-  }
-}
-
-static void fill_scatter(augur_event *ev, const int *scounts, int scount, MPI_Datatype sdt,
-                         const void *rbuf, int rcount, MPI_Datatype rdt, int root, MPI_Comm comm) {
-  aug_fill_coll(ev, comm, root, 0, 0);
-  in_place(ev, rbuf);
-  if (idle(comm, root)) return;
-  if (is_root(ev)) {
-    int n = aug_comm_nprocs_for_counts(comm);
-    ev->bytes = scounts ? aug_bytes_v(scounts, sdt, n) : aug_bytes(scount, sdt) * (uint64_t)n;
-  }
-  if (!(root == MPI_ROOT && aug_comm_is_inter(comm)))
-    ev->bytes_recv = aug_in_place(rbuf) ? (scounts ? aug_bytes(scounts[aug_comm_rank_in(comm)], sdt)
-                                                   : aug_bytes(scount, sdt))
-                                        : aug_bytes(rcount, rdt);
-}
-
-static void fill_allgather(augur_event *ev, const void *sbuf, int scount, MPI_Datatype sdt,
-                           const int *rcounts, int rcount, MPI_Datatype rdt, MPI_Comm comm) {
-  int n = aug_comm_nprocs_for_counts(comm);
-  uint64_t recvd = rcounts ? aug_bytes_v(rcounts, rdt, n) : aug_bytes(rcount, rdt) * (uint64_t)n;
-  uint64_t sent;
-  if (aug_in_place(sbuf))
-    sent = rcounts ? aug_bytes(rcounts[aug_comm_rank_in(comm)], rdt) : aug_bytes(rcount, rdt);
-  else
-    sent = aug_bytes(scount, sdt);
-  aug_fill_coll(ev, comm, AUGUR_PEER_NONE, sent, recvd);
-  in_place(ev, sbuf);
-}
-
-static void fill_alltoall(augur_event *ev, const void *sbuf, const int *scounts, int scount,
-                          MPI_Datatype sdt, const int *rcounts, int rcount, MPI_Datatype rdt,
-                          MPI_Comm comm) {
-  int n = aug_comm_nprocs_for_counts(comm);
-  uint64_t recvd = rcounts ? aug_bytes_v(rcounts, rdt, n) : aug_bytes(rcount, rdt) * (uint64_t)n;
-  uint64_t sent = aug_in_place(sbuf) ? recvd
-                  : scounts          ? aug_bytes_v(scounts, sdt, n)
-                                     : aug_bytes(scount, sdt) * (uint64_t)n;
-  aug_fill_coll(ev, comm, AUGUR_PEER_NONE, sent, recvd);
-  in_place(ev, sbuf);
 }
 
 /* Σ counts[i] * size(types[i]) with Fortran type handles. */
@@ -121,21 +26,7 @@ static void fill_alltoallw(augur_event *ev, const void *sbuf, const MPI_Fint *sc
                            const MPI_Fint *sdts, const MPI_Fint *rcounts, const MPI_Fint *rdts,
                            MPI_Comm comm) {
   int n = aug_comm_nprocs_for_counts(comm);
-  uint64_t recvd = bytes_w(rcounts, rdts, n);
-  uint64_t sent = aug_in_place(sbuf) ? recvd : bytes_w(scounts, sdts, n);
-  aug_fill_coll(ev, comm, AUGUR_PEER_NONE, sent, recvd);
-  in_place(ev, sbuf);
-}
-
-/* Reduce_scatter: the full vector goes in, this rank's block comes out. */
-static void fill_reduce_scatter(augur_event *ev, const void *sbuf, const int *rcounts, int rcount,
-                                MPI_Datatype dt, MPI_Comm comm) {
-  int n = 0;
-  PMPI_Comm_size(comm, &n);
-  uint64_t sent = rcounts ? aug_bytes_v(rcounts, dt, n) : aug_bytes(rcount, dt) * (uint64_t)n;
-  uint64_t recvd = rcounts ? aug_bytes(rcounts[aug_comm_rank_in(comm)], dt) : aug_bytes(rcount, dt);
-  aug_fill_coll(ev, comm, AUGUR_PEER_NONE, sent, recvd);
-  in_place(ev, sbuf);
+  aug_coll_fill_sums(ev, sbuf, bytes_w(scounts, sdts, n), bytes_w(rcounts, rdts, n), comm);
 }
 
 /* Defines a collective and its nonblocking twin (one more argument, the
@@ -173,73 +64,79 @@ F_COLL(mpi_barrier, MPI_BARRIER, mpi_ibarrier, MPI_IBARRIER, BARRIER, (F_INT * c
 
 F_COLL(mpi_bcast, MPI_BCAST, mpi_ibcast, MPI_IBCAST, BCAST,
        (void *buf, F_INT *count, F_INT *dt, F_INT *root, F_INT *comm), (buf, count, dt, root, comm),
-       fill_bcast(&ev, *count, CT(dt), *root, CC(comm)))
+       aug_coll_fill_bcast(&ev, *count, CT(dt), *root, CC(comm)))
 
 F_COLL(mpi_reduce, MPI_REDUCE, mpi_ireduce, MPI_IREDUCE, REDUCE,
        (void *sbuf, void *rbuf, F_INT *count, F_INT *dt, F_INT *op, F_INT *root, F_INT *comm),
        (sbuf, rbuf, count, dt, op, root, comm),
-       fill_reduce(&ev, c_buf(sbuf), *count, CT(dt), *root, CC(comm)))
+       aug_coll_fill_reduce(&ev, c_buf(sbuf), *count, CT(dt), *root, CC(comm)))
 
 F_COLL(mpi_allreduce, MPI_ALLREDUCE, mpi_iallreduce, MPI_IALLREDUCE, ALLREDUCE,
        (void *sbuf, void *rbuf, F_INT *count, F_INT *dt, F_INT *op, F_INT *comm),
        (sbuf, rbuf, count, dt, op, comm),
-       fill_allreduce(&ev, c_buf(sbuf), *count, CT(dt), CC(comm)))
+       aug_coll_fill_allreduce(&ev, c_buf(sbuf), *count, CT(dt), CC(comm)))
 
 F_COLL(mpi_scan, MPI_SCAN, mpi_iscan, MPI_ISCAN, SCAN,
        (void *sbuf, void *rbuf, F_INT *count, F_INT *dt, F_INT *op, F_INT *comm),
        (sbuf, rbuf, count, dt, op, comm),
-       fill_allreduce(&ev, c_buf(sbuf), *count, CT(dt), CC(comm)))
+       aug_coll_fill_allreduce(&ev, c_buf(sbuf), *count, CT(dt), CC(comm)))
 
 F_COLL(mpi_exscan, MPI_EXSCAN, mpi_iexscan, MPI_IEXSCAN, EXSCAN,
        (void *sbuf, void *rbuf, F_INT *count, F_INT *dt, F_INT *op, F_INT *comm),
        (sbuf, rbuf, count, dt, op, comm),
-       fill_allreduce(&ev, c_buf(sbuf), *count, CT(dt), CC(comm)))
+       aug_coll_fill_allreduce(&ev, c_buf(sbuf), *count, CT(dt), CC(comm)))
 
 F_COLL(mpi_gather, MPI_GATHER, mpi_igather, MPI_IGATHER, GATHER,
        (void *sbuf, F_INT *scount, F_INT *sdt, void *rbuf, F_INT *rcount, F_INT *rdt, F_INT *root,
         F_INT *comm),
        (sbuf, scount, sdt, rbuf, rcount, rdt, root, comm),
-       fill_gather(&ev, c_buf(sbuf), *scount, CT(sdt), NULL, *rcount, CT(rdt), *root, CC(comm)))
+       aug_coll_fill_gather(&ev, c_buf(sbuf), *scount, CT(sdt), NULL, *rcount, CT(rdt), *root,
+                            CC(comm)))
 
 F_COLL(mpi_gatherv, MPI_GATHERV, mpi_igatherv, MPI_IGATHERV, GATHERV,
        (void *sbuf, F_INT *scount, F_INT *sdt, void *rbuf, F_INT *rcounts, F_INT *displs,
         F_INT *rdt, F_INT *root, F_INT *comm),
        (sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root, comm),
-       fill_gather(&ev, c_buf(sbuf), *scount, CT(sdt), rcounts, 0, CT(rdt), *root, CC(comm)))
+       aug_coll_fill_gather(&ev, c_buf(sbuf), *scount, CT(sdt), rcounts, 0, CT(rdt), *root,
+                            CC(comm)))
 
 F_COLL(mpi_scatter, MPI_SCATTER, mpi_iscatter, MPI_ISCATTER, SCATTER,
        (void *sbuf, F_INT *scount, F_INT *sdt, void *rbuf, F_INT *rcount, F_INT *rdt, F_INT *root,
         F_INT *comm),
        (sbuf, scount, sdt, rbuf, rcount, rdt, root, comm),
-       fill_scatter(&ev, NULL, *scount, CT(sdt), c_buf(rbuf), *rcount, CT(rdt), *root, CC(comm)))
+       aug_coll_fill_scatter(&ev, NULL, *scount, CT(sdt), c_buf(rbuf), *rcount, CT(rdt), *root,
+                             CC(comm)))
 
 F_COLL(mpi_scatterv, MPI_SCATTERV, mpi_iscatterv, MPI_ISCATTERV, SCATTERV,
        (void *sbuf, F_INT *scounts, F_INT *displs, F_INT *sdt, void *rbuf, F_INT *rcount,
         F_INT *rdt, F_INT *root, F_INT *comm),
        (sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root, comm),
-       fill_scatter(&ev, scounts, 0, CT(sdt), c_buf(rbuf), *rcount, CT(rdt), *root, CC(comm)))
+       aug_coll_fill_scatter(&ev, scounts, 0, CT(sdt), c_buf(rbuf), *rcount, CT(rdt), *root,
+                             CC(comm)))
 
 F_COLL(mpi_allgather, MPI_ALLGATHER, mpi_iallgather, MPI_IALLGATHER, ALLGATHER,
        (void *sbuf, F_INT *scount, F_INT *sdt, void *rbuf, F_INT *rcount, F_INT *rdt, F_INT *comm),
        (sbuf, scount, sdt, rbuf, rcount, rdt, comm),
-       fill_allgather(&ev, c_buf(sbuf), *scount, CT(sdt), NULL, *rcount, CT(rdt), CC(comm)))
+       aug_coll_fill_allgather(&ev, c_buf(sbuf), *scount, CT(sdt), NULL, *rcount, CT(rdt),
+                               CC(comm)))
 
 F_COLL(mpi_allgatherv, MPI_ALLGATHERV, mpi_iallgatherv, MPI_IALLGATHERV, ALLGATHERV,
        (void *sbuf, F_INT *scount, F_INT *sdt, void *rbuf, F_INT *rcounts, F_INT *displs,
         F_INT *rdt, F_INT *comm),
        (sbuf, scount, sdt, rbuf, rcounts, displs, rdt, comm),
-       fill_allgather(&ev, c_buf(sbuf), *scount, CT(sdt), rcounts, 0, CT(rdt), CC(comm)))
+       aug_coll_fill_allgather(&ev, c_buf(sbuf), *scount, CT(sdt), rcounts, 0, CT(rdt), CC(comm)))
 
 F_COLL(mpi_alltoall, MPI_ALLTOALL, mpi_ialltoall, MPI_IALLTOALL, ALLTOALL,
        (void *sbuf, F_INT *scount, F_INT *sdt, void *rbuf, F_INT *rcount, F_INT *rdt, F_INT *comm),
        (sbuf, scount, sdt, rbuf, rcount, rdt, comm),
-       fill_alltoall(&ev, c_buf(sbuf), NULL, *scount, CT(sdt), NULL, *rcount, CT(rdt), CC(comm)))
+       aug_coll_fill_alltoall(&ev, c_buf(sbuf), NULL, *scount, CT(sdt), NULL, *rcount, CT(rdt),
+                              CC(comm)))
 
 F_COLL(mpi_alltoallv, MPI_ALLTOALLV, mpi_ialltoallv, MPI_IALLTOALLV, ALLTOALLV,
        (void *sbuf, F_INT *scounts, F_INT *sdispls, F_INT *sdt, void *rbuf, F_INT *rcounts,
         F_INT *rdispls, F_INT *rdt, F_INT *comm),
        (sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, comm),
-       fill_alltoall(&ev, c_buf(sbuf), scounts, 0, CT(sdt), rcounts, 0, CT(rdt), CC(comm)))
+       aug_coll_fill_alltoall(&ev, c_buf(sbuf), scounts, 0, CT(sdt), rcounts, 0, CT(rdt), CC(comm)))
 
 F_COLL(mpi_alltoallw, MPI_ALLTOALLW, mpi_ialltoallw, MPI_IALLTOALLW, ALLTOALLW,
        (void *sbuf, F_INT *scounts, F_INT *sdispls, F_INT *sdts, void *rbuf, F_INT *rcounts,
@@ -250,10 +147,10 @@ F_COLL(mpi_alltoallw, MPI_ALLTOALLW, mpi_ialltoallw, MPI_IALLTOALLW, ALLTOALLW,
 F_COLL(mpi_reduce_scatter, MPI_REDUCE_SCATTER, mpi_ireduce_scatter, MPI_IREDUCE_SCATTER,
        REDUCE_SCATTER, (void *sbuf, void *rbuf, F_INT *rcounts, F_INT *dt, F_INT *op, F_INT *comm),
        (sbuf, rbuf, rcounts, dt, op, comm),
-       fill_reduce_scatter(&ev, c_buf(sbuf), rcounts, 0, CT(dt), CC(comm)))
+       aug_coll_fill_reduce_scatter(&ev, c_buf(sbuf), rcounts, 0, CT(dt), CC(comm)))
 
 F_COLL(mpi_reduce_scatter_block, MPI_REDUCE_SCATTER_BLOCK, mpi_ireduce_scatter_block,
        MPI_IREDUCE_SCATTER_BLOCK, REDUCE_SCATTER_BLOCK,
        (void *sbuf, void *rbuf, F_INT *rcount, F_INT *dt, F_INT *op, F_INT *comm),
        (sbuf, rbuf, rcount, dt, op, comm),
-       fill_reduce_scatter(&ev, c_buf(sbuf), NULL, *rcount, CT(dt), CC(comm)))
+       aug_coll_fill_reduce_scatter(&ev, c_buf(sbuf), NULL, *rcount, CT(dt), CC(comm)))

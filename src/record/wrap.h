@@ -33,4 +33,27 @@ void aug_message_probed(MPI_Message msg, const augur_event *probe);
 void aug_message_received(augur_event *ev, uint64_t msg);
 uint64_t aug_message_id(MPI_Message msg);
 
+/* ---- collective byte accounting (coll_fill.c), shared with the Fortran bindings ---- */
+void aug_coll_fill_barrier(augur_event *ev, MPI_Comm comm);
+void aug_coll_fill_bcast(augur_event *ev, int count, MPI_Datatype dt, int root, MPI_Comm comm);
+void aug_coll_fill_reduce(augur_event *ev, const void *sbuf, int count, MPI_Datatype dt, int root,
+                          MPI_Comm comm);
+void aug_coll_fill_allreduce(augur_event *ev, const void *sbuf, int count, MPI_Datatype dt,
+                             MPI_Comm comm);
+void aug_coll_fill_gather(augur_event *ev, const void *sbuf, int scount, MPI_Datatype sdt,
+                          const int *rcounts, int rcount, MPI_Datatype rdt, int root,
+                          MPI_Comm comm);
+void aug_coll_fill_scatter(augur_event *ev, const int *scounts, int scount, MPI_Datatype sdt,
+                           const void *rbuf, int rcount, MPI_Datatype rdt, int root, MPI_Comm comm);
+void aug_coll_fill_allgather(augur_event *ev, const void *sbuf, int scount, MPI_Datatype sdt,
+                             const int *rcounts, int rcount, MPI_Datatype rdt, MPI_Comm comm);
+void aug_coll_fill_alltoall(augur_event *ev, const void *sbuf, const int *scounts, int scount,
+                            MPI_Datatype sdt, const int *rcounts, int rcount, MPI_Datatype rdt,
+                            MPI_Comm comm);
+void aug_coll_fill_reduce_scatter(augur_event *ev, const void *sbuf, const int *rcounts, int rcount,
+                                  MPI_Datatype dt, MPI_Comm comm);
+/* Rootless collective whose sums the caller took (Alltoallw); in place: sent = recvd. */
+void aug_coll_fill_sums(augur_event *ev, const void *sbuf, uint64_t sent, uint64_t recvd,
+                        MPI_Comm comm);
+
 #endif
