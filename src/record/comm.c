@@ -363,6 +363,9 @@ void aug_comm_freed(augur_event *ev, MPI_Comm comm) {
 void aug_comm_idup_started(augur_event *ev, MPI_Comm parent, MPI_Comm *newcomm, MPI_Request req) {
   uint64_t pid = aug_comm_id(parent);
   ev->comm = pid;
+  /* req holds the new communicator's id, as for every constructor (not the
+   * request handle: the completion stays unmatched, docs/trace-format.md) */
+  ev->req = AUGUR_COMM_NONE;
   if (pid == AUGUR_COMM_NONE) return;
   int size = 0, rank = 0;
   PMPI_Comm_size(parent, &size);
@@ -382,6 +385,7 @@ void aug_comm_idup_started(augur_event *ev, MPI_Comm parent, MPI_Comm *newcomm, 
   /* Own creation counter (kind + 100) so Comm_dup and Comm_idup of one parent
    * cannot be counted in different orders on different ranks. */
   def.id = make_id(AUGUR_COMM_KIND_DUP + 100, pid, members, size, NULL, 0);
+  ev->req = def.id;
   if (nidup == idup_cap) {
     size_t nc = idup_cap ? idup_cap * 2 : 8;
     idup *ni = realloc(idups, nc * sizeof *ni);

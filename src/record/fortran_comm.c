@@ -85,7 +85,6 @@ static void f_comm_idup(const void *caller, F_INT *comm, F_INT *newcomm, F_INT *
   aug_rec_exit(&ev);
   ev.flags |= AUGUR_F_FORTRAN;
   MPI_Request creq = PMPI_Request_f2c(*req);
-  ev.req = aug_req_id(creq);
   if (*ierr == MPI_SUCCESS) {
     MPI_Comm *cell = &idup_cells[atomic_fetch_add(&idup_next, 1u) % IDUP_CELLS];
     *cell = CC(newcomm);

@@ -54,7 +54,6 @@ COMM_WRAPPER(Intercomm_merge, INTERCOMM_MERGE, MERGE, (MPI_Comm inter, int high,
  * now, the handle mapped at completion (see comm.c). */
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
   AUG_WRAP(AUGUR_EV_COMM_IDUP, PMPI_Comm_idup(comm, newcomm, request));
-  ev.req = aug_req_id(*request);
   if (rc == MPI_SUCCESS) aug_comm_idup_started(&ev, comm, newcomm, *request);
   aug_rec_commit(&ev);
   return rc;

@@ -423,7 +423,8 @@ static inline int finish(augur_stream *s, const augur_event *src, augur_event *e
       ev->peer = x->peer;
       ev->tag = x->tag;
       ev->bytes = x->bytes;
-      if (x->flags & AUGUR_F_COLLREQ) ev->bytes_recv = x->bytes_recv;
+      /* a send's status count is undefined (MPICH leaves stale values) */
+      ev->bytes_recv = x->flags & AUGUR_F_COLLREQ ? x->bytes_recv : 0;
     }
     if (!(x->flags & AUGUR_F_PERSISTENT)) req_pop(&s->rq, x);
   }

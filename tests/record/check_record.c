@@ -6,6 +6,7 @@
  *   augur-check-record threads TRACE NRANKS
  *   augur-check-record abort TRACE NRANKS
  *   augur-check-record noexit TRACE NRANKS
+ *   augur-check-record more TRACE NRANKS [--hash]   (even NRANKS)
  *
  * LINE is the source line of the AUGUR_MARK_EXSCAN call in rec_basic.c.
  * Prints every failed expectation; exit status 1 if any failed. */
@@ -498,9 +499,431 @@ static int check_noexit(augur_trace *t, uint32_t n) {
   return 0;
 }
 
+/* ---- more: rec_more.c (send modes, matched probes, Test*, intercomms, constructors) ---- */
+
+/* Expects the COMPLETION at index i of the parent at p to be a receive from
+ * world rank peer with tag and bytes_recv, or a send to peer with bytes. */
+static void expect_completion(const evlist *l, uint32_t r, long c, uint32_t aux, int recv, int peer,
+                              int tag, uint64_t bytes, const char *what) {
+  const augur_event *e = at(l, c);
+  CHECK(e->type == AUGUR_EV_COMPLETION && e->aux == aux &&
+            (e->flags & (recv ? AUGUR_F_RECVREQ : AUGUR_F_SENDREQ)) && e->peer == peer &&
+            e->tag == tag && (recv ? e->bytes_recv : e->bytes) == bytes &&
+            (recv || e->bytes_recv == 0) && !(e->flags & AUGUR_F_UNMATCHED),
+        "rank %u: %s completion: type %u aux %u flags 0x%x peer %d tag %d bytes %" PRIu64
+        "/%" PRIu64 ", expected aux %u peer %d tag %d bytes %" PRIu64,
+        r, what, e->type, e->aux, e->flags, e->peer, e->tag, e->bytes, e->bytes_recv, aux, peer,
+        tag, bytes);
+}
+
+/* A Test* loop: the first call of the k-th run of `type` is NOTDONE with no
+ * completion; every call up to the last is NOTDONE; returns the index of the
+ * last (the one that completed) and how many calls the run took. */
+static long test_run(const evlist *l, uint32_t r, unsigned type, long from, long to,
+                     const char *what) {
+  long last = -1;
+  int calls = 0;
+  for (long i = from; i < to; i++) {
+    if (l->ev[i].type != type) continue;
+    if (last >= 0)
+      CHECK((at(l, last)->flags & AUGUR_F_NOTDONE) && at(l, last + 1)->type != AUGUR_EV_COMPLETION,
+            "rank %u: %s call %d before the last is not NOTDONE (flags 0x%x)", r, what, calls,
+            at(l, last)->flags);
+    last = i;
+    calls++;
+  }
+  CHECK(calls >= 2, "rank %u: %s: %d calls, expected one before the barrier and >= 1 after", r,
+        what, calls);
+  return last;
+}
+
+static void check_more_rank(augur_trace *t, uint32_t r, uint32_t n, const evlist *l) {
+  int right = (int)((r + 1) % n), left = (int)((r + n - 1) % n);
+  int even = r % 2 == 0, partner = even ? (int)r + 1 : (int)r - 1;
+
+  expect_count(l, r, AUGUR_EV_INIT, 1);
+  expect_count(l, r, AUGUR_EV_FINALIZE, 1);
+  expect_count(l, r, AUGUR_EV_BARRIER, 8);
+  expect_count(l, r, AUGUR_EV_SSEND, 1);
+  expect_count(l, r, AUGUR_EV_BSEND, 1);
+  expect_count(l, r, AUGUR_EV_RSEND, 1);
+  expect_count(l, r, AUGUR_EV_ISSEND, 1);
+  expect_count(l, r, AUGUR_EV_IBSEND, 1);
+  expect_count(l, r, AUGUR_EV_IRSEND, 1);
+  expect_count(l, r, AUGUR_EV_SEND, 8);
+  expect_count(l, r, AUGUR_EV_RECV, 1);
+  expect_count(l, r, AUGUR_EV_ISEND, 1);
+  expect_count(l, r, AUGUR_EV_IRECV, 12);
+  expect_count(l, r, AUGUR_EV_WAITALL, 3);
+  expect_count(l, r, AUGUR_EV_WAIT, 2);
+  expect_count(l, r, AUGUR_EV_MPROBE, 1);
+  expect_count(l, r, AUGUR_EV_MRECV, 1);
+  expect_count(l, r, AUGUR_EV_IMRECV, 1);
+  expect_count(l, r, AUGUR_EV_SENDRECV_REPLACE, 1);
+  expect_count(l, r, AUGUR_EV_SUB_RECV, 1);
+  expect_count(l, r, AUGUR_EV_RECV_INIT, 3);
+  expect_count(l, r, AUGUR_EV_BSEND_INIT, 1);
+  expect_count(l, r, AUGUR_EV_SSEND_INIT, 1);
+  expect_count(l, r, AUGUR_EV_RSEND_INIT, 1);
+  expect_count(l, r, AUGUR_EV_STARTALL, 2);
+  expect_count(l, r, AUGUR_EV_SUB_START, 6);
+  expect_count(l, r, AUGUR_EV_REQUEST_FREE, 6);
+  expect_count(l, r, AUGUR_EV_COMM_SPLIT, 1);
+  expect_count(l, r, AUGUR_EV_INTERCOMM_CREATE, 1);
+  expect_count(l, r, AUGUR_EV_INTERCOMM_MERGE, 1);
+  expect_count(l, r, AUGUR_EV_BCAST, 1);
+  expect_count(l, r, AUGUR_EV_COMM_IDUP, 1);
+  expect_count(l, r, AUGUR_EV_COMM_SPLIT_TYPE, 1);
+  expect_count(l, r, AUGUR_EV_COMM_CREATE, 1);
+  expect_count(l, r, AUGUR_EV_GRAPH_CREATE, 1);
+  expect_count(l, r, AUGUR_EV_DIST_GRAPH_CREATE, 1);
+  expect_count(l, r, AUGUR_EV_DIST_GRAPH_CREATE_ADJACENT, 1);
+  expect_count(l, r, AUGUR_EV_CART_CREATE, 1);
+  expect_count(l, r, AUGUR_EV_CART_SUB, 1);
+  expect_count(l, r, AUGUR_EV_ALLTOALLW, 1);
+  expect_count(l, r, AUGUR_EV_REDUCE_SCATTER, 1);
+  expect_count(l, r, AUGUR_EV_REDUCE_SCATTER_BLOCK, 1);
+  expect_count(l, r, AUGUR_EV_SCAN, 1);
+  expect_count(l, r, AUGUR_EV_COMM_FREE, 10 + (size_t)even);
+  CHECK(count(l, AUGUR_EV_WAITSOME) >= 1 && count(l, AUGUR_EV_WAITSOME) <= 3,
+        "rank %u: %zu Waitsome calls", r, count(l, AUGUR_EV_WAITSOME));
+  /* 1 per completed request + Test* loops: the sum is fixed, the calls are not */
+  expect_count(l, r, AUGUR_EV_COMPLETION, 3 + 6 + 2 + 1 + 2 + 1 + 6 + 2 + 1);
+  for (size_t i = 1; i < l->n; i++)
+    CHECK(l->ev[i].t_start >= l->ev[i - 1].t_start, "rank %u: record %zu goes back in time", r, i);
+
+  /* A. send modes; the three receives complete over 1..3 Waitsome calls */
+  const augur_event *ss = at(l, nth(l, AUGUR_EV_SSEND, 0)), *bs = at(l, nth(l, AUGUR_EV_BSEND, 0)),
+                    *rs = at(l, nth(l, AUGUR_EV_RSEND, 0));
+  CHECK(ss->peer == right && ss->tag == 20 && ss->bytes == 12 && bs->peer == right &&
+            bs->tag == 21 && bs->bytes == 16 && rs->peer == right && rs->tag == 22 &&
+            rs->bytes == 20 && ss->comm == AUGUR_COMM_WORLD,
+        "rank %u: Ssend/Bsend/Rsend fields", r);
+  unsigned seen = 0;
+  uint32_t total = 0;
+  for (int k = 0; k < 3; k++) {
+    long w = nth(l, AUGUR_EV_WAITSOME, k);
+    if (w < 0) break;
+    CHECK(at(l, w)->aux >= 1, "rank %u: Waitsome %d completed nothing", r, k);
+    total += at(l, w)->aux;
+    for (uint32_t j = 0; j < at(l, w)->aux; j++) {
+      uint32_t i = at(l, w + 1 + j)->aux;
+      seen |= 1u << (i & 7);
+      expect_completion(l, r, w + 1 + j, i, 1, left, 20 + (int)i, 12 + 4 * (uint64_t)i, "Waitsome");
+      CHECK(at(l, w + 1 + j)->req == at(l, nth(l, AUGUR_EV_IRECV, (int)(i & 7)))->req,
+            "rank %u: Waitsome completion %u request", r, i);
+    }
+  }
+  CHECK(total == 3 && seen == 7, "rank %u: Waitsome completed %u (indices 0x%x)", r, total, seen);
+
+  /* B. nonblocking send modes, one Waitall over 3 receives and 3 sends */
+  const augur_event *iss = at(l, nth(l, AUGUR_EV_ISSEND, 0)),
+                    *ibs = at(l, nth(l, AUGUR_EV_IBSEND, 0)),
+                    *irs = at(l, nth(l, AUGUR_EV_IRSEND, 0));
+  CHECK(iss->peer == left && iss->bytes == 16 && iss->tag == 30 && ibs->peer == left &&
+            ibs->bytes == 24 && ibs->tag == 31 && irs->peer == left && irs->bytes == 8 &&
+            irs->tag == 32,
+        "rank %u: Issend/Ibsend/Irsend fields", r);
+  long wb = nth(l, AUGUR_EV_WAITALL, 0);
+  static const uint64_t bbytes[3] = {16, 24, 8};
+  CHECK(at(l, wb)->aux == 6, "rank %u: Waitall B aux %u", r, at(l, wb)->aux);
+  for (uint32_t k = 0; k < 3; k++) {
+    expect_completion(l, r, wb + 1 + k, k, 1, right, 30 + (int)k, bbytes[k], "Waitall B recv");
+    expect_completion(l, r, wb + 4 + k, k + 3, 0, left, 30 + (int)k, bbytes[k], "Waitall B send");
+  }
+
+  /* C. Testall: NOTDONE before the barrier, then both complete at once */
+  long c0 = nth(l, AUGUR_EV_TESTALL, 0);
+  long ta = test_run(l, r, AUGUR_EV_TESTALL, c0, (long)l->n, "Testall");
+  CHECK(at(l, ta)->aux == 2 && !(at(l, ta)->flags & AUGUR_F_NOTDONE), "rank %u: last Testall", r);
+  expect_completion(l, r, ta + 1, 0, 1, left, 40, 16, "Testall");
+  expect_completion(l, r, ta + 2, 1, 1, right, 41, 16, "Testall");
+
+  /* D. Testany: aux = index 1 (index 0 was MPI_REQUEST_NULL) */
+  long d0 = nth(l, AUGUR_EV_TESTANY, 0);
+  long tn = test_run(l, r, AUGUR_EV_TESTANY, d0, (long)l->n, "Testany");
+  CHECK(at(l, tn)->aux == 1 && !(at(l, tn)->flags & AUGUR_F_NOTDONE),
+        "rank %u: last Testany aux %u", r, at(l, tn)->aux);
+  expect_completion(l, r, tn + 1, 1, 1, left, 50, 8, "Testany");
+
+  /* E. Testsome: the two receives over one or more calls */
+  long e0 = nth(l, AUGUR_EV_TESTSOME, 0);
+  CHECK((at(l, e0)->flags & AUGUR_F_NOTDONE) && at(l, e0)->aux == 0 &&
+            at(l, e0 + 1)->type != AUGUR_EV_COMPLETION,
+        "rank %u: first Testsome flags 0x%x aux %u", r, at(l, e0)->flags, at(l, e0)->aux);
+  seen = 0;
+  total = 0;
+  for (long i = e0; i < (long)l->n && total < 2; i++) {
+    if (l->ev[i].type != AUGUR_EV_TESTSOME) continue;
+    CHECK(!!(l->ev[i].flags & AUGUR_F_NOTDONE) == (l->ev[i].aux == 0),
+          "rank %u: Testsome NOTDONE flag disagrees with aux %u", r, l->ev[i].aux);
+    for (uint32_t j = 0; j < l->ev[i].aux; j++) {
+      uint32_t x = at(l, i + 1 + j)->aux;
+      seen |= 1u << (x & 7);
+      expect_completion(l, r, i + 1 + j, x, 1, x ? right : left, 60 + (int)x, 12, "Testsome");
+    }
+    total += l->ev[i].aux;
+  }
+  CHECK(total == 2 && seen == 3, "rank %u: Testsome completed %u (0x%x)", r, total, seen);
+
+  /* F. matched probes */
+  long f0 = nth(l, AUGUR_EV_IMPROBE, 0);
+  CHECK((at(l, f0)->flags & AUGUR_F_NOTDONE) && at(l, f0)->req == 0,
+        "rank %u: first Improbe flags 0x%x", r, at(l, f0)->flags);
+  const augur_event *mp = at(l, nth(l, AUGUR_EV_MPROBE, 0)), *mr = at(l, nth(l, AUGUR_EV_MRECV, 0));
+  CHECK(mp->peer == left && mp->tag == 70 && mp->bytes_recv == 24 && mp->req != 0 &&
+            (mp->flags & AUGUR_F_ANY_SOURCE) && mp->comm == AUGUR_COMM_WORLD,
+        "rank %u: Mprobe peer %d tag %d bytes %" PRIu64 " flags 0x%x", r, mp->peer, mp->tag,
+        mp->bytes_recv, mp->flags);
+  CHECK(mr->peer == left && mr->tag == 70 && mr->bytes_recv == 24 && mr->req == mp->req &&
+            mr->comm == AUGUR_COMM_WORLD,
+        "rank %u: Mrecv peer %d tag %d bytes %" PRIu64 " comm %" PRIx64, r, mr->peer, mr->tag,
+        mr->bytes_recv, mr->comm);
+  long im = nth(l, AUGUR_EV_IMRECV, 0);
+  long lastprobe = test_run(l, r, AUGUR_EV_IMPROBE, f0, im, "Improbe");
+  const augur_event *ip = at(l, lastprobe), *ir = at(l, im);
+  CHECK(ip->peer == left && ip->tag == 71 && ip->bytes_recv == 28 && ip->req != 0 &&
+            !(ip->flags & AUGUR_F_NOTDONE),
+        "rank %u: Improbe found peer %d tag %d bytes %" PRIu64, r, ip->peer, ip->tag,
+        ip->bytes_recv);
+  CHECK(ir->peer == left && ir->tag == 71 && ir->bytes_recv == 28 && ir->comm == AUGUR_COMM_WORLD &&
+            ir->req != 0,
+        "rank %u: Imrecv peer %d tag %d bytes %" PRIu64, r, ir->peer, ir->tag, ir->bytes_recv);
+  long fw = nth(l, AUGUR_EV_WAIT, 0);
+  CHECK(at(l, fw + 1)->req == ir->req, "rank %u: Imrecv completion request", r);
+  expect_completion(l, r, fw + 1, 0, 1, left, 71, 28, "Imrecv");
+
+  /* G. Sendrecv_replace */
+  long g = nth(l, AUGUR_EV_SENDRECV_REPLACE, 0);
+  CHECK(at(l, g)->peer == right && at(l, g)->tag == 80 && at(l, g)->bytes == 20 &&
+            at(l, g)->bytes_recv == 20 && at(l, g)->aux == 1 &&
+            at(l, g + 1)->type == AUGUR_EV_SUB_RECV && at(l, g + 1)->peer == left &&
+            at(l, g + 1)->tag == 80 && at(l, g + 1)->bytes_recv == 20,
+        "rank %u: Sendrecv_replace peer %d/%d", r, at(l, g)->peer, at(l, g + 1)->peer);
+
+  /* H. persistent send modes */
+  uint64_t preq[6];
+  for (int k = 0; k < 3; k++) {
+    const augur_event *ri = at(l, nth(l, AUGUR_EV_RECV_INIT, k));
+    CHECK(ri->peer == left && ri->tag == 90 + k && ri->bytes_recv == 8, "rank %u: Recv_init %d", r,
+          k);
+    preq[k] = ri->req;
+  }
+  static const unsigned inits[3] = {AUGUR_EV_BSEND_INIT, AUGUR_EV_SSEND_INIT, AUGUR_EV_RSEND_INIT};
+  for (int k = 0; k < 3; k++) {
+    const augur_event *si = at(l, nth(l, inits[k], 0));
+    CHECK(si->peer == right && si->tag == 90 + k && si->bytes == 8 && si->hash == 0,
+          "rank %u: %s fields", r, augur_event_name(inits[k]));
+    preq[3 + k] = si->req;
+  }
+  for (int k = 0; k < 2; k++) {
+    long sa = nth(l, AUGUR_EV_STARTALL, k);
+    CHECK(at(l, sa)->aux == 3, "rank %u: Startall %d aux %u", r, k, at(l, sa)->aux);
+    for (int j = 0; j < 3; j++)
+      CHECK(at(l, sa + 1 + j)->type == AUGUR_EV_SUB_START &&
+                at(l, sa + 1 + j)->req == preq[3 * k + j],
+            "rank %u: Startall %d start %d", r, k, j);
+  }
+  long wh = nth(l, AUGUR_EV_WAITALL, 1);
+  for (uint32_t k = 0; k < 6; k++) {
+    expect_completion(l, r, wh + 1 + k, k, k < 3, k < 3 ? left : right, 90 + (int)(k % 3), 8,
+                      "persistent");
+    CHECK((at(l, wh + 1 + k)->flags & AUGUR_F_PERSISTENT) && at(l, wh + 1 + k)->req == preq[k],
+          "rank %u: persistent completion %u flags 0x%x", r, k, at(l, wh + 1 + k)->flags);
+  }
+  for (int k = 0; k < 6; k++)
+    CHECK(at(l, nth(l, AUGUR_EV_REQUEST_FREE, k))->req == preq[k], "rank %u: Request_free %d", r,
+          k);
+
+  /* I. intercommunicator: evens | odds, peers come back as world ranks */
+  int32_t evens[64], odds[64], mergedm[64], world[64];
+  uint32_t nh = n / 2;
+  for (uint32_t i = 0; i < nh; i++) {
+    evens[i] = (int32_t)(2 * i);
+    odds[i] = (int32_t)(2 * i + 1);
+    mergedm[i] = evens[i];
+    mergedm[nh + i] = odds[i];
+  }
+  for (uint32_t i = 0; i < n; i++)
+    world[i] = (int32_t)i;
+  const augur_event *sp = at(l, nth(l, AUGUR_EV_COMM_SPLIT, 0));
+  const augur_event *ic = at(l, nth(l, AUGUR_EV_INTERCOMM_CREATE, 0));
+  const augur_event *mg = at(l, nth(l, AUGUR_EV_INTERCOMM_MERGE, 0));
+  check_members(t, sp->req, even ? evens : odds, nh, "parity half");
+  CHECK(ic->comm == sp->req && mg->comm == ic->req, "rank %u: Intercomm parents", r);
+  const augur_comm_def *icd = augur_trace_comm(t, ic->req);
+  if (check_members(t, ic->req, evens, nh, "intercomm members") == 0) {
+    CHECK(icd->kind == AUGUR_COMM_KIND_INTERCOMM && icd->remote_size == nh,
+          "rank %u: intercomm kind %u remote_size %u", r, icd->kind, icd->remote_size);
+    for (uint32_t i = 0; i < nh && i < icd->remote_size; i++)
+      CHECK(icd->remote[i] == odds[i], "rank %u: intercomm remote %u is %d", r, i, icd->remote[i]);
+  }
+  const augur_event *xs = at(l, nth(l, AUGUR_EV_SEND, 7)), *xr = at(l, nth(l, AUGUR_EV_RECV, 0));
+  CHECK(xs->comm == ic->req && xs->peer == partner && (xs->flags & AUGUR_F_INTER) &&
+            xs->bytes == 16 && xs->tag == 100,
+        "rank %u: intercomm Send peer %d (expected world %d) flags 0x%x", r, xs->peer, partner,
+        xs->flags);
+  CHECK(xr->comm == ic->req && xr->peer == partner && (xr->flags & AUGUR_F_INTER) &&
+            xr->bytes_recv == 16 && xr->tag == 100,
+        "rank %u: intercomm Recv peer %d (expected world %d) flags 0x%x", r, xr->peer, partner,
+        xr->flags);
+  const augur_event *xir = at(l, nth(l, AUGUR_EV_IRECV, 11)),
+                    *xis = at(l, nth(l, AUGUR_EV_ISEND, 0));
+  CHECK(xir->peer == partner && xis->peer == partner && xis->comm == ic->req,
+        "rank %u: intercomm Irecv/Isend peers %d/%d (expected %d)", r, xir->peer, xis->peer,
+        partner);
+  long wi = nth(l, AUGUR_EV_WAITALL, 2);
+  expect_completion(l, r, wi + 1, 0, 1, partner, 101, 12, "intercomm Irecv");
+  expect_completion(l, r, wi + 2, 1, 0, partner, 101, 12, "intercomm Isend");
+  check_members(t, mg->req, mergedm, n, "merged");
+  const augur_comm_def *mgd = augur_trace_comm(t, mg->req);
+  if (mgd)
+    CHECK(mgd->kind == AUGUR_COMM_KIND_MERGE && mgd->parent == ic->req && mgd->remote_size == 0,
+          "rank %u: merged kind %u parent %" PRIx64, r, mgd->kind, mgd->parent);
+  const augur_event *bc = at(l, nth(l, AUGUR_EV_BCAST, 0));
+  CHECK(bc->comm == mg->req && bc->peer == 0 && bc->bytes == (r == 0 ? 40u : 0u) &&
+            bc->bytes_recv == (r == 0 ? 0u : 40u) && !!(bc->flags & AUGUR_F_ROOT) == (r == 0),
+        "rank %u: merged Bcast peer %d bytes %" PRIu64 "/%" PRIu64, r, bc->peer, bc->bytes,
+        bc->bytes_recv);
+
+  /* J. constructors: kind, parent, members, topology */
+  const augur_event *idup = at(l, nth(l, AUGUR_EV_COMM_IDUP, 0));
+  const augur_event *ib = at(l, nth(l, AUGUR_EV_BARRIER, 7));
+  CHECK(idup->comm == AUGUR_COMM_WORLD && idup->req > AUGUR_COMM_SELF && ib->comm == idup->req,
+        "rank %u: Comm_idup id %" PRIx64 ", Barrier on %" PRIx64, r, idup->req, ib->comm);
+  long wd = nth(l, AUGUR_EV_WAIT, 1);
+  CHECK(at(l, wd)->aux == 1 && at(l, wd + 1)->type == AUGUR_EV_COMPLETION &&
+            (at(l, wd + 1)->flags & AUGUR_F_UNMATCHED),
+        "rank %u: Comm_idup completion flags 0x%x", r, at(l, wd + 1)->flags);
+  struct {
+    unsigned type, kind;
+    const char *what;
+  } ctor[] = {{AUGUR_EV_COMM_IDUP, AUGUR_COMM_KIND_DUP, "idup"},
+              {AUGUR_EV_COMM_SPLIT_TYPE, AUGUR_COMM_KIND_SPLIT_TYPE, "split_type"},
+              {AUGUR_EV_GRAPH_CREATE, AUGUR_COMM_KIND_GRAPH, "graph"},
+              {AUGUR_EV_DIST_GRAPH_CREATE, AUGUR_COMM_KIND_DIST_GRAPH, "dist graph"},
+              {AUGUR_EV_DIST_GRAPH_CREATE_ADJACENT, AUGUR_COMM_KIND_DIST_GRAPH, "adjacent"},
+              {AUGUR_EV_CART_CREATE, AUGUR_COMM_KIND_CART, "cart"}};
+  uint64_t ids[8];
+  for (size_t k = 0; k < sizeof ctor / sizeof ctor[0]; k++) {
+    const augur_event *e = at(l, nth(l, ctor[k].type, 0));
+    ids[k] = e->req;
+    CHECK(e->comm == AUGUR_COMM_WORLD, "rank %u: %s parent event comm", r, ctor[k].what);
+    if (check_members(t, e->req, world, n, ctor[k].what) == 0) {
+      const augur_comm_def *d = augur_trace_comm(t, e->req);
+      CHECK(d->kind == ctor[k].kind && d->parent == AUGUR_COMM_WORLD && d->remote_size == 0,
+            "rank %u: %s def kind %u parent %" PRIx64, r, ctor[k].what, d->kind, d->parent);
+    }
+    for (size_t j = 0; j < k; j++)
+      CHECK(ids[j] != ids[k], "rank %u: %s and %s share id", r, ctor[j].what, ctor[k].what);
+  }
+  const augur_comm_def *cd = augur_trace_comm(t, ids[5]);
+  if (cd)
+    CHECK(cd->ndims == 2 && cd->dims[0] == (int)nh && cd->dims[1] == 2 && cd->periods[0] == 1 &&
+              cd->periods[1] == 0,
+          "rank %u: cart dims %u: %dx%d", r, cd->ndims, cd->dims[0], cd->dims[1]);
+  const augur_event *cs = at(l, nth(l, AUGUR_EV_CART_SUB, 0));
+  int32_t row[2] = {(int32_t)(r & ~1u), (int32_t)(r | 1u)};
+  CHECK(cs->comm == ids[5], "rank %u: Cart_sub parent", r);
+  if (check_members(t, cs->req, row, 2, "cart row") == 0) {
+    const augur_comm_def *d = augur_trace_comm(t, cs->req);
+    CHECK(d->kind == AUGUR_COMM_KIND_CART_SUB && d->parent == ids[5] && d->ndims == 1 &&
+              d->dims[0] == 2 && d->periods[0] == 0,
+          "rank %u: cart row kind %u ndims %u", r, d->kind, d->ndims);
+  }
+  const augur_event *cr = at(l, nth(l, AUGUR_EV_COMM_CREATE, 0));
+  CHECK(cr->comm == AUGUR_COMM_WORLD, "rank %u: Comm_create parent", r);
+  if (!even)
+    CHECK(cr->req == AUGUR_COMM_NONE, "rank %u: Comm_create outside the group has id %" PRIx64, r,
+          cr->req);
+  else if (check_members(t, cr->req, evens, nh, "created") == 0)
+    CHECK(augur_trace_comm(t, cr->req)->kind == AUGUR_COMM_KIND_CREATE &&
+              augur_trace_comm(t, cr->req)->parent == AUGUR_COMM_WORLD,
+          "rank %u: created def", r);
+
+  /* K. irregular collectives */
+  const augur_event *aw = at(l, nth(l, AUGUR_EV_ALLTOALLW, 0));
+  CHECK(aw->bytes == 6u * n && aw->bytes_recv == (even ? 4u : 8u) * n &&
+            aw->peer == AUGUR_PEER_NONE,
+        "rank %u: Alltoallw %" PRIu64 "/%" PRIu64, r, aw->bytes, aw->bytes_recv);
+  const augur_event *rsc = at(l, nth(l, AUGUR_EV_REDUCE_SCATTER, 0));
+  CHECK(rsc->bytes == 2u * n * (n + 1) && rsc->bytes_recv == 4u * (r + 1) &&
+            rsc->peer == AUGUR_PEER_NONE,
+        "rank %u: Reduce_scatter %" PRIu64 "/%" PRIu64, r, rsc->bytes, rsc->bytes_recv);
+  const augur_event *rsb = at(l, nth(l, AUGUR_EV_REDUCE_SCATTER_BLOCK, 0));
+  CHECK(rsb->bytes == 8u * n && rsb->bytes_recv == 8,
+        "rank %u: Reduce_scatter_block %" PRIu64 "/%" PRIu64, r, rsb->bytes, rsb->bytes_recv);
+  const augur_event *scn = at(l, nth(l, AUGUR_EV_SCAN, 0));
+  CHECK(scn->bytes == 24 && scn->bytes_recv == 24 && scn->peer == AUGUR_PEER_NONE,
+        "rank %u: Scan %" PRIu64 "/%" PRIu64, r, scn->bytes, scn->bytes_recv);
+
+  /* L. frees in program order */
+  uint64_t freed[11] = {cs->req, ids[5], ids[4],  ids[3],  ids[2], cr->req,
+                        ids[1],  ids[0], mg->req, ic->req, sp->req};
+  for (int k = 0, j = 0; k < 11; k++) {
+    if (k == 5 && !even) continue;
+    CHECK(at(l, nth(l, AUGUR_EV_COMM_FREE, j))->comm == freed[k], "rank %u: Comm_free %d", r, j);
+    j++;
+  }
+}
+
+/* Payload fingerprints across ranks: what was received is what the sender
+ * sent, for the receive paths rec_basic does not take. */
+static void expect_same_hash(uint32_t r, const augur_event *recv, const augur_event *send,
+                             const char *what) {
+  CHECK(send->hash != 0 && recv->hash == send->hash,
+        "rank %u: %s hash %016" PRIx64 " received, %016" PRIx64 " sent", r, what, recv->hash,
+        send->hash);
+}
+
+static void check_more_hashes(uint32_t r, uint32_t n, const evlist *all) {
+  uint32_t lr = (r + n - 1) % n, pr = r % 2 ? r - 1 : r + 1;
+  const evlist *l = &all[r], *ll = &all[lr], *pl = &all[pr];
+  for (int k = 0; k < 3; k++) { /* Waitsome completions, any order */
+    long w = nth(l, AUGUR_EV_WAITSOME, k);
+    static const unsigned modes[3] = {AUGUR_EV_SSEND, AUGUR_EV_BSEND, AUGUR_EV_RSEND};
+    for (uint32_t j = 0; w >= 0 && j < at(l, w)->aux; j++) {
+      const augur_event *c = at(l, w + 1 + j);
+      expect_same_hash(r, c, at(ll, nth(ll, modes[c->aux % 3], 0)), "Waitsome");
+    }
+  }
+  expect_same_hash(r, at(l, nth(l, AUGUR_EV_MRECV, 0)), at(ll, nth(ll, AUGUR_EV_SEND, 5)), "Mrecv");
+  expect_same_hash(r, at(l, nth(l, AUGUR_EV_WAIT, 0) + 1), at(ll, nth(ll, AUGUR_EV_SEND, 6)),
+                   "Imrecv completion");
+  long g = nth(l, AUGUR_EV_SENDRECV_REPLACE, 0);
+  expect_same_hash(r, at(l, g + 1), at(ll, nth(ll, AUGUR_EV_SENDRECV_REPLACE, 0)),
+                   "Sendrecv_replace");
+  expect_same_hash(r, at(l, nth(l, AUGUR_EV_RECV, 0)), at(pl, nth(pl, AUGUR_EV_SEND, 7)),
+                   "intercomm Recv");
+  expect_same_hash(r, at(l, nth(l, AUGUR_EV_WAITALL, 2) + 1), at(pl, nth(pl, AUGUR_EV_ISEND, 0)),
+                   "intercomm Irecv completion");
+}
+
+static int check_more(augur_trace *t, uint32_t n, int argc, char **argv) {
+  int hash = argc > 4 && strcmp(argv[4], "--hash") == 0;
+  CHECK(augur_trace_info_get(t)->complete == 1, "trace not complete");
+  CHECK(augur_trace_info_get(t)->payload_hash == hash, "payload_hash %d",
+        augur_trace_info_get(t)->payload_hash);
+  evlist *all = calloc(n, sizeof *all);
+  int loaded = 1;
+  for (uint32_t r = 0; r < n; r++) {
+    if (load_rank(t, r, &all[r]) != 0) {
+      loaded = 0;
+      continue;
+    }
+    check_more_rank(t, r, n, &all[r]);
+  }
+  for (uint32_t r = 0; hash && loaded && r < n; r++)
+    check_more_hashes(r, n, all);
+  for (uint32_t r = 0; r < n; r++)
+    free(all[r].ev);
+  free(all);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: %s basic|threads|abort|noexit TRACE NRANKS [LINE] [options]\n",
+    fprintf(stderr, "usage: %s basic|threads|abort|noexit|more TRACE NRANKS [LINE] [options]\n",
             argv[0]);
     return 2;
   }
@@ -522,6 +945,8 @@ int main(int argc, char **argv) {
     rc = check_abort(t, n);
   else if (strcmp(argv[1], "noexit") == 0)
     rc = check_noexit(t, n);
+  else if (strcmp(argv[1], "more") == 0)
+    rc = check_more(t, n, argc, argv);
   else
     rc = 2;
   augur_trace_close(t);
