@@ -1,0 +1,498 @@
+/* augur timeline — building the picture's data from one pass over a trace.
+ *
+ * Per rank: time per state in W pixel columns (always), exact intervals while
+ * there are few (hover text wants call names), totals per state. Messages are
+ * matched on the merged stream per (sender, receiver, comm, tag) in FIFO
+ * order, which is MPI's non-overtaking rule; whichever side is seen first
+ * waits in a queue, because a receive may start before its send. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "augur/timeline.h"
+#include "timeline_int.h"
+
+#define DEFAULT_WIDTH      1600
+#define DEFAULT_MAX_ARROWS 2000
+/* Exact intervals per rank kept up to this many per pixel column: beyond,
+ * they would be sub-pixel slivers and only the column fractions are drawn. */
+#define EXACT_PER_COLUMN 2
+/* Waiting sends/receives over all queues: a trace full of unmatched sends
+ * must not grow memory without bound. */
+#define MAX_PENDING (4u << 20)
+
+int augur_tl_state_of(unsigned type) {
+  if (type == AUGUR_EV_BARRIER || type == AUGUR_EV_IBARRIER) return AUGUR_TL_BARRIER;
+  if (augur_event_is_collective(type)) return AUGUR_TL_COLL;
+  if (type == AUGUR_EV_SENDRECV || type == AUGUR_EV_SENDRECV_REPLACE) return AUGUR_TL_RECV;
+  if (type >= AUGUR_EV_SEND && type <= AUGUR_EV_IRSEND) return AUGUR_TL_SEND;
+  if (augur_event_is_p2p_recv(type) && type != AUGUR_EV_RECV_INIT) return AUGUR_TL_RECV;
+  if (type >= AUGUR_EV_PROBE && type <= AUGUR_EV_IMPROBE) return AUGUR_TL_RECV;
+  if (augur_event_is_completion(type)) return AUGUR_TL_RECV;
+  return AUGUR_TL_OTHER;
+}
+
+static const char *const state_names[AUGUR_TL_NSTATES] = {
+    "compute", "p2p send", "p2p receive/wait", "collective", "barrier", "other MPI"};
+/* Colour-blind friendly (Okabe-Ito based); compute is light so MPI stands out. */
+static const char *const state_colors[AUGUR_TL_NSTATES] = {"#b8e0b0", "#0072b2", "#d55e00",
+                                                           "#cc79a7", "#e69f00", "#8c8c8c"};
+
+const char *augur_tl_state_name(int state) {
+  return state >= 0 && state < AUGUR_TL_NSTATES ? state_names[state] : "?";
+}
+const char *augur_tl_state_color(int state) {
+  return state >= 0 && state < AUGUR_TL_NSTATES ? state_colors[state] : "#000000";
+}
+
+/* ---- message queues --------------------------------------------------- */
+
+typedef struct pend {
+  uint64_t t, bytes;
+} pend;
+
+typedef struct mqueue {
+  uint32_t sender, receiver;
+  int32_t tag;
+  uint64_t comm;
+  int side; /* +1: the queue holds sends, -1: receives, 0: empty */
+  pend *v;
+  size_t head, len, cap;
+} mqueue;
+
+typedef struct mtable {
+  mqueue *slots;
+  size_t cap, used;
+  size_t pending;
+} mtable;
+
+static uint64_t mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  return x ^ (x >> 33);
+}
+
+static size_t key_hash(uint32_t s, uint32_t r, uint64_t comm, int32_t tag) {
+  return (size_t)mix(((uint64_t)s << 32 | r) ^ mix(comm) ^ ((uint64_t)(uint32_t)tag << 17));
+}
+
+static int mt_grow(mtable *m) {
+  size_t ncap = m->cap ? m->cap * 2 : 256;
+  mqueue *ns = calloc(ncap, sizeof *ns);
+  if (!ns) return -1;
+  for (size_t i = 0; i < m->cap; i++) {
+    mqueue *q = &m->slots[i];
+    if (!q->cap) continue; /* free slot */
+    size_t h = key_hash(q->sender, q->receiver, q->comm, q->tag) & (ncap - 1);
+    while (ns[h].cap)
+      h = (h + 1) & (ncap - 1);
+    ns[h] = *q;
+  }
+  free(m->slots);
+  m->slots = ns;
+  m->cap = ncap;
+  return 0;
+}
+
+/* A slot is in use once it has a buffer (cap > 0); queues are never removed. */
+static mqueue *mt_get(mtable *m, uint32_t s, uint32_t r, uint64_t comm, int32_t tag) {
+  if ((m->used + 1) * 4 > m->cap * 3 && mt_grow(m)) return NULL;
+  size_t h = key_hash(s, r, comm, tag) & (m->cap - 1);
+  for (;;) {
+    mqueue *q = &m->slots[h];
+    if (!q->cap) {
+      q->v = malloc(4 * sizeof *q->v);
+      if (!q->v) return NULL;
+      q->cap = 4;
+      q->sender = s, q->receiver = r, q->comm = comm, q->tag = tag;
+      m->used++;
+      return q;
+    }
+    if (q->sender == s && q->receiver == r && q->comm == comm && q->tag == tag) return q;
+    h = (h + 1) & (m->cap - 1);
+  }
+}
+
+static int mq_push(mqueue *q, uint64_t t, uint64_t bytes) {
+  if (q->head + q->len == q->cap) {
+    if (q->head > q->cap / 2) { /* reuse the consumed front */
+      memmove(q->v, q->v + q->head, q->len * sizeof *q->v);
+      q->head = 0;
+    } else {
+      pend *nv = realloc(q->v, q->cap * 2 * sizeof *nv);
+      if (!nv) return -1;
+      q->v = nv;
+      q->cap *= 2;
+    }
+  }
+  q->v[q->head + q->len++] = (pend){t, bytes};
+  return 0;
+}
+
+/* Removes an emptied queue (linear-probing deletion by backward shift), so
+ * the table holds only pairs with messages in flight: an application that
+ * uses a new tag per iteration must not grow it with the trace length. */
+static void mt_remove(mtable *m, mqueue *q) {
+  size_t mask = m->cap - 1, i = (size_t)(q - m->slots), j = i;
+  free(q->v);
+  for (;;) {
+    j = (j + 1) & mask;
+    mqueue *o = &m->slots[j];
+    if (!o->cap) break;
+    size_t k = key_hash(o->sender, o->receiver, o->comm, o->tag) & mask;
+    /* o stays if its home slot k lies cyclically in (i, j] */
+    if (i <= j ? (i < k && k <= j) : (i < k || k <= j)) continue;
+    m->slots[i] = *o;
+    i = j;
+  }
+  memset(&m->slots[i], 0, sizeof m->slots[i]);
+  m->used--;
+}
+
+static void mt_free(mtable *m) {
+  for (size_t i = 0; i < m->cap; i++)
+    free(m->slots[i].v);
+  free(m->slots);
+}
+
+/* ---- building ---------------------------------------------------------- */
+
+static tl_rank *rank_of(augur_timeline *tl, uint32_t rank) {
+  if (rank < tl->rank_lo || rank > tl->rank_hi) return NULL;
+  return &tl->ranks[rank - tl->rank_lo];
+}
+
+/* Adds [t0, t1) in `state` to the rank's columns, totals and exact list. */
+static int add_interval(augur_timeline *tl, tl_rank *r, uint64_t t0, uint64_t t1, int state,
+                        unsigned type) {
+  if (t1 <= t0 || t1 <= tl->from || t0 >= tl->to) return 0;
+  uint64_t a = t0 < tl->from ? tl->from : t0, b = t1 > tl->to ? tl->to : t1;
+  r->totals[state] += b - a;
+  double x0 = (double)(a - tl->from) / tl->col_ns, x1 = (double)(b - tl->from) / tl->col_ns;
+  uint32_t c0 = (uint32_t)x0, c1 = (uint32_t)x1;
+  if (c1 >= tl->width) c1 = tl->width - 1;
+  if (c0 > c1) c0 = c1;
+  for (uint32_t c = c0; c <= c1; c++) {
+    double lo = x0 > c ? x0 : c, hi = x1 < c + 1.0 ? x1 : c + 1.0;
+    if (hi > lo) r->cols[(size_t)c * AUGUR_TL_NSTATES + state] += (float)(hi - lo);
+  }
+  if (r->overflow) return 0;
+  if (r->niv == (size_t)tl->width * EXACT_PER_COLUMN) { /* too many: columns only */
+    free(r->iv);
+    r->iv = NULL;
+    r->niv = r->cap = 0;
+    r->overflow = 1;
+    return 0;
+  }
+  if (r->niv == r->cap) {
+    size_t ncap = r->cap ? r->cap * 2 : 64;
+    augur_tl_interval *n = realloc(r->iv, ncap * sizeof *n);
+    if (!n) return -1;
+    r->iv = n;
+    r->cap = ncap;
+  }
+  r->iv[r->niv++] = (augur_tl_interval){a, b, (uint16_t)type, (uint8_t)state};
+  return 0;
+}
+
+/* Keeps a message of the window; above the cap keeps every stride-th one,
+ * doubling the stride (and halving the kept set) whenever the array is full,
+ * so the sample stays evenly spread and deterministic. */
+static int keep_message(augur_timeline *tl, const augur_tl_message *m) {
+  uint64_t k = tl->messages++;
+  if (k % tl->stride) return 0;
+  if (tl->nmsg == tl->max_arrows) {
+    size_t j = 0;
+    for (size_t i = 0; i < tl->nmsg; i += 2)
+      tl->msg[j++] = tl->msg[i];
+    tl->nmsg = j;
+    tl->stride *= 2;
+    if (k % tl->stride) return 0;
+  }
+  tl->msg[tl->nmsg++] = *m;
+  return 0;
+}
+
+static void matched(augur_timeline *tl, const mqueue *q, uint64_t t_send, uint64_t t_recv,
+                    uint64_t bytes) {
+  if (q->sender < tl->rank_lo || q->sender > tl->rank_hi || q->receiver < tl->rank_lo ||
+      q->receiver > tl->rank_hi)
+    return;
+  if (t_send <= tl->to && tl->pending_in_window) tl->pending_in_window--;
+  uint64_t lo = t_send < t_recv ? t_send : t_recv, hi = t_send < t_recv ? t_recv : t_send;
+  if (hi < tl->from || lo > tl->to) return;
+  augur_tl_message m = {t_send, t_recv, bytes, q->comm, q->sender, q->receiver, q->tag};
+  keep_message(tl, &m);
+}
+
+/* One side of a message: side +1 = send at time t, -1 = receive ending at t. */
+static int message_side(augur_timeline *tl, mtable *mt, int side, uint32_t sender,
+                        uint32_t receiver, uint64_t comm, int32_t tag, uint64_t t, uint64_t bytes) {
+  if (sender >= tl->nranks || receiver >= tl->nranks) return 0;
+  mqueue *q = mt_get(mt, sender, receiver, comm, tag);
+  if (!q) return -1;
+  if (q->len && q->side == -side) { /* the other side is waiting: match the oldest */
+    pend p = q->v[q->head++];
+    q->len--;
+    mt->pending--;
+    if (side > 0)
+      matched(tl, q, t, p.t, bytes);
+    else
+      matched(tl, q, p.t, t, p.bytes);
+    if (!q->len) mt_remove(mt, q);
+    return 0;
+  }
+  if (mt->pending >= MAX_PENDING) {
+    tl->dropped++;
+    return 0;
+  }
+  q->side = side;
+  if (mq_push(q, t, bytes)) return -1;
+  mt->pending++;
+  if (side > 0 && t <= tl->to && sender >= tl->rank_lo && sender <= tl->rank_hi &&
+      receiver >= tl->rank_lo && receiver <= tl->rank_hi)
+    tl->pending_in_window++;
+  return 0;
+}
+
+static int is_send_call(unsigned type) {
+  return (type >= AUGUR_EV_SEND && type <= AUGUR_EV_IRSEND) || type == AUGUR_EV_SENDRECV ||
+         type == AUGUR_EV_SENDRECV_REPLACE;
+}
+
+/* Finds the whole run's extent from the first and last events blocks of
+ * each rank: cheap (two blocks per rank) and exact. */
+static int run_extent(augur_trace *t, uint64_t *first, uint64_t *last, augur_error *err) {
+  *first = UINT64_MAX, *last = 0;
+  uint32_t n = augur_trace_nranks(t);
+  for (uint32_t r = 0; r < n; r++) {
+    size_t nb = augur_trace_nblocks(t, r), lastb = nb;
+    for (size_t i = nb; i-- > 0;)
+      if (augur_trace_block(t, r, i)->kind == 1) {
+        lastb = i;
+        break;
+      }
+    if (lastb == nb) continue; /* no events */
+    augur_stream *s;
+    int rc = augur_stream_rank(t, r, &s, err);
+    if (rc < 0) return rc;
+    augur_event ev;
+    if ((rc = augur_stream_next(s, &ev, err)) == 1 && ev.t_start < *first) *first = ev.t_start;
+    if (rc >= 0) rc = augur_stream_seek_block(s, lastb, err);
+    while (rc >= 0 && (rc = augur_stream_next(s, &ev, err)) == 1)
+      if (ev.t_end > *last) *last = ev.t_end;
+    augur_stream_close(s);
+    if (rc < 0) return rc;
+  }
+  if (*first == UINT64_MAX) *first = 0;
+  return 0;
+}
+
+static int stream_window(augur_timeline *tl, augur_trace *t, const augur_tl_options *opt,
+                         augur_error *err) {
+  mtable mt = {0};
+  augur_stream *s;
+  int rc = augur_stream_merged(t, &s, err);
+  if (rc < 0) return rc;
+  augur_event ev;
+  uint32_t n = tl->nranks;
+  /* Per world rank: end of its latest call (compute starts there) and its
+   * latest parent's end (sub-records complete at their parent's end). */
+  uint64_t *last_end = calloc(n, sizeof *last_end), *parent_end = calloc(n, sizeof *parent_end);
+  unsigned char *seen = calloc(n, 1);
+  if (!last_end || !parent_end || !seen) {
+    rc = augur_fail(err, AUGUR_E_NOMEM, "timeline: out of memory");
+    goto out;
+  }
+  while ((rc = augur_stream_next(s, &ev, err)) == 1) {
+    tl->events++;
+    if (opt && opt->progress && (tl->events & ((1u << 20) - 1)) == 0)
+      opt->progress(opt->progress_arg, tl->events);
+    uint32_t rk = ev.rank;
+    if (rk >= n) continue;
+    int sub = augur_event_is_sub(ev.type);
+    if (!sub) {
+      /* Past the window, and no send of it still waits for its receive. */
+      if (ev.t_start > tl->to && tl->pending_in_window == 0) break;
+      tl_rank *r = rank_of(tl, rk);
+      if (r) {
+        if (seen[rk] && ev.t_start > last_end[rk] &&
+            add_interval(tl, r, last_end[rk], ev.t_start, AUGUR_TL_COMPUTE, AUGUR_EV_NONE))
+          goto nomem;
+        if (add_interval(tl, r, ev.t_start, ev.t_end, augur_tl_state_of(ev.type), ev.type))
+          goto nomem;
+      }
+      if (!seen[rk] || ev.t_end > last_end[rk]) last_end[rk] = ev.t_end;
+      seen[rk] = 1;
+      parent_end[rk] = ev.t_end;
+      if (ev.type == AUGUR_EV_FINALIZE) last_end[rk] = UINT64_MAX; /* no compute after */
+    }
+    int rc2 = 0;
+    if (is_send_call(ev.type) && ev.peer >= 0)
+      rc2 = message_side(tl, &mt, +1, rk, (uint32_t)ev.peer, ev.comm, ev.tag, ev.t_start, ev.bytes);
+    else if (ev.type == AUGUR_EV_COMPLETION && (ev.flags & AUGUR_F_SENDREQ) &&
+             (ev.flags & AUGUR_F_PERSISTENT) && !(ev.flags & AUGUR_F_CANCELLED) && ev.peer >= 0)
+      /* persistent sends: the Start is not tied to a peer; the completion is */
+      rc2 = message_side(tl, &mt, +1, rk, (uint32_t)ev.peer, ev.comm, ev.tag, ev.t_start, ev.bytes);
+    else if (((ev.type == AUGUR_EV_RECV || ev.type == AUGUR_EV_MRECV) ||
+              ev.type == AUGUR_EV_SUB_RECV ||
+              (ev.type == AUGUR_EV_COMPLETION && (ev.flags & AUGUR_F_RECVREQ) &&
+               !(ev.flags & AUGUR_F_CANCELLED))) &&
+             ev.peer >= 0 && ev.tag >= 0)
+      rc2 = message_side(tl, &mt, -1, (uint32_t)ev.peer, rk, ev.comm, ev.tag,
+                         sub ? parent_end[rk] : ev.t_end, ev.bytes_recv);
+    if (rc2) goto nomem;
+  }
+  if (rc > 0) rc = 0;
+  if (rc == 0) {
+    /* Sends still waiting in range are unmatched. */
+    for (size_t i = 0; i < mt.cap; i++) {
+      mqueue *q = &mt.slots[i];
+      if (q->cap && q->side > 0 && q->sender >= tl->rank_lo && q->sender <= tl->rank_hi &&
+          q->receiver >= tl->rank_lo && q->receiver <= tl->rank_hi)
+        for (size_t j = 0; j < q->len; j++)
+          if (q->v[q->head + j].t <= tl->to && q->v[q->head + j].t >= tl->from) tl->unmatched++;
+    }
+  }
+  goto out;
+nomem:
+  rc = augur_fail(err, AUGUR_E_NOMEM, "timeline: out of memory");
+out:
+  free(last_end);
+  free(parent_end);
+  free(seen);
+  mt_free(&mt);
+  augur_stream_close(s);
+  return rc;
+}
+
+int augur_timeline_build(augur_timeline **out, augur_trace *t, const augur_tl_options *opt,
+                         augur_error *err) {
+  *out = NULL;
+  augur_tl_options o = {0};
+  if (opt) o = *opt;
+  uint32_t n = augur_trace_nranks(t);
+  if (n == 0) return augur_fail(err, AUGUR_E_ARG, "timeline: the trace has no ranks");
+  if (o.rank_lo >= n || (o.rank_count && o.rank_count > n - o.rank_lo))
+    return augur_fail(
+        err, AUGUR_E_ARG, "timeline: ranks %u-%llu outside the trace's %u ranks (0-%u)", o.rank_lo,
+        o.rank_count ? (unsigned long long)o.rank_lo + o.rank_count - 1 : n - 1ull, n, n - 1);
+  uint32_t rank_hi = o.rank_count ? o.rank_lo + o.rank_count - 1 : n - 1;
+  if (!o.width) o.width = DEFAULT_WIDTH;
+  if (!o.max_arrows) o.max_arrows = DEFAULT_MAX_ARROWS;
+  if (o.from == 0 || o.to == 0) {
+    uint64_t first, last;
+    int rc = run_extent(t, &first, &last, err);
+    if (rc < 0) return rc;
+    if (o.from == 0 && o.to == 0) o.from = first;
+    if (o.to == 0) o.to = last;
+  }
+  if (o.to <= o.from)
+    return augur_fail(err, AUGUR_E_ARG,
+                      "timeline: empty window (from %llu ns to %llu ns on the trace's timeline)",
+                      (unsigned long long)o.from, (unsigned long long)o.to);
+
+  augur_timeline *tl = calloc(1, sizeof *tl);
+  if (!tl) return augur_fail(err, AUGUR_E_NOMEM, "timeline: out of memory");
+  tl->trace = t;
+  tl->nranks = n;
+  tl->from = o.from, tl->to = o.to;
+  tl->rank_lo = o.rank_lo, tl->rank_hi = rank_hi;
+  tl->width = o.width;
+  tl->col_ns = (double)(o.to - o.from) / o.width;
+  tl->max_arrows = o.max_arrows;
+  tl->stride = 1;
+  uint32_t nr = rank_hi - o.rank_lo + 1;
+  tl->ranks = calloc(nr, sizeof *tl->ranks);
+  tl->msg = malloc(o.max_arrows * sizeof *tl->msg);
+  if (!tl->ranks || !tl->msg) goto nomem;
+  for (uint32_t i = 0; i < nr; i++) {
+    tl->ranks[i].cols = calloc((size_t)o.width * AUGUR_TL_NSTATES, sizeof(float));
+    if (!tl->ranks[i].cols) goto nomem;
+  }
+  int rc = stream_window(tl, t, &o, err);
+  if (rc < 0) {
+    augur_timeline_free(tl);
+    return rc;
+  }
+  *out = tl;
+  return 0;
+nomem:
+  augur_timeline_free(tl);
+  return augur_fail(err, AUGUR_E_NOMEM, "timeline: out of memory");
+}
+
+void augur_timeline_free(augur_timeline *tl) {
+  if (!tl) return;
+  if (tl->ranks)
+    for (uint32_t i = 0; i <= tl->rank_hi - tl->rank_lo; i++) {
+      free(tl->ranks[i].cols);
+      free(tl->ranks[i].iv);
+    }
+  free(tl->ranks);
+  free(tl->msg);
+  for (size_t i = 0; i < tl->nmarks; i++)
+    free(tl->marks[i].label);
+  free(tl->marks);
+  free(tl);
+}
+
+int augur_timeline_mark(augur_timeline *tl, uint32_t rank, uint64_t t0, uint64_t t1,
+                        const char *label, augur_error *err) {
+  if (rank < tl->rank_lo || rank > tl->rank_hi)
+    return augur_fail(err, AUGUR_E_ARG, "timeline: mark on rank %u outside ranks %u-%u", rank,
+                      tl->rank_lo, tl->rank_hi);
+  if (t1 < t0) return augur_fail(err, AUGUR_E_ARG, "timeline: mark ends before it starts");
+  if (tl->nmarks == tl->capmarks) {
+    size_t ncap = tl->capmarks ? tl->capmarks * 2 : 8;
+    augur_tl_mark *n = realloc(tl->marks, ncap * sizeof *n);
+    if (!n) return augur_fail(err, AUGUR_E_NOMEM, "timeline: out of memory");
+    tl->marks = n;
+    tl->capmarks = ncap;
+  }
+  char *l = strdup(label ? label : "");
+  if (!l) return augur_fail(err, AUGUR_E_NOMEM, "timeline: out of memory");
+  tl->marks[tl->nmarks++] = (augur_tl_mark){rank, t0, t1, l};
+  return 0;
+}
+
+void augur_timeline_summary(const augur_timeline *tl, augur_tl_summary *s) {
+  memset(s, 0, sizeof *s);
+  s->from = tl->from, s->to = tl->to;
+  s->rank_lo = tl->rank_lo, s->rank_hi = tl->rank_hi;
+  s->width = tl->width;
+  s->events = tl->events;
+  s->messages = tl->messages;
+  s->messages_drawn = tl->nmsg;
+  s->unmatched_sends = tl->unmatched;
+  s->exact = 1;
+  for (uint32_t i = 0; i <= tl->rank_hi - tl->rank_lo; i++)
+    if (tl->ranks[i].overflow) s->exact = 0;
+}
+
+void augur_timeline_rank_totals(const augur_timeline *tl, uint32_t rank,
+                                uint64_t out[AUGUR_TL_NSTATES]) {
+  const tl_rank *r = rank_of((augur_timeline *)tl, rank);
+  for (int k = 0; k < AUGUR_TL_NSTATES; k++)
+    out[k] = r ? r->totals[k] : 0;
+}
+
+const augur_tl_interval *augur_timeline_intervals(const augur_timeline *tl, uint32_t rank,
+                                                  size_t *n) {
+  const tl_rank *r = rank_of((augur_timeline *)tl, rank);
+  *n = r && !r->overflow ? r->niv : 0;
+  return r && !r->overflow ? r->iv : NULL;
+}
+
+void augur_timeline_column(const augur_timeline *tl, uint32_t rank, uint32_t c,
+                           float out[AUGUR_TL_NSTATES]) {
+  const tl_rank *r = rank_of((augur_timeline *)tl, rank);
+  for (int k = 0; k < AUGUR_TL_NSTATES; k++)
+    out[k] = r && c < tl->width ? r->cols[(size_t)c * AUGUR_TL_NSTATES + k] : 0;
+}
+
+const augur_tl_message *augur_timeline_messages(const augur_timeline *tl, size_t *n) {
+  *n = tl->nmsg;
+  return tl->msg;
+}
