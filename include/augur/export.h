@@ -20,6 +20,10 @@ typedef void (*augur_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 typedef struct augur_export_opts {
   augur_progress_fn progress;
   void *progress_ctx;
+  /* SimGrid: compute bursts become `compute <seconds x this>` flops; 0 means
+   * the default 1e9 (a 1 Gflop/s host in the platform replays them in real
+   * time). */
+  double simgrid_flops_per_s;
 } augur_export_opts;
 
 /* Statistics an export returns (for the CLI summary and bench/export). */

@@ -1,0 +1,77 @@
+/* Helpers shared by the chrome, paraver and simgrid exports: message
+ * matching over the merged stream, byte-counting output, progress. */
+#ifndef AUGUR_EXPORT_UTIL_H
+#define AUGUR_EXPORT_UTIL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "augur/error.h"
+#include "augur/export.h"
+
+/* One end of a message: the call that sent or received it. For a receive
+ * completed by a Wait/Test, the times are those of the completing call. */
+typedef struct exu_end {
+  uint32_t rank;
+  uint32_t thread;
+  uint64_t t_start, t_end;
+  uint64_t bytes;
+  int32_t tag;
+} exu_end;
+
+/* Called once per matched message, with a sequence number unique in the
+ * export (0, 1, 2, ... in match order). */
+typedef int (*exu_match_fn)(void *ctx, const exu_end *send, const exu_end *recv, uint64_t id);
+
+typedef struct exu_matcher exu_matcher;
+
+exu_matcher *exu_matcher_new(exu_match_fn fn, void *ctx);
+void exu_matcher_free(exu_matcher *m);
+/* Feeds one event of the merged stream (parents and sub-records, in stream
+ * order). Sends are matched to receives per (sender, receiver, comm, tag) in
+ * FIFO order, which MPI's non-overtaking rule makes exact for the resolved
+ * source and tag. Returns the callback's status or AUGUR_E_NOMEM. */
+int exu_matcher_feed(exu_matcher *m, const augur_event *ev, augur_error *err);
+uint64_t exu_matcher_matched(const exu_matcher *m);
+/* Sends and receives left without a partner at the end. */
+uint64_t exu_matcher_unmatched(const exu_matcher *m);
+
+/* An output file that counts what it wrote and remembers the first error. */
+typedef struct exu_out {
+  FILE *f;
+  const char *path;
+  uint64_t bytes;
+  int failed;
+} exu_out;
+
+int exu_out_open(exu_out *o, const char *path, augur_error *err);
+void exu_out_printf(exu_out *o, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void exu_out_write(exu_out *o, const void *p, size_t n);
+/* Writes the N numbers joined by ':' and a newline (Paraver records):
+ * several times faster than fprintf on these all-integer lines. */
+void exu_out_ints(exu_out *o, const uint64_t *v, size_t n);
+/* The same line into LINE (room for 24 x 24 bytes); returns its length. */
+size_t exu_fmt_ints(char *line, const uint64_t *v, size_t n);
+/* Closes; returns AUGUR_E_IO naming the file if any write failed. */
+int exu_out_close(exu_out *o, augur_error *err);
+
+/* Calls the progress callback every 64 Ki events. */
+static inline void exu_progress(const augur_export_opts *o, uint64_t done, uint64_t total) {
+  if (o && o->progress && (done & 0xffffu) == 0) o->progress(o->progress_ctx, done, total);
+}
+uint64_t exu_total_events(augur_trace *t);
+
+/* Removes a partial output after a failure (regular files only). */
+void exu_remove_output(const char *path);
+
+/* Fails naming the damage if any rank file of T is damaged. */
+int exu_check_damage(augur_trace *t, const char *what, augur_error *err);
+
+/* "function file:line" (or what is known of it) for a call site, in buf. */
+void exu_callsite_name(augur_trace *t, uint32_t callsite, char *buf, size_t n);
+
+#endif
