@@ -32,6 +32,11 @@ say "augur info"
 say "augur report"
 "$AUGUR" report "$TRACE"
 
+say "augur timeline"
+"$AUGUR" timeline "$TRACE" -o "$BUILD/demo/stencil.html"
+echo "open $BUILD/demo/stencil.html in a browser: ranks x time, states, messages"
+
 say "next"
 echo "augur dump $TRACE --rank 1 --limit 20     # the events themselves"
 echo "augur report $TRACE --json                # the same report for programs"
+echo "augur export $TRACE --format chrome -o stencil.json   # Perfetto; also otf2, paraver, simgrid"
