@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 for app in stencil ring; do
   if [ $app = stencil ]; then record $app stencil -n 6; else record $app ring -n 4 -s 256; fi
-  expect 0 "$AUGUR" export "$D/$app.augur" --format chrome -o "$D/$app.json"
+  expect 0 - "$AUGUR" export "$D/$app.augur" --format chrome -o "$D/$app.json"
   contains "$D/out" "chrome records"
   "$PY" "$HERE/check.py" chrome "$D/$app.json" "$D/$app.dump" || fail "chrome checks for $app"
 done

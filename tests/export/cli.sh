@@ -3,22 +3,22 @@
 . "$(dirname "$0")/lib.sh"
 record ring ring -n 2
 T="$D/ring.augur"
-expect 0 "$AUGUR" export --help
+expect 0 - "$AUGUR" export --help
 for w in chrome paraver simgrid otf2 --format -o --flops; do contains "$D/out" "$w"; done
-expect 2 "$AUGUR" export "$T" --format chrome
+expect 2 - "$AUGUR" export "$T" --format chrome
 contains "$D/err" "missing -o"
-expect 2 "$AUGUR" export "$T" -o "$D/x"
+expect 2 - "$AUGUR" export "$T" -o "$D/x"
 contains "$D/err" "missing --format"
-expect 2 "$AUGUR" export "$T" --format vampir -o "$D/x"
+expect 2 - "$AUGUR" export "$T" --format vampir -o "$D/x"
 contains "$D/err" "unknown format 'vampir'"
-expect 2 "$AUGUR" export "$T" --format chrome -o "$D/x" --bogus
-expect 2 "$AUGUR" export --format chrome -o "$D/x"
-expect 2 "$AUGUR" export "$T" --format chrome -o "$D/x" --flops 1e9
-expect 2 "$AUGUR" export "$T" --format simgrid -o "$D/x" --flops -3
-expect 1 "$AUGUR" export "$D/nosuch.augur" --format chrome -o "$D/x.json"
+expect 2 - "$AUGUR" export "$T" --format chrome -o "$D/x" --bogus
+expect 2 - "$AUGUR" export --format chrome -o "$D/x"
+expect 2 - "$AUGUR" export "$T" --format chrome -o "$D/x" --flops 1e9
+expect 2 - "$AUGUR" export "$T" --format simgrid -o "$D/x" --flops -3
+expect 1 - "$AUGUR" export "$D/nosuch.augur" --format chrome -o "$D/x.json"
 [ ! -e "$D/x.json" ] || fail "output written for a missing trace"
 # An unwritable output: a clear error naming it.
-expect 1 "$AUGUR" export "$T" --format chrome -o "$D/no/such/dir/x.json"
+expect 1 - "$AUGUR" export "$T" --format chrome -o "$D/no/such/dir/x.json"
 contains "$D/err" "$D/no/such/dir/x.json"
 
 # Damage 1: rank 1's file cut short (the reader's index stops early).
@@ -54,7 +54,7 @@ done
 [ $found -eq 1 ] || fail "no offset damages only an events payload"
 for dmg in trunc flip payload; do
   for fmt in chrome paraver simgrid; do
-    expect 1 "$AUGUR" export "$D/$dmg.augur" --format $fmt -o "$D/$dmg-$fmt.out"
+    expect 1 - "$AUGUR" export "$D/$dmg.augur" --format $fmt -o "$D/$dmg-$fmt.out"
     contains "$D/err" "$F"
     n=$(wc -l <"$D/err")
     [ "$n" -eq 1 ] || fail "$dmg/$fmt: $n stderr lines, want 1: $(cat "$D/err")"

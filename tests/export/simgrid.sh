@@ -13,7 +13,7 @@ printf 'node-0\nnode-1\nnode-2\nnode-3\n' >"$D/hosts"
 SMPIRUN=${SMPIRUN:-$(command -v smpirun)}
 for app in stencil ring; do
   if [ $app = stencil ]; then record $app stencil -n 6; else record $app ring -n 4 -s 256; fi
-  expect 0 "$AUGUR" export "$D/$app.augur" --format simgrid -o "$D/$app.ti" --flops 2e9
+  expect 0 - "$AUGUR" export "$D/$app.augur" --format simgrid -o "$D/$app.ti" --flops 2e9
   "$PY" "$HERE/check.py" simgrid "$D/$app.ti" "$D/$app.dump" || fail "simgrid checks for $app"
   if [ -n "$SMPIRUN" ]; then
     (cd "$D/$app.ti" && timeout 60 "$SMPIRUN" -np 2 -platform "$D/platform.xml" \
@@ -24,7 +24,7 @@ for app in stencil ring; do
 done
 [ -n "$SMPIRUN" ] || echo "note: smpirun not installed, replay skipped"
 # The rate scales compute actions: 1e9 gives half of 2e9's flops.
-expect 0 "$AUGUR" export "$D/ring.augur" --format simgrid -o "$D/ring1.ti"
+expect 0 - "$AUGUR" export "$D/ring.augur" --format simgrid -o "$D/ring1.ti"
 "$PY" - "$D/ring.ti/rank-0.txt" "$D/ring1.ti/rank-0.txt" <<'PY' || fail "--flops does not scale compute"
 import sys
 def flops(p):
