@@ -1,13 +1,13 @@
 /* augur timeline — building the picture's data from one pass over a trace.
  *
  * Per rank: time per state in W pixel columns (always), exact intervals while
- * there are few (hover text wants call names), totals per state. Messages are
- * matched on the merged stream per (sender, receiver, comm, tag) in FIFO
- * order, which is MPI's non-overtaking rule; whichever side is seen first
- * waits in a queue, because a receive may start before its send. */
+ * there are few (hover text wants call names), totals per state. Messages
+ * come from the shared matcher (augur/match.h); an arrow runs from the send
+ * call's start to the end of the call that completed the receive. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "augur/match.h"
 #include "augur/timeline.h"
 #include "timeline_int.h"
 
@@ -16,9 +16,6 @@
 /* Exact intervals per rank kept up to this many per pixel column: beyond,
  * they would be sub-pixel slivers and only the column fractions are drawn. */
 #define EXACT_PER_COLUMN 2
-/* Waiting sends/receives over all queues: a trace full of unmatched sends
- * must not grow memory without bound. */
-#define MAX_PENDING (4u << 20)
 
 int augur_tl_state_of(unsigned type) {
   if (type == AUGUR_EV_BARRIER || type == AUGUR_EV_IBARRIER) return AUGUR_TL_BARRIER;
@@ -42,118 +39,6 @@ const char *augur_tl_state_name(int state) {
 }
 const char *augur_tl_state_color(int state) {
   return state >= 0 && state < AUGUR_TL_NSTATES ? state_colors[state] : "#000000";
-}
-
-/* ---- message queues --------------------------------------------------- */
-
-typedef struct pend {
-  uint64_t t, bytes;
-} pend;
-
-typedef struct mqueue {
-  uint32_t sender, receiver;
-  int32_t tag;
-  uint64_t comm;
-  int side; /* +1: the queue holds sends, -1: receives, 0: empty */
-  pend *v;
-  size_t head, len, cap;
-} mqueue;
-
-typedef struct mtable {
-  mqueue *slots;
-  size_t cap, used;
-  size_t pending;
-} mtable;
-
-static uint64_t mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  return x ^ (x >> 33);
-}
-
-static size_t key_hash(uint32_t s, uint32_t r, uint64_t comm, int32_t tag) {
-  return (size_t)mix(((uint64_t)s << 32 | r) ^ mix(comm) ^ ((uint64_t)(uint32_t)tag << 17));
-}
-
-static int mt_grow(mtable *m) {
-  size_t ncap = m->cap ? m->cap * 2 : 256;
-  mqueue *ns = calloc(ncap, sizeof *ns);
-  if (!ns) return -1;
-  for (size_t i = 0; i < m->cap; i++) {
-    mqueue *q = &m->slots[i];
-    if (!q->cap) continue; /* free slot */
-    size_t h = key_hash(q->sender, q->receiver, q->comm, q->tag) & (ncap - 1);
-    while (ns[h].cap)
-      h = (h + 1) & (ncap - 1);
-    ns[h] = *q;
-  }
-  free(m->slots);
-  m->slots = ns;
-  m->cap = ncap;
-  return 0;
-}
-
-/* A slot is in use once it has a buffer (cap > 0); queues are never removed. */
-static mqueue *mt_get(mtable *m, uint32_t s, uint32_t r, uint64_t comm, int32_t tag) {
-  if ((m->used + 1) * 4 > m->cap * 3 && mt_grow(m)) return NULL;
-  size_t h = key_hash(s, r, comm, tag) & (m->cap - 1);
-  for (;;) {
-    mqueue *q = &m->slots[h];
-    if (!q->cap) {
-      q->v = malloc(4 * sizeof *q->v);
-      if (!q->v) return NULL;
-      q->cap = 4;
-      q->sender = s, q->receiver = r, q->comm = comm, q->tag = tag;
-      m->used++;
-      return q;
-    }
-    if (q->sender == s && q->receiver == r && q->comm == comm && q->tag == tag) return q;
-    h = (h + 1) & (m->cap - 1);
-  }
-}
-
-static int mq_push(mqueue *q, uint64_t t, uint64_t bytes) {
-  if (q->head + q->len == q->cap) {
-    if (q->head > q->cap / 2) { /* reuse the consumed front */
-      memmove(q->v, q->v + q->head, q->len * sizeof *q->v);
-      q->head = 0;
-    } else {
-      pend *nv = realloc(q->v, q->cap * 2 * sizeof *nv);
-      if (!nv) return -1;
-      q->v = nv;
-      q->cap *= 2;
-    }
-  }
-  q->v[q->head + q->len++] = (pend){t, bytes};
-  return 0;
-}
-
-/* Removes an emptied queue (linear-probing deletion by backward shift), so
- * the table holds only pairs with messages in flight: an application that
- * uses a new tag per iteration must not grow it with the trace length. */
-static void mt_remove(mtable *m, mqueue *q) {
-  size_t mask = m->cap - 1, i = (size_t)(q - m->slots), j = i;
-  free(q->v);
-  for (;;) {
-    j = (j + 1) & mask;
-    mqueue *o = &m->slots[j];
-    if (!o->cap) break;
-    size_t k = key_hash(o->sender, o->receiver, o->comm, o->tag) & mask;
-    /* o stays if its home slot k lies cyclically in (i, j] */
-    if (i <= j ? (i < k && k <= j) : (i < k || k <= j)) continue;
-    m->slots[i] = *o;
-    i = j;
-  }
-  memset(&m->slots[i], 0, sizeof m->slots[i]);
-  m->used--;
-}
-
-static void mt_free(mtable *m) {
-  for (size_t i = 0; i < m->cap; i++)
-    free(m->slots[i].v);
-  free(m->slots);
 }
 
 /* ---- building ---------------------------------------------------------- */
@@ -214,51 +99,30 @@ static int keep_message(augur_timeline *tl, const augur_tl_message *m) {
   return 0;
 }
 
-static void matched(augur_timeline *tl, const mqueue *q, uint64_t t_send, uint64_t t_recv,
-                    uint64_t bytes) {
-  if (q->sender < tl->rank_lo || q->sender > tl->rank_hi || q->receiver < tl->rank_lo ||
-      q->receiver > tl->rank_hi)
-    return;
-  if (t_send <= tl->to && tl->pending_in_window) tl->pending_in_window--;
-  uint64_t lo = t_send < t_recv ? t_send : t_recv, hi = t_send < t_recv ? t_recv : t_send;
-  if (hi < tl->from || lo > tl->to) return;
-  augur_tl_message m = {t_send, t_recv, bytes, q->comm, q->sender, q->receiver, q->tag};
-  keep_message(tl, &m);
+static int in_ranks(const augur_timeline *tl, uint32_t sender, uint32_t receiver) {
+  return sender >= tl->rank_lo && sender <= tl->rank_hi && receiver >= tl->rank_lo &&
+         receiver <= tl->rank_hi;
 }
 
-/* One side of a message: side +1 = send at time t, -1 = receive ending at t. */
-static int message_side(augur_timeline *tl, mtable *mt, int side, uint32_t sender,
-                        uint32_t receiver, uint64_t comm, int32_t tag, uint64_t t, uint64_t bytes) {
-  if (sender >= tl->nranks || receiver >= tl->nranks) return 0;
-  mqueue *q = mt_get(mt, sender, receiver, comm, tag);
-  if (!q) return -1;
-  if (q->len && q->side == -side) { /* the other side is waiting: match the oldest */
-    pend p = q->v[q->head++];
-    q->len--;
-    mt->pending--;
-    if (side > 0)
-      matched(tl, q, t, p.t, bytes);
-    else
-      matched(tl, q, p.t, t, p.bytes);
-    if (!q->len) mt_remove(mt, q);
-    return 0;
-  }
-  if (mt->pending >= MAX_PENDING) {
-    tl->dropped++;
-    return 0;
-  }
-  q->side = side;
-  if (mq_push(q, t, bytes)) return -1;
-  mt->pending++;
-  if (side > 0 && t <= tl->to && sender >= tl->rank_lo && sender <= tl->rank_hi &&
-      receiver >= tl->rank_lo && receiver <= tl->rank_hi)
-    tl->pending_in_window++;
+static int on_message(void *ctx, const augur_message *msg) {
+  augur_timeline *tl = ctx;
+  if (!in_ranks(tl, msg->sender, msg->receiver)) return 0;
+  uint64_t t_send = msg->send.t_start, t_recv = msg->recv.t_end;
+  uint64_t lo = t_send < t_recv ? t_send : t_recv, hi = t_send < t_recv ? t_recv : t_send;
+  if (hi < tl->from || lo > tl->to) return 0;
+  augur_tl_message m = {t_send,      t_recv,        msg->bytes, msg->comm,
+                        msg->sender, msg->receiver, msg->tag};
+  keep_message(tl, &m);
   return 0;
 }
 
-static int is_send_call(unsigned type) {
-  return (type >= AUGUR_EV_SEND && type <= AUGUR_EV_IRSEND) || type == AUGUR_EV_SENDRECV ||
-         type == AUGUR_EV_SENDRECV_REPLACE;
+/* Sends of the window still waiting at the end are unmatched. */
+static void count_unmatched(void *ctx, uint32_t sender, uint32_t receiver, uint64_t comm,
+                            int32_t tag, const augur_match_end *e, int is_send) {
+  augur_timeline *tl = ctx;
+  (void)comm, (void)tag;
+  if (is_send && in_ranks(tl, sender, receiver) && e->t_start >= tl->from && e->t_start <= tl->to)
+    tl->unmatched++;
 }
 
 /* Finds the whole run's extent from the first and last events blocks of
@@ -291,17 +155,22 @@ static int run_extent(augur_trace *t, uint64_t *first, uint64_t *last, augur_err
 
 static int stream_window(augur_timeline *tl, augur_trace *t, const augur_tl_options *opt,
                          augur_error *err) {
-  mtable mt = {0};
+  augur_matcher *mt = augur_matcher_new(t, on_message, NULL, tl);
+  if (!mt) return augur_fail(err, AUGUR_E_NOMEM, "timeline: out of memory");
+  /* Reading stops past the window once no send of the window waits. */
+  augur_matcher_set_horizon(mt, tl->to);
   augur_stream *s;
   int rc = augur_stream_merged(t, &s, err);
-  if (rc < 0) return rc;
+  if (rc < 0) {
+    augur_matcher_free(mt);
+    return rc;
+  }
   augur_event ev;
   uint32_t n = tl->nranks;
-  /* Per world rank: end of its latest call (compute starts there) and its
-   * latest parent's end (sub-records complete at their parent's end). */
-  uint64_t *last_end = calloc(n, sizeof *last_end), *parent_end = calloc(n, sizeof *parent_end);
+  /* Per world rank: end of its latest call (compute starts there). */
+  uint64_t *last_end = calloc(n, sizeof *last_end);
   unsigned char *seen = calloc(n, 1);
-  if (!last_end || !parent_end || !seen) {
+  if (!last_end || !seen) {
     rc = augur_fail(err, AUGUR_E_NOMEM, "timeline: out of memory");
     goto out;
   }
@@ -314,7 +183,7 @@ static int stream_window(augur_timeline *tl, augur_trace *t, const augur_tl_opti
     int sub = augur_event_is_sub(ev.type);
     if (!sub) {
       /* Past the window, and no send of it still waits for its receive. */
-      if (ev.t_start > tl->to && tl->pending_in_window == 0) break;
+      if (ev.t_start > tl->to && augur_match_sends_by_horizon(mt) == 0) break;
       tl_rank *r = rank_of(tl, rk);
       if (r) {
         if (seen[rk] && ev.t_start > last_end[rk] &&
@@ -325,44 +194,28 @@ static int stream_window(augur_timeline *tl, augur_trace *t, const augur_tl_opti
       }
       if (!seen[rk] || ev.t_end > last_end[rk]) last_end[rk] = ev.t_end;
       seen[rk] = 1;
-      parent_end[rk] = ev.t_end;
       if (ev.type == AUGUR_EV_FINALIZE) last_end[rk] = UINT64_MAX; /* no compute after */
     }
-    int rc2 = 0;
-    if (is_send_call(ev.type) && ev.peer >= 0)
-      rc2 = message_side(tl, &mt, +1, rk, (uint32_t)ev.peer, ev.comm, ev.tag, ev.t_start, ev.bytes);
-    else if (ev.type == AUGUR_EV_COMPLETION && (ev.flags & AUGUR_F_SENDREQ) &&
-             (ev.flags & AUGUR_F_PERSISTENT) && !(ev.flags & AUGUR_F_CANCELLED) && ev.peer >= 0)
-      /* persistent sends: the Start is not tied to a peer; the completion is */
-      rc2 = message_side(tl, &mt, +1, rk, (uint32_t)ev.peer, ev.comm, ev.tag, ev.t_start, ev.bytes);
-    else if (((ev.type == AUGUR_EV_RECV || ev.type == AUGUR_EV_MRECV) ||
-              ev.type == AUGUR_EV_SUB_RECV ||
-              (ev.type == AUGUR_EV_COMPLETION && (ev.flags & AUGUR_F_RECVREQ) &&
-               !(ev.flags & AUGUR_F_CANCELLED))) &&
-             ev.peer >= 0 && ev.tag >= 0)
-      rc2 = message_side(tl, &mt, -1, (uint32_t)ev.peer, rk, ev.comm, ev.tag,
-                         sub ? parent_end[rk] : ev.t_end, ev.bytes_recv);
-    if (rc2) goto nomem;
+    int rc2 = augur_match_feed(mt, &ev, err);
+    if (rc2 < 0) {
+      rc = rc2;
+      goto out;
+    }
   }
   if (rc > 0) rc = 0;
   if (rc == 0) {
-    /* Sends still waiting in range are unmatched. */
-    for (size_t i = 0; i < mt.cap; i++) {
-      mqueue *q = &mt.slots[i];
-      if (q->cap && q->side > 0 && q->sender >= tl->rank_lo && q->sender <= tl->rank_hi &&
-          q->receiver >= tl->rank_lo && q->receiver <= tl->rank_hi)
-        for (size_t j = 0; j < q->len; j++)
-          if (q->v[q->head + j].t <= tl->to && q->v[q->head + j].t >= tl->from) tl->unmatched++;
-    }
+    augur_match_each_waiting(mt, count_unmatched, tl);
+    augur_match_counts mc;
+    augur_match_counts_get(mt, &mc);
+    tl->dropped = mc.dropped;
   }
   goto out;
 nomem:
   rc = augur_fail(err, AUGUR_E_NOMEM, "timeline: out of memory");
 out:
   free(last_end);
-  free(parent_end);
   free(seen);
-  mt_free(&mt);
+  augur_matcher_free(mt);
   augur_stream_close(s);
   return rc;
 }

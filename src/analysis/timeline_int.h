@@ -28,7 +28,6 @@ struct augur_timeline {
   augur_tl_message *msg;
   size_t nmsg, max_arrows;
   uint64_t stride, messages;
-  uint64_t pending_in_window; /* sends up to `to` still waiting for their receive */
   uint64_t unmatched, dropped;
   augur_tl_mark *marks;
   size_t nmarks, capmarks;

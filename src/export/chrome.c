@@ -157,22 +157,23 @@ static void slice(chrome *c, const augur_event *ev) {
 
 /* The flow binds to the enclosing slices: start a nanosecond into the send
  * slice, finish a nanosecond before the receive slice ends. */
-static int on_match(void *ctx, const exu_end *s, const exu_end *r, uint64_t id) {
+static int on_match(void *ctx, const augur_message *msg) {
   chrome *c = ctx;
+  const augur_match_end *s = &msg->send, *r = &msg->recv;
+  unsigned long long id = (unsigned long long)msg->id;
   uint64_t ts = s->t_end > s->t_start + 2 ? s->t_start + 1 : s->t_start;
   uint64_t tf = r->t_end > r->t_start + 2 ? r->t_end - 1 : r->t_end;
   sep(c);
   exu_out_printf(&c->out,
                  "{\"ph\":\"s\",\"pid\":0,\"tid\":%llu,\"name\":\"message\",\"cat\":\"msg\","
                  "\"id\":%llu,\"ts\":" TS_FMT ",\"args\":{\"bytes\":%llu,\"tag\":%d}}",
-                 (unsigned long long)track(c, s->rank, s->thread), (unsigned long long)id,
-                 TS_ARG(ts), (unsigned long long)s->bytes, s->tag);
+                 (unsigned long long)track(c, s->rank, s->thread), id, TS_ARG(ts),
+                 (unsigned long long)s->bytes, msg->tag);
   sep(c);
   exu_out_printf(&c->out,
                  "{\"ph\":\"f\",\"bp\":\"e\",\"pid\":0,\"tid\":%llu,\"name\":\"message\","
                  "\"cat\":\"msg\",\"id\":%llu,\"ts\":" TS_FMT "}",
-                 (unsigned long long)track(c, r->rank, r->thread), (unsigned long long)id,
-                 TS_ARG(tf));
+                 (unsigned long long)track(c, r->rank, r->thread), id, TS_ARG(tf));
   return AUGUR_OK;
 }
 
@@ -215,7 +216,7 @@ int augur_export_chrome(augur_trace *t, const char *out, const augur_export_opts
   c.nranks = augur_trace_nranks(t);
   c.nsites = augur_trace_ncallsites(t);
   c.sites = calloc(c.nsites + 1, sizeof *c.sites);
-  exu_matcher *m = exu_matcher_new(on_match, &c);
+  augur_matcher *m = augur_matcher_new(t, on_match, NULL, &c);
   augur_stream *s = NULL;
   uint64_t events = 0, total = exu_total_events(t);
   int rc;
@@ -233,9 +234,11 @@ int augur_export_chrome(augur_trace *t, const char *out, const augur_export_opts
     events++;
     exu_progress(o, events, total);
     if (!augur_event_is_sub(ev.type)) slice(&c, &ev);
-    if ((rc = exu_matcher_feed(m, &ev, err)) != AUGUR_OK) break;
+    if ((rc = augur_match_feed(m, &ev, err)) != AUGUR_OK) break;
   }
   if (rc < 0) goto done;
+  augur_match_counts mc;
+  augur_match_counts_get(m, &mc);
   const augur_trace_info *info = augur_trace_info_get(t);
   char path[1024], lib[256];
   json_escape(augur_trace_path(t), path, sizeof path);
@@ -244,9 +247,8 @@ int augur_export_chrome(augur_trace *t, const char *out, const augur_export_opts
                  "\n],\"otherData\":{\"generator\":\"augur\",\"trace\":\"%s\",\"ranks\":%u,"
                  "\"events\":%llu,\"messages\":%llu,\"unmatched_message_ends\":%llu,"
                  "\"mpi_library\":\"%s\"}}\n",
-                 path, c.nranks, (unsigned long long)events,
-                 (unsigned long long)exu_matcher_matched(m),
-                 (unsigned long long)exu_matcher_unmatched(m), lib);
+                 path, c.nranks, (unsigned long long)events, (unsigned long long)mc.messages,
+                 (unsigned long long)(mc.unmatched_send + mc.unmatched_recv), lib);
   rc = exu_out_close(&c.out, err);
 done:
   if (rc != AUGUR_OK && c.out.path) {
@@ -259,7 +261,7 @@ done:
     st->bytes = c.out.bytes;
   }
   augur_stream_close(s);
-  exu_matcher_free(m);
+  augur_matcher_free(m);
   if (c.sites)
     for (size_t i = 0; i < c.nsites; i++)
       free(c.sites[i]);

@@ -1,5 +1,6 @@
-/* Helpers shared by the chrome, paraver and simgrid exports: message
- * matching over the merged stream, byte-counting output, progress. */
+/* Helpers shared by the chrome, paraver and simgrid exports: byte-counting
+ * output, progress, call-site names. Messages are matched by the analysis
+ * library's matcher (augur/match.h). */
 #ifndef AUGUR_EXPORT_UTIL_H
 #define AUGUR_EXPORT_UTIL_H
 
@@ -8,33 +9,7 @@
 
 #include "augur/error.h"
 #include "augur/export.h"
-
-/* One end of a message: the call that sent or received it. For a receive
- * completed by a Wait/Test, the times are those of the completing call. */
-typedef struct exu_end {
-  uint32_t rank;
-  uint32_t thread;
-  uint64_t t_start, t_end;
-  uint64_t bytes;
-  int32_t tag;
-} exu_end;
-
-/* Called once per matched message, with a sequence number unique in the
- * export (0, 1, 2, ... in match order). */
-typedef int (*exu_match_fn)(void *ctx, const exu_end *send, const exu_end *recv, uint64_t id);
-
-typedef struct exu_matcher exu_matcher;
-
-exu_matcher *exu_matcher_new(exu_match_fn fn, void *ctx);
-void exu_matcher_free(exu_matcher *m);
-/* Feeds one event of the merged stream (parents and sub-records, in stream
- * order). Sends are matched to receives per (sender, receiver, comm, tag) in
- * FIFO order, which MPI's non-overtaking rule makes exact for the resolved
- * source and tag. Returns the callback's status or AUGUR_E_NOMEM. */
-int exu_matcher_feed(exu_matcher *m, const augur_event *ev, augur_error *err);
-uint64_t exu_matcher_matched(const exu_matcher *m);
-/* Sends and receives left without a partner at the end. */
-uint64_t exu_matcher_unmatched(const exu_matcher *m);
+#include "augur/match.h"
 
 /* An output file that counts what it wrote and remembers the first error. */
 typedef struct exu_out {

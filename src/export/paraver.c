@@ -186,11 +186,11 @@ static void run_add(paraver *p, uint64_t t, const char *line, size_t len) {
     run_add((p), v_[5], l_, exu_fmt_ints(l_, v_, sizeof v_ / sizeof v_[0]));                       \
   } while (0)
 
-static int on_match(void *ctx, const exu_end *s, const exu_end *r, uint64_t id) {
+static int on_match(void *ctx, const augur_message *msg) {
   paraver *p = ctx;
-  (void)id;
+  const augur_match_end *s = &msg->send, *r = &msg->recv;
   REC(p, 3, s->rank + 1, 1, s->rank + 1, 1, s->t_start, s->t_end, r->rank + 1, 1, r->rank + 1, 1,
-      r->t_start, r->t_end, s->bytes, (uint64_t)(s->tag < 0 ? 0 : s->tag));
+      r->t_start, r->t_end, s->bytes, (uint64_t)(msg->tag < 0 ? 0 : msg->tag));
   return AUGUR_OK;
 }
 
@@ -349,7 +349,7 @@ int augur_export_paraver(augur_trace *t, const char *out, const augur_export_opt
   uint32_t n = augur_trace_nranks(t);
   p.last_end = malloc((n ? n : 1) * sizeof *p.last_end);
   p.items = malloc(PRV_RUN * sizeof *p.items);
-  exu_matcher *m = exu_matcher_new(on_match, &p);
+  augur_matcher *m = augur_matcher_new(t, on_match, NULL, &p);
   augur_stream *s = NULL;
   uint64_t events = 0, total = exu_total_events(t), bytes = 0;
   int rc, tmp_made = 0;
@@ -372,7 +372,7 @@ int augur_export_paraver(augur_trace *t, const char *out, const augur_export_opt
     events++;
     exu_progress(o, events, total);
     if (!augur_event_is_sub(ev.type) && ev.rank < n) call(&p, &ev);
-    if ((rc = exu_matcher_feed(m, &ev, err)) != AUGUR_OK) break;
+    if ((rc = augur_match_feed(m, &ev, err)) != AUGUR_OK) break;
   }
   if (rc < 0) goto done;
   run_flush(&p);
@@ -398,7 +398,7 @@ done:
     st->bytes = bytes;
   }
   augur_stream_close(s);
-  exu_matcher_free(m);
+  augur_matcher_free(m);
   free(p.last_end);
   free(p.items);
   free(p.text);

@@ -1,0 +1,530 @@
+/* augur — the streaming message matcher (see include/augur/match.h).
+ *
+ * Three tables, all holding only what is in flight:
+ *  - channels: per (sender, receiver, comm, tag) a FIFO of the ends waiting
+ *    for a partner; it holds sends or receives, never both, because a new end
+ *    of the other side matches the oldest waiting one;
+ *  - requests: per (rank, handle) what the call that posted the request
+ *    said (Irecv post time, persistent send's destination...), until its
+ *    completion (or Request_free for persistent ones). A FIFO again, because
+ *    MPICH hands out one shared handle for several in-flight requests;
+ *  - collectives: per communicator, each member's call count and the window
+ *    of instances some member has not reached yet. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "augur/match.h"
+
+/* ---- FIFO tables keyed by (a, b, c, d) ---------------------------------- */
+
+typedef struct qkey {
+  uint64_t c;
+  uint32_t a, b;
+  int32_t d;
+} qkey;
+
+typedef struct queue {
+  qkey k;
+  int used;
+  int side; /* channels: 0 = sends wait, 1 = receives wait */
+  unsigned char *v;
+  size_t head, len, cap;
+} queue;
+
+typedef struct qtab {
+  queue *slot; /* open addressing, power-of-two size, load under one half */
+  size_t cap, n, esz;
+} qtab;
+
+static uint64_t key_hash(const qkey *k) {
+  uint64_t h = k->c ^ (((uint64_t)k->a << 32 | k->b) * 0x9E3779B97F4A7C15ull);
+  h ^= (uint64_t)(uint32_t)k->d * 0xC2B2AE3D27D4EB4Full;
+  h ^= h >> 30; /* splitmix64's finalizer: every input bit reaches the low bits */
+  h *= 0xBF58476D1CE4E5B9ull;
+  h ^= h >> 27;
+  h *= 0x94D049BB133111EBull;
+  return h ^ (h >> 31);
+}
+
+static int key_eq(const qkey *x, const qkey *y) {
+  return x->a == y->a && x->b == y->b && x->c == y->c && x->d == y->d;
+}
+
+static int qt_init(qtab *t, size_t esz) {
+  t->cap = 64;
+  t->n = 0;
+  t->esz = esz;
+  t->slot = calloc(t->cap, sizeof *t->slot);
+  return t->slot ? 0 : -1;
+}
+
+static void qt_free(qtab *t) {
+  for (size_t i = 0; i < t->cap; i++)
+    free(t->slot[i].v);
+  free(t->slot);
+}
+
+static queue *qt_slot(queue *slot, size_t cap, const qkey *k) {
+  size_t i = (size_t)key_hash(k) & (cap - 1);
+  while (slot[i].used && !key_eq(&slot[i].k, k))
+    i = (i + 1) & (cap - 1);
+  return &slot[i];
+}
+
+static queue *qt_find(qtab *t, const qkey *k) {
+  queue *q = qt_slot(t->slot, t->cap, k);
+  return q->used ? q : NULL;
+}
+
+static queue *qt_get(qtab *t, const qkey *k) {
+  if ((t->n + 1) * 2 > t->cap) {
+    size_t ncap = t->cap * 2;
+    queue *ns = calloc(ncap, sizeof *ns);
+    if (!ns) return NULL;
+    for (size_t i = 0; i < t->cap; i++)
+      if (t->slot[i].used) *qt_slot(ns, ncap, &t->slot[i].k) = t->slot[i];
+    free(t->slot);
+    t->slot = ns;
+    t->cap = ncap;
+  }
+  queue *q = qt_slot(t->slot, t->cap, k);
+  if (!q->used) {
+    memset(q, 0, sizeof *q);
+    q->used = 1;
+    q->k = *k;
+    t->n++;
+  }
+  return q;
+}
+
+/* An empty queue leaves the table at once, so it holds only keys with
+ * something in flight (a new tag per iteration must not grow it with the
+ * trace). Linear probing: later entries shift back into the hole. */
+static void qt_remove(qtab *t, queue *q) {
+  size_t mask = t->cap - 1, i = (size_t)(q - t->slot);
+  free(q->v);
+  for (size_t j = (i + 1) & mask; t->slot[j].used; j = (j + 1) & mask) {
+    queue *d = &t->slot[j];
+    size_t home = (size_t)key_hash(&d->k) & mask;
+    /* d stays unless its home lies cyclically outside (i, j] */
+    if (i <= j ? (home > i && home <= j) : (home > i || home <= j)) continue;
+    t->slot[i] = *d;
+    i = j;
+  }
+  memset(&t->slot[i], 0, sizeof t->slot[i]);
+  t->n--;
+}
+
+static void *q_at(const queue *q, size_t esz, size_t i) {
+  return q->v + (q->head + i) * esz;
+}
+
+static int q_push(queue *q, size_t esz, const void *e) {
+  if (q->head + q->len == q->cap) {
+    if (q->head > 0) { /* slide down before growing */
+      memmove(q->v, q->v + q->head * esz, q->len * esz);
+      q->head = 0;
+    }
+    if (q->len == q->cap) {
+      size_t ncap = q->cap ? q->cap * 2 : 4;
+      unsigned char *nv = realloc(q->v, ncap * esz);
+      if (!nv) return -1;
+      q->v = nv;
+      q->cap = ncap;
+    }
+  }
+  memcpy(q->v + (q->head + q->len++) * esz, e, esz);
+  return 0;
+}
+
+/* Copies out the oldest element and removes it (and the queue once empty). */
+static void q_pop(qtab *t, queue *q, void *out) {
+  if (out) memcpy(out, q_at(q, t->esz, 0), t->esz);
+  q->head++;
+  if (--q->len == 0) qt_remove(t, q);
+}
+
+/* ---- collectives ---------------------------------------------------------- */
+
+typedef struct coll_inst {
+  augur_coll_member *mem;
+  uint32_t arrived;
+  uint16_t type; /* the first arrival's call */
+  uint16_t mixed;
+} coll_inst;
+
+typedef struct rankpos {
+  int32_t world;
+  uint32_t pos;
+} rankpos;
+
+typedef struct coll_comm {
+  uint64_t id;
+  uint32_t n;
+  rankpos *byrank; /* sorted by world rank, for the member's position */
+  uint64_t *calls; /* per member: collective calls made so far */
+  coll_inst *ring; /* instances base .. base+len-1, in flight */
+  size_t head, len, cap;
+  uint64_t base;
+} coll_comm;
+
+/* ---- the matcher ---------------------------------------------------------- */
+
+/* What the call that started a request said. */
+typedef struct post {
+  augur_match_end e; /* posting call: t_post, callsite, type, kind, sync, bytes */
+  uint64_t comm;
+  int32_t peer, tag;
+  int is_send, persistent;
+} post;
+
+struct augur_matcher {
+  augur_trace *trace;
+  augur_message_fn on_message;
+  augur_coll_fn on_coll;
+  void *ctx;
+  qtab chan, req;
+  coll_comm *comms;
+  size_t ncomms, capcomms, lastcomm;
+  augur_event parent; /* last non-sub-record: sub-records take its times */
+  uint64_t horizon;
+  augur_match_counts cnt;
+  size_t waiting; /* ends in channels */
+};
+
+augur_matcher *augur_matcher_new(augur_trace *trace, augur_message_fn on_message,
+                                 augur_coll_fn on_coll, void *ctx) {
+  augur_matcher *m = calloc(1, sizeof *m);
+  if (!m) return NULL;
+  m->trace = trace;
+  m->on_message = on_message;
+  m->on_coll = on_coll;
+  m->ctx = ctx;
+  m->horizon = UINT64_MAX;
+  if (qt_init(&m->chan, sizeof(augur_match_end)) || qt_init(&m->req, sizeof(post))) {
+    free(m->chan.slot);
+    free(m);
+    return NULL;
+  }
+  return m;
+}
+
+static void comm_free(coll_comm *c) {
+  for (size_t i = 0; i < c->len; i++)
+    free(c->ring[(c->head + i) % c->cap].mem);
+  free(c->ring);
+  free(c->byrank);
+  free(c->calls);
+}
+
+void augur_matcher_free(augur_matcher *m) {
+  if (!m) return;
+  qt_free(&m->chan);
+  qt_free(&m->req);
+  for (size_t i = 0; i < m->ncomms; i++)
+    comm_free(&m->comms[i]);
+  free(m->comms);
+  free(m);
+}
+
+void augur_matcher_set_horizon(augur_matcher *m, uint64_t t) {
+  m->horizon = t;
+}
+
+uint64_t augur_match_sends_by_horizon(const augur_matcher *m) {
+  return m->cnt.sends_by_horizon;
+}
+
+void augur_match_counts_get(const augur_matcher *m, augur_match_counts *c) {
+  *c = m->cnt;
+  c->unmatched_send = c->unmatched_recv = c->open_recv = c->open_coll = 0;
+  for (size_t i = 0; i < m->chan.cap; i++) {
+    const queue *q = &m->chan.slot[i];
+    if (q->used) *(q->side ? &c->unmatched_recv : &c->unmatched_send) += q->len;
+  }
+  for (size_t i = 0; i < m->req.cap; i++) {
+    const queue *q = &m->req.slot[i];
+    for (size_t j = 0; q->used && j < q->len; j++) {
+      const post *p = q_at(q, sizeof(post), j);
+      if (!p->is_send && !p->persistent) c->open_recv++;
+    }
+  }
+  for (size_t i = 0; i < m->ncomms; i++)
+    c->open_coll += m->comms[i].len;
+}
+
+void augur_match_each_waiting(const augur_matcher *m, augur_waiting_fn fn, void *ctx) {
+  for (size_t i = 0; i < m->chan.cap; i++) {
+    const queue *q = &m->chan.slot[i];
+    for (size_t j = 0; q->used && j < q->len; j++)
+      fn(ctx, q->k.a, q->k.b, q->k.c, q->k.d, q_at(q, sizeof(augur_match_end), j), !q->side);
+  }
+}
+
+static int nomem(augur_error *err) {
+  return augur_fail(err, AUGUR_E_NOMEM, "match: out of memory matching messages");
+}
+
+/* One end arrives on channel (sender, receiver, comm, tag); side 0 = send. */
+static int add_end(augur_matcher *m, int side, uint32_t sender, uint32_t receiver, uint64_t comm,
+                   int32_t tag, const augur_match_end *e, augur_error *err) {
+  qkey k = {comm, sender, receiver, tag};
+  queue *q = qt_find(&m->chan, &k);
+  if (q && q->side != side) { /* the other side waits: match the oldest */
+    augur_match_end other;
+    q_pop(&m->chan, q, &other);
+    m->waiting--;
+    const augur_match_end *s = side == 0 ? e : &other, *r = side == 0 ? &other : e;
+    if (side == 1 && s->t_start <= m->horizon) m->cnt.sends_by_horizon--;
+    augur_message msg = {m->cnt.messages++, sender, receiver, comm, tag, s->bytes, *s, *r};
+    return m->on_message ? m->on_message(m->ctx, &msg) : AUGUR_OK;
+  }
+  if (m->waiting >= AUGUR_MATCH_MAX_PENDING) {
+    m->cnt.dropped++;
+    return AUGUR_OK;
+  }
+  if (!q && !(q = qt_get(&m->chan, &k))) return nomem(err);
+  q->side = side;
+  if (q_push(q, sizeof *e, e)) return nomem(err);
+  m->waiting++;
+  if (side == 0 && e->t_start <= m->horizon) m->cnt.sends_by_horizon++;
+  return AUGUR_OK;
+}
+
+static int is_sync(unsigned type) {
+  return type == AUGUR_EV_SSEND || type == AUGUR_EV_ISSEND || type == AUGUR_EV_SSEND_INIT;
+}
+
+static int is_send_init(unsigned type) {
+  return type >= AUGUR_EV_SEND_INIT && type <= AUGUR_EV_RSEND_INIT;
+}
+
+/* The end a call posts, with the call's times (P is the parent for a
+ * sub-record) and the event's own rank, thread and type. */
+static augur_match_end end_of(const augur_event *ev, const augur_event *p, int kind,
+                              uint64_t bytes) {
+  augur_match_end e;
+  memset(&e, 0, sizeof e);
+  e.t_post = p->t_start;
+  e.t_start = p->t_start;
+  e.t_end = p->t_end;
+  e.bytes = bytes;
+  e.callsite = p->callsite;
+  e.rank = ev->rank;
+  e.thread = ev->thread;
+  e.type = ev->type;
+  e.kind = (uint8_t)kind;
+  e.sync = (uint8_t)is_sync(ev->type);
+  return e;
+}
+
+static int post_request(augur_matcher *m, const augur_event *ev, const post *p, augur_error *err) {
+  qkey k = {ev->req, ev->rank, 0, 0};
+  queue *q = qt_get(&m->req, &k);
+  if (!q) return nomem(err);
+  if (p->persistent) /* an *_INIT replaces whatever the handle held */
+    q->head = q->len = 0;
+  if (q_push(q, sizeof *p, p)) return nomem(err);
+  return AUGUR_OK;
+}
+
+/* A (persistent) request restarted by Start or Startall's SUB_START. */
+static int start_request(augur_matcher *m, const augur_event *ev, const augur_event *par,
+                         augur_error *err) {
+  qkey k = {ev->req, ev->rank, 0, 0};
+  queue *q = qt_find(&m->req, &k);
+  if (!q) return AUGUR_OK; /* started before the trace began: nothing known */
+  post *p = q_at(q, sizeof *p, 0);
+  if (!p->persistent) return AUGUR_OK;
+  p->e.t_post = par->t_start;
+  if (!p->is_send || p->peer < 0) return AUGUR_OK;
+  /* A persistent send joins its channel when started: that is its place in
+   * the non-overtaking order. */
+  augur_match_end e = p->e;
+  e.t_start = par->t_start;
+  e.t_end = par->t_end;
+  e.thread = ev->thread;
+  return add_end(m, 0, ev->rank, (uint32_t)p->peer, p->comm, p->tag, &e, err);
+}
+
+static int complete_recv(augur_matcher *m, const augur_event *ev, const augur_event *par,
+                         augur_error *err) {
+  qkey k = {ev->req, ev->rank, 0, 0};
+  queue *q = qt_find(&m->req, &k);
+  post p = {0};
+  int have = 0;
+  if (q) {
+    p = *(post *)q_at(q, sizeof p, 0);
+    have = 1;
+    if (!p.persistent) q_pop(&m->req, q, NULL);
+  }
+  if ((ev->flags & AUGUR_F_CANCELLED) || ev->peer < 0 || ev->tag < 0) return AUGUR_OK;
+  int kind = (ev->flags & AUGUR_F_PERSISTENT) ? AUGUR_MATCH_PERSISTENT : AUGUR_MATCH_NONBLOCKING;
+  augur_match_end e = end_of(ev, par, kind, ev->bytes_recv);
+  if (have && !p.is_send) {
+    e.t_post = p.e.t_post;
+    e.callsite = p.e.callsite;
+    e.type = p.e.type;
+  } else {
+    e.type = AUGUR_EV_IRECV; /* posted before the trace began */
+  }
+  return add_end(m, 1, (uint32_t)ev->peer, ev->rank, ev->comm, ev->tag, &e, err);
+}
+
+static void request_free(augur_matcher *m, const augur_event *ev) {
+  qkey k = {ev->req, ev->rank, 0, 0};
+  queue *q = qt_find(&m->req, &k);
+  if (q) q_pop(&m->req, q, NULL); /* never completed in the trace after this */
+}
+
+/* ---- collective instances ---- */
+
+static int cmp_rankpos(const void *a, const void *b) {
+  const rankpos *x = a, *y = b;
+  return (x->world > y->world) - (x->world < y->world);
+}
+
+static coll_comm *comm_state(augur_matcher *m, uint64_t id, augur_error *err, int *rc) {
+  *rc = AUGUR_OK;
+  if (m->lastcomm < m->ncomms && m->comms[m->lastcomm].id == id) return &m->comms[m->lastcomm];
+  for (size_t i = 0; i < m->ncomms; i++)
+    if (m->comms[i].id == id) return &m->comms[m->lastcomm = i];
+  const augur_comm_def *d = augur_trace_comm(m->trace, id);
+  /* Unknown communicators and COMM_SELF (one member, different per rank)
+   * form no instances across ranks. */
+  if (!d || id == AUGUR_COMM_SELF || d->size == 0) return NULL;
+  if (m->ncomms == m->capcomms) {
+    size_t ncap = m->capcomms ? m->capcomms * 2 : 8;
+    coll_comm *nc = realloc(m->comms, ncap * sizeof *nc);
+    if (!nc) goto oom;
+    m->comms = nc;
+    m->capcomms = ncap;
+  }
+  coll_comm *c = &m->comms[m->ncomms];
+  memset(c, 0, sizeof *c);
+  c->id = id;
+  /* An intercommunicator's collectives involve both groups. */
+  c->n = d->size + d->remote_size;
+  c->byrank = malloc(c->n * sizeof *c->byrank);
+  c->calls = calloc(c->n, sizeof *c->calls);
+  if (!c->byrank || !c->calls) {
+    free(c->byrank);
+    free(c->calls);
+    goto oom;
+  }
+  for (uint32_t i = 0; i < c->n; i++)
+    c->byrank[i] = (rankpos){i < d->size ? d->members[i] : d->remote[i - d->size], i};
+  qsort(c->byrank, c->n, sizeof *c->byrank, cmp_rankpos);
+  m->lastcomm = m->ncomms++;
+  return c;
+oom:
+  *rc = nomem(err);
+  return NULL;
+}
+
+static int emit_ready(augur_matcher *m, coll_comm *c) {
+  int rc = AUGUR_OK;
+  while (c->len && c->ring[c->head].arrived == c->n) {
+    coll_inst *in = &c->ring[c->head];
+    augur_coll_instance ci = {c->id, c->base, in->type, in->mixed, c->n, in->mem};
+    m->cnt.collectives++;
+    if (m->on_coll && rc == AUGUR_OK) rc = m->on_coll(m->ctx, &ci);
+    free(in->mem);
+    c->head = (c->head + 1) % c->cap;
+    c->len--;
+    c->base++;
+  }
+  return rc;
+}
+
+static int add_collective(augur_matcher *m, const augur_event *ev, augur_error *err) {
+  int rc;
+  coll_comm *c = comm_state(m, ev->comm, err, &rc);
+  if (!c) return rc;
+  rankpos key = {(int32_t)ev->rank, 0};
+  rankpos *rp = bsearch(&key, c->byrank, c->n, sizeof key, cmp_rankpos);
+  if (!rp) return AUGUR_OK; /* not a member: the definitions disagree */
+  uint64_t k = c->calls[rp->pos]++;
+  if (k < c->base) return AUGUR_OK; /* cannot happen in rank order; be safe */
+  while (k >= c->base + c->len) {   /* this rank is the first to reach instance k */
+    if (c->len == c->cap) {
+      size_t ncap = c->cap ? c->cap * 2 : 4;
+      coll_inst *nr = malloc(ncap * sizeof *nr);
+      if (!nr) return nomem(err);
+      for (size_t i = 0; i < c->len; i++)
+        nr[i] = c->ring[(c->head + i) % c->cap];
+      free(c->ring);
+      c->ring = nr;
+      c->head = 0;
+      c->cap = ncap;
+    }
+    coll_inst *in = &c->ring[(c->head + c->len) % c->cap];
+    in->mem = calloc(c->n, sizeof *in->mem);
+    if (!in->mem) return nomem(err);
+    in->arrived = 0;
+    in->mixed = 0;
+    c->len++;
+  }
+  coll_inst *in = &c->ring[(c->head + (size_t)(k - c->base)) % c->cap];
+  if (in->arrived == 0)
+    in->type = ev->type;
+  else if (in->type != ev->type)
+    in->mixed = 1;
+  in->mem[rp->pos] =
+      (augur_coll_member){ev->rank,       ev->thread,   ev->t_start, ev->t_end, ev->bytes,
+                          ev->bytes_recv, ev->callsite, ev->peer,    ev->type};
+  in->arrived++;
+  return emit_ready(m, c);
+}
+
+/* ---- feeding -------------------------------------------------------------- */
+
+int augur_match_feed(augur_matcher *m, const augur_event *ev, augur_error *err) {
+  unsigned type = ev->type;
+  int sub = augur_event_is_sub(type);
+  if (!sub) m->parent = *ev;
+  const augur_event *par = sub ? &m->parent : ev;
+
+  if (is_send_init(type) || type == AUGUR_EV_RECV_INIT) {
+    post p = {end_of(ev, ev, AUGUR_MATCH_PERSISTENT, ev->bytes),
+              ev->comm,
+              ev->peer,
+              ev->tag,
+              type != AUGUR_EV_RECV_INIT,
+              1};
+    return post_request(m, ev, &p, err);
+  }
+  if (augur_event_is_p2p_send(type)) { /* Send..Irsend, Sendrecv(_replace) */
+    if (ev->peer < 0) return AUGUR_OK; /* PROC_NULL */
+    int kind = augur_event_is_nonblocking(type) ? AUGUR_MATCH_NONBLOCKING : AUGUR_MATCH_BLOCKING;
+    augur_match_end e = end_of(ev, ev, kind, ev->bytes);
+    return add_end(m, 0, ev->rank, (uint32_t)ev->peer, ev->comm, ev->tag, &e, err);
+  }
+  switch (type) {
+  case AUGUR_EV_IRECV:
+  case AUGUR_EV_IMRECV: {
+    post p = {end_of(ev, ev, AUGUR_MATCH_NONBLOCKING, 0), ev->comm, ev->peer, ev->tag, 0, 0};
+    return post_request(m, ev, &p, err);
+  }
+  case AUGUR_EV_RECV:
+  case AUGUR_EV_MRECV:
+  case AUGUR_EV_SUB_RECV: {
+    if (ev->peer < 0 || ev->tag < 0) return AUGUR_OK; /* PROC_NULL or unresolved */
+    augur_match_end e = end_of(ev, par, AUGUR_MATCH_BLOCKING, ev->bytes_recv);
+    return add_end(m, 1, (uint32_t)ev->peer, ev->rank, ev->comm, ev->tag, &e, err);
+  }
+  case AUGUR_EV_START:
+  case AUGUR_EV_SUB_START:
+    return start_request(m, ev, par, err);
+  case AUGUR_EV_REQUEST_FREE:
+    request_free(m, ev);
+    return AUGUR_OK;
+  case AUGUR_EV_COMPLETION:
+    if (ev->flags & AUGUR_F_RECVREQ) return complete_recv(m, ev, par, err);
+    return AUGUR_OK; /* sends joined their channel when called or started */
+  default:
+    break;
+  }
+  if (augur_event_is_collective(type) && m->trace && m->on_coll) return add_collective(m, ev, err);
+  return AUGUR_OK;
+}
