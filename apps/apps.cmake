@@ -30,6 +30,24 @@ foreach(_app ring stencil)
   set_property(GLOBAL APPEND PROPERTY AUGUR_APPS_${flavour} ${_app})
 endforeach()
 
+# Performance-problem apps (apps/README.md, "Performance problems"): one per
+# problem the diagnosis must find. Listed in AUGUR_PG_APPS_<flavour>, not in
+# AUGUR_APPS_<flavour>, because tests/integration checks every app listed there
+# event by event; tests/proving checks these.
+set(_pg_apps pg_late_barrier pg_imbalance pg_late_receiver pg_wrong_order pg_slow_comm
+    pg_late_bcast pg_early_reduce pg_blocked_sender pg_multicast pg_master_worker)
+foreach(_app ${_pg_apps})
+  add_custom_command(
+    OUTPUT ${_apps_out}/${_app}
+    COMMAND ${AUGUR_MPI_${flavour}_MPICC} ${_apps_cflags} -o ${_apps_out}/${_app}
+            ${CMAKE_CURRENT_SOURCE_DIR}/${_app}.c
+    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${_app}.c ${CMAKE_CURRENT_SOURCE_DIR}/pg_common.h
+    COMMENT "Building app ${flavour}/${_app}"
+    VERBATIM)
+  list(APPEND _apps_targets ${_apps_out}/${_app})
+  set_property(GLOBAL APPEND PROPERTY AUGUR_PG_APPS_${flavour} ${_app})
+endforeach()
+
 # Fortran stencil (written separately, mirrors stencil.c): only when the
 # source and this flavour's mpifort both exist. Built by a custom command so
 # the project stays a C-only project.

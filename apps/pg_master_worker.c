@@ -1,0 +1,169 @@
+/* pg_master_worker — master/worker collaboration out of balance (KappaPi
+ * "master/slave"): rank 0 generates TASKS tasks, each costing GEN us, and
+ * hands each to a free worker (ranks 1..N-1), who works TASK us and returns a
+ * result. The master generates a task only after a worker asks (sends its
+ * result), like a simple work queue.
+ *   --workers-bound (default)  too few workers for the task cost: the master
+ *                              idles waiting for results (TASK 30000, GEN 1000)
+ *   --master-bound             task generation too slow: workers idle waiting
+ *                              for the master (TASK 1000, GEN 10000)
+ *   --off                      balanced: TASK = (workers - 1) x GEN, GEN 5000
+ * -w/-g override the costs. The expected idle times come from replaying the
+ * protocol with zero communication cost (simulate() below).
+ *
+ * usage: pg_master_worker [--workers-bound|--master-bound|--off] [-t TASKS]
+ *                         [-w TASK_US] [-g GEN_US] */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "pg_common.h"
+
+enum { TAG_TASK = 1, TAG_RESULT = 2, TAG_STOP = 3 };
+
+/* Replays the protocol: returns the master's and the workers' total idle
+ * time in us (workers count from 0 to their stop message). */
+static void simulate(int nw, long tasks, long w, long g, double *master_idle, double *work_idle) {
+  double *fin = calloc((size_t)nw + 1, sizeof *fin), m = 0.0;
+  int *busy = calloc((size_t)nw + 1, sizeof *busy);
+  long next = 0;
+  *master_idle = *work_idle = 0.0;
+  if (!fin || !busy) goto out;
+  for (int k = 1; k <= nw; k++) {
+    if (next < tasks) {
+      m += (double)g;
+      *work_idle += m; /* waited since the start */
+      fin[k] = m + (double)w;
+      busy[k] = 1;
+      next++;
+    } else {
+      *work_idle += m; /* waits for its stop */
+    }
+  }
+  for (;;) {
+    int k = 0;
+    for (int j = 1; j <= nw; j++)
+      if (busy[j] && (!k || fin[j] < fin[k])) k = j;
+    if (!k) break;
+    if (fin[k] > m) {
+      *master_idle += fin[k] - m;
+      m = fin[k];
+    }
+    busy[k] = 0;
+    if (next < tasks) {
+      m += (double)g;
+      *work_idle += m - fin[k];
+      fin[k] = m + (double)w;
+      busy[k] = 1;
+      next++;
+    } else {
+      *work_idle += m - fin[k]; /* stop is sent at once */
+    }
+  }
+out:
+  free(fin);
+  free(busy);
+}
+
+int main(int argc, char **argv) {
+  /* @augur:pg_master_worker.init */
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+  long tasks = -1, w_us = -1, g_us = -1, wb = 0, mb = 0, off = 0;
+  const pg_opt opts[] = {{"tasks", 't', PG_INT, 1, 1000000, &tasks, NULL},
+                         {"task", 'w', PG_INT, 0, 100000000, &w_us, NULL},
+                         {"gen", 'g', PG_INT, 0, 100000000, &g_us, NULL},
+                         {"workers-bound", 0, PG_FLAG, 0, 1, &wb, NULL},
+                         {"master-bound", 0, PG_FLAG, 0, 1, &mb, NULL},
+                         {"off", 0, PG_FLAG, 0, 1, &off, NULL}};
+  if (pg_parse(argc, argv, opts, 6, rank == 0) != 0 || size < 2 || wb + mb + off > 1) {
+    if (rank == 0) {
+      if (size < 2) fprintf(stderr, "pg_master_worker: needs at least 2 ranks\n");
+      if (wb + mb + off > 1) fprintf(stderr, "pg_master_worker: choose one mode\n");
+      fprintf(stderr, "usage: pg_master_worker [--workers-bound|--master-bound|--off] "
+                      "[-t TASKS] [-w TASK_US] [-g GEN_US]\n");
+    }
+    MPI_Finalize();
+    return 2;
+  }
+  const int nw = size - 1;
+  if (tasks < 0) tasks = 4L * nw;
+  if (mb) {
+    if (w_us < 0) w_us = 1000;
+    if (g_us < 0) g_us = 10000;
+  } else if (off) {
+    if (g_us < 0) g_us = 5000;
+    if (w_us < 0) w_us = (nw - 1) * g_us;
+  } else {
+    if (w_us < 0) w_us = 30000;
+    if (g_us < 0) g_us = 1000;
+  }
+
+  /* Start together: MPI_Init returns at different times on different ranks,
+   * and that skew is not part of the problem. */
+  /* @augur:pg_master_worker.sync */
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    double mi, wi;
+    simulate(nw, tasks, w_us, g_us, &mi, &wi);
+    char extra[160];
+    snprintf(extra, sizeof extra,
+             "master_idle=%.6f workers_idle=%.6f tasks=%ld task_us=%ld gen_us=%ld site=%s",
+             mi * 1e-6, wi * 1e-6, tasks, w_us, g_us,
+             mb ? "pg_master_worker.task_recv" : "pg_master_worker.result_recv");
+    if (off)
+      pg_expected("none", 0.0, 1, 0, 1, extra);
+    else if (mb)
+      pg_expected("master_bound", wi * 1e-6, 1, nw, 1, extra);
+    else
+      pg_expected("workers_bound", mi * 1e-6, 0, 0, 1, extra);
+
+    long next = 0, outstanding = 0, task, result;
+    for (int k = 1; k <= nw; k++) {
+      if (next < tasks) {
+        pg_spin(g_us * PG_US);
+        task = next++;
+        /* @augur:pg_master_worker.task_send0 */
+        MPI_Send(&task, 1, MPI_LONG, k, TAG_TASK, MPI_COMM_WORLD);
+        outstanding++;
+      } else {
+        /* @augur:pg_master_worker.stop_send0 */
+        MPI_Send(&next, 1, MPI_LONG, k, TAG_STOP, MPI_COMM_WORLD);
+      }
+    }
+    while (outstanding > 0) {
+      MPI_Status st;
+      /* @augur:pg_master_worker.result_recv */
+      MPI_Recv(&result, 1, MPI_LONG, MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &st);
+      outstanding--;
+      if (next < tasks) {
+        pg_spin(g_us * PG_US);
+        task = next++;
+        /* @augur:pg_master_worker.task_send */
+        MPI_Send(&task, 1, MPI_LONG, st.MPI_SOURCE, TAG_TASK, MPI_COMM_WORLD);
+        outstanding++;
+      } else {
+        /* @augur:pg_master_worker.stop_send */
+        MPI_Send(&next, 1, MPI_LONG, st.MPI_SOURCE, TAG_STOP, MPI_COMM_WORLD);
+      }
+    }
+  } else {
+    for (;;) {
+      long task, result;
+      MPI_Status st;
+      /* @augur:pg_master_worker.task_recv */
+      MPI_Recv(&task, 1, MPI_LONG, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+      if (st.MPI_TAG == TAG_STOP) break;
+      pg_spin(w_us * PG_US);
+      result = task * task;
+      /* @augur:pg_master_worker.result_send */
+      MPI_Send(&result, 1, MPI_LONG, 0, TAG_RESULT, MPI_COMM_WORLD);
+    }
+  }
+  /* @augur:pg_master_worker.finalize */
+  MPI_Finalize();
+  return 0;
+}
