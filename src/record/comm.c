@@ -17,6 +17,7 @@
 #include <xxhash.h>
 
 #include "rec_internal.h"
+#include "u64map.h"
 
 #define SLOTS (1u << 15)
 
@@ -31,9 +32,7 @@ static slot table[SLOTS];
 static pthread_mutex_t comm_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* creation counters: hash of (kind, parent, members) -> count */
-static uint64_t *seq_keys;
-static uint32_t *seq_vals;
-static size_t seq_cap, seq_count;
+static aug_u64map seqs;
 
 /* pending Comm_idup: request -> (where the new handle will be, its id) */
 typedef struct idup {
@@ -84,38 +83,8 @@ static void put(uint64_t key, uint64_t id, uint32_t rank, uint32_t size, int int
 }
 
 static uint32_t next_seq(uint64_t h) {
-  if (seq_count * 2 >= seq_cap) {
-    size_t ncap = seq_cap ? seq_cap * 2 : 256;
-    uint64_t *nk = calloc(ncap, sizeof *nk);
-    uint32_t *nv = calloc(ncap, sizeof *nv);
-    if (!nk || !nv) {
-      free(nk);
-      free(nv);
-      return 0;
-    }
-    for (size_t i = 0; i < seq_cap; i++)
-      if (seq_keys[i]) {
-        size_t s = (size_t)(seq_keys[i] & (ncap - 1));
-        while (nk[s])
-          s = (s + 1) & (ncap - 1);
-        nk[s] = seq_keys[i];
-        nv[s] = seq_vals[i];
-      }
-    free(seq_keys);
-    free(seq_vals);
-    seq_keys = nk;
-    seq_vals = nv;
-    seq_cap = ncap;
-  }
-  if (h == 0) h = 1;
-  size_t s = (size_t)(h & (seq_cap - 1));
-  while (seq_keys[s] && seq_keys[s] != h)
-    s = (s + 1) & (seq_cap - 1);
-  if (!seq_keys[s]) {
-    seq_keys[s] = h;
-    seq_count++;
-  }
-  return seq_vals[s]++;
+  uint32_t *v = aug_u64map_slot(&seqs, h ? h : 1, NULL);
+  return v ? (*v)++ : 0;
 }
 
 static int cmp_i32(const void *a, const void *b) {

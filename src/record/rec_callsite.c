@@ -13,11 +13,9 @@
 #include <unistd.h>
 
 #include "rec_internal.h"
+#include "u64map.h"
 
-/* address -> call-site id; open addressing, key 0 = empty */
-static uint64_t *cs_keys;
-static uint32_t *cs_vals;
-static size_t cs_cap, cs_count;
+static aug_u64map callsites; /* address -> call-site id */
 static uint32_t cs_next_id = 1;
 
 typedef struct module {
@@ -26,35 +24,6 @@ typedef struct module {
 } module;
 static module *mods;
 static size_t nmods;
-
-static size_t slot_of(uint64_t key, size_t cap) {
-  return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1);
-}
-
-static int cs_grow(void) {
-  size_t ncap = cs_cap ? cs_cap * 2 : 1024;
-  uint64_t *nk = calloc(ncap, sizeof *nk);
-  uint32_t *nv = calloc(ncap, sizeof *nv);
-  if (!nk || !nv) {
-    free(nk);
-    free(nv);
-    return -1;
-  }
-  for (size_t i = 0; i < cs_cap; i++)
-    if (cs_keys[i]) {
-      size_t s = slot_of(cs_keys[i], ncap);
-      while (nk[s])
-        s = (s + 1) & (ncap - 1);
-      nk[s] = cs_keys[i];
-      nv[s] = cs_vals[i];
-    }
-  free(cs_keys);
-  free(cs_vals);
-  cs_keys = nk;
-  cs_vals = nv;
-  cs_cap = ncap;
-  return 0;
-}
 
 struct find_ctx {
   uint64_t addr;
@@ -129,17 +98,12 @@ int aug_callsites_convert(augur_event *ev, size_t n) {
       ev[i].callsite = last_id;
       continue;
     }
-    if (cs_count * 2 >= cs_cap && cs_grow() != 0) return -1;
-    size_t s = slot_of(a, cs_cap);
-    while (cs_keys[s] && cs_keys[s] != a)
-      s = (s + 1) & (cs_cap - 1);
-    if (!cs_keys[s]) {
-      cs_keys[s] = a;
-      cs_vals[s] = new_callsite(a);
-      cs_count++;
-    }
+    int fresh;
+    uint32_t *id = aug_u64map_slot(&callsites, a, &fresh);
+    if (!id) return -1;
+    if (fresh) *id = new_callsite(a);
     last_addr = a;
-    last_id = cs_vals[s];
+    last_id = *id;
     ev[i].callsite = last_id;
   }
   return 0;

@@ -220,6 +220,18 @@ uint64_t aug_recv_hash(uint64_t req, const MPI_Status *st) {
 
 /* ---- parents with sub-records ---- */
 
+/* A sub-record of parent: its times, call site, thread and language. */
+static augur_event *sub_record(augur_event *s, const augur_event *parent, unsigned type) {
+  memset(s, 0, sizeof *s);
+  s->type = (uint16_t)type;
+  s->t_start = parent->t_start;
+  s->t_end = parent->t_end;
+  s->callsite = parent->callsite;
+  s->thread = parent->thread;
+  s->flags = parent->flags & AUGUR_F_FORTRAN;
+  return s;
+}
+
 void aug_commit_completions(augur_event *parent, int ncompleted, const uint64_t *reqs,
                             const int *index, const MPI_Status *st) {
   aug_commit_completions_ex(parent, ncompleted, reqs, index, st, 0);
@@ -237,14 +249,7 @@ void aug_commit_completions_ex(augur_event *parent, int ncompleted, const uint64
   out[0] = *parent;
   int idup = atomic_load_explicit(&aug_idup_pending, memory_order_relaxed) > 0;
   for (int i = 0; i < ncompleted; i++) {
-    augur_event *s = &out[1 + i];
-    memset(s, 0, sizeof *s);
-    s->type = AUGUR_EV_COMPLETION;
-    s->t_start = parent->t_start;
-    s->t_end = parent->t_end;
-    s->callsite = parent->callsite;
-    s->thread = parent->thread;
-    s->flags = parent->flags & AUGUR_F_FORTRAN;
+    augur_event *s = sub_record(&out[1 + i], parent, AUGUR_EV_COMPLETION);
     s->req = reqs[index[i]];
     s->aux = (uint32_t)index[i];
     s->peer = AUGUR_PEER_NONE;
@@ -272,14 +277,7 @@ void aug_commit_starts(augur_event *parent, int n, const MPI_Request *reqs) {
   if (!out) return;
   out[0] = *parent;
   for (int i = 0; i < n; i++) {
-    augur_event *s = &out[1 + i];
-    memset(s, 0, sizeof *s);
-    s->type = AUGUR_EV_SUB_START;
-    s->t_start = parent->t_start;
-    s->t_end = parent->t_end;
-    s->callsite = parent->callsite;
-    s->thread = parent->thread;
-    s->flags = parent->flags & AUGUR_F_FORTRAN;
+    augur_event *s = sub_record(&out[1 + i], parent, AUGUR_EV_SUB_START);
     s->req = aug_req_id(reqs[i]);
   }
   aug_rec_advance(t, 1 + (size_t)n);
