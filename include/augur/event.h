@@ -40,6 +40,9 @@ extern "C" {
 #define AUGUR_F_FORTRAN    0x0400u /* called through a Fortran binding */
 #define AUGUR_F_NOTDONE    0x0800u /* Test, Testall, ..., Iprobe returned flag=false */
 #define AUGUR_F_UNMATCHED  0x1000u /* (reader) completion whose start was never seen */
+#define AUGUR_F_FROM_RECV                                                                          \
+  0x2000u /* send buffer overlaps the thread's last received buffer                                \
+             (recorded with payload hashing only) */
 
 /* Event types. Values are part of the on-disk format: append only. */
 /* clang-format off */

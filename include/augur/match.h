@@ -46,9 +46,11 @@ typedef struct augur_match_end {
   uint64_t callsite; /* global call-site id of the posting call (0 = unknown) */
   uint32_t rank;     /* world rank */
   uint32_t thread;
-  uint16_t type; /* type of the posting call (AUGUR_EV_ISEND, AUGUR_EV_SUB_RECV, ...) */
-  uint8_t kind;  /* enum augur_match_kind */
-  uint8_t sync;  /* 1: synchronous send (Ssend, Issend, Ssend_init) */
+  uint64_t hash;  /* payload fingerprint of this end (0 = none recorded) */
+  uint16_t type;  /* type of the posting call (AUGUR_EV_ISEND, AUGUR_EV_SUB_RECV, ...) */
+  uint16_t flags; /* AUGUR_F_* of the event this end comes from */
+  uint8_t kind;   /* enum augur_match_kind */
+  uint8_t sync;   /* 1: synchronous send (Ssend, Issend, Ssend_init) */
 } augur_match_end;
 
 typedef struct augur_message {

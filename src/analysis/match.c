@@ -313,6 +313,8 @@ static augur_match_end end_of(const augur_event *ev, const augur_event *p, int k
   e.rank = ev->rank;
   e.thread = ev->thread;
   e.type = ev->type;
+  e.hash = ev->hash;
+  e.flags = ev->flags;
   e.kind = (uint8_t)kind;
   e.sync = (uint8_t)is_sync(ev->type);
   return e;

@@ -74,6 +74,31 @@ uint64_t aug_hash(const void *buf, int count, MPI_Datatype dt) {
   return XXH3_64bits(scratch, (size_t)pos);
 }
 
+/* The buffer of this thread's most recently completed receive (hashing mode
+ * only): a send from an overlapping buffer gets AUGUR_F_FROM_RECV, so the
+ * diagnosis can tell forwarded or modified data from independent data. */
+static _Thread_local uintptr_t last_recv_lo, last_recv_hi;
+
+static void span_of(const void *buf, int count, MPI_Datatype dt, uintptr_t *lo, uintptr_t *hi) {
+  MPI_Aint tlb = 0, text = 0, lb = 0, ext = 0;
+  *lo = *hi = 0;
+  if (!buf || count <= 0 || dt == MPI_DATATYPE_NULL || buf == MPI_IN_PLACE) return;
+  PMPI_Type_get_true_extent(dt, &tlb, &text);
+  PMPI_Type_get_extent(dt, &lb, &ext);
+  *lo = (uintptr_t)buf + (uintptr_t)tlb;
+  *hi = *lo + (uintptr_t)((MPI_Aint)(count - 1) * ext + text);
+}
+
+static void note_recv_buffer(const void *buf, int count, MPI_Datatype dt) {
+  span_of(buf, count, dt, &last_recv_lo, &last_recv_hi);
+}
+
+static int overlaps_last_recv(const void *buf, int count, MPI_Datatype dt) {
+  uintptr_t lo, hi;
+  span_of(buf, count, dt, &lo, &hi);
+  return lo < hi && last_recv_lo < last_recv_hi && lo < last_recv_hi && last_recv_lo < hi;
+}
+
 void aug_fill_p2p_dir(augur_event *ev, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
                       const void *buf, int is_send) {
   ev->comm = aug_comm_id(comm);
@@ -85,6 +110,7 @@ void aug_fill_p2p_dir(augur_event *ev, int count, MPI_Datatype dt, int peer, int
   if (is_send) {
     ev->bytes = aug_bytes(count, dt);
     ev->hash = aug_hash(buf, count, dt);
+    if (aug_cfg.payload_hash && overlaps_last_recv(buf, count, dt)) ev->flags |= AUGUR_F_FROM_RECV;
   } else {
     ev->bytes_recv = aug_bytes(count, dt);
   }
@@ -107,8 +133,10 @@ void aug_fill_status(augur_event *ev, const MPI_Status *st, const void *recvbuf,
   ev->bytes_recv = aug_status_bytes(st);
   if (aug_cfg.payload_hash && recvbuf && dt != MPI_DATATYPE_NULL) {
     int n = 0;
-    if (PMPI_Get_count(st, dt, &n) == MPI_SUCCESS && n != MPI_UNDEFINED)
+    if (PMPI_Get_count(st, dt, &n) == MPI_SUCCESS && n != MPI_UNDEFINED) {
       ev->hash = aug_hash(recvbuf, n, dt);
+      note_recv_buffer(recvbuf, n, dt);
+    }
   }
 }
 
@@ -215,6 +243,7 @@ uint64_t aug_recv_hash(uint64_t req, const MPI_Status *st) {
   if (!found.req || !st) return 0;
   int n = 0;
   if (PMPI_Get_count(st, found.dt, &n) != MPI_SUCCESS || n == MPI_UNDEFINED) return 0;
+  note_recv_buffer(found.buf, n, found.dt);
   return aug_hash(found.buf, n, found.dt);
 }
 
