@@ -88,6 +88,12 @@ void augur_timeline_free(augur_timeline *tl);
 int augur_timeline_mark(augur_timeline *tl, uint32_t rank, uint64_t t0, uint64_t t1,
                         const char *label, augur_error *err);
 
+/* Adds a band over all rows from t0 to t1 (e.g. an inefficiency interval of
+ * the diagnosis); label is copied and shown as hover text on the band's strip
+ * above the rows. Fails if t1 < t0. */
+int augur_timeline_band(augur_timeline *tl, uint64_t t0, uint64_t t1, const char *label,
+                        augur_error *err);
+
 /* What was built. */
 typedef struct augur_tl_summary {
   uint64_t from, to;         /* window, global ns */
@@ -119,6 +125,10 @@ int augur_timeline_write_svg(const augur_timeline *tl, FILE *f, const char *titl
                              augur_error *err);
 int augur_timeline_write_html(const augur_timeline *tl, FILE *f, const char *title,
                               augur_error *err);
+/* The bare <svg> element of augur_timeline_write_svg, without the XML
+ * declaration, for embedding in an HTML page (the diagnosis page). */
+int augur_timeline_write_svg_element(const augur_timeline *tl, FILE *f, const char *title,
+                                     augur_error *err);
 
 #ifdef __cplusplus
 }

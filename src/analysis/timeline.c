@@ -9,6 +9,7 @@
 
 #include "augur/match.h"
 #include "augur/timeline.h"
+#include "extent.h"
 #include "timeline_int.h"
 
 #define DEFAULT_WIDTH      1600
@@ -125,34 +126,6 @@ static void count_unmatched(void *ctx, uint32_t sender, uint32_t receiver, uint6
     tl->unmatched++;
 }
 
-/* Finds the whole run's extent from the first and last events blocks of
- * each rank: cheap (two blocks per rank) and exact. */
-static int run_extent(augur_trace *t, uint64_t *first, uint64_t *last, augur_error *err) {
-  *first = UINT64_MAX, *last = 0;
-  uint32_t n = augur_trace_nranks(t);
-  for (uint32_t r = 0; r < n; r++) {
-    size_t nb = augur_trace_nblocks(t, r), lastb = nb;
-    for (size_t i = nb; i-- > 0;)
-      if (augur_trace_block(t, r, i)->kind == 1) {
-        lastb = i;
-        break;
-      }
-    if (lastb == nb) continue; /* no events */
-    augur_stream *s;
-    int rc = augur_stream_rank(t, r, &s, err);
-    if (rc < 0) return rc;
-    augur_event ev;
-    if ((rc = augur_stream_next(s, &ev, err)) == 1 && ev.t_start < *first) *first = ev.t_start;
-    if (rc >= 0) rc = augur_stream_seek_block(s, lastb, err);
-    while (rc >= 0 && (rc = augur_stream_next(s, &ev, err)) == 1)
-      if (ev.t_end > *last) *last = ev.t_end;
-    augur_stream_close(s);
-    if (rc < 0) return rc;
-  }
-  if (*first == UINT64_MAX) *first = 0;
-  return 0;
-}
-
 static int stream_window(augur_timeline *tl, augur_trace *t, const augur_tl_options *opt,
                          augur_error *err) {
   augur_matcher *mt = augur_matcher_new(t, on_message, NULL, tl);
@@ -236,7 +209,7 @@ int augur_timeline_build(augur_timeline **out, augur_trace *t, const augur_tl_op
   if (!o.max_arrows) o.max_arrows = DEFAULT_MAX_ARROWS;
   if (o.from == 0 || o.to == 0) {
     uint64_t first, last;
-    int rc = run_extent(t, &first, &last, err);
+    int rc = augur_run_extent(t, &first, &last, err);
     if (rc < 0) return rc;
     if (o.from == 0 && o.to == 0) o.from = first;
     if (o.to == 0) o.to = last;
@@ -288,7 +261,26 @@ void augur_timeline_free(augur_timeline *tl) {
   for (size_t i = 0; i < tl->nmarks; i++)
     free(tl->marks[i].label);
   free(tl->marks);
+  for (size_t i = 0; i < tl->nbands; i++)
+    free(tl->bands[i].label);
+  free(tl->bands);
   free(tl);
+}
+
+/* Appends a copy of (rank, t0, t1, label) to a mark list. */
+static int push_mark(augur_tl_mark **v, size_t *n, size_t *cap, uint32_t rank, uint64_t t0,
+                     uint64_t t1, const char *label, augur_error *err) {
+  if (*n == *cap) {
+    size_t ncap = *cap ? *cap * 2 : 8;
+    augur_tl_mark *nv = realloc(*v, ncap * sizeof *nv);
+    if (!nv) return augur_fail(err, AUGUR_E_NOMEM, "timeline: out of memory");
+    *v = nv;
+    *cap = ncap;
+  }
+  char *l = strdup(label ? label : "");
+  if (!l) return augur_fail(err, AUGUR_E_NOMEM, "timeline: out of memory");
+  (*v)[(*n)++] = (augur_tl_mark){rank, t0, t1, l};
+  return 0;
 }
 
 int augur_timeline_mark(augur_timeline *tl, uint32_t rank, uint64_t t0, uint64_t t1,
@@ -297,17 +289,13 @@ int augur_timeline_mark(augur_timeline *tl, uint32_t rank, uint64_t t0, uint64_t
     return augur_fail(err, AUGUR_E_ARG, "timeline: mark on rank %u outside ranks %u-%u", rank,
                       tl->rank_lo, tl->rank_hi);
   if (t1 < t0) return augur_fail(err, AUGUR_E_ARG, "timeline: mark ends before it starts");
-  if (tl->nmarks == tl->capmarks) {
-    size_t ncap = tl->capmarks ? tl->capmarks * 2 : 8;
-    augur_tl_mark *n = realloc(tl->marks, ncap * sizeof *n);
-    if (!n) return augur_fail(err, AUGUR_E_NOMEM, "timeline: out of memory");
-    tl->marks = n;
-    tl->capmarks = ncap;
-  }
-  char *l = strdup(label ? label : "");
-  if (!l) return augur_fail(err, AUGUR_E_NOMEM, "timeline: out of memory");
-  tl->marks[tl->nmarks++] = (augur_tl_mark){rank, t0, t1, l};
-  return 0;
+  return push_mark(&tl->marks, &tl->nmarks, &tl->capmarks, rank, t0, t1, label, err);
+}
+
+int augur_timeline_band(augur_timeline *tl, uint64_t t0, uint64_t t1, const char *label,
+                        augur_error *err) {
+  if (t1 < t0) return augur_fail(err, AUGUR_E_ARG, "timeline: band ends before it starts");
+  return push_mark(&tl->bands, &tl->nbands, &tl->capbands, 0, t0, t1, label, err);
 }
 
 void augur_timeline_summary(const augur_timeline *tl, augur_tl_summary *s) {

@@ -7,6 +7,11 @@
 
 #include "augur/timeline.h"
 
+/* x of the plot area and the margin right of it in the SVG (timeline_svg.c):
+ * the diagnosis page draws its charts under the timeline on the same axis. */
+#define TL_SVG_LEFT  84
+#define TL_SVG_RIGHT 24
+
 typedef struct tl_rank {
   float *cols; /* width x AUGUR_TL_NSTATES: fraction of each column per state */
   uint64_t totals[AUGUR_TL_NSTATES];
@@ -31,6 +36,8 @@ struct augur_timeline {
   uint64_t unmatched, dropped;
   augur_tl_mark *marks;
   size_t nmarks, capmarks;
+  augur_tl_mark *bands; /* over all rows; rank unused */
+  size_t nbands, capbands;
 };
 
 #endif

@@ -11,8 +11,8 @@
 #include "augur/timeline.h"
 #include "timeline_int.h"
 
-#define LEFT     84 /* room for rank labels */
-#define RIGHT    24
+#define LEFT     TL_SVG_LEFT /* room for rank labels */
+#define RIGHT    TL_SVG_RIGHT
 #define TOP      52
 #define LEGEND_W 150
 
@@ -85,6 +85,11 @@ static double nice_step(double span, int want) {
   return step < 1 ? 1 : step; /* times are whole ns */
 }
 
+/* states, message, mark, and the band when there are bands */
+static int legend_entries(const augur_timeline *tl) {
+  return AUGUR_TL_NSTATES + 2 + (tl->nbands ? 1 : 0);
+}
+
 static layout make_layout(const augur_timeline *tl) {
   layout L;
   L.nr = tl->rank_hi - tl->rank_lo + 1;
@@ -99,7 +104,7 @@ static layout make_layout(const augur_timeline *tl) {
   L.y_legend = L.y_axis + 34;
   L.legend_cols = (int)((L.width - 20) / LEGEND_W);
   if (L.legend_cols < 1) L.legend_cols = 1;
-  int entries = AUGUR_TL_NSTATES + 2; /* states, message, mark */
+  int entries = legend_entries(tl);
   L.legend_rows = (entries + L.legend_cols - 1) / L.legend_cols;
   L.height = L.y_legend + L.legend_rows * 18 + 2 * 16 + 8;
   return L;
@@ -259,9 +264,32 @@ static void draw_marks(FILE *f, const augur_timeline *tl, const layout *L) {
   fprintf(f, "</g>\n");
 }
 
+/* Bands span all rows. The translucent body lets hover reach the states
+ * under it (pointer-events none); the strip above the rows carries the label. */
+static void draw_bands(FILE *f, const augur_timeline *tl, const layout *L) {
+  if (!tl->nbands) return;
+  fprintf(f, "<g id=\"bands\">\n");
+  for (size_t i = 0; i < tl->nbands; i++) {
+    const augur_tl_mark *b = &tl->bands[i];
+    if (b->t1 < tl->from || b->t0 > tl->to) continue;
+    double x = xpos(tl, L, b->t0), w = xpos(tl, L, b->t1) - x;
+    if (w < 2) w = 2;
+    fprintf(f,
+            "<g class=\"band\"><rect class=\"band-body\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" "
+            "height=\"%.1f\" fill=\"#6a3d9a\" fill-opacity=\"0.13\" pointer-events=\"none\"/>"
+            "<rect class=\"band-strip\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"6\" "
+            "fill=\"#6a3d9a\" fill-opacity=\"0.75\"><title>",
+            x, TOP - 2, w, L->nr * L->row_h + 2, x, TOP - 9, w);
+    xml_escape(f, b->label);
+    fputs("</title></rect></g>\n", f);
+  }
+  fprintf(f, "</g>\n");
+}
+
 static void draw_legend(FILE *f, const augur_timeline *tl, const layout *L) {
   fprintf(f, "<g id=\"legend\">\n");
-  for (int i = 0; i < AUGUR_TL_NSTATES + 2; i++) {
+  int entries = legend_entries(tl);
+  for (int i = 0; i < entries; i++) {
     double x = 10 + (i % L->legend_cols) * LEGEND_W, y = L->y_legend + (i / L->legend_cols) * 18;
     if (i < AUGUR_TL_NSTATES)
       fprintf(f,
@@ -275,6 +303,12 @@ static void draw_legend(FILE *f, const augur_timeline *tl, const layout *L) {
               "x2=\"%.1f\" y2=\"%.1f\" stroke=\"#222\" marker-end=\"url(#arrowhead)\"/>"
               "<text x=\"%.1f\" y=\"%.1f\">message</text></g>\n",
               x, y + 5, x + 14, y + 5, x + 18, y + 9);
+    else if (i == AUGUR_TL_NSTATES + 2)
+      fprintf(f,
+              "<g class=\"legend-entry\" data-state=\"band\"><rect x=\"%.1f\" y=\"%.1f\" "
+              "width=\"14\" height=\"10\" fill=\"#6a3d9a\" fill-opacity=\"0.35\"/>"
+              "<text x=\"%.1f\" y=\"%.1f\">marked band (all ranks)</text></g>\n",
+              x, y, x + 18, y + 9);
     else
       fprintf(f,
               "<g class=\"legend-entry\" data-state=\"mark\"><rect x=\"%.1f\" y=\"%.1f\" "
@@ -347,6 +381,7 @@ static void write_svg_body(const augur_timeline *tl, FILE *f, const char *title)
   for (uint32_t r = tl->rank_lo; r <= tl->rank_hi; r++)
     draw_row(f, tl, &L, r);
   fprintf(f, "</g>\n");
+  draw_bands(f, tl, &L);
   draw_marks(f, tl, &L);
   draw_messages(f, tl, &L);
   draw_axis(f, tl, &L);
@@ -363,6 +398,12 @@ static int finish(FILE *f, augur_error *err) {
 int augur_timeline_write_svg(const augur_timeline *tl, FILE *f, const char *title,
                              augur_error *err) {
   fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+  write_svg_body(tl, f, title);
+  return finish(f, err);
+}
+
+int augur_timeline_write_svg_element(const augur_timeline *tl, FILE *f, const char *title,
+                                     augur_error *err) {
   write_svg_body(tl, f, title);
   return finish(f, err);
 }
