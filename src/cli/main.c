@@ -20,6 +20,7 @@ static const command commands[] = {
     {"info", cmd_info, "what a trace holds: ranks, communicators, counters, damage"},
     {"dump", cmd_dump, "print a trace's events, one line each"},
     {"timeline", cmd_timeline, "draw a window of the run as SVG or HTML"},
+    {"diagnose", cmd_diagnose, "find where the run loses time, why, and what to change"},
     {"export", cmd_export, "write a trace as OTF2, Chrome JSON, Paraver or SimGrid"},
     {"import", cmd_import, "turn an OTF2 archive (e.g. from Score-P) into an augur trace"},
 };

@@ -1,0 +1,179 @@
+/* augur — diagnose: where a run loses time, why, and what to change.
+ *
+ * augur_diagnose() streams the merged trace once (docs/diagnose.md):
+ *  1. exact wait states at every blocking point, from the shared matcher
+ *     (late sender, late receiver, wrong order, wait at N x N collective,
+ *     wait at barrier, late broadcast, early reduce), each attributed to
+ *     (pattern, call site, communicator, rank);
+ *  2. KappaPi's active-process timeline (how many ranks compute at each
+ *     moment, in fixed bins over the run) and its inefficiency intervals,
+ *     ranked by lost process-time;
+ *  3. causes on top of the wait states (blocked sender chains, multiple
+ *     output, master/worker, load imbalance, late arrival, serialization,
+ *     slow communication), grouped over the run by (pattern, call site);
+ *  4. the critical path and each call site's share of it, and per finding an
+ *     estimate of the time a fix would save.
+ * Memory grows with ranks, call sites and what is in flight, never with the
+ * number of events. */
+#ifndef AUGUR_DIAGNOSE_H
+#define AUGUR_DIAGNOSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "augur/error.h"
+#include "augur/event.h" /* before reader.h: defs.h needs AUGUR_MAX_COUNTERS */
+#include "augur/reader.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of the JSON document augur_diagnosis_write_json produces. */
+#define AUGUR_DIAGNOSE_SCHEMA 1
+
+/* Pattern ids. The first seven are wait states (step 1), the rest causes.
+ * Values index arrays: keep them dense; names in augur_dx_pattern_id(). */
+enum augur_dx_pattern {
+  AUGUR_DX_LATE_SENDER = 0,    /* "late_sender" */
+  AUGUR_DX_LATE_RECEIVER,      /* "late_receiver" */
+  AUGUR_DX_WRONG_ORDER,        /* "wrong_order" */
+  AUGUR_DX_WAIT_AT_COLLECTIVE, /* "wait_at_collective" (N x N) */
+  AUGUR_DX_WAIT_AT_BARRIER,    /* "wait_at_barrier" */
+  AUGUR_DX_LATE_BROADCAST,     /* "late_broadcast" (1 -> N) */
+  AUGUR_DX_EARLY_REDUCE,       /* "early_reduce" (N -> 1) */
+  AUGUR_DX_BLOCKED_SENDER,     /* "blocked_sender" */
+  AUGUR_DX_MULTIPLE_OUTPUT,    /* "multiple_output" */
+  AUGUR_DX_MASTER_BOUND,       /* "master_bound" */
+  AUGUR_DX_WORKERS_BOUND,      /* "workers_bound" */
+  AUGUR_DX_LOAD_IMBALANCE,     /* "load_imbalance" */
+  AUGUR_DX_LATE_ARRIVAL,       /* "late_arrival" */
+  AUGUR_DX_SERIALIZATION,      /* "serialization" */
+  AUGUR_DX_SLOW_COMMUNICATION, /* "slow_communication" */
+  AUGUR_DX_NPATTERNS
+};
+#define AUGUR_DX_NWAITSTATES 7 /* patterns 0..6 are wait states */
+
+const char *augur_dx_pattern_id(int pattern);    /* "late_sender", ...; "?" if out of range */
+const char *augur_dx_pattern_title(int pattern); /* "Late sender", ... for people */
+int augur_dx_pattern_from_id(const char *id);    /* -1 if unknown */
+
+typedef struct augur_dx_options {
+  double min_share;     /* findings below this share of process-time are not
+                           reported; 0 = default 0.02 (2 %) */
+  uint64_t eager_limit; /* bytes; 0 = infer from the trace */
+  uint32_t bins;        /* active-process timeline bins; 0 = 1000 */
+  /* Called now and then while streaming (may be NULL). */
+  void (*progress)(void *arg, uint64_t events, uint64_t total);
+  void *progress_arg;
+} augur_dx_options;
+
+typedef struct augur_dx_callsite {
+  uint32_t id;          /* global call-site id (0 = unknown) */
+  const char *function; /* NULL when it could not be resolved */
+  const char *file;
+  int line;
+  double seconds; /* this call site's part of the finding */
+} augur_dx_callsite;
+
+/* One instance worth pointing at (the worst few per finding): rank r lost
+ * t1 - t0 ns there. For the HTML timeline marks. */
+typedef struct augur_dx_mark {
+  uint32_t rank;
+  uint64_t t0, t1; /* global ns */
+} augur_dx_mark;
+
+typedef struct augur_dx_finding {
+  int pattern;           /* enum augur_dx_pattern */
+  int wait_state;        /* the wait state it was found in (0..6), or -1 (cause found
+                            without one, e.g. slow_communication) */
+  double seconds;        /* lost process-time, summed over ranks and instances */
+  double share;          /* seconds / process_seconds */
+  double saving_seconds; /* estimated shortening of the run if fixed */
+  uint64_t instances;
+  uint64_t comm; /* communicator, or 0 when several */
+  uint32_t nranks;
+  uint32_t *ranks; /* ranks that lose the time, ascending */
+  size_t ncallsites;
+  augur_dx_callsite *callsites; /* where the time is lost, by seconds descending */
+  char *cause;                  /* one or two sentences: who, what, from where */
+  char *recommendation;         /* what to change */
+  char *undecided;              /* what could not be decided and why, or NULL */
+  size_t nmarks;
+  augur_dx_mark *marks; /* worst instances, by duration descending (at most 16) */
+} augur_dx_finding;
+
+/* An inefficiency interval of the active-process timeline: a maximal run of
+ * bins where fewer than all ranks compute. */
+typedef struct augur_dx_interval {
+  uint64_t t0, t1;     /* global ns */
+  double lost_seconds; /* integral of (ranks - active) over the interval */
+  double min_active;   /* fewest ranks computing (bin mean) */
+  int finding;         /* index in findings of what most of it is, or -1 */
+} augur_dx_interval;
+
+/* One call site on the critical path. */
+typedef struct augur_dx_path_site {
+  uint32_t callsite;    /* the MPI call (0 = unknown / program start) */
+  const char *function; /* resolved, or NULL */
+  const char *file;
+  int line;
+  double compute_seconds; /* compute on the path that ends at this call */
+  double mpi_seconds;     /* time inside this call on the path */
+  double share;           /* (compute + mpi) / path length */
+} augur_dx_path_site;
+
+typedef struct augur_diagnosis {
+  uint32_t nranks;
+  uint64_t t_begin, t_end; /* analysed window, global ns (first Init end .. last Finalize start) */
+  double total_seconds;    /* t_end - t_begin */
+  double process_seconds;  /* sum over ranks of their windows */
+  uint64_t events;
+  int has_counters, has_hashes;
+
+  double wait_seconds[AUGUR_DX_NWAITSTATES]; /* exact wait-state totals */
+  uint64_t wait_instances[AUGUR_DX_NWAITSTATES];
+
+  size_t nfindings;
+  augur_dx_finding *findings; /* at or above the threshold, by seconds descending */
+  size_t nbelow;              /* findings found but below the threshold */
+  double min_share;
+
+  size_t nintervals;
+  augur_dx_interval *intervals; /* by lost_seconds descending (at most 20) */
+  uint32_t nbins;
+  uint64_t bin_ns; /* bin k covers t_begin + k*bin_ns .. + bin_ns */
+  float *active;   /* mean number of ranks computing per bin */
+
+  double path_seconds; /* critical path length (= total_seconds) */
+  size_t npath;
+  augur_dx_path_site *path; /* by share descending (at most 20) */
+
+  uint64_t eager_max;      /* largest standard send seen completing before its receive was posted */
+  uint64_t rendezvous_min; /* smallest standard send seen waiting for its receive (0 = none) */
+  uint64_t eager_limit;    /* the limit used: given, or inferred (0 = none inferred) */
+
+  size_t nnotes;
+  char **notes; /* what the diagnosis could not decide for the whole trace */
+} augur_diagnosis;
+
+/* Diagnoses TRACE. Fails on a damaged trace (the reader's message: file, rank,
+ * offset, expectation) or when memory runs out. */
+int augur_diagnose(augur_trace *t, const augur_dx_options *opt, augur_diagnosis **out,
+                   augur_error *err);
+void augur_diagnosis_free(augur_diagnosis *d);
+
+/* Writers; return 0, or -1 with err set when writing fails. */
+int augur_diagnosis_write_text(const augur_diagnosis *d, FILE *f, augur_error *err);
+int augur_diagnosis_write_json(const augur_diagnosis *d, FILE *f, augur_error *err);
+/* One self-contained page: the timeline of the whole run (include/augur/
+ * timeline.h) with the findings' worst instances marked, the active-process
+ * curve, the findings and the critical path. Streams the trace again. */
+int augur_diagnosis_write_html(const augur_diagnosis *d, augur_trace *t, FILE *f, const char *title,
+                               augur_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

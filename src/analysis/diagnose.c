@@ -1,0 +1,237 @@
+/* augur diagnose — the streaming pass: one read of the merged trace feeds
+ * the per-rank state (compute gaps, segments between collectives, recent
+ * sends), the active-process timeline, the critical path and the shared
+ * matcher, whose callbacks (dx_rules.c) find the wait states and causes.
+ * dx_finish.c then turns the groups into findings. docs/diagnose.md. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dx_int.h"
+#include "extent.h"
+
+/* Critical-path counters are kept while ranks x call sites stay below this
+ * (2 counters each): 16 M counters = 128 MiB at most. */
+#define DX_CP_MAX_COUNTERS (16u << 20)
+
+static void add_busy(dx *d, uint64_t t0, uint64_t t1) {
+  if (t1 <= t0 || !d->bin_ns) return;
+  uint64_t a = t0 > d->t0 ? t0 - d->t0 : 0, b = t1 > d->t0 ? t1 - d->t0 : 0;
+  while (a < b) {
+    uint64_t bin = a / d->bin_ns;
+    if (bin >= d->nbins) bin = d->nbins - 1;
+    uint64_t edge = (bin + 1) * d->bin_ns;
+    uint64_t e = b < edge || bin == d->nbins - 1 ? b : edge;
+    d->busy[bin] += (double)(e - a);
+    a = e;
+  }
+}
+
+static size_t cs_slot(const dx *d, uint64_t cs) {
+  size_t i = (size_t)cs * 2;
+  return cs && i + 1 < d->cpw ? i : 0;
+}
+
+/* The critical path of RANK advances to T: compute before call site CS
+ * (is_mpi 0) or time inside it (1). */
+static void cp_advance(dx *d, uint32_t rank, uint64_t cs, uint64_t t, int is_mpi) {
+  dx_rank *r = &d->ranks[rank];
+  if (t <= r->cp_t) return;
+  if (d->cp) d->cp[(size_t)rank * d->cpw + cs_slot(d, cs) + (size_t)is_mpi] += t - r->cp_t;
+  r->cp_t = t;
+}
+
+static int push_snap(dx_rank *r, const augur_event *ev) {
+  if (r->nsnaps == r->capsnaps) {
+    size_t nc = r->capsnaps ? r->capsnaps * 2 : 4;
+    dx_snap *ns = realloc(r->snaps, nc * sizeof *ns);
+    if (!ns) return -1;
+    r->snaps = ns;
+    r->capsnaps = nc;
+  }
+  r->snaps[r->nsnaps++] = (dx_snap){ev->comm, ev->t_start, r->seg};
+  memset(&r->seg, 0, sizeof r->seg);
+  r->seg.top_group = -1;
+  return 0;
+}
+
+static int is_counted_send(unsigned type) {
+  return (type >= AUGUR_EV_SEND && type <= AUGUR_EV_IRSEND) || type == AUGUR_EV_SENDRECV ||
+         type == AUGUR_EV_SENDRECV_REPLACE;
+}
+
+/* One parent event of a rank, before the matcher sees it. */
+static int before(dx *d, const augur_event *ev) {
+  dx_rank *r = &d->ranks[ev->rank];
+  if (ev->type == AUGUR_EV_INIT || ev->type == AUGUR_EV_INIT_THREAD) {
+    r->started = 1;
+    r->win_start = r->last_end = r->cp_t = ev->t_end > d->t_ready ? ev->t_end : d->t_ready;
+    return 0;
+  }
+  if (r->finalized) return 0;
+  if (!r->started) { /* no MPI_Init recorded: the window opens at the first call */
+    r->started = 1;
+    r->win_start = r->last_end = r->cp_t = ev->t_start > d->t_ready ? ev->t_start : d->t_ready;
+  }
+  if (ev->t_start > r->last_end) {
+    add_busy(d, r->last_end, ev->t_start);
+    r->seg.compute_ns += ev->t_start - r->last_end;
+  }
+  cp_advance(d, ev->rank, ev->callsite, ev->t_start, 0);
+  if (ev->type == AUGUR_EV_FINALIZE) {
+    r->finalized = 1;
+    r->win_end = ev->t_start;
+    return 0;
+  }
+  if (augur_event_is_collective(ev->type) && push_snap(r, ev)) return -1;
+  if (is_counted_send(ev->type) && ev->peer >= 0 && (uint32_t)ev->peer < d->nranks) {
+    d->ranks[ev->peer].pending_in++;
+    dx_sent *x = &r->sent[r->nsent++ % DX_SEND_RING];
+    *x = (dx_sent){ev->t_start, ev->t_end, ev->hash, (uint32_t)ev->peer};
+    if (ev->hash) d->has_hashes = 1;
+  }
+  return 0;
+}
+
+static void after(dx *d, const augur_event *ev) {
+  dx_rank *r = &d->ranks[ev->rank];
+  if (!r->finalized && ev->t_end > r->last_end) r->last_end = ev->t_end;
+  r->in_call_until = ev->t_end;
+  if (!r->finalized) cp_advance(d, ev->rank, ev->callsite, ev->t_end, 1);
+}
+
+/* When the last rank leaves MPI_Init: the program starts there. Before it,
+ * ranks wait for the launcher and each other, which no change to the
+ * program fixes (docs/diagnose.md, "Window"). */
+static int ready_time(augur_trace *t, uint64_t *out, augur_error *err) {
+  *out = 0;
+  for (uint32_t r = 0; r < augur_trace_nranks(t); r++) {
+    augur_stream *s;
+    int rc = augur_stream_rank(t, r, &s, err);
+    if (rc < 0) return rc;
+    augur_event ev;
+    rc = augur_stream_next(s, &ev, err);
+    augur_stream_close(s);
+    if (rc < 0) return rc;
+    if (rc == 1 && (ev.type == AUGUR_EV_INIT || ev.type == AUGUR_EV_INIT_THREAD) && ev.t_end > *out)
+      *out = ev.t_end;
+  }
+  return 0;
+}
+
+static int setup(dx *d, augur_trace *t, const augur_dx_options *opt, augur_error *err) {
+  memset(d, 0, sizeof *d);
+  d->trace = t;
+  d->err = err;
+  d->nranks = augur_trace_nranks(t);
+  d->eager_limit_opt = opt->eager_limit;
+  d->nbins = opt->bins ? opt->bins : 1000;
+  uint64_t first, last;
+  int rc = augur_run_extent(t, &first, &last, err);
+  if (rc < 0) return rc;
+  if ((rc = ready_time(t, &d->t_ready, err)) < 0) return rc;
+  /* bins cover the analysed window, which opens when the last rank leaves
+   * MPI_Init (t_begin of the diagnosis) */
+  d->t0 = d->t_ready > first ? d->t_ready : first;
+  d->t1 = last > d->t0 ? last : d->t0 + 1;
+  d->bin_ns = (d->t1 - d->t0 + d->nbins - 1) / d->nbins;
+  if (!d->bin_ns) d->bin_ns = 1;
+  d->ranks = calloc(d->nranks ? d->nranks : 1, sizeof *d->ranks);
+  d->busy = calloc(d->nbins, sizeof *d->busy);
+  if (!d->ranks || !d->busy || dx_groups_init(&d->groups, d->nranks, d->nbins))
+    return augur_fail(err, AUGUR_E_NOMEM, "diagnose: out of memory for %u ranks", d->nranks);
+  for (uint32_t i = 0; i < d->nranks; i++) {
+    d->ranks[i].peer = DX_NONE_U32;
+    d->ranks[i].seg.top_group = -1;
+  }
+  d->cpw = 2 * (augur_trace_ncallsites(t) + 1);
+  if ((uint64_t)d->cpw * d->nranks <= DX_CP_MAX_COUNTERS) {
+    d->cp = calloc((size_t)d->cpw * d->nranks, sizeof *d->cp);
+    if (!d->cp && d->nranks) return augur_fail(err, AUGUR_E_NOMEM, "diagnose: out of memory");
+  }
+  d->matcher = augur_matcher_new(t, dx_on_message, dx_on_coll, d);
+  if (!d->matcher) return augur_fail(err, AUGUR_E_NOMEM, "diagnose: out of memory");
+  return 0;
+}
+
+static void teardown(dx *d) {
+  if (d->ranks)
+    for (uint32_t i = 0; i < d->nranks; i++)
+      free(d->ranks[i].snaps);
+  free(d->ranks);
+  free(d->busy);
+  free(d->cp);
+  dx_groups_free(&d->groups);
+  if (d->matcher) augur_matcher_free(d->matcher);
+}
+
+/* A damaged rank file stops the index before the damage; diagnosing what
+ * is left would blame the ranks whose events are missing. */
+static int check_damage(augur_trace *t, augur_error *err) {
+  for (uint32_t r = 0; r < augur_trace_nranks(t); r++) {
+    const char *msg = NULL;
+    if (augur_trace_damage(t, r, &msg) && msg)
+      return augur_fail(err, AUGUR_E_FORMAT, "damaged trace: %s", msg);
+  }
+  return 0;
+}
+
+static uint64_t total_events(augur_trace *t) {
+  uint64_t n = 0;
+  for (uint32_t r = 0; r < augur_trace_nranks(t); r++)
+    n += augur_trace_nevents(t, r);
+  return n;
+}
+
+int augur_diagnose(augur_trace *t, const augur_dx_options *opt_in, augur_diagnosis **out,
+                   augur_error *err) {
+  augur_dx_options opt;
+  memset(&opt, 0, sizeof opt);
+  if (opt_in) opt = *opt_in;
+  if (!(opt.min_share >= 0 && opt.min_share < 1))
+    return augur_fail(err, AUGUR_E_ARG, "diagnose: minimum share %g is not in [0, 1)",
+                      opt.min_share);
+  *out = NULL;
+  int rc = check_damage(t, err);
+  if (rc < 0) return rc;
+  dx d;
+  rc = setup(&d, t, &opt, err);
+  augur_stream *s = NULL;
+  if (rc == 0) rc = augur_stream_merged(t, &s, err);
+  uint64_t events = 0, total = total_events(t);
+  augur_event ev;
+  while (rc == 0 && (rc = augur_stream_next(s, &ev, err)) == 1) {
+    rc = 0;
+    events++;
+    if (opt.progress && (events & ((1u << 20) - 1)) == 0)
+      opt.progress(opt.progress_arg, events, total);
+    if (ev.rank >= d.nranks) continue;
+    int sub = augur_event_is_sub(ev.type);
+    if (!sub && before(&d, &ev)) {
+      rc = augur_fail(err, AUGUR_E_NOMEM, "diagnose: out of memory");
+      break;
+    }
+    d.now = ev.t_start;
+    d.now_rank = ev.rank;
+    rc = augur_match_feed(d.matcher, &ev, err);
+    if (rc < 0) break;
+    if (!sub) after(&d, &ev);
+  }
+  if (s) augur_stream_close(s);
+  augur_diagnosis *res = NULL;
+  if (rc == 0) {
+    res = calloc(1, sizeof *res);
+    if (!res) rc = augur_fail(err, AUGUR_E_NOMEM, "diagnose: out of memory");
+  }
+  if (rc == 0) {
+    res->events = events;
+    res->has_counters = augur_trace_ncounters(t) > 0;
+    rc = dx_finish(&d, &opt, res);
+  }
+  teardown(&d);
+  if (rc < 0) {
+    augur_diagnosis_free(res);
+    return rc;
+  }
+  *out = res;
+  return AUGUR_OK;
+}

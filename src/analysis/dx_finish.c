@@ -1,0 +1,677 @@
+/* augur diagnose — from groups to findings: windows and totals,
+ * master/worker recognition, the significance threshold and ranking, the
+ * words (cause, recommendation, what could not be decided), the
+ * inefficiency intervals of the active-process timeline and the critical
+ * path. docs/diagnose.md, "Findings". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dx_int.h"
+
+#define NS 1e-9
+
+typedef struct fin {
+  dx *d;
+  augur_diagnosis *out;
+  int master;          /* master rank of a master/worker star, or -1 */
+  double master_busy;  /* fraction of the master's window not waiting */
+  double workers_busy; /* same, over all workers */
+  int32_t *fgroup;     /* group of each finding */
+} fin;
+
+/* ---- small text helpers ---- */
+
+static const char *base(const char *path) {
+  const char *s = path ? strrchr(path, '/') : NULL;
+  return s ? s + 1 : path;
+}
+
+/* "main (app.c:42)" or "call site 7" or "an unknown call site". */
+static void site_text(augur_trace *t, uint32_t cs, char *buf, size_t n) {
+  augur_srcloc loc;
+  memset(&loc, 0, sizeof loc);
+  if (cs && augur_trace_resolve(t, cs, &loc) == 0 && loc.file)
+    snprintf(buf, n, "%s (%s:%d)", loc.function ? loc.function : "?", base(loc.file), loc.line);
+  else if (cs && loc.function)
+    snprintf(buf, n, "%s", loc.function);
+  else if (cs)
+    snprintf(buf, n, "call site %u", cs);
+  else
+    snprintf(buf, n, "an unknown call site");
+}
+
+/* "1-3,5" from a rank bitmap. */
+static void ranks_text(const uint64_t *bits, uint32_t nranks, char *buf, size_t n) {
+  size_t len = 0;
+  buf[0] = '\0';
+  for (uint32_t r = 0; r < nranks && len + 24 < n;) {
+    if (!(bits[r / 64] >> (r % 64) & 1)) {
+      r++;
+      continue;
+    }
+    uint32_t e = r;
+    while (e + 1 < nranks && (bits[(e + 1) / 64] >> ((e + 1) % 64) & 1))
+      e++;
+    len += (size_t)snprintf(buf + len, n - len, len ? "," : "");
+    len += (size_t)(e > r ? snprintf(buf + len, n - len, "%u-%u", r, e)
+                          : snprintf(buf + len, n - len, "%u", r));
+    r = e + 1;
+  }
+  if (len + 24 >= n) snprintf(buf + len, n - len, ",...");
+}
+
+static uint32_t count_bits(const uint64_t *bits, uint32_t nranks) {
+  uint32_t c = 0;
+  for (uint32_t r = 0; r < nranks; r++)
+    c += (uint32_t)(bits[r / 64] >> (r % 64) & 1);
+  return c;
+}
+
+static int has_rank(const uint64_t *bits, uint32_t r) {
+  return (int)(bits[r / 64] >> (r % 64) & 1);
+}
+
+static int majority(const dx_group *g) {
+  int best = DX_DATA_UNKNOWN;
+  uint64_t n = 0;
+  for (int k = DX_DATA_SAME; k < DX_DATA_N; k++)
+    if (g->data[k] > n) {
+      n = g->data[k];
+      best = k;
+    }
+  return g->data[DX_DATA_UNKNOWN] > n ? DX_DATA_UNKNOWN : best;
+}
+
+/* ---- windows ---- */
+
+static void windows(fin *F) {
+  dx *d = F->d;
+  augur_diagnosis *o = F->out;
+  uint64_t b = UINT64_MAX, e = 0;
+  double proc = 0;
+  for (uint32_t i = 0; i < d->nranks; i++) {
+    dx_rank *r = &d->ranks[i];
+    if (!r->started) continue;
+    if (!r->finalized) r->win_end = r->last_end;
+    if (r->win_end < r->win_start) r->win_end = r->win_start;
+    proc += (double)(r->win_end - r->win_start);
+    if (r->win_start < b) b = r->win_start;
+    if (r->win_end > e) e = r->win_end;
+  }
+  if (b == UINT64_MAX) b = e = 0;
+  o->nranks = d->nranks;
+  o->t_begin = b;
+  o->t_end = e;
+  o->total_seconds = (double)(e - b) * NS;
+  o->process_seconds = proc * NS;
+}
+
+/* ---- master/worker: one rank talks to all others, the others only to it ---- */
+
+static void master_worker(fin *F) {
+  dx *d = F->d;
+  F->master = -1;
+  if (d->nranks < 3) return;
+  int m = -1;
+  for (uint32_t i = 0; i < d->nranks; i++)
+    if (d->ranks[i].many_peers) {
+      if (m >= 0) return; /* two hubs: not a star */
+      m = (int)i;
+    }
+  if (m < 0) return;
+  /* workers both receive work from the master and send results back (a
+   * hand-made multicast is a star too, but one-way) */
+  for (uint32_t i = 0; i < d->nranks; i++) {
+    const dx_rank *r = &d->ranks[i];
+    if ((int)i != m && (r->many_peers || r->peer != (uint32_t)m || !r->did_send || !r->did_recv))
+      return;
+  }
+  F->master = m;
+  double mw = 0, mwin = 0, ww = 0, wwin = 0;
+  for (size_t k = 0; k < d->groups.n; k++) {
+    dx_group *g = &d->groups.g[k];
+    if (g->pattern != AUGUR_DX_LATE_SENDER && g->pattern != AUGUR_DX_SERIALIZATION &&
+        g->pattern != AUGUR_DX_MULTIPLE_OUTPUT)
+      continue;
+    int on_master = has_rank(g->rankbits, (uint32_t)m);
+    uint32_t n = count_bits(g->rankbits, d->nranks);
+    if (on_master && n == 1) {
+      g->pattern = AUGUR_DX_WORKERS_BOUND;
+      mw += (double)g->ns;
+    } else if (!on_master && g->partner == (uint32_t)m) {
+      g->pattern = AUGUR_DX_MASTER_BOUND;
+      ww += (double)g->ns;
+    }
+  }
+  /* relabelled groups of one situation become one */
+  for (size_t i = 0; i < d->groups.n; i++)
+    for (size_t j = i + 1; j < d->groups.n; j++) {
+      dx_group *a = &d->groups.g[i], *b = &d->groups.g[j];
+      if (a->ns && b->ns && a->pattern == b->pattern && a->callsite == b->callsite &&
+          a->upstream == b->upstream)
+        dx_group_merge(d, a, b);
+    }
+  for (uint32_t i = 0; i < d->nranks; i++) {
+    double w = (double)(d->ranks[i].win_end - d->ranks[i].win_start);
+    if ((int)i == m)
+      mwin += w;
+    else
+      wwin += w;
+  }
+  F->master_busy = mwin > 0 ? 1 - mw / mwin : 1;
+  F->workers_busy = wwin > 0 ? 1 - ww / wwin : 1;
+}
+
+/* Workers that would keep master and workers equally busy: the task rate
+ * the master sustains (busy fraction / its time per task) equals what n
+ * workers sustain, so n_opt = n x workers_busy / master_busy. */
+static long balanced_workers(const fin *F) {
+  double n = (double)(F->d->nranks - 1);
+  double mb = F->master_busy > 0.01 ? F->master_busy : 0.01;
+  double v = n * F->workers_busy / mb;
+  return v < 1 ? 1 : (long)(v + 0.5);
+}
+
+/* ---- words ---- */
+
+static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_index) {
+  dx *d = F->d;
+  char site[256], psite[256], rk[128];
+  site_text(d->trace, g->callsite, site, sizeof site);
+  site_text(d->trace, g->partner_cs, psite, sizeof psite);
+  ranks_text(g->rankbits, d->nranks, rk, sizeof rk);
+  char partner[128], pr[100];
+  ranks_text(g->partnerbits, d->nranks, pr, sizeof pr);
+  snprintf(partner, sizeof partner, "%s %s",
+           count_bits(g->partnerbits, d->nranks) > 1 ? "ranks" : "rank", pr);
+  int data = majority(g);
+  const char *nohash = "the trace has no payload fingerprints (record with --payload-hash)";
+  char *cause = NULL, *rec = NULL, *und = NULL;
+  double late_share = g->syncs ? (double)g->late_votes / (double)g->syncs : 0;
+  switch (g->pattern) {
+  case AUGUR_DX_LATE_SENDER:
+    cause = dx_strdup_printf("Ranks %s wait in %s for messages that %s sends late, from %s.", rk,
+                             site, partner, psite);
+    rec = dx_strdup_printf("Send earlier on %s (before the computation that precedes %s), or "
+                           "post the receive as MPI_Irecv and compute until the data is needed.",
+                           partner, psite);
+    break;
+  case AUGUR_DX_LATE_RECEIVER:
+    cause = dx_strdup_printf(
+        "Ranks %s block in the synchronous or rendezvous send at %s until %s posts the "
+        "receive at %s.%s",
+        rk, site, partner, psite,
+        d->rendezvous_min ? " Standard sends of this size wait for their receive here" : "");
+    rec = dx_strdup_printf("Post the receive earlier on %s (MPI_Irecv before its computation), "
+                           "or send with MPI_Isend and complete it later.",
+                           partner);
+    break;
+  case AUGUR_DX_WRONG_ORDER:
+    cause = dx_strdup_printf("Ranks %s wait in %s for a message from %s while messages sent "
+                             "earlier to them are already waiting to be received.",
+                             rk, site, partner);
+    rec = dx_strdup_printf("Receive in the order the messages are sent (or post MPI_Irecv for "
+                           "all of them and complete them with MPI_Waitany), so that no rank "
+                           "waits for the last message while the first ones are there.");
+    break;
+  case AUGUR_DX_WAIT_AT_BARRIER:
+  case AUGUR_DX_WAIT_AT_COLLECTIVE:
+  case AUGUR_DX_LOAD_IMBALANCE: {
+    char late[64] = "a different rank each time";
+    if (g->late_rank < d->nranks && late_share > 0.5)
+      snprintf(late, sizeof late, "rank %u", g->late_rank);
+    double extra = (double)g->excess_compute_ns * NS;
+    const char *what = g->pattern == AUGUR_DX_WAIT_AT_BARRIER ? "the barrier" : "the collective";
+    if (g->pattern == AUGUR_DX_WAIT_AT_COLLECTIVE)
+      cause = dx_strdup_printf("Ranks %s wait in %s at %s for the last rank to arrive (%s), "
+                               "which spends the time in MPI calls that are not waits.",
+                               rk, what, site, late);
+    else
+      cause = dx_strdup_printf(
+          "Ranks %s wait in %s at %s. The last to arrive is %s, late from computing: %.3f s "
+          "more computation than the first to arrive, summed over %llu instances.",
+          rk, what, site, late, extra, (unsigned long long)g->syncs);
+    if (g->pattern == AUGUR_DX_LOAD_IMBALANCE)
+      rec = dx_strdup_printf("Balance the work between the synchronisations at %s: move work "
+                             "from %s to the ranks that wait.",
+                             site, late);
+    else
+      rec = dx_strdup_printf("Balance the computation before %s (the late ranks compute more), "
+                             "or drop the synchronisation if it is not needed.",
+                             site);
+    if (!F->out->has_counters && g->pattern != AUGUR_DX_WAIT_AT_COLLECTIVE)
+      und = dx_strdup_printf("whether the late ranks do more work or run slower: the trace has "
+                             "no instruction counters");
+    break;
+  }
+  case AUGUR_DX_LATE_BROADCAST:
+    cause = dx_strdup_printf("Ranks %s wait in %s because the root, %s, enters the broadcast "
+                             "late (at %s).",
+                             rk, site, partner, psite);
+    rec = dx_strdup_printf("Let %s reach the broadcast earlier (move its extra work after the "
+                           "broadcast or to the other ranks), or use MPI_Ibcast.",
+                           partner);
+    break;
+  case AUGUR_DX_EARLY_REDUCE:
+    cause = dx_strdup_printf("The root, rank %s, waits in %s for the other ranks to reach the "
+                             "reduction (last: %s).",
+                             rk, site, partner);
+    rec = dx_strdup_printf("Give the root work to do before the reduction, or use "
+                           "MPI_Ireduce and complete it when the result is needed.");
+    break;
+  case AUGUR_DX_BLOCKED_SENDER:
+    cause = dx_strdup_printf(
+        "Ranks %s wait in %s for %s, which is itself waiting for a message from a third rank "
+        "and forwards at %s: a chain of blocked senders.",
+        rk, site, partner, psite);
+    if (data == DX_DATA_SAME)
+      rec = dx_strdup_printf("The forwarded data is the data received: let its origin send it "
+                             "to every rank that needs it (MPI_Bcast or direct sends).");
+    else if (data == DX_DATA_INDEPENDENT)
+      rec = dx_strdup_printf("The data %s sends does not come from what it receives: swap the "
+                             "receive and the send on %s so that it sends first.",
+                             partner, partner);
+    else if (data == DX_DATA_MODIFIED)
+      rec = dx_strdup_printf("%s sends a modification of what it receives: send the data to "
+                             "%s as early as possible, so the chain starts sooner.",
+                             partner, partner);
+    else {
+      rec = dx_strdup_printf("Break the chain: send from the origin directly, or let %s send "
+                             "before it receives if its data does not depend on it.",
+                             partner);
+      und =
+          dx_strdup_printf("whether the forwarded data is the same, modified or independent: "
+                           "%s",
+                           d->has_hashes ? "the fingerprints disagree between instances" : nohash);
+    }
+    break;
+  case AUGUR_DX_MULTIPLE_OUTPUT:
+    cause = dx_strdup_printf("Ranks %s wait in %s while %s sends to the other receivers one "
+                             "after another with point-to-point messages.",
+                             rk, site, partner);
+    if (data == DX_DATA_SAME)
+      rec = dx_strdup_printf("Every receiver gets the same data: use MPI_Bcast from %s.", partner);
+    else if (data == DX_DATA_DIFFERENT)
+      rec =
+          dx_strdup_printf("Each receiver gets its own part: use MPI_Scatter(v) from %s.", partner);
+    else {
+      rec = dx_strdup_printf("Use a collective from %s (MPI_Bcast for the same data, "
+                             "MPI_Scatterv for different parts).",
+                             partner);
+      und = dx_strdup_printf("whether the receivers get the same or different data: %s",
+                             d->has_hashes ? "fingerprints missing for some messages" : nohash);
+    }
+    break;
+  case AUGUR_DX_MASTER_BOUND:
+    cause = dx_strdup_printf("Workers %s wait for tasks from the master, rank %d: the master "
+                             "is busy %.0f %% of its time, the workers %.0f %%.",
+                             rk, F->master, 100 * F->master_busy, 100 * F->workers_busy);
+    rec = dx_strdup_printf("Use about %ld workers instead of %u, or make the master hand out "
+                           "work faster (larger tasks, or several masters).",
+                           balanced_workers(F), d->nranks - 1);
+    break;
+  case AUGUR_DX_WORKERS_BOUND:
+    cause = dx_strdup_printf("The master, rank %d, waits in %s for results: the workers are "
+                             "busy %.0f %% of their time, the master %.0f %%.",
+                             F->master, site, 100 * F->workers_busy, 100 * F->master_busy);
+    rec = dx_strdup_printf("Add workers: about %ld would keep the master busy (now %u).",
+                           balanced_workers(F), d->nranks - 1);
+    break;
+  case AUGUR_DX_LATE_ARRIVAL: {
+    char late[64] = "a different rank each time";
+    if (g->late_rank < d->nranks && late_share > 0.5)
+      snprintf(late, sizeof late, "rank %u", g->late_rank);
+    const dx_group *u = g->upstream >= 0 ? &d->groups.g[g->upstream] : NULL;
+    char usite[256] = "";
+    if (u) site_text(d->trace, u->callsite, usite, sizeof usite);
+    cause = dx_strdup_printf("Ranks %s wait at %s for %s, which arrives late because it waited "
+                             "itself before (%s at %s)%s.",
+                             rk, site, late, u ? augur_dx_pattern_id(u->pattern) : "?", usite,
+                             upstream_index >= 0 ? "" : ", a finding below the threshold");
+    if (upstream_index >= 0)
+      rec = dx_strdup_printf("A consequence: fixing finding %d (%s) removes this wait too.",
+                             upstream_index + 1, u ? augur_dx_pattern_id(u->pattern) : "?");
+    else
+      rec = dx_strdup_printf("A consequence of the waits at %s: fix those first.", usite);
+    break;
+  }
+  case AUGUR_DX_SERIALIZATION:
+    cause = dx_strdup_printf("Ranks %s wait in %s while %s computes and every other rank waits "
+                             "too: the work is done one rank at a time.",
+                             rk, site, partner);
+    rec = dx_strdup_printf("Let the ranks work at the same time: split the serial work, "
+                           "pipeline it in smaller pieces, or start independent work before "
+                           "waiting.");
+    break;
+  case AUGUR_DX_SLOW_COMMUNICATION:
+    cause = dx_strdup_printf("Ranks %s spend the time moving large messages (at least %u KiB) "
+                             "between %s and %s: the wait equals the transfer time.",
+                             rk, DX_LARGE_MESSAGE / 1024, psite, site);
+    rec = dx_strdup_printf("Place the communicating ranks closer (same node or socket), send "
+                           "less data, or overlap the transfer with computation "
+                           "(MPI_Isend/MPI_Irecv).");
+    break;
+  default:
+    break;
+  }
+  f->cause = cause;
+  f->recommendation = rec;
+  f->undecided = und;
+  return cause && rec ? 0 : -1;
+}
+
+/* ---- findings ---- */
+
+typedef struct cand {
+  int32_t g;
+  double seconds;
+} cand;
+
+static int by_seconds(const void *a, const void *b) {
+  const cand *x = a, *y = b;
+  if (x->seconds != y->seconds) return x->seconds < y->seconds ? 1 : -1;
+  return (x->g > y->g) - (x->g < y->g);
+}
+
+static int mark_longer(const void *a, const void *b) {
+  const augur_dx_mark *x = a, *y = b;
+  uint64_t dx_ = x->t1 - x->t0, dy = y->t1 - y->t0;
+  return (dx_ < dy) - (dx_ > dy);
+}
+
+static int site_more(const void *a, const void *b) {
+  const augur_dx_callsite *x = a, *y = b;
+  return (x->seconds < y->seconds) - (x->seconds > y->seconds);
+}
+
+static char *dup_or_null(const char *s) {
+  return s ? strdup(s) : NULL;
+}
+
+static int fill_finding(fin *F, const dx_group *g, augur_dx_finding *f) {
+  dx *d = F->d;
+  double proc = F->out->process_seconds;
+  f->pattern = g->pattern;
+  f->wait_state = g->wait_state;
+  f->seconds = (double)g->ns * NS;
+  f->share = proc > 0 ? f->seconds / proc : 0;
+  f->instances = g->instances;
+  f->comm = g->comm == UINT64_MAX ? 0 : g->comm;
+  f->nranks = count_bits(g->rankbits, d->nranks);
+  f->ranks = malloc((f->nranks ? f->nranks : 1) * sizeof *f->ranks);
+  f->callsites = calloc(DX_GROUP_SITES, sizeof *f->callsites);
+  f->marks = malloc((g->nmarks ? g->nmarks : 1) * sizeof *f->marks);
+  if (!f->ranks || !f->callsites || !f->marks) return -1;
+  for (uint32_t r = 0, k = 0; r < d->nranks; r++)
+    if (has_rank(g->rankbits, r)) f->ranks[k++] = r;
+  for (int i = 0; i < DX_GROUP_SITES; i++) {
+    if (i > 0 && !g->site_ns[i]) continue;
+    augur_dx_callsite *c = &f->callsites[f->ncallsites++];
+    augur_srcloc loc;
+    memset(&loc, 0, sizeof loc);
+    c->id = g->sites[i];
+    if (c->id && augur_trace_resolve(d->trace, c->id, &loc) == 0) {
+      c->function = dup_or_null(loc.function);
+      c->file = dup_or_null(loc.file);
+      c->line = loc.line;
+    }
+    c->seconds = (double)g->site_ns[i] * NS;
+  }
+  /* the finding's own call site first, then the others by time */
+  if (f->ncallsites > 2)
+    qsort(f->callsites + 1, f->ncallsites - 1, sizeof *f->callsites, site_more);
+  memcpy(f->marks, g->marks, g->nmarks * sizeof *f->marks);
+  f->nmarks = g->nmarks;
+  qsort(f->marks, f->nmarks, sizeof *f->marks, mark_longer);
+  /* Saving: collectives - the longest wait of each instance (the run
+   * shortens by that much if the late rank were on time); imbalance - the
+   * lost time spread over all ranks (perfect balance); point-to-point - the
+   * mean per waiting rank. Never more than the run. */
+  double save;
+  if (g->pattern == AUGUR_DX_LOAD_IMBALANCE)
+    save = f->seconds / (d->nranks ? d->nranks : 1);
+  else if (g->saving_ns)
+    save = (double)g->saving_ns * NS;
+  else
+    save = f->seconds / (f->nranks ? f->nranks : 1);
+  f->saving_seconds = save < F->out->total_seconds ? save : F->out->total_seconds;
+  return 0;
+}
+
+static int findings(fin *F, double min_share) {
+  dx *d = F->d;
+  augur_diagnosis *o = F->out;
+  cand *c = malloc((d->groups.n ? d->groups.n : 1) * sizeof *c);
+  if (!c) return -1;
+  size_t n = 0;
+  for (size_t i = 0; i < d->groups.n; i++) {
+    double s = (double)d->groups.g[i].ns * NS;
+    if (s <= 0) continue;
+    if (o->process_seconds > 0 && s / o->process_seconds < min_share) {
+      o->nbelow++;
+      continue;
+    }
+    c[n++] = (cand){(int32_t)i, s};
+  }
+  qsort(c, n, sizeof *c, by_seconds);
+  /* A consequence never ranks above its cause: move each late_arrival
+   * right after its upstream finding. */
+  for (size_t i = 0; i < n; i++) {
+    const dx_group *g = &d->groups.g[c[i].g];
+    if (g->pattern != AUGUR_DX_LATE_ARRIVAL || g->upstream < 0) continue;
+    size_t j = i + 1;
+    while (j < n && c[j].g != g->upstream)
+      j++;
+    if (j == n) continue;
+    cand keep = c[i];
+    memmove(&c[i], &c[i + 1], (j - i) * sizeof *c);
+    c[j] = keep;
+    i--; /* look at what moved into slot i */
+  }
+  o->findings = calloc(n ? n : 1, sizeof *o->findings);
+  if (!o->findings) {
+    free(c);
+    return -1;
+  }
+  o->nfindings = n;
+  F->fgroup = malloc((n ? n : 1) * sizeof *F->fgroup);
+  if (!F->fgroup) {
+    free(c);
+    return -1;
+  }
+  for (size_t i = 0; i < n; i++)
+    F->fgroup[i] = c[i].g;
+  int rc = 0;
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    const dx_group *g = &d->groups.g[c[i].g];
+    int up = -1;
+    for (size_t j = 0; g->upstream >= 0 && j < n; j++)
+      if (c[j].g == g->upstream) up = (int)j;
+    rc = fill_finding(F, g, &o->findings[i]);
+    if (rc == 0) rc = words(F, g, &o->findings[i], up);
+  }
+  free(c);
+  return rc;
+}
+
+/* ---- intervals of the active-process timeline ---- */
+
+static int intervals(fin *F) {
+  dx *d = F->d;
+  augur_diagnosis *o = F->out;
+  o->nbins = d->nbins;
+  o->bin_ns = d->bin_ns;
+  o->active = malloc(d->nbins * sizeof *o->active);
+  o->intervals = calloc(20, sizeof *o->intervals);
+  if (!o->active || !o->intervals) return -1;
+  double P = d->nranks;
+  for (uint32_t b = 0; b < d->nbins; b++)
+    o->active[b] = (float)(d->busy[b] / (double)d->bin_ns);
+  /* bins inside the analysed window only */
+  uint64_t b0 = o->t_begin > d->t0 ? (o->t_begin - d->t0) / d->bin_ns : 0;
+  uint64_t b1 = o->t_end > d->t0 ? (o->t_end - d->t0) / d->bin_ns : 0;
+  if (b1 >= d->nbins) b1 = d->nbins - 1;
+  for (uint64_t b = b0; b <= b1 && o->t_end > o->t_begin;) {
+    if (o->active[b] > P - 0.5) {
+      b++;
+      continue;
+    }
+    uint64_t e = b;
+    double lost = 0, mn = P;
+    while (e <= b1 && o->active[e] <= P - 0.5) {
+      lost += (P - o->active[e]) * (double)d->bin_ns;
+      if (o->active[e] < mn) mn = o->active[e];
+      e++;
+    }
+    augur_dx_interval iv = {d->t0 + b * d->bin_ns, d->t0 + e * d->bin_ns, lost * NS, mn, -1};
+    /* keep the 20 largest, sorted descending (insertion) */
+    size_t k = o->nintervals < 20 ? o->nintervals++ : 19;
+    if (k == 19 && o->nintervals == 20 && o->intervals[19].lost_seconds >= iv.lost_seconds) {
+      b = e;
+      continue;
+    }
+    while (k > 0 && o->intervals[k - 1].lost_seconds < iv.lost_seconds) {
+      o->intervals[k] = o->intervals[k - 1];
+      k--;
+    }
+    o->intervals[k] = iv;
+    b = e;
+  }
+  /* what each interval mostly is: the finding with most lost time in it */
+  for (size_t i = 0; i < o->nintervals; i++) {
+    augur_dx_interval *iv = &o->intervals[i];
+    uint64_t lo = (iv->t0 - d->t0) / d->bin_ns, hi = (iv->t1 - d->t0) / d->bin_ns;
+    double best = 0;
+    for (size_t f = 0; f < o->nfindings; f++) {
+      const dx_group *g = &d->groups.g[F->fgroup[f]];
+      if (!g->hist) continue;
+      double s = 0;
+      for (uint64_t b = lo; b < hi && b < d->nbins; b++)
+        s += g->hist[b];
+      if (s > best) {
+        best = s;
+        iv->finding = (int)f;
+      }
+    }
+  }
+  return 0;
+}
+
+/* ---- critical path ---- */
+
+static int path_more(const void *a, const void *b) {
+  const augur_dx_path_site *x = a, *y = b;
+  double sx = x->compute_seconds + x->mpi_seconds, sy = y->compute_seconds + y->mpi_seconds;
+  return (sx < sy) - (sx > sy);
+}
+
+static int critical_path(fin *F) {
+  dx *d = F->d;
+  augur_diagnosis *o = F->out;
+  if (!d->cp || !d->nranks) return 0;
+  uint32_t last = 0;
+  for (uint32_t i = 1; i < d->nranks; i++)
+    if (d->ranks[i].win_end > d->ranks[last].win_end) last = i;
+  const uint64_t *v = d->cp + (size_t)last * d->cpw;
+  size_t nsites = d->cpw / 2, n = 0;
+  double total = 0;
+  for (size_t s = 0; s < nsites; s++)
+    if (v[2 * s] || v[2 * s + 1]) {
+      n++;
+      total += (double)(v[2 * s] + v[2 * s + 1]);
+    }
+  augur_dx_path_site *p = calloc(n ? n : 1, sizeof *p);
+  if (!p) return -1;
+  size_t k = 0;
+  for (size_t s = 0; s < nsites; s++) {
+    if (!v[2 * s] && !v[2 * s + 1]) continue;
+    p[k].callsite = (uint32_t)s;
+    p[k].compute_seconds = (double)v[2 * s] * NS;
+    p[k].mpi_seconds = (double)v[2 * s + 1] * NS;
+    p[k].share = total > 0 ? (double)(v[2 * s] + v[2 * s + 1]) / total : 0;
+    k++;
+  }
+  qsort(p, n, sizeof *p, path_more);
+  if (n > 20) n = 20;
+  for (size_t i = 0; i < n; i++) {
+    augur_srcloc loc;
+    memset(&loc, 0, sizeof loc);
+    if (p[i].callsite && augur_trace_resolve(d->trace, p[i].callsite, &loc) == 0) {
+      p[i].function = dup_or_null(loc.function);
+      p[i].file = dup_or_null(loc.file);
+      p[i].line = loc.line;
+    }
+  }
+  o->path = p;
+  o->npath = n;
+  o->path_seconds = total * NS;
+  return 0;
+}
+
+static int note(augur_diagnosis *o, char *s) {
+  if (!s) return -1;
+  char **nn = realloc(o->notes, (o->nnotes + 1) * sizeof *nn);
+  if (!nn) {
+    free(s);
+    return -1;
+  }
+  o->notes = nn;
+  o->notes[o->nnotes++] = s;
+  return 0;
+}
+
+static int notes(fin *F) {
+  dx *d = F->d;
+  augur_diagnosis *o = F->out;
+  int rc = 0;
+  if (!d->has_hashes)
+    rc |= note(o, dx_strdup_printf("no payload fingerprints: for blocked senders and multiple "
+                                   "output the data cases (same, modified, independent, "
+                                   "different) cannot be decided; record with --payload-hash"));
+  if (!o->has_counters)
+    rc |= note(o, dx_strdup_printf("no hardware counters: imbalance is measured in time, so "
+                                   "more work cannot be told from slower execution"));
+  if (!d->cp)
+    rc |= note(o, dx_strdup_printf("critical path not computed: %u ranks x %zu call sites is "
+                                   "too many",
+                                   d->nranks, d->cpw / 2));
+  augur_match_counts mc;
+  augur_match_counts_get(d->matcher, &mc);
+  if (mc.unmatched_send || mc.unmatched_recv)
+    rc |= note(o, dx_strdup_printf("%llu sends and %llu receives were never matched (a run cut "
+                                   "short, or messages outside the trace): their waits are not "
+                                   "counted",
+                                   (unsigned long long)mc.unmatched_send,
+                                   (unsigned long long)mc.unmatched_recv));
+  if (d->nranks > DX_SERIAL_MAX_RANKS)
+    rc |= note(o, dx_strdup_printf("serialization is only looked for up to %d ranks",
+                                   DX_SERIAL_MAX_RANKS));
+  return rc ? -1 : 0;
+}
+
+int dx_finish(dx *d, const augur_dx_options *opt, augur_diagnosis *out) {
+  for (uint32_t i = 0; i < d->nranks; i++)
+    dx_flush_transfer(d, &d->ranks[i]);
+  fin F;
+  memset(&F, 0, sizeof F);
+  F.d = d;
+  F.out = out;
+  windows(&F);
+  master_worker(&F);
+  for (int w = 0; w < AUGUR_DX_NWAITSTATES; w++) {
+    out->wait_seconds[w] = d->wait_ns[w] * NS;
+    out->wait_instances[w] = d->wait_n[w];
+  }
+  out->has_hashes = d->has_hashes;
+  out->min_share = opt->min_share > 0 ? opt->min_share : 0.02;
+  out->eager_max = d->eager_max;
+  out->rendezvous_min = d->rendezvous_min;
+  out->eager_limit = d->eager_limit_opt  ? d->eager_limit_opt
+                     : d->rendezvous_min ? (d->eager_max < d->rendezvous_min ? d->eager_max : 0)
+                                         : 0;
+  int rc = findings(&F, out->min_share) || intervals(&F) || critical_path(&F) || notes(&F);
+  free(F.fgroup);
+  if (rc) return augur_fail(d->err, AUGUR_E_NOMEM, "diagnose: out of memory");
+  return 0;
+}

@@ -1,0 +1,194 @@
+/* augur diagnose — internal state shared by the streaming pass
+ * (diagnose.c), the rules that turn matched messages and collective
+ * instances into wait states and causes (dx_rules.c), the group table
+ * (dx_groups.c) and the step that turns groups into findings (dx_finish.c).
+ * The method is in docs/diagnose.md. */
+#ifndef AUGUR_DX_INT_H
+#define AUGUR_DX_INT_H
+
+#include <stdint.h>
+
+#include "augur/diagnose.h"
+#include "augur/match.h"
+
+/* Messages at least this large count towards slow_communication. */
+#define DX_LARGE_MESSAGE (64u * 1024u)
+/* Worst instances kept per group for the HTML marks. */
+#define DX_MARKS 16
+/* Call sites kept per group (the first is the group's own). */
+#define DX_GROUP_SITES 4
+/* Groups that get a per-bin histogram (the rest only count totals). */
+#define DX_HIST_GROUPS 256
+/* Recent sends kept per rank (multiple output, send sequences). */
+#define DX_SEND_RING 8
+/* serialization is only looked for up to this many ranks (O(ranks) test). */
+#define DX_SERIAL_MAX_RANKS 256
+
+/* What a blocked-sender or multiple-output instance says about the data. */
+enum dx_data {
+  DX_DATA_UNKNOWN = 0,
+  DX_DATA_SAME,
+  DX_DATA_MODIFIED,
+  DX_DATA_INDEPENDENT,
+  DX_DATA_DIFFERENT,
+  DX_DATA_N
+};
+
+#define DX_NONE_U32 UINT32_MAX
+
+/* One (pattern, call site, upstream) group: recurring instances of the same
+ * situation, summed over the run (KappaPi step 3). */
+typedef struct dx_group {
+  int pattern;
+  int wait_state;    /* wait state the instances were found in, or -1 */
+  uint32_t callsite; /* where the time is lost */
+  int32_t upstream;  /* late_arrival: the group whose waits made the rank late */
+  uint64_t ns;       /* lost process-time */
+  uint64_t saving_ns;
+  uint64_t instances;
+  uint64_t comm; /* the communicator, or UINT64_MAX when several */
+  uint64_t *rankbits;
+  uint64_t *partnerbits; /* ranks that cause it */
+  uint32_t partner;      /* the rank that causes it (sender, late arriver, root), or
+                            DX_NONE_U32 if several */
+  uint32_t partner_cs;   /* that rank's call site (first seen) */
+  uint64_t data[DX_DATA_N];
+  uint64_t excess_compute_ns; /* load imbalance / late arrival: late rank's extra compute */
+  uint64_t syncs;             /* collective instances with a wait in this group */
+  uint32_t late_rank;         /* most frequent last arriver (majority vote) */
+  uint64_t late_votes;
+  uint32_t sites[DX_GROUP_SITES];
+  uint64_t site_ns[DX_GROUP_SITES];
+  augur_dx_mark marks[DX_MARKS]; /* min-heap on duration */
+  uint32_t nmarks;
+  float *hist; /* lost ns per bin, or NULL */
+} dx_group;
+
+typedef struct dx_groups {
+  dx_group *g;
+  size_t n, cap;
+  int32_t *slots; /* open addressing: index into g, -1 empty */
+  size_t nslots;
+  uint32_t nranks;
+  uint32_t nbins;
+} dx_groups;
+
+/* A rank's activity since its last collective call. */
+typedef struct dx_seg {
+  uint64_t compute_ns;
+  uint64_t wait_ns;
+  uint64_t top_wait_ns;
+  int32_t top_group;
+} dx_seg;
+
+typedef struct dx_snap {
+  uint64_t comm, t_start;
+  dx_seg seg;
+} dx_snap;
+
+typedef struct dx_sent {
+  uint64_t t0, t1, hash;
+  uint32_t to;
+} dx_sent;
+
+/* A large message's transfer time, held until the sender's next large send
+ * says whether it was one of a sequence (a multicast: not slow, inherent). */
+typedef struct dx_transfer {
+  int valid;
+  uint64_t t_send_start, t_send_end;
+  uint32_t receiver;
+  uint32_t recv_cs, send_cs;
+  uint64_t recv_ns, send_ns;
+  uint64_t recv_t0, recv_t1, send_t0; /* for marks */
+  int in_sequence;
+} dx_transfer;
+
+typedef struct dx_rank {
+  int started, finalized;
+  uint64_t win_start, win_end; /* Init end .. Finalize start */
+  uint64_t last_end;           /* latest end of an MPI call (threads merged) */
+  uint64_t in_call_until;      /* end of the latest call (for "who is in MPI now") */
+  dx_seg seg;
+  dx_snap *snaps;
+  size_t nsnaps, capsnaps;
+  /* the latest late-sender wait of this rank (blocked-sender chains) */
+  int lw_valid;
+  uint64_t lw_t0, lw_t1, lw_hash;
+  uint32_t lw_from;
+  /* a receive call whose waits are being accounted (Waitall: no double count) */
+  uint64_t acct_call, acct_until;
+  dx_sent sent[DX_SEND_RING];
+  unsigned nsent;
+  dx_transfer pending;
+  /* communication partners (master/worker recognition) */
+  uint32_t peer;          /* first peer, DX_NONE_U32 = none yet */
+  int many_peers;         /* talked to more than one peer */
+  int did_send, did_recv; /* sent / received at least one message */
+  uint64_t pending_in;    /* sends to this rank not matched yet (wrong order) */
+  uint64_t ls_wait_ns;    /* late-sender waits of this rank (all groups) */
+  /* critical path: composition of the path that ends at cp_t */
+  uint64_t cp_t;
+} dx_rank;
+
+typedef struct dx {
+  augur_trace *trace;
+  uint32_t nranks;
+  dx_rank *ranks;
+  dx_groups groups;
+  augur_matcher *matcher;
+  augur_error *err;
+  int has_hashes;
+  uint64_t eager_limit_opt;
+  uint64_t eager_max, rendezvous_min;
+  /* active-process timeline */
+  uint64_t t0, t1, bin_ns;
+  uint64_t t_ready; /* every rank has left MPI_Init: nothing before counts */
+  uint32_t nbins;
+  double *busy; /* compute ns per bin, summed over ranks */
+  /* critical path: per rank 2*(ncs+1) counters, or NULL when too large */
+  uint64_t *cp;
+  size_t cpw;   /* counters per rank */
+  uint64_t now; /* start time of the event being fed */
+  uint32_t now_rank;
+  double wait_ns[AUGUR_DX_NWAITSTATES];
+  uint64_t wait_n[AUGUR_DX_NWAITSTATES];
+} dx;
+
+/* dx_groups.c */
+int dx_groups_init(dx_groups *gs, uint32_t nranks, uint32_t nbins);
+void dx_groups_free(dx_groups *gs);
+/* The group of (pattern, callsite, upstream); -1 when memory ran out. */
+int32_t dx_group_get(dx_groups *gs, int pattern, int wait_state, uint32_t callsite,
+                     int32_t upstream);
+/* Adds one instance's lost time of RANK over [t0, t1] (a mark candidate). */
+void dx_group_add(dx *d, int32_t g, uint32_t rank, uint32_t callsite, uint64_t t0, uint64_t t1,
+                  uint64_t comm);
+void dx_group_site(dx_group *g, uint32_t callsite, uint64_t ns);
+/* Moves FROM's instances into INTO (same situation after relabelling). */
+void dx_group_merge(const dx *d, dx_group *into, dx_group *from);
+void dx_group_partner(dx_groups *gs, dx_group *g, uint32_t rank, uint32_t callsite);
+
+/* dx_rules.c: the matcher's callbacks */
+int dx_on_message(void *ctx, const augur_message *m);
+int dx_on_coll(void *ctx, const augur_coll_instance *c);
+/* Flushes a rank's held large transfer into slow_communication if alone. */
+void dx_flush_transfer(dx *d, dx_rank *r);
+/* Charges a wait state of RANK: counts the exact total, puts it in group G,
+ * adds it to the rank's segment. */
+void dx_charge(dx *d, int wait_state, int32_t g, uint32_t rank, uint32_t callsite, uint64_t t0,
+               uint64_t t1, uint64_t comm);
+/* Critical path: the path to RANK's time T now goes through FROM's path at
+ * its current time, then T - from_t inside call site CS. */
+void dx_cp_join(dx *d, uint32_t rank, uint32_t from, uint32_t cs, uint64_t t);
+
+/* dx_finish.c: groups -> findings, intervals, path */
+int dx_finish(dx *d, const augur_dx_options *opt, augur_diagnosis *out);
+
+/* dx_names.c */
+char *dx_strdup_printf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+#endif

@@ -1,0 +1,416 @@
+/* augur diagnose — the rules: matched messages and collective instances in,
+ * wait states and their causes out (docs/diagnose.md, "Wait states" and
+ * "Causes"). Called back by the matcher while diagnose.c streams the trace,
+ * so everything here sees the trace up to the current event only. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dx_int.h"
+
+static uint64_t min64(uint64_t a, uint64_t b) {
+  return a < b ? a : b;
+}
+static uint64_t max64(uint64_t a, uint64_t b) {
+  return a > b ? a : b;
+}
+
+void dx_charge(dx *d, int ws, int32_t g, uint32_t rank, uint32_t callsite, uint64_t t0, uint64_t t1,
+               uint64_t comm) {
+  if (t0 < d->t_ready) t0 = d->t_ready; /* MPI_Init's skew is not the program's */
+  if (t1 <= t0 || rank >= d->nranks) return;
+  uint64_t ns = t1 - t0;
+  if (ws >= 0 && ws < AUGUR_DX_NWAITSTATES) {
+    d->wait_ns[ws] += (double)ns;
+    d->wait_n[ws]++;
+  }
+  dx_group_add(d, g, rank, callsite, t0, t1, comm);
+  /* A collective's own wait lies inside the call that closes the segment
+   * (found when its last member arrives, after the snapshot): it belongs to
+   * no segment. */
+  if (ws == AUGUR_DX_WAIT_AT_COLLECTIVE || ws == AUGUR_DX_WAIT_AT_BARRIER ||
+      ws == AUGUR_DX_LATE_BROADCAST || ws == AUGUR_DX_EARLY_REDUCE)
+    return;
+  dx_seg *s = &d->ranks[rank].seg;
+  s->wait_ns += ns;
+  if (ns > s->top_wait_ns) {
+    s->top_wait_ns = ns;
+    s->top_group = g;
+  }
+}
+
+static size_t cs_index(const dx *d, uint32_t cs) {
+  size_t i = (size_t)cs * 2;
+  return i + 1 < d->cpw ? i : 0;
+}
+
+void dx_cp_join(dx *d, uint32_t rank, uint32_t from, uint32_t cs, uint64_t t) {
+  if (!d->cp || rank == from || rank >= d->nranks || from >= d->nranks) return;
+  dx_rank *r = &d->ranks[rank], *f = &d->ranks[from];
+  if (r->cp_t > t || f->cp_t > t) return; /* already past: keep its own path */
+  uint64_t *dst = d->cp + (size_t)rank * d->cpw, *src = d->cp + (size_t)from * d->cpw;
+  memcpy(dst, src, d->cpw * sizeof *dst);
+  dst[cs_index(d, cs) + 1] += t - f->cp_t;
+  r->cp_t = t;
+}
+
+static void note_peer(dx_rank *r, uint32_t peer) {
+  if (r->peer == DX_NONE_U32)
+    r->peer = peer;
+  else if (r->peer != peer)
+    r->many_peers = 1;
+}
+
+static int32_t group(dx *d, int pattern, int ws, uint32_t cs, int32_t upstream) {
+  return dx_group_get(&d->groups, pattern, ws, cs, upstream);
+}
+
+/* What the data of a blocked sender's forward says (seed 004, section 4). */
+static int chain_data(uint64_t in_hash, const augur_match_end *out) {
+  if (!in_hash || !out->hash) return DX_DATA_UNKNOWN;
+  if (in_hash == out->hash) return DX_DATA_SAME;
+  return (out->flags & AUGUR_F_FROM_RECV) ? DX_DATA_MODIFIED : DX_DATA_INDEPENDENT;
+}
+
+/* The cause of a late-sender wait [from, to) of R on S's message. */
+static int late_sender_cause(dx *d, const augur_message *m, uint64_t from, uint64_t to, int *data) {
+  dx_rank *S = &d->ranks[m->sender];
+  uint64_t w = to - from, ss = m->send.t_start;
+  *data = DX_DATA_UNKNOWN;
+  /* blocked sender: S forwarded right after a wait of its own on a third
+   * rank, and that wait covered most of R's */
+  if (S->lw_valid && S->lw_from != m->receiver && S->lw_t1 <= ss && ss - S->lw_t1 <= w / 4 + 1000) {
+    uint64_t ov = min64(S->lw_t1, to) > max64(S->lw_t0, from)
+                      ? min64(S->lw_t1, to) - max64(S->lw_t0, from)
+                      : 0;
+    if (ov * 2 >= w) {
+      *data = chain_data(S->lw_hash, &m->send);
+      return AUGUR_DX_BLOCKED_SENDER;
+    }
+  }
+  /* multiple output: S spent most of R's wait sending to others */
+  uint64_t busy = 0;
+  int same = 1, known = m->send.hash != 0;
+  for (unsigned i = 0; i < DX_SEND_RING && i < S->nsent; i++) {
+    const dx_sent *x = &S->sent[i];
+    if (x->to == m->receiver || x->t1 <= from || x->t0 >= to) continue;
+    busy += min64(x->t1, to) - max64(x->t0, from);
+    if (!x->hash) known = 0;
+    if (x->hash != m->send.hash) same = 0;
+  }
+  if (busy * 2 >= w) {
+    *data = !known ? DX_DATA_UNKNOWN : same ? DX_DATA_SAME : DX_DATA_DIFFERENT;
+    return AUGUR_DX_MULTIPLE_OUTPUT;
+  }
+  /* serialization: S was computing when it sent, and every other rank sat
+   * in MPI or had finished: one rank works, the rest wait */
+  if (d->nranks >= 3 && d->nranks <= DX_SERIAL_MAX_RANKS && ss >= S->last_end + w / 10) {
+    uint32_t in_mpi = 0;
+    for (uint32_t k = 0; k < d->nranks; k++)
+      if (k != m->sender && (d->ranks[k].in_call_until > ss || d->ranks[k].finalized)) in_mpi++;
+    if (in_mpi + 1 >= d->nranks) return AUGUR_DX_SERIALIZATION;
+  }
+  return AUGUR_DX_LATE_SENDER;
+}
+
+static int counted_send(const augur_match_end *e) {
+  return e->kind != AUGUR_MATCH_PERSISTENT;
+}
+
+static void late_sender(dx *d, const augur_message *m) {
+  const augur_match_end *se = &m->send, *re = &m->recv;
+  dx_rank *R = &d->ranks[m->receiver];
+  uint64_t rs = re->t_start, ss = se->t_start;
+  if (ss <= rs) return;
+  /* One Waitall may complete several late messages: count each moment of
+   * the call once. */
+  uint64_t from = rs;
+  if (R->acct_call == rs + 1)
+    from = max64(rs, R->acct_until);
+  else {
+    R->acct_call = rs + 1;
+    R->acct_until = rs;
+  }
+  uint64_t to = min64(ss, re->t_end);
+  if (to <= from) return;
+  R->acct_until = to;
+
+  int ws = AUGUR_DX_LATE_SENDER, pattern, data = DX_DATA_UNKNOWN;
+  if (!(re->flags & AUGUR_F_ANY_SOURCE) && R->pending_in > 0) {
+    /* messages sent earlier are waiting while R insists on this one */
+    ws = pattern = AUGUR_DX_WRONG_ORDER;
+  } else {
+    pattern = late_sender_cause(d, m, from, to, &data);
+  }
+  int32_t g = group(d, pattern, ws, re->callsite, -1);
+  if (g >= 0) {
+    dx_group *G = &d->groups.g[g];
+    dx_group_partner(&d->groups, G, m->sender, se->callsite);
+    G->data[data]++;
+  }
+  dx_charge(d, ws, g, m->receiver, re->callsite, from, to, m->comm);
+  R->lw_valid = 1;
+  R->lw_t0 = from;
+  R->lw_t1 = to;
+  R->lw_from = m->sender;
+  R->lw_hash = re->hash;
+  R->ls_wait_ns += to - from;
+  dx_cp_join(d, m->receiver, m->sender, re->callsite, re->t_end);
+}
+
+static int standard_blocking_send(unsigned type) {
+  return type == AUGUR_EV_SEND || type == AUGUR_EV_SENDRECV || type == AUGUR_EV_SENDRECV_REPLACE;
+}
+
+static void late_receiver(dx *d, const augur_message *m) {
+  const augur_match_end *se = &m->send, *re = &m->recv;
+  if (se->kind != AUGUR_MATCH_BLOCKING) return; /* the wait is in a later Wait: not followed */
+  int sync = se->type == AUGUR_EV_SSEND;
+  if (!sync && !standard_blocking_send(se->type)) return; /* Bsend, Rsend never wait */
+  uint64_t ss = se->t_start, post = re->t_post;
+  if (post <= ss) return; /* the receive was there first */
+  if (!sync) {
+    if (se->t_end < post) { /* finished before the receive existed: eager */
+      if (m->bytes > d->eager_max) d->eager_max = m->bytes;
+      return;
+    }
+    if (!d->rendezvous_min || m->bytes < d->rendezvous_min) d->rendezvous_min = m->bytes;
+    if (d->eager_limit_opt && m->bytes <= d->eager_limit_opt) return;
+  }
+  uint64_t to = min64(post, se->t_end);
+  if (to <= ss) return;
+  int32_t g = group(d, AUGUR_DX_LATE_RECEIVER, AUGUR_DX_LATE_RECEIVER, se->callsite, -1);
+  if (g >= 0) dx_group_partner(&d->groups, &d->groups.g[g], m->receiver, re->callsite);
+  dx_charge(d, AUGUR_DX_LATE_RECEIVER, g, m->sender, se->callsite, ss, to, m->comm);
+  if (re->kind == AUGUR_MATCH_BLOCKING)
+    dx_cp_join(d, m->sender, m->receiver, se->callsite, se->t_end);
+}
+
+void dx_flush_transfer(dx *d, dx_rank *S) {
+  dx_transfer *x = &S->pending;
+  if (!x->valid) return;
+  x->valid = 0;
+  if (x->in_sequence) return; /* one of a multicast: inherent, see multiple_output */
+  uint32_t sender = (uint32_t)(S - d->ranks);
+  int32_t g = group(d, AUGUR_DX_SLOW_COMMUNICATION, -1, x->recv_cs, -1);
+  if (g < 0) return;
+  dx_group_partner(&d->groups, &d->groups.g[g], sender, x->send_cs);
+  if (x->recv_ns) dx_charge(d, -1, g, x->receiver, x->recv_cs, x->recv_t0, x->recv_t1, 0);
+  if (x->send_ns) dx_charge(d, -1, g, sender, x->send_cs, x->send_t0, x->send_t0 + x->send_ns, 0);
+}
+
+/* Large messages: the time both ends spend while the data moves. Held per
+ * sender until its next large send tells whether it was part of a sequence
+ * to several receivers (a hand-made multicast, whose transfers are not the
+ * problem). */
+static void transfer(dx *d, const augur_message *m) {
+  if (m->bytes < DX_LARGE_MESSAGE) return;
+  const augur_match_end *se = &m->send, *re = &m->recv;
+  dx_transfer x;
+  memset(&x, 0, sizeof x);
+  x.valid = 1;
+  x.t_send_start = se->t_start;
+  x.t_send_end = se->t_end;
+  x.receiver = m->receiver;
+  x.recv_cs = re->callsite;
+  x.send_cs = se->callsite;
+  x.recv_t0 = max64(re->t_start, se->t_start);
+  x.recv_t1 = re->t_end;
+  x.recv_ns = x.recv_t1 > x.recv_t0 ? x.recv_t1 - x.recv_t0 : 0;
+  if (se->kind == AUGUR_MATCH_BLOCKING && se->type != AUGUR_EV_BSEND) {
+    x.send_t0 = max64(se->t_start, re->t_post);
+    x.send_ns = se->t_end > x.send_t0 ? se->t_end - x.send_t0 : 0;
+  }
+  dx_rank *S = &d->ranks[m->sender];
+  dx_transfer *p = &S->pending;
+  if (p->valid && p->receiver != m->receiver && x.t_send_start >= p->t_send_start &&
+      x.t_send_start - min64(x.t_send_start, p->t_send_end) <=
+          (p->t_send_end - p->t_send_start) / 4 + 1000000) {
+    p->in_sequence = 1;
+    x.in_sequence = 1;
+  }
+  dx_flush_transfer(d, S);
+  S->pending = x;
+}
+
+int dx_on_message(void *ctx, const augur_message *m) {
+  dx *d = ctx;
+  if (m->sender >= d->nranks || m->receiver >= d->nranks) return AUGUR_OK;
+  dx_rank *R = &d->ranks[m->receiver];
+  if (counted_send(&m->send) && R->pending_in) R->pending_in--;
+  note_peer(&d->ranks[m->sender], m->receiver);
+  note_peer(R, m->sender);
+  d->ranks[m->sender].did_send = 1;
+  R->did_recv = 1;
+  if (m->sender == m->receiver) return AUGUR_OK;
+  late_sender(d, m);
+  late_receiver(d, m);
+  transfer(d, m);
+  return AUGUR_OK;
+}
+
+/* ---- collectives ---- */
+
+enum { C_NONE, C_BARRIER, C_NXN, C_1TON, C_NTO1 };
+
+static int coll_class(unsigned t) {
+  switch (t) {
+  case AUGUR_EV_BARRIER:
+    return C_BARRIER;
+  case AUGUR_EV_ALLREDUCE:
+  case AUGUR_EV_ALLGATHER:
+  case AUGUR_EV_ALLGATHERV:
+  case AUGUR_EV_ALLTOALL:
+  case AUGUR_EV_ALLTOALLV:
+  case AUGUR_EV_ALLTOALLW:
+  case AUGUR_EV_REDUCE_SCATTER:
+  case AUGUR_EV_REDUCE_SCATTER_BLOCK:
+    return C_NXN;
+  case AUGUR_EV_BCAST:
+  case AUGUR_EV_SCATTER:
+  case AUGUR_EV_SCATTERV:
+    return C_1TON;
+  case AUGUR_EV_REDUCE:
+  case AUGUR_EV_GATHER:
+  case AUGUR_EV_GATHERV:
+    return C_NTO1;
+  default: /* nonblocking (the wait is elsewhere), scans (a chain, not a sync) */
+    return C_NONE;
+  }
+}
+
+static dx_seg take_snap(dx *d, uint32_t rank, uint64_t comm, uint64_t t_start) {
+  dx_seg none = {0, 0, 0, -1};
+  if (rank >= d->nranks) return none;
+  dx_rank *r = &d->ranks[rank];
+  for (size_t i = 0; i < r->nsnaps; i++)
+    if (r->snaps[i].comm == comm && r->snaps[i].t_start == t_start) {
+      dx_seg s = r->snaps[i].seg;
+      r->snaps[i] = r->snaps[--r->nsnaps];
+      return s;
+    }
+  return none;
+}
+
+/* Who arrived last at a synchronising collective, and why: its waits since
+ * its previous collective (then this wait is their consequence), or its
+ * computation. */
+static int sync_pattern(int cls, const dx_seg *late, const dx_seg *early, uint64_t lateness,
+                        int32_t *upstream) {
+  *upstream = -1;
+  if (late->top_group >= 0 && late->wait_ns > early->wait_ns &&
+      (late->wait_ns - early->wait_ns) * 2 >= lateness) {
+    *upstream = late->top_group;
+    return AUGUR_DX_LATE_ARRIVAL;
+  }
+  if (cls == C_BARRIER) return AUGUR_DX_WAIT_AT_BARRIER;
+  if (late->compute_ns > early->compute_ns &&
+      (late->compute_ns - early->compute_ns) * 2 >= lateness)
+    return AUGUR_DX_LOAD_IMBALANCE;
+  return AUGUR_DX_WAIT_AT_COLLECTIVE;
+}
+
+static void vote(dx_group *g, uint32_t rank) {
+  g->syncs++;
+  if (g->late_votes == 0) {
+    g->late_rank = rank;
+    g->late_votes = 1;
+  } else if (g->late_rank == rank) {
+    g->late_votes++;
+  } else {
+    g->late_votes--;
+  }
+}
+
+int dx_on_coll(void *ctx, const augur_coll_instance *c) {
+  dx *d = ctx;
+  uint32_t n = c->nmembers;
+  if (n == 0) return AUGUR_OK;
+  dx_seg segs_small[16], *segs = segs_small;
+  dx_seg *heap = NULL;
+  if (n > 16) {
+    heap = malloc((size_t)n * sizeof *heap);
+    if (!heap) return augur_fail(d->err, AUGUR_E_NOMEM, "diagnose: out of memory");
+    segs = heap;
+  }
+  for (uint32_t i = 0; i < n; i++)
+    segs[i] = take_snap(d, c->members[i].rank, c->comm, c->members[i].t_start);
+  int cls = c->mixed || n < 2 ? C_NONE : coll_class(c->type);
+  const augur_coll_member *M = c->members;
+  if (cls == C_BARRIER || cls == C_NXN) {
+    uint32_t L = 0, E = 0;
+    for (uint32_t i = 1; i < n; i++) {
+      if (M[i].t_start > M[L].t_start) L = i;
+      if (M[i].t_start < M[E].t_start) E = i;
+    }
+    uint64_t lateness = M[L].t_start - M[E].t_start;
+    if (lateness > 0) {
+      int32_t up;
+      int pattern = sync_pattern(cls, &segs[L], &segs[E], lateness, &up);
+      int ws = cls == C_BARRIER ? AUGUR_DX_WAIT_AT_BARRIER : AUGUR_DX_WAIT_AT_COLLECTIVE;
+      uint64_t maxw = 0;
+      int32_t g0 = -1;
+      for (uint32_t i = 0; i < n; i++) {
+        if (i == L) continue;
+        uint64_t to = min64(M[L].t_start, M[i].t_end);
+        if (to <= M[i].t_start) continue;
+        int32_t g = group(d, pattern, ws, M[i].callsite, up);
+        if (g < 0) continue;
+        if (g0 < 0) g0 = g;
+        dx_group_partner(&d->groups, &d->groups.g[g], M[L].rank, M[L].callsite);
+        dx_charge(d, ws, g, M[i].rank, M[i].callsite, M[i].t_start, to, c->comm);
+        dx_cp_join(d, M[i].rank, M[L].rank, M[i].callsite, M[i].t_end);
+        if (to - M[i].t_start > maxw) maxw = to - M[i].t_start;
+      }
+      if (g0 >= 0) {
+        dx_group *G = &d->groups.g[g0];
+        G->saving_ns += maxw;
+        vote(G, M[L].rank);
+        if (segs[L].compute_ns > segs[E].compute_ns)
+          G->excess_compute_ns += segs[L].compute_ns - segs[E].compute_ns;
+      }
+    }
+  } else if (cls == C_1TON || cls == C_NTO1) {
+    uint32_t root = n;
+    for (uint32_t i = 0; i < n && root == n; i++)
+      if (M[i].root >= 0 && M[i].rank == (uint32_t)M[i].root) root = i;
+    if (root < n && cls == C_1TON) {
+      uint64_t maxw = 0;
+      int32_t g0 = -1;
+      for (uint32_t i = 0; i < n; i++) {
+        if (i == root) continue;
+        uint64_t to = min64(M[root].t_start, M[i].t_end);
+        if (to <= M[i].t_start) continue;
+        int32_t g = group(d, AUGUR_DX_LATE_BROADCAST, AUGUR_DX_LATE_BROADCAST, M[i].callsite, -1);
+        if (g < 0) continue;
+        if (g0 < 0) g0 = g;
+        dx_group_partner(&d->groups, &d->groups.g[g], M[root].rank, M[root].callsite);
+        dx_charge(d, AUGUR_DX_LATE_BROADCAST, g, M[i].rank, M[i].callsite, M[i].t_start, to,
+                  c->comm);
+        dx_cp_join(d, M[i].rank, M[root].rank, M[i].callsite, M[i].t_end);
+        if (to - M[i].t_start > maxw) maxw = to - M[i].t_start;
+      }
+      if (g0 >= 0) {
+        d->groups.g[g0].saving_ns += maxw;
+        vote(&d->groups.g[g0], M[root].rank);
+      }
+    } else if (root < n) {
+      uint32_t L = root;
+      for (uint32_t i = 0; i < n; i++)
+        if (i != root && (L == root || M[i].t_start > M[L].t_start)) L = i;
+      uint64_t to = L == root ? 0 : min64(M[L].t_start, M[root].t_end);
+      if (L != root && to > M[root].t_start) {
+        int32_t g = group(d, AUGUR_DX_EARLY_REDUCE, AUGUR_DX_EARLY_REDUCE, M[root].callsite, -1);
+        if (g >= 0) {
+          dx_group_partner(&d->groups, &d->groups.g[g], M[L].rank, M[L].callsite);
+          vote(&d->groups.g[g], M[L].rank);
+          d->groups.g[g].saving_ns += to - M[root].t_start;
+        }
+        dx_charge(d, AUGUR_DX_EARLY_REDUCE, g, M[root].rank, M[root].callsite, M[root].t_start, to,
+                  c->comm);
+        dx_cp_join(d, M[root].rank, M[L].rank, M[root].callsite, M[root].t_end);
+      }
+    }
+  }
+  free(heap);
+  return AUGUR_OK;
+}

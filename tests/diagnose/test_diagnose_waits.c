@@ -1,0 +1,323 @@
+/* augur_diagnose on hand-built traces (cmocka): known timestamps, exact
+ * wait-state totals, and the cause each rule must name. Every rank starts
+ * with MPI_Init [0, 10] and ends with MPI_Finalize at 1000, so the analysed
+ * window is [10, 1000] on all four ranks unless a case says otherwise. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "augur/diagnose.h"
+#include "util.h"
+
+#define NR 4
+#define NS 1e-9
+
+typedef struct scene {
+  augur_event v[NR][32];
+  size_t n[NR];
+  uint64_t init_end[NR]; /* 0: 10 */
+} scene;
+
+static augur_event *add(scene *s, uint32_t rank, unsigned type, uint64_t t0, uint64_t t1) {
+  assert_true(s->n[rank] < 31);
+  augur_event *e = &s->v[rank][s->n[rank]++];
+  *e = tu_ev(type, t0, t1);
+  e->comm = augur_event_is_sub(type) ? 0 : AUGUR_COMM_WORLD;
+  e->callsite = 0;
+  return e;
+}
+
+static augur_event *p2p(scene *s, uint32_t rank, unsigned type, uint64_t t0, uint64_t t1,
+                        int32_t peer, int32_t tag, uint64_t bytes) {
+  augur_event *e = add(s, rank, type, t0, t1);
+  e->peer = peer;
+  e->tag = tag;
+  if (augur_event_is_p2p_send(type))
+    e->bytes = bytes;
+  else
+    e->bytes_recv = bytes;
+  return e;
+}
+
+static void coll(scene *s, unsigned type, const uint64_t t0[NR], const uint64_t t1[NR], int root) {
+  for (uint32_t r = 0; r < NR; r++) {
+    augur_event *e = add(s, r, type, t0[r], t1[r]);
+    e->peer = root;
+    e->tag = AUGUR_TAG_NONE;
+    if (root >= 0 && (int)r == root) e->flags |= AUGUR_F_ROOT;
+  }
+}
+
+/* Writes the scene (with Init and Finalize around it), diagnoses it. */
+static augur_diagnosis *diagnose(scene *s, double min_share) {
+  char *dir = tu_tracedir();
+  tu_meta(dir, NR);
+  augur_error err;
+  for (uint32_t r = 0; r < NR; r++) {
+    augur_writer *w;
+    assert_int_equal(augur_writer_open(&w, dir, r, NR, 0, &err), 0);
+    int32_t world[NR] = {0, 1, 2, 3};
+    augur_comm_def cw = {.id = AUGUR_COMM_WORLD, .size = NR, .members = world};
+    assert_int_equal(augur_writer_def_comm(w, &cw, &err), 0);
+    augur_event all[40];
+    size_t n = 0;
+    all[n] = tu_ev(AUGUR_EV_INIT, 0, s->init_end[r] ? s->init_end[r] : 10);
+    n++;
+    memcpy(all + n, s->v[r], s->n[r] * sizeof *all);
+    n += s->n[r];
+    all[n++] = tu_ev(AUGUR_EV_FINALIZE, 1000, 1010);
+    assert_int_equal(augur_writer_events(w, 0, all, n, &err), 0);
+    assert_int_equal(augur_writer_close(w, &err), 0);
+  }
+  augur_trace *t;
+  if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
+  augur_dx_options o = {.min_share = min_share};
+  augur_diagnosis *d = NULL;
+  if (augur_diagnose(t, &o, &d, &err)) fail_msg("%s", err.msg);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+  return d;
+}
+
+static void assert_ns(double seconds, uint64_t ns) {
+  assert_true(seconds > (double)ns * NS - 1e-12 && seconds < (double)ns * NS + 1e-12);
+}
+
+static const augur_dx_finding *finding(const augur_diagnosis *d, int pattern) {
+  for (size_t i = 0; i < d->nfindings; i++)
+    if (d->findings[i].pattern == pattern) return &d->findings[i];
+  fail_msg("no %s finding", augur_dx_pattern_id(pattern));
+  return NULL;
+}
+
+static void only_wait(const augur_diagnosis *d, int ws, uint64_t ns) {
+  for (int w = 0; w < AUGUR_DX_NWAITSTATES; w++)
+    if (w == ws)
+      assert_ns(d->wait_seconds[w], ns);
+    else
+      assert_true(d->wait_seconds[w] == 0);
+}
+
+static void late_sender(void **state) {
+  (void)state;
+  static scene s;
+  memset(&s, 0, sizeof s);
+  p2p(&s, 0, AUGUR_EV_SEND, 100, 110, 1, 0, 8);
+  p2p(&s, 1, AUGUR_EV_RECV, 50, 120, 0, 0, 8);
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  only_wait(d, AUGUR_DX_LATE_SENDER, 50);
+  assert_int_equal(d->wait_instances[AUGUR_DX_LATE_SENDER], 1);
+  const augur_dx_finding *f = finding(d, AUGUR_DX_LATE_SENDER);
+  assert_int_equal(f->nranks, 1);
+  assert_int_equal(f->ranks[0], 1);
+  assert_ns(f->seconds, 50);
+  assert_ns(d->total_seconds, 990);
+  assert_ns(d->process_seconds, 4 * 990);
+  augur_diagnosis_free(d);
+}
+
+/* Ssend waits for a late receive; a standard send of 1 MiB that ends after
+ * its receive is posted shows the rendezvous protocol, one of 64 bytes that
+ * ends before shows eager. */
+static void late_receiver_and_eager_limit(void **state) {
+  (void)state;
+  static scene s;
+  memset(&s, 0, sizeof s);
+  p2p(&s, 0, AUGUR_EV_SSEND, 100, 200, 1, 0, 8);
+  p2p(&s, 1, AUGUR_EV_RECV, 150, 210, 0, 0, 8);
+  p2p(&s, 2, AUGUR_EV_SEND, 300, 500, 3, 0, 1 << 20);
+  p2p(&s, 3, AUGUR_EV_RECV, 400, 510, 2, 0, 1 << 20);
+  p2p(&s, 2, AUGUR_EV_SEND, 600, 601, 3, 1, 64);
+  p2p(&s, 3, AUGUR_EV_RECV, 700, 701, 2, 1, 64);
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  only_wait(d, AUGUR_DX_LATE_RECEIVER, 50 + 100);
+  assert_int_equal(d->wait_instances[AUGUR_DX_LATE_RECEIVER], 2);
+  assert_int_equal(d->rendezvous_min, 1 << 20);
+  assert_int_equal(d->eager_max, 64);
+  assert_int_equal(d->eager_limit, 64);
+  augur_diagnosis_free(d);
+}
+
+/* Rank 1 insists on B (sent at 200) while A (sent at 100) is there. */
+static void wrong_order(void **state) {
+  (void)state;
+  static scene s;
+  memset(&s, 0, sizeof s);
+  p2p(&s, 0, AUGUR_EV_ISEND, 100, 101, 1, 1, 8)->req = 0xA;
+  p2p(&s, 0, AUGUR_EV_SEND, 200, 210, 1, 2, 8);
+  add(&s, 0, AUGUR_EV_WAIT, 211, 212)->aux = 1;
+  augur_event *c = add(&s, 0, AUGUR_EV_COMPLETION, 0, 0);
+  c->req = 0xA;
+  p2p(&s, 1, AUGUR_EV_RECV, 105, 215, 0, 2, 8);
+  p2p(&s, 1, AUGUR_EV_RECV, 216, 220, 0, 1, 8);
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  only_wait(d, AUGUR_DX_WRONG_ORDER, 95);
+  assert_ns(finding(d, AUGUR_DX_WRONG_ORDER)->seconds, 95);
+  augur_diagnosis_free(d);
+}
+
+/* Two late messages completed by one Waitall: the call's time counts once. */
+static void waitall_counts_once(void **state) {
+  (void)state;
+  static scene s;
+  memset(&s, 0, sizeof s);
+  p2p(&s, 1, AUGUR_EV_IRECV, 50, 51, 0, 0, 8)->req = 0x1;
+  p2p(&s, 1, AUGUR_EV_IRECV, 52, 53, 2, 0, 8)->req = 0x2;
+  add(&s, 1, AUGUR_EV_WAITALL, 100, 300)->aux = 2;
+  augur_event *c = add(&s, 1, AUGUR_EV_COMPLETION, 0, 0);
+  c->req = 0x1;
+  c->peer = 0;
+  c->tag = 0;
+  c->bytes_recv = 8;
+  c = add(&s, 1, AUGUR_EV_COMPLETION, 0, 0);
+  c->req = 0x2;
+  c->peer = 2;
+  c->tag = 0;
+  c->bytes_recv = 8;
+  c->aux = 1;
+  p2p(&s, 0, AUGUR_EV_SEND, 200, 210, 1, 0, 8);
+  p2p(&s, 2, AUGUR_EV_SEND, 250, 260, 1, 0, 8);
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  only_wait(d, AUGUR_DX_LATE_SENDER, 150);
+  augur_diagnosis_free(d);
+}
+
+/* Arrivals 100, 120, 130, 200; rank 3 computed 100 ns more than rank 0. */
+static void barrier_and_imbalance(void **state) {
+  (void)state;
+  static scene s;
+  const uint64_t t0[NR] = {100, 120, 130, 200}, t1[NR] = {210, 210, 210, 210};
+  memset(&s, 0, sizeof s);
+  coll(&s, AUGUR_EV_BARRIER, t0, t1, AUGUR_PEER_NONE);
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  only_wait(d, AUGUR_DX_WAIT_AT_BARRIER, 100 + 80 + 70);
+  const augur_dx_finding *f = finding(d, AUGUR_DX_WAIT_AT_BARRIER);
+  assert_int_equal(f->nranks, 3);
+  assert_ns(f->saving_seconds, 100);
+  assert_non_null(strstr(f->cause, "rank 3"));
+  augur_diagnosis_free(d);
+
+  memset(&s, 0, sizeof s);
+  coll(&s, AUGUR_EV_ALLREDUCE, t0, t1, AUGUR_PEER_NONE);
+  d = diagnose(&s, 1e-9);
+  only_wait(d, AUGUR_DX_WAIT_AT_COLLECTIVE, 250);
+  assert_ns(finding(d, AUGUR_DX_LOAD_IMBALANCE)->seconds, 250);
+  augur_diagnosis_free(d);
+}
+
+static void broadcast_and_reduce(void **state) {
+  (void)state;
+  static scene s;
+  const uint64_t b0[NR] = {200, 100, 110, 120}, b1[NR] = {205, 250, 250, 250};
+  memset(&s, 0, sizeof s);
+  coll(&s, AUGUR_EV_BCAST, b0, b1, 0);
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  only_wait(d, AUGUR_DX_LATE_BROADCAST, 100 + 90 + 80);
+  augur_diagnosis_free(d);
+
+  const uint64_t r0[NR] = {100, 150, 160, 170}, r1[NR] = {200, 155, 165, 175};
+  memset(&s, 0, sizeof s);
+  coll(&s, AUGUR_EV_REDUCE, r0, r1, 0);
+  d = diagnose(&s, 1e-9);
+  only_wait(d, AUGUR_DX_EARLY_REDUCE, 70);
+  const augur_dx_finding *f = finding(d, AUGUR_DX_EARLY_REDUCE);
+  assert_int_equal(f->nranks, 1);
+  assert_int_equal(f->ranks[0], 0);
+  augur_diagnosis_free(d);
+}
+
+/* The last rank leaves MPI_Init at 500: nothing before counts. */
+static void init_skew_is_not_lost(void **state) {
+  (void)state;
+  static scene s;
+  const uint64_t t0[NR] = {505, 20, 20, 20}, t1[NR] = {510, 510, 510, 510};
+  memset(&s, 0, sizeof s);
+  s.init_end[0] = 500;
+  coll(&s, AUGUR_EV_BARRIER, t0, t1, AUGUR_PEER_NONE);
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  only_wait(d, AUGUR_DX_WAIT_AT_BARRIER, 3 * 5);
+  assert_int_equal(d->t_begin, 500);
+  augur_diagnosis_free(d);
+}
+
+/* 0 -> 1 -> 2: rank 2 waits for rank 1, which waits for rank 0 and then
+ * forwards. With fingerprints, "same data" is decided; without, it is not. */
+static void blocked_sender(void **state) {
+  (void)state;
+  static scene s;
+  for (int hashed = 1; hashed >= 0; hashed--) {
+    memset(&s, 0, sizeof s);
+    p2p(&s, 0, AUGUR_EV_SEND, 200, 205, 1, 0, 8)->hash = hashed ? 0xABC : 0;
+    p2p(&s, 1, AUGUR_EV_RECV, 100, 210, 0, 0, 8)->hash = hashed ? 0xABC : 0;
+    augur_event *fw = p2p(&s, 1, AUGUR_EV_SEND, 212, 215, 2, 0, 8);
+    fw->hash = hashed ? 0xABC : 0;
+    fw->flags = hashed ? AUGUR_F_FROM_RECV : 0;
+    p2p(&s, 2, AUGUR_EV_RECV, 100, 220, 1, 0, 8)->hash = hashed ? 0xABC : 0;
+    augur_diagnosis *d = diagnose(&s, 1e-9);
+    only_wait(d, AUGUR_DX_LATE_SENDER, 100 + 112);
+    const augur_dx_finding *f = finding(d, AUGUR_DX_BLOCKED_SENDER);
+    assert_ns(f->seconds, 112);
+    assert_int_equal(f->ranks[0], 2);
+    assert_ns(finding(d, AUGUR_DX_LATE_SENDER)->seconds, 100);
+    if (hashed) {
+      assert_null(f->undecided);
+      assert_non_null(strstr(f->recommendation, "MPI_Bcast"));
+    } else {
+      assert_non_null(f->undecided);
+      assert_non_null(strstr(f->undecided, "--payload-hash"));
+      int noted = 0;
+      for (size_t i = 0; i < d->nnotes; i++)
+        noted |= strstr(d->notes[i], "payload fingerprints") != NULL;
+      assert_true(noted);
+    }
+    augur_diagnosis_free(d);
+  }
+}
+
+/* Rank 0 sends to 1, 2, 3 in turn; 2 and 3 wait while it serves the others. */
+static void multiple_output(void **state) {
+  (void)state;
+  static scene s;
+  memset(&s, 0, sizeof s);
+  for (int k = 1; k < NR; k++) {
+    uint64_t t = 100 + 100 * (uint64_t)(k - 1);
+    p2p(&s, 0, AUGUR_EV_SEND, t, t + 100, k, 0, 8)->hash = 0x77;
+    p2p(&s, (uint32_t)k, AUGUR_EV_RECV, 100, t + 100, 0, 0, 8)->hash = 0x77;
+  }
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  only_wait(d, AUGUR_DX_LATE_SENDER, 100 + 200);
+  const augur_dx_finding *f = finding(d, AUGUR_DX_MULTIPLE_OUTPUT);
+  assert_ns(f->seconds, 300);
+  assert_non_null(strstr(f->recommendation, "MPI_Bcast"));
+  augur_diagnosis_free(d);
+}
+
+/* The threshold hides small findings and counts them. */
+static void threshold(void **state) {
+  (void)state;
+  static scene s;
+  memset(&s, 0, sizeof s);
+  p2p(&s, 0, AUGUR_EV_SEND, 100, 110, 1, 0, 8);
+  p2p(&s, 1, AUGUR_EV_RECV, 50, 120, 0, 0, 8);
+  augur_diagnosis *d = diagnose(&s, 0.02); /* 50 ns of 3960: 1.3 % */
+  assert_int_equal(d->nfindings, 0);
+  assert_int_equal(d->nbelow, 1);
+  assert_ns(d->wait_seconds[AUGUR_DX_LATE_SENDER], 50);
+  augur_diagnosis_free(d);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(late_sender),           cmocka_unit_test(late_receiver_and_eager_limit),
+      cmocka_unit_test(wrong_order),           cmocka_unit_test(waitall_counts_once),
+      cmocka_unit_test(barrier_and_imbalance), cmocka_unit_test(broadcast_and_reduce),
+      cmocka_unit_test(init_skew_is_not_lost), cmocka_unit_test(blocked_sender),
+      cmocka_unit_test(multiple_output),       cmocka_unit_test(threshold),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
