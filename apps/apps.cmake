@@ -35,7 +35,7 @@ endforeach()
 # AUGUR_APPS_<flavour>, because tests/integration checks every app listed there
 # event by event; tests/proving checks these.
 set(_pg_apps pg_late_barrier pg_imbalance pg_late_receiver pg_wrong_order pg_slow_comm
-    pg_late_bcast pg_early_reduce pg_blocked_sender pg_multicast pg_master_worker)
+    pg_late_bcast pg_early_reduce pg_blocked_sender pg_multicast pg_master_worker pg_serialization)
 foreach(_app ${_pg_apps})
   add_custom_command(
     OUTPUT ${_apps_out}/${_app}

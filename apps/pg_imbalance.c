@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
   }
   if (off) k_pct = 0;
   if (rank == 0)
-    pg_expected(k_pct ? "imbalance" : "none",
+    pg_expected(k_pct ? "load_imbalance" : "none",
                 1e-6 * (double)base_us * (double)k_pct / 100.0 * size * (size - 1) / 2.0 * iter, 0,
                 k_pct ? size - 2 : -1, 1, "site=pg_imbalance.allreduce");
 

@@ -1,13 +1,14 @@
 /* pg_master_worker — master/worker collaboration out of balance (KappaPi
  * "master/slave"): rank 0 generates TASKS tasks, each costing GEN us, and
  * hands each to a free worker (ranks 1..N-1), who works TASK us and returns a
- * result. The master generates a task only after a worker asks (sends its
- * result), like a simple work queue.
+ * result. The master generates the next task ahead while the workers work
+ * and hands it over as soon as a result comes back, like a work queue.
  *   --workers-bound (default)  too few workers for the task cost: the master
  *                              idles waiting for results (TASK 30000, GEN 1000)
  *   --master-bound             task generation too slow: workers idle waiting
  *                              for the master (TASK 1000, GEN 10000)
- *   --off                      balanced: TASK = (workers - 1) x GEN, GEN 5000
+ *   --off                      balanced: TASK = workers x GEN, GEN 5000 (only
+ *                              the start-up, worker k waiting k x GEN, is lost)
  * -w/-g override the costs. The expected idle times come from replaying the
  * protocol with zero communication cost (simulate() below).
  *
@@ -40,6 +41,12 @@ static void simulate(int nw, long tasks, long w, long g, double *master_idle, do
       *work_idle += m; /* waits for its stop */
     }
   }
+  /* the master generates the next task ahead, while the workers work */
+  int ready = 0;
+  if (next < tasks) {
+    m += (double)g;
+    ready = 1;
+  }
   for (;;) {
     int k = 0;
     for (int j = 1; j <= nw; j++)
@@ -50,15 +57,17 @@ static void simulate(int nw, long tasks, long w, long g, double *master_idle, do
       m = fin[k];
     }
     busy[k] = 0;
-    if (next < tasks) {
-      m += (double)g;
-      *work_idle += m - fin[k];
+    *work_idle += m - fin[k]; /* the master was still generating */
+    if (ready) {              /* hand over the ready task at once */
       fin[k] = m + (double)w;
       busy[k] = 1;
       next++;
-    } else {
-      *work_idle += m - fin[k]; /* stop is sent at once */
-    }
+      ready = 0;
+      if (next < tasks) {
+        m += (double)g;
+        ready = 1;
+      }
+    } /* else: the stop is sent at once */
   }
 out:
   free(fin);
@@ -96,7 +105,7 @@ int main(int argc, char **argv) {
     if (g_us < 0) g_us = 10000;
   } else if (off) {
     if (g_us < 0) g_us = 5000;
-    if (w_us < 0) w_us = (nw - 1) * g_us;
+    if (w_us < 0) w_us = nw * g_us;
   } else {
     if (w_us < 0) w_us = 30000;
     if (g_us < 0) g_us = 1000;
@@ -134,17 +143,28 @@ int main(int argc, char **argv) {
         MPI_Send(&next, 1, MPI_LONG, k, TAG_STOP, MPI_COMM_WORLD);
       }
     }
+    /* The next task is generated ahead, while the workers work, and handed
+     * over as soon as a result comes back. */
+    int ready = 0;
+    if (next < tasks) {
+      pg_spin(g_us * PG_US);
+      ready = 1;
+    }
     while (outstanding > 0) {
       MPI_Status st;
       /* @augur:pg_master_worker.result_recv */
       MPI_Recv(&result, 1, MPI_LONG, MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &st);
       outstanding--;
-      if (next < tasks) {
-        pg_spin(g_us * PG_US);
+      if (ready) {
         task = next++;
         /* @augur:pg_master_worker.task_send */
         MPI_Send(&task, 1, MPI_LONG, st.MPI_SOURCE, TAG_TASK, MPI_COMM_WORLD);
         outstanding++;
+        ready = 0;
+        if (next < tasks) {
+          pg_spin(g_us * PG_US);
+          ready = 1;
+        }
       } else {
         /* @augur:pg_master_worker.stop_send */
         MPI_Send(&next, 1, MPI_LONG, st.MPI_SOURCE, TAG_STOP, MPI_COMM_WORLD);

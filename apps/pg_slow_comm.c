@@ -65,8 +65,8 @@ int main(int argc, char **argv) {
   if (rank == 0) {
     char extra[96];
     snprintf(extra, sizeof extra, "bytes=%ld measured=1 site=pg_slow_comm.recv", bytes);
-    pg_expected(off ? "none" : "slow_comm", off ? 0.0 : total, 0, off ? -1 : 2 * pairs - 1, 1,
-                extra);
+    pg_expected(off ? "none" : "slow_communication", off ? 0.0 : total, 0, off ? -1 : 2 * pairs - 1,
+                1, extra);
   }
   free(buf);
   /* @augur:pg_slow_comm.finalize */
