@@ -32,6 +32,16 @@ say "augur info"
 say "augur report"
 "$AUGUR" report "$TRACE"
 
+say "augur diagnose"
+"$AUGUR" diagnose "$TRACE" | head -30
+
+say "augur record --payload-hash -- mpiexec.$flavour -n 4 pg_blocked_sender   (a known problem)"
+CHAIN="$BUILD/demo/chain.augur"
+"$AUGUR" record --payload-hash -o "$CHAIN" -- "mpiexec.$flavour" -n 4 "$BUILD/apps/$flavour/pg_blocked_sender" -n 3 -d 100000
+say "augur diagnose"
+"$AUGUR" diagnose "$CHAIN" --html "$BUILD/demo/chain.html"
+echo "open $BUILD/demo/chain.html in a browser: the findings and the timeline with them marked"
+
 say "augur timeline"
 "$AUGUR" timeline "$TRACE" -o "$BUILD/demo/stencil.html"
 echo "open $BUILD/demo/stencil.html in a browser: ranks x time, states, messages"

@@ -181,6 +181,14 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
   site_text(d->trace, g->callsite, site, sizeof site);
   site_text(d->trace, g->partner_cs, psite, sizeof psite);
   ranks_text(g->rankbits, d->nranks, rk, sizeof rk);
+  /* "Rank 2 waits" / "Ranks 2-3 wait", "rank 1 sends" / "ranks 1-2 send" */
+  int many = count_bits(g->rankbits, d->nranks) > 1;
+  int pmany = count_bits(g->partnerbits, d->nranks) > 1;
+  char who[160];
+  snprintf(who, sizeof who, "%s %s", many ? "Ranks" : "Rank", rk);
+  const char *wait = many ? "wait" : "waits", *block = many ? "block" : "blocks";
+  const char *sends = pmany ? "send" : "sends", *is = pmany ? "are" : "is";
+  const char *computes = pmany ? "compute" : "computes", *fw = pmany ? "forward" : "forwards";
   char partner[128], pr[100];
   ranks_text(g->partnerbits, d->nranks, pr, sizeof pr);
   snprintf(partner, sizeof partner, "%s %s",
@@ -191,26 +199,26 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
   double late_share = g->syncs ? (double)g->late_votes / (double)g->syncs : 0;
   switch (g->pattern) {
   case AUGUR_DX_LATE_SENDER:
-    cause = dx_strdup_printf("Ranks %s wait in %s for messages that %s sends late, from %s.", rk,
-                             site, partner, psite);
+    cause = dx_strdup_printf("%s %s in %s for messages that %s %s late, from %s.", who, wait, site,
+                             partner, sends, psite);
     rec = dx_strdup_printf("Send earlier on %s (before the computation that precedes %s), or "
                            "post the receive as MPI_Irecv and compute until the data is needed.",
                            partner, psite);
     break;
   case AUGUR_DX_LATE_RECEIVER:
     cause = dx_strdup_printf(
-        "Ranks %s block in the synchronous or rendezvous send at %s until %s posts the "
+        "%s %s in the synchronous or rendezvous send at %s until %s posts the "
         "receive at %s.%s",
-        rk, site, partner, psite,
+        who, block, site, partner, psite,
         d->rendezvous_min ? " Standard sends of this size wait for their receive here" : "");
     rec = dx_strdup_printf("Post the receive earlier on %s (MPI_Irecv before its computation), "
                            "or send with MPI_Isend and complete it later.",
                            partner);
     break;
   case AUGUR_DX_WRONG_ORDER:
-    cause = dx_strdup_printf("Ranks %s wait in %s for a message from %s while messages sent "
-                             "earlier to them are already waiting to be received.",
-                             rk, site, partner);
+    cause = dx_strdup_printf("%s %s in %s for a message from %s while messages sent "
+                             "earlier are already waiting to be received.",
+                             who, wait, site, partner);
     rec = dx_strdup_printf("Receive in the order the messages are sent (or post MPI_Irecv for "
                            "all of them and complete them with MPI_Waitany), so that no rank "
                            "waits for the last message while the first ones are there.");
@@ -224,14 +232,14 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
     double extra = (double)g->excess_compute_ns * NS;
     const char *what = g->pattern == AUGUR_DX_WAIT_AT_BARRIER ? "the barrier" : "the collective";
     if (g->pattern == AUGUR_DX_WAIT_AT_COLLECTIVE)
-      cause = dx_strdup_printf("Ranks %s wait in %s at %s for the last rank to arrive (%s), "
+      cause = dx_strdup_printf("%s %s in %s at %s for the last rank to arrive (%s), "
                                "which spends the time in MPI calls that are not waits.",
-                               rk, what, site, late);
+                               who, wait, what, site, late);
     else
       cause = dx_strdup_printf(
-          "Ranks %s wait in %s at %s. The last to arrive is %s, late from computing: %.3f s "
+          "%s %s in %s at %s. The last to arrive is %s, late from computing: %.3f s "
           "more computation than the first to arrive, summed over %llu instances.",
-          rk, what, site, late, extra, (unsigned long long)g->syncs);
+          who, wait, what, site, late, extra, (unsigned long long)g->syncs);
     if (g->pattern == AUGUR_DX_LOAD_IMBALANCE)
       rec = dx_strdup_printf("Balance the work between the synchronisations at %s: move work "
                              "from %s to the ranks that wait.",
@@ -246,9 +254,9 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
     break;
   }
   case AUGUR_DX_LATE_BROADCAST:
-    cause = dx_strdup_printf("Ranks %s wait in %s because the root, %s, enters the broadcast "
+    cause = dx_strdup_printf("%s %s in %s because the root, %s, enters the broadcast "
                              "late (at %s).",
-                             rk, site, partner, psite);
+                             who, wait, site, partner, psite);
     rec = dx_strdup_printf("Let %s reach the broadcast earlier (move its extra work after the "
                            "broadcast or to the other ranks), or use MPI_Ibcast.",
                            partner);
@@ -262,20 +270,20 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
     break;
   case AUGUR_DX_BLOCKED_SENDER:
     cause = dx_strdup_printf(
-        "Ranks %s wait in %s for %s, which is itself waiting for a message from a third rank "
-        "and forwards at %s: a chain of blocked senders.",
-        rk, site, partner, psite);
+        "%s %s in %s for %s, which %s blocked too, waiting for a message from a third rank, "
+        "and %s at %s: a chain of blocked senders.",
+        who, wait, site, partner, is, fw, psite);
     if (data == DX_DATA_SAME)
       rec = dx_strdup_printf("The forwarded data is the data received: let its origin send it "
                              "to every rank that needs it (MPI_Bcast or direct sends).");
     else if (data == DX_DATA_INDEPENDENT)
-      rec = dx_strdup_printf("The data %s sends does not come from what it receives: swap the "
-                             "receive and the send on %s so that it sends first.",
-                             partner, partner);
+      rec = dx_strdup_printf("The data %s %s does not come from what it receives: swap the "
+                             "receive and the send on %s so that %s first.",
+                             partner, sends, partner, pmany ? "they send" : "it sends");
     else if (data == DX_DATA_MODIFIED)
-      rec = dx_strdup_printf("%s sends a modification of what it receives: send the data to "
+      rec = dx_strdup_printf("%s %s a modification of what it receives: send the data to "
                              "%s as early as possible, so the chain starts sooner.",
-                             partner, partner);
+                             partner, sends, partner);
     else {
       rec = dx_strdup_printf("Break the chain: send from the origin directly, or let %s send "
                              "before it receives if its data does not depend on it.",
@@ -287,9 +295,9 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
     }
     break;
   case AUGUR_DX_MULTIPLE_OUTPUT:
-    cause = dx_strdup_printf("Ranks %s wait in %s while %s sends to the other receivers one "
+    cause = dx_strdup_printf("%s %s in %s while %s %s to the other receivers one "
                              "after another with point-to-point messages.",
-                             rk, site, partner);
+                             who, wait, site, partner, sends);
     if (data == DX_DATA_SAME)
       rec = dx_strdup_printf("Every receiver gets the same data: use MPI_Bcast from %s.", partner);
     else if (data == DX_DATA_DIFFERENT)
@@ -325,10 +333,10 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
     const dx_group *u = g->upstream >= 0 ? &d->groups.g[g->upstream] : NULL;
     char usite[256] = "";
     if (u) site_text(d->trace, u->callsite, usite, sizeof usite);
-    cause = dx_strdup_printf("Ranks %s wait at %s for %s, which arrives late because it waited "
+    cause = dx_strdup_printf("%s %s at %s for %s, which arrives late because it waited "
                              "itself before (%s at %s)%s.",
-                             rk, site, late, u ? augur_dx_pattern_id(u->pattern) : "?", usite,
-                             upstream_index >= 0 ? "" : ", a finding below the threshold");
+                             who, wait, site, late, u ? augur_dx_pattern_id(u->pattern) : "?",
+                             usite, upstream_index >= 0 ? "" : ", a finding below the threshold");
     if (upstream_index >= 0)
       rec = dx_strdup_printf("A consequence: fixing finding %d (%s) removes this wait too.",
                              upstream_index + 1, u ? augur_dx_pattern_id(u->pattern) : "?");
@@ -337,17 +345,17 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
     break;
   }
   case AUGUR_DX_SERIALIZATION:
-    cause = dx_strdup_printf("Ranks %s wait in %s while %s computes and every other rank waits "
+    cause = dx_strdup_printf("%s %s in %s while %s %s and every other rank waits "
                              "too: the work is done one rank at a time.",
-                             rk, site, partner);
+                             who, wait, site, partner, computes);
     rec = dx_strdup_printf("Let the ranks work at the same time: split the serial work, "
                            "pipeline it in smaller pieces, or start independent work before "
                            "waiting.");
     break;
   case AUGUR_DX_SLOW_COMMUNICATION:
-    cause = dx_strdup_printf("Ranks %s spend the time moving large messages (at least %u KiB) "
+    cause = dx_strdup_printf("%s spend%s the time moving large messages (at least %u KiB) "
                              "between %s and %s: the wait equals the transfer time.",
-                             rk, DX_LARGE_MESSAGE / 1024, psite, site);
+                             who, many ? "" : "s", DX_LARGE_MESSAGE / 1024, psite, site);
     rec = dx_strdup_printf("Place the communicating ranks closer (same node or socket), send "
                            "less data, or overlap the transfer with computation "
                            "(MPI_Isend/MPI_Irecv).");
