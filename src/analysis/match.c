@@ -31,9 +31,17 @@ typedef struct queue {
   size_t head, len, cap;
 } queue;
 
+/* Buffers of emptied queues kept for the next ones: most queues hold one
+ * element for a moment, and a malloc/free per message would cost more than
+ * the matching. */
+#define QT_SPARES    64
+#define QT_SPARE_CAP 4
+
 typedef struct qtab {
   queue *slot; /* open addressing, power-of-two size, load under one half */
   size_t cap, n, esz;
+  unsigned char *spare[QT_SPARES];
+  size_t nspare;
 } qtab;
 
 static uint64_t key_hash(const qkey *k) {
@@ -59,6 +67,8 @@ static int qt_init(qtab *t, size_t esz) {
 }
 
 static void qt_free(qtab *t) {
+  for (size_t i = 0; i < t->nspare; i++)
+    free(t->spare[i]);
   for (size_t i = 0; i < t->cap; i++)
     free(t->slot[i].v);
   free(t->slot);
@@ -102,7 +112,10 @@ static queue *qt_get(qtab *t, const qkey *k) {
  * trace). Linear probing: later entries shift back into the hole. */
 static void qt_remove(qtab *t, queue *q) {
   size_t mask = t->cap - 1, i = (size_t)(q - t->slot);
-  free(q->v);
+  if (q->cap == QT_SPARE_CAP && t->nspare < QT_SPARES)
+    t->spare[t->nspare++] = q->v;
+  else
+    free(q->v);
   for (size_t j = (i + 1) & mask; t->slot[j].used; j = (j + 1) & mask) {
     queue *d = &t->slot[j];
     size_t home = (size_t)key_hash(&d->k) & mask;
@@ -119,14 +132,19 @@ static void *q_at(const queue *q, size_t esz, size_t i) {
   return q->v + (q->head + i) * esz;
 }
 
-static int q_push(queue *q, size_t esz, const void *e) {
+static int q_push(qtab *t, queue *q, const void *e) {
+  size_t esz = t->esz;
+  if (!q->cap && t->nspare) {
+    q->v = t->spare[--t->nspare];
+    q->cap = QT_SPARE_CAP;
+  }
   if (q->head + q->len == q->cap) {
     if (q->head > 0) { /* slide down before growing */
       memmove(q->v, q->v + q->head * esz, q->len * esz);
       q->head = 0;
     }
     if (q->len == q->cap) {
-      size_t ncap = q->cap ? q->cap * 2 : 4;
+      size_t ncap = q->cap ? q->cap * 2 : QT_SPARE_CAP;
       unsigned char *nv = realloc(q->v, ncap * esz);
       if (!nv) return -1;
       q->v = nv;
@@ -166,6 +184,7 @@ typedef struct coll_comm {
   coll_inst *ring; /* instances base .. base+len-1, in flight */
   size_t head, len, cap;
   uint64_t base;
+  augur_coll_member *spare; /* a finished instance's members, for the next one */
 } coll_comm;
 
 /* ---- the matcher ---------------------------------------------------------- */
@@ -213,6 +232,7 @@ static void comm_free(coll_comm *c) {
   for (size_t i = 0; i < c->len; i++)
     free(c->ring[(c->head + i) % c->cap].mem);
   free(c->ring);
+  free(c->spare);
   free(c->byrank);
   free(c->calls);
 }
@@ -285,7 +305,7 @@ static int add_end(augur_matcher *m, int side, uint32_t sender, uint32_t receive
   }
   if (!q && !(q = qt_get(&m->chan, &k))) return nomem(err);
   q->side = side;
-  if (q_push(q, sizeof *e, e)) return nomem(err);
+  if (q_push(&m->chan, q, e)) return nomem(err);
   m->waiting++;
   if (side == 0 && e->t_start <= m->horizon) m->cnt.sends_by_horizon++;
   return AUGUR_OK;
@@ -326,7 +346,7 @@ static int post_request(augur_matcher *m, const augur_event *ev, const post *p, 
   if (!q) return nomem(err);
   if (p->persistent) /* an *_INIT replaces whatever the handle held */
     q->head = q->len = 0;
-  if (q_push(q, sizeof *p, p)) return nomem(err);
+  if (q_push(&m->req, q, p)) return nomem(err);
   return AUGUR_OK;
 }
 
@@ -431,7 +451,10 @@ static int emit_ready(augur_matcher *m, coll_comm *c) {
     augur_coll_instance ci = {c->id, c->base, in->type, in->mixed, c->n, in->mem};
     m->cnt.collectives++;
     if (m->on_coll && rc == AUGUR_OK) rc = m->on_coll(m->ctx, &ci);
-    free(in->mem);
+    if (!c->spare)
+      c->spare = in->mem;
+    else
+      free(in->mem);
     c->head = (c->head + 1) % c->cap;
     c->len--;
     c->base++;
@@ -461,8 +484,13 @@ static int add_collective(augur_matcher *m, const augur_event *ev, augur_error *
       c->cap = ncap;
     }
     coll_inst *in = &c->ring[(c->head + c->len) % c->cap];
-    in->mem = calloc(c->n, sizeof *in->mem);
-    if (!in->mem) return nomem(err);
+    if (c->spare) {
+      in->mem = c->spare;
+      c->spare = NULL;
+      memset(in->mem, 0, c->n * sizeof *in->mem);
+    } else if (!(in->mem = calloc(c->n, sizeof *in->mem))) {
+      return nomem(err);
+    }
     in->arrived = 0;
     in->mixed = 0;
     c->len++;

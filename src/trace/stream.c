@@ -236,7 +236,8 @@ struct augur_stream {
   augur_event *la; /* lookahead event per rank */
   int *state;      /* 1 lookahead valid, 0 exhausted, < 0 error pending */
   uint64_t *key;
-  uint32_t *heap, hn;
+  struct hent *heap; /* merged: ranks by (lookahead t_start, rank) */
+  uint32_t hn;
 };
 
 static int stream_fail(augur_stream *s, int code, augur_error *err) {
@@ -571,21 +572,27 @@ oom:
 
 /* ---- merged stream: binary min-heap of ranks keyed by (lookahead t_start, rank) ---- */
 
-static int heap_less(const augur_stream *m, uint32_t a, uint32_t b) {
-  return m->key[a] < m->key[b] || (m->key[a] == m->key[b] && a < b);
+/* Heap entries carry their key: one load per comparison, no indirection. */
+struct hent {
+  uint64_t key;
+  uint32_t rank;
+};
+
+static inline int hless(struct hent a, struct hent b) {
+  return a.key < b.key || (a.key == b.key && a.rank < b.rank);
 }
 
 static void sift_down(augur_stream *m, uint32_t i) {
+  struct hent x = m->heap[i];
   for (;;) {
-    uint32_t l = 2 * i + 1, r = l + 1, best = i;
-    if (l < m->hn && heap_less(m, m->heap[l], m->heap[best])) best = l;
-    if (r < m->hn && heap_less(m, m->heap[r], m->heap[best])) best = r;
-    if (best == i) return;
-    uint32_t tmp = m->heap[i];
-    m->heap[i] = m->heap[best];
-    m->heap[best] = tmp;
-    i = best;
+    uint32_t c = 2 * i + 1;
+    if (c >= m->hn) break;
+    if (c + 1 < m->hn && hless(m->heap[c + 1], m->heap[c])) c++;
+    if (!hless(m->heap[c], x)) break;
+    m->heap[i] = m->heap[c];
+    i = c;
   }
+  m->heap[i] = x;
 }
 
 /* Pulls the next event of rank r into its lookahead. */
@@ -627,7 +634,7 @@ int augur_stream_merged(augur_trace *t, augur_stream **sp, augur_error *err) {
       return rc;
     }
     refill(m, r, 0);
-    if (m->state[r] != 0) m->heap[m->hn++] = r;
+    if (m->state[r] != 0) m->heap[m->hn++] = (struct hent){m->key[r], r};
   }
   for (uint32_t i = m->hn / 2; i-- > 0;)
     sift_down(m, i);
@@ -637,7 +644,7 @@ int augur_stream_merged(augur_trace *t, augur_stream **sp, augur_error *err) {
 
 static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
   if (m->hn == 0) return 0;
-  uint32_t r = m->heap[0];
+  uint32_t r = m->heap[0].rank;
   if (m->state[r] < 0) { /* report the rank's error once, then go on without it */
     int code = m->state[r];
     augur_fail(err, code, "%s", m->rs[r]->errmsg);
@@ -650,7 +657,10 @@ static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
   /* A parent's sub-records follow it: keep r on top (no sift) while the
    * lookahead is a sub-record; they share the parent's t_start anyway. */
   if (m->state[r] == 1 && is_sub(m->la[r].type)) return 1;
-  if (m->state[r] == 0) m->heap[0] = m->heap[--m->hn];
+  if (m->state[r] == 0)
+    m->heap[0] = m->heap[--m->hn];
+  else
+    m->heap[0].key = m->key[r];
   sift_down(m, 0);
   return 1;
 }
