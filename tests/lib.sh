@@ -44,3 +44,23 @@ expect() {
 contains() {
   grep -F -q -- "$2" "$1" || fail "$1 does not contain '$2': $(head -c 2000 "$1")"
 }
+
+# need_chromium: exits 77 (skipped) without Debian's chromium; then
+# chrome NAME ARGS... runs one headless Chromium in the background with its
+# own profile (runs go in parallel: start-up dominates), output in
+# $D/NAME.out, status in $D/NAME.rc; after `wait`, ok NAME checks it ran.
+need_chromium() {
+  CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+  [ -x "$CHROMIUM" ] || { echo "skipped: no $CHROMIUM"; exit 77; }
+}
+chrome() {
+  name=$1
+  shift
+  (
+    timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+      --disable-background-networking --disable-component-update --disable-sync \
+      --user-data-dir="$D/profile-$name" "$@" >"$D/$name.out" 2>"$D/$name.err"
+    echo $? >"$D/$name.rc"
+  ) &
+}
+ok() { [ "$(cat "$D/$1.rc" 2>/dev/null)" = 0 ] || fail "chromium $1: $(tail -3 "$D/$1.err")"; }

@@ -13,19 +13,6 @@
  * (2 counters each): 16 M counters = 128 MiB at most. */
 #define DX_CP_MAX_COUNTERS (16u << 20)
 
-static void add_busy(dx *d, uint64_t t0, uint64_t t1) {
-  if (t1 <= t0 || !d->bin_ns) return;
-  uint64_t a = t0 > d->t0 ? t0 - d->t0 : 0, b = t1 > d->t0 ? t1 - d->t0 : 0;
-  while (a < b) {
-    uint64_t bin = a / d->bin_ns;
-    if (bin >= d->nbins) bin = d->nbins - 1;
-    uint64_t edge = (bin + 1) * d->bin_ns;
-    uint64_t e = b < edge || bin == d->nbins - 1 ? b : edge;
-    d->busy[bin] += (double)(e - a);
-    a = e;
-  }
-}
-
 static size_t cs_slot(const dx *d, uint64_t cs) {
   size_t i = (size_t)cs * 2;
   return cs && i + 1 < d->cpw ? i : 0;
@@ -73,7 +60,7 @@ static int before(dx *d, const augur_event *ev) {
     r->win_start = r->last_end = r->cp_t = ev->t_start > d->t_ready ? ev->t_start : d->t_ready;
   }
   if (ev->t_start > r->last_end) {
-    add_busy(d, r->last_end, ev->t_start);
+    dx_spread(d, r->last_end, ev->t_start, d->busy, NULL);
     r->seg.compute_ns += ev->t_start - r->last_end;
   }
   cp_advance(d, ev->rank, ev->callsite, ev->t_start, 0);

@@ -28,30 +28,6 @@
 #define CHART_HEIGHT  (CHART_TOP + CHART_PLOT_H + 40)
 #define INTERVAL_FILL "#6a3d9a" /* the timeline's band colour */
 
-static void html_escape(FILE *f, const char *s) {
-  for (; s && *s; s++)
-    switch (*s) {
-    case '<':
-      fputs("&lt;", f);
-      break;
-    case '>':
-      fputs("&gt;", f);
-      break;
-    case '&':
-      fputs("&amp;", f);
-      break;
-    case '"':
-      fputs("&quot;", f);
-      break;
-    case '\'':
-      fputs("&#39;", f);
-      break;
-    default:
-      /* control characters are not valid in HTML text; drop them */
-      if ((unsigned char)*s >= 0x20 || *s == '\t' || *s == '\n') fputc(*s, f);
-    }
-}
-
 /* Seconds with three significant digits and no exponent: 12.3, 0.0123. */
 static void fmt_sec(char *b, size_t n, double s) {
   double a = s < 0 ? -s : s;
@@ -86,7 +62,7 @@ static void put_sec(FILE *f, double s) {
 static void put_callsite(FILE *f, uint32_t id, const char *function, const char *file, int line) {
   if (function) {
     fputs("<code>", f);
-    html_escape(f, function);
+    tl_xml_escape(f, function);
     fputs("</code>", f);
   } else if (id) {
     fprintf(f, "call site %u", id);
@@ -95,7 +71,7 @@ static void put_callsite(FILE *f, uint32_t id, const char *function, const char 
   }
   if (file) {
     fputs(" <span class=\"loc\">", f);
-    html_escape(f, file);
+    tl_xml_escape(f, file);
     if (line > 0) fprintf(f, ":%d", line);
     fputs("</span>", f);
   }
@@ -177,7 +153,7 @@ fail:
 
 static void write_head(FILE *f, const char *title) {
   fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
-  html_escape(f, title);
+  tl_xml_escape(f, title);
   fputs("</title>\n<style>\n"
         "body{font-family:sans-serif;margin:16px;color:#222;max-width:1560px}\n"
         "h1{font-size:20px;margin-bottom:4px}\n"
@@ -197,7 +173,7 @@ static void write_head(FILE *f, const char *title) {
         ".explain{font-size:13px;color:#444;max-width:1100px}\n"
         "</style>\n</head>\n<body>\n<h1>",
         f);
-  html_escape(f, title);
+  tl_xml_escape(f, title);
   fputs("</h1>\n", f);
 }
 
@@ -234,7 +210,7 @@ static void write_summary(FILE *f, const augur_diagnosis *d) {
     fputs("<ul id=\"notes\">\n", f);
     for (size_t i = 0; i < d->nnotes; i++) {
       fputs("<li class=\"note\">", f);
-      html_escape(f, d->notes[i]);
+      tl_xml_escape(f, d->notes[i]);
       fputs("</li>\n", f);
     }
     fputs("</ul>\n", f);
@@ -361,11 +337,11 @@ static void write_findings(FILE *f, const augur_diagnosis *d) {
   for (size_t i = 0; i < d->nfindings; i++) {
     const augur_dx_finding *fd = &d->findings[i];
     fprintf(f, "<tr class=\"finding\" id=\"finding-%zu\" data-pattern=\"", i + 1);
-    html_escape(f, pattern_id(fd->pattern));
+    tl_xml_escape(f, pattern_id(fd->pattern));
     fprintf(f, "\"><td class=\"num\">%zu</td><td><code>", i + 1);
-    html_escape(f, pattern_id(fd->pattern));
+    tl_xml_escape(f, pattern_id(fd->pattern));
     fputs("</code><br>", f);
-    html_escape(f, pattern_title(fd->pattern));
+    tl_xml_escape(f, pattern_title(fd->pattern));
     fputs("</td><td class=\"num\">", f);
     put_sec(f, fd->seconds);
     fprintf(f, " s</td><td class=\"num\">%.1f %%</td><td class=\"num\">", 100.0 * fd->share);
@@ -384,11 +360,11 @@ static void write_findings(FILE *f, const augur_diagnosis *d) {
     }
     if (ns > MAX_SITES) fprintf(f, "<li>and %zu more</li>", ns - MAX_SITES);
     fputs("</ul></td><td class=\"text\">", f);
-    html_escape(f, fd->cause);
+    tl_xml_escape(f, fd->cause);
     fputs("</td><td class=\"text\">", f);
-    html_escape(f, fd->recommendation);
+    tl_xml_escape(f, fd->recommendation);
     fputs("</td><td class=\"text undecided\">", f);
-    html_escape(f, fd->undecided);
+    tl_xml_escape(f, fd->undecided);
     fputs("</td></tr>\n", f);
   }
   fputs("</table>\n", f);
@@ -428,7 +404,7 @@ static void write_wait_states(FILE *f, const augur_diagnosis *d) {
   for (int p = 0; p < AUGUR_DX_NWAITSTATES; p++) {
     fprintf(f, "<tr class=\"wait-state\" data-pattern=\"%s\"><td><code>%s</code> ", pattern_id(p),
             pattern_id(p));
-    html_escape(f, pattern_title(p));
+    tl_xml_escape(f, pattern_title(p));
     fputs("</td><td class=\"num\">", f);
     put_sec(f, d->wait_seconds[p]);
     fprintf(f, " s</td><td class=\"num\">%.1f %%</td><td class=\"num\">%llu</td></tr>\n",

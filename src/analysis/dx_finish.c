@@ -196,7 +196,11 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
   int data = majority(g);
   const char *nohash = "the trace has no payload fingerprints (record with --payload-hash)";
   char *cause = NULL, *rec = NULL, *und = NULL;
+  /* who arrives last at the group's collectives: one rank most of the time? */
   double late_share = g->syncs ? (double)g->late_votes / (double)g->syncs : 0;
+  char late[64] = "a different rank each time";
+  if (g->late_rank < d->nranks && late_share > 0.5)
+    snprintf(late, sizeof late, "rank %u", g->late_rank);
   switch (g->pattern) {
   case AUGUR_DX_LATE_SENDER:
     cause = dx_strdup_printf("%s %s in %s for messages that %s %s late, from %s.", who, wait, site,
@@ -226,9 +230,6 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
   case AUGUR_DX_WAIT_AT_BARRIER:
   case AUGUR_DX_WAIT_AT_COLLECTIVE:
   case AUGUR_DX_LOAD_IMBALANCE: {
-    char late[64] = "a different rank each time";
-    if (g->late_rank < d->nranks && late_share > 0.5)
-      snprintf(late, sizeof late, "rank %u", g->late_rank);
     double extra = (double)g->excess_compute_ns * NS;
     const char *what = g->pattern == AUGUR_DX_WAIT_AT_BARRIER ? "the barrier" : "the collective";
     if (g->pattern == AUGUR_DX_WAIT_AT_COLLECTIVE)
@@ -327,9 +328,6 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
                            balanced_workers(F), d->nranks - 1);
     break;
   case AUGUR_DX_LATE_ARRIVAL: {
-    char late[64] = "a different rank each time";
-    if (g->late_rank < d->nranks && late_share > 0.5)
-      snprintf(late, sizeof late, "rank %u", g->late_rank);
     const dx_group *u = g->upstream >= 0 ? &d->groups.g[g->upstream] : NULL;
     char usite[256] = "";
     if (u) site_text(d->trace, u->callsite, usite, sizeof usite);

@@ -5,15 +5,7 @@
 #include <string.h>
 
 #include "dx_int.h"
-
-static uint64_t mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return x;
-}
+#include "mix.h"
 
 static uint64_t key_of(int pattern, uint32_t callsite, int32_t upstream) {
   return ((uint64_t)(uint32_t)pattern << 56) ^ ((uint64_t)callsite << 24) ^
@@ -54,7 +46,7 @@ static int rehash(dx_groups *gs) {
   for (size_t i = 0; i < n; i++)
     s[i] = -1;
   for (size_t i = 0; i < gs->n; i++) {
-    size_t j = mix(key_of_group(&gs->g[i])) & (n - 1);
+    size_t j = augur_mix64(key_of_group(&gs->g[i])) & (n - 1);
     while (s[j] >= 0)
       j = (j + 1) & (n - 1);
     s[j] = (int32_t)i;
@@ -68,7 +60,7 @@ static int rehash(dx_groups *gs) {
 int32_t dx_group_get(dx_groups *gs, int pattern, int wait_state, uint32_t callsite,
                      int32_t upstream) {
   uint64_t k = key_of(pattern, callsite, upstream);
-  size_t j = mix(k) & (gs->nslots - 1);
+  size_t j = augur_mix64(k) & (gs->nslots - 1);
   while (gs->slots[j] >= 0) {
     dx_group *g = &gs->g[gs->slots[j]];
     if (g->pattern == pattern && g->callsite == callsite && g->upstream == upstream)
@@ -171,16 +163,16 @@ static void keep_mark(dx_group *g, uint32_t rank, uint64_t t0, uint64_t t1) {
   h[i] = m;
 }
 
-/* Spreads [t0, t1) over the bins it covers. */
-static void add_hist(const dx *d, float *hist, uint64_t t0, uint64_t t1) {
-  if (!hist || t1 <= t0 || !d->bin_ns) return;
+void dx_spread(const dx *d, uint64_t t0, uint64_t t1, double *dv, float *fv) {
+  if (t1 <= t0 || !d->bin_ns) return;
   uint64_t a = t0 > d->t0 ? t0 - d->t0 : 0, b = t1 > d->t0 ? t1 - d->t0 : 0;
   while (a < b) {
     uint64_t bin = a / d->bin_ns;
     if (bin >= d->nbins) bin = d->nbins - 1;
     uint64_t edge = (bin + 1) * d->bin_ns;
     uint64_t e = b < edge || bin == d->nbins - 1 ? b : edge;
-    hist[bin] += (float)(e - a);
+    if (dv) dv[bin] += (double)(e - a);
+    if (fv) fv[bin] += (float)(e - a);
     a = e;
   }
 }
@@ -199,7 +191,7 @@ void dx_group_add(dx *d, int32_t gi, uint32_t rank, uint32_t callsite, uint64_t 
   else if (g->comm != comm)
     g->comm = UINT64_MAX;
   keep_mark(g, rank, t0, t1);
-  add_hist(d, g->hist, t0, t1);
+  if (g->hist) dx_spread(d, t0, t1, NULL, g->hist);
 }
 
 void dx_group_merge(const dx *d, dx_group *into, dx_group *from) {

@@ -164,6 +164,9 @@ int32_t dx_group_get(dx_groups *gs, int pattern, int wait_state, uint32_t callsi
 void dx_group_add(dx *d, int32_t g, uint32_t rank, uint32_t callsite, uint64_t t0, uint64_t t1,
                   uint64_t comm);
 void dx_group_site(dx_group *g, uint32_t callsite, uint64_t ns);
+/* Adds the part of [t0, t1) in each bin of the active-process timeline to
+ * DV[bin] and/or FV[bin] (either may be NULL). */
+void dx_spread(const dx *d, uint64_t t0, uint64_t t1, double *dv, float *fv);
 /* Moves FROM's instances into INTO (same situation after relabelling). */
 void dx_group_merge(const dx *d, dx_group *into, dx_group *from);
 void dx_group_partner(dx_groups *gs, dx_group *g, uint32_t rank, uint32_t callsite);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "augur/event.h"
+#include "mix.h"
 
 /* Per (call type, call site) accumulator in an open-addressing table: the
  * number of distinct pairs is small (bounded by the program's call sites), so
@@ -25,22 +26,13 @@ typedef struct call_acc {
   uint64_t count, time_ns, sent, recv;
 } call_acc;
 
-static uint64_t mix64(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return x;
-}
-
 static int site_grow(site_table *st) {
   size_t ncap = st->cap ? st->cap * 2 : 256;
   site_slot *ns = calloc(ncap, sizeof *ns);
   if (!ns) return -1;
   for (size_t i = 0; i < st->cap; i++) {
     if (!st->slots[i].key) continue;
-    size_t j = mix64(st->slots[i].key) & (ncap - 1);
+    size_t j = augur_mix64(st->slots[i].key) & (ncap - 1);
     while (ns[j].key)
       j = (j + 1) & (ncap - 1);
     ns[j] = st->slots[i];
@@ -54,7 +46,7 @@ static int site_grow(site_table *st) {
 static int site_add(site_table *st, unsigned type, uint32_t callsite, uint64_t dur) {
   if ((st->used + 1) * 2 > st->cap && site_grow(st) < 0) return -1;
   uint64_t key = (((uint64_t)type << 32) | callsite) + 1;
-  size_t j = mix64(key) & (st->cap - 1);
+  size_t j = augur_mix64(key) & (st->cap - 1);
   while (st->slots[j].key && st->slots[j].key != key)
     j = (j + 1) & (st->cap - 1);
   if (!st->slots[j].key) {

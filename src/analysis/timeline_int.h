@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "augur/timeline.h"
 
@@ -11,6 +12,10 @@
  * the diagnosis page draws its charts under the timeline on the same axis. */
 #define TL_SVG_LEFT  84
 #define TL_SVG_RIGHT 24
+
+/* Writes S with <, >, &, " and ' escaped and control characters dropped:
+ * valid in SVG/XML text and attributes and in HTML. */
+void tl_xml_escape(FILE *f, const char *s);
 
 typedef struct tl_rank {
   float *cols; /* width x AUGUR_TL_NSTATES: fraction of each column per state */

@@ -37,7 +37,7 @@ typedef struct layout {
   int legend_cols, legend_rows;
 } layout;
 
-static void xml_escape(FILE *f, const char *s) {
+void tl_xml_escape(FILE *f, const char *s) {
   for (; s && *s; s++)
     switch (*s) {
     case '<':
@@ -52,7 +52,10 @@ static void xml_escape(FILE *f, const char *s) {
     case '"':
       fputs("&quot;", f);
       break;
-    default:
+    case '\'':
+      fputs("&#39;", f);
+      break;
+    default: /* control characters are not valid in XML or HTML text: dropped */
       if ((unsigned char)*s >= 0x20 || *s == '\t') fputc(*s, f);
     }
 }
@@ -126,7 +129,7 @@ static void draw_rect(FILE *f, double x, double y, double w, double h, int state
           "<rect class=\"st st-%d\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
           "fill=\"%s\"><title>",
           state, x, y, w, h, augur_tl_state_color(state));
-  xml_escape(f, title);
+  tl_xml_escape(f, title);
   fputs("</title></rect>\n", f);
 }
 
@@ -258,7 +261,7 @@ static void draw_marks(FILE *f, const augur_timeline *tl, const layout *L) {
         "<rect class=\"mark\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
         "fill=\"#ff0000\" fill-opacity=\"0.18\" stroke=\"#d00000\" stroke-width=\"1.5\"><title>",
         x, row_y(tl, L, m->rank) - 1, w, L->bar_h + 2);
-    xml_escape(f, m->label);
+    tl_xml_escape(f, m->label);
     fputs("</title></rect>\n", f);
   }
   fprintf(f, "</g>\n");
@@ -280,7 +283,7 @@ static void draw_bands(FILE *f, const augur_timeline *tl, const layout *L) {
             "<rect class=\"band-strip\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"6\" "
             "fill=\"#6a3d9a\" fill-opacity=\"0.75\"><title>",
             x, TOP - 2, w, L->nr * L->row_h + 2, x, TOP - 9, w);
-    xml_escape(f, b->label);
+    tl_xml_escape(f, b->label);
     fputs("</title></rect></g>\n", f);
   }
   fprintf(f, "</g>\n");
@@ -359,7 +362,7 @@ static void write_svg_body(const augur_timeline *tl, FILE *f, const char *title)
   fmt_dur(a, sizeof a, (double)tl->from, span);
   fmt_dur(b, sizeof b, (double)tl->to, span);
   fputs("<title>", f);
-  xml_escape(f, title ? title : "augur timeline");
+  tl_xml_escape(f, title ? title : "augur timeline");
   fprintf(f, " (%s to %s)</title>\n", a, b);
   fprintf(f,
           "<defs><clipPath id=\"plot-clip\"><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
@@ -371,7 +374,7 @@ static void write_svg_body(const augur_timeline *tl, FILE *f, const char *title)
   fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", L.width,
           L.height);
   fputs("<text id=\"title\" x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">", f);
-  xml_escape(f, title ? title : "augur timeline");
+  tl_xml_escape(f, title ? title : "augur timeline");
   fputs("</text>\n", f);
   fprintf(f,
           "<text id=\"subtitle\" x=\"10\" y=\"38\">window %s to %s after the trace start, ranks "
@@ -418,7 +421,7 @@ int augur_timeline_write_html(const augur_timeline *tl, FILE *f, const char *tit
                               augur_error *err) {
   const char *t = title ? title : "augur timeline";
   fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
-  xml_escape(f, t);
+  tl_xml_escape(f, t);
   fputs("</title>\n<style>\n"
         "body{font-family:sans-serif;margin:16px;color:#222}\n"
         "h1{font-size:18px}\n"
@@ -428,7 +431,7 @@ int augur_timeline_write_html(const augur_timeline *tl, FILE *f, const char *tit
         "svg rect.st:hover,svg line.msg:hover{opacity:0.6}\n"
         "</style>\n</head>\n<body>\n<h1>",
         f);
-  xml_escape(f, t);
+  tl_xml_escape(f, t);
   fputs("</h1>\n<div id=\"timeline\">\n", f);
   write_svg_body(tl, f, title);
   fputs("</div>\n<table id=\"summary\">\n<tr><th>rank</th><th>compute</th><th>%</th>"

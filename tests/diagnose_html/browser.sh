@@ -4,22 +4,7 @@
 # Usage: browser.sh WRITER (environment: WORK, NAME, PY, CHECK, CHECK_PNG).
 . "$(dirname "$0")/../lib.sh"
 WRITER=$1
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-[ -x "$CHROMIUM" ] || { echo "skipped: no $CHROMIUM"; exit 77; }
-# chrome NAME ARGS...: one Chromium run in the background with its own
-# profile (the two runs go in parallel: start-up dominates), output in
-# $D/NAME.out, status in $D/NAME.rc.
-chrome() {
-  name=$1
-  shift
-  (
-    timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-      --disable-background-networking --disable-component-update --disable-sync \
-      --user-data-dir="$D/profile-$name" "$@" >"$D/$name.out" 2>"$D/$name.err"
-    echo $? >"$D/$name.rc"
-  ) &
-}
-ok() { [ "$(cat "$D/$1.rc" 2>/dev/null)" = 0 ] || fail "chromium $1: $(tail -3 "$D/$1.err")"; }
+need_chromium
 # the writer builds its small trace under TMPDIR
 TMPDIR=$D
 export TMPDIR
