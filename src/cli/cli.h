@@ -74,5 +74,6 @@ int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_diagnose(int argc, char **argv);
+int cmd_phases(int argc, char **argv);
 
 #endif

@@ -1,0 +1,176 @@
+/* augur — PAS2P analysis: the logical trace and its phases (docs/phases.md).
+ *
+ * Two steps, both callable from C:
+ *
+ *  1. augur_logical_build reads the merged stream once, pairs messages and
+ *     collective instances with the shared matcher (augur/match.h) and keeps
+ *     one compact record per MPI call and rank (augur_lt_event, 40 bytes, +8
+ *     with counters),
+ *     plus 12 bytes per matched message and 24 per collective instance until
+ *     logical times are assigned. It then gives every call a Lamport logical
+ *     time (tick): a call takes its rank's next tick; a receive (the call that
+ *     completed it) at least the send's tick + 1; every member of a collective
+ *     instance the maximum of the members' next ticks.
+ *
+ *  2. augur_phases_detect cuts the logical trace into phases: repeated runs of
+ *     ticks with the same calls (type, peer offset, call site per rank),
+ *     volumes within a tolerance and similar work (instructions if the trace
+ *     has counters, else compute time), with a weight (repetition count), a
+ *     time per repetition and a relevance flag. Global mode (all ranks in
+ *     step, ticks of the global logical time) or per-process mode (EPAS: each
+ *     rank's calls in order, one representative rank).
+ *
+ * The phase records keep the tick range of their first occurrence, so a
+ * signature can be built from an augur_logical + augur_phases pair: each
+ * rank's calls in that range are the phase's event fingerprint. */
+#ifndef AUGUR_PHASES_H
+#define AUGUR_PHASES_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "augur/error.h"
+#include "augur/event.h" /* before reader.h: defs.h needs AUGUR_MAX_COUNTERS */
+#include "augur/reader.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of the JSON document augur_phases_json produces. */
+#define AUGUR_PHASES_SCHEMA 1
+
+/* One MPI call of one rank in the logical trace. 40 bytes. */
+typedef struct augur_lt_event {
+  uint64_t t_start, t_end; /* global ns */
+  uint64_t bytes;          /* bytes the call sent + received, sub-records included */
+  uint32_t lt;             /* logical time (tick, from 0); while building: the
+                              call's collective instance + 1, or 0 */
+  uint32_t callsite;       /* global call-site id, 0 = unknown */
+  int32_t peer;            /* peer - rank (world ranks); AUGUR_PEER_* value v: INT32_MIN - v */
+  uint8_t type;            /* enum augur_event_type (all values < 128) */
+  uint8_t size_class;      /* 0: no bytes; else 1 + floor(log2(bytes)) */
+  uint8_t flags;           /* AUGUR_LT_* */
+  uint8_t pad;
+} augur_lt_event;
+
+#define AUGUR_LT_MESSAGE 0x01u /* the call completed at least one matched receive */
+#define AUGUR_LT_COLL    0x02u /* the call is a member of a complete collective instance */
+#define AUGUR_LT_FORCED  0x04u /* a dependency was dropped to break a cycle (bad trace) */
+
+typedef struct augur_lt_rank {
+  augur_lt_event *ev;
+  uint64_t *work; /* per call: counter delta of the compute burst before it
+                     (augur_logical.work_counter); NULL without counters */
+  uint64_t n;
+  uint64_t span_ns; /* first call's start to last call's end */
+} augur_lt_rank;
+
+typedef struct augur_logical {
+  uint32_t nranks;
+  augur_lt_rank *rank;  /* nranks */
+  uint64_t nevents;     /* calls kept (sum of rank[].n) */
+  uint64_t records;     /* records read (parents + sub-records) */
+  uint64_t skipped;     /* Test/Iprobe calls that returned flag=false: folded into compute */
+  uint64_t nticks;      /* 1 + the largest tick */
+  uint64_t messages;    /* matched messages used as dependencies */
+  uint64_t collectives; /* complete collective instances used */
+  uint64_t forced;      /* dependencies dropped to break cycles (0 on a sound trace) */
+  int work_counter;     /* counter slot used for work, -1: none (compute time is used) */
+  char work_name[32];   /* that counter's name, or "" */
+  uint64_t run_start_ns, run_end_ns; /* first call start, last call end over ranks */
+} augur_logical;
+
+/* Reads TRACE (merged stream) and builds its logical trace. A damaged trace
+ * fails with the reader's message (file, rank, offset): a logical trace with
+ * a hole would put phases where there are none. */
+int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err);
+void augur_logical_free(augur_logical *lg);
+
+enum augur_phase_mode {
+  AUGUR_PHASES_GLOBAL = 0, /* units are global ticks: all ranks in step */
+  AUGUR_PHASES_RANK = 1    /* EPAS: units are one rank's calls; representative rank */
+};
+
+typedef struct augur_phase_opts {
+  int mode;            /* enum augur_phase_mode */
+  double volume_tol;   /* max relative volume difference per call (default 0.05) */
+  double work_sim;     /* min work similarity min/max per occurrence. Default -1 = auto:
+                          0.85 when work is an instruction-like count, 0 (off) when it
+                          is time (compute time or a clock counter): on a shared
+                          machine identical repetitions differ by 2x in time */
+  double min_share;    /* relevance: weight x PhaseET >= min_share x run (default 0.01) */
+  uint32_t max_period; /* longest phase searched, in units (default 512) */
+  int rank;            /* RANK mode: -1 = representative rank, else this rank */
+} augur_phase_opts;
+
+void augur_phase_opts_default(augur_phase_opts *o);
+/* 1 if the logical trace's work is a count (instructions), 0 if it is time. */
+int augur_logical_work_is_count(const augur_logical *lg);
+
+/* Consecutive repetitions of a phase: COUNT of them, the first at unit
+ * FIRST_UNIT, each starting where the previous ended. */
+typedef struct augur_phase_run {
+  uint64_t first_unit;
+  uint64_t count;
+} augur_phase_run;
+
+/* One phase. Per-occurrence figures are means over its occurrences. */
+typedef struct augur_phase {
+  uint32_t id;         /* 1, 2, ... in order of first occurrence */
+  uint64_t weight;     /* occurrences */
+  uint64_t first_unit; /* first occurrence: units [first_unit, first_unit + nunits) */
+  uint64_t nunits;     /* ticks (global) or calls (per rank) per occurrence */
+  uint64_t tick_first; /* first occurrence's ticks (global: = units) */
+  uint64_t tick_last;
+  uint64_t events; /* calls per occurrence, all ranks */
+  double bytes;    /* bytes per occurrence */
+  double work;     /* work per occurrence: counter units, or compute ns */
+  double phase_ns; /* PhaseET: time per occurrence (mean over ranks in global mode) */
+  double total_ns; /* PhaseET x weight */
+  double share;    /* total_ns / run */
+  int relevant;    /* share >= min_share */
+  int irregular;   /* a stretch that does not repeat (weight 1) */
+  /* What bounds it: the first and last call of the first occurrence (lowest
+   * rank that has one) and how many ranks take part. */
+  uint32_t first_rank, last_rank;
+  uint16_t first_type, last_type;
+  uint32_t first_callsite, last_callsite;
+  uint32_t nranks; /* ranks with calls in the phase */
+  /* Where every repetition is (for a signature: which one to measure). */
+  uint32_t nruns;
+  augur_phase_run *runs; /* owned by the augur_phases */
+} augur_phase;
+
+typedef struct augur_phases {
+  int mode;
+  uint32_t rank; /* RANK mode: the rank analysed (representative or chosen) */
+  uint32_t nranks;
+  uint64_t nunits; /* units analysed */
+  uint32_t nphases;
+  augur_phase *phase; /* nphases */
+  uint32_t nrelevant;
+  double run_ns;         /* global: mean rank span; rank: that rank's span */
+  double aet_ns;         /* run_end - run_start */
+  double pet_ns;         /* sum of relevant phases' PhaseET x W */
+  double relevant_share; /* share of run covered by relevant phases */
+  /* RANK mode with representative choice: per-rank prediction errors. */
+  double *rank_error; /* nranks, |PET_r - AET| / AET, or NULL */
+  uint32_t *rank_nphases;
+  augur_phase_opts opts;
+} augur_phases;
+
+int augur_phases_detect(const augur_logical *lg, const augur_phase_opts *o, augur_phases **out,
+                        augur_error *err);
+void augur_phases_free(augur_phases *p);
+
+/* Seed Table 2.5 view (docs/phases.md). TRACE resolves call sites (may be NULL). */
+void augur_phases_print_text(FILE *f, const augur_phases *p, const augur_logical *lg,
+                             augur_trace *t);
+/* JSON document (schema in docs/phases.md); malloc'ed, NULL if out of memory. */
+char *augur_phases_json(const augur_phases *p, const augur_logical *lg, augur_trace *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,558 @@
+/* PAS2P phase detection over a logical trace (docs/phases.md).
+ *
+ * The trace is seen as a sequence of units: global ticks (every rank's call
+ * at that tick, in rank order) or, per process, one rank's calls. Each unit
+ * has a key: a hash of (rank, type, peer offset, call site) of its calls.
+ * A scan from the first unit:
+ *   - if a known phase (same first key, most recent first) repeats here with
+ *     similar metrics, it gains weight and the scan jumps over it;
+ *   - else if the keys from here on repeat with some period p (the period
+ *     that covers most units, shortest on a tie), a new phase of p units
+ *     starts here;
+ *   - else the unit joins a stretch that does not repeat here. A closed
+ *     stretch with the same calls as an earlier one (every 100th iteration
+ *     differs) adds weight to that phase; otherwise it is a new phase (init,
+ *     teardown, irregular code), shown as not repeating if it never recurs.
+ * Similar: every call's volume within volume_tol of the phase's first
+ * occurrence and the occurrence's work within work_sim of the phase's mean.
+ *
+ * An occurrence owns each of its calls plus the compute after it, up to the
+ * next call of the rank: a phase starts when its first call is entered, so
+ * the set-up compute before a loop belongs to what precedes the loop. Its
+ * time summed over ranks therefore partitions every rank's span.
+ * (No libm here: augur_analysis does not link it.) */
+#define _DEFAULT_SOURCE /* madvise */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "augur/phases.h"
+
+#define NONE         UINT64_MAX
+#define MAX_PROBES   8 /* known phases tried per position (most recent first) */
+#define KEYMAP_EMPTY UINT32_MAX
+
+typedef struct units {
+  uint64_t n;
+  uint64_t *key;   /* n */
+  uint64_t *off;   /* n + 1: calls of unit u are ref[off[u] .. off[u+1]) */
+  uint32_t *rrank; /* per call */
+  uint32_t *ridx;
+} units;
+
+typedef struct ph {
+  augur_phase pub;
+  uint64_t key0;
+  uint32_t next_same; /* previous phase with the same first key, + 1 */
+  double work_sum, bytes_sum, time_sum;
+  uint32_t runs_cap;
+} ph;
+
+typedef struct detector {
+  const augur_logical *lg;
+  const augur_phase_opts *o;
+  const units *u;
+  ph *ph;
+  uint32_t nph, cap;
+  /* first key -> newest phase + 1 (open addressing) */
+  uint64_t *map_key;
+  uint32_t *map_val;
+  uint32_t map_cap, map_n;
+  uint32_t divisor; /* ranks the per-occurrence time is averaged over */
+} detector;
+
+static inline uint64_t mix(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return x;
+}
+
+static inline uint64_t call_key(uint32_t rank, const augur_lt_event *e) {
+  uint64_t k = ((uint64_t)e->type << 48) ^ ((uint64_t)(uint32_t)e->peer << 16) ^ rank;
+  return mix(k ^ mix(e->callsite + 0x9e3779b97f4a7c15ull));
+}
+
+int augur_logical_work_is_count(const augur_logical *lg) {
+  return lg->work_counter >= 0 && !strstr(lg->work_name, "clock");
+}
+
+void augur_phase_opts_default(augur_phase_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->mode = AUGUR_PHASES_GLOBAL;
+  o->volume_tol = 0.05;
+  o->work_sim = -1; /* auto: see augur_phase_opts */
+  o->min_share = 0.01;
+  o->max_period = 512;
+  o->rank = -1;
+}
+
+/* As in logical.c: first touches of fresh pages cost more than the work on
+ * them, so large arrays ask for huge pages. Released with free(). */
+static void *big_alloc(size_t size) {
+  const size_t huge = (size_t)2 << 20;
+  if (size < 2 * huge) return malloc(size ? size : 1);
+  size_t round = (size + huge - 1) / huge * huge;
+  void *p = NULL;
+  if (posix_memalign(&p, huge, round)) return NULL;
+#ifdef MADV_HUGEPAGE
+  madvise(p, round, MADV_HUGEPAGE);
+#endif
+  return p;
+}
+
+static void units_free(units *u) {
+  free(u->key);
+  free(u->off);
+  free(u->rrank);
+  free(u->ridx);
+  memset(u, 0, sizeof *u);
+}
+
+/* Global units: a counting sort of every call by tick. Ranks are visited in
+ * order, so each tick lists its calls in rank order. */
+static int units_global(const augur_logical *lg, units *u) {
+  memset(u, 0, sizeof *u);
+  u->n = lg->nticks;
+  u->key = big_alloc(((size_t)u->n + 1) * sizeof *u->key);
+  u->off = big_alloc(((size_t)u->n + 2) * sizeof *u->off);
+  u->rrank = big_alloc((size_t)lg->nevents * sizeof *u->rrank);
+  u->ridx = big_alloc((size_t)lg->nevents * sizeof *u->ridx);
+  if (!u->key || !u->off || !u->rrank || !u->ridx) return -1;
+  memset(u->key, 0, ((size_t)u->n + 1) * sizeof *u->key);
+  memset(u->off, 0, ((size_t)u->n + 2) * sizeof *u->off);
+  for (uint32_t r = 0; r < lg->nranks; r++)
+    for (uint64_t i = 0; i < lg->rank[r].n; i++)
+      u->off[lg->rank[r].ev[i].lt + 2]++;
+  for (uint64_t t = 0; t < u->n; t++)
+    u->off[t + 2] += u->off[t + 1];
+  /* off[t + 1] is now where tick t starts; filling advances it to its end. */
+  for (uint32_t r = 0; r < lg->nranks; r++)
+    for (uint64_t i = 0; i < lg->rank[r].n; i++) {
+      const augur_lt_event *e = &lg->rank[r].ev[i];
+      uint64_t at = u->off[e->lt + 1]++;
+      u->rrank[at] = r;
+      u->ridx[at] = (uint32_t)i;
+      u->key[e->lt] = mix(u->key[e->lt] * 31 + call_key(r, e));
+    }
+  return 0;
+}
+
+/* Per-process units: one rank's calls in order (EPAS ticks). */
+static int units_rank(const augur_logical *lg, uint32_t r, units *u) {
+  memset(u, 0, sizeof *u);
+  const augur_lt_rank *lr = &lg->rank[r];
+  u->n = lr->n;
+  size_t n = (size_t)(u->n ? u->n : 1);
+  u->key = malloc(n * sizeof *u->key);
+  u->off = malloc((n + 1) * sizeof *u->off);
+  u->rrank = malloc(n * sizeof *u->rrank);
+  u->ridx = malloc(n * sizeof *u->ridx);
+  if (!u->key || !u->off || !u->rrank || !u->ridx) return -1;
+  for (uint64_t i = 0; i < lr->n; i++) {
+    u->key[i] = call_key(0, &lr->ev[i]);
+    u->off[i] = i;
+    u->rrank[i] = r;
+    u->ridx[i] = (uint32_t)i;
+  }
+  u->off[lr->n] = lr->n;
+  return 0;
+}
+
+/* What a call owns: itself and the compute after it (see the top). */
+static inline uint64_t call_time(const augur_lt_rank *lr, uint64_t i) {
+  uint64_t end = i + 1 < lr->n ? lr->ev[i + 1].t_start : lr->ev[i].t_end;
+  return end > lr->ev[i].t_start ? end - lr->ev[i].t_start : 0;
+}
+static inline uint64_t call_work(const augur_lt_rank *lr, uint64_t i) {
+  if (i + 1 >= lr->n) return 0;
+  if (lr->work) return lr->work[i + 1];
+  return lr->ev[i + 1].t_start > lr->ev[i].t_end ? lr->ev[i + 1].t_start - lr->ev[i].t_end : 0;
+}
+
+typedef struct occ {
+  double time, work, bytes;
+  uint64_t events;
+} occ;
+
+static void occ_measure(const detector *d, uint64_t pos, uint64_t len, occ *o) {
+  memset(o, 0, sizeof *o);
+  const units *u = d->u;
+  for (uint64_t k = u->off[pos]; k < u->off[pos + len]; k++) {
+    const augur_lt_rank *lr = &d->lg->rank[u->rrank[k]];
+    uint64_t i = u->ridx[k];
+    o->time += (double)call_time(lr, i);
+    o->work += (double)call_work(lr, i);
+    o->bytes += (double)lr->ev[i].bytes;
+  }
+  o->events = u->off[pos + len] - u->off[pos];
+}
+
+static int similar_volume(uint64_t a, uint64_t b, double tol) {
+  uint64_t hi = a > b ? a : b, lo = a > b ? b : a;
+  return (double)(hi - lo) <= tol * (double)hi;
+}
+
+/* Does phase P occur at POS? Fills O with the occurrence's figures. */
+static int occurs(const detector *d, const ph *p, uint64_t pos, occ *o) {
+  const units *u = d->u;
+  uint64_t len = p->pub.nunits, ref = p->pub.first_unit;
+  if (pos + len > u->n) return 0;
+  for (uint64_t k = 0; k < len; k++)
+    if (u->key[pos + k] != u->key[ref + k]) return 0;
+  if (u->off[pos + len] - u->off[pos] != u->off[ref + len] - u->off[ref]) return 0;
+  for (uint64_t k = 0; k < len; k++) {
+    uint64_t a = u->off[pos + k], b = u->off[ref + k];
+    if (u->off[pos + k + 1] - a != u->off[ref + k + 1] - b) return 0;
+  }
+  uint64_t a = u->off[pos], b = u->off[ref], n = u->off[pos + len] - a;
+  for (uint64_t k = 0; k < n; k++) {
+    const augur_lt_event *x = &d->lg->rank[u->rrank[a + k]].ev[u->ridx[a + k]];
+    const augur_lt_event *y = &d->lg->rank[u->rrank[b + k]].ev[u->ridx[b + k]];
+    if (!similar_volume(x->bytes, y->bytes, d->o->volume_tol)) return 0;
+  }
+  occ_measure(d, pos, len, o);
+  double mean = p->work_sum / (double)p->pub.weight;
+  double hi = mean > o->work ? mean : o->work, lo = mean > o->work ? o->work : mean;
+  if (hi > 0 && lo / hi < d->o->work_sim) return 0;
+  return 1;
+}
+
+/* The period at POS that covers most units (capped at a window), shortest on
+ * a tie; 0 if the keys from POS do not repeat at all. */
+static uint64_t best_period(const detector *d, uint64_t pos) {
+  const units *u = d->u;
+  const uint64_t *key = u->key;
+  uint64_t maxp = d->o->max_period, window = 2 * maxp, best = 0, best_cov = 0;
+  for (uint64_t p = 1; p <= maxp && pos + 2 * p <= u->n; p++) {
+    if (key[pos + p] != key[pos]) continue;
+    uint64_t l = 0;
+    while (l < window && pos + l + p < u->n && key[pos + l] == key[pos + l + p])
+      l++;
+    if (l < p) continue;
+    uint64_t cov = (1 + l / p) * p;
+    if (cov > window) cov = window;
+    if (cov > best_cov) {
+      best_cov = cov;
+      best = p;
+    }
+    if (cov >= window) break; /* a longer period can only tie */
+  }
+  return best;
+}
+
+static int map_put(detector *d, uint64_t key, uint32_t val) {
+  if ((d->map_n + 1) * 2 > d->map_cap) {
+    uint32_t ncap = d->map_cap ? d->map_cap * 2 : 64;
+    uint64_t *nk = malloc(ncap * sizeof *nk);
+    uint32_t *nv = malloc(ncap * sizeof *nv);
+    if (!nk || !nv) {
+      free(nk);
+      free(nv);
+      return -1;
+    }
+    for (uint32_t i = 0; i < ncap; i++)
+      nv[i] = KEYMAP_EMPTY;
+    for (uint32_t i = 0; i < d->map_cap; i++) {
+      if (d->map_val[i] == KEYMAP_EMPTY) continue;
+      uint32_t h = (uint32_t)mix(d->map_key[i]) & (ncap - 1);
+      while (nv[h] != KEYMAP_EMPTY)
+        h = (h + 1) & (ncap - 1);
+      nk[h] = d->map_key[i];
+      nv[h] = d->map_val[i];
+    }
+    free(d->map_key);
+    free(d->map_val);
+    d->map_key = nk;
+    d->map_val = nv;
+    d->map_cap = ncap;
+  }
+  uint32_t h = (uint32_t)mix(key) & (d->map_cap - 1);
+  while (d->map_val[h] != KEYMAP_EMPTY && d->map_key[h] != key)
+    h = (h + 1) & (d->map_cap - 1);
+  if (d->map_val[h] == KEYMAP_EMPTY) d->map_n++;
+  d->map_key[h] = key;
+  d->map_val[h] = val;
+  return 0;
+}
+
+static uint32_t map_get(const detector *d, uint64_t key) {
+  if (!d->map_cap) return 0;
+  uint32_t h = (uint32_t)mix(key) & (d->map_cap - 1);
+  while (d->map_val[h] != KEYMAP_EMPTY) {
+    if (d->map_key[h] == key) return d->map_val[h];
+    h = (h + 1) & (d->map_cap - 1);
+  }
+  return 0;
+}
+
+/* Describes a new phase's first occurrence: bounds and ranks. */
+static void describe(detector *d, ph *p, uint8_t *seen) {
+  const units *u = d->u;
+  uint64_t a = u->off[p->pub.first_unit], b = u->off[p->pub.first_unit + p->pub.nunits];
+  p->pub.first_rank = p->pub.last_rank = 0;
+  if (a < b) {
+    const augur_lt_event *f = &d->lg->rank[u->rrank[a]].ev[u->ridx[a]];
+    p->pub.first_rank = u->rrank[a];
+    p->pub.first_type = f->type;
+    p->pub.first_callsite = f->callsite;
+    p->pub.tick_first = f->lt;
+    const augur_lt_event *l = &d->lg->rank[u->rrank[b - 1]].ev[u->ridx[b - 1]];
+    p->pub.last_rank = u->rrank[b - 1];
+    p->pub.last_type = l->type;
+    p->pub.last_callsite = l->callsite;
+    p->pub.tick_last = l->lt;
+  }
+  uint32_t nr = 0;
+  for (uint64_t k = a; k < b; k++)
+    if (!seen[u->rrank[k]]) {
+      seen[u->rrank[k]] = 1;
+      nr++;
+    }
+  for (uint64_t k = a; k < b; k++)
+    seen[u->rrank[k]] = 0;
+  p->pub.nranks = nr;
+}
+
+static ph *new_phase(detector *d, uint64_t pos, uint64_t len, int irregular, uint8_t *seen) {
+  if (d->nph == d->cap) {
+    uint32_t ncap = d->cap ? d->cap * 2 : 16;
+    ph *q = realloc(d->ph, ncap * sizeof *q);
+    if (!q) return NULL;
+    d->ph = q;
+    d->cap = ncap;
+  }
+  ph *p = &d->ph[d->nph++];
+  memset(p, 0, sizeof *p);
+  p->pub.id = d->nph;
+  p->pub.first_unit = pos;
+  p->pub.nunits = len;
+  p->pub.irregular = irregular;
+  p->key0 = d->u->key[pos];
+  describe(d, p, seen);
+  p->next_same = map_get(d, p->key0);
+  if (map_put(d, p->key0, d->nph)) return NULL;
+  return p;
+}
+
+/* Counts a repetition at POS; false if out of memory. */
+static int add_occ(ph *p, uint64_t pos, const occ *o) {
+  augur_phase *pb = &p->pub;
+  augur_phase_run *last = pb->nruns ? &pb->runs[pb->nruns - 1] : NULL;
+  if (last && last->first_unit + last->count * pb->nunits == pos) {
+    last->count++;
+  } else {
+    if (pb->nruns == p->runs_cap) {
+      uint32_t ncap = p->runs_cap ? p->runs_cap * 2 : 4;
+      augur_phase_run *q = realloc(pb->runs, ncap * sizeof *q);
+      if (!q) return 0;
+      pb->runs = q;
+      p->runs_cap = ncap;
+    }
+    pb->runs[pb->nruns++] = (augur_phase_run){pos, 1};
+  }
+  p->pub.weight++;
+  p->work_sum += o->work;
+  p->bytes_sum += o->bytes;
+  p->time_sum += o->time;
+  p->pub.events = o->events;
+  return 1;
+}
+
+/* Closes the open stretch [*START, END): a stretch that recurs (same calls as
+ * an earlier one, e.g. every 100th iteration) adds weight to that phase;
+ * otherwise it becomes a new phase, which later stretches can match. */
+static int close_stretch(detector *d, uint64_t *start, uint64_t end, uint8_t *seen) {
+  if (*start == NONE) return 0;
+  uint64_t pos = *start, len = end - *start;
+  *start = NONE;
+  occ o;
+  uint32_t id = map_get(d, d->u->key[pos]);
+  for (int probes = 0; id && probes < MAX_PROBES; probes++, id = d->ph[id - 1].next_same)
+    if (d->ph[id - 1].pub.nunits == len && occurs(d, &d->ph[id - 1], pos, &o)) {
+      return add_occ(&d->ph[id - 1], pos, &o) ? 0 : -1;
+    }
+  ph *p = new_phase(d, pos, len, 1, seen);
+  if (!p) return -1;
+  occ_measure(d, pos, len, &o);
+  return add_occ(p, pos, &o) ? 0 : -1;
+}
+
+static int scan(detector *d, uint8_t *seen) {
+  const units *u = d->u;
+  uint64_t pos = 0, stretch = NONE;
+  occ o;
+  while (pos < u->n) {
+    if (u->off[pos + 1] == u->off[pos]) { /* an empty tick: part of whatever is open */
+      if (stretch == NONE) stretch = pos;
+      pos++;
+      continue;
+    }
+    /* Phases are found by index: closing a stretch may move d->ph. */
+    uint32_t hit = 0;
+    uint32_t id = map_get(d, u->key[pos]);
+    for (int probes = 0; id && probes < MAX_PROBES; probes++, id = d->ph[id - 1].next_same)
+      if (occurs(d, &d->ph[id - 1], pos, &o)) {
+        hit = id;
+        break;
+      }
+    if (!hit) {
+      uint64_t p = best_period(d, pos);
+      if (p) {
+        if (close_stretch(d, &stretch, pos, seen)) return -1;
+        ph *np = new_phase(d, pos, p, 0, seen);
+        if (!np) return -1;
+        hit = np->pub.id;
+        occ_measure(d, pos, p, &o);
+      }
+    } else if (close_stretch(d, &stretch, pos, seen)) {
+      return -1;
+    }
+    if (hit) {
+      if (!add_occ(&d->ph[hit - 1], pos, &o)) return -1;
+      pos += d->ph[hit - 1].pub.nunits;
+    } else {
+      if (stretch == NONE) stretch = pos;
+      pos++;
+    }
+  }
+  return close_stretch(d, &stretch, u->n, seen);
+}
+
+/* Runs the scan over U and fills OUT's phases. */
+static void free_ph(ph *v, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    free(v[i].pub.runs);
+  free(v);
+}
+
+static void free_phase_array(augur_phase *v, uint32_t n) {
+  for (uint32_t i = 0; v && i < n; i++)
+    free(v[i].runs);
+  free(v);
+}
+
+static int detect_units(const augur_logical *lg, const augur_phase_opts *o, const units *u,
+                        uint32_t divisor, double run_ns, augur_phases *out) {
+  detector d = {.lg = lg, .o = o, .u = u, .divisor = divisor ? divisor : 1};
+  uint8_t *seen = calloc(lg->nranks ? lg->nranks : 1, 1);
+  int rc = seen ? scan(&d, seen) : -1;
+  free(seen);
+  free(d.map_key);
+  free(d.map_val);
+  if (rc) {
+    free_ph(d.ph, d.nph);
+    return -1;
+  }
+  out->nphases = d.nph;
+  out->phase = calloc(d.nph ? d.nph : 1, sizeof *out->phase);
+  if (!out->phase) {
+    free_ph(d.ph, d.nph);
+    return -1;
+  }
+  out->run_ns = run_ns;
+  out->nrelevant = 0;
+  out->pet_ns = 0;
+  double covered = 0;
+  for (uint32_t i = 0; i < d.nph; i++) {
+    augur_phase *p = &out->phase[i];
+    *p = d.ph[i].pub;
+    p->irregular = p->irregular && p->weight == 1; /* a stretch that recurred repeats */
+    double w = (double)p->weight;
+    p->bytes = d.ph[i].bytes_sum / w;
+    p->work = d.ph[i].work_sum / w / d.divisor;
+    p->total_ns = d.ph[i].time_sum / d.divisor;
+    p->phase_ns = p->total_ns / w;
+    p->share = run_ns > 0 ? p->total_ns / run_ns : 0;
+    p->relevant = p->share >= o->min_share;
+    if (p->relevant) {
+      out->nrelevant++;
+      out->pet_ns += p->total_ns;
+      covered += p->share;
+    }
+  }
+  out->relevant_share = covered;
+  free(d.ph); /* the runs now belong to out->phase */
+  return 0;
+}
+
+void augur_phases_free(augur_phases *p) {
+  if (!p) return;
+  free_phase_array(p->phase, p->nphases);
+  free(p->rank_error);
+  free(p->rank_nphases);
+  free(p);
+}
+
+static int nomem(augur_phases *p, units *u, augur_error *err) {
+  units_free(u);
+  augur_phases_free(p);
+  return augur_fail(err, AUGUR_E_NOMEM, "out of memory for phase detection");
+}
+
+int augur_phases_detect(const augur_logical *lg, const augur_phase_opts *opts, augur_phases **out,
+                        augur_error *err) {
+  *out = NULL;
+  augur_phase_opts o;
+  if (opts)
+    o = *opts;
+  else
+    augur_phase_opts_default(&o);
+  if (o.max_period < 1) o.max_period = 1;
+  if (o.work_sim < 0) o.work_sim = augur_logical_work_is_count(lg) ? 0.85 : 0;
+  if (o.mode == AUGUR_PHASES_RANK && o.rank >= (int)lg->nranks)
+    return augur_fail(err, AUGUR_E_ARG, "rank %d: the trace has %u ranks", o.rank, lg->nranks);
+  augur_phases *p = calloc(1, sizeof *p);
+  if (!p) return augur_fail(err, AUGUR_E_NOMEM, "out of memory for phase detection");
+  p->mode = o.mode;
+  p->nranks = lg->nranks;
+  p->opts = o;
+  p->aet_ns = (double)(lg->run_end_ns - lg->run_start_ns);
+  units u = {0};
+  if (o.mode == AUGUR_PHASES_GLOBAL) {
+    double run = 0;
+    for (uint32_t r = 0; r < lg->nranks; r++)
+      run += (double)lg->rank[r].span_ns;
+    run = lg->nranks ? run / lg->nranks : 0;
+    if (units_global(lg, &u) || detect_units(lg, &o, &u, lg->nranks, run, p))
+      return nomem(p, &u, err);
+    p->nunits = u.n;
+    units_free(&u);
+    *out = p;
+    return AUGUR_OK;
+  }
+  /* EPAS: every rank on its own; the representative is the rank whose
+   * relevant phases predict the run best (seed Fig. 2.19). */
+  uint32_t chosen = o.rank >= 0 ? (uint32_t)o.rank : 0;
+  if (o.rank < 0) {
+    p->rank_error = calloc(lg->nranks ? lg->nranks : 1, sizeof *p->rank_error);
+    p->rank_nphases = calloc(lg->nranks ? lg->nranks : 1, sizeof *p->rank_nphases);
+    if (!p->rank_error || !p->rank_nphases) return nomem(p, &u, err);
+    double best = -1;
+    for (uint32_t r = 0; r < lg->nranks; r++) {
+      augur_phases tmp = {0};
+      if (units_rank(lg, r, &u) || detect_units(lg, &o, &u, 1, (double)lg->rank[r].span_ns, &tmp))
+        return nomem(p, &u, err);
+      units_free(&u);
+      free_phase_array(tmp.phase, tmp.nphases);
+      double diff = tmp.pet_ns > p->aet_ns ? tmp.pet_ns - p->aet_ns : p->aet_ns - tmp.pet_ns;
+      double e = p->aet_ns > 0 ? diff / p->aet_ns : 0;
+      p->rank_error[r] = e;
+      p->rank_nphases[r] = tmp.nphases;
+      if (best < 0 || e < best) {
+        best = e;
+        chosen = r;
+      }
+    }
+  }
+  p->rank = chosen;
+  if (lg->nranks && (units_rank(lg, chosen, &u) ||
+                     detect_units(lg, &o, &u, 1, (double)lg->rank[chosen].span_ns, p)))
+    return nomem(p, &u, err);
+  p->nunits = u.n;
+  units_free(&u);
+  *out = p;
+  return AUGUR_OK;
+}
