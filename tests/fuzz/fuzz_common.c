@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "augur/diagnose.h"
+
 static char dir[4096];
 
 /* Removes the scratch trace directory (and its mkdtemp parent) at exit. */
@@ -120,6 +122,17 @@ void fz_workout(void) {
   if (augur_stream_merged(t, &s, &err) == AUGUR_OK) {
     drain(s, 1);
     augur_stream_close(s);
+  }
+  augur_diagnosis *d;
+  augur_dx_options o = {.min_share = 1e-9, .bins = 64};
+  if (augur_diagnose(t, &o, &d, &err) == AUGUR_OK) {
+    FILE *f = fopen("/dev/null", "w");
+    if (!f) abort();
+    if (augur_diagnosis_write_text(d, f, &err) || augur_diagnosis_write_json(d, f, &err)) abort();
+    fclose(f);
+    augur_diagnosis_free(d);
+  } else if (err.code >= 0 || !err.msg[0]) {
+    abort();
   }
   augur_trace_close(t);
 }
