@@ -75,5 +75,7 @@ int cmd_import(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_diagnose(int argc, char **argv);
 int cmd_phases(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
+int cmd_jobs(int argc, char **argv);
 
 #endif

@@ -22,6 +22,8 @@ static const command commands[] = {
     {"timeline", cmd_timeline, "draw a window of the run as SVG or HTML"},
     {"diagnose", cmd_diagnose, "find where the run loses time, why, and what to change"},
     {"phases", cmd_phases, "PAS2P phases: repeated stretches, their weights and share of the run"},
+    {"profile", cmd_profile, "run a job in profile mode: one summary record per job"},
+    {"jobs", cmd_jobs, "query the monitoring database: jobs, per-rank metrics"},
     {"export", cmd_export, "write a trace as OTF2, Chrome JSON, Paraver or SimGrid"},
     {"import", cmd_import, "turn an OTF2 archive (e.g. from Score-P) into an augur trace"},
 };

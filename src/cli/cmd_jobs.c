@@ -1,0 +1,387 @@
+/* augur jobs — queries on the monitoring database that augurd fills.
+ *
+ *   augur jobs [--db FILE] [--json] [--limit N]          the jobs, newest first
+ *   augur jobs [--db FILE] [--json] JOB [--by ...]       one job's processes
+ *
+ * The per-job view lists one row per MPI rank, process, node or thread with
+ * the chosen metrics, then the aggregations (avg, min, max, sum, stddev and
+ * load balance = avg/max) over the rows. Metric names are checked against
+ * the columns of the process_derived view before they reach SQL. */
+#include <jansson.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+static void help(void) {
+  printf("usage: augur jobs [options] [JOB]\n"
+         "\n"
+         "Without JOB: the jobs in the monitoring database, newest first.\n"
+         "With JOB (a job id, a record uid or its prefix, or #N for the row id): one row\n"
+         "per rank/process/node/thread with metrics, then avg/min/max/sum/stddev and\n"
+         "load balance (avg/max) over the rows.\n"
+         "\n"
+         "options:\n"
+         "  --db FILE          the database (default $AUGUR_DB or augur.db)\n"
+         "  --by WHAT          rank (default when the job has MPI ranks), process, node\n"
+         "  --metrics LIST     comma list of metrics (default: wall_s,compute_s,cpu_s,\n"
+         "                     mpi_s,mpi_pct,io_s,maxrss_kb,task_clock,ipc)\n"
+         "  --limit N          at most N jobs in the list (default 50)\n"
+         "  --json             JSON instead of aligned text\n"
+         "  -h, --help         show this help\n"
+         "\n"
+         "examples:\n"
+         "  augur jobs --db /var/lib/augur/augur.db\n"
+         "  augur jobs --db augur.db 4242 --by rank --metrics wall_s,cpu_s,mpi_pct\n");
+}
+
+static const char *default_metrics =
+    "wall_s,compute_s,cpu_s,mpi_s,mpi_pct,io_s,maxrss_kb,task_clock,ipc";
+
+static int open_db(const char *path, sqlite3 **db) {
+  if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+    int rc = cli_fail("cannot open database %s: %s", path, *db ? sqlite3_errmsg(*db) : "?");
+    sqlite3_close(*db);
+    return rc;
+  }
+  sqlite3_busy_timeout(*db, 5000);
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(*db, "SELECT 1 FROM job LIMIT 0", -1, &st, NULL) != SQLITE_OK) {
+    sqlite3_close(*db);
+    return cli_fail("%s is not an augur monitoring database (no job table)", path);
+  }
+  sqlite3_finalize(st);
+  return CLI_OK;
+}
+
+static void fmt_time(char *out, size_t n, sqlite3_int64 ns) {
+  time_t t = (time_t)(ns / 1000000000);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(out, n, "%Y-%m-%d %H:%M:%S", &tm);
+}
+
+static int list_jobs(sqlite3 *db, int json, long long limit) {
+  const char *sql =
+      "SELECT j.id, j.job_name, u.name, c.name, j.nprocs,"
+      " (SELECT count(*) FROM process p JOIN step s ON s.id=p.step_id"
+      "  WHERE s.job_id=j.id AND p.rank>=0), j.level, j.start_ns, (j.end_ns-j.start_ns)/1e9,"
+      " j.exit_status, j.command, j.record_uid"
+      " FROM job j JOIN cluster c ON c.id=j.cluster_id LEFT JOIN user u ON u.id=j.user_id"
+      " ORDER BY j.start_ns DESC, j.id DESC LIMIT ?";
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+    return cli_fail("query failed: %s", sqlite3_errmsg(db));
+  sqlite3_bind_int64(st, 1, limit);
+  json_t *arr = json ? json_array() : NULL;
+  if (!json)
+    printf("%-5s %-28s %-10s %-10s %6s %6s %5s %-19s %9s %4s  %s\n", "#", "job", "user", "cluster",
+           "procs", "ranks", "level", "start (UTC)", "wall s", "exit", "command");
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const char *name = (const char *)sqlite3_column_text(st, 1);
+    const char *user = (const char *)sqlite3_column_text(st, 2);
+    const char *cl = (const char *)sqlite3_column_text(st, 3);
+    const char *cmd = (const char *)sqlite3_column_text(st, 10);
+    const char *uid = (const char *)sqlite3_column_text(st, 11);
+    char when[32];
+    fmt_time(when, sizeof when, sqlite3_column_int64(st, 7));
+    if (json) {
+      json_array_append_new(
+          arr, json_pack("{s:I,s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:s,s:f,s:I,s:s}", "id",
+                         (json_int_t)sqlite3_column_int64(st, 0), "job", name ? name : "",
+                         "record_uid", uid ? uid : "", "user", user ? user : "", "cluster",
+                         cl ? cl : "", "processes", (json_int_t)sqlite3_column_int64(st, 4),
+                         "ranks", (json_int_t)sqlite3_column_int64(st, 5), "level",
+                         (json_int_t)sqlite3_column_int64(st, 6), "start", when, "wall_s",
+                         sqlite3_column_double(st, 8), "exit_status",
+                         (json_int_t)sqlite3_column_int64(st, 9), "command", cmd ? cmd : ""));
+    } else {
+      printf("%-5lld %-28.28s %-10.10s %-10.10s %6lld %6lld %5lld %-19s %9.3f %4lld  %.60s\n",
+             (long long)sqlite3_column_int64(st, 0), name ? name : "", user ? user : "",
+             cl ? cl : "", (long long)sqlite3_column_int64(st, 4),
+             (long long)sqlite3_column_int64(st, 5), (long long)sqlite3_column_int64(st, 6), when,
+             sqlite3_column_double(st, 8), (long long)sqlite3_column_int64(st, 9), cmd ? cmd : "");
+    }
+  }
+  sqlite3_finalize(st);
+  if (json) {
+    char *s = json_dumps(arr, JSON_INDENT(1));
+    printf("%s\n", s ? s : "[]");
+    free(s);
+    json_decref(arr);
+  }
+  return CLI_OK;
+}
+
+/* The job's row id from JOB: #N, a job id (newest wins), or a uid prefix. */
+static int find_job(sqlite3 *db, const char *spec, sqlite3_int64 *id) {
+  sqlite3_stmt *st;
+  const char *sql = spec[0] == '#' ? "SELECT id FROM job WHERE id=CAST(?1 AS INTEGER)"
+                                   : "SELECT id FROM job WHERE job_name=?1 OR (length(?1)>=6 AND "
+                                     "record_uid LIKE ?1||'%') ORDER BY start_ns DESC, id DESC";
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+    return cli_fail("query failed: %s", sqlite3_errmsg(db));
+  sqlite3_bind_text(st, 1, spec[0] == '#' ? spec + 1 : spec, -1, SQLITE_TRANSIENT);
+  int found = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    if (!found) *id = sqlite3_column_int64(st, 0);
+    found++;
+  }
+  sqlite3_finalize(st);
+  if (!found) return cli_fail("no job '%s' in the database (see 'augur jobs')", spec);
+  if (found > 1)
+    cli_note("note: %d jobs match '%s'; showing the newest (#%lld)", found, spec, (long long)*id);
+  return CLI_OK;
+}
+
+/* Metric names must be columns of process_derived: checked, then quoted. */
+static int check_metrics(sqlite3 *db, char *list, char **names, int *n, int max) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, "SELECT * FROM process_derived LIMIT 0", -1, &st, NULL) != SQLITE_OK)
+    return cli_fail("query failed: %s", sqlite3_errmsg(db));
+  int ncol = sqlite3_column_count(st);
+  *n = 0;
+  for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    int ok = 0;
+    for (int c = 0; c < ncol && !ok; c++)
+      ok = !strcmp(sqlite3_column_name(st, c), t);
+    if (!ok) {
+      sqlite3_finalize(st);
+      return cli_usage("unknown metric '%s' (see docs/monitoring.md)", t);
+    }
+    if (*n == max) {
+      sqlite3_finalize(st);
+      return cli_usage("at most %d metrics", max);
+    }
+    names[(*n)++] = t;
+  }
+  sqlite3_finalize(st);
+  if (!*n) return cli_usage("--metrics is empty");
+  return CLI_OK;
+}
+
+#define MAXM 32
+
+typedef struct agg {
+  double sum, sumsq, min, max;
+  long n;
+} agg;
+
+static int show_job(sqlite3 *db, const char *spec, const char *by, char *metrics, int json) {
+  sqlite3_int64 id = 0;
+  int rc = find_job(db, spec, &id);
+  if (rc != CLI_OK) return rc;
+  char *names[MAXM];
+  int nm = 0;
+  if ((rc = check_metrics(db, metrics, names, &nm, MAXM)) != CLI_OK) return rc;
+
+  /* Which grouping: by rank when the job has ranks, unless told. */
+  if (!by) {
+    sqlite3_stmt *st;
+    sqlite3_prepare_v2(db, "SELECT count(*) FROM process_derived WHERE job_pk=? AND rank>=0", -1,
+                       &st, NULL);
+    sqlite3_bind_int64(st, 1, id);
+    by = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0 ? "rank" : "process";
+    sqlite3_finalize(st);
+  }
+  char sql[4096];
+  size_t len = 0;
+  const char *key, *where = "", *group = "", *order;
+  if (!strcmp(by, "rank")) {
+    key = "rank, node, program, pid";
+    where = " AND rank>=0";
+    order = "rank";
+  } else if (!strcmp(by, "process")) {
+    key = "rank, node, program, pid";
+    order = "start_ns, pid";
+  } else if (!strcmp(by, "node")) {
+    key = "NULL, node, count(*), NULL";
+    group = " GROUP BY node";
+    order = "node";
+  } else {
+    return cli_usage("--by wants rank, process or node, got '%s'", by);
+  }
+  len += (size_t)snprintf(sql + len, sizeof sql - len, "SELECT %s", key);
+  for (int m = 0; m < nm; m++)
+    len += (size_t)snprintf(sql + len, sizeof sql - len, group[0] ? ", sum(\"%s\")" : ", \"%s\"",
+                            names[m]);
+  snprintf(sql + len, sizeof sql - len, " FROM process_derived WHERE job_pk=?%s%s ORDER BY %s",
+           where, group, order);
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+    return cli_fail("query failed: %s", sqlite3_errmsg(db));
+  sqlite3_bind_int64(st, 1, id);
+
+  agg a[MAXM];
+  for (int m = 0; m < nm; m++)
+    a[m] = (agg){0, 0, INFINITY, -INFINITY, 0};
+  json_t *rows = json ? json_array() : NULL;
+  int bynode = !strcmp(by, "node");
+  if (!json) {
+    printf("%-6s %-12s %-20s %8s", bynode ? "" : "rank", "node", bynode ? "processes" : "program",
+           bynode ? "" : "pid");
+    for (int m = 0; m < nm; m++)
+      printf(" %14s", names[m]);
+    printf("\n");
+  }
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const char *node = (const char *)sqlite3_column_text(st, 1);
+    const char *prog = (const char *)sqlite3_column_text(st, 2);
+    const char *base = prog && strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
+    json_t *row = NULL, *vals = NULL;
+    if (json) {
+      row = json_object();
+      if (!bynode) {
+        json_object_set_new(row, "rank", json_integer(sqlite3_column_int64(st, 0)));
+        json_object_set_new(row, "program", json_string(prog ? prog : ""));
+        json_object_set_new(row, "pid", json_integer(sqlite3_column_int64(st, 3)));
+      } else {
+        json_object_set_new(row, "processes", json_integer(sqlite3_column_int64(st, 2)));
+      }
+      json_object_set_new(row, "node", json_string(node ? node : ""));
+      vals = json_object();
+    } else if (bynode) {
+      printf("%-6s %-12.12s %-20lld %8s", "", node ? node : "",
+             (long long)sqlite3_column_int64(st, 2), "");
+    } else {
+      printf("%-6lld %-12.12s %-20.20s %8lld", (long long)sqlite3_column_int64(st, 0),
+             node ? node : "", base ? base : "", (long long)sqlite3_column_int64(st, 3));
+    }
+    for (int m = 0; m < nm; m++) {
+      int null = sqlite3_column_type(st, 4 + m) == SQLITE_NULL;
+      double v = sqlite3_column_double(st, 4 + m);
+      if (!null) {
+        a[m].sum += v;
+        a[m].sumsq += v * v;
+        if (v < a[m].min) a[m].min = v;
+        if (v > a[m].max) a[m].max = v;
+        a[m].n++;
+      }
+      if (json)
+        json_object_set_new(vals, names[m], null ? json_null() : json_real(v));
+      else if (null)
+        printf(" %14s", "-");
+      else
+        printf(" %14.6g", v);
+    }
+    if (json) {
+      json_object_set_new(row, "values", vals);
+      json_array_append_new(rows, row);
+    } else {
+      printf("\n");
+    }
+  }
+  sqlite3_finalize(st);
+
+  static const char *const aggn[] = {"avg", "min", "max", "sum", "stddev", "balance"};
+  json_t *aggs = json ? json_object() : NULL;
+  for (int k = 0; k < 6; k++) {
+    if (!json) printf("%-6s %-12s %-20s %8s", aggn[k], "", "", "");
+    for (int m = 0; m < nm; m++) {
+      double v = NAN;
+      if (a[m].n) {
+        double avg = a[m].sum / (double)a[m].n;
+        double var = a[m].sumsq / (double)a[m].n - avg * avg;
+        switch (k) {
+        case 0:
+          v = avg;
+          break;
+        case 1:
+          v = a[m].min;
+          break;
+        case 2:
+          v = a[m].max;
+          break;
+        case 3:
+          v = a[m].sum;
+          break;
+        case 4:
+          v = sqrt(var > 0 ? var : 0);
+          break;
+        default:
+          v = a[m].max > 0 ? avg / a[m].max : NAN;
+          break;
+        }
+      }
+      if (json) {
+        json_t *o = json_object_get(aggs, names[m]);
+        if (!o) {
+          o = json_object();
+          json_object_set_new(aggs, names[m], o);
+        }
+        json_object_set_new(o, aggn[k], isnan(v) ? json_null() : json_real(v));
+      } else if (isnan(v)) {
+        printf(" %14s", "-");
+      } else {
+        printf(" %14.6g", v);
+      }
+    }
+    if (!json) printf("\n");
+  }
+  if (json) {
+    json_t *o = json_object();
+    json_object_set_new(o, "job_row", json_integer(id));
+    json_object_set_new(o, "by", json_string(by));
+    json_object_set_new(o, "rows", rows);
+    json_object_set_new(o, "aggregates", aggs);
+    char *s = json_dumps(o, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    printf("%s\n", s ? s : "{}");
+    free(s);
+    json_decref(o);
+  }
+  return CLI_OK;
+}
+
+int cmd_jobs(int argc, char **argv) {
+  const char *dbpath = getenv("AUGUR_DB"), *by = NULL, *metrics = default_metrics, *val;
+  const char *job = NULL;
+  long long limit = 50;
+  int json = 0;
+  for (int i = 1; i < argc; i++) {
+    int m;
+    if (cli_is_help(argv[i])) {
+      help();
+      return CLI_OK;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--db", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      dbpath = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--by", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      by = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--metrics", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      metrics = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--limit", NULL, &val)) != 0) {
+      if (m < 0 || cli_parse_int("--limit", val, 1, 1000000000, &limit) < 0) return CLI_USAGE;
+    } else if (!strcmp(argv[i], "--json")) {
+      json = 1;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      return cli_usage("unknown option '%s' (see 'augur jobs --help')", argv[i]);
+    } else if (job) {
+      return cli_usage("one JOB at a time ('%s' and '%s')", job, argv[i]);
+    } else {
+      job = argv[i];
+    }
+  }
+  if (!dbpath || !*dbpath) dbpath = "augur.db";
+  sqlite3 *db = NULL;
+  int rc = open_db(dbpath, &db);
+  if (rc != CLI_OK) return rc;
+  if (!job) {
+    rc = list_jobs(db, json, limit);
+  } else {
+    char *copy = strdup(metrics);
+    if (!copy) {
+      sqlite3_close(db);
+      return cli_fail("out of memory");
+    }
+    rc = show_job(db, job, by, copy, json);
+    free(copy);
+  }
+  sqlite3_close(db);
+  return rc;
+}

@@ -1,0 +1,417 @@
+/* augur profile [options] -- COMMAND...
+ *
+ * Runs COMMAND with libaugur-profile preloaded (the MPI flavour's variant
+ * when the application links MPI), so every process and thread of the job
+ * leaves a fixed-size summary in a private scratch directory. When COMMAND
+ * ends, the summaries become ONE job record: written as JSON (-o), and/or
+ * sent to the augurd collectors, spooled locally when none answers within
+ * the deadline. The application itself never touches the network. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "mon.h"
+#include "mpi_flavour.h"
+
+static void help(void) {
+  printf("usage: augur profile [options] -- COMMAND...\n"
+         "       augur profile --flush [options]\n"
+         "\n"
+         "Runs COMMAND with profile mode preloaded: every process and thread is\n"
+         "summarised (times, rusage, memory peak, counters, time in MPI and I/O)\n"
+         "and the job's summaries become one job record (docs/monitoring.md).\n"
+         "\n"
+         "options:\n"
+         "  -o, --output FILE    write the job record as JSON (default when no collector\n"
+         "                       is configured: APP.profile.json)\n"
+         "  --level N            0 off, 1 cycles+instructions, 2 + FP and memory,\n"
+         "                       3 + cache/TLB/branch (default $AUGUR_PROFILE_LEVEL or 2)\n"
+         "  --collector LIST     host:port[,host:port...] of augurd (default\n"
+         "                       $AUGUR_COLLECTOR); the record is sent there\n"
+         "  --key FILE           shared HMAC key (default $AUGUR_KEY_FILE)\n"
+         "  --spool DIR          where undelivered records wait (default $AUGUR_SPOOL or\n"
+         "                       /var/tmp/augur-spool-UID)\n"
+         "  --deadline MS        longest time spent sending (default 10000)\n"
+         "  --flush              only send the spooled records, then exit\n"
+         "  --mpi mpich|openmpi  use this MPI variant instead of detecting it\n"
+         "  -h, --help           show this help\n"
+         "\n"
+         "example:\n"
+         "  augur profile -o job.json -- mpiexec.mpich -n 4 ./stencil 256\n");
+}
+
+static volatile sig_atomic_t child_pid = 0;
+
+static void forward(int sig, siginfo_t *si, void *ctx) {
+  (void)ctx;
+  if (child_pid > 0 && (!si || si->si_code == SI_USER || si->si_code == SI_QUEUE))
+    kill((pid_t)child_pid, sig);
+}
+
+static int lib_path(char *out, size_t n, const char *name) {
+  char exe[PATH_MAX];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len <= 0) return -1;
+  exe[len] = 0;
+  char *slash = strrchr(exe, '/');
+  if (!slash) return -1;
+  *slash = 0;
+  slash = strrchr(exe, '/');
+  if (slash) *slash = 0;
+  int w = snprintf(out, n, "%s/lib/%s", exe, name);
+  return w < 0 || (size_t)w >= n ? -1 : 0;
+}
+
+static int run(char **cmd) {
+  struct sigaction sa, old_int, old_term;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = forward;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) return cli_fail("fork: %s", strerror(errno));
+  if (pid == 0) {
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    execvp(cmd[0], cmd);
+    fprintf(stderr, "%s: cannot run '%s': %s\n", cli_prog, cmd[0], strerror(errno));
+    _exit(127);
+  }
+  child_pid = pid;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return cli_fail("waitpid: %s", strerror(errno));
+  child_pid = 0;
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) {
+    cli_note("%s was killed by signal %d", cmd[0], WTERMSIG(status));
+    return 128 + WTERMSIG(status);
+  }
+  return CLI_FAIL;
+}
+
+/* MPI ranks first in rank order, then the other processes by start. */
+static int proc_cmp(const void *a, const void *b) {
+  const augp_proc *x = a, *y = b;
+  int xr = x->rank >= 0, yr = y->rank >= 0;
+  if (xr != yr) return yr - xr;
+  if (xr && x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+  return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
+/* Reads every finished record file of dir (and removes it) into *procs. */
+static int collect(const char *dir, augp_proc **procs, uint64_t *n) {
+  *procs = NULL;
+  *n = 0;
+  DIR *d = opendir(dir);
+  if (!d) return cli_fail("cannot read %s: %s", dir, strerror(errno));
+  struct dirent *de;
+  char p[PATH_MAX];
+  uint64_t cap = 0;
+  while ((de = readdir(d)) != NULL) {
+    size_t nl = strlen(de->d_name);
+    int w = snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+    if (w < 0 || (size_t)w >= sizeof p) continue;
+    if (de->d_name[0] == '.') continue;
+    if (nl < 4 || strcmp(de->d_name + nl - 4, ".rec") != 0) {
+      unlink(p); /* a .tmp from a process killed while writing */
+      continue;
+    }
+    FILE *f = fopen(p, "rb");
+    if (!f) continue;
+    augp_proc rec;
+    while (fread(&rec, sizeof rec, 1, f) == 1) {
+      if (*n == cap) {
+        cap = cap ? cap * 2 : 64;
+        augp_proc *g = realloc(*procs, cap * sizeof *g);
+        if (!g) {
+          fclose(f);
+          closedir(d);
+          return cli_fail("out of memory");
+        }
+        *procs = g;
+      }
+      (*procs)[(*n)++] = rec;
+    }
+    fclose(f);
+    unlink(p);
+  }
+  closedir(d);
+  if (*n) qsort(*procs, *n, sizeof **procs, proc_cmp);
+  return CLI_OK;
+}
+
+static void copy_str(char *dst, size_t n, const char *src) {
+  snprintf(dst, n, "%s", src ? src : "");
+}
+
+static uint64_t real_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void fill_job(augp_job *j, char **cmd, int ncmd, int level) {
+  memset(j, 0, sizeof *j);
+  mon_random(j->uid, sizeof j->uid);
+  char host[64] = "";
+  gethostname(host, sizeof host - 1);
+  const char *slurm = getenv("SLURM_JOB_ID");
+  if (slurm && *slurm)
+    copy_str(j->job_id, sizeof j->job_id, slurm);
+  else
+    snprintf(j->job_id, sizeof j->job_id, "%.40s-%ld-%ld", host, (long)getpid(), (long)time(NULL));
+  copy_str(j->step, sizeof j->step, getenv("SLURM_STEP_ID") ? getenv("SLURM_STEP_ID") : "0");
+  const char *cl = getenv("AUGUR_CLUSTER");
+  if (!cl || !*cl) cl = getenv("SLURM_CLUSTER_NAME");
+  copy_str(j->cluster, sizeof j->cluster, cl && *cl ? cl : "local");
+  struct passwd *pw = getpwuid(getuid());
+  copy_str(j->user, sizeof j->user, pw ? pw->pw_name : "?");
+  j->uid_num = (uint64_t)getuid();
+  size_t len = 0;
+  for (int i = 0; i < ncmd && len < sizeof j->command - 1; i++) {
+    int w = snprintf(j->command + len, sizeof j->command - len, "%s%s", i ? " " : "", cmd[i]);
+    if (w < 0) break;
+    len += (size_t)w;
+  }
+  j->level = (uint64_t)level;
+}
+
+static int setup_sender(mon_sender *s, const char *collectors, const char *keyfile,
+                        const char *spool, long long deadline) {
+  memset(s, 0, sizeof *s);
+  copy_str(s->collectors, sizeof s->collectors, collectors);
+  if (spool)
+    copy_str(s->spool, sizeof s->spool, spool);
+  else
+    snprintf(s->spool, sizeof s->spool, "/var/tmp/augur-spool-%ld", (long)getuid());
+  s->deadline_ms = (int)deadline;
+  if (collectors && *collectors) {
+    if (!keyfile || !*keyfile)
+      return cli_usage("a collector needs a key: --key FILE or AUGUR_KEY_FILE");
+    char why[4400];
+    if (mon_key_load(&s->key, keyfile, why, sizeof why)) return cli_fail("%s", why);
+  }
+  return CLI_OK;
+}
+
+static int write_json(const char *path, const uint8_t *payload, uint32_t len) {
+  char *js = mon_job_json(payload, len);
+  if (!js) return cli_fail("the job record is invalid; not written");
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    free(js);
+    return cli_fail("cannot write %s: %s", path, strerror(errno));
+  }
+  int ok = fputs(js, f) >= 0 && fputc('\n', f) != EOF;
+  ok = (fclose(f) == 0) && ok;
+  free(js);
+  if (!ok) return cli_fail("cannot write %s: %s", path, strerror(errno));
+  return CLI_OK;
+}
+
+static int flush_spool(const mon_sender *s) {
+  if (!s->collectors[0])
+    return cli_usage("--flush needs a collector (--collector or AUGUR_COLLECTOR)");
+  int sent = 0, left = 0;
+  char why[4400];
+  if (mon_spool_drain(s, &sent, &left, why, sizeof why)) return cli_fail("%s", why);
+  cli_note("spool %s: %d record%s delivered, %d left", s->spool, sent, sent == 1 ? "" : "s", left);
+  return left ? CLI_FAIL : CLI_OK;
+}
+
+static int rmdir_all(const char *dir) {
+  DIR *d = opendir(dir);
+  if (d) {
+    struct dirent *de;
+    char p[PATH_MAX];
+    while ((de = readdir(d)) != NULL) {
+      if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
+      int w = snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+      if (w > 0 && (size_t)w < sizeof p) unlink(p);
+    }
+    closedir(d);
+  }
+  return rmdir(dir);
+}
+
+int cmd_profile(int argc, char **argv) {
+  const char *out = NULL, *mpi = NULL, *val = NULL;
+  const char *collectors = getenv("AUGUR_COLLECTOR");
+  const char *keyfile = getenv("AUGUR_KEY_FILE");
+  const char *spool = getenv("AUGUR_SPOOL");
+  long long level = 2, deadline = 10000;
+  int flush = 0, dashdash = -1;
+  if (getenv("AUGUR_PROFILE_LEVEL") &&
+      cli_parse_int("AUGUR_PROFILE_LEVEL", getenv("AUGUR_PROFILE_LEVEL"), 0, 3, &level) < 0)
+    return CLI_USAGE;
+  if (getenv("AUGUR_SEND_DEADLINE_MS") &&
+      cli_parse_int("AUGUR_SEND_DEADLINE_MS", getenv("AUGUR_SEND_DEADLINE_MS"), 1, 3600000,
+                    &deadline) < 0)
+    return CLI_USAGE;
+  for (int i = 1; i < argc; i++) {
+    int m;
+    if (!strcmp(argv[i], "--")) {
+      dashdash = i;
+      break;
+    } else if (cli_is_help(argv[i])) {
+      help();
+      return CLI_OK;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--output", "-o", &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      if (!*val) return cli_usage("-o wants a file name");
+      out = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--level", NULL, &val)) != 0) {
+      if (m < 0 || cli_parse_int("--level", val, 0, 3, &level) < 0) return CLI_USAGE;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--collector", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      collectors = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--key", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      keyfile = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--spool", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      spool = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--deadline", NULL, &val)) != 0) {
+      if (m < 0 || cli_parse_int("--deadline", val, 1, 3600000, &deadline) < 0) return CLI_USAGE;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--mpi", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      if (mpi_flavour_parse(val) < 0)
+        return cli_usage("--mpi wants mpich or openmpi, got '%s'", val);
+      mpi = val;
+    } else if (!strcmp(argv[i], "--flush")) {
+      flush = 1;
+    } else if (argv[i][0] == '-') {
+      return cli_usage("unknown option '%s' (see 'augur profile --help')", argv[i]);
+    } else {
+      return cli_usage("missing '--' before the command (usage: augur profile [options] -- "
+                       "COMMAND...)");
+    }
+  }
+  mon_sender sender;
+  int rc = setup_sender(&sender, collectors, keyfile, spool, deadline);
+  if (rc != CLI_OK) return rc;
+  if (flush) {
+    if (dashdash >= 0) return cli_usage("--flush takes no COMMAND");
+    return flush_spool(&sender);
+  }
+  if (dashdash < 0)
+    return cli_usage("missing '-- COMMAND' (usage: augur profile [options] -- COMMAND...)");
+  char **cmd = argv + dashdash + 1;
+  int ncmd = argc - dashdash - 1;
+  if (ncmd <= 0) return cli_usage("missing COMMAND after '--'");
+  char *resolved = mpi_flavour_which(cmd[0]);
+  if (!resolved) {
+    cli_note("cannot run '%s': %s", cmd[0],
+             strchr(cmd[0], '/') ? "no such file" : "not found in PATH");
+    return 127;
+  }
+  free(resolved);
+  /* Level 0 is "off": the program runs exactly as without augur. */
+  if (level == 0) return run(cmd);
+
+  char why[PATH_MAX + 128];
+  int app = -1;
+  int flavour = mpi_flavour_detect(cmd, ncmd, &app, why, sizeof why);
+  if (mpi) flavour = mpi_flavour_parse(mpi);
+  char lib[PATH_MAX], libname[64];
+  if (flavour != MPI_FLAVOUR_NONE)
+    snprintf(libname, sizeof libname, "libaugur-profile-%s.so", mpi_flavour_name(flavour));
+  else
+    snprintf(libname, sizeof libname, "libaugur-profile.so");
+  if (lib_path(lib, sizeof lib, libname) < 0)
+    return cli_fail("cannot find my own executable (/proc/self/exe)");
+  if (access(lib, R_OK) != 0) return cli_fail("profile mode is not installed: %s is missing", lib);
+
+  const char *tmpdir = getenv("TMPDIR");
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof dir, "%s/augur-profile-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+  if (!mkdtemp(dir)) return cli_fail("cannot create a scratch directory: %s", strerror(errno));
+
+  const char *old = getenv("LD_PRELOAD");
+  size_t plen = strlen(lib) + (old ? strlen(old) : 0) + 2;
+  char *preload = malloc(plen);
+  if (!preload) return cli_fail("out of memory");
+  snprintf(preload, plen, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
+  char lv[8];
+  snprintf(lv, sizeof lv, "%lld", level);
+  int ok = setenv("LD_PRELOAD", preload, 1) == 0 && setenv("AUGUR_PROFILE_DIR", dir, 1) == 0 &&
+           setenv("AUGUR_PROFILE_LEVEL", lv, 1) == 0;
+  free(preload);
+  if (!ok) return cli_fail("cannot set the environment: %s", strerror(errno));
+
+  augp_job job;
+  fill_job(&job, cmd, ncmd, (int)level);
+  job.start_ns = real_ns();
+  int code = run(cmd);
+  job.end_ns = real_ns();
+  job.exit_status = code;
+  unsetenv("LD_PRELOAD");
+
+  augp_proc *procs = NULL;
+  uint64_t n = 0;
+  rc = collect(dir, &procs, &n);
+  rmdir_all(dir);
+  if (rc != CLI_OK) return rc;
+  job.nprocs = n;
+  size_t len = sizeof job + n * sizeof *procs;
+  if (len > MON_MAX_DEFAULT)
+    cli_note("note: the job record is %zu bytes; augurd's default limit is %u", len,
+             MON_MAX_DEFAULT);
+  uint8_t *payload = malloc(len);
+  if (!payload) {
+    free(procs);
+    return cli_fail("out of memory");
+  }
+  memcpy(payload, &job, sizeof job);
+  if (n) memcpy(payload + sizeof job, procs, n * sizeof *procs);
+  free(procs);
+
+  int status = CLI_OK;
+  const char *app_name = app >= 0 ? cmd[app] : cmd[0];
+  char defname[PATH_MAX];
+  if (!out && !sender.collectors[0]) {
+    const char *base = strrchr(app_name, '/') ? strrchr(app_name, '/') + 1 : app_name;
+    snprintf(defname, sizeof defname, "%s.profile.json", base);
+    out = defname;
+  }
+  if (out) {
+    status = write_json(out, payload, (uint32_t)len);
+    if (status == CLI_OK)
+      cli_note("job record (%llu process%s) written to %s", (unsigned long long)n,
+               n == 1 ? "" : "es", out);
+  }
+  if (sender.collectors[0]) {
+    char swhy[4400];
+    int s = mon_send_or_spool(&sender, payload, (uint32_t)len, swhy, sizeof swhy);
+    if (s == 0) {
+      int sent = 0, left = 0;
+      /* The collector answers: deliver what earlier jobs had to spool. */
+      if (mon_spool_drain(&sender, &sent, &left, swhy, sizeof swhy) == 0 && sent)
+        cli_note("also delivered %d spooled record%s", sent, sent == 1 ? "" : "s");
+    } else if (s == 1) {
+      cli_note("no collector answered (%s); record spooled in %s", swhy, sender.spool);
+    } else {
+      cli_note("record LOST: %s", swhy);
+      status = CLI_FAIL;
+    }
+  }
+  free(payload);
+  return code ? code : status;
+}

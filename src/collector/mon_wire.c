@@ -1,0 +1,212 @@
+/* augur monitoring — wire format, authentication and validation of job
+ * records. Everything here treats its input as hostile: a sender may be
+ * buggy, old, or not augur at all. HMAC-SHA256 from OpenSSL's libcrypto. */
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mon.h"
+
+const char *const augp_ctr_names[AUGP_NCTR] = {
+    "task_clock", "cycles", "instructions", "fp_ops",   "loads",         "stores",
+    "l1_dcm",     "l2_dcm", "tlb_dm",       "branches", "branch_misses", "reserved"};
+const char *const augp_mpi_names[AUGP_NMPI] = {"p2p", "wait", "coll", "init_fini", "other"};
+const char *const augp_io_names[AUGP_NIO] = {"read", "write", "meta", "sync"};
+
+static void put16(uint8_t *p, uint16_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+}
+static void put32(uint8_t *p, uint32_t v) {
+  for (int i = 0; i < 4; i++)
+    p[i] = (uint8_t)(v >> (8 * i));
+}
+static uint16_t get16(const uint8_t *p) {
+  return (uint16_t)(p[0] | (p[1] << 8));
+}
+static uint32_t get32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The records are the in-memory structs; only a little-endian host can
+ * produce or read them as they are. */
+static int little_endian(void) {
+  const uint16_t one = 1;
+  return *(const uint8_t *)&one == 1;
+}
+
+int mon_key_load(mon_key *k, const char *path, char *why, size_t whyn) {
+  memset(k, 0, sizeof *k);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    snprintf(why, whyn, "cannot open key file %s: %s", path, strerror(errno));
+    return -1;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    snprintf(why, whyn, "key file %s is not a regular file", path);
+    return -1;
+  }
+  if (st.st_mode & 077) {
+    close(fd);
+    snprintf(why, whyn, "key file %s is readable by others (mode %03o): chmod 600 it", path,
+             (unsigned)(st.st_mode & 0777));
+    return -1;
+  }
+  ssize_t n = read(fd, k->bytes, sizeof k->bytes);
+  close(fd);
+  if (n < 0) {
+    snprintf(why, whyn, "cannot read key file %s: %s", path, strerror(errno));
+    return -1;
+  }
+  while (n > 0 && (k->bytes[n - 1] == '\n' || k->bytes[n - 1] == '\r'))
+    n--;
+  if (n < 16) {
+    snprintf(why, whyn, "key file %s holds %zd bytes, want at least 16", path, n);
+    return -1;
+  }
+  k->len = (size_t)n;
+  return 0;
+}
+
+static void mac_of(const mon_key *k, const uint8_t *buf, size_t n, uint8_t out[MON_MAC]) {
+  unsigned int outlen = MON_MAC;
+  HMAC(EVP_sha256(), k->bytes, (int)k->len, buf, n, out, &outlen);
+}
+
+int mon_frame_build(const mon_key *k, uint16_t type, const void *payload, uint32_t len,
+                    uint8_t **out, size_t *outlen) {
+  if (!little_endian()) return -1;
+  size_t n = (size_t)MON_HDR + len + MON_MAC;
+  uint8_t *b = malloc(n);
+  if (!b) return -1;
+  memcpy(b, MON_MAGIC, 4);
+  put16(b + 4, MON_VERSION);
+  put16(b + 6, type);
+  put32(b + 8, len);
+  put32(b + 12, 0);
+  if (len) memcpy(b + MON_HDR, payload, len);
+  mac_of(k, b, (size_t)MON_HDR + len, b + MON_HDR + len);
+  *out = b;
+  *outlen = n;
+  return 0;
+}
+
+int mon_header_check(const uint8_t *hdr, uint32_t max, uint16_t *type, uint32_t *len, char *why,
+                     size_t whyn) {
+  if (memcmp(hdr, MON_MAGIC, 4) != 0) {
+    snprintf(why, whyn, "malformed: bad magic (not an augur frame)");
+    return -1;
+  }
+  uint16_t v = get16(hdr + 4);
+  if (v != MON_VERSION) {
+    snprintf(why, whyn, "malformed: wire version %u, this augurd speaks %u", v, MON_VERSION);
+    return -1;
+  }
+  *type = get16(hdr + 6);
+  *len = get32(hdr + 8);
+  if (*type != MON_T_JOB && *type != MON_T_ACK) {
+    snprintf(why, whyn, "malformed: unknown frame type %u", *type);
+    return -1;
+  }
+  if (get32(hdr + 12) != 0) {
+    snprintf(why, whyn, "malformed: reserved header field is not 0");
+    return -1;
+  }
+  if (*len > max) {
+    snprintf(why, whyn, "oversized: %u bytes, limit %u", *len, max);
+    return -1;
+  }
+  return 0;
+}
+
+int mon_mac_check(const mon_key *k, const uint8_t *frame, uint32_t len) {
+  uint8_t mac[MON_MAC];
+  mac_of(k, frame, (size_t)MON_HDR + len, mac);
+  return CRYPTO_memcmp(mac, frame + MON_HDR + len, MON_MAC) == 0 ? 0 : -1;
+}
+
+static int terminated(const char *s, size_t n) {
+  return memchr(s, 0, n) != NULL;
+}
+
+#define BAD(...)                                                                                   \
+  do {                                                                                             \
+    snprintf(why, whyn, __VA_ARGS__);                                                              \
+    return -1;                                                                                     \
+  } while (0)
+
+int mon_job_validate(const uint8_t *payload, uint32_t len, char *why, size_t whyn) {
+  if (!little_endian()) BAD("this host is big-endian; augur records are little-endian");
+  if (len < sizeof(augp_job))
+    BAD("malformed: job record of %u bytes, header alone is %zu", len, sizeof(augp_job));
+  augp_job j;
+  memcpy(&j, payload, sizeof j);
+  uint64_t room = (len - sizeof j) / sizeof(augp_proc);
+  if (j.nprocs != room || (len - sizeof j) % sizeof(augp_proc))
+    BAD("malformed: header says %llu processes, payload holds %u bytes",
+        (unsigned long long)j.nprocs, len);
+  if (!terminated(j.job_id, sizeof j.job_id) || !terminated(j.step, sizeof j.step) ||
+      !terminated(j.cluster, sizeof j.cluster) || !terminated(j.user, sizeof j.user) ||
+      !terminated(j.command, sizeof j.command))
+    BAD("malformed: unterminated string in the job header");
+  if (!j.job_id[0] || !j.cluster[0]) BAD("malformed: empty job id or cluster");
+  if (j.level > 3) BAD("malformed: level %llu", (unsigned long long)j.level);
+  if (j.end_ns < j.start_ns) BAD("malformed: job ends before it starts");
+  for (uint64_t i = 0; i < j.nprocs; i++) {
+    augp_proc p;
+    memcpy(&p, payload + sizeof j + i * sizeof p, sizeof p);
+    if (!terminated(p.host, sizeof p.host) || !terminated(p.program, sizeof p.program) ||
+        !terminated(p.counter_note, sizeof p.counter_note))
+      BAD("malformed: unterminated string in process %llu", (unsigned long long)i);
+    if (!p.host[0]) BAD("malformed: process %llu has no host", (unsigned long long)i);
+    if (p.end_ns < p.start_ns)
+      BAD("malformed: process %llu ends before it starts", (unsigned long long)i);
+    if (p.rank < -1 || p.nranks < -1 || (p.rank >= 0 && p.rank >= p.nranks))
+      BAD("malformed: process %llu has rank %lld of %lld", (unsigned long long)i, (long long)p.rank,
+          (long long)p.nranks);
+    if (p.ctr_mask >> AUGP_NCTR) BAD("malformed: process %llu counter mask", (unsigned long long)i);
+  }
+  return 0;
+}
+
+int mon_frame_parse(const mon_key *k, const uint8_t *buf, size_t n, uint32_t max, char *why,
+                    size_t whyn) {
+  if (n < MON_HDR) BAD("malformed: %zu bytes, shorter than a header", n);
+  uint16_t type;
+  uint32_t len;
+  if (mon_header_check(buf, max, &type, &len, why, whyn) != 0) return -1;
+  if (n != (size_t)MON_HDR + len + MON_MAC)
+    BAD("malformed: frame of %zu bytes, header says %zu", n, (size_t)MON_HDR + len + MON_MAC);
+  if (mon_mac_check(k, buf, len) != 0) BAD("unauthenticated: bad signature");
+  if (type == MON_T_ACK) {
+    if (len != MON_ACK_LEN) BAD("malformed: ack of %u bytes", len);
+    return 0;
+  }
+  return mon_job_validate(buf + MON_HDR, len, why, whyn);
+}
+
+void mon_uid_hex(const uint8_t uid[16], char out[33]) {
+  static const char hex[] = "0123456789abcdef";
+  for (int i = 0; i < 16; i++) {
+    out[2 * i] = hex[uid[i] >> 4];
+    out[2 * i + 1] = hex[uid[i] & 15];
+  }
+  out[32] = 0;
+}
+
+int mon_random(void *buf, size_t n) {
+  int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t r = read(fd, buf, n);
+  close(fd);
+  return r == (ssize_t)n ? 0 : -1;
+}

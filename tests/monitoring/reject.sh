@@ -1,0 +1,67 @@
+#!/bin/sh
+# Bad submissions are refused and logged, never crash augurd: garbage, a
+# wrong key, an oversized header, a truncated frame, an authenticated but
+# inconsistent record (answered with a "rejected" ack). A valid job is still
+# stored afterwards.
+. "$(dirname "$0")/lib.sh"
+cd "$D" || exit 1
+start_augurd
+python3 - "$PORT" "$KEY" <<'PY' || fail "raw submissions (see above)"
+import hashlib, hmac, socket, struct, sys
+port, key = int(sys.argv[1]), open(sys.argv[2], "rb").read().rstrip(b"\r\n")
+
+def frame(payload, k=key, typ=1, length=None):
+    hdr = b"AUGR" + struct.pack("<HHII", 1, typ, len(payload) if length is None else length, 0)
+    return hdr + payload + hmac.new(k, hdr + payload, hashlib.sha256).digest()
+
+def send(data, want_reply=0):
+    # augurd closes on bad input, unread bytes and all: a reset is a "no".
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    got = b""
+    try:
+        s.sendall(data)
+        s.shutdown(socket.SHUT_WR)
+        while True:
+            b = s.recv(4096)
+            if not b:
+                break
+            got += b
+    except (ConnectionResetError, BrokenPipeError):
+        pass
+    s.close()
+    return got
+
+job = bytearray(512)                      # an augp_job header
+job[0:16] = b"\x01" * 16                  # uid
+job[16:20] = b"j42\x00"                   # job_id
+job[112:116] = b"x\x00\x00\x00"           # step
+job[144:148] = b"test"                    # cluster
+job[496:504] = struct.pack("<Q", 5)       # nprocs = 5, but no process follows
+assert send(b"hello, this is not augur\n" * 4) == b""
+assert send(frame(bytes(job), k=b"not the key, not the key, not!!")) == b""
+assert send(frame(b"", length=0x7FFFFFF0)[:16]) == b""
+assert send(frame(bytes(job))[:200]) == b""
+reply = send(frame(bytes(job)))
+assert len(reply) == 16 + 20 + 32 and reply[16] == 2, reply   # MON_ACK_REJECTED
+print("ok")
+PY
+sleep 0.2
+kill -0 "$AUGURD_PID" 2>/dev/null || fail "augurd died"
+contains "$LOG" "malformed: bad magic"
+contains "$LOG" "unauthenticated: bad signature"
+contains "$LOG" "oversized"
+contains "$LOG" "truncated frame"
+contains "$LOG" "malformed: header says 5 processes"
+[ "$(jobs_in_db)" = 0 ] || fail "a rejected record was stored"
+
+expect 0 - "$AUGUR" profile --collector "127.0.0.1:$PORT" --key "$KEY" --spool "$D/spool" -- true
+[ "$(jobs_in_db)" = 1 ] || fail "a valid job after the bad ones was not stored: $(cat "$LOG")"
+
+# Bad configuration: refused with a message, not a crash.
+chmod 644 "$KEY"
+expect 1 1 "$AUGURD" --key "$KEY" --db "$D/x.db" --listen 127.0.0.1:0
+contains "$D/err" "readable by others"
+chmod 600 "$KEY"
+expect 2 1 "$AUGURD" --db "$D/x.db"
+expect 2 1 "$AUGURD" --key "$KEY" --threads zero
+finish

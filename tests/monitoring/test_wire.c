@@ -1,0 +1,141 @@
+/* The wire format and record validation (mon_wire.c): a valid frame
+ * parses; each kind of damage is refused with the reason augurd logs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "mon.h"
+
+static mon_key key = {"0123456789abcdef0123456789abcdef", 32};
+
+/* A job of n processes, all fields plausible. */
+static uint8_t *make_job(uint64_t n, uint32_t *len) {
+  *len = (uint32_t)(sizeof(augp_job) + n * sizeof(augp_proc));
+  uint8_t *b = calloc(1, *len);
+  augp_job j;
+  memset(&j, 0, sizeof j);
+  memset(j.uid, 7, sizeof j.uid);
+  strcpy(j.job_id, "42");
+  strcpy(j.step, "0");
+  strcpy(j.cluster, "test");
+  strcpy(j.user, "u");
+  j.start_ns = 1;
+  j.end_ns = 2;
+  j.level = 1;
+  j.nprocs = n;
+  memcpy(b, &j, sizeof j);
+  for (uint64_t i = 0; i < n; i++) {
+    augp_proc p;
+    memset(&p, 0, sizeof p);
+    strcpy(p.host, "node1");
+    p.rank = (int64_t)i;
+    p.nranks = (int64_t)n;
+    p.start_ns = 1;
+    p.end_ns = 2;
+    memcpy(b + sizeof j + i * sizeof p, &p, sizeof p);
+  }
+  return b;
+}
+
+static int parse(const uint8_t *f, size_t n, char *why) {
+  return mon_frame_parse(&key, f, n, MON_MAX_DEFAULT, why, 256);
+}
+
+static void valid_frame(void **state) {
+  (void)state;
+  uint32_t len;
+  uint8_t *job = make_job(3, &len), *f;
+  size_t n;
+  char why[256] = "";
+  assert_int_equal(mon_frame_build(&key, MON_T_JOB, job, len, &f, &n), 0);
+  assert_int_equal(n, MON_HDR + len + MON_MAC);
+  assert_int_equal(parse(f, n, why), 0);
+  free(f);
+  free(job);
+}
+
+static void bad_signature(void **state) {
+  (void)state;
+  uint32_t len;
+  uint8_t *job = make_job(1, &len), *f;
+  size_t n;
+  char why[256] = "";
+  mon_key other = {"another key, also 32 bytes long!", 32};
+  assert_int_equal(mon_frame_build(&other, MON_T_JOB, job, len, &f, &n), 0);
+  assert_int_equal(parse(f, n, why), -1);
+  assert_non_null(strstr(why, "unauthenticated"));
+  free(f);
+  /* One flipped payload bit under the right key: also refused. */
+  assert_int_equal(mon_frame_build(&key, MON_T_JOB, job, len, &f, &n), 0);
+  f[MON_HDR + 100] ^= 1;
+  assert_int_equal(parse(f, n, why), -1);
+  assert_non_null(strstr(why, "unauthenticated"));
+  free(f);
+  free(job);
+}
+
+static void malformed(void **state) {
+  (void)state;
+  char why[256] = "";
+  uint8_t junk[64];
+  memset(junk, 'x', sizeof junk);
+  assert_int_equal(parse(junk, sizeof junk, why), -1);
+  assert_non_null(strstr(why, "malformed"));
+  assert_int_equal(parse(junk, 3, why), -1);
+
+  uint32_t len;
+  uint8_t *job = make_job(2, &len), *f;
+  size_t n;
+  /* Header says 2 processes, payload holds 1. */
+  assert_int_equal(mon_frame_build(&key, MON_T_JOB, job, len - (uint32_t)sizeof(augp_proc), &f, &n),
+                   0);
+  assert_int_equal(parse(f, n, why), -1);
+  assert_non_null(strstr(why, "malformed"));
+  free(f);
+  /* Unterminated host string. */
+  memset(job + sizeof(augp_job), 'h', 64);
+  assert_int_equal(mon_frame_build(&key, MON_T_JOB, job, len, &f, &n), 0);
+  assert_int_equal(parse(f, n, why), -1);
+  assert_non_null(strstr(why, "unterminated"));
+  free(f);
+  free(job);
+  /* Rank beyond nranks. */
+  job = make_job(2, &len);
+  augp_proc p;
+  memcpy(&p, job + sizeof(augp_job), sizeof p);
+  p.rank = 5;
+  memcpy(job + sizeof(augp_job), &p, sizeof p);
+  assert_int_equal(mon_job_validate(job, len, why, sizeof why), -1);
+  assert_non_null(strstr(why, "rank"));
+  free(job);
+}
+
+static void oversized(void **state) {
+  (void)state;
+  uint8_t hdr[MON_HDR] = {'A', 'U', 'G', 'R', 1, 0, MON_T_JOB, 0, 0, 0, 0, 0x10, 0, 0, 0, 0};
+  uint16_t type;
+  uint32_t len;
+  char why[256] = "";
+  assert_int_equal(mon_header_check(hdr, 1 << 20, &type, &len, why, sizeof why), -1);
+  assert_non_null(strstr(why, "oversized"));
+  hdr[11] = 0;
+  assert_int_equal(mon_header_check(hdr, 1 << 20, &type, &len, why, sizeof why), 0);
+  hdr[4] = 9; /* a future version */
+  assert_int_equal(mon_header_check(hdr, 1 << 20, &type, &len, why, sizeof why), -1);
+  assert_non_null(strstr(why, "version"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(valid_frame),
+      cmocka_unit_test(bad_signature),
+      cmocka_unit_test(malformed),
+      cmocka_unit_test(oversized),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
