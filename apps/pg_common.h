@@ -39,6 +39,13 @@ static inline void pg_spin(long long ns) {
   } while (t.tv_sec < end.tv_sec || (t.tv_sec == end.tv_sec && t.tv_nsec < end.tv_nsec));
 }
 
+/* CLOCK_MONOTONIC now, ns. */
+static inline long long pg_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
 enum { PG_INT, PG_FLAG, PG_CHOICE };
 
 /* One option: "-n 5" / "--iter 5" (PG_INT), "--off" (PG_FLAG, sets *value to

@@ -56,7 +56,8 @@ RUNS.append(("master_worker workers", "pg_master_worker",
              ["--workers-bound", "-w", "90000", "-g", "3000"], None))
 RUNS.append(("master_worker master", "pg_master_worker",
              ["--master-bound", "-w", "3000", "-g", "30000"], None))
-RUNS.append(("master_worker balanced", "pg_master_worker", None, ["--off", "-g", "15000"]))
+RUNS.append(("master_worker balanced", "pg_master_worker", None,
+             ["--off", "-t", "60", "-g", "10000"]))
 
 
 def marker_line(app, name):
