@@ -26,10 +26,10 @@ NP = 4
 TOLERANCE = 0.10  # relative error allowed on the share
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "apps")
 
-# D = 300 ms and 3 iterations: 4 ranks on 2 cores cost ~10 ms per call even
+# D = 400 ms and 3 iterations: 4 ranks on 2 cores cost ~10 ms per call even
 # when nobody is late (MPICH polls), and that noise must stay well below the
 # 2 % threshold in the well-behaved runs and the 10 % tolerance in the others.
-LONG = ["-n", "3", "-d", "300000"]
+LONG = ["-n", "3", "-d", "400000"]
 # (row name, app, ON arguments, OFF arguments or None)
 RUNS = [
     ("late_barrier", "pg_late_barrier", LONG, LONG + ["--off"]),
@@ -48,7 +48,7 @@ for _d in ("same", "different"):
     # One round: from the second on, the receivers served first also wait
     # for the root's next round (it is still sending to the others), which
     # augur reports as late_sender, not multiple_output (docs/diagnose.md).
-    _a = ["--data", _d, "-n", "1", "-s", str(8 << 20), "-b", "100000"]
+    _a = ["--data", _d, "-n", "1", "-s", str(8 << 20), "-b", "300000"]
     RUNS.append(("multicast " + _d, "pg_multicast", _a, _a + ["--off"]))
 # master_worker: two problems and one balanced control (three times the
 # default costs, as in tests/proving).
