@@ -21,6 +21,9 @@
 #define DX_HIST_GROUPS 256
 /* Recent sends kept per rank (multiple output, send sequences). */
 #define DX_SEND_RING 8
+/* Clock correction between ranks is good to tens of microseconds: events
+ * of different ranks closer than this are not ordered. */
+#define DX_CLOCK_SLACK 100000u /* ns */
 /* serialization is only looked for up to this many ranks (O(ranks) test). */
 #define DX_SERIAL_MAX_RANKS 256
 

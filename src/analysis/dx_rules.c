@@ -104,9 +104,16 @@ static int late_sender_cause(dx *d, const augur_message *m, uint64_t from, uint6
   /* serialization: S was computing when it sent, and every other rank sat
    * in MPI or had finished: one rank works, the rest wait */
   if (d->nranks >= 3 && d->nranks <= DX_SERIAL_MAX_RANKS && ss >= S->last_end + w / 10) {
-    uint32_t in_mpi = 0;
+    /* The receiver waits by definition (corrected clocks may still put the
+     * end of its receive a little before the send); the others count when
+     * inside MPI (within the clock slack, at most 1 % of the wait) or
+     * finished. */
+    uint32_t in_mpi = 1;
+    uint64_t slack = min64(DX_CLOCK_SLACK, w / 100);
     for (uint32_t k = 0; k < d->nranks; k++)
-      if (k != m->sender && (d->ranks[k].in_call_until > ss || d->ranks[k].finalized)) in_mpi++;
+      if (k != m->sender && k != m->receiver &&
+          (d->ranks[k].in_call_until + slack > ss || d->ranks[k].finalized))
+        in_mpi++;
     if (in_mpi + 1 >= d->nranks) return AUGUR_DX_SERIALIZATION;
   }
   return AUGUR_DX_LATE_SENDER;
