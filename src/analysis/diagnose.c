@@ -197,8 +197,6 @@ int augur_diagnose(augur_trace *t, const augur_dx_options *opt_in, augur_diagnos
       rc = augur_fail(err, AUGUR_E_NOMEM, "diagnose: out of memory");
       break;
     }
-    d.now = ev.t_start;
-    d.now_rank = ev.rank;
     rc = augur_match_feed(d.matcher, &ev, err);
     if (rc < 0) break;
     if (!sub) after(&d, &ev);

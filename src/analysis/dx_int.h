@@ -128,7 +128,6 @@ typedef struct dx_rank {
   int many_peers;         /* talked to more than one peer */
   int did_send, did_recv; /* sent / received at least one message */
   uint64_t pending_in;    /* sends to this rank not matched yet (wrong order) */
-  uint64_t ls_wait_ns;    /* late-sender waits of this rank (all groups) */
   /* critical path: composition of the path that ends at cp_t */
   uint64_t cp_t;
 } dx_rank;
@@ -150,9 +149,7 @@ typedef struct dx {
   double *busy; /* compute ns per bin, summed over ranks */
   /* critical path: per rank 2*(ncs+1) counters, or NULL when too large */
   uint64_t *cp;
-  size_t cpw;   /* counters per rank */
-  uint64_t now; /* start time of the event being fed */
-  uint32_t now_rank;
+  size_t cpw; /* counters per rank */
   double wait_ns[AUGUR_DX_NWAITSTATES];
   uint64_t wait_n[AUGUR_DX_NWAITSTATES];
 } dx;

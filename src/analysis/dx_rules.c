@@ -160,7 +160,6 @@ static void late_sender(dx *d, const augur_message *m) {
   R->lw_t1 = to;
   R->lw_from = m->sender;
   R->lw_hash = re->hash;
-  R->ls_wait_ns += to - from;
   dx_cp_join(d, m->receiver, m->sender, re->callsite, re->t_end);
 }
 
