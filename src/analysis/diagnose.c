@@ -136,7 +136,8 @@ static int setup(dx *d, augur_trace *t, const augur_dx_options *opt, augur_error
     if (!d->cp && d->nranks) return augur_fail(err, AUGUR_E_NOMEM, "diagnose: out of memory");
   }
   d->matcher = augur_matcher_new(t, dx_on_message, dx_on_coll, d);
-  if (!d->matcher) return augur_fail(err, AUGUR_E_NOMEM, "diagnose: out of memory");
+  d->isends = dx_isends_new();
+  if (!d->matcher || !d->isends) return augur_fail(err, AUGUR_E_NOMEM, "diagnose: out of memory");
   return 0;
 }
 
@@ -149,6 +150,7 @@ static void teardown(dx *d) {
   free(d->cp);
   dx_groups_free(&d->groups);
   if (d->matcher) augur_matcher_free(d->matcher);
+  dx_isends_free(d->isends);
 }
 
 /* A damaged rank file stops the index before the damage; diagnosing what
@@ -185,7 +187,8 @@ int augur_diagnose(augur_trace *t, const augur_dx_options *opt_in, augur_diagnos
   augur_stream *s = NULL;
   if (rc == 0) rc = augur_stream_merged(t, &s, err);
   uint64_t events = 0, total = total_events(t);
-  augur_event ev;
+  augur_event ev, call; /* call: the latest parent event (sub-records follow theirs) */
+  memset(&call, 0, sizeof call);
   while (rc == 0 && (rc = augur_stream_next(s, &ev, err)) == 1) {
     rc = 0;
     events++;
@@ -199,7 +202,13 @@ int augur_diagnose(augur_trace *t, const augur_dx_options *opt_in, augur_diagnos
     }
     rc = augur_match_feed(d.matcher, &ev, err);
     if (rc < 0) break;
-    if (!sub) after(&d, &ev);
+    if (!sub) {
+      after(&d, &ev);
+      call = ev;
+    } else if (ev.type == AUGUR_EV_COMPLETION && dx_isend_done(&d, &ev, &call)) {
+      rc = augur_fail(err, AUGUR_E_NOMEM, "diagnose: out of memory");
+      break;
+    }
   }
   if (s) augur_stream_close(s);
   augur_diagnosis *res = NULL;

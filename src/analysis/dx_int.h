@@ -120,6 +120,7 @@ typedef struct dx_rank {
   uint32_t lw_from;
   /* a receive call whose waits are being accounted (Waitall: no double count) */
   uint64_t acct_call, acct_until;
+  uint64_t sacct_call, sacct_until; /* the same for a call completing sends */
   dx_sent sent[DX_SEND_RING];
   unsigned nsent;
   dx_transfer pending;
@@ -132,12 +133,15 @@ typedef struct dx_rank {
   uint64_t cp_t;
 } dx_rank;
 
+typedef struct dx_isends dx_isends; /* dx_isend.c */
+
 typedef struct dx {
   augur_trace *trace;
   uint32_t nranks;
   dx_rank *ranks;
   dx_groups groups;
   augur_matcher *matcher;
+  dx_isends *isends;
   augur_error *err;
   int has_hashes;
   uint64_t eager_limit_opt;
@@ -183,6 +187,14 @@ void dx_charge(dx *d, int wait_state, int32_t g, uint32_t rank, uint32_t callsit
 /* Critical path: the path to RANK's time T now goes through FROM's path at
  * its current time, then T - from_t inside call site CS. */
 void dx_cp_join(dx *d, uint32_t rank, uint32_t from, uint32_t cs, uint64_t t);
+
+/* dx_isend.c: late receivers behind nonblocking sends. Both return 0, or
+ * -1 when memory ran out. */
+dx_isends *dx_isends_new(void);
+void dx_isends_free(dx_isends *t);
+int dx_isend_message(dx *d, const augur_message *m);
+/* C: a COMPLETION sub-record; CALL: the call it belongs to. */
+int dx_isend_done(dx *d, const augur_event *c, const augur_event *call);
 
 /* dx_finish.c: groups -> findings, intervals, path */
 int dx_finish(dx *d, const augur_dx_options *opt, augur_diagnosis *out);

@@ -251,6 +251,7 @@ int dx_on_message(void *ctx, const augur_message *m) {
   late_sender(d, m);
   late_receiver(d, m);
   transfer(d, m);
+  if (dx_isend_message(d, m)) return augur_fail(d->err, AUGUR_E_NOMEM, "diagnose: out of memory");
   return AUGUR_OK;
 }
 

@@ -143,6 +143,41 @@ static void late_receiver_and_eager_limit(void **state) {
   augur_diagnosis_free(d);
 }
 
+/* A send request completed by a Wait: the sender waits there for the late
+ * receive. 0 -> 1: Issend + Wait, blocking Recv posted at 250 (140 ns);
+ * 2 -> 3: a 1 MiB Isend + Waitall that ends after the Irecv is posted at 250
+ * (rendezvous: 140 ns); 2 -> 3 again: 64 bytes whose Wait ends before the
+ * receive is posted (eager: nothing). */
+static void isend_late_receiver(void **state) {
+  (void)state;
+  static scene s;
+  memset(&s, 0, sizeof s);
+  p2p(&s, 0, AUGUR_EV_ISSEND, 100, 101, 1, 0, 8)->req = 0xA;
+  add(&s, 0, AUGUR_EV_WAIT, 110, 300)->aux = 1;
+  add(&s, 0, AUGUR_EV_COMPLETION, 0, 0)->req = 0xA;
+  p2p(&s, 1, AUGUR_EV_RECV, 250, 310, 0, 0, 8);
+  p2p(&s, 2, AUGUR_EV_ISEND, 100, 101, 3, 0, 1 << 20)->req = 0xB;
+  add(&s, 2, AUGUR_EV_WAITALL, 110, 300)->aux = 1;
+  add(&s, 2, AUGUR_EV_COMPLETION, 0, 0)->req = 0xB;
+  p2p(&s, 2, AUGUR_EV_ISEND, 400, 401, 3, 1, 64)->req = 0xC;
+  add(&s, 2, AUGUR_EV_WAIT, 402, 403)->aux = 1;
+  add(&s, 2, AUGUR_EV_COMPLETION, 0, 0)->req = 0xC;
+  p2p(&s, 3, AUGUR_EV_IRECV, 250, 251, 2, 0, 1 << 20)->req = 0xD;
+  add(&s, 3, AUGUR_EV_WAIT, 260, 320)->aux = 1;
+  augur_event *c = add(&s, 3, AUGUR_EV_COMPLETION, 0, 0);
+  c->req = 0xD;
+  c->peer = 2;
+  c->tag = 0;
+  c->bytes_recv = 1 << 20;
+  p2p(&s, 3, AUGUR_EV_RECV, 500, 510, 2, 1, 64);
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  only_wait(d, AUGUR_DX_LATE_RECEIVER, 140 + 140);
+  assert_int_equal(d->wait_instances[AUGUR_DX_LATE_RECEIVER], 2);
+  assert_int_equal(d->rendezvous_min, 1 << 20);
+  assert_int_equal(d->eager_max, 64);
+  augur_diagnosis_free(d);
+}
+
 /* Rank 1 insists on B (sent at 200) while A (sent at 100) is there. */
 static void wrong_order(void **state) {
   (void)state;
@@ -314,6 +349,7 @@ static void threshold(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(late_sender),           cmocka_unit_test(late_receiver_and_eager_limit),
+      cmocka_unit_test(isend_late_receiver),
       cmocka_unit_test(wrong_order),           cmocka_unit_test(waitall_counts_once),
       cmocka_unit_test(barrier_and_imbalance), cmocka_unit_test(broadcast_and_reduce),
       cmocka_unit_test(init_skew_is_not_lost), cmocka_unit_test(blocked_sender),

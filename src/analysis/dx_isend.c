@@ -1,0 +1,194 @@
+/* augur diagnose — late receivers behind nonblocking sends.
+ *
+ * An MPI_Isend (or Issend) of a synchronous or rendezvous message returns at
+ * once; the sender then waits in the call that completes the request
+ * (MPI_Wait, Waitall, a Test loop...) until the receive is posted. The
+ * matcher pairs the message once both ends are known, the reader pairs the
+ * completion with its Isend, and the two can arrive in either order: each
+ * waits here for the other, FIFO per channel (sender, receiver, comm, tag),
+ * which is MPI's order for the messages of a channel. Memory holds only
+ * what is in flight. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dx_int.h"
+#include "mix.h"
+
+/* One side waiting for the other. */
+typedef struct part {
+  uint64_t t0, t1; /* message: receive post, -; completion: the completing call */
+  uint64_t bytes;
+  uint32_t send_cs, recv_cs; /* message only */
+  uint8_t sync, can_wait;    /* message only: Issend; Isend or Issend */
+} part;
+
+typedef struct chan {
+  uint64_t comm;
+  uint32_t s, r;
+  int32_t tag;
+  int used;
+  int side; /* 0: messages wait, 1: completions wait */
+  part *v;
+  uint32_t head, len, cap;
+} chan;
+
+struct dx_isends {
+  chan *slot;
+  size_t cap, n;
+};
+
+static uint64_t key_hash(uint32_t s, uint32_t r, uint64_t comm, int32_t tag) {
+  return augur_mix64(comm ^ ((uint64_t)s << 40) ^ ((uint64_t)r << 20) ^ (uint32_t)tag);
+}
+
+static chan *slot_of(chan *slot, size_t cap, uint32_t s, uint32_t r, uint64_t comm, int32_t tag) {
+  size_t i = key_hash(s, r, comm, tag) & (cap - 1);
+  while (slot[i].used &&
+         !(slot[i].s == s && slot[i].r == r && slot[i].comm == comm && slot[i].tag == tag))
+    i = (i + 1) & (cap - 1);
+  return &slot[i];
+}
+
+dx_isends *dx_isends_new(void) {
+  dx_isends *t = calloc(1, sizeof *t);
+  if (!t) return NULL;
+  t->cap = 64;
+  t->slot = calloc(t->cap, sizeof *t->slot);
+  if (!t->slot) {
+    free(t);
+    return NULL;
+  }
+  return t;
+}
+
+void dx_isends_free(dx_isends *t) {
+  if (!t) return;
+  for (size_t i = 0; i < t->cap; i++)
+    free(t->slot[i].v);
+  free(t->slot);
+  free(t);
+}
+
+static chan *get(dx_isends *t, uint32_t s, uint32_t r, uint64_t comm, int32_t tag) {
+  if ((t->n + 1) * 2 > t->cap) {
+    size_t ncap = t->cap * 2;
+    chan *ns = calloc(ncap, sizeof *ns);
+    if (!ns) return NULL;
+    for (size_t i = 0; i < t->cap; i++)
+      if (t->slot[i].used) {
+        chan *c = &t->slot[i];
+        *slot_of(ns, ncap, c->s, c->r, c->comm, c->tag) = *c;
+      }
+    free(t->slot);
+    t->slot = ns;
+    t->cap = ncap;
+  }
+  chan *c = slot_of(t->slot, t->cap, s, r, comm, tag);
+  if (!c->used) {
+    memset(c, 0, sizeof *c);
+    c->used = 1;
+    c->s = s;
+    c->r = r;
+    c->comm = comm;
+    c->tag = tag;
+    t->n++;
+  }
+  return c;
+}
+
+/* Empty channels leave the table (linear probing: later entries shift back
+ * into the hole), so a tag per iteration does not grow it. */
+static void drop(dx_isends *t, chan *c) {
+  size_t mask = t->cap - 1, i = (size_t)(c - t->slot);
+  free(c->v);
+  for (size_t j = (i + 1) & mask; t->slot[j].used; j = (j + 1) & mask) {
+    chan *e = &t->slot[j];
+    size_t home = key_hash(e->s, e->r, e->comm, e->tag) & mask;
+    if (i <= j ? (home > i && home <= j) : (home > i || home <= j)) continue;
+    t->slot[i] = *e;
+    i = j;
+  }
+  memset(&t->slot[i], 0, sizeof t->slot[i]);
+  t->n--;
+}
+
+static int push(chan *c, const part *p) {
+  if (c->head + c->len == c->cap) {
+    if (c->head) {
+      memmove(c->v, c->v + c->head, c->len * sizeof *c->v);
+      c->head = 0;
+    }
+    if (c->len == c->cap) {
+      uint32_t ncap = c->cap ? c->cap * 2 : 2;
+      part *nv = realloc(c->v, ncap * sizeof *nv);
+      if (!nv) return -1;
+      c->v = nv;
+      c->cap = ncap;
+    }
+  }
+  c->v[c->head + c->len++] = *p;
+  return 0;
+}
+
+/* The message M (receive posted at M->t0) was completed on the sender by
+ * the call D (D->t0 .. D->t1). */
+static void judge(dx *d, uint32_t sender, uint32_t receiver, uint64_t comm, const part *m,
+                  const part *done) {
+  uint64_t post = m->t0, t0 = done->t0, t1 = done->t1;
+  if (!m->can_wait || post <= t0) return;
+  if (!m->sync) {
+    if (t1 < post) { /* finished before the receive existed: eager */
+      if (m->bytes > d->eager_max) d->eager_max = m->bytes;
+      return;
+    }
+    if (!d->rendezvous_min || m->bytes < d->rendezvous_min) d->rendezvous_min = m->bytes;
+    if (d->eager_limit_opt && m->bytes <= d->eager_limit_opt) return;
+  }
+  dx_rank *S = &d->ranks[sender];
+  uint64_t from = t0, to = post < t1 ? post : t1;
+  if (S->sacct_call == t0 + 1) /* one Waitall, several late receivers: once */
+    from = S->sacct_until > t0 ? S->sacct_until : t0;
+  else
+    S->sacct_call = t0 + 1;
+  if (to <= from) return;
+  S->sacct_until = to;
+  int32_t g =
+      dx_group_get(&d->groups, AUGUR_DX_LATE_RECEIVER, AUGUR_DX_LATE_RECEIVER, m->send_cs, -1);
+  if (g >= 0) dx_group_partner(&d->groups, &d->groups.g[g], receiver, m->recv_cs);
+  dx_charge(d, AUGUR_DX_LATE_RECEIVER, g, sender, m->send_cs, from, to, comm);
+}
+
+/* Either side arrives: pair it with the oldest of the other side, or wait. */
+static int meet(dx *d, uint32_t s, uint32_t r, uint64_t comm, int32_t tag, int side,
+                const part *p) {
+  chan *c = get(d->isends, s, r, comm, tag);
+  if (!c) return -1;
+  if (c->len && c->side != side) {
+    part other = c->v[c->head++];
+    if (--c->len == 0) drop(d->isends, c);
+    judge(d, s, r, comm, side == 0 ? p : &other, side == 0 ? &other : p);
+    return 0;
+  }
+  c->side = side;
+  return push(c, p);
+}
+
+int dx_isend_message(dx *d, const augur_message *m) {
+  if (m->send.kind != AUGUR_MATCH_NONBLOCKING) return 0;
+  part p = {m->recv.t_post,
+            0,
+            m->bytes,
+            (uint32_t)m->send.callsite,
+            (uint32_t)m->recv.callsite,
+            (uint8_t)(m->send.type == AUGUR_EV_ISSEND),
+            (uint8_t)(m->send.type == AUGUR_EV_ISEND || m->send.type == AUGUR_EV_ISSEND)};
+  return meet(d, m->sender, m->receiver, m->comm, m->tag, 0, &p);
+}
+
+int dx_isend_done(dx *d, const augur_event *c, const augur_event *call) {
+  if (!(c->flags & AUGUR_F_SENDREQ) || (c->flags & (AUGUR_F_PERSISTENT | AUGUR_F_CANCELLED)) ||
+      c->peer < 0 || (uint32_t)c->peer >= d->nranks || c->tag < 0)
+    return 0;
+  part p = {call->t_start, call->t_end, 0, 0, 0, 0, 0};
+  return meet(d, c->rank, (uint32_t)c->peer, c->comm, c->tag, 1, &p);
+}
