@@ -8,7 +8,8 @@ PKGS="build-essential cmake pkg-config make gfortran clang libclang-rt-14-dev cl
 mpich libmpich-dev openmpi-bin libopenmpi-dev
 libzstd-dev libxxhash-dev libdw-dev libelf-dev libjansson-dev libcmocka-dev
 libpapi-dev libinih-dev libssl-dev libsqlite3-dev python3 file procps time
-libotf2-trace-dev otf2-tools python3-otf2 libsimgrid-dev chromium fonts-dejavu-core"
+libotf2-trace-dev otf2-tools python3-otf2 libsimgrid-dev chromium fonts-dejavu-core
+libmicrohttpd-dev libslurm-dev slurmctld slurmd munge"
 
 missing=""
 for p in $PKGS; do

@@ -77,5 +77,6 @@ int cmd_diagnose(int argc, char **argv);
 int cmd_phases(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
+int cmd_web(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "mon_query.h"
 
 static void help(void) {
   printf("usage: augur jobs [options] [JOB]\n"
@@ -43,18 +44,8 @@ static const char *default_metrics =
     "wall_s,compute_s,cpu_s,mpi_s,mpi_pct,io_s,maxrss_kb,task_clock,ipc";
 
 static int open_db(const char *path, sqlite3 **db) {
-  if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-    int rc = cli_fail("cannot open database %s: %s", path, *db ? sqlite3_errmsg(*db) : "?");
-    sqlite3_close(*db);
-    return rc;
-  }
-  sqlite3_busy_timeout(*db, 5000);
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(*db, "SELECT 1 FROM job LIMIT 0", -1, &st, NULL) != SQLITE_OK) {
-    sqlite3_close(*db);
-    return cli_fail("%s is not an augur monitoring database (no job table)", path);
-  }
-  sqlite3_finalize(st);
+  char why[512];
+  if (mon_query_open(path, db, why, sizeof why) < 0) return cli_fail("%s", why);
   return CLI_OK;
 }
 
@@ -119,19 +110,8 @@ static int list_jobs(sqlite3 *db, int json, long long limit) {
 
 /* The job's row id from JOB: #N, a job id (newest wins), or a uid prefix. */
 static int find_job(sqlite3 *db, const char *spec, sqlite3_int64 *id) {
-  sqlite3_stmt *st;
-  const char *sql = spec[0] == '#' ? "SELECT id FROM job WHERE id=CAST(?1 AS INTEGER)"
-                                   : "SELECT id FROM job WHERE job_name=?1 OR (length(?1)>=6 AND "
-                                     "record_uid LIKE ?1||'%') ORDER BY start_ns DESC, id DESC";
-  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-    return cli_fail("query failed: %s", sqlite3_errmsg(db));
-  sqlite3_bind_text(st, 1, spec[0] == '#' ? spec + 1 : spec, -1, SQLITE_TRANSIENT);
-  int found = 0;
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    if (!found) *id = sqlite3_column_int64(st, 0);
-    found++;
-  }
-  sqlite3_finalize(st);
+  int found = mon_query_find_job(db, spec, id);
+  if (found < 0) return cli_fail("query failed: %s", sqlite3_errmsg(db));
   if (!found) return cli_fail("no job '%s' in the database (see 'augur jobs')", spec);
   if (found > 1)
     cli_note("note: %d jobs match '%s'; showing the newest (#%lld)", found, spec, (long long)*id);
@@ -140,36 +120,18 @@ static int find_job(sqlite3 *db, const char *spec, sqlite3_int64 *id) {
 
 /* Metric names must be columns of process_derived: checked, then quoted. */
 static int check_metrics(sqlite3 *db, char *list, char **names, int *n, int max) {
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(db, "SELECT * FROM process_derived LIMIT 0", -1, &st, NULL) != SQLITE_OK)
-    return cli_fail("query failed: %s", sqlite3_errmsg(db));
-  int ncol = sqlite3_column_count(st);
   *n = 0;
   for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-    int ok = 0;
-    for (int c = 0; c < ncol && !ok; c++)
-      ok = !strcmp(sqlite3_column_name(st, c), t);
-    if (!ok) {
-      sqlite3_finalize(st);
+    if (!mon_query_metric_ok(db, MON_BY_PROCESS, t))
       return cli_usage("unknown metric '%s' (see docs/monitoring.md)", t);
-    }
-    if (*n == max) {
-      sqlite3_finalize(st);
-      return cli_usage("at most %d metrics", max);
-    }
+    if (*n == max) return cli_usage("at most %d metrics", max);
     names[(*n)++] = t;
   }
-  sqlite3_finalize(st);
   if (!*n) return cli_usage("--metrics is empty");
   return CLI_OK;
 }
 
 #define MAXM 32
-
-typedef struct agg {
-  double sum, sumsq, min, max;
-  long n;
-} agg;
 
 static int show_job(sqlite3 *db, const char *spec, const char *by, char *metrics, int json) {
   sqlite3_int64 id = 0;
@@ -216,9 +178,9 @@ static int show_job(sqlite3 *db, const char *spec, const char *by, char *metrics
     return cli_fail("query failed: %s", sqlite3_errmsg(db));
   sqlite3_bind_int64(st, 1, id);
 
-  agg a[MAXM];
+  mon_stat a[MAXM];
   for (int m = 0; m < nm; m++)
-    a[m] = (agg){0, 0, INFINITY, -INFINITY, 0};
+    mon_stat_init(&a[m]);
   json_t *rows = json ? json_array() : NULL;
   int bynode = !strcmp(by, "node");
   if (!json) {
@@ -254,13 +216,7 @@ static int show_job(sqlite3 *db, const char *spec, const char *by, char *metrics
     for (int m = 0; m < nm; m++) {
       int null = sqlite3_column_type(st, 4 + m) == SQLITE_NULL;
       double v = sqlite3_column_double(st, 4 + m);
-      if (!null) {
-        a[m].sum += v;
-        a[m].sumsq += v * v;
-        if (v < a[m].min) a[m].min = v;
-        if (v > a[m].max) a[m].max = v;
-        a[m].n++;
-      }
+      if (!null) mon_stat_add(&a[m], v);
       if (json)
         json_object_set_new(vals, names[m], null ? json_null() : json_real(v));
       else if (null)
@@ -277,43 +233,18 @@ static int show_job(sqlite3 *db, const char *spec, const char *by, char *metrics
   }
   sqlite3_finalize(st);
 
-  static const char *const aggn[] = {"avg", "min", "max", "sum", "stddev", "balance"};
   json_t *aggs = json ? json_object() : NULL;
-  for (int k = 0; k < 6; k++) {
-    if (!json) printf("%-6s %-12s %-20s %8s", aggn[k], "", "", "");
+  for (int k = 0; k < MON_AGG_N; k++) {
+    if (!json) printf("%-6s %-12s %-20s %8s", mon_agg_names[k], "", "", "");
     for (int m = 0; m < nm; m++) {
-      double v = NAN;
-      if (a[m].n) {
-        double avg = a[m].sum / (double)a[m].n;
-        double var = a[m].sumsq / (double)a[m].n - avg * avg;
-        switch (k) {
-        case 0:
-          v = avg;
-          break;
-        case 1:
-          v = a[m].min;
-          break;
-        case 2:
-          v = a[m].max;
-          break;
-        case 3:
-          v = a[m].sum;
-          break;
-        case 4:
-          v = sqrt(var > 0 ? var : 0);
-          break;
-        default:
-          v = a[m].max > 0 ? avg / a[m].max : NAN;
-          break;
-        }
-      }
+      double v = mon_stat_value(&a[m], k);
       if (json) {
         json_t *o = json_object_get(aggs, names[m]);
         if (!o) {
           o = json_object();
           json_object_set_new(aggs, names[m], o);
         }
-        json_object_set_new(o, aggn[k], isnan(v) ? json_null() : json_real(v));
+        json_object_set_new(o, mon_agg_names[k], isnan(v) ? json_null() : json_real(v));
       } else if (isnan(v)) {
         printf(" %14s", "-");
       } else {

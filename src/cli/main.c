@@ -24,6 +24,7 @@ static const command commands[] = {
     {"phases", cmd_phases, "PAS2P phases: repeated stretches, their weights and share of the run"},
     {"profile", cmd_profile, "run a job in profile mode: one summary record per job"},
     {"jobs", cmd_jobs, "query the monitoring database: jobs, per-rank metrics"},
+    {"web", cmd_web, "serve the monitoring database read-only as a web UI"},
     {"export", cmd_export, "write a trace as OTF2, Chrome JSON, Paraver or SimGrid"},
     {"import", cmd_import, "turn an OTF2 archive (e.g. from Score-P) into an augur trace"},
 };

@@ -1,0 +1,102 @@
+/* augur web — the read-only web UI over the monitoring database (src/web).
+ *
+ *   augur web [--db FILE] [--listen ADDR:PORT] [--token T] [--port-file F]
+ *
+ * Bound to 127.0.0.1 by default; any other address needs a token, so the
+ * job data of a centre is never served to anyone who can reach the port. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#ifdef AUGUR_HAVE_WEB
+#include "web.h"
+#endif
+
+static void help(void) {
+  printf(
+      "usage: augur web [options]\n"
+      "\n"
+      "Serves the monitoring database read-only over HTTP: pick cluster, user, job\n"
+      "and step; group by cluster, user, job, step, node, program, rank, process or\n"
+      "thread; metrics with aggregations; table, bar, line and scatter charts;\n"
+      "drill-down by clicking a row or bar; the SQL of every page on request.\n"
+      "\n"
+      "options:\n"
+      "  --db FILE            the database (default $AUGUR_DB or augur.db)\n"
+      "  --listen ADDR:PORT   IPv4 address and port (default 127.0.0.1:8077; port 0 =\n"
+      "                       any free port)\n"
+      "  --token T            require this token (default $AUGUR_WEB_TOKEN); required\n"
+      "                       when ADDR is not a loopback address. Log in once with\n"
+      "                       http://ADDR:PORT/?token=T (a cookie keeps it)\n"
+      "  --port-file FILE     write the port there once listening (for scripts)\n"
+      "  -v, --verbose        log each request on stderr\n"
+      "  -h, --help           show this help\n"
+      "\n"
+      "examples:\n"
+      "  augur web --db /var/lib/augur/augur.db\n"
+      "  augur web --db augur.db --listen 0.0.0.0:8077 --token \"$(cat /etc/augur/web-token)\"\n");
+}
+
+int cmd_web(int argc, char **argv) {
+  const char *db = getenv("AUGUR_DB"), *listen = "127.0.0.1:8077",
+             *token = getenv("AUGUR_WEB_TOKEN");
+  const char *port_file = NULL, *val;
+  int verbose = 0;
+  for (int i = 1; i < argc; i++) {
+    int m;
+    if (cli_is_help(argv[i])) {
+      help();
+      return CLI_OK;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--db", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      db = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--listen", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      listen = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--token", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      token = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--port-file", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      port_file = val;
+    } else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+      verbose = 1;
+    } else {
+      return cli_usage("unknown argument '%s' (see 'augur web --help')", argv[i]);
+    }
+  }
+  if (!db || !*db) db = "augur.db";
+  if (token && !*token) token = NULL;
+  if (token && (strlen(token) < 8 || strlen(token) > 256))
+    return cli_usage("--token wants 8 to 256 characters");
+  /* It travels in a cookie and a URL: letters, digits and -._~+/= only. */
+  for (const char *t = token; t && *t; t++)
+    if (!((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9') ||
+          strchr("-._~+/=", *t)))
+      return cli_usage("--token may hold letters, digits and -._~+/= only");
+  char host[64];
+  const char *colon = strrchr(listen, ':');
+  long long port;
+  if (!colon || colon == listen || (size_t)(colon - listen) >= sizeof host)
+    return cli_usage("--listen wants ADDR:PORT, e.g. 127.0.0.1:8077, got '%s'", listen);
+  memcpy(host, listen, (size_t)(colon - listen));
+  host[colon - listen] = '\0';
+  if (cli_parse_int("--listen port", colon + 1, 0, 65535, &port) < 0) return CLI_USAGE;
+  if (strncmp(host, "127.", 4) != 0 && !token)
+    return cli_usage("listening on %s (not loopback) needs --token or AUGUR_WEB_TOKEN", host);
+#ifdef AUGUR_HAVE_WEB
+  /* Check the database now: a wrong path is a start-up error, not a page. */
+  sqlite3 *probe;
+  char why[512];
+  if (mon_query_open(db, &probe, why, sizeof why) < 0) return cli_fail("%s", why);
+  sqlite3_close(probe);
+  web_opts o = {db, host, (int)port, token, port_file, verbose};
+  if (web_run(&o, why, sizeof why) < 0) return cli_fail("%s", why);
+  return CLI_OK;
+#else
+  (void)verbose;
+  (void)port_file;
+  return cli_fail("this augur was built without libmicrohttpd (scripts/install-deps.sh)");
+#endif
+}
