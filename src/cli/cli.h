@@ -75,6 +75,8 @@ int cmd_import(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_diagnose(int argc, char **argv);
 int cmd_phases(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
 int cmd_web(int argc, char **argv);

@@ -21,6 +21,8 @@ static const command commands[] = {
     {"dump", cmd_dump, "print a trace's events, one line each"},
     {"timeline", cmd_timeline, "draw a window of the run as SVG or HTML"},
     {"diagnose", cmd_diagnose, "find where the run loses time, why, and what to change"},
+    {"simulate", cmd_simulate, "predict the run on a machine model from its execution graph"},
+    {"calibrate", cmd_calibrate, "measure this machine and write its model for simulate"},
     {"phases", cmd_phases, "PAS2P phases: repeated stretches, their weights and share of the run"},
     {"profile", cmd_profile, "run a job in profile mode: one summary record per job"},
     {"jobs", cmd_jobs, "query the monitoring database: jobs, per-rank metrics"},
@@ -33,7 +35,7 @@ static const command commands[] = {
 static void usage(FILE *f) {
   fprintf(f, "usage: augur COMMAND [options]\n\ncommands:\n");
   for (size_t i = 0; i < NCOMMANDS; i++)
-    fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
   fprintf(f, "\noptions:\n"
              "  -h, --help     show this help (augur COMMAND --help for a command)\n"
              "  --version      print the version\n"

@@ -1,0 +1,102 @@
+#!/bin/sh
+# bench/simulate: augur simulate against measured runs and SimGrid (issue 5).
+# 1. Apps recorded here with MPICH (4 ranks), each predicted by augur on the
+#    calibrated model of this machine (`augur calibrate --ranks 4`), on the
+#    model calibrated from the trace itself (`calibrate --from`), and by
+#    SimGrid's SMPI replay (`augur export --format simgrid`) on the same model
+#    (`simulate --simgrid-platform`); simulated events/s and peak RSS of both.
+# 2. Simulator throughput and memory on synthetic graphs (augur-bench-sim).
+# Usage: bench/simulate/run.sh [BUILD_DIR]
+set -eu
+BUILD=$(cd "${1:-build}" && pwd)
+AUGUR="$BUILD/bin/augur"
+BENCH="$BUILD/bin/augur-bench-sim"
+APPS="$BUILD/apps/mpich"
+[ -x "$AUGUR" ] && [ -x "$BENCH" ] || { echo "bench/simulate: build augur and augur-bench-sim first"; exit 1; }
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+SMPIRUN=$(command -v smpirun || true)
+
+# Runs a command, prints its wall seconds and peak RSS (KiB) on one line.
+measure() {
+  python3 - "$@" <<'PY'
+import resource, subprocess, sys, time
+t = time.monotonic()
+r = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+w = time.monotonic() - t
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+sys.stdout.write("%.6f %d %d\n" % (w, rss, r.returncode))
+PY
+}
+
+echo "augur bench/simulate  ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg), MPICH, 4 ranks)"
+"$AUGUR" calibrate --ranks 4 -o "$W/machine.ini" 2>/dev/null
+echo "model: $(grep -E '^# ring step' "$W/machine.ini" | sed 's/# //'), overhead $(grep '^overhead' "$W/machine.ini" | cut -d= -f2)"
+echo
+printf '%-28s %9s %9s %7s %9s %7s %9s %7s %10s %10s %8s %8s\n' app measured augur err \
+  self err simgrid err "augur ev/s" "sg ev/s" "augur MB" "sg MB"
+for spec in "stencil -n 100" "ring -n 100 -s 1024" "stencil -n 40 -x 256 -y 256" \
+  "ring -n 50 -s 262144"; do
+  set -- $spec
+  app=$1
+  shift
+  T="$W/$app.augur"
+  rm -rf "$T" "$W/$app.ti" "$W/sg"
+  if ! "$AUGUR" record -o "$T" -- mpiexec.mpich -n 4 "$APPS/$app" "$@" >"$W/rec.log" 2>&1; then
+    echo "$spec: recording failed: $(tail -1 "$W/rec.log")"
+    continue
+  fi
+  # No eager-sized message found its receiver waiting: nothing to self-calibrate.
+  "$AUGUR" calibrate --from "$T" --machine "$W/machine.ini" -o "$W/self.ini" 2>/dev/null ||
+    cp "$W/machine.ini" "$W/self.ini"
+  set -- $(measure "$AUGUR" simulate "$T" --machine "$W/machine.ini" --json --simgrid-platform "$W/sg")
+  a_wall=$1 a_rss=$2
+  "$AUGUR" simulate "$T" --machine "$W/machine.ini" --json >"$W/a.json"
+  "$AUGUR" simulate "$T" --machine "$W/self.ini" --json >"$W/s.json"
+  sg_time=-1 sg_wall=0 sg_rss=0
+  if [ -n "$SMPIRUN" ]; then
+    "$AUGUR" export "$T" --format simgrid -o "$W/$app.ti" >/dev/null 2>&1
+    (cd "$W/$app.ti" && measure "$SMPIRUN" -np 4 -platform "$W/sg/platform.xml" \
+      -hostfile "$W/sg/hosts" -replay index.txt --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
+      --cfg=smpi/async-small-thresh:65536 --cfg=smpi/send-is-detached-thresh:65536 \
+      --log=root.threshold:warning >"$W/sg.m")
+    (cd "$W/$app.ti" && "$SMPIRUN" -np 4 -platform "$W/sg/platform.xml" -hostfile "$W/sg/hosts" \
+      -replay index.txt --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
+      --cfg=smpi/async-small-thresh:65536 --cfg=smpi/send-is-detached-thresh:65536 \
+      >"$W/sg.out" 2>&1) || true
+    sg_time=$(sed -n 's/.*Simulation time \([0-9.e+-]*\).*/\1/p' "$W/sg.out" | tail -1)
+    [ -n "$sg_time" ] || sg_time=-1
+    set -- $(cat "$W/sg.m")
+    sg_wall=$1 sg_rss=$2
+  fi
+  python3 - "$app $*" "$W/a.json" "$W/s.json" "$a_wall" "$a_rss" "$sg_time" "$sg_wall" "$sg_rss" "$spec" <<'PY'
+import json, sys
+a, s = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+a_wall, a_rss, sg, sg_wall, sg_rss = (float(x) for x in sys.argv[4:9])
+m = a["measured_seconds"]
+ev = a["graph"]["trace_events"]
+err = lambda p: "%+.1f%%" % (100 * (p - m) / m) if p >= 0 else "-"
+print("%-28s %9.4f %9.4f %7s %9.4f %7s %9s %7s %9.2fM %9.2fM %8.1f %8.1f" % (
+    sys.argv[9], m, a["predicted_seconds"], err(a["predicted_seconds"]), s["predicted_seconds"],
+    err(s["predicted_seconds"]), "%.4f" % sg if sg >= 0 else "-", err(sg),
+    ev / a_wall / 1e6, ev / sg_wall / 1e6 if sg_wall > 0 else 0, a_rss / 1024, sg_rss / 1024))
+PY
+done
+echo
+echo "measured: last MPI_Finalize entry - first MPI_Init exit in the trace. augur: model from"
+echo "\`augur calibrate --ranks 4\`; self: \`calibrate --from\` the trace; simgrid: SMPI replay of"
+echo "\`augur export --format simgrid\` on the same model. ev/s: trace events / wall seconds of the"
+echo "whole command (augur: read + graph + simulate; SimGrid: smpirun). MB: peak RSS."
+echo
+echo "Simulator alone, synthetic graphs (per rank and iteration: compute, 2 Irecv, 2 Isend,"
+echo "Waitall, Allreduce = 7 operations; 2 ranks per node: network flows; CPU seconds):"
+printf '%6s %8s %10s %8s %8s %12s %10s %9s\n' ranks iters operations build_s sim_s "ops/s" "B/op" "RSS MB"
+for spec in "4 250000" "16 50000" "64 10000"; do
+  set -- $spec
+  "$BENCH" --ranks "$1" --iters "$2" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print("%6d %8d %10d %8.3f %8.3f %11.2fM %10.1f %9.1f" % (d["ranks"], d["iterations"],
+      d["operations"], d["build_s"], d["simulate_s"], d["ops_per_s"] / 1e6,
+      d["graph_bytes_per_op"], d["peak_rss_kib"] / 1024))'
+done

@@ -1,0 +1,191 @@
+/* augur — execution-graph simulation (`augur simulate`, `augur calibrate`).
+ *
+ * A trace becomes an execution graph: per rank a sequence of operations
+ * (compute bursts, sends, receives, waits, collectives, local MPI calls) in
+ * program order; matched messages and collective instances are the edges
+ * between ranks. A discrete-event simulator replays the graph on a machine
+ * model (nodes, placement, CPU speed, latency, bandwidth, contention,
+ * eager/rendezvous, collective algorithms). See docs/simulate.md. */
+#ifndef AUGUR_SIM_H
+#define AUGUR_SIM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "augur/error.h"
+#include "augur/event.h"
+#include "augur/reader.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Execution graph ---------------------------------------------------- */
+
+enum augur_sim_kind {
+  AUGUR_SIM_COMPUTE = 0, /* a: ns of computation, b: first counter's delta (0 if none) */
+  AUGUR_SIM_LOCAL = 1,   /* an MPI call replayed with its recorded cost; a: ns */
+  AUGUR_SIM_SEND = 2,    /* a: message id; b: bytes */
+  AUGUR_SIM_RECV = 3,    /* a: message id; b: bytes */
+  AUGUR_SIM_WAIT = 4,    /* a: first index in the wait list, b: how many (op indices of
+                            nonblocking SEND/RECV of the same rank) */
+  AUGUR_SIM_COLL = 5     /* a: instance id, b: bytes (per the algorithm, see docs);
+                            comm: communicator index; peer: root world rank or -1 */
+};
+
+#define AUGUR_SIM_F_NONBLOCKING 0x01u /* Isend/Irecv: completes at a later WAIT */
+#define AUGUR_SIM_F_SYNC        0x02u /* synchronous send: always rendezvous */
+#define AUGUR_SIM_F_UNMATCHED   0x04u /* no partner in the trace: replayed as a no-op */
+
+#define AUGUR_SIM_NONE UINT64_MAX /* message/instance id not (yet) known */
+
+/* One operation: 32 bytes. */
+typedef struct augur_sim_op {
+  uint64_t a, b;     /* see enum augur_sim_kind */
+  uint32_t callsite; /* global call-site id (0 = unknown) */
+  uint32_t comm;     /* COLL: communicator index in the graph */
+  int32_t peer;      /* SEND/RECV: partner world rank; COLL: root or -1 */
+  uint16_t type;     /* MPI event type (AUGUR_EV_*), 0 for COMPUTE */
+  uint8_t kind;      /* enum augur_sim_kind */
+  uint8_t flags;     /* AUGUR_SIM_F_* */
+} augur_sim_op;
+
+/* A matched point-to-point message. */
+typedef struct augur_sim_msg {
+  uint64_t bytes;
+  uint32_t sender, receiver; /* world ranks */
+  uint32_t sync;             /* 1: synchronous send */
+} augur_sim_msg;
+
+typedef struct augur_sim_graph augur_sim_graph;
+
+/* What a graph holds. */
+typedef struct augur_sim_graph_stats {
+  uint32_t nranks;
+  uint64_t ops, compute_ops, messages, collectives, waits;
+  uint64_t unmatched;      /* SEND/RECV/COLL ops without a partner */
+  uint64_t trace_events;   /* events read from the trace (0 for hand-built graphs) */
+  uint64_t bytes;          /* memory held by the graph */
+  double measured_seconds; /* trace: last MPI_Finalize entry - first MPI_Init exit
+                              (-1 for hand-built graphs) */
+} augur_sim_graph_stats;
+
+augur_sim_graph *augur_sim_graph_new(uint32_t nranks);
+void augur_sim_graph_free(augur_sim_graph *g);
+uint32_t augur_sim_graph_nranks(const augur_sim_graph *g);
+void augur_sim_graph_stats_get(const augur_sim_graph *g, augur_sim_graph_stats *s);
+size_t augur_sim_graph_nops(const augur_sim_graph *g, uint32_t rank);
+const augur_sim_op *augur_sim_graph_ops(const augur_sim_graph *g, uint32_t rank);
+
+/* Building by hand (tests, generators). Each returns the new index, or -1
+ * when out of memory / an argument is out of range. Ops are appended to a
+ * rank in program order. */
+int64_t augur_sim_add_op(augur_sim_graph *g, uint32_t rank, const augur_sim_op *op);
+int64_t augur_sim_add_compute(augur_sim_graph *g, uint32_t rank, double seconds);
+/* A message from SENDER to RECEIVER; its ends are added with add_send/add_recv. */
+int64_t augur_sim_add_message(augur_sim_graph *g, uint32_t sender, uint32_t receiver,
+                              uint64_t bytes, int sync);
+int64_t augur_sim_add_send(augur_sim_graph *g, uint32_t rank, uint64_t msg, unsigned flags);
+int64_t augur_sim_add_recv(augur_sim_graph *g, uint32_t rank, uint64_t msg, unsigned flags);
+/* Waits for the nonblocking ops OPS[0..n) of the rank (indices returned by add_send/add_recv). */
+int64_t augur_sim_add_wait(augur_sim_graph *g, uint32_t rank, const uint32_t *ops, uint32_t n);
+/* A communicator of world ranks MEMBERS[0..n) (comm rank order); returns its index. */
+int64_t augur_sim_add_comm(augur_sim_graph *g, const uint32_t *members, uint32_t n);
+/* One member's call of collective instance INSTANCE (the same number on every member). */
+int64_t augur_sim_add_coll(augur_sim_graph *g, uint32_t rank, unsigned type, uint32_t comm,
+                           int32_t root, uint64_t bytes, uint64_t instance);
+
+/* Builds the graph of a trace (one pass over the merged stream, with the
+ * shared matcher). Fails on a damaged trace with the reader's message. */
+int augur_sim_graph_from_trace(augur_sim_graph **g, augur_trace *t, augur_error *err);
+
+/* ---- Machine model ------------------------------------------------------ */
+
+enum augur_placement { AUGUR_PLACE_BLOCK = 0, AUGUR_PLACE_CYCLIC = 1, AUGUR_PLACE_EXPLICIT = 2 };
+enum augur_topology { AUGUR_TOPO_CROSSBAR = 0, AUGUR_TOPO_BUS = 1 };
+
+#define AUGUR_MACHINE_MAX_EXPLICIT 4096
+
+typedef struct augur_machine {
+  char name[64];
+  uint32_t nodes;          /* 0: as many as the placement needs */
+  uint32_t cores_per_node; /* ranks per node for block/cyclic placement */
+  uint32_t placement;      /* enum augur_placement */
+  uint32_t nexplicit;      /* explicit: node of rank i = explicit_nodes[i % nexplicit] */
+  uint32_t explicit_nodes[AUGUR_MACHINE_MAX_EXPLICIT];
+  double cpu_speed;                  /* compute bursts take recorded / cpu_speed */
+  double overhead;                   /* seconds of CPU per MPI call (LogP's o) */
+  double latency, bandwidth;         /* network between nodes: s, bytes/s */
+  double injection_bandwidth;        /* per node in and out, bytes/s; 0 = unlimited */
+  double shm_latency, shm_bandwidth; /* inside a node */
+  uint64_t eager_limit;              /* bytes; larger messages use rendezvous */
+  uint32_t topology;                 /* enum augur_topology */
+  /* Collective algorithm switch points (bytes), as MPICH chooses them. */
+  uint64_t bcast_short;     /* binomial tree below, scatter + ring allgather above */
+  uint64_t allreduce_short; /* recursive doubling below, ring reduce-scatter+allgather above */
+  uint64_t allgather_long;  /* recursive doubling (total bytes) below, ring above */
+} augur_machine;
+
+/* This machine's defaults (docs/simulate.md lists them). */
+void augur_machine_default(augur_machine *m);
+/* Loads an INI file over M's current values. Errors name the file and line. */
+int augur_machine_load(augur_machine *m, const char *path, augur_error *err);
+/* Writes M as an INI file that augur_machine_load reads back. */
+int augur_machine_write(const augur_machine *m, FILE *f);
+/* Node of a world rank. */
+uint32_t augur_machine_node(const augur_machine *m, uint32_t rank);
+/* The model as a SimGrid platform (a cluster of its nodes, loopback = the
+ * shared-memory path, a shared backbone for the bus topology; host speed
+ * 1 Gflop/s x cpu_speed, matching `augur export --flops 1e9`) and an SMPI
+ * hostfile placing NRANKS ranks like the model does. */
+int augur_machine_write_simgrid(const augur_machine *m, uint32_t nranks, FILE *platform,
+                                FILE *hosts);
+
+/* Calibration from a recorded run (augur calibrate --from TRACE): sets M's
+ * latencies to the mean time from the end of a send call to the end of the
+ * receive that was already waiting for it (messages up to the eager limit),
+ * the bandwidths from such larger messages (bytes over time minus two
+ * latencies; kept if there are none) and the overhead to the median
+ * Isend/Irecv/eager-sized Send call. */
+typedef struct augur_sim_calib {
+  double latency, overhead, bandwidth;
+  uint64_t latency_samples, overhead_samples, bandwidth_samples;
+} augur_sim_calib;
+int augur_machine_calibrate_trace(augur_machine *m, augur_trace *t, augur_sim_calib *out,
+                                  augur_error *err);
+
+/* ---- Simulator ---------------------------------------------------------- */
+
+typedef struct augur_sim_rank {
+  double compute;   /* compute bursts, scaled by the CPU speed */
+  double send_wait; /* blocked in a send (or a wait whose last request was a send) */
+  double recv_wait; /* blocked in a receive (or a wait whose last request was a receive) */
+  double sync_wait; /* blocked in collectives */
+  double mpi;       /* per-call overhead and local MPI calls */
+  double finish;    /* when the rank reached its end (MPI_Finalize) */
+} augur_sim_rank;
+
+typedef struct augur_sim_result {
+  double predicted_seconds; /* the last rank's finish */
+  uint32_t nranks;
+  augur_sim_rank *ranks; /* nranks entries; free with augur_sim_result_free */
+  uint64_t ops;          /* operations replayed */
+  uint64_t messages;     /* point-to-point and collective-internal messages */
+  uint64_t heap_events;  /* discrete events processed */
+  double wall_seconds;   /* time the simulation took */
+} augur_sim_result;
+
+int augur_simulate(const augur_sim_graph *g, const augur_machine *m, augur_sim_result *r,
+                   augur_error *err);
+void augur_sim_result_free(augur_sim_result *r);
+
+/* Writers: aligned text, and JSON {"predicted_seconds", "ranks":[...], ...}.
+ * MEASURED < 0 leaves the measured time out. */
+void augur_sim_write_text(FILE *f, const augur_sim_result *r, double measured);
+void augur_sim_write_json(FILE *f, const augur_sim_result *r, const augur_sim_graph_stats *gs,
+                          double measured);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,245 @@
+/* augur calibrate [-o FILE] [--mpi mpich|openmpi] [--ranks N]
+ * augur calibrate --from TRACE [--machine FILE] [-o FILE]
+ *
+ * Runs augur-calibrate-<flavour> (src/sim/calibrate_mpi.c) with N ranks
+ * (default 2) on this node and turns its figures into a machine model: the ranks share a
+ * node, so what it measures is the shared-memory path; the network values
+ * are set equal to them so a model of one node stays consistent when
+ * someone spreads ranks over several. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "augur/sim.h"
+#include "cli.h"
+
+static void help(void) {
+  printf("usage: augur calibrate [-o FILE] [--mpi mpich|openmpi] [--ranks N]\n"
+         "       augur calibrate --from TRACE [--machine FILE] [-o FILE]\n"
+         "\n"
+         "Measures this machine with N MPI ranks (per-call overhead, ping-pong\n"
+         "latency and bandwidth over message sizes, allreduce and barrier cost,\n"
+         "compute rate) and writes a machine model for `augur simulate --machine`.\n"
+         "See docs/simulate.md.\n"
+         "\n"
+         "options:\n"
+         "  -o, --output FILE   write the model here (default: standard output)\n"
+         "  --mpi FLAVOUR       MPI library to measure (default: mpich if built)\n"
+         "  --from TRACE        no run: take latency and per-call overhead from a recorded\n"
+         "                      run (what messages cost while it ran; see docs/simulate.md)\n"
+         "  --machine FILE      with --from: start from this model instead of the defaults\n"
+         "  --ranks N           ranks to run (default 2); ranks 0 and 1 measure while the\n"
+         "                      others poll, so N above the core count measures what\n"
+         "                      messages cost when ranks share cores\n"
+         "  -h, --help          show this help\n");
+}
+
+/* <dir of /proc/self/exe>/../lib/NAME */
+static int helper_path(const char *name, char *out, size_t n) {
+  char exe[PATH_MAX];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len <= 0) return -1;
+  exe[len] = 0;
+  char *slash = strrchr(exe, '/');
+  if (!slash) return -1;
+  *slash = 0;
+  if ((size_t)snprintf(out, n, "%s/../lib/%s", exe, name) >= n) return -1;
+  return 0;
+}
+
+static int from_trace(const char *path, const char *base, const char *out) {
+  augur_machine m;
+  augur_error err = {0};
+  augur_machine_default(&m);
+  if (base && augur_machine_load(&m, base, &err) != AUGUR_OK) return cli_fail("%s", err.msg);
+  augur_trace *t = NULL;
+  int rc = cli_open_trace(path, &t);
+  if (rc != CLI_OK) return rc;
+  augur_sim_calib c;
+  rc = augur_machine_calibrate_trace(&m, t, &c, &err);
+  augur_trace_close(t);
+  if (rc != AUGUR_OK) return cli_fail("%s", err.msg);
+  if (!c.latency_samples && !c.bandwidth_samples)
+    return cli_fail("%s: no message found its receiver already waiting: nothing to measure", path);
+  snprintf(m.name, sizeof m.name, "calibrated from %s", path);
+  FILE *f = stdout;
+  if (out && !(f = fopen(out, "w"))) return cli_fail("%s: %s", out, strerror(errno));
+  fprintf(f, "# augur machine model: `augur calibrate --from %s`\n", path);
+  if (c.latency_samples)
+    fprintf(f, "# latency: mean of %llu messages whose receiver waited: %.3f us\n",
+            (unsigned long long)c.latency_samples, c.latency * 1e6);
+  else
+    fprintf(f, "# latency: kept (no eager-sized message found its receiver waiting)\n");
+  if (c.overhead_samples)
+    fprintf(f, "# overhead: median of %llu Isend/Irecv/eager Send calls: %.3f us\n",
+            (unsigned long long)c.overhead_samples, c.overhead * 1e6);
+  if (c.bandwidth_samples)
+    fprintf(f, "# bandwidth: %llu rendezvous messages whose receiver waited: %.3g bytes/s\n",
+            (unsigned long long)c.bandwidth_samples, c.bandwidth);
+  fprintf(f, "\n");
+  rc = augur_machine_write(&m, f);
+  if (out && fclose(f)) rc = AUGUR_E_IO;
+  if (rc != AUGUR_OK) return cli_fail("%s: write failed", out ? out : "stdout");
+  if (out) fprintf(stderr, "%s: wrote %s\n", cli_prog, out);
+  return CLI_OK;
+}
+
+int cmd_calibrate(int argc, char **argv) {
+  const char *out = NULL, *mpi = NULL, *val = NULL;
+  long long nranks = 2;
+  const char *from = NULL, *base = NULL;
+  for (int i = 1; i < argc; i++) {
+    int m;
+    if (cli_is_help(argv[i])) {
+      help();
+      return CLI_OK;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--output", "-o", &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      out = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--mpi", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      if (strcmp(val, "mpich") && strcmp(val, "openmpi"))
+        return cli_usage("--mpi: expected mpich or openmpi, got '%s'", val);
+      mpi = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--from", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      from = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--machine", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      base = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--ranks", NULL, &val)) != 0) {
+      if (m < 0 || cli_parse_int("--ranks", val, 2, 1024, &nranks) < 0) return CLI_USAGE;
+    } else {
+      return cli_usage("unexpected argument '%s' (see 'augur calibrate --help')", argv[i]);
+    }
+  }
+  if (from) return from_trace(from, base, out);
+  if (base) return cli_usage("--machine goes with --from TRACE");
+  char prog[PATH_MAX];
+  if (!mpi) {
+    mpi = "mpich";
+    if (helper_path("augur-calibrate-mpich", prog, sizeof prog) || access(prog, X_OK))
+      mpi = "openmpi";
+  }
+  char name[64];
+  snprintf(name, sizeof name, "augur-calibrate-%s", mpi);
+  if (helper_path(name, prog, sizeof prog) || access(prog, X_OK))
+    return cli_fail("calibration program %s not found next to augur (built with the %s flavour?)",
+                    name, mpi);
+  char mpiexec[32];
+  snprintf(mpiexec, sizeof mpiexec, "mpiexec.%s", mpi);
+
+  int pfd[2];
+  if (pipe(pfd)) return cli_fail("pipe: %s", strerror(errno));
+  pid_t pid = fork();
+  if (pid < 0) return cli_fail("fork: %s", strerror(errno));
+  if (pid == 0) {
+    dup2(pfd[1], 1);
+    close(pfd[0]);
+    close(pfd[1]);
+    if (!strcmp(mpi, "openmpi")) { /* as the tests run Open MPI here: root, 2 cores */
+      setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
+      setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+      setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 0);
+    }
+    char nbuf[16];
+    snprintf(nbuf, sizeof nbuf, "%lld", nranks);
+    execlp(mpiexec, mpiexec, "-n", nbuf, prog, (char *)NULL);
+    fprintf(stderr, "%s: cannot run %s: %s\n", cli_prog, mpiexec, strerror(errno));
+    _exit(127);
+  }
+  close(pfd[1]);
+  FILE *in = fdopen(pfd[0], "r");
+  augur_machine m;
+  augur_machine_default(&m);
+  double overhead = -1, lat = -1, lat_mean = -1, bw = -1, ar = -1, bar = -1, flops = -1, ring = -1;
+  double mean1m = -1, mean4m = -1, sendcost = -1;
+  char line[256], notes[4096] = "";
+  size_t nl = 0;
+  while (in && fgets(line, sizeof line, in)) {
+    double a, b, c, d;
+    if (sscanf(line, "overhead %lf", &a) == 1)
+      overhead = a;
+    else if (sscanf(line, "latency %lf %lf", &a, &b) == 2) {
+      lat = a;
+      lat_mean = b;
+    } else if (sscanf(line, "bandwidth %lf", &a) == 1)
+      bw = a;
+    else if (sscanf(line, "allreduce8 %lf", &a) == 1)
+      ar = a;
+    else if (sscanf(line, "barrier %lf", &a) == 1)
+      bar = a;
+    else if (sscanf(line, "ringstep %lf", &a) == 1)
+      ring = a;
+    else if (sscanf(line, "sendcost %lf", &a) == 1)
+      sendcost = a;
+    else if (sscanf(line, "flops %lf", &a) == 1)
+      flops = a;
+    else if (sscanf(line, "pingpong %lf %lf %lf %lf", &a, &b, &c, &d) == 4 &&
+             nl < sizeof notes - 100) {
+      if (a == 1048576) mean1m = d;
+      if (a == 4194304) mean4m = d;
+      nl += (size_t)snprintf(notes + nl, sizeof notes - nl,
+                             "#   %10.0f bytes: median %10.3f us, best %10.3f us, mean %10.3f us\n",
+                             a, b * 1e6, c * 1e6, d * 1e6);
+    }
+  }
+  if (in) fclose(in);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return cli_fail("the calibration run (%s -n %lld %s) failed", mpiexec, nranks, prog);
+  if (overhead < 0 || lat < 0 || bw <= 0)
+    return cli_fail("the calibration run printed no latency/bandwidth figures");
+
+  char host[256] = "localhost";
+  gethostname(host, sizeof host - 1);
+  snprintf(m.name, sizeof m.name, "%s (%s, calibrated)", host, mpi);
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  m.nodes = 1;
+  m.cores_per_node = ncpu > 0 ? (uint32_t)ncpu : 1;
+  /* One node: more ranks than cores share it (the placement keeps them together). */
+  m.cores_per_node = m.cores_per_node < 1024 ? 1024 : m.cores_per_node;
+  /* Per-call CPU: what an eager send costs, the typical call that does
+   * not wait (an empty Iprobe is a lower bound). */
+  m.overhead = sendcost > overhead ? sendcost : overhead;
+  /* Ranks sharing cores pay the scheduler whenever a partner is not
+   * running: what that costs per message is the ring step with every rank
+   * taking part. Otherwise the ping-pong median (the machine may be shared
+   * with other work; outliers are not the machine). */
+  int shared = ncpu > 0 && nranks > ncpu && ring > 0;
+  m.shm_latency = m.latency = shared ? ring : lat;
+  /* The same for large messages: copies that need both ranks running go at
+   * the pace the scheduler allows, so the slope of the mean times. */
+  if (shared && mean4m > mean1m && mean1m > 0) bw = (4194304.0 - 1048576.0) / (mean4m - mean1m);
+  m.shm_bandwidth = m.bandwidth = bw;
+
+  FILE *f = stdout;
+  if (out && !(f = fopen(out, "w"))) return cli_fail("%s: %s", out, strerror(errno));
+  fprintf(f, "# augur machine model written by `augur calibrate --ranks %lld` (%s, %ld cores)\n",
+          nranks, mpi, ncpu);
+  fprintf(f, "# ping-pong between ranks 0 and 1, half round trip:\n%s", notes);
+  if (ar >= 0) fprintf(f, "# MPI_Allreduce 8 bytes, %lld ranks: %.3f us\n", nranks, ar * 1e6);
+  if (bar >= 0) fprintf(f, "# MPI_Barrier, %lld ranks: %.3f us\n", nranks, bar * 1e6);
+  fprintf(f, "# overhead: MPI_Send of <= 64 bytes %.3f us, empty MPI_Iprobe %.3f us\n",
+          sendcost * 1e6, overhead * 1e6);
+  fprintf(f, "# ping-pong up to 1 KiB: median %.3f us, mean %.3f us\n", lat * 1e6, lat_mean * 1e6);
+  if (ring > 0) fprintf(f, "# ring step over %lld ranks: %.3f us\n", nranks, ring * 1e6);
+  fprintf(f, "# latency = %s\n",
+          shared ? "the ring step (more ranks than cores: scheduling)" : "the ping-pong median");
+  fprintf(f, "# bandwidth = the slope between 1 and 4 MiB of the %s times\n",
+          shared ? "mean" : "best");
+  if (flops > 0)
+    fprintf(f, "# compute rate: %.1f Mflop/s (dependent multiply-add chain)\n", flops / 1e6);
+  fprintf(f, "\n");
+  int rc = augur_machine_write(&m, f);
+  if (out && fclose(f)) rc = AUGUR_E_IO;
+  if (rc != AUGUR_OK) return cli_fail("%s: write failed", out ? out : "stdout");
+  if (out) fprintf(stderr, "%s: wrote %s\n", cli_prog, out);
+  return CLI_OK;
+}

@@ -1,0 +1,208 @@
+/* augur simulate TRACE [--machine FILE] [--json] [--bandwidth xF|B] [--latency S|xF]
+ *                      [--cpu-speed xF] [--ranks-per-node N] [--nodes N]
+ *                      [--placement block|cyclic] [--topology crossbar|bus]
+ *                      [--eager-limit BYTES] [--overhead S] */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "augur/sim.h"
+#include "cli.h"
+
+static void help(void) {
+  printf("usage: augur simulate TRACE [--machine FILE] [--json] [what-if options]\n"
+         "\n"
+         "Replays the trace's execution graph (compute bursts, messages, collectives)\n"
+         "on a machine model and predicts the run time and each rank's compute and\n"
+         "waiting. Without --machine the built-in defaults are used; `augur calibrate`\n"
+         "writes a model of this machine. See docs/simulate.md.\n"
+         "\n"
+         "options:\n"
+         "  --machine FILE        machine model (INI, docs/simulate.md)\n"
+         "  --json                print JSON\n"
+         "  --cpu-speed xF        compute bursts run F times faster (x2 = half the time)\n"
+         "  --bandwidth xF | B    xF: every bandwidth times F; B: network bytes/s\n"
+         "  --latency S | xF      S: network latency in seconds; xF: every latency times F\n"
+         "  --overhead S          CPU seconds per MPI call\n"
+         "  --eager-limit BYTES   larger messages use rendezvous\n"
+         "  --ranks-per-node N    N ranks per node (block placement)\n"
+         "  --nodes N             number of nodes\n"
+         "  --placement P         block or cyclic\n"
+         "  --topology T          crossbar or bus\n"
+         "  --simgrid-platform DIR  also write DIR/platform.xml and DIR/hosts: the model\n"
+         "                        for SimGrid's smpirun -replay (docs/simulate.md)\n"
+         "  -h, --help            show this help\n");
+}
+
+/* "x2", "2x" or "2" -> 2 (a positive factor). */
+static int parse_factor(const char *opt, const char *val, double *out, int *is_factor) {
+  const char *p = val;
+  *is_factor = 0;
+  if (*p == 'x' || *p == 'X') {
+    p++;
+    *is_factor = 1;
+  }
+  char *end = NULL;
+  double v = strtod(p, &end);
+  if (end && (*end == 'x' || *end == 'X') && !*is_factor) {
+    end++;
+    *is_factor = 1;
+  }
+  if (!end || *end || end == p || !(v > 0) || !isfinite(v)) {
+    cli_usage("%s: expected a positive number or factor like x2, got '%s'", opt, val);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+static int write_platform(const char *dir, const augur_machine *m, uint32_t nranks) {
+  char p1[4096], p2[4096];
+  snprintf(p1, sizeof p1, "%s/platform.xml", dir);
+  snprintf(p2, sizeof p2, "%s/hosts", dir);
+  mkdir(dir, 0777);
+  FILE *a = fopen(p1, "w"), *b = a ? fopen(p2, "w") : NULL;
+  if (!a || !b) {
+    int e = errno;
+    if (a) fclose(a);
+    return cli_fail("%s: %s", a ? p2 : p1, strerror(e));
+  }
+  int rc = augur_machine_write_simgrid(m, nranks, a, b);
+  if (fclose(a) || fclose(b) || rc != AUGUR_OK) return cli_fail("%s: write failed", dir);
+  return CLI_OK;
+}
+
+int cmd_simulate(int argc, char **argv) {
+  const char *path = NULL, *machine = NULL, *val = NULL, *placement = NULL, *topology = NULL,
+             *sgdir = NULL;
+  int json = 0;
+  double cpu = 1, bw = 0, bwf = 1, latv = -1, latf = 1, overhead = -1;
+  long long rpn = 0, nodes = -1, eager = -1;
+  for (int i = 1; i < argc; i++) {
+    int m, f;
+    double x;
+    if (cli_is_help(argv[i])) {
+      help();
+      return CLI_OK;
+    } else if (!strcmp(argv[i], "--json")) {
+      json = 1;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--machine", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      machine = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--cpu-speed", NULL, &val)) != 0) {
+      if (m < 0 || parse_factor("--cpu-speed", val, &cpu, &f) < 0) return CLI_USAGE;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--bandwidth", NULL, &val)) != 0) {
+      if (m < 0 || parse_factor("--bandwidth", val, &x, &f) < 0) return CLI_USAGE;
+      if (f)
+        bwf = x;
+      else
+        bw = x;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--latency", NULL, &val)) != 0) {
+      if (!strcmp(val ? val : "", "0")) {
+        latv = 0;
+        continue;
+      }
+      if (m < 0 || parse_factor("--latency", val, &x, &f) < 0) return CLI_USAGE;
+      if (f)
+        latf = x;
+      else
+        latv = x;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--overhead", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      char *end = NULL;
+      overhead = strtod(val, &end);
+      if (!end || *end || end == val || !(overhead >= 0))
+        return cli_usage("--overhead: expected seconds >= 0, got '%s'", val);
+    } else if ((m = cli_opt_value(argc, argv, &i, "--eager-limit", NULL, &val)) != 0) {
+      if (m < 0 || cli_parse_int("--eager-limit", val, 0, 1LL << 50, &eager) < 0) return CLI_USAGE;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--ranks-per-node", NULL, &val)) != 0) {
+      if (m < 0 || cli_parse_int("--ranks-per-node", val, 1, 1 << 20, &rpn) < 0) return CLI_USAGE;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--nodes", NULL, &val)) != 0) {
+      if (m < 0 || cli_parse_int("--nodes", val, 1, 1 << 20, &nodes) < 0) return CLI_USAGE;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--placement", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      if (strcmp(val, "block") && strcmp(val, "cyclic"))
+        return cli_usage("--placement: expected block or cyclic, got '%s'", val);
+      placement = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--topology", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      if (strcmp(val, "crossbar") && strcmp(val, "bus"))
+        return cli_usage("--topology: expected crossbar or bus, got '%s'", val);
+      topology = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--simgrid-platform", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      sgdir = val;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      return cli_usage("unknown option '%s' (see 'augur simulate --help')", argv[i]);
+    } else if (path) {
+      return cli_usage("unexpected argument '%s': one trace at a time", argv[i]);
+    } else {
+      path = argv[i];
+    }
+  }
+  if (!path) return cli_usage("missing TRACE (usage: augur simulate TRACE [--machine FILE])");
+
+  augur_error err = {0};
+  augur_machine mach;
+  augur_machine_default(&mach);
+  if (machine && augur_machine_load(&mach, machine, &err) != AUGUR_OK)
+    return cli_fail("%s", err.msg);
+  /* What-if changes on top of the model. */
+  mach.cpu_speed *= cpu;
+  if (bw > 0) mach.bandwidth = bw;
+  mach.bandwidth *= bwf;
+  mach.shm_bandwidth *= bwf;
+  mach.injection_bandwidth *= bwf;
+  if (latv >= 0) mach.latency = latv;
+  mach.latency *= latf;
+  mach.shm_latency *= latf;
+  if (overhead >= 0) mach.overhead = overhead;
+  if (eager >= 0) mach.eager_limit = (uint64_t)eager;
+  if (rpn > 0) {
+    mach.cores_per_node = (uint32_t)rpn;
+    mach.placement = AUGUR_PLACE_BLOCK;
+  }
+  if (nodes > 0) mach.nodes = (uint32_t)nodes;
+  if (placement)
+    mach.placement = strcmp(placement, "cyclic") ? AUGUR_PLACE_BLOCK : AUGUR_PLACE_CYCLIC;
+  if (topology) mach.topology = strcmp(topology, "bus") ? AUGUR_TOPO_CROSSBAR : AUGUR_TOPO_BUS;
+  if (mach.placement == AUGUR_PLACE_CYCLIC && mach.nodes == 0)
+    return cli_usage("cyclic placement needs a number of nodes (--nodes N or nodes = N)");
+
+  augur_trace *t = NULL;
+  int rc = cli_open_trace(path, &t);
+  if (rc != CLI_OK) return rc;
+  augur_sim_graph *g = NULL;
+  if (augur_sim_graph_from_trace(&g, t, &err) != AUGUR_OK) {
+    augur_trace_close(t);
+    return cli_fail("%s", err.msg);
+  }
+  augur_trace_close(t);
+  augur_sim_graph_stats gs;
+  augur_sim_graph_stats_get(g, &gs);
+  if (sgdir && write_platform(sgdir, &mach, gs.nranks) != CLI_OK) {
+    augur_sim_graph_free(g);
+    return CLI_FAIL;
+  }
+  augur_sim_result res;
+  if (augur_simulate(g, &mach, &res, &err) != AUGUR_OK) {
+    augur_sim_graph_free(g);
+    return cli_fail("%s", err.msg);
+  }
+  if (json) {
+    augur_sim_write_json(stdout, &res, &gs, gs.measured_seconds);
+  } else {
+    printf("machine: %s\n", mach.name);
+    augur_sim_write_text(stdout, &res, gs.measured_seconds);
+    if (gs.unmatched)
+      printf("note: %llu operations had no partner in the trace and were replayed as no-ops\n",
+             (unsigned long long)gs.unmatched);
+  }
+  fflush(stdout);
+  augur_sim_result_free(&res);
+  augur_sim_graph_free(g);
+  return CLI_OK;
+}

@@ -1,0 +1,126 @@
+/* Calibration from a recorded run: what one message and one MPI call cost
+ * while that run was going on. Useful when the run's conditions are not the
+ * machine's (ranks sharing cores, other jobs): a separate calibration run
+ * does not see the same scheduler. Messages count only when the receiver
+ * was already inside the call that completed them when the send began, so
+ * the sample is transfer time, not the receiver's lateness: eager-sized ones
+ * give the latency, larger ones the bandwidth. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "augur/match.h"
+#include "sim_int.h"
+
+typedef struct samples {
+  double *v;
+  size_t n, cap;
+  int nomem;
+} samples;
+
+static void push(samples *s, double x) {
+  if (sim_grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v)) {
+    s->nomem = 1;
+    return;
+  }
+  s->v[s->n++] = x;
+}
+
+typedef struct cal {
+  samples lat, post;
+  uint64_t eager_limit;
+  double big_bytes, big_seconds; /* rendezvous messages whose receiver waited */
+  uint64_t big_n;
+} cal;
+
+static int on_message(void *ctx, const augur_message *m) {
+  cal *c = ctx;
+  if (m->recv.t_start > m->send.t_start || m->recv.t_end < m->send.t_start) return AUGUR_OK;
+  /* From the end of the send call (the simulator charges the call itself as
+   * the per-call overhead) to the end of the receive. */
+  double dt = m->recv.t_end > m->send.t_end ? (double)(m->recv.t_end - m->send.t_end) * 1e-9 : 0;
+  if (m->bytes > c->eager_limit) {
+    c->big_bytes += (double)m->bytes;
+    c->big_seconds += dt;
+    c->big_n++;
+    return AUGUR_OK;
+  }
+  if (!m->send.sync) push(&c->lat, dt);
+  return AUGUR_OK;
+}
+
+static int cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The plain mean: the long waits of a descheduled rank are rare but they
+ * are part of what the run paid, and they add up. */
+static double mean_of(const samples *s) {
+  if (!s->n) return -1;
+  double sum = 0;
+  for (size_t i = 0; i < s->n; i++)
+    sum += s->v[i];
+  return sum / (double)s->n;
+}
+
+static double median(samples *s) {
+  if (!s->n) return -1;
+  qsort(s->v, s->n, sizeof *s->v, cmp);
+  return s->v[s->n / 2];
+}
+
+int augur_machine_calibrate_trace(augur_machine *m, augur_trace *t, augur_sim_calib *out,
+                                  augur_error *err) {
+  memset(out, 0, sizeof *out);
+  cal c;
+  memset(&c, 0, sizeof c);
+  c.eager_limit = m->eager_limit;
+  augur_matcher *mt = augur_matcher_new(t, on_message, NULL, &c);
+  augur_stream *s = NULL;
+  int rc = AUGUR_OK;
+  if (!mt) return augur_fail(err, AUGUR_E_NOMEM, "out of memory calibrating from the trace");
+  rc = augur_stream_merged(t, &s, err);
+  augur_event ev;
+  while (rc >= 0 && (rc = augur_stream_next(s, &ev, err)) > 0) {
+    /* What a call costs when it need not wait: posting calls, and eager sends. */
+    int post = ev.type == AUGUR_EV_ISEND || ev.type == AUGUR_EV_IRECV ||
+               (ev.type == AUGUR_EV_SEND && ev.bytes <= m->eager_limit);
+    if (post && ev.t_end >= ev.t_start) push(&c.post, (double)(ev.t_end - ev.t_start) * 1e-9);
+    rc = augur_match_feed(mt, &ev, err);
+  }
+  augur_stream_close(s);
+  augur_matcher_free(mt);
+  if (rc < 0) goto out;
+  if (c.lat.nomem || c.post.nomem) {
+    rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory calibrating from the trace");
+    goto out;
+  }
+  out->latency_samples = c.lat.n;
+  out->overhead_samples = c.post.n;
+  if (c.lat.n) {
+    double l = mean_of(&c.lat);
+    m->latency = m->shm_latency = l;
+    out->latency = l;
+  }
+  /* Bandwidth from the large messages: their time minus the two latencies
+   * a rendezvous costs (measured here or the model's), bytes over seconds summed (big messages
+   * weigh more). */
+  if (c.big_n) {
+    double secs = c.big_seconds - (double)c.big_n * 2 * m->latency;
+    if (secs > 0) {
+      m->bandwidth = m->shm_bandwidth = c.big_bytes / secs;
+      out->bandwidth = m->bandwidth;
+      out->bandwidth_samples = c.big_n;
+    }
+  }
+  if (c.post.n) {
+    double o = median(&c.post);
+    m->overhead = o;
+    out->overhead = o;
+  }
+  rc = AUGUR_OK;
+out:
+  free(c.lat.v);
+  free(c.post.v);
+  return rc;
+}

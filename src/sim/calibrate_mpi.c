@@ -1,0 +1,149 @@
+/* augur-calibrate-<flavour>: measures this machine for `augur calibrate`.
+ * Run with 2 ranks. Rank 0 prints one "key value" line per figure on
+ * stdout (seconds, bytes/s):
+ *   overhead S          cost of one MPI call that does nothing (MPI_Iprobe)
+ *   sendcost S          median MPI_Send of <= 64 bytes (eager: it does not wait)
+ *   pingpong BYTES M B A  half round trip: median, best, mean of the repetitions
+ *   latency M A         median of the sizes' medians and mean of their means, sizes <= 1 KiB
+ *   bandwidth B         bytes/s between 1 and 4 MiB (best times: the slope)
+ *   allreduce8 S        an 8-byte MPI_Allreduce, mean
+ *   ringstep S          one step of a 1-byte ring exchange over all ranks, mean
+ *   barrier S           MPI_Barrier, mean
+ *   flops F             a dependent multiply-add loop, per second
+ * With more ranks than cores the medians include the operating system's
+ * scheduling of polling processes: that is what such runs pay per message. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Half round trips between ranks 0 and 1; the other ranks wait in the
+ * barrier that follows, polling like the ranks of a real application do.
+ * Returns the median and sets *best to the minimum and *mean to the mean
+ * (what a run pays on average, scheduling included when ranks outnumber
+ * cores: then a message costs either nothing extra or a time slice). */
+static double send_cost[64 * 16]; /* rank 0's MPI_Send calls of small messages */
+static int nsend_cost;
+
+static double pingpong(int rank, char *buf, int bytes, int reps, double *best, double *mean) {
+  double t[64];
+  if (reps > 64) reps = 64;
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (int r = 0; r < reps; r++) {
+    double t0 = MPI_Wtime();
+    if (rank == 0) {
+      MPI_Send(buf, bytes, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
+      if (bytes <= 64 && nsend_cost < 64 * 16) send_cost[nsend_cost++] = MPI_Wtime() - t0;
+      MPI_Recv(buf, bytes, MPI_CHAR, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (rank == 1) {
+      MPI_Recv(buf, bytes, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(buf, bytes, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
+    }
+    t[r] = (MPI_Wtime() - t0) / 2;
+  }
+  qsort(t, (size_t)reps, sizeof t[0], cmp_double);
+  *best = t[0];
+  *mean = 0;
+  for (int r = 0; r < reps; r++)
+    *mean += t[r] / reps;
+  return t[reps / 2];
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size < 2) {
+    if (rank == 0) fprintf(stderr, "augur-calibrate: needs 2 ranks or more\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  const int maxbytes = 4 << 20;
+  char *buf = calloc(1, (size_t)maxbytes);
+  if (!buf) MPI_Abort(MPI_COMM_WORLD, 1);
+
+  /* Per-call overhead: an MPI call that finds nothing to do. */
+  double best = 1e30;
+  for (int k = 0; k < 20; k++) {
+    int flag;
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < 1000; i++)
+      MPI_Iprobe(MPI_ANY_SOURCE, 999, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    double t = (MPI_Wtime() - t0) / 1000;
+    if (t < best) best = t;
+  }
+  if (rank == 0) printf("overhead %.9g\n", best);
+
+  double lat = 0, lat_mean = 0, t_big = 0, t_mid = 0, small[16];
+  int nsmall = 0;
+  double b0, m0;
+  pingpong(rank, buf, 0, 21, &b0, &m0); /* warm-up: first contact, connection set-up */
+  for (int bytes = 0; bytes <= maxbytes; bytes = bytes ? bytes * 4 : 1) {
+    int reps = bytes >= (1 << 20) ? 7 : 21;
+    double b, mean;
+    double t = pingpong(rank, buf, bytes, reps, &b, &mean);
+    if (rank == 0) printf("pingpong %d %.9g %.9g %.9g\n", bytes, t, b, mean);
+    if (bytes <= 1024 && nsmall < 16) {
+      small[nsmall++] = t;
+      lat_mean += mean;
+    }
+    if (bytes == 1 << 20) t_mid = b;
+    if (bytes == maxbytes) t_big = b;
+  }
+  /* Bandwidth from the slope between 1 MiB and 4 MiB: the per-message costs
+   * (latency, rendezvous handshake) cancel out. */
+  double bw = t_big > t_mid ? (double)(maxbytes - (1 << 20)) / (t_big - t_mid)
+                            : (double)maxbytes / (t_big > lat ? t_big - lat : 1e-9);
+  /* The median over the small sizes of their medians: one size hit by a
+   * burst of other work must not move the latency. */
+  qsort(small, (size_t)nsmall, sizeof small[0], cmp_double);
+  lat = small[nsmall / 2];
+  lat_mean /= nsmall;
+  if (rank == 0) printf("latency %.9g %.9g\nbandwidth %.9g\n", lat, lat_mean, bw);
+  if (rank == 0 && nsend_cost) {
+    qsort(send_cost, (size_t)nsend_cost, sizeof send_cost[0], cmp_double);
+    printf("sendcost %.9g\n", send_cost[nsend_cost / 2]);
+  }
+
+  double v = 1.0, out;
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = MPI_Wtime();
+  for (int i = 0; i < 50; i++)
+    MPI_Allreduce(&v, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  double t_ar = (MPI_Wtime() - t0) / 50;
+  t0 = MPI_Wtime();
+  for (int i = 0; i < 50; i++)
+    MPI_Barrier(MPI_COMM_WORLD);
+  double t_bar = (MPI_Wtime() - t0) / 50;
+  if (rank == 0) printf("allreduce8 %.9g\nbarrier %.9g\n", t_ar, t_bar);
+
+  /* Every rank at once: a ring step (send right, receive from the left).
+   * When ranks share cores this is the latency a halo exchange or one
+   * round of a collective really pays. */
+  char c1 = 0, c2 = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  t0 = MPI_Wtime();
+  for (int i = 0; i < 100; i++)
+    MPI_Sendrecv(&c1, 1, MPI_CHAR, (rank + 1) % size, 7, &c2, 1, MPI_CHAR, (rank - 1 + size) % size,
+                 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  double t_ring = (MPI_Wtime() - t0) / 100;
+  if (rank == 0) printf("ringstep %.9g\n", t_ring);
+
+  /* Compute rate: 2 flops per iteration of a dependent chain. */
+  volatile double a = 1.0000001, x = 1.0;
+  double xv = x;
+  t0 = MPI_Wtime();
+  for (long i = 0; i < 20000000L; i++)
+    xv = xv * a + 1e-9;
+  double t_fl = MPI_Wtime() - t0;
+  x = xv;
+  if (rank == 0) printf("flops %.6g\n", 2 * 20000000.0 / t_fl);
+  free(buf);
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,189 @@
+/* Execution graph container: per-rank operation arrays, the message table,
+ * the wait lists and the communicators. Everything is a flat growable array
+ * so a graph costs 32 bytes per operation plus 16 per message and 4 per
+ * waited request (docs/simulate.md "Memory"). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+int sim_grow(void **p, size_t *cap, size_t need, size_t size) {
+  if (need <= *cap) return 0;
+  size_t n = *cap ? *cap : 16;
+  while (n < need)
+    n *= 2;
+  void *q = realloc(*p, n * size);
+  if (!q) return -1;
+  *p = q;
+  *cap = n;
+  return 0;
+}
+
+augur_sim_graph *augur_sim_graph_new(uint32_t nranks) {
+  if (nranks == 0) return NULL;
+  augur_sim_graph *g = calloc(1, sizeof *g);
+  if (!g) return NULL;
+  g->nranks = nranks;
+  g->ranks = calloc(nranks, sizeof *g->ranks);
+  if (!g->ranks) {
+    free(g);
+    return NULL;
+  }
+  g->measured = -1;
+  return g;
+}
+
+void augur_sim_graph_free(augur_sim_graph *g) {
+  if (!g) return;
+  for (uint32_t r = 0; r < g->nranks; r++)
+    free(g->ranks[r].ops);
+  free(g->ranks);
+  free(g->msgs);
+  free(g->waits);
+  for (size_t i = 0; i < g->ncomms; i++)
+    free(g->comms[i].members);
+  free(g->comms);
+  free(g);
+}
+
+uint32_t augur_sim_graph_nranks(const augur_sim_graph *g) {
+  return g->nranks;
+}
+
+size_t augur_sim_graph_nops(const augur_sim_graph *g, uint32_t rank) {
+  return rank < g->nranks ? g->ranks[rank].n : 0;
+}
+
+const augur_sim_op *augur_sim_graph_ops(const augur_sim_graph *g, uint32_t rank) {
+  return rank < g->nranks ? g->ranks[rank].ops : NULL;
+}
+
+void augur_sim_graph_stats_get(const augur_sim_graph *g, augur_sim_graph_stats *s) {
+  memset(s, 0, sizeof *s);
+  s->nranks = g->nranks;
+  uint64_t bytes = sizeof *g + g->nranks * sizeof *g->ranks;
+  for (uint32_t r = 0; r < g->nranks; r++) {
+    const sim_rank_ops *ro = &g->ranks[r];
+    s->ops += ro->n;
+    bytes += ro->cap * sizeof *ro->ops;
+    for (size_t i = 0; i < ro->n; i++) {
+      const augur_sim_op *op = &ro->ops[i];
+      if (op->kind == AUGUR_SIM_COMPUTE) s->compute_ops++;
+      if (op->kind == AUGUR_SIM_WAIT) s->waits++;
+      if (op->flags & AUGUR_SIM_F_UNMATCHED) s->unmatched++;
+    }
+  }
+  bytes += g->msg_cap * sizeof *g->msgs + g->wait_cap * sizeof *g->waits;
+  for (size_t i = 0; i < g->ncomms; i++)
+    bytes += g->comms[i].size * sizeof(uint32_t);
+  s->messages = g->nmsgs;
+  s->collectives = g->ninstances;
+  s->trace_events = g->trace_events;
+  s->bytes = bytes;
+  s->measured_seconds = g->measured;
+}
+
+int64_t augur_sim_add_op(augur_sim_graph *g, uint32_t rank, const augur_sim_op *op) {
+  if (rank >= g->nranks) return -1;
+  sim_rank_ops *ro = &g->ranks[rank];
+  if (ro->n >= UINT32_MAX - 1) return -1; /* op indices are 32-bit in wait lists */
+  if (sim_grow((void **)&ro->ops, &ro->cap, ro->n + 1, sizeof *ro->ops)) return -1;
+  ro->ops[ro->n] = *op;
+  return (int64_t)ro->n++;
+}
+
+int64_t augur_sim_add_compute(augur_sim_graph *g, uint32_t rank, double seconds) {
+  augur_sim_op op = {0};
+  op.kind = AUGUR_SIM_COMPUTE;
+  op.a = seconds > 0 ? (uint64_t)(seconds * 1e9 + 0.5) : 0;
+  return augur_sim_add_op(g, rank, &op);
+}
+
+int64_t augur_sim_add_message(augur_sim_graph *g, uint32_t sender, uint32_t receiver,
+                              uint64_t bytes, int sync) {
+  if (sender >= g->nranks || receiver >= g->nranks) return -1;
+  if (sim_grow((void **)&g->msgs, &g->msg_cap, g->nmsgs + 1, sizeof *g->msgs)) return -1;
+  augur_sim_msg *m = &g->msgs[g->nmsgs];
+  m->bytes = bytes;
+  m->sender = sender;
+  m->receiver = receiver;
+  m->sync = sync ? 1u : 0u;
+  return (int64_t)g->nmsgs++;
+}
+
+static int64_t add_end(augur_sim_graph *g, uint32_t rank, uint64_t msg, unsigned flags, int send) {
+  if (msg >= g->nmsgs) return -1;
+  const augur_sim_msg *m = &g->msgs[msg];
+  if ((send ? m->sender : m->receiver) != rank) return -1;
+  augur_sim_op op = {0};
+  op.kind = send ? AUGUR_SIM_SEND : AUGUR_SIM_RECV;
+  op.type = send ? (flags & AUGUR_SIM_F_NONBLOCKING ? AUGUR_EV_ISEND : AUGUR_EV_SEND)
+                 : (flags & AUGUR_SIM_F_NONBLOCKING ? AUGUR_EV_IRECV : AUGUR_EV_RECV);
+  op.a = msg;
+  op.b = m->bytes;
+  op.peer = (int32_t)(send ? m->receiver : m->sender);
+  op.flags = (uint8_t)flags;
+  return augur_sim_add_op(g, rank, &op);
+}
+
+int64_t augur_sim_add_send(augur_sim_graph *g, uint32_t rank, uint64_t msg, unsigned flags) {
+  return add_end(g, rank, msg, flags, 1);
+}
+
+int64_t augur_sim_add_recv(augur_sim_graph *g, uint32_t rank, uint64_t msg, unsigned flags) {
+  return add_end(g, rank, msg, flags, 0);
+}
+
+int64_t sim_add_waitlist(augur_sim_graph *g, const uint32_t *ops, uint32_t n) {
+  if (sim_grow((void **)&g->waits, &g->wait_cap, g->nwaits + n, sizeof *g->waits)) return -1;
+  memcpy(g->waits + g->nwaits, ops, n * sizeof *ops);
+  int64_t first = (int64_t)g->nwaits;
+  g->nwaits += n;
+  return first;
+}
+
+int64_t augur_sim_add_wait(augur_sim_graph *g, uint32_t rank, const uint32_t *ops, uint32_t n) {
+  if (rank >= g->nranks) return -1;
+  for (uint32_t i = 0; i < n; i++) {
+    if (ops[i] >= g->ranks[rank].n) return -1;
+    const augur_sim_op *o = &g->ranks[rank].ops[ops[i]];
+    if (o->kind != AUGUR_SIM_SEND && o->kind != AUGUR_SIM_RECV) return -1;
+  }
+  int64_t first = sim_add_waitlist(g, ops, n);
+  if (first < 0) return -1;
+  augur_sim_op op = {0};
+  op.kind = AUGUR_SIM_WAIT;
+  op.type = n == 1 ? AUGUR_EV_WAIT : AUGUR_EV_WAITALL;
+  op.a = (uint64_t)first;
+  op.b = n;
+  return augur_sim_add_op(g, rank, &op);
+}
+
+int64_t augur_sim_add_comm(augur_sim_graph *g, const uint32_t *members, uint32_t n) {
+  if (n == 0) return -1;
+  for (uint32_t i = 0; i < n; i++)
+    if (members[i] >= g->nranks) return -1;
+  if (sim_grow((void **)&g->comms, &g->comm_cap, g->ncomms + 1, sizeof *g->comms)) return -1;
+  uint32_t *m = malloc(n * sizeof *m);
+  if (!m) return -1;
+  memcpy(m, members, n * sizeof *m);
+  sim_comm *c = &g->comms[g->ncomms];
+  c->id = 0;
+  c->size = n;
+  c->members = m;
+  return (int64_t)g->ncomms++;
+}
+
+int64_t augur_sim_add_coll(augur_sim_graph *g, uint32_t rank, unsigned type, uint32_t comm,
+                           int32_t root, uint64_t bytes, uint64_t instance) {
+  if (comm >= g->ncomms || !augur_event_is_collective(type)) return -1;
+  augur_sim_op op = {0};
+  op.kind = AUGUR_SIM_COLL;
+  op.type = (uint16_t)type;
+  op.comm = comm;
+  op.peer = root;
+  op.a = instance;
+  op.b = bytes;
+  if (instance != AUGUR_SIM_NONE && instance >= g->ninstances) g->ninstances = instance + 1;
+  return augur_sim_add_op(g, rank, &op);
+}

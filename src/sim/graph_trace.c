@@ -1,0 +1,665 @@
+/* The execution graph of a trace: one pass over the merged stream.
+ *
+ * Per rank, every MPI call after MPI_Init becomes an operation preceded by
+ * the compute burst since the previous call. Point-to-point ends and
+ * collective calls are entered in a table under (rank, posting time, side)
+ * — the key the shared matcher reports them by — and get their message or
+ * instance id when the matcher calls back. Requests are followed per
+ * (rank, handle) in FIFO order like the reader does, so a Wait knows which
+ * Isend/Irecv operations it completes. Memory beyond the graph holds only
+ * in-flight ends and requests. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "augur/match.h"
+#include "sim_int.h"
+
+/* ---- A multimap (rank, t, side) -> value, FIFO among equal keys ---------- */
+
+enum {
+  SIDE_SEND = 1,
+  SIDE_RECV = 2,
+  SIDE_COLL = 3,
+  SIDE_REQ = 4,
+  SIDE_PERSIST = 5,
+  SIDE_COMMGMT = 6
+};
+
+typedef struct mm_slot {
+  uint64_t t, val, seq; /* seq 0 = empty */
+  uint32_t rank, side;
+} mm_slot;
+
+typedef struct mmap {
+  mm_slot *s;
+  size_t cap, n; /* cap is a power of two */
+  uint64_t seq;
+} mmap;
+
+static size_t mm_hash(uint64_t t, uint32_t rank, uint32_t side) {
+  uint64_t h = t * 0x9E3779B97F4A7C15ull ^ ((uint64_t)rank << 32 | side) * 0xC2B2AE3D27D4EB4Full;
+  h ^= h >> 29;
+  return (size_t)h;
+}
+
+static int mm_put(mmap *m, uint32_t rank, uint32_t side, uint64_t t, uint64_t val) {
+  if ((m->n + 1) * 2 > m->cap) {
+    size_t ncap = m->cap ? m->cap * 2 : 1024;
+    mm_slot *ns = calloc(ncap, sizeof *ns);
+    if (!ns) return -1;
+    for (size_t i = 0; i < m->cap; i++) {
+      if (!m->s[i].seq) continue;
+      size_t j = mm_hash(m->s[i].t, m->s[i].rank, m->s[i].side) & (ncap - 1);
+      while (ns[j].seq)
+        j = (j + 1) & (ncap - 1);
+      ns[j] = m->s[i];
+    }
+    free(m->s);
+    m->s = ns;
+    m->cap = ncap;
+  }
+  size_t j = mm_hash(t, rank, side) & (m->cap - 1);
+  while (m->s[j].seq)
+    j = (j + 1) & (m->cap - 1);
+  m->s[j] = (mm_slot){t, val, ++m->seq, rank, side};
+  m->n++;
+  return 0;
+}
+
+/* Finds the oldest entry under the key; returns its slot index or -1. */
+static int64_t mm_find(const mmap *m, uint32_t rank, uint32_t side, uint64_t t) {
+  if (!m->cap) return -1;
+  int64_t best = -1;
+  for (size_t j = mm_hash(t, rank, side) & (m->cap - 1); m->s[j].seq; j = (j + 1) & (m->cap - 1))
+    if (m->s[j].t == t && m->s[j].rank == rank && m->s[j].side == side &&
+        (best < 0 || m->s[j].seq < m->s[best].seq))
+      best = (int64_t)j;
+  return best;
+}
+
+/* Removes slot i (backward-shift deletion keeps probe runs intact). */
+static void mm_del(mmap *m, size_t i) {
+  size_t mask = m->cap - 1, j = i;
+  m->s[i].seq = 0;
+  for (;;) {
+    j = (j + 1) & mask;
+    if (!m->s[j].seq) break;
+    size_t h = mm_hash(m->s[j].t, m->s[j].rank, m->s[j].side) & mask;
+    /* Move j into the hole at i unless its home lies cyclically in (i, j]. */
+    if ((j > i && (h <= i || h > j)) || (j < i && (h <= i && h > j))) {
+      m->s[i] = m->s[j];
+      m->s[j].seq = 0;
+      i = j;
+    }
+  }
+  m->n--;
+}
+
+static int mm_take(mmap *m, uint32_t rank, uint32_t side, uint64_t t, uint64_t *val) {
+  int64_t i = mm_find(m, rank, side, t);
+  if (i < 0) return 0;
+  *val = m->s[i].val;
+  mm_del(m, (size_t)i);
+  return 1;
+}
+
+/* ---- Builder ----------------------------------------------------------- */
+
+typedef struct persist {
+  uint16_t type;
+  int32_t peer;
+  uint64_t bytes;
+  int is_send;
+} persist;
+
+typedef struct rank_state {
+  uint64_t last_end; /* end of the previous call (start of the current burst) */
+  uint64_t init_end, fin_start;
+  int started, done;
+} rank_state;
+
+typedef struct builder {
+  augur_sim_graph *g;
+  augur_trace *t;
+  mmap map;
+  rank_state *rs;
+  persist *pers;
+  size_t npers, pers_cap;
+  /* The pending parent call (a Wait/Test/Sendrecv/Startall whose
+   * sub-records follow it in the stream). */
+  int have_parent;
+  augur_event parent;
+  uint32_t *wl; /* op indices the pending Wait completes */
+  size_t nwl, wl_cap;
+  int64_t sendrecv_send; /* Sendrecv's send op, waiting for its SUB_RECV */
+  int nomem;
+} builder;
+
+static int64_t comm_index(builder *b, uint64_t id) {
+  augur_sim_graph *g = b->g;
+  for (size_t i = 0; i < g->ncomms; i++)
+    if (g->comms[i].id == id) return (int64_t)i;
+  const augur_comm_def *cd = augur_trace_comm(b->t, id);
+  if (!cd || cd->size == 0) return -1;
+  uint32_t *m = malloc(cd->size * sizeof *m);
+  if (!m) return -1;
+  for (uint32_t i = 0; i < cd->size; i++) {
+    if (cd->members[i] < 0 || (uint32_t)cd->members[i] >= g->nranks) {
+      free(m);
+      return -1;
+    }
+    m[i] = (uint32_t)cd->members[i];
+  }
+  int64_t ci = augur_sim_add_comm(g, m, cd->size);
+  free(m);
+  if (ci >= 0) g->comms[ci].id = id;
+  return ci;
+}
+
+static int64_t add(builder *b, uint32_t rank, augur_sim_op *op) {
+  int64_t i = augur_sim_add_op(b->g, rank, op);
+  if (i < 0) b->nomem = 1;
+  return i;
+}
+
+/* The compute burst before EV; EV's end starts the next one. */
+static void burst(builder *b, const augur_event *ev) {
+  rank_state *rs = &b->rs[ev->rank];
+  if (ev->t_start > rs->last_end) {
+    augur_sim_op op = {0};
+    op.kind = AUGUR_SIM_COMPUTE;
+    op.a = ev->t_start - rs->last_end;
+    op.b = ev->ctr[0];
+    add(b, ev->rank, &op);
+  }
+  if (ev->t_end > rs->last_end) rs->last_end = ev->t_end;
+}
+
+static void local(builder *b, const augur_event *ev) {
+  augur_sim_op op = {0};
+  op.kind = AUGUR_SIM_LOCAL;
+  op.type = ev->type;
+  op.callsite = (uint32_t)ev->callsite;
+  op.a = ev->t_end > ev->t_start ? ev->t_end - ev->t_start : 0;
+  add(b, ev->rank, &op);
+}
+
+/* A send or receive end posted at time T; returns its op index. */
+static int64_t p2p(builder *b, uint32_t rank, uint16_t type, int32_t peer, uint64_t bytes,
+                   uint64_t t, uint64_t callsite, int send, int nonblocking, int sync) {
+  augur_sim_op op = {0};
+  op.kind = send ? AUGUR_SIM_SEND : AUGUR_SIM_RECV;
+  op.type = type;
+  op.callsite = (uint32_t)callsite;
+  op.peer = peer;
+  op.a = AUGUR_SIM_NONE;
+  op.b = bytes;
+  op.flags = (uint8_t)((nonblocking ? AUGUR_SIM_F_NONBLOCKING : 0) | (sync ? AUGUR_SIM_F_SYNC : 0));
+  int64_t i = add(b, rank, &op);
+  if (i >= 0 && mm_put(&b->map, rank, send ? SIDE_SEND : SIDE_RECV, t, (uint64_t)i)) b->nomem = 1;
+  return i;
+}
+
+static void track_request(builder *b, uint32_t rank, uint64_t req, int64_t op) {
+  if (op >= 0 && mm_put(&b->map, rank, SIDE_REQ, req, (uint64_t)op)) b->nomem = 1;
+}
+
+static void wl_push(builder *b, uint32_t op) {
+  if (sim_grow((void **)&b->wl, &b->wl_cap, b->nwl + 1, sizeof *b->wl)) {
+    b->nomem = 1;
+    return;
+  }
+  b->wl[b->nwl++] = op;
+}
+
+/* Ends the pending parent: a Wait/Test becomes a WAIT over the requests its
+ * completions named (or a local call if it completed none we follow). */
+static void flush_parent(builder *b) {
+  if (!b->have_parent) return;
+  augur_event *p = &b->parent;
+  b->have_parent = 0;
+  if (augur_event_is_completion(p->type)) {
+    if (b->nwl == 0) {
+      local(b, p);
+      return;
+    }
+    int64_t first = sim_add_waitlist(b->g, b->wl, (uint32_t)b->nwl);
+    if (first < 0) {
+      b->nomem = 1;
+      return;
+    }
+    augur_sim_op op = {0};
+    op.kind = AUGUR_SIM_WAIT;
+    op.type = p->type;
+    op.callsite = (uint32_t)p->callsite;
+    op.a = (uint64_t)first;
+    op.b = b->nwl;
+    add(b, p->rank, &op);
+    b->nwl = 0;
+  } else if (p->type == AUGUR_EV_SENDRECV || p->type == AUGUR_EV_SENDRECV_REPLACE) {
+    /* No SUB_RECV (the receive was from MPI_PROC_NULL): wait for the send only. */
+    if (b->sendrecv_send >= 0) {
+      uint32_t s = (uint32_t)b->sendrecv_send;
+      int64_t first = sim_add_waitlist(b->g, &s, 1);
+      augur_sim_op op = {0};
+      op.kind = AUGUR_SIM_WAIT;
+      op.type = p->type;
+      op.a = (uint64_t)(first < 0 ? 0 : first);
+      op.b = first < 0 ? 0 : 1;
+      add(b, p->rank, &op);
+    } else {
+      local(b, p);
+    }
+    b->sendrecv_send = -1;
+  }
+}
+
+static void on_sub(builder *b, const augur_event *ev) {
+  augur_event *p = &b->parent;
+  if (!b->have_parent || p->rank != ev->rank) return;
+  uint64_t v;
+  switch (ev->type) {
+  case AUGUR_EV_COMPLETION:
+    if (!(ev->flags & (AUGUR_F_SENDREQ | AUGUR_F_RECVREQ)) || (ev->flags & AUGUR_F_UNMATCHED))
+      return;
+    if (mm_take(&b->map, ev->rank, SIDE_REQ, ev->req, &v)) wl_push(b, (uint32_t)v);
+    return;
+  case AUGUR_EV_SUB_RECV: {
+    uint32_t w[2];
+    uint32_t n = 0;
+    if (b->sendrecv_send >= 0) w[n++] = (uint32_t)b->sendrecv_send;
+    if (ev->peer >= 0) {
+      int64_t r = p2p(b, ev->rank, AUGUR_EV_SUB_RECV, ev->peer, ev->bytes_recv, p->t_start,
+                      p->callsite, 0, 1, 0);
+      if (r >= 0) w[n++] = (uint32_t)r;
+    }
+    b->sendrecv_send = -1;
+    b->have_parent = 0; /* the Sendrecv is complete */
+    if (n == 0) {
+      local(b, p);
+      return;
+    }
+    int64_t first = sim_add_waitlist(b->g, w, n);
+    if (first < 0) {
+      b->nomem = 1;
+      return;
+    }
+    augur_sim_op op = {0};
+    op.kind = AUGUR_SIM_WAIT;
+    op.type = p->type;
+    op.callsite = (uint32_t)p->callsite;
+    op.a = (uint64_t)first;
+    op.b = n;
+    add(b, p->rank, &op);
+    return;
+  }
+  case AUGUR_EV_SUB_START:
+    if (mm_find(&b->map, ev->rank, SIDE_PERSIST, ev->req) >= 0) {
+      int64_t i = mm_find(&b->map, ev->rank, SIDE_PERSIST, ev->req);
+      const persist *ps = &b->pers[b->map.s[i].val];
+      int64_t o = p2p(b, ev->rank, ps->type, ps->peer, ps->bytes, p->t_start, p->callsite,
+                      ps->is_send, 1, ps->type == AUGUR_EV_SSEND_INIT);
+      track_request(b, ev->rank, ev->req, o);
+    }
+    return;
+  default:
+    return;
+  }
+}
+
+static int is_comm_create(unsigned type) {
+  switch (type) {
+  case AUGUR_EV_COMM_DUP:
+  case AUGUR_EV_COMM_IDUP:
+  case AUGUR_EV_COMM_SPLIT:
+  case AUGUR_EV_COMM_SPLIT_TYPE:
+  case AUGUR_EV_COMM_CREATE:
+  case AUGUR_EV_CART_CREATE:
+  case AUGUR_EV_CART_SUB:
+  case AUGUR_EV_GRAPH_CREATE:
+  case AUGUR_EV_DIST_GRAPH_CREATE:
+  case AUGUR_EV_DIST_GRAPH_CREATE_ADJACENT:
+  case AUGUR_EV_INTERCOMM_MERGE:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static void on_event(builder *b, const augur_event *ev) {
+  if (augur_event_is_sub(ev->type)) {
+    on_sub(b, ev);
+    return;
+  }
+  flush_parent(b);
+  if (ev->rank >= b->g->nranks) return;
+  rank_state *rs = &b->rs[ev->rank];
+  unsigned type = ev->type;
+  if (type == AUGUR_EV_INIT || type == AUGUR_EV_INIT_THREAD) {
+    rs->started = 1;
+    rs->last_end = rs->init_end = ev->t_end;
+    return;
+  }
+  if (!rs->started) { /* no MPI_Init in the trace (imported): start at the first call */
+    rs->started = 1;
+    rs->last_end = rs->init_end = ev->t_start;
+  }
+  if (rs->done) return;
+  if (type == AUGUR_EV_FINALIZE || type == AUGUR_EV_ABORT) {
+    burst(b, ev);
+    rs->done = 1;
+    rs->fin_start = ev->t_start;
+    return;
+  }
+  burst(b, ev);
+  int nb = augur_event_is_nonblocking(type);
+  if (augur_event_is_p2p_send(type) && type != AUGUR_EV_SEND_INIT && type != AUGUR_EV_BSEND_INIT &&
+      type != AUGUR_EV_SSEND_INIT && type != AUGUR_EV_RSEND_INIT) {
+    int sr = type == AUGUR_EV_SENDRECV || type == AUGUR_EV_SENDRECV_REPLACE;
+    int64_t o = -1;
+    if (ev->peer >= 0)
+      o = p2p(b, ev->rank, (uint16_t)type, ev->peer, ev->bytes, ev->t_start, ev->callsite, 1,
+              nb || sr, type == AUGUR_EV_SSEND || type == AUGUR_EV_ISSEND);
+    if (sr) {
+      b->have_parent = 1;
+      b->parent = *ev;
+      b->sendrecv_send = o;
+    } else if (o < 0) {
+      local(b, ev);
+    } else if (nb) {
+      track_request(b, ev->rank, ev->req, o);
+    }
+    return;
+  }
+  switch (type) {
+  case AUGUR_EV_RECV:
+  case AUGUR_EV_MRECV:
+    if (ev->peer >= 0 && ev->tag >= 0)
+      p2p(b, ev->rank, (uint16_t)type, ev->peer, ev->bytes_recv, ev->t_start, ev->callsite, 0, 0,
+          0);
+    else
+      local(b, ev);
+    return;
+  case AUGUR_EV_IRECV:
+  case AUGUR_EV_IMRECV: {
+    int64_t o = p2p(b, ev->rank, (uint16_t)type, ev->peer, ev->bytes_recv, ev->t_start,
+                    ev->callsite, 0, 1, 0);
+    track_request(b, ev->rank, ev->req, o);
+    return;
+  }
+  case AUGUR_EV_SEND_INIT:
+  case AUGUR_EV_BSEND_INIT:
+  case AUGUR_EV_SSEND_INIT:
+  case AUGUR_EV_RSEND_INIT:
+  case AUGUR_EV_RECV_INIT: {
+    local(b, ev);
+    if (ev->peer < 0) return;
+    if (sim_grow((void **)&b->pers, &b->pers_cap, b->npers + 1, sizeof *b->pers)) {
+      b->nomem = 1;
+      return;
+    }
+    int is_send = type != AUGUR_EV_RECV_INIT;
+    b->pers[b->npers] =
+        (persist){(uint16_t)type, ev->peer, is_send ? ev->bytes : ev->bytes_recv, is_send};
+    uint64_t old;
+    while (mm_take(&b->map, ev->rank, SIDE_PERSIST, ev->req, &old))
+      ;
+    if (mm_put(&b->map, ev->rank, SIDE_PERSIST, ev->req, b->npers++)) b->nomem = 1;
+    return;
+  }
+  case AUGUR_EV_START: {
+    int64_t i = mm_find(&b->map, ev->rank, SIDE_PERSIST, ev->req);
+    if (i < 0) {
+      local(b, ev);
+      return;
+    }
+    const persist *ps = &b->pers[b->map.s[i].val];
+    int64_t o = p2p(b, ev->rank, ps->type, ps->peer, ps->bytes, ev->t_start, ev->callsite,
+                    ps->is_send, 1, ps->type == AUGUR_EV_SSEND_INIT);
+    track_request(b, ev->rank, ev->req, o);
+    return;
+  }
+  case AUGUR_EV_STARTALL:
+    b->have_parent = 1;
+    b->parent = *ev;
+    return;
+  case AUGUR_EV_REQUEST_FREE: {
+    uint64_t old;
+    mm_take(&b->map, ev->rank, SIDE_PERSIST, ev->req, &old);
+    local(b, ev);
+    return;
+  }
+  default:
+    break;
+  }
+  if (augur_event_is_completion(type)) {
+    b->have_parent = 1;
+    b->parent = *ev;
+    b->nwl = 0;
+    return;
+  }
+  if (augur_event_is_collective(type)) {
+    int64_t ci = comm_index(b, ev->comm);
+    if (ci < 0) {
+      local(b, ev);
+      return;
+    }
+    augur_sim_op op = {0};
+    op.kind = AUGUR_SIM_COLL;
+    op.type = (uint16_t)type;
+    op.callsite = (uint32_t)ev->callsite;
+    op.comm = (uint32_t)ci;
+    op.peer = ev->peer;
+    op.a = AUGUR_SIM_NONE;
+    int64_t i = add(b, ev->rank, &op);
+    if (i >= 0 && mm_put(&b->map, ev->rank, SIDE_COLL, ev->t_start, (uint64_t)i)) b->nomem = 1;
+    return;
+  }
+  if (is_comm_create(type)) {
+    /* Every member waits for the others: a barrier over the parent. */
+    int64_t ci = comm_index(b, ev->comm);
+    if (ci < 0) {
+      local(b, ev);
+      return;
+    }
+    int64_t slot = mm_find(&b->map, ev->rank, SIDE_COMMGMT, (uint64_t)ci);
+    uint64_t k = 0;
+    if (slot >= 0)
+      k = ++b->map.s[slot].val;
+    else if (mm_put(&b->map, ev->rank, SIDE_COMMGMT, (uint64_t)ci, 0))
+      b->nomem = 1;
+    augur_sim_op op = {0};
+    op.kind = AUGUR_SIM_COLL;
+    op.type = (uint16_t)type;
+    op.callsite = (uint32_t)ev->callsite;
+    op.comm = (uint32_t)ci;
+    op.peer = -1;
+    op.a = SIM_INST_COMMGMT | (uint64_t)ci << 32 | (k & 0xffffffffu);
+    add(b, ev->rank, &op);
+    return;
+  }
+  local(b, ev); /* probes, Comm_free, tests that completed nothing, ... */
+}
+
+static int on_message(void *ctx, const augur_message *m) {
+  builder *b = ctx;
+  uint64_t s, r;
+  if (m->sender >= b->g->nranks || m->receiver >= b->g->nranks) return AUGUR_OK;
+  int hs = mm_take(&b->map, m->sender, SIDE_SEND, m->send.t_post, &s);
+  int hr = mm_take(&b->map, m->receiver, SIDE_RECV, m->recv.t_post, &r);
+  if (!hs || !hr) { /* one end was outside the replayed part (before Init, after Finalize) */
+    if (hs) mm_put(&b->map, m->sender, SIDE_SEND, m->send.t_post, s);
+    if (hr) mm_put(&b->map, m->receiver, SIDE_RECV, m->recv.t_post, r);
+    return AUGUR_OK;
+  }
+  int64_t id = augur_sim_add_message(b->g, m->sender, m->receiver, m->bytes, m->send.sync);
+  if (id < 0) return AUGUR_E_NOMEM;
+  augur_sim_op *so = &b->g->ranks[m->sender].ops[s];
+  augur_sim_op *ro = &b->g->ranks[m->receiver].ops[r];
+  so->a = ro->a = (uint64_t)id;
+  so->b = ro->b = m->bytes;
+  so->peer = (int32_t)m->receiver;
+  ro->peer = (int32_t)m->sender;
+  return AUGUR_OK;
+}
+
+/* The size the algorithm moves, from the members' own counts. */
+static uint64_t coll_bytes(const augur_coll_instance *c, const sim_comm *sc) {
+  uint64_t best = 0;
+  for (uint32_t i = 0; i < c->nmembers; i++) {
+    const augur_coll_member *mb = &c->members[i];
+    uint64_t v;
+    switch (c->type) {
+    case AUGUR_EV_BCAST:
+    case AUGUR_EV_IBCAST:
+    case AUGUR_EV_SCATTER:
+    case AUGUR_EV_SCATTERV:
+    case AUGUR_EV_ISCATTER:
+    case AUGUR_EV_ISCATTERV:
+      v = mb->bytes_recv > mb->bytes / (sc->size ? sc->size : 1) ? mb->bytes_recv
+                                                                 : mb->bytes / sc->size;
+      break;
+    case AUGUR_EV_ALLTOALL:
+    case AUGUR_EV_ALLTOALLV:
+    case AUGUR_EV_ALLTOALLW:
+    case AUGUR_EV_IALLTOALL:
+    case AUGUR_EV_IALLTOALLV:
+    case AUGUR_EV_IALLTOALLW:
+      v = mb->bytes / (sc->size ? sc->size : 1);
+      break;
+    default:
+      v = mb->bytes;
+      break;
+    }
+    if (v > best) best = v;
+  }
+  return best;
+}
+
+static int on_coll(void *ctx, const augur_coll_instance *c) {
+  builder *b = ctx;
+  uint64_t inst = b->g->ninstances;
+  int found = 0;
+  uint64_t idx[1];
+  for (uint32_t i = 0; i < c->nmembers; i++) {
+    const augur_coll_member *mb = &c->members[i];
+    if (mb->rank >= b->g->nranks) continue;
+    if (!mm_take(&b->map, mb->rank, SIDE_COLL, mb->t_start, idx)) continue;
+    augur_sim_op *op = &b->g->ranks[mb->rank].ops[idx[0]];
+    const sim_comm *sc = &b->g->comms[op->comm];
+    if (sc->size != c->nmembers) continue;
+    op->a = inst;
+    op->b = coll_bytes(c, sc);
+    op->peer = mb->root;
+    found++;
+  }
+  if (found) b->g->ninstances++;
+  return AUGUR_OK;
+}
+
+int augur_sim_graph_from_trace(augur_sim_graph **out, augur_trace *t, augur_error *err) {
+  *out = NULL;
+  uint32_t n = augur_trace_nranks(t);
+  for (uint32_t r = 0; r < n; r++) {
+    const char *msg = NULL; /* the count is over all ranks, the message per rank */
+    if (augur_trace_damage(t, r, &msg) && msg)
+      return augur_fail(err, AUGUR_E_FORMAT, "damaged trace: %s", msg);
+  }
+  if (n == 0)
+    return augur_fail(err, AUGUR_E_FORMAT, "%s: the trace has no ranks", augur_trace_path(t));
+  builder b;
+  memset(&b, 0, sizeof b);
+  b.t = t;
+  b.sendrecv_send = -1;
+  b.g = augur_sim_graph_new(n);
+  b.rs = calloc(n ? n : 1, sizeof *b.rs);
+  augur_matcher *mt = augur_matcher_new(t, on_message, on_coll, &b);
+  augur_stream *s = NULL;
+  int rc = AUGUR_OK;
+  if (!b.g || !b.rs || !mt) {
+    rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory building the execution graph");
+    goto out;
+  }
+  rc = augur_stream_merged(t, &s, err);
+  if (rc < 0) goto out;
+  augur_event ev;
+  for (;;) {
+    rc = augur_stream_next(s, &ev, err);
+    if (rc <= 0) break;
+    b.g->trace_events++;
+    on_event(&b, &ev);
+    rc = augur_match_feed(mt, &ev, err);
+    if (rc < 0) break;
+    if (b.nomem) {
+      rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory building the execution graph");
+      break;
+    }
+  }
+  if (rc < 0) goto out;
+  flush_parent(&b);
+  /* A communicator creation some member never reached (a run cut short)
+   * would wait forever: count each instance's members first. */
+  {
+    mmap cnt;
+    memset(&cnt, 0, sizeof cnt);
+    for (uint32_t r = 0; r < n && !b.nomem; r++)
+      for (size_t i = 0; i < b.g->ranks[r].n; i++) {
+        const augur_sim_op *op = &b.g->ranks[r].ops[i];
+        if (op->kind != AUGUR_SIM_COLL || !(op->a & SIM_INST_COMMGMT)) continue;
+        int64_t k = mm_find(&cnt, 0, SIDE_COMMGMT, op->a);
+        if (k >= 0)
+          cnt.s[k].val++;
+        else if (mm_put(&cnt, 0, SIDE_COMMGMT, op->a, 1))
+          b.nomem = 1;
+      }
+    for (uint32_t r = 0; r < n && !b.nomem; r++)
+      for (size_t i = 0; i < b.g->ranks[r].n; i++) {
+        augur_sim_op *op = &b.g->ranks[r].ops[i];
+        if (op->kind != AUGUR_SIM_COLL || !(op->a & SIM_INST_COMMGMT)) continue;
+        int64_t k = mm_find(&cnt, 0, SIDE_COMMGMT, op->a);
+        if (k < 0 || cnt.s[k].val != b.g->comms[op->comm].size) op->a = AUGUR_SIM_NONE;
+      }
+    free(cnt.s);
+    if (b.nomem) {
+      rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory building the execution graph");
+      goto out;
+    }
+  }
+  /* Ends the matcher never paired are replayed as no-ops. */
+  for (uint32_t r = 0; r < n; r++) {
+    sim_rank_ops *ro = &b.g->ranks[r];
+    for (size_t i = 0; i < ro->n; i++) {
+      augur_sim_op *op = &ro->ops[i];
+      if ((op->kind == AUGUR_SIM_SEND || op->kind == AUGUR_SIM_RECV ||
+           op->kind == AUGUR_SIM_COLL) &&
+          op->a == AUGUR_SIM_NONE)
+        op->flags |= AUGUR_SIM_F_UNMATCHED;
+    }
+  }
+  {
+    uint64_t first = UINT64_MAX, last = 0;
+    for (uint32_t r = 0; r < n; r++) {
+      if (!b.rs[r].started) continue;
+      if (b.rs[r].init_end < first) first = b.rs[r].init_end;
+      uint64_t end = b.rs[r].done ? b.rs[r].fin_start : b.rs[r].last_end;
+      if (end > last) last = end;
+    }
+    b.g->measured = first != UINT64_MAX && last > first ? (double)(last - first) * 1e-9 : 0;
+    /* Ranks start where they left MPI_Init: the launcher's skew is part of the run. */
+    for (uint32_t r = 0; r < n; r++)
+      if (b.rs[r].started && first != UINT64_MAX)
+        b.g->ranks[r].start = (double)(b.rs[r].init_end - first) * 1e-9;
+  }
+  rc = AUGUR_OK;
+  *out = b.g;
+  b.g = NULL;
+out:
+  augur_stream_close(s);
+  augur_matcher_free(mt);
+  augur_sim_graph_free(b.g);
+  free(b.rs);
+  free(b.pers);
+  free(b.wl);
+  free(b.map.s);
+  return rc;
+}

@@ -1,0 +1,791 @@
+/* The discrete-event simulator.
+ *
+ * Each rank runs ahead on its own clock through operations that need no one
+ * else (compute, local calls, posting sends and receives) and stops only
+ * when it must wait for something not yet known. Everything that involves
+ * two ranks is a message slot whose post, arrival and completion times are
+ * filled in as they become known; all completion times are maxima over the
+ * posts involved, so a rank posting "in the future" of the global clock gets
+ * the same answer as if it had waited for it. Data movement goes through
+ * the global event queue (a binary heap ordered by time, then insertion), so
+ * transfers that share a link (network resources: per-node injection, the
+ * shared bus) are simulated in time order as fluid flows that split the
+ * link's bandwidth equally. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim_int.h"
+
+#define NONE32 UINT32_MAX
+
+/* ---- Event queue ------------------------------------------------------- */
+
+enum { EV_XFER = 1, EV_ARRIVE = 2, EV_FLOWDONE = 3 };
+
+typedef struct hev {
+  double t;
+  uint64_t seq;
+  uint32_t kind, idx, ver;
+} hev;
+
+typedef struct heap {
+  hev *h;
+  size_t n, cap;
+  uint64_t seq;
+} heap;
+
+static int hless(const hev *a, const hev *b) {
+  return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+static int heap_push(heap *q, double t, uint32_t kind, uint32_t idx, uint32_t ver) {
+  if (sim_grow((void **)&q->h, &q->cap, q->n + 1, sizeof *q->h)) return -1;
+  hev e = {t, q->seq++, kind, idx, ver};
+  size_t i = q->n++;
+  while (i > 0) {
+    size_t p = (i - 1) / 2;
+    if (!hless(&e, &q->h[p])) break;
+    q->h[i] = q->h[p];
+    i = p;
+  }
+  q->h[i] = e;
+  return 0;
+}
+
+static hev heap_pop(heap *q) {
+  hev top = q->h[0], last = q->h[--q->n];
+  size_t i = 0;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= q->n) break;
+    if (c + 1 < q->n && hless(&q->h[c + 1], &q->h[c])) c++;
+    if (!hless(&q->h[c], &last)) break;
+    q->h[i] = q->h[c];
+    i = c;
+  }
+  if (q->n) q->h[i] = last;
+  return top;
+}
+
+/* ---- Message slots ----------------------------------------------------- */
+
+typedef struct mslot {
+  double spost, rpost, arrive, sdone, rdone; /* < 0: not yet */
+  uint64_t bytes;
+  uint64_t inst; /* collective messages: instance; p2p: UINT64_MAX */
+  uint32_t src, dst, tag, next_free;
+  uint8_t rndv, started, refs;
+} mslot;
+
+typedef struct flow {
+  uint32_t slot, ver;
+  double rem, rate;
+  int32_t res[3];
+  uint32_t nres;
+  int active;
+} flow;
+
+enum { BLK_NONE = 0, BLK_SEND, BLK_RECV, BLK_WAIT, BLK_COLL };
+
+typedef struct rrun {
+  size_t pc, n;
+  const augur_sim_op *ops;
+  double t;
+  int blocked;
+  double t_block;
+  /* collective in progress */
+  sim_step *steps;
+  size_t nsteps, step, steps_cap;
+  uint32_t cur_s, cur_r;
+  int posted;
+  double t_coll;
+  augur_sim_rank acc;
+} rrun;
+
+typedef struct sim {
+  const augur_sim_graph *g;
+  const augur_machine *m;
+  rrun *r;
+  uint32_t *node;
+  mslot *slots;
+  size_t nslots, slot_cap;
+  uint32_t free_slot;
+  /* collective slots waiting for their second end: open addressing over slot indices */
+  uint32_t *ctab;
+  size_t ctab_cap, ctab_n;
+  heap q;
+  flow *flows;
+  size_t nflows, flow_cap;
+  uint32_t *active; /* indices of active flows */
+  size_t nactive, active_cap;
+  uint32_t free_flow;
+  double *res_bw;
+  uint32_t *res_n;
+  size_t nres;
+  double flows_t; /* when the active flows' remaining bytes were last brought up to date */
+  uint64_t ops, messages, events;
+  int nomem;
+} sim;
+
+static int slot_rndv(const sim *s, uint64_t bytes, int sync) {
+  return sync || bytes > s->m->eager_limit;
+}
+
+static int same_node(const sim *s, uint32_t a, uint32_t b) {
+  return s->node[a] == s->node[b];
+}
+
+static double lat(const sim *s, uint32_t a, uint32_t b) {
+  return same_node(s, a, b) ? s->m->shm_latency : s->m->latency;
+}
+
+static void schedule(sim *s, double t, uint32_t kind, uint32_t idx, uint32_t ver) {
+  if (heap_push(&s->q, t, kind, idx, ver)) s->nomem = 1;
+}
+
+/* ---- Collective slot table ---------------------------------------------- */
+
+static size_t ckey(uint64_t inst, uint32_t src, uint32_t dst, uint32_t tag) {
+  uint64_t h = inst * 0x9E3779B97F4A7C15ull ^ ((uint64_t)src << 32 | dst) * 0xC2B2AE3D27D4EB4Full ^
+               (uint64_t)tag * 0x165667B19E3779F9ull;
+  h ^= h >> 31;
+  return (size_t)h;
+}
+
+static uint32_t new_slot(sim *s) {
+  uint32_t i;
+  if (s->free_slot != NONE32) {
+    i = s->free_slot;
+    s->free_slot = s->slots[i].next_free;
+  } else {
+    if (sim_grow((void **)&s->slots, &s->slot_cap, s->nslots + 1, sizeof *s->slots)) {
+      s->nomem = 1;
+      return NONE32;
+    }
+    i = (uint32_t)s->nslots++;
+  }
+  mslot *m = &s->slots[i];
+  memset(m, 0, sizeof *m);
+  m->spost = m->rpost = m->arrive = m->sdone = m->rdone = -1;
+  m->next_free = NONE32;
+  return i;
+}
+
+static int ctab_grow(sim *s) {
+  size_t ncap = s->ctab_cap ? s->ctab_cap * 2 : 256;
+  uint32_t *nt = malloc(ncap * sizeof *nt);
+  if (!nt) return -1;
+  for (size_t i = 0; i < ncap; i++)
+    nt[i] = NONE32;
+  for (size_t i = 0; i < s->ctab_cap; i++) {
+    uint32_t v = s->ctab[i];
+    if (v == NONE32) continue;
+    const mslot *m = &s->slots[v];
+    size_t j = ckey(m->inst, m->src, m->dst, m->tag) & (ncap - 1);
+    while (nt[j] != NONE32)
+      j = (j + 1) & (ncap - 1);
+    nt[j] = v;
+  }
+  free(s->ctab);
+  s->ctab = nt;
+  s->ctab_cap = ncap;
+  return 0;
+}
+
+static void ctab_del(sim *s, size_t i) {
+  size_t mask = s->ctab_cap - 1, j = i;
+  s->ctab[i] = NONE32;
+  for (;;) {
+    j = (j + 1) & mask;
+    uint32_t v = s->ctab[j];
+    if (v == NONE32) break;
+    const mslot *m = &s->slots[v];
+    size_t h = ckey(m->inst, m->src, m->dst, m->tag) & mask;
+    if ((j > i && (h <= i || h > j)) || (j < i && (h <= i && h > j))) {
+      s->ctab[i] = v;
+      s->ctab[j] = NONE32;
+      i = j;
+    }
+  }
+  s->ctab_n--;
+}
+
+/* The slot of collective message (INST, SRC -> DST, TAG): the second end to
+ * ask takes it out of the table. */
+static uint32_t coll_slot(sim *s, uint64_t inst, uint32_t src, uint32_t dst, uint32_t tag,
+                          uint64_t bytes) {
+  if (s->ctab_cap) {
+    size_t mask = s->ctab_cap - 1;
+    for (size_t j = ckey(inst, src, dst, tag) & mask; s->ctab[j] != NONE32; j = (j + 1) & mask) {
+      uint32_t v = s->ctab[j];
+      const mslot *m = &s->slots[v];
+      if (m->inst == inst && m->src == src && m->dst == dst && m->tag == tag) {
+        ctab_del(s, j);
+        return v;
+      }
+    }
+  }
+  if ((s->ctab_n + 1) * 2 > s->ctab_cap && ctab_grow(s)) {
+    s->nomem = 1;
+    return NONE32;
+  }
+  uint32_t v = new_slot(s);
+  if (v == NONE32) return v;
+  mslot *m = &s->slots[v];
+  m->inst = inst;
+  m->src = src;
+  m->dst = dst;
+  m->tag = tag;
+  m->bytes = bytes;
+  m->rndv = (uint8_t)slot_rndv(s, bytes, 0);
+  m->refs = 2;
+  s->messages++;
+  size_t mask = s->ctab_cap - 1, j = ckey(inst, src, dst, tag) & mask;
+  while (s->ctab[j] != NONE32)
+    j = (j + 1) & mask;
+  s->ctab[j] = v;
+  s->ctab_n++;
+  return v;
+}
+
+static void release(sim *s, uint32_t v) {
+  mslot *m = &s->slots[v];
+  if (m->inst == UINT64_MAX || --m->refs) return;
+  m->next_free = s->free_slot;
+  s->free_slot = v;
+}
+
+/* ---- Posting ------------------------------------------------------------ */
+
+static void start_rndv(sim *s, uint32_t v) {
+  mslot *m = &s->slots[v];
+  if (m->started) return;
+  m->started = 1;
+  double t = (m->spost > m->rpost ? m->spost : m->rpost) + lat(s, m->src, m->dst);
+  schedule(s, t, EV_XFER, v, 0);
+}
+
+static void post_send(sim *s, uint32_t v, double t) {
+  mslot *m = &s->slots[v];
+  m->spost = t;
+  if (!m->rndv) {
+    m->sdone = t;
+    m->started = 1;
+    schedule(s, t, EV_XFER, v, 0);
+  } else if (m->rpost >= 0) {
+    start_rndv(s, v);
+  }
+}
+
+static void post_recv(sim *s, uint32_t v, double t) {
+  mslot *m = &s->slots[v];
+  m->rpost = t;
+  if (m->arrive >= 0)
+    m->rdone = m->arrive > t ? m->arrive : t;
+  else if (m->rndv && m->spost >= 0)
+    start_rndv(s, v);
+}
+
+/* ---- Network flows ------------------------------------------------------ */
+
+static void flows_advance(sim *s, double now) {
+  double dt = now - s->flows_t;
+  if (dt > 0)
+    for (size_t i = 0; i < s->nactive; i++) {
+      flow *f = &s->flows[s->active[i]];
+      f->rem -= f->rate * dt;
+      if (f->rem < 0) f->rem = 0;
+    }
+  s->flows_t = now;
+}
+
+/* Each flow gets the link bandwidth, or its equal share of the most
+ * crowded resource it crosses; completions are rescheduled. */
+static void flows_rate(sim *s, double now) {
+  for (size_t i = 0; i < s->nactive; i++) {
+    uint32_t fi = s->active[i];
+    flow *f = &s->flows[fi];
+    double rate = s->m->bandwidth;
+    for (uint32_t k = 0; k < f->nres; k++) {
+      double share = s->res_bw[f->res[k]] / s->res_n[f->res[k]];
+      if (share < rate) rate = share;
+    }
+    if (rate != f->rate || f->ver == 0) {
+      f->rate = rate;
+      f->ver++;
+      schedule(s, now + f->rem / rate, EV_FLOWDONE, fi, f->ver);
+    }
+  }
+}
+
+static void flow_start(sim *s, uint32_t v, double now) {
+  const mslot *m = &s->slots[v];
+  uint32_t fi;
+  if (s->free_flow != NONE32) {
+    fi = s->free_flow;
+    s->free_flow = s->flows[fi].slot;
+  } else {
+    if (sim_grow((void **)&s->flows, &s->flow_cap, s->nflows + 1, sizeof *s->flows)) {
+      s->nomem = 1;
+      return;
+    }
+    fi = (uint32_t)s->nflows++;
+  }
+  if (sim_grow((void **)&s->active, &s->active_cap, s->nactive + 1, sizeof *s->active)) {
+    s->nomem = 1;
+    return;
+  }
+  flows_advance(s, now);
+  flow *f = &s->flows[fi];
+  memset(f, 0, sizeof *f);
+  f->slot = v;
+  f->rem = (double)m->bytes;
+  f->active = 1;
+  uint32_t a = s->node[m->src], b = s->node[m->dst];
+  size_t nodes_res = s->nres - 1; /* the last resource is the bus */
+  if (s->m->injection_bandwidth > 0 && 2 * (size_t)a + 1 < nodes_res &&
+      2 * (size_t)b + 1 < nodes_res) {
+    f->res[f->nres++] = (int32_t)(2 * a);
+    f->res[f->nres++] = (int32_t)(2 * b + 1);
+  }
+  if (s->m->topology == AUGUR_TOPO_BUS) f->res[f->nres++] = (int32_t)(s->nres - 1);
+  for (uint32_t k = 0; k < f->nres; k++)
+    s->res_n[f->res[k]]++;
+  s->active[s->nactive++] = fi;
+  flows_rate(s, now);
+}
+
+static void flow_done(sim *s, uint32_t fi, uint32_t ver, double now) {
+  flow *f = &s->flows[fi];
+  if (!f->active || f->ver != ver) return; /* rescheduled since */
+  flows_advance(s, now);
+  f->active = 0;
+  for (uint32_t k = 0; k < f->nres; k++)
+    s->res_n[f->res[k]]--;
+  for (size_t i = 0; i < s->nactive; i++)
+    if (s->active[i] == fi) {
+      s->active[i] = s->active[--s->nactive];
+      break;
+    }
+  uint32_t v = f->slot;
+  f->slot = s->free_flow;
+  s->free_flow = fi;
+  schedule(s, now + s->m->latency, EV_ARRIVE, v, 0);
+  flows_rate(s, now);
+}
+
+static void xfer(sim *s, uint32_t v, double now) {
+  const mslot *m = &s->slots[v];
+  if (same_node(s, m->src, m->dst)) {
+    schedule(s, now + s->m->shm_latency + (double)m->bytes / s->m->shm_bandwidth, EV_ARRIVE, v, 0);
+  } else if (m->bytes == 0) {
+    schedule(s, now + s->m->latency, EV_ARRIVE, v, 0);
+  } else if (s->m->topology == AUGUR_TOPO_CROSSBAR && !(s->m->injection_bandwidth > 0)) {
+    /* Nothing shared on the way: no flow to follow. */
+    schedule(s, now + (double)m->bytes / s->m->bandwidth + s->m->latency, EV_ARRIVE, v, 0);
+  } else {
+    flow_start(s, v, now);
+  }
+}
+
+/* ---- Ranks -------------------------------------------------------------- */
+
+static void run_rank(sim *s, uint32_t r);
+
+static void wake(sim *s, uint32_t r);
+
+static void arrive(sim *s, uint32_t v, double now) {
+  mslot *m = &s->slots[v];
+  m->arrive = now;
+  uint32_t src = m->src, dst = m->dst;
+  int notify_src = 0, notify_dst = 0;
+  if (m->rndv) {
+    m->sdone = now;
+    notify_src = 1;
+  }
+  if (m->rpost >= 0) {
+    m->rdone = now > m->rpost ? now : m->rpost;
+    notify_dst = 1;
+  }
+  if (notify_src) wake(s, src);
+  if (notify_dst) wake(s, dst);
+}
+
+/* Wait accounting: blocked from T_BLOCK until DONE. */
+static void resume(sim *s, uint32_t r, double done, double *bucket) {
+  rrun *rr = &s->r[r];
+  if (done > rr->t) {
+    *bucket += done - rr->t;
+    rr->t = done;
+  }
+  rr->blocked = BLK_NONE;
+  rr->pc++;
+  run_rank(s, r);
+}
+
+/* Are all requests of WAIT op done? Sets *t to the last completion and
+ * *recv to whether that one was a receive. */
+static int wait_done(const sim *s, const augur_sim_op *op, const augur_sim_op *ops, double *t,
+                     int *recv) {
+  *t = -1;
+  *recv = 0;
+  const uint32_t *w = s->g->waits + op->a;
+  for (uint64_t i = 0; i < op->b; i++) {
+    const augur_sim_op *o = &ops[w[i]];
+    if (o->flags & AUGUR_SIM_F_UNMATCHED) continue;
+    const mslot *m = &s->slots[o->a];
+    double d = o->kind == AUGUR_SIM_SEND ? m->sdone : m->rdone;
+    if (d < 0) return 0;
+    if (d > *t) {
+      *t = d;
+      *recv = o->kind == AUGUR_SIM_RECV;
+    }
+  }
+  return 1;
+}
+
+/* Runs the collective's steps until one must wait; 1 when all are done. */
+static int coll_advance(sim *s, uint32_t r) {
+  rrun *rr = &s->r[r];
+  const augur_sim_op *op = &rr->ops[rr->pc];
+  while (rr->step < rr->nsteps) {
+    const sim_step *st = &rr->steps[rr->step];
+    if (!rr->posted) {
+      rr->posted = 1;
+      rr->cur_s = rr->cur_r = NONE32;
+      if (st->to >= 0) {
+        rr->cur_s = coll_slot(s, op->a, r, (uint32_t)st->to, st->tag, st->sbytes);
+        if (rr->cur_s == NONE32) return 0;
+        post_send(s, rr->cur_s, rr->t);
+      }
+      if (st->from >= 0) {
+        rr->cur_r = coll_slot(s, op->a, (uint32_t)st->from, r, st->tag, st->rbytes);
+        if (rr->cur_r == NONE32) return 0;
+        post_recv(s, rr->cur_r, rr->t);
+      }
+    }
+    double done = rr->t;
+    if (rr->cur_s != NONE32) {
+      double d = s->slots[rr->cur_s].sdone;
+      if (d < 0) return 0;
+      if (d > done) done = d;
+    }
+    if (rr->cur_r != NONE32) {
+      double d = s->slots[rr->cur_r].rdone;
+      if (d < 0) return 0;
+      if (d > done) done = d;
+    }
+    if (rr->cur_s != NONE32) release(s, rr->cur_s);
+    if (rr->cur_r != NONE32) release(s, rr->cur_r);
+    rr->t = done;
+    rr->posted = 0;
+    rr->step++;
+  }
+  rr->acc.sync_wait += rr->t - rr->t_coll;
+  return 1;
+}
+
+static int coll_begin(sim *s, uint32_t r, const augur_sim_op *op) {
+  rrun *rr = &s->r[r];
+  const sim_comm *c = &s->g->comms[op->comm];
+  uint32_t me = NONE32;
+  int32_t root = -1;
+  for (uint32_t i = 0; i < c->size; i++) {
+    if (c->members[i] == r) me = i;
+    if (op->peer >= 0 && c->members[i] == (uint32_t)op->peer) root = (int32_t)i;
+  }
+  rr->nsteps = rr->step = 0;
+  rr->posted = 0;
+  rr->t_coll = rr->t;
+  if (me == NONE32) return 0;
+  size_t n = sim_coll_steps(s->m, op->type, c, me, root, op->b, rr->steps, rr->steps_cap);
+  if (n > rr->steps_cap) {
+    size_t cap = rr->steps_cap;
+    if (sim_grow((void **)&rr->steps, &cap, n, sizeof *rr->steps)) {
+      s->nomem = 1;
+      return 0;
+    }
+    rr->steps_cap = cap;
+    n = sim_coll_steps(s->m, op->type, c, me, root, op->b, rr->steps, rr->steps_cap);
+  }
+  rr->nsteps = n;
+  return 0;
+}
+
+static void run_rank(sim *s, uint32_t r) {
+  rrun *rr = &s->r[r];
+  const double o = s->m->overhead, speed = s->m->cpu_speed;
+  while (rr->pc < rr->n && !s->nomem) {
+    const augur_sim_op *op = &rr->ops[rr->pc];
+    s->ops++;
+    switch (op->kind) {
+    case AUGUR_SIM_COMPUTE: {
+      double dt = (double)op->a * 1e-9 / speed;
+      rr->acc.compute += dt;
+      rr->t += dt;
+      break;
+    }
+    case AUGUR_SIM_LOCAL: {
+      double dt = (double)op->a * 1e-9;
+      rr->acc.mpi += dt;
+      rr->t += dt;
+      break;
+    }
+    case AUGUR_SIM_SEND:
+    case AUGUR_SIM_RECV: {
+      rr->acc.mpi += o;
+      rr->t += o;
+      if (op->flags & AUGUR_SIM_F_UNMATCHED) break;
+      int send = op->kind == AUGUR_SIM_SEND;
+      uint32_t v = (uint32_t)op->a;
+      if (send)
+        post_send(s, v, rr->t);
+      else
+        post_recv(s, v, rr->t);
+      if (op->flags & AUGUR_SIM_F_NONBLOCKING) break;
+      double d = send ? s->slots[v].sdone : s->slots[v].rdone;
+      if (d >= 0) {
+        if (d > rr->t) {
+          *(send ? &rr->acc.send_wait : &rr->acc.recv_wait) += d - rr->t;
+          rr->t = d;
+        }
+        break;
+      }
+      rr->blocked = send ? BLK_SEND : BLK_RECV;
+      rr->t_block = rr->t;
+      return;
+    }
+    case AUGUR_SIM_WAIT: {
+      rr->acc.mpi += o;
+      rr->t += o;
+      double d;
+      int recv;
+      if (wait_done(s, op, rr->ops, &d, &recv)) {
+        if (d > rr->t) {
+          *(recv ? &rr->acc.recv_wait : &rr->acc.send_wait) += d - rr->t;
+          rr->t = d;
+        }
+        break;
+      }
+      rr->blocked = BLK_WAIT;
+      rr->t_block = rr->t;
+      return;
+    }
+    case AUGUR_SIM_COLL:
+      rr->acc.mpi += o;
+      rr->t += o;
+      if (op->flags & AUGUR_SIM_F_UNMATCHED) break;
+      coll_begin(s, r, op);
+      if (!coll_advance(s, r)) {
+        rr->blocked = BLK_COLL;
+        rr->t_block = rr->t;
+        return;
+      }
+      break;
+    default:
+      break;
+    }
+    rr->pc++;
+  }
+  if (rr->pc >= rr->n) rr->acc.finish = rr->t;
+}
+
+static void wake(sim *s, uint32_t r) {
+  rrun *rr = &s->r[r];
+  if (rr->blocked == BLK_NONE) return;
+  const augur_sim_op *op = &rr->ops[rr->pc];
+  switch (rr->blocked) {
+  case BLK_SEND:
+    if (s->slots[op->a].sdone >= 0) resume(s, r, s->slots[op->a].sdone, &rr->acc.send_wait);
+    return;
+  case BLK_RECV:
+    if (s->slots[op->a].rdone >= 0) resume(s, r, s->slots[op->a].rdone, &rr->acc.recv_wait);
+    return;
+  case BLK_WAIT: {
+    double d;
+    int recv;
+    if (wait_done(s, op, rr->ops, &d, &recv))
+      resume(s, r, d, recv ? &rr->acc.recv_wait : &rr->acc.send_wait);
+    return;
+  }
+  case BLK_COLL:
+    if (coll_advance(s, r)) {
+      rr->blocked = BLK_NONE;
+      rr->pc++;
+      run_rank(s, r);
+    }
+    return;
+  default:
+    return;
+  }
+}
+
+static const char *kind_name(unsigned k) {
+  switch (k) {
+  case AUGUR_SIM_SEND:
+    return "send";
+  case AUGUR_SIM_RECV:
+    return "receive";
+  case AUGUR_SIM_WAIT:
+    return "wait";
+  case AUGUR_SIM_COLL:
+    return "collective";
+  default:
+    return "operation";
+  }
+}
+
+static int check_graph(const augur_sim_graph *g, augur_error *err) {
+  for (uint32_t r = 0; r < g->nranks; r++) {
+    const sim_rank_ops *ro = &g->ranks[r];
+    for (size_t i = 0; i < ro->n; i++) {
+      const augur_sim_op *op = &ro->ops[i];
+      if (op->flags & AUGUR_SIM_F_UNMATCHED) continue;
+      int bad = 0;
+      if (op->kind == AUGUR_SIM_SEND || op->kind == AUGUR_SIM_RECV) {
+        bad = op->a >= g->nmsgs ||
+              (op->kind == AUGUR_SIM_SEND ? g->msgs[op->a].sender : g->msgs[op->a].receiver) != r;
+      } else if (op->kind == AUGUR_SIM_WAIT) {
+        bad = op->a + op->b > g->nwaits;
+        for (uint64_t k = 0; !bad && k < op->b; k++) {
+          uint32_t w = g->waits[op->a + k];
+          bad = w >= ro->n ||
+                (ro->ops[w].kind != AUGUR_SIM_SEND && ro->ops[w].kind != AUGUR_SIM_RECV) ||
+                !(ro->ops[w].flags & (AUGUR_SIM_F_NONBLOCKING | AUGUR_SIM_F_UNMATCHED));
+        }
+      } else if (op->kind == AUGUR_SIM_COLL) {
+        bad = op->comm >= g->ncomms;
+      } else if (op->kind > AUGUR_SIM_COLL) {
+        bad = 1;
+      }
+      if (bad)
+        return augur_fail(err, AUGUR_E_ARG, "execution graph: rank %u op %zu (%s) is inconsistent",
+                          r, i, kind_name(op->kind));
+    }
+  }
+  return AUGUR_OK;
+}
+
+int augur_simulate(const augur_sim_graph *g, const augur_machine *m, augur_sim_result *res,
+                   augur_error *err) {
+  memset(res, 0, sizeof *res);
+  if (!(m->cpu_speed > 0) || !(m->bandwidth > 0) || !(m->shm_bandwidth > 0) || m->latency < 0 ||
+      m->shm_latency < 0 || m->overhead < 0)
+    return augur_fail(err, AUGUR_E_ARG,
+                      "machine model: speeds and bandwidths must be > 0, latencies >= 0");
+  int rc = check_graph(g, err);
+  if (rc < 0) return rc;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  sim s;
+  memset(&s, 0, sizeof s);
+  s.g = g;
+  s.m = m;
+  s.free_slot = s.free_flow = NONE32;
+  uint32_t n = g->nranks, maxnode = 0;
+  s.r = calloc(n, sizeof *s.r);
+  s.node = calloc(n, sizeof *s.node);
+  res->ranks = calloc(n, sizeof *res->ranks);
+  if (!s.r || !s.node || !res->ranks) goto nomem;
+  for (uint32_t r = 0; r < n; r++) {
+    s.node[r] = augur_machine_node(m, r);
+    if (s.node[r] > maxnode) maxnode = s.node[r];
+    s.r[r].ops = g->ranks[r].ops;
+    s.r[r].t = g->ranks[r].start;
+    s.r[r].n = g->ranks[r].n;
+  }
+  /* Resources: per node out (2i) and in (2i+1), then the bus. */
+  s.nres = 2 * ((size_t)maxnode + 1) + 1;
+  s.res_bw = calloc(s.nres, sizeof *s.res_bw);
+  s.res_n = calloc(s.nres, sizeof *s.res_n);
+  if (!s.res_bw || !s.res_n) goto nomem;
+  for (size_t i = 0; i + 1 < s.nres; i++)
+    s.res_bw[i] = m->injection_bandwidth > 0 ? m->injection_bandwidth : m->bandwidth;
+  s.res_bw[s.nres - 1] = m->bandwidth;
+  /* Point-to-point messages occupy slots 0..nmsgs-1. */
+  if (sim_grow((void **)&s.slots, &s.slot_cap, g->nmsgs ? g->nmsgs : 1, sizeof *s.slots))
+    goto nomem;
+  s.nslots = g->nmsgs;
+  for (size_t i = 0; i < g->nmsgs; i++) {
+    mslot *ms = &s.slots[i];
+    memset(ms, 0, sizeof *ms);
+    ms->spost = ms->rpost = ms->arrive = ms->sdone = ms->rdone = -1;
+    ms->bytes = g->msgs[i].bytes;
+    ms->src = g->msgs[i].sender;
+    ms->dst = g->msgs[i].receiver;
+    ms->inst = UINT64_MAX;
+    ms->rndv = (uint8_t)slot_rndv(&s, ms->bytes, (int)g->msgs[i].sync);
+    ms->next_free = NONE32;
+  }
+  s.messages = g->nmsgs;
+  for (uint32_t r = 0; r < n && !s.nomem; r++)
+    run_rank(&s, r);
+  while (s.q.n && !s.nomem) {
+    hev e = heap_pop(&s.q);
+    s.events++;
+    switch (e.kind) {
+    case EV_XFER:
+      xfer(&s, e.idx, e.t);
+      break;
+    case EV_ARRIVE:
+      arrive(&s, e.idx, e.t);
+      break;
+    case EV_FLOWDONE:
+      flow_done(&s, e.idx, e.ver, e.t);
+      break;
+    default:
+      break;
+    }
+  }
+  if (s.nomem) goto nomem;
+  for (uint32_t r = 0; r < n; r++) {
+    const rrun *rr = &s.r[r];
+    if (rr->pc < rr->n) {
+      const augur_sim_op *op = &rr->ops[rr->pc];
+      rc = augur_fail(err, AUGUR_E_STATE,
+                      "simulation stalled: rank %u waits forever in %s %s (operation %zu of %zu); "
+                      "the graph's messages do not pair up",
+                      r, kind_name(op->kind), augur_event_name(op->type), rr->pc, rr->n);
+      goto out;
+    }
+  }
+  res->nranks = n;
+  for (uint32_t r = 0; r < n; r++) {
+    res->ranks[r] = s.r[r].acc;
+    if (s.r[r].acc.finish > res->predicted_seconds) res->predicted_seconds = s.r[r].acc.finish;
+  }
+  res->ops = s.ops;
+  res->messages = s.messages;
+  res->heap_events = s.events;
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  res->wall_seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+  rc = AUGUR_OK;
+  goto out;
+nomem:
+  rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory while simulating");
+out:
+  if (rc < 0) {
+    free(res->ranks);
+    res->ranks = NULL;
+  }
+  if (s.r)
+    for (uint32_t r = 0; r < n; r++)
+      free(s.r[r].steps);
+  free(s.r);
+  free(s.node);
+  free(s.slots);
+  free(s.ctab);
+  free(s.q.h);
+  free(s.flows);
+  free(s.active);
+  free(s.res_bw);
+  free(s.res_n);
+  return rc;
+}
+
+void augur_sim_result_free(augur_sim_result *r) {
+  free(r->ranks);
+  r->ranks = NULL;
+}

@@ -1,0 +1,61 @@
+/* Internals of the simulator shared by the files of src/sim. */
+#ifndef AUGUR_SIM_INT_H
+#define AUGUR_SIM_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "augur/sim.h"
+
+typedef struct sim_rank_ops {
+  augur_sim_op *ops;
+  size_t n, cap;
+  double start; /* seconds: when the rank left MPI_Init, after the first rank did */
+} sim_rank_ops;
+
+/* Instance ids of communicator-creating calls (replayed as barriers over the
+ * parent): this bit, the communicator index << 32, the call's number on it. */
+#define SIM_INST_COMMGMT (1ull << 62)
+
+typedef struct sim_comm {
+  uint64_t id; /* trace communicator id (0 for hand-built) */
+  uint32_t size;
+  uint32_t *members; /* world ranks in comm rank order */
+} sim_comm;
+
+struct augur_sim_graph {
+  uint32_t nranks;
+  sim_rank_ops *ranks;
+  augur_sim_msg *msgs;
+  size_t nmsgs, msg_cap;
+  uint32_t *waits; /* op indices referenced by WAIT ops */
+  size_t nwaits, wait_cap;
+  sim_comm *comms;
+  size_t ncomms, comm_cap;
+  uint64_t ninstances;
+  uint64_t trace_events;
+  double measured;
+};
+
+/* Grows *p (elements of SIZE bytes, capacity *cap) to hold NEED; -1 on ENOMEM. */
+int sim_grow(void **p, size_t *cap, size_t need, size_t size);
+int64_t sim_add_waitlist(augur_sim_graph *g, const uint32_t *ops, uint32_t n);
+
+/* One step of a collective algorithm as one member sees it: send SBYTES to
+ * world rank TO (if TO >= 0) and receive RBYTES from FROM (if FROM >= 0),
+ * both at once; the step ends when both are done. TAG tells messages of the
+ * same pair apart inside one instance; both sides compute the same tag. */
+typedef struct sim_step {
+  int32_t to, from;
+  uint32_t tag;
+  uint64_t sbytes, rbytes;
+} sim_step;
+
+/* Steps of member ME (comm rank) of a collective of type TYPE over comm C
+ * (members = world ranks) with root comm rank ROOT (or -1) and BYTES (see
+ * docs/simulate.md). Writes at most MAX steps; returns how many (or the
+ * number needed if more than MAX). */
+size_t sim_coll_steps(const augur_machine *m, unsigned type, const sim_comm *c, uint32_t me,
+                      int32_t root, uint64_t bytes, sim_step *out, size_t max);
+
+#endif

@@ -1,0 +1,87 @@
+# `augur simulate` on real runs: a 4-rank MPICH stencil and ring recorded
+# here, this machine calibrated with 4 ranks (`augur calibrate --ranks 4`),
+# each predicted. Checks what the graph must hold (messages, collectives,
+# nothing unmatched), that every rank's time adds up, what-ifs move the
+# prediction the right way, and the prediction's error stays within
+# TOLERANCE (see docs/simulate.md "Accuracy": 4 ranks share 2 cores here,
+# so message costs are the scheduler's; the error measured on this machine
+# is stated there), and within TOL_SELF with the model calibrated from the
+# trace itself (`augur calibrate --from`). Then a damaged trace: exit 1.
+# usage: apps.sh MPIEXEC APPDIR
+. "$(dirname "$0")/../lib.sh"
+mpiexec=$1
+apps=$2
+TOLERANCE=${TOLERANCE:-0.9}
+TOL_SELF=${TOL_SELF:-0.25}
+lib="$(dirname "$AUGUR")/../lib/libaugur-mpi-mpich.so"
+cal="$(dirname "$AUGUR")/../lib/augur-calibrate-mpich"
+if [ ! -f "$lib" ] || [ ! -x "$apps/stencil" ] || [ ! -x "$cal" ]; then
+  echo "skipped: MPICH recorder, apps or calibration program not built"
+  exit 77
+fi
+expect 0 - "$AUGUR" record -o "$D/stencil.augur" -- "$mpiexec" -n 4 "$apps/stencil" -n 50
+expect 0 - "$AUGUR" record -o "$D/ring.augur" -- "$mpiexec" -n 4 "$apps/ring" -n 50 -s 1024
+expect 0 1 "$AUGUR" calibrate --ranks 4 -o "$D/machine.ini"
+contains "$D/machine.ini" "[network]"
+contains "$D/machine.ini" "ring step over 4 ranks"
+
+# stencil: 2x2 grid, 2 neighbours each: 8 messages and 1 allreduce per iteration.
+# ring: 4 messages per lap, then a reduce and a barrier.
+for app in stencil:400:50 ring:200:2; do
+  name=${app%%:*}
+  rest=${app#*:}
+  msgs=${rest%%:*}
+  colls=${rest#*:}
+  expect 0 0 "$AUGUR" simulate "$D/$name.augur" --machine "$D/machine.ini" --json
+  cp "$D/out" "$D/$name.json"
+  expect 0 0 "$AUGUR" simulate "$D/$name.augur" --machine "$D/machine.ini" --json --cpu-speed x2 \
+    --latency x0.25
+  cp "$D/out" "$D/$name-fast.json"
+  expect 0 1 "$AUGUR" calibrate --from "$D/$name.augur" --machine "$D/machine.ini" -o "$D/$name.ini"
+  contains "$D/$name.ini" "messages whose receiver waited"
+  expect 0 0 "$AUGUR" simulate "$D/$name.augur" --machine "$D/$name.ini" --json
+  cp "$D/out" "$D/$name-self.json"
+  "$PY" - "$D/$name-self.json" "$TOL_SELF" <<'PYEOF' || fail "$name self-calibrated: $(head -c 600 "$D/$name-self.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+p, m = d["predicted_seconds"], d["measured_seconds"]
+err = (p - m) / m
+print("%s: measured %.4f s, predicted %.4f s, error %+.1f %%" % (sys.argv[1], m, p, 100 * err))
+assert abs(err) <= float(sys.argv[2]), "error %.1f %%" % (100 * err)
+PYEOF
+  expect 0 0 "$AUGUR" simulate "$D/$name.augur" --machine "$D/machine.ini"
+  contains "$D/out" "predicted time:"
+  contains "$D/out" "sync_wait"
+  "$PY" - "$D/$name.json" "$D/$name-fast.json" "$msgs" "$colls" "$TOLERANCE" <<'PYEOF' ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+fast = json.load(open(sys.argv[2]))
+msgs, colls, tol = int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+g = d["graph"]
+assert g["messages"] == msgs and g["collectives"] == colls, g
+assert g["unmatched"] == 0, g
+assert len(d["ranks"]) == 4 and [r["rank"] for r in d["ranks"]] == [0, 1, 2, 3]
+p, m = d["predicted_seconds"], d["measured_seconds"]
+assert p > 0 and m > 0
+for r in d["ranks"]:
+    parts = r["compute"] + r["send_wait"] + r["recv_wait"] + r["sync_wait"] + r["mpi"]
+    assert parts <= r["finish"] * (1 + 1e-6) and r["finish"] <= p * (1 + 1e-9), r  # JSON: 9 digits
+# what-if: twice the CPU, a quarter of the latency: less time, exactly half the compute
+assert fast["predicted_seconds"] < p, (fast["predicted_seconds"], p)
+for a, b in zip(d["ranks"], fast["ranks"]):
+    assert abs(b["compute"] - a["compute"] / 2) <= 1e-9 * max(1, a["compute"]), (a, b)
+err = (p - m) / m
+print("%s: measured %.4f s, predicted %.4f s, error %+.1f %%" % (sys.argv[1], m, p, 100 * err))
+assert abs(err) <= tol, "error %.1f %% beyond %.0f %%" % (100 * err, 100 * tol)
+PYEOF
+    fail "$name: $(cat "$D/$name.json" | head -c 2000)"
+done
+
+# A damaged trace: exit 1, one line naming the rank file; nothing printed.
+cp -r "$D/stencil.augur" "$D/damaged.augur"
+f="$D/damaged.augur/rank-00002.evt"
+truncate -s $(($(wc -c <"$f") / 2)) "$f"
+expect 1 1 "$AUGUR" simulate "$D/damaged.augur"
+contains "$D/err" "rank-00002.evt"
+[ ! -s "$D/out" ] || fail "a damaged trace printed a prediction: $(cat "$D/out")"
+finish
