@@ -348,12 +348,17 @@ static void threshold(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(late_sender),           cmocka_unit_test(late_receiver_and_eager_limit),
+      cmocka_unit_test(late_sender),
+      cmocka_unit_test(late_receiver_and_eager_limit),
       cmocka_unit_test(isend_late_receiver),
-      cmocka_unit_test(wrong_order),           cmocka_unit_test(waitall_counts_once),
-      cmocka_unit_test(barrier_and_imbalance), cmocka_unit_test(broadcast_and_reduce),
-      cmocka_unit_test(init_skew_is_not_lost), cmocka_unit_test(blocked_sender),
-      cmocka_unit_test(multiple_output),       cmocka_unit_test(threshold),
+      cmocka_unit_test(wrong_order),
+      cmocka_unit_test(waitall_counts_once),
+      cmocka_unit_test(barrier_and_imbalance),
+      cmocka_unit_test(broadcast_and_reduce),
+      cmocka_unit_test(init_skew_is_not_lost),
+      cmocka_unit_test(blocked_sender),
+      cmocka_unit_test(multiple_output),
+      cmocka_unit_test(threshold),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
