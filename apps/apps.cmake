@@ -48,6 +48,21 @@ foreach(_app ${_pg_apps})
   set_property(GLOBAL APPEND PROPERTY AUGUR_PG_APPS_${flavour} ${_app})
 endforeach()
 
+# PAS2P prediction apps (apps/README.md, "PAS2P solver"): iterative programs
+# with known phases for `augur predict` (tests/predict, bench/predict). Listed
+# in AUGUR_PREDICT_APPS_<flavour>, not in AUGUR_APPS_<flavour>.
+foreach(_app pas2p_solver)
+  add_custom_command(
+    OUTPUT ${_apps_out}/${_app}
+    COMMAND ${AUGUR_MPI_${flavour}_MPICC} ${_apps_cflags} -o ${_apps_out}/${_app}
+            ${CMAKE_CURRENT_SOURCE_DIR}/${_app}.c -lm
+    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${_app}.c ${CMAKE_CURRENT_SOURCE_DIR}/common.h
+    COMMENT "Building app ${flavour}/${_app}"
+    VERBATIM)
+  list(APPEND _apps_targets ${_apps_out}/${_app})
+  set_property(GLOBAL APPEND PROPERTY AUGUR_PREDICT_APPS_${flavour} ${_app})
+endforeach()
+
 # Fortran stencil (written separately, mirrors stencil.c): only when the
 # source and this flavour's mpifort both exist. Built by a custom command so
 # the project stays a C-only project.

@@ -77,6 +77,8 @@ int cmd_diagnose(int argc, char **argv);
 int cmd_phases(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_signature(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
 int cmd_web(int argc, char **argv);

@@ -8,7 +8,10 @@
  *                        (instructions, cycles, task-clock, ...)
  *   AUGUR_PAYLOAD_HASH   1 = fingerprint message payloads (xxh3-64)
  *   AUGUR_BUFFER_EVENTS  events per thread buffer before a block is written (8192)
- *   AUGUR_ZSTD_LEVEL     zstd level of event blocks (0 = writer default) */
+ *   AUGUR_ZSTD_LEVEL     zstd level of event blocks (0 = writer default)
+ *   AUGUR_SIGNATURE      signature mode (rec_signature.c): no trace, phases matched
+ *                        and timed online; AUGUR_SIGNATURE_OUT results file
+ *                        (default augur-sigresult.txt), AUGUR_SIGNATURE_MEASURE K */
 #ifndef AUGUR_REC_INTERNAL_H
 #define AUGUR_REC_INTERNAL_H
 
@@ -29,6 +32,9 @@ typedef struct aug_config {
   int payload_hash;
   size_t buffer_events;
   int zstd_level;
+  char signature[AUG_PATH_MAX];     /* "" = normal recording */
+  char signature_out[AUG_PATH_MAX]; /* results file (signature mode) */
+  long signature_measure;           /* K override, 0 = the signature's */
 } aug_config;
 
 /* Per-thread recorder state. Only its own thread touches it on the hot path;
@@ -87,6 +93,12 @@ void aug_config_load(void);
 /* Prints "augur: rank N: msg" once per distinct call site of failure and
  * stops recording (a broken writer must not break the application). */
 void aug_rec_fail(const char *what, const char *msg);
+
+/* ---- signature mode (rec_signature.c) ---- */
+void aug_sig_init(uint64_t t_enter);          /* from MPI_Init, instead of opening a writer */
+void aug_sig_feed(augur_event *ev, size_t n); /* one call's records (ns), may stop the run */
+void aug_sig_finalize(void);                  /* from MPI_Finalize: results of a full run */
+void aug_lifecycle_stopped(void);             /* the run stops early: nothing left to do at exit */
 
 /* ---- threads (rec_thread.c) ---- */
 aug_thread *aug_thread_self(void); /* creates lazily; NULL if out of memory */

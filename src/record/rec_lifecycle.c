@@ -205,6 +205,18 @@ void aug_lifecycle_init(int thread_level_provided, uint64_t t_enter) {
   aug_threads_setup();
   aug_thread *t = aug_thread_self(); /* the Init thread is thread 0 */
   augur_error err;
+  if (aug_cfg.signature[0]) { /* signature mode: no trace, no writer */
+    if (!t) return;
+    aug_comm_setup();
+    aug_sig_init(t_enter);
+    if (!aug_cfg.signature[0]) return; /* bad signature: said why, the program runs on */
+    record_lifecycle_event(thread_level_provided < 0 ? AUGUR_EV_INIT : AUGUR_EV_INIT_THREAD,
+                           t_enter, 0);
+    atexit(at_exit);
+    aug_clock_calibrate();
+    atomic_store(&aug_active, 1);
+    return;
+  }
   if (!t || mkdir_p(aug_cfg.trace_dir) != 0) {
     fprintf(stderr, "augur: rank %d: cannot create %s: %s (not recording)\n", aug_world_rank,
             aug_cfg.trace_dir, strerror(errno));
@@ -248,6 +260,12 @@ void aug_lifecycle_finalize(void) {
   if (!atomic_load(&inited) || atomic_exchange(&finished, 1)) return;
   uint64_t t0 = aug_now();
   int was_active = atomic_exchange(&aug_active, 0);
+  if (aug_cfg.signature[0]) { /* the program ended before everything was measured */
+    aug_thread *t = aug_thread_self();
+    if (t && was_active) aug_thread_flush(t); /* the last call */
+    aug_sig_finalize();
+    return;
+  }
   if (!aug_writer) return;
   clock_sync(&rank_def.sync[1], AUGUR_SYNC_FINALIZE);
   rank_def.nsync = 2;
@@ -264,6 +282,10 @@ void aug_lifecycle_finalize(void) {
     meta.complete = 1;
     write_meta();
   }
+}
+
+void aug_lifecycle_stopped(void) {
+  atomic_store(&finished, 1);
 }
 
 void aug_lifecycle_abort(void) {

@@ -43,6 +43,15 @@ void aug_config_load(void) {
   /* Small buffers are allowed so tests can force many blocks. */
   aug_cfg.buffer_events = (size_t)env_long("AUGUR_BUFFER_EVENTS", 8192, 16, 1L << 24);
   aug_cfg.zstd_level = (int)env_long("AUGUR_ZSTD_LEVEL", 0, 0, 22);
+  const char *sig = getenv("AUGUR_SIGNATURE");
+  snprintf(aug_cfg.signature, sizeof aug_cfg.signature, "%s", sig ? sig : "");
+  const char *out = getenv("AUGUR_SIGNATURE_OUT");
+  snprintf(aug_cfg.signature_out, sizeof aug_cfg.signature_out, "%s",
+           out && *out ? out : "augur-sigresult.txt");
+  aug_cfg.signature_measure = env_long("AUGUR_SIGNATURE_MEASURE", 0, 0, 1000000);
+  /* Signature mode hands each call to the matcher at the next call's entry:
+   * a buffer of one call. */
+  if (aug_cfg.signature[0]) aug_cfg.buffer_events = 1;
 }
 
 void aug_rec_fail(const char *what, const char *msg) {

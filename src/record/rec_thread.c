@@ -89,6 +89,10 @@ aug_thread *aug_thread_self(void) {
  * no more MPI calls; MPI forbids calls from other threads during
  * MPI_Finalize anyway. */
 static void flush_locked(aug_thread *t) {
+  if (aug_cfg.signature[0]) { /* signature mode: fed by aug_thread_flush only */
+    t->n = 0;
+    return;
+  }
   if (aug_writer && t->n) {
     augur_error err;
     aug_clock_to_ns(t->buf, t->n);
@@ -101,6 +105,13 @@ static void flush_locked(aug_thread *t) {
 }
 
 void aug_thread_flush(aug_thread *t) {
+  if (aug_cfg.signature[0]) { /* signature mode: no lock, the feed may call MPI and exit */
+    size_t n = t->n;
+    t->n = 0;
+    aug_clock_to_ns(t->buf, n);
+    aug_sig_feed(t->buf, n);
+    return;
+  }
   pthread_mutex_lock(&aug_lock);
   flush_locked(t);
   pthread_mutex_unlock(&aug_lock);

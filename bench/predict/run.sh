@@ -1,0 +1,80 @@
+#!/bin/sh
+# bench/predict: PAS2P prediction quality (issue 4). For each app and
+# condition: record a base trace, build its signature, then alternate full
+# runs (AET: wall time of `mpiexec ... app`) and signature runs (`augur
+# predict`: PET, SET), RUNS times each, so both see the same machine load.
+# Prints per pair and the means: AET, PET, PETE % = |AET - PET| / AET, SET,
+# SET/AET %. The machine may be shared: every figure is a wall time.
+# Usage: bench/predict/run.sh [BUILD_DIR]
+#   env: ITERS (MPICH iterations, default 1000), OMPI_ITERS (4000), RUNS (3), NP (4),
+#        ONLY (run only the conditions whose label contains it)
+set -eu
+BUILD=$(cd "${1:-build}" && pwd)
+AUGUR="$BUILD/bin/augur"
+ITERS=${ITERS:-1000}
+OMPI_ITERS=${OMPI_ITERS:-4000}
+RUNS=${RUNS:-3}
+NP=${NP:-4}
+ONLY=${ONLY:-}
+[ -x "$AUGUR" ] || { echo "bench/predict: build augur first"; exit 1; }
+# Open MPI as root on an oversubscribed VM (docs: common rules).
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+W=$(mktemp -d "${TMPDIR:-/tmp}/augur-bench-predict.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+
+now() { python3 -c 'import time; print("%.6f" % time.monotonic())'; }
+
+echo "augur bench/predict  ($NP ranks, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
+printf '%-34s %4s %9s %9s %7s %8s %8s %6s\n' app run AET_s PET_s PETE_% SET_s SET/AET% load
+# condition: label | mpiexec | flavour | app arguments. The base trace is
+# recorded with the same binary and input (a signature names call sites by
+# module + offset: another build of the program is another program).
+for spec in "pas2p_solver mpich|mpiexec.mpich|mpich|-n $ITERS" \
+  "pas2p_solver -c 40 mpich|mpiexec.mpich|mpich|-n $ITERS -c 40" \
+  "pas2p_solver openmpi|mpiexec.openmpi|openmpi|-n $OMPI_ITERS"; do
+  name=${spec%%|*}
+  rest=${spec#*|}
+  MPIEXEC=${rest%%|*}
+  rest=${rest#*|}
+  flavour=${rest%%|*}
+  args=${rest#*|}
+  case "$name" in *"$ONLY"*) ;; *) continue ;; esac
+  APP="$BUILD/apps/$flavour/pas2p_solver"
+  [ -x "$APP" ] && command -v "$MPIEXEC" >/dev/null || { echo "$name: not built, skipped"; continue; }
+  # shellcheck disable=SC2086
+  "$AUGUR" record -o "$W/base.augur" -- "$MPIEXEC" -n "$NP" "$APP" $args >/dev/null 2>&1
+  "$AUGUR" signature "$W/base.augur" -o "$W/sig" >/dev/null
+  : >"$W/rows"
+  i=1
+  while [ "$i" -le "$RUNS" ]; do
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    t0=$(now)
+    # shellcheck disable=SC2086
+    "$MPIEXEC" -n "$NP" "$APP" $args >/dev/null
+    t1=$(now)
+    # shellcheck disable=SC2086
+    "$AUGUR" predict --json --signature "$W/sig" -- "$MPIEXEC" -n "$NP" "$APP" $args \
+      2>/dev/null | grep '^{' >"$W/p.json"
+    python3 - "$t0" "$t1" "$W/p.json" "$name" "$i" "$load" >>"$W/rows" <<'PY'
+import json, sys
+t0, t1, path, name, i, load = float(sys.argv[1]), float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6]
+d = json.load(open(path))
+aet, pet, set_ = t1 - t0, d["pet_seconds"], d["set_seconds"]
+print("%s|%s|%.3f|%.3f|%.2f|%.3f|%.2f|%s" % (name, i, aet, pet, 100 * abs(aet - pet) / aet, set_, 100 * set_ / aet, load))
+PY
+    i=$((i + 1))
+  done
+  python3 - "$W/rows" <<'PY'
+import sys
+rows = [l.strip().split("|") for l in open(sys.argv[1]) if l.strip()]
+for r in rows:
+    print("%-34s %4s %9s %9s %7s %8s %8s %6s" % tuple(r))
+m = lambda k: sum(float(r[k]) for r in rows) / len(rows)
+print("%-34s %4s %9.3f %9.3f %7.2f %8.3f %8.2f" % (rows[0][0], "mean", m(2), m(3), m(4), m(5), m(6)))
+PY
+done
+echo
+echo "AET: wall time of the plain run; PET: augur predict's prediction of it (launch + phases x"
+echo "weights + the rest); SET: wall time of the signature run; PETE: |AET - PET| / AET;"
+echo "load: 1-minute load average when the pair started (other jobs share the cores)."

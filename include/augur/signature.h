@@ -1,0 +1,121 @@
+/* augur — PAS2P signature and signature-run results (docs/signature.md).
+ *
+ * A signature is what a new run of the same program needs to recognise each
+ * relevant phase online and to predict the whole run from a few measured
+ * repetitions: per phase its weight, its time on the base machine, which
+ * repetition to start measuring at and how many to measure, and per rank the
+ * calls of one repetition (call type, peer offset, size class, call site as
+ * module + offset). Both files are line-oriented text.
+ *
+ * The file code (augur_signature_read/write, augur_sigresult_read/write)
+ * needs only libc and the error helpers, so the recorder compiles it in
+ * (src/analysis/sigfile.c). augur_signature_build needs the analysis. */
+#ifndef AUGUR_SIGNATURE_H
+#define AUGUR_SIGNATURE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "augur/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AUGUR_SIGNATURE_VERSION 1
+#define AUGUR_SIGRESULT_VERSION 1
+
+/* Share of the base run's ticks within which `augur signature` plans the
+ * measured repetitions (more of them if they fit, at least one each). */
+#define AUGUR_SIGNATURE_BUDGET 0.05
+
+/* Peer offset value meaning "not compared" (wildcard receive, other
+ * communicator, completion calls). */
+#define AUGUR_SIG_PEER_ANY INT32_MAX
+/* Size class value meaning "not compared". */
+#define AUGUR_SIG_SIZE_ANY 255
+
+/* One call of a phase repetition on one rank. */
+typedef struct augur_sig_call {
+  uint8_t type;       /* enum augur_event_type */
+  uint8_t size_class; /* 0: no bytes; else 1 + floor(log2(bytes)); AUGUR_SIG_SIZE_ANY */
+  uint16_t module;    /* index into augur_signature.module (1-based), 0 = unknown */
+  int32_t peer;       /* peer - rank (world ranks), or AUGUR_SIG_PEER_ANY */
+  uint64_t offset;    /* call site: return address - module load address */
+} augur_sig_call;
+
+typedef struct augur_sig_phase {
+  uint32_t id;            /* phase id of `augur phases` */
+  uint64_t weight;        /* repetitions in the base run */
+  double base_seconds;    /* PhaseET on the base machine */
+  uint32_t start;         /* repetition (0-based) where measuring starts: 1 skips a warm-up */
+  uint32_t measure;       /* K: repetitions measured from `start` */
+  int late;               /* not measured: first seen after the others are done (estimated) */
+  int sync;               /* the ranks agree to stop at the end of this phase's repetitions */
+  uint32_t *ncalls;       /* per rank: calls per repetition (0: the rank has no call in it) */
+  augur_sig_call **calls; /* per rank */
+} augur_sig_phase;
+
+typedef struct augur_signature {
+  uint32_t nranks;
+  double base_run_seconds;  /* mean rank span of the base run */
+  double base_pre_seconds;  /* mean time before the first relevant phase starts */
+  double base_rest_seconds; /* mean time in phases not in the signature (after pre) */
+  uint32_t nmodules;
+  char **module; /* base names of the modules (nmodules) */
+  uint32_t nphases;
+  augur_sig_phase *phase;
+} augur_signature;
+
+/* Reads and validates a signature: a bad file fails with the file name, the
+ * line number and what was expected. */
+int augur_signature_read(const char *path, augur_signature **out, augur_error *err);
+int augur_signature_write(FILE *f, const augur_signature *s);
+void augur_signature_free(augur_signature *s);
+/* Index (1-based) of a module base name, 0 if it is not in the signature. */
+uint16_t augur_signature_module(const augur_signature *s, const char *basename);
+
+/* ---- results of a signature run (written by rank 0 of the recorder) ---- */
+
+enum augur_sigres_status {
+  AUGUR_SIGRES_MEASURED = 0, /* K repetitions measured on every rank */
+  AUGUR_SIGRES_PARTIAL = 1,  /* fewer than K (the run ended first), at least one */
+  AUGUR_SIGRES_MISSING = 2,  /* never seen (or not all ranks saw it) */
+  AUGUR_SIGRES_LATE = 3      /* not measured by design: estimated */
+};
+
+typedef struct augur_sigres_phase {
+  uint32_t id;
+  int status;        /* enum augur_sigres_status */
+  uint32_t measured; /* repetitions measured (minimum over the ranks that take part) */
+  double seconds;    /* PhaseET measured: per-rank mean time, summed over ranks / nranks */
+} augur_sigres_phase;
+
+typedef struct augur_sigresult {
+  uint32_t nranks;
+  int stopped;        /* 1: stopped early once everything was measured; 0: ran to the end */
+  double pre_seconds; /* mean over ranks: MPI_Init entry to the first relevant phase */
+  double run_seconds; /* rank 0: MPI_Init entry to the stop (or MPI_Finalize) */
+  uint32_t nphases;
+  augur_sigres_phase *phase;
+} augur_sigresult;
+
+int augur_sigresult_read(const char *path, augur_sigresult **out, augur_error *err);
+int augur_sigresult_write(FILE *f, const augur_sigresult *r);
+void augur_sigresult_free(augur_sigresult *r);
+
+/* ---- building (src/analysis/signature.c) ---- */
+
+struct augur_logical;
+struct augur_phases;
+struct augur_trace;
+/* Signature of the relevant phases of a global-mode phase detection.
+ * MEASURE is the default K. */
+int augur_signature_build(const struct augur_logical *lg, const struct augur_phases *p,
+                          struct augur_trace *t, uint32_t measure, augur_signature **out,
+                          augur_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,489 @@
+/* augur — reading and writing signature and signature-result files
+ * (docs/signature.md). Plain libc: the recorder compiles this file too, so a
+ * signature is parsed by the same code in `augur predict` and in every rank.
+ *
+ * Both formats are one item per line, words separated by blanks; '#' starts
+ * a comment line. Readers check every count and range and fail with the
+ * file, the line and what was expected: a signature that does not describe
+ * the program must never be half-applied. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "augur/event.h"
+#include "augur/signature.h"
+
+#define MAX_WORDS 10
+#define MAX_FILE  (256u << 20)
+#define MAX_RANKS (1u << 20)
+#define MAX_CALLS (1u << 20)
+
+typedef struct lines {
+  const char *path;
+  char *buf;
+  char *next; /* start of the next line */
+  unsigned lineno;
+  char *w[MAX_WORDS];
+  int nw;
+  augur_error *err;
+} lines;
+
+static int load(lines *L, const char *path, augur_error *err) {
+  memset(L, 0, sizeof *L);
+  L->path = path;
+  L->err = err;
+  FILE *f = fopen(path, "rb");
+  if (!f) return augur_fail(err, AUGUR_E_IO, "%s: %s", path, strerror(errno));
+  size_t cap = 4096, len = 0;
+  char *b = malloc(cap + 1);
+  while (b) {
+    size_t n = fread(b + len, 1, cap - len, f);
+    len += n;
+    if (len < cap) break;
+    if (cap >= MAX_FILE) {
+      free(b);
+      fclose(f);
+      return augur_fail(err, AUGUR_E_FORMAT, "%s: larger than %u MiB: not a signature file", path,
+                        MAX_FILE >> 20);
+    }
+    char *nb = realloc(b, cap * 2 + 1);
+    if (!nb) {
+      free(b);
+      b = NULL;
+      break;
+    }
+    b = nb;
+    cap *= 2;
+  }
+  int rerr = ferror(f);
+  fclose(f);
+  if (!b) return augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory", path);
+  if (rerr) {
+    free(b);
+    return augur_fail(err, AUGUR_E_IO, "%s: read error", path);
+  }
+  b[len] = '\0';
+  if (memchr(b, '\0', len)) {
+    free(b);
+    return augur_fail(err, AUGUR_E_FORMAT, "%s: binary data: not a text file", path);
+  }
+  L->buf = L->next = b;
+  return AUGUR_OK;
+}
+
+/* Next non-empty, non-comment line split into words. 0 at end of file. */
+static int next_line(lines *L) {
+  while (L->next && *L->next) {
+    char *s = L->next;
+    char *nl = strchr(s, '\n');
+    if (nl) {
+      *nl = '\0';
+      L->next = nl + 1;
+    } else {
+      L->next = NULL;
+    }
+    L->lineno++;
+    L->nw = 0;
+    char *p = s;
+    for (;;) {
+      while (*p == ' ' || *p == '\t' || *p == '\r')
+        p++;
+      if (!*p || *p == '#') break;
+      if (L->nw == MAX_WORDS) {
+        L->nw = MAX_WORDS + 1; /* too many words: the caller's count check fails */
+        break;
+      }
+      L->w[L->nw++] = p;
+      while (*p && *p != ' ' && *p != '\t' && *p != '\r')
+        p++;
+      if (*p) *p++ = '\0';
+    }
+    if (L->nw) return 1;
+  }
+  return 0;
+}
+
+static int bad(lines *L, const char *what) {
+  return augur_fail(L->err, AUGUR_E_FORMAT, "%s:%u: expected %s", L->path, L->lineno, what);
+}
+
+/* Next line must be KEY followed by NARGS words. */
+static int expect(lines *L, const char *key, int nargs, const char *what) {
+  if (!next_line(L)) {
+    L->lineno++;
+    return augur_fail(L->err, AUGUR_E_TRUNCATED, "%s:%u: file ends, expected %s", L->path,
+                      L->lineno, what);
+  }
+  if (strcmp(L->w[0], key) != 0 || L->nw != nargs + 1) return bad(L, what);
+  return AUGUR_OK;
+}
+
+static int get_u64(lines *L, int i, uint64_t max, uint64_t *out, const char *what) {
+  const char *s = L->w[i];
+  char *end = NULL;
+  if (*s == '-' || *s == '+') return bad(L, what);
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 0);
+  if (errno || !end || *end || end == s || v > max) return bad(L, what);
+  *out = v;
+  return AUGUR_OK;
+}
+
+static int get_u32(lines *L, int i, uint32_t max, uint32_t *out, const char *what) {
+  uint64_t v;
+  int rc = get_u64(L, i, max, &v, what);
+  if (rc == AUGUR_OK) *out = (uint32_t)v;
+  return rc;
+}
+
+static int get_double(lines *L, int i, double *out, const char *what) {
+  const char *s = L->w[i];
+  char *end = NULL;
+  double v = strtod(s, &end);
+  if (!end || *end || end == s || !(v >= 0 && v < 1e12)) return bad(L, what);
+  *out = v;
+  return AUGUR_OK;
+}
+
+static int get_i32(lines *L, int i, int32_t *out, const char *what) {
+  const char *s = L->w[i];
+  char *end = NULL;
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  if (errno || !end || *end || end == s || v < INT32_MIN || v > INT32_MAX) return bad(L, what);
+  *out = (int32_t)v;
+  return AUGUR_OK;
+}
+
+/* ---- signature ---- */
+
+void augur_signature_free(augur_signature *s) {
+  if (!s) return;
+  for (uint32_t m = 0; m < s->nmodules; m++)
+    free(s->module ? s->module[m] : NULL);
+  free(s->module);
+  for (uint32_t i = 0; i < s->nphases && s->phase; i++) {
+    augur_sig_phase *p = &s->phase[i];
+    for (uint32_t r = 0; r < s->nranks && p->calls; r++)
+      free(p->calls[r]);
+    free(p->calls);
+    free(p->ncalls);
+  }
+  free(s->phase);
+  free(s);
+}
+
+uint16_t augur_signature_module(const augur_signature *s, const char *basename) {
+  for (uint32_t m = 0; m < s->nmodules; m++)
+    if (!strcmp(s->module[m], basename)) return (uint16_t)(m + 1);
+  return 0;
+}
+
+static int read_call(lines *L, const augur_signature *s, augur_sig_call *c) {
+  int rc;
+  uint32_t v;
+  if ((rc = expect(L, "call", 5, "'call TYPE PEER SIZE MODULE OFFSET'")) != AUGUR_OK) return rc;
+  if ((rc = get_u32(L, 1, AUGUR_EV_MAX - 1, &v, "a call type number below 128")) != AUGUR_OK)
+    return rc;
+  if (v == AUGUR_EV_NONE || augur_event_is_sub(v)) return bad(L, "a call type (not a sub-record)");
+  c->type = (uint8_t)v;
+  if (!strcmp(L->w[2], "*"))
+    c->peer = AUGUR_SIG_PEER_ANY;
+  else if ((rc = get_i32(L, 2, &c->peer, "a peer offset or '*'")) != AUGUR_OK)
+    return rc;
+  if (!strcmp(L->w[3], "*"))
+    c->size_class = AUGUR_SIG_SIZE_ANY;
+  else if ((rc = get_u32(L, 3, 65, &v, "a size class 0..65 or '*'")) != AUGUR_OK)
+    return rc;
+  else
+    c->size_class = (uint8_t)v;
+  if ((rc = get_u32(L, 4, s->nmodules, &v, "a module index declared above (0 = unknown)")) !=
+      AUGUR_OK)
+    return rc;
+  c->module = (uint16_t)v;
+  uint64_t off;
+  if ((rc = get_u64(L, 5, UINT64_MAX, &off, "a call-site offset")) != AUGUR_OK) return rc;
+  c->offset = off;
+  return AUGUR_OK;
+}
+
+static int read_phase(lines *L, augur_signature *s, augur_sig_phase *p) {
+  int rc;
+  uint32_t v;
+  const char *form = "'phase ID WEIGHT BASE_SECONDS START MEASURE LATE SYNC'";
+  if ((rc = expect(L, "phase", 7, form)) != AUGUR_OK) return rc;
+  if ((rc = get_u32(L, 1, UINT32_MAX, &p->id, "a phase id")) != AUGUR_OK ||
+      (rc = get_u64(L, 2, UINT64_MAX, &p->weight, "a weight >= 1")) != AUGUR_OK ||
+      (rc = get_double(L, 3, &p->base_seconds, "a time in seconds")) != AUGUR_OK ||
+      (rc = get_u32(L, 4, UINT32_MAX, &p->start, "a start repetition")) != AUGUR_OK ||
+      (rc = get_u32(L, 5, UINT32_MAX, &p->measure, "a repetition count")) != AUGUR_OK)
+    return rc;
+  if (p->weight == 0) return bad(L, "a weight >= 1");
+  if (p->start >= p->weight) return bad(L, "START below WEIGHT");
+  if (p->measure == 0 || p->measure > p->weight - p->start)
+    return bad(L, "MEASURE from 1 to WEIGHT - START");
+  if ((rc = get_u32(L, 6, 1, &v, "LATE 0 or 1")) != AUGUR_OK) return rc;
+  p->late = (int)v;
+  if ((rc = get_u32(L, 7, 1, &v, "SYNC 0 or 1")) != AUGUR_OK) return rc;
+  p->sync = (int)v;
+  p->ncalls = calloc(s->nranks, sizeof *p->ncalls);
+  p->calls = calloc(s->nranks, sizeof *p->calls);
+  if (!p->ncalls || !p->calls) return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
+  uint64_t total = 0;
+  for (uint32_t r = 0; r < s->nranks; r++) {
+    uint32_t rank, n;
+    if ((rc = expect(L, "rank", 2, "'rank R NCALLS' (one per rank, in order)")) != AUGUR_OK ||
+        (rc = get_u32(L, 1, s->nranks - 1, &rank, "the next rank number")) != AUGUR_OK ||
+        (rc = get_u32(L, 2, MAX_CALLS, &n, "a call count")) != AUGUR_OK)
+      return rc;
+    if (rank != r) return bad(L, "the next rank number (ranks in order from 0)");
+    p->ncalls[r] = n;
+    total += n;
+    if (!n) continue;
+    p->calls[r] = calloc(n, sizeof *p->calls[r]);
+    if (!p->calls[r]) return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
+    for (uint32_t k = 0; k < n; k++)
+      if ((rc = read_call(L, s, &p->calls[r][k])) != AUGUR_OK) return rc;
+  }
+  if (!total) return bad(L, "a phase with at least one call on some rank");
+  return AUGUR_OK;
+}
+
+int augur_signature_read(const char *path, augur_signature **out, augur_error *err) {
+  *out = NULL;
+  lines L;
+  int rc = load(&L, path, err);
+  if (rc) return rc;
+  augur_signature *s = calloc(1, sizeof *s);
+  if (!s) {
+    free(L.buf);
+    return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+  }
+  uint32_t v, n;
+  if (!next_line(&L) || strcmp(L.w[0], "augur-signature") != 0 || L.nw != 2) {
+    rc = augur_fail(err, AUGUR_E_FORMAT,
+                    "%s: not an augur signature (first line must be "
+                    "'augur-signature %d')",
+                    path, AUGUR_SIGNATURE_VERSION);
+    goto done;
+  }
+  if ((rc = get_u32(&L, 1, UINT32_MAX, &v, "a version number")) != AUGUR_OK) goto done;
+  if (v != AUGUR_SIGNATURE_VERSION) {
+    rc = augur_fail(err, AUGUR_E_VERSION, "%s: signature version %u, this augur reads version %d",
+                    path, v, AUGUR_SIGNATURE_VERSION);
+    goto done;
+  }
+  if ((rc = expect(&L, "ranks", 1, "'ranks N'")) != AUGUR_OK ||
+      (rc = get_u32(&L, 1, MAX_RANKS, &s->nranks, "a rank count from 1")) != AUGUR_OK)
+    goto done;
+  if (!s->nranks) {
+    rc = bad(&L, "a rank count from 1");
+    goto done;
+  }
+  if ((rc = expect(&L, "base", 3, "'base RUN_SECONDS PRE_SECONDS REST_SECONDS'")) != AUGUR_OK ||
+      (rc = get_double(&L, 1, &s->base_run_seconds, "a time in seconds")) != AUGUR_OK ||
+      (rc = get_double(&L, 2, &s->base_pre_seconds, "a time in seconds")) != AUGUR_OK ||
+      (rc = get_double(&L, 3, &s->base_rest_seconds, "a time in seconds")) != AUGUR_OK)
+    goto done;
+  if ((rc = expect(&L, "modules", 1, "'modules N'")) != AUGUR_OK ||
+      (rc = get_u32(&L, 1, 65535, &n, "a module count up to 65535")) != AUGUR_OK)
+    goto done;
+  s->module = calloc(n ? n : 1, sizeof *s->module);
+  if (!s->module) {
+    rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+    goto done;
+  }
+  for (uint32_t m = 0; m < n; m++) {
+    if ((rc = expect(&L, "module", 2, "'module INDEX NAME'")) != AUGUR_OK ||
+        (rc = get_u32(&L, 1, n, &v, "the next module index")) != AUGUR_OK)
+      goto done;
+    if (v != m + 1) {
+      rc = bad(&L, "the next module index (from 1, in order)");
+      goto done;
+    }
+    if (!(s->module[m] = strdup(L.w[2]))) {
+      rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+      goto done;
+    }
+    s->nmodules = m + 1;
+  }
+  if ((rc = expect(&L, "phases", 1, "'phases N'")) != AUGUR_OK ||
+      (rc = get_u32(&L, 1, 1u << 20, &n, "a phase count")) != AUGUR_OK)
+    goto done;
+  s->phase = calloc(n ? n : 1, sizeof *s->phase);
+  if (!s->phase) {
+    rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+    goto done;
+  }
+  int nsync = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    s->nphases = i + 1;
+    if ((rc = read_phase(&L, s, &s->phase[i])) != AUGUR_OK) goto done;
+    nsync += s->phase[i].sync;
+    if (s->phase[i].sync && s->phase[i].late) {
+      rc = bad(&L, "a sync phase that is not late");
+      goto done;
+    }
+    for (uint32_t j = 0; j < i; j++)
+      if (s->phase[j].id == s->phase[i].id) {
+        rc = bad(&L, "distinct phase ids");
+        goto done;
+      }
+  }
+  if (nsync > 1) {
+    rc = augur_fail(err, AUGUR_E_FORMAT, "%s: %d sync phases, expected at most one", path, nsync);
+    goto done;
+  }
+  if (!next_line(&L) || strcmp(L.w[0], "end") != 0 || L.nw != 1) {
+    rc = augur_fail(err, AUGUR_E_TRUNCATED, "%s:%u: expected 'end' after %u phases", path, L.lineno,
+                    s->nphases);
+    goto done;
+  }
+  if (next_line(&L)) {
+    rc = bad(&L, "nothing after 'end'");
+    goto done;
+  }
+  rc = AUGUR_OK;
+done:
+  free(L.buf);
+  if (rc) {
+    augur_signature_free(s);
+    return rc;
+  }
+  *out = s;
+  return AUGUR_OK;
+}
+
+int augur_signature_write(FILE *f, const augur_signature *s) {
+  fprintf(f, "augur-signature %d\n", AUGUR_SIGNATURE_VERSION);
+  fprintf(f, "# docs/signature.md; written by augur signature\n");
+  fprintf(f, "ranks %u\n", s->nranks);
+  fprintf(f, "base %.9f %.9f %.9f\n", s->base_run_seconds, s->base_pre_seconds,
+          s->base_rest_seconds);
+  fprintf(f, "modules %u\n", s->nmodules);
+  for (uint32_t m = 0; m < s->nmodules; m++)
+    fprintf(f, "module %u %s\n", m + 1, s->module[m]);
+  fprintf(f, "phases %u\n", s->nphases);
+  for (uint32_t i = 0; i < s->nphases; i++) {
+    const augur_sig_phase *p = &s->phase[i];
+    fprintf(f, "phase %u %llu %.9f %u %u %d %d\n", p->id, (unsigned long long)p->weight,
+            p->base_seconds, p->start, p->measure, p->late, p->sync);
+    for (uint32_t r = 0; r < s->nranks; r++) {
+      fprintf(f, "rank %u %u\n", r, p->ncalls[r]);
+      for (uint32_t k = 0; k < p->ncalls[r]; k++) {
+        const augur_sig_call *c = &p->calls[r][k];
+        char peer[16], size[8];
+        if (c->peer == AUGUR_SIG_PEER_ANY)
+          snprintf(peer, sizeof peer, "*");
+        else
+          snprintf(peer, sizeof peer, "%d", c->peer);
+        if (c->size_class == AUGUR_SIG_SIZE_ANY)
+          snprintf(size, sizeof size, "*");
+        else
+          snprintf(size, sizeof size, "%u", c->size_class);
+        fprintf(f, "call %u %s %s %u 0x%llx # %s\n", c->type, peer, size, c->module,
+                (unsigned long long)c->offset, augur_event_name(c->type));
+      }
+    }
+  }
+  fprintf(f, "end\n");
+  return ferror(f) ? AUGUR_E_IO : AUGUR_OK;
+}
+
+/* ---- results ---- */
+
+static const char *const status_word[] = {"measured", "partial", "missing", "late"};
+
+void augur_sigresult_free(augur_sigresult *r) {
+  if (!r) return;
+  free(r->phase);
+  free(r);
+}
+
+int augur_sigresult_write(FILE *f, const augur_sigresult *r) {
+  fprintf(f, "augur-sigresult %d\n", AUGUR_SIGRESULT_VERSION);
+  fprintf(f, "ranks %u\n", r->nranks);
+  fprintf(f, "stopped %d\n", r->stopped);
+  fprintf(f, "pre %.9f\n", r->pre_seconds);
+  fprintf(f, "run %.9f\n", r->run_seconds);
+  fprintf(f, "phases %u\n", r->nphases);
+  for (uint32_t i = 0; i < r->nphases; i++) {
+    const augur_sigres_phase *p = &r->phase[i];
+    int st = p->status >= 0 && p->status <= 3 ? p->status : AUGUR_SIGRES_MISSING;
+    fprintf(f, "phase %u %s %u %.9f\n", p->id, status_word[st], p->measured, p->seconds);
+  }
+  fprintf(f, "end\n");
+  return ferror(f) ? AUGUR_E_IO : AUGUR_OK;
+}
+
+int augur_sigresult_read(const char *path, augur_sigresult **out, augur_error *err) {
+  *out = NULL;
+  lines L;
+  int rc = load(&L, path, err);
+  if (rc) return rc;
+  augur_sigresult *r = calloc(1, sizeof *r);
+  uint32_t v, n;
+  if (!r) {
+    rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+    goto done;
+  }
+  if (!next_line(&L) || strcmp(L.w[0], "augur-sigresult") != 0 || L.nw != 2 ||
+      get_u32(&L, 1, UINT32_MAX, &v, "a version") != AUGUR_OK || v != AUGUR_SIGRESULT_VERSION) {
+    rc = augur_fail(err, AUGUR_E_FORMAT,
+                    "%s: not an augur signature result (first line must be "
+                    "'augur-sigresult %d')",
+                    path, AUGUR_SIGRESULT_VERSION);
+    goto done;
+  }
+  if ((rc = expect(&L, "ranks", 1, "'ranks N'")) != AUGUR_OK ||
+      (rc = get_u32(&L, 1, MAX_RANKS, &r->nranks, "a rank count")) != AUGUR_OK ||
+      (rc = expect(&L, "stopped", 1, "'stopped 0|1'")) != AUGUR_OK ||
+      (rc = get_u32(&L, 1, 1, &v, "0 or 1")) != AUGUR_OK)
+    goto done;
+  r->stopped = (int)v;
+  if ((rc = expect(&L, "pre", 1, "'pre SECONDS'")) != AUGUR_OK ||
+      (rc = get_double(&L, 1, &r->pre_seconds, "a time in seconds")) != AUGUR_OK ||
+      (rc = expect(&L, "run", 1, "'run SECONDS'")) != AUGUR_OK ||
+      (rc = get_double(&L, 1, &r->run_seconds, "a time in seconds")) != AUGUR_OK ||
+      (rc = expect(&L, "phases", 1, "'phases N'")) != AUGUR_OK ||
+      (rc = get_u32(&L, 1, 1u << 20, &n, "a phase count")) != AUGUR_OK)
+    goto done;
+  r->phase = calloc(n ? n : 1, sizeof *r->phase);
+  if (!r->phase) {
+    rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+    goto done;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    augur_sigres_phase *p = &r->phase[i];
+    if ((rc = expect(&L, "phase", 4, "'phase ID STATUS MEASURED SECONDS'")) != AUGUR_OK ||
+        (rc = get_u32(&L, 1, UINT32_MAX, &p->id, "a phase id")) != AUGUR_OK)
+      goto done;
+    p->status = -1;
+    for (int k = 0; k < 4; k++)
+      if (!strcmp(L.w[2], status_word[k])) p->status = k;
+    if (p->status < 0) {
+      rc = bad(&L, "a status: measured, partial, missing or late");
+      goto done;
+    }
+    if ((rc = get_u32(&L, 3, UINT32_MAX, &p->measured, "a repetition count")) != AUGUR_OK ||
+        (rc = get_double(&L, 4, &p->seconds, "a time in seconds")) != AUGUR_OK)
+      goto done;
+    r->nphases = i + 1;
+  }
+  if (!next_line(&L) || strcmp(L.w[0], "end") != 0) {
+    rc = augur_fail(err, AUGUR_E_TRUNCATED,
+                    "%s: no 'end' line: the signature run did not finish "
+                    "writing its results",
+                    path);
+    goto done;
+  }
+  rc = AUGUR_OK;
+done:
+  free(L.buf);
+  if (rc) {
+    augur_sigresult_free(r);
+    return rc;
+  }
+  *out = r;
+  return AUGUR_OK;
+}

@@ -1,0 +1,323 @@
+/* augur predict --signature FILE [--measure K] [--json] [--mpi F] [--results FILE]
+ *               -- COMMAND...
+ *
+ * Runs COMMAND with the recorder in signature mode (docs/signature.md): the
+ * ranks recognise the signature's phases online, time K repetitions of each
+ * and stop the program once every rank has measured every phase. Then
+ *   PET = pre + sum(PhaseET_i x W_i) + rest x scale
+ * where pre is the measured time before the first phase, PhaseET_i is
+ * measured (phases not measured use the base time x scale), and scale is
+ * how much faster or slower the measured phases ran than on the base run. */
+#define _XOPEN_SOURCE 700 /* realpath, mkstemp */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "augur/signature.h"
+#include "cli.h"
+#include "mpi_flavour.h"
+
+static void help(void) {
+  printf("usage: augur predict --signature FILE [--measure K] [--json] -- COMMAND...\n"
+         "\n"
+         "PAS2P prediction: runs COMMAND (mpiexec ... ./app ...) with the recorder in\n"
+         "signature mode. The ranks recognise the signature's phases, time K\n"
+         "repetitions of each after a warm-up one, and stop the program once all\n"
+         "are measured. Prints PET (predicted time of the full run), SET (wall time\n"
+         "of the signature run) and the per-phase table. See docs/signature.md.\n"
+         "\n"
+         "options:\n"
+         "  --signature FILE     signature from 'augur signature' (required)\n"
+         "  --measure K          repetitions measured per phase (default: the\n"
+         "                       signature's, set by 'augur signature --measure')\n"
+         "  --json               print JSON\n"
+         "  --mpi mpich|openmpi  use this recorder instead of detecting it\n"
+         "  --results FILE       keep the raw results of the signature run there\n"
+         "  -h, --help           show this help\n");
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* <dir of /proc/self/exe>/../lib/NAME (as augur record finds it). */
+static int recorder_path(char *out, size_t n, const char *name) {
+  char exe[PATH_MAX];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len <= 0) return -1;
+  exe[len] = 0;
+  for (int k = 0; k < 2; k++) {
+    char *slash = strrchr(exe, '/');
+    if (!slash) return -1;
+    *slash = 0;
+  }
+  int w = snprintf(out, n, "%s/lib/%s", exe, name);
+  return w < 0 || (size_t)w >= n ? -1 : 0;
+}
+
+/* Runs cmd, returns its exit status (128 + signal), 127 if it cannot run. */
+static int run(char **cmd) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) return cli_fail("fork: %s", strerror(errno));
+  if (pid == 0) {
+    execvp(cmd[0], cmd);
+    fprintf(stderr, "%s: cannot run '%s': %s\n", cli_prog, cmd[0], strerror(errno));
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return cli_fail("waitpid: %s", strerror(errno));
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) {
+    cli_note("%s was killed by signal %d", cmd[0], WTERMSIG(status));
+    return 128 + WTERMSIG(status);
+  }
+  return CLI_FAIL;
+}
+
+static const char *status_name(int s) {
+  static const char *const n[] = {"measured", "partial", "missing", "late"};
+  return s >= 0 && s <= 3 ? n[s] : "missing";
+}
+
+typedef struct prediction {
+  double pet, set, pre, rest, scale;
+  double launch;    /* SET - the ranks' own run: mpiexec start-up and exit */
+  int pre_measured; /* some phase was seen, so pre is a measurement */
+  double *total;    /* per signature phase: PhaseET x W used */
+  double *phase_s;
+  int *status;
+  uint32_t *measured;
+} prediction;
+
+static void predict(const augur_signature *s, const augur_sigresult *r, double set, prediction *p) {
+  double tgt = 0, base = 0;
+  for (uint32_t i = 0; i < s->nphases; i++) {
+    p->status[i] = AUGUR_SIGRES_MISSING;
+    p->measured[i] = 0;
+    p->phase_s[i] = 0;
+    for (uint32_t j = 0; j < r->nphases; j++)
+      if (r->phase[j].id == s->phase[i].id) {
+        p->status[i] = r->phase[j].status;
+        p->measured[i] = r->phase[j].measured;
+        p->phase_s[i] = r->phase[j].seconds;
+      }
+    if (p->status[i] == AUGUR_SIGRES_MEASURED || p->status[i] == AUGUR_SIGRES_PARTIAL) {
+      tgt += p->phase_s[i] * (double)s->phase[i].weight;
+      base += s->phase[i].base_seconds * (double)s->phase[i].weight;
+    }
+  }
+  /* Phases not measured here ran on the base machine: scale them by how the
+   * measured ones changed. */
+  p->scale = base > 0 && tgt > 0 ? tgt / base : 1.0;
+  p->pet = 0;
+  for (uint32_t i = 0; i < s->nphases; i++) {
+    if (p->status[i] != AUGUR_SIGRES_MEASURED && p->status[i] != AUGUR_SIGRES_PARTIAL)
+      p->phase_s[i] = s->phase[i].base_seconds * p->scale;
+    p->total[i] = p->phase_s[i] * (double)s->phase[i].weight;
+    p->pet += p->total[i];
+  }
+  p->pre_measured = tgt > 0;
+  p->pre = p->pre_measured ? r->pre_seconds : s->base_pre_seconds * p->scale;
+  p->rest = s->base_rest_seconds * p->scale;
+  /* The full run pays the same start-up (mpiexec, exec, MPI_Init entry) and
+   * exit: what the signature run took beyond the ranks' own time. */
+  p->launch = set > r->run_seconds ? set - r->run_seconds : 0;
+  p->pet += p->pre + p->rest + p->launch;
+  p->set = set;
+}
+
+static void print_text(const char *sigpath, const augur_signature *s, const augur_sigresult *r,
+                       const prediction *p) {
+  printf("%s: %u ranks, %u phases; the signature run %s\n", sigpath, s->nranks, s->nphases,
+         r->stopped ? "stopped early once every phase was measured"
+                    : "ran to the end (some phase was not measured in time)");
+  printf("PET %.6f s  SET %.6f s  (SET/PET %.1f %%)\n", p->pet, p->set,
+         p->pet > 0 ? 100.0 * p->set / p->pet : 0.0);
+  printf("\nphase    weight  base PhaseET(s)  PhaseET(s)  measured  PhaseETxW(s)  status\n");
+  for (uint32_t i = 0; i < s->nphases; i++)
+    printf("%5u %9llu %16.6f %11.6f %9u %13.6f  %s%s\n", s->phase[i].id,
+           (unsigned long long)s->phase[i].weight, s->phase[i].base_seconds, p->phase_s[i],
+           p->measured[i], p->total[i], status_name(p->status[i]),
+           p->status[i] >= AUGUR_SIGRES_MISSING ? " (base x scale)" : "");
+  printf("before the first phase: %.6f s (%s); other phases: %.6f s (base %.6f x scale %.3f); "
+         "start-up and exit: %.6f s\n",
+         p->pre, p->pre_measured ? "measured" : "base x scale", p->rest, s->base_rest_seconds,
+         p->scale, p->launch);
+}
+
+static void print_json(const augur_signature *s, const augur_sigresult *r, const prediction *p) {
+  printf("{\"pet_seconds\": %.9f, \"set_seconds\": %.9f, \"stopped_early\": %s, "
+         "\"ranks\": %u, \"scale\": %.6f, \"pre_seconds\": %.9f, \"rest_seconds\": %.9f, "
+         "\"launch_seconds\": %.9f, "
+         "\"base_run_seconds\": %.9f, \"phases\": [",
+         p->pet, p->set, r->stopped ? "true" : "false", s->nranks, p->scale, p->pre, p->rest,
+         p->launch, s->base_run_seconds);
+  for (uint32_t i = 0; i < s->nphases; i++)
+    printf("%s{\"id\": %u, \"weight\": %llu, \"phase_seconds\": %.9f, "
+           "\"base_phase_seconds\": %.9f, \"total_seconds\": %.9f, \"measured\": %u, "
+           "\"status\": \"%s\"}",
+           i ? ", " : "", s->phase[i].id, (unsigned long long)s->phase[i].weight, p->phase_s[i],
+           s->phase[i].base_seconds, p->total[i], p->measured[i], status_name(p->status[i]));
+  printf("]}\n");
+}
+
+int cmd_predict(int argc, char **argv) {
+  const char *sigpath = NULL, *mpi = NULL, *keep = NULL, *val = NULL;
+  long long measure = 0;
+  int json = 0, dashdash = -1;
+  for (int i = 1; i < argc; i++) {
+    int m;
+    if (!strcmp(argv[i], "--")) {
+      dashdash = i;
+      break;
+    } else if (cli_is_help(argv[i])) {
+      help();
+      return CLI_OK;
+    } else if (!strcmp(argv[i], "--json")) {
+      json = 1;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--signature", "-s", &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      sigpath = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--measure", NULL, &val)) != 0) {
+      if (m < 0 || cli_parse_int("--measure", val, 1, 1000000, &measure) < 0) return CLI_USAGE;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--results", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      keep = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--mpi", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      if (mpi_flavour_parse(val) < 0)
+        return cli_usage("--mpi wants mpich or openmpi, got '%s'", val);
+      mpi = val;
+    } else if (argv[i][0] == '-') {
+      return cli_usage("unknown option '%s' (see 'augur predict --help')", argv[i]);
+    } else {
+      return cli_usage("missing '--' before the command (usage: augur predict --signature FILE "
+                       "-- COMMAND...)");
+    }
+  }
+  if (!sigpath) return cli_usage("missing --signature FILE");
+  if (dashdash < 0 || dashdash + 1 >= argc)
+    return cli_usage("missing '-- COMMAND' (usage: augur predict --signature FILE -- COMMAND...)");
+  char **cmd = argv + dashdash + 1;
+  int ncmd = argc - dashdash - 1;
+
+  /* The signature is checked here, once, before any rank starts. */
+  augur_signature *s = NULL;
+  augur_error err = {0};
+  if (augur_signature_read(sigpath, &s, &err) != AUGUR_OK) return cli_fail("%s", err.msg);
+  char sigabs[PATH_MAX];
+  if (!realpath(sigpath, sigabs)) {
+    augur_signature_free(s);
+    return cli_fail("%s: %s", sigpath, strerror(errno));
+  }
+
+  char *resolved = mpi_flavour_which(cmd[0]);
+  if (!resolved) {
+    augur_signature_free(s);
+    cli_note("cannot run '%s': %s", cmd[0],
+             strchr(cmd[0], '/') ? "no such file" : "not found in PATH");
+    return 127;
+  }
+  free(resolved);
+  char why[PATH_MAX + 128], lib[PATH_MAX], libname[64];
+  int app = -1;
+  int flavour = mpi_flavour_detect(cmd, ncmd, &app, why, sizeof why);
+  if (mpi) flavour = mpi_flavour_parse(mpi);
+  if (flavour != MPI_FLAVOUR_NONE)
+    snprintf(libname, sizeof libname, "libaugur-mpi-%s.so", mpi_flavour_name(flavour));
+  else
+    snprintf(libname, sizeof libname, "libaugur-mpi.so");
+  if (recorder_path(lib, sizeof lib, libname) < 0 || access(lib, R_OK) != 0) {
+    augur_signature_free(s);
+    return cli_fail("the recorder %s is not installed next to augur", libname);
+  }
+
+  char results[PATH_MAX];
+  if (keep) {
+    snprintf(results, sizeof results, "%s", keep);
+    unlink(results);
+  } else {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(results, sizeof results, "%s/augur-predict-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(results);
+    if (fd < 0) {
+      augur_signature_free(s);
+      return cli_fail("cannot create a results file: %s", strerror(errno));
+    }
+    close(fd);
+    unlink(results); /* rank 0 creates it: its absence means no results */
+  }
+  char kbuf[32];
+  snprintf(kbuf, sizeof kbuf, "%lld", measure);
+  const char *old = getenv("LD_PRELOAD");
+  size_t plen = strlen(lib) + (old ? strlen(old) : 0) + 2;
+  char *preload = malloc(plen);
+  if (!preload) {
+    augur_signature_free(s);
+    return cli_fail("out of memory");
+  }
+  snprintf(preload, plen, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
+  int ok = setenv("LD_PRELOAD", preload, 1) == 0 && setenv("AUGUR_SIGNATURE", sigabs, 1) == 0 &&
+           setenv("AUGUR_SIGNATURE_OUT", results, 1) == 0 &&
+           setenv("AUGUR_SIGNATURE_MEASURE", kbuf, 1) == 0 &&
+           setenv("AUGUR_COUNTERS", "none", 1) == 0;
+  free(preload);
+  if (!ok) {
+    augur_signature_free(s);
+    return cli_fail("cannot set the environment: %s", strerror(errno));
+  }
+
+  double t0 = now_s();
+  int code = run(cmd);
+  double set = now_s() - t0;
+  augur_sigresult *r = NULL;
+  int rc = CLI_OK;
+  if (access(results, F_OK) != 0) {
+    rc = cli_fail("the signature run wrote no results (%s%s)",
+                  code ? "the program failed"
+                       : "the program never reached MPI_Init or the "
+                         "signature does not fit it",
+                  code ? "" : "; see the messages above");
+  } else if (augur_sigresult_read(results, &r, &err) != AUGUR_OK) {
+    rc = cli_fail("%s", err.msg);
+  } else if (r->nphases != s->nphases) {
+    rc = cli_fail("%s: results for %u phases, the signature has %u", results, r->nphases,
+                  s->nphases);
+  }
+  if (!keep) unlink(results);
+  if (rc == CLI_OK) {
+    prediction p = {0};
+    p.total = calloc(s->nphases, sizeof *p.total);
+    p.phase_s = calloc(s->nphases, sizeof *p.phase_s);
+    p.status = calloc(s->nphases, sizeof *p.status);
+    p.measured = calloc(s->nphases, sizeof *p.measured);
+    if (!p.total || !p.phase_s || !p.status || !p.measured) {
+      rc = cli_fail("out of memory");
+    } else {
+      predict(s, r, set, &p);
+      if (json)
+        print_json(s, r, &p);
+      else
+        print_text(sigpath, s, r, &p);
+      fflush(stdout);
+      if (code) cli_note("note: the program exited with status %d", code);
+    }
+    free(p.total);
+    free(p.phase_s);
+    free(p.status);
+    free(p.measured);
+  }
+  augur_sigresult_free(r);
+  augur_signature_free(s);
+  if (rc == CLI_OK && code) return code;
+  return rc;
+}

@@ -1,0 +1,111 @@
+/* augur signature TRACE -o FILE [--measure K] [--min-share F] [--max-period N] */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "augur/phases.h"
+#include "augur/signature.h"
+#include "cli.h"
+
+static void help(void) {
+  printf("usage: augur signature TRACE -o FILE [--measure K] [--min-share F]\n"
+         "\n"
+         "PAS2P signature: for every relevant phase of the trace (see 'augur phases'),\n"
+         "what a new run needs to recognise it online (per rank: call types, peer\n"
+         "offsets, size classes, call sites), its weight, and which repetitions to\n"
+         "measure. Run it with 'augur predict --signature FILE -- mpiexec ...'.\n"
+         "See docs/signature.md.\n"
+         "\n"
+         "options:\n"
+         "  -o, --output FILE  where to write the signature (required)\n"
+         "  --measure K        repetitions measured per phase after the warm-up one\n"
+         "                     (default 10)\n"
+         "  --min-share F      relevance threshold, fraction of the run (default 0.01)\n"
+         "  --max-period N     longest phase searched, in ticks (default 512)\n"
+         "  -h, --help         show this help\n");
+}
+
+int cmd_signature(int argc, char **argv) {
+  const char *path = NULL, *outp = NULL, *val = NULL;
+  long long measure = 10, n;
+  augur_phase_opts o;
+  augur_phase_opts_default(&o);
+  for (int i = 1; i < argc; i++) {
+    int m;
+    if (cli_is_help(argv[i])) {
+      help();
+      return CLI_OK;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--output", "-o", &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      if (!*val) return cli_usage("-o wants a file name");
+      outp = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--measure", NULL, &val)) != 0) {
+      if (m < 0 || cli_parse_int("--measure", val, 1, 1000000, &measure) < 0) return CLI_USAGE;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--max-period", NULL, &val)) != 0) {
+      if (m < 0 || cli_parse_int("--max-period", val, 1, 1 << 20, &n) < 0) return CLI_USAGE;
+      o.max_period = (uint32_t)n;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--min-share", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      char *end = NULL;
+      double v = strtod(val, &end);
+      if (!end || *end || end == val || !(v >= 0 && v <= 1))
+        return cli_usage("--min-share: expected a number from 0 to 1, got '%s'", val);
+      o.min_share = v;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      return cli_usage("unknown option '%s' (see 'augur signature --help')", argv[i]);
+    } else if (path) {
+      return cli_usage("unexpected argument '%s': one trace at a time", argv[i]);
+    } else {
+      path = argv[i];
+    }
+  }
+  if (!path) return cli_usage("missing TRACE (usage: augur signature TRACE -o FILE)");
+  if (!outp) return cli_usage("missing -o FILE (usage: augur signature TRACE -o FILE)");
+
+  augur_trace *t = NULL;
+  int rc = cli_open_trace(path, &t);
+  if (rc != CLI_OK) return rc;
+  augur_error err = {0};
+  augur_logical *lg = NULL;
+  augur_phases *p = NULL;
+  augur_signature *s = NULL;
+  if (augur_logical_build(t, &lg, &err) != AUGUR_OK ||
+      augur_phases_detect(lg, &o, &p, &err) != AUGUR_OK ||
+      augur_signature_build(lg, p, t, (uint32_t)measure, &s, &err) != AUGUR_OK) {
+    augur_phases_free(p);
+    augur_logical_free(lg);
+    augur_trace_close(t);
+    return cli_fail("%s", err.msg);
+  }
+  rc = CLI_OK;
+  if (!s->nphases) {
+    rc = cli_fail("%s: no relevant phase: nothing to put in a signature", path);
+  } else {
+    FILE *f = fopen(outp, "w");
+    if (!f) {
+      rc = cli_fail("cannot write %s: %s", outp, strerror(errno));
+    } else {
+      int w = augur_signature_write(f, s);
+      if (fclose(f) != 0 || w != AUGUR_OK) rc = cli_fail("writing %s failed", outp);
+    }
+  }
+  if (rc == CLI_OK) {
+    uint32_t late = 0, sync = 0;
+    for (uint32_t i = 0; i < s->nphases; i++) {
+      late += s->phase[i].late != 0;
+      if (s->phase[i].sync) sync = s->phase[i].id;
+    }
+    printf("%s: %u relevant phase%s (%u late, estimated), %u ranks", outp, s->nphases,
+           s->nphases == 1 ? "" : "s", late, s->nranks);
+    if (sync)
+      printf("; stop point: end of phase %u\n", sync);
+    else
+      printf("; no phase every rank repeats: a signature run goes to the end\n");
+  }
+  augur_signature_free(s);
+  augur_phases_free(p);
+  augur_logical_free(lg);
+  augur_trace_close(t);
+  return rc;
+}

@@ -1,0 +1,364 @@
+/* augur recorder — signature mode (AUGUR_SIGNATURE=FILE, docs/signature.md).
+ *
+ * No trace is written. Each rank matches its own calls against the calls
+ * its fingerprint lists for every phase of the signature (one KMP automaton
+ * per phase, so a repetition is found wherever it starts), times repetitions
+ * start .. start+K-1 of each phase, and at the end of every repetition of
+ * the signature's sync phase all ranks vote (PMPI_Allreduce of "I measured
+ * everything" over a private communicator). Once the vote is unanimous, rank
+ * 0 writes the results, every rank calls PMPI_Finalize and exits with 0:
+ * the rest of the program never runs.
+ *
+ * Feeding: in signature mode each thread buffer holds one call, so
+ * aug_rec_enter hands the previous call (parent + sub-records) to
+ * aug_sig_feed at the entry of the next one. A repetition therefore ends
+ * exactly when the next call is entered, the convention of `augur phases`
+ * ("from entering its first call to entering the next phase's first call").
+ * The feed runs outside aug_lock: it may call MPI and exit.
+ *
+ * Only the thread that called MPI_Init is followed; signature mode is for
+ * programs that call MPI from one thread (documented). */
+#define _GNU_SOURCE
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "augur/signature.h"
+#include "rec_internal.h"
+#include "u64map.h"
+
+typedef struct sig_state {
+  const augur_sig_call *calls; /* this rank's fingerprint */
+  uint32_t len;
+  uint32_t *fail; /* KMP failure function */
+  uint32_t pos;   /* calls matched so far */
+  uint32_t want;  /* repetitions to measure: min(K, weight - start) */
+  uint64_t seen;  /* repetitions completed */
+  uint32_t measured;
+  double sum_ns;
+  uint64_t first_start; /* start of the first repetition seen (0: none) */
+} sig_state;
+
+typedef struct site {
+  uint16_t module;
+  uint64_t offset;
+} site;
+
+static augur_signature *sig;
+static sig_state *st;
+static int sync_idx = -1;
+static MPI_Comm vote_comm = MPI_COMM_NULL;
+static uint64_t init_ns;
+static uint64_t ncalls; /* calls fed so far */
+static uint64_t *ring;  /* t_start of the last ring_cap calls */
+static uint32_t ring_cap;
+static aug_u64map site_map; /* raw return address -> sites index + 1 */
+static site *sites;
+static uint32_t nsites, sites_cap;
+static int stopping;
+static char out_path[AUG_PATH_MAX];
+static double *red_loc, *red_sum; /* nphases + 1: per-phase means, then pre */
+static unsigned *red_cnt, *red_min;
+
+static void say(const char *what, const char *msg) {
+  fprintf(stderr, "augur: rank %d: signature mode: %s: %s\n", aug_world_rank, what, msg);
+}
+
+/* ---- call sites: module base name + offset, as `augur signature` wrote them ---- */
+
+struct find_ctx {
+  uint64_t addr;
+  const char *name;
+  uint64_t base;
+  int found;
+};
+
+static int find_cb(struct dl_phdr_info *info, size_t size, void *arg) {
+  (void)size;
+  struct find_ctx *c = arg;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD) continue;
+    uint64_t lo = info->dlpi_addr + ph->p_vaddr;
+    if (c->addr >= lo && c->addr < lo + ph->p_memsz) {
+      c->name = info->dlpi_name;
+      c->base = info->dlpi_addr;
+      c->found = 1;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static site resolve(uint64_t addr) {
+  site none = {0, 0};
+  if (!addr) return none;
+  int fresh;
+  uint32_t *slot = aug_u64map_slot(&site_map, addr, &fresh);
+  if (!slot) return none;
+  if (!fresh) return *slot ? sites[*slot - 1] : none;
+  struct find_ctx c = {.addr = addr};
+  dl_iterate_phdr(find_cb, &c);
+  if (!c.found) return none;
+  char path[AUG_PATH_MAX];
+  const char *name = c.name;
+  if (!name || !*name) { /* the main program */
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n < 0) return none;
+    path[n] = '\0';
+    name = path;
+  }
+  const char *b = strrchr(name, '/');
+  char base[AUG_PATH_MAX];
+  snprintf(base, sizeof base, "%s", b ? b + 1 : name);
+  for (char *p = base; *p; p++) /* as augur signature wrote it */
+    if (*p == ' ' || *p == '\t' || *p == '#') *p = '_';
+  site s = {augur_signature_module(sig, base), addr - c.base};
+  if (nsites == sites_cap) {
+    uint32_t nc = sites_cap ? sites_cap * 2 : 64;
+    site *ns = realloc(sites, nc * sizeof *ns);
+    if (!ns) return s;
+    sites = ns;
+    sites_cap = nc;
+  }
+  sites[nsites++] = s;
+  *slot = nsites;
+  return s;
+}
+
+/* ---- set-up ---- */
+
+static int prepare(void) {
+  augur_error err;
+  if (augur_signature_read(aug_cfg.signature, &sig, &err) != AUGUR_OK) {
+    say("reading the signature", err.msg);
+    return -1;
+  }
+  if (sig->nranks != (uint32_t)aug_world_size) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "the signature is for %u ranks, this run has %d", sig->nranks,
+             aug_world_size);
+    say(aug_cfg.signature, msg);
+    return -1;
+  }
+  st = calloc(sig->nphases, sizeof *st);
+  if (!st) return -1;
+  long k_over = aug_cfg.signature_measure;
+  uint32_t maxlen = 1;
+  for (uint32_t i = 0; i < sig->nphases; i++) {
+    augur_sig_phase *p = &sig->phase[i];
+    sig_state *s = &st[i];
+    s->calls = p->calls[aug_world_rank];
+    s->len = p->ncalls[aug_world_rank];
+    uint64_t avail = p->weight - p->start;
+    uint64_t k = k_over > 0 ? (uint64_t)k_over : p->measure;
+    s->want = (uint32_t)(k < avail ? k : avail);
+    if (p->sync) sync_idx = (int)i;
+    if (s->len > maxlen) maxlen = s->len;
+    if (!s->len) continue;
+    s->fail = calloc(s->len, sizeof *s->fail);
+    if (!s->fail) return -1;
+  }
+  ring_cap = maxlen;
+  ring = calloc(ring_cap, sizeof *ring);
+  /* The reductions at the end allocate nothing: a rank out of memory then
+   * would leave the others waiting in the reduction. */
+  red_loc = calloc((size_t)sig->nphases + 1, sizeof *red_loc);
+  red_sum = calloc((size_t)sig->nphases + 1, sizeof *red_sum);
+  red_cnt = calloc((size_t)sig->nphases + 1, sizeof *red_cnt);
+  red_min = calloc((size_t)sig->nphases + 1, sizeof *red_min);
+  return ring && red_loc && red_sum && red_cnt && red_min ? 0 : -1;
+}
+
+/* A is a fingerprint call, B a call of this run (or another fingerprint
+ * call, when the KMP table is built). A call site in a module the
+ * signature does not know (module 0 here) never matches a known one. */
+static int same(const augur_sig_call *a, const augur_sig_call *b) {
+  if (a->type != b->type) return 0;
+  if (a->module && (a->module != b->module || a->offset != b->offset)) return 0;
+  if (a->peer != AUGUR_SIG_PEER_ANY && b->peer != AUGUR_SIG_PEER_ANY && a->peer != b->peer)
+    return 0;
+  if (a->size_class != AUGUR_SIG_SIZE_ANY && b->size_class != AUGUR_SIG_SIZE_ANY) {
+    int d = (int)a->size_class - (int)b->size_class;
+    if (d < -1 || d > 1) return 0; /* volumes within 5 % may straddle a power of two */
+  }
+  return 1;
+}
+
+static void build_fail(sig_state *s) {
+  s->fail[0] = 0;
+  uint32_t k = 0;
+  for (uint32_t i = 1; i < s->len; i++) {
+    while (k && !same(&s->calls[i], &s->calls[k]))
+      k = s->fail[k - 1];
+    if (same(&s->calls[i], &s->calls[k])) k++;
+    s->fail[i] = k;
+  }
+}
+
+void aug_sig_init(uint64_t t_enter) {
+  init_ns = t_enter;
+  snprintf(out_path, sizeof out_path, "%s", aug_cfg.signature_out);
+  /* All ranks or none: a rank that cannot follow the signature would never
+   * vote, and the others would wait for it forever. */
+  int ok = prepare() == 0, all = 0;
+  PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!all) {
+    if (ok) say(aug_cfg.signature, "another rank cannot follow the signature");
+    aug_cfg.signature[0] = '\0'; /* off: the program runs to the end, unobserved */
+    return;
+  }
+  for (uint32_t i = 0; i < sig->nphases; i++)
+    if (st[i].len) build_fail(&st[i]);
+  PMPI_Comm_dup(MPI_COMM_WORLD, &vote_comm);
+}
+
+/* ---- results ---- */
+
+static int locally_done(void) {
+  for (uint32_t i = 0; i < sig->nphases; i++)
+    if (!sig->phase[i].late && st[i].len && st[i].measured < st[i].want) return 0;
+  return 1;
+}
+
+/* Collective over vote_comm: rank 0 writes the results file. */
+static void write_results(int stopped) {
+  uint32_t n = sig->nphases;
+  double *loc = red_loc, *sum = red_sum;
+  unsigned *cnt = red_cnt, *mincnt = red_min;
+  uint64_t first = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    /* A rank without calls in the phase spends no time in it: it adds 0,
+     * as in `augur phases` (time summed over ranks / ranks). */
+    loc[i] = st[i].measured ? st[i].sum_ns / st[i].measured : 0;
+    cnt[i] = st[i].len ? st[i].measured : UINT32_MAX;
+    if (st[i].first_start && (!first || st[i].first_start < first)) first = st[i].first_start;
+  }
+  loc[n] = first > init_ns ? (double)(first - init_ns) : 0;
+  PMPI_Reduce(loc, sum, (int)n + 1, MPI_DOUBLE, MPI_SUM, 0, vote_comm);
+  PMPI_Reduce(cnt, mincnt, (int)n, MPI_UNSIGNED, MPI_MIN, 0, vote_comm);
+  if (aug_world_rank == 0) {
+    augur_sigresult r = {.nranks = sig->nranks, .stopped = stopped};
+    r.pre_seconds = sum[n] / aug_world_size / 1e9;
+    r.run_seconds = (double)(aug_now() - init_ns) / 1e9;
+    r.nphases = n;
+    r.phase = calloc(n ? n : 1, sizeof *r.phase);
+    FILE *f = r.phase ? fopen(out_path, "w") : NULL;
+    if (!f) {
+      say(out_path, "cannot write the results");
+    } else {
+      for (uint32_t i = 0; i < n; i++) {
+        augur_sigres_phase *p = &r.phase[i];
+        p->id = sig->phase[i].id;
+        p->measured = mincnt[i] == UINT32_MAX ? 0 : mincnt[i];
+        p->seconds = sum[i] / aug_world_size / 1e9;
+        if (sig->phase[i].late)
+          p->status = AUGUR_SIGRES_LATE;
+        else if (!p->measured)
+          p->status = AUGUR_SIGRES_MISSING;
+        else if (p->measured < st[i].want)
+          p->status = AUGUR_SIGRES_PARTIAL;
+        else
+          p->status = AUGUR_SIGRES_MEASURED;
+      }
+      augur_sigresult_write(f, &r);
+      if (fclose(f) != 0) say(out_path, "cannot write the results");
+    }
+    free(r.phase);
+  }
+}
+
+/* Everyone agreed: results first, then a clean MPI exit. Called from inside
+ * a wrapper (before the application's next call runs). */
+static void stop_run(void) {
+  stopping = 1;
+  atomic_store(&aug_active, 0);
+  write_results(1);
+  aug_lifecycle_stopped();
+  PMPI_Comm_free(&vote_comm);
+  fflush(NULL);
+  PMPI_Finalize();
+  exit(0);
+}
+
+/* ---- matching ---- */
+
+static void on_repetition(uint32_t i, uint64_t start, uint64_t end) {
+  sig_state *s = &st[i];
+  const augur_sig_phase *p = &sig->phase[i];
+  uint64_t k = s->seen++;
+  if (!s->first_start) s->first_start = start;
+  if (!p->late && k >= p->start && s->measured < s->want) {
+    s->sum_ns += end > start ? (double)(end - start) : 0;
+    s->measured++;
+  }
+}
+
+static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
+  augur_sig_call c;
+  memset(&c, 0, sizeof c);
+  c.type = (uint8_t)ev->type;
+  site w = resolve(ev->callsite);
+  c.module = w.module;
+  c.offset = w.offset;
+  c.peer = AUGUR_SIG_PEER_ANY;
+  /* Comm-local ranks equal world ranks on the world communicator only. */
+  if (ev->comm == AUGUR_COMM_WORLD && ev->peer >= 0 && !(ev->flags & AUGUR_F_ANY_SOURCE))
+    c.peer = ev->peer - aug_world_rank;
+  uint64_t bytes = 0;
+  for (size_t k = 0; k <= nsub; k++)
+    bytes += ev[k].bytes + ev[k].bytes_recv;
+  uint8_t cls = 0;
+  while (bytes) {
+    cls++;
+    bytes >>= 1;
+  }
+  c.size_class = cls;
+
+  ring[ncalls % ring_cap] = ev->t_start;
+  int sync_done = 0;
+  for (uint32_t i = 0; i < sig->nphases; i++) {
+    sig_state *s = &st[i];
+    if (!s->len) continue;
+    while (s->pos && !same(&s->calls[s->pos], &c))
+      s->pos = s->fail[s->pos - 1];
+    if (same(&s->calls[s->pos], &c)) s->pos++;
+    if (s->pos == s->len) {
+      uint64_t start = ring[(ncalls + 1 - s->len) % ring_cap];
+      on_repetition(i, start, now);
+      s->pos = s->fail[s->len - 1];
+      if ((int)i == sync_idx) sync_done = 1;
+    }
+  }
+  ncalls++;
+  if (sync_done && !stopping) {
+    int mine = locally_done(), all = 0;
+    PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, vote_comm);
+    if (all) stop_run();
+  }
+}
+
+void aug_sig_feed(augur_event *ev, size_t n) {
+  if (!sig || !aug_cfg.signature[0] || stopping) return;
+  if (n && ev[0].thread != 0) return; /* only the MPI_Init thread is followed */
+  uint64_t now = aug_now();
+  for (size_t i = 0; i < n;) {
+    size_t nsub = 0;
+    while (i + 1 + nsub < n && augur_event_is_sub(ev[i + 1 + nsub].type))
+      nsub++;
+    /* A poll that found nothing is not a step of the program (as in the
+     * logical trace); neither is a stray sub-record. */
+    if (!augur_event_is_sub(ev[i].type) && !(ev[i].flags & AUGUR_F_NOTDONE))
+      feed_call(&ev[i], nsub, now);
+    i += 1 + nsub;
+  }
+}
+
+void aug_sig_finalize(void) {
+  if (!sig || !aug_cfg.signature[0] || stopping) return;
+  stopping = 1;
+  write_results(0);
+  PMPI_Comm_free(&vote_comm);
+}

@@ -1,0 +1,261 @@
+/* Signature and signature-result files (cmocka): a written file reads back
+ * field for field and writes back byte for byte; every kind of damage is
+ * refused with the file, the line and what was expected. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "augur/event.h"
+#include "augur/signature.h"
+
+static char dir[] = "/tmp/augur-test-sigfile-XXXXXX";
+
+static const char *path_of(const char *name) {
+  static char p[256];
+  snprintf(p, sizeof p, "%s/%s", dir, name);
+  return p;
+}
+
+static void put(const char *name, const char *text) {
+  FILE *f = fopen(path_of(name), "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  static char buf[1 << 16];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  buf[n] = '\0';
+  fclose(f);
+  return strdup(buf);
+}
+
+/* A 2-rank signature: phase 1 (init, weight 1), phase 7 (loop, sync), phase 9 (late). */
+static augur_signature *sample(void) {
+  augur_signature *s = calloc(1, sizeof *s);
+  s->nranks = 2;
+  s->base_run_seconds = 12.5;
+  s->base_pre_seconds = 0.25;
+  s->base_rest_seconds = 0.125;
+  s->nmodules = 2;
+  s->module = calloc(2, sizeof *s->module);
+  s->module[0] = strdup("solver");
+  s->module[1] = strdup("libfoo.so.1");
+  s->nphases = 3;
+  s->phase = calloc(3, sizeof *s->phase);
+  uint32_t ids[3] = {1, 7, 9};
+  uint64_t w[3] = {1, 400, 1};
+  for (int i = 0; i < 3; i++) {
+    augur_sig_phase *p = &s->phase[i];
+    p->id = ids[i];
+    p->weight = w[i];
+    p->base_seconds = 0.03125 * (i + 1);
+    p->start = i == 1;
+    p->measure = i == 1 ? 10 : 1;
+    p->late = i == 2;
+    p->sync = i == 1;
+    p->ncalls = calloc(2, sizeof *p->ncalls);
+    p->calls = calloc(2, sizeof *p->calls);
+    for (uint32_t r = 0; r < 2; r++) {
+      uint32_t n = i == 1 ? 3 : (r == 0 ? 1 : 0); /* rank 1 has no call in phases 1, 9 */
+      p->ncalls[r] = n;
+      if (!n) continue;
+      p->calls[r] = calloc(n, sizeof *p->calls[r]);
+      for (uint32_t k = 0; k < n; k++) {
+        augur_sig_call *c = &p->calls[r][k];
+        c->type = k == 0 ? AUGUR_EV_ISEND : k == 1 ? AUGUR_EV_WAITALL : AUGUR_EV_ALLREDUCE;
+        c->peer = k == 0 ? (r ? -1 : 1) : AUGUR_SIG_PEER_ANY;
+        c->size_class = k == 1 ? AUGUR_SIG_SIZE_ANY : (uint8_t)(14 - k);
+        c->module = (uint16_t)(1 + (k == 2));
+        c->offset = 0x1000u + 16 * k + r;
+      }
+    }
+  }
+  return s;
+}
+
+static void test_round_trip(void **state) {
+  (void)state;
+  augur_signature *s = sample();
+  FILE *f = fopen(path_of("a.sig"), "w");
+  assert_int_equal(augur_signature_write(f, s), AUGUR_OK);
+  fclose(f);
+  augur_signature *r = NULL;
+  augur_error err = {0};
+  assert_int_equal(augur_signature_read(path_of("a.sig"), &r, &err), AUGUR_OK);
+  assert_int_equal(r->nranks, 2);
+  assert_true(r->base_run_seconds == 12.5 && r->base_pre_seconds == 0.25 &&
+              r->base_rest_seconds == 0.125);
+  assert_int_equal(r->nmodules, 2);
+  assert_string_equal(r->module[1], "libfoo.so.1");
+  assert_int_equal(augur_signature_module(r, "solver"), 1);
+  assert_int_equal(augur_signature_module(r, "other"), 0);
+  assert_int_equal(r->nphases, 3);
+  for (uint32_t i = 0; i < 3; i++) {
+    augur_sig_phase *a = &s->phase[i], *b = &r->phase[i];
+    assert_int_equal(a->id, b->id);
+    assert_int_equal(a->weight, b->weight);
+    assert_true(a->base_seconds == b->base_seconds);
+    assert_int_equal(a->start, b->start);
+    assert_int_equal(a->measure, b->measure);
+    assert_int_equal(a->late, b->late);
+    assert_int_equal(a->sync, b->sync);
+    for (uint32_t q = 0; q < 2; q++) {
+      assert_int_equal(a->ncalls[q], b->ncalls[q]);
+      for (uint32_t k = 0; k < a->ncalls[q]; k++) {
+        augur_sig_call *x = &a->calls[q][k], *y = &b->calls[q][k];
+        assert_int_equal(x->type, y->type);
+        assert_int_equal(x->peer, y->peer);
+        assert_int_equal(x->size_class, y->size_class);
+        assert_int_equal(x->module, y->module);
+        assert_int_equal(x->offset, y->offset);
+      }
+    }
+  }
+  /* Written again: the same bytes. */
+  f = fopen(path_of("b.sig"), "w");
+  assert_int_equal(augur_signature_write(f, r), AUGUR_OK);
+  fclose(f);
+  char *ta = slurp(path_of("a.sig")), *tb = slurp(path_of("b.sig"));
+  assert_string_equal(ta, tb);
+  free(ta);
+  free(tb);
+  augur_signature_free(r);
+  augur_signature_free(s);
+}
+
+/* Replaces the first occurrence of FROM in the good file by TO and expects
+ * the reader to refuse it with a message holding WANT. */
+static void refuse(const char *from, const char *to, const char *want) {
+  char *good = slurp(path_of("a.sig"));
+  char *at = strstr(good, from);
+  assert_non_null(at);
+  size_t n = strlen(good) + strlen(to) + 1;
+  char *bad = malloc(n);
+  snprintf(bad, n, "%.*s%s%s", (int)(at - good), good, to, at + strlen(from));
+  put("bad.sig", bad);
+  augur_signature *r = NULL;
+  augur_error err = {0};
+  int rc = augur_signature_read(path_of("bad.sig"), &r, &err);
+  if (rc == AUGUR_OK || !strstr(err.msg, want) || !strstr(err.msg, "bad.sig"))
+    fail_msg("'%s' -> '%s': rc %d, message '%s', wanted '%s'", from, to, rc, err.msg, want);
+  assert_null(r);
+  free(bad);
+  free(good);
+}
+
+static void test_validation(void **state) {
+  (void)state;
+  augur_signature *s = sample();
+  FILE *f = fopen(path_of("a.sig"), "w");
+  augur_signature_write(f, s);
+  fclose(f);
+  augur_signature_free(s);
+  refuse("augur-signature 1", "augur-trace 1", "not an augur signature");
+  refuse("augur-signature 1", "augur-signature 2", "version 2");
+  refuse("ranks 2", "ranks 0", ":3: expected a rank count");
+  refuse("ranks 2", "ranks two", ":3: expected a rank count");
+  refuse("base 12.5", "base -12.5", ":4: expected a time");
+  refuse("module 2 libfoo.so.1", "module 3 libfoo.so.1", "next module index");
+  refuse("phase 7 400", "phase 7 0", "a weight >= 1");
+  refuse("phase 7 400 0.062500000 1 10", "phase 7 400 0.062500000 1 400", "MEASURE from 1");
+  refuse("phase 7 400 0.062500000 1", "phase 7 400 0.062500000 400", "START below WEIGHT");
+  refuse("phase 9", "phase 7", "distinct phase ids");
+  refuse("rank 1 3", "rank 0 3", "the next rank number");
+  refuse("1 0 0\nrank 0 1", "1 1 1\nrank 0 1", "a sync phase that is not late");
+  refuse("call 14 1 14", "call 120 1 13", "not a sub-record");
+  refuse("call 14 1 14", "call 14 x 13", "a peer offset");
+  refuse("call 14 1 14", "call 14 1 99", "a size class");
+  refuse("call 14 1 14 1", "call 14 1 14 7", "a module index");
+  refuse("call 14 1 14 1 0x1000", "call 14 1 14 1 zz", "a call-site offset");
+  refuse("call 14 1 14 1 0x1000", "call 14 1 14 1", "'call TYPE PEER SIZE MODULE OFFSET'");
+  refuse("\nend\n", "\n", "expected 'end'");
+  refuse("\nend\n", "\nend\nmore\n", "nothing after 'end'");
+  refuse("rank 1 0\nend", "rank 1 0\n", "expected 'end'");
+  /* Truncated in the middle of a phase. */
+  char *good = slurp(path_of("a.sig"));
+  good[strlen(good) / 2] = '\0';
+  put("cut.sig", good);
+  free(good);
+  augur_signature *r = NULL;
+  augur_error err = {0};
+  assert_int_not_equal(augur_signature_read(path_of("cut.sig"), &r, &err), AUGUR_OK);
+  assert_non_null(strstr(err.msg, "cut.sig:"));
+  assert_int_not_equal(augur_signature_read(path_of("missing.sig"), &r, &err), AUGUR_OK);
+  assert_non_null(strstr(err.msg, "missing.sig"));
+  put("bin.sig", "augur-signature 1\n");
+  f = fopen(path_of("bin.sig"), "ab");
+  fputc('\0', f);
+  fclose(f);
+  assert_int_not_equal(augur_signature_read(path_of("bin.sig"), &r, &err), AUGUR_OK);
+  assert_non_null(strstr(err.msg, "binary"));
+}
+
+static void test_result_round_trip(void **state) {
+  (void)state;
+  augur_sigres_phase ph[2] = {{1, AUGUR_SIGRES_MEASURED, 1, 0.5}, {7, AUGUR_SIGRES_LATE, 0, 0}};
+  augur_sigresult r = {.nranks = 4,
+                       .stopped = 1,
+                       .pre_seconds = 0.125,
+                       .run_seconds = 2.5,
+                       .nphases = 2,
+                       .phase = ph};
+  FILE *f = fopen(path_of("r.txt"), "w");
+  assert_int_equal(augur_sigresult_write(f, &r), AUGUR_OK);
+  fclose(f);
+  augur_sigresult *b = NULL;
+  augur_error err = {0};
+  assert_int_equal(augur_sigresult_read(path_of("r.txt"), &b, &err), AUGUR_OK);
+  assert_int_equal(b->nranks, 4);
+  assert_int_equal(b->stopped, 1);
+  assert_true(b->pre_seconds == 0.125 && b->run_seconds == 2.5);
+  assert_int_equal(b->nphases, 2);
+  assert_int_equal(b->phase[1].id, 7);
+  assert_int_equal(b->phase[1].status, AUGUR_SIGRES_LATE);
+  assert_true(b->phase[0].seconds == 0.5);
+  augur_sigresult_free(b);
+  /* Unfinished (no end line) and a bad status word. */
+  char *t = slurp(path_of("r.txt"));
+  *strstr(t, "end") = '\0';
+  put("r2.txt", t);
+  assert_int_not_equal(augur_sigresult_read(path_of("r2.txt"), &b, &err), AUGUR_OK);
+  assert_non_null(strstr(err.msg, "did not finish"));
+  free(t);
+  t = slurp(path_of("r.txt"));
+  memcpy(strstr(t, "late"), "lame", 4);
+  put("r3.txt", t);
+  assert_int_not_equal(augur_sigresult_read(path_of("r3.txt"), &b, &err), AUGUR_OK);
+  assert_non_null(strstr(err.msg, "a status"));
+  free(t);
+}
+
+static int setup(void **state) {
+  (void)state;
+  return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_round_trip),
+      cmocka_unit_test(test_validation),
+      cmocka_unit_test(test_result_round_trip),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
