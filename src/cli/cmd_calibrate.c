@@ -199,7 +199,8 @@ int cmd_calibrate(int argc, char **argv) {
 
   char host[256] = "localhost";
   gethostname(host, sizeof host - 1);
-  snprintf(m.name, sizeof m.name, "%s (%s, calibrated)", host, mpi);
+  /* the name is a label: a long host name is cut, not an error */
+  snprintf(m.name, sizeof m.name, "%.32s (%.16s, calibrated)", host, mpi);
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   m.nodes = 1;
   m.cores_per_node = ncpu > 0 ? (uint32_t)ncpu : 1;
