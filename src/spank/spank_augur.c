@@ -38,15 +38,15 @@ static char scratch[4200]; /* "" when this step is not profiled */
 static uint64_t start_ns;
 static int exit_status;
 
-static int level_cb(int val, const char *optarg, int remote) {
+static int level_cb(int val, const char *arg, int remote) {
   (void)val;
   (void)remote;
   char why[128];
-  if (!optarg || augur_spank_level(optarg, NULL, 0, why, sizeof why) < 0) {
-    slurm_error("augur: %s", optarg ? why : "--augur-level wants a value 0..3");
+  if (!arg || augur_spank_level(arg, NULL, 0, why, sizeof why) < 0) {
+    slurm_error("augur: %s", arg ? why : "--augur-level wants a value 0..3");
     return -1; /* srun refuses the bad option: the user sees it at once */
   }
-  snprintf(opt_level, sizeof opt_level, "%s", optarg);
+  snprintf(opt_level, sizeof opt_level, "%s", arg);
   return 0;
 }
 
