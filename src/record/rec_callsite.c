@@ -49,6 +49,15 @@ static int find_cb(struct dl_phdr_info *info, size_t size, void *arg) {
   return 0;
 }
 
+int aug_module_of(uint64_t addr, const char **name, uint64_t *base) {
+  struct find_ctx c = {.addr = addr};
+  dl_iterate_phdr(find_cb, &c);
+  if (!c.found) return 0;
+  *name = c.name;
+  *base = c.base;
+  return 1;
+}
+
 /* Module id for a dl_iterate_phdr entry; queues its definition when new. */
 static uint32_t module_id(const char *name, uint64_t base) {
   for (size_t i = 0; i < nmods; i++)
@@ -76,12 +85,12 @@ static uint32_t module_id(const char *name, uint64_t base) {
 }
 
 static uint32_t new_callsite(uint64_t addr) {
-  struct find_ctx c = {.addr = addr};
-  dl_iterate_phdr(find_cb, &c);
-  if (!c.found) return 0;
-  uint32_t mod = module_id(c.name, c.base);
+  const char *name;
+  uint64_t base;
+  if (!aug_module_of(addr, &name, &base)) return 0;
+  uint32_t mod = module_id(name, base);
   if (!mod) return 0;
-  augur_callsite_def def = {.id = cs_next_id, .module = mod, .offset = addr - c.base};
+  augur_callsite_def def = {.id = cs_next_id, .module = mod, .offset = addr - base};
   augur_error err;
   if (augur_writer_def_callsite(aug_writer, &def, &err) != AUGUR_OK)
     aug_rec_fail("call-site definition", err.msg);

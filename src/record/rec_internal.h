@@ -113,6 +113,9 @@ unsigned char *aug_scratch_pack(size_t n);
 
 /* ---- call sites (rec_callsite.c); caller holds aug_lock ---- */
 int aug_callsites_convert(augur_event *ev, size_t n);
+/* The loaded module holding ADDR: its path ("" for the main program) and its
+ * load base. Returns 0 when no module holds it. */
+int aug_module_of(uint64_t addr, const char **name, uint64_t *base);
 
 /* ---- counters (rec_counters.c) ---- */
 void aug_counters_setup(void); /* process level, on the Init thread */

@@ -18,8 +18,6 @@
  *
  * Only the thread that called MPI_Init is followed; signature mode is for
  * programs that call MPI from one thread (documented). */
-#define _GNU_SOURCE
-#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,30 +66,6 @@ static void say(const char *what, const char *msg) {
 
 /* ---- call sites: module base name + offset, as `augur signature` wrote them ---- */
 
-struct find_ctx {
-  uint64_t addr;
-  const char *name;
-  uint64_t base;
-  int found;
-};
-
-static int find_cb(struct dl_phdr_info *info, size_t size, void *arg) {
-  (void)size;
-  struct find_ctx *c = arg;
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_LOAD) continue;
-    uint64_t lo = info->dlpi_addr + ph->p_vaddr;
-    if (c->addr >= lo && c->addr < lo + ph->p_memsz) {
-      c->name = info->dlpi_name;
-      c->base = info->dlpi_addr;
-      c->found = 1;
-      return 1;
-    }
-  }
-  return 0;
-}
-
 static site resolve(uint64_t addr) {
   site none = {0, 0};
   if (!addr) return none;
@@ -99,11 +73,10 @@ static site resolve(uint64_t addr) {
   uint32_t *slot = aug_u64map_slot(&site_map, addr, &fresh);
   if (!slot) return none;
   if (!fresh) return *slot ? sites[*slot - 1] : none;
-  struct find_ctx c = {.addr = addr};
-  dl_iterate_phdr(find_cb, &c);
-  if (!c.found) return none;
+  const char *name;
+  uint64_t mbase;
+  if (!aug_module_of(addr, &name, &mbase)) return none;
   char path[AUG_PATH_MAX];
-  const char *name = c.name;
   if (!name || !*name) { /* the main program */
     ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
     if (n < 0) return none;
@@ -115,7 +88,7 @@ static site resolve(uint64_t addr) {
   snprintf(base, sizeof base, "%s", b ? b + 1 : name);
   for (char *p = base; *p; p++) /* as augur signature wrote it */
     if (*p == ' ' || *p == '\t' || *p == '#') *p = '_';
-  site s = {augur_signature_module(sig, base), addr - c.base};
+  site s = {augur_signature_module(sig, base), addr - mbase};
   if (nsites == sites_cap) {
     uint32_t nc = sites_cap ? sites_cap * 2 : 64;
     site *ns = realloc(sites, nc * sizeof *ns);
