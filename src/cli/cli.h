@@ -36,6 +36,14 @@ void cli_note(const char *fmt, ...)
 
 int cli_is_help(const char *arg);
 
+/* Runs CMD (execvp) in a child and waits for it; SIGINT and SIGTERM sent to
+ * augur itself are passed on. Returns its exit status, 128 + the signal that
+ * killed it (said on stderr), 127 when it could not run (said), or CLI_FAIL. */
+int cli_run_child(char **cmd);
+/* <dir of /proc/self/exe>/../lib/NAME: the build tree and an installed
+ * prefix both work. Returns 0, or -1 if it does not fit. */
+int cli_lib_path(char *out, size_t n, const char *name);
+
 /* Matches argv[*i] against an option that takes a value, spelled `name`
  * (long, "--top"), `name=VALUE`, or `shortname` ("-o", may be NULL).
  * Returns 0 if argv[*i] is not this option, 1 with *val set (and *i advanced

@@ -47,42 +47,6 @@ static double now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* <dir of /proc/self/exe>/../lib/NAME (as augur record finds it). */
-static int recorder_path(char *out, size_t n, const char *name) {
-  char exe[PATH_MAX];
-  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (len <= 0) return -1;
-  exe[len] = 0;
-  for (int k = 0; k < 2; k++) {
-    char *slash = strrchr(exe, '/');
-    if (!slash) return -1;
-    *slash = 0;
-  }
-  int w = snprintf(out, n, "%s/lib/%s", exe, name);
-  return w < 0 || (size_t)w >= n ? -1 : 0;
-}
-
-/* Runs cmd, returns its exit status (128 + signal), 127 if it cannot run. */
-static int run(char **cmd) {
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) return cli_fail("fork: %s", strerror(errno));
-  if (pid == 0) {
-    execvp(cmd[0], cmd);
-    fprintf(stderr, "%s: cannot run '%s': %s\n", cli_prog, cmd[0], strerror(errno));
-    _exit(127);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return cli_fail("waitpid: %s", strerror(errno));
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) {
-    cli_note("%s was killed by signal %d", cmd[0], WTERMSIG(status));
-    return 128 + WTERMSIG(status);
-  }
-  return CLI_FAIL;
-}
-
 static const char *status_name(int s) {
   static const char *const n[] = {"measured", "partial", "missing", "late"};
   return s >= 0 && s <= 3 ? n[s] : "missing";
@@ -236,7 +200,7 @@ int cmd_predict(int argc, char **argv) {
     snprintf(libname, sizeof libname, "libaugur-mpi-%s.so", mpi_flavour_name(flavour));
   else
     snprintf(libname, sizeof libname, "libaugur-mpi.so");
-  if (recorder_path(lib, sizeof lib, libname) < 0 || access(lib, R_OK) != 0) {
+  if (cli_lib_path(lib, sizeof lib, libname) < 0 || access(lib, R_OK) != 0) {
     augur_signature_free(s);
     return cli_fail("the recorder %s is not installed next to augur", libname);
   }
@@ -277,7 +241,7 @@ int cmd_predict(int argc, char **argv) {
   }
 
   double t0 = now_s();
-  int code = run(cmd);
+  int code = cli_run_child(cmd);
   double set = now_s() - t0;
   augur_sigresult *r = NULL;
   int rc = CLI_OK;

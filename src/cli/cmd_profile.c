@@ -51,61 +51,6 @@ static void help(void) {
          "  augur profile -o job.json -- mpiexec.mpich -n 4 ./stencil 256\n");
 }
 
-static volatile sig_atomic_t child_pid = 0;
-
-static void forward(int sig, siginfo_t *si, void *ctx) {
-  (void)ctx;
-  if (child_pid > 0 && (!si || si->si_code == SI_USER || si->si_code == SI_QUEUE))
-    kill((pid_t)child_pid, sig);
-}
-
-static int lib_path(char *out, size_t n, const char *name) {
-  char exe[PATH_MAX];
-  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (len <= 0) return -1;
-  exe[len] = 0;
-  char *slash = strrchr(exe, '/');
-  if (!slash) return -1;
-  *slash = 0;
-  slash = strrchr(exe, '/');
-  if (slash) *slash = 0;
-  int w = snprintf(out, n, "%s/lib/%s", exe, name);
-  return w < 0 || (size_t)w >= n ? -1 : 0;
-}
-
-static int run(char **cmd) {
-  struct sigaction sa, old_int, old_term;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_sigaction = forward;
-  sa.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, &old_int);
-  sigaction(SIGTERM, &sa, &old_term);
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) return cli_fail("fork: %s", strerror(errno));
-  if (pid == 0) {
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    execvp(cmd[0], cmd);
-    fprintf(stderr, "%s: cannot run '%s': %s\n", cli_prog, cmd[0], strerror(errno));
-    _exit(127);
-  }
-  child_pid = pid;
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return cli_fail("waitpid: %s", strerror(errno));
-  child_pid = 0;
-  sigaction(SIGINT, &old_int, NULL);
-  sigaction(SIGTERM, &old_term, NULL);
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) {
-    cli_note("%s was killed by signal %d", cmd[0], WTERMSIG(status));
-    return 128 + WTERMSIG(status);
-  }
-  return CLI_FAIL;
-}
-
 /* MPI ranks first in rank order, then the other processes by start. */
 static int proc_cmp(const void *a, const void *b) {
   const augp_proc *x = a, *y = b;
@@ -324,7 +269,7 @@ int cmd_profile(int argc, char **argv) {
   }
   free(resolved);
   /* Level 0 is "off": the program runs exactly as without augur. */
-  if (level == 0) return run(cmd);
+  if (level == 0) return cli_run_child(cmd);
 
   char why[PATH_MAX + 128];
   int app = -1;
@@ -335,7 +280,7 @@ int cmd_profile(int argc, char **argv) {
     snprintf(libname, sizeof libname, "libaugur-profile-%s.so", mpi_flavour_name(flavour));
   else
     snprintf(libname, sizeof libname, "libaugur-profile.so");
-  if (lib_path(lib, sizeof lib, libname) < 0)
+  if (cli_lib_path(lib, sizeof lib, libname) < 0)
     return cli_fail("cannot find my own executable (/proc/self/exe)");
   if (access(lib, R_OK) != 0) return cli_fail("profile mode is not installed: %s is missing", lib);
 
@@ -359,7 +304,7 @@ int cmd_profile(int argc, char **argv) {
   augp_job job;
   fill_job(&job, cmd, ncmd, (int)level);
   job.start_ns = real_ns();
-  int code = run(cmd);
+  int code = cli_run_child(cmd);
   job.end_ns = real_ns();
   job.exit_status = code;
   unsetenv("LD_PRELOAD");

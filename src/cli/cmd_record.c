@@ -41,33 +41,6 @@ static void help(void) {
          "  augur record -- mpiexec.mpich -n 4 ./stencil 256\n");
 }
 
-static volatile sig_atomic_t child_pid = 0;
-
-/* Terminal-generated signals already reach the child (same process group);
- * only forward what someone sent to augur itself (kill, a batch system), so
- * the application does not see a Ctrl-C twice. */
-static void forward(int sig, siginfo_t *si, void *ctx) {
-  (void)ctx;
-  if (child_pid > 0 && (!si || si->si_code == SI_USER || si->si_code == SI_QUEUE))
-    kill((pid_t)child_pid, sig);
-}
-
-/* <dir of /proc/self/exe>/../lib/NAME, so the build tree and an installed
- * prefix both work. */
-static int recorder_path(char *out, size_t n, const char *name) {
-  char exe[PATH_MAX];
-  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (len <= 0) return -1;
-  exe[len] = 0;
-  char *slash = strrchr(exe, '/');
-  if (!slash) return -1;
-  *slash = 0;
-  slash = strrchr(exe, '/');
-  if (slash) *slash = 0; /* drop bin/ */
-  int w = snprintf(out, n, "%s/lib/%s", exe, name);
-  return w < 0 || (size_t)w >= n ? -1 : 0;
-}
-
 /* Only a directory holding nothing but trace files may be replaced: -o with
  * a typo must never wipe someone's source tree. */
 static int is_trace_file(const char *name) {
@@ -201,43 +174,8 @@ static int summarise(const char *dir, const char *cmd, int flavour) {
 }
 
 static int run(char **cmd, const char *out, int flavour) {
-  struct sigaction sa, old_int, old_term;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_sigaction = forward;
-  sa.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, &old_int);
-  sigaction(SIGTERM, &sa, &old_term);
-
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) return cli_fail("fork: %s", strerror(errno));
-  if (pid == 0) {
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    execvp(cmd[0], cmd);
-    fprintf(stderr, "%s: cannot run '%s': %s\n", cli_prog, cmd[0], strerror(errno));
-    _exit(127);
-  }
-  child_pid = pid;
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return cli_fail("waitpid: %s", strerror(errno));
-  }
-  child_pid = 0;
-  sigaction(SIGINT, &old_int, NULL);
-  sigaction(SIGTERM, &old_term, NULL);
-
-  int code;
-  if (WIFEXITED(status)) {
-    code = WEXITSTATUS(status);
-    if (code == 127) return 127; /* exec failed, already said why */
-  } else if (WIFSIGNALED(status)) {
-    code = 128 + WTERMSIG(status);
-    cli_note("%s was killed by signal %d", cmd[0], WTERMSIG(status));
-  } else {
-    code = CLI_FAIL;
-  }
+  int code = cli_run_child(cmd);
+  if (code == 127) return 127; /* could not run, already said why */
   int s = summarise(out, cmd[0], flavour);
   /* The application's own status wins; a clean run with a bad trace is 1. */
   return code ? code : s;
@@ -305,7 +243,7 @@ int cmd_record(int argc, char **argv) {
     snprintf(libname, sizeof libname, "libaugur-mpi-%s.so", mpi_flavour_name(flavour));
   else
     snprintf(libname, sizeof libname, "libaugur-mpi.so");
-  if (recorder_path(lib, sizeof lib, libname) < 0)
+  if (cli_lib_path(lib, sizeof lib, libname) < 0)
     return cli_fail("cannot find my own executable (/proc/self/exe)");
   if (access(lib, R_OK) != 0)
     return cli_fail("the %s recorder is not installed: %s is missing", mpi_flavour_title(flavour),

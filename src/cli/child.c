@@ -1,0 +1,70 @@
+/* augur CLI — running the user's command under augur (record, profile,
+ * predict): in a child process, with augur's signals passed on, and the
+ * libraries augur preloads found next to the augur binary. */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static volatile sig_atomic_t child_pid = 0;
+
+/* Terminal-generated signals already reach the child (same process group);
+ * only forward what someone sent to augur itself (kill, a batch system), so
+ * the application does not see a Ctrl-C twice. */
+static void forward(int sig, siginfo_t *si, void *ctx) {
+  (void)ctx;
+  if (child_pid > 0 && (!si || si->si_code == SI_USER || si->si_code == SI_QUEUE))
+    kill((pid_t)child_pid, sig);
+}
+
+int cli_run_child(char **cmd) {
+  struct sigaction sa, old_int, old_term;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = forward;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) return cli_fail("fork: %s", strerror(errno));
+  if (pid == 0) {
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    execvp(cmd[0], cmd);
+    fprintf(stderr, "%s: cannot run '%s': %s\n", cli_prog, cmd[0], strerror(errno));
+    _exit(127);
+  }
+  child_pid = pid;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return cli_fail("waitpid: %s", strerror(errno));
+  child_pid = 0;
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) {
+    cli_note("%s was killed by signal %d", cmd[0], WTERMSIG(status));
+    return 128 + WTERMSIG(status);
+  }
+  return CLI_FAIL;
+}
+
+int cli_lib_path(char *out, size_t n, const char *name) {
+  char exe[PATH_MAX];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len <= 0) return -1;
+  exe[len] = 0;
+  for (int k = 0; k < 2; k++) { /* drop the binary's name, then bin/ */
+    char *slash = strrchr(exe, '/');
+    if (!slash) return -1;
+    *slash = 0;
+  }
+  int w = snprintf(out, n, "%s/lib/%s", exe, name);
+  return w < 0 || (size_t)w >= n ? -1 : 0;
+}
