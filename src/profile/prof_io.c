@@ -97,69 +97,27 @@ static void done(prof_thread *t, int cls, uint64_t t0, int64_t rd, int64_t wr) {
   prof_thread *t = prof_acct();                                                                    \
   uint64_t t0 = t ? prof_mono_ns() : 0
 
-ssize_t read(int fd, void *buf, size_t n) {
-  MISSING(read, -1);
-  START();
-  ssize_t r = real_read(fd, buf, n);
-  done(t, AUGP_IO_READ, t0, r, 0);
-  return r;
-}
-
-ssize_t write(int fd, const void *buf, size_t n) {
-  MISSING(write, -1);
-  START();
-  ssize_t r = real_write(fd, buf, n);
-  done(t, AUGP_IO_WRITE, t0, 0, r);
-  return r;
-}
-
-ssize_t pread(int fd, void *buf, size_t n, off_t off) {
-  MISSING(pread, -1);
-  START();
-  ssize_t r = real_pread(fd, buf, n, off);
-  done(t, AUGP_IO_READ, t0, r, 0);
-  return r;
-}
-
-ssize_t pwrite(int fd, const void *buf, size_t n, off_t off) {
-  MISSING(pwrite, -1);
-  START();
-  ssize_t r = real_pwrite(fd, buf, n, off);
-  done(t, AUGP_IO_WRITE, t0, 0, r);
-  return r;
-}
-
-ssize_t pread64(int fd, void *buf, size_t n, off64_t off) {
-  MISSING(pread64, -1);
-  START();
-  ssize_t r = real_pread64(fd, buf, n, off);
-  done(t, AUGP_IO_READ, t0, r, 0);
-  return r;
-}
-
-ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off) {
-  MISSING(pwrite64, -1);
-  START();
-  ssize_t r = real_pwrite64(fd, buf, n, off);
-  done(t, AUGP_IO_WRITE, t0, 0, r);
-  return r;
-}
-
-ssize_t readv(int fd, const struct iovec *iov, int cnt) {
-  MISSING(readv, -1);
-  START();
-  ssize_t r = real_readv(fd, iov, cnt);
-  done(t, AUGP_IO_READ, t0, r, 0);
-  return r;
-}
-
-ssize_t writev(int fd, const struct iovec *iov, int cnt) {
-  MISSING(writev, -1);
-  START();
-  ssize_t r = real_writev(fd, iov, cnt);
-  done(t, AUGP_IO_WRITE, t0, 0, r);
-  return r;
-}
+/* The calls that move bytes: time and bytes in (RD) or out (WR). */
+#define BYTES_WRAPPER(NAME, DIR, PARAMS, ARGS)                                                     \
+  ssize_t NAME PARAMS {                                                                            \
+    MISSING(NAME, -1);                                                                             \
+    START();                                                                                       \
+    ssize_t r = real_##NAME ARGS;                                                                  \
+    done(t, DIR == 0 ? AUGP_IO_READ : AUGP_IO_WRITE, t0, DIR == 0 ? r : 0, DIR == 0 ? 0 : r);      \
+    return r;                                                                                      \
+  }
+#define RD 0
+#define WR 1
+BYTES_WRAPPER(read, RD, (int fd, void *buf, size_t n), (fd, buf, n))
+BYTES_WRAPPER(write, WR, (int fd, const void *buf, size_t n), (fd, buf, n))
+BYTES_WRAPPER(pread, RD, (int fd, void *buf, size_t n, off_t off), (fd, buf, n, off))
+BYTES_WRAPPER(pwrite, WR, (int fd, const void *buf, size_t n, off_t off), (fd, buf, n, off))
+BYTES_WRAPPER(pread64, RD, (int fd, void *buf, size_t n, off64_t off), (fd, buf, n, off))
+BYTES_WRAPPER(pwrite64, WR, (int fd, const void *buf, size_t n, off64_t off), (fd, buf, n, off))
+BYTES_WRAPPER(readv, RD, (int fd, const struct iovec *iov, int cnt), (fd, iov, cnt))
+BYTES_WRAPPER(writev, WR, (int fd, const struct iovec *iov, int cnt), (fd, iov, cnt))
+#undef RD
+#undef WR
 
 /* open's mode argument exists only with O_CREAT or O_TMPFILE. */
 static mode_t open_mode(int flags, va_list ap) {
