@@ -120,7 +120,7 @@ static pthread_mutex_t w_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t w_work = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t w_done = PTHREAD_COND_INITIALIZER;
 static mon_db *db;
-static uint64_t stored_jobs, stored_procs, dup_jobs, rejected;
+static uint64_t stored_jobs, stored_procs, dup_jobs, rejected, store_failures;
 
 static int store(const uint8_t *payload, uint32_t len) {
   pending p = {NULL, payload, len, -1};
@@ -170,6 +170,7 @@ static void *writer(void *arg) {
     int rc = mon_db_insert(db, pl, lens, n, st, why, sizeof why);
     if (rc != 0) logmsg("error", "store failed for %d record(s), senders will retry: %s", n, why);
     pthread_mutex_lock(&w_lock);
+    if (rc != 0) store_failures++;
     for (int i = 0; i < n; i++) {
       int s = rc ? MON_ACK_RETRY : st[i];
       if (s == MON_ACK_STORED) {
@@ -563,9 +564,12 @@ int main(int argc, char **argv) {
   pthread_cond_broadcast(&w_work);
   pthread_mutex_unlock(&w_lock);
   pthread_join(wt, NULL);
-  logmsg("info", "stopping: %llu jobs (%llu processes) stored, %llu duplicates, %llu rejected",
+  logmsg("info",
+         "stopping: %llu jobs (%llu processes) stored, %llu duplicates, %llu rejected, "
+         "%llu failed transactions (retried by their senders)",
          (unsigned long long)stored_jobs, (unsigned long long)stored_procs,
-         (unsigned long long)dup_jobs, (unsigned long long)rejected);
+         (unsigned long long)dup_jobs, (unsigned long long)rejected,
+         (unsigned long long)store_failures);
   mon_db_close(db);
   /* Workers still blocked on a slow client are left to the process exit;
    * what they hold was never acked, so its sender keeps it. */
