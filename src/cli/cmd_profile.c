@@ -39,7 +39,7 @@ static void help(void) {
          "                       3 + cache/TLB/branch (default $AUGUR_PROFILE_LEVEL or 2)\n"
          "  --collector LIST     host:port[,host:port...] of augurd (default\n"
          "                       $AUGUR_COLLECTOR); the record is sent there\n"
-         "  --key FILE           shared HMAC key (default $AUGUR_KEY_FILE)\n"
+         "  --key FILE|munge    HMAC key file, or munge[:SOCKET] (default $AUGUR_KEY_FILE)\n"
          "  --spool DIR          where undelivered records wait (default $AUGUR_SPOOL or\n"
          "                       /var/tmp/augur-spool-UID)\n"
          "  --deadline MS        longest time spent sending (default 10000)\n"

@@ -2,8 +2,8 @@
  *
  * Threads: one acceptor (main), a pool of connection workers, one database
  * writer. A worker reads a frame (header first, so an oversized or foreign
- * frame is refused before its payload is read), checks the HMAC, validates
- * the record and queues it for the writer. The writer takes everything
+ * frame is refused before its payload is read), checks the HMAC or the
+ * MUNGE credential, validates the record and queues it for the writer. The writer takes everything
  * queued (up to a batch), stores it in one transaction and wakes the
  * workers, which then ack: the ack always follows the commit. Memory is
  * bounded: at most one record per worker is in flight. Bad input is logged
@@ -222,9 +222,12 @@ static void send_ack(int fd, int status, const uint8_t *uid) {
   memcpy(body + 4, uid, 16);
   uint8_t *frame;
   size_t n;
-  if (mon_frame_build(&key, MON_T_ACK, body, sizeof body, &frame, &n) == 0) {
+  char why[512];
+  if (mon_frame_build(&key, MON_T_ACK, body, sizeof body, &frame, &n, why, sizeof why) == 0) {
     write_all(fd, frame, n);
     free(frame);
+  } else {
+    logmsg("error", "cannot sign an ack (the sender will retry): %s", why);
   }
 }
 
@@ -245,6 +248,19 @@ static void reject(const char *peer, const char *why) {
   logmsg("warning", "rejected record from %s: %s", peer, why);
 }
 
+/* Under MUNGE the sender's uid is known: a user may only send records of
+ * their own jobs. root (slurmstepd runs the SPANK plugin's exit as root)
+ * and augurd's own user may send anyone's. */
+static int owner_check(const uint8_t *payload, int64_t cred_uid, char *why, size_t whyn) {
+  if (cred_uid < 0 || cred_uid == 0 || cred_uid == (int64_t)getuid()) return 0;
+  augp_job j;
+  memcpy(&j, payload, sizeof j);
+  if ((int64_t)j.uid_num == cred_uid) return 0;
+  snprintf(why, whyn, "unauthorized: uid %lld sent a record of uid %lld", (long long)cred_uid,
+           (long long)j.uid_num);
+  return -1;
+}
+
 /* One connection: frames until EOF or an error. */
 static void serve(int fd) {
   char peer[128];
@@ -261,9 +277,9 @@ static void serve(int fd) {
       break;
     }
     uint16_t type;
-    uint32_t len;
+    uint32_t len, auth;
     char why[512];
-    if (mon_header_check(hdr, cfg.max_record, &type, &len, why, sizeof why) != 0) {
+    if (mon_header_check(hdr, cfg.max_record, &type, &len, &auth, why, sizeof why) != 0) {
       reject(peer, why);
       break;
     }
@@ -271,24 +287,26 @@ static void serve(int fd) {
       reject(peer, "malformed: only job records may be sent to augurd");
       break;
     }
-    uint8_t *frame = malloc((size_t)MON_HDR + len + MON_MAC);
+    uint8_t *frame = malloc((size_t)MON_HDR + len + MON_TRAILER(auth));
     if (!frame) {
       logmsg("error", "out of memory for a %u-byte record from %s", len, peer);
       break;
     }
     memcpy(frame, hdr, MON_HDR);
-    if (read_all(fd, frame + MON_HDR, (size_t)len + MON_MAC) != 1) {
+    if (read_all(fd, frame + MON_HDR, (size_t)len + MON_TRAILER(auth)) != 1) {
       free(frame);
       reject(peer, "malformed: truncated frame (connection closed or timed out)");
       break;
     }
-    if (mon_mac_check(&key, frame, len) != 0) {
+    int64_t cred_uid;
+    if (mon_auth_check(&key, frame, len, auth, &cred_uid, why, sizeof why) != 0) {
       free(frame);
-      reject(peer, "unauthenticated: bad signature (wrong key?)");
+      reject(peer, why);
       break;
     }
     const uint8_t *payload = frame + MON_HDR;
-    if (mon_job_validate(payload, len, why, sizeof why) != 0) {
+    if (mon_job_validate(payload, len, why, sizeof why) != 0 ||
+        owner_check(payload, cred_uid, why, sizeof why) != 0) {
       reject(peer, why);
       /* Authenticated but invalid: tell the sender not to try again. */
       if (len >= 16) send_ack(fd, MON_ACK_REJECTED, payload);
@@ -411,7 +429,8 @@ static void usage(FILE *f) {
              "options (also settings in CONFIG as 'name = value'):\n"
              "  --listen HOST:PORT   address to listen on (default 127.0.0.1:7077; port 0 = any)\n"
              "  --db FILE            SQLite database (default augur.db)\n"
-             "  --key FILE           shared HMAC key file (required, mode 600)\n"
+             "  --key FILE|munge[:SOCKET]\n"
+             "                       HMAC key file (mode 600) or MUNGE (required)\n"
              "  --threads N          connection workers (default 4)\n"
              "  --max-record BYTES   largest record accepted (default 16 MiB)\n"
              "  --io-timeout S       per-connection read/write timeout (default 10)\n"
@@ -497,7 +516,7 @@ int main(int argc, char **argv) {
     }
   }
   if (!cfg.key_file[0]) {
-    fprintf(stderr, "augurd: no key file (--key FILE or 'key = FILE' in the config)\n");
+    fprintf(stderr, "augurd: no key (--key FILE|munge, or 'key = ...' in the config)\n");
     return 2;
   }
   char why[4400];

@@ -11,17 +11,23 @@
 #include "mon_record.h"
 
 /* ---- wire format (mon_wire.c) ----
- * frame = header (16 bytes) | payload (len bytes) | HMAC-SHA256 (32 bytes)
- * header = "AUGR" | u16 version | u16 type | u32 len | u32 reserved (0)
- * all little-endian; the MAC covers header and payload. */
+ * frame = header (16 bytes) | payload (len bytes) | trailer
+ * header = "AUGR" | u16 version | u16 type | u32 len | u32 auth
+ * all little-endian. auth = 0: the trailer is an HMAC-SHA256 (32 bytes) of
+ * header and payload under a shared key. auth > 0: the trailer is a MUNGE
+ * credential of auth bytes (base64 text) whose own payload is the SHA-256
+ * of header[0..12) and the payload (docs/monitoring.md, "Authentication"). */
 #define MON_MAGIC       "AUGR"
 #define MON_VERSION     1
 #define MON_HDR         16
 #define MON_MAC         32
-#define MON_T_JOB       1 /* payload: augp_job + nprocs augp_proc */
-#define MON_T_ACK       2 /* payload: u32 status + 16-byte record uid */
+#define MON_CRED_MAX    4096 /* largest MUNGE credential accepted */
+#define MON_T_JOB       1    /* payload: augp_job + nprocs augp_proc */
+#define MON_T_ACK       2    /* payload: u32 status + 16-byte record uid */
 #define MON_ACK_LEN     20
 #define MON_MAX_DEFAULT (16u << 20)
+/* Bytes after the payload of a frame whose header says AUTH. */
+#define MON_TRAILER(auth) ((auth) ? (size_t)(auth) : (size_t)MON_MAC)
 
 enum mon_ack_status {
   MON_ACK_STORED = 0,    /* committed */
@@ -30,24 +36,36 @@ enum mon_ack_status {
   MON_ACK_RETRY = 3      /* the store failed (disk full, locked): try later */
 };
 
+/* How frames are authenticated: a shared HMAC key, or MUNGE credentials
+ * from the local munged (SLURM sites run it), which also name the sender's
+ * uid. */
 typedef struct mon_key {
   uint8_t bytes[256];
   size_t len;
+  int munge;              /* 1: MUNGE credentials, bytes/len unused */
+  char munge_socket[256]; /* munged's socket, "" = libmunge's default */
 } mon_key;
 
-/* Reads a shared key file (at least 16 bytes, trailing newline ignored,
- * must not be readable by group/others). 0 or -1 with why. */
-int mon_key_load(mon_key *k, const char *path, char *why, size_t whyn);
+/* SPEC is a key file (at least 16 bytes, trailing newline ignored, must not
+ * be readable by group/others), or "munge" / "munge:SOCKET". 0 or -1 with
+ * why (also when augur was built without libmunge). */
+int mon_key_load(mon_key *k, const char *spec, char *why, size_t whyn);
 
-/* Builds header | payload | MAC into a malloc'd buffer. */
+/* Builds header | payload | trailer into a malloc'd buffer. With MUNGE
+ * each call makes a new credential (munged refuses a replayed one). 0, or
+ * -1 with why. */
 int mon_frame_build(const mon_key *k, uint16_t type, const void *payload, uint32_t len,
-                    uint8_t **out, size_t *outlen);
-/* Checks a header: magic, version, known type, len <= max. */
-int mon_header_check(const uint8_t *hdr, uint32_t max, uint16_t *type, uint32_t *len, char *why,
-                     size_t whyn);
-/* Constant-time check of the MAC over frame[0 .. MON_HDR + len), which
- * must be contiguous; the MAC follows at frame + MON_HDR + len. */
-int mon_mac_check(const mon_key *k, const uint8_t *frame, uint32_t len);
+                    uint8_t **out, size_t *outlen, char *why, size_t whyn);
+/* Checks a header: magic, version, known type, len <= max, auth <=
+ * MON_CRED_MAX. */
+int mon_header_check(const uint8_t *hdr, uint32_t max, uint16_t *type, uint32_t *len,
+                     uint32_t *auth, char *why, size_t whyn);
+/* Authenticates a whole contiguous frame (header, LEN payload bytes, AUTH
+ * trailer) under K: the HMAC in constant time, or the MUNGE credential.
+ * *uid gets the credential's uid, or -1 under HMAC (no uid known).
+ * 0, or -1 with why ("unauthenticated: ..."). */
+int mon_auth_check(const mon_key *k, const uint8_t *frame, uint32_t len, uint32_t auth,
+                   int64_t *uid, char *why, size_t whyn);
 /* Validates a job payload: sizes, strings terminated, plausible values. */
 int mon_job_validate(const uint8_t *payload, uint32_t len, char *why, size_t whyn);
 /* Whole-frame parse of a buffer (the fuzz target's entry): 0 valid job or
@@ -57,6 +75,16 @@ int mon_frame_parse(const mon_key *k, const uint8_t *buf, size_t n, uint32_t max
 
 void mon_uid_hex(const uint8_t uid[16], char out[33]);
 int mon_random(void *buf, size_t n);
+
+/* ---- MUNGE (mon_munge.c; stubs that fail when built without libmunge) ---- */
+/* A credential carrying DIGEST (32 bytes): malloc'd text, its length. */
+int mon_munge_encode(const char *socket, const uint8_t digest[32], char **cred, size_t *credlen,
+                     char *why, size_t whyn);
+/* Decodes CRED (CREDLEN bytes, not NUL-terminated): its 32-byte payload and
+ * the uid that made it. 0, or -1 with why. */
+int mon_munge_decode(const char *socket, const char *cred, size_t credlen, uint8_t digest[32],
+                     int64_t *uid, char *why, size_t whyn);
+int mon_munge_available(void);
 
 /* ---- sender and spool (mon_client.c) ---- */
 typedef struct mon_sender {

@@ -99,22 +99,42 @@ static int read_all(int fd, uint8_t *p, size_t n) {
   return 0;
 }
 
-/* One attempt at one collector: the ack status, or -1. */
-static int send_once(const mon_sender *s, const char *hostport, const uint8_t *frame, size_t n,
-                     const uint8_t *uid, int64_t deadline) {
+/* Reads and authenticates one ack frame for record UID: its status, or -1. */
+static int read_ack(const mon_sender *s, int fd, const uint8_t *uid) {
+  uint8_t ack[MON_HDR + MON_ACK_LEN + MON_CRED_MAX];
+  uint16_t type;
+  uint32_t len, auth;
+  char why[256];
+  if (read_all(fd, ack, MON_HDR) != 0 ||
+      mon_header_check(ack, MON_ACK_LEN, &type, &len, &auth, why, sizeof why) != 0 ||
+      type != MON_T_ACK || len != MON_ACK_LEN)
+    return -1;
+  size_t n = (size_t)MON_HDR + len + MON_TRAILER(auth);
+  if (read_all(fd, ack + MON_HDR, n - MON_HDR) != 0 ||
+      mon_frame_parse(&s->key, ack, n, MON_ACK_LEN, why, sizeof why) != 0 ||
+      memcmp(ack + MON_HDR + 4, uid, 16) != 0)
+    return -1;
+  return (int)(ack[MON_HDR] | ack[MON_HDR + 1] << 8);
+}
+
+/* One attempt at one collector: the ack status, or -1. The frame is built
+ * per attempt: a MUNGE credential may be used only once. */
+static int send_once(const mon_sender *s, const char *hostport, const uint8_t *payload,
+                     uint32_t len, int64_t deadline, char *why, size_t whyn) {
   int64_t left = deadline - now_ms();
   if (left <= 0) return -1;
   int fd = dial(hostport, left < 2000 ? left : 2000);
   if (fd < 0) return -1;
-  set_timeouts(fd, deadline - now_ms());
-  uint8_t ack[MON_HDR + MON_ACK_LEN + MON_MAC];
-  int status = -1;
-  if (write_all(fd, frame, n) == 0 && read_all(fd, ack, sizeof ack) == 0) {
-    char why[128];
-    if (mon_frame_parse(&s->key, ack, sizeof ack, MON_ACK_LEN, why, sizeof why) == 0 &&
-        ack[6] == MON_T_ACK && memcmp(ack + MON_HDR + 4, uid, 16) == 0)
-      status = (int)(ack[MON_HDR] | ack[MON_HDR + 1] << 8);
+  uint8_t *frame;
+  size_t n;
+  if (mon_frame_build(&s->key, MON_T_JOB, payload, len, &frame, &n, why, whyn) != 0) {
+    close(fd);
+    return -1;
   }
+  set_timeouts(fd, deadline - now_ms());
+  int status = -1;
+  if (write_all(fd, frame, n) == 0) status = read_ack(s, fd, payload);
+  free(frame);
   close(fd);
   return status;
 }
@@ -123,12 +143,6 @@ static int send_once(const mon_sender *s, const char *hostport, const uint8_t *f
  * rounds with doubling pauses, until deadline. Ack status or -1. */
 static int deliver(const mon_sender *s, const uint8_t *payload, uint32_t len, int64_t deadline,
                    char *why, size_t whyn) {
-  uint8_t *frame;
-  size_t n;
-  if (mon_frame_build(&s->key, MON_T_JOB, payload, len, &frame, &n) != 0) {
-    snprintf(why, whyn, "cannot build the frame (out of memory?)");
-    return -1;
-  }
   char list[sizeof s->collectors];
   snprintf(list, sizeof list, "%s", s->collectors);
   char *names[32];
@@ -137,7 +151,6 @@ static int deliver(const mon_sender *s, const uint8_t *payload, uint32_t len, in
        t = strtok_r(NULL, ",", &save))
     names[nn++] = t;
   if (!nn) {
-    free(frame);
     snprintf(why, whyn, "no collector configured");
     return -1;
   }
@@ -145,10 +158,11 @@ static int deliver(const mon_sender *s, const uint8_t *payload, uint32_t len, in
   mon_random(&start, sizeof start);
   int64_t pause = 100;
   int status = -1;
+  char fwhy[512] = "";
   while (status < 0 && now_ms() < deadline) {
     for (int i = 0; i < nn && status < 0; i++)
-      status =
-          send_once(s, names[(start + (unsigned)i) % (unsigned)nn], frame, n, payload, deadline);
+      status = send_once(s, names[(start + (unsigned)i) % (unsigned)nn], payload, len, deadline,
+                         fwhy, sizeof fwhy);
     if (status == MON_ACK_RETRY) status = -1; /* the collector's store failed: later */
     if (status < 0) {
       int64_t left = deadline - now_ms();
@@ -156,8 +170,9 @@ static int deliver(const mon_sender *s, const uint8_t *payload, uint32_t len, in
       pause = pause * 2 > 2000 ? 2000 : pause * 2;
     }
   }
-  free(frame);
-  if (status < 0) snprintf(why, whyn, "no collector of %s acknowledged", s->collectors);
+  if (status < 0)
+    snprintf(why, whyn, "no collector of %s acknowledged%s%.300s", s->collectors,
+             fwhy[0] ? ": " : "", fwhy);
   if (status == MON_ACK_REJECTED) snprintf(why, whyn, "the collector rejected the record");
   return status;
 }

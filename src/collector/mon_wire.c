@@ -44,6 +44,21 @@ static int little_endian(void) {
 
 int mon_key_load(mon_key *k, const char *path, char *why, size_t whyn) {
   memset(k, 0, sizeof *k);
+  if (!strcmp(path, "munge") || !strncmp(path, "munge:", 6)) {
+    if (!mon_munge_available()) {
+      snprintf(why, whyn,
+               "key '%s': augur was built without MUNGE support (install libmunge-dev, rebuild)",
+               path);
+      return -1;
+    }
+    k->munge = 1;
+    if (path[5] == ':' && snprintf(k->munge_socket, sizeof k->munge_socket, "%s", path + 6) >=
+                              (int)sizeof k->munge_socket) {
+      snprintf(why, whyn, "munge socket path too long: %s", path + 6);
+      return -1;
+    }
+    return 0;
+  }
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     snprintf(why, whyn, "cannot open key file %s: %s", path, strerror(errno));
@@ -82,26 +97,72 @@ static void mac_of(const mon_key *k, const uint8_t *buf, size_t n, uint8_t out[M
   HMAC(EVP_sha256(), k->bytes, (int)k->len, buf, n, out, &outlen);
 }
 
+/* What a MUNGE credential carries: SHA-256 of the header up to its auth
+ * field (which holds the credential's own length) and the payload. */
+static void digest_of(const uint8_t *frame, uint32_t len, uint8_t out[32]) {
+  EVP_MD_CTX *c = EVP_MD_CTX_new();
+  unsigned int n = 32;
+  if (!c || !EVP_DigestInit_ex(c, EVP_sha256(), NULL) || !EVP_DigestUpdate(c, frame, 12) ||
+      !EVP_DigestUpdate(c, frame + MON_HDR, len) || !EVP_DigestFinal_ex(c, out, &n))
+    memset(out, 0, 32); /* never matches a credential made by a working sender */
+  EVP_MD_CTX_free(c);
+}
+
 int mon_frame_build(const mon_key *k, uint16_t type, const void *payload, uint32_t len,
-                    uint8_t **out, size_t *outlen) {
-  if (!little_endian()) return -1;
-  size_t n = (size_t)MON_HDR + len + MON_MAC;
+                    uint8_t **out, size_t *outlen, char *why, size_t whyn) {
+  if (!little_endian()) {
+    snprintf(why, whyn, "this host is big-endian; augur records are little-endian");
+    return -1;
+  }
+  uint8_t head[MON_HDR];
+  memcpy(head, MON_MAGIC, 4);
+  put16(head + 4, MON_VERSION);
+  put16(head + 6, type);
+  put32(head + 8, len);
+  put32(head + 12, 0);
+  char *cred = NULL;
+  size_t credlen = 0;
+  if (k->munge) {
+    /* The digest covers header[0..12) and the payload: build those first. */
+    uint8_t *tmp = malloc((size_t)MON_HDR + len);
+    if (!tmp) {
+      snprintf(why, whyn, "out of memory for a %u-byte frame", len);
+      return -1;
+    }
+    memcpy(tmp, head, MON_HDR);
+    if (len) memcpy(tmp + MON_HDR, payload, len);
+    uint8_t d[32];
+    digest_of(tmp, len, d);
+    free(tmp);
+    if (mon_munge_encode(k->munge_socket, d, &cred, &credlen, why, whyn) != 0) return -1;
+    if (credlen == 0 || credlen > MON_CRED_MAX) {
+      snprintf(why, whyn, "munge credential of %zu bytes (limit %d)", credlen, MON_CRED_MAX);
+      free(cred);
+      return -1;
+    }
+    put32(head + 12, (uint32_t)credlen);
+  }
+  size_t n = (size_t)MON_HDR + len + MON_TRAILER(credlen);
   uint8_t *b = malloc(n);
-  if (!b) return -1;
-  memcpy(b, MON_MAGIC, 4);
-  put16(b + 4, MON_VERSION);
-  put16(b + 6, type);
-  put32(b + 8, len);
-  put32(b + 12, 0);
+  if (!b) {
+    free(cred);
+    snprintf(why, whyn, "out of memory for a %u-byte frame", len);
+    return -1;
+  }
+  memcpy(b, head, MON_HDR);
   if (len) memcpy(b + MON_HDR, payload, len);
-  mac_of(k, b, (size_t)MON_HDR + len, b + MON_HDR + len);
+  if (cred)
+    memcpy(b + MON_HDR + len, cred, credlen);
+  else
+    mac_of(k, b, (size_t)MON_HDR + len, b + MON_HDR + len);
+  free(cred);
   *out = b;
   *outlen = n;
   return 0;
 }
 
-int mon_header_check(const uint8_t *hdr, uint32_t max, uint16_t *type, uint32_t *len, char *why,
-                     size_t whyn) {
+int mon_header_check(const uint8_t *hdr, uint32_t max, uint16_t *type, uint32_t *len,
+                     uint32_t *auth, char *why, size_t whyn) {
   if (memcmp(hdr, MON_MAGIC, 4) != 0) {
     snprintf(why, whyn, "malformed: bad magic (not an augur frame)");
     return -1;
@@ -113,12 +174,13 @@ int mon_header_check(const uint8_t *hdr, uint32_t max, uint16_t *type, uint32_t 
   }
   *type = get16(hdr + 6);
   *len = get32(hdr + 8);
+  *auth = get32(hdr + 12);
   if (*type != MON_T_JOB && *type != MON_T_ACK) {
     snprintf(why, whyn, "malformed: unknown frame type %u", *type);
     return -1;
   }
-  if (get32(hdr + 12) != 0) {
-    snprintf(why, whyn, "malformed: reserved header field is not 0");
+  if (*auth > MON_CRED_MAX) {
+    snprintf(why, whyn, "malformed: credential of %u bytes, limit %d", *auth, MON_CRED_MAX);
     return -1;
   }
   if (*len > max) {
@@ -128,10 +190,36 @@ int mon_header_check(const uint8_t *hdr, uint32_t max, uint16_t *type, uint32_t 
   return 0;
 }
 
-int mon_mac_check(const mon_key *k, const uint8_t *frame, uint32_t len) {
-  uint8_t mac[MON_MAC];
-  mac_of(k, frame, (size_t)MON_HDR + len, mac);
-  return CRYPTO_memcmp(mac, frame + MON_HDR + len, MON_MAC) == 0 ? 0 : -1;
+int mon_auth_check(const mon_key *k, const uint8_t *frame, uint32_t len, uint32_t auth,
+                   int64_t *uid, char *why, size_t whyn) {
+  *uid = -1;
+  if (!k->munge) {
+    if (auth) {
+      snprintf(why, whyn, "unauthenticated: a MUNGE credential, this side uses a shared key");
+      return -1;
+    }
+    uint8_t mac[MON_MAC];
+    mac_of(k, frame, (size_t)MON_HDR + len, mac);
+    if (CRYPTO_memcmp(mac, frame + MON_HDR + len, MON_MAC) != 0) {
+      snprintf(why, whyn, "unauthenticated: bad signature (wrong key?)");
+      return -1;
+    }
+    return 0;
+  }
+  if (!auth) {
+    snprintf(why, whyn, "unauthenticated: an HMAC-signed frame, this side uses MUNGE");
+    return -1;
+  }
+  uint8_t want[32], got[32];
+  if (mon_munge_decode(k->munge_socket, (const char *)frame + MON_HDR + len, auth, got, uid, why,
+                       whyn) != 0)
+    return -1;
+  digest_of(frame, len, want);
+  if (CRYPTO_memcmp(want, got, 32) != 0) {
+    snprintf(why, whyn, "unauthenticated: the MUNGE credential is for another frame");
+    return -1;
+  }
+  return 0;
 }
 
 static int terminated(const char *s, size_t n) {
@@ -182,11 +270,12 @@ int mon_frame_parse(const mon_key *k, const uint8_t *buf, size_t n, uint32_t max
                     size_t whyn) {
   if (n < MON_HDR) BAD("malformed: %zu bytes, shorter than a header", n);
   uint16_t type;
-  uint32_t len;
-  if (mon_header_check(buf, max, &type, &len, why, whyn) != 0) return -1;
-  if (n != (size_t)MON_HDR + len + MON_MAC)
-    BAD("malformed: frame of %zu bytes, header says %zu", n, (size_t)MON_HDR + len + MON_MAC);
-  if (mon_mac_check(k, buf, len) != 0) BAD("unauthenticated: bad signature");
+  uint32_t len, auth;
+  if (mon_header_check(buf, max, &type, &len, &auth, why, whyn) != 0) return -1;
+  size_t want = (size_t)MON_HDR + len + MON_TRAILER(auth);
+  if (n != want) BAD("malformed: frame of %zu bytes, header says %zu", n, want);
+  int64_t uid;
+  if (mon_auth_check(k, buf, len, auth, &uid, why, whyn) != 0) return -1;
   if (type == MON_T_ACK) {
     if (len != MON_ACK_LEN) BAD("malformed: ack of %u bytes", len);
     return 0;

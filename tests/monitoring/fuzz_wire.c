@@ -12,14 +12,15 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static const mon_key key = {"fuzz key, fuzz key, fuzz key!!!", 31};
+  static const mon_key key = {.bytes = "fuzz key, fuzz key, fuzz key!!!", .len = 31};
   char why[512];
   if (size < 1) return 0;
   if (!(data[0] & 1)) {
     mon_frame_parse(&key, data + 1, size - 1, 1u << 20, why, sizeof why);
     uint16_t type;
-    uint32_t len;
-    if (size - 1 >= MON_HDR) mon_header_check(data + 1, 1u << 20, &type, &len, why, sizeof why);
+    uint32_t len, auth;
+    if (size - 1 >= MON_HDR)
+      mon_header_check(data + 1, 1u << 20, &type, &len, &auth, why, sizeof why);
     return 0;
   }
   /* A private, exactly sized copy: reads past the end are caught. */

@@ -11,7 +11,7 @@
 
 #include "mon.h"
 
-static mon_key key = {"0123456789abcdef0123456789abcdef", 32};
+static mon_key key = {.bytes = "0123456789abcdef0123456789abcdef", .len = 32};
 
 /* A job of n processes, all fields plausible. */
 static uint8_t *make_job(uint64_t n, uint32_t *len) {
@@ -52,7 +52,7 @@ static void valid_frame(void **state) {
   uint8_t *job = make_job(3, &len), *f;
   size_t n;
   char why[256] = "";
-  assert_int_equal(mon_frame_build(&key, MON_T_JOB, job, len, &f, &n), 0);
+  assert_int_equal(mon_frame_build(&key, MON_T_JOB, job, len, &f, &n, why, sizeof why), 0);
   assert_int_equal(n, MON_HDR + len + MON_MAC);
   assert_int_equal(parse(f, n, why), 0);
   free(f);
@@ -65,13 +65,13 @@ static void bad_signature(void **state) {
   uint8_t *job = make_job(1, &len), *f;
   size_t n;
   char why[256] = "";
-  mon_key other = {"another key, also 32 bytes long!", 32};
-  assert_int_equal(mon_frame_build(&other, MON_T_JOB, job, len, &f, &n), 0);
+  mon_key other = {.bytes = "another key, also 32 bytes long!", .len = 32};
+  assert_int_equal(mon_frame_build(&other, MON_T_JOB, job, len, &f, &n, why, sizeof why), 0);
   assert_int_equal(parse(f, n, why), -1);
   assert_non_null(strstr(why, "unauthenticated"));
   free(f);
   /* One flipped payload bit under the right key: also refused. */
-  assert_int_equal(mon_frame_build(&key, MON_T_JOB, job, len, &f, &n), 0);
+  assert_int_equal(mon_frame_build(&key, MON_T_JOB, job, len, &f, &n, why, sizeof why), 0);
   f[MON_HDR + 100] ^= 1;
   assert_int_equal(parse(f, n, why), -1);
   assert_non_null(strstr(why, "unauthenticated"));
@@ -92,14 +92,15 @@ static void malformed(void **state) {
   uint8_t *job = make_job(2, &len), *f;
   size_t n;
   /* Header says 2 processes, payload holds 1. */
-  assert_int_equal(mon_frame_build(&key, MON_T_JOB, job, len - (uint32_t)sizeof(augp_proc), &f, &n),
+  assert_int_equal(mon_frame_build(&key, MON_T_JOB, job, len - (uint32_t)sizeof(augp_proc), &f, &n,
+                                   why, sizeof why),
                    0);
   assert_int_equal(parse(f, n, why), -1);
   assert_non_null(strstr(why, "malformed"));
   free(f);
   /* Unterminated host string. */
   memset(job + sizeof(augp_job), 'h', 64);
-  assert_int_equal(mon_frame_build(&key, MON_T_JOB, job, len, &f, &n), 0);
+  assert_int_equal(mon_frame_build(&key, MON_T_JOB, job, len, &f, &n, why, sizeof why), 0);
   assert_int_equal(parse(f, n, why), -1);
   assert_non_null(strstr(why, "unterminated"));
   free(f);
@@ -119,23 +120,68 @@ static void oversized(void **state) {
   (void)state;
   uint8_t hdr[MON_HDR] = {'A', 'U', 'G', 'R', 1, 0, MON_T_JOB, 0, 0, 0, 0, 0x10, 0, 0, 0, 0};
   uint16_t type;
-  uint32_t len;
+  uint32_t len, auth;
   char why[256] = "";
-  assert_int_equal(mon_header_check(hdr, 1 << 20, &type, &len, why, sizeof why), -1);
+  assert_int_equal(mon_header_check(hdr, 1 << 20, &type, &len, &auth, why, sizeof why), -1);
   assert_non_null(strstr(why, "oversized"));
   hdr[11] = 0;
-  assert_int_equal(mon_header_check(hdr, 1 << 20, &type, &len, why, sizeof why), 0);
+  assert_int_equal(mon_header_check(hdr, 1 << 20, &type, &len, &auth, why, sizeof why), 0);
+  hdr[13] = 0x20; /* a credential of 8 KiB: beyond MON_CRED_MAX */
+  assert_int_equal(mon_header_check(hdr, 1 << 20, &type, &len, &auth, why, sizeof why), -1);
+  assert_non_null(strstr(why, "credential"));
+  hdr[13] = 0;
   hdr[4] = 9; /* a future version */
-  assert_int_equal(mon_header_check(hdr, 1 << 20, &type, &len, why, sizeof why), -1);
+  assert_int_equal(mon_header_check(hdr, 1 << 20, &type, &len, &auth, why, sizeof why), -1);
   assert_non_null(strstr(why, "version"));
+}
+
+/* A frame that claims a MUNGE credential, sent to a side with an HMAC key
+ * (and the reverse): refused as unauthenticated, whatever the trailer holds. */
+static void wrong_scheme(void **state) {
+  (void)state;
+  uint32_t len;
+  uint8_t *job = make_job(1, &len), *f;
+  size_t n;
+  char why[256] = "";
+  assert_int_equal(mon_frame_build(&key, MON_T_JOB, job, len, &f, &n, why, sizeof why), 0);
+  f[12] = MON_MAC; /* "auth = 32": the HMAC bytes now pose as a credential */
+  assert_int_equal(parse(f, n, why), -1);
+  assert_non_null(strstr(why, "MUNGE credential, this side uses a shared key"));
+  f[12] = 0;
+  mon_key munge = {.munge = 1};
+  assert_int_equal(mon_frame_parse(&munge, f, n, MON_MAX_DEFAULT, why, sizeof why), -1);
+  assert_non_null(strstr(why, "HMAC-signed frame, this side uses MUNGE"));
+  free(f);
+  free(job);
+}
+
+/* Key specs: "munge" needs no file; a key file must be private. */
+static void key_specs(void **state) {
+  (void)state;
+  mon_key k;
+  char why[256] = "";
+  int rc = mon_key_load(&k, "munge:/nonexistent/socket", why, sizeof why);
+  if (mon_munge_available()) {
+    assert_int_equal(rc, 0);
+    assert_int_equal(k.munge, 1);
+    assert_string_equal(k.munge_socket, "/nonexistent/socket");
+    /* No munged there: building a frame fails with munge's reason. */
+    uint8_t *f;
+    size_t n;
+    assert_int_equal(mon_frame_build(&k, MON_T_ACK, "x", 1, &f, &n, why, sizeof why), -1);
+    assert_non_null(strstr(why, "munge"));
+  } else {
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(why, "without MUNGE"));
+  }
+  assert_int_equal(mon_key_load(&k, "/nonexistent/key", why, sizeof why), -1);
+  assert_non_null(strstr(why, "cannot open key file"));
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(valid_frame),
-      cmocka_unit_test(bad_signature),
-      cmocka_unit_test(malformed),
-      cmocka_unit_test(oversized),
+      cmocka_unit_test(wrong_scheme),  cmocka_unit_test(key_specs), cmocka_unit_test(valid_frame),
+      cmocka_unit_test(bad_signature), cmocka_unit_test(malformed), cmocka_unit_test(oversized),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,8 @@
 # job's environment is used without the option; a bad level is refused by
 # srun; sbatch --augur-level profiles the batch step and its steps; with
 # augurd down the record is spooled and delivered later; the scratch
-# directories are gone; `augur web` shows the jobs.
+# directories are gone; `augur web` shows the jobs. Records are signed by
+# the same munged as SLURM uses (key = munge:SOCKET).
 # Usage: slurm.sh MPIEXEC APP (environment: AUGUR AUGURD PLUGIN LIBDIR WORK NAME MPIENV)
 MPIEXEC=$1
 APP=$2
@@ -23,8 +24,7 @@ PATH=$PATH:/usr/sbin
 cd "$D" || exit 1
 # VERBOSE_TIMES=1: where the seconds go.
 stamp() { [ -n "${VERBOSE_TIMES:-}" ] && echo "$(date +%s.%N | cut -c1-14) $*"; return 0; }
-mkdir -p munge state spool log scratch aspool
-chmod 700 munge
+mkdir -p state spool log scratch aspool
 chmod 1777 scratch
 PIDS=""
 stop_slurm() {
@@ -35,12 +35,10 @@ stop_slurm() {
 }
 trap 'stop_slurm' EXIT
 
-head -c 1024 /dev/urandom >munge/key
-chmod 600 munge/key
-munged --force --foreground --key-file="$D/munge/key" --socket="$D/munge/sock" \
-  --pid-file="$D/munge/pid" --log-file="$D/munge/log" --seed-file="$D/munge/seed" \
-  >"$D/log/munged.out" 2>&1 &
-PIDS="$PIDS $!"
+start_munged "$D/munge"
+PIDS="$PIDS $MUNGED_PID"
+# augur authenticates with the same munged, as a SLURM site would.
+AUGURD_KEY="munge:$MUNGE_SOCK"
 
 ports=$(python3 -c "
 import socket
@@ -88,15 +86,13 @@ start_augurd
 cat >augur.conf <<CONF
 level = 0
 collector = 127.0.0.1:$PORT
-key = $KEY
+key = $AUGURD_KEY
 spool = $D/aspool
 scratch = $D/scratch
 library = $LIBDIR/libaugur-profile-mpich.so
 deadline_ms = 1000
 CONF
 
-i=0
-while [ ! -S "$D/munge/sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 slurmctld -D -f "$SLURM_CONF" >log/ctld.out 2>&1 &
 PIDS="$PIDS $!"
 slurmd -D -f "$SLURM_CONF" >log/d.out 2>&1 &
@@ -178,7 +174,7 @@ while ! ls aspool/*.rec >/dev/null 2>&1 && [ $i -lt 100 ]; do sleep 0.1; i=$((i 
 stamp spooled
 ls aspool/*.rec >/dev/null 2>&1 || fail "no record spooled with augurd down: $(tail -3 log/d.log)"
 start_augurd "$PORT"
-expect 0 - "$AUGUR" profile --flush --collector "127.0.0.1:$PORT" --key "$KEY" --spool "$D/aspool"
+expect 0 - "$AUGUR" profile --flush --collector "127.0.0.1:$PORT" --key "$AUGURD_KEY" --spool "$D/aspool"
 [ "$(njobs)" = 5 ] || fail "the spooled record was not delivered: $(njobs) jobs"
 ls aspool/*.rec >/dev/null 2>&1 && fail "spool not empty after --flush"
 
