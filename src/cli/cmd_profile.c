@@ -51,57 +51,6 @@ static void help(void) {
          "  augur profile -o job.json -- mpiexec.mpich -n 4 ./stencil 256\n");
 }
 
-/* MPI ranks first in rank order, then the other processes by start. */
-static int proc_cmp(const void *a, const void *b) {
-  const augp_proc *x = a, *y = b;
-  int xr = x->rank >= 0, yr = y->rank >= 0;
-  if (xr != yr) return yr - xr;
-  if (xr && x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
-  return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
-}
-
-/* Reads every finished record file of dir (and removes it) into *procs. */
-static int collect(const char *dir, augp_proc **procs, uint64_t *n) {
-  *procs = NULL;
-  *n = 0;
-  DIR *d = opendir(dir);
-  if (!d) return cli_fail("cannot read %s: %s", dir, strerror(errno));
-  struct dirent *de;
-  char p[PATH_MAX];
-  uint64_t cap = 0;
-  while ((de = readdir(d)) != NULL) {
-    size_t nl = strlen(de->d_name);
-    int w = snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-    if (w < 0 || (size_t)w >= sizeof p) continue;
-    if (de->d_name[0] == '.') continue;
-    if (nl < 4 || strcmp(de->d_name + nl - 4, ".rec") != 0) {
-      unlink(p); /* a .tmp from a process killed while writing */
-      continue;
-    }
-    FILE *f = fopen(p, "rb");
-    if (!f) continue;
-    augp_proc rec;
-    while (fread(&rec, sizeof rec, 1, f) == 1) {
-      if (*n == cap) {
-        cap = cap ? cap * 2 : 64;
-        augp_proc *g = realloc(*procs, cap * sizeof *g);
-        if (!g) {
-          fclose(f);
-          closedir(d);
-          return cli_fail("out of memory");
-        }
-        *procs = g;
-      }
-      (*procs)[(*n)++] = rec;
-    }
-    fclose(f);
-    unlink(p);
-  }
-  closedir(d);
-  if (*n) qsort(*procs, *n, sizeof **procs, proc_cmp);
-  return CLI_OK;
-}
-
 static void copy_str(char *dst, size_t n, const char *src) {
   snprintf(dst, n, "%s", src ? src : "");
 }
@@ -179,21 +128,6 @@ static int flush_spool(const mon_sender *s) {
   if (mon_spool_drain(s, &sent, &left, why, sizeof why)) return cli_fail("%s", why);
   cli_note("spool %s: %d record%s delivered, %d left", s->spool, sent, sent == 1 ? "" : "s", left);
   return left ? CLI_FAIL : CLI_OK;
-}
-
-static int rmdir_all(const char *dir) {
-  DIR *d = opendir(dir);
-  if (d) {
-    struct dirent *de;
-    char p[PATH_MAX];
-    while ((de = readdir(d)) != NULL) {
-      if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
-      int w = snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-      if (w > 0 && (size_t)w < sizeof p) unlink(p);
-    }
-    closedir(d);
-  }
-  return rmdir(dir);
 }
 
 int cmd_profile(int argc, char **argv) {
@@ -311,9 +245,9 @@ int cmd_profile(int argc, char **argv) {
 
   augp_proc *procs = NULL;
   uint64_t n = 0;
-  rc = collect(dir, &procs, &n);
-  rmdir_all(dir);
-  if (rc != CLI_OK) return rc;
+  rc = mon_records_collect(dir, getuid(), &procs, &n, why, sizeof why);
+  mon_dir_remove(dir);
+  if (rc != 0) return cli_fail("%s", why);
   job.nprocs = n;
   size_t len = sizeof job + n * sizeof *procs;
   if (len > MON_MAX_DEFAULT)

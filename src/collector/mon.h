@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "mon_record.h"
 
@@ -101,6 +102,16 @@ int mon_send_or_spool(const mon_sender *s, const uint8_t *payload, uint32_t len,
 /* Sends spooled records until the spool is empty or the deadline passes;
  * *sent and *left get the counts. 0, or -1 if the spool is unreadable. */
 int mon_spool_drain(const mon_sender *s, int *sent, int *left, char *why, size_t whyn);
+
+/* ---- a job's scratch directory (mon_collect.c) ---- */
+/* Reads the .rec files of DIR owned by UID (regular files, links not
+ * followed: the directory may belong to the job's user and be read by root)
+ * into *procs (malloc'd), MPI ranks first in rank order, then the other
+ * processes by start. DIR itself must be UID's. 0, or -1 with why. */
+int mon_records_collect(const char *dir, uid_t uid, augp_proc **procs, uint64_t *n, char *why,
+                        size_t whyn);
+/* Removes DIR and the files in it (no recursion, links not followed). */
+void mon_dir_remove(const char *dir);
 
 /* ---- store (mon_db.c) ---- */
 typedef struct mon_db mon_db;

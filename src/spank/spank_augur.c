@@ -122,7 +122,7 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av) {
   spank_err_t ge = spank_getenv(sp, "LD_PRELOAD", old, sizeof old);
   if (ge == ESPANK_NOSPACE) { /* never cut the user's preloads short */
     slurm_error("augur: the job's LD_PRELOAD is too long; profiling off");
-    augur_spank_rmdir(scratch);
+    mon_dir_remove(scratch);
     scratch[0] = '\0';
     return 0;
   }
@@ -133,7 +133,7 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av) {
       spank_setenv(sp, "AUGUR_PROFILE_DIR", scratch, 1) != ESPANK_SUCCESS ||
       spank_setenv(sp, "AUGUR_PROFILE_LEVEL", lv, 1) != ESPANK_SUCCESS) {
     slurm_error("augur: cannot set the task environment; profiling off");
-    augur_spank_rmdir(scratch);
+    mon_dir_remove(scratch);
     scratch[0] = '\0';
     return 0;
   }
@@ -197,9 +197,9 @@ int slurm_spank_exit(spank_t sp, int ac, char **av) {
   augp_proc *procs = NULL;
   uint64_t n = 0;
   char why[4400];
-  if (augur_spank_collect(scratch, uid, &procs, &n, why, sizeof why) < 0)
+  if (mon_records_collect(scratch, uid, &procs, &n, why, sizeof why) < 0)
     slurm_error("augur: job %u step %s: %s", (unsigned)job, j.step, why);
-  augur_spank_rmdir(scratch);
+  mon_dir_remove(scratch);
   scratch[0] = '\0';
   if (n) { /* a node without records (no task ran the library) sends nothing */
     j.nprocs = n;
@@ -230,7 +230,7 @@ int slurm_spank_job_epilog(spank_t sp, int ac, char **av) {
   while ((de = readdir(d)) != NULL) {
     if (strncmp(de->d_name, prefix, strlen(prefix)) != 0) continue;
     snprintf(path, sizeof path, "%s/%s", conf.scratch, de->d_name);
-    augur_spank_rmdir(path);
+    mon_dir_remove(path);
   }
   closedir(d);
   return 0;

@@ -36,15 +36,6 @@ int augur_spank_level(const char *option, const char *env, int site, char *why, 
 int augur_spank_scratch(const char *root, uint32_t job, const char *step, char *out, size_t n,
                         char *why, size_t whyn);
 
-/* Reads the .rec files of dir owned by uid (regular files, links not
- * followed: the directory belongs to the job's user and is read by root)
- * into *procs, MPI ranks first. 0, or -1 with why. */
-int augur_spank_collect(const char *dir, uid_t uid, augp_proc **procs, uint64_t *n, char *why,
-                        size_t whyn);
-
-/* Removes dir and the files in it (no recursion, links not followed). */
-void augur_spank_rmdir(const char *dir);
-
 /* Sends the record header + procs to the collectors or spools it, then
  * drains the spool if a collector answered. 0 sent, 1 spooled, -1 lost. */
 int augur_spank_send(const augur_spank_conf *c, const augp_job *job, const augp_proc *procs,

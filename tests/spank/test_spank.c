@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "mon.h"
 #include "spank_int.h"
 
 static char tmp[256];
@@ -146,7 +147,7 @@ static void scratch_and_collect(void **state) {
 
   augp_proc *procs = NULL;
   uint64_t n = 0;
-  assert_int_equal(augur_spank_collect(dir, getuid(), &procs, &n, why, sizeof why), 0);
+  assert_int_equal(mon_records_collect(dir, getuid(), &procs, &n, why, sizeof why), 0);
   assert_int_equal(n, 3);
   assert_int_equal(procs[0].rank, 0); /* ranks first, in rank order */
   assert_int_equal(procs[1].rank, 1);
@@ -154,8 +155,8 @@ static void scratch_and_collect(void **state) {
   assert_int_equal(procs[2].program[sizeof procs[2].program - 1], 0);
   free(procs);
   /* Owned by someone else: refused. */
-  assert_int_equal(augur_spank_collect(dir, getuid() + 1, &procs, &n, why, sizeof why), -1);
-  augur_spank_rmdir(dir);
+  assert_int_equal(mon_records_collect(dir, getuid() + 1, &procs, &n, why, sizeof why), -1);
+  mon_dir_remove(dir);
   assert_int_equal(lstat(dir, &st), -1);
   assert_int_equal(stat(outside, &st), 0); /* the link's target is untouched */
 
@@ -163,7 +164,7 @@ static void scratch_and_collect(void **state) {
   snprintf(p, sizeof p, "%s/augur-43.0", tmp);
   assert_int_equal(symlink("/", p), 0);
   assert_int_equal(augur_spank_scratch(tmp, 43, "0", dir, sizeof dir, why, sizeof why), -1);
-  assert_int_equal(augur_spank_collect(p, getuid(), &procs, &n, why, sizeof why), -1);
+  assert_int_equal(mon_records_collect(p, getuid(), &procs, &n, why, sizeof why), -1);
 }
 
 static void spool_without_collector(void **state) {
