@@ -5,7 +5,9 @@
  *
  * It takes the place of the `augur profile` launcher (docs/monitoring.md):
  * user_init (slurmstepd, as the user) creates the step's node-local scratch
- * directory and preloads the profile library into every task; the library
+ * directory and preloads the profile library into every task (task_init
+ * does, when the site names a directory of library variants: each task
+ * gets the one for the MPI its executable links); the library
  * leaves one fixed-size record per process there (MPI ranks gathered to
  * rank 0 in MPI_Finalize); exit (slurmstepd, as root, after the tasks)
  * turns the node's records into one job record, sends it to augurd or
@@ -37,6 +39,7 @@ static int level;          /* this step's, once user_init decided */
 static char scratch[4200]; /* "" when this step is not profiled */
 static uint64_t start_ns;
 static int exit_status;
+static int per_task; /* the library is chosen per task (a directory of variants) */
 
 static int level_cb(int val, const char *arg, int remote) {
   (void)val;
@@ -87,6 +90,20 @@ static void step_name(uint32_t step, char *out, size_t n) {
     snprintf(out, n, "%u", (unsigned)step);
 }
 
+/* Puts LIB first in the task's LD_PRELOAD; whatever the user preloads
+ * stays after it. 0, or -1 (logged). */
+static int preload_library(spank_t sp, const char *lib) {
+  char old[4096] = "", preload[8400];
+  spank_err_t ge = spank_getenv(sp, "LD_PRELOAD", old, sizeof old);
+  if (ge == ESPANK_NOSPACE) { /* never cut the user's preloads short */
+    slurm_error("augur: the job's LD_PRELOAD is too long; profiling off");
+    return -1;
+  }
+  if (ge != ESPANK_SUCCESS) old[0] = '\0';
+  snprintf(preload, sizeof preload, "%s%s%s", lib, old[0] ? ":" : "", old);
+  return spank_setenv(sp, "LD_PRELOAD", preload, 1) == ESPANK_SUCCESS ? 0 : -1;
+}
+
 int slurm_spank_user_init(spank_t sp, int ac, char **av) {
   (void)ac;
   (void)av;
@@ -106,7 +123,8 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av) {
     return 0;
   }
   if (level == 0) return 0;
-  if (access(conf.library, R_OK) != 0) {
+  per_task = augur_spank_library_is_dir(&conf);
+  if (!per_task && access(conf.library, R_OK) != 0) {
     slurm_error("augur: %s is missing; profiling off", conf.library);
     return 0;
   }
@@ -117,19 +135,9 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av) {
     scratch[0] = '\0';
     return 0;
   }
-  /* The library goes first; whatever the user preloads stays after it. */
-  char old[4096] = "", preload[8400], lv[8];
-  spank_err_t ge = spank_getenv(sp, "LD_PRELOAD", old, sizeof old);
-  if (ge == ESPANK_NOSPACE) { /* never cut the user's preloads short */
-    slurm_error("augur: the job's LD_PRELOAD is too long; profiling off");
-    mon_dir_remove(scratch);
-    scratch[0] = '\0';
-    return 0;
-  }
-  if (ge != ESPANK_SUCCESS) old[0] = '\0';
-  snprintf(preload, sizeof preload, "%s%s%s", conf.library, old[0] ? ":" : "", old);
+  char lv[8];
   snprintf(lv, sizeof lv, "%d", level);
-  if (spank_setenv(sp, "LD_PRELOAD", preload, 1) != ESPANK_SUCCESS ||
+  if ((!per_task && preload_library(sp, conf.library) != 0) ||
       spank_setenv(sp, "AUGUR_PROFILE_DIR", scratch, 1) != ESPANK_SUCCESS ||
       spank_setenv(sp, "AUGUR_PROFILE_LEVEL", lv, 1) != ESPANK_SUCCESS) {
     slurm_error("augur: cannot set the task environment; profiling off");
@@ -139,6 +147,27 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av) {
   }
   start_ns = real_ns();
   exit_status = 0;
+  return 0;
+}
+
+/* In the task's process, just before it executes the program (as the
+ * user): with a directory of variants, the one for this program's MPI. The
+ * job's PATH is set here first so a bare command name resolves as the exec
+ * will; this process is about to be replaced anyway. A task whose library
+ * cannot be chosen runs unprofiled. */
+int slurm_spank_task_init(spank_t sp, int ac, char **av) {
+  (void)ac;
+  (void)av;
+  if (!scratch[0] || !per_task) return 0;
+  int argc = 0;
+  char **argv = NULL, path[8192], lib[4400], why[4400];
+  if (spank_get_item(sp, S_JOB_ARGV, &argc, &argv) != ESPANK_SUCCESS) argc = 0;
+  if (spank_getenv(sp, "PATH", path, sizeof path) == ESPANK_SUCCESS) setenv("PATH", path, 1);
+  if (augur_spank_library(&conf, argv, argc, lib, sizeof lib, why, sizeof why) != 0) {
+    slurm_error("augur: %s; this task runs unprofiled", why);
+    return 0;
+  }
+  if (preload_library(sp, lib) != 0) slurm_error("augur: cannot preload %s", lib);
   return 0;
 }
 

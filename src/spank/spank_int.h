@@ -16,7 +16,8 @@ typedef struct augur_spank_conf {
   char key[4096];       /* HMAC key file (root only) */
   char spool[4096];     /* undelivered records */
   char scratch[4096];   /* node-local root of the per-step directories */
-  char library[4096];   /* libaugur-profile*.so to preload */
+  char library[4096];   /* libaugur-profile*.so to preload, or the directory holding the
+                           variants: chosen per task by the MPI it links */
   char cluster[64];     /* empty: SLURM_CLUSTER_NAME of the job, else "local" */
   int deadline_ms;      /* longest send at step end */
 } augur_spank_conf;
@@ -30,6 +31,15 @@ int augur_spank_conf_load(augur_spank_conf *c, const char *path, int must_exist,
  * AUGUR_PROFILE_LEVEL the user exported (NULL: none), else the site's.
  * -1 when a given value is not 0..3 (why says). */
 int augur_spank_level(const char *option, const char *env, int site, char *why, size_t whyn);
+
+/* The library to preload into a task running ARGV (spank_lib.c): the
+ * configured file, or in the configured directory the variant for the MPI
+ * the executable links (a bare command name is looked up in the calling
+ * process's PATH), libaugur-profile.so without MPI. 0, or -1 with why. */
+int augur_spank_library(const augur_spank_conf *c, char *const *argv, int argc, char *out, size_t n,
+                        char *why, size_t whyn);
+/* 1 if the configured library is a directory (chosen per task). */
+int augur_spank_library_is_dir(const augur_spank_conf *c);
 
 /* Creates ROOT/augur-JOB.STEP (mode 700) or accepts it if it is already a
  * directory of this user (not a link). 0, or -1 with why. */

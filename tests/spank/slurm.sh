@@ -81,15 +81,16 @@ export SLURM_CONF="$D/slurm.conf"
 
 stamp start
 start_augurd
-# The site: profiling off by default, the MPI variant of the library (it
-# also serves non-MPI processes), a short send deadline.
+# The site: profiling off by default, the directory of library variants
+# (each task gets the one for the MPI its program links: the MPI job's
+# ranks must show MPI time below), a short send deadline.
 cat >augur.conf <<CONF
 level = 0
 collector = 127.0.0.1:$PORT
 key = $AUGURD_KEY
 spool = $D/aspool
 scratch = $D/scratch
-library = $LIBDIR/libaugur-profile-mpich.so
+library = $LIBDIR
 deadline_ms = 1000
 CONF
 

@@ -194,6 +194,33 @@ static void spool_without_collector(void **state) {
   assert_int_equal((size_t)st.st_size, sizeof j + sizeof p);
 }
 
+/* The library per task: the configured file as it is; from a directory of
+ * variants the plain one for a program without MPI; a missing file is
+ * refused (the task then runs unprofiled). The MPI variant chosen for an
+ * MPICH program is checked in the real SLURM (slurm.sh). */
+static void library_choice(void **state) {
+  (void)state;
+  augur_spank_conf c;
+  char why[600], lib[4400], dir[300];
+  memset(&c, 0, sizeof c);
+  path(dir, sizeof dir, "libs");
+  assert_int_equal(mkdir(dir, 0755), 0);
+  snprintf(c.library, sizeof c.library, "%s", dir);
+  char *argv[] = {"/bin/true", "x"};
+  assert_int_equal(augur_spank_library_is_dir(&c), 1);
+  assert_int_equal(augur_spank_library(&c, argv, 2, lib, sizeof lib, why, sizeof why), -1);
+  assert_non_null(strstr(why, "libaugur-profile.so is missing"));
+  char f[400];
+  snprintf(f, sizeof f, "%s/libaugur-profile.so", dir);
+  write_file(f, "");
+  assert_int_equal(augur_spank_library(&c, argv, 2, lib, sizeof lib, why, sizeof why), 0);
+  assert_string_equal(lib, f);
+  snprintf(c.library, sizeof c.library, "%s", f);
+  assert_int_equal(augur_spank_library_is_dir(&c), 0);
+  assert_int_equal(augur_spank_library(&c, argv, 2, lib, sizeof lib, why, sizeof why), 0);
+  assert_string_equal(lib, f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(conf_valid),
@@ -201,6 +228,7 @@ int main(void) {
       cmocka_unit_test(level_order),
       cmocka_unit_test(scratch_and_collect),
       cmocka_unit_test(spool_without_collector),
+      cmocka_unit_test(library_choice),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
