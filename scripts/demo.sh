@@ -1,5 +1,6 @@
 #!/bin/sh
-# `make demo`: record a 4-rank 2-D stencil run under augur and show the results.
+# `make demo`: record MPI runs under augur and show the main results:
+# record -> report -> diagnose -> phases/signature/predict -> simulate.
 # Usage: scripts/demo.sh [BUILD_DIR]
 set -eu
 BUILD=${1:-build}
@@ -41,6 +42,31 @@ CHAIN="$BUILD/demo/chain.augur"
 say "augur diagnose"
 "$AUGUR" diagnose "$CHAIN" --html "$BUILD/demo/chain.html"
 echo "open $BUILD/demo/chain.html in a browser: the findings and the timeline with them marked"
+
+# PAS2P: the phases of a recorded run, its signature, and a prediction of a
+# full run from a short signature run of the same program and input.
+SOLVER="$BUILD/apps/$flavour/pas2p_solver"
+SOLVE_ARGS="-n 200 -w 1"
+SOLVED="$BUILD/demo/solver.augur"
+say "augur record -- mpiexec.$flavour -n 4 pas2p_solver $SOLVE_ARGS   (an iterative solver)"
+# shellcheck disable=SC2086
+"$AUGUR" record -o "$SOLVED" -- "mpiexec.$flavour" -n 4 "$SOLVER" $SOLVE_ARGS
+say "augur phases"
+"$AUGUR" phases "$SOLVED"
+say "augur signature"
+"$AUGUR" signature "$SOLVED" -o "$BUILD/demo/solver.sig"
+say "augur predict --signature solver.sig -- mpiexec.$flavour -n 4 pas2p_solver $SOLVE_ARGS"
+# shellcheck disable=SC2086
+"$AUGUR" predict --signature "$BUILD/demo/solver.sig" -- "mpiexec.$flavour" -n 4 "$SOLVER" $SOLVE_ARGS
+echo "(PET: the predicted time of the full run; SET: what the signature run took)"
+
+# Simulation: the recorded stencil replayed on a model of this machine
+# calibrated from the trace itself, then what-ifs.
+say "augur calibrate --from stencil.augur; augur simulate"
+"$AUGUR" calibrate --from "$TRACE" -o "$BUILD/demo/machine.ini" >/dev/null
+"$AUGUR" simulate "$TRACE" --machine "$BUILD/demo/machine.ini"
+say "augur simulate --cpu-speed x2   (what if the CPUs were twice as fast?)"
+"$AUGUR" simulate "$TRACE" --machine "$BUILD/demo/machine.ini" --cpu-speed x2 | head -3
 
 say "augur timeline"
 "$AUGUR" timeline "$TRACE" -o "$BUILD/demo/stencil.html"
