@@ -1,4 +1,5 @@
-/* augur signature TRACE -o FILE [--measure K] [--min-share F] [--max-period N] */
+/* augur signature TRACE -o FILE [--measure K] [--min-share F] [--max-period N]
+ *                 [--portable] */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,12 +24,15 @@ static void help(void) {
          "                     (default 10)\n"
          "  --min-share F      relevance threshold, fraction of the run (default 0.01)\n"
          "  --max-period N     longest phase searched, in ticks (default 512)\n"
+         "  --portable         leave call sites out: the signature also fits another\n"
+         "                     build of the program (e.g. for another MPI)\n"
          "  -h, --help         show this help\n");
 }
 
 int cmd_signature(int argc, char **argv) {
   const char *path = NULL, *outp = NULL, *val = NULL;
   long long measure = 10, n;
+  int portable = 0;
   augur_phase_opts o;
   augur_phase_opts_default(&o);
   for (int i = 1; i < argc; i++) {
@@ -52,6 +56,8 @@ int cmd_signature(int argc, char **argv) {
       if (!end || *end || end == val || !(v >= 0 && v <= 1))
         return cli_usage("--min-share: expected a number from 0 to 1, got '%s'", val);
       o.min_share = v;
+    } else if (!strcmp(argv[i], "--portable")) {
+      portable = 1;
     } else if (argv[i][0] == '-' && argv[i][1]) {
       return cli_usage("unknown option '%s' (see 'augur signature --help')", argv[i]);
     } else if (path) {
@@ -78,6 +84,12 @@ int cmd_signature(int argc, char **argv) {
     augur_trace_close(t);
     return cli_fail("%s", err.msg);
   }
+  /* Module 0 = call site not compared (docs/signature.md): the calls are
+   * then recognised by type, peer offset and size alone. */
+  for (uint32_t i = 0; portable && i < s->nphases; i++)
+    for (uint32_t r = 0; r < s->nranks; r++)
+      for (uint32_t c = 0; c < s->phase[i].ncalls[r]; c++)
+        s->phase[i].calls[r][c].module = 0;
   rc = CLI_OK;
   if (!s->nphases) {
     rc = cli_fail("%s: no relevant phase: nothing to put in a signature", path);
@@ -96,8 +108,8 @@ int cmd_signature(int argc, char **argv) {
       late += s->phase[i].late != 0;
       if (s->phase[i].sync) sync = s->phase[i].id;
     }
-    printf("%s: %u relevant phase%s (%u late, estimated), %u ranks", outp, s->nphases,
-           s->nphases == 1 ? "" : "s", late, s->nranks);
+    printf("%s: %u relevant phase%s (%u late, estimated), %u ranks%s", outp, s->nphases,
+           s->nphases == 1 ? "" : "s", late, s->nranks, portable ? ", portable" : "");
     if (sync)
       printf("; stop point: end of phase %u\n", sync);
     else
