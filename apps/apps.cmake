@@ -51,7 +51,7 @@ endforeach()
 # PAS2P prediction apps (apps/README.md, "PAS2P solver"): iterative programs
 # with known phases for `augur predict` (tests/predict, bench/predict). Listed
 # in AUGUR_PREDICT_APPS_<flavour>, not in AUGUR_APPS_<flavour>.
-foreach(_app pas2p_solver)
+foreach(_app pas2p_solver pas2p_irregular)
   add_custom_command(
     OUTPUT ${_apps_out}/${_app}
     COMMAND ${AUGUR_MPI_${flavour}_MPICC} ${_apps_cflags} -o ${_apps_out}/${_app}

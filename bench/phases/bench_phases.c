@@ -10,6 +10,8 @@
  *   match    the merged stream through the shared matcher (reader + matcher),
  *   build    augur_logical_build (read + match + logical time),
  *   detect   augur_phases_detect (global mode),
+ *   irregular augur_phases_detect in irregular mode (characteristic
+ *            communicator, per-rank stretches, K-means), after the rest,
  * and reports records and calls per CPU second and the process's peak RSS. */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <ftw.h>
@@ -227,6 +229,18 @@ int main(int argc, char **argv) {
   }
   double t_detect = cpu_now() - t0;
   long rss_peak = peak_rss_kib();
+  augur_phase_opts io;
+  augur_phase_opts_default(&io);
+  io.mode = AUGUR_PHASES_IRREGULAR;
+  t0 = cpu_now();
+  augur_phases *ip;
+  if (augur_phases_detect(lg, &io, &ip, &err)) {
+    fprintf(stderr, "augur-bench-phases: irregular mode: %s\n", err.msg);
+    return 1;
+  }
+  double t_irr = cpu_now() - t0;
+  uint32_t irr_phases = ip->nphases;
+  augur_phases_free(ip);
   uint64_t w_main = 0;
   for (uint32_t i = 0; i < p->nphases; i++)
     if (p->phase[i].weight > w_main) w_main = p->phase[i].weight;
@@ -240,22 +254,23 @@ int main(int argc, char **argv) {
            "\"records_per_s\": %.0f, \"own_records_per_s\": %.0f, \"peak_rss_kib\": %ld, "
            "\"rss_after_write_kib\": %ld, \"rss_after_build_kib\": %ld, "
            "\"rss_bytes_per_call\": %.1f, \"phases\": %u, \"main_weight\": %llu, "
-           "\"forced\": %llu}\n",
+           "\"forced\": %llu, \"irregular_s\": %.4f, \"irregular_phases\": %u}\n",
            nranks, (unsigned long long)iters, (unsigned long long)records,
            (unsigned long long)lg->nevents, t_read, t_match, t_build, t_detect,
            (double)records / (t_build + t_detect), (double)records / own, rss_peak, rss_written,
            rss_built, rss_per_call, p->nphases, (unsigned long long)w_main,
-           (unsigned long long)lg->forced);
+           (unsigned long long)lg->forced, t_irr, irr_phases);
   else
     printf("%u ranks x %llu iterations: %llu records (%llu calls)\n"
            "  CPU s: read %.3f, read+match %.3f, build %.3f, detect %.3f\n"
            "  end to end %.1f M records/s; the analysis' own work (build - match + detect) "
            "%.1f M records/s\n"
-           "  peak RSS %ld KiB, %.1f bytes/call over the writer's; %u phases, main weight %llu\n",
+           "  peak RSS %ld KiB, %.1f bytes/call over the writer's; %u phases, main weight %llu\n"
+           "  irregular mode: %.3f CPU s, %u global phases\n",
            nranks, (unsigned long long)iters, (unsigned long long)records,
            (unsigned long long)lg->nevents, t_read, t_match, t_build, t_detect,
            (double)records / (t_build + t_detect) * 1e-6, (double)records / own * 1e-6, rss_peak,
-           rss_per_call, p->nphases, (unsigned long long)w_main);
+           rss_per_call, p->nphases, (unsigned long long)w_main, t_irr, irr_phases);
   augur_phases_free(p);
   augur_logical_free(lg);
   augur_trace_close(t);

@@ -7,12 +7,16 @@
 # SET/AET %. The machine may be shared: every figure is a wall time.
 # Usage: bench/predict/run.sh [BUILD_DIR]
 #   env: ITERS (MPICH iterations, default 1000), OMPI_ITERS (4000), RUNS (3), NP (4),
+#        IRR_ITERS (pas2p_irregular iterations, 700: a full run of 20-30 s),
 #        ONLY (run only the conditions whose label contains it)
+# The irregular app is predicted from a global-mode signature: signatures of
+# irregular-mode phases do not exist yet (docs/phases.md "Irregular mode").
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
 AUGUR="$BUILD/bin/augur"
 ITERS=${ITERS:-1000}
 OMPI_ITERS=${OMPI_ITERS:-4000}
+IRR_ITERS=${IRR_ITERS:-700}
 RUNS=${RUNS:-3}
 NP=${NP:-4}
 ONLY=${ONLY:-}
@@ -32,7 +36,8 @@ printf '%-34s %4s %9s %9s %7s %8s %8s %6s\n' app run AET_s PET_s PETE_% SET_s SE
 # module + offset: another build of the program is another program).
 for spec in "pas2p_solver mpich|mpiexec.mpich|mpich|-n $ITERS" \
   "pas2p_solver -c 40 mpich|mpiexec.mpich|mpich|-n $ITERS -c 40" \
-  "pas2p_solver openmpi|mpiexec.openmpi|openmpi|-n $OMPI_ITERS"; do
+  "pas2p_solver openmpi|mpiexec.openmpi|openmpi|-n $OMPI_ITERS" \
+  "pas2p_irregular mpich|mpiexec.mpich|mpich|-n $IRR_ITERS"; do
   name=${spec%%|*}
   rest=${spec#*|}
   MPIEXEC=${rest%%|*}
@@ -40,7 +45,7 @@ for spec in "pas2p_solver mpich|mpiexec.mpich|mpich|-n $ITERS" \
   flavour=${rest%%|*}
   args=${rest#*|}
   case "$name" in *"$ONLY"*) ;; *) continue ;; esac
-  APP="$BUILD/apps/$flavour/pas2p_solver"
+  APP="$BUILD/apps/$flavour/${name%% *}"
   [ -x "$APP" ] && command -v "$MPIEXEC" >/dev/null || { echo "$name: not built, skipped"; continue; }
   # shellcheck disable=SC2086
   "$AUGUR" record -o "$W/base.augur" -- "$MPIEXEC" -n "$NP" "$APP" $args >/dev/null 2>&1

@@ -51,7 +51,8 @@ typedef struct augur_lt_event {
   uint8_t type;            /* enum augur_event_type (all values < 128) */
   uint8_t size_class;      /* 0: no bytes; else 1 + floor(log2(bytes)) */
   uint8_t flags;           /* AUGUR_LT_* */
-  uint8_t pad;
+  uint8_t comm;            /* communicator: index into augur_logical.comm, 0 = none or
+                              not tracked (a completion call, or past the 255th) */
 } augur_lt_event;
 
 #define AUGUR_LT_MESSAGE 0x01u /* the call completed at least one matched receive */
@@ -66,6 +67,17 @@ typedef struct augur_lt_rank {
   uint64_t span_ns; /* first call's start to last call's end */
 } augur_lt_rank;
 
+/* A communicator the calls used (irregular mode picks one of them). */
+typedef struct augur_lt_comm {
+  uint64_t id;    /* augur_event.comm */
+  uint32_t size;  /* members, from the trace's definition (0: no definition) */
+  uint32_t level; /* creation depth: MPI_COMM_WORLD 0, one made from it 1, ... */
+  uint32_t kind;  /* enum augur_comm_kind */
+  uint64_t calls; /* calls on it, all ranks */
+} augur_lt_comm;
+
+#define AUGUR_LT_MAX_COMMS 255
+
 typedef struct augur_logical {
   uint32_t nranks;
   augur_lt_rank *rank;  /* nranks */
@@ -79,6 +91,10 @@ typedef struct augur_logical {
   int work_counter;     /* counter slot used for work, -1: none (compute time is used) */
   char work_name[32];   /* that counter's name, or "" */
   uint64_t run_start_ns, run_end_ns; /* first call start, last call end over ranks */
+  /* Communicators in order of first use; augur_lt_event.comm k is comm[k - 1]. */
+  uint32_t ncomms;
+  augur_lt_comm *comm;
+  uint64_t comm_overflow; /* calls on communicators past AUGUR_LT_MAX_COMMS (comm 0) */
 } augur_logical;
 
 /* Reads TRACE (merged stream) and builds its logical trace. A damaged trace
@@ -88,8 +104,11 @@ int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err);
 void augur_logical_free(augur_logical *lg);
 
 enum augur_phase_mode {
-  AUGUR_PHASES_GLOBAL = 0, /* units are global ticks: all ranks in step */
-  AUGUR_PHASES_RANK = 1    /* EPAS: units are one rank's calls; representative rank */
+  AUGUR_PHASES_GLOBAL = 0,   /* units are global ticks: all ranks in step */
+  AUGUR_PHASES_RANK = 1,     /* EPAS: units are one rank's calls; representative rank */
+  AUGUR_PHASES_IRREGULAR = 2 /* seed Ch. 3: per rank, units are the stretches between two
+                                sends of the characteristic communicator; the ranks'
+                                relevant phases are merged by K-means (docs/phases.md) */
 };
 
 typedef struct augur_phase_opts {
@@ -100,7 +119,8 @@ typedef struct augur_phase_opts {
                           is time (compute time or a clock counter): on a shared
                           machine identical repetitions differ by 2x in time */
   double min_share;    /* relevance: weight x PhaseET >= min_share x run (default 0.01) */
-  uint32_t max_period; /* longest phase searched, in units (default 512) */
+  uint32_t max_period; /* longest phase searched, in units (default 512; not used in
+                          IRREGULAR mode, where every stretch is a phase candidate) */
   int rank;            /* RANK mode: -1 = representative rank, else this rank */
 } augur_phase_opts;
 
@@ -140,7 +160,34 @@ typedef struct augur_phase {
   /* Where every repetition is (for a signature: which one to measure). */
   uint32_t nruns;
   augur_phase_run *runs; /* owned by the augur_phases */
+  /* IRREGULAR mode (a phase is a cluster of the ranks' phases; NULL in the
+   * other modes), nranks entries each, owned by the augur_phases: the
+   * seed's PHASE_TABLE. Weight 0: the rank has no phase in this cluster
+   * (then its ticks are 0). A rank with several phases in the cluster adds
+   * their weights and times; its ticks span them. */
+  uint64_t *rank_weight;
+  uint64_t *rank_tick_first; /* tick of the first call of the rank's first repetition */
+  uint64_t *rank_tick_last;  /* tick of the last call of that repetition */
+  double *rank_total_ns;     /* the rank's PhaseET x W */
 } augur_phase;
+
+/* IRREGULAR mode: a candidate for the characteristic communicator. */
+typedef struct augur_irr_comm {
+  uint32_t comm;   /* index into augur_logical.comm (1..) */
+  uint32_t level;  /* creation depth (lower wins a tie) */
+  uint64_t score;  /* repetitions of repeating phases, all ranks ("groups most phases") */
+  uint64_t phases; /* repeating phases, all ranks */
+} augur_irr_comm;
+
+/* IRREGULAR mode: one rank's relevant phase, a K-means point. */
+typedef struct augur_irr_point {
+  uint32_t rank, phase; /* the rank's phase id (its own scan) */
+  uint32_t cluster;     /* global phase index (0-based) */
+  uint64_t weight, tick_first, tick_last;
+  double work;     /* per repetition */
+  double total_ns; /* PhaseET x W */
+  double x, y;     /* scaled features */
+} augur_irr_point;
 
 typedef struct augur_phases {
   int mode;
@@ -158,6 +205,16 @@ typedef struct augur_phases {
   double *rank_error; /* nranks, |PET_r - AET| / AET, or NULL */
   uint32_t *rank_nphases;
   augur_phase_opts opts;
+  /* IRREGULAR mode. */
+  uint32_t irr_comm;           /* characteristic communicator: index into augur_logical.comm */
+  uint32_t irr_ncomms;         /* candidates (communicators with every rank) */
+  augur_irr_comm *irr_comms;   /* in order of augur_logical.comm */
+  uint32_t irr_npoints;        /* the ranks' relevant phases, clustered */
+  augur_irr_point *irr_points; /* by rank, then phase */
+  uint64_t irr_rank_phases;    /* all phases of all ranks (relevant or not) */
+  uint32_t irr_kmax;           /* largest K tried */
+  double irr_sse[16];          /* K-means SSE for K = 1 .. irr_kmax (scaled units) */
+  uint32_t pet_rank;           /* the rank whose sum of PhaseET x W is PET (the largest) */
 } augur_phases;
 
 int augur_phases_detect(const augur_logical *lg, const augur_phase_opts *o, augur_phases **out,

@@ -54,6 +54,8 @@ typedef struct builder {
   coll_inst *inst;
   uint64_t ninst, inst_cap;
   augur_error *err;
+  uint64_t last_comm_id; /* one-entry cache of comm_index: most calls repeat the last comm */
+  uint8_t last_comm;
 } builder;
 
 /* A large array that fills from the front: aligned to and advised for huge
@@ -188,6 +190,44 @@ static void pick_counter(augur_trace *t, augur_logical *lg) {
   }
 }
 
+/* Index (1..) of communicator ID in lg->comm, added on first use; 0 for no
+ * communicator and past AUGUR_LT_MAX_COMMS (an index must fit the event's
+ * byte; irregular mode only needs the communicators used all along). */
+static uint8_t comm_index(builder *b, uint64_t id) {
+  if (id == b->last_comm_id) return b->last_comm;
+  augur_logical *lg = b->lg;
+  uint8_t k = 0;
+  if (id != AUGUR_COMM_NONE) {
+    for (uint32_t i = 0; i < lg->ncomms && !k; i++)
+      if (lg->comm[i].id == id) k = (uint8_t)(i + 1);
+    if (!k && lg->ncomms < AUGUR_LT_MAX_COMMS) {
+      lg->comm[lg->ncomms].id = id;
+      k = (uint8_t)++lg->ncomms;
+    }
+  }
+  b->last_comm_id = id;
+  b->last_comm = k;
+  return k;
+}
+
+/* Size and creation depth of every communicator used, from the trace's
+ * definitions (MPI_COMM_WORLD and SELF have none in some traces). */
+static void describe_comms(augur_trace *t, augur_logical *lg) {
+  for (uint32_t i = 0; i < lg->ncomms; i++) {
+    augur_lt_comm *c = &lg->comm[i];
+    const augur_comm_def *d = augur_trace_comm(t, c->id);
+    c->kind = d ? d->kind : c->id == AUGUR_COMM_SELF ? AUGUR_COMM_KIND_SELF : AUGUR_COMM_KIND_WORLD;
+    c->size = d ? d->size : c->id == AUGUR_COMM_WORLD ? lg->nranks : c->id == AUGUR_COMM_SELF;
+    uint32_t level = 0;
+    for (const augur_comm_def *p = d; p && p->id != AUGUR_COMM_WORLD && level < 64; level++) {
+      if (p->kind == AUGUR_COMM_KIND_WORLD || !p->parent) break;
+      p = augur_trace_comm(t, p->parent);
+    }
+    int world = c->id == AUGUR_COMM_WORLD || c->kind == AUGUR_COMM_KIND_WORLD;
+    c->level = world ? 0 : level ? level : 1;
+  }
+}
+
 static int add_call(builder *b, const augur_event *ev) {
   augur_logical *lg = b->lg;
   augur_lt_rank *r = &lg->rank[ev->rank];
@@ -216,6 +256,11 @@ static int add_call(builder *b, const augur_event *ev) {
    * the bottom of the range so a send to the left is never "no peer". */
   e->peer = ev->peer >= 0 ? ev->peer - (int32_t)ev->rank : INT32_MIN - ev->peer;
   e->type = (uint8_t)ev->type;
+  e->comm = comm_index(b, ev->comm);
+  if (e->comm)
+    lg->comm[e->comm - 1].calls++;
+  else if (ev->comm != AUGUR_COMM_NONE)
+    lg->comm_overflow++;
   lg->nevents++;
   return AUGUR_OK;
 }
@@ -382,6 +427,7 @@ void augur_logical_free(augur_logical *lg) {
     for (uint32_t r = 0; r < lg->nranks; r++)
       free(lg->rank[r].ev), free(lg->rank[r].work);
   free(lg->rank);
+  free(lg->comm);
   free(lg);
 }
 
@@ -395,13 +441,14 @@ int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err) {
       return augur_fail(err, AUGUR_E_FORMAT, "damaged trace: %s", msg);
   }
   augur_logical *lg = calloc(1, sizeof *lg);
-  builder b = {.lg = lg, .err = err};
+  builder b = {.lg = lg, .err = err, .last_comm_id = AUGUR_COMM_NONE};
   if (lg) {
     lg->nranks = n;
     lg->rank = calloc(n ? n : 1, sizeof *lg->rank);
+    lg->comm = calloc(AUGUR_LT_MAX_COMMS, sizeof *lg->comm);
     b.rs = calloc(n ? n : 1, sizeof *b.rs);
   }
-  if (!lg || !lg->rank || !b.rs) {
+  if (!lg || !lg->rank || !lg->comm || !b.rs) {
     free(b.rs);
     augur_logical_free(lg);
     return augur_fail(err, AUGUR_E_NOMEM, "out of memory for %u ranks", n);
@@ -429,6 +476,7 @@ int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err) {
   }
   int rc = read_pass(&b, t, err);
   if (rc == AUGUR_OK) {
+    describe_comms(t, lg);
     tick_pass(&b);
     lg->run_start_ns = UINT64_MAX;
     for (uint32_t r = 0; r < n; r++) {

@@ -27,24 +27,19 @@
 #include <sys/mman.h>
 
 #include "augur/phases.h"
+#include "phases_int.h"
 
 #define NONE         UINT64_MAX
 #define MAX_PROBES   8 /* known phases tried per position (most recent first) */
 #define KEYMAP_EMPTY UINT32_MAX
 
-typedef struct units {
-  uint64_t n;
-  uint64_t *key;   /* n */
-  uint64_t *off;   /* n + 1: calls of unit u are ref[off[u] .. off[u+1]) */
-  uint32_t *rrank; /* per call */
-  uint32_t *ridx;
-} units;
+typedef augur_units units; /* phases_int.h */
 
 typedef struct ph {
   augur_phase pub;
   uint64_t key0;
   uint32_t next_same; /* previous phase with the same first key, + 1 */
-  double work_sum, bytes_sum, time_sum;
+  double work_sum, bytes_sum, time_sum, events_sum;
   uint32_t runs_cap;
 } ph;
 
@@ -75,6 +70,10 @@ static inline uint64_t call_key(uint32_t rank, const augur_lt_event *e) {
   return mix(k ^ mix(e->callsite + 0x9e3779b97f4a7c15ull));
 }
 
+uint64_t augur_call_key_(uint32_t rank, const augur_lt_event *e) {
+  return call_key(rank, e);
+}
+
 int augur_logical_work_is_count(const augur_logical *lg) {
   return lg->work_counter >= 0 && !strstr(lg->work_name, "clock");
 }
@@ -103,7 +102,7 @@ static void *big_alloc(size_t size) {
   return p;
 }
 
-static void units_free(units *u) {
+void augur_units_free_(units *u) {
   free(u->key);
   free(u->off);
   free(u->rrank);
@@ -195,13 +194,21 @@ static int similar_volume(uint64_t a, uint64_t b, double tol) {
   return (double)(hi - lo) <= tol * (double)hi;
 }
 
-/* Does phase P occur at POS? Fills O with the occurrence's figures. */
-static int occurs(const detector *d, const ph *p, uint64_t pos, occ *o) {
+/* Are the calls of the LEN units at POS like those at REF: as many per unit,
+ * each call's volume within the tolerance? Irregular units compare their
+ * first call (the bounding send) only. Keys are already equal. */
+static int same_calls(const detector *d, uint64_t pos, uint64_t ref, uint64_t len) {
   const units *u = d->u;
-  uint64_t len = p->pub.nunits, ref = p->pub.first_unit;
-  if (pos + len > u->n) return 0;
-  for (uint64_t k = 0; k < len; k++)
-    if (u->key[pos + k] != u->key[ref + k]) return 0;
+  if (u->first_only) {
+    for (uint64_t k = 0; k < len; k++) {
+      uint64_t a = u->off[pos + k], b = u->off[ref + k];
+      if (a == u->off[pos + k + 1] || b == u->off[ref + k + 1]) continue;
+      const augur_lt_event *x = &d->lg->rank[u->rrank[a]].ev[u->ridx[a]];
+      const augur_lt_event *y = &d->lg->rank[u->rrank[b]].ev[u->ridx[b]];
+      if (!similar_volume(x->bytes, y->bytes, d->o->volume_tol)) return 0;
+    }
+    return 1;
+  }
   if (u->off[pos + len] - u->off[pos] != u->off[ref + len] - u->off[ref]) return 0;
   for (uint64_t k = 0; k < len; k++) {
     uint64_t a = u->off[pos + k], b = u->off[ref + k];
@@ -213,6 +220,17 @@ static int occurs(const detector *d, const ph *p, uint64_t pos, occ *o) {
     const augur_lt_event *y = &d->lg->rank[u->rrank[b + k]].ev[u->ridx[b + k]];
     if (!similar_volume(x->bytes, y->bytes, d->o->volume_tol)) return 0;
   }
+  return 1;
+}
+
+/* Does phase P occur at POS? Fills O with the occurrence's figures. */
+static int occurs(const detector *d, const ph *p, uint64_t pos, occ *o) {
+  const units *u = d->u;
+  uint64_t len = p->pub.nunits, ref = p->pub.first_unit;
+  if (pos + len > u->n) return 0;
+  for (uint64_t k = 0; k < len; k++)
+    if (u->key[pos + k] != u->key[ref + k]) return 0;
+  if (!same_calls(d, pos, ref, len)) return 0;
   occ_measure(d, pos, len, o);
   double mean = p->work_sum / (double)p->pub.weight;
   double hi = mean > o->work ? mean : o->work, lo = mean > o->work ? o->work : mean;
@@ -357,6 +375,7 @@ static int add_occ(ph *p, uint64_t pos, const occ *o) {
   p->work_sum += o->work;
   p->bytes_sum += o->bytes;
   p->time_sum += o->time;
+  p->events_sum += (double)o->events;
   p->pub.events = o->events;
   return 1;
 }
@@ -399,10 +418,12 @@ static int scan(detector *d, uint8_t *seen) {
         break;
       }
     if (!hit) {
-      uint64_t p = best_period(d, pos);
+      /* Irregular units: every stretch is a phase candidate by itself (seed
+       * §1.6, "the smallest possible phases"); no period search. */
+      uint64_t p = u->first_only ? 1 : best_period(d, pos);
       if (p) {
         if (close_stretch(d, &stretch, pos, seen)) return -1;
-        ph *np = new_phase(d, pos, p, 0, seen);
+        ph *np = new_phase(d, pos, p, u->first_only, seen);
         if (!np) return -1;
         hit = np->pub.id;
         occ_measure(d, pos, p, &o);
@@ -428,13 +449,18 @@ static void free_ph(ph *v, uint32_t n) {
   free(v);
 }
 
-static void free_phase_array(augur_phase *v, uint32_t n) {
-  for (uint32_t i = 0; v && i < n; i++)
+void augur_phase_array_free_(augur_phase *v, uint32_t n) {
+  for (uint32_t i = 0; v && i < n; i++) {
     free(v[i].runs);
+    free(v[i].rank_weight);
+    free(v[i].rank_tick_first);
+    free(v[i].rank_tick_last);
+    free(v[i].rank_total_ns);
+  }
   free(v);
 }
 
-static int detect_units(const augur_logical *lg, const augur_phase_opts *o, const units *u,
+int augur_detect_units_(const augur_logical *lg, const augur_phase_opts *o, const units *u,
                         uint32_t divisor, double run_ns, augur_phases *out) {
   detector d = {.lg = lg, .o = o, .u = u, .divisor = divisor ? divisor : 1};
   uint8_t *seen = calloc(lg->nranks ? lg->nranks : 1, 1);
@@ -462,6 +488,8 @@ static int detect_units(const augur_logical *lg, const augur_phase_opts *o, cons
     p->irregular = p->irregular && p->weight == 1; /* a stretch that recurred repeats */
     double w = (double)p->weight;
     p->bytes = d.ph[i].bytes_sum / w;
+    if (u->first_only) /* irregular stretches differ in calls: the mean, rounded */
+      p->events = (uint64_t)(d.ph[i].events_sum / w + 0.5);
     p->work = d.ph[i].work_sum / w / d.divisor;
     p->total_ns = d.ph[i].time_sum / d.divisor;
     p->phase_ns = p->total_ns / w;
@@ -480,14 +508,16 @@ static int detect_units(const augur_logical *lg, const augur_phase_opts *o, cons
 
 void augur_phases_free(augur_phases *p) {
   if (!p) return;
-  free_phase_array(p->phase, p->nphases);
+  augur_phase_array_free_(p->phase, p->nphases);
   free(p->rank_error);
   free(p->rank_nphases);
+  free(p->irr_comms);
+  free(p->irr_points);
   free(p);
 }
 
 static int nomem(augur_phases *p, units *u, augur_error *err) {
-  units_free(u);
+  augur_units_free_(u);
   augur_phases_free(p);
   return augur_fail(err, AUGUR_E_NOMEM, "out of memory for phase detection");
 }
@@ -511,15 +541,24 @@ int augur_phases_detect(const augur_logical *lg, const augur_phase_opts *opts, a
   p->opts = o;
   p->aet_ns = (double)(lg->run_end_ns - lg->run_start_ns);
   units u = {0};
+  if (o.mode == AUGUR_PHASES_IRREGULAR) {
+    int rc = augur_phases_irregular_(lg, &o, p, err);
+    if (rc != AUGUR_OK) {
+      augur_phases_free(p);
+      return rc;
+    }
+    *out = p;
+    return AUGUR_OK;
+  }
   if (o.mode == AUGUR_PHASES_GLOBAL) {
     double run = 0;
     for (uint32_t r = 0; r < lg->nranks; r++)
       run += (double)lg->rank[r].span_ns;
     run = lg->nranks ? run / lg->nranks : 0;
-    if (units_global(lg, &u) || detect_units(lg, &o, &u, lg->nranks, run, p))
+    if (units_global(lg, &u) || augur_detect_units_(lg, &o, &u, lg->nranks, run, p))
       return nomem(p, &u, err);
     p->nunits = u.n;
-    units_free(&u);
+    augur_units_free_(&u);
     *out = p;
     return AUGUR_OK;
   }
@@ -533,10 +572,11 @@ int augur_phases_detect(const augur_logical *lg, const augur_phase_opts *opts, a
     double best = -1;
     for (uint32_t r = 0; r < lg->nranks; r++) {
       augur_phases tmp = {0};
-      if (units_rank(lg, r, &u) || detect_units(lg, &o, &u, 1, (double)lg->rank[r].span_ns, &tmp))
+      if (units_rank(lg, r, &u) ||
+          augur_detect_units_(lg, &o, &u, 1, (double)lg->rank[r].span_ns, &tmp))
         return nomem(p, &u, err);
-      units_free(&u);
-      free_phase_array(tmp.phase, tmp.nphases);
+      augur_units_free_(&u);
+      augur_phase_array_free_(tmp.phase, tmp.nphases);
       double diff = tmp.pet_ns > p->aet_ns ? tmp.pet_ns - p->aet_ns : p->aet_ns - tmp.pet_ns;
       double e = p->aet_ns > 0 ? diff / p->aet_ns : 0;
       p->rank_error[r] = e;
@@ -549,10 +589,10 @@ int augur_phases_detect(const augur_logical *lg, const augur_phase_opts *opts, a
   }
   p->rank = chosen;
   if (lg->nranks && (units_rank(lg, chosen, &u) ||
-                     detect_units(lg, &o, &u, 1, (double)lg->rank[chosen].span_ns, p)))
+                     augur_detect_units_(lg, &o, &u, 1, (double)lg->rank[chosen].span_ns, p)))
     return nomem(p, &u, err);
   p->nunits = u.n;
-  units_free(&u);
+  augur_units_free_(&u);
   *out = p;
   return AUGUR_OK;
 }

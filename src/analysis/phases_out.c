@@ -30,7 +30,83 @@ static const char *work_unit(const augur_logical *lg) {
 }
 
 static const char *mode_name(int mode) {
-  return mode == AUGUR_PHASES_RANK ? "rank" : "global";
+  return mode == AUGUR_PHASES_RANK        ? "rank"
+         : mode == AUGUR_PHASES_IRREGULAR ? "irregular"
+                                          : "global";
+}
+
+static const char *comm_kind_name(uint32_t kind) {
+  static const char *names[] = {"world",     "self",  "dup",      "split", "split_type",
+                                "create",    "cart",  "cart_sub", "graph", "dist_graph",
+                                "intercomm", "merge", "other"};
+  return kind < sizeof names / sizeof *names ? names[kind] : "other";
+}
+
+/* "MPI_COMM_WORLD" or "cart_sub 0x1234..." for communicator index C (1..). */
+static void comm_text(const augur_logical *lg, uint32_t c, char *buf, size_t n) {
+  if (!c || c > lg->ncomms) {
+    snprintf(buf, n, "?");
+    return;
+  }
+  const augur_lt_comm *lc = &lg->comm[c - 1];
+  if (lc->id == AUGUR_COMM_WORLD)
+    snprintf(buf, n, "MPI_COMM_WORLD");
+  else
+    snprintf(buf, n, "%s %#llx", comm_kind_name(lc->kind), (unsigned long long)lc->id);
+}
+
+/* The irregular-mode header and PHASE_TABLE (docs/phases.md "Irregular mode"). */
+static void print_irregular_head(FILE *f, const augur_phases *p, const augur_logical *lg) {
+  char name[96];
+  if (!p->irr_comm) {
+    fprintf(f, "characteristic communicator: none (no calls)\n");
+    return;
+  }
+  comm_text(lg, p->irr_comm, name, sizeof name);
+  fprintf(f, "characteristic communicator: %s", name);
+  for (uint32_t i = 0; i < p->irr_ncomms; i++)
+    if (p->irr_comms[i].comm == p->irr_comm)
+      fprintf(f, " (level %u; groups %llu repetitions of %llu repeating rank phases)",
+              p->irr_comms[i].level, (unsigned long long)p->irr_comms[i].score,
+              (unsigned long long)p->irr_comms[i].phases);
+  fprintf(f, "\n");
+  for (uint32_t i = 0; i < p->irr_ncomms; i++) {
+    if (p->irr_comms[i].comm == p->irr_comm) continue;
+    comm_text(lg, p->irr_comms[i].comm, name, sizeof name);
+    fprintf(f, "  other candidate: %s (level %u; groups %llu repetitions of %llu)\n", name,
+            p->irr_comms[i].level, (unsigned long long)p->irr_comms[i].score,
+            (unsigned long long)p->irr_comms[i].phases);
+  }
+  fprintf(f, "rank phases: %llu over %llu stretches, %u relevant",
+          (unsigned long long)p->irr_rank_phases, (unsigned long long)p->nunits, p->irr_npoints);
+  if (!p->irr_npoints) {
+    fprintf(f, ": nothing to cluster\n");
+    return;
+  }
+  fprintf(f, " clustered into %u global phases (K-means, elbow over K = 1..%u; SSE", p->nphases,
+          p->irr_kmax);
+  for (uint32_t k = 0; k < p->irr_kmax && k < 16; k++)
+    fprintf(f, " %.3g", p->irr_sse[k]);
+  fprintf(f, ")\n");
+}
+
+static void print_phase_table(FILE *f, const augur_phases *p, const augur_logical *lg) {
+  if (lg->nranks > 32) {
+    fprintf(f, "\nPHASE_TABLE: %u ranks, see --json (phases[].ranks)\n", lg->nranks);
+    return;
+  }
+  fprintf(f, "\nPHASE_TABLE (per rank: ticks of the first repetition, weight, PhaseETxW)\n");
+  fprintf(f, "%5s %5s %10s %10s %9s %13s\n", "phase", "rank", "tick_first", "tick_last", "weight",
+          "PhaseETxW(s)");
+  for (uint32_t i = 0; i < p->nphases; i++)
+    for (uint32_t r = 0; r < lg->nranks; r++) {
+      const augur_phase *ph = &p->phase[i];
+      if (!ph->rank_weight[r]) continue;
+      fprintf(f, "%5u %5u %10llu %10llu %9llu %13.6f\n", ph->id, r,
+              (unsigned long long)ph->rank_tick_first[r], (unsigned long long)ph->rank_tick_last[r],
+              (unsigned long long)ph->rank_weight[r], ph->rank_total_ns[r] * 1e-9);
+    }
+  fprintf(f, "PET: rank %u's sum of PhaseETxW (the largest over ranks)\n", p->pet_rank);
 }
 
 void augur_phases_print_text(FILE *f, const augur_phases *p, const augur_logical *lg,
@@ -39,6 +115,10 @@ void augur_phases_print_text(FILE *f, const augur_phases *p, const augur_logical
   if (p->mode == AUGUR_PHASES_GLOBAL)
     fprintf(f, "%s: global logical trace, %u ranks, %llu calls, %llu ticks\n", path, lg->nranks,
             (unsigned long long)lg->nevents, (unsigned long long)lg->nticks);
+  else if (p->mode == AUGUR_PHASES_IRREGULAR)
+    fprintf(f,
+            "%s: irregular mode over the global logical trace, %u ranks, %llu calls, %llu ticks\n",
+            path, lg->nranks, (unsigned long long)lg->nevents, (unsigned long long)lg->nticks);
   else
     fprintf(f, "%s: per-process logical trace (EPAS) of rank %u%s, %llu calls\n", path, p->rank,
             p->rank_error ? " (representative)" : "", (unsigned long long)p->nunits);
@@ -56,12 +136,14 @@ void augur_phases_print_text(FILE *f, const augur_phases *p, const augur_logical
   else
     fprintf(f, "work not compared (time-based work; --work-sim F to compare)");
   fprintf(f, "; relevant: >= %.1f%% of the run\n", p->opts.min_share * 100);
+  if (p->mode == AUGUR_PHASES_IRREGULAR) print_irregular_head(f, p, lg);
   fprintf(f, "run %.6f s; %u phases, %u relevant covering %.1f%% of the run; PET %.6f s\n\n",
           p->run_ns * 1e-9, p->nphases, p->nrelevant, p->relevant_share * 100, p->pet_ns * 1e-9);
   const char *wcol = lg->work_counter < 0              ? "comp ns/rank"
                      : augur_logical_work_is_count(lg) ? "instr/rank"
                                                        : "cpu ns/rank";
-  fprintf(f, "%5s %7s %7s %14s %9s %12s %13s %6s  %s\n", "phase", "ticks", "events", wcol, "weight",
+  fprintf(f, "%5s %7s %7s %14s %9s %12s %13s %6s  %s\n", "phase",
+          p->mode == AUGUR_PHASES_IRREGULAR ? "stretch" : "ticks", "events", wcol, "weight",
           "PhaseET(s)", "PhaseETxW(s)", "% run", "bounds (first .. last call)");
   uint32_t hidden = 0;
   for (uint32_t i = 0; i < p->nphases; i++) {
@@ -84,7 +166,10 @@ void augur_phases_print_text(FILE *f, const augur_phases *p, const augur_logical
             hidden == 1 ? "" : "s", p->opts.min_share * 100);
   fprintf(f, "%s: per repetition and rank (%s); PhaseET: time per repetition%s\n", wcol,
           lg->work_counter < 0 ? "the gaps between calls" : lg->work_name,
-          p->mode == AUGUR_PHASES_GLOBAL ? ", mean over ranks" : " on that rank");
+          p->mode == AUGUR_PHASES_GLOBAL      ? ", mean over ranks"
+          : p->mode == AUGUR_PHASES_IRREGULAR ? ", mean over the ranks' repetitions"
+                                              : " on that rank");
+  if (p->mode == AUGUR_PHASES_IRREGULAR) print_phase_table(f, p, lg);
 }
 
 static json_t *bound_json(augur_trace *t, uint32_t rank, unsigned type, uint32_t cs) {
@@ -157,12 +242,56 @@ char *augur_phases_json(const augur_phases *p, const augur_logical *lg, augur_tr
       json_array_append_new(runs, json_pack("[I, I]", (json_int_t)ph->runs[k].first_unit,
                                             (json_int_t)ph->runs[k].count));
     json_object_set_new(o, "runs", runs);
+    if (ph->rank_weight) {
+      json_t *ranks = json_array();
+      for (uint32_t r = 0; r < p->nranks; r++)
+        if (ph->rank_weight[r])
+          json_array_append_new(ranks, json_pack("{s:I, s:I, s:I, s:I, s:f}", "rank", (json_int_t)r,
+                                                 "tick_first", (json_int_t)ph->rank_tick_first[r],
+                                                 "tick_last", (json_int_t)ph->rank_tick_last[r],
+                                                 "weight", (json_int_t)ph->rank_weight[r],
+                                                 "total_seconds", ph->rank_total_ns[r] * 1e-9));
+      json_object_set_new(o, "ranks", ranks);
+    }
     json_object_set_new(o, "first",
                         bound_json(t, ph->first_rank, ph->first_type, ph->first_callsite));
     json_object_set_new(o, "last", bound_json(t, ph->last_rank, ph->last_type, ph->last_callsite));
     json_array_append_new(arr, o);
   }
   json_object_set_new(root, "phases", arr);
+  if (p->mode == AUGUR_PHASES_IRREGULAR) {
+    json_t *ir = json_object(), *cands = json_array(), *pts = json_array(), *sse = json_array();
+    for (uint32_t i = 0; i < p->irr_ncomms; i++) {
+      const augur_irr_comm *ic = &p->irr_comms[i];
+      const augur_lt_comm *lc = &lg->comm[ic->comm - 1];
+      json_array_append_new(cands,
+                            json_pack("{s:I, s:s, s:I, s:I, s:I, s:I, s:b}", "id",
+                                      (json_int_t)lc->id, "kind", comm_kind_name(lc->kind), "size",
+                                      (json_int_t)lc->size, "level", (json_int_t)ic->level, "score",
+                                      (json_int_t)ic->score, "repeating_phases",
+                                      (json_int_t)ic->phases, "chosen", ic->comm == p->irr_comm));
+    }
+    for (uint32_t i = 0; i < p->irr_npoints; i++) {
+      const augur_irr_point *q = &p->irr_points[i];
+      json_array_append_new(
+          pts,
+          json_pack("{s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f}", "rank", (json_int_t)q->rank,
+                    "phase", (json_int_t)q->phase, "global_phase", (json_int_t)q->cluster + 1,
+                    "weight", (json_int_t)q->weight, "tick_first", (json_int_t)q->tick_first,
+                    "work", q->work, "total_seconds", q->total_ns * 1e-9, "x", q->x, "y", q->y));
+    }
+    for (uint32_t k = 0; k < p->irr_kmax && k < 16; k++)
+      json_array_append_new(sse, json_real(p->irr_sse[k]));
+    const augur_lt_comm *cc = p->irr_comm ? &lg->comm[p->irr_comm - 1] : NULL;
+    json_object_set_new(ir, "comm", cc ? json_integer((json_int_t)cc->id) : json_null());
+    json_object_set_new(ir, "candidates", cands);
+    json_object_set_new(ir, "rank_phases", json_integer((json_int_t)p->irr_rank_phases));
+    json_object_set_new(ir, "k", json_integer(p->nphases));
+    json_object_set_new(ir, "sse", sse);
+    json_object_set_new(ir, "pet_rank", json_integer(p->pet_rank));
+    json_object_set_new(ir, "points", pts);
+    json_object_set_new(root, "irregular", ir);
+  }
   if (p->rank_error) {
     json_t *rs = json_array();
     for (uint32_t r = 0; r < p->nranks; r++)

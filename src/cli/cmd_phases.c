@@ -1,5 +1,5 @@
 /* augur phases TRACE [--json] [--min-share F] [--volume-tol F] [--work-sim F]
- *                    [--per-rank [RANK]] [--max-period N] */
+ *                    [--per-rank | --rank R | --irregular] [--max-period N] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +25,8 @@ static void help(void) {
          "  --max-period N    longest phase searched, in ticks (default 512)\n"
          "  --per-rank        EPAS mode: each rank alone, the representative rank shown\n"
          "  --rank R          EPAS mode on rank R\n"
+         "  --irregular       irregular mode (seed Ch. 3): characteristic communicator,\n"
+         "                    send-only stretches, K-means over the ranks' phases\n"
          "  -h, --help        show this help\n");
 }
 
@@ -41,7 +43,7 @@ static int parse_frac(const char *opt, const char *val, double *out) {
 
 int cmd_phases(int argc, char **argv) {
   const char *path = NULL, *val = NULL;
-  int json = 0;
+  int json = 0, irregular = 0;
   augur_phase_opts o;
   augur_phase_opts_default(&o);
   for (int i = 1; i < argc; i++) {
@@ -54,6 +56,8 @@ int cmd_phases(int argc, char **argv) {
       json = 1;
     } else if (!strcmp(argv[i], "--per-rank")) {
       o.mode = AUGUR_PHASES_RANK;
+    } else if (!strcmp(argv[i], "--irregular")) {
+      irregular = 1;
     } else if ((m = cli_opt_value(argc, argv, &i, "--min-share", NULL, &val)) != 0) {
       if (m < 0 || parse_frac("--min-share", val, &o.min_share) < 0) return CLI_USAGE;
     } else if ((m = cli_opt_value(argc, argv, &i, "--volume-tol", NULL, &val)) != 0) {
@@ -76,6 +80,11 @@ int cmd_phases(int argc, char **argv) {
     }
   }
   if (!path) return cli_usage("missing TRACE (usage: augur phases TRACE [--json] [--min-share F])");
+  if (irregular) {
+    if (o.mode == AUGUR_PHASES_RANK)
+      return cli_usage("--irregular and --per-rank/--rank are different modes: choose one");
+    o.mode = AUGUR_PHASES_IRREGULAR;
+  }
 
   augur_trace *t = NULL;
   int rc = cli_open_trace(path, &t);

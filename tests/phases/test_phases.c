@@ -6,12 +6,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "augur/phases.h"
+#include "phases_int.h"
 #include "util.h"
 
 #define MAXR   4
@@ -23,6 +25,10 @@ typedef struct scene {
   augur_event v[MAXR][MAXEV];
   size_t n[MAXR];
   uint64_t now[MAXR]; /* each rank's clock: the next call starts after it */
+  /* Communicators besides MPI_COMM_WORLD, defined on their member ranks. */
+  uint32_t ncomms;
+  augur_comm_def comm[4];
+  int32_t members[4][MAXR];
 } scene;
 
 static void scene_init(scene *s, uint32_t nranks) {
@@ -80,6 +86,10 @@ static augur_logical *build(const scene *s, char **dirp) {
     assert_int_equal(augur_writer_open(&w, dir, r, s->nranks, 0, &err), 0);
     augur_comm_def cw = {.id = AUGUR_COMM_WORLD, .size = s->nranks, .members = world};
     assert_int_equal(augur_writer_def_comm(w, &cw, &err), 0);
+    for (uint32_t c = 0; c < s->ncomms; c++)
+      for (uint32_t k = 0; k < s->comm[c].size; k++)
+        if (s->comm[c].members[k] == (int32_t)r)
+          assert_int_equal(augur_writer_def_comm(w, &s->comm[c], &err), 0);
     /* Call sites 1..NSITES in order on every rank: global ids = local ids. */
     augur_module_def md = {.id = 1, .path = "/nonexistent/app"};
     assert_int_equal(augur_writer_def_module(w, &md, &err), 0);
@@ -474,17 +484,330 @@ static void empty_trace(void **state) {
   assert_non_null(js);
   free(js);
   augur_phases_free(p);
+  p = detect(lg, AUGUR_PHASES_IRREGULAR, -1);
+  assert_int_equal(p->nphases, 0);
+  js = augur_phases_json(p, lg, NULL);
+  assert_non_null(js);
+  free(js);
+  FILE *f = tmpfile();
+  assert_non_null(f);
+  augur_phases_print_text(f, p, lg, NULL);
+  fclose(f);
+  augur_phases_free(p);
   augur_logical_free(lg);
   tu_cleanup(dir);
 }
 
+/* ---- Irregular mode (docs/phases.md "Irregular mode") ---- */
+
+#define COMM_DUP_ID 0x100u
+#define COMM_S0_ID  0x200u /* ranks 0, 1 */
+#define COMM_S1_ID  0x201u /* ranks 2, 3 */
+
+static void add_comm(scene *s, uint64_t id, uint64_t parent, uint32_t kind, const int32_t *members,
+                     uint32_t size) {
+  uint32_t c = s->ncomms++;
+  memcpy(s->members[c], members, size * sizeof *members);
+  s->comm[c] = (augur_comm_def){
+      .id = id, .parent = parent, .kind = kind, .size = size, .members = s->members[c]};
+}
+
+/* The dup of world and two halves: the usual set for the irregular scenes. */
+static void irr_comms(scene *s) {
+  const int32_t all[4] = {0, 1, 2, 3}, lo[2] = {0, 1}, hi[2] = {2, 3};
+  add_comm(s, COMM_DUP_ID, AUGUR_COMM_WORLD, AUGUR_COMM_KIND_DUP, all, 4);
+  add_comm(s, COMM_S0_ID, COMM_DUP_ID, AUGUR_COMM_KIND_SPLIT, lo, 2);
+  add_comm(s, COMM_S1_ID, COMM_DUP_ID, AUGUR_COMM_KIND_SPLIT, hi, 2);
+}
+
+static augur_event *on(augur_event *e, uint64_t comm) {
+  e->comm = comm;
+  return e;
+}
+
+/* A collective on COMM over all ranks of the scene. */
+static void coll_on(scene *s, unsigned type, uint64_t comm, uint64_t compute, uint32_t site) {
+  coll(s, type, compute, 20, site);
+  for (uint32_t r = 0; r < s->nranks; r++)
+    s->v[r][s->n[r] - 1].comm = comm;
+}
+
+/* Ranks A < B of one half exchange BYTES both ways on their split
+ * communicator (peers are communicator ranks on disk: 0 and 1). */
+static void half_exchange(scene *s, uint32_t a, uint32_t b, uint64_t bytes) {
+  uint64_t comm = a < 2 ? COMM_S0_ID : COMM_S1_ID;
+  uint64_t t = s->now[a] > s->now[b] ? s->now[a] : s->now[b];
+  s->now[a] = s->now[b] = t;
+  on(call(s, a, AUGUR_EV_SEND, 10, 10, 40), comm);
+  s->v[a][s->n[a] - 1].peer = 1, s->v[a][s->n[a] - 1].tag = 9, s->v[a][s->n[a] - 1].bytes = bytes;
+  on(call(s, b, AUGUR_EV_RECV, 15, 10, 41), comm);
+  s->v[b][s->n[b] - 1].peer = 0, s->v[b][s->n[b] - 1].tag = 9;
+  s->v[b][s->n[b] - 1].bytes_recv = bytes;
+  t = s->now[a] > s->now[b] ? s->now[a] : s->now[b];
+  s->now[a] = s->now[b] = t;
+  on(call(s, b, AUGUR_EV_SEND, 10, 10, 42), comm);
+  s->v[b][s->n[b] - 1].peer = 0, s->v[b][s->n[b] - 1].tag = 9, s->v[b][s->n[b] - 1].bytes = bytes;
+  on(call(s, a, AUGUR_EV_RECV, 15, 10, 43), comm);
+  s->v[a][s->n[a] - 1].peer = 1, s->v[a][s->n[a] - 1].tag = 9;
+  s->v[a][s->n[a] - 1].bytes_recv = bytes;
+}
+
+/* One iteration I of the irregular scene: a ring Isend/Recv/Wait on the
+ * dup (rank 1 receives from two call sites in turn), 1..3 exchanges of
+ * growing size in the halves, compute, and a world barrier every 5th. */
+static void irr_iteration(scene *s, int i) {
+  uint32_t n = s->nranks;
+  for (uint32_t r = 0; r < n; r++) {
+    on(call(s, r, AUGUR_EV_ISEND, 5, 10, 20), COMM_DUP_ID);
+    augur_event *e = &s->v[r][s->n[r] - 1];
+    e->peer = (int32_t)((r + 1) % n), e->tag = 7, e->bytes = 1000, e->req = 0x7c00 + r;
+  }
+  for (uint32_t r = 0; r < n; r++) {
+    uint32_t site = r == 1 && i % 2 ? 25 : 21; /* receives are not compared */
+    on(call(s, r, AUGUR_EV_RECV, 5, 100, site), COMM_DUP_ID);
+    augur_event *e = &s->v[r][s->n[r] - 1];
+    e->peer = (int32_t)((r + n - 1) % n), e->tag = 7, e->bytes_recv = 1000;
+  }
+  for (uint32_t r = 0; r < n; r++) {
+    call(s, r, AUGUR_EV_WAIT, 5, 10, 22)->aux = 1;
+    augur_event *c = call(s, r, AUGUR_EV_COMPLETION, 0, 0, 0);
+    c->t_start = c->t_end = 0;
+    c->req = 0x7c00 + r;
+    c->peer = (int32_t)((r + 1) % n);
+    c->tag = 7;
+    c->bytes = 1000;
+  }
+  int k = 1 + i % 3;
+  for (int j = 0; j < k; j++) {
+    half_exchange(s, 0, 1, 100 * (uint64_t)(j + 1));
+    half_exchange(s, 2, 3, 100 * (uint64_t)(j + 1));
+  }
+  for (uint32_t r = 0; r < n; r++)
+    s->now[r] += 20000; /* the iteration's compute: after the last call, before the next */
+  if (i % 5 == 4) coll_on(s, AUGUR_EV_BARRIER, AUGUR_COMM_WORLD, 0, 30);
+}
+
+static augur_phases *detect_irregular(const augur_logical *lg) {
+  return detect(lg, AUGUR_PHASES_IRREGULAR, -1);
+}
+
+/* The dup groups 10 repetitions per rank, world 2 (a barrier every 5th
+ * iteration), the halves do not contain every rank: the dup is
+ * characteristic. Receives and the halves' calls are not compared (rank 1
+ * alternates receive sites; the halves exchange 1..3 times), so every rank
+ * has one iteration phase of weight 10 whose bytes include the halves'
+ * traffic; one global phase. Global mode, comparing every call, finds no
+ * phase of weight 10. */
+static void irregular_structure(void **state) {
+  (void)state;
+  static scene s;
+  scene_init(&s, 4);
+  irr_comms(&s);
+  for (uint32_t r = 0; r < 4; r++)
+    call(&s, r, AUGUR_EV_INIT, 0, 1000, 10);
+  for (int i = 0; i < 10; i++)
+    irr_iteration(&s, i);
+  for (uint32_t r = 0; r < 4; r++)
+    call(&s, r, AUGUR_EV_FINALIZE, 0, 300, 14);
+  char *dir;
+  augur_logical *lg = build(&s, &dir);
+  assert_int_equal(lg->forced, 0);
+  augur_phases *p = detect_irregular(lg);
+  assert_int_equal(p->mode, AUGUR_PHASES_IRREGULAR);
+  assert_int_equal(p->irr_ncomms, 2); /* world and the dup */
+  assert_true(p->irr_comm >= 1 && p->irr_comm <= lg->ncomms);
+  assert_int_equal(lg->comm[p->irr_comm - 1].id, COMM_DUP_ID);
+  for (uint32_t i = 0; i < p->irr_ncomms; i++) {
+    const augur_irr_comm *c = &p->irr_comms[i];
+    uint64_t id = lg->comm[c->comm - 1].id;
+    assert_int_equal(c->score, id == COMM_DUP_ID ? 40 : 8);
+    assert_int_equal(c->level, id == COMM_DUP_ID ? 1 : 0);
+  }
+  assert_int_equal(p->nphases, 1);
+  const augur_phase *ph = &p->phase[0];
+  for (uint32_t r = 0; r < 4; r++) {
+    assert_int_equal(ph->rank_weight[r], 10);
+    assert_true(ph->rank_tick_first[r] >= 1);
+  }
+  assert_int_equal(ph->weight, 10);
+  assert_int_equal(ph->first_type, AUGUR_EV_ISEND);
+  /* Bytes per repetition, all ranks: the dup's Isend, Recv and Wait (3000
+   * per rank) plus the halves' 100 k (k + 1) per rank for k = 1,2,3,1,...
+   * (6200 over 10) plus two 16-byte barriers: 4 x (3000 + 620 + 3.2). */
+  assert_true(ph->bytes > 14492.8 - 1e-6 && ph->bytes < 14492.8 + 1e-6);
+  /* PET: one rank's relevant phases, the largest. */
+  double best = 0;
+  for (uint32_t r = 0; r < 4; r++)
+    if (ph->rank_total_ns[r] > best) best = ph->rank_total_ns[r];
+  assert_true(p->pet_ns == best);
+  /* Both views name the characteristic communicator and list every rank. */
+  char *js = augur_phases_json(p, lg, NULL);
+  assert_non_null(js);
+  assert_non_null(strstr(js, "\"mode\": \"irregular\""));
+  assert_non_null(strstr(js, "\"candidates\""));
+  free(js);
+  FILE *f = tmpfile();
+  assert_non_null(f);
+  augur_phases_print_text(f, p, lg, NULL);
+  char text[8192];
+  rewind(f);
+  size_t got = fread(text, 1, sizeof text - 1, f);
+  text[got] = 0;
+  fclose(f);
+  assert_non_null(strstr(text, "characteristic communicator: dup 0x100"));
+  assert_non_null(strstr(text, "PHASE_TABLE"));
+  augur_phases_free(p);
+
+  p = detect(lg, AUGUR_PHASES_GLOBAL, -1);
+  for (uint32_t i = 0; i < p->nphases; i++)
+    assert_true(p->phase[i].weight < 10);
+  augur_phases_free(p);
+  augur_logical_free(lg);
+  tu_cleanup(dir);
+}
+
+/* A tie in phases grouped: the communicator at the lower level wins, even
+ * when the other one was used first. Then world loses when it groups fewer. */
+static void irregular_tie_lowest_level(void **state) {
+  (void)state;
+  for (int variant = 0; variant < 2; variant++) {
+    static scene s;
+    scene_init(&s, 4);
+    irr_comms(&s);
+    for (uint32_t r = 0; r < 4; r++)
+      on(call(&s, r, AUGUR_EV_INIT, 0, 1000, 10), AUGUR_COMM_NONE);
+    for (int i = 0; i < 6; i++) {
+      coll_on(&s, AUGUR_EV_BARRIER, COMM_DUP_ID, 5000, 31); /* the dup is used first */
+      if (variant == 0 || i % 2) coll_on(&s, AUGUR_EV_BARRIER, AUGUR_COMM_WORLD, 5000, 32);
+    }
+    char *dir;
+    augur_logical *lg = build(&s, &dir);
+    assert_int_equal(lg->comm[0].id, COMM_DUP_ID);
+    augur_phases *p = detect_irregular(lg);
+    assert_int_equal(p->irr_ncomms, 2);
+    assert_int_equal(lg->comm[p->irr_comm - 1].id, variant == 0 ? AUGUR_COMM_WORLD : COMM_DUP_ID);
+    augur_phases_free(p);
+    augur_logical_free(lg);
+    tu_cleanup(dir);
+  }
+}
+
+/* No communicator holds every rank: a clear error, not a crash. */
+static void irregular_no_candidate(void **state) {
+  (void)state;
+  static scene s;
+  scene_init(&s, 4);
+  irr_comms(&s);
+  for (uint32_t r = 0; r < 4; r++)
+    on(call(&s, r, AUGUR_EV_INIT, 0, 1000, 10), AUGUR_COMM_NONE);
+  half_exchange(&s, 0, 1, 64);
+  half_exchange(&s, 2, 3, 64);
+  char *dir;
+  augur_logical *lg = build(&s, &dir);
+  augur_phase_opts o;
+  augur_phase_opts_default(&o);
+  o.mode = AUGUR_PHASES_IRREGULAR;
+  augur_phases *p = NULL;
+  augur_error err;
+  assert_int_equal(augur_phases_detect(lg, &o, &p, &err), AUGUR_E_ARG);
+  assert_null(p);
+  assert_non_null(strstr(err.msg, "no communicator contains every rank"));
+  augur_logical_free(lg);
+  tu_cleanup(dir);
+}
+
+/* Blobs of 6 points around known centres (jitter < 0.3 units). */
+static uint32_t blobs(double *pts, const double (*centre)[2], uint32_t k, uint32_t *truth) {
+  uint64_t x = 12345;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < 6; i++)
+    for (uint32_t c = 0; c < k; c++) {
+      double j[2];
+      for (int d = 0; d < 2; d++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        j[d] = ((double)(x >> 11) / 9007199254740992.0 - 0.5) * 0.6;
+      }
+      pts[2 * n] = centre[c][0] + j[0];
+      pts[2 * n + 1] = centre[c][1] + j[1];
+      truth[n++] = c;
+    }
+  return n;
+}
+
+/* Same partition: two points share a label iff they share a truth. */
+static void assert_partition(const uint32_t *label, const uint32_t *truth, uint32_t n) {
+  for (uint32_t a = 0; a < n; a++)
+    for (uint32_t b = 0; b < n; b++)
+      assert_int_equal(label[a] == label[b], truth[a] == truth[b]);
+}
+
+static void kmeans_elbow_known_k(void **state) {
+  (void)state;
+  static const double c1[][2] = {{3, 24}};
+  static const double c2[][2] = {{0, 24}, {0, 28}};
+  static const double c3[][2] = {{0, 30}, {1, 25}, {6, 27}};
+  static const double c4[][2] = {{0, 20}, {5, 20}, {0, 25}, {5, 25}};
+  static const double cn[][2] = {{0, 0}, {0, 3}, {0, 40}}; /* one gap dwarfs the other */
+  const double(*sets[])[2] = {c1, c2, c3, c4, cn};
+  uint32_t ks[] = {1, 2, 3, 4, 3};
+  for (int t = 0; t < 5; t++) {
+    double pts[2 * 64], sse[16], rev[2 * 64];
+    uint32_t truth[64], label[64], label2[64];
+    uint32_t n = blobs(pts, sets[t], ks[t], truth);
+    uint32_t k = augur_kmeans_elbow_(pts, n, AUGUR_KMEANS_KMAX, label, sse);
+    assert_int_equal(k, ks[t]);
+    assert_partition(label, truth, n);
+    for (uint32_t i = 1; i < AUGUR_KMEANS_KMAX; i++)
+      assert_true(sse[i] <= sse[i - 1] + 1e-9); /* SSE falls with K */
+    /* Deterministic: the same labels again, and the same partition (the
+     * same K) when the points come in the opposite order. */
+    assert_int_equal(augur_kmeans_elbow_(pts, n, AUGUR_KMEANS_KMAX, label2, sse), ks[t]);
+    assert_memory_equal(label, label2, n * sizeof *label);
+    uint32_t rtruth[64];
+    for (uint32_t i = 0; i < n; i++) {
+      rev[2 * i] = pts[2 * (n - 1 - i)];
+      rev[2 * i + 1] = pts[2 * (n - 1 - i) + 1];
+      rtruth[i] = truth[n - 1 - i];
+    }
+    assert_int_equal(augur_kmeans_elbow_(rev, n, AUGUR_KMEANS_KMAX, label2, sse), ks[t]);
+    assert_partition(label2, rtruth, n);
+    /* Labels are numbered in order of each cluster's first point. */
+    assert_int_equal(label[0], 0);
+  }
+  /* Degenerate inputs. */
+  double one[2] = {1, 1}, same[8] = {2, 2, 2, 2, 2, 2, 2, 2}, sse[16];
+  uint32_t lab[4];
+  assert_int_equal(augur_kmeans_elbow_(one, 1, AUGUR_KMEANS_KMAX, lab, sse), 1);
+  assert_int_equal(augur_kmeans_elbow_(same, 4, AUGUR_KMEANS_KMAX, lab, sse), 1);
+  assert_int_equal(augur_kmeans_(same, 4, 3, lab), 0); /* fewer distinct points than K */
+  assert_int_equal(lab[3], 0);
+}
+
+static void ln_without_libm(void **state) {
+  (void)state;
+  assert_true(augur_ln_(1) == 0);
+  assert_true(augur_ln_(2) > 0.6931471805599 && augur_ln_(2) < 0.6931471805600);
+  assert_true(augur_ln_(1e9) > 20.7232658369 && augur_ln_(1e9) < 20.7232658370);
+  assert_true(augur_ln_(0.125) > -2.0794415417 && augur_ln_(0.125) < -2.0794415416);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(logical_times),      cmocka_unit_test(known_structure),
-      cmocka_unit_test(volume_6pct_splits), cmocka_unit_test(volume_4pct_joins),
-      cmocka_unit_test(work_similarity),    cmocka_unit_test(relevance),
-      cmocka_unit_test(cycle_is_broken),    cmocka_unit_test(damaged_trace),
-      cmocka_unit_test(empty_trace),        cmocka_unit_test(recurring_stretch),
+      cmocka_unit_test(logical_times),
+      cmocka_unit_test(known_structure),
+      cmocka_unit_test(volume_6pct_splits),
+      cmocka_unit_test(volume_4pct_joins),
+      cmocka_unit_test(work_similarity),
+      cmocka_unit_test(relevance),
+      cmocka_unit_test(cycle_is_broken),
+      cmocka_unit_test(damaged_trace),
+      cmocka_unit_test(empty_trace),
+      cmocka_unit_test(recurring_stretch),
+      cmocka_unit_test(irregular_structure),
+      cmocka_unit_test(irregular_tie_lowest_level),
+      cmocka_unit_test(irregular_no_candidate),
+      cmocka_unit_test(kmeans_elbow_known_k),
+      cmocka_unit_test(ln_without_libm),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

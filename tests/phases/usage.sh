@@ -10,6 +10,8 @@ expect 2 1 "$AUGUR" phases "$D/a.augur" --min-share x
 expect 2 1 "$AUGUR" phases "$D/a.augur" --volume-tol -0.1
 expect 2 1 "$AUGUR" phases "$D/a.augur" --max-period 0
 expect 2 1 "$AUGUR" phases "$D/a.augur" --rank -1
+expect 2 1 "$AUGUR" phases "$D/a.augur" --irregular --per-rank
+expect 2 1 "$AUGUR" phases "$D/a.augur" --rank 1 --irregular
 expect 1 1 "$AUGUR" phases "$D/nonexistent.augur"
 contains "$D/err" "no such trace"
 mkdir -p "$D/empty.augur"
@@ -17,5 +19,6 @@ echo '{' >"$D/empty.augur/trace.json"
 expect 1 1 "$AUGUR" phases "$D/empty.augur"
 expect 0 0 "$AUGUR" phases --help
 contains "$D/out" "--min-share"
+contains "$D/out" "--irregular"
 expect 0 0 "$AUGUR" help phases
 finish
