@@ -99,6 +99,22 @@ int64_t augur_sim_add_coll(augur_sim_graph *g, uint32_t rank, unsigned type, uin
  * shared matcher). Fails on a damaged trace with the reader's message. */
 int augur_sim_graph_from_trace(augur_sim_graph **g, augur_trace *t, augur_error *err);
 
+/* What-if on a phase (as `augur phases` numbers them, global mode): the
+ * compute inside every repetition of PHASE runs FACTOR times faster. */
+typedef struct augur_sim_phase_scale {
+  uint32_t phase;
+  double factor; /* > 0 */
+} augur_sim_phase_scale;
+
+/* augur_sim_graph_from_trace with the compute bursts of the N listed phases
+ * scaled: a burst belongs to a repetition when it starts between entering
+ * the repetition's first call on that rank and entering the next
+ * repetition's (the `augur phases` convention). Costs one more pass over
+ * the trace (the phase detection). A phase id the trace does not have fails
+ * with the ids it has. */
+int augur_sim_graph_from_trace_phases(augur_sim_graph **g, augur_trace *t,
+                                      const augur_sim_phase_scale *sc, size_t n, augur_error *err);
+
 /* ---- Machine model ------------------------------------------------------ */
 
 enum augur_placement { AUGUR_PLACE_BLOCK = 0, AUGUR_PLACE_CYCLIC = 1, AUGUR_PLACE_EXPLICIT = 2 };

@@ -114,6 +114,7 @@ typedef struct persist {
 
 typedef struct rank_state {
   uint64_t last_end; /* end of the previous call (start of the current burst) */
+  size_t win;        /* the first compute window not yet passed */
   uint64_t init_end, fin_start;
   int started, done;
 } rank_state;
@@ -132,6 +133,7 @@ typedef struct builder {
   uint32_t *wl; /* op indices the pending Wait completes */
   size_t nwl, wl_cap;
   int64_t sendrecv_send; /* Sendrecv's send op, waiting for its SUB_RECV */
+  const sim_windows *win;
   int nomem;
 } builder;
 
@@ -170,6 +172,14 @@ static void burst(builder *b, const augur_event *ev) {
     op.kind = AUGUR_SIM_COMPUTE;
     op.a = ev->t_start - rs->last_end;
     op.b = ev->ctr[0];
+    if (b->win) { /* bursts come in time order per rank: one pass over the windows */
+      const sim_window *w = b->win->w[ev->rank];
+      size_t n = b->win->n[ev->rank];
+      while (rs->win < n && w[rs->win].t1 <= rs->last_end)
+        rs->win++;
+      if (rs->win < n && w[rs->win].t0 <= rs->last_end)
+        op.a = (uint64_t)((double)op.a / w[rs->win].factor + 0.5);
+    }
     add(b, ev->rank, &op);
   }
   if (ev->t_end > rs->last_end) rs->last_end = ev->t_end;
@@ -558,6 +568,11 @@ static int on_coll(void *ctx, const augur_coll_instance *c) {
 }
 
 int augur_sim_graph_from_trace(augur_sim_graph **out, augur_trace *t, augur_error *err) {
+  return sim_graph_build(out, t, NULL, err);
+}
+
+int sim_graph_build(augur_sim_graph **out, augur_trace *t, const sim_windows *win,
+                    augur_error *err) {
   *out = NULL;
   uint32_t n = augur_trace_nranks(t);
   for (uint32_t r = 0; r < n; r++) {
@@ -570,6 +585,7 @@ int augur_sim_graph_from_trace(augur_sim_graph **out, augur_trace *t, augur_erro
   builder b;
   memset(&b, 0, sizeof b);
   b.t = t;
+  b.win = win;
   b.sendrecv_send = -1;
   b.g = augur_sim_graph_new(n);
   b.rs = calloc(n ? n : 1, sizeof *b.rs);

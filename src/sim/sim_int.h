@@ -58,4 +58,21 @@ typedef struct sim_step {
 size_t sim_coll_steps(const augur_machine *m, unsigned type, const sim_comm *c, uint32_t me,
                       int32_t root, uint64_t bytes, sim_step *out, size_t max);
 
+/* Stretches of one rank's run whose compute bursts are scaled while the
+ * graph is built (a what-if on a phase): [t0, t1) in trace ns, sorted,
+ * disjoint; a burst that starts inside one takes 1 / factor of its time. */
+typedef struct sim_window {
+  uint64_t t0, t1;
+  double factor;
+} sim_window;
+
+typedef struct sim_windows {
+  sim_window **w; /* per rank */
+  size_t *n;      /* per rank */
+} sim_windows;
+
+/* augur_sim_graph_from_trace with compute windows (NULL: none). */
+int sim_graph_build(augur_sim_graph **out, augur_trace *t, const sim_windows *win,
+                    augur_error *err);
+
 #endif
