@@ -2,13 +2,14 @@
 # bench/monitoring: the monitoring figures from one run (issue 7).
 #   1. augurd ingestion into SQLite: process records/s, every record acked
 #      after its commit (big jobs: 200 x 100 processes, 8 senders; small
-#      jobs: 2000 x 4 processes, 16 senders) -- median of R runs, fresh db
+#      jobs: 2000 x 4 processes, 16 senders) -- median of R runs, fresh db;
+#      then the same into PostgreSQL when its server binaries are installed
+#      (PGBIN, default /usr/lib/postgresql/15/bin) and augurd has libpq: a
+#      temporary server (run as "nobody" when we are root, default durability
+#      settings: fsync on, synchronous_commit on), a fresh database per run
 #   2. 1000 concurrent senders, one 10-process job each: all stored, none spooled
-#   3. the fixed cost per process image: 300 x (fork + exec /bin/true) from a
-#      shell, plain vs with libaugur-profile preloaded (level 2)
-#   4. profile-mode overhead on a small MPI app (stencil, 2 ranks, MPICH):
-#      wall time of mpiexec plain vs under `augur profile --level 2`,
-#      alternating, R runs each, medians and their ratio from this run
+#   3. profile-mode overhead: bench/monitoring/overhead.sh (per wrapped call,
+#      per process image, accounted per application, and the direct A/B)
 # Usage: bench/monitoring/run.sh [BUILD_DIR] [RUNS]
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
@@ -16,38 +17,80 @@ R=${2:-5}
 . "$(dirname "$0")/../../scripts/mpi-env.sh"
 TMP=$(mktemp -d)
 PID=""
-trap '[ -n "$PID" ] && kill "$PID" 2>/dev/null; rm -rf "$TMP"' EXIT
+PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
+PGD=""
+pg() { if [ "$(id -u)" = 0 ]; then runuser -u nobody -- "$@"; else "$@"; fi; }
+cleanup() {
+  set +e # everything below runs, whatever fails
+  [ -n "$PID" ] && kill "$PID" 2>/dev/null
+  [ -n "$PGD" ] && pg "$PGBIN/pg_ctl" -D "$PGD/data" -m fast -w stop >/dev/null 2>&1
+  rm -rf "$TMP" "$PGD"
+}
+trap cleanup EXIT
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
-now() { date +%s.%N; }
-calc() { awk "BEGIN { print $1 }"; }
 jget() { sed -n "s/.*\"$1\": *\([0-9.eE+-]*\).*/\1/p"; }
 
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$TMP/key"
 chmod 600 "$TMP/key"
 
+# fresh_BACKEND: an empty database for the next run (DB names it for augurd).
+fresh_sqlite() { rm -f "$TMP/b.db" "$TMP/b.db-wal" "$TMP/b.db-shm"; }
+fresh_pg() {
+  PGOPTIONS="-c client_min_messages=warning" \
+    "$PGBIN/psql" -X -q "$PGCONN dbname=postgres" -c "DROP DATABASE IF EXISTS bench" \
+    -c "CREATE DATABASE bench" >/dev/null
+}
+
+# ingest: both shapes into BACKEND's database DB; LABEL names it.
+ingest() {
+  for shape in "200 100 8 big" "2000 4 16 small"; do
+    set -- $shape
+    : >"$TMP/rate"
+    i=0
+    while [ $i -lt "$R" ]; do
+      "fresh_$BACKEND"
+      rm -f "$TMP/port"
+      "$BUILD/bin/augurd" --listen 127.0.0.1:0 --port-file "$TMP/port" --db "$DB" \
+        --key "$TMP/key" --threads 8 --log "$TMP/log" &
+      PID=$!
+      while [ ! -s "$TMP/port" ] && kill -0 "$PID" 2>/dev/null; do sleep 0.05; done
+      [ -s "$TMP/port" ] || { echo "augurd did not start: $(tail -3 "$TMP/log")" >&2; exit 1; }
+      "$BUILD/bin/augur-bench-ingest" "127.0.0.1:$(cat "$TMP/port")" "$TMP/key" "$TMP/spool" \
+        "$1" "$2" "$3" | jget records_per_s >>"$TMP/rate"
+      kill "$PID"
+      wait "$PID" 2>/dev/null || true
+      PID=""
+      i=$((i + 1))
+    done
+    printf 'ingestion into %-10s %-5s jobs (%4s jobs x %3s processes, %2s senders): %8.0f process records/s\n' \
+      "$LABEL," "$4" "$1" "$2" "$3" "$(median <"$TMP/rate")"
+  done
+}
+
 echo "augur bench/monitoring  (runs: $R, medians; $(nproc) cores)"
 echo
-for shape in "200 100 8 big" "2000 4 16 small"; do
-  set -- $shape
-  : >"$TMP/rate"
-  i=0
-  while [ $i -lt "$R" ]; do
-    rm -f "$TMP/b.db" "$TMP/b.db-wal" "$TMP/b.db-shm" "$TMP/port"
-    "$BUILD/bin/augurd" --listen 127.0.0.1:0 --port-file "$TMP/port" --db "$TMP/b.db" \
-      --key "$TMP/key" --threads 8 --log "$TMP/log" &
-    PID=$!
-    while [ ! -s "$TMP/port" ]; do sleep 0.05; done
-    "$BUILD/bin/augur-bench-ingest" "127.0.0.1:$(cat "$TMP/port")" "$TMP/key" "$TMP/spool" \
-      "$1" "$2" "$3" | jget records_per_s >>"$TMP/rate"
-    kill "$PID"
-    wait "$PID" 2>/dev/null || true
-    PID=""
-    i=$((i + 1))
-  done
-  printf 'ingestion, %-5s jobs (%4s jobs x %3s processes, %2s senders): %8.0f process records/s\n' \
-    "$4" "$1" "$2" "$3" "$(median <"$TMP/rate")"
-done
+BACKEND=sqlite LABEL=SQLite DB="$TMP/b.db"
+ingest
+# PostgreSQL, same records, when installed.
+if [ -x "$PGBIN/initdb" ] && [ -x "$PGBIN/pg_ctl" ] && [ -x "$PGBIN/psql" ] &&
+  ! "$BUILD/bin/augurd" --listen 127.0.0.1:0 --key "$TMP/key" --db "host=/nonexistent dbname=x" 2>&1 |
+  grep -q "without PostgreSQL support"; then
+  PGD=$(mktemp -d /tmp/augur-pgbench.XXXXXX)
+  [ "$(id -u)" = 0 ] && chown nobody "$PGD"
+  PGPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  pg "$PGBIN/initdb" -D "$PGD/data" -U augur --auth=trust -E UTF8 --locale=C >/dev/null
+  pg "$PGBIN/pg_ctl" -D "$PGD/data" -l "$PGD/log" -w -o "-k $PGD -p $PGPORT -c listen_addresses=''" \
+    start >/dev/null
+  PGCONN="host=$PGD port=$PGPORT user=augur"
+  BACKEND=pg LABEL=PostgreSQL DB="$PGCONN dbname=bench"
+  ingest
+  pg "$PGBIN/pg_ctl" -D "$PGD/data" -m fast -w stop >/dev/null
+  rm -rf "$PGD"
+  PGD=""
+else
+  echo "ingestion into PostgreSQL: skipped (no server binaries in $PGBIN, or augurd without libpq)"
+fi
 
 rm -f "$TMP/b.db" "$TMP/b.db-wal" "$TMP/b.db-shm" "$TMP/port"
 "$BUILD/bin/augurd" --listen 127.0.0.1:0 --port-file "$TMP/port" --db "$TMP/b.db" \
@@ -65,52 +108,4 @@ printf 'concurrent senders: 1000 at once (10 processes each): %s jobs stored, %s
   "$stored" "$(echo "$out" | jget spooled)" "$(echo "$out" | jget failed)"
 echo
 
-cat >"$TMP/loop.sh" <<'LOOP'
-i=0; while [ $i -lt 300 ]; do /bin/true; i=$((i + 1)); done
-LOOP
-mkdir -p "$TMP/pd"
-: >"$TMP/lp"
-: >"$TMP/lq"
-i=0
-while [ $i -lt "$R" ]; do
-  t0=$(now)
-  sh "$TMP/loop.sh"
-  t1=$(now)
-  AUGUR_PROFILE_DIR="$TMP/pd" AUGUR_PROFILE_LEVEL=2 LD_PRELOAD="$BUILD/lib/libaugur-profile.so" \
-    sh "$TMP/loop.sh"
-  t2=$(now)
-  rm -f "$TMP/pd/"*
-  calc "$t1 - $t0" >>"$TMP/lp"
-  calc "$t2 - $t1" >>"$TMP/lq"
-  i=$((i + 1))
-done
-p=$(median <"$TMP/lp")
-q=$(median <"$TMP/lq")
-# 300 iterations = 600 process images (the forked shell, then true).
-printf 'per process image: plain %.3f s, profiled %.3f s for 600 images: %.3f ms each\n' \
-  "$p" "$q" "$(calc "($q - $p) / 600 * 1000")"
-
-APP="$BUILD/apps/mpich/stencil"
-ITER=${ITER:-3000}
-if [ -x "$APP" ] && command -v mpiexec.mpich >/dev/null; then
-  : >"$TMP/plain"
-  : >"$TMP/prof"
-  i=0
-  while [ $i -lt "$R" ]; do
-    t0=$(now)
-    mpiexec.mpich -n 2 "$APP" -n "$ITER" -x 512 -y 512 >/dev/null
-    t1=$(now)
-    "$BUILD/bin/augur" profile --level 2 -o "$TMP/job.json" -- \
-      mpiexec.mpich -n 2 "$APP" -n "$ITER" -x 512 -y 512 >/dev/null 2>&1
-    t2=$(now)
-    calc "$t1 - $t0" >>"$TMP/plain"
-    calc "$t2 - $t1" >>"$TMP/prof"
-    i=$((i + 1))
-  done
-  p=$(median <"$TMP/plain")
-  q=$(median <"$TMP/prof")
-  printf 'profile overhead, stencil 2 ranks (%s iterations): plain %.3f s, profiled %.3f s, %+.1f %%\n' \
-    "$ITER" "$p" "$q" "$(calc "($q / $p - 1) * 100")"
-else
-  echo "profile overhead: skipped ($APP or mpiexec.mpich missing)"
-fi
+sh "$(dirname "$0")/overhead.sh" "$BUILD" "$R"

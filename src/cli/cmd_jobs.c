@@ -1,7 +1,9 @@
 /* augur jobs — queries on the monitoring database that augurd fills.
  *
- *   augur jobs [--db FILE] [--json] [--limit N]          the jobs, newest first
- *   augur jobs [--db FILE] [--json] JOB [--by ...]       one job's processes
+ *   augur jobs [--db DB] [--json] [--limit N]          the jobs, newest first
+ *   augur jobs [--db DB] [--json] JOB [--by ...]       one job's processes
+ *
+ * DB is a SQLite file or a PostgreSQL URI / conninfo string (mon_query.h).
  *
  * The per-job view lists one row per MPI rank, process, node or thread with
  * the chosen metrics, then the aggregations (avg, min, max, sum, stddev and
@@ -9,7 +11,6 @@
  * the columns of the process_derived view before they reach SQL. */
 #include <jansson.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,9 @@ static void help(void) {
          "load balance (avg/max) over the rows.\n"
          "\n"
          "options:\n"
-         "  --db FILE          the database (default $AUGUR_DB or augur.db)\n"
+         "  --db DB            the database: a SQLite file, or PostgreSQL as a libpq URI\n"
+         "                     (postgresql://...) or conninfo ('host=... dbname=...');\n"
+         "                     default $AUGUR_DB or augur.db\n"
          "  --by WHAT          rank (default when the job has MPI ranks), process, node\n"
          "  --metrics LIST     comma list of metrics (default: wall_s,compute_s,cpu_s,\n"
          "                     mpi_s,mpi_pct,io_s,maxrss_kb,task_clock,ipc)\n"
@@ -43,75 +46,77 @@ static void help(void) {
 static const char *default_metrics =
     "wall_s,compute_s,cpu_s,mpi_s,mpi_pct,io_s,maxrss_kb,task_clock,ipc";
 
-static int open_db(const char *path, sqlite3 **db) {
+static int open_db(const char *path, mon_qdb **db) {
   char why[512];
   if (mon_query_open(path, db, why, sizeof why) < 0) return cli_fail("%s", why);
   return CLI_OK;
 }
 
-static void fmt_time(char *out, size_t n, sqlite3_int64 ns) {
+static void fmt_time(char *out, size_t n, long long ns) {
   time_t t = (time_t)(ns / 1000000000);
   struct tm tm;
   gmtime_r(&t, &tm);
   strftime(out, n, "%Y-%m-%d %H:%M:%S", &tm);
 }
 
-static int list_jobs(sqlite3 *db, int json, long long limit) {
+static int list_jobs(mon_qdb *db, int json, long long limit) {
   const char *sql =
       "SELECT j.id, j.job_name, u.name, c.name, j.nprocs,"
       " (SELECT count(*) FROM process p JOIN step s ON s.id=p.step_id"
       "  WHERE s.job_id=j.id AND p.rank>=0), j.level, j.start_ns, (j.end_ns-j.start_ns)/1e9,"
       " j.exit_status, j.command, j.record_uid"
-      " FROM job j JOIN cluster c ON c.id=j.cluster_id LEFT JOIN user u ON u.id=j.user_id"
+      " FROM job j JOIN cluster c ON c.id=j.cluster_id LEFT JOIN \"user\" u ON u.id=j.user_id"
       " ORDER BY j.start_ns DESC, j.id DESC LIMIT ?";
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-    return cli_fail("query failed: %s", sqlite3_errmsg(db));
-  sqlite3_bind_int64(st, 1, limit);
+  char why[512];
+  mon_val lim = {NULL, limit};
+  mon_rows *st = mon_rows_query(db, sql, 1, &lim, why, sizeof why);
+  if (!st) return cli_fail("%s", why);
   json_t *arr = json ? json_array() : NULL;
   if (!json)
     printf("%-5s %-28s %-10s %-10s %6s %6s %5s %-19s %9s %4s  %s\n", "#", "job", "user", "cluster",
            "procs", "ranks", "level", "start (UTC)", "wall s", "exit", "command");
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    const char *name = (const char *)sqlite3_column_text(st, 1);
-    const char *user = (const char *)sqlite3_column_text(st, 2);
-    const char *cl = (const char *)sqlite3_column_text(st, 3);
-    const char *cmd = (const char *)sqlite3_column_text(st, 10);
-    const char *uid = (const char *)sqlite3_column_text(st, 11);
+  while (mon_rows_next(st)) {
+    const char *name = mon_rows_text(st, 1);
+    const char *user = mon_rows_text(st, 2);
+    const char *cl = mon_rows_text(st, 3);
+    const char *cmd = mon_rows_text(st, 10);
+    const char *uid = mon_rows_text(st, 11);
     char when[32];
-    fmt_time(when, sizeof when, sqlite3_column_int64(st, 7));
+    fmt_time(when, sizeof when, mon_rows_int(st, 7));
     if (json) {
       json_array_append_new(
           arr, json_pack("{s:I,s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:s,s:f,s:I,s:s}", "id",
-                         (json_int_t)sqlite3_column_int64(st, 0), "job", name ? name : "",
-                         "record_uid", uid ? uid : "", "user", user ? user : "", "cluster",
-                         cl ? cl : "", "processes", (json_int_t)sqlite3_column_int64(st, 4),
-                         "ranks", (json_int_t)sqlite3_column_int64(st, 5), "level",
-                         (json_int_t)sqlite3_column_int64(st, 6), "start", when, "wall_s",
-                         sqlite3_column_double(st, 8), "exit_status",
-                         (json_int_t)sqlite3_column_int64(st, 9), "command", cmd ? cmd : ""));
+                         (json_int_t)mon_rows_int(st, 0), "job", name ? name : "", "record_uid",
+                         uid ? uid : "", "user", user ? user : "", "cluster", cl ? cl : "",
+                         "processes", (json_int_t)mon_rows_int(st, 4), "ranks",
+                         (json_int_t)mon_rows_int(st, 5), "level", (json_int_t)mon_rows_int(st, 6),
+                         "start", when, "wall_s", mon_rows_double(st, 8), "exit_status",
+                         (json_int_t)mon_rows_int(st, 9), "command", cmd ? cmd : ""));
     } else {
       printf("%-5lld %-28.28s %-10.10s %-10.10s %6lld %6lld %5lld %-19s %9.3f %4lld  %.60s\n",
-             (long long)sqlite3_column_int64(st, 0), name ? name : "", user ? user : "",
-             cl ? cl : "", (long long)sqlite3_column_int64(st, 4),
-             (long long)sqlite3_column_int64(st, 5), (long long)sqlite3_column_int64(st, 6), when,
-             sqlite3_column_double(st, 8), (long long)sqlite3_column_int64(st, 9), cmd ? cmd : "");
+             mon_rows_int(st, 0), name ? name : "", user ? user : "", cl ? cl : "",
+             mon_rows_int(st, 4), mon_rows_int(st, 5), mon_rows_int(st, 6), when,
+             mon_rows_double(st, 8), mon_rows_int(st, 9), cmd ? cmd : "");
     }
   }
-  sqlite3_finalize(st);
+  int failed = mon_rows_error(st) != NULL;
+  if (failed) snprintf(why, sizeof why, "%s", mon_rows_error(st));
+  mon_rows_free(st);
   if (json) {
-    char *s = json_dumps(arr, JSON_INDENT(1));
-    printf("%s\n", s ? s : "[]");
-    free(s);
+    if (!failed) {
+      char *js = json_dumps(arr, JSON_INDENT(1));
+      printf("%s\n", js ? js : "[]");
+      free(js);
+    }
     json_decref(arr);
   }
-  return CLI_OK;
+  return failed ? cli_fail("%s", why) : CLI_OK;
 }
 
 /* The job's row id from JOB: #N, a job id (newest wins), or a uid prefix. */
-static int find_job(sqlite3 *db, const char *spec, sqlite3_int64 *id) {
+static int find_job(mon_qdb *db, const char *spec, long long *id) {
   int found = mon_query_find_job(db, spec, id);
-  if (found < 0) return cli_fail("query failed: %s", sqlite3_errmsg(db));
+  if (found < 0) return cli_fail("query failed looking for job '%s'", spec);
   if (!found) return cli_fail("no job '%s' in the database (see 'augur jobs')", spec);
   if (found > 1)
     cli_note("note: %d jobs match '%s'; showing the newest (#%lld)", found, spec, (long long)*id);
@@ -119,7 +124,7 @@ static int find_job(sqlite3 *db, const char *spec, sqlite3_int64 *id) {
 }
 
 /* Metric names must be columns of process_derived: checked, then quoted. */
-static int check_metrics(sqlite3 *db, char *list, char **names, int *n, int max) {
+static int check_metrics(mon_qdb *db, char *list, char **names, int *n, int max) {
   *n = 0;
   for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
     if (!mon_query_metric_ok(db, MON_BY_PROCESS, t))
@@ -133,8 +138,8 @@ static int check_metrics(sqlite3 *db, char *list, char **names, int *n, int max)
 
 #define MAXM 32
 
-static int show_job(sqlite3 *db, const char *spec, const char *by, char *metrics, int json) {
-  sqlite3_int64 id = 0;
+static int show_job(mon_qdb *db, const char *spec, const char *by, char *metrics, int json) {
+  long long id = 0;
   int rc = find_job(db, spec, &id);
   if (rc != CLI_OK) return rc;
   char *names[MAXM];
@@ -142,13 +147,15 @@ static int show_job(sqlite3 *db, const char *spec, const char *by, char *metrics
   if ((rc = check_metrics(db, metrics, names, &nm, MAXM)) != CLI_OK) return rc;
 
   /* Which grouping: by rank when the job has ranks, unless told. */
+  char why[512];
+  mon_val idv = {NULL, id};
   if (!by) {
-    sqlite3_stmt *st;
-    sqlite3_prepare_v2(db, "SELECT count(*) FROM process_derived WHERE job_pk=? AND rank>=0", -1,
-                       &st, NULL);
-    sqlite3_bind_int64(st, 1, id);
-    by = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0 ? "rank" : "process";
-    sqlite3_finalize(st);
+    mon_rows *st =
+        mon_rows_query(db, "SELECT count(*) FROM process_derived WHERE job_pk=? AND rank>=0", 1,
+                       &idv, why, sizeof why);
+    if (!st) return cli_fail("%s", why);
+    by = mon_rows_next(st) && mon_rows_int(st, 0) > 0 ? "rank" : "process";
+    mon_rows_free(st);
   }
   char sql[4096];
   size_t len = 0;
@@ -173,10 +180,8 @@ static int show_job(sqlite3 *db, const char *spec, const char *by, char *metrics
                             names[m]);
   snprintf(sql + len, sizeof sql - len, " FROM process_derived WHERE job_pk=?%s%s ORDER BY %s",
            where, group, order);
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-    return cli_fail("query failed: %s", sqlite3_errmsg(db));
-  sqlite3_bind_int64(st, 1, id);
+  mon_rows *st = mon_rows_query(db, sql, 1, &idv, why, sizeof why);
+  if (!st) return cli_fail("%s", why);
 
   mon_stat a[MAXM];
   for (int m = 0; m < nm; m++)
@@ -190,32 +195,31 @@ static int show_job(sqlite3 *db, const char *spec, const char *by, char *metrics
       printf(" %14s", names[m]);
     printf("\n");
   }
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    const char *node = (const char *)sqlite3_column_text(st, 1);
-    const char *prog = (const char *)sqlite3_column_text(st, 2);
+  while (mon_rows_next(st)) {
+    const char *node = mon_rows_text(st, 1);
+    const char *prog = mon_rows_text(st, 2);
     const char *base = prog && strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
     json_t *row = NULL, *vals = NULL;
     if (json) {
       row = json_object();
       if (!bynode) {
-        json_object_set_new(row, "rank", json_integer(sqlite3_column_int64(st, 0)));
+        json_object_set_new(row, "rank", json_integer(mon_rows_int(st, 0)));
         json_object_set_new(row, "program", json_string(prog ? prog : ""));
-        json_object_set_new(row, "pid", json_integer(sqlite3_column_int64(st, 3)));
+        json_object_set_new(row, "pid", json_integer(mon_rows_int(st, 3)));
       } else {
-        json_object_set_new(row, "processes", json_integer(sqlite3_column_int64(st, 2)));
+        json_object_set_new(row, "processes", json_integer(mon_rows_int(st, 2)));
       }
       json_object_set_new(row, "node", json_string(node ? node : ""));
       vals = json_object();
     } else if (bynode) {
-      printf("%-6s %-12.12s %-20lld %8s", "", node ? node : "",
-             (long long)sqlite3_column_int64(st, 2), "");
+      printf("%-6s %-12.12s %-20lld %8s", "", node ? node : "", mon_rows_int(st, 2), "");
     } else {
-      printf("%-6lld %-12.12s %-20.20s %8lld", (long long)sqlite3_column_int64(st, 0),
-             node ? node : "", base ? base : "", (long long)sqlite3_column_int64(st, 3));
+      printf("%-6lld %-12.12s %-20.20s %8lld", mon_rows_int(st, 0), node ? node : "",
+             base ? base : "", mon_rows_int(st, 3));
     }
     for (int m = 0; m < nm; m++) {
-      int null = sqlite3_column_type(st, 4 + m) == SQLITE_NULL;
-      double v = sqlite3_column_double(st, 4 + m);
+      int null = mon_rows_isnull(st, 4 + m);
+      double v = null ? 0 : mon_rows_double(st, 4 + m);
       if (!null) mon_stat_add(&a[m], v);
       if (json)
         json_object_set_new(vals, names[m], null ? json_null() : json_real(v));
@@ -231,7 +235,13 @@ static int show_job(sqlite3 *db, const char *spec, const char *by, char *metrics
       printf("\n");
     }
   }
-  sqlite3_finalize(st);
+  if (mon_rows_error(st)) {
+    snprintf(why, sizeof why, "%s", mon_rows_error(st));
+    mon_rows_free(st);
+    json_decref(rows);
+    return cli_fail("%s", why);
+  }
+  mon_rows_free(st);
 
   json_t *aggs = json ? json_object() : NULL;
   for (int k = 0; k < MON_AGG_N; k++) {
@@ -299,7 +309,7 @@ int cmd_jobs(int argc, char **argv) {
     }
   }
   if (!dbpath || !*dbpath) dbpath = "augur.db";
-  sqlite3 *db = NULL;
+  mon_qdb *db = NULL;
   int rc = open_db(dbpath, &db);
   if (rc != CLI_OK) return rc;
   if (!job) {
@@ -307,12 +317,12 @@ int cmd_jobs(int argc, char **argv) {
   } else {
     char *copy = strdup(metrics);
     if (!copy) {
-      sqlite3_close(db);
+      mon_query_close(db);
       return cli_fail("out of memory");
     }
     rc = show_job(db, job, by, copy, json);
     free(copy);
   }
-  sqlite3_close(db);
+  mon_query_close(db);
   return rc;
 }

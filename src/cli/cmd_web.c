@@ -23,7 +23,8 @@ static void help(void) {
       "drill-down by clicking a row or bar; the SQL of every page on request.\n"
       "\n"
       "options:\n"
-      "  --db FILE            the database (default $AUGUR_DB or augur.db)\n"
+      "  --db DB              the database: a SQLite file, or PostgreSQL as a libpq URI\n"
+      "                       or conninfo string (default $AUGUR_DB or augur.db)\n"
       "  --listen ADDR:PORT   IPv4 address and port (default 127.0.0.1:8077; port 0 =\n"
       "                       any free port)\n"
       "  --token T            require this token (default $AUGUR_WEB_TOKEN); required\n"
@@ -87,10 +88,10 @@ int cmd_web(int argc, char **argv) {
     return cli_usage("listening on %s (not loopback) needs --token or AUGUR_WEB_TOKEN", host);
 #ifdef AUGUR_HAVE_WEB
   /* Check the database now: a wrong path is a start-up error, not a page. */
-  sqlite3 *probe;
+  mon_qdb *probe;
   char why[512];
   if (mon_query_open(db, &probe, why, sizeof why) < 0) return cli_fail("%s", why);
-  sqlite3_close(probe);
+  mon_query_close(probe);
   web_opts o = {db, host, (int)port, token, port_file, verbose};
   if (web_run(&o, why, sizeof why) < 0) return cli_fail("%s", why);
   return CLI_OK;

@@ -424,11 +424,12 @@ static int read_config(const char *path) {
 static void usage(FILE *f) {
   fprintf(f, "usage: augurd [-c CONFIG] [options]\n"
              "\n"
-             "Receives augur job records over TCP and stores them in SQLite.\n"
+             "Receives augur job records over TCP and stores them in SQLite or PostgreSQL.\n"
              "\n"
              "options (also settings in CONFIG as 'name = value'):\n"
              "  --listen HOST:PORT   address to listen on (default 127.0.0.1:7077; port 0 = any)\n"
-             "  --db FILE            SQLite database (default augur.db)\n"
+             "  --db FILE|URI        SQLite file (default augur.db), or PostgreSQL:\n"
+             "                       postgresql://... or a conninfo 'host=... dbname=...'\n"
              "  --key FILE|munge[:SOCKET]\n"
              "                       HMAC key file (mode 600) or MUNGE (required)\n"
              "  --threads N          connection workers (default 4)\n"
@@ -559,7 +560,9 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  logmsg("info", "listening on %s (port %d), database %s, %d workers", cfg.listen, port, cfg.db,
+  char shown[sizeof cfg.db];
+  mon_db_redact(cfg.db, shown, sizeof shown); /* never a password in a log */
+  logmsg("info", "listening on %s (port %d), database %s, %d workers", cfg.listen, port, shown,
          cfg.threads);
 
   while (!stopping) {
@@ -591,7 +594,10 @@ int main(int argc, char **argv) {
          (unsigned long long)store_failures);
   mon_db_close(db);
   /* Workers still blocked on a slow client are left to the process exit;
-   * what they hold was never acked, so its sender keeps it. */
+   * what they hold was never acked, so its sender keeps it. _exit, not
+   * return: exit handlers (libcrypto's, libpq's) must not free what a
+   * worker may still be using. */
   free(ws);
-  return 0;
+  fflush(log_file);
+  _exit(0);
 }

@@ -1,6 +1,7 @@
 /* augur monitoring — the library shared by augurd, `augur profile` and
  * `augur jobs` (libaugur_monitor, static): wire format, job-record
- * validation, the sender with its spool, the SQLite store, JSON.
+ * validation, the sender with its spool, the store (SQLite, or PostgreSQL
+ * when built with libpq), JSON.
  * docs/monitoring.md describes the wire format and the schema. */
 #ifndef AUGUR_MON_H
 #define AUGUR_MON_H
@@ -113,13 +114,24 @@ int mon_records_collect(const char *dir, uid_t uid, augp_proc **procs, uint64_t 
 /* Removes DIR and the files in it (no recursion, links not followed). */
 void mon_dir_remove(const char *dir);
 
-/* ---- store (mon_db.c) ---- */
-typedef struct mon_db mon_db;
+/* ---- store (mon_db.c: SQLite, mon_db_pg.c: PostgreSQL) ---- */
+typedef struct mon_db mon_db; /* opaque; either backend */
+/* 1 if path names a PostgreSQL database: a libpq URI (postgresql://...,
+ * postgres://...) or a conninfo string (holds '=', does not start with '/'
+ * or '.'); else it is a SQLite file. */
+int mon_db_is_postgres(const char *path);
+/* path without its password, for logs: "user:secret@" -> "user@",
+ * "password=secret" -> "password=***". */
+void mon_db_redact(const char *path, char *out, size_t n);
+/* Opens (and creates the schema if absent) the SQLite file or PostgreSQL
+ * database path names. 0, or -1 with why (a PostgreSQL path in a build
+ * without libpq says so). */
 int mon_db_open(mon_db **db, const char *path, char *why, size_t whyn);
 void mon_db_close(mon_db *db);
 /* Inserts a batch of validated job payloads in one transaction; status[i]
  * gets MON_ACK_STORED or MON_ACK_DUPLICATE. Returns 0, or -1 if the
- * transaction failed (nothing stored; why says). */
+ * transaction failed (nothing stored; why says; PostgreSQL: also when the
+ * server is gone — the next call reconnects). */
 int mon_db_insert(mon_db *db, const uint8_t *const *payloads, const uint32_t *lens, int n,
                   int *status, char *why, size_t whyn);
 

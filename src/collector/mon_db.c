@@ -1,4 +1,6 @@
-/* augur monitoring — the SQLite store (schema in docs/monitoring.md).
+/* augur monitoring — the store: dispatch, what both backends share, and
+ * the SQLite backend (schema in docs/monitoring.md; PostgreSQL in
+ * mon_db_pg.c).
  *
  * One row per process and per thread in wide tables (one column per
  * metric), not one row per metric value: a process is one INSERT, not the
@@ -14,43 +16,117 @@
 #include <time.h>
 
 #include "mon.h"
+#include "mon_db_int.h"
 
-#define CACHE_SLOTS 8192 /* power of two; cleared when half full */
+/* ---- dispatch ---- */
 
-typedef struct cache_ent {
-  char *key;
-  int64_t id;
-} cache_ent;
+int mon_db_is_postgres(const char *path) {
+  /* A conninfo string holds '='; a path that starts like one (/, .) is a
+   * file even if a directory name holds '='. */
+  return !strncmp(path, "postgresql://", 13) || !strncmp(path, "postgres://", 11) ||
+         (strchr(path, '=') != NULL && path[0] != '/' && path[0] != '.');
+}
 
-struct mon_db {
-  sqlite3 *db;
-  sqlite3_stmt *ins_job, *ins_step, *ins_proc, *ins_thread;
-  sqlite3_stmt *sel_meta[4], *ins_meta[4];
-  cache_ent cache[CACHE_SLOTS];
-  int ncache;
-};
+void mon_db_redact(const char *path, char *out, size_t n) {
+  snprintf(out, n, "%s", path);
+  if (!mon_db_is_postgres(path)) return;
+  char *p = strstr(out, "://");
+  if (p) { /* URI: scheme://user:password@host/... */
+    char *auth = p + 3, *end = auth + strcspn(auth, "/?");
+    char *at = memchr(auth, '@', (size_t)(end - auth));
+    char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+    if (colon) memmove(colon, at, strlen(at) + 1);
+    char *q = strstr(out, "password=");
+    if (q) *q = 0; /* ...?password=...: cut there */
+    return;
+  }
+  for (char *q = strstr(out, "password"); q; q = strstr(q + 1, "password")) {
+    char *v = q + 8;
+    while (*v == ' ')
+      v++;
+    if (*v != '=') continue;
+    v++;
+    while (*v == ' ')
+      v++;
+    char *end = v;
+    if (*end == '\'') /* quoted value, \' inside */
+      for (end++; *end && *end != '\''; end++)
+        if (*end == '\\' && end[1]) end++;
+    while (*end && *end != ' ')
+      end++;
+    if (end - v >= 3) {
+      memmove(v + 3, end, strlen(end) + 1);
+      memcpy(v, "***", 3);
+    } else {
+      memset(v, '*', (size_t)(end - v)); /* never longer than the original */
+    }
+  }
+}
 
-enum { META_CLUSTER, META_USER, META_PROGRAM, META_NODE };
-static const char *const meta_table[4] = {"cluster", "user", "program", "node"};
+static int sqlite_open(mon_db **out, const char *path, char *why, size_t whyn);
 
-static const char *const schema =
-    "PRAGMA journal_mode=WAL;"
-    "CREATE TABLE IF NOT EXISTS cluster(id INTEGER PRIMARY KEY, name TEXT UNIQUE NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS user(id INTEGER PRIMARY KEY, name TEXT UNIQUE NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS program(id INTEGER PRIMARY KEY, name TEXT UNIQUE NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS node(id INTEGER PRIMARY KEY, name TEXT UNIQUE NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS job(id INTEGER PRIMARY KEY, record_uid TEXT UNIQUE NOT NULL,"
-    " cluster_id INTEGER NOT NULL REFERENCES cluster(id), job_name TEXT NOT NULL,"
-    " user_id INTEGER REFERENCES user(id), uid INTEGER, command TEXT, level INTEGER,"
-    " start_ns INTEGER, end_ns INTEGER, exit_status INTEGER, nprocs INTEGER,"
-    " counter_note TEXT, received_ns INTEGER);"
-    "CREATE INDEX IF NOT EXISTS job_by_name ON job(cluster_id, job_name);"
-    "CREATE TABLE IF NOT EXISTS step(id INTEGER PRIMARY KEY,"
-    " job_id INTEGER NOT NULL REFERENCES job(id), name TEXT NOT NULL);"
-    "CREATE INDEX IF NOT EXISTS step_by_job ON step(job_id);"
-    "CREATE TABLE IF NOT EXISTS metric(name TEXT PRIMARY KEY, scope TEXT NOT NULL,"
-    " unit TEXT NOT NULL, aggregations TEXT NOT NULL, preferred TEXT NOT NULL,"
-    " derived TEXT, description TEXT NOT NULL);";
+int mon_db_open(mon_db **out, const char *path, char *why, size_t whyn) {
+  *out = NULL;
+  if (mon_db_is_postgres(path)) return mon_db_pg_open(out, path, why, whyn);
+  return sqlite_open(out, path, why, whyn);
+}
+
+void mon_db_close(mon_db *db) {
+  if (db) db->ops->close(db);
+}
+
+int mon_db_insert(mon_db *db, const uint8_t *const *payloads, const uint32_t *lens, int n,
+                  int *status, char *why, size_t whyn) {
+  return db->ops->insert(db, payloads, lens, n, status, why, whyn);
+}
+
+/* ---- shared: metadata id cache ---- */
+
+const char *const mon_meta_table[MON_META_N] = {"cluster", "\"user\"", "program", "node"};
+
+static uint64_t hash(const char *s) {
+  uint64_t h = 1469598103934665603u;
+  for (; *s; s++)
+    h = (h ^ (uint8_t)*s) * 1099511628211u;
+  return h;
+}
+
+static void cache_key(char *key, size_t n, int table, const char *name) {
+  snprintf(key, n, "%d:%s", table, name);
+}
+
+int64_t mon_cache_get(const mon_cache *c, int table, const char *name) {
+  char key[300];
+  cache_key(key, sizeof key, table, name);
+  for (uint64_t i = hash(key) & (MON_CACHE_SLOTS - 1); c->slot[i].key;
+       i = (i + 1) & (MON_CACHE_SLOTS - 1))
+    if (!strcmp(c->slot[i].key, key)) return c->slot[i].id;
+  return -1;
+}
+
+void mon_cache_put(mon_cache *c, int table, const char *name, int64_t id) {
+  char key[300];
+  cache_key(key, sizeof key, table, name);
+  if (c->n >= MON_CACHE_SLOTS / 2) mon_cache_clear(c); /* bounded memory */
+  char *k = strdup(key);
+  if (!k) return; /* only a cache */
+  uint64_t i = hash(key) & (MON_CACHE_SLOTS - 1);
+  while (c->slot[i].key)
+    i = (i + 1) & (MON_CACHE_SLOTS - 1);
+  c->slot[i].key = k;
+  c->slot[i].id = id;
+  c->n++;
+}
+
+void mon_cache_clear(mon_cache *c) {
+  for (int i = 0; i < MON_CACHE_SLOTS; i++) {
+    free(c->slot[i].key);
+    c->slot[i].key = NULL;
+  }
+  c->n = 0;
+}
+
+/* ---- shared: schema and row values ---- */
 
 /* Process columns after the identity ones; counters are NULL when the
  * slot was not measured. */
@@ -59,85 +135,148 @@ static const char *const proc_cols[] = {
     "utime_us", "stime_us", "maxrss_kb", "minflt",   "majflt",        "nvcsw",           "nivcsw",
     "inblock",  "oublock",  "ctr_mask",  "nthreads", "io_bytes_read", "io_bytes_written"};
 #define NPROC_COLS (sizeof proc_cols / sizeof proc_cols[0])
+static const char *const thread_cols[] = {"slot",   "tid",   "start_ns", "end_ns", "cpu_ns",
+                                          "mpi_ns", "io_ns", "nfolded",  "flags"};
+#define NTHREAD_COLS (sizeof thread_cols / sizeof thread_cols[0])
+_Static_assert(MON_NPROC_VALUES == NPROC_COLS + AUGP_CTR_RESERVED + 2 * AUGP_NMPI + 2 * AUGP_NIO,
+               "process columns");
+_Static_assert(MON_NTHREAD_VALUES == NTHREAD_COLS + AUGP_CTR_RESERVED, "thread columns");
 
-static int exec_sql(sqlite3 *db, const char *sql, char *why, size_t whyn) {
-  char *err = NULL;
-  if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK) {
-    snprintf(why, whyn, "sqlite: %s", err ? err : "error");
-    sqlite3_free(err);
-    return -1;
+typedef struct sbuf {
+  char *b;
+  size_t n, at;
+  int oom;
+} sbuf;
+
+/* Appends len bytes of t (and keeps the text terminated). */
+static void putn(sbuf *s, const char *t, size_t len) {
+  if (s->oom) return;
+  if (s->at + len + 1 > s->n) {
+    size_t n = (s->n ? s->n * 2 : 4096) + len;
+    char *nb = realloc(s->b, n);
+    if (!nb) {
+      s->oom = 1;
+      return;
+    }
+    s->b = nb;
+    s->n = n;
   }
-  return 0;
+  memcpy(s->b + s->at, t, len);
+  s->at += len;
+  s->b[s->at] = 0;
 }
 
-static size_t cat(char *b, size_t n, size_t at, const char *fmt, const char *a) {
-  int w = snprintf(b + at, at < n ? n - at : 0, fmt, a);
-  return at + (w > 0 ? (size_t)w : 0);
+/* Appends fmt with up to two string arguments. */
+static void put(sbuf *s, const char *fmt, const char *a, const char *b) {
+  char tmp[512];
+  int w = snprintf(tmp, sizeof tmp, fmt, a, b);
+  if (w < 0 || (size_t)w >= sizeof tmp) {
+    s->oom = 1; /* only our own short names pass through here */
+    return;
+  }
+  putn(s, tmp, (size_t)w);
 }
 
-/* CREATE TABLE process / thread and their INSERTs, from the column lists. */
-static void build_sql(char *create_p, char *insert_p, char *create_t, char *insert_t, size_t n) {
-  size_t a = 0, b = 0, c = 0, d = 0;
-  a = cat(create_p, n, a, "%s",
-          "CREATE TABLE IF NOT EXISTS process(id INTEGER PRIMARY KEY,"
-          " step_id INTEGER NOT NULL REFERENCES step(id),"
-          " node_id INTEGER REFERENCES node(id),"
-          " program_id INTEGER REFERENCES program(id), counter_note TEXT");
-  b = cat(insert_p, n, b, "%s", "INSERT INTO process(step_id,node_id,program_id,counter_note");
-  int nparams = 4;
-  for (size_t i = 0; i < NPROC_COLS; i++) {
-    a = cat(create_p, n, a, ", %s INTEGER", proc_cols[i]);
-    b = cat(insert_p, n, b, ",%s", proc_cols[i]);
-    nparams++;
-  }
-  c = cat(create_t, n, c, "%s",
-          "CREATE TABLE IF NOT EXISTS thread(id INTEGER PRIMARY KEY,"
-          " process_id INTEGER NOT NULL REFERENCES process(id),"
-          " slot INTEGER, tid INTEGER, start_ns INTEGER, end_ns INTEGER,"
-          " cpu_ns INTEGER, mpi_ns INTEGER, io_ns INTEGER,"
-          " nfolded INTEGER, flags INTEGER");
-  d = cat(insert_t, n, d, "%s",
-          "INSERT INTO thread(process_id,slot,tid,start_ns,end_ns,cpu_ns,mpi_ns,io_ns,nfolded,"
-          "flags");
-  for (int i = 0; i < AUGP_CTR_RESERVED; i++) {
-    a = cat(create_p, n, a, ", %s INTEGER", augp_ctr_names[i]);
-    b = cat(insert_p, n, b, ",%s", augp_ctr_names[i]);
-    c = cat(create_t, n, c, ", %s INTEGER", augp_ctr_names[i]);
-    d = cat(insert_t, n, d, ",%s", augp_ctr_names[i]);
-    nparams++;
-  }
+/* Every column name of a list, each through fmt (%s = the name). */
+static void each_col(sbuf *s, int thread, const char *fmt) {
+  const char *const *base = thread ? thread_cols : proc_cols;
+  size_t nbase = thread ? NTHREAD_COLS : NPROC_COLS;
+  for (size_t i = 0; i < nbase; i++)
+    put(s, fmt, base[i], "");
+  for (int i = 0; i < AUGP_CTR_RESERVED; i++)
+    put(s, fmt, augp_ctr_names[i], "");
+  if (thread) return;
+  char col[64];
   for (int i = 0; i < AUGP_NMPI; i++) {
-    char col[64];
-    snprintf(col, sizeof col, "mpi_%s_ns INTEGER, mpi_%s_calls", augp_mpi_names[i],
-             augp_mpi_names[i]);
-    a = cat(create_p, n, a, ", %s INTEGER", col);
-    snprintf(col, sizeof col, "mpi_%s_ns,mpi_%s_calls", augp_mpi_names[i], augp_mpi_names[i]);
-    b = cat(insert_p, n, b, ",%s", col);
-    nparams += 2;
+    snprintf(col, sizeof col, "mpi_%s_ns", augp_mpi_names[i]);
+    put(s, fmt, col, "");
+    snprintf(col, sizeof col, "mpi_%s_calls", augp_mpi_names[i]);
+    put(s, fmt, col, "");
   }
   for (int i = 0; i < AUGP_NIO; i++) {
-    char col[64];
-    snprintf(col, sizeof col, "io_%s_ns INTEGER, io_%s_calls", augp_io_names[i], augp_io_names[i]);
-    a = cat(create_p, n, a, ", %s INTEGER", col);
-    snprintf(col, sizeof col, "io_%s_ns,io_%s_calls", augp_io_names[i], augp_io_names[i]);
-    b = cat(insert_p, n, b, ",%s", col);
-    nparams += 2;
+    snprintf(col, sizeof col, "io_%s_ns", augp_io_names[i]);
+    put(s, fmt, col, "");
+    snprintf(col, sizeof col, "io_%s_calls", augp_io_names[i]);
+    put(s, fmt, col, "");
   }
-  a = cat(create_p, n, a, "%s", ");");
-  b = cat(insert_p, n, b, "%s", ") VALUES(?");
-  for (int i = 1; i < nparams; i++)
-    b = cat(insert_p, n, b, "%s", ",?");
-  cat(insert_p, n, b, "%s", ")");
-  c = cat(create_t, n, c, "%s", ");");
-  d = cat(insert_t, n, d, "%s", ") VALUES(?,?,?,?,?,?,?,?,?,?");
-  for (int i = 0; i < AUGP_CTR_RESERVED; i++)
-    d = cat(insert_t, n, d, "%s", ",?");
-  cat(insert_t, n, d, "%s", ")");
 }
 
+void mon_db_columns(int thread, char *out, size_t n) {
+  sbuf s = {NULL, 0, 0, 0};
+  each_col(&s, thread, ",%s");
+  snprintf(out, n, "%s", s.b && !s.oom ? s.b + 1 : "");
+  free(s.b);
+}
+
+void mon_db_proc_values(const augp_proc *p, int64_t *v, unsigned char *isnull) {
+  const uint64_t base[] = {p->pid,      p->ppid,      (uint64_t)p->rank, (uint64_t)p->nranks,
+                           p->flags,    p->start_ns,  p->end_ns,         p->utime_us,
+                           p->stime_us, p->maxrss_kb, p->minflt,         p->majflt,
+                           p->nvcsw,    p->nivcsw,    p->inblock,        p->oublock,
+                           p->ctr_mask, p->nthreads,  p->io_bytes_read,  p->io_bytes_written};
+  _Static_assert(sizeof base / sizeof base[0] == NPROC_COLS, "process columns");
+  int k = 0;
+  memset(isnull, 0, MON_NPROC_VALUES);
+  for (size_t i = 0; i < NPROC_COLS; i++)
+    v[k++] = (int64_t)base[i];
+  for (int c = 0; c < AUGP_CTR_RESERVED; c++, k++) {
+    v[k] = (int64_t)p->ctr[c];
+    isnull[k] = !(p->ctr_mask & (1u << c));
+  }
+  for (int c = 0; c < AUGP_NMPI; c++) {
+    v[k++] = (int64_t)p->mpi_ns[c];
+    v[k++] = (int64_t)p->mpi_calls[c];
+  }
+  for (int c = 0; c < AUGP_NIO; c++) {
+    v[k++] = (int64_t)p->io_ns[c];
+    v[k++] = (int64_t)p->io_calls[c];
+  }
+}
+
+void mon_db_thread_values(const augp_proc *p, int slot, int64_t *v, unsigned char *isnull) {
+  const augp_thread *th = &p->threads[slot];
+  const uint64_t base[] = {(uint64_t)slot, th->tid,   th->start_ns, th->end_ns, th->cpu_ns,
+                           th->mpi_ns,     th->io_ns, th->nfolded,  th->flags};
+  _Static_assert(sizeof base / sizeof base[0] == NTHREAD_COLS, "thread columns");
+  int k = 0;
+  memset(isnull, 0, MON_NTHREAD_VALUES);
+  for (size_t i = 0; i < NTHREAD_COLS; i++)
+    v[k++] = (int64_t)base[i];
+  for (int c = 0; c < AUGP_CTR_RESERVED; c++, k++) {
+    v[k] = (int64_t)th->ctr[c];
+    isnull[k] = !(p->ctr_mask & (1u << c));
+  }
+}
+
+static const char *const schema_tables =
+    "CREATE TABLE IF NOT EXISTS cluster(id @ID@, name TEXT UNIQUE NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS \"user\"(id @ID@, name TEXT UNIQUE NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS program(id @ID@, name TEXT UNIQUE NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS node(id @ID@, name TEXT UNIQUE NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS job(id @ID@, record_uid TEXT UNIQUE NOT NULL,"
+    " cluster_id @INT@ NOT NULL REFERENCES cluster(id), job_name TEXT NOT NULL,"
+    " user_id @INT@ REFERENCES \"user\"(id), uid @INT@, command TEXT, level @INT@,"
+    " start_ns @INT@, end_ns @INT@, exit_status @INT@, nprocs @INT@,"
+    " counter_note TEXT, received_ns @INT@);"
+    "CREATE INDEX IF NOT EXISTS job_by_name ON job(cluster_id, job_name);"
+    "CREATE TABLE IF NOT EXISTS step(id @ID@,"
+    " job_id @INT@ NOT NULL REFERENCES job(id), name TEXT NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS step_by_job ON step(job_id);"
+    "CREATE TABLE IF NOT EXISTS metric(name TEXT PRIMARY KEY, scope TEXT NOT NULL,"
+    " unit TEXT NOT NULL, aggregations TEXT NOT NULL, preferred TEXT NOT NULL,"
+    " derived TEXT, description TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS process(id @ID@,"
+    " step_id @INT@ NOT NULL@REF:step@,"
+    " node_id @INT@@REF:node@,"
+    " program_id @INT@@REF:program@, counter_note TEXT";
+static const char *const schema_thread = "CREATE TABLE IF NOT EXISTS thread(id @ID@,"
+                                         " process_id @INT@ NOT NULL@REF:process@";
+static const char *const schema_index =
+    "CREATE INDEX IF NOT EXISTS process_by_step ON process(step_id);"
+    "CREATE INDEX IF NOT EXISTS thread_by_process ON thread(process_id);";
+
 /* Metric metadata and the derived metrics (also in docs/monitoring.md). */
-static const char *const metrics_sql =
-    "INSERT OR REPLACE INTO metric VALUES"
+static const char *const metric_rows =
     "('wall_s','process','s','avg,min,max,sum,stddev,balance','max',"
     " '(end_ns-start_ns)/1e9','elapsed time of the process'),"
     "('cpu_s','process','s','avg,min,max,sum,stddev,balance','sum',"
@@ -177,8 +316,10 @@ static const char *const metrics_sql =
     "('cpu_util','process','ratio','avg,min,max','avg','(utime_us+stime_us)*1e3/(end_ns-start_ns)',"
     " 'CPU time / elapsed time'),"
     "('l2_mpki','process','per 1000 ins','avg,min,max','avg','1000.0*l2_dcm/instructions',"
-    " 'L2 misses per 1000 instructions');"
-    "CREATE VIEW IF NOT EXISTS process_derived AS SELECT p.*,"
+    " 'L2 misses per 1000 instructions')";
+
+static const char *const view_sql =
+    "@VIEW@ process_derived AS SELECT p.*,"
     " (p.end_ns-p.start_ns)/1e9 AS wall_s, (p.utime_us+p.stime_us)/1e6 AS cpu_s,"
     " (p.mpi_p2p_ns+p.mpi_wait_ns+p.mpi_coll_ns+p.mpi_init_fini_ns+p.mpi_other_ns)/1e9 AS mpi_s,"
     " (p.io_read_ns+p.io_write_ns+p.io_meta_ns+p.io_sync_ns)/1e9 AS io_s,"
@@ -196,6 +337,86 @@ static const char *const metrics_sql =
     " FROM process p JOIN step s ON s.id=p.step_id LEFT JOIN node n ON n.id=p.node_id"
     " LEFT JOIN program g ON g.id=p.program_id;";
 
+/* Replaces the @WORD@ tokens of a template by the dialect's words. */
+static void expand(sbuf *s, const mon_dialect *d, const char *t) {
+  const struct {
+    const char *tok, *val;
+  } w[] = {{"@ID@", d->id},
+           {"@INT@", d->int64},
+           {"@VIEW@", d->view},
+           {"@METRIC@", d->metric},
+           {"@METRIC_END@", d->metric_end}};
+  while (*t) {
+    const char *at = strchr(t, '@');
+    putn(s, t, at ? (size_t)(at - t) : strlen(t));
+    if (!at) break;
+    const char *end = strchr(at + 1, '@');
+    if (!strncmp(at, "@REF:", 5) && end) { /* a reference of a per-row table */
+      if (d->row_refs) {
+        put(s, " REFERENCES ", "", "");
+        putn(s, at + 5, (size_t)(end - at - 5));
+        put(s, "(id)", "", "");
+      }
+      t = end + 1;
+      continue;
+    }
+    size_t i = 0;
+    while (i < sizeof w / sizeof w[0] && strncmp(at, w[i].tok, strlen(w[i].tok)))
+      i++;
+    putn(s, i < sizeof w / sizeof w[0] ? w[i].val : "@",
+         i < sizeof w / sizeof w[0] ? strlen(w[i].val) : 1);
+    t = at + (i < sizeof w / sizeof w[0] ? strlen(w[i].tok) : 1);
+  }
+}
+
+char *mon_db_schema_sql(const mon_dialect *d) {
+  sbuf s = {NULL, 0, 0, 0};
+  char fmt[64];
+  expand(&s, d, schema_tables);
+  snprintf(fmt, sizeof fmt, ", %%s %s", d->int64);
+  each_col(&s, 0, fmt);
+  put(&s, ");", "", "");
+  expand(&s, d, schema_thread);
+  each_col(&s, 1, fmt);
+  put(&s, ");", "", "");
+  putn(&s, schema_index, strlen(schema_index));
+  expand(&s, d, "@METRIC@ VALUES");
+  putn(&s, metric_rows, strlen(metric_rows));
+  expand(&s, d, " @METRIC_END@;");
+  expand(&s, d, view_sql);
+  if (s.oom) {
+    free(s.b);
+    return NULL;
+  }
+  return s.b;
+}
+
+/* ---- the SQLite backend ---- */
+
+typedef struct sq_db {
+  mon_db base;
+  sqlite3 *db;
+  sqlite3_stmt *ins_job, *ins_step, *ins_proc, *ins_thread;
+  sqlite3_stmt *sel_meta[MON_META_N], *ins_meta[MON_META_N];
+  mon_cache cache;
+} sq_db;
+
+/* SQLite declares every reference (and, like any SQLite without
+ * PRAGMA foreign_keys, does not enforce them). */
+static const mon_dialect sqlite_dialect = {
+    "INTEGER PRIMARY KEY",           "INTEGER", "CREATE VIEW IF NOT EXISTS",
+    "INSERT OR REPLACE INTO metric", "",        1};
+
+static int exec_sql(sqlite3 *db, const char *sql, char *why, size_t whyn) {
+  char *err = NULL;
+  if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK) {
+    snprintf(why, whyn, "sqlite: %s", err ? err : "error");
+    sqlite3_free(err);
+    return -1;
+  }
+  return 0;
+}
+
 static int prep(sqlite3 *db, const char *sql, sqlite3_stmt **st, char *why, size_t whyn) {
   if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) != SQLITE_OK) {
     snprintf(why, whyn, "sqlite prepare: %s", sqlite3_errmsg(db));
@@ -204,92 +425,95 @@ static int prep(sqlite3 *db, const char *sql, sqlite3_stmt **st, char *why, size
   return 0;
 }
 
-int mon_db_open(mon_db **out, const char *path, char *why, size_t whyn) {
-  *out = NULL;
-  mon_db *m = calloc(1, sizeof *m);
+/* INSERT INTO table(first,cols) VALUES(?,...) for nfirst + ncols values. */
+static int prep_insert(sq_db *m, const char *table, const char *first, int nfirst, int thread,
+                       int ncols, sqlite3_stmt **st, char *why, size_t whyn) {
+  char cols[4096];
+  mon_db_columns(thread, cols, sizeof cols);
+  sbuf s = {NULL, 0, 0, 0};
+  put(&s, "INSERT INTO %s(%s,", table, first);
+  putn(&s, cols, strlen(cols));
+  put(&s, ") VALUES(?", "", "");
+  for (int i = 1; i < nfirst + ncols; i++)
+    put(&s, ",?", "", "");
+  put(&s, ")", "", "");
+  int rc = s.oom ? -1 : prep(m->db, s.b, st, why, whyn);
+  if (s.oom) snprintf(why, whyn, "out of memory");
+  free(s.b);
+  return rc;
+}
+
+static void sqlite_close(mon_db *db);
+static int sqlite_insert(mon_db *db, const uint8_t *const *payloads, const uint32_t *lens, int n,
+                         int *status, char *why, size_t whyn);
+static const mon_db_ops sqlite_ops = {sqlite_insert, sqlite_close};
+
+static int sqlite_open(mon_db **out, const char *path, char *why, size_t whyn) {
+  sq_db *m = calloc(1, sizeof *m);
   if (!m) {
     snprintf(why, whyn, "out of memory");
     return -1;
   }
+  m->base.ops = &sqlite_ops;
   if (sqlite3_open_v2(path, &m->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
       SQLITE_OK) {
     snprintf(why, whyn, "cannot open database %s: %s", path,
              m->db ? sqlite3_errmsg(m->db) : "out of memory");
-    mon_db_close(m);
+    sqlite_close(&m->base);
     return -1;
   }
   sqlite3_busy_timeout(m->db, 5000);
-  static char cp[8192], ip[8192], ct[8192], it[8192];
-  build_sql(cp, ip, ct, it, sizeof cp);
-  int rc = exec_sql(m->db, schema, why, whyn) || exec_sql(m->db, cp, why, whyn) ||
-           exec_sql(m->db, ct, why, whyn) ||
-           exec_sql(m->db,
-                    "CREATE INDEX IF NOT EXISTS process_by_step ON process(step_id);"
-                    "CREATE INDEX IF NOT EXISTS thread_by_process ON thread(process_id);"
-                    "PRAGMA synchronous=FULL;",
-                    why, whyn) ||
-           exec_sql(m->db, "BEGIN", why, whyn) || exec_sql(m->db, metrics_sql, why, whyn) ||
+  char *schema = mon_db_schema_sql(&sqlite_dialect);
+  if (!schema) snprintf(why, whyn, "out of memory");
+  int rc = !schema ||
+           exec_sql(m->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL", why, whyn) ||
+           exec_sql(m->db, "BEGIN", why, whyn) || exec_sql(m->db, schema, why, whyn) ||
            exec_sql(m->db, "COMMIT", why, whyn);
+  free(schema);
   if (!rc)
-    rc = prep(m->db,
-              "INSERT OR IGNORE INTO job(record_uid,cluster_id,job_name,user_id,uid,command,"
-              "level,start_ns,end_ns,exit_status,nprocs,counter_note,received_ns)"
-              " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
-              &m->ins_job, why, whyn) ||
-         prep(m->db, "INSERT INTO step(job_id,name) VALUES(?,?)", &m->ins_step, why, whyn) ||
-         prep(m->db, ip, &m->ins_proc, why, whyn) || prep(m->db, it, &m->ins_thread, why, whyn);
-  for (int i = 0; i < 4 && !rc; i++) {
+    rc =
+        prep(m->db,
+             "INSERT OR IGNORE INTO job(record_uid,cluster_id,job_name,user_id,uid,command,"
+             "level,start_ns,end_ns,exit_status,nprocs,counter_note,received_ns)"
+             " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+             &m->ins_job, why, whyn) ||
+        prep(m->db, "INSERT INTO step(job_id,name) VALUES(?,?)", &m->ins_step, why, whyn) ||
+        prep_insert(m, "process", "step_id,node_id,program_id,counter_note", 4, 0, MON_NPROC_VALUES,
+                    &m->ins_proc, why, whyn) ||
+        prep_insert(m, "thread", "process_id", 1, 1, MON_NTHREAD_VALUES, &m->ins_thread, why, whyn);
+  for (int i = 0; i < MON_META_N && !rc; i++) {
     char sql[128];
-    snprintf(sql, sizeof sql, "SELECT id FROM %s WHERE name=?", meta_table[i]);
+    snprintf(sql, sizeof sql, "SELECT id FROM %s WHERE name=?", mon_meta_table[i]);
     rc = prep(m->db, sql, &m->sel_meta[i], why, whyn);
-    snprintf(sql, sizeof sql, "INSERT INTO %s(name) VALUES(?)", meta_table[i]);
+    snprintf(sql, sizeof sql, "INSERT INTO %s(name) VALUES(?)", mon_meta_table[i]);
     if (!rc) rc = prep(m->db, sql, &m->ins_meta[i], why, whyn);
   }
   if (rc) {
-    mon_db_close(m);
+    sqlite_close(&m->base);
     return -1;
   }
-  *out = m;
+  *out = &m->base;
   return 0;
 }
 
-static void cache_clear(mon_db *m) {
-  for (int i = 0; i < CACHE_SLOTS; i++) {
-    free(m->cache[i].key);
-    m->cache[i].key = NULL;
-  }
-  m->ncache = 0;
-}
-
-void mon_db_close(mon_db *m) {
-  if (!m) return;
-  sqlite3_stmt *all[] = {m->ins_job,     m->ins_step,    m->ins_proc,    m->ins_thread,
-                         m->sel_meta[0], m->sel_meta[1], m->sel_meta[2], m->sel_meta[3],
-                         m->ins_meta[0], m->ins_meta[1], m->ins_meta[2], m->ins_meta[3]};
+static void sqlite_close(mon_db *db) {
+  sq_db *m = (sq_db *)db;
+  sqlite3_stmt *all[] = {m->ins_job, m->ins_step, m->ins_proc, m->ins_thread};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     sqlite3_finalize(all[i]);
+  for (int i = 0; i < MON_META_N; i++) {
+    sqlite3_finalize(m->sel_meta[i]);
+    sqlite3_finalize(m->ins_meta[i]);
+  }
   sqlite3_close(m->db);
-  cache_clear(m);
+  mon_cache_clear(&m->cache);
   free(m);
 }
 
-static uint64_t hash(const char *s) {
-  uint64_t h = 1469598103934665603u;
-  for (; *s; s++)
-    h = (h ^ (uint8_t)*s) * 1099511628211u;
-  return h;
-}
-
 /* Id of name in a metadata table: cache, else SELECT, else INSERT. */
-static int64_t meta_id(mon_db *m, int table, const char *name) {
-  char key[300];
-  snprintf(key, sizeof key, "%d:%s", table, name);
-  uint64_t h = hash(key);
-  for (uint64_t i = h & (CACHE_SLOTS - 1);; i = (i + 1) & (CACHE_SLOTS - 1)) {
-    if (!m->cache[i].key) break;
-    if (!strcmp(m->cache[i].key, key)) return m->cache[i].id;
-  }
-  int64_t id = -1;
+static int64_t meta_id(sq_db *m, int table, const char *name) {
+  int64_t id = mon_cache_get(&m->cache, table, name);
+  if (id >= 0) return id;
   sqlite3_stmt *s = m->sel_meta[table];
   sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
   if (sqlite3_step(s) == SQLITE_ROW) id = sqlite3_column_int64(s, 0);
@@ -300,17 +524,7 @@ static int64_t meta_id(mon_db *m, int table, const char *name) {
     if (sqlite3_step(s) == SQLITE_DONE) id = sqlite3_last_insert_rowid(m->db);
     sqlite3_reset(s);
   }
-  if (id < 0) return -1;
-  if (m->ncache >= CACHE_SLOTS / 2) cache_clear(m); /* bounded memory */
-  char *k = strdup(key);
-  if (!k) return id;
-  for (uint64_t i = h & (CACHE_SLOTS - 1);; i = (i + 1) & (CACHE_SLOTS - 1))
-    if (!m->cache[i].key) {
-      m->cache[i].key = k;
-      m->cache[i].id = id;
-      m->ncache++;
-      break;
-    }
+  if (id >= 0) mon_cache_put(&m->cache, table, name, id);
   return id;
 }
 
@@ -325,72 +539,52 @@ static void bind_u64(sqlite3_stmt *s, int i, uint64_t v) {
   sqlite3_bind_int64(s, i, (sqlite3_int64)v);
 }
 
-static int insert_proc(mon_db *m, int64_t step, const augp_proc *p) {
+static void bind_values(sqlite3_stmt *s, int k, const int64_t *v, const unsigned char *isnull,
+                        int n) {
+  for (int i = 0; i < n; i++, k++) {
+    if (isnull[i])
+      sqlite3_bind_null(s, k);
+    else
+      sqlite3_bind_int64(s, k, v[i]);
+  }
+}
+
+static int insert_proc(sq_db *m, int64_t step, const augp_proc *p) {
   sqlite3_stmt *s = m->ins_proc;
-  int k = 1;
   char node[80];
   snprintf(node, sizeof node, "%s", p->host);
-  sqlite3_bind_int64(s, k++, step);
-  sqlite3_bind_int64(s, k++, meta_id(m, META_NODE, node));
-  sqlite3_bind_int64(s, k++, meta_id(m, META_PROGRAM, p->program[0] ? p->program : "?"));
+  sqlite3_bind_int64(s, 1, step);
+  sqlite3_bind_int64(s, 2, meta_id(m, MON_META_NODE, node));
+  sqlite3_bind_int64(s, 3, meta_id(m, MON_META_PROGRAM, p->program[0] ? p->program : "?"));
   if (p->counter_note[0])
-    sqlite3_bind_text(s, k++, p->counter_note, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 4, p->counter_note, -1, SQLITE_STATIC);
   else
-    sqlite3_bind_null(s, k++);
-  const uint64_t v[] = {p->pid,      p->ppid,      (uint64_t)p->rank, (uint64_t)p->nranks,
-                        p->flags,    p->start_ns,  p->end_ns,         p->utime_us,
-                        p->stime_us, p->maxrss_kb, p->minflt,         p->majflt,
-                        p->nvcsw,    p->nivcsw,    p->inblock,        p->oublock,
-                        p->ctr_mask, p->nthreads,  p->io_bytes_read,  p->io_bytes_written};
-  _Static_assert(sizeof v / sizeof v[0] == NPROC_COLS, "process columns");
-  for (size_t i = 0; i < NPROC_COLS; i++)
-    bind_u64(s, k++, v[i]);
-  for (int c = 0; c < AUGP_CTR_RESERVED; c++) {
-    if (p->ctr_mask & (1u << c))
-      bind_u64(s, k++, p->ctr[c]);
-    else
-      sqlite3_bind_null(s, k++);
-  }
-  for (int c = 0; c < AUGP_NMPI; c++) {
-    bind_u64(s, k++, p->mpi_ns[c]);
-    bind_u64(s, k++, p->mpi_calls[c]);
-  }
-  for (int c = 0; c < AUGP_NIO; c++) {
-    bind_u64(s, k++, p->io_ns[c]);
-    bind_u64(s, k++, p->io_calls[c]);
-  }
+    sqlite3_bind_null(s, 4);
+  int64_t v[MON_NPROC_VALUES];
+  unsigned char isnull[MON_NPROC_VALUES];
+  mon_db_proc_values(p, v, isnull);
+  bind_values(s, 5, v, isnull, MON_NPROC_VALUES);
   if (step_done(s)) return -1;
   int64_t pid = sqlite3_last_insert_rowid(m->db);
   uint64_t nt = p->nthreads < AUGP_MAX_THREADS ? p->nthreads : AUGP_MAX_THREADS;
   for (uint64_t t = 0; t < nt; t++) {
-    const augp_thread *th = &p->threads[t];
     s = m->ins_thread;
-    k = 1;
-    sqlite3_bind_int64(s, k++, pid);
-    bind_u64(s, k++, t);
-    const uint64_t tv[] = {th->tid,    th->start_ns, th->end_ns,  th->cpu_ns,
-                           th->mpi_ns, th->io_ns,    th->nfolded, th->flags};
-    for (size_t i = 0; i < 8; i++)
-      bind_u64(s, k++, tv[i]);
-    for (int c = 0; c < AUGP_CTR_RESERVED; c++) {
-      if (p->ctr_mask & (1u << c))
-        bind_u64(s, k++, th->ctr[c]);
-      else
-        sqlite3_bind_null(s, k++);
-    }
+    sqlite3_bind_int64(s, 1, pid);
+    mon_db_thread_values(p, (int)t, v, isnull);
+    bind_values(s, 2, v, isnull, MON_NTHREAD_VALUES);
     if (step_done(s)) return -1;
   }
   return 0;
 }
 
 /* One job; *status = STORED or DUPLICATE. */
-static int insert_job(mon_db *m, const uint8_t *payload, int *status) {
+static int insert_job(sq_db *m, const uint8_t *payload, int *status) {
   augp_job j;
   memcpy(&j, payload, sizeof j);
   char hex[33];
   mon_uid_hex(j.uid, hex);
-  int64_t cluster = meta_id(m, META_CLUSTER, j.cluster);
-  int64_t user = meta_id(m, META_USER, j.user[0] ? j.user : "?");
+  int64_t cluster = meta_id(m, MON_META_CLUSTER, j.cluster);
+  int64_t user = meta_id(m, MON_META_USER, j.user[0] ? j.user : "?");
   if (cluster < 0 || user < 0) return -1;
   const augp_proc *first = (const augp_proc *)(const void *)(payload + sizeof j);
   augp_proc p0;
@@ -434,8 +628,9 @@ static int insert_job(mon_db *m, const uint8_t *payload, int *status) {
   return 0;
 }
 
-int mon_db_insert(mon_db *m, const uint8_t *const *payloads, const uint32_t *lens, int n,
-                  int *status, char *why, size_t whyn) {
+static int sqlite_insert(mon_db *db, const uint8_t *const *payloads, const uint32_t *lens, int n,
+                         int *status, char *why, size_t whyn) {
+  sq_db *m = (sq_db *)db;
   (void)lens;
   if (exec_sql(m->db, "BEGIN IMMEDIATE", why, whyn)) return -1;
   for (int i = 0; i < n; i++) {
@@ -443,14 +638,14 @@ int mon_db_insert(mon_db *m, const uint8_t *const *payloads, const uint32_t *len
       snprintf(why, whyn, "sqlite insert: %s", sqlite3_errmsg(m->db));
       char ignore[64];
       exec_sql(m->db, "ROLLBACK", ignore, sizeof ignore);
-      cache_clear(m); /* ids created in the rolled-back transaction are gone */
+      mon_cache_clear(&m->cache); /* ids created in the rolled-back transaction are gone */
       return -1;
     }
   }
   if (exec_sql(m->db, "COMMIT", why, whyn)) {
     char ignore[64];
     exec_sql(m->db, "ROLLBACK", ignore, sizeof ignore);
-    cache_clear(m);
+    mon_cache_clear(&m->cache);
     return -1;
   }
   return 0;

@@ -1,11 +1,11 @@
 /* augur monitoring — the queries shared by `augur jobs` and `augur web`
- * (libaugur_monitor). SQL is built only from names checked against fixed
- * lists or against the columns of the database's own views; every value a
- * user gives is a bound parameter. docs/monitoring.md describes the schema. */
+ * (libaugur_monitor), on SQLite or PostgreSQL. SQL is built only from names
+ * checked against fixed lists or against the columns of the database's own
+ * views; every value a user gives is a bound parameter. docs/monitoring.md
+ * describes the schema. */
 #ifndef AUGUR_MON_QUERY_H
 #define AUGUR_MON_QUERY_H
 
-#include <sqlite3.h>
 #include <stddef.h>
 
 /* Resolutions: what one output row stands for (the GROUP BY). */
@@ -39,18 +39,52 @@ extern const char *const mon_agg_names[MON_AGG_N];
 int mon_by_parse(const char *name);
 int mon_agg_parse(const char *name);
 
+/* ---- a read-only monitoring database and its result sets ----
+ * The same calls read a SQLite file or a PostgreSQL database (a libpq URI or
+ * conninfo string, see mon_db_is_postgres in mon.h), so `augur jobs` and
+ * `augur web` work on both. The SQL the callers write is the subset both
+ * understand: '?' placeholders (or ?N), COALESCE, CASE, the "user" table
+ * quoted, every non-grouped column aggregated. */
+typedef struct mon_qdb mon_qdb;
+typedef struct mon_rows mon_rows;
+
 /* Opens a monitoring database read-only (never creates or changes it) and
  * checks it has the job table. 0, or -1 with why. */
-int mon_query_open(const char *path, sqlite3 **db, char *why, size_t whyn);
+int mon_query_open(const char *path, mon_qdb **db, char *why, size_t whyn);
+void mon_query_close(mon_qdb *db);
+
+/* A bound value: text, or (text NULL) an integer. */
+typedef struct mon_val {
+  const char *text;
+  long long num;
+} mon_val;
+
+/* Runs sql with the values bound to its placeholders in order; the result
+ * set (free it with mon_rows_free), or NULL with why. */
+mon_rows *mon_rows_query(mon_qdb *db, const char *sql, int nval, const mon_val *val, char *why,
+                         size_t whyn);
+/* Steps to the next row: 1, or 0 when there is none left (or the query
+ * failed on the way: mon_rows_error says so). */
+int mon_rows_next(mon_rows *r);
+const char *mon_rows_error(const mon_rows *r); /* NULL: no error */
+int mon_rows_ncol(const mon_rows *r);
+const char *mon_rows_name(const mon_rows *r, int col);
+/* Values of the current row; text is NULL for SQL NULL and lives until the
+ * next step. */
+int mon_rows_isnull(mon_rows *r, int col);
+const char *mon_rows_text(mon_rows *r, int col);
+long long mon_rows_int(mon_rows *r, int col);
+double mon_rows_double(mon_rows *r, int col);
+void mon_rows_free(mon_rows *r);
 
 /* 1 if name is a column of the relation the resolution reads (the
  * process_derived view, or the per-thread relation for MON_BY_THREAD). */
-int mon_query_metric_ok(sqlite3 *db, int by, const char *name);
+int mon_query_metric_ok(mon_qdb *db, int by, const char *name);
 
 /* The job row id from a spec: "#N", a job id (newest wins) or a record uid
  * prefix of at least 6 characters. Returns the number of matches (0 none,
  * -1 query failed); *id gets the newest. */
-int mon_query_find_job(sqlite3 *db, const char *spec, sqlite3_int64 *id);
+int mon_query_find_job(mon_qdb *db, const char *spec, long long *id);
 
 #define MON_Q_MAXCOL  32
 #define MON_Q_MAXBIND 10
@@ -59,7 +93,7 @@ typedef struct mon_query {
   int by; /* enum mon_by */
   /* Filters, NULL / 0 = any. */
   const char *cluster, *user, *step, *node, *program;
-  sqlite3_int64 job, proc; /* row ids */
+  long long job, proc; /* row ids */
   int has_rank;
   long long rank;
   /* Output columns: metric ncol[i] aggregated with agg[i]. */
@@ -76,11 +110,11 @@ typedef struct mon_query {
  * then one per output column. */
 #define MON_Q_FIRST 4
 
-/* Builds the SQL of q into sql (its text, for "show the SQL"), prepares and
- * binds it. The metrics must have passed mon_query_metric_ok. 0, or -1 with
- * why (the statement is then NULL). */
-int mon_query_prepare(sqlite3 *db, const mon_query *q, sqlite3_stmt **st, char *sql, size_t sqln,
-                      char *why, size_t whyn);
+/* Builds the SQL of q into sql (its text, for "show the SQL") and runs it
+ * with its values bound. The metrics must have passed mon_query_metric_ok.
+ * The result set, or NULL with why. */
+mon_rows *mon_query_run(mon_qdb *db, const mon_query *q, char *sql, size_t sqln, char *why,
+                        size_t whyn);
 
 /* Running statistics for the aggregations over rows (population stddev,
  * balance = avg / max). */

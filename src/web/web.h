@@ -9,7 +9,6 @@
 #ifndef AUGUR_WEB_H
 #define AUGUR_WEB_H
 
-#include <sqlite3.h>
 #include <stddef.h>
 
 #include "mon_query.h"

