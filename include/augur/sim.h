@@ -115,10 +115,28 @@ typedef struct augur_sim_phase_scale {
 int augur_sim_graph_from_trace_phases(augur_sim_graph **g, augur_trace *t,
                                       const augur_sim_phase_scale *sc, size_t n, augur_error *err);
 
+/* What-if transform: the compute that leads to each call of call site SITE
+ * (the COMPUTE operation right before an operation of that site, in the
+ * same rank) takes 1/FACTOR of its time. Returns how many bursts changed,
+ * or -1 if FACTOR is not a positive finite number. */
+int64_t augur_sim_graph_scale_site(augur_sim_graph *g, uint32_t site, double factor);
+/* The call sites of trace T that SPEC names: a global id ("12"), the text
+ * `augur report` prints ("exchange (stencil.c:40)", "stencil+0x1a2f",
+ * "site 12"), "file.c:LINE", or a function name (all of its sites). Writes
+ * up to MAX ids to IDS; returns how many match (0: none). */
+size_t augur_sim_find_sites(augur_trace *t, const char *spec, uint32_t *ids, size_t max);
+
 /* ---- Machine model ------------------------------------------------------ */
 
 enum augur_placement { AUGUR_PLACE_BLOCK = 0, AUGUR_PLACE_CYCLIC = 1, AUGUR_PLACE_EXPLICIT = 2 };
-enum augur_topology { AUGUR_TOPO_CROSSBAR = 0, AUGUR_TOPO_BUS = 1 };
+enum augur_topology {
+  AUGUR_TOPO_CROSSBAR = 0,
+  AUGUR_TOPO_BUS = 1,
+  AUGUR_TOPO_FATTREE = 2, /* two levels: leaf switches and spine switches */
+  AUGUR_TOPO_TORUS = 3    /* 1-D (ring), 2-D or 3-D, dimension-order routing */
+};
+
+#define AUGUR_TORUS_MAX_DIMS 3
 
 #define AUGUR_MACHINE_MAX_EXPLICIT 4096
 
@@ -140,6 +158,17 @@ typedef struct augur_machine {
   uint64_t bcast_short;     /* binomial tree below, scatter + ring allgather above */
   uint64_t allreduce_short; /* recursive doubling below, ring reduce-scatter+allgather above */
   uint64_t allgather_long;  /* recursive doubling (total bytes) below, ring above */
+  /* Fat-tree and torus (docs/simulate.md "Topologies"): every link is a
+   * resource the flows crossing it share; latency grows per link crossed. */
+  double hop_latency;              /* s per link crossed, on top of latency */
+  uint32_t fattree_leaf_nodes;     /* nodes per leaf switch (required for fattree) */
+  uint32_t fattree_uplinks;        /* links from each leaf, one to each spine; 0 = leaf_nodes */
+  double fattree_uplink_bandwidth; /* bytes/s of a leaf-spine link; 0 = bandwidth */
+  uint32_t torus_ndims;            /* 1..3 (required for torus) */
+  uint32_t torus_dims[AUGUR_TORUS_MAX_DIMS];
+  /* Processor sharing (docs/simulate.md "CPU"). */
+  uint32_t cpu_cores;         /* physical cores per node; 0 = one per rank (no sharing) */
+  double cpu_background_load; /* fraction of every core other work takes, [0, 1) */
 } augur_machine;
 
 /* This machine's defaults (docs/simulate.md lists them). */
@@ -153,7 +182,10 @@ uint32_t augur_machine_node(const augur_machine *m, uint32_t rank);
 /* The model as a SimGrid platform (a cluster of its nodes, loopback = the
  * shared-memory path, a shared backbone for the bus topology; host speed
  * 1 Gflop/s x cpu_speed, matching `augur export --flops 1e9`) and an SMPI
- * hostfile placing NRANKS ranks like the model does. */
+ * hostfile placing NRANKS ranks like the model does. Fat-tree and torus
+ * become SimGrid's FAT_TREE and TORUS clusters; hosts get cpu.cores cores
+ * (or the most ranks on a node) and the speed background load leaves
+ * (docs/simulate.md "SimGrid"). */
 int augur_machine_write_simgrid(const augur_machine *m, uint32_t nranks, FILE *platform,
                                 FILE *hosts);
 

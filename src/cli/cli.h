@@ -84,6 +84,7 @@ int cmd_timeline(int argc, char **argv);
 int cmd_diagnose(int argc, char **argv);
 int cmd_phases(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
+int cmd_graph(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_signature(int argc, char **argv);
 int cmd_predict(int argc, char **argv);

@@ -1,7 +1,7 @@
 /* augur simulate TRACE [--machine FILE] [--json] [--bandwidth xF|B] [--latency S|xF]
  *                      [--cpu-speed xF] [--ranks-per-node N] [--nodes N]
- *                      [--placement block|cyclic] [--topology crossbar|bus]
- *                      [--eager-limit BYTES] [--overhead S] */
+ *                      [--placement block|cyclic] [--topology crossbar|bus|fattree|torus]
+ *                      [--eager-limit BYTES] [--overhead S] [--scale SITE|phase:ID=xF]... */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,15 +10,20 @@
 #include <sys/stat.h>
 
 #include "augur/sim.h"
+#include "augur/simgraph.h"
 #include "cli.h"
+#include "cmd_graph.h"
+
+#define MAX_GCLASSES 32 /* --class options */
 
 static void help(void) {
-  printf("usage: augur simulate TRACE [--machine FILE] [--json] [what-if options]\n"
+  printf("usage: augur simulate TRACE|GRAPHFILE [--machine FILE] [--json] [what-if options]\n"
          "\n"
          "Replays the trace's execution graph (compute bursts, messages, collectives)\n"
          "on a machine model and predicts the run time and each rank's compute and\n"
          "waiting. Without --machine the built-in defaults are used; `augur calibrate`\n"
-         "writes a model of this machine. See docs/simulate.md.\n"
+         "writes a model of this machine. See docs/simulate.md. A graph file\n"
+         "(`augur graph`, docs/graph-format.md) is expanded and run the same way.\n"
          "\n"
          "options:\n"
          "  --machine FILE        machine model (INI, docs/simulate.md)\n"
@@ -31,7 +36,16 @@ static void help(void) {
          "  --ranks-per-node N    N ranks per node (block placement)\n"
          "  --nodes N             number of nodes\n"
          "  --placement P         block or cyclic\n"
-         "  --topology T          crossbar or bus\n"
+         "  --topology T          crossbar, bus, fattree or torus (the last two with\n"
+         "                        their shape from --machine)\n"
+         "  --scale SITE=xF       the compute before each call of SITE runs F times faster\n"
+         "  --scale phase:ID=xF   the compute of every repetition of phase ID (augur\n"
+         "                        phases) runs F times faster\n"
+         "                        (SITE: as `augur report` prints it, file:line, function\n"
+         "                        or id; repeatable)\n"
+         "  --seed S              graph file: seed of its random values (default 1)\n"
+         "  --runs N              graph file: N runs (seeds S...S+N-1): mean, sd, trimmed mean\n"
+         "  --class NAME=COUNT    graph file: ranks in a class (repeatable; docs/graph-format.md)\n"
          "  --simgrid-platform DIR  also write DIR/platform.xml and DIR/hosts: the model\n"
          "                        for SimGrid's smpirun -replay (docs/simulate.md)\n"
          "  -h, --help            show this help\n");
@@ -59,6 +73,50 @@ static int parse_factor(const char *opt, const char *val, double *out, int *is_f
   return 0;
 }
 
+#define MAX_SCALES 32
+
+/* "phase:ID" of a --scale SITE=xF; 0 when SITE names call sites. */
+static uint32_t scale_phase(const char *spec) {
+  if (strncmp(spec, "phase:", 6) != 0) return 0;
+  char *end = NULL;
+  unsigned long id = strtoul(spec + 6, &end, 10);
+  return end && *end == '=' && id > 0 && id < UINT32_MAX ? (uint32_t)id : 0;
+}
+
+/* The graph of T with the --scale phase:ID=xF what-ifs applied while it is
+ * built (augur_sim_graph_from_trace_phases). */
+static int build_graph(augur_sim_graph **g, augur_trace *t, const char **specs, int n,
+                       augur_error *err) {
+  augur_sim_phase_scale ps[MAX_SCALES];
+  size_t np = 0;
+  for (int i = 0; i < n; i++) {
+    uint32_t id = scale_phase(specs[i]);
+    int is_factor;
+    if (id && parse_factor("--scale", strrchr(specs[i], '=') + 1, &ps[np].factor, &is_factor) == 0)
+      ps[np++].phase = id;
+  }
+  return augur_sim_graph_from_trace_phases(g, t, ps, np, err);
+}
+
+/* --scale SITE=xF: the graph transform for every call site SITE names. */
+static int apply_scales(augur_sim_graph *g, augur_trace *t, const char **specs, int n) {
+  for (int i = 0; i < n; i++) {
+    if (scale_phase(specs[i])) continue;     /* applied while the graph was built */
+    const char *eq = strrchr(specs[i], '='); /* checked when parsed: SITE=F, SITE not empty */
+    char site[1024];
+    double f;
+    int is_factor;
+    snprintf(site, sizeof site, "%.*s", (int)(eq - specs[i]), specs[i]);
+    parse_factor("--scale", eq + 1, &f, &is_factor);
+    uint32_t ids[256];
+    size_t found = augur_sim_find_sites(t, site, ids, 256);
+    if (found == 0) return cli_fail("--scale: no call site matches '%s' (see augur report)", site);
+    for (size_t k = 0; k < found && k < 256; k++)
+      augur_sim_graph_scale_site(g, ids[k], f);
+  }
+  return CLI_OK;
+}
+
 static int write_platform(const char *dir, const augur_machine *m, uint32_t nranks) {
   char p1[4096], p2[4096];
   snprintf(p1, sizeof p1, "%s/platform.xml", dir);
@@ -81,6 +139,11 @@ int cmd_simulate(int argc, char **argv) {
   int json = 0;
   double cpu = 1, bw = 0, bwf = 1, latv = -1, latf = 1, overhead = -1;
   long long rpn = 0, nodes = -1, eager = -1;
+  const char *scales[MAX_SCALES];
+  int nscales = 0;
+  gfile_sim_opts gopt = {1, 1, NULL, 0, 0}; /* graph files (cmd_graph.c) */
+  const char *gclasses[MAX_GCLASSES];
+  int ngclasses = 0, gfile_opts = 0;
   for (int i = 1; i < argc; i++) {
     int m, f;
     double x;
@@ -129,9 +192,34 @@ int cmd_simulate(int argc, char **argv) {
       placement = val;
     } else if ((m = cli_opt_value(argc, argv, &i, "--topology", NULL, &val)) != 0) {
       if (m < 0) return CLI_USAGE;
-      if (strcmp(val, "crossbar") && strcmp(val, "bus"))
-        return cli_usage("--topology: expected crossbar or bus, got '%s'", val);
+      if (strcmp(val, "crossbar") && strcmp(val, "bus") && strcmp(val, "fattree") &&
+          strcmp(val, "torus"))
+        return cli_usage("--topology: expected crossbar, bus, fattree or torus, got '%s'", val);
       topology = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--scale", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      const char *eq = strrchr(val, '=');
+      if (!eq || eq == val)
+        return cli_usage("--scale: expected SITE=xF (e.g. 'exchange (stencil.c:40)=x2'), got '%s'",
+                         val);
+      if (parse_factor("--scale", eq + 1, &x, &f) < 0) return CLI_USAGE;
+      if (!strncmp(val, "phase:", 6) && !scale_phase(val))
+        return cli_usage("--scale: expected phase:ID=xF with ID a phase number, got '%s'", val);
+      if (nscales == MAX_SCALES) return cli_usage("--scale: at most %d of them", MAX_SCALES);
+      scales[nscales++] = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--seed", NULL, &val)) != 0) {
+      long long sd;
+      if (m < 0 || cli_parse_int("--seed", val, 0, 1LL << 62, &sd) < 0) return CLI_USAGE;
+      gopt.seed = (uint64_t)sd;
+      gfile_opts = 1;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--runs", NULL, &val)) != 0) {
+      if (m < 0 || cli_parse_int("--runs", val, 1, 1000000, &gopt.runs) < 0) return CLI_USAGE;
+      gfile_opts = 1;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--class", NULL, &val)) != 0) {
+      if (m < 0 || gfile_check_class_opt(val) < 0) return CLI_USAGE;
+      if (ngclasses == MAX_GCLASSES) return cli_usage("--class: at most %d of them", MAX_GCLASSES);
+      gclasses[ngclasses++] = val;
+      gfile_opts = 1;
     } else if ((m = cli_opt_value(argc, argv, &i, "--simgrid-platform", NULL, &val)) != 0) {
       if (m < 0) return CLI_USAGE;
       sgdir = val;
@@ -143,7 +231,8 @@ int cmd_simulate(int argc, char **argv) {
       path = argv[i];
     }
   }
-  if (!path) return cli_usage("missing TRACE (usage: augur simulate TRACE [--machine FILE])");
+  if (!path)
+    return cli_usage("missing TRACE (usage: augur simulate TRACE|GRAPHFILE [--machine FILE])");
 
   augur_error err = {0};
   augur_machine mach;
@@ -156,9 +245,11 @@ int cmd_simulate(int argc, char **argv) {
   mach.bandwidth *= bwf;
   mach.shm_bandwidth *= bwf;
   mach.injection_bandwidth *= bwf;
+  mach.fattree_uplink_bandwidth *= bwf;
   if (latv >= 0) mach.latency = latv;
   mach.latency *= latf;
   mach.shm_latency *= latf;
+  mach.hop_latency *= latf;
   if (overhead >= 0) mach.overhead = overhead;
   if (eager >= 0) mach.eager_limit = (uint64_t)eager;
   if (rpn > 0) {
@@ -168,19 +259,36 @@ int cmd_simulate(int argc, char **argv) {
   if (nodes > 0) mach.nodes = (uint32_t)nodes;
   if (placement)
     mach.placement = strcmp(placement, "cyclic") ? AUGUR_PLACE_BLOCK : AUGUR_PLACE_CYCLIC;
-  if (topology) mach.topology = strcmp(topology, "bus") ? AUGUR_TOPO_CROSSBAR : AUGUR_TOPO_BUS;
+  if (topology) /* fattree and torus take their shape from the machine file */
+    mach.topology = !strcmp(topology, "bus")       ? AUGUR_TOPO_BUS
+                    : !strcmp(topology, "fattree") ? AUGUR_TOPO_FATTREE
+                    : !strcmp(topology, "torus")   ? AUGUR_TOPO_TORUS
+                                                   : AUGUR_TOPO_CROSSBAR;
   if (mach.placement == AUGUR_PLACE_CYCLIC && mach.nodes == 0)
     return cli_usage("cyclic placement needs a number of nodes (--nodes N or nodes = N)");
 
+  if (gfile_is_graph_path(path)) { /* an execution-graph file (docs/graph-format.md) */
+    if (sgdir || nscales) return cli_usage("--simgrid-platform and --scale need a trace");
+    gopt.json = json;
+    gopt.classes = gclasses;
+    gopt.nclasses = ngclasses;
+    return cmd_simulate_gfile(path, &mach, &gopt);
+  }
+  if (gfile_opts) return cli_usage("--seed, --runs and --class apply to graph files, not traces");
   augur_trace *t = NULL;
   int rc = cli_open_trace(path, &t);
   if (rc != CLI_OK) return rc;
   augur_sim_graph *g = NULL;
-  if (augur_sim_graph_from_trace(&g, t, &err) != AUGUR_OK) {
+  if (build_graph(&g, t, scales, nscales, &err) != AUGUR_OK) {
     augur_trace_close(t);
     return cli_fail("%s", err.msg);
   }
+  rc = apply_scales(g, t, scales, nscales);
   augur_trace_close(t);
+  if (rc != CLI_OK) {
+    augur_sim_graph_free(g);
+    return rc;
+  }
   augur_sim_graph_stats gs;
   augur_sim_graph_stats_get(g, &gs);
   if (sgdir && write_platform(sgdir, &mach, gs.nranks) != CLI_OK) {

@@ -22,6 +22,7 @@ static const command commands[] = {
     {"timeline", cmd_timeline, "draw a window of the run as SVG or HTML"},
     {"diagnose", cmd_diagnose, "find where the run loses time, why, and what to change"},
     {"simulate", cmd_simulate, "predict the run on a machine model from its execution graph"},
+    {"graph", cmd_graph, "write a trace as an editable execution-graph file for simulate"},
     {"calibrate", cmd_calibrate, "measure this machine and write its model for simulate"},
     {"phases", cmd_phases, "PAS2P phases: repeated stretches, their weights and share of the run"},
     {"signature", cmd_signature, "PAS2P signature: what a new run needs to recognise the phases"},

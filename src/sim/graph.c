@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "augur/report.h"
 #include "sim_int.h"
 
 int sim_grow(void **p, size_t *cap, size_t need, size_t size) {
@@ -186,4 +187,61 @@ int64_t augur_sim_add_coll(augur_sim_graph *g, uint32_t rank, unsigned type, uin
   op.b = bytes;
   if (instance != AUGUR_SIM_NONE && instance >= g->ninstances) g->ninstances = instance + 1;
   return augur_sim_add_op(g, rank, &op);
+}
+
+/* ---- What-if: call-site compute scaling --------------------------------- */
+
+int64_t augur_sim_graph_scale_site(augur_sim_graph *g, uint32_t site, double factor) {
+  if (!(factor > 0) || factor > 1e300) return -1;
+  int64_t changed = 0;
+  for (uint32_t r = 0; r < g->nranks; r++) {
+    sim_rank_ops *ro = &g->ranks[r];
+    /* Only the first operation of a call counts (a Sendrecv is a send, a
+     * receive and a wait of the same site); the operation before it is the
+     * compute that led to the call, if there was any. */
+    for (size_t i = 1; i < ro->n; i++) {
+      augur_sim_op *op = &ro->ops[i], *prev = &ro->ops[i - 1];
+      if (op->callsite != site || op->kind == AUGUR_SIM_COMPUTE || prev->kind != AUGUR_SIM_COMPUTE)
+        continue;
+      double ns = (double)prev->a / factor;
+      prev->a = ns >= 0x1p64 ? UINT64_MAX : (uint64_t)(ns + 0.5);
+      changed++;
+    }
+  }
+  return changed;
+}
+
+/* SPEC against the printed form "function (file.c:LINE)": the whole text,
+ * the function alone, or "file.c:LINE". */
+static int site_matches(const char *printed, const char *spec) {
+  if (!strcmp(printed, spec)) return 1;
+  const char *paren = NULL; /* the last " (": function names may hold one */
+  for (const char *p = strstr(printed, " ("); p; p = strstr(p + 1, " ("))
+    paren = p;
+  if (!paren) return 0;
+  size_t flen = (size_t)(paren - printed);
+  if (strlen(spec) == flen && !strncmp(printed, spec, flen)) return 1;
+  const char *loc = paren + 2;
+  size_t llen = strlen(loc);
+  return llen > 1 && loc[llen - 1] == ')' && strlen(spec) == llen - 1 &&
+         !strncmp(loc, spec, llen - 1);
+}
+
+size_t augur_sim_find_sites(augur_trace *t, const char *spec, uint32_t *ids, size_t max) {
+  size_t n = augur_trace_ncallsites(t), found = 0;
+  char *end;
+  unsigned long id = strtoul(spec, &end, 10);
+  if (*spec >= '0' && *spec <= '9' && !*end) {
+    if (id < 1 || id > n) return 0;
+    if (max) ids[0] = (uint32_t)id;
+    return 1;
+  }
+  for (size_t i = 1; i <= n; i++) {
+    char buf[512];
+    augur_fmt_callsite(buf, sizeof buf, t, (uint32_t)i);
+    if (!site_matches(buf, spec)) continue;
+    if (found < max) ids[found] = (uint32_t)i;
+    found++;
+  }
+  return found;
 }

@@ -28,6 +28,7 @@ void augur_machine_default(augur_machine *m) {
   m->bcast_short = 12288;
   m->allreduce_short = 2048;
   m->allgather_long = 524288;
+  /* Topology and CPU-sharing parameters stay 0: off until a file sets them. */
 }
 
 typedef struct load_ctx {
@@ -121,6 +122,58 @@ static int set_explicit(load_ctx *c, const char *v) {
   return m->nexplicit > 0;
 }
 
+/* "4x4x2" (or 4,4,2): one to three torus dimensions. The product bounds
+ * the node count and the half-sums bound a route's length (SIM_MAX_ROUTE). */
+static int set_dims(load_ctx *c, const char *key, const char *v) {
+  augur_machine *m = c->m;
+  uint32_t dims[AUGUR_TORUS_MAX_DIMS], n = 0;
+  uint64_t product = 1, half = 0;
+  const char *p = v;
+  for (;;) {
+    char *end;
+    errno = 0;
+    while (*p == ' ')
+      p++;
+    unsigned long x = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
+    if (x == 0 || errno || x > 65536 || n == AUGUR_TORUS_MAX_DIMS) break;
+    dims[n++] = (uint32_t)x;
+    product *= x;
+    half += x / 2;
+    p = end;
+    while (*p == ' ')
+      p++;
+    if (*p == 'x' || *p == 'X' || *p == ',') {
+      p++;
+      continue;
+    }
+    if (*p == 0 && product <= SIM_TORUS_MAX_NODES && half <= SIM_TORUS_MAX_HOPS) {
+      m->torus_ndims = n;
+      for (uint32_t i = 0; i < AUGUR_TORUS_MAX_DIMS; i++)
+        m->torus_dims[i] = i < n ? dims[i] : 0;
+      return 1;
+    }
+    break;
+  }
+  snprintf(c->msg, sizeof c->msg,
+           "%s: expected 1 to 3 dimensions >= 1 like 4x4 or 4x4x2 (at most %u nodes, "
+           "routes of at most %u hops), got '%s'",
+           key, SIM_TORUS_MAX_NODES, SIM_TORUS_MAX_HOPS, v);
+  return 0;
+}
+
+static const char *topo_name(uint32_t t) {
+  switch (t) {
+  case AUGUR_TOPO_BUS:
+    return "bus";
+  case AUGUR_TOPO_FATTREE:
+    return "fattree";
+  case AUGUR_TOPO_TORUS:
+    return "torus";
+  default:
+    return "crossbar";
+  }
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value) {
   load_ctx *c = user;
   augur_machine *m = c->m;
@@ -164,8 +217,34 @@ static int handler(void *user, const char *section, const char *name, const char
       m->topology = AUGUR_TOPO_BUS;
       return 1;
     }
-    snprintf(c->msg, sizeof c->msg, "%s: expected crossbar or bus, got '%s'", key, value);
+    if (!strcasecmp(value, "fattree") || !strcasecmp(value, "fat-tree") ||
+        !strcasecmp(value, "fat_tree")) {
+      m->topology = AUGUR_TOPO_FATTREE;
+      return 1;
+    }
+    if (!strcasecmp(value, "torus")) {
+      m->topology = AUGUR_TOPO_TORUS;
+      return 1;
+    }
+    snprintf(c->msg, sizeof c->msg, "%s: expected crossbar, bus, fattree or torus, got '%s'", key,
+             value);
     return 0;
+  }
+  if (IS("network.hop_latency")) return set_pos(c, key, value, 1000, 0, &m->hop_latency);
+  if (IS("fattree.leaf_nodes")) return set_u32(c, key, value, 1, &m->fattree_leaf_nodes);
+  if (IS("fattree.uplinks")) return set_u32(c, key, value, 0, &m->fattree_uplinks);
+  if (IS("fattree.uplink_bandwidth"))
+    return set_pos(c, key, value, 1000, 0, &m->fattree_uplink_bandwidth);
+  if (IS("torus.dims")) return set_dims(c, key, value);
+  if (IS("cpu.cores")) return set_u32(c, key, value, 0, &m->cpu_cores);
+  if (IS("cpu.background_load")) {
+    double x;
+    if (parse_num(value, 1000, &x) || !(x >= 0 && x < 1)) {
+      snprintf(c->msg, sizeof c->msg, "%s: expected a fraction in [0, 1), got '%s'", key, value);
+      return 0;
+    }
+    m->cpu_background_load = x;
+    return 1;
   }
   if (IS("shm.latency")) return set_pos(c, key, value, 1000, 0, &m->shm_latency);
   if (IS("shm.bandwidth")) return set_pos(c, key, value, 1000, 1, &m->shm_bandwidth);
@@ -191,6 +270,13 @@ int augur_machine_load(augur_machine *m, const char *path, augur_error *err) {
     return augur_fail(err, AUGUR_E_FORMAT, "%s:%d: %s", path, line,
                       c.msg[0] ? c.msg : "expected '[section]' or 'key = value'");
   if (line < 0) return augur_fail(err, AUGUR_E_IO, "%s: cannot read", path);
+  if (m->topology == AUGUR_TOPO_TORUS && m->torus_ndims == 0)
+    return augur_fail(err, AUGUR_E_FORMAT, "%s: topology = torus needs [torus] dims (e.g. 4x4)",
+                      path);
+  if (m->topology == AUGUR_TOPO_FATTREE && m->fattree_leaf_nodes == 0)
+    return augur_fail(err, AUGUR_E_FORMAT,
+                      "%s: topology = fattree needs [fattree] leaf_nodes (nodes per leaf switch)",
+                      path);
   return AUGUR_OK;
 }
 
@@ -205,12 +291,22 @@ int augur_machine_write(const augur_machine *m, FILE *f) {
   } else {
     fprintf(f, "placement = %s\n", m->placement == AUGUR_PLACE_CYCLIC ? "cyclic" : "block");
   }
-  fprintf(f, "\n[cpu]\nspeed = %.6g\noverhead = %.6g\n", m->cpu_speed, m->overhead);
+  fprintf(f, "\n[cpu]\nspeed = %.6g\noverhead = %.6g\ncores = %u\nbackground_load = %.6g\n",
+          m->cpu_speed, m->overhead, m->cpu_cores, m->cpu_background_load);
   fprintf(f,
           "\n[network]\ntopology = %s\nlatency = %.6g\nbandwidth = %.6g\n"
-          "injection_bandwidth = %.6g\neager_limit = %llu\n",
-          m->topology == AUGUR_TOPO_BUS ? "bus" : "crossbar", m->latency, m->bandwidth,
-          m->injection_bandwidth, (unsigned long long)m->eager_limit);
+          "injection_bandwidth = %.6g\neager_limit = %llu\nhop_latency = %.6g\n",
+          topo_name(m->topology), m->latency, m->bandwidth, m->injection_bandwidth,
+          (unsigned long long)m->eager_limit, m->hop_latency);
+  if (m->fattree_leaf_nodes)
+    fprintf(f, "\n[fattree]\nleaf_nodes = %u\nuplinks = %u\nuplink_bandwidth = %.6g\n",
+            m->fattree_leaf_nodes, m->fattree_uplinks, m->fattree_uplink_bandwidth);
+  if (m->torus_ndims) {
+    fprintf(f, "\n[torus]\ndims = ");
+    for (uint32_t i = 0; i < m->torus_ndims; i++)
+      fprintf(f, "%s%u", i ? "x" : "", m->torus_dims[i]);
+    fprintf(f, "\n");
+  }
   fprintf(f, "\n[shm]\nlatency = %.6g\nbandwidth = %.6g\n", m->shm_latency, m->shm_bandwidth);
   fprintf(f, "\n[collectives]\nbcast_short = %llu\nallreduce_short = %llu\nallgather_long = %llu\n",
           (unsigned long long)m->bcast_short, (unsigned long long)m->allreduce_short,
@@ -231,24 +327,84 @@ uint32_t augur_machine_node(const augur_machine *m, uint32_t rank) {
   }
 }
 
+/* Mean links crossed between two distinct nodes of the torus: per
+ * dimension of n, the mean ring distance over all pairs is S/n with S =
+ * sum over k < n of min(k, n - k); identical pairs (0 hops) are then taken
+ * out. */
+static double torus_mean_hops(const augur_machine *m) {
+  double total = 0, size = 1;
+  for (uint32_t d = 0; d < m->torus_ndims; d++) {
+    uint32_t n = m->torus_dims[d];
+    double sum = 0;
+    for (uint32_t k = 0; k < n; k++)
+      sum += k < n - k ? k : n - k;
+    total += sum / n;
+    size *= n;
+  }
+  return size > 1 ? total * size / (size - 1) : 1;
+}
+
 int augur_machine_write_simgrid(const augur_machine *m, uint32_t nranks, FILE *platform,
                                 FILE *hosts) {
-  uint32_t maxnode = 0;
+  uint32_t maxnode = 0, cores = 1;
   for (uint32_t r = 0; r < nranks; r++) {
     uint32_t n = augur_machine_node(m, r);
     if (n > maxnode) maxnode = n;
   }
+  /* augur gives each rank a core unless cpu.cores says otherwise; SimGrid's
+   * hosts have one unless told: give them the most ranks on a node. */
+  uint32_t *per = calloc((size_t)maxnode + 1, sizeof *per);
+  if (!per) return AUGUR_E_NOMEM;
+  for (uint32_t r = 0; r < nranks; r++) {
+    uint32_t n = augur_machine_node(m, r);
+    if (++per[n] > cores) cores = per[n];
+  }
+  free(per);
+  if (m->cpu_cores) cores = m->cpu_cores;
+  /* Background load: what is left of each core. */
+  double speed = m->cpu_speed * (1 - m->cpu_background_load);
   fprintf(platform, "<?xml version='1.0'?>\n"
                     "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
                     "<platform version=\"4.1\">\n");
-  /* Links are private per host in a cluster, like the crossbar's per-node
-   * links; the bus is the backbone every inter-node transfer shares. */
+  uint32_t last = maxnode;
+  double bw = m->injection_bandwidth > 0 ? m->injection_bandwidth : m->bandwidth;
+  double lat = m->latency / 2;
+  char topo[160] = "";
+  if (m->topology == AUGUR_TOPO_FATTREE && m->fattree_leaf_nodes) {
+    /* Two levels: LEAF nodes per leaf switch, one uplink from each node,
+     * UP links from each leaf (one per spine), one cable each. SimGrid
+     * needs whole leaves; each route crosses 4 links between leaves (2
+     * inside one), so a link gets a quarter of the latency: exact between
+     * leaves. One bandwidth for every link. */
+    uint32_t k = m->fattree_leaf_nodes, up = m->fattree_uplinks ? m->fattree_uplinks : k;
+    uint32_t leaves = maxnode / k + 1;
+    last = leaves * k - 1;
+    bw = m->bandwidth;
+    lat = m->latency / 4 + m->hop_latency;
+    snprintf(topo, sizeof topo, " topology=\"FAT_TREE\" topo_parameters=\"2;%u,%u;1,%u;1,1\"", k,
+             leaves, up);
+  } else if (m->topology == AUGUR_TOPO_TORUS && m->torus_ndims) {
+    /* All of the torus's nodes; the latency spread over the mean route. */
+    uint32_t size = 1;
+    int len = snprintf(topo, sizeof topo, " topology=\"TORUS\" topo_parameters=\"");
+    for (uint32_t d = 0; d < m->torus_ndims; d++) {
+      size *= m->torus_dims[d];
+      len +=
+          snprintf(topo + len, sizeof topo - (size_t)len, "%s%u", d ? "," : "", m->torus_dims[d]);
+    }
+    snprintf(topo + len, sizeof topo - (size_t)len, "\"");
+    if (size - 1 > last) last = size - 1;
+    bw = m->bandwidth;
+    lat = m->latency / torus_mean_hops(m) + m->hop_latency;
+  }
+  /* Crossbar: links are private per host in a cluster, like the crossbar's
+   * per-node links; the bus is the backbone every inter-node transfer
+   * shares. */
   fprintf(platform,
           "  <cluster id=\"augur\" prefix=\"node-\" radical=\"0-%u\" suffix=\"\" "
-          "speed=\"%.6gGf\" bw=\"%.6gBps\" lat=\"%.6gs\" loopback_bw=\"%.6gBps\" "
-          "loopback_lat=\"%.6gs\"",
-          maxnode, m->cpu_speed, m->injection_bandwidth > 0 ? m->injection_bandwidth : m->bandwidth,
-          m->latency / 2, m->shm_bandwidth, m->shm_latency);
+          "speed=\"%.6gGf\" core=\"%u\" bw=\"%.6gBps\" lat=\"%.6gs\" loopback_bw=\"%.6gBps\" "
+          "loopback_lat=\"%.6gs\"%s",
+          last, speed, cores, bw, lat, m->shm_bandwidth, m->shm_latency, topo);
   if (m->topology == AUGUR_TOPO_BUS)
     fprintf(platform, " bb_bw=\"%.6gBps\" bb_lat=\"0s\" bb_sharing_policy=\"SHARED\"",
             m->bandwidth);

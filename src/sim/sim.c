@@ -9,8 +9,14 @@
  * the same answer as if it had waited for it. Data movement goes through
  * the global event queue (a binary heap ordered by time, then insertion), so
  * transfers that share a link (network resources: per-node injection, the
- * shared bus) are simulated in time order as fluid flows that split the
- * link's bandwidth equally. */
+ * shared bus, fat-tree and torus links: topo.c) are simulated in time order
+ * as fluid flows that split the link's bandwidth equally.
+ *
+ * Compute is the one exception to running ahead when a node has more ranks
+ * than cores (cpu.cores): then how fast a burst goes depends on how many
+ * ranks of the node compute at each instant, so each burst starts and ends
+ * through the queue, and the node's computing ranks share its cores like
+ * flows share a link (processor sharing). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +28,7 @@
 
 /* ---- Event queue ------------------------------------------------------- */
 
-enum { EV_XFER = 1, EV_ARRIVE = 2, EV_FLOWDONE = 3 };
+enum { EV_XFER = 1, EV_ARRIVE = 2, EV_FLOWDONE = 3, EV_CSTART = 4, EV_CDONE = 5 };
 
 typedef struct hev {
   double t;
@@ -82,12 +88,12 @@ typedef struct mslot {
 typedef struct flow {
   uint32_t slot, ver;
   double rem, rate;
-  int32_t res[3];
   uint32_t nres;
   int active;
+  int32_t res[SIM_MAX_ROUTE];
 } flow;
 
-enum { BLK_NONE = 0, BLK_SEND, BLK_RECV, BLK_WAIT, BLK_COLL };
+enum { BLK_NONE = 0, BLK_SEND, BLK_RECV, BLK_WAIT, BLK_COLL, BLK_COMPUTE };
 
 typedef struct rrun {
   size_t pc, n;
@@ -101,6 +107,12 @@ typedef struct rrun {
   uint32_t cur_s, cur_r;
   int posted;
   double t_coll;
+  /* compute burst under processor sharing */
+  int shared;         /* the rank's node has more ranks than cores */
+  int computing;      /* between its EV_CSTART and EV_CDONE */
+  uint32_t cver;      /* version of the pending EV_CDONE */
+  double crem, crate; /* seconds of work left (at one full core), current speed */
+  double cstart;      /* when the burst started */
   augur_sim_rank acc;
 } rrun;
 
@@ -121,9 +133,12 @@ typedef struct sim {
   uint32_t *active; /* indices of active flows */
   size_t nactive, active_cap;
   uint32_t free_flow;
-  double *res_bw;
-  uint32_t *res_n;
-  size_t nres;
+  sim_topo topo;
+  uint32_t *res_n; /* active flows per resource */
+  /* processor sharing, per node: ranks (CSR), computing ranks, last update */
+  uint32_t *node_off, *node_ranks, *cpu_n;
+  double *cpu_t;
+  double cpu_eff; /* 1 - background load */
   double flows_t; /* when the active flows' remaining bytes were last brought up to date */
   uint64_t ops, messages, events;
   int nomem;
@@ -138,7 +153,8 @@ static int same_node(const sim *s, uint32_t a, uint32_t b) {
 }
 
 static double lat(const sim *s, uint32_t a, uint32_t b) {
-  return same_node(s, a, b) ? s->m->shm_latency : s->m->latency;
+  return same_node(s, a, b) ? s->m->shm_latency
+                            : sim_topo_latency(&s->topo, s->node[a], s->node[b]);
 }
 
 static void schedule(sim *s, double t, uint32_t kind, uint32_t idx, uint32_t ver) {
@@ -309,10 +325,10 @@ static void flows_rate(sim *s, double now) {
     flow *f = &s->flows[fi];
     double rate = s->m->bandwidth;
     for (uint32_t k = 0; k < f->nres; k++) {
-      double share = s->res_bw[f->res[k]] / s->res_n[f->res[k]];
+      double share = s->topo.bw[f->res[k]] / s->res_n[f->res[k]];
       if (share < rate) rate = share;
     }
-    if (rate != f->rate || f->ver == 0) {
+    if (rate != f->rate) {
       f->rate = rate;
       f->ver++;
       schedule(s, now + f->rem / rate, EV_FLOWDONE, fi, f->ver);
@@ -332,6 +348,7 @@ static void flow_start(sim *s, uint32_t v, double now) {
       return;
     }
     fi = (uint32_t)s->nflows++;
+    s->flows[fi].ver = 0;
   }
   if (sim_grow((void **)&s->active, &s->active_cap, s->nactive + 1, sizeof *s->active)) {
     s->nomem = 1;
@@ -339,18 +356,13 @@ static void flow_start(sim *s, uint32_t v, double now) {
   }
   flows_advance(s, now);
   flow *f = &s->flows[fi];
-  memset(f, 0, sizeof *f);
+  /* The version goes on counting from the index's previous flow: its
+   * stale completions may still be queued. Rate 0: not scheduled yet. */
+  f->rate = 0;
   f->slot = v;
   f->rem = (double)m->bytes;
   f->active = 1;
-  uint32_t a = s->node[m->src], b = s->node[m->dst];
-  size_t nodes_res = s->nres - 1; /* the last resource is the bus */
-  if (s->m->injection_bandwidth > 0 && 2 * (size_t)a + 1 < nodes_res &&
-      2 * (size_t)b + 1 < nodes_res) {
-    f->res[f->nres++] = (int32_t)(2 * a);
-    f->res[f->nres++] = (int32_t)(2 * b + 1);
-  }
-  if (s->m->topology == AUGUR_TOPO_BUS) f->res[f->nres++] = (int32_t)(s->nres - 1);
+  f->nres = sim_topo_route(&s->topo, s->node[m->src], s->node[m->dst], f->res);
   for (uint32_t k = 0; k < f->nres; k++)
     s->res_n[f->res[k]]++;
   s->active[s->nactive++] = fi;
@@ -372,7 +384,7 @@ static void flow_done(sim *s, uint32_t fi, uint32_t ver, double now) {
   uint32_t v = f->slot;
   f->slot = s->free_flow;
   s->free_flow = fi;
-  schedule(s, now + s->m->latency, EV_ARRIVE, v, 0);
+  schedule(s, now + lat(s, s->slots[v].src, s->slots[v].dst), EV_ARRIVE, v, 0);
   flows_rate(s, now);
 }
 
@@ -381,18 +393,76 @@ static void xfer(sim *s, uint32_t v, double now) {
   if (same_node(s, m->src, m->dst)) {
     schedule(s, now + s->m->shm_latency + (double)m->bytes / s->m->shm_bandwidth, EV_ARRIVE, v, 0);
   } else if (m->bytes == 0) {
-    schedule(s, now + s->m->latency, EV_ARRIVE, v, 0);
-  } else if (s->m->topology == AUGUR_TOPO_CROSSBAR && !(s->m->injection_bandwidth > 0)) {
+    schedule(s, now + lat(s, m->src, m->dst), EV_ARRIVE, v, 0);
+  } else if (!sim_topo_shared(&s->topo)) {
     /* Nothing shared on the way: no flow to follow. */
-    schedule(s, now + (double)m->bytes / s->m->bandwidth + s->m->latency, EV_ARRIVE, v, 0);
+    schedule(s, now + (double)m->bytes / s->m->bandwidth + lat(s, m->src, m->dst), EV_ARRIVE, v, 0);
   } else {
     flow_start(s, v, now);
   }
 }
 
-/* ---- Ranks -------------------------------------------------------------- */
+/* ---- Processor sharing -------------------------------------------------- */
+
+/* Brings the work left of node N's computing ranks up to NOW. */
+static void cpu_advance(sim *s, uint32_t n, double now) {
+  double dt = now - s->cpu_t[n];
+  if (dt > 0)
+    for (uint32_t i = s->node_off[n]; i < s->node_off[n + 1]; i++) {
+      rrun *q = &s->r[s->node_ranks[i]];
+      if (!q->computing) continue;
+      q->crem -= q->crate * dt;
+      if (q->crem < 0) q->crem = 0;
+    }
+  s->cpu_t[n] = now;
+}
+
+/* Every computing rank of node N runs at min(1, cores / computing) of a
+ * core, times what the background load leaves; completions are
+ * rescheduled when the speed changes. */
+static void cpu_rates(sim *s, uint32_t n, double now) {
+  if (!s->cpu_n[n]) return;
+  double share = (double)s->m->cpu_cores / s->cpu_n[n];
+  double rate = (share < 1 ? share : 1) * s->cpu_eff;
+  for (uint32_t i = s->node_off[n]; i < s->node_off[n + 1]; i++) {
+    uint32_t r = s->node_ranks[i];
+    rrun *q = &s->r[r];
+    if (!q->computing || q->crate == rate) continue;
+    q->crate = rate;
+    q->cver++;
+    schedule(s, now + q->crem / rate, EV_CDONE, r, q->cver);
+  }
+}
+
+static void cpu_start(sim *s, uint32_t r, double now) {
+  rrun *rr = &s->r[r];
+  uint32_t n = s->node[r];
+  cpu_advance(s, n, now);
+  rr->computing = 1;
+  rr->cstart = now;
+  rr->crate = 0; /* not scheduled yet; cver goes on counting past the last burst's events */
+  s->cpu_n[n]++;
+  cpu_rates(s, n, now);
+}
 
 static void run_rank(sim *s, uint32_t r);
+
+static void cpu_done(sim *s, uint32_t r, uint32_t ver, double now) {
+  rrun *rr = &s->r[r];
+  if (!rr->computing || rr->cver != ver) return; /* rescheduled since */
+  uint32_t n = s->node[r];
+  cpu_advance(s, n, now);
+  rr->computing = 0;
+  s->cpu_n[n]--;
+  cpu_rates(s, n, now);
+  rr->acc.compute += now - rr->cstart;
+  rr->t = now;
+  rr->blocked = BLK_NONE;
+  rr->pc++;
+  run_rank(s, r);
+}
+
+/* ---- Ranks -------------------------------------------------------------- */
 
 static void wake(sim *s, uint32_t r);
 
@@ -523,6 +593,15 @@ static void run_rank(sim *s, uint32_t r) {
     switch (op->kind) {
     case AUGUR_SIM_COMPUTE: {
       double dt = (double)op->a * 1e-9 / speed;
+      if (rr->shared && dt > 0) {
+        /* Its speed depends on the node's other ranks from now on: the
+         * queue orders it with them. */
+        rr->crem = dt;
+        rr->blocked = BLK_COMPUTE;
+        schedule(s, rr->t, EV_CSTART, r, 0);
+        return;
+      }
+      dt /= s->cpu_eff;
       rr->acc.compute += dt;
       rr->t += dt;
       break;
@@ -672,9 +751,13 @@ int augur_simulate(const augur_sim_graph *g, const augur_machine *m, augur_sim_r
                    augur_error *err) {
   memset(res, 0, sizeof *res);
   if (!(m->cpu_speed > 0) || !(m->bandwidth > 0) || !(m->shm_bandwidth > 0) || m->latency < 0 ||
-      m->shm_latency < 0 || m->overhead < 0)
+      m->shm_latency < 0 || m->overhead < 0 || !(m->hop_latency >= 0) ||
+      m->fattree_uplink_bandwidth < 0)
     return augur_fail(err, AUGUR_E_ARG,
                       "machine model: speeds and bandwidths must be > 0, latencies >= 0");
+  if (!(m->cpu_background_load >= 0 && m->cpu_background_load < 1))
+    return augur_fail(err, AUGUR_E_ARG, "machine model: background load must be in [0, 1), got %g",
+                      m->cpu_background_load);
   int rc = check_graph(g, err);
   if (rc < 0) return rc;
   struct timespec t0, t1;
@@ -684,6 +767,7 @@ int augur_simulate(const augur_sim_graph *g, const augur_machine *m, augur_sim_r
   s.g = g;
   s.m = m;
   s.free_slot = s.free_flow = NONE32;
+  s.cpu_eff = 1 - m->cpu_background_load;
   uint32_t n = g->nranks, maxnode = 0;
   s.r = calloc(n, sizeof *s.r);
   s.node = calloc(n, sizeof *s.node);
@@ -696,14 +780,27 @@ int augur_simulate(const augur_sim_graph *g, const augur_machine *m, augur_sim_r
     s.r[r].t = g->ranks[r].start;
     s.r[r].n = g->ranks[r].n;
   }
-  /* Resources: per node out (2i) and in (2i+1), then the bus. */
-  s.nres = 2 * ((size_t)maxnode + 1) + 1;
-  s.res_bw = calloc(s.nres, sizeof *s.res_bw);
-  s.res_n = calloc(s.nres, sizeof *s.res_n);
-  if (!s.res_bw || !s.res_n) goto nomem;
-  for (size_t i = 0; i + 1 < s.nres; i++)
-    s.res_bw[i] = m->injection_bandwidth > 0 ? m->injection_bandwidth : m->bandwidth;
-  s.res_bw[s.nres - 1] = m->bandwidth;
+  uint32_t nnodes = maxnode + 1;
+  rc = sim_topo_init(&s.topo, m, nnodes, err);
+  if (rc < 0) goto out;
+  s.res_n = calloc(s.topo.nres, sizeof *s.res_n);
+  /* Ranks per node (counting sort by node) for processor sharing. */
+  s.node_off = calloc((size_t)nnodes + 1, sizeof *s.node_off);
+  s.node_ranks = calloc(n, sizeof *s.node_ranks);
+  s.cpu_n = calloc(nnodes, sizeof *s.cpu_n);
+  s.cpu_t = calloc(nnodes, sizeof *s.cpu_t);
+  if (!s.res_n || !s.node_off || !s.node_ranks || !s.cpu_n || !s.cpu_t) goto nomem;
+  for (uint32_t r = 0; r < n; r++)
+    s.node_off[s.node[r] + 1]++;
+  for (uint32_t i = 0; i < nnodes; i++)
+    s.node_off[i + 1] += s.node_off[i];
+  for (uint32_t r = 0; r < n; r++)
+    s.node_ranks[s.node_off[s.node[r]] + s.cpu_n[s.node[r]]++] = r;
+  for (uint32_t r = 0; r < n; r++) {
+    uint32_t nd = s.node[r];
+    s.r[r].shared = m->cpu_cores > 0 && s.node_off[nd + 1] - s.node_off[nd] > m->cpu_cores;
+  }
+  memset(s.cpu_n, 0, nnodes * sizeof *s.cpu_n);
   /* Point-to-point messages occupy slots 0..nmsgs-1. */
   if (sim_grow((void **)&s.slots, &s.slot_cap, g->nmsgs ? g->nmsgs : 1, sizeof *s.slots))
     goto nomem;
@@ -734,6 +831,12 @@ int augur_simulate(const augur_sim_graph *g, const augur_machine *m, augur_sim_r
       break;
     case EV_FLOWDONE:
       flow_done(&s, e.idx, e.ver, e.t);
+      break;
+    case EV_CSTART:
+      cpu_start(&s, e.idx, e.t);
+      break;
+    case EV_CDONE:
+      cpu_done(&s, e.idx, e.ver, e.t);
       break;
     default:
       break;
@@ -780,8 +883,12 @@ out:
   free(s.q.h);
   free(s.flows);
   free(s.active);
-  free(s.res_bw);
+  sim_topo_free(&s.topo);
   free(s.res_n);
+  free(s.node_off);
+  free(s.node_ranks);
+  free(s.cpu_n);
+  free(s.cpu_t);
   return rc;
 }
 

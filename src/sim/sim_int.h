@@ -74,5 +74,37 @@ typedef struct sim_windows {
 /* augur_sim_graph_from_trace with compute windows (NULL: none). */
 int sim_graph_build(augur_sim_graph **out, augur_trace *t, const sim_windows *win,
                     augur_error *err);
+/* ---- Network topology (topo.c) ------------------------------------------
+ * The links between nodes as resources with a bandwidth; a route is the
+ * list of resources a transfer from one node to another crosses. Layout:
+ * node out (2i) and in (2i+1) links, then the bus, then the topology's own
+ * links (fat-tree leaf-spine links, torus links). */
+
+#define SIM_MAX_ROUTE       64 /* resources on one route */
+#define SIM_TORUS_MAX_HOPS  60 /* sum of dims/2: the longest torus route */
+#define SIM_TORUS_MAX_NODES (1u << 20)
+
+typedef struct sim_topo {
+  const augur_machine *m;
+  uint32_t nnodes;  /* nodes the placement uses (node ids 0..nnodes-1) */
+  uint32_t bus;     /* resource id of the bus */
+  uint32_t base;    /* first resource of the topology's links */
+  uint32_t uplinks; /* fat-tree: links per leaf */
+  int node_links;   /* routes include the node out/in links */
+  size_t nres;
+  double *bw; /* nres bandwidths */
+} sim_topo;
+
+/* Checks M's topology against the NNODES nodes the placement uses and sets
+ * up the resources. */
+int sim_topo_init(sim_topo *t, const augur_machine *m, uint32_t nnodes, augur_error *err);
+void sim_topo_free(sim_topo *t);
+/* Does any transfer between nodes share a resource with another? (If not,
+ * transfers need no flow: crossbar without injection limits.) */
+int sim_topo_shared(const sim_topo *t);
+/* Resources from node A to node B (A != B) into RES[SIM_MAX_ROUTE]; returns how many. */
+uint32_t sim_topo_route(const sim_topo *t, uint32_t a, uint32_t b, int32_t *res);
+/* Network latency from node A to node B (A != B): latency + links crossed x hop_latency. */
+double sim_topo_latency(const sim_topo *t, uint32_t a, uint32_t b);
 
 #endif

@@ -1,0 +1,214 @@
+/* augur graph TRACE -o FILE [--spread] [--smooth] [--no-classes]: a trace's execution
+ * graph as an editable graph file (docs/graph-format.md); and the graph-file
+ * side of augur simulate (--seed, --runs, --class). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "augur/simgraph.h"
+#include "cli.h"
+#include "cmd_graph.h"
+
+static void help(void) {
+  printf("usage: augur graph TRACE -o FILE [--spread] [--smooth] [--no-classes]\n"
+         "\n"
+         "Writes the trace's execution graph (what `augur simulate TRACE` replays) as\n"
+         "an editable graph file: repetitions folded into loops, ranks with the same\n"
+         "program grouped into classes, peers relative. Edit it (costs, counts,\n"
+         "probabilities, more ranks in a class) and run `augur simulate FILE`.\n"
+         "See docs/graph-format.md.\n"
+         "\n"
+         "options:\n"
+         "  -o, --output FILE   where to write ('-' for standard output)\n"
+         "  --spread            costs that vary inside a loop as normal(mean,sd), or\n"
+         "                      lognormal(mean,sd) if sd > mean/3 (default: their mean)\n"
+         "  --smooth            average outlier costs into their loops too (shorter\n"
+         "                      file, more ranks alike; the prediction loses them)\n"
+         "  --no-classes        one class per rank\n"
+         "  -h, --help          show this help\n");
+}
+
+int cmd_graph(int argc, char **argv) {
+  const char *path = NULL, *out = NULL, *val = NULL;
+  augur_gfile_write_opts o = {0};
+  for (int i = 1; i < argc; i++) {
+    int m;
+    if (cli_is_help(argv[i])) {
+      help();
+      return CLI_OK;
+    } else if (!strcmp(argv[i], "--spread")) {
+      o.spread = 1;
+    } else if (!strcmp(argv[i], "--smooth")) {
+      o.smooth = 1;
+    } else if (!strcmp(argv[i], "--no-classes")) {
+      o.no_classes = 1;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--output", "-o", &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      out = val;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      return cli_usage("unknown option '%s' (see 'augur graph --help')", argv[i]);
+    } else if (path) {
+      return cli_usage("unexpected argument '%s': one trace at a time", argv[i]);
+    } else {
+      path = argv[i];
+    }
+  }
+  if (!path) return cli_usage("missing TRACE (usage: augur graph TRACE -o FILE)");
+  if (!out) return cli_usage("missing -o FILE (usage: augur graph TRACE -o FILE)");
+
+  augur_trace *t = NULL;
+  int rc = cli_open_trace(path, &t);
+  if (rc != CLI_OK) return rc;
+  augur_error err = {0};
+  augur_sim_graph *g = NULL;
+  rc = augur_sim_graph_from_trace(&g, t, &err);
+  augur_trace_close(t);
+  if (rc != AUGUR_OK) return cli_fail("%s", err.msg);
+  int to_stdout = !strcmp(out, "-");
+  FILE *f = to_stdout ? stdout : fopen(out, "w");
+  if (!f) {
+    int e = errno;
+    augur_sim_graph_free(g);
+    return cli_fail("%s: %s", out, strerror(e));
+  }
+  o.source = path;
+  rc = augur_gfile_write(f, g, &o, &err);
+  augur_sim_graph_free(g);
+  if (!to_stdout && fclose(f) && rc == AUGUR_OK) rc = augur_fail(&err, AUGUR_E_IO, "write failed");
+  if (rc != AUGUR_OK) {
+    if (!to_stdout) remove(out);
+    return cli_fail("%s: %s", out, err.msg);
+  }
+  return CLI_OK;
+}
+
+/* ---- augur simulate FILE ------------------------------------------------- */
+
+int gfile_is_graph_path(const char *path) {
+  struct stat st;
+  /* Traces are directories: any regular file is taken for a graph file, so
+   * one without the magic line gets the parser's error naming it. */
+  return augur_gfile_sniff(path) || (stat(path, &st) == 0 && S_ISREG(st.st_mode));
+}
+
+int gfile_check_class_opt(const char *val) {
+  const char *eq = strchr(val, '=');
+  long long n;
+  if (!eq || eq == val) {
+    cli_usage("--class: expected NAME=COUNT, got '%s'", val);
+    return -1;
+  }
+  return cli_parse_int("--class", eq + 1, 0, 10000000, &n) < 0 ? -1 : 0;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+int cmd_simulate_gfile(const char *path, const augur_machine *m, const gfile_sim_opts *o) {
+  augur_error err = {0};
+  augur_gfile *f = NULL;
+  if (augur_gfile_load(&f, path, &err) != AUGUR_OK) return cli_fail("%s", err.msg);
+  for (int i = 0; i < o->nclasses; i++) {
+    const char *eq = strchr(o->classes[i], '=');
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)(eq - o->classes[i]), o->classes[i]);
+    if (augur_gfile_set_count(f, name, (uint32_t)strtoul(eq + 1, NULL, 10), &err) != AUGUR_OK) {
+      augur_gfile_free(f);
+      return cli_usage("--class: %s", err.msg);
+    }
+  }
+  long long runs = o->runs > 0 ? o->runs : 1;
+  double *pred = malloc((size_t)runs * sizeof *pred);
+  if (!pred) {
+    augur_gfile_free(f);
+    return cli_fail("out of memory");
+  }
+  int rc = CLI_OK;
+  for (long long k = 0; k < runs && rc == CLI_OK; k++) {
+    augur_sim_graph *g = NULL;
+    if (augur_gfile_expand(f, o->seed + (uint64_t)k, 0, &g, &err) != AUGUR_OK) {
+      rc = cli_fail("%s", err.msg);
+      break;
+    }
+    augur_sim_result res;
+    if (augur_simulate(g, m, &res, &err) != AUGUR_OK) {
+      augur_sim_graph_free(g);
+      rc = cli_fail("%s: %s", path, err.msg);
+      break;
+    }
+    pred[k] = res.predicted_seconds;
+    if (runs == 1) {
+      augur_sim_graph_stats gs;
+      augur_sim_graph_stats_get(g, &gs);
+      if (o->json) {
+        augur_sim_write_json(stdout, &res, &gs, -1);
+      } else {
+        printf("machine: %s\n", m->name);
+        printf("graph file: %s (%u ranks, seed %llu)\n", path, gs.nranks,
+               (unsigned long long)o->seed);
+        augur_sim_write_text(stdout, &res, -1);
+      }
+    }
+    augur_sim_result_free(&res);
+    augur_sim_graph_free(g);
+  }
+  augur_gfile_free(f);
+  if (rc != CLI_OK || runs == 1) {
+    free(pred);
+    fflush(stdout);
+    return rc;
+  }
+  /* Mean, standard deviation (n - 1), 10 %-trimmed mean, as the seed's
+   * simulator reported them over runs. */
+  double sum = 0, ss = 0;
+  for (long long k = 0; k < runs; k++)
+    sum += pred[k];
+  double mean = sum / (double)runs;
+  for (long long k = 0; k < runs; k++)
+    ss += (pred[k] - mean) * (pred[k] - mean);
+  double sd = sqrt(ss / (double)(runs - 1));
+  double *sorted = malloc((size_t)runs * sizeof *sorted);
+  if (!sorted) {
+    free(pred);
+    return cli_fail("out of memory");
+  }
+  memcpy(sorted, pred, (size_t)runs * sizeof *sorted);
+  qsort(sorted, (size_t)runs, sizeof *sorted, cmp_double);
+  long long cut = runs / 10;
+  double tsum = 0;
+  for (long long k = cut; k < runs - cut; k++)
+    tsum += sorted[k];
+  double trimmed = tsum / (double)(runs - 2 * cut);
+  if (o->json) {
+    printf("{\"schema\":1, \"file\":\"");
+    for (const char *p = path; *p; p++) {
+      if (*p == '"' || *p == '\\')
+        printf("\\%c", *p);
+      else if ((unsigned char)*p < 0x20)
+        printf("\\u%04x", *p);
+      else
+        putchar(*p);
+    }
+    printf("\", \"runs\":%lld, \"seed\":%llu, \"mean\":%.9g, \"sd\":%.9g, \"trimmed_mean\":%.9g, "
+           "\"min\":%.9g, \"max\":%.9g, \"samples\":[",
+           runs, (unsigned long long)o->seed, mean, sd, trimmed, sorted[0], sorted[runs - 1]);
+    for (long long k = 0; k < runs; k++)
+      printf("%s%.9g", k ? ", " : "", pred[k]);
+    printf("]}\n");
+  } else {
+    printf("machine: %s\n", m->name);
+    printf("graph file: %s, %lld runs, seeds %llu ... %llu\n", path, runs,
+           (unsigned long long)o->seed, (unsigned long long)(o->seed + (uint64_t)runs - 1));
+    printf("predicted time: mean %.6f s, sd %.6f s, 10%%-trimmed mean %.6f s\n", mean, sd, trimmed);
+    printf("                min %.6f s, max %.6f s\n", sorted[0], sorted[runs - 1]);
+  }
+  fflush(stdout);
+  free(sorted);
+  free(pred);
+  return CLI_OK;
+}
