@@ -12,7 +12,7 @@ expect 2 1 "$AUGUR" simulate "$D/a.augur" --bandwidth -1
 expect 2 1 "$AUGUR" simulate "$D/a.augur" --latency x
 expect 2 1 "$AUGUR" simulate "$D/a.augur" --ranks-per-node 0
 expect 2 1 "$AUGUR" simulate "$D/a.augur" --placement diagonal
-expect 2 1 "$AUGUR" simulate "$D/a.augur" --topology torus
+expect 2 1 "$AUGUR" simulate "$D/a.augur" --topology hypercube
 expect 2 1 "$AUGUR" simulate "$D/a.augur" --placement cyclic
 expect 1 1 "$AUGUR" simulate "$D/nonexistent.augur"
 contains "$D/err" "no such trace"
