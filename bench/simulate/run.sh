@@ -1,14 +1,16 @@
 #!/bin/sh
 # bench/simulate: augur simulate against measured runs and SimGrid (issue 5).
-# 1. Apps recorded here with MPICH (4 ranks), each predicted by augur on the
-#    calibrated model of this machine (`augur calibrate --ranks 4`), on the
+# 1. Apps recorded here with MPICH (NP ranks, default 4; NP=2 gives each rank
+#    a core of this 2-core VM), each predicted by augur on the
+#    calibrated model of this machine (`augur calibrate --ranks NP`), on the
 #    model calibrated from the trace itself (`calibrate --from`), and by
 #    SimGrid's SMPI replay (`augur export --format simgrid`) on the same model
 #    (`simulate --simgrid-platform`); simulated events/s and peak RSS of both.
 # 2. Simulator throughput and memory on synthetic graphs (augur-bench-sim).
-# Usage: bench/simulate/run.sh [BUILD_DIR]
+# Usage: [NP=2] bench/simulate/run.sh [BUILD_DIR]
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
+NP=${NP:-4}
 AUGUR="$BUILD/bin/augur"
 BENCH="$BUILD/bin/augur-bench-sim"
 APPS="$BUILD/apps/mpich"
@@ -29,20 +31,28 @@ sys.stdout.write("%.6f %d %d\n" % (w, rss, r.returncode))
 PY
 }
 
-echo "augur bench/simulate  ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg), MPICH, 4 ranks)"
-"$AUGUR" calibrate --ranks 4 -o "$W/machine.ini" 2>/dev/null
+echo "augur bench/simulate  ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg), MPICH, $NP ranks)"
+"$AUGUR" calibrate --ranks "$NP" -o "$W/machine.ini" 2>/dev/null
 echo "model: $(grep -E '^# ring step' "$W/machine.ini" | sed 's/# //'), overhead $(grep '^overhead' "$W/machine.ini" | cut -d= -f2)"
 echo
 printf '%-28s %9s %9s %7s %9s %7s %9s %7s %10s %10s %8s %8s\n' app measured augur err \
   self err simgrid err "augur ev/s" "sg ev/s" "augur MB" "sg MB"
-for spec in "stencil -n 100" "ring -n 100 -s 1024" "stencil -n 40 -x 256 -y 256" \
-  "ring -n 50 -s 262144"; do
+# With NP=2 each rank has a core: runs long enough (0.05-0.8 s) that start-up
+# does not dominate. With 4 ranks on 2 cores the scheduler's delays do.
+SPECS_4='stencil -n 100|ring -n 100 -s 1024|stencil -n 40 -x 256 -y 256|ring -n 50 -s 262144'
+SPECS_2='stencil -n 20000|ring -n 20000 -s 1024|stencil -n 2000 -x 256 -y 256|ring -n 2000 -s 262144'
+[ "$NP" = 2 ] && SPECS=$SPECS_2 || SPECS=$SPECS_4
+IFS_SAVE=$IFS
+IFS='|'
+set -- $SPECS
+IFS=$IFS_SAVE
+for spec in "$@"; do
   set -- $spec
   app=$1
   shift
   T="$W/$app.augur"
   rm -rf "$T" "$W/$app.ti" "$W/sg"
-  if ! "$AUGUR" record -o "$T" -- mpiexec.mpich -n 4 "$APPS/$app" "$@" >"$W/rec.log" 2>&1; then
+  if ! "$AUGUR" record -o "$T" -- mpiexec.mpich -n "$NP" "$APPS/$app" "$@" >"$W/rec.log" 2>&1; then
     echo "$spec: recording failed: $(tail -1 "$W/rec.log")"
     continue
   fi
@@ -56,11 +66,11 @@ for spec in "stencil -n 100" "ring -n 100 -s 1024" "stencil -n 40 -x 256 -y 256"
   sg_time=-1 sg_wall=0 sg_rss=0
   if [ -n "$SMPIRUN" ]; then
     "$AUGUR" export "$T" --format simgrid -o "$W/$app.ti" >/dev/null 2>&1
-    (cd "$W/$app.ti" && measure "$SMPIRUN" -np 4 -platform "$W/sg/platform.xml" \
+    (cd "$W/$app.ti" && measure "$SMPIRUN" -np "$NP" -platform "$W/sg/platform.xml" \
       -hostfile "$W/sg/hosts" -replay index.txt --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
       --cfg=smpi/async-small-thresh:65536 --cfg=smpi/send-is-detached-thresh:65536 \
       --log=root.threshold:warning >"$W/sg.m")
-    (cd "$W/$app.ti" && "$SMPIRUN" -np 4 -platform "$W/sg/platform.xml" -hostfile "$W/sg/hosts" \
+    (cd "$W/$app.ti" && "$SMPIRUN" -np "$NP" -platform "$W/sg/platform.xml" -hostfile "$W/sg/hosts" \
       -replay index.txt --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
       --cfg=smpi/async-small-thresh:65536 --cfg=smpi/send-is-detached-thresh:65536 \
       >"$W/sg.out" 2>&1) || true
@@ -84,7 +94,7 @@ PY
 done
 echo
 echo "measured: last MPI_Finalize entry - first MPI_Init exit in the trace. augur: model from"
-echo "\`augur calibrate --ranks 4\`; self: \`calibrate --from\` the trace; simgrid: SMPI replay of"
+echo "\`augur calibrate --ranks $NP\`; self: \`calibrate --from\` the trace; simgrid: SMPI replay of"
 echo "\`augur export --format simgrid\` on the same model. ev/s: trace events / wall seconds of the"
 echo "whole command (augur: read + graph + simulate; SimGrid: smpirun). MB: peak RSS."
 echo
