@@ -17,17 +17,9 @@
 #include "augur/writer.h"
 #include "util.h"
 
-#define EPS 1e-9
+#include "simtest.h"
 
-/* One rank per node, no per-call overhead, everything eager: times add up. */
-static void machine(augur_machine *m, double lat, double bw) {
-  augur_machine_default(m);
-  m->cores_per_node = 1;
-  m->overhead = 0;
-  m->latency = m->shm_latency = lat;
-  m->bandwidth = m->shm_bandwidth = bw;
-  m->eager_limit = 1u << 30;
-}
+#define EPS 1e-9
 
 static void torus(augur_machine *m, uint32_t x, uint32_t y, uint32_t z) {
   m->topology = AUGUR_TOPO_TORUS;
@@ -35,21 +27,6 @@ static void torus(augur_machine *m, uint32_t x, uint32_t y, uint32_t z) {
   m->torus_dims[0] = x;
   m->torus_dims[1] = y;
   m->torus_dims[2] = z;
-}
-
-static augur_sim_result run(const augur_sim_graph *g, const augur_machine *m) {
-  augur_sim_result r;
-  augur_error err = {0};
-  int rc = augur_simulate(g, m, &r, &err);
-  if (rc != AUGUR_OK) fail_msg("simulate: %s", err.msg);
-  return r;
-}
-
-static void send(augur_sim_graph *g, uint32_t from, uint32_t to, uint64_t bytes) {
-  int64_t id = augur_sim_add_message(g, from, to, bytes, 0);
-  assert_true(id >= 0);
-  assert_true(augur_sim_add_send(g, from, (uint64_t)id, 0) >= 0);
-  assert_true(augur_sim_add_recv(g, to, (uint64_t)id, 0) >= 0);
 }
 
 /* A graph of NRANKS ranks and 1 MB messages FROM[i] -> TO[i], all at time
