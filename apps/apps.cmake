@@ -18,49 +18,39 @@ if(AUGUR_WERROR)
 endif()
 
 set(_apps_targets "")
-foreach(_app ring stencil)
+# _augur_c_app(APP HEADER PROPERTY): builds APP.c (which includes HEADER)
+# with this flavour's mpicc and lists APP in the global PROPERTY_<flavour>.
+function(_augur_c_app app header property)
   add_custom_command(
-    OUTPUT ${_apps_out}/${_app}
-    COMMAND ${AUGUR_MPI_${flavour}_MPICC} ${_apps_cflags} -o ${_apps_out}/${_app}
-            ${CMAKE_CURRENT_SOURCE_DIR}/${_app}.c -lm
-    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${_app}.c ${CMAKE_CURRENT_SOURCE_DIR}/common.h
-    COMMENT "Building app ${flavour}/${_app}"
+    OUTPUT ${_apps_out}/${app}
+    COMMAND ${AUGUR_MPI_${flavour}_MPICC} ${_apps_cflags} -o ${_apps_out}/${app}
+            ${CMAKE_CURRENT_SOURCE_DIR}/${app}.c -lm
+    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${app}.c ${CMAKE_CURRENT_SOURCE_DIR}/${header}
+    COMMENT "Building app ${flavour}/${app}"
     VERBATIM)
-  list(APPEND _apps_targets ${_apps_out}/${_app})
-  set_property(GLOBAL APPEND PROPERTY AUGUR_APPS_${flavour} ${_app})
+  set_property(GLOBAL APPEND PROPERTY ${property}_${flavour} ${app})
+  set(_apps_targets ${_apps_targets} ${_apps_out}/${app} PARENT_SCOPE)
+endfunction()
+
+foreach(_app ring stencil)
+  _augur_c_app(${_app} common.h AUGUR_APPS)
 endforeach()
 
 # Performance-problem apps (apps/README.md, "Performance problems"): one per
 # problem the diagnosis must find. Listed in AUGUR_PG_APPS_<flavour>, not in
 # AUGUR_APPS_<flavour>, because tests/integration checks every app listed there
 # event by event; tests/proving checks these.
-set(_pg_apps pg_late_barrier pg_imbalance pg_late_receiver pg_wrong_order pg_slow_comm
-    pg_late_bcast pg_early_reduce pg_blocked_sender pg_multicast pg_master_worker pg_serialization)
-foreach(_app ${_pg_apps})
-  add_custom_command(
-    OUTPUT ${_apps_out}/${_app}
-    COMMAND ${AUGUR_MPI_${flavour}_MPICC} ${_apps_cflags} -o ${_apps_out}/${_app}
-            ${CMAKE_CURRENT_SOURCE_DIR}/${_app}.c
-    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${_app}.c ${CMAKE_CURRENT_SOURCE_DIR}/pg_common.h
-    COMMENT "Building app ${flavour}/${_app}"
-    VERBATIM)
-  list(APPEND _apps_targets ${_apps_out}/${_app})
-  set_property(GLOBAL APPEND PROPERTY AUGUR_PG_APPS_${flavour} ${_app})
+foreach(_app pg_late_barrier pg_imbalance pg_late_receiver pg_wrong_order pg_slow_comm
+        pg_late_bcast pg_early_reduce pg_blocked_sender pg_multicast pg_master_worker
+        pg_serialization)
+  _augur_c_app(${_app} pg_common.h AUGUR_PG_APPS)
 endforeach()
 
 # PAS2P prediction apps (apps/README.md, "PAS2P solver"): iterative programs
 # with known phases for `augur predict` (tests/predict, bench/predict). Listed
 # in AUGUR_PREDICT_APPS_<flavour>, not in AUGUR_APPS_<flavour>.
 foreach(_app pas2p_solver pas2p_irregular)
-  add_custom_command(
-    OUTPUT ${_apps_out}/${_app}
-    COMMAND ${AUGUR_MPI_${flavour}_MPICC} ${_apps_cflags} -o ${_apps_out}/${_app}
-            ${CMAKE_CURRENT_SOURCE_DIR}/${_app}.c -lm
-    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${_app}.c ${CMAKE_CURRENT_SOURCE_DIR}/common.h
-    COMMENT "Building app ${flavour}/${_app}"
-    VERBATIM)
-  list(APPEND _apps_targets ${_apps_out}/${_app})
-  set_property(GLOBAL APPEND PROPERTY AUGUR_PREDICT_APPS_${flavour} ${_app})
+  _augur_c_app(${_app} common.h AUGUR_PREDICT_APPS)
 endforeach()
 
 # Fortran stencil (written separately, mirrors stencil.c): only when the
