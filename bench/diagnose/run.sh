@@ -26,8 +26,7 @@ PY=/usr/bin/python3 # the system one: `python3` on PATH may be a bare pyenv
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-now() { date +%s.%N; }
-median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+. "$(dirname "$0")/../lib.sh"
 
 if [ ! -x "$AUGUR" ] || ! "$AUGUR" diagnose --help >/dev/null 2>&1; then
   echo "bench/diagnose: skipped ($AUGUR missing or without 'diagnose')"

@@ -15,7 +15,7 @@ AUGUR="$BUILD/bin/augur"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+. "$(dirname "$0")/../lib.sh"
 
 "$AUGUR" record -o "$TMP/ring.augur" -- mpiexec.mpich -n 2 "$BUILD/apps/mpich/ring" -n "$ITER" -s 8 \
   >"$TMP/rec.log" 2>&1 || { cat "$TMP/rec.log"; exit 1; }

@@ -24,9 +24,7 @@ R=${2:-5}
 . "$(dirname "$0")/../../scripts/mpi-env.sh"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
-now() { date +%s.%N; }
-calc() { awk "BEGIN { print $1 }"; }
+. "$(dirname "$0")/../lib.sh"
 AUGUR="$BUILD/bin/augur"
 CC="$BUILD/bench/monitoring/callcost_mpich"
 command -v mpiexec.mpich >/dev/null && [ -x "$CC" ] ||

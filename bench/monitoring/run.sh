@@ -28,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+. "$(dirname "$0")/../lib.sh"
 jget() { sed -n "s/.*\"$1\": *\([0-9.eE+-]*\).*/\1/p"; }
 
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$TMP/key"

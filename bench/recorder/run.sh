@@ -13,9 +13,7 @@ R=${2:-5}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
-now() { date +%s.%N; }
-calc() { awk "BEGIN { print $1 }"; }
+. "$(dirname "$0")/../lib.sh"
 jget() { sed -n "s/.*\"$1\": *\([0-9.eE+-]*\).*/\1/p"; }
 
 CALLS=${CALLS:-2000000}
