@@ -99,11 +99,11 @@ static void mac_of(const mon_key *k, const uint8_t *buf, size_t n, uint8_t out[M
 
 /* What a MUNGE credential carries: SHA-256 of the header up to its auth
  * field (which holds the credential's own length) and the payload. */
-static void digest_of(const uint8_t *frame, uint32_t len, uint8_t out[32]) {
+static void digest_of(const uint8_t *hdr, const void *payload, uint32_t len, uint8_t out[32]) {
   EVP_MD_CTX *c = EVP_MD_CTX_new();
   unsigned int n = 32;
-  if (!c || !EVP_DigestInit_ex(c, EVP_sha256(), NULL) || !EVP_DigestUpdate(c, frame, 12) ||
-      !EVP_DigestUpdate(c, frame + MON_HDR, len) || !EVP_DigestFinal_ex(c, out, &n))
+  if (!c || !EVP_DigestInit_ex(c, EVP_sha256(), NULL) || !EVP_DigestUpdate(c, hdr, 12) ||
+      !EVP_DigestUpdate(c, payload, len) || !EVP_DigestFinal_ex(c, out, &n))
     memset(out, 0, 32); /* never matches a credential made by a working sender */
   EVP_MD_CTX_free(c);
 }
@@ -123,17 +123,8 @@ int mon_frame_build(const mon_key *k, uint16_t type, const void *payload, uint32
   char *cred = NULL;
   size_t credlen = 0;
   if (k->munge) {
-    /* The digest covers header[0..12) and the payload: build those first. */
-    uint8_t *tmp = malloc((size_t)MON_HDR + len);
-    if (!tmp) {
-      snprintf(why, whyn, "out of memory for a %u-byte frame", len);
-      return -1;
-    }
-    memcpy(tmp, head, MON_HDR);
-    if (len) memcpy(tmp + MON_HDR, payload, len);
     uint8_t d[32];
-    digest_of(tmp, len, d);
-    free(tmp);
+    digest_of(head, payload, len, d);
     if (mon_munge_encode(k->munge_socket, d, &cred, &credlen, why, whyn) != 0) return -1;
     if (credlen == 0 || credlen > MON_CRED_MAX) {
       snprintf(why, whyn, "munge credential of %zu bytes (limit %d)", credlen, MON_CRED_MAX);
@@ -214,7 +205,7 @@ int mon_auth_check(const mon_key *k, const uint8_t *frame, uint32_t len, uint32_
   if (mon_munge_decode(k->munge_socket, (const char *)frame + MON_HDR + len, auth, got, uid, why,
                        whyn) != 0)
     return -1;
-  digest_of(frame, len, want);
+  digest_of(frame, frame + MON_HDR, len, want);
   if (CRYPTO_memcmp(want, got, 32) != 0) {
     snprintf(why, whyn, "unauthenticated: the MUNGE credential is for another frame");
     return -1;
