@@ -71,7 +71,9 @@ static int from_trace(const char *path, const char *base, const char *out) {
   if (out && !(f = fopen(out, "w"))) return cli_fail("%s: %s", out, strerror(errno));
   fprintf(f, "# augur machine model: `augur calibrate --from %s`\n", path);
   if (c.latency_samples)
-    fprintf(f, "# latency: mean of %llu messages whose receiver waited: %.3f us\n",
+    fprintf(f,
+            "# latency: mean (rare outliers spread over the run) of %llu messages whose receiver "
+            "waited: %.3f us\n",
             (unsigned long long)c.latency_samples, c.latency * 1e6);
   else
     fprintf(f, "# latency: kept (no eager-sized message found its receiver waiting)\n");

@@ -1,18 +1,23 @@
-# `augur simulate` on real runs: a 4-rank MPICH stencil and ring recorded
-# here, this machine calibrated with 4 ranks (`augur calibrate --ranks 4`),
-# each predicted. Checks what the graph must hold (messages, collectives,
-# nothing unmatched), that every rank's time adds up, what-ifs move the
-# prediction the right way, and the prediction's error stays within
-# TOLERANCE (see docs/simulate.md "Accuracy": 4 ranks share 2 cores here,
-# so message costs are the scheduler's; the error measured on this machine
-# is stated there), and within TOL_SELF with the model calibrated from the
-# trace itself (`augur calibrate --from`). Then a damaged trace: exit 1.
+# `augur simulate` on real runs (MPICH).
+# 4 ranks (a stencil and a ring recorded here, this machine calibrated with
+# `augur calibrate --ranks 4`): what the graph must hold (messages,
+# collectives, nothing unmatched), that every rank's time adds up, that
+# what-ifs move the prediction the right way. No accuracy bound there: 4
+# ranks share 2 cores and message costs are the scheduler's (docs/simulate.md
+# "Accuracy": -78 % to +134 % from minute to minute).
+# 2 ranks, a core each, runs of 0.05-0.2 s: the prediction's error stays
+# within TOL_SELF with the model calibrated from the trace itself
+# (`augur calibrate --from`) and within TOLERANCE with the model of a
+# separate `augur calibrate --ranks 2`. Measured here, ten runs: quiet
+# machine within 16 % (separate) and 5 % (self); with another job taking a
+# whole core, down to -63 % and -37 %: the bounds are for that neighbour, a
+# model off by a factor of 2 or 4 still fails. Then a damaged trace: exit 1.
 # usage: apps.sh MPIEXEC APPDIR
 . "$(dirname "$0")/../lib.sh"
 mpiexec=$1
 apps=$2
-TOLERANCE=${TOLERANCE:-0.9}
-TOL_SELF=${TOL_SELF:-0.25}
+TOLERANCE=${TOLERANCE:-0.75}
+TOL_SELF=${TOL_SELF:-0.5}
 lib="$(dirname "$AUGUR")/../lib/libaugur-mpi-mpich.so"
 cal="$(dirname "$AUGUR")/../lib/augur-calibrate-mpich"
 if [ ! -f "$lib" ] || [ ! -x "$apps/stencil" ] || [ ! -x "$cal" ]; then
@@ -37,26 +42,14 @@ for app in stencil:400:50 ring:200:2; do
   expect 0 0 "$AUGUR" simulate "$D/$name.augur" --machine "$D/machine.ini" --json --cpu-speed x2 \
     --latency x0.25
   cp "$D/out" "$D/$name-fast.json"
-  expect 0 1 "$AUGUR" calibrate --from "$D/$name.augur" --machine "$D/machine.ini" -o "$D/$name.ini"
-  contains "$D/$name.ini" "messages whose receiver waited"
-  expect 0 0 "$AUGUR" simulate "$D/$name.augur" --machine "$D/$name.ini" --json
-  cp "$D/out" "$D/$name-self.json"
-  "$PY" - "$D/$name-self.json" "$TOL_SELF" <<'PYEOF' || fail "$name self-calibrated: $(head -c 600 "$D/$name-self.json")"
-import json, sys
-d = json.load(open(sys.argv[1]))
-p, m = d["predicted_seconds"], d["measured_seconds"]
-err = (p - m) / m
-print("%s: measured %.4f s, predicted %.4f s, error %+.1f %%" % (sys.argv[1], m, p, 100 * err))
-assert abs(err) <= float(sys.argv[2]), "error %.1f %%" % (100 * err)
-PYEOF
   expect 0 0 "$AUGUR" simulate "$D/$name.augur" --machine "$D/machine.ini"
   contains "$D/out" "predicted time:"
   contains "$D/out" "sync_wait"
-  "$PY" - "$D/$name.json" "$D/$name-fast.json" "$msgs" "$colls" "$TOLERANCE" <<'PYEOF' ||
+  "$PY" - "$D/$name.json" "$D/$name-fast.json" "$msgs" "$colls" <<'PYEOF' ||
 import json, sys
 d = json.load(open(sys.argv[1]))
 fast = json.load(open(sys.argv[2]))
-msgs, colls, tol = int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+msgs, colls = int(sys.argv[3]), int(sys.argv[4])
 g = d["graph"]
 assert g["messages"] == msgs and g["collectives"] == colls, g
 assert g["unmatched"] == 0, g
@@ -70,11 +63,33 @@ for r in d["ranks"]:
 assert fast["predicted_seconds"] < p, (fast["predicted_seconds"], p)
 for a, b in zip(d["ranks"], fast["ranks"]):
     assert abs(b["compute"] - a["compute"] / 2) <= 1e-9 * max(1, a["compute"]), (a, b)
-err = (p - m) / m
-print("%s: measured %.4f s, predicted %.4f s, error %+.1f %%" % (sys.argv[1], m, p, 100 * err))
-assert abs(err) <= tol, "error %.1f %% beyond %.0f %%" % (100 * err, 100 * tol)
 PYEOF
     fail "$name: $(cat "$D/$name.json" | head -c 2000)"
+done
+
+# Accuracy, 2 ranks with a core each: the separate calibration right before
+# the recordings, and each recording's own.
+expect 0 1 "$AUGUR" calibrate --ranks 2 -o "$D/machine2.ini"
+for spec in "stencil -n 20000" "ring -n 20000 -s 1024"; do
+  name=${spec%% *}2
+  # shellcheck disable=SC2086
+  expect 0 - "$AUGUR" record -o "$D/$name.augur" -- "$mpiexec" -n 2 "$apps/"$spec
+  expect 0 1 "$AUGUR" calibrate --from "$D/$name.augur" --machine "$D/machine2.ini" -o "$D/$name.ini"
+  contains "$D/$name.ini" "messages whose receiver waited"
+  for model in machine2 "$name"; do
+    tol=$TOLERANCE
+    [ "$model" = "$name" ] && tol=$TOL_SELF
+    expect 0 0 "$AUGUR" simulate "$D/$name.augur" --machine "$D/$model.ini" --json
+    cp "$D/out" "$D/$name-$model.json"
+    "$PY" - "$D/$name-$model.json" "$tol" <<'PYEOF' || fail "$name on $model.ini: $(head -c 600 "$D/$name-$model.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+p, m = d["predicted_seconds"], d["measured_seconds"]
+err = (p - m) / m
+print("%s: measured %.4f s, predicted %.4f s, error %+.1f %%" % (sys.argv[1], m, p, 100 * err))
+assert abs(err) <= float(sys.argv[2]), "error %.1f %% beyond %.0f %%" % (100 * err, 100 * float(sys.argv[2]))
+PYEOF
+  done
 done
 
 # The phase what-if: the stencil's iteration (the phase of weight 50) made
