@@ -18,6 +18,7 @@
 # The irregular app is predicted from a global-mode signature: signatures of
 # irregular-mode phases do not exist yet (docs/phases.md "Irregular mode").
 set -eu
+. "$(dirname "$0")/../lib.sh"
 BUILD=$(cd "${1:-build}" && pwd)
 AUGUR="$BUILD/bin/augur"
 ITERS=${ITERS:-1000}
@@ -32,30 +33,7 @@ ONLY=${ONLY:-}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 W=$(mktemp -d "${TMPDIR:-/tmp}/augur-bench-predict.XXXXXX")
-CG=""
 trap '[ -n "$CG" ] && rmdir "$CG" 2>/dev/null; rm -rf "$W"' EXIT
-
-# A CPU quota of QUOTA CPUs: a cgroup (v1 cpu controller, else v2) and a
-# wrapper that enters it and runs its arguments, in CGW ("" when this
-# machine gives no writable cgroup).
-CGW=""
-cgroup_wrapper() {
-  quota=$(python3 -c "print(int($QUOTA * 100000))")
-  if [ -d /sys/fs/cgroup/cpu ] && mkdir "/sys/fs/cgroup/cpu/augur-bench-$$" 2>/dev/null; then
-    CG="/sys/fs/cgroup/cpu/augur-bench-$$"
-    { echo 100000 >"$CG/cpu.cfs_period_us" && echo "$quota" >"$CG/cpu.cfs_quota_us"; } 2>/dev/null ||
-      return 0
-  elif grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null &&
-    mkdir "/sys/fs/cgroup/augur-bench-$$" 2>/dev/null; then
-    CG="/sys/fs/cgroup/augur-bench-$$"
-    echo "$quota 100000" >"$CG/cpu.max" 2>/dev/null || return 0
-  else
-    return 0
-  fi
-  printf '#!/bin/sh\necho $$ >"%s/cgroup.procs" && exec "$@"\n' "$CG" >"$W/incgroup"
-  chmod +x "$W/incgroup"
-  CGW="$W/incgroup"
-}
 
 now() { python3 -c 'import time; print("%.6f" % time.monotonic())'; }
 
@@ -64,7 +42,7 @@ printf '%-44s %4s %9s %9s %7s %8s %8s %6s\n' app run AET_s PET_s PETE_% SET_s SE
 # condition: label | base flavour | run flavour | wrapper | mpiexec options | app arguments
 # ("-" = none). The base trace is recorded by a plain run of the base flavour's
 # build; the runs use the run flavour's build, under the wrapper.
-cgroup_wrapper
+cgroup_wrapper "$QUOTA" "$W"
 for spec in "pas2p_solver mpich|mpich|mpich|-|-|-n $ITERS" \
   "pas2p_solver -c 40 mpich|mpich|mpich|-|-|-n $ITERS -c 40" \
   "pas2p_solver openmpi|openmpi|openmpi|-|-|-n $OMPI_ITERS" \

@@ -9,6 +9,7 @@
 # 2. Simulator throughput and memory on synthetic graphs (augur-bench-sim).
 # Usage: [NP=2] bench/simulate/run.sh [BUILD_DIR]
 set -eu
+. "$(dirname "$0")/../lib.sh"
 BUILD=$(cd "${1:-build}" && pwd)
 NP=${NP:-4}
 AUGUR="$BUILD/bin/augur"
@@ -16,7 +17,7 @@ BENCH="$BUILD/bin/augur-bench-sim"
 APPS="$BUILD/apps/mpich"
 [ -x "$AUGUR" ] && [ -x "$BENCH" ] || { echo "bench/simulate: build augur and augur-bench-sim first"; exit 1; }
 W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
+trap '[ -n "$CG" ] && rmdir "$CG" 2>/dev/null; rm -rf "$W"' EXIT
 SMPIRUN=$(command -v smpirun || true)
 
 # Runs a command, prints its wall seconds and peak RSS (KiB) on one line.
@@ -98,6 +99,55 @@ echo "\`augur calibrate --ranks $NP\`; self: \`calibrate --from\` the trace; sim
 echo "\`augur export --format simgrid\` on the same model. ev/s: trace events / wall seconds of the"
 echo "whole command (augur: read + graph + simulate; SimGrid: smpirun). MB: peak RSS."
 echo
+# 3. Another placement and a CPU quota (issue 5: within 10 %): 2-rank apps
+#    recorded with a core per rank, predicted with both ranks on one core
+#    (--cores 1: turns of the time slice calibrate measured) and under a
+#    cgroup quota (--cpu-quota), against the same programs run that way.
+echo "Other conditions, 2 ranks: recorded with a core per rank, predicted for the condition"
+echo "(model: \`augur calibrate --ranks 2\`, and \`calibrate --from\` the recording), measured"
+echo "under it (taskset -c 0 / a cgroup of QUOTA CPUs per 0.1 s):"
+"$AUGUR" calibrate --ranks 2 -o "$W/m2.ini" 2>/dev/null
+echo "time slice: $(sed -n 's/^quantum = //p' "$W/m2.ini") s"
+printf '%-34s %-12s %9s %9s %7s %9s %7s\n' app condition measured augur err self err
+for cond in "one core|stencil -n 100" "one core|ring -n 100 -s 1024" \
+  "one core|stencil -n 50 -x 1024 -y 512" "quota 1|stencil -n 10000 -x 256 -y 256" \
+  "quota 1|stencil -n 200000" "quota 1|ring -n 200000 -s 1024" \
+  "quota 0.5|stencil -n 10000 -x 256 -y 256" "quota 0.5|stencil -n 200000"; do
+  label=${cond%%|*}
+  spec=${cond#*|}
+  if [ "$label" = "one core" ]; then
+    wrap="taskset -c 0"
+    opt="--cores 1"
+  else
+    q=${label#quota }
+    [ -n "$CG" ] && rmdir "$CG" 2>/dev/null
+    CG="" CGW=""
+    cgroup_wrapper "$q" "$W"
+    [ -n "$CGW" ] || { echo "$spec: no writable cgroup, skipped"; continue; }
+    wrap=$CGW
+    opt="--cpu-quota $q"
+  fi
+  # shellcheck disable=SC2086
+  "$AUGUR" record -o "$W/free.augur" -- mpiexec.mpich -n 2 "$APPS/"$spec >/dev/null 2>&1 &&
+    $wrap true && "$AUGUR" record -o "$W/cond.augur" -- $wrap mpiexec.mpich -n 2 "$APPS/"$spec \
+    >/dev/null 2>&1 || { echo "$spec: recording failed"; continue; }
+  "$AUGUR" calibrate --from "$W/free.augur" --machine "$W/m2.ini" -o "$W/self2.ini" 2>/dev/null ||
+    cp "$W/m2.ini" "$W/self2.ini"
+  # shellcheck disable=SC2086
+  "$AUGUR" simulate "$W/free.augur" --machine "$W/m2.ini" $opt --json >"$W/a.json"
+  # shellcheck disable=SC2086
+  "$AUGUR" simulate "$W/free.augur" --machine "$W/self2.ini" $opt --json >"$W/s.json"
+  "$AUGUR" simulate "$W/cond.augur" --json >"$W/c.json"
+  python3 - "$spec" "$label" "$W/c.json" "$W/a.json" "$W/s.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[3]))["measured_seconds"]
+a, s = (json.load(open(p))["predicted_seconds"] for p in sys.argv[4:6])
+err = lambda p: "%+.1f%%" % (100 * (p - m) / m)
+print("%-34s %-12s %9.4f %9.4f %7s %9.4f %7s" % (sys.argv[1], sys.argv[2], m, a, err(a), s, err(s)))
+PY
+done
+echo
+
 echo "Simulator alone, synthetic graphs (per rank and iteration: compute, 2 Irecv, 2 Isend,"
 echo "Waitall, Allreduce = 7 operations; 2 ranks per node: network flows; CPU seconds):"
 printf '%6s %8s %10s %8s %8s %12s %10s %9s\n' ranks iters operations build_s sim_s "ops/s" "B/op" "RSS MB"

@@ -169,6 +169,13 @@ typedef struct augur_machine {
   /* Processor sharing (docs/simulate.md "CPU"). */
   uint32_t cpu_cores;         /* physical cores per node; 0 = one per rank (no sharing) */
   double cpu_background_load; /* fraction of every core other work takes, [0, 1) */
+  /* Time slices (docs/simulate.md "CPU"): MPI ranks poll while they wait,
+   * so ranks sharing a core take turns of one scheduler quantum each
+   * instead of sharing it finely; a CPU quota runs a node's ranks for
+   * quota x period of CPU time per period, then stops them all. */
+  double cpu_quantum;      /* seconds; 0 = processor sharing */
+  double cpu_quota;        /* CPUs' worth per period for a node's ranks; 0 = none */
+  double cpu_quota_period; /* seconds (the cgroup default: 0.1) */
 } augur_machine;
 
 /* This machine's defaults (docs/simulate.md lists them). */

@@ -88,6 +88,9 @@ int cmd_graph(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_signature(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
+/* qsort comparator of doubles, ascending. */
+int cli_cmp_double(const void *a, const void *b);
+
 int cmd_profile(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
 int cmd_web(int argc, char **argv);

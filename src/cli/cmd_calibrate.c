@@ -62,6 +62,18 @@ static int from_trace(const char *path, const char *base, const char *out) {
   if (rc != CLI_OK) return rc;
   augur_sim_calib c;
   rc = augur_machine_calibrate_trace(&m, t, &c, &err);
+  /* A run whose ranks outnumbered the model's cores (on its busiest node)
+   * waited for its turns in the very messages measured: the model must
+   * not make them take turns again. */
+  uint32_t nr = augur_trace_nranks(t), busiest = 0;
+  uint32_t *per_node = calloc(nr ? nr : 1, sizeof *per_node);
+  for (uint32_t r = 0; per_node && r < nr; r++) {
+    uint32_t nd = augur_machine_node(&m, r);
+    if (nd < nr && ++per_node[nd] > busiest) busiest = per_node[nd];
+  }
+  free(per_node);
+  int turns = m.cpu_cores > 0 && m.cpu_quantum > 0 && busiest > m.cpu_cores;
+  if (turns) m.cpu_cores = 0;
   augur_trace_close(t);
   if (rc != AUGUR_OK) return cli_fail("%s", err.msg);
   if (!c.latency_samples && !c.bandwidth_samples)
@@ -77,6 +89,8 @@ static int from_trace(const char *path, const char *base, const char *out) {
             (unsigned long long)c.latency_samples, c.latency * 1e6);
   else
     fprintf(f, "# latency: kept (no eager-sized message found its receiver waiting)\n");
+  if (turns)
+    fprintf(f, "# cores: 0 (one per rank): the recorded ranks took turns, the latency has them\n");
   if (c.overhead_samples)
     fprintf(f, "# overhead: median of %llu Isend/Irecv/eager Send calls: %.3f us\n",
             (unsigned long long)c.overhead_samples, c.overhead * 1e6);
@@ -160,7 +174,8 @@ int cmd_calibrate(int argc, char **argv) {
   augur_machine m;
   augur_machine_default(&m);
   double overhead = -1, lat = -1, lat_mean = -1, bw = -1, ar = -1, bar = -1, flops = -1, ring = -1;
-  double mean1m = -1, mean4m = -1, sendcost = -1;
+  double mean1m = -1, mean4m = -1, sendcost = -1, quantum = -1, bests[16];
+  size_t nbest = 0;
   char line[256], notes[4096] = "";
   size_t nl = 0;
   while (in && fgets(line, sizeof line, in)) {
@@ -182,8 +197,11 @@ int cmd_calibrate(int argc, char **argv) {
       sendcost = a;
     else if (sscanf(line, "flops %lf", &a) == 1)
       flops = a;
+    else if (sscanf(line, "quantum %lf", &a) == 1)
+      quantum = a;
     else if (sscanf(line, "pingpong %lf %lf %lf %lf", &a, &b, &c, &d) == 4 &&
              nl < sizeof notes - 100) {
+      if (a <= 1024 && nbest < 16) bests[nbest++] = c;
       if (a == 1048576) mean1m = d;
       if (a == 4194304) mean4m = d;
       nl += (size_t)snprintf(notes + nl, sizeof notes - nl,
@@ -216,6 +234,17 @@ int cmd_calibrate(int argc, char **argv) {
    * taking part. Otherwise the ping-pong median (the machine may be shared
    * with other work; outliers are not the machine). */
   int shared = ncpu > 0 && nranks > ncpu && ring > 0;
+  /* With the time slice measured, the simulator takes turns itself
+   * (cpu.cores, cpu.quantum): the latency is then what a message costs
+   * when both ranks run, the median of the small sizes' best times. */
+  int slices = quantum > 0 && nbest > 0;
+  m.cpu_quantum = slices ? quantum : 0;
+  if (shared && slices) {
+    qsort(bests, nbest, sizeof bests[0], cli_cmp_double);
+    lat = bests[nbest / 2];
+    m.cpu_cores = (uint32_t)ncpu;
+    shared = 0;
+  }
   m.shm_latency = m.latency = shared ? ring : lat;
   /* The same for large messages: copies that need both ranks running go at
    * the pace the scheduler allows, so the slope of the mean times. */
@@ -233,8 +262,13 @@ int cmd_calibrate(int argc, char **argv) {
           sendcost * 1e6, overhead * 1e6);
   fprintf(f, "# ping-pong up to 1 KiB: median %.3f us, mean %.3f us\n", lat * 1e6, lat_mean * 1e6);
   if (ring > 0) fprintf(f, "# ring step over %lld ranks: %.3f us\n", nranks, ring * 1e6);
+  if (slices)
+    fprintf(f, "# time slice: ping-pong with ranks 0 and 1 on one CPU: %.3f ms\n", quantum * 1e3);
   fprintf(f, "# latency = %s\n",
-          shared ? "the ring step (more ranks than cores: scheduling)" : "the ping-pong median");
+          shared                  ? "the ring step (more ranks than cores: scheduling)"
+          : m.cpu_cores && slices ? "the median best ping-pong (more ranks than cores: "
+                                    "the model takes turns of the time slice)"
+                                  : "the ping-pong median");
   fprintf(f, "# bandwidth = the slope between 1 and 4 MiB of the %s times\n",
           shared ? "mean" : "best");
   if (flops > 0)

@@ -104,11 +104,6 @@ int gfile_check_class_opt(const char *val) {
   return cli_parse_int("--class", eq + 1, 0, 10000000, &n) < 0 ? -1 : 0;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 int cmd_simulate_gfile(const char *path, const augur_machine *m, const gfile_sim_opts *o) {
   augur_error err = {0};
   augur_gfile *f = NULL;
@@ -178,7 +173,7 @@ int cmd_simulate_gfile(const char *path, const augur_machine *m, const gfile_sim
     return cli_fail("out of memory");
   }
   memcpy(sorted, pred, (size_t)runs * sizeof *sorted);
-  qsort(sorted, (size_t)runs, sizeof *sorted, cmp_double);
+  qsort(sorted, (size_t)runs, sizeof *sorted, cli_cmp_double);
   long long cut = runs / 10;
   double tsum = 0;
   for (long long k = cut; k < runs - cut; k++)

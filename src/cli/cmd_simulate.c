@@ -33,6 +33,10 @@ static void help(void) {
          "  --latency S | xF      S: network latency in seconds; xF: every latency times F\n"
          "  --overhead S          CPU seconds per MPI call\n"
          "  --eager-limit BYTES   larger messages use rendezvous\n"
+         "  --cores N             ranks of a node share N cores (taking turns of\n"
+         "                        cpu.quantum when the model has one)\n"
+         "  --cpu-quota F         a node's ranks get F CPUs' worth per cpu.quota_period\n"
+         "                        (a cgroup CPU quota; 0 = none)\n"
          "  --ranks-per-node N    N ranks per node (block placement)\n"
          "  --nodes N             number of nodes\n"
          "  --placement P         block or cyclic\n"
@@ -67,6 +71,18 @@ static int parse_factor(const char *opt, const char *val, double *out, int *is_f
   }
   if (!end || *end || end == p || !(v > 0) || !isfinite(v)) {
     cli_usage("%s: expected a positive number or factor like x2, got '%s'", opt, val);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+/* A number >= 0 (WHAT names its unit in the message). */
+static int parse_nonneg(const char *opt, const char *what, const char *val, double *out) {
+  char *end = NULL;
+  double v = strtod(val, &end);
+  if (!end || *end || end == val || !(v >= 0) || !isfinite(v)) {
+    cli_usage("%s: expected %s >= 0, got '%s'", opt, what, val);
     return -1;
   }
   *out = v;
@@ -137,8 +153,8 @@ int cmd_simulate(int argc, char **argv) {
   const char *path = NULL, *machine = NULL, *val = NULL, *placement = NULL, *topology = NULL,
              *sgdir = NULL;
   int json = 0;
-  double cpu = 1, bw = 0, bwf = 1, latv = -1, latf = 1, overhead = -1;
-  long long rpn = 0, nodes = -1, eager = -1;
+  double cpu = 1, bw = 0, bwf = 1, latv = -1, latf = 1, overhead = -1, quota = -1;
+  long long rpn = 0, nodes = -1, eager = -1, cores = 0;
   const char *scales[MAX_SCALES];
   int nscales = 0;
   gfile_sim_opts gopt = {1, 1, NULL, 0, 0}; /* graph files (cmd_graph.c) */
@@ -174,11 +190,11 @@ int cmd_simulate(int argc, char **argv) {
       else
         latv = x;
     } else if ((m = cli_opt_value(argc, argv, &i, "--overhead", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      char *end = NULL;
-      overhead = strtod(val, &end);
-      if (!end || *end || end == val || !(overhead >= 0))
-        return cli_usage("--overhead: expected seconds >= 0, got '%s'", val);
+      if (m < 0 || parse_nonneg("--overhead", "seconds", val, &overhead) < 0) return CLI_USAGE;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--cpu-quota", NULL, &val)) != 0) {
+      if (m < 0 || parse_nonneg("--cpu-quota", "CPUs", val, &quota) < 0) return CLI_USAGE;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--cores", NULL, &val)) != 0) {
+      if (m < 0 || cli_parse_int("--cores", val, 1, 1 << 20, &cores) < 0) return CLI_USAGE;
     } else if ((m = cli_opt_value(argc, argv, &i, "--eager-limit", NULL, &val)) != 0) {
       if (m < 0 || cli_parse_int("--eager-limit", val, 0, 1LL << 50, &eager) < 0) return CLI_USAGE;
     } else if ((m = cli_opt_value(argc, argv, &i, "--ranks-per-node", NULL, &val)) != 0) {
@@ -251,6 +267,8 @@ int cmd_simulate(int argc, char **argv) {
   mach.shm_latency *= latf;
   mach.hop_latency *= latf;
   if (overhead >= 0) mach.overhead = overhead;
+  if (quota >= 0) mach.cpu_quota = quota;
+  if (cores > 0) mach.cpu_cores = (uint32_t)cores;
   if (eager >= 0) mach.eager_limit = (uint64_t)eager;
   if (rpn > 0) {
     mach.cores_per_node = (uint32_t)rpn;

@@ -10,9 +10,15 @@
  *   ringstep S          one step of a 1-byte ring exchange over all ranks, mean
  *   barrier S           MPI_Barrier, mean
  *   flops F             a dependent multiply-add loop, per second
+ *   quantum S           half round trip of a ping-pong with ranks 0 and 1 on
+ *                       one CPU: the scheduler's time slice, since a rank
+ *                       polls until the kernel preempts it (left out when
+ *                       the ranks cannot be pinned)
  * With more ranks than cores the medians include the operating system's
  * scheduling of polling processes: that is what such runs pay per message. */
+#define _GNU_SOURCE /* sched_setaffinity, sched_getcpu */
 #include <mpi.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +58,25 @@ static double pingpong(int rank, char *buf, int bytes, int reps, double *best, d
   for (int r = 0; r < reps; r++)
     *mean += t[r] / reps;
   return t[reps / 2];
+}
+
+/* Ranks 0 and 1 on rank 0's CPU: every message waits for the other to be
+ * scheduled. The others wait in the barrier. */
+static void quantum(int rank, char *buf) {
+  int cpu = sched_getcpu(), ok = 1, all = 0;
+  MPI_Bcast(&cpu, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (rank <= 1) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (cpu >= 0) CPU_SET(cpu, &set);
+    ok = cpu >= 0 && sched_setaffinity(0, sizeof set, &set) == 0;
+  }
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  if (!all) return;
+  double best, mean;
+  pingpong(rank, buf, 0, 3, &best, &mean); /* both ranks settle on the CPU */
+  double q = pingpong(rank, buf, 0, 15, &best, &mean);
+  if (rank == 0) printf("quantum %.9g\n", q);
 }
 
 int main(int argc, char **argv) {
@@ -143,6 +168,7 @@ int main(int argc, char **argv) {
   double t_fl = MPI_Wtime() - t0;
   x = xv;
   if (rank == 0) printf("flops %.6g\n", 2 * 20000000.0 / t_fl);
+  quantum(rank, buf);
   free(buf);
   MPI_Finalize();
   return 0;

@@ -28,6 +28,7 @@ void augur_machine_default(augur_machine *m) {
   m->bcast_short = 12288;
   m->allreduce_short = 2048;
   m->allgather_long = 524288;
+  m->cpu_quota_period = 0.1;
   /* Topology and CPU-sharing parameters stay 0: off until a file sets them. */
 }
 
@@ -246,6 +247,9 @@ static int handler(void *user, const char *section, const char *name, const char
     m->cpu_background_load = x;
     return 1;
   }
+  if (IS("cpu.quantum")) return set_pos(c, key, value, 1000, 0, &m->cpu_quantum);
+  if (IS("cpu.quota")) return set_pos(c, key, value, 1000, 0, &m->cpu_quota);
+  if (IS("cpu.quota_period")) return set_pos(c, key, value, 1000, 1e-6, &m->cpu_quota_period);
   if (IS("shm.latency")) return set_pos(c, key, value, 1000, 0, &m->shm_latency);
   if (IS("shm.bandwidth")) return set_pos(c, key, value, 1000, 1, &m->shm_bandwidth);
   if (IS("collectives.bcast_short")) return set_u64(c, key, value, 1024, 0, 1e15, &m->bcast_short);
@@ -291,8 +295,11 @@ int augur_machine_write(const augur_machine *m, FILE *f) {
   } else {
     fprintf(f, "placement = %s\n", m->placement == AUGUR_PLACE_CYCLIC ? "cyclic" : "block");
   }
-  fprintf(f, "\n[cpu]\nspeed = %.6g\noverhead = %.6g\ncores = %u\nbackground_load = %.6g\n",
-          m->cpu_speed, m->overhead, m->cpu_cores, m->cpu_background_load);
+  fprintf(f,
+          "\n[cpu]\nspeed = %.6g\noverhead = %.6g\ncores = %u\nbackground_load = %.6g\n"
+          "quantum = %.6g\nquota = %.6g\nquota_period = %.6g\n",
+          m->cpu_speed, m->overhead, m->cpu_cores, m->cpu_background_load, m->cpu_quantum,
+          m->cpu_quota, m->cpu_quota_period);
   fprintf(f,
           "\n[network]\ntopology = %s\nlatency = %.6g\nbandwidth = %.6g\n"
           "injection_bandwidth = %.6g\neager_limit = %llu\nhop_latency = %.6g\n",

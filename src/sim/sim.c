@@ -16,7 +16,14 @@
  * than cores (cpu.cores): then how fast a burst goes depends on how many
  * ranks of the node compute at each instant, so each burst starts and ends
  * through the queue, and the node's computing ranks share its cores like
- * flows share a link (processor sharing). */
+ * flows share a link (processor sharing).
+ *
+ * With time slices (cpu.quantum, cpu.quota) a rank runs only inside its own
+ * windows, fixed in advance: ranks sharing a core take turns of one quantum
+ * (MPI ranks poll while they wait, so a waiting rank keeps its turn), and a
+ * CPU quota runs all ranks of a node at the start of each period. Being
+ * fixed per rank, the windows keep the run-ahead: CPU work stretches over
+ * them, and a rank notices what it waited for when its next window opens. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +120,8 @@ typedef struct rrun {
   uint32_t cver;      /* version of the pending EV_CDONE */
   double crem, crate; /* seconds of work left (at one full core), current speed */
   double cstart;      /* when the burst started */
+  /* time slices: the rank runs in [k T + off, k T + off + len); len = 0: always */
+  double win_t, win_off, win_len;
   augur_sim_rank acc;
 } rrun;
 
@@ -402,6 +411,84 @@ static void xfer(sim *s, uint32_t v, double now) {
   }
 }
 
+/* ---- Time slices -------------------------------------------------------- */
+
+/* Start of rank RR's period holding T: start <= T < start + win_t, also
+ * where the division rounds the wrong way at a boundary. */
+static double own_period(const rrun *rr, double t) {
+  double start = rr->win_off + floor((t - rr->win_off) / rr->win_t) * rr->win_t;
+  if (t - start >= rr->win_t) start += rr->win_t;
+  if (t < start) start -= rr->win_t;
+  return start;
+}
+
+/* The first instant at or after T when rank RR runs. */
+static double own_next(const rrun *rr, double t) {
+  if (rr->win_len <= 0) return t;
+  double start = own_period(rr, t);
+  if (t - start < rr->win_len) return t;
+  return start + rr->win_t;
+}
+
+/* When D seconds of rank RR's CPU time started at T end. */
+static double own_run(const rrun *rr, double t, double d) {
+  if (rr->win_len <= 0) return t + d;
+  t = own_next(rr, t);
+  double start = own_period(rr, t), left = start + rr->win_len - t;
+  if (left < 0) left = 0;
+  if (d <= left) return t + d;
+  d -= left;
+  double full = ceil(d / rr->win_len) - 1; /* whole windows before the last one */
+  return start + (full + 1) * rr->win_t + (d - full * rr->win_len);
+}
+
+/* D seconds of CPU work from the rank's clock on, the wall time in BUCKET. */
+static void cpu_work(rrun *rr, double d, double *bucket) {
+  double end = own_run(rr, rr->t, d);
+  *bucket += end - rr->t;
+  rr->t = end;
+}
+
+/* The rank waited for something done at DONE: it goes on when it runs. */
+static void wait_until(rrun *rr, double done, double *bucket) {
+  done = own_next(rr, done);
+  if (done > rr->t) {
+    *bucket += done - rr->t;
+    rr->t = done;
+  }
+}
+
+/* Sets every rank's windows (docs/simulate.md "CPU"). */
+static void own_windows(sim *s, uint32_t nnodes, double phase) {
+  const augur_machine *m = s->m;
+  for (uint32_t nd = 0; nd < nnodes; nd++) {
+    uint32_t first = s->node_off[nd], nr = s->node_off[nd + 1] - first;
+    uint32_t cores = m->cpu_cores && m->cpu_cores < nr ? m->cpu_cores : nr;
+    for (uint32_t i = 0; i < nr; i++) {
+      rrun *rr = &s->r[s->node_ranks[first + i]];
+      if (m->cpu_quota > 0) {
+        /* Every rank busy (computing or polling): the node burns `cores`
+         * CPUs, so the quota lasts quota x period / cores of each period. */
+        double len = m->cpu_quota * m->cpu_quota_period / cores;
+        if (len < m->cpu_quota_period) {
+          rr->win_t = m->cpu_quota_period;
+          rr->win_off = -phase * m->cpu_quota_period;
+          rr->win_len = len;
+          rr->shared = 0;
+        }
+      } else if (m->cpu_quantum > 0 && nr > cores) {
+        /* Ranks dealt to cores in turn; a core's ranks take turns. */
+        uint32_t core = i % cores, turn = i / cores;
+        uint32_t on_core = nr / cores + (core < nr % cores);
+        rr->win_t = on_core * m->cpu_quantum;
+        rr->win_off = turn * m->cpu_quantum;
+        rr->win_len = m->cpu_quantum;
+        rr->shared = 0;
+      }
+    }
+  }
+}
+
 /* ---- Processor sharing -------------------------------------------------- */
 
 /* Brings the work left of node N's computing ranks up to NOW. */
@@ -486,10 +573,7 @@ static void arrive(sim *s, uint32_t v, double now) {
 /* Wait accounting: blocked from T_BLOCK until DONE. */
 static void resume(sim *s, uint32_t r, double done, double *bucket) {
   rrun *rr = &s->r[r];
-  if (done > rr->t) {
-    *bucket += done - rr->t;
-    rr->t = done;
-  }
+  wait_until(rr, done, bucket);
   rr->blocked = BLK_NONE;
   rr->pc++;
   run_rank(s, r);
@@ -549,7 +633,7 @@ static int coll_advance(sim *s, uint32_t r) {
     }
     if (rr->cur_s != NONE32) release(s, rr->cur_s);
     if (rr->cur_r != NONE32) release(s, rr->cur_r);
-    rr->t = done;
+    rr->t = own_next(rr, done);
     rr->posted = 0;
     rr->step++;
   }
@@ -601,21 +685,16 @@ static void run_rank(sim *s, uint32_t r) {
         schedule(s, rr->t, EV_CSTART, r, 0);
         return;
       }
-      dt /= s->cpu_eff;
-      rr->acc.compute += dt;
-      rr->t += dt;
+      cpu_work(rr, dt / s->cpu_eff, &rr->acc.compute);
       break;
     }
     case AUGUR_SIM_LOCAL: {
-      double dt = (double)op->a * 1e-9;
-      rr->acc.mpi += dt;
-      rr->t += dt;
+      cpu_work(rr, (double)op->a * 1e-9, &rr->acc.mpi);
       break;
     }
     case AUGUR_SIM_SEND:
     case AUGUR_SIM_RECV: {
-      rr->acc.mpi += o;
-      rr->t += o;
+      cpu_work(rr, o, &rr->acc.mpi);
       if (op->flags & AUGUR_SIM_F_UNMATCHED) break;
       int send = op->kind == AUGUR_SIM_SEND;
       uint32_t v = (uint32_t)op->a;
@@ -626,10 +705,7 @@ static void run_rank(sim *s, uint32_t r) {
       if (op->flags & AUGUR_SIM_F_NONBLOCKING) break;
       double d = send ? s->slots[v].sdone : s->slots[v].rdone;
       if (d >= 0) {
-        if (d > rr->t) {
-          *(send ? &rr->acc.send_wait : &rr->acc.recv_wait) += d - rr->t;
-          rr->t = d;
-        }
+        wait_until(rr, d, send ? &rr->acc.send_wait : &rr->acc.recv_wait);
         break;
       }
       rr->blocked = send ? BLK_SEND : BLK_RECV;
@@ -637,15 +713,11 @@ static void run_rank(sim *s, uint32_t r) {
       return;
     }
     case AUGUR_SIM_WAIT: {
-      rr->acc.mpi += o;
-      rr->t += o;
+      cpu_work(rr, o, &rr->acc.mpi);
       double d;
       int recv;
       if (wait_done(s, op, rr->ops, &d, &recv)) {
-        if (d > rr->t) {
-          *(recv ? &rr->acc.recv_wait : &rr->acc.send_wait) += d - rr->t;
-          rr->t = d;
-        }
+        wait_until(rr, d, recv ? &rr->acc.recv_wait : &rr->acc.send_wait);
         break;
       }
       rr->blocked = BLK_WAIT;
@@ -653,8 +725,7 @@ static void run_rank(sim *s, uint32_t r) {
       return;
     }
     case AUGUR_SIM_COLL:
-      rr->acc.mpi += o;
-      rr->t += o;
+      cpu_work(rr, o, &rr->acc.mpi);
       if (op->flags & AUGUR_SIM_F_UNMATCHED) break;
       coll_begin(s, r, op);
       if (!coll_advance(s, r)) {
@@ -747,8 +818,9 @@ static int check_graph(const augur_sim_graph *g, augur_error *err) {
   return AUGUR_OK;
 }
 
-int augur_simulate(const augur_sim_graph *g, const augur_machine *m, augur_sim_result *res,
-                   augur_error *err) {
+/* One replay; PHASE (a fraction) is where a CPU quota's period stands at 0. */
+static int sim_run(const augur_sim_graph *g, const augur_machine *m, double phase,
+                   augur_sim_result *res, augur_error *err) {
   memset(res, 0, sizeof *res);
   if (!(m->cpu_speed > 0) || !(m->bandwidth > 0) || !(m->shm_bandwidth > 0) || m->latency < 0 ||
       m->shm_latency < 0 || m->overhead < 0 || !(m->hop_latency >= 0) ||
@@ -801,6 +873,9 @@ int augur_simulate(const augur_sim_graph *g, const augur_machine *m, augur_sim_r
     s.r[r].shared = m->cpu_cores > 0 && s.node_off[nd + 1] - s.node_off[nd] > m->cpu_cores;
   }
   memset(s.cpu_n, 0, nnodes * sizeof *s.cpu_n);
+  own_windows(&s, nnodes, phase);
+  for (uint32_t r = 0; r < n; r++)
+    s.r[r].t = own_next(&s.r[r], s.r[r].t);
   /* Point-to-point messages occupy slots 0..nmsgs-1. */
   if (sim_grow((void **)&s.slots, &s.slot_cap, g->nmsgs ? g->nmsgs : 1, sizeof *s.slots))
     goto nomem;
@@ -890,6 +965,54 @@ out:
   free(s.cpu_n);
   free(s.cpu_t);
   return rc;
+}
+
+/* Under a CPU quota the period's phase when the trace starts is unknown
+ * (start-up has used some of the quota): the prediction is the mean over
+ * QUOTA_PHASES phases spread over the period. */
+#define QUOTA_PHASES 8
+
+int augur_simulate(const augur_sim_graph *g, const augur_machine *m, augur_sim_result *res,
+                   augur_error *err) {
+  if (!(m->cpu_quota > 0)) return sim_run(g, m, 0, res, err);
+  int rc = sim_run(g, m, 0, res, err);
+  for (int k = 1; k < QUOTA_PHASES && rc == AUGUR_OK; k++) {
+    augur_sim_result one;
+    rc = sim_run(g, m, (double)k / QUOTA_PHASES, &one, err);
+    if (rc != AUGUR_OK) break;
+    res->predicted_seconds += one.predicted_seconds;
+    for (uint32_t r = 0; r < res->nranks; r++) {
+      augur_sim_rank *a = &res->ranks[r];
+      const augur_sim_rank *b = &one.ranks[r];
+      a->compute += b->compute;
+      a->send_wait += b->send_wait;
+      a->recv_wait += b->recv_wait;
+      a->sync_wait += b->sync_wait;
+      a->mpi += b->mpi;
+      a->finish += b->finish;
+    }
+    res->ops += one.ops;
+    res->messages += one.messages;
+    res->heap_events += one.heap_events;
+    res->wall_seconds += one.wall_seconds;
+    augur_sim_result_free(&one);
+  }
+  if (rc != AUGUR_OK) {
+    augur_sim_result_free(res);
+    return rc;
+  }
+  /* Means; the counts stay totals of the work done. */
+  res->predicted_seconds /= QUOTA_PHASES;
+  for (uint32_t r = 0; r < res->nranks; r++) {
+    augur_sim_rank *a = &res->ranks[r];
+    a->compute /= QUOTA_PHASES;
+    a->send_wait /= QUOTA_PHASES;
+    a->recv_wait /= QUOTA_PHASES;
+    a->sync_wait /= QUOTA_PHASES;
+    a->mpi /= QUOTA_PHASES;
+    a->finish /= QUOTA_PHASES;
+  }
+  return AUGUR_OK;
 }
 
 void augur_sim_result_free(augur_sim_result *r) {

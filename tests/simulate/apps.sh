@@ -37,18 +37,23 @@ for app in stencil:400:50 ring:200:2; do
   rest=${app#*:}
   msgs=${rest%%:*}
   colls=${rest#*:}
-  expect 0 0 "$AUGUR" simulate "$D/$name.augur" --machine "$D/machine.ini" --json
+  # A core per rank (--cores 4): compute scales exactly. The calibrated
+  # model itself (2 cores, ranks taking turns) must predict more.
+  expect 0 0 "$AUGUR" simulate "$D/$name.augur" --machine "$D/machine.ini" --json --cores 4
   cp "$D/out" "$D/$name.json"
-  expect 0 0 "$AUGUR" simulate "$D/$name.augur" --machine "$D/machine.ini" --json --cpu-speed x2 \
-    --latency x0.25
+  expect 0 0 "$AUGUR" simulate "$D/$name.augur" --machine "$D/machine.ini" --json --cores 4 \
+    --cpu-speed x2 --latency x0.25
   cp "$D/out" "$D/$name-fast.json"
+  expect 0 0 "$AUGUR" simulate "$D/$name.augur" --machine "$D/machine.ini" --json --cores 1
+  cp "$D/out" "$D/$name-shared.json"
   expect 0 0 "$AUGUR" simulate "$D/$name.augur" --machine "$D/machine.ini"
   contains "$D/out" "predicted time:"
   contains "$D/out" "sync_wait"
-  "$PY" - "$D/$name.json" "$D/$name-fast.json" "$msgs" "$colls" <<'PYEOF' ||
+  "$PY" - "$D/$name.json" "$D/$name-fast.json" "$msgs" "$colls" "$D/$name-shared.json" <<'PYEOF' ||
 import json, sys
 d = json.load(open(sys.argv[1]))
 fast = json.load(open(sys.argv[2]))
+shared = json.load(open(sys.argv[5]))
 msgs, colls = int(sys.argv[3]), int(sys.argv[4])
 g = d["graph"]
 assert g["messages"] == msgs and g["collectives"] == colls, g
@@ -63,6 +68,8 @@ for r in d["ranks"]:
 assert fast["predicted_seconds"] < p, (fast["predicted_seconds"], p)
 for a, b in zip(d["ranks"], fast["ranks"]):
     assert abs(b["compute"] - a["compute"] / 2) <= 1e-9 * max(1, a["compute"]), (a, b)
+# 4 ranks on one core: longer
+assert shared["predicted_seconds"] > p, (shared["predicted_seconds"], p)
 PYEOF
     fail "$name: $(cat "$D/$name.json" | head -c 2000)"
 done
@@ -91,6 +98,26 @@ assert abs(err) <= float(sys.argv[2]), "error %.1f %% beyond %.0f %%" % (100 * e
 PYEOF
   done
 done
+
+# Another placement: the 2-rank stencil recorded with a core per rank,
+# predicted with both ranks on one core (--cores 1: they take turns of the
+# time slice `augur calibrate` measured), against the same program run under
+# `taskset -c 0` (8 ms an iteration here: two time slices).
+expect 0 - "$AUGUR" record -o "$D/free.augur" -- "$mpiexec" -n 2 "$apps/stencil" -n 50
+expect 0 - "$AUGUR" record -o "$D/pinned.augur" -- taskset -c 0 "$mpiexec" -n 2 "$apps/stencil" -n 50
+contains "$D/machine2.ini" "quantum = 0.0"
+expect 0 0 "$AUGUR" simulate "$D/pinned.augur" --json
+cp "$D/out" "$D/pinned.json"
+expect 0 0 "$AUGUR" simulate "$D/free.augur" --machine "$D/machine2.ini" --cores 1 --json
+cp "$D/out" "$D/one-core.json"
+"$PY" - "$D/one-core.json" "$D/pinned.json" "$TOL_SELF" <<'PYEOF' || fail "one core: $(head -c 600 "$D/one-core.json")"
+import json, sys
+p = json.load(open(sys.argv[1]))["predicted_seconds"]
+m = json.load(open(sys.argv[2]))["measured_seconds"]
+err = (p - m) / m
+print("both ranks on one core: measured %.4f s, predicted %.4f s, error %+.1f %%" % (m, p, 100 * err))
+assert abs(err) <= float(sys.argv[3]), "error %.1f %%" % (100 * err)
+PYEOF
 
 # The phase what-if: the stencil's iteration (the phase of weight 50) made
 # twice as fast lowers every rank's compute; unknown or malformed phases

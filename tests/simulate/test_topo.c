@@ -467,13 +467,70 @@ static void bad(const char *text, const char *want) {
   if (!strstr(err.msg, want)) fail_msg("'%s' does not say '%s'", err.msg, want);
 }
 
+/* Time slices. Two ranks on one core, quantum 0.25 s: rank 0 runs in
+ * [0, .25), [.5, .75)..., rank 1 in [.25, .5), [.75, 1)...
+ * A ping-pong (latency 0): 0 computes 0.1 s and sends; 1 gets it when its
+ * turn comes at 0.25 and answers; 0 sees the answer at its next turn, 0.5.
+ * Compute stretches over the turns: 0.6 s of work ends at 1.1 (rank 0) and
+ * 1.35 (rank 1). Without a quantum, processor sharing: 1.2 for both. */
+static void test_time_slices(void **state) {
+  (void)state;
+  augur_machine m;
+  machine(&m, 0, 1e9);
+  m.cores_per_node = 2;
+  m.cpu_cores = 1;
+  m.cpu_quantum = 0.25;
+  augur_sim_graph *g = augur_sim_graph_new(2);
+  augur_sim_add_compute(g, 0, 0.1);
+  send(g, 0, 1, 8);
+  send(g, 1, 0, 8);
+  augur_sim_result r = run(g, &m);
+  assert_float_equal(r.ranks[0].finish, 0.5, EPS);
+  assert_float_equal(r.ranks[0].recv_wait, 0.4, EPS);
+  assert_float_equal(r.ranks[1].finish, 0.25, EPS);
+  augur_sim_result_free(&r);
+  m.cpu_cores = 2; /* a core each: no turns */
+  r = run(g, &m);
+  assert_float_equal(r.predicted_seconds, 0.1 + 2 * 8e-9, EPS); /* 8 bytes each way at 1 GB/s */
+  augur_sim_result_free(&r);
+  augur_sim_graph_free(g);
+
+  static const double work[] = {0.6, 0.6};
+  g = computing(2, work);
+  m.cpu_cores = 1;
+  r = run(g, &m);
+  assert_float_equal(r.ranks[0].finish, 1.1, EPS);
+  assert_float_equal(r.ranks[1].finish, 1.35, EPS);
+  assert_float_equal(r.ranks[1].compute, 1.1, EPS); /* from its first turn on */
+  augur_sim_result_free(&r);
+  m.cpu_quantum = 0;
+  expect(g, &m, (const uint32_t[]){0, 1}, 2, 1.2);
+  augur_sim_graph_free(g);
+
+  /* A quota of 1 CPU per 1 s period for two busy ranks: each runs the
+   * first 0.5 s of the period. 1.2 s of work, averaged over the 8 phases
+   * the period may have when the run starts: ends at 2.2 (phases 0, 1/8,
+   * 2/8), 2.7 (3/8, 4/8), 2.575, 2.45, 2.325: mean 2.41875. */
+  static const double w12[] = {1.2, 1.2};
+  g = computing(2, w12);
+  machine(&m, 0, 1e9);
+  m.cores_per_node = 2;
+  m.cpu_quota = 1;
+  m.cpu_quota_period = 1;
+  expect(g, &m, (const uint32_t[]){0, 1}, 2, 2.41875);
+  m.cpu_quota = 2; /* as much as the ranks use: no effect */
+  expect(g, &m, (const uint32_t[]){0, 1}, 2, 1.2);
+  augur_sim_graph_free(g);
+}
+
 static void test_machine_keys(void **state) {
   (void)state;
   augur_machine m;
   augur_error err = {0};
   assert_int_equal(load(&m,
                         "[network]\ntopology = torus\nhop_latency = 100e-9\n[torus]\ndims = 4x4x2\n"
-                        "[cpu]\ncores = 2\nbackground_load = 0.25\n",
+                        "[cpu]\ncores = 2\nbackground_load = 0.25\nquantum = 4e-3\nquota = 1.5\n"
+                        "quota_period = 0.05\n",
                         &err),
                    AUGUR_OK);
   assert_int_equal(m.topology, AUGUR_TOPO_TORUS);
@@ -498,6 +555,9 @@ static void test_machine_keys(void **state) {
   assert_int_equal(m2.torus_dims[1], 4);
   assert_int_equal(m2.cpu_cores, 2);
   assert_float_equal(m2.cpu_background_load, 0.25, EPS);
+  assert_float_equal(m2.cpu_quantum, 4e-3, 1e-12);
+  assert_float_equal(m2.cpu_quota, 1.5, EPS);
+  assert_float_equal(m2.cpu_quota_period, 0.05, 1e-12);
 
   assert_int_equal(load(&m,
                         "[network]\ntopology = fattree\n[fattree]\nleaf_nodes = 16\nuplinks = 8\n"
@@ -612,11 +672,11 @@ static void test_simgrid(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_torus_links), cmocka_unit_test(test_torus_latency),
-      cmocka_unit_test(test_fattree),     cmocka_unit_test(test_flow_reuse),
-      cmocka_unit_test(test_cpu_sharing), cmocka_unit_test(test_scale),
-      cmocka_unit_test(test_find_sites),  cmocka_unit_test(test_machine_keys),
-      cmocka_unit_test(test_simgrid),
+      cmocka_unit_test(test_torus_links),  cmocka_unit_test(test_torus_latency),
+      cmocka_unit_test(test_fattree),      cmocka_unit_test(test_flow_reuse),
+      cmocka_unit_test(test_cpu_sharing),  cmocka_unit_test(test_time_slices),
+      cmocka_unit_test(test_scale),        cmocka_unit_test(test_find_sites),
+      cmocka_unit_test(test_machine_keys), cmocka_unit_test(test_simgrid),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
