@@ -474,7 +474,6 @@ static void own_windows(sim *s, uint32_t nnodes, double phase) {
           rr->win_t = m->cpu_quota_period;
           rr->win_off = -phase * m->cpu_quota_period;
           rr->win_len = len;
-          rr->shared = 0;
         }
       } else if (m->cpu_quantum > 0 && nr > cores) {
         /* Ranks dealt to cores in turn; a core's ranks take turns. */
@@ -483,7 +482,6 @@ static void own_windows(sim *s, uint32_t nnodes, double phase) {
         rr->win_t = on_core * m->cpu_quantum;
         rr->win_off = turn * m->cpu_quantum;
         rr->win_len = m->cpu_quantum;
-        rr->shared = 0;
       }
     }
   }
@@ -868,14 +866,15 @@ static int sim_run(const augur_sim_graph *g, const augur_machine *m, double phas
     s.node_off[i + 1] += s.node_off[i];
   for (uint32_t r = 0; r < n; r++)
     s.node_ranks[s.node_off[s.node[r]] + s.cpu_n[s.node[r]]++] = r;
-  for (uint32_t r = 0; r < n; r++) {
-    uint32_t nd = s.node[r];
-    s.r[r].shared = m->cpu_cores > 0 && s.node_off[nd + 1] - s.node_off[nd] > m->cpu_cores;
-  }
   memset(s.cpu_n, 0, nnodes * sizeof *s.cpu_n);
   own_windows(&s, nnodes, phase);
-  for (uint32_t r = 0; r < n; r++)
+  for (uint32_t r = 0; r < n; r++) {
+    /* A rank with windows takes turns instead of sharing finely. */
+    uint32_t nd = s.node[r];
+    s.r[r].shared = m->cpu_cores > 0 && s.node_off[nd + 1] - s.node_off[nd] > m->cpu_cores &&
+                    s.r[r].win_len <= 0;
     s.r[r].t = own_next(&s.r[r], s.r[r].t);
+  }
   /* Point-to-point messages occupy slots 0..nmsgs-1. */
   if (sim_grow((void **)&s.slots, &s.slot_cap, g->nmsgs ? g->nmsgs : 1, sizeof *s.slots))
     goto nomem;
@@ -972,45 +971,40 @@ out:
  * QUOTA_PHASES phases spread over the period. */
 #define QUOTA_PHASES 8
 
+/* A = WA x A + WB x B, field by field. */
+static void rank_mix(augur_sim_rank *a, double wa, const augur_sim_rank *b, double wb) {
+  a->compute = wa * a->compute + wb * b->compute;
+  a->send_wait = wa * a->send_wait + wb * b->send_wait;
+  a->recv_wait = wa * a->recv_wait + wb * b->recv_wait;
+  a->sync_wait = wa * a->sync_wait + wb * b->sync_wait;
+  a->mpi = wa * a->mpi + wb * b->mpi;
+  a->finish = wa * a->finish + wb * b->finish;
+}
+
 int augur_simulate(const augur_sim_graph *g, const augur_machine *m, augur_sim_result *res,
                    augur_error *err) {
-  if (!(m->cpu_quota > 0)) return sim_run(g, m, 0, res, err);
   int rc = sim_run(g, m, 0, res, err);
-  for (int k = 1; k < QUOTA_PHASES && rc == AUGUR_OK; k++) {
+  if (!(m->cpu_quota > 0) || rc != AUGUR_OK) return rc;
+  /* The means of the times; the counts stay totals of the work done. */
+  const double w = 1.0 / QUOTA_PHASES;
+  res->predicted_seconds *= w;
+  for (uint32_t r = 0; r < res->nranks; r++)
+    rank_mix(&res->ranks[r], w, &res->ranks[r], 0);
+  for (int k = 1; k < QUOTA_PHASES; k++) {
     augur_sim_result one;
     rc = sim_run(g, m, (double)k / QUOTA_PHASES, &one, err);
-    if (rc != AUGUR_OK) break;
-    res->predicted_seconds += one.predicted_seconds;
-    for (uint32_t r = 0; r < res->nranks; r++) {
-      augur_sim_rank *a = &res->ranks[r];
-      const augur_sim_rank *b = &one.ranks[r];
-      a->compute += b->compute;
-      a->send_wait += b->send_wait;
-      a->recv_wait += b->recv_wait;
-      a->sync_wait += b->sync_wait;
-      a->mpi += b->mpi;
-      a->finish += b->finish;
+    if (rc != AUGUR_OK) {
+      augur_sim_result_free(res);
+      return rc;
     }
+    res->predicted_seconds += w * one.predicted_seconds;
+    for (uint32_t r = 0; r < res->nranks; r++)
+      rank_mix(&res->ranks[r], 1, &one.ranks[r], w);
     res->ops += one.ops;
     res->messages += one.messages;
     res->heap_events += one.heap_events;
     res->wall_seconds += one.wall_seconds;
     augur_sim_result_free(&one);
-  }
-  if (rc != AUGUR_OK) {
-    augur_sim_result_free(res);
-    return rc;
-  }
-  /* Means; the counts stay totals of the work done. */
-  res->predicted_seconds /= QUOTA_PHASES;
-  for (uint32_t r = 0; r < res->nranks; r++) {
-    augur_sim_rank *a = &res->ranks[r];
-    a->compute /= QUOTA_PHASES;
-    a->send_wait /= QUOTA_PHASES;
-    a->recv_wait /= QUOTA_PHASES;
-    a->sync_wait /= QUOTA_PHASES;
-    a->mpi /= QUOTA_PHASES;
-    a->finish /= QUOTA_PHASES;
   }
   return AUGUR_OK;
 }

@@ -74,6 +74,20 @@ PYEOF
     fail "$name: $(cat "$D/$name.json" | head -c 2000)"
 done
 
+# within PREDICTION.json MEASURED.json TOL LABEL: the first's predicted time
+# is within TOL (a fraction) of the second's measured time.
+within() {
+  "$PY" - "$1" "$2" "$3" "$4" <<'PYEOF' || fail "$4: $(head -c 600 "$1")"
+import json, sys
+p = json.load(open(sys.argv[1]))["predicted_seconds"]
+m = json.load(open(sys.argv[2]))["measured_seconds"]
+tol = float(sys.argv[3])
+err = (p - m) / m
+print("%s: measured %.4f s, predicted %.4f s, error %+.1f %%" % (sys.argv[4], m, p, 100 * err))
+assert abs(err) <= tol, "error %.1f %% beyond %.0f %%" % (100 * err, 100 * tol)
+PYEOF
+}
+
 # Accuracy, 2 ranks with a core each: the separate calibration right before
 # the recordings, and each recording's own.
 expect 0 1 "$AUGUR" calibrate --ranks 2 -o "$D/machine2.ini"
@@ -88,14 +102,7 @@ for spec in "stencil -n 20000" "ring -n 20000 -s 1024"; do
     [ "$model" = "$name" ] && tol=$TOL_SELF
     expect 0 0 "$AUGUR" simulate "$D/$name.augur" --machine "$D/$model.ini" --json
     cp "$D/out" "$D/$name-$model.json"
-    "$PY" - "$D/$name-$model.json" "$tol" <<'PYEOF' || fail "$name on $model.ini: $(head -c 600 "$D/$name-$model.json")"
-import json, sys
-d = json.load(open(sys.argv[1]))
-p, m = d["predicted_seconds"], d["measured_seconds"]
-err = (p - m) / m
-print("%s: measured %.4f s, predicted %.4f s, error %+.1f %%" % (sys.argv[1], m, p, 100 * err))
-assert abs(err) <= float(sys.argv[2]), "error %.1f %% beyond %.0f %%" % (100 * err, 100 * float(sys.argv[2]))
-PYEOF
+    within "$D/$name-$model.json" "$D/$name-$model.json" "$tol" "$name on $model.ini"
   done
 done
 
@@ -110,14 +117,7 @@ expect 0 0 "$AUGUR" simulate "$D/pinned.augur" --json
 cp "$D/out" "$D/pinned.json"
 expect 0 0 "$AUGUR" simulate "$D/free.augur" --machine "$D/machine2.ini" --cores 1 --json
 cp "$D/out" "$D/one-core.json"
-"$PY" - "$D/one-core.json" "$D/pinned.json" "$TOL_SELF" <<'PYEOF' || fail "one core: $(head -c 600 "$D/one-core.json")"
-import json, sys
-p = json.load(open(sys.argv[1]))["predicted_seconds"]
-m = json.load(open(sys.argv[2]))["measured_seconds"]
-err = (p - m) / m
-print("both ranks on one core: measured %.4f s, predicted %.4f s, error %+.1f %%" % (m, p, 100 * err))
-assert abs(err) <= float(sys.argv[3]), "error %.1f %%" % (100 * err)
-PYEOF
+within "$D/one-core.json" "$D/pinned.json" "$TOL_SELF" "both ranks on one core"
 
 # The phase what-if: the stencil's iteration (the phase of weight 50) made
 # twice as fast lowers every rank's compute; unknown or malformed phases

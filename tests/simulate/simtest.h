@@ -1,6 +1,7 @@
 /* Shared by the simulator's cmocka tests (test_sim.c, test_topo.c): a
- * machine where times add up, a checked simulation run, and one blocking
- * message. Include after <cmocka.h>. */
+ * machine where times add up, a checked simulation run, one blocking
+ * message, and a temporary file. Include after <cmocka.h>, <string.h> and
+ * <unistd.h>. */
 #ifndef AUGUR_SIMTEST_H
 #define AUGUR_SIMTEST_H
 
@@ -30,6 +31,17 @@ static inline void send(augur_sim_graph *g, uint32_t from, uint32_t to, uint64_t
   assert_true(id >= 0);
   assert_true(augur_sim_add_send(g, from, (uint64_t)id, 0) >= 0);
   assert_true(augur_sim_add_recv(g, to, (uint64_t)id, 0) >= 0);
+}
+
+/* TEXT in a new file under /tmp; its path (static: one at a time). */
+static inline char *write_tmp(const char *text) {
+  static char path[64];
+  snprintf(path, sizeof path, "/tmp/augur-sim-XXXXXX");
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+  close(fd);
+  return path;
 }
 
 #endif

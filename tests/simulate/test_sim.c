@@ -273,16 +273,6 @@ static void test_stall(void **state) {
   augur_sim_graph_free(g);
 }
 
-static char *write_tmp(const char *text) {
-  static char path[64];
-  snprintf(path, sizeof path, "/tmp/augur-sim-XXXXXX");
-  int fd = mkstemp(path);
-  assert_true(fd >= 0);
-  assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-  close(fd);
-  return path;
-}
-
 static void test_machine_file(void **state) {
   (void)state;
   augur_machine m;

@@ -441,16 +441,6 @@ static void test_find_sites(void **state) {
   augur_sim_graph_free(g);
 }
 
-static char *write_tmp(const char *text) {
-  static char path[64];
-  snprintf(path, sizeof path, "/tmp/augur-topo-XXXXXX");
-  int fd = mkstemp(path);
-  assert_true(fd >= 0);
-  assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-  close(fd);
-  return path;
-}
-
 /* Loads TEXT; returns the status and leaves the message in ERR. */
 static int load(augur_machine *m, const char *text, augur_error *err) {
   augur_machine_default(m);
