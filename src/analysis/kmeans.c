@@ -39,7 +39,7 @@ static double dist2(const double *a, const double *b) {
 }
 
 /* Nearest centre of P among C[0..k), lowest index on a tie. */
-static uint32_t nearest(const double *p, const double *c, uint32_t k, double *d) {
+static uint32_t nearest(const double *p, const double *c, uint32_t k) {
   uint32_t best = 0;
   double bd = dist2(p, c);
   for (uint32_t j = 1; j < k; j++) {
@@ -49,7 +49,6 @@ static uint32_t nearest(const double *p, const double *c, uint32_t k, double *d)
       best = j;
     }
   }
-  if (d) *d = bd;
   return best;
 }
 
@@ -98,7 +97,7 @@ double augur_kmeans_(const double *pts, uint32_t n, uint32_t k, uint32_t *label)
   for (int it = 0; it < LLOYD_MAX; it++) {
     int changed = 0;
     for (uint32_t i = 0; i < n; i++) {
-      uint32_t j = nearest(pts + 2 * i, c, k, NULL);
+      uint32_t j = nearest(pts + 2 * i, c, k);
       if (j != label[i]) {
         label[i] = j;
         changed = 1;
