@@ -73,7 +73,6 @@ typedef struct augur_lt_comm {
   uint32_t size;  /* members, from the trace's definition (0: no definition) */
   uint32_t level; /* creation depth: MPI_COMM_WORLD 0, one made from it 1, ... */
   uint32_t kind;  /* enum augur_comm_kind */
-  uint64_t calls; /* calls on it, all ranks */
 } augur_lt_comm;
 
 #define AUGUR_LT_MAX_COMMS 255
@@ -94,7 +93,6 @@ typedef struct augur_logical {
   /* Communicators in order of first use; augur_lt_event.comm k is comm[k - 1]. */
   uint32_t ncomms;
   augur_lt_comm *comm;
-  uint64_t comm_overflow; /* calls on communicators past AUGUR_LT_MAX_COMMS (comm 0) */
 } augur_logical;
 
 /* Reads TRACE (merged stream) and builds its logical trace. A damaged trace

@@ -257,10 +257,6 @@ static int add_call(builder *b, const augur_event *ev) {
   e->peer = ev->peer >= 0 ? ev->peer - (int32_t)ev->rank : INT32_MIN - ev->peer;
   e->type = (uint8_t)ev->type;
   e->comm = comm_index(b, ev->comm);
-  if (e->comm)
-    lg->comm[e->comm - 1].calls++;
-  else if (ev->comm != AUGUR_COMM_NONE)
-    lg->comm_overflow++;
   lg->nevents++;
   return AUGUR_OK;
 }
