@@ -506,6 +506,13 @@ int augur_detect_units_(const augur_logical *lg, const augur_phase_opts *o, cons
   return 0;
 }
 
+double augur_mean_span_(const augur_logical *lg) {
+  double run = 0;
+  for (uint32_t r = 0; r < lg->nranks; r++)
+    run += (double)lg->rank[r].span_ns;
+  return lg->nranks ? run / lg->nranks : 0;
+}
+
 void augur_phases_free(augur_phases *p) {
   if (!p) return;
   augur_phase_array_free_(p->phase, p->nphases);
@@ -551,10 +558,7 @@ int augur_phases_detect(const augur_logical *lg, const augur_phase_opts *opts, a
     return AUGUR_OK;
   }
   if (o.mode == AUGUR_PHASES_GLOBAL) {
-    double run = 0;
-    for (uint32_t r = 0; r < lg->nranks; r++)
-      run += (double)lg->rank[r].span_ns;
-    run = lg->nranks ? run / lg->nranks : 0;
+    double run = augur_mean_span_(lg);
     if (units_global(lg, &u) || augur_detect_units_(lg, &o, &u, lg->nranks, run, p))
       return nomem(p, &u, err);
     p->nunits = u.n;

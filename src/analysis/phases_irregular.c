@@ -61,11 +61,12 @@ static int units_irregular(const augur_logical *lg, uint32_t r, uint8_t c, augur
   for (uint64_t i = 0; i < lr->n; i++) {
     u->rrank[i] = r;
     u->ridx[i] = (uint32_t)i;
-    if (i == 0 || is_bound(&lr->ev[i], c)) {
+    int bound = is_bound(&lr->ev[i], c);
+    if (i == 0 || bound) {
       u->off[k] = i;
       /* A leading stretch that does not start at a bound never equals a
        * bounded one. */
-      u->key[k++] = augur_call_key_(0, &lr->ev[i]) ^ (is_bound(&lr->ev[i], c) ? 0 : 0x5a5a5a5aull);
+      u->key[k++] = augur_call_key_(0, &lr->ev[i]) ^ (bound ? 0 : 0x5a5a5a5aull);
     }
   }
   u->off[n] = lr->n;
@@ -79,7 +80,7 @@ static int rank_phases(const augur_logical *lg, const augur_phase_opts *o, uint3
   memset(out, 0, sizeof *out);
   int rc = units_irregular(lg, r, c, &u);
   if (!rc) rc = augur_detect_units_(lg, o, &u, 1, (double)lg->rank[r].span_ns, out);
-  if (nunits) *nunits = u.n;
+  *nunits = u.n;
   augur_units_free_(&u);
   return rc;
 }
@@ -88,9 +89,19 @@ static int nomem(augur_error *err) {
   return augur_fail(err, AUGUR_E_NOMEM, "out of memory for irregular phase detection");
 }
 
+static void free_ranks(augur_phases *rp, uint32_t nr) {
+  for (uint32_t r = 0; rp && r < nr; r++)
+    augur_phase_array_free_(rp[r].phase, rp[r].nphases);
+  free(rp);
+}
+
 /* Step 1: scores every communicator that contains all ranks; returns the
- * chosen one's index (1..), 0 if none, -1 when out of memory. */
-static int choose_comm(const augur_logical *lg, const augur_phase_opts *o, augur_phases *p) {
+ * chosen one's index (1..), 0 if none, -1 when out of memory. The chosen
+ * one's per-rank phases stay in *RP (nranks entries) and their stretches
+ * in *NUNITS: step 2 needs exactly them, so they are not scanned again. */
+static int choose_comm(const augur_logical *lg, const augur_phase_opts *o, augur_phases *p,
+                       augur_phases **rp, uint64_t *nunits) {
+  *rp = NULL;
   p->irr_comms = calloc(lg->ncomms ? lg->ncomms : 1, sizeof *p->irr_comms);
   if (!p->irr_comms) return -1;
   int best = -1;
@@ -100,22 +111,34 @@ static int choose_comm(const augur_logical *lg, const augur_phase_opts *o, augur
     augur_irr_comm *ic = &p->irr_comms[p->irr_ncomms];
     ic->comm = i + 1;
     ic->level = c->level;
-    for (uint32_t r = 0; r < lg->nranks; r++) {
-      augur_phases tmp;
-      if (rank_phases(lg, o, r, (uint8_t)(i + 1), &tmp, NULL)) {
-        augur_phase_array_free_(tmp.phase, tmp.nphases);
-        return -1;
-      }
-      for (uint32_t k = 0; k < tmp.nphases; k++)
-        if (tmp.phase[k].weight >= 2) {
-          ic->score += tmp.phase[k].weight;
+    augur_phases *cur = calloc(lg->nranks, sizeof *cur);
+    uint64_t units = 0;
+    int rc = cur ? 0 : -1;
+    for (uint32_t r = 0; r < lg->nranks && !rc; r++) {
+      uint64_t nu = 0;
+      rc = rank_phases(lg, o, r, (uint8_t)(i + 1), &cur[r], &nu);
+      units += nu;
+      for (uint32_t k = 0; k < cur[r].nphases; k++)
+        if (cur[r].phase[k].weight >= 2) {
+          ic->score += cur[r].phase[k].weight;
           ic->phases++;
         }
-      augur_phase_array_free_(tmp.phase, tmp.nphases);
+    }
+    if (rc) {
+      free_ranks(cur, lg->nranks);
+      free_ranks(*rp, lg->nranks);
+      *rp = NULL;
+      return -1;
     }
     if (best < 0 || ic->score > p->irr_comms[best].score ||
-        (ic->score == p->irr_comms[best].score && ic->level < p->irr_comms[best].level))
+        (ic->score == p->irr_comms[best].score && ic->level < p->irr_comms[best].level)) {
       best = (int)p->irr_ncomms;
+      free_ranks(*rp, lg->nranks);
+      *rp = cur;
+      *nunits = units;
+    } else {
+      free_ranks(cur, lg->nranks);
+    }
     p->irr_ncomms++;
   }
   return best < 0 ? 0 : (int)p->irr_comms[best].comm;
@@ -235,10 +258,7 @@ static int merge(const augur_logical *lg, const augur_phases *rp, augur_phases *
   }
   free(rank_of);
   free(label);
-  double run = 0;
-  for (uint32_t r = 0; r < nr; r++)
-    run += (double)lg->rank[r].span_ns;
-  run = nr ? run / nr : 0;
+  double run = augur_mean_span_(lg);
   p->run_ns = run;
   p->nrelevant = k;
   p->relevant_share = 0;
@@ -274,7 +294,9 @@ static int merge(const augur_logical *lg, const augur_phases *rp, augur_phases *
 int augur_phases_irregular_(const augur_logical *lg, const augur_phase_opts *o, augur_phases *p,
                             augur_error *err) {
   if (!lg->nevents) return AUGUR_OK; /* an empty trace has no phases, as in the other modes */
-  int c = choose_comm(lg, o, p);
+  augur_phases *rp = NULL;
+  uint64_t nunits = 0;
+  int c = choose_comm(lg, o, p, &rp, &nunits);
   if (c < 0) return nomem(err);
   if (c == 0)
     return augur_fail(err, AUGUR_E_ARG,
@@ -282,22 +304,16 @@ int augur_phases_irregular_(const augur_logical *lg, const augur_phase_opts *o, 
                       "used, none of size %u)",
                       lg->ncomms, lg->nranks);
   p->irr_comm = (uint32_t)c;
+  p->nunits = nunits;
   uint32_t nr = lg->nranks;
-  augur_phases *rp = calloc(nr, sizeof *rp);
-  if (!rp) return nomem(err);
   int rc = 0;
   uint32_t npts = 0;
-  for (uint32_t r = 0; r < nr && !rc; r++) {
-    uint64_t nu = 0;
-    rc = rank_phases(lg, o, r, (uint8_t)c, &rp[r], &nu);
-    p->nunits += nu;
+  for (uint32_t r = 0; r < nr; r++) {
     p->irr_rank_phases += rp[r].nphases;
     npts += rp[r].nrelevant;
   }
-  if (!rc) {
-    p->irr_points = calloc(npts ? npts : 1, sizeof *p->irr_points);
-    if (!p->irr_points) rc = -1;
-  }
+  p->irr_points = calloc(npts ? npts : 1, sizeof *p->irr_points);
+  if (!p->irr_points) rc = -1;
   double ticks = lg->nticks ? (double)lg->nticks : 1;
   for (uint32_t r = 0; r < nr && !rc; r++)
     for (uint32_t k = 0; k < rp[r].nphases; k++) {
@@ -315,8 +331,6 @@ int augur_phases_irregular_(const augur_logical *lg, const augur_phase_opts *o, 
       q->y = augur_ln_(1.0 + (ph->work > 0 ? ph->work : 0)) / LN2;
     }
   if (!rc) rc = merge(lg, rp, p);
-  for (uint32_t r = 0; r < nr; r++)
-    augur_phase_array_free_(rp[r].phase, rp[r].nphases);
-  free(rp);
+  free_ranks(rp, nr);
   return rc ? nomem(err) : AUGUR_OK;
 }
