@@ -100,6 +100,8 @@ typedef struct augur_sigresult {
   augur_sigres_phase *phase;
 } augur_sigresult;
 
+/* "measured", "partial", "missing" or "late" (any other value: "missing"). */
+const char *augur_sigres_status_name(int status);
 int augur_sigresult_read(const char *path, augur_sigresult **out, augur_error *err);
 int augur_sigresult_write(FILE *f, const augur_sigresult *r);
 void augur_sigresult_free(augur_sigresult *r);

@@ -394,6 +394,10 @@ int augur_signature_write(FILE *f, const augur_signature *s) {
 
 static const char *const status_word[] = {"measured", "partial", "missing", "late"};
 
+const char *augur_sigres_status_name(int status) {
+  return status_word[status >= 0 && status <= 3 ? status : AUGUR_SIGRES_MISSING];
+}
+
 void augur_sigresult_free(augur_sigresult *r) {
   if (!r) return;
   free(r->phase);
@@ -409,8 +413,8 @@ int augur_sigresult_write(FILE *f, const augur_sigresult *r) {
   fprintf(f, "phases %u\n", r->nphases);
   for (uint32_t i = 0; i < r->nphases; i++) {
     const augur_sigres_phase *p = &r->phase[i];
-    int st = p->status >= 0 && p->status <= 3 ? p->status : AUGUR_SIGRES_MISSING;
-    fprintf(f, "phase %u %s %u %.9f\n", p->id, status_word[st], p->measured, p->seconds);
+    fprintf(f, "phase %u %s %u %.9f\n", p->id, augur_sigres_status_name(p->status), p->measured,
+            p->seconds);
   }
   fprintf(f, "end\n");
   return ferror(f) ? AUGUR_E_IO : AUGUR_OK;

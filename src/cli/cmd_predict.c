@@ -47,35 +47,37 @@ static double now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static const char *status_name(int s) {
-  static const char *const n[] = {"measured", "partial", "missing", "late"};
-  return s >= 0 && s <= 3 ? n[s] : "missing";
-}
+typedef struct phase_pred {
+  double phase_s; /* PhaseET used: measured, or base x scale */
+  double total;   /* PhaseET x W */
+  int status;     /* enum augur_sigres_status */
+  uint32_t measured;
+} phase_pred;
 
 typedef struct prediction {
   double pet, set, pre, rest, scale;
   double launch;    /* SET - the ranks' own run: mpiexec start-up and exit */
   int pre_measured; /* some phase was seen, so pre is a measurement */
-  double *total;    /* per signature phase: PhaseET x W used */
-  double *phase_s;
-  int *status;
-  uint32_t *measured;
+  phase_pred *ph;   /* per signature phase */
 } prediction;
+
+static int measured_here(int status) {
+  return status == AUGUR_SIGRES_MEASURED || status == AUGUR_SIGRES_PARTIAL;
+}
 
 static void predict(const augur_signature *s, const augur_sigresult *r, double set, prediction *p) {
   double tgt = 0, base = 0;
   for (uint32_t i = 0; i < s->nphases; i++) {
-    p->status[i] = AUGUR_SIGRES_MISSING;
-    p->measured[i] = 0;
-    p->phase_s[i] = 0;
+    phase_pred *q = &p->ph[i];
+    *q = (phase_pred){.status = AUGUR_SIGRES_MISSING};
     for (uint32_t j = 0; j < r->nphases; j++)
       if (r->phase[j].id == s->phase[i].id) {
-        p->status[i] = r->phase[j].status;
-        p->measured[i] = r->phase[j].measured;
-        p->phase_s[i] = r->phase[j].seconds;
+        q->status = r->phase[j].status;
+        q->measured = r->phase[j].measured;
+        q->phase_s = r->phase[j].seconds;
       }
-    if (p->status[i] == AUGUR_SIGRES_MEASURED || p->status[i] == AUGUR_SIGRES_PARTIAL) {
-      tgt += p->phase_s[i] * (double)s->phase[i].weight;
+    if (measured_here(q->status)) {
+      tgt += q->phase_s * (double)s->phase[i].weight;
       base += s->phase[i].base_seconds * (double)s->phase[i].weight;
     }
   }
@@ -84,10 +86,10 @@ static void predict(const augur_signature *s, const augur_sigresult *r, double s
   p->scale = base > 0 && tgt > 0 ? tgt / base : 1.0;
   p->pet = 0;
   for (uint32_t i = 0; i < s->nphases; i++) {
-    if (p->status[i] != AUGUR_SIGRES_MEASURED && p->status[i] != AUGUR_SIGRES_PARTIAL)
-      p->phase_s[i] = s->phase[i].base_seconds * p->scale;
-    p->total[i] = p->phase_s[i] * (double)s->phase[i].weight;
-    p->pet += p->total[i];
+    phase_pred *q = &p->ph[i];
+    if (!measured_here(q->status)) q->phase_s = s->phase[i].base_seconds * p->scale;
+    q->total = q->phase_s * (double)s->phase[i].weight;
+    p->pet += q->total;
   }
   p->pre_measured = tgt > 0;
   p->pre = p->pre_measured ? r->pre_seconds : s->base_pre_seconds * p->scale;
@@ -109,9 +111,9 @@ static void print_text(const char *sigpath, const augur_signature *s, const augu
   printf("\nphase    weight  base PhaseET(s)  PhaseET(s)  measured  PhaseETxW(s)  status\n");
   for (uint32_t i = 0; i < s->nphases; i++)
     printf("%5u %9llu %16.6f %11.6f %9u %13.6f  %s%s\n", s->phase[i].id,
-           (unsigned long long)s->phase[i].weight, s->phase[i].base_seconds, p->phase_s[i],
-           p->measured[i], p->total[i], status_name(p->status[i]),
-           p->status[i] >= AUGUR_SIGRES_MISSING ? " (base x scale)" : "");
+           (unsigned long long)s->phase[i].weight, s->phase[i].base_seconds, p->ph[i].phase_s,
+           p->ph[i].measured, p->ph[i].total, augur_sigres_status_name(p->ph[i].status),
+           p->ph[i].status >= AUGUR_SIGRES_MISSING ? " (base x scale)" : "");
   printf("before the first phase: %.6f s (%s); other phases: %.6f s (base %.6f x scale %.3f); "
          "start-up and exit: %.6f s\n",
          p->pre, p->pre_measured ? "measured" : "base x scale", p->rest, s->base_rest_seconds,
@@ -129,8 +131,9 @@ static void print_json(const augur_signature *s, const augur_sigresult *r, const
     printf("%s{\"id\": %u, \"weight\": %llu, \"phase_seconds\": %.9f, "
            "\"base_phase_seconds\": %.9f, \"total_seconds\": %.9f, \"measured\": %u, "
            "\"status\": \"%s\"}",
-           i ? ", " : "", s->phase[i].id, (unsigned long long)s->phase[i].weight, p->phase_s[i],
-           s->phase[i].base_seconds, p->total[i], p->measured[i], status_name(p->status[i]));
+           i ? ", " : "", s->phase[i].id, (unsigned long long)s->phase[i].weight, p->ph[i].phase_s,
+           s->phase[i].base_seconds, p->ph[i].total, p->ph[i].measured,
+           augur_sigres_status_name(p->ph[i].status));
   printf("]}\n");
 }
 
@@ -260,11 +263,8 @@ int cmd_predict(int argc, char **argv) {
   if (!keep) unlink(results);
   if (rc == CLI_OK) {
     prediction p = {0};
-    p.total = calloc(s->nphases, sizeof *p.total);
-    p.phase_s = calloc(s->nphases, sizeof *p.phase_s);
-    p.status = calloc(s->nphases, sizeof *p.status);
-    p.measured = calloc(s->nphases, sizeof *p.measured);
-    if (!p.total || !p.phase_s || !p.status || !p.measured) {
+    p.ph = calloc(s->nphases, sizeof *p.ph);
+    if (!p.ph) {
       rc = cli_fail("out of memory");
     } else {
       predict(s, r, set, &p);
@@ -275,10 +275,7 @@ int cmd_predict(int argc, char **argv) {
       fflush(stdout);
       if (code) cli_note("note: the program exited with status %d", code);
     }
-    free(p.total);
-    free(p.phase_s);
-    free(p.status);
-    free(p.measured);
+    free(p.ph);
   }
   augur_sigresult_free(r);
   augur_signature_free(s);
