@@ -72,6 +72,10 @@ typedef struct augur_signature {
 int augur_signature_read(const char *path, augur_signature **out, augur_error *err);
 int augur_signature_write(FILE *f, const augur_signature *s);
 void augur_signature_free(augur_signature *s);
+/* The name a module has in a signature: the base name of PATH with blanks
+ * and '#' made '_' (words are blank-separated in the file). Both `augur
+ * signature` and the recorder's signature mode name modules this way. */
+void augur_signature_module_name(const char *path, char *out, size_t n);
 /* Index (1-based) of a module base name, 0 if it is not in the signature. */
 uint16_t augur_signature_module(const augur_signature *s, const char *basename);
 

@@ -173,6 +173,13 @@ void augur_signature_free(augur_signature *s) {
   free(s);
 }
 
+void augur_signature_module_name(const char *path, char *out, size_t n) {
+  const char *b = strrchr(path, '/');
+  snprintf(out, n, "%s", b ? b + 1 : path);
+  for (char *c = out; *c; c++)
+    if (*c == ' ' || *c == '\t' || *c == '#') *c = '_';
+}
+
 uint16_t augur_signature_module(const augur_signature *s, const char *basename) {
   for (uint32_t m = 0; m < s->nmodules; m++)
     if (!strcmp(s->module[m], basename)) return (uint16_t)(m + 1);

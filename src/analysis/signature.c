@@ -65,11 +65,6 @@ static int size_known(unsigned type) {
   return is_p2p(type) || (type >= AUGUR_EV_BARRIER && type <= AUGUR_EV_IEXSCAN);
 }
 
-static const char *base_name(const char *path) {
-  const char *s = strrchr(path, '/');
-  return s ? s + 1 : path;
-}
-
 /* Module index of a trace call site, adding its base name to s. */
 static int module_of(augur_signature *s, augur_trace *t, uint32_t callsite, uint16_t *mod,
                      uint64_t *off, augur_error *err) {
@@ -80,9 +75,7 @@ static int module_of(augur_signature *s, augur_trace *t, uint32_t callsite, uint
   if (!md || !md->path) return AUGUR_OK;
   *off = cs->offset;
   char name[256];
-  snprintf(name, sizeof name, "%s", base_name(md->path));
-  for (char *c = name; *c; c++) /* words are blank-separated in the file */
-    if (*c == ' ' || *c == '\t' || *c == '#') *c = '_';
+  augur_signature_module_name(md->path, name, sizeof name);
   uint16_t m = augur_signature_module(s, name);
   if (!m) {
     if (s->nmodules >= 65535) return AUGUR_OK;

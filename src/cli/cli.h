@@ -54,6 +54,9 @@ int cli_opt_value(int argc, char **argv, int *i, const char *name, const char *s
 /* Parses a whole decimal integer in [min, max]; prints a usage error naming
  * the option and returns -1 otherwise. */
 int cli_parse_int(const char *opt, const char *val, long long min, long long max, long long *out);
+/* A finite number in [MIN, MAX]; else "OPT: expected WHAT, got 'VAL'" and -1. */
+int cli_parse_real(const char *opt, const char *val, double min, double max, const char *what,
+                   double *out);
 
 /* Opens a trace with one clear line on failure ("no such trace: X" or the
  * reader's message). Returns CLI_OK or CLI_FAIL. */

@@ -31,14 +31,7 @@ static void help(void) {
 }
 
 static int parse_frac(const char *opt, const char *val, double *out) {
-  char *end = NULL;
-  double v = strtod(val, &end);
-  if (!end || *end || end == val || !(v >= 0 && v <= 1)) {
-    cli_usage("%s: expected a number from 0 to 1, got '%s'", opt, val);
-    return -1;
-  }
-  *out = v;
-  return 0;
+  return cli_parse_real(opt, val, 0, 1, "a number from 0 to 1", out);
 }
 
 int cmd_phases(int argc, char **argv) {

@@ -50,12 +50,9 @@ int cmd_signature(int argc, char **argv) {
       if (m < 0 || cli_parse_int("--max-period", val, 1, 1 << 20, &n) < 0) return CLI_USAGE;
       o.max_period = (uint32_t)n;
     } else if ((m = cli_opt_value(argc, argv, &i, "--min-share", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      char *end = NULL;
-      double v = strtod(val, &end);
-      if (!end || *end || end == val || !(v >= 0 && v <= 1))
-        return cli_usage("--min-share: expected a number from 0 to 1, got '%s'", val);
-      o.min_share = v;
+      if (m < 0 ||
+          cli_parse_real("--min-share", val, 0, 1, "a number from 0 to 1", &o.min_share) < 0)
+        return CLI_USAGE;
     } else if (!strcmp(argv[i], "--portable")) {
       portable = 1;
     } else if (argv[i][0] == '-' && argv[i][1]) {

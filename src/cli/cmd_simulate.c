@@ -77,18 +77,6 @@ static int parse_factor(const char *opt, const char *val, double *out, int *is_f
   return 0;
 }
 
-/* A number >= 0 (WHAT names its unit in the message). */
-static int parse_nonneg(const char *opt, const char *what, const char *val, double *out) {
-  char *end = NULL;
-  double v = strtod(val, &end);
-  if (!end || *end || end == val || !(v >= 0) || !isfinite(v)) {
-    cli_usage("%s: expected %s >= 0, got '%s'", opt, what, val);
-    return -1;
-  }
-  *out = v;
-  return 0;
-}
-
 #define MAX_SCALES 32
 
 /* "phase:ID" of a --scale SITE=xF; 0 when SITE names call sites. */
@@ -190,9 +178,11 @@ int cmd_simulate(int argc, char **argv) {
       else
         latv = x;
     } else if ((m = cli_opt_value(argc, argv, &i, "--overhead", NULL, &val)) != 0) {
-      if (m < 0 || parse_nonneg("--overhead", "seconds", val, &overhead) < 0) return CLI_USAGE;
+      if (m < 0 || cli_parse_real("--overhead", val, 0, HUGE_VAL, "seconds >= 0", &overhead) < 0)
+        return CLI_USAGE;
     } else if ((m = cli_opt_value(argc, argv, &i, "--cpu-quota", NULL, &val)) != 0) {
-      if (m < 0 || parse_nonneg("--cpu-quota", "CPUs", val, &quota) < 0) return CLI_USAGE;
+      if (m < 0 || cli_parse_real("--cpu-quota", val, 0, HUGE_VAL, "CPUs >= 0", &quota) < 0)
+        return CLI_USAGE;
     } else if ((m = cli_opt_value(argc, argv, &i, "--cores", NULL, &val)) != 0) {
       if (m < 0 || cli_parse_int("--cores", val, 1, 1 << 20, &cores) < 0) return CLI_USAGE;
     } else if ((m = cli_opt_value(argc, argv, &i, "--eager-limit", NULL, &val)) != 0) {

@@ -1,6 +1,7 @@
 /* Shared CLI plumbing: messages, option values, trace opening, progress. */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,18 @@ int cli_opt_value(int argc, char **argv, int *i, const char *name, const char *s
   }
   *val = argv[++*i];
   return 1;
+}
+
+int cli_parse_real(const char *opt, const char *val, double min, double max, const char *what,
+                   double *out) {
+  char *end = NULL;
+  double v = strtod(val, &end);
+  if (!end || *end || end == val || !(v >= min && v <= max) || !isfinite(v)) {
+    cli_usage("%s: expected %s, got '%s'", opt, what, val);
+    return -1;
+  }
+  *out = v;
+  return 0;
 }
 
 int cli_parse_int(const char *opt, const char *val, long long min, long long max, long long *out) {

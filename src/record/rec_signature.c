@@ -83,11 +83,8 @@ static site resolve(uint64_t addr) {
     path[n] = '\0';
     name = path;
   }
-  const char *b = strrchr(name, '/');
   char base[AUG_PATH_MAX];
-  snprintf(base, sizeof base, "%s", b ? b + 1 : name);
-  for (char *p = base; *p; p++) /* as augur signature wrote it */
-    if (*p == ' ' || *p == '\t' || *p == '#') *p = '_';
+  augur_signature_module_name(name, base, sizeof base);
   site s = {augur_signature_module(sig, base), addr - mbase};
   if (nsites == sites_cap) {
     uint32_t nc = sites_cap ? sites_cap * 2 : 64;
