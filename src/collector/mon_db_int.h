@@ -1,4 +1,5 @@
-/* augur monitoring — what the two stores share (internal to mon_db*.c).
+/* augur monitoring — what the two stores share (internal to mon_db*.c;
+ * mon_query.c also connects to PostgreSQL through it).
  *
  * mon_db is an opaque handle whose first member is its backend's table of
  * operations: mon_db.c holds the SQLite store and the dispatch, mon_db_pg.c
@@ -26,6 +27,16 @@ struct mon_db {
 /* The PostgreSQL store (mon_db_pg.c); conninfo is a libpq URI or a
  * "key=value ..." string. */
 int mon_db_pg_open(mon_db **out, const char *conninfo, char *why, size_t whyn);
+
+#ifdef AUGUR_HAVE_PQ
+#include <libpq-fe.h>
+/* A connection to conninfo with augur's settings (timeout, keepalives,
+ * UTF8, application_name app); check PQstatus. Also mon_query.c's. */
+PGconn *mon_pg_connect(const char *conninfo, const char *app);
+/* libpq's messages span lines ("...\n\tIs the server running"): made one
+ * line with single spaces, in place. */
+void mon_pg_one_line(char *s);
+#endif
 
 /* ---- metadata tables and their id cache ---- */
 enum { MON_META_CLUSTER, MON_META_USER, MON_META_PROGRAM, MON_META_NODE, MON_META_N };

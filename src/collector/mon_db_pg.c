@@ -38,7 +38,6 @@ int mon_db_pg_open(mon_db **out, const char *conninfo, char *why, size_t whyn) {
 
 #else
 
-#include <libpq-fe.h>
 #include <time.h>
 
 typedef struct buf {
@@ -75,21 +74,35 @@ static const mon_dialect pg_dialect = {
 
 #define COPY_CHUNK (256u << 10)
 
-/* why = "postgresql: WHAT: libpq's message", on one line with single
- * spaces (libpq's messages span lines: "...\n\tIs the server running"). */
+void mon_pg_one_line(char *s) {
+  char *o = s;
+  for (const char *p = s; *p; p++) {
+    char c = *p == '\n' || *p == '\t' ? ' ' : *p;
+    if (c != ' ' || (o > s && o[-1] != ' ')) *o++ = c;
+  }
+  while (o > s && o[-1] == ' ')
+    o--;
+  *o = 0;
+}
+
+PGconn *mon_pg_connect(const char *conninfo, const char *app) {
+  /* The user's conninfo comes last, so its settings override ours.
+   * Keepalives: a server that vanished without closing the TCP connection
+   * is noticed in about a minute instead of never. */
+  const char *const kw[] = {
+      "connect_timeout",     "application_name", "client_encoding", "keepalives_idle",
+      "keepalives_interval", "keepalives_count", "dbname",          NULL};
+  const char *const val[] = {"10", app, "UTF8", "30", "10", "3", conninfo, NULL};
+  return PQconnectdbParams(kw, val, 1);
+}
+
+/* why = "postgresql: WHAT: libpq's message", on one line. */
 static int fail(pg_db *m, PGresult *r, const char *what, char *why, size_t whyn) {
   const char *msg = r ? PQresultErrorMessage(r) : "";
   if (!msg[0] && m->conn) msg = PQerrorMessage(m->conn);
   if (!msg[0]) msg = "unknown error";
   snprintf(why, whyn, "postgresql: %s: %s", what, msg);
-  char *o = why;
-  for (const char *p = why; *p; p++) {
-    char c = *p == '\n' || *p == '\t' ? ' ' : *p;
-    if (c != ' ' || (o > why && o[-1] != ' ')) *o++ = c;
-  }
-  while (o > why && o[-1] == ' ')
-    o--;
-  *o = 0;
+  mon_pg_one_line(why);
   PQclear(r);
   return -1;
 }
@@ -155,14 +168,7 @@ static int prepare(pg_db *m, const char *name, const char *sql, int nparams, cha
  * cache is cleared: after a reconnect nothing of the old session counts. */
 static int pg_connect(pg_db *m, char *why, size_t whyn) {
   mon_cache_clear(&m->cache);
-  /* The user's conninfo comes last, so its settings override ours.
-   * Keepalives: a server that vanished without closing the TCP connection
-   * is noticed in about a minute instead of never. */
-  const char *const kw[] = {
-      "connect_timeout",     "application_name", "client_encoding", "keepalives_idle",
-      "keepalives_interval", "keepalives_count", "dbname",          NULL};
-  const char *const val[] = {"10", "augurd", "UTF8", "30", "10", "3", m->conninfo, NULL};
-  m->conn = PQconnectdbParams(kw, val, 1);
+  m->conn = mon_pg_connect(m->conninfo, "augurd");
   if (!m->conn) {
     snprintf(why, whyn, "postgresql: cannot connect: out of memory");
     return -1;
@@ -340,8 +346,8 @@ static int send_job(pg_db *m, const augp_job *j, const augp_proc *p0, int64_t cl
  * instead of one round trip each; b->step[i] gets the step id, or 0 for a
  * duplicate. A failure drops the connection: the transaction is gone, the
  * whole batch is retried. */
-static int insert_jobs(pg_db *m, const uint8_t *const *payloads, int n, const int64_t *cl,
-                       const int64_t *us, batch *b, char *why, size_t whyn) {
+static int insert_jobs(pg_db *m, const uint8_t *const *payloads, int n, batch *b, char *why,
+                       size_t whyn) {
   for (int at = 0; at < n; at += PIPE_JOBS) {
     int end = n - at < PIPE_JOBS ? n : at + PIPE_JOBS, rc = 0;
     if (PQenterPipelineMode(m->conn) != 1) return fail(m, NULL, "pipeline", why, whyn);
@@ -349,7 +355,7 @@ static int insert_jobs(pg_db *m, const uint8_t *const *payloads, int n, const in
       augp_job j;
       memcpy(&j, payloads[i], sizeof j);
       if (j.nprocs) memcpy(b->p, payloads[i] + sizeof j, sizeof *b->p);
-      rc = send_job(m, &j, j.nprocs ? b->p : NULL, cl[i], us[i]);
+      rc = send_job(m, &j, j.nprocs ? b->p : NULL, b->cl[i], b->us[i]);
     }
     if (rc || PQpipelineSync(m->conn) != 1) {
       fail(m, NULL, "insert job", why, whyn);
@@ -470,38 +476,37 @@ static int reserve_ids(pg_db *m, batch *b, char *why, size_t whyn) {
   return 0;
 }
 
-static int copy_processes(pg_db *m, const uint8_t *const *payloads, int n, batch *b, char *why,
-                          size_t whyn) {
-  if (!b->nproc) return 0;
-  if (copy_begin(m, "process", "id,step_id,node_id,program_id,counter_note", 0, why, whyn))
-    return -1;
+/* The row of new process k (of job i) in COPY text. */
+static int put_process(buf *c, const batch *b, int i, size_t k) {
   int64_t v[MON_NPROC_VALUES];
   unsigned char isnull[MON_NPROC_VALUES];
-  size_t k = 0;
-  for (int i = 0; i < n; i++) {
-    if (!b->step[i]) continue;
-    augp_job j;
-    memcpy(&j, payloads[i], sizeof j);
-    for (uint64_t q = 0; q < j.nprocs; q++, k++) {
-      memcpy(b->p, payloads[i] + sizeof j + q * sizeof *b->p, sizeof *b->p);
-      mon_db_proc_values(b->p, v, isnull);
-      if (put_i64(&m->copy, 0, b->id[k]) || put_i64(&m->copy, '\t', b->step[i]) ||
-          put_i64(&m->copy, '\t', b->meta[2 * k]) || put_i64(&m->copy, '\t', b->meta[2 * k + 1]) ||
-          put_text(&m->copy, '\t', b->p->counter_note[0] ? b->p->counter_note : NULL) ||
-          put_values(&m->copy, v, isnull, MON_NPROC_VALUES))
-        return copy_end(m, "out of memory", why, whyn);
-      if (flush(m, 0, why, whyn)) return -1;
-    }
-  }
-  return copy_end(m, NULL, why, whyn);
+  mon_db_proc_values(b->p, v, isnull);
+  return put_i64(c, 0, b->id[k]) || put_i64(c, '\t', b->step[i]) ||
+         put_i64(c, '\t', b->meta[2 * k]) || put_i64(c, '\t', b->meta[2 * k + 1]) ||
+         put_text(c, '\t', b->p->counter_note[0] ? b->p->counter_note : NULL) ||
+         put_values(c, v, isnull, MON_NPROC_VALUES);
 }
 
-static int copy_threads(pg_db *m, const uint8_t *const *payloads, int n, batch *b, char *why,
-                        size_t whyn) {
-  if (!b->nproc) return 0;
-  if (copy_begin(m, "thread", "process_id", 1, why, whyn)) return -1;
+/* The rows of the threads of new process k. */
+static int put_threads(buf *c, const batch *b, size_t k) {
   int64_t v[MON_NTHREAD_VALUES];
   unsigned char isnull[MON_NTHREAD_VALUES];
+  uint64_t nt = b->p->nthreads < AUGP_MAX_THREADS ? b->p->nthreads : AUGP_MAX_THREADS;
+  for (uint64_t t = 0; t < nt; t++) {
+    mon_db_thread_values(b->p, (int)t, v, isnull);
+    if (put_i64(c, 0, b->id[k]) || put_values(c, v, isnull, MON_NTHREAD_VALUES)) return -1;
+  }
+  return 0;
+}
+
+/* One COPY over the batch's new processes: their process rows, or (thread)
+ * the rows of their threads. */
+static int copy_rows(pg_db *m, const uint8_t *const *payloads, int n, batch *b, int thread,
+                     char *why, size_t whyn) {
+  if (!b->nproc) return 0;
+  if (thread ? copy_begin(m, "thread", "process_id", 1, why, whyn)
+             : copy_begin(m, "process", "id,step_id,node_id,program_id,counter_note", 0, why, whyn))
+    return -1;
   size_t k = 0;
   for (int i = 0; i < n; i++) {
     if (!b->step[i]) continue;
@@ -509,13 +514,9 @@ static int copy_threads(pg_db *m, const uint8_t *const *payloads, int n, batch *
     memcpy(&j, payloads[i], sizeof j);
     for (uint64_t q = 0; q < j.nprocs; q++, k++) {
       memcpy(b->p, payloads[i] + sizeof j + q * sizeof *b->p, sizeof *b->p);
-      uint64_t nt = b->p->nthreads < AUGP_MAX_THREADS ? b->p->nthreads : AUGP_MAX_THREADS;
-      for (uint64_t t = 0; t < nt; t++) {
-        mon_db_thread_values(b->p, (int)t, v, isnull);
-        if (put_i64(&m->copy, 0, b->id[k]) || put_values(&m->copy, v, isnull, MON_NTHREAD_VALUES))
-          return copy_end(m, "out of memory", why, whyn);
-        if (flush(m, 0, why, whyn)) return -1;
-      }
+      if (thread ? put_threads(&m->copy, b, k) : put_process(&m->copy, b, i, k))
+        return copy_end(m, "out of memory", why, whyn);
+      if (flush(m, 0, why, whyn)) return -1;
     }
   }
   return copy_end(m, NULL, why, whyn);
@@ -549,7 +550,7 @@ static int store_batch(pg_db *m, const uint8_t *const *payloads, int n, int *sta
     b->us[i] = b->cl[i] < 0 ? -1 : meta_id(m, MON_META_USER, j.user, why, whyn);
     if (b->us[i] < 0) return -1;
   }
-  if (insert_jobs(m, payloads, n, b->cl, b->us, b, why, whyn)) return -1;
+  if (insert_jobs(m, payloads, n, b, why, whyn)) return -1;
   for (int i = 0; i < n; i++) {
     augp_job j;
     memcpy(&j, payloads[i], sizeof j);
@@ -566,8 +567,8 @@ static int store_batch(pg_db *m, const uint8_t *const *payloads, int n, int *sta
       b->nproc++;
     }
   }
-  return reserve_ids(m, b, why, whyn) || copy_processes(m, payloads, n, b, why, whyn) ||
-         copy_threads(m, payloads, n, b, why, whyn);
+  return reserve_ids(m, b, why, whyn) || copy_rows(m, payloads, n, b, 0, why, whyn) ||
+         copy_rows(m, payloads, n, b, 1, why, whyn);
 }
 
 /* A failed batch: roll back, or drop a connection that is gone. */

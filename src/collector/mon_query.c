@@ -16,10 +16,8 @@
 #include <string.h>
 
 #include "mon.h"
+#include "mon_db_int.h"
 #include "mon_query.h"
-#ifdef AUGUR_HAVE_PQ
-#include <libpq-fe.h>
-#endif
 
 const char *const mon_by_names[MON_BY_N] = {"cluster", "user", "job",     "step",  "node",
                                             "program", "rank", "process", "thread"};
@@ -56,21 +54,6 @@ struct mon_rows {
   char err[300];
 };
 
-#ifdef AUGUR_HAVE_PQ
-/* libpq's messages span lines ("...\n\tIs the server running..."): one
- * line, single spaces. */
-static void one_line(char *s) {
-  char *o = s;
-  for (const char *p = s; *p; p++) {
-    char c = *p == '\n' || *p == '\t' ? ' ' : *p;
-    if (c != ' ' || (o > s && o[-1] != ' ')) *o++ = c;
-  }
-  while (o > s && o[-1] == ' ')
-    o--;
-  *o = 0;
-}
-#endif
-
 void mon_query_close(mon_qdb *db) {
   if (!db) return;
   sqlite3_close(db->sq);
@@ -82,18 +65,12 @@ void mon_query_close(mon_qdb *db) {
 
 static int open_pg(mon_qdb *db, const char *path, char *why, size_t whyn) {
 #ifdef AUGUR_HAVE_PQ
-  /* Keepalives: a server that vanished without closing the TCP
-   * connection is noticed in about a minute instead of never. */
-  const char *const kw[] = {
-      "connect_timeout",     "application_name", "client_encoding", "keepalives_idle",
-      "keepalives_interval", "keepalives_count", "dbname",          NULL};
-  const char *const val[] = {"10", "augur", "UTF8", "30", "10", "3", path, NULL};
-  db->pg = PQconnectdbParams(kw, val, 1);
+  db->pg = mon_pg_connect(path, "augur");
   if (!db->pg || PQstatus(db->pg) != CONNECTION_OK) {
     /* libpq's message names host and port, never the password. */
     snprintf(why, whyn, "postgresql: cannot connect: %s",
              db->pg ? PQerrorMessage(db->pg) : "out of memory");
-    one_line(why);
+    mon_pg_one_line(why);
     return -1;
   }
   /* Read-only, whatever the role may do. */
@@ -102,7 +79,7 @@ static int open_pg(mon_qdb *db, const char *path, char *why, size_t whyn) {
   PQclear(r);
   if (!ok) {
     snprintf(why, whyn, "postgresql: %s", PQerrorMessage(db->pg));
-    one_line(why);
+    mon_pg_one_line(why);
     return -1;
   }
   return 0;
@@ -206,7 +183,7 @@ mon_rows *mon_rows_query(mon_qdb *db, const char *sql, int nval, const mon_val *
     if (PQresultStatus(r->res) != PGRES_TUPLES_OK) {
       snprintf(why, whyn, "query failed: %s",
                r->res ? PQresultErrorMessage(r->res) : PQerrorMessage(db->pg));
-      one_line(why);
+      mon_pg_one_line(why);
       mon_rows_free(r);
       return NULL;
     }
