@@ -150,12 +150,9 @@ static int show_job(mon_qdb *db, const char *spec, const char *by, char *metrics
   char why[512];
   mon_val idv = {NULL, id};
   if (!by) {
-    mon_rows *st =
-        mon_rows_query(db, "SELECT count(*) FROM process_derived WHERE job_pk=? AND rank>=0", 1,
-                       &idv, why, sizeof why);
-    if (!st) return cli_fail("%s", why);
-    by = mon_rows_next(st) && mon_rows_int(st, 0) > 0 ? "rank" : "process";
-    mon_rows_free(st);
+    int ranks = mon_query_job_has_ranks(db, id, why, sizeof why);
+    if (ranks < 0) return cli_fail("%s", why);
+    by = ranks ? "rank" : "process";
   }
   char sql[4096];
   size_t len = 0;

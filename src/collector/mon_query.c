@@ -360,6 +360,16 @@ int mon_query_find_job(mon_qdb *db, const char *spec, long long *id) {
   return failed ? -1 : found;
 }
 
+int mon_query_job_has_ranks(mon_qdb *db, long long job, char *why, size_t whyn) {
+  mon_val v = {NULL, job};
+  mon_rows *r = mon_rows_query(
+      db, "SELECT count(*) FROM process_derived WHERE job_pk=? AND rank>=0", 1, &v, why, whyn);
+  if (!r) return -1;
+  int has = mon_rows_next(r) && mon_rows_int(r, 0) > 0;
+  mon_rows_free(r);
+  return has;
+}
+
 typedef struct sqlbuf {
   char *b;
   size_t n, at;

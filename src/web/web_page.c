@@ -401,17 +401,8 @@ static int auto_by(mon_qdb *db, const web_req *r) {
   if (r->proc || r->has_rank) return MON_BY_THREAD;
   if (r->node[0] || r->program[0]) return MON_BY_PROCESS;
   if (!r->job) return MON_BY_JOB;
-  int by = MON_BY_PROCESS;
   char why[256];
-  mon_val v = {NULL, r->job};
-  mon_rows *st =
-      mon_rows_query(db, "SELECT count(*) FROM process_derived WHERE job_pk=? AND rank>=0", 1, &v,
-                     why, sizeof why);
-  if (st) {
-    if (mon_rows_next(st) && mon_rows_int(st, 0) > 0) by = MON_BY_RANK;
-    mon_rows_free(st);
-  }
-  return by;
+  return mon_query_job_has_ranks(db, r->job, why, sizeof why) > 0 ? MON_BY_RANK : MON_BY_PROCESS;
 }
 
 static void table(web_buf *w, const web_req *r, int by, const rows *t, char (*colname)[80]) {
