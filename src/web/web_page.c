@@ -23,11 +23,13 @@ static const char *const style =
     ".chart{display:block;margin:.6em 0}.ct{font-weight:bold;font-size:13px}"
     ".cl,.cv{font-size:11px}.chart a:hover rect,.chart a:hover circle{opacity:.6}";
 
-/* Parameters carried by links, in this order. */
+/* Parameters carried by links, in this order; the first NFILTERS are the
+ * filters. */
 static const char *const carried[] = {"cluster", "user", "job",   "step", "node", "program",
                                       "rank",    "proc", "by",    "m",    "agg",  "view",
                                       "order",   "desc", "limit", "sql"};
 #define NCARRIED (int)(sizeof carried / sizeof carried[0])
+#define NFILTERS 8
 
 /* The request's value of a carried parameter, into buf ("" = unset). */
 static void req_value(const web_req *r, const char *key, char *buf, size_t n) {
@@ -224,19 +226,17 @@ static void form(web_buf *w, mon_qdb *db, const web_req *r, int by, int ncol, ch
 
 /* Active filters, each with a link that drops it. */
 static void crumbs(web_buf *w, const web_req *r) {
-  static const char *const keys[] = {"cluster", "user",    "job",  "step",
-                                     "node",    "program", "rank", "proc"};
   int any = 0;
-  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+  for (int k = 0; k < NFILTERS; k++) {
     char val[WEB_MAXVAL + 32];
-    req_value(r, keys[k], val, sizeof val);
+    req_value(r, carried[k], val, sizeof val);
     if (!val[0]) continue;
     if (!any) wb_raw(w, "<p class=\"crumbs\">filters: ");
     any = 1;
-    const char *drop[] = {keys[k], NULL};
+    const char *drop[] = {carried[k], NULL};
     wb_raw(w, "<a class=\"filter\" href=\"");
     web_link(w, r, 1, drop);
-    wb_printf(w, "\" title=\"remove this filter\">%s = ", keys[k]);
+    wb_printf(w, "\" title=\"remove this filter\">%s = ", carried[k]);
     wb_html(w, val);
     wb_raw(w, " &#215;</a>");
   }
@@ -329,8 +329,13 @@ typedef struct rows {
   int n, cap, ncol;
   char **key, **label, **jobpk, **link;
   long long *count;
-  double *v; /* n × ncol */
+  double *v; /* column by column, cap rows each: a column is a chart's series */
 } rows;
+
+/* Column c's values, one per row. */
+static double *col(const rows *t, int c) {
+  return t->v + (size_t)c * (size_t)t->cap;
+}
 
 static char *dupstr(const char *s) {
   return strdup(s ? s : "");
@@ -354,7 +359,7 @@ static void rows_free(rows *t) {
 static int rows_fetch(mon_rows *st, rows *t, int ncol, long long limit) {
   memset(t, 0, sizeof *t);
   t->ncol = ncol;
-  int cap = (int)(limit < 10000 ? limit : 10000);
+  int cap = t->cap = (int)(limit < 10000 ? limit : 10000);
   t->key = calloc((size_t)cap, sizeof(char *));
   t->label = calloc((size_t)cap, sizeof(char *));
   t->jobpk = calloc((size_t)cap, sizeof(char *));
@@ -369,7 +374,7 @@ static int rows_fetch(mon_rows *st, rows *t, int ncol, long long limit) {
     t->count[i] = mon_rows_int(st, 2);
     t->jobpk[i] = dupstr(mon_rows_text(st, 3));
     for (int c = 0; c < ncol; c++)
-      t->v[(size_t)i * (size_t)ncol + (size_t)c] =
+      col(t, c)[i] =
           mon_rows_isnull(st, MON_Q_FIRST + c) ? NAN : mon_rows_double(st, MON_Q_FIRST + c);
     if (!t->key[i] || !t->label[i] || !t->jobpk[i]) return -1;
   }
@@ -430,7 +435,7 @@ static void table(web_buf *w, const web_req *r, int by, const rows *t, char (*co
     wb_printf(w, "</td><td class=\"n\">%lld</td>", t->count[i]);
     for (int c = 0; c < t->ncol; c++) {
       wb_raw(w, "<td class=\"n\">");
-      wb_num(w, t->v[(size_t)i * (size_t)t->ncol + (size_t)c]);
+      wb_num(w, col(t, c)[i]);
       wb_raw(w, "</td>");
     }
     wb_raw(w, "</tr>\n");
@@ -442,7 +447,7 @@ static void table(web_buf *w, const web_req *r, int by, const rows *t, char (*co
       mon_stat s;
       mon_stat_init(&s);
       for (int i = 0; i < t->n; i++) {
-        double v = t->v[(size_t)i * (size_t)t->ncol + (size_t)c];
+        double v = col(t, c)[i];
         if (!isnan(v)) mon_stat_add(&s, v);
       }
       wb_raw(w, "<td class=\"n\">");
@@ -567,31 +572,22 @@ int web_page(const char *dbpath, web_req *r, web_buf *w) {
             mon_by_names[by], t.n == q.limit ? " (row limit reached)" : "");
   if (r->view != WEB_TABLE && t.n > 0) {
     web_series s[MON_Q_MAXCOL];
-    double *cols = malloc(sizeof(double) * (size_t)t.n * (size_t)(q.ncol ? q.ncol : 1));
-    if (cols) {
-      for (int c = 0; c < q.ncol; c++) {
-        for (int i = 0; i < t.n; i++)
-          cols[(size_t)c * (size_t)t.n + (size_t)i] = t.v[(size_t)i * (size_t)q.ncol + (size_t)c];
-        s[c].title = colname[c];
-        s[c].v = cols + (size_t)c * (size_t)t.n;
-      }
-      web_svg(w, r->view, t.n, (const char *const *)t.label, (const char *const *)t.link, q.ncol,
-              s);
-      free(cols);
+    for (int c = 0; c < q.ncol; c++) {
+      s[c].title = colname[c];
+      s[c].v = col(&t, c);
     }
+    web_svg(w, r->view, t.n, (const char *const *)t.label, (const char *const *)t.link, q.ncol, s);
   }
   table(w, r, by, &t, colname);
   if (r->show_sql) {
     wb_raw(w, "<h3>SQL</h3><pre id=\"sql\">");
     wb_html(w, sql);
     wb_raw(w, "</pre><p>bound values, in order: ");
-    static const char *const keys[] = {"cluster", "user",    "job",  "step",
-                                       "node",    "program", "rank", "proc"};
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+    for (int k = 0; k < NFILTERS; k++) {
       char val[WEB_MAXVAL + 32];
-      req_value(r, keys[k], val, sizeof val);
+      req_value(r, carried[k], val, sizeof val);
       if (!val[0]) continue;
-      wb_printf(w, "%s = <code>", keys[k]);
+      wb_printf(w, "%s = <code>", carried[k]);
       wb_html(w, val);
       wb_raw(w, "</code>, ");
     }
