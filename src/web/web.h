@@ -69,9 +69,6 @@ void web_req_init(web_req *r);
  * the HTTP status: 200, 400 (bad parameter: out holds the error page) or
  * 500 (database error). */
 int web_page(const char *dbpath, web_req *req, web_buf *out);
-/* A link to the page with req's parameters, changed by (key, value) pairs
- * (NULL value: remove the key); written URL-encoded and HTML-escaped. */
-void web_link(web_buf *w, const web_req *req, int npairs, const char *const *pairs);
 
 /* ---- charts (web_svg.c) ---- */
 typedef struct web_series {

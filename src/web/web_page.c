@@ -73,7 +73,9 @@ static void req_value(const web_req *r, const char *key, char *buf, size_t n) {
   }
 }
 
-void web_link(web_buf *w, const web_req *r, int npairs, const char *const *pairs) {
+/* A link to the page with r's parameters, changed by (key, value) pairs
+ * (NULL value: remove the key); written URL-encoded and HTML-escaped. */
+static void web_link(web_buf *w, const web_req *r, int npairs, const char *const *pairs) {
   wb_raw(w, "/?");
   int first = 1;
   for (int k = 0; k < NCARRIED; k++) {
