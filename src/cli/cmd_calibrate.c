@@ -39,19 +39,6 @@ static void help(void) {
          "  -h, --help          show this help\n");
 }
 
-/* <dir of /proc/self/exe>/../lib/NAME */
-static int helper_path(const char *name, char *out, size_t n) {
-  char exe[PATH_MAX];
-  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (len <= 0) return -1;
-  exe[len] = 0;
-  char *slash = strrchr(exe, '/');
-  if (!slash) return -1;
-  *slash = 0;
-  if ((size_t)snprintf(out, n, "%s/../lib/%s", exe, name) >= n) return -1;
-  return 0;
-}
-
 static int from_trace(const char *path, const char *base, const char *out) {
   augur_machine m;
   augur_error err = {0};
@@ -139,12 +126,12 @@ int cmd_calibrate(int argc, char **argv) {
   char prog[PATH_MAX];
   if (!mpi) {
     mpi = "mpich";
-    if (helper_path("augur-calibrate-mpich", prog, sizeof prog) || access(prog, X_OK))
+    if (cli_lib_path(prog, sizeof prog, "augur-calibrate-mpich") || access(prog, X_OK))
       mpi = "openmpi";
   }
   char name[64];
   snprintf(name, sizeof name, "augur-calibrate-%s", mpi);
-  if (helper_path(name, prog, sizeof prog) || access(prog, X_OK))
+  if (cli_lib_path(prog, sizeof prog, name) || access(prog, X_OK))
     return cli_fail("calibration program %s not found next to augur (built with the %s flavour?)",
                     name, mpi);
   char mpiexec[32];
