@@ -5,11 +5,13 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "mpi_flavour.h"
 
 static volatile sig_atomic_t child_pid = 0;
 
@@ -67,4 +69,33 @@ int cli_lib_path(char *out, size_t n, const char *name) {
   }
   int w = snprintf(out, n, "%s/lib/%s", exe, name);
   return w < 0 || (size_t)w >= n ? -1 : 0;
+}
+
+int cli_command_found(char *const *cmd) {
+  char *resolved = mpi_flavour_which(cmd[0]);
+  if (!resolved) {
+    cli_note("cannot run '%s': %s", cmd[0],
+             strchr(cmd[0], '/') ? "no such file" : "not found in PATH");
+    return 127;
+  }
+  free(resolved);
+  return 0;
+}
+
+void cli_flavour_lib(char *out, size_t n, const char *stem, int flavour) {
+  if (flavour != MPI_FLAVOUR_NONE)
+    snprintf(out, n, "%s-%s.so", stem, mpi_flavour_name(flavour));
+  else
+    snprintf(out, n, "%s.so", stem);
+}
+
+int cli_preload(const char *lib) {
+  const char *old = getenv("LD_PRELOAD");
+  size_t plen = strlen(lib) + (old ? strlen(old) : 0) + 2;
+  char *preload = malloc(plen);
+  if (!preload) return -1;
+  snprintf(preload, plen, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
+  int rc = setenv("LD_PRELOAD", preload, 1);
+  free(preload);
+  return rc;
 }

@@ -43,6 +43,14 @@ int cli_run_child(char **cmd);
 /* <dir of /proc/self/exe>/../lib/NAME: the build tree and an installed
  * prefix both work. Returns 0, or -1 if it does not fit. */
 int cli_lib_path(char *out, size_t n, const char *name);
+/* 0 when CMD[0] can be run; else says why on stderr and returns 127 (the
+ * shell's status for a command not found). */
+int cli_command_found(char *const *cmd);
+/* "STEM-<flavour>.so", or "STEM.so" for MPI_FLAVOUR_NONE. */
+void cli_flavour_lib(char *out, size_t n, const char *stem, int flavour);
+/* Puts LIB first in LD_PRELOAD (inherited through mpiexec by every rank); a
+ * preload the user already had keeps working. 0, or -1 with errno set. */
+int cli_preload(const char *lib);
 
 /* Matches argv[*i] against an option that takes a value, spelled `name`
  * (long, "--top"), `name=VALUE`, or `shortname` ("-o", may be NULL).

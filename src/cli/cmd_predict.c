@@ -187,22 +187,15 @@ int cmd_predict(int argc, char **argv) {
     return cli_fail("%s: %s", sigpath, strerror(errno));
   }
 
-  char *resolved = mpi_flavour_which(cmd[0]);
-  if (!resolved) {
+  if (cli_command_found(cmd)) {
     augur_signature_free(s);
-    cli_note("cannot run '%s': %s", cmd[0],
-             strchr(cmd[0], '/') ? "no such file" : "not found in PATH");
     return 127;
   }
-  free(resolved);
   char why[PATH_MAX + 128], lib[PATH_MAX], libname[64];
   int app = -1;
   int flavour = mpi_flavour_detect(cmd, ncmd, &app, why, sizeof why);
   if (mpi) flavour = mpi_flavour_parse(mpi);
-  if (flavour != MPI_FLAVOUR_NONE)
-    snprintf(libname, sizeof libname, "libaugur-mpi-%s.so", mpi_flavour_name(flavour));
-  else
-    snprintf(libname, sizeof libname, "libaugur-mpi.so");
+  cli_flavour_lib(libname, sizeof libname, "libaugur-mpi", flavour);
   if (cli_lib_path(lib, sizeof lib, libname) < 0 || access(lib, R_OK) != 0) {
     augur_signature_free(s);
     return cli_fail("the recorder %s is not installed next to augur", libname);
@@ -225,19 +218,10 @@ int cmd_predict(int argc, char **argv) {
   }
   char kbuf[32];
   snprintf(kbuf, sizeof kbuf, "%lld", measure);
-  const char *old = getenv("LD_PRELOAD");
-  size_t plen = strlen(lib) + (old ? strlen(old) : 0) + 2;
-  char *preload = malloc(plen);
-  if (!preload) {
-    augur_signature_free(s);
-    return cli_fail("out of memory");
-  }
-  snprintf(preload, plen, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
-  int ok = setenv("LD_PRELOAD", preload, 1) == 0 && setenv("AUGUR_SIGNATURE", sigabs, 1) == 0 &&
+  int ok = cli_preload(lib) == 0 && setenv("AUGUR_SIGNATURE", sigabs, 1) == 0 &&
            setenv("AUGUR_SIGNATURE_OUT", results, 1) == 0 &&
            setenv("AUGUR_SIGNATURE_MEASURE", kbuf, 1) == 0 &&
            setenv("AUGUR_COUNTERS", "none", 1) == 0;
-  free(preload);
   if (!ok) {
     augur_signature_free(s);
     return cli_fail("cannot set the environment: %s", strerror(errno));

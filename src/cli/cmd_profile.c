@@ -195,13 +195,7 @@ int cmd_profile(int argc, char **argv) {
   char **cmd = argv + dashdash + 1;
   int ncmd = argc - dashdash - 1;
   if (ncmd <= 0) return cli_usage("missing COMMAND after '--'");
-  char *resolved = mpi_flavour_which(cmd[0]);
-  if (!resolved) {
-    cli_note("cannot run '%s': %s", cmd[0],
-             strchr(cmd[0], '/') ? "no such file" : "not found in PATH");
-    return 127;
-  }
-  free(resolved);
+  if (cli_command_found(cmd)) return 127;
   /* Level 0 is "off": the program runs exactly as without augur. */
   if (level == 0) return cli_run_child(cmd);
 
@@ -210,10 +204,7 @@ int cmd_profile(int argc, char **argv) {
   int flavour = mpi_flavour_detect(cmd, ncmd, &app, why, sizeof why);
   if (mpi) flavour = mpi_flavour_parse(mpi);
   char lib[PATH_MAX], libname[64];
-  if (flavour != MPI_FLAVOUR_NONE)
-    snprintf(libname, sizeof libname, "libaugur-profile-%s.so", mpi_flavour_name(flavour));
-  else
-    snprintf(libname, sizeof libname, "libaugur-profile.so");
+  cli_flavour_lib(libname, sizeof libname, "libaugur-profile", flavour);
   if (cli_lib_path(lib, sizeof lib, libname) < 0)
     return cli_fail("cannot find my own executable (/proc/self/exe)");
   if (access(lib, R_OK) != 0) return cli_fail("profile mode is not installed: %s is missing", lib);
@@ -223,16 +214,10 @@ int cmd_profile(int argc, char **argv) {
   snprintf(dir, sizeof dir, "%s/augur-profile-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
   if (!mkdtemp(dir)) return cli_fail("cannot create a scratch directory: %s", strerror(errno));
 
-  const char *old = getenv("LD_PRELOAD");
-  size_t plen = strlen(lib) + (old ? strlen(old) : 0) + 2;
-  char *preload = malloc(plen);
-  if (!preload) return cli_fail("out of memory");
-  snprintf(preload, plen, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
   char lv[8];
   snprintf(lv, sizeof lv, "%lld", level);
-  int ok = setenv("LD_PRELOAD", preload, 1) == 0 && setenv("AUGUR_PROFILE_DIR", dir, 1) == 0 &&
+  int ok = cli_preload(lib) == 0 && setenv("AUGUR_PROFILE_DIR", dir, 1) == 0 &&
            setenv("AUGUR_PROFILE_LEVEL", lv, 1) == 0;
-  free(preload);
   if (!ok) return cli_fail("cannot set the environment: %s", strerror(errno));
 
   augp_job job;

@@ -220,13 +220,7 @@ int cmd_record(int argc, char **argv) {
   if (ncmd <= 0) return cli_usage("missing COMMAND after '--'");
 
   /* A command that cannot run is said once, before any note about MPI. */
-  char *resolved = mpi_flavour_which(cmd[0]);
-  if (!resolved) {
-    cli_note("cannot run '%s': %s", cmd[0],
-             strchr(cmd[0], '/') ? "no such file" : "not found in PATH");
-    return 127;
-  }
-  free(resolved);
+  if (cli_command_found(cmd)) return 127;
 
   char why[PATH_MAX + 128];
   int app = -1;
@@ -239,10 +233,7 @@ int cmd_record(int argc, char **argv) {
   }
 
   char lib[PATH_MAX], libname[64];
-  if (flavour != MPI_FLAVOUR_NONE)
-    snprintf(libname, sizeof libname, "libaugur-mpi-%s.so", mpi_flavour_name(flavour));
-  else
-    snprintf(libname, sizeof libname, "libaugur-mpi.so");
+  cli_flavour_lib(libname, sizeof libname, "libaugur-mpi", flavour);
   if (cli_lib_path(lib, sizeof lib, libname) < 0)
     return cli_fail("cannot find my own executable (/proc/self/exe)");
   if (access(lib, R_OK) != 0)
@@ -255,17 +246,9 @@ int cmd_record(int argc, char **argv) {
   int rc = choose_output(out, sizeof out, outopt, app >= 0 ? cmd[app] : cmd[0]);
   if (rc != CLI_OK) return rc;
 
-  /* LD_PRELOAD is inherited through mpiexec by every rank; prepend so a
-   * preload the user already had keeps working. */
-  const char *old = getenv("LD_PRELOAD");
-  size_t plen = strlen(lib) + (old ? strlen(old) : 0) + 2;
-  char *preload = malloc(plen);
-  if (!preload) return cli_fail("out of memory");
-  snprintf(preload, plen, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
-  int ok = setenv("LD_PRELOAD", preload, 1) == 0 && setenv("AUGUR_TRACE_DIR", out, 1) == 0 &&
+  int ok = cli_preload(lib) == 0 && setenv("AUGUR_TRACE_DIR", out, 1) == 0 &&
            setenv("AUGUR_PAYLOAD_HASH", hash ? "1" : "0", 1) == 0 &&
            (!counters || setenv("AUGUR_COUNTERS", counters, 1) == 0);
-  free(preload);
   if (!ok) return cli_fail("cannot set the environment: %s", strerror(errno));
   return run(cmd, out, flavour);
 }
