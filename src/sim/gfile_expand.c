@@ -115,10 +115,6 @@ static int xnomem(ex *x) {
   return -1;
 }
 
-static int grow(void **v, size_t *cap, size_t need, size_t size) {
-  return sim_grow(v, cap, need, size);
-}
-
 /* ---- expressions --------------------------------------------------------- */
 
 static int eval(ex *x, const gx *e, double *out) {
@@ -269,8 +265,8 @@ static int emit(ex *x, const augur_sim_op *op, uint32_t line) {
   xrank *r = &x->rk[x->rank];
   if (r->n == r->cap) {
     size_t c1 = r->cap, c2 = r->cap;
-    if (grow((void **)&r->ops, &c1, r->n + 1, sizeof *r->ops) ||
-        grow((void **)&r->lines, &c2, r->n + 1, sizeof *r->lines))
+    if (sim_grow((void **)&r->ops, &c1, r->n + 1, sizeof *r->ops) ||
+        sim_grow((void **)&r->lines, &c2, r->n + 1, sizeof *r->lines))
       return xnomem(x);
     r->cap = c1 < c2 ? c1 : c2;
   }
@@ -285,12 +281,14 @@ static int run_block(ex *x, const gblock *b);
 static int run_wait(ex *x, const gstmt *s) {
   size_t first = x->nwaits, n = 0;
   if (s->all) {
-    if (grow((void **)&x->waits, &x->wcap, x->nwaits + x->nout, sizeof *x->waits)) return xnomem(x);
+    if (sim_grow((void **)&x->waits, &x->wcap, x->nwaits + x->nout, sizeof *x->waits))
+      return xnomem(x);
     if (x->nout) memcpy(x->waits + x->nwaits, x->outst, x->nout * sizeof *x->outst);
     n = x->nout;
     x->nout = 0;
   } else {
-    if (grow((void **)&x->waits, &x->wcap, x->nwaits + s->npos, sizeof *x->waits)) return xnomem(x);
+    if (sim_grow((void **)&x->waits, &x->wcap, x->nwaits + s->npos, sizeof *x->waits))
+      return xnomem(x);
     for (size_t i = 0; i < s->npos; i++) {
       if (s->pos[i] >= x->nout)
         return xfail(x, s->line,
@@ -342,7 +340,7 @@ static int run_p2p(ex *x, const gstmt *s) {
   op.b = bytes;
   if (emit(x, &op, s->line)) return -1;
   if (s->flags & AUGUR_SIM_F_NONBLOCKING) {
-    if (grow((void **)&x->outst, &x->outcap, x->nout + 1, sizeof *x->outst)) return xnomem(x);
+    if (sim_grow((void **)&x->outst, &x->outcap, x->nout + 1, sizeof *x->outst)) return xnomem(x);
     x->outst[x->nout++] = (uint32_t)(x->rk[x->rank].n - 1);
   }
   return 0;
@@ -382,7 +380,7 @@ static int run_branch(ex *x, const gstmt *s) {
     while (i < x->nsh && x->sh[i].s != s)
       i++;
     if (i == x->nsh) {
-      if (grow((void **)&x->sh, &x->shcap, x->nsh + 1, sizeof *x->sh)) return xnomem(x);
+      if (sim_grow((void **)&x->sh, &x->shcap, x->nsh + 1, sizeof *x->sh)) return xnomem(x);
       x->sh[x->nsh].s = s;
       x->sh[x->nsh++].k = 0;
     }
@@ -499,7 +497,7 @@ static int setup_comms(ex *x) {
       for (uint32_t r = lo; r < hi; r++) {
         if (x->cpos[c][r] >= 0)
           return xfail(x, sp->line, "comm %s: rank %u listed twice", gc->name, r);
-        if (grow((void **)&x->cmem[c], &cap, n + 1, sizeof **x->cmem)) return xnomem(x);
+        if (sim_grow((void **)&x->cmem[c], &cap, n + 1, sizeof **x->cmem)) return xnomem(x);
         x->cpos[c][r] = (int32_t)n;
         x->cmem[c][n++] = r;
       }

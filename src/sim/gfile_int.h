@@ -105,6 +105,16 @@ typedef struct gstart {
   double seconds;
 } gstart;
 
+/* The collective statements with a keyword of their own (the rest are
+ * written "coll NAME ROOT BYTES"): whether they take a root and a size. */
+typedef struct gf_collkw {
+  const char *kw;
+  uint16_t type;
+  int root, bytes;
+} gf_collkw;
+extern const gf_collkw gf_collkws[];
+extern const size_t gf_ncollkws;
+
 struct augur_gfile {
   char *name; /* file name for messages */
   double rate;

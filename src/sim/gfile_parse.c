@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gfile_int.h"
+#include "sim_int.h"
 
 #define GF_MAX_LINE 65536
 
@@ -62,18 +63,6 @@ static int nomem(parser *p) {
   p->failed = 1;
   augur_fail(p->err, AUGUR_E_NOMEM, "%s: out of memory", p->f->name);
   return -1;
-}
-
-static int grow(void **v, size_t *cap, size_t need, size_t size) {
-  if (need <= *cap) return 0;
-  size_t n = *cap ? *cap * 2 : 8;
-  while (n < need)
-    n *= 2;
-  void *q = realloc(*v, n * size);
-  if (!q) return -1;
-  *v = q;
-  *cap = n;
-  return 0;
 }
 
 /* ---- lines and tokens ---------------------------------------------------- */
@@ -199,7 +188,7 @@ static gx *node(parser *p, int kind) {
     perr(p, "expression longer than %d terms", GF_MAX_LINE_NODES);
     return NULL;
   }
-  if (grow((void **)&f->nodes, &f->nodes_cap, f->nnodes + 1, sizeof *f->nodes)) {
+  if (sim_grow((void **)&f->nodes, &f->nodes_cap, f->nnodes + 1, sizeof *f->nodes)) {
     nomem(p);
     return NULL;
   }
@@ -237,6 +226,20 @@ static int signed_num(parser *p, const char *what, double *v) {
   return 0;
 }
 
+/* Appends the pair (V, W) to X's tv/tp (CAP: their capacity). */
+static int add_pair(parser *p, gx *x, size_t *cap, double v, double w) {
+  size_t had = *cap;
+  if (sim_grow((void **)&x->tv, cap, x->n + 1, sizeof *x->tv)) return nomem(p);
+  if (*cap != had) {
+    double *q = realloc(x->tp, *cap * sizeof *q);
+    if (!q) return nomem(p);
+    x->tp = q;
+  }
+  x->tv[x->n] = v;
+  x->tp[x->n++] = w;
+  return 0;
+}
+
 static gx *table(parser *p, gx *x) {
   size_t cap = 0;
   double sum = 0;
@@ -245,13 +248,7 @@ static gx *table(parser *p, gx *x) {
     if (signed_num(p, "table", &v) || expect_punct(p, ':', "table") || signed_num(p, "table", &pr))
       return NULL;
     if (!(pr >= 0 && pr <= 1)) return perr(p, "table: probability %g not in [0, 1]", pr), NULL;
-    if (grow((void **)&x->tv, &cap, x->n + 1, sizeof *x->tv)) return nomem(p), NULL;
-    size_t c2 = x->n;
-    double *q = realloc(x->tp, (c2 + 1) * sizeof *q);
-    if (!q) return nomem(p), NULL;
-    x->tp = q;
-    x->tv[x->n] = v;
-    x->tp[x->n++] = pr;
+    if (add_pair(p, x, &cap, v, pr)) return NULL;
     sum += pr;
     if (is_punct(p, ',')) {
       lex(p);
@@ -274,12 +271,7 @@ static gx *at_fn(parser *p, gx *x) {
       return NULL;
     if (k < 0 || k != floor(k) || (x->n && k <= x->tv[x->n - 1]))
       return perr(p, "at: expected whole keys in ascending order, got %g", k), NULL;
-    if (grow((void **)&x->tv, &cap, x->n + 1, sizeof *x->tv)) return nomem(p), NULL;
-    double *q = realloc(x->tp, (x->n + 1) * sizeof *q);
-    if (!q) return nomem(p), NULL;
-    x->tp = q;
-    x->tv[x->n] = k;
-    x->tp[x->n++] = v;
+    if (add_pair(p, x, &cap, k, v)) return NULL;
     if (is_punct(p, ',')) {
       lex(p);
       continue;
@@ -385,12 +377,14 @@ static gx *unary1(parser *p, const char *what) {
   return primary(p, what);
 }
 
-static gx *term(parser *p, const char *what) {
-  gx *a = unary(p, what);
-  while (a && (is_punct(p, '*') || is_punct(p, '/') || is_punct(p, 'F') || is_punct(p, '%'))) {
+/* Operands from NEXT joined by the operators in OPS, left to right. */
+static gx *binary(parser *p, const char *what, const char *ops,
+                  gx *(*next)(parser *, const char *)) {
+  gx *a = next(p, what);
+  while (a && p->t.tt == T_PUNCT && strchr(ops, p->t.pc)) {
     int op = p->t.pc;
     lex(p);
-    gx *b = unary(p, what), *x = b ? node(p, GX_BIN) : NULL;
+    gx *b = next(p, what), *x = b ? node(p, GX_BIN) : NULL;
     if (!x) return NULL;
     x->op = op;
     x->a = a;
@@ -400,25 +394,18 @@ static gx *term(parser *p, const char *what) {
   return a;
 }
 
+static gx *term(parser *p, const char *what) {
+  return binary(p, what, "*/F%", unary);
+}
+
 static gx *expr(parser *p, const char *what) {
-  gx *a = term(p, what);
-  while (a && (is_punct(p, '+') || is_punct(p, '-'))) {
-    int op = p->t.pc;
-    lex(p);
-    gx *b = term(p, what), *x = b ? node(p, GX_BIN) : NULL;
-    if (!x) return NULL;
-    x->op = op;
-    x->a = a;
-    x->b = b;
-    a = x;
-  }
-  return a;
+  return binary(p, what, "+-", term);
 }
 
 /* ---- statements ---------------------------------------------------------- */
 
 static gstmt *add_stmt(parser *p, gblock *b, int kind) {
-  if (grow((void **)&b->v, &b->cap, b->n + 1, sizeof *b->v)) return nomem(p), NULL;
+  if (sim_grow((void **)&b->v, &b->cap, b->n + 1, sizeof *b->v)) return nomem(p), NULL;
   gstmt *s = &b->v[b->n++];
   memset(s, 0, sizeof *s);
   s->kind = kind;
@@ -441,12 +428,7 @@ static int find_comm(parser *p, const char *name) {
   return perr(p, "unknown communicator '%s' (declare it with 'comm' before use)", name);
 }
 
-struct collkw {
-  const char *kw;
-  uint16_t type;
-  int root, bytes;
-};
-static const struct collkw collkws[] = {
+const gf_collkw gf_collkws[] = {
     {"barrier", AUGUR_EV_BARRIER, 0, 0},
     {"bcast", AUGUR_EV_BCAST, 1, 1},
     {"reduce", AUGUR_EV_REDUCE, 1, 1},
@@ -459,6 +441,13 @@ static const struct collkw collkws[] = {
     {"scan", AUGUR_EV_SCAN, 0, 1},
     {"exscan", AUGUR_EV_EXSCAN, 0, 1},
 };
+const size_t gf_ncollkws = sizeof gf_collkws / sizeof *gf_collkws;
+
+static const gf_collkw *find_collkw(const char *kw) {
+  for (size_t i = 0; i < gf_ncollkws; i++)
+    if (!strcmp(gf_collkws[i].kw, kw)) return &gf_collkws[i];
+  return NULL;
+}
 
 static int parse_coll(parser *p, gstmt *s, const char *kw) {
   int root = 0, bytes = 0;
@@ -476,12 +465,10 @@ static int parse_coll(parser *p, gstmt *s, const char *kw) {
       root = 1;
     bytes = 1;
   } else {
-    for (size_t i = 0; i < sizeof collkws / sizeof *collkws; i++)
-      if (!strcmp(collkws[i].kw, kw)) {
-        s->type = collkws[i].type;
-        root = collkws[i].root;
-        bytes = collkws[i].bytes;
-      }
+    const gf_collkw *c = find_collkw(kw);
+    s->type = c->type;
+    root = c->root;
+    bytes = c->bytes;
   }
   if (root && !(s->e[0] = expr(p, kw))) return -1;
   if (bytes && !(s->e[1] = expr(p, kw))) return -1;
@@ -495,15 +482,15 @@ static int parse_coll(parser *p, gstmt *s, const char *kw) {
   return expect_end(p, kw);
 }
 
-static int parse_branch(parser *p, gstmt *s) {
-  uint32_t open = p->line;
-  size_t cap = 0;
+/* The next non-empty line of a block WHAT opened at OPEN_LINE, its first
+ * token read: 1, or 0 when it closed the block, -1 on error. */
+static int block_line(parser *p, uint32_t open_line, const char *what) {
   for (;;) {
     int r = next_line(p);
     if (r < 0) return -1;
     if (r == 0) {
-      p->line = open;
-      return perr(p, "unbalanced braces: 'branch {' is never closed");
+      p->line = open_line;
+      return perr(p, "unbalanced braces: '%s' is never closed", what);
     }
     lex(p);
     if (p->t.tt == T_END) continue;
@@ -511,15 +498,25 @@ static int parse_branch(parser *p, gstmt *s) {
       lex(p);
       return expect_end(p, "'}'");
     }
+    return 1;
+  }
+}
+
+static int parse_branch(parser *p, gstmt *s) {
+  uint32_t open = p->line;
+  size_t cap = 0;
+  int r;
+  while ((r = block_line(p, open, "branch {")) > 0) {
     if (!is_id(p, "p"))
       return perr(p, "branch: expected 'p PROBABILITY {' or '}', got %s", desc(p));
     lex(p);
-    if (grow((void **)&s->arms, &cap, s->narms + 1, sizeof *s->arms)) return nomem(p);
+    if (sim_grow((void **)&s->arms, &cap, s->narms + 1, sizeof *s->arms)) return nomem(p);
     garm *a = &s->arms[s->narms++];
     memset(a, 0, sizeof *a);
     if (!(a->p = expr(p, "p")) || open_brace(p, "p") || parse_block(p, &a->body, p->line, "p {"))
       return -1;
   }
+  return r;
 }
 
 static int parse_stmt(parser *p, gblock *b) {
@@ -577,21 +574,16 @@ static int parse_stmt(parser *p, gblock *b) {
       double v = p->t.num;
       if (v < 0 || v != floor(v) || v > 1e6)
         return perr(p, "wait: expected a request position (0, 1, ...), got %g", v);
-      if (grow((void **)&s->pos, &cap, s->npos + 1, sizeof *s->pos)) return nomem(p);
+      if (sim_grow((void **)&s->pos, &cap, s->npos + 1, sizeof *s->pos)) return nomem(p);
       s->pos[s->npos++] = (uint32_t)v;
       lex(p);
     }
     return expect_end(p, kw);
   }
-  if (!strcmp(kw, "coll")) {
+  if (!strcmp(kw, "coll") || find_collkw(kw)) {
     if (!(s = add_stmt(p, b, GS_COLL))) return -1;
     return parse_coll(p, s, kw);
   }
-  for (size_t i = 0; i < sizeof collkws / sizeof *collkws; i++)
-    if (!strcmp(collkws[i].kw, kw)) {
-      if (!(s = add_stmt(p, b, GS_COLL))) return -1;
-      return parse_coll(p, s, kw);
-    }
   if (!strcmp(kw, "loop")) {
     if (!(s = add_stmt(p, b, GS_LOOP)) || !(s->e[0] = expr(p, kw))) return -1;
     const char *var = "i";
@@ -606,11 +598,8 @@ static int parse_stmt(parser *p, gblock *b) {
     s->var = p->nvars;
     if (open_brace(p, kw)) return -1;
     p->nvars++;
-    /* S may move when the block grows: parse into a local block first. */
-    gblock body = {0};
-    int rc = parse_block(p, &body, p->line, "loop {");
+    int rc = parse_block(p, &s->body, p->line, "loop {");
     p->nvars--;
-    b->v[b->n - 1].body = body;
     return rc;
   }
   if (!strcmp(kw, "branch")) {
@@ -620,32 +609,19 @@ static int parse_stmt(parser *p, gblock *b) {
       lex(p);
     }
     if (open_brace(p, kw)) return -1;
-    gstmt tmp = *s;
-    int rc = parse_branch(p, &tmp);
-    b->v[b->n - 1] = tmp;
-    return rc;
+    return parse_branch(p, s);
   }
   return perr(p, "unknown statement '%s'", kw);
 }
 
 /* Statements until the line holding '}' (OPEN_LINE: where the block began). */
 static int parse_block(parser *p, gblock *b, uint32_t open_line, const char *what) {
-  for (;;) {
-    int r = next_line(p);
-    if (r < 0) return -1;
-    if (r == 0) {
-      p->line = open_line;
-      return perr(p, "unbalanced braces: '%s' is never closed", what);
-    }
-    lex(p);
-    if (p->t.tt == T_END) continue;
-    if (is_punct(p, '}')) {
-      lex(p);
-      return expect_end(p, "'}'");
-    }
+  int r;
+  while ((r = block_line(p, open_line, what)) > 0) {
     if (p->t.tt != T_ID) return perr(p, "expected a statement, got %s", desc(p));
     if (parse_stmt(p, b)) return -1;
   }
+  return r;
 }
 
 /* ---- top level ----------------------------------------------------------- */
@@ -680,7 +656,7 @@ static int parse_class(parser *p) {
   int rc = parse_block(p, &c.body, p->line, "class {");
   p->in_class = 0;
   size_t cap = f->nclasses;
-  if (grow((void **)&f->classes, &cap, f->nclasses + 1, sizeof *f->classes)) {
+  if (sim_grow((void **)&f->classes, &cap, f->nclasses + 1, sizeof *f->classes)) {
     free(c.name);
     return nomem(p);
   }
@@ -695,7 +671,7 @@ static int parse_comm(parser *p) {
     if (!strcmp(f->comms[i].name, p->t.id))
       return perr(p, "communicator '%s' defined twice", p->t.id);
   size_t cap = f->ncomms;
-  if (grow((void **)&f->comms, &cap, f->ncomms + 1, sizeof *f->comms)) return nomem(p);
+  if (sim_grow((void **)&f->comms, &cap, f->ncomms + 1, sizeof *f->comms)) return nomem(p);
   gcomm *c = &f->comms[f->ncomms++];
   memset(c, 0, sizeof *c);
   c->line = p->line;
@@ -703,7 +679,7 @@ static int parse_comm(parser *p) {
   lex(p);
   size_t scap = 0;
   while (p->t.tt != T_END) {
-    if (grow((void **)&c->specs, &scap, c->n + 1, sizeof *c->specs)) return nomem(p);
+    if (sim_grow((void **)&c->specs, &scap, c->n + 1, sizeof *c->specs)) return nomem(p);
     gcspec *sp = &c->specs[c->n++];
     memset(sp, 0, sizeof *sp);
     sp->line = p->line;
@@ -782,7 +758,7 @@ static int parse_all(parser *p) {
           expect_end(p, "start"))
         return -1;
       if (rk != floor(rk) || rk > 1e9) return perr(p, "start: expected a rank, got %g", rk);
-      if (grow((void **)&f->starts, &scap, f->nstarts + 1, sizeof *f->starts)) return nomem(p);
+      if (sim_grow((void **)&f->starts, &scap, f->nstarts + 1, sizeof *f->starts)) return nomem(p);
       f->starts[f->nstarts].rank = (uint32_t)rk;
       f->starts[f->nstarts++].seconds = sec;
     } else if (!strcmp(kw, "compute") || !strcmp(kw, "send") || !strcmp(kw, "recv") ||
@@ -883,7 +859,7 @@ int augur_gfile_load(augur_gfile **out, const char *path, augur_error *err) {
   char *buf = NULL;
   size_t n = 0, cap = 0;
   for (;;) {
-    if (grow((void **)&buf, &cap, n + 65536, 1)) {
+    if (sim_grow((void **)&buf, &cap, n + 65536, 1)) {
       fclose(fp);
       free(buf);
       return augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory", path);

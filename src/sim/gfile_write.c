@@ -140,24 +140,6 @@ static void seq_free(wseq *s) {
 
 /* ---- statements of one rank ---------------------------------------------- */
 
-static const struct {
-  uint16_t type;
-  const char *kw;
-  int root, bytes;
-} collkw[] = {
-    {AUGUR_EV_BARRIER, "barrier", 0, 0},
-    {AUGUR_EV_BCAST, "bcast", 1, 1},
-    {AUGUR_EV_REDUCE, "reduce", 1, 1},
-    {AUGUR_EV_GATHER, "gather", 1, 1},
-    {AUGUR_EV_SCATTER, "scatter", 1, 1},
-    {AUGUR_EV_ALLREDUCE, "allreduce", 0, 1},
-    {AUGUR_EV_ALLGATHER, "allgather", 0, 1},
-    {AUGUR_EV_ALLTOALL, "alltoall", 0, 1},
-    {AUGUR_EV_REDUCE_SCATTER, "reduce_scatter", 0, 1},
-    {AUGUR_EV_SCAN, "scan", 0, 1},
-    {AUGUR_EV_EXSCAN, "exscan", 0, 1},
-};
-
 static int comm_is_world(const augur_sim_graph *g, uint32_t c) {
   const sim_comm *sc = &g->comms[c];
   if (sc->size != g->nranks) return 0;
@@ -175,11 +157,12 @@ static void coll_key(wctx *w, const augur_sim_op *op, char *key, size_t n) {
     snprintf(on, sizeof on, " on c%u", op->comm);
     w->comm_used[op->comm] = 1;
   }
-  for (size_t i = 0; i < sizeof collkw / sizeof *collkw; i++) {
-    if (collkw[i].type != op->type || (collkw[i].root && op->peer < 0)) continue;
-    int k = snprintf(key, n, "%s", collkw[i].kw);
-    if (collkw[i].root) k += snprintf(key + k, n - (size_t)k, " %d", op->peer);
-    if (collkw[i].bytes) k += snprintf(key + k, n - (size_t)k, " %llu", (unsigned long long)op->b);
+  for (size_t i = 0; i < gf_ncollkws; i++) {
+    const gf_collkw *c = &gf_collkws[i];
+    if (c->type != op->type || (c->root && op->peer < 0)) continue;
+    int k = snprintf(key, n, "%s", c->kw);
+    if (c->root) k += snprintf(key + k, n - (size_t)k, " %d", op->peer);
+    if (c->bytes) k += snprintf(key + k, n - (size_t)k, " %llu", (unsigned long long)op->b);
     snprintf(key + k, n - (size_t)k, "%s", on);
     return;
   }
