@@ -222,6 +222,35 @@ static void wl_push(builder *b, uint32_t op) {
   b->wl[b->nwl++] = op;
 }
 
+/* The WAIT of call P over the N operations OPS (of P's rank). */
+static void add_wait(builder *b, const augur_event *p, const uint32_t *ops, uint32_t n) {
+  int64_t first = sim_add_waitlist(b->g, ops, n);
+  if (first < 0) {
+    b->nomem = 1;
+    return;
+  }
+  augur_sim_op op = {0};
+  op.kind = AUGUR_SIM_WAIT;
+  op.type = p->type;
+  op.callsite = (uint32_t)p->callsite;
+  op.a = (uint64_t)first;
+  op.b = n;
+  add(b, p->rank, &op);
+}
+
+/* Starts RANK's persistent request REQ at T: an end followed like a
+ * nonblocking one. 0 if REQ is no persistent request followed. */
+static int start_persistent(builder *b, uint32_t rank, uint64_t req, uint64_t t,
+                            uint64_t callsite) {
+  int64_t i = mm_find(&b->map, rank, SIDE_PERSIST, req);
+  if (i < 0) return 0;
+  const persist *ps = &b->pers[b->map.s[i].val];
+  int64_t o = p2p(b, rank, ps->type, ps->peer, ps->bytes, t, callsite, ps->is_send, 1,
+                  ps->type == AUGUR_EV_SSEND_INIT);
+  track_request(b, rank, req, o);
+  return 1;
+}
+
 /* Ends the pending parent: a Wait/Test becomes a WAIT over the requests its
  * completions named (or a local call if it completed none we follow). */
 static void flush_parent(builder *b) {
@@ -233,30 +262,13 @@ static void flush_parent(builder *b) {
       local(b, p);
       return;
     }
-    int64_t first = sim_add_waitlist(b->g, b->wl, (uint32_t)b->nwl);
-    if (first < 0) {
-      b->nomem = 1;
-      return;
-    }
-    augur_sim_op op = {0};
-    op.kind = AUGUR_SIM_WAIT;
-    op.type = p->type;
-    op.callsite = (uint32_t)p->callsite;
-    op.a = (uint64_t)first;
-    op.b = b->nwl;
-    add(b, p->rank, &op);
+    add_wait(b, p, b->wl, (uint32_t)b->nwl);
     b->nwl = 0;
   } else if (p->type == AUGUR_EV_SENDRECV || p->type == AUGUR_EV_SENDRECV_REPLACE) {
     /* No SUB_RECV (the receive was from MPI_PROC_NULL): wait for the send only. */
     if (b->sendrecv_send >= 0) {
       uint32_t s = (uint32_t)b->sendrecv_send;
-      int64_t first = sim_add_waitlist(b->g, &s, 1);
-      augur_sim_op op = {0};
-      op.kind = AUGUR_SIM_WAIT;
-      op.type = p->type;
-      op.a = (uint64_t)(first < 0 ? 0 : first);
-      op.b = first < 0 ? 0 : 1;
-      add(b, p->rank, &op);
+      add_wait(b, p, &s, 1);
     } else {
       local(b, p);
     }
@@ -289,28 +301,11 @@ static void on_sub(builder *b, const augur_event *ev) {
       local(b, p);
       return;
     }
-    int64_t first = sim_add_waitlist(b->g, w, n);
-    if (first < 0) {
-      b->nomem = 1;
-      return;
-    }
-    augur_sim_op op = {0};
-    op.kind = AUGUR_SIM_WAIT;
-    op.type = p->type;
-    op.callsite = (uint32_t)p->callsite;
-    op.a = (uint64_t)first;
-    op.b = n;
-    add(b, p->rank, &op);
+    add_wait(b, p, w, n);
     return;
   }
   case AUGUR_EV_SUB_START:
-    if (mm_find(&b->map, ev->rank, SIDE_PERSIST, ev->req) >= 0) {
-      int64_t i = mm_find(&b->map, ev->rank, SIDE_PERSIST, ev->req);
-      const persist *ps = &b->pers[b->map.s[i].val];
-      int64_t o = p2p(b, ev->rank, ps->type, ps->peer, ps->bytes, p->t_start, p->callsite,
-                      ps->is_send, 1, ps->type == AUGUR_EV_SSEND_INIT);
-      track_request(b, ev->rank, ev->req, o);
-    }
+    start_persistent(b, ev->rank, ev->req, p->t_start, p->callsite);
     return;
   default:
     return;
@@ -417,18 +412,9 @@ static void on_event(builder *b, const augur_event *ev) {
     if (mm_put(&b->map, ev->rank, SIDE_PERSIST, ev->req, b->npers++)) b->nomem = 1;
     return;
   }
-  case AUGUR_EV_START: {
-    int64_t i = mm_find(&b->map, ev->rank, SIDE_PERSIST, ev->req);
-    if (i < 0) {
-      local(b, ev);
-      return;
-    }
-    const persist *ps = &b->pers[b->map.s[i].val];
-    int64_t o = p2p(b, ev->rank, ps->type, ps->peer, ps->bytes, ev->t_start, ev->callsite,
-                    ps->is_send, 1, ps->type == AUGUR_EV_SSEND_INIT);
-    track_request(b, ev->rank, ev->req, o);
+  case AUGUR_EV_START:
+    if (!start_persistent(b, ev->rank, ev->req, ev->t_start, ev->callsite)) local(b, ev);
     return;
-  }
   case AUGUR_EV_STARTALL:
     b->have_parent = 1;
     b->parent = *ev;
@@ -628,29 +614,25 @@ int sim_graph_build(augur_sim_graph **out, augur_trace *t, const sim_windows *wi
         else if (mm_put(&cnt, 0, SIDE_COMMGMT, op->a, 1))
           b.nomem = 1;
       }
-    for (uint32_t r = 0; r < n && !b.nomem; r++)
-      for (size_t i = 0; i < b.g->ranks[r].n; i++) {
-        augur_sim_op *op = &b.g->ranks[r].ops[i];
-        if (op->kind != AUGUR_SIM_COLL || !(op->a & SIM_INST_COMMGMT)) continue;
-        int64_t k = mm_find(&cnt, 0, SIDE_COMMGMT, op->a);
-        if (k < 0 || cnt.s[k].val != b.g->comms[op->comm].size) op->a = AUGUR_SIM_NONE;
-      }
-    free(cnt.s);
     if (b.nomem) {
+      free(cnt.s);
       rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory building the execution graph");
       goto out;
     }
-  }
-  /* Ends the matcher never paired are replayed as no-ops. */
-  for (uint32_t r = 0; r < n; r++) {
-    sim_rank_ops *ro = &b.g->ranks[r];
-    for (size_t i = 0; i < ro->n; i++) {
-      augur_sim_op *op = &ro->ops[i];
-      if ((op->kind == AUGUR_SIM_SEND || op->kind == AUGUR_SIM_RECV ||
-           op->kind == AUGUR_SIM_COLL) &&
-          op->a == AUGUR_SIM_NONE)
-        op->flags |= AUGUR_SIM_F_UNMATCHED;
-    }
+    /* ... and ends the matcher never paired are replayed as no-ops. */
+    for (uint32_t r = 0; r < n; r++)
+      for (size_t i = 0; i < b.g->ranks[r].n; i++) {
+        augur_sim_op *op = &b.g->ranks[r].ops[i];
+        if (op->kind == AUGUR_SIM_COLL && (op->a & SIM_INST_COMMGMT)) {
+          int64_t k = mm_find(&cnt, 0, SIDE_COMMGMT, op->a);
+          if (k < 0 || cnt.s[k].val != b.g->comms[op->comm].size) op->a = AUGUR_SIM_NONE;
+        }
+        if ((op->kind == AUGUR_SIM_SEND || op->kind == AUGUR_SIM_RECV ||
+             op->kind == AUGUR_SIM_COLL) &&
+            op->a == AUGUR_SIM_NONE)
+          op->flags |= AUGUR_SIM_F_UNMATCHED;
+      }
+    free(cnt.s);
   }
   {
     uint64_t first = UINT64_MAX, last = 0;
