@@ -52,12 +52,17 @@ static double rng_unit(rng *r) {
   return (double)(rng_next(r) >> 11) * 0x1.0p-53;
 }
 
+/* Standard normal (Box-Muller). */
+static double rng_gauss(rng *r) {
+  double u1 = rng_unit(r), u2 = rng_unit(r);
+  return sqrt(-2 * log(1 - u1)) * cos(6.283185307179586 * u2);
+}
+
 /* ---- expansion state ----------------------------------------------------- */
 
 typedef struct xrank {
-  augur_sim_op *ops;
-  uint32_t *lines; /* source line of each op, for pairing errors */
-  size_t n, cap;
+  uint32_t *lines; /* source line of each of the rank's ops, for pairing errors */
+  size_t cap;
 } xrank;
 
 typedef struct shared_ctr {
@@ -73,7 +78,7 @@ typedef struct ex {
   uint32_t nranks;
   uint32_t *cfirst; /* first rank of each class */
   /* the rank being expanded */
-  uint32_t rank, me, cls;
+  uint32_t rank, me;
   rng rng;
   double rate;
   double vars[GF_MAX_DEPTH];
@@ -81,10 +86,9 @@ typedef struct ex {
   size_t nout, outcap;
   shared_ctr *sh;
   size_t nsh, shcap;
-  uint64_t *ccalls; /* per comm: this rank's calls so far */
+  uint64_t *ccalls;   /* per comm: this rank's calls so far */
+  augur_sim_graph *g; /* expanded straight into: ops, wait lists, then messages */
   xrank *rk;
-  uint32_t *waits; /* wait lists (op indices), referenced by WAIT ops' a/b */
-  size_t nwaits, wcap;
   /* communicators: members (world ranks) and each rank's position or -1 */
   uint32_t **cmem;
   uint32_t *csize;
@@ -184,9 +188,7 @@ static int eval(ex *x, const gx *e, double *out) {
     return 0;
   case GX_NORMAL: {
     if (!(b >= 0)) return xfail(x, e->line, "normal(%g, %g): expected sd >= 0", a, b);
-    double u1 = rng_unit(&x->rng), u2 = rng_unit(&x->rng);
-    double z = sqrt(-2 * log(1 - u1)) * cos(6.283185307179586 * u2);
-    double v = a + b * z;
+    double v = a + b * rng_gauss(&x->rng);
     *out = v > 0 ? v : 0;
     return 0;
   }
@@ -196,9 +198,7 @@ static int eval(ex *x, const gx *e, double *out) {
     if (!(a > 0) || !(b >= 0))
       return xfail(x, e->line, "lognormal(%g, %g): expected mean > 0 and sd >= 0", a, b);
     double s2 = log(1 + (b * b) / (a * a)), mu = log(a) - s2 / 2;
-    double u1 = rng_unit(&x->rng), u2 = rng_unit(&x->rng);
-    double z = sqrt(-2 * log(1 - u1)) * cos(6.283185307179586 * u2);
-    *out = exp(mu + sqrt(s2) * z);
+    *out = exp(mu + sqrt(s2) * rng_gauss(&x->rng));
     return 0;
   }
   case GX_EXP:
@@ -262,16 +262,14 @@ static int emit(ex *x, const augur_sim_op *op, uint32_t line) {
   if (x->total >= x->max)
     return xfail(x, line, "expansion exceeds %llu operations (see docs/graph-format.md)",
                  (unsigned long long)x->max);
+  sim_rank_ops *ro = &x->g->ranks[x->rank];
   xrank *r = &x->rk[x->rank];
-  if (r->n == r->cap) {
-    size_t c1 = r->cap, c2 = r->cap;
-    if (sim_grow((void **)&r->ops, &c1, r->n + 1, sizeof *r->ops) ||
-        sim_grow((void **)&r->lines, &c2, r->n + 1, sizeof *r->lines))
-      return xnomem(x);
-    r->cap = c1 < c2 ? c1 : c2;
-  }
-  r->ops[r->n] = *op;
-  r->lines[r->n++] = line;
+  if (ro->n >= UINT32_MAX - 1) return xnomem(x); /* op indices are 32-bit in wait lists */
+  if (sim_grow((void **)&ro->ops, &ro->cap, ro->n + 1, sizeof *ro->ops) ||
+      sim_grow((void **)&r->lines, &r->cap, ro->n + 1, sizeof *r->lines))
+    return xnomem(x);
+  ro->ops[ro->n] = *op;
+  r->lines[ro->n++] = line;
   x->total++;
   return 0;
 }
@@ -279,15 +277,16 @@ static int emit(ex *x, const augur_sim_op *op, uint32_t line) {
 static int run_block(ex *x, const gblock *b);
 
 static int run_wait(ex *x, const gstmt *s) {
-  size_t first = x->nwaits, n = 0;
+  augur_sim_graph *g = x->g;
+  size_t first = g->nwaits, n = 0;
   if (s->all) {
-    if (sim_grow((void **)&x->waits, &x->wcap, x->nwaits + x->nout, sizeof *x->waits))
+    if (sim_grow((void **)&g->waits, &g->wait_cap, g->nwaits + x->nout, sizeof *g->waits))
       return xnomem(x);
-    if (x->nout) memcpy(x->waits + x->nwaits, x->outst, x->nout * sizeof *x->outst);
+    if (x->nout) memcpy(g->waits + g->nwaits, x->outst, x->nout * sizeof *x->outst);
     n = x->nout;
     x->nout = 0;
   } else {
-    if (sim_grow((void **)&x->waits, &x->wcap, x->nwaits + s->npos, sizeof *x->waits))
+    if (sim_grow((void **)&g->waits, &g->wait_cap, g->nwaits + s->npos, sizeof *g->waits))
       return xnomem(x);
     for (size_t i = 0; i < s->npos; i++) {
       if (s->pos[i] >= x->nout)
@@ -297,7 +296,7 @@ static int run_wait(ex *x, const gstmt *s) {
       for (size_t k = 0; k < i; k++)
         if (s->pos[k] == s->pos[i])
           return xfail(x, s->line, "wait: position %u listed twice", s->pos[i]);
-      x->waits[first + n++] = x->outst[s->pos[i]];
+      g->waits[first + n++] = x->outst[s->pos[i]];
     }
     /* Remove the completed ones, keeping the others' order. */
     size_t k = 0;
@@ -309,9 +308,10 @@ static int run_wait(ex *x, const gstmt *s) {
     }
     x->nout = k;
   }
-  x->nwaits += n;
+  g->nwaits += n;
   augur_sim_op op = {0};
   op.kind = AUGUR_SIM_WAIT;
+  op.type = n == 1 ? AUGUR_EV_WAIT : AUGUR_EV_WAITALL;
   op.a = first;
   op.b = n;
   return emit(x, &op, s->line);
@@ -341,7 +341,7 @@ static int run_p2p(ex *x, const gstmt *s) {
   if (emit(x, &op, s->line)) return -1;
   if (s->flags & AUGUR_SIM_F_NONBLOCKING) {
     if (sim_grow((void **)&x->outst, &x->outcap, x->nout + 1, sizeof *x->outst)) return xnomem(x);
-    x->outst[x->nout++] = (uint32_t)(x->rk[x->rank].n - 1);
+    x->outst[x->nout++] = (uint32_t)(x->g->ranks[x->rank].n - 1);
   }
   return 0;
 }
@@ -524,8 +524,8 @@ static int endp_cmp(const void *a, const void *b) {
 static int pair_messages(ex *x, augur_sim_graph *g) {
   size_t ns = 0, nr = 0;
   for (uint32_t r = 0; r < x->nranks; r++)
-    for (size_t i = 0; i < x->rk[r].n; i++) {
-      uint8_t k = x->rk[r].ops[i].kind;
+    for (size_t i = 0; i < g->ranks[r].n; i++) {
+      uint8_t k = g->ranks[r].ops[i].kind;
       ns += k == AUGUR_SIM_SEND;
       nr += k == AUGUR_SIM_RECV;
     }
@@ -537,8 +537,8 @@ static int pair_messages(ex *x, augur_sim_graph *g) {
   }
   ns = nr = 0;
   for (uint32_t r = 0; r < x->nranks; r++)
-    for (size_t i = 0; i < x->rk[r].n; i++) {
-      const augur_sim_op *op = &x->rk[r].ops[i];
+    for (size_t i = 0; i < g->ranks[r].n; i++) {
+      const augur_sim_op *op = &g->ranks[r].ops[i];
       if (op->kind == AUGUR_SIM_SEND)
         S[ns++] = (endp){(uint64_t)r << 32 | (uint32_t)op->peer, r, (uint32_t)i};
       else if (op->kind == AUGUR_SIM_RECV)
@@ -566,7 +566,7 @@ static int pair_messages(ex *x, augur_sim_graph *g) {
       break;
     }
     for (size_t k = 0; k < cs; k++) {
-      augur_sim_op *so = &x->rk[snd].ops[S[i + k].idx], *ro = &x->rk[rcv].ops[R[j + k].idx];
+      augur_sim_op *so = &g->ranks[snd].ops[S[i + k].idx], *ro = &g->ranks[rcv].ops[R[j + k].idx];
       int64_t m = augur_sim_add_message(g, snd, rcv, so->b, (so->flags & AUGUR_SIM_F_SYNC) != 0);
       if (m < 0) {
         rc = xnomem(x);
@@ -613,8 +613,8 @@ static int pair_colls(ex *x, augur_sim_graph *g) {
     first[k].kind = 0xff;
   int rc = 0;
   for (uint32_t r = 0; r < x->nranks && !rc; r++)
-    for (size_t i = 0; i < x->rk[r].n; i++) {
-      const augur_sim_op *op = &x->rk[r].ops[i];
+    for (size_t i = 0; i < g->ranks[r].n; i++) {
+      const augur_sim_op *op = &g->ranks[r].ops[i];
       if (op->kind != AUGUR_SIM_COLL) continue;
       uint64_t inst = base[op->comm] + op->a;
       if (first[inst].kind == 0xff) {
@@ -639,8 +639,8 @@ static int pair_colls(ex *x, augur_sim_graph *g) {
       /* The line of the first call the other rank has no partner for. */
       uint32_t more = kr > k0 ? r : r0, line = 0;
       uint64_t k1 = kr > k0 ? k0 : kr;
-      for (size_t i = 0; i < x->rk[more].n; i++) {
-        const augur_sim_op *op = &x->rk[more].ops[i];
+      for (size_t i = 0; i < g->ranks[more].n; i++) {
+        const augur_sim_op *op = &g->ranks[more].ops[i];
         if (op->kind == AUGUR_SIM_COLL && op->comm == c && op->a == k1) {
           line = x->rk[more].lines[i];
           break;
@@ -653,8 +653,8 @@ static int pair_colls(ex *x, augur_sim_graph *g) {
     }
   }
   for (uint32_t r = 0; r < x->nranks && !rc; r++)
-    for (size_t i = 0; i < x->rk[r].n; i++) {
-      augur_sim_op *op = &x->rk[r].ops[i];
+    for (size_t i = 0; i < g->ranks[r].n; i++) {
+      augur_sim_op *op = &g->ranks[r].ops[i];
       if (op->kind == AUGUR_SIM_COLL) op->a += base[op->comm];
     }
   g->ninstances = total;
@@ -667,17 +667,14 @@ static int pair_colls(ex *x, augur_sim_graph *g) {
 /* ---- driver -------------------------------------------------------------- */
 
 static void ex_free(ex *x) {
-  if (x->rk)
-    for (uint32_t r = 0; r < x->nranks; r++) {
-      free(x->rk[r].ops);
-      free(x->rk[r].lines);
-    }
+  for (uint32_t r = 0; x->rk && r < x->nranks; r++)
+    free(x->rk[r].lines);
   free(x->rk);
+  augur_sim_graph_free(x->g);
   free(x->cfirst);
   free(x->outst);
   free(x->sh);
   free(x->ccalls);
-  free(x->waits);
   free(x->ccount);
   for (size_t c = 0; x->cmem && c < x->f->ncomms; c++) {
     free(x->cmem[c]);
@@ -701,16 +698,16 @@ static int expand(ex *x, augur_sim_graph **out) {
     return xfail(x, 0, "%llu ranks is more than %u", (unsigned long long)n, 1u << 24);
   x->nranks = (uint32_t)n;
   size_t nc = f->ncomms;
+  x->g = augur_sim_graph_new(x->nranks);
   x->rk = calloc(n, sizeof *x->rk);
   x->ccalls = calloc(nc, sizeof *x->ccalls);
   x->ccount = calloc((size_t)n * nc, sizeof *x->ccount);
-  if (!x->rk || !x->ccalls || !x->ccount) return xnomem(x);
+  if (!x->g || !x->rk || !x->ccalls || !x->ccount) return xnomem(x);
   if (setup_comms(x)) return -1;
   for (uint32_t c = 0; c < f->nclasses; c++)
     for (uint32_t me = 0; me < f->classes[c].count; me++) {
       x->rank = x->cfirst[c] + me;
       x->me = me;
-      x->cls = c;
       x->rate = f->rate;
       x->nout = 0;
       x->nsh = 0;
@@ -720,31 +717,14 @@ static int expand(ex *x, augur_sim_graph **out) {
       if (run_block(x, &f->classes[c].body)) return -1;
       memcpy(x->ccount + (size_t)x->rank * nc, x->ccalls, nc * sizeof *x->ccalls);
     }
-  augur_sim_graph *g = augur_sim_graph_new(x->nranks);
-  if (!g) return xnomem(x);
-  int rc = 0;
-  for (size_t c = 0; c < nc && !rc; c++)
-    if (augur_sim_add_comm(g, x->cmem[c], x->csize[c]) < 0) rc = xnomem(x);
-  if (!rc) rc = pair_messages(x, g);
-  if (!rc) rc = pair_colls(x, g);
-  for (uint32_t r = 0; r < x->nranks && !rc; r++) {
-    const xrank *xr = &x->rk[r];
-    for (size_t i = 0; i < xr->n && !rc; i++) {
-      const augur_sim_op *op = &xr->ops[i];
-      uint32_t none = 0; /* an empty wait list still needs a valid pointer */
-      int64_t k = op->kind == AUGUR_SIM_WAIT
-                      ? augur_sim_add_wait(g, r, op->b ? x->waits + op->a : &none, (uint32_t)op->b)
-                      : augur_sim_add_op(g, r, op);
-      if (k < 0) rc = xnomem(x);
-    }
-  }
-  for (size_t i = 0; i < f->nstarts && !rc; i++)
+  augur_sim_graph *g = x->g;
+  for (size_t c = 0; c < nc; c++)
+    if (augur_sim_add_comm(g, x->cmem[c], x->csize[c]) < 0) return xnomem(x);
+  if (pair_messages(x, g) || pair_colls(x, g)) return -1;
+  for (size_t i = 0; i < f->nstarts; i++)
     if (f->starts[i].rank < x->nranks) g->ranks[f->starts[i].rank].start = f->starts[i].seconds;
-  if (rc) {
-    augur_sim_graph_free(g);
-    return rc;
-  }
   *out = g;
+  x->g = NULL;
   return 0;
 }
 
