@@ -129,12 +129,9 @@ static void seq_free(wseq *s) {
   for (size_t i = 0; i < s->n; i++) {
     free(s->v[i].xk);
     free(s->v[i].xv);
+    seq_free(s->v[i].body);
+    free(s->v[i].body);
   }
-  for (size_t i = 0; i < s->n; i++)
-    if (s->v[i].body) {
-      seq_free(s->v[i].body);
-      free(s->v[i].body);
-    }
   free(s->v);
 }
 
@@ -179,6 +176,8 @@ static int rank_leaves(wctx *w, uint32_t r, witem **out, size_t *nout) {
   const augur_sim_op *ops = augur_sim_graph_ops(g, r);
   witem *v = malloc((n + 1) * sizeof *v);
   uint32_t *outst = NULL; /* outstanding nonblocking op indices */
+  uint8_t *hit = NULL;    /* per outstanding one: completed by the current wait */
+  size_t hit_cap = 0;
   if (!v) return -1;
   char key[256];
   for (size_t i = 0; i < n; i++) {
@@ -222,8 +221,8 @@ static int rank_leaves(wctx *w, uint32_t r, witem **out, size_t *nout) {
       size_t nl = (size_t)op->b, found = 0;
       const uint32_t *wl = nl ? g->waits + op->a : NULL;
       int len = snprintf(key, sizeof key, "wait");
-      uint8_t *hit = calloc(nout_req + 1, 1);
-      if (!hit) goto nomem;
+      if (sim_grow((void **)&hit, &hit_cap, nout_req + 1, 1)) goto nomem;
+      memset(hit, 0, nout_req + 1);
       for (size_t j = 0; j < nl; j++)
         for (size_t q = 0; q < nout_req; q++)
           if (outst[q] == wl[j] && !hit[q]) {
@@ -243,7 +242,6 @@ static int rank_leaves(wctx *w, uint32_t r, witem **out, size_t *nout) {
       for (size_t q = 0; q < nout_req; q++)
         if (!hit[q]) outst[q2++] = outst[q];
       nout_req = q2;
-      free(hit);
       it.tok = intern(w, key);
       break;
     }
@@ -262,11 +260,13 @@ static int rank_leaves(wctx *w, uint32_t r, witem **out, size_t *nout) {
     v[k++] = it;
   }
   free(outst);
+  free(hit);
   *out = v;
   *nout = k;
   return w->nomem ? -1 : 0;
 nomem:
   free(outst);
+  free(hit);
   free(v);
   return -1;
 }
@@ -284,6 +284,15 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+/* The costs at position P of a repeat (REPS x L leaves) sorted into V;
+ * returns their median. */
+static double sorted_costs(const witem *in, size_t L, size_t reps, size_t p, double *v) {
+  for (size_t r = 0; r < reps; r++)
+    v[r] = in[r * L + p].sum / (double)in[r * L + p].n;
+  qsort(v, reps, sizeof *v, cmp_double);
+  return v[reps / 2];
+}
+
 /* Outlier test for the costs at one position of a repeat: 4 times the
  * median and 10 us above it (a preemption on a loaded machine, a page
  * fault). Averaged into the loop such a cost would vanish from the critical
@@ -291,10 +300,8 @@ static int cmp_double(const void *a, const void *b) {
  * the mean. Returns the threshold (infinite: none, or too many to be
  * outliers - more than a quarter of the iterations). */
 static double outlier_cut(const witem *in, size_t L, size_t reps, size_t p, double *tmp) {
-  for (size_t r = 0; r < reps; r++)
-    tmp[r] = in[r * L + p].sum / (double)in[r * L + p].n;
-  qsort(tmp, reps, sizeof *tmp, cmp_double);
-  double med = tmp[reps / 2], cut = 4 * med > med + 10e-6 ? 4 * med : med + 10e-6;
+  double med = sorted_costs(in, L, reps, p, tmp),
+         cut = 4 * med > med + 10e-6 ? 4 * med : med + 10e-6;
   size_t over = 0;
   for (size_t r = 0; r < reps; r++)
     over += tmp[r] > cut;
@@ -313,10 +320,7 @@ static int dispersed(const witem *in, size_t L, size_t reps) {
   int bad = 0;
   for (size_t p = 0; p < L && !bad; p++) {
     if (!in[p].val) continue;
-    for (size_t r = 0; r < reps; r++)
-      v[r] = in[r * L + p].sum / (double)in[r * L + p].n;
-    qsort(v, reps, sizeof *v, cmp_double);
-    double med = v[reps / 2];
+    double med = sorted_costs(in, L, reps, p, v);
     size_t far = 0;
     for (size_t r = 0; r < reps; r++)
       far += (v[r] > 4 * med && v[r] - med >= 10e-6) || (v[r] * 4 < med && med - v[r] >= 10e-6);

@@ -36,14 +36,9 @@ static int ranges_of(const augur_phases *p, const augur_sim_phase_scale *sc, siz
     }
     for (uint32_t q = 0; q < ph->nruns; q++)
       for (uint64_t j = 0; j < ph->runs[q].count; j++) {
-        if (k == cap) {
-          cap = cap ? 2 * cap : 64;
-          tick_range *g = realloc(r, cap * sizeof *g);
-          if (!g) {
-            free(r);
-            return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
-          }
-          r = g;
+        if (sim_grow((void **)&r, &cap, k + 1, sizeof *r)) {
+          free(r);
+          return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
         }
         uint64_t u0 = ph->runs[q].first_unit + j * ph->nunits;
         r[k++] = (tick_range){u0, u0 + ph->nunits, sc[i].factor};
