@@ -27,6 +27,12 @@ static int32_t abs_rank(int32_t vr, int32_t root, int32_t p) {
   return (vr + root) % p;
 }
 
+/* What a tree edge carries: BYTES, or with SUBTREE BYTES per rank of the
+ * subtree below it (MASK ranks, fewer when only REST are left). */
+static uint64_t edge_bytes(uint64_t bytes, int subtree, int32_t mask, int32_t rest) {
+  return subtree ? bytes * (uint64_t)(mask < rest ? mask : rest) : bytes;
+}
+
 /* Binomial tree from ROOT; each edge carries per-leaf BYTES times the
  * receiving subtree's size when SUBTREE (scatter), else BYTES (bcast). */
 static void binomial_down(steps *s, int32_t me, int32_t root, int32_t p, uint64_t bytes,
@@ -34,8 +40,7 @@ static void binomial_down(steps *s, int32_t me, int32_t root, int32_t p, uint64_
   int32_t vr = (me - root + p) % p, mask = 1;
   while (mask < p) {
     if (vr & mask) {
-      uint64_t n = subtree ? bytes * (uint64_t)(mask < p - vr ? mask : p - vr) : bytes;
-      push(s, -1, 0, abs_rank(vr - mask, root, p), n, tag);
+      push(s, -1, 0, abs_rank(vr - mask, root, p), edge_bytes(bytes, subtree, mask, p - vr), tag);
       break;
     }
     mask <<= 1;
@@ -44,8 +49,7 @@ static void binomial_down(steps *s, int32_t me, int32_t root, int32_t p, uint64_
   while (mask > 0) {
     if (vr + mask < p) {
       int32_t child = vr + mask;
-      uint64_t n = subtree ? bytes * (uint64_t)(mask < p - child ? mask : p - child) : bytes;
-      push(s, abs_rank(child, root, p), n, -1, 0, tag);
+      push(s, abs_rank(child, root, p), edge_bytes(bytes, subtree, mask, p - child), -1, 0, tag);
     }
     mask >>= 1;
   }
@@ -58,13 +62,10 @@ static void binomial_up(steps *s, int32_t me, int32_t root, int32_t p, uint64_t 
   while (mask < p) {
     if ((vr & mask) == 0) {
       int32_t src = vr | mask;
-      if (src < p) {
-        uint64_t n = subtree ? bytes * (uint64_t)(mask < p - src ? mask : p - src) : bytes;
-        push(s, -1, 0, abs_rank(src, root, p), n, tag);
-      }
+      if (src < p)
+        push(s, -1, 0, abs_rank(src, root, p), edge_bytes(bytes, subtree, mask, p - src), tag);
     } else {
-      uint64_t n = subtree ? bytes * (uint64_t)(mask < p - vr ? mask : p - vr) : bytes;
-      push(s, abs_rank(vr & ~mask, root, p), n, -1, 0, tag);
+      push(s, abs_rank(vr & ~mask, root, p), edge_bytes(bytes, subtree, mask, p - vr), -1, 0, tag);
       break;
     }
     mask <<= 1;

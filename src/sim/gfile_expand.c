@@ -86,7 +86,7 @@ typedef struct ex {
   size_t nout, outcap;
   shared_ctr *sh;
   size_t nsh, shcap;
-  uint64_t *ccalls;   /* per comm: this rank's calls so far */
+  uint64_t *ccalls;   /* per comm: this rank's calls so far (its row of ccount) */
   augur_sim_graph *g; /* expanded straight into: ops, wait lists, then messages */
   xrank *rk;
   /* communicators: members (world ranks) and each rank's position or -1 */
@@ -674,7 +674,6 @@ static void ex_free(ex *x) {
   free(x->cfirst);
   free(x->outst);
   free(x->sh);
-  free(x->ccalls);
   free(x->ccount);
   for (size_t c = 0; x->cmem && c < x->f->ncomms; c++) {
     free(x->cmem[c]);
@@ -700,9 +699,8 @@ static int expand(ex *x, augur_sim_graph **out) {
   size_t nc = f->ncomms;
   x->g = augur_sim_graph_new(x->nranks);
   x->rk = calloc(n, sizeof *x->rk);
-  x->ccalls = calloc(nc, sizeof *x->ccalls);
   x->ccount = calloc((size_t)n * nc, sizeof *x->ccount);
-  if (!x->g || !x->rk || !x->ccalls || !x->ccount) return xnomem(x);
+  if (!x->g || !x->rk || !x->ccount) return xnomem(x);
   if (setup_comms(x)) return -1;
   for (uint32_t c = 0; c < f->nclasses; c++)
     for (uint32_t me = 0; me < f->classes[c].count; me++) {
@@ -711,11 +709,10 @@ static int expand(ex *x, augur_sim_graph **out) {
       x->rate = f->rate;
       x->nout = 0;
       x->nsh = 0;
-      memset(x->ccalls, 0, nc * sizeof *x->ccalls);
+      x->ccalls = x->ccount + (size_t)x->rank * nc;
       /* Streams by (class, index) so resizing one class leaves the others' draws alone. */
       rng_seed(&x->rng, x->seed, (uint64_t)c << 32 | me);
       if (run_block(x, &f->classes[c].body)) return -1;
-      memcpy(x->ccount + (size_t)x->rank * nc, x->ccalls, nc * sizeof *x->ccalls);
     }
   augur_sim_graph *g = x->g;
   for (size_t c = 0; c < nc; c++)
