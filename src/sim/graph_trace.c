@@ -434,7 +434,8 @@ static void on_event(builder *b, const augur_event *ev) {
     b->nwl = 0;
     return;
   }
-  if (augur_event_is_collective(type)) {
+  int create = is_comm_create(type);
+  if (augur_event_is_collective(type) || create) {
     int64_t ci = comm_index(b, ev->comm);
     if (ci < 0) {
       local(b, ev);
@@ -447,31 +448,21 @@ static void on_event(builder *b, const augur_event *ev) {
     op.comm = (uint32_t)ci;
     op.peer = ev->peer;
     op.a = AUGUR_SIM_NONE;
-    int64_t i = add(b, ev->rank, &op);
-    if (i >= 0 && mm_put(&b->map, ev->rank, SIDE_COLL, ev->t_start, (uint64_t)i)) b->nomem = 1;
-    return;
-  }
-  if (is_comm_create(type)) {
-    /* Every member waits for the others: a barrier over the parent. */
-    int64_t ci = comm_index(b, ev->comm);
-    if (ci < 0) {
-      local(b, ev);
+    if (create) {
+      /* Every member waits for the others: a barrier over the parent. */
+      int64_t slot = mm_find(&b->map, ev->rank, SIDE_COMMGMT, (uint64_t)ci);
+      uint64_t k = 0;
+      if (slot >= 0)
+        k = ++b->map.s[slot].val;
+      else if (mm_put(&b->map, ev->rank, SIDE_COMMGMT, (uint64_t)ci, 0))
+        b->nomem = 1;
+      op.peer = -1;
+      op.a = SIM_INST_COMMGMT | (uint64_t)ci << 32 | (k & 0xffffffffu);
+      add(b, ev->rank, &op);
       return;
     }
-    int64_t slot = mm_find(&b->map, ev->rank, SIDE_COMMGMT, (uint64_t)ci);
-    uint64_t k = 0;
-    if (slot >= 0)
-      k = ++b->map.s[slot].val;
-    else if (mm_put(&b->map, ev->rank, SIDE_COMMGMT, (uint64_t)ci, 0))
-      b->nomem = 1;
-    augur_sim_op op = {0};
-    op.kind = AUGUR_SIM_COLL;
-    op.type = (uint16_t)type;
-    op.callsite = (uint32_t)ev->callsite;
-    op.comm = (uint32_t)ci;
-    op.peer = -1;
-    op.a = SIM_INST_COMMGMT | (uint64_t)ci << 32 | (k & 0xffffffffu);
-    add(b, ev->rank, &op);
+    int64_t i = add(b, ev->rank, &op);
+    if (i >= 0 && mm_put(&b->map, ev->rank, SIDE_COLL, ev->t_start, (uint64_t)i)) b->nomem = 1;
     return;
   }
   local(b, ev); /* probes, Comm_free, tests that completed nothing, ... */
