@@ -279,17 +279,12 @@ static void merge(witem *a, const witem *b) {
   a->n += b->n;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 /* The costs at position P of a repeat (REPS x L leaves) sorted into V;
  * returns their median. */
 static double sorted_costs(const witem *in, size_t L, size_t reps, size_t p, double *v) {
   for (size_t r = 0; r < reps; r++)
     v[r] = in[r * L + p].sum / (double)in[r * L + p].n;
-  qsort(v, reps, sizeof *v, cmp_double);
+  qsort(v, reps, sizeof *v, sim_cmp_double);
   return v[reps / 2];
 }
 

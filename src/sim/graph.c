@@ -20,6 +20,11 @@ int sim_grow(void **p, size_t *cap, size_t need, size_t size) {
   return 0;
 }
 
+int sim_cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
 augur_sim_graph *augur_sim_graph_new(uint32_t nranks) {
   if (nranks == 0) return NULL;
   augur_sim_graph *g = calloc(1, sizeof *g);

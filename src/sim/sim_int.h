@@ -39,6 +39,8 @@ struct augur_sim_graph {
 
 /* Grows *p (elements of SIZE bytes, capacity *cap) to hold NEED; -1 on ENOMEM. */
 int sim_grow(void **p, size_t *cap, size_t need, size_t size);
+/* qsort comparator of doubles, ascending. */
+int sim_cmp_double(const void *a, const void *b);
 int64_t sim_add_waitlist(augur_sim_graph *g, const uint32_t *ops, uint32_t n);
 
 /* One step of a collective algorithm as one member sees it: send SBYTES to
