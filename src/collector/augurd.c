@@ -342,14 +342,6 @@ static void *worker(void *arg) {
 }
 
 /* ---- configuration ---- */
-static void trim(char *s) {
-  size_t n = strlen(s);
-  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
-    s[--n] = 0;
-  size_t k = strspn(s, " \t");
-  memmove(s, s + k, strlen(s + k) + 1);
-}
-
 static int set_opt(const char *name, const char *val, const char *where) {
   char *end;
   long v;
@@ -386,39 +378,22 @@ static int set_opt(const char *name, const char *val, const char *where) {
   return 0;
 }
 
+static int set_conf(void *ctx, const char *name, const char *val, const char *where) {
+  (void)ctx;
+  return set_opt(name, val, where);
+}
+
 static int read_config(const char *path) {
   FILE *f = fopen(path, "r");
   if (!f) {
     fprintf(stderr, "augurd: cannot open config %s: %s\n", path, strerror(errno));
     return -1;
   }
-  char line[4400];
-  int lineno = 0, rc = 0;
-  while (fgets(line, sizeof line, f)) {
-    lineno++;
-    char *hash = strchr(line, '#');
-    if (hash) *hash = 0;
-    trim(line);
-    if (!line[0]) continue;
-    char *eq = strchr(line, '=');
-    char where[4200];
-    snprintf(where, sizeof where, "%s:%d", path, lineno);
-    if (!eq) {
-      fprintf(stderr, "augurd: %s: expected 'name = value'\n", where);
-      rc = -1;
-      break;
-    }
-    *eq = 0;
-    char *name = line, *val = eq + 1;
-    trim(name);
-    trim(val);
-    if (set_opt(name, val, where)) {
-      rc = -1;
-      break;
-    }
-  }
+  char why[4400] = "";
+  int rc = mon_conf_read(f, path, set_conf, NULL, why, sizeof why);
   fclose(f);
-  return rc;
+  if (rc && why[0]) fprintf(stderr, "augurd: %s\n", why);
+  return rc ? -1 : 0;
 }
 
 static void usage(FILE *f) {

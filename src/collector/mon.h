@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "mon_record.h"
@@ -113,6 +114,15 @@ int mon_records_collect(const char *dir, uid_t uid, augp_proc **procs, uint64_t 
                         size_t whyn);
 /* Removes DIR and the files in it (no recursion, links not followed). */
 void mon_dir_remove(const char *dir);
+
+/* ---- site configuration files (mon_conf.c) ---- */
+/* One setting of a configuration file; WHERE is "PATH:LINE" for messages.
+ * Nonzero stops the reading. */
+typedef int (*mon_conf_fn)(void *ctx, const char *name, const char *value, const char *where);
+/* Calls FN for each `name = value` line of F (PATH names it in messages;
+ * '#' starts a comment). Returns 0, FN's first nonzero return, or -1 with
+ * why for a line that is not a setting. */
+int mon_conf_read(FILE *f, const char *path, mon_conf_fn fn, void *ctx, char *why, size_t whyn);
 
 /* ---- store (mon_db.c: SQLite, mon_db_pg.c: PostgreSQL) ---- */
 typedef struct mon_db mon_db; /* opaque; either backend */

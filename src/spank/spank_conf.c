@@ -4,20 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mon.h"
 #include "spank_int.h"
 
 #ifndef AUGUR_LIBDIR
 #define AUGUR_LIBDIR "/usr/local/lib"
 #endif
-
-static char *trim(char *s) {
-  while (*s == ' ' || *s == '\t')
-    s++;
-  char *e = s + strlen(s);
-  while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
-    *--e = '\0';
-  return s;
-}
 
 static int parse_int(const char *v, long lo, long hi, int *out) {
   char *end;
@@ -35,6 +27,40 @@ static int copy(char *dst, size_t n, const char *v) {
   return 0;
 }
 
+struct conf_ctx {
+  augur_spank_conf *c;
+  char *why;
+  size_t whyn;
+};
+
+static int set_one(void *ctx, const char *name, const char *v, const char *where) {
+  struct conf_ctx *x = ctx;
+  augur_spank_conf *c = x->c;
+  int bad;
+  if (!strcmp(name, "level"))
+    bad = parse_int(v, 0, 3, &c->level);
+  else if (!strcmp(name, "deadline_ms"))
+    bad = parse_int(v, 1, 3600000, &c->deadline_ms);
+  else if (!strcmp(name, "collector"))
+    bad = copy(c->collector, sizeof c->collector, v);
+  else if (!strcmp(name, "key"))
+    bad = copy(c->key, sizeof c->key, v);
+  else if (!strcmp(name, "spool"))
+    bad = copy(c->spool, sizeof c->spool, v) || !*v;
+  else if (!strcmp(name, "scratch"))
+    bad = copy(c->scratch, sizeof c->scratch, v) || v[0] != '/';
+  else if (!strcmp(name, "library"))
+    bad = copy(c->library, sizeof c->library, v) || v[0] != '/';
+  else if (!strcmp(name, "cluster"))
+    bad = copy(c->cluster, sizeof c->cluster, v);
+  else {
+    snprintf(x->why, x->whyn, "%s: unknown setting '%.64s'", where, name);
+    return -1;
+  }
+  if (bad) snprintf(x->why, x->whyn, "%s: bad value for %s", where, name);
+  return bad ? -1 : 0;
+}
+
 int augur_spank_conf_load(augur_spank_conf *c, const char *path, int must_exist, char *why,
                           size_t whyn) {
   memset(c, 0, sizeof *c);
@@ -49,51 +75,10 @@ int augur_spank_conf_load(augur_spank_conf *c, const char *path, int must_exist,
     snprintf(why, whyn, "cannot read %s: %s", path, strerror(errno));
     return -1;
   }
-  char line[8192];
-  int lineno = 0;
-  while (fgets(line, sizeof line, f)) {
-    lineno++;
-    char *hash = strchr(line, '#');
-    if (hash) *hash = '\0';
-    char *s = trim(line);
-    if (!*s) continue;
-    char *eq = strchr(s, '=');
-    if (!eq) {
-      snprintf(why, whyn, "%s:%d: want 'name = value'", path, lineno);
-      fclose(f);
-      return -1;
-    }
-    *eq = '\0';
-    char *name = trim(s), *v = trim(eq + 1);
-    int bad;
-    if (!strcmp(name, "level"))
-      bad = parse_int(v, 0, 3, &c->level);
-    else if (!strcmp(name, "deadline_ms"))
-      bad = parse_int(v, 1, 3600000, &c->deadline_ms);
-    else if (!strcmp(name, "collector"))
-      bad = copy(c->collector, sizeof c->collector, v);
-    else if (!strcmp(name, "key"))
-      bad = copy(c->key, sizeof c->key, v);
-    else if (!strcmp(name, "spool"))
-      bad = copy(c->spool, sizeof c->spool, v) || !*v;
-    else if (!strcmp(name, "scratch"))
-      bad = copy(c->scratch, sizeof c->scratch, v) || v[0] != '/';
-    else if (!strcmp(name, "library"))
-      bad = copy(c->library, sizeof c->library, v) || v[0] != '/';
-    else if (!strcmp(name, "cluster"))
-      bad = copy(c->cluster, sizeof c->cluster, v);
-    else {
-      snprintf(why, whyn, "%s:%d: unknown setting '%.64s'", path, lineno, name);
-      fclose(f);
-      return -1;
-    }
-    if (bad) {
-      snprintf(why, whyn, "%s:%d: bad value for %s", path, lineno, name);
-      fclose(f);
-      return -1;
-    }
-  }
+  struct conf_ctx x = {c, why, whyn};
+  int rc = mon_conf_read(f, path, set_one, &x, why, whyn);
   fclose(f);
+  if (rc) return -1;
   if (c->collector[0] && !c->key[0]) {
     snprintf(why, whyn, "%s: a collector needs a key file (key = PATH)", path);
     return -1;

@@ -64,4 +64,10 @@ contains "$D/err" "readable by others"
 chmod 600 "$KEY"
 expect 2 1 "$AUGURD" --db "$D/x.db"
 expect 2 1 "$AUGURD" --key "$KEY" --threads zero
+printf 'key = %s  # a comment\nthreads 4\n' "$KEY" >"$D/bad.conf"
+expect 2 1 "$AUGURD" -c "$D/bad.conf"
+contains "$D/err" "bad.conf:2: expected 'name = value'"
+printf 'key = %s\nthreads = 4\ncolour = red\n' "$KEY" >"$D/bad.conf"
+expect 2 1 "$AUGURD" -c "$D/bad.conf"
+contains "$D/err" "bad.conf:3: unknown setting 'colour'"
 finish
