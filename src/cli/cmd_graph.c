@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <jansson.h>
+
 #include "augur/simgraph.h"
 #include "cli.h"
 #include "cmd_graph.h"
@@ -180,21 +182,28 @@ int cmd_simulate_gfile(const char *path, const augur_machine *m, const gfile_sim
     tsum += sorted[k];
   double trimmed = tsum / (double)(runs - 2 * cut);
   if (o->json) {
-    printf("{\"schema\":1, \"file\":\"");
-    for (const char *p = path; *p; p++) {
-      if (*p == '"' || *p == '\\')
-        printf("\\%c", *p);
-      else if ((unsigned char)*p < 0x20)
-        printf("\\u%04x", *p);
-      else
-        putchar(*p);
-    }
-    printf("\", \"runs\":%lld, \"seed\":%llu, \"mean\":%.9g, \"sd\":%.9g, \"trimmed_mean\":%.9g, "
-           "\"min\":%.9g, \"max\":%.9g, \"samples\":[",
-           runs, (unsigned long long)o->seed, mean, sd, trimmed, sorted[0], sorted[runs - 1]);
+    /* jansson escapes the path; keys in the documented order (seeds <= 2^62). */
+    json_t *js = json_object(), *samples = json_array();
+    json_object_set_new(js, "schema", json_integer(1));
+    json_object_set_new(js, "file", json_string(path));
+    json_object_set_new(js, "runs", json_integer(runs));
+    json_object_set_new(js, "seed", json_integer((json_int_t)o->seed));
+    json_object_set_new(js, "mean", json_real(mean));
+    json_object_set_new(js, "sd", json_real(sd));
+    json_object_set_new(js, "trimmed_mean", json_real(trimmed));
+    json_object_set_new(js, "min", json_real(sorted[0]));
+    json_object_set_new(js, "max", json_real(sorted[runs - 1]));
     for (long long k = 0; k < runs; k++)
-      printf("%s%.9g", k ? ", " : "", pred[k]);
-    printf("]}\n");
+      json_array_append_new(samples, json_real(pred[k]));
+    json_object_set_new(js, "samples", samples);
+    int bad = json_dumpf(js, stdout, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9)) < 0;
+    json_decref(js);
+    putchar('\n');
+    if (bad) {
+      free(sorted);
+      free(pred);
+      return cli_fail("out of memory");
+    }
   } else {
     printf("machine: %s\n", m->name);
     printf("graph file: %s, %lld runs, seeds %llu ... %llu\n", path, runs,

@@ -55,6 +55,11 @@ expect 0 0 "$AUGUR" simulate "$D/e.graph" --seed 5
 grep -v 'replayed in' "$D/out" | cmp -s - "$D/u5a" || fail "same seed, different output"
 expect 0 0 "$AUGUR" simulate "$D/e.graph" --seed 6
 grep -v 'replayed in' "$D/out" | cmp -s - "$D/u5a" && fail "seeds 5 and 6 gave the same output"
+# A path with a quote and a backslash stays valid JSON.
+mkdir -p "$D/a\"b\\c" && cp "$D/u.graph" "$D/a\"b\\c/u.graph"
+expect 0 0 "$AUGUR" simulate "$D/a\"b\\c/u.graph" --runs 2 --json
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["file"].endswith("a\"b\\c/u.graph"), d' \
+  "$D/out" || fail "--json with a quoted path: $(cat "$D/out")"
 expect 0 0 "$AUGUR" simulate "$D/u.graph" --runs 50 --json
 "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1]))
 assert d["runs"] == 50 and len(d["samples"]) == 50, d
