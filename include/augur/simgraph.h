@@ -48,6 +48,7 @@ typedef struct augur_gfile_write_opts {
   int spread;         /* varying costs as normal(mean,sd) instead of the mean */
   int no_classes;     /* one class per rank */
   int smooth;         /* average outlier costs into their loop too (docs/graph-format.md) */
+  int exact;          /* every iteration's cost, one class per rank: the trace's prediction */
   const char *source; /* named in the header comment (may be NULL) */
 } augur_gfile_write_opts;
 int augur_gfile_write(FILE *out, const augur_sim_graph *g, const augur_gfile_write_opts *o,

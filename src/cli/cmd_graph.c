@@ -15,7 +15,7 @@
 #include "cmd_graph.h"
 
 static void help(void) {
-  printf("usage: augur graph TRACE -o FILE [--spread] [--smooth] [--no-classes]\n"
+  printf("usage: augur graph TRACE -o FILE [--spread | --smooth | --exact] [--no-classes]\n"
          "\n"
          "Writes the trace's execution graph (what `augur simulate TRACE` replays) as\n"
          "an editable graph file: repetitions folded into loops, ranks with the same\n"
@@ -30,6 +30,8 @@ static void help(void) {
          "  --smooth            average outlier costs into their loops too (shorter\n"
          "                      file, more ranks alike; the prediction loses them)\n"
          "  --no-classes        one class per rank\n"
+         "  --exact             every iteration's cost, one class per rank: predicts\n"
+         "                      what the trace predicts (a longer file)\n"
          "  -h, --help          show this help\n");
 }
 
@@ -47,6 +49,8 @@ int cmd_graph(int argc, char **argv) {
       o.smooth = 1;
     } else if (!strcmp(argv[i], "--no-classes")) {
       o.no_classes = 1;
+    } else if (!strcmp(argv[i], "--exact")) {
+      o.exact = 1;
     } else if ((m = cli_opt_value(argc, argv, &i, "--output", "-o", &val)) != 0) {
       if (m < 0) return CLI_USAGE;
       out = val;
@@ -58,6 +62,8 @@ int cmd_graph(int argc, char **argv) {
       path = argv[i];
     }
   }
+  if (o.exact && (o.spread || o.smooth))
+    return cli_usage("--exact keeps every cost: it does not go with --spread or --smooth");
   if (!path) return cli_usage("missing TRACE (usage: augur graph TRACE -o FILE)");
   if (!out) return cli_usage("missing -o FILE (usage: augur graph TRACE -o FILE)");
 

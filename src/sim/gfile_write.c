@@ -1,8 +1,9 @@
 /* Writes an execution graph as a graph file (docs/graph-format.md "augur
  * graph"): each operation becomes a statement with a relative peer, the
  * longest-covering tandem repeat of statements becomes a loop (recursively:
- * before, after and inside it), compute costs in a loop body are averaged,
- * and consecutive ranks with identical programs share a class. */
+ * before, after and inside it), compute costs in a loop body are averaged
+ * (--exact: kept per iteration), and consecutive ranks with identical
+ * programs share a class. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "sim_int.h"
 
 #define W_MAX_BLOCK 4096
+#define EXACT_CHUNK 1000 /* --exact: iterations per loop (costs per statement) */
 
 typedef struct witem {
   int tok; /* interned statement key (without its cost) */
@@ -26,6 +28,7 @@ typedef struct witem {
   uint32_t *xk;
   double *xv;
   size_t nx;
+  int exact; /* --exact: XV are the costs themselves, every nonzero one */
 } witem;
 
 typedef struct wseq {
@@ -367,6 +370,94 @@ static int merge_body(const witem *rep, size_t L, size_t reps, const double *cut
   return 0;
 }
 
+/* --exact: BODY's leaves hold every iteration's cost of REP (REPS x L). */
+static int exact_body(const witem *rep, size_t L, size_t reps, witem *body) {
+  if (merge_body(rep, L, reps, NULL, body)) return -1;
+  for (size_t p = 0; p < L; p++) {
+    witem *b = &body[p];
+    if (!b->val) continue;
+    b->exact = 1;
+    b->xk = malloc(reps * sizeof *b->xk);
+    b->xv = malloc(reps * sizeof *b->xv);
+    if (!b->xk || !b->xv) return -1;
+    for (size_t r = 0; r < reps; r++) {
+      const witem *it = &rep[r * L + p];
+      if (it->sum == 0) continue;
+      b->xk[b->nx] = (uint32_t)r;
+      b->xv[b->nx++] = it->sum / (double)it->n;
+    }
+  }
+  return 0;
+}
+
+static void fold(wctx *w, const witem *in, size_t n, wseq *out);
+
+/* Appends REP (REPS repetitions of L leaves) to OUT as one loop. */
+static void add_loop(wctx *w, const witem *rep, size_t L, size_t reps, wseq *out) {
+  witem *body = calloc(L, sizeof *body);
+  double *cuts = malloc(L * sizeof *cuts), *tmp = malloc(reps * sizeof *tmp);
+  wseq *bs = calloc(1, sizeof *bs);
+  if (!body || !cuts || !tmp || !bs) goto nomem;
+  if (w->o && w->o->exact) {
+    /* Every cost as it was, the body flat: `i` is this loop's index. */
+    if (exact_body(rep, L, reps, body)) goto nomem;
+    for (size_t p = 0; p < L; p++)
+      seq_add(w, bs, &body[p]);
+    goto done;
+  }
+  /* Outliers stay apart (at(i, ...)) unless --smooth; only in a body
+   * without inner loops, where `i` is this loop's index. */
+  int any = 0;
+  for (size_t p = 0; p < L; p++) {
+    cuts[p] = INFINITY;
+    if (!(w->o && w->o->smooth) && reps >= 4 && rep[p].val)
+      cuts[p] = outlier_cut(rep, L, reps, p, tmp);
+    any |= isfinite(cuts[p]);
+  }
+  if (merge_body(rep, L, reps, any ? cuts : NULL, body)) goto nomem;
+  fold(w, body, L, bs);
+  if (any && (bs->n != L || has_loop(bs))) {
+    /* Inner loops: merge everything instead. */
+    seq_free(bs);
+    memset(bs, 0, sizeof *bs);
+    for (size_t p = 0; p < L; p++) {
+      free(body[p].xk);
+      free(body[p].xv);
+      body[p].xk = NULL;
+      body[p].xv = NULL;
+    }
+    if (merge_body(rep, L, reps, NULL, body)) goto nomem;
+    fold(w, body, L, bs);
+  } else if (any) {
+    for (size_t p = 0; p < L; p++) { /* fold copied the leaves: hand the outliers over */
+      bs->v[p].xk = body[p].xk;
+      bs->v[p].xv = body[p].xv;
+      bs->v[p].nx = body[p].nx;
+    }
+  }
+done:;
+  witem loop = {0};
+  loop.tok = -1;
+  loop.reps = reps;
+  loop.body = bs;
+  seq_add(w, out, &loop);
+  free(body);
+  free(cuts);
+  free(tmp);
+  return;
+nomem:
+  w->nomem = 1;
+  for (size_t p = 0; body && p < L; p++) { /* not handed over yet */
+    free(body[p].xk);
+    free(body[p].xv);
+  }
+  free(body);
+  free(cuts);
+  free(tmp);
+  seq_free(bs);
+  free(bs);
+}
+
 /* Appends the folded form of leaves IN[0..n) to OUT. */
 static void fold(wctx *w, const witem *in, size_t n, wseq *out) {
   size_t best_cov = 0, best_s = 0, best_l = 0, best_reps = 0;
@@ -407,57 +498,14 @@ static void fold(wctx *w, const witem *in, size_t n, wseq *out) {
     return;
   }
   fold(w, in, best_s, out);
-  const witem *rep = in + best_s;
-  size_t L = best_l, reps = best_reps;
-  witem *body = calloc(L, sizeof *body);
-  double *cuts = malloc(L * sizeof *cuts), *tmp = malloc(reps * sizeof *tmp);
-  wseq *bs = calloc(1, sizeof *bs);
-  if (!body || !cuts || !tmp || !bs) goto nomem;
-  /* Outliers stay apart (at(i, ...)) unless --smooth; only in a body
-   * without inner loops, where `i` is this loop's index. */
-  int any = 0;
-  for (size_t p = 0; p < L; p++) {
-    cuts[p] = INFINITY;
-    if (!(w->o && w->o->smooth) && reps >= 4 && rep[p].val)
-      cuts[p] = outlier_cut(rep, L, reps, p, tmp);
-    any |= isfinite(cuts[p]);
-  }
-  if (merge_body(rep, L, reps, any ? cuts : NULL, body)) goto nomem;
-  fold(w, body, L, bs);
-  if (any && (bs->n != L || has_loop(bs))) {
-    /* Inner loops: merge everything instead. */
-    seq_free(bs);
-    memset(bs, 0, sizeof *bs);
-    for (size_t p = 0; p < L; p++) {
-      free(body[p].xk);
-      free(body[p].xv);
-    }
-    if (merge_body(rep, L, reps, NULL, body)) goto nomem;
-    fold(w, body, L, bs);
-  } else if (any) {
-    for (size_t p = 0; p < L; p++) { /* fold copied the leaves: hand the outliers over */
-      bs->v[p].xk = body[p].xk;
-      bs->v[p].xv = body[p].xv;
-      bs->v[p].nx = body[p].nx;
-    }
-  }
-  witem loop = {0};
-  loop.tok = -1;
-  loop.reps = reps;
-  loop.body = bs;
-  seq_add(w, out, &loop);
-  free(body);
-  free(cuts);
-  free(tmp);
+  /* --exact: loops of at most EXACT_CHUNK iterations, so that a statement's
+   * costs stay within the parser's line limits. */
+  size_t chunk = w->o && w->o->exact ? EXACT_CHUNK : best_reps;
+  for (size_t k = 0; k < best_reps; k += chunk)
+    add_loop(w, in + best_s + k * best_l, best_l, best_reps - k < chunk ? best_reps - k : chunk,
+             out);
   size_t end = best_s + best_reps * best_l;
   fold(w, in + end, n - end, out);
-  return;
-nomem:
-  w->nomem = 1;
-  free(body);
-  free(cuts);
-  free(tmp);
-  free(bs);
 }
 
 /* How far apart the costs of two programs of the same shape are: DEV, the
@@ -516,7 +564,10 @@ static void merge_tree(wseq *dst, const wseq *src) {
  * NM ranks were merged into the item. */
 static void render_at(const witem *it, strbuf *b, int shape, uint32_t nm) {
   if (!it->nx) return;
-  sb_add(b, shape ? " at(i" : " + at(i", shape ? 5 : 7);
+  if (shape || it->exact)
+    sb_add(b, " at(i", 5);
+  else
+    sb_add(b, " + at(i", 7);
   for (size_t k = 0; k < it->nx; k++) {
     if (shape)
       sb_printf(b, ", %u", it->xk[k]);
@@ -544,6 +595,15 @@ static void render(wctx *w, const wseq *s, int depth, strbuf *b, int shape, uint
     if (!it->val || shape) {
       sb_printf(b, "%s", key);
       render_at(it, b, 1, nm);
+      sb_add(b, "\n", 1);
+      continue;
+    }
+    if (it->exact) { /* the costs themselves: 0 where at() has no key */
+      sb_printf(b, "%s", key);
+      if (it->nx)
+        render_at(it, b, 0, nm);
+      else
+        sb_add(b, " 0", 2);
       sb_add(b, "\n", 1);
       continue;
     }
@@ -594,8 +654,11 @@ int augur_gfile_write(FILE *out, const augur_sim_graph *g, const augur_gfile_wri
   fprintf(out, "# written by augur graph%s%s: %u ranks, %llu operations\n",
           o && o->source ? " from " : "", o && o->source ? o->source : "", n,
           (unsigned long long)ops);
-  fprintf(out, "# costs in seconds (means over loop iterations and the ranks of a class),\n"
-               "# sizes in bytes, peers relative (+d: d ranks up, modulo the number of ranks)\n");
+  if (o && o->exact)
+    fprintf(out, "# costs in seconds, in loops every iteration's: at(i, ITERATION:COST, ...),\n");
+  else
+    fprintf(out, "# costs in seconds (means over loop iterations and the ranks of a class),\n");
+  fprintf(out, "# sizes in bytes, peers relative (+d: d ranks up, modulo the number of ranks)\n");
   if (w.skipped)
     fprintf(out, "# %llu operations without a partner in the trace are left out\n",
             (unsigned long long)w.skipped);
@@ -603,7 +666,7 @@ int augur_gfile_write(FILE *out, const augur_sim_graph *g, const augur_gfile_wri
    * the class that starts at r. */
   for (uint32_t r = 0; r < n;) {
     uint32_t e = r + 1;
-    while (!(o && o->no_classes) && e < n &&
+    while (!(o && (o->no_classes || o->exact)) && e < n &&
            alike(&trees[r], &trees[e], &shape[r], &shape[e], g->measured))
       e++;
     end[r] = e;
