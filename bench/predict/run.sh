@@ -15,8 +15,8 @@
 #        IRR_ITERS (pas2p_irregular iterations, 700: a full run of 20-30 s),
 #        QUOTA (CPUs of the cgroup condition, 1.5),
 #        ONLY (run only the conditions whose label contains it)
-# The irregular app is predicted from a global-mode signature: signatures of
-# irregular-mode phases do not exist yet (docs/phases.md "Irregular mode").
+# The irregular app is predicted twice: from a global-mode signature and from
+# an irregular-mode one (`augur signature --irregular`, docs/signature.md).
 set -eu
 . "$(dirname "$0")/../lib.sh"
 BUILD=$(cd "${1:-build}" && pwd)
@@ -47,6 +47,7 @@ for spec in "pas2p_solver mpich|mpich|mpich|-|-|-n $ITERS" \
   "pas2p_solver -c 40 mpich|mpich|mpich|-|-|-n $ITERS -c 40" \
   "pas2p_solver openmpi|openmpi|openmpi|-|-|-n $OMPI_ITERS" \
   "pas2p_irregular mpich|mpich|mpich|-|-|-n $IRR_ITERS" \
+  "pas2p_irregular --irregular mpich|mpich|mpich|-|-|-n $IRR_ITERS" \
   "pas2p_solver bind-to core [base: mpich]|mpich|mpich|-|-bind-to core|-n $ITERS" \
   "pas2p_solver taskset 1 core [base: mpich]|mpich|mpich|taskset -c 0|-|-n $ITERS" \
   "pas2p_solver quota $QUOTA CPU [base: mpich]|mpich|mpich|${CGW:-none}|-|-n $ITERS" \
@@ -70,11 +71,12 @@ for spec in "pas2p_solver mpich|mpich|mpich|-|-|-n $ITERS" \
   BASE_APP="$BUILD/apps/$base/${name%% *}"
   [ -x "$APP" ] && [ -x "$BASE_APP" ] && command -v "$MPIEXEC" >/dev/null ||
     { echo "$name: not built, skipped"; continue; }
-  portable=""
-  [ "$base" != "$flavour" ] && portable=--portable
+  sigopt=""
+  [ "$base" != "$flavour" ] && sigopt=--portable
+  case "$name" in *--irregular*) sigopt=--irregular ;; esac
   # shellcheck disable=SC2086
   "$AUGUR" record -o "$W/base.augur" -- "mpiexec.$base" -n "$NP" "$BASE_APP" $args >/dev/null 2>&1
-  "$AUGUR" signature "$W/base.augur" -o "$W/sig" $portable >/dev/null
+  "$AUGUR" signature "$W/base.augur" -o "$W/sig" $sigopt >/dev/null
   : >"$W/rows"
   i=1
   while [ "$i" -le "$RUNS" ]; do

@@ -177,14 +177,21 @@ typedef struct augur_irr_comm {
   uint64_t phases; /* repeating phases, all ranks */
 } augur_irr_comm;
 
+/* Repetitions of an irregular point whose start ticks are kept (a signature
+ * plans its measurement on the first ones). */
+#define AUGUR_IRR_REP_TICKS 64
+
 /* IRREGULAR mode: one rank's relevant phase, a K-means point. */
 typedef struct augur_irr_point {
   uint32_t rank, phase; /* the rank's phase id (its own scan) */
   uint32_t cluster;     /* global phase index (0-based) */
   uint64_t weight, tick_first, tick_last;
-  double work;     /* per repetition */
-  double total_ns; /* PhaseET x W */
-  double x, y;     /* scaled features */
+  uint32_t nreps; /* entries of rep_tick and rep_unit: min(weight, AUGUR_IRR_REP_TICKS) */
+  uint64_t rep_tick[AUGUR_IRR_REP_TICKS]; /* tick of the first call of repetitions 0, 1, ... */
+  uint64_t rep_unit[AUGUR_IRR_REP_TICKS]; /* their stretches (bounds before them on the rank) */
+  double work;                            /* per repetition */
+  double total_ns;                        /* PhaseET x W */
+  double x, y;                            /* scaled features */
 } augur_irr_point;
 
 typedef struct augur_phases {

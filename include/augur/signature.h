@@ -22,8 +22,10 @@
 extern "C" {
 #endif
 
-#define AUGUR_SIGNATURE_VERSION 1
-#define AUGUR_SIGRESULT_VERSION 1
+/* Newest versions read (and written for irregular-mode signatures, whose
+ * phases have per-rank weights; global-mode files stay version 1). */
+#define AUGUR_SIGNATURE_VERSION 2
+#define AUGUR_SIGRESULT_VERSION 2
 
 /* Share of the base run's ticks within which `augur signature` plans the
  * measured repetitions (more of them if they fit, at least one each). */
@@ -54,6 +56,18 @@ typedef struct augur_sig_phase {
   int sync;               /* the ranks agree to stop at the end of this phase's repetitions */
   uint32_t *ncalls;       /* per rank: calls per repetition (0: the rank has no call in it) */
   augur_sig_call **calls; /* per rank */
+  /* Irregular-mode signatures (NULL otherwise): per rank its own weight (0:
+   * the rank has no repetition), PhaseET on the base machine (seconds per
+   * repetition), first repetition measured and how many. The phase's
+   * WEIGHT, BASE_SECONDS, START and MEASURE are then the heaviest rank's.
+   * A repetition is a stretch (docs/phases.md "Irregular mode"), known by
+   * its number on the rank: RANK_FIRST_UNIT is the first repetition's,
+   * RANK_UNITS[r] the MEASURE stretches to time, ascending. */
+  uint64_t *rank_weight;
+  double *rank_base;
+  uint32_t *rank_start, *rank_measure;
+  uint64_t *rank_first_unit;
+  uint64_t **rank_units;
 } augur_sig_phase;
 
 typedef struct augur_signature {
@@ -65,6 +79,8 @@ typedef struct augur_signature {
   char **module; /* base names of the modules (nmodules) */
   uint32_t nphases;
   augur_sig_phase *phase;
+  int irregular; /* phases of `augur phases --irregular`: PET is the largest rank's sum */
+  uint64_t comm; /* irregular: the characteristic communicator (augur_event.comm id) */
 } augur_signature;
 
 /* Reads and validates a signature: a bad file fails with the file name, the
@@ -93,6 +109,10 @@ typedef struct augur_sigres_phase {
   int status;        /* enum augur_sigres_status */
   uint32_t measured; /* repetitions measured (minimum over the ranks that take part) */
   double seconds;    /* PhaseET measured: per-rank mean time, summed over ranks / nranks */
+  /* Irregular-mode results (NULL otherwise): per rank, repetitions measured
+   * and their mean time in seconds. */
+  uint32_t *rank_measured;
+  double *rank_seconds;
 } augur_sigres_phase;
 
 typedef struct augur_sigresult {
@@ -102,6 +122,7 @@ typedef struct augur_sigresult {
   double run_seconds; /* rank 0: MPI_Init entry to the stop (or MPI_Finalize) */
   uint32_t nphases;
   augur_sigres_phase *phase;
+  int irregular; /* per-rank figures in every phase (version 2 file) */
 } augur_sigresult;
 
 /* "measured", "partial", "missing" or "late" (any other value: "missing"). */
@@ -115,8 +136,8 @@ void augur_sigresult_free(augur_sigresult *r);
 struct augur_logical;
 struct augur_phases;
 struct augur_trace;
-/* Signature of the relevant phases of a global-mode phase detection.
- * MEASURE is the default K. */
+/* Signature of the relevant phases of a global-mode or irregular-mode phase
+ * detection. MEASURE is the default K. */
 int augur_signature_build(const struct augur_logical *lg, const struct augur_phases *p,
                           struct augur_trace *t, uint32_t measure, augur_signature **out,
                           augur_error *err);

@@ -85,6 +85,20 @@ static int rank_phases(const augur_logical *lg, const augur_phase_opts *o, uint3
   return rc;
 }
 
+/* Where the first repetitions of rank phase PH start (ticks), for a
+ * signature to plan which to measure; U: the rank's stretches. */
+static void rep_ticks(const augur_lt_rank *lr, const augur_units *u, const augur_phase *ph,
+                      augur_irr_point *q) {
+  q->nreps = 0;
+  for (uint32_t k = 0; k < ph->nruns && q->nreps < AUGUR_IRR_REP_TICKS; k++)
+    for (uint64_t j = 0; j < ph->runs[k].count && q->nreps < AUGUR_IRR_REP_TICKS; j++) {
+      uint64_t unit = ph->runs[k].first_unit + j * ph->nunits;
+      if (unit >= u->n || u->off[unit] >= lr->n) return;
+      q->rep_unit[q->nreps] = unit;
+      q->rep_tick[q->nreps++] = lr->ev[u->off[unit]].lt;
+    }
+}
+
 static int nomem(augur_error *err) {
   return augur_fail(err, AUGUR_E_NOMEM, "out of memory for irregular phase detection");
 }
@@ -315,11 +329,14 @@ int augur_phases_irregular_(const augur_logical *lg, const augur_phase_opts *o, 
   p->irr_points = calloc(npts ? npts : 1, sizeof *p->irr_points);
   if (!p->irr_points) rc = -1;
   double ticks = lg->nticks ? (double)lg->nticks : 1;
-  for (uint32_t r = 0; r < nr && !rc; r++)
-    for (uint32_t k = 0; k < rp[r].nphases; k++) {
+  for (uint32_t r = 0; r < nr && !rc; r++) {
+    augur_units u;
+    rc = rp[r].nrelevant ? units_irregular(lg, r, (uint8_t)c, &u) : 0;
+    for (uint32_t k = 0; k < rp[r].nphases && !rc; k++) {
       const augur_phase *ph = &rp[r].phase[k];
       if (!ph->relevant) continue;
       augur_irr_point *q = &p->irr_points[p->irr_npoints++];
+      rep_ticks(&lg->rank[r], &u, ph, q);
       q->rank = r;
       q->phase = ph->id;
       q->weight = ph->weight;
@@ -330,6 +347,8 @@ int augur_phases_irregular_(const augur_logical *lg, const augur_phase_opts *o, 
       q->x = 20.0 * (double)ph->tick_first / ticks;
       q->y = augur_ln_(1.0 + (ph->work > 0 ? ph->work : 0)) / LN2;
     }
+    if (rp[r].nrelevant) augur_units_free_(&u);
+  }
   if (!rc) rc = merge(lg, rp, p);
   free_ranks(rp, nr);
   return rc ? nomem(err) : AUGUR_OK;

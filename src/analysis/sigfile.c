@@ -168,6 +168,14 @@ void augur_signature_free(augur_signature *s) {
       free(p->calls[r]);
     free(p->calls);
     free(p->ncalls);
+    free(p->rank_weight);
+    free(p->rank_base);
+    free(p->rank_start);
+    free(p->rank_measure);
+    for (uint32_t r = 0; r < s->nranks && p->rank_units; r++)
+      free(p->rank_units[r]);
+    free(p->rank_units);
+    free(p->rank_first_unit);
   }
   free(s->phase);
   free(s);
@@ -214,6 +222,41 @@ static int read_call(lines *L, const augur_signature *s, augur_sig_call *c) {
   return AUGUR_OK;
 }
 
+/* Irregular signatures: the rest of a rank line, "WEIGHT BASE START
+ * MEASURE FIRST_UNIT" (a rank without calls has weight 0 and measures
+ * nothing), then MEASURE lines "unit U", ascending, after FIRST_UNIT. */
+static int read_rank_plan(lines *L, augur_sig_phase *p, uint32_t r, uint32_t ncalls) {
+  int rc;
+  uint64_t w;
+  if ((rc = get_u64(L, 3, p->weight, &w, "a weight up to the phase's")) != AUGUR_OK ||
+      (rc = get_double(L, 4, &p->rank_base[r], "a time in seconds")) != AUGUR_OK ||
+      (rc = get_u32(L, 5, UINT32_MAX, &p->rank_start[r], "a start repetition")) != AUGUR_OK ||
+      (rc = get_u32(L, 6, UINT32_MAX, &p->rank_measure[r], "a repetition count")) != AUGUR_OK ||
+      (rc = get_u64(L, 7, UINT64_MAX - 1, &p->rank_first_unit[r], "a stretch number")) != AUGUR_OK)
+    return rc;
+  p->rank_weight[r] = w;
+  if (!w != !ncalls) return bad(L, "WEIGHT 0 exactly when NCALLS is 0");
+  if (!w) return p->rank_start[r] || p->rank_measure[r] ? bad(L, "START 0 MEASURE 0") : AUGUR_OK;
+  if (p->rank_start[r] >= w) return bad(L, "START below WEIGHT");
+  if (p->rank_measure[r] == 0 || p->rank_measure[r] > w - p->rank_start[r] ||
+      p->rank_measure[r] > MAX_CALLS)
+    return bad(L, "MEASURE from 1 to WEIGHT - START");
+  p->rank_units[r] = calloc(p->rank_measure[r], sizeof *p->rank_units[r]);
+  if (!p->rank_units[r]) return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
+  uint64_t prev = p->rank_first_unit[r];
+  for (uint32_t m = 0; m < p->rank_measure[r]; m++) {
+    uint64_t *u = &p->rank_units[r][m];
+    if ((rc = expect(L, "unit", 1, "'unit U' (one per measured repetition)")) != AUGUR_OK ||
+        (rc = get_u64(L, 1, UINT64_MAX - 1, u, "a stretch number")) != AUGUR_OK)
+      return rc;
+    /* Repetition START + m comes after the first one (or is it, when START is 0). */
+    if (*u < prev || (*u == prev && (m || p->rank_start[r])))
+      return bad(L, "stretch numbers that grow from FIRST_UNIT");
+    prev = *u;
+  }
+  return AUGUR_OK;
+}
+
 static int read_phase(lines *L, augur_signature *s, augur_sig_phase *p) {
   int rc;
   uint32_t v;
@@ -236,14 +279,32 @@ static int read_phase(lines *L, augur_signature *s, augur_sig_phase *p) {
   p->ncalls = calloc(s->nranks, sizeof *p->ncalls);
   p->calls = calloc(s->nranks, sizeof *p->calls);
   if (!p->ncalls || !p->calls) return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
+  if (s->irregular) {
+    p->rank_weight = calloc(s->nranks, sizeof *p->rank_weight);
+    p->rank_base = calloc(s->nranks, sizeof *p->rank_base);
+    p->rank_start = calloc(s->nranks, sizeof *p->rank_start);
+    p->rank_measure = calloc(s->nranks, sizeof *p->rank_measure);
+    p->rank_first_unit = calloc(s->nranks, sizeof *p->rank_first_unit);
+    p->rank_units = calloc(s->nranks, sizeof *p->rank_units);
+    if (!p->rank_weight || !p->rank_base || !p->rank_start || !p->rank_measure ||
+        !p->rank_first_unit || !p->rank_units)
+      return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
+  }
   uint64_t total = 0;
   for (uint32_t r = 0; r < s->nranks; r++) {
     uint32_t rank, n;
-    if ((rc = expect(L, "rank", 2, "'rank R NCALLS' (one per rank, in order)")) != AUGUR_OK ||
+    if (s->irregular)
+      rc = expect(L, "rank", 7,
+                  "'rank R NCALLS WEIGHT BASE_SECONDS START MEASURE FIRST_UNIT' (one per rank, "
+                  "in order)");
+    else
+      rc = expect(L, "rank", 2, "'rank R NCALLS' (one per rank, in order)");
+    if (rc != AUGUR_OK ||
         (rc = get_u32(L, 1, s->nranks - 1, &rank, "the next rank number")) != AUGUR_OK ||
         (rc = get_u32(L, 2, MAX_CALLS, &n, "a call count")) != AUGUR_OK)
       return rc;
     if (rank != r) return bad(L, "the next rank number (ranks in order from 0)");
+    if (s->irregular && (rc = read_rank_plan(L, p, r, n)) != AUGUR_OK) return rc;
     p->ncalls[r] = n;
     total += n;
     if (!n) continue;
@@ -275,9 +336,10 @@ int augur_signature_read(const char *path, augur_signature **out, augur_error *e
     goto done;
   }
   if ((rc = get_u32(&L, 1, UINT32_MAX, &v, "a version number")) != AUGUR_OK) goto done;
-  if (v != AUGUR_SIGNATURE_VERSION) {
-    rc = augur_fail(err, AUGUR_E_VERSION, "%s: signature version %u, this augur reads version %d",
-                    path, v, AUGUR_SIGNATURE_VERSION);
+  if (v < 1 || v > AUGUR_SIGNATURE_VERSION) {
+    rc = augur_fail(err, AUGUR_E_VERSION,
+                    "%s: signature version %u, this augur reads versions 1 to %d", path, v,
+                    AUGUR_SIGNATURE_VERSION);
     goto done;
   }
   if ((rc = expect(&L, "ranks", 1, "'ranks N'")) != AUGUR_OK ||
@@ -286,6 +348,18 @@ int augur_signature_read(const char *path, augur_signature **out, augur_error *e
   if (!s->nranks) {
     rc = bad(&L, "a rank count from 1");
     goto done;
+  }
+  if (v >= 2) { /* version 2: the phases' mode */
+    if ((rc = expect(&L, "mode", 1, "'mode global|irregular'")) != AUGUR_OK) goto done;
+    if (strcmp(L.w[1], "global") && strcmp(L.w[1], "irregular")) {
+      rc = bad(&L, "'mode global|irregular'");
+      goto done;
+    }
+    s->irregular = !strcmp(L.w[1], "irregular");
+    if (s->irregular &&
+        ((rc = expect(&L, "comm", 1, "'comm ID' (the characteristic communicator)")) != AUGUR_OK ||
+         (rc = get_u64(&L, 1, UINT64_MAX, &s->comm, "a communicator id")) != AUGUR_OK))
+      goto done;
   }
   if ((rc = expect(&L, "base", 3, "'base RUN_SECONDS PRE_SECONDS REST_SECONDS'")) != AUGUR_OK ||
       (rc = get_double(&L, 1, &s->base_run_seconds, "a time in seconds")) != AUGUR_OK ||
@@ -362,9 +436,10 @@ done:
 }
 
 int augur_signature_write(FILE *f, const augur_signature *s) {
-  fprintf(f, "augur-signature %d\n", AUGUR_SIGNATURE_VERSION);
+  fprintf(f, "augur-signature %d\n", s->irregular ? 2 : 1);
   fprintf(f, "# docs/signature.md; written by augur signature\n");
   fprintf(f, "ranks %u\n", s->nranks);
+  if (s->irregular) fprintf(f, "mode irregular\ncomm 0x%llx\n", (unsigned long long)s->comm);
   fprintf(f, "base %.9f %.9f %.9f\n", s->base_run_seconds, s->base_pre_seconds,
           s->base_rest_seconds);
   fprintf(f, "modules %u\n", s->nmodules);
@@ -376,7 +451,14 @@ int augur_signature_write(FILE *f, const augur_signature *s) {
     fprintf(f, "phase %u %llu %.9f %u %u %d %d\n", p->id, (unsigned long long)p->weight,
             p->base_seconds, p->start, p->measure, p->late, p->sync);
     for (uint32_t r = 0; r < s->nranks; r++) {
-      fprintf(f, "rank %u %u\n", r, p->ncalls[r]);
+      if (s->irregular) {
+        fprintf(f, "rank %u %u %llu %.9f %u %u %llu\n", r, p->ncalls[r],
+                (unsigned long long)p->rank_weight[r], p->rank_base[r], p->rank_start[r],
+                p->rank_measure[r], (unsigned long long)p->rank_first_unit[r]);
+        for (uint32_t m = 0; m < p->rank_measure[r]; m++)
+          fprintf(f, "unit %llu\n", (unsigned long long)p->rank_units[r][m]);
+      } else
+        fprintf(f, "rank %u %u\n", r, p->ncalls[r]);
       for (uint32_t k = 0; k < p->ncalls[r]; k++) {
         const augur_sig_call *c = &p->calls[r][k];
         char peer[16], size[8];
@@ -407,13 +489,18 @@ const char *augur_sigres_status_name(int status) {
 
 void augur_sigresult_free(augur_sigresult *r) {
   if (!r) return;
+  for (uint32_t i = 0; i < r->nphases && r->phase; i++) {
+    free(r->phase[i].rank_measured);
+    free(r->phase[i].rank_seconds);
+  }
   free(r->phase);
   free(r);
 }
 
 int augur_sigresult_write(FILE *f, const augur_sigresult *r) {
-  fprintf(f, "augur-sigresult %d\n", AUGUR_SIGRESULT_VERSION);
+  fprintf(f, "augur-sigresult %d\n", r->irregular ? 2 : 1);
   fprintf(f, "ranks %u\n", r->nranks);
+  if (r->irregular) fprintf(f, "mode irregular\n");
   fprintf(f, "stopped %d\n", r->stopped);
   fprintf(f, "pre %.9f\n", r->pre_seconds);
   fprintf(f, "run %.9f\n", r->run_seconds);
@@ -422,9 +509,31 @@ int augur_sigresult_write(FILE *f, const augur_sigresult *r) {
     const augur_sigres_phase *p = &r->phase[i];
     fprintf(f, "phase %u %s %u %.9f\n", p->id, augur_sigres_status_name(p->status), p->measured,
             p->seconds);
+    for (uint32_t k = 0; r->irregular && k < r->nranks; k++)
+      fprintf(f, "rank %u %u %.9f\n", k, p->rank_measured[k], p->rank_seconds[k]);
   }
   fprintf(f, "end\n");
   return ferror(f) ? AUGUR_E_IO : AUGUR_OK;
+}
+
+/* Irregular results: "rank R MEASURED SECONDS" for every rank, in order. */
+static int read_rank_results(lines *L, uint32_t nranks, augur_sigres_phase *p) {
+  p->rank_measured = calloc(nranks, sizeof *p->rank_measured);
+  p->rank_seconds = calloc(nranks, sizeof *p->rank_seconds);
+  if (!p->rank_measured || !p->rank_seconds)
+    return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
+  for (uint32_t k = 0; k < nranks; k++) {
+    uint32_t rank;
+    int rc;
+    if ((rc = expect(L, "rank", 3, "'rank R MEASURED SECONDS' (one per rank, in order)")) !=
+            AUGUR_OK ||
+        (rc = get_u32(L, 1, nranks - 1, &rank, "the next rank number")) != AUGUR_OK ||
+        (rc = get_u32(L, 2, UINT32_MAX, &p->rank_measured[k], "a repetition count")) != AUGUR_OK ||
+        (rc = get_double(L, 3, &p->rank_seconds[k], "a time in seconds")) != AUGUR_OK)
+      return rc;
+    if (rank != k) return bad(L, "the next rank number (ranks in order from 0)");
+  }
+  return AUGUR_OK;
 }
 
 int augur_sigresult_read(const char *path, augur_sigresult **out, augur_error *err) {
@@ -439,7 +548,8 @@ int augur_sigresult_read(const char *path, augur_sigresult **out, augur_error *e
     goto done;
   }
   if (!next_line(&L) || strcmp(L.w[0], "augur-sigresult") != 0 || L.nw != 2 ||
-      get_u32(&L, 1, UINT32_MAX, &v, "a version") != AUGUR_OK || v != AUGUR_SIGRESULT_VERSION) {
+      get_u32(&L, 1, UINT32_MAX, &v, "a version") != AUGUR_OK || v < 1 ||
+      v > AUGUR_SIGRESULT_VERSION) {
     rc = augur_fail(err, AUGUR_E_FORMAT,
                     "%s: not an augur signature result (first line must be "
                     "'augur-sigresult %d')",
@@ -447,8 +557,17 @@ int augur_sigresult_read(const char *path, augur_sigresult **out, augur_error *e
     goto done;
   }
   if ((rc = expect(&L, "ranks", 1, "'ranks N'")) != AUGUR_OK ||
-      (rc = get_u32(&L, 1, MAX_RANKS, &r->nranks, "a rank count")) != AUGUR_OK ||
-      (rc = expect(&L, "stopped", 1, "'stopped 0|1'")) != AUGUR_OK ||
+      (rc = get_u32(&L, 1, MAX_RANKS, &r->nranks, "a rank count")) != AUGUR_OK)
+    goto done;
+  if (v >= 2) {
+    if ((rc = expect(&L, "mode", 1, "'mode global|irregular'")) != AUGUR_OK) goto done;
+    if (strcmp(L.w[1], "global") && strcmp(L.w[1], "irregular")) {
+      rc = bad(&L, "'mode global|irregular'");
+      goto done;
+    }
+    r->irregular = !strcmp(L.w[1], "irregular");
+  }
+  if ((rc = expect(&L, "stopped", 1, "'stopped 0|1'")) != AUGUR_OK ||
       (rc = get_u32(&L, 1, 1, &v, "0 or 1")) != AUGUR_OK)
     goto done;
   r->stopped = (int)v;
@@ -476,10 +595,11 @@ int augur_sigresult_read(const char *path, augur_sigresult **out, augur_error *e
       rc = bad(&L, "a status: measured, partial, missing or late");
       goto done;
     }
+    r->nphases = i + 1;
     if ((rc = get_u32(&L, 3, UINT32_MAX, &p->measured, "a repetition count")) != AUGUR_OK ||
         (rc = get_double(&L, 4, &p->seconds, "a time in seconds")) != AUGUR_OK)
       goto done;
-    r->nphases = i + 1;
+    if (r->irregular && (rc = read_rank_results(&L, r->nranks, p)) != AUGUR_OK) goto done;
   }
   if (!next_line(&L) || strcmp(L.w[0], "end") != 0) {
     rc = augur_fail(err, AUGUR_E_TRUNCATED,

@@ -37,19 +37,31 @@ static uint64_t first_at(const augur_lt_rank *lr, uint64_t tick) {
   return lo;
 }
 
-/* Which repetitions to measure: up to K after a warm-up one, but only those
- * that end by tick BUDGET (a share of the run), so that a rare phase (a
- * check every 100 iterations) does not turn the signature run into a full
- * run. The first repetition is always measured if it is the only one in
- * the budget. */
-static void plan(const augur_phase *ph, uint32_t k, uint64_t budget, uint32_t *start,
-                 uint32_t *measure) {
-  uint64_t end1 = ph->weight >= 2 ? occurrence_unit(ph, 1) : UINT64_MAX;
-  *start = end1 != UINT64_MAX && end1 + ph->nunits <= budget ? 1 : 0;
+/* Where repetition J of a phase starts (ticks), UINT64_MAX if unknown. */
+typedef uint64_t (*rep_at_fn)(const void *ctx, uint64_t j);
+
+static uint64_t global_rep(const void *ctx, uint64_t j) {
+  return occurrence_unit(ctx, j);
+}
+
+static uint64_t irregular_rep(const void *ctx, uint64_t j) {
+  const augur_irr_point *q = ctx;
+  return j < q->nreps ? q->rep_tick[j] : UINT64_MAX;
+}
+
+/* Which of WEIGHT repetitions (each LEN ticks, starting where AT says) to
+ * measure: up to K after a warm-up one, but only those that end by tick
+ * BUDGET (a share of the run), so that a rare phase (a check every 100
+ * iterations) does not turn the signature run into a full run. The first
+ * repetition is always measured if it is the only one in the budget. */
+static void plan(rep_at_fn at, const void *ctx, uint64_t weight, uint64_t len, uint32_t k,
+                 uint64_t budget, uint32_t *start, uint32_t *measure) {
+  uint64_t end1 = weight >= 2 ? at(ctx, 1) : UINT64_MAX;
+  *start = end1 != UINT64_MAX && end1 + len <= budget ? 1 : 0;
   uint32_t m = 1;
-  while (m < k && *start + m < ph->weight) {
-    uint64_t u = occurrence_unit(ph, *start + m);
-    if (u == UINT64_MAX || u + ph->nunits > budget) break;
+  while (m < k && *start + m < weight) {
+    uint64_t u = at(ctx, *start + m);
+    if (u == UINT64_MAX || u + len > budget) break;
     m++;
   }
   *measure = m;
@@ -89,47 +101,66 @@ static int module_of(augur_signature *s, augur_trace *t, uint32_t callsite, uint
   return AUGUR_OK;
 }
 
-static int fingerprint(augur_signature *s, const augur_logical *lg, const augur_phase *ph,
-                       augur_trace *t, augur_sig_phase *out, augur_error *err) {
-  out->ncalls = calloc(s->nranks, sizeof *out->ncalls);
-  out->calls = calloc(s->nranks, sizeof *out->calls);
-  if (!out->ncalls || !out->calls) return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
-  for (uint32_t r = 0; r < s->nranks; r++) {
-    const augur_lt_rank *lr = &lg->rank[r];
-    uint64_t a = first_at(lr, ph->tick_first), b = first_at(lr, ph->tick_last + 1);
-    if (b <= a) continue;
-    out->ncalls[r] = (uint32_t)(b - a);
-    out->calls[r] = calloc(b - a, sizeof *out->calls[r]);
-    if (!out->calls[r]) return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
-    for (uint64_t i = a; i < b; i++) {
-      const augur_lt_event *e = &lr->ev[i];
-      augur_sig_call *c = &out->calls[r][i - a];
-      c->type = e->type;
-      /* Real offsets only: the AUGUR_PEER_* values sit at INT32_MIN - v. */
-      c->peer = is_p2p(e->type) && e->peer > INT32_MIN + 64 ? e->peer : AUGUR_SIG_PEER_ANY;
-      c->size_class = size_known(e->type) ? e->size_class : AUGUR_SIG_SIZE_ANY;
-      int rc = module_of(s, t, e->callsite, &c->module, &c->offset, err);
-      if (rc) return rc;
-    }
+/* Rank R's calls in ticks [T0, T1] as fingerprint R of OUT. */
+static int fingerprint_rank(augur_signature *s, const augur_logical *lg, uint32_t r, uint64_t t0,
+                            uint64_t t1, augur_trace *t, augur_sig_phase *out, augur_error *err) {
+  const augur_lt_rank *lr = &lg->rank[r];
+  uint64_t a = first_at(lr, t0), b = first_at(lr, t1 + 1);
+  if (b <= a) return AUGUR_OK;
+  out->ncalls[r] = (uint32_t)(b - a);
+  out->calls[r] = calloc(b - a, sizeof *out->calls[r]);
+  if (!out->calls[r]) return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+  for (uint64_t i = a; i < b; i++) {
+    const augur_lt_event *e = &lr->ev[i];
+    augur_sig_call *c = &out->calls[r][i - a];
+    c->type = e->type;
+    /* Real offsets only: the AUGUR_PEER_* values sit at INT32_MIN - v. */
+    c->peer = is_p2p(e->type) && e->peer > INT32_MIN + 64 ? e->peer : AUGUR_SIG_PEER_ANY;
+    c->size_class = size_known(e->type) ? e->size_class : AUGUR_SIG_SIZE_ANY;
+    int rc = module_of(s, t, e->callsite, &c->module, &c->offset, err);
+    if (rc) return rc;
   }
   return AUGUR_OK;
 }
 
-int augur_signature_build(const augur_logical *lg, const augur_phases *p, augur_trace *t,
-                          uint32_t measure, augur_signature **out, augur_error *err) {
-  *out = NULL;
-  if (p->mode != AUGUR_PHASES_GLOBAL)
-    return augur_fail(err, AUGUR_E_ARG, "a signature is built from global-mode phases");
-  if (!measure) measure = 1;
-  augur_signature *s = calloc(1, sizeof *s);
-  if (!s) return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
-  s->nranks = lg->nranks;
-  s->phase = calloc(p->nrelevant ? p->nrelevant : 1, sizeof *s->phase);
-  if (!s->phase) {
-    augur_signature_free(s);
+static int alloc_ranks(const augur_signature *s, augur_sig_phase *out, augur_error *err) {
+  out->ncalls = calloc(s->nranks, sizeof *out->ncalls);
+  out->calls = calloc(s->nranks, sizeof *out->calls);
+  if (!out->ncalls || !out->calls) return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+  if (!s->irregular) return AUGUR_OK;
+  out->rank_weight = calloc(s->nranks, sizeof *out->rank_weight);
+  out->rank_base = calloc(s->nranks, sizeof *out->rank_base);
+  out->rank_start = calloc(s->nranks, sizeof *out->rank_start);
+  out->rank_measure = calloc(s->nranks, sizeof *out->rank_measure);
+  out->rank_first_unit = calloc(s->nranks, sizeof *out->rank_first_unit);
+  out->rank_units = calloc(s->nranks, sizeof *out->rank_units);
+  if (!out->rank_weight || !out->rank_base || !out->rank_start || !out->rank_measure ||
+      !out->rank_first_unit || !out->rank_units)
     return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
-  }
+  return AUGUR_OK;
+}
 
+/* Mean over ranks of the time from a rank's first call to its first call at
+ * or after tick FIRST (the base run's "pre"). */
+static double pre_ns(const augur_logical *lg, uint64_t first) {
+  double pre = 0;
+  if (first == UINT64_MAX || !lg->nranks) return 0;
+  for (uint32_t r = 0; r < lg->nranks; r++) {
+    const augur_lt_rank *lr = &lg->rank[r];
+    if (!lr->n) continue;
+    uint64_t i = first_at(lr, first);
+    if (i < lr->n && lr->ev[i].t_start > lr->ev[0].t_start)
+      pre += (double)(lr->ev[i].t_start - lr->ev[0].t_start);
+  }
+  return pre / lg->nranks;
+}
+
+/* Global mode: one signature phase per relevant phase, every rank's calls
+ * in the ticks of its first repetition. */
+static int build_global(const augur_logical *lg, const augur_phases *p, augur_trace *t,
+                        uint32_t measure, augur_signature *s, augur_error *err) {
+  s->phase = calloc(p->nrelevant ? p->nrelevant : 1, sizeof *s->phase);
+  if (!s->phase) return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
   /* Where the measurement of the repeating phases ends (in ticks): a phase
    * of weight 1 that starts after it is "late" — waiting for it would turn
    * the signature run into a full run (teardown, a final checkpoint). */
@@ -146,25 +177,25 @@ int augur_signature_build(const augur_logical *lg, const augur_phases *p, augur_
     if (ph->weight < 2) continue;
     repeating = 1;
     uint32_t start, k;
-    plan(ph, measure, budget, &start, &k);
+    plan(global_rep, ph, ph->weight, ph->nunits, measure, budget, &start, &k);
     uint64_t u = occurrence_unit(ph, start + k - 1); /* the last one measured */
     if (u != UINT64_MAX && u + ph->nunits > window_end) window_end = u + ph->nunits;
   }
-
-  int rc = AUGUR_OK;
   uint64_t best_weight = 0;
   int sync = -1;
-  for (uint32_t i = 0; i < p->nphases && rc == AUGUR_OK; i++) {
+  for (uint32_t i = 0; i < p->nphases; i++) {
     const augur_phase *ph = &p->phase[i];
     if (!ph->relevant) continue;
     augur_sig_phase *sp = &s->phase[s->nphases++];
     sp->id = ph->id;
     sp->weight = ph->weight;
     sp->base_seconds = ph->phase_ns / 1e9;
-    plan(ph, measure, budget, &sp->start, &sp->measure);
+    plan(global_rep, ph, ph->weight, ph->nunits, measure, budget, &sp->start, &sp->measure);
     sp->late = repeating && ph->weight == 1 && ph->tick_first >= window_end;
-    rc = fingerprint(s, lg, ph, t, sp, err);
-    if (rc) break;
+    int rc = alloc_ranks(s, sp, err);
+    for (uint32_t r = 0; r < s->nranks && !rc; r++)
+      rc = fingerprint_rank(s, lg, r, ph->tick_first, ph->tick_last, t, sp, err);
+    if (rc) return rc;
     int everyone = 1;
     for (uint32_t r = 0; r < s->nranks; r++)
       if (!sp->ncalls[r]) everyone = 0;
@@ -173,27 +204,158 @@ int augur_signature_build(const augur_logical *lg, const augur_phases *p, augur_
       sync = (int)(s->nphases - 1);
     }
   }
+  if (sync >= 0) s->phase[sync].sync = 1;
+  double pre = pre_ns(lg, first_tick), rest = p->run_ns - pre - relevant_ns;
+  s->base_pre_seconds = pre / 1e9;
+  s->base_rest_seconds = rest > 0 ? rest / 1e9 : 0;
+  return AUGUR_OK;
+}
+
+/* Irregular points grouped by (cluster, rank), in tick order within a
+ * group: group g = cluster x nranks + rank holds idx[off[g] .. off[g + 1]). */
+typedef struct irr_index {
+  uint32_t *idx, *off;
+} irr_index;
+
+static int irr_index_build(const augur_phases *p, uint32_t nranks, irr_index *x) {
+  size_t ng = (size_t)p->nphases * nranks;
+  x->off = calloc(ng + 1, sizeof *x->off);
+  x->idx = malloc((p->irr_npoints ? p->irr_npoints : 1) * sizeof *x->idx);
+  if (!x->off || !x->idx) return -1;
+  for (uint32_t i = 0; i < p->irr_npoints; i++)
+    x->off[(size_t)p->irr_points[i].cluster * nranks + p->irr_points[i].rank + 1]++;
+  for (size_t g = 0; g < ng; g++)
+    x->off[g + 1] += x->off[g];
+  /* Points come by rank, then by the rank's phase id (order of first
+   * occurrence): a stable placement keeps each group in tick order. */
+  uint32_t *fill = calloc(ng ? ng : 1, sizeof *fill);
+  if (!fill) return -1;
+  for (uint32_t i = 0; i < p->irr_npoints; i++) {
+    size_t g = (size_t)p->irr_points[i].cluster * nranks + p->irr_points[i].rank;
+    x->idx[x->off[g] + fill[g]++] = i;
+  }
+  free(fill);
+  return 0;
+}
+
+/* Irregular mode: a cluster's points on one rank are the rank's own
+ * phases, each with its weight and its calls. Signature phase (cluster C,
+ * slot J) holds every rank's J-th point of C, so each rank's repetitions
+ * are recognised by their own calls and measured on their own plan. */
+static int build_irregular(const augur_logical *lg, const augur_phases *p, augur_trace *t,
+                           uint32_t measure, augur_signature *s, augur_error *err) {
+  uint32_t nr = s->nranks, n = 0;
+  irr_index x = {0};
+  if (irr_index_build(p, nr, &x)) {
+    free(x.idx);
+    free(x.off);
+    return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+  }
+  for (uint32_t c = 0; c < p->nphases; c++) { /* slots: the most points a rank has in C */
+    uint32_t most = 0;
+    for (uint32_t r = 0; r < nr; r++) {
+      size_t g = (size_t)c * nr + r;
+      if (x.off[g + 1] - x.off[g] > most) most = x.off[g + 1] - x.off[g];
+    }
+    n += most;
+  }
+  s->phase = calloc(n ? n : 1, sizeof *s->phase);
+  int rc = s->phase ? AUGUR_OK : augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+  uint64_t budget = (uint64_t)((double)lg->nticks * AUGUR_SIGNATURE_BUDGET);
+  uint64_t window_end = 0, first_tick = UINT64_MAX;
+  int repeating = 0;
+  for (uint32_t i = 0; i < p->irr_npoints; i++) {
+    const augur_irr_point *q = &p->irr_points[i];
+    if (q->tick_first < first_tick) first_tick = q->tick_first;
+    if (q->weight < 2) continue;
+    repeating = 1;
+    uint32_t start, k;
+    uint64_t len = q->tick_last - q->tick_first + 1;
+    plan(irregular_rep, q, q->weight, len, measure, budget, &start, &k);
+    uint64_t u = irregular_rep(q, start + k - 1);
+    if (u != UINT64_MAX && u + len > window_end) window_end = u + len;
+  }
+  uint64_t best_weight = 0;
+  int sync = -1;
+  for (uint32_t c = 0; c < p->nphases && !rc; c++)
+    for (uint32_t j = 0; !rc && s->nphases < n; j++) {
+      int any = 0, late = 1, same = 1;
+      uint64_t w0 = 0;
+      for (uint32_t r = 0; r < nr && !any; r++)
+        any = x.off[(size_t)c * nr + r] + j < x.off[(size_t)c * nr + r + 1];
+      if (!any) break;
+      augur_sig_phase *sp = &s->phase[s->nphases++];
+      sp->id = s->nphases;
+      rc = alloc_ranks(s, sp, err);
+      for (uint32_t r = 0; r < nr && !rc; r++) {
+        size_t g = (size_t)c * nr + r;
+        if (x.off[g] + j >= x.off[g + 1]) {
+          same = 0;
+          continue;
+        }
+        const augur_irr_point *q = &p->irr_points[x.idx[x.off[g] + j]];
+        uint64_t len = q->tick_last - q->tick_first + 1;
+        sp->rank_weight[r] = q->weight;
+        sp->rank_base[r] = q->total_ns / (double)q->weight / 1e9;
+        plan(irregular_rep, q, q->weight, len, measure, budget, &sp->rank_start[r],
+             &sp->rank_measure[r]);
+        sp->rank_first_unit[r] = q->rep_unit[0];
+        sp->rank_units[r] = malloc(sp->rank_measure[r] * sizeof *sp->rank_units[r]);
+        if (!sp->rank_units[r]) {
+          rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+          break;
+        }
+        for (uint32_t m = 0; m < sp->rank_measure[r]; m++) /* planned within rep_unit */
+          sp->rank_units[r][m] = q->rep_unit[sp->rank_start[r] + m];
+        late = late && q->weight == 1 && q->tick_first >= window_end;
+        if (!w0) w0 = q->weight;
+        if (q->weight != w0) same = 0;
+        if (q->weight > sp->weight) { /* the heaviest rank stands for the phase */
+          sp->weight = q->weight;
+          sp->base_seconds = sp->rank_base[r];
+          sp->start = sp->rank_start[r];
+          sp->measure = sp->rank_measure[r];
+        }
+        rc = fingerprint_rank(s, lg, r, q->tick_first, q->tick_last, t, sp, err);
+        /* The ranks vote where a repetition starts: at a collective, every
+         * rank gets there as often as the others. */
+        if (!rc && (!sp->ncalls[r] || !augur_event_is_collective(sp->calls[r][0].type))) same = 0;
+      }
+      sp->late = repeating && late;
+      if (!sp->late && same && sp->weight >= 2 && sp->weight > best_weight) {
+        best_weight = sp->weight;
+        sync = (int)(s->nphases - 1);
+      }
+    }
+  free(x.idx);
+  free(x.off);
+  if (rc) return rc;
+  if (sync >= 0) s->phase[sync].sync = 1;
+  s->comm = p->irr_comm ? lg->comm[p->irr_comm - 1].id : 0;
+  double pre = pre_ns(lg, first_tick), rest = p->run_ns - pre - p->pet_ns;
+  s->base_pre_seconds = pre / 1e9;
+  s->base_rest_seconds = rest > 0 ? rest / 1e9 : 0;
+  return AUGUR_OK;
+}
+
+int augur_signature_build(const augur_logical *lg, const augur_phases *p, augur_trace *t,
+                          uint32_t measure, augur_signature **out, augur_error *err) {
+  *out = NULL;
+  if (p->mode != AUGUR_PHASES_GLOBAL && p->mode != AUGUR_PHASES_IRREGULAR)
+    return augur_fail(err, AUGUR_E_ARG,
+                      "a signature is built from global-mode or irregular-mode phases");
+  if (!measure) measure = 1;
+  augur_signature *s = calloc(1, sizeof *s);
+  if (!s) return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+  s->nranks = lg->nranks;
+  s->irregular = p->mode == AUGUR_PHASES_IRREGULAR;
+  s->base_run_seconds = p->run_ns / 1e9;
+  int rc = s->irregular ? build_irregular(lg, p, t, measure, s, err)
+                        : build_global(lg, p, t, measure, s, err);
   if (rc) {
     augur_signature_free(s);
     return rc;
   }
-  if (sync >= 0) s->phase[sync].sync = 1;
-
-  double run = p->run_ns, pre = 0;
-  if (first_tick != UINT64_MAX && lg->nranks) {
-    for (uint32_t r = 0; r < lg->nranks; r++) {
-      const augur_lt_rank *lr = &lg->rank[r];
-      if (!lr->n) continue;
-      uint64_t i = first_at(lr, first_tick);
-      if (i < lr->n && lr->ev[i].t_start > lr->ev[0].t_start)
-        pre += (double)(lr->ev[i].t_start - lr->ev[0].t_start);
-    }
-    pre /= lg->nranks;
-  }
-  double rest = run - pre - relevant_ns;
-  s->base_run_seconds = run / 1e9;
-  s->base_pre_seconds = pre / 1e9;
-  s->base_rest_seconds = rest > 0 ? rest / 1e9 : 0;
   *out = s;
   return AUGUR_OK;
 }

@@ -56,16 +56,87 @@ typedef struct phase_pred {
 
 typedef struct prediction {
   double pet, set, pre, rest, scale;
-  double launch;    /* SET - the ranks' own run: mpiexec start-up and exit */
-  int pre_measured; /* some phase was seen, so pre is a measurement */
-  phase_pred *ph;   /* per signature phase */
+  uint32_t pet_rank; /* irregular: the rank whose sum is PET's phase part */
+  double launch;     /* SET - the ranks' own run: mpiexec start-up and exit */
+  int pre_measured;  /* some phase was seen, so pre is a measurement */
+  phase_pred *ph;    /* per signature phase */
 } prediction;
 
 static int measured_here(int status) {
   return status == AUGUR_SIGRES_MEASURED || status == AUGUR_SIGRES_PARTIAL;
 }
 
+static int same_ids(const augur_signature *s, const augur_sigresult *r) {
+  for (uint32_t i = 0; i < s->nphases; i++)
+    if (r->phase[i].id != s->phase[i].id) return 0;
+  return 1;
+}
+
+/* PET's terms besides the phases (TGT > 0: some phase was measured). */
+static void finish(const augur_signature *s, const augur_sigresult *r, double set, double tgt,
+                   prediction *p) {
+  p->pre_measured = tgt > 0;
+  p->pre = p->pre_measured ? r->pre_seconds : s->base_pre_seconds * p->scale;
+  p->rest = s->base_rest_seconds * p->scale;
+  /* The full run pays the same start-up (mpiexec, exec, MPI_Init entry) and
+   * exit: what the signature run took beyond the ranks' own time. */
+  p->launch = set > r->run_seconds ? set - r->run_seconds : 0;
+  p->pet += p->pre + p->rest + p->launch;
+  p->set = set;
+}
+
+/* Irregular signatures: every rank has its own weights and times; the
+ * phases' part of PET is the largest rank's sum of PhaseET x W (as in
+ * `augur phases --irregular`). A rank that measured nothing of a phase
+ * counts its base time x scale. The table shows that rank's figures. */
+static double predict_irregular(const augur_signature *s, const augur_sigresult *r, prediction *p) {
+  double tgt = 0, base = 0;
+  for (uint32_t i = 0; i < s->nphases; i++) {
+    const augur_sig_phase *sp = &s->phase[i];
+    const augur_sigres_phase *rp = &r->phase[i];
+    for (uint32_t k = 0; k < s->nranks; k++)
+      if (sp->rank_weight[k] && rp->rank_measured[k]) {
+        tgt += rp->rank_seconds[k] * (double)sp->rank_weight[k];
+        base += sp->rank_base[k] * (double)sp->rank_weight[k];
+      }
+  }
+  p->scale = base > 0 && tgt > 0 ? tgt / base : 1.0;
+  double best = -1;
+  for (uint32_t k = 0; k < s->nranks; k++) {
+    double sum = 0;
+    for (uint32_t i = 0; i < s->nphases; i++) {
+      const augur_sig_phase *sp = &s->phase[i];
+      const augur_sigres_phase *rp = &r->phase[i];
+      double t = rp->rank_measured[k] ? rp->rank_seconds[k] : sp->rank_base[k] * p->scale;
+      sum += t * (double)sp->rank_weight[k];
+    }
+    if (sum > best) {
+      best = sum;
+      p->pet_rank = k;
+    }
+  }
+  for (uint32_t i = 0; i < s->nphases; i++) {
+    const augur_sig_phase *sp = &s->phase[i];
+    const augur_sigres_phase *rp = &r->phase[i];
+    phase_pred *q = &p->ph[i];
+    uint32_t k = p->pet_rank;
+    q->status = rp->status;
+    q->measured = rp->rank_measured[k];
+    q->phase_s = q->measured ? rp->rank_seconds[k] : sp->rank_base[k] * p->scale;
+    q->total = q->phase_s * (double)sp->rank_weight[k];
+  }
+  return tgt;
+}
+
 static void predict(const augur_signature *s, const augur_sigresult *r, double set, prediction *p) {
+  if (s->irregular && r->irregular) {
+    double tgt = predict_irregular(s, r, p);
+    p->pet = 0;
+    for (uint32_t i = 0; i < s->nphases; i++)
+      p->pet += p->ph[i].total;
+    finish(s, r, set, tgt, p);
+    return;
+  }
   double tgt = 0, base = 0;
   for (uint32_t i = 0; i < s->nphases; i++) {
     phase_pred *q = &p->ph[i];
@@ -91,14 +162,20 @@ static void predict(const augur_signature *s, const augur_sigresult *r, double s
     q->total = q->phase_s * (double)s->phase[i].weight;
     p->pet += q->total;
   }
-  p->pre_measured = tgt > 0;
-  p->pre = p->pre_measured ? r->pre_seconds : s->base_pre_seconds * p->scale;
-  p->rest = s->base_rest_seconds * p->scale;
-  /* The full run pays the same start-up (mpiexec, exec, MPI_Init entry) and
-   * exit: what the signature run took beyond the ranks' own time. */
-  p->launch = set > r->run_seconds ? set - r->run_seconds : 0;
-  p->pet += p->pre + p->rest + p->launch;
-  p->set = set;
+  finish(s, r, set, tgt, p);
+}
+
+/* The weight and base PhaseET the table shows for phase I: the phase's,
+ * or with irregular phases the PET rank's. */
+static uint64_t shown_weight(const augur_signature *s, const augur_sigresult *r,
+                             const prediction *p, uint32_t i) {
+  return s->irregular && r->irregular ? s->phase[i].rank_weight[p->pet_rank] : s->phase[i].weight;
+}
+
+static double shown_base(const augur_signature *s, const augur_sigresult *r, const prediction *p,
+                         uint32_t i) {
+  return s->irregular && r->irregular ? s->phase[i].rank_base[p->pet_rank]
+                                      : s->phase[i].base_seconds;
 }
 
 static void print_text(const char *sigpath, const augur_signature *s, const augur_sigresult *r,
@@ -108,10 +185,14 @@ static void print_text(const char *sigpath, const augur_signature *s, const augu
                     : "ran to the end (some phase was not measured in time)");
   printf("PET %.6f s  SET %.6f s  (SET/PET %.1f %%)\n", p->pet, p->set,
          p->pet > 0 ? 100.0 * p->set / p->pet : 0.0);
+  if (s->irregular && r->irregular)
+    printf("irregular phases: every rank has its own weights; the table is rank %u's, whose sum "
+           "is the largest\n",
+           p->pet_rank);
   printf("\nphase    weight  base PhaseET(s)  PhaseET(s)  measured  PhaseETxW(s)  status\n");
   for (uint32_t i = 0; i < s->nphases; i++)
     printf("%5u %9llu %16.6f %11.6f %9u %13.6f  %s%s\n", s->phase[i].id,
-           (unsigned long long)s->phase[i].weight, s->phase[i].base_seconds, p->ph[i].phase_s,
+           (unsigned long long)shown_weight(s, r, p, i), shown_base(s, r, p, i), p->ph[i].phase_s,
            p->ph[i].measured, p->ph[i].total, augur_sigres_status_name(p->ph[i].status),
            p->ph[i].status >= AUGUR_SIGRES_MISSING ? " (base x scale)" : "");
   printf("before the first phase: %.6f s (%s); other phases: %.6f s (base %.6f x scale %.3f); "
@@ -121,18 +202,21 @@ static void print_text(const char *sigpath, const augur_signature *s, const augu
 }
 
 static void print_json(const augur_signature *s, const augur_sigresult *r, const prediction *p) {
+  int irr = s->irregular && r->irregular;
   printf("{\"pet_seconds\": %.9f, \"set_seconds\": %.9f, \"stopped_early\": %s, "
-         "\"ranks\": %u, \"scale\": %.6f, \"pre_seconds\": %.9f, \"rest_seconds\": %.9f, "
-         "\"launch_seconds\": %.9f, "
-         "\"base_run_seconds\": %.9f, \"phases\": [",
-         p->pet, p->set, r->stopped ? "true" : "false", s->nranks, p->scale, p->pre, p->rest,
-         p->launch, s->base_run_seconds);
+         "\"ranks\": %u, \"mode\": \"%s\", \"scale\": %.6f, \"pre_seconds\": %.9f, "
+         "\"rest_seconds\": %.9f, \"launch_seconds\": %.9f, "
+         "\"base_run_seconds\": %.9f, ",
+         p->pet, p->set, r->stopped ? "true" : "false", s->nranks, irr ? "irregular" : "global",
+         p->scale, p->pre, p->rest, p->launch, s->base_run_seconds);
+  if (irr) printf("\"pet_rank\": %u, ", p->pet_rank);
+  printf("\"phases\": [");
   for (uint32_t i = 0; i < s->nphases; i++)
     printf("%s{\"id\": %u, \"weight\": %llu, \"phase_seconds\": %.9f, "
            "\"base_phase_seconds\": %.9f, \"total_seconds\": %.9f, \"measured\": %u, "
            "\"status\": \"%s\"}",
-           i ? ", " : "", s->phase[i].id, (unsigned long long)s->phase[i].weight, p->ph[i].phase_s,
-           s->phase[i].base_seconds, p->ph[i].total, p->ph[i].measured,
+           i ? ", " : "", s->phase[i].id, (unsigned long long)shown_weight(s, r, p, i),
+           p->ph[i].phase_s, shown_base(s, r, p, i), p->ph[i].total, p->ph[i].measured,
            augur_sigres_status_name(p->ph[i].status));
   printf("]}\n");
 }
@@ -243,6 +327,8 @@ int cmd_predict(int argc, char **argv) {
   } else if (r->nphases != s->nphases) {
     rc = cli_fail("%s: results for %u phases, the signature has %u", results, r->nphases,
                   s->nphases);
+  } else if (r->irregular && (r->nranks != s->nranks || !same_ids(s, r))) {
+    rc = cli_fail("%s: per-rank results that do not fit the signature's ranks and phases", results);
   }
   if (!keep) unlink(results);
   if (rc == CLI_OK) {

@@ -1,5 +1,5 @@
 /* augur signature TRACE -o FILE [--measure K] [--min-share F] [--max-period N]
- *                 [--portable] */
+ *                 [--portable] [--irregular] */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 #include "cli.h"
 
 static void help(void) {
-  printf("usage: augur signature TRACE -o FILE [--measure K] [--min-share F]\n"
+  printf("usage: augur signature TRACE -o FILE [--measure K] [--min-share F] [--irregular]\n"
          "\n"
          "PAS2P signature: for every relevant phase of the trace (see 'augur phases'),\n"
          "what a new run needs to recognise it online (per rank: call types, peer\n"
@@ -26,6 +26,8 @@ static void help(void) {
          "  --max-period N     longest phase searched, in ticks (default 512)\n"
          "  --portable         leave call sites out: the signature also fits another\n"
          "                     build of the program (e.g. for another MPI)\n"
+         "  --irregular        from the phases of 'augur phases --irregular': per-rank\n"
+         "                     weights, PET from the rank with the largest sum\n"
          "  -h, --help         show this help\n");
 }
 
@@ -55,6 +57,8 @@ int cmd_signature(int argc, char **argv) {
         return CLI_USAGE;
     } else if (!strcmp(argv[i], "--portable")) {
       portable = 1;
+    } else if (!strcmp(argv[i], "--irregular")) {
+      o.mode = AUGUR_PHASES_IRREGULAR;
     } else if (argv[i][0] == '-' && argv[i][1]) {
       return cli_usage("unknown option '%s' (see 'augur signature --help')", argv[i]);
     } else if (path) {
@@ -105,8 +109,9 @@ int cmd_signature(int argc, char **argv) {
       late += s->phase[i].late != 0;
       if (s->phase[i].sync) sync = s->phase[i].id;
     }
-    printf("%s: %u relevant phase%s (%u late, estimated), %u ranks%s", outp, s->nphases,
-           s->nphases == 1 ? "" : "s", late, s->nranks, portable ? ", portable" : "");
+    printf("%s: %u relevant phase%s (%u late, estimated), %u ranks%s%s", outp, s->nphases,
+           s->nphases == 1 ? "" : "s", late, s->nranks, portable ? ", portable" : "",
+           s->irregular ? ", irregular" : "");
     if (sync)
       printf("; stop point: end of phase %u\n", sync);
     else

@@ -30,6 +30,8 @@
 typedef struct sig_state {
   const augur_sig_call *calls; /* this rank's fingerprint */
   uint32_t len;
+  uint32_t start; /* first repetition measured on this rank */
+  uint32_t next;  /* irregular: planned stretches passed */
   uint32_t *fail; /* KMP failure function */
   uint32_t pos;   /* calls matched so far */
   uint32_t want;  /* repetitions to measure: min(K, weight - start) */
@@ -59,6 +61,13 @@ static int stopping;
 static char out_path[AUG_PATH_MAX];
 static double *red_loc, *red_sum; /* nphases + 1: per-phase means, then pre */
 static unsigned *red_cnt, *red_min;
+/* Irregular signatures: the stretch the rank is in (-1 before its first
+ * call) and the planned repetition being timed (-1: none). */
+static int64_t unit = -1;
+static int cur_phase = -1;
+static uint64_t cur_start;
+static double *all_loc;   /* irregular, rank 0: every rank's red_loc (nranks x (nphases + 1)) */
+static unsigned *all_cnt; /* irregular, rank 0: every rank's red_cnt (nranks x nphases) */
 
 static void say(const char *what, const char *msg) {
   fprintf(stderr, "augur: rank %d: signature mode: %s: %s\n", aug_world_rank, what, msg);
@@ -120,11 +129,17 @@ static int prepare(void) {
   for (uint32_t i = 0; i < sig->nphases; i++) {
     augur_sig_phase *p = &sig->phase[i];
     sig_state *s = &st[i];
-    s->calls = p->calls[aug_world_rank];
-    s->len = p->ncalls[aug_world_rank];
-    uint64_t avail = p->weight - p->start;
-    uint64_t k = k_over > 0 ? (uint64_t)k_over : p->measure;
+    uint32_t me = (uint32_t)aug_world_rank;
+    s->calls = p->calls[me];
+    s->len = p->ncalls[me];
+    /* Irregular signatures plan every rank on its own repetitions. */
+    uint64_t weight = sig->irregular ? p->rank_weight[me] : p->weight;
+    s->start = sig->irregular ? p->rank_start[me] : p->start;
+    uint64_t avail = weight - s->start;
+    uint64_t k = k_over > 0 ? (uint64_t)k_over : sig->irregular ? p->rank_measure[me] : p->measure;
     s->want = (uint32_t)(k < avail ? k : avail);
+    /* Irregular plans list the stretches to time: no more than those. */
+    if (sig->irregular && s->want > p->rank_measure[me]) s->want = p->rank_measure[me];
     if (p->sync) sync_idx = (int)i;
     if (s->len > maxlen) maxlen = s->len;
     if (!s->len) continue;
@@ -139,6 +154,11 @@ static int prepare(void) {
   red_sum = calloc((size_t)sig->nphases + 1, sizeof *red_sum);
   red_cnt = calloc((size_t)sig->nphases + 1, sizeof *red_cnt);
   red_min = calloc((size_t)sig->nphases + 1, sizeof *red_min);
+  if (sig->irregular && aug_world_rank == 0) {
+    all_loc = calloc((size_t)sig->nranks * (sig->nphases + 1), sizeof *all_loc);
+    all_cnt = calloc((size_t)sig->nranks * (sig->nphases + 1), sizeof *all_cnt);
+    if (!all_loc || !all_cnt) return -1;
+  }
   return ring && red_loc && red_sum && red_cnt && red_min ? 0 : -1;
 }
 
@@ -209,8 +229,12 @@ static void write_results(int stopped) {
   loc[n] = first > init_ns ? (double)(first - init_ns) : 0;
   PMPI_Reduce(loc, sum, (int)n + 1, MPI_DOUBLE, MPI_SUM, 0, vote_comm);
   PMPI_Reduce(cnt, mincnt, (int)n, MPI_UNSIGNED, MPI_MIN, 0, vote_comm);
+  if (sig->irregular) { /* every rank's own figures: PET takes the largest rank's sum */
+    PMPI_Gather(loc, (int)n + 1, MPI_DOUBLE, all_loc, (int)n + 1, MPI_DOUBLE, 0, vote_comm);
+    PMPI_Gather(cnt, (int)n + 1, MPI_UNSIGNED, all_cnt, (int)n + 1, MPI_UNSIGNED, 0, vote_comm);
+  }
   if (aug_world_rank == 0) {
-    augur_sigresult r = {.nranks = sig->nranks, .stopped = stopped};
+    augur_sigresult r = {.nranks = sig->nranks, .stopped = stopped, .irregular = sig->irregular};
     r.pre_seconds = sum[n] / aug_world_size / 1e9;
     r.run_seconds = (double)(aug_now() - init_ns) / 1e9;
     r.nphases = n;
@@ -224,17 +248,41 @@ static void write_results(int stopped) {
         p->id = sig->phase[i].id;
         p->measured = mincnt[i] == UINT32_MAX ? 0 : mincnt[i];
         p->seconds = sum[i] / aug_world_size / 1e9;
+        int partial = p->measured < st[i].want;
+        if (sig->irregular) {
+          p->rank_measured = malloc(sig->nranks * sizeof *p->rank_measured);
+          p->rank_seconds = malloc(sig->nranks * sizeof *p->rank_seconds);
+          if (!p->rank_measured || !p->rank_seconds) r.irregular = 0; /* written as global */
+          partial = 0;
+          for (uint32_t k = 0; k < sig->nranks; k++) {
+            unsigned c = all_cnt[(size_t)k * (n + 1) + i];
+            const augur_sig_phase *sp = &sig->phase[i];
+            uint64_t want = sp->rank_weight[k] - sp->rank_start[k];
+            uint64_t kk = aug_cfg.signature_measure > 0 ? (uint64_t)aug_cfg.signature_measure
+                                                        : sp->rank_measure[k];
+            if (kk > sp->rank_measure[k]) kk = sp->rank_measure[k];
+            if (kk < want) want = kk;
+            if (c != UINT32_MAX && c < want) partial = 1;
+            if (!r.irregular) continue;
+            p->rank_measured[k] = c == UINT32_MAX ? 0 : c;
+            p->rank_seconds[k] = all_loc[(size_t)k * (n + 1) + i] / 1e9;
+          }
+        }
         if (sig->phase[i].late)
           p->status = AUGUR_SIGRES_LATE;
         else if (!p->measured)
           p->status = AUGUR_SIGRES_MISSING;
-        else if (p->measured < st[i].want)
+        else if (partial)
           p->status = AUGUR_SIGRES_PARTIAL;
         else
           p->status = AUGUR_SIGRES_MEASURED;
       }
       augur_sigresult_write(f, &r);
       if (fclose(f) != 0) say(out_path, "cannot write the results");
+    }
+    for (uint32_t i = 0; r.phase && i < n; i++) {
+      free(r.phase[i].rank_measured);
+      free(r.phase[i].rank_seconds);
     }
     free(r.phase);
   }
@@ -255,15 +303,57 @@ static void stop_run(void) {
 
 /* ---- matching ---- */
 
+static void measured(uint32_t i, uint64_t start, uint64_t end) {
+  sig_state *s = &st[i];
+  s->sum_ns += end > start ? (double)(end - start) : 0;
+  s->measured++;
+}
+
 static void on_repetition(uint32_t i, uint64_t start, uint64_t end) {
   sig_state *s = &st[i];
   const augur_sig_phase *p = &sig->phase[i];
   uint64_t k = s->seen++;
   if (!s->first_start) s->first_start = start;
-  if (!p->late && k >= p->start && s->measured < s->want) {
-    s->sum_ns += end > start ? (double)(end - start) : 0;
-    s->measured++;
+  if (!p->late && k >= s->start && s->measured < s->want) measured(i, start, end);
+}
+
+/* Irregular signatures: a repetition is a stretch, from one bound to the
+ * next (as phases_irregular.c cuts them: MPI_Init, then every send or
+ * collective on the characteristic communicator), and the signature names
+ * the stretches to time on this rank. One whose first call is not the
+ * fingerprint's (the program took another path) is not timed, and the rank
+ * waits for one fewer. Returns 1 at a start of the sync phase: the ranks
+ * vote there. */
+static int feed_irregular(const augur_sig_call *c, const augur_event *ev) {
+  unsigned ty = ev->type;
+  int bound =
+      ty == AUGUR_EV_INIT || ty == AUGUR_EV_INIT_THREAD ||
+      (ev->comm == sig->comm && (augur_event_is_p2p_send(ty) || augur_event_is_collective(ty)));
+  if (unit >= 0 && !bound) return 0;
+  uint64_t t = ev->t_start;
+  if (cur_phase >= 0) measured((uint32_t)cur_phase, cur_start, t);
+  cur_phase = -1;
+  unit++;
+  uint32_t me = (uint32_t)aug_world_rank;
+  int sync_start = 0;
+  for (uint32_t i = 0; i < sig->nphases; i++) {
+    const augur_sig_phase *p = &sig->phase[i];
+    sig_state *s = &st[i];
+    if (!s->len) continue;
+    int match = same(&s->calls[0], c);
+    if (match && (uint64_t)unit == p->rank_first_unit[me] && !s->first_start) s->first_start = t;
+    if (match && (int)i == sync_idx) sync_start = 1;
+    if (p->late || s->next >= p->rank_measure[me] || (uint64_t)unit != p->rank_units[me][s->next])
+      continue;
+    s->next++;
+    if (match && cur_phase < 0 && s->measured < s->want) {
+      cur_phase = (int)i;
+      cur_start = t;
+    } else if (s->want > s->measured) {
+      s->want--;
+    }
   }
+  return sync_start;
 }
 
 static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
@@ -289,7 +379,7 @@ static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
 
   ring[ncalls % ring_cap] = ev->t_start;
   int sync_done = 0;
-  for (uint32_t i = 0; i < sig->nphases; i++) {
+  for (uint32_t i = 0; i < sig->nphases && !sig->irregular; i++) {
     sig_state *s = &st[i];
     if (!s->len) continue;
     while (s->pos && !same(&s->calls[s->pos], &c))
@@ -302,6 +392,7 @@ static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
       if ((int)i == sync_idx) sync_done = 1;
     }
   }
+  if (sig->irregular) sync_done = feed_irregular(&c, ev);
   ncalls++;
   if (sync_done && !stopping) {
     int mine = locally_done(), all = 0;

@@ -84,12 +84,27 @@ static augur_signature *sample(void) {
   return s;
 }
 
+/* Writes S to NAME in the scratch directory. */
+static void write_sig(const augur_signature *s, const char *name) {
+  FILE *f = fopen(path_of(name), "w");
+  assert_non_null(f);
+  assert_int_equal(augur_signature_write(f, s), AUGUR_OK);
+  fclose(f);
+}
+
+/* R (read from a.sig) written again gives the same bytes. */
+static void rewrites_same(const augur_signature *r) {
+  write_sig(r, "b.sig");
+  char *ta = slurp(path_of("a.sig")), *tb = slurp(path_of("b.sig"));
+  assert_string_equal(ta, tb);
+  free(ta);
+  free(tb);
+}
+
 static void test_round_trip(void **state) {
   (void)state;
   augur_signature *s = sample();
-  FILE *f = fopen(path_of("a.sig"), "w");
-  assert_int_equal(augur_signature_write(f, s), AUGUR_OK);
-  fclose(f);
+  write_sig(s, "a.sig");
   augur_signature *r = NULL;
   augur_error err = {0};
   assert_int_equal(augur_signature_read(path_of("a.sig"), &r, &err), AUGUR_OK);
@@ -122,14 +137,7 @@ static void test_round_trip(void **state) {
       }
     }
   }
-  /* Written again: the same bytes. */
-  f = fopen(path_of("b.sig"), "w");
-  assert_int_equal(augur_signature_write(f, r), AUGUR_OK);
-  fclose(f);
-  char *ta = slurp(path_of("a.sig")), *tb = slurp(path_of("b.sig"));
-  assert_string_equal(ta, tb);
-  free(ta);
-  free(tb);
+  rewrites_same(r); /* written again: the same bytes */
   augur_signature_free(r);
   augur_signature_free(s);
 }
@@ -157,12 +165,10 @@ static void refuse(const char *from, const char *to, const char *want) {
 static void test_validation(void **state) {
   (void)state;
   augur_signature *s = sample();
-  FILE *f = fopen(path_of("a.sig"), "w");
-  augur_signature_write(f, s);
-  fclose(f);
+  write_sig(s, "a.sig");
   augur_signature_free(s);
   refuse("augur-signature 1", "augur-trace 1", "not an augur signature");
-  refuse("augur-signature 1", "augur-signature 2", "version 2");
+  refuse("augur-signature 1", "augur-signature 3", "version 3");
   refuse("ranks 2", "ranks 0", ":3: expected a rank count");
   refuse("ranks 2", "ranks two", ":3: expected a rank count");
   refuse("base 12.5", "base -12.5", ":4: expected a time");
@@ -194,7 +200,7 @@ static void test_validation(void **state) {
   assert_int_not_equal(augur_signature_read(path_of("missing.sig"), &r, &err), AUGUR_OK);
   assert_non_null(strstr(err.msg, "missing.sig"));
   put("bin.sig", "augur-signature 1\n");
-  f = fopen(path_of("bin.sig"), "ab");
+  FILE *f = fopen(path_of("bin.sig"), "ab");
   fputc('\0', f);
   fclose(f);
   assert_int_not_equal(augur_signature_read(path_of("bin.sig"), &r, &err), AUGUR_OK);
@@ -203,7 +209,9 @@ static void test_validation(void **state) {
 
 static void test_result_round_trip(void **state) {
   (void)state;
-  augur_sigres_phase ph[2] = {{1, AUGUR_SIGRES_MEASURED, 1, 0.5}, {7, AUGUR_SIGRES_LATE, 0, 0}};
+  augur_sigres_phase ph[2] = {
+      {.id = 1, .status = AUGUR_SIGRES_MEASURED, .measured = 1, .seconds = 0.5},
+      {.id = 7, .status = AUGUR_SIGRES_LATE}};
   augur_sigresult r = {.nranks = 4,
                        .stopped = 1,
                        .pre_seconds = 0.125,
@@ -239,6 +247,104 @@ static void test_result_round_trip(void **state) {
   free(t);
 }
 
+/* The sample made irregular: per-rank weights, base times and plans. */
+static augur_signature *sample_irregular(void) {
+  augur_signature *s = sample();
+  s->irregular = 1;
+  for (uint32_t i = 0; i < s->nphases; i++) {
+    augur_sig_phase *p = &s->phase[i];
+    p->rank_weight = calloc(2, sizeof *p->rank_weight);
+    p->rank_base = calloc(2, sizeof *p->rank_base);
+    p->rank_start = calloc(2, sizeof *p->rank_start);
+    p->rank_measure = calloc(2, sizeof *p->rank_measure);
+    p->rank_first_unit = calloc(2, sizeof *p->rank_first_unit);
+    p->rank_units = calloc(2, sizeof *p->rank_units);
+    for (uint32_t r = 0; r < 2; r++) {
+      if (!p->ncalls[r]) continue;
+      p->rank_weight[r] = r ? p->weight / 2 : p->weight; /* rank 1 repeats half as often */
+      p->rank_base[r] = p->base_seconds * (r + 1);
+      p->rank_start[r] = p->start;
+      p->rank_measure[r] = p->measure;
+      p->rank_first_unit[r] = 100 * i; /* stretches 100, 101, ... for phase 7 */
+      p->rank_units[r] = calloc(p->measure, sizeof *p->rank_units[r]);
+      for (uint32_t m = 0; m < p->measure; m++)
+        p->rank_units[r][m] = 100 * i + p->start + m;
+    }
+  }
+  return s;
+}
+
+static void test_irregular(void **state) {
+  (void)state;
+  augur_signature *s = sample_irregular();
+  write_sig(s, "a.sig");
+  char *text = slurp(path_of("a.sig"));
+  assert_non_null(strstr(text, "augur-signature 2\n"));
+  assert_non_null(strstr(text, "mode irregular\n"));
+  free(text);
+  augur_signature *r = NULL;
+  augur_error err = {0};
+  assert_int_equal(augur_signature_read(path_of("a.sig"), &r, &err), AUGUR_OK);
+  assert_true(r->irregular);
+  for (uint32_t i = 0; i < 3; i++)
+    for (uint32_t q = 0; q < 2; q++) {
+      augur_sig_phase *a = &s->phase[i], *b = &r->phase[i];
+      assert_int_equal(a->rank_weight[q], b->rank_weight[q]);
+      assert_true(a->rank_base[q] == b->rank_base[q]);
+      assert_int_equal(a->rank_start[q], b->rank_start[q]);
+      assert_int_equal(a->rank_measure[q], b->rank_measure[q]);
+      assert_int_equal(a->rank_first_unit[q], b->rank_first_unit[q]);
+      for (uint32_t m = 0; m < a->rank_measure[q]; m++)
+        assert_int_equal(a->rank_units[q][m], b->rank_units[q][m]);
+    }
+  assert_int_equal(r->phase[1].rank_weight[1], 200);
+  rewrites_same(r);
+  augur_signature_free(r);
+  augur_signature_free(s);
+  /* Per-rank damage: a weight above the phase's, calls without a weight,
+   * a plan outside the rank's repetitions, a rank line of version 1. */
+  refuse("mode irregular", "mode sometimes", "'mode global|irregular'");
+  refuse("rank 1 3 200 ", "rank 1 3 401 ", "a weight up to the phase's");
+  refuse("rank 1 3 200 ", "rank 1 3 0 ", "WEIGHT 0 exactly when NCALLS is 0");
+  refuse("rank 1 0 0 0.000000000 0 0", "rank 1 0 0 0.000000000 0 1", "START 0 MEASURE 0");
+  refuse("rank 1 3 200 0.125000000 1 10", "rank 1 3 200 0.125000000 200 10", "START below WEIGHT");
+  refuse("rank 1 3 200 0.125000000 1 10", "rank 1 3 200 0.125000000 1 200", "MEASURE from 1");
+  refuse("rank 1 3 200 0.125000000 1 10", "rank 1 3", "'rank R NCALLS WEIGHT");
+  refuse("unit 101\nunit 102", "unit 101\nunit 101", "stretch numbers that grow");
+  refuse("unit 101", "unit 100", "stretch numbers that grow"); /* START 1: after the first */
+  refuse("unit 101", "unt 101", "'unit U'");
+  refuse("comm 0x", "com 0x", "'comm ID'");
+
+  /* Results with per-rank figures. */
+  uint32_t m0[2] = {10, 5}, m1[2] = {0, 0};
+  double s0[2] = {0.25, 0.5}, s1[2] = {0, 0};
+  augur_sigres_phase ph[2] = {
+      {.id = 7,
+       .status = AUGUR_SIGRES_MEASURED,
+       .measured = 5,
+       .seconds = 0.375,
+       .rank_measured = m0,
+       .rank_seconds = s0},
+      {.id = 9, .status = AUGUR_SIGRES_LATE, .rank_measured = m1, .rank_seconds = s1}};
+  augur_sigresult res = {.nranks = 2, .nphases = 2, .phase = ph, .irregular = 1};
+  FILE *f = fopen(path_of("r.txt"), "w");
+  assert_int_equal(augur_sigresult_write(f, &res), AUGUR_OK);
+  fclose(f);
+  augur_sigresult *b = NULL;
+  assert_int_equal(augur_sigresult_read(path_of("r.txt"), &b, &err), AUGUR_OK);
+  assert_true(b->irregular);
+  assert_int_equal(b->phase[0].rank_measured[1], 5);
+  assert_true(b->phase[0].rank_seconds[1] == 0.5);
+  assert_int_equal(b->phase[1].rank_measured[0], 0);
+  augur_sigresult_free(b);
+  char *t = slurp(path_of("r.txt"));
+  *strstr(t, "rank 1 5") = '\0'; /* cut inside the per-rank lines */
+  put("r2.txt", t);
+  free(t);
+  assert_int_not_equal(augur_sigresult_read(path_of("r2.txt"), &b, &err), AUGUR_OK);
+  assert_non_null(strstr(err.msg, "'rank R MEASURED SECONDS'"));
+}
+
 static int setup(void **state) {
   (void)state;
   return mkdtemp(dir) ? 0 : -1;
@@ -256,6 +362,7 @@ int main(void) {
       cmocka_unit_test(test_round_trip),
       cmocka_unit_test(test_validation),
       cmocka_unit_test(test_result_round_trip),
+      cmocka_unit_test(test_irregular),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
