@@ -457,6 +457,11 @@ static int parse_coll(parser *p, gstmt *s, const char *kw) {
     if (ty < 0 || !(augur_event_is_collective((unsigned)ty) ||
                     (augur_event_is_comm_mgmt((unsigned)ty) && ty != AUGUR_EV_COMM_FREE)))
       return perr(p, "coll: '%s' is not a collective or communicator-creating MPI call", p->t.id);
+    /* As from a trace (docs/simulate.md): its two groups meet through their
+     * leaders only, which the graph does not know. */
+    if (ty == AUGUR_EV_INTERCOMM_CREATE)
+      return perr(p, "coll: MPI_Intercomm_create is replayed as a local call: write 'local "
+                     "SECONDS'");
     s->type = (uint16_t)ty;
     lex(p);
     if (is_id(p, "none"))

@@ -88,6 +88,8 @@ bad braces "2: unbalanced braces: 'class {' is never closed" 'augur-graph 1\ncla
 bad unpaired "4: unpaired messages: rank 0 sends 2 to rank 1, rank 1 receives 1 from rank 0" \
   'augur-graph 1\nclass a count 1 {\n  loop 2 {\n    send +1 8\n  }\n}\nclass b count 1 {\n  recv 0 8\n}\n'
 bad loop "3: loop: 1e+15 is more than the limit" 'augur-graph 1\nclass a count 1 {\n  loop 1e15 {\n    compute 1\n  }\n}\n'
+bad intercomm "3: coll: MPI_Intercomm_create is replayed as a local call" \
+  'augur-graph 1\nclass a count 2 {\n  coll MPI_Intercomm_create none 0\n}\n'
 bad expansion "5: expansion exceeds" \
   'augur-graph 1\nclass a count 1 {\n  loop 1e5 {\n    loop 1e5 {\n      compute 0\n    }\n  }\n}\n'
 
