@@ -228,11 +228,39 @@ typedef struct augur_sim_result {
   uint64_t messages;     /* point-to-point and collective-internal messages */
   uint64_t heap_events;  /* discrete events processed */
   double wall_seconds;   /* time the simulation took */
+  /* augur_simulate_trace: the most that was in flight at once: operations
+   * held in the per-rank queues + message slots + open requests (0 for
+   * augur_simulate, which holds the whole graph). */
+  uint64_t peak_inflight;
 } augur_sim_result;
 
 int augur_simulate(const augur_sim_graph *g, const augur_machine *m, augur_sim_result *r,
                    augur_error *err);
 void augur_sim_result_free(augur_sim_result *r);
+
+/* --scale SITE=xF as augur_sim_graph_scale_site does it, applied in order. */
+typedef struct augur_sim_site_scale {
+  uint32_t site;
+  double factor; /* > 0 */
+} augur_sim_site_scale;
+
+typedef struct augur_sim_trace_opts {
+  const augur_sim_phase_scale *phases; /* augur_sim_graph_from_trace_phases */
+  size_t nphases;
+  const augur_sim_site_scale *sites;
+  size_t nsites;
+} augur_sim_trace_opts;
+
+/* Simulates trace T without building its whole graph: the trace is read
+ * as the simulation needs it, and memory is bounded by what is in flight
+ * (operations between a rank's position and the reader's, unmatched
+ * messages, open requests), not by the trace's length. The result is the
+ * same as augur_sim_graph_from_trace(_phases) + scale_site + augur_simulate.
+ * GS (may be NULL) gets what the graph would have held (bytes: the most
+ * the stream held). O may be NULL. A CPU quota reads the trace once per
+ * simulated phase of its period. docs/simulate.md "Memory". */
+int augur_simulate_trace(augur_trace *t, const augur_machine *m, const augur_sim_trace_opts *o,
+                         augur_sim_result *r, augur_sim_graph_stats *gs, augur_error *err);
 
 /* Writers: aligned text, and JSON {"predicted_seconds", "ranks":[...], ...}.
  * MEASURED < 0 leaves the measured time out. */

@@ -52,6 +52,8 @@ static void help(void) {
          "  --class NAME=COUNT    graph file: ranks in a class (repeatable; docs/graph-format.md)\n"
          "  --simgrid-platform DIR  also write DIR/platform.xml and DIR/hosts: the model\n"
          "                        for SimGrid's smpirun -replay (docs/simulate.md)\n"
+         "  --in-memory           trace: build the whole execution graph, then replay it\n"
+         "                        (same result; by default the trace is streamed)\n"
          "  -h, --help            show this help\n");
 }
 
@@ -87,38 +89,54 @@ static uint32_t scale_phase(const char *spec) {
   return end && *end == '=' && id > 0 && id < UINT32_MAX ? (uint32_t)id : 0;
 }
 
-/* The graph of T with the --scale phase:ID=xF what-ifs applied while it is
- * built (augur_sim_graph_from_trace_phases). */
-static int build_graph(augur_sim_graph **g, augur_trace *t, const char **specs, int n,
-                       augur_error *err) {
-  augur_sim_phase_scale ps[MAX_SCALES];
-  size_t np = 0;
-  for (int i = 0; i < n; i++) {
-    uint32_t id = scale_phase(specs[i]);
-    int is_factor;
-    if (id && parse_factor("--scale", strrchr(specs[i], '=') + 1, &ps[np].factor, &is_factor) == 0)
-      ps[np++].phase = id;
-  }
-  return augur_sim_graph_from_trace_phases(g, t, ps, np, err);
-}
+#define MAX_SITES 1024 /* call sites all --scale SITE=xF name together */
 
-/* --scale SITE=xF: the graph transform for every call site SITE names. */
-static int apply_scales(augur_sim_graph *g, augur_trace *t, const char **specs, int n) {
+/* The --scale what-ifs of SPECS: phases into PS, call sites (each id SITE
+ * names, in the order given) into SS. */
+typedef struct scale_set {
+  augur_sim_phase_scale ps[MAX_SCALES];
+  augur_sim_site_scale ss[MAX_SITES];
+  size_t np, ns;
+} scale_set;
+
+static int resolve_scales(scale_set *sc, augur_trace *t, const char **specs, int n) {
+  sc->np = sc->ns = 0;
   for (int i = 0; i < n; i++) {
-    if (scale_phase(specs[i])) continue;     /* applied while the graph was built */
     const char *eq = strrchr(specs[i], '='); /* checked when parsed: SITE=F, SITE not empty */
-    char site[1024];
     double f;
     int is_factor;
-    snprintf(site, sizeof site, "%.*s", (int)(eq - specs[i]), specs[i]);
     parse_factor("--scale", eq + 1, &f, &is_factor);
+    uint32_t id = scale_phase(specs[i]);
+    if (id) {
+      sc->ps[sc->np++] = (augur_sim_phase_scale){id, f};
+      continue;
+    }
+    char site[1024];
+    snprintf(site, sizeof site, "%.*s", (int)(eq - specs[i]), specs[i]);
     uint32_t ids[256];
     size_t found = augur_sim_find_sites(t, site, ids, 256);
     if (found == 0) return cli_fail("--scale: no call site matches '%s' (see augur report)", site);
-    for (size_t k = 0; k < found && k < 256; k++)
-      augur_sim_graph_scale_site(g, ids[k], f);
+    for (size_t k = 0; k < found && k < 256; k++) {
+      if (sc->ns == MAX_SITES) return cli_fail("--scale: more than %d call sites", MAX_SITES);
+      sc->ss[sc->ns++] = (augur_sim_site_scale){ids[k], f};
+    }
   }
   return CLI_OK;
+}
+
+/* The whole graph first, then the replay (--in-memory: how it was done
+ * before streaming; kept to compare the two). */
+static int simulate_in_memory(augur_trace *t, const scale_set *sc, const augur_machine *m,
+                              augur_sim_result *res, augur_sim_graph_stats *gs, augur_error *err) {
+  augur_sim_graph *g = NULL;
+  int rc = augur_sim_graph_from_trace_phases(&g, t, sc->ps, sc->np, err);
+  if (rc != AUGUR_OK) return rc;
+  for (size_t k = 0; k < sc->ns; k++)
+    augur_sim_graph_scale_site(g, sc->ss[k].site, sc->ss[k].factor);
+  augur_sim_graph_stats_get(g, gs);
+  rc = augur_simulate(g, m, res, err);
+  augur_sim_graph_free(g);
+  return rc;
 }
 
 static int write_platform(const char *dir, const augur_machine *m, uint32_t nranks) {
@@ -140,7 +158,7 @@ static int write_platform(const char *dir, const augur_machine *m, uint32_t nran
 int cmd_simulate(int argc, char **argv) {
   const char *path = NULL, *machine = NULL, *val = NULL, *placement = NULL, *topology = NULL,
              *sgdir = NULL;
-  int json = 0;
+  int json = 0, in_memory = 0;
   double cpu = 1, bw = 0, bwf = 1, latv = -1, latf = 1, overhead = -1, quota = -1;
   long long rpn = 0, nodes = -1, eager = -1, cores = 0;
   const char *scales[MAX_SCALES];
@@ -156,6 +174,8 @@ int cmd_simulate(int argc, char **argv) {
       return CLI_OK;
     } else if (!strcmp(argv[i], "--json")) {
       json = 1;
+    } else if (!strcmp(argv[i], "--in-memory")) {
+      in_memory = 1;
     } else if ((m = cli_opt_value(argc, argv, &i, "--machine", NULL, &val)) != 0) {
       if (m < 0) return CLI_USAGE;
       machine = val;
@@ -286,28 +306,22 @@ int cmd_simulate(int argc, char **argv) {
   augur_trace *t = NULL;
   int rc = cli_open_trace(path, &t);
   if (rc != CLI_OK) return rc;
-  augur_sim_graph *g = NULL;
-  if (build_graph(&g, t, scales, nscales, &err) != AUGUR_OK) {
-    augur_trace_close(t);
-    return cli_fail("%s", err.msg);
-  }
-  rc = apply_scales(g, t, scales, nscales);
-  augur_trace_close(t);
+  static scale_set sc; /* large: not on the stack */
+  rc = resolve_scales(&sc, t, scales, nscales);
+  if (rc == CLI_OK && sgdir) rc = write_platform(sgdir, &mach, augur_trace_nranks(t));
   if (rc != CLI_OK) {
-    augur_sim_graph_free(g);
+    augur_trace_close(t);
     return rc;
   }
   augur_sim_graph_stats gs;
-  augur_sim_graph_stats_get(g, &gs);
-  if (sgdir && write_platform(sgdir, &mach, gs.nranks) != CLI_OK) {
-    augur_sim_graph_free(g);
-    return CLI_FAIL;
-  }
   augur_sim_result res;
-  if (augur_simulate(g, &mach, &res, &err) != AUGUR_OK) {
-    augur_sim_graph_free(g);
-    return cli_fail("%s", err.msg);
-  }
+  augur_sim_trace_opts o = {sc.ps, sc.np, sc.ss, sc.ns};
+  if (in_memory)
+    rc = simulate_in_memory(t, &sc, &mach, &res, &gs, &err);
+  else
+    rc = augur_simulate_trace(t, &mach, &o, &res, &gs, &err);
+  augur_trace_close(t);
+  if (rc != AUGUR_OK) return cli_fail("%s", err.msg);
   if (json) {
     augur_sim_write_json(stdout, &res, &gs, gs.measured_seconds);
   } else {
@@ -319,6 +333,5 @@ int cmd_simulate(int argc, char **argv) {
   }
   fflush(stdout);
   augur_sim_result_free(&res);
-  augur_sim_graph_free(g);
   return CLI_OK;
 }

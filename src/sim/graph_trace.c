@@ -119,10 +119,14 @@ typedef struct rank_state {
   int started, done;
 } rank_state;
 
-typedef struct builder {
+/* Operation numbers are absolute (the rank's count since its start): in
+ * memory they are indices into the rank's array, streaming they stay valid
+ * while the front of the array is released. */
+struct builder {
   augur_sim_graph *g;
   augur_trace *t;
   mmap map;
+  mmap cnt; /* communicator creations: instance -> members that reached it */
   rank_state *rs;
   persist *pers;
   size_t npers, pers_cap;
@@ -130,12 +134,33 @@ typedef struct builder {
    * sub-records follow it in the stream). */
   int have_parent;
   augur_event parent;
-  uint32_t *wl; /* op indices the pending Wait completes */
+  uint64_t *wl; /* op numbers the pending Wait completes */
   size_t nwl, wl_cap;
   int64_t sendrecv_send; /* Sendrecv's send op, waiting for its SUB_RECV */
   const sim_windows *win;
   int nomem;
-} builder;
+  /* Reading. */
+  augur_stream *s;
+  augur_matcher *mt;
+  int eof;
+  uint32_t nstarted;
+  augur_error err;
+  /* Streaming (sim_src): messages go to the simulator, --scale SITE is
+   * applied as operations come, counts replace the graph's arrays. */
+  int stream;
+  sim_msg_fn new_msg;
+  void *msg_ctx;
+  const augur_sim_site_scale *sites;
+  size_t nsites;
+  uint64_t held, nops, ncompute, nwaitops, nmsgs, nunmatched;
+};
+
+typedef struct builder builder;
+
+static augur_sim_op *op_ref(builder *b, uint32_t rank, uint64_t i) {
+  sim_rank_ops *ro = &b->g->ranks[rank];
+  return &ro->ops[i - ro->base];
+}
 
 static int64_t comm_index(builder *b, uint64_t id) {
   augur_sim_graph *g = b->g;
@@ -158,9 +183,38 @@ static int64_t comm_index(builder *b, uint64_t id) {
   return ci;
 }
 
+/* --scale SITE=xF while streaming: OP is appended after a compute burst
+ * (still held: a burst is not run before what follows it is known). */
+static void scale_sites(builder *b, sim_rank_ops *ro, const augur_sim_op *op) {
+  if (op->kind == AUGUR_SIM_COMPUTE || !ro->n || ro->ops[ro->n - 1].kind != AUGUR_SIM_COMPUTE)
+    return;
+  augur_sim_op *prev = &ro->ops[ro->n - 1];
+  for (size_t k = 0; k < b->nsites; k++) {
+    if (op->callsite != b->sites[k].site) continue;
+    double ns = (double)prev->a / b->sites[k].factor;
+    prev->a = ns >= 0x1p64 ? UINT64_MAX : (uint64_t)(ns + 0.5);
+  }
+}
+
 static int64_t add(builder *b, uint32_t rank, augur_sim_op *op) {
-  int64_t i = augur_sim_add_op(b->g, rank, op);
-  if (i < 0) b->nomem = 1;
+  int64_t i;
+  if (b->stream) {
+    sim_rank_ops *ro = &b->g->ranks[rank];
+    scale_sites(b, ro, op);
+    if (sim_grow((void **)&ro->ops, &ro->cap, ro->n + 1, sizeof *ro->ops)) {
+      b->nomem = 1;
+      return -1;
+    }
+    ro->ops[ro->n] = *op;
+    i = (int64_t)(ro->base + ro->n++);
+    b->held++;
+    b->nops++;
+    b->ncompute += op->kind == AUGUR_SIM_COMPUTE;
+    b->nwaitops += op->kind == AUGUR_SIM_WAIT;
+  } else {
+    i = augur_sim_add_op(b->g, rank, op);
+    if (i < 0) b->nomem = 1;
+  }
   return i;
 }
 
@@ -194,7 +248,7 @@ static void local(builder *b, const augur_event *ev) {
   add(b, ev->rank, &op);
 }
 
-/* A send or receive end posted at time T; returns its op index. */
+/* A send or receive end posted at time T; returns its op number. */
 static int64_t p2p(builder *b, uint32_t rank, uint16_t type, int32_t peer, uint64_t bytes,
                    uint64_t t, uint64_t callsite, int send, int nonblocking, int sync) {
   augur_sim_op op = {0};
@@ -214,7 +268,7 @@ static void track_request(builder *b, uint32_t rank, uint64_t req, int64_t op) {
   if (op >= 0 && mm_put(&b->map, rank, SIDE_REQ, req, (uint64_t)op)) b->nomem = 1;
 }
 
-static void wl_push(builder *b, uint32_t op) {
+static void wl_push(builder *b, uint64_t op) {
   if (sim_grow((void **)&b->wl, &b->wl_cap, b->nwl + 1, sizeof *b->wl)) {
     b->nomem = 1;
     return;
@@ -222,12 +276,29 @@ static void wl_push(builder *b, uint32_t op) {
   b->wl[b->nwl++] = op;
 }
 
-/* The WAIT of call P over the N operations OPS (of P's rank). */
-static void add_wait(builder *b, const augur_event *p, const uint32_t *ops, uint32_t n) {
-  int64_t first = sim_add_waitlist(b->g, ops, n);
-  if (first < 0) {
-    b->nomem = 1;
-    return;
+/* The WAIT of call P over the N operations OPS (of P's rank). In memory
+ * the list goes to the graph's wait lists, streaming to the rank's own. */
+static void add_wait(builder *b, const augur_event *p, const uint64_t *ops, uint32_t n) {
+  augur_sim_graph *g = b->g;
+  int64_t first;
+  if (b->stream) {
+    sim_rank_ops *ro = &g->ranks[p->rank];
+    if (sim_grow((void **)&ro->wl, &ro->wl_cap, ro->nwl + n, sizeof *ro->wl)) {
+      b->nomem = 1;
+      return;
+    }
+    memcpy(ro->wl + ro->nwl, ops, n * sizeof *ops);
+    first = (int64_t)(ro->wl_base + ro->nwl);
+    ro->nwl += n;
+  } else {
+    if (sim_grow((void **)&g->waits, &g->wait_cap, g->nwaits + n, sizeof *g->waits)) {
+      b->nomem = 1;
+      return;
+    }
+    for (uint32_t i = 0; i < n; i++)
+      g->waits[g->nwaits + i] = (uint32_t)ops[i];
+    first = (int64_t)g->nwaits;
+    g->nwaits += n;
   }
   augur_sim_op op = {0};
   op.kind = AUGUR_SIM_WAIT;
@@ -267,7 +338,7 @@ static void flush_parent(builder *b) {
   } else if (p->type == AUGUR_EV_SENDRECV || p->type == AUGUR_EV_SENDRECV_REPLACE) {
     /* No SUB_RECV (the receive was from MPI_PROC_NULL): wait for the send only. */
     if (b->sendrecv_send >= 0) {
-      uint32_t s = (uint32_t)b->sendrecv_send;
+      uint64_t s = (uint64_t)b->sendrecv_send;
       add_wait(b, p, &s, 1);
     } else {
       local(b, p);
@@ -284,16 +355,16 @@ static void on_sub(builder *b, const augur_event *ev) {
   case AUGUR_EV_COMPLETION:
     if (!(ev->flags & (AUGUR_F_SENDREQ | AUGUR_F_RECVREQ)) || (ev->flags & AUGUR_F_UNMATCHED))
       return;
-    if (mm_take(&b->map, ev->rank, SIDE_REQ, ev->req, &v)) wl_push(b, (uint32_t)v);
+    if (mm_take(&b->map, ev->rank, SIDE_REQ, ev->req, &v)) wl_push(b, v);
     return;
   case AUGUR_EV_SUB_RECV: {
-    uint32_t w[2];
+    uint64_t w[2];
     uint32_t n = 0;
-    if (b->sendrecv_send >= 0) w[n++] = (uint32_t)b->sendrecv_send;
+    if (b->sendrecv_send >= 0) w[n++] = (uint64_t)b->sendrecv_send;
     if (ev->peer >= 0) {
       int64_t r = p2p(b, ev->rank, AUGUR_EV_SUB_RECV, ev->peer, ev->bytes_recv, p->t_start,
                       p->callsite, 0, 1, 0);
-      if (r >= 0) w[n++] = (uint32_t)r;
+      if (r >= 0) w[n++] = (uint64_t)r;
     }
     b->sendrecv_send = -1;
     b->have_parent = 0; /* the Sendrecv is complete */
@@ -341,11 +412,13 @@ static void on_event(builder *b, const augur_event *ev) {
   rank_state *rs = &b->rs[ev->rank];
   unsigned type = ev->type;
   if (type == AUGUR_EV_INIT || type == AUGUR_EV_INIT_THREAD) {
+    b->nstarted += !rs->started;
     rs->started = 1;
     rs->last_end = rs->init_end = ev->t_end;
     return;
   }
   if (!rs->started) { /* no MPI_Init in the trace (imported): start at the first call */
+    b->nstarted++;
     rs->started = 1;
     rs->last_end = rs->init_end = ev->t_start;
   }
@@ -458,6 +531,13 @@ static void on_event(builder *b, const augur_event *ev) {
         b->nomem = 1;
       op.peer = -1;
       op.a = SIM_INST_COMMGMT | (uint64_t)ci << 32 | (k & 0xffffffffu);
+      /* A creation some member never reached (a run cut short) would wait
+       * forever: members are counted, the count checked when it runs. */
+      int64_t c = mm_find(&b->cnt, 0, SIDE_COMMGMT, op.a);
+      if (c >= 0)
+        b->cnt.s[c].val++;
+      else if (mm_put(&b->cnt, 0, SIDE_COMMGMT, op.a, 1))
+        b->nomem = 1;
       add(b, ev->rank, &op);
       return;
     }
@@ -479,11 +559,20 @@ static int on_message(void *ctx, const augur_message *m) {
     if (hr) mm_put(&b->map, m->receiver, SIDE_RECV, m->recv.t_post, r);
     return AUGUR_OK;
   }
-  int64_t id = augur_sim_add_message(b->g, m->sender, m->receiver, m->bytes, m->send.sync);
-  if (id < 0) return AUGUR_E_NOMEM;
-  augur_sim_op *so = &b->g->ranks[m->sender].ops[s];
-  augur_sim_op *ro = &b->g->ranks[m->receiver].ops[r];
-  so->a = ro->a = (uint64_t)id;
+  uint64_t id;
+  if (b->stream) {
+    id = b->new_msg(b->msg_ctx, m->sender, m->receiver, m->bytes, m->send.sync);
+    if (id == AUGUR_SIM_NONE) return AUGUR_E_NOMEM;
+    b->nmsgs++;
+  } else {
+    int64_t i = augur_sim_add_message(b->g, m->sender, m->receiver, m->bytes, m->send.sync);
+    if (i < 0) return AUGUR_E_NOMEM;
+    id = (uint64_t)i;
+  }
+  /* Neither end has run: an unpaired end is never ready. */
+  augur_sim_op *so = op_ref(b, m->sender, s);
+  augur_sim_op *ro = op_ref(b, m->receiver, r);
+  so->a = ro->a = id;
   so->b = ro->b = m->bytes;
   so->peer = (int32_t)m->receiver;
   ro->peer = (int32_t)m->sender;
@@ -532,7 +621,7 @@ static int on_coll(void *ctx, const augur_coll_instance *c) {
     const augur_coll_member *mb = &c->members[i];
     if (mb->rank >= b->g->nranks) continue;
     if (!mm_take(&b->map, mb->rank, SIDE_COLL, mb->t_start, idx)) continue;
-    augur_sim_op *op = &b->g->ranks[mb->rank].ops[idx[0]];
+    augur_sim_op *op = op_ref(b, mb->rank, idx[0]);
     const sim_comm *sc = &b->g->comms[op->comm];
     if (sc->size != c->nmembers) continue;
     op->a = inst;
@@ -544,12 +633,86 @@ static int on_coll(void *ctx, const augur_coll_instance *c) {
   return AUGUR_OK;
 }
 
-int augur_sim_graph_from_trace(augur_sim_graph **out, augur_trace *t, augur_error *err) {
-  return sim_graph_build(out, t, NULL, err);
+/* Ranks start where they left MPI_Init: the launcher's skew is part of the run. */
+static void set_starts(builder *b) {
+  uint64_t first = UINT64_MAX;
+  for (uint32_t r = 0; r < b->g->nranks; r++)
+    if (b->rs[r].started && b->rs[r].init_end < first) first = b->rs[r].init_end;
+  for (uint32_t r = 0; r < b->g->nranks; r++)
+    if (b->rs[r].started && first != UINT64_MAX)
+      b->g->ranks[r].start = (double)(b->rs[r].init_end - first) * 1e-9;
 }
 
-int sim_graph_build(augur_sim_graph **out, augur_trace *t, const sim_windows *win,
-                    augur_error *err) {
+static int nomem(builder *b) {
+  return augur_fail(&b->err, AUGUR_E_NOMEM, "out of memory building the execution graph");
+}
+
+/* The trace ended: creations some member never reached and ends the
+ * matcher never paired are replayed as no-ops. Streaming, the operations
+ * run so far were all resolved already. */
+static int finish(builder *b) {
+  flush_parent(b);
+  if (b->nomem) return nomem(b);
+  augur_sim_graph *g = b->g;
+  for (uint32_t r = 0; r < g->nranks; r++)
+    for (size_t i = 0; i < g->ranks[r].n; i++) {
+      augur_sim_op *op = &g->ranks[r].ops[i];
+      if (op->kind == AUGUR_SIM_COLL && (op->a & SIM_INST_COMMGMT)) {
+        int64_t k = mm_find(&b->cnt, 0, SIDE_COMMGMT, op->a);
+        if (k < 0 || b->cnt.s[k].val != g->comms[op->comm].size) op->a = AUGUR_SIM_NONE;
+      }
+      if ((op->kind == AUGUR_SIM_SEND || op->kind == AUGUR_SIM_RECV ||
+           op->kind == AUGUR_SIM_COLL) &&
+          op->a == AUGUR_SIM_NONE) {
+        op->flags |= AUGUR_SIM_F_UNMATCHED;
+        b->nunmatched++;
+      }
+    }
+  uint64_t first = UINT64_MAX, last = 0;
+  for (uint32_t r = 0; r < g->nranks; r++) {
+    if (!b->rs[r].started) continue;
+    if (b->rs[r].init_end < first) first = b->rs[r].init_end;
+    uint64_t end = b->rs[r].done ? b->rs[r].fin_start : b->rs[r].last_end;
+    if (end > last) last = end;
+  }
+  g->measured = first != UINT64_MAX && last > first ? (double)(last - first) * 1e-9 : 0;
+  set_starts(b);
+  b->eof = 1;
+  return 0;
+}
+
+/* Reads one event: 1, 0 at the end of the trace (after finish), < 0 on error. */
+static int step(builder *b) {
+  if (b->eof) return 0;
+  augur_event ev;
+  int rc = augur_stream_next(b->s, &ev, &b->err);
+  if (rc < 0) return rc;
+  if (rc == 0) return finish(b);
+  b->g->trace_events++;
+  on_event(b, &ev);
+  rc = augur_match_feed(b->mt, &ev, &b->err);
+  if (rc < 0) return rc;
+  if (b->nomem) return nomem(b);
+  return 1;
+}
+
+static void builder_free(builder *b) {
+  if (!b) return;
+  augur_stream_close(b->s);
+  augur_matcher_free(b->mt);
+  if (b->g)
+    for (uint32_t r = 0; r < b->g->nranks; r++)
+      free(b->g->ranks[r].wl);
+  augur_sim_graph_free(b->g);
+  free(b->rs);
+  free(b->pers);
+  free(b->wl);
+  free(b->map.s);
+  free(b->cnt.s);
+  free(b);
+}
+
+static int builder_open(builder **out, augur_trace *t, const sim_windows *win, augur_error *err) {
   *out = NULL;
   uint32_t n = augur_trace_nranks(t);
   for (uint32_t r = 0; r < n; r++) {
@@ -559,96 +722,175 @@ int sim_graph_build(augur_sim_graph **out, augur_trace *t, const sim_windows *wi
   }
   if (n == 0)
     return augur_fail(err, AUGUR_E_FORMAT, "%s: the trace has no ranks", augur_trace_path(t));
-  builder b;
-  memset(&b, 0, sizeof b);
-  b.t = t;
-  b.win = win;
-  b.sendrecv_send = -1;
-  b.g = augur_sim_graph_new(n);
-  b.rs = calloc(n ? n : 1, sizeof *b.rs);
-  augur_matcher *mt = augur_matcher_new(t, on_message, on_coll, &b);
-  augur_stream *s = NULL;
-  int rc = AUGUR_OK;
-  if (!b.g || !b.rs || !mt) {
-    rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory building the execution graph");
-    goto out;
+  builder *b = calloc(1, sizeof *b);
+  if (!b) return augur_fail(err, AUGUR_E_NOMEM, "out of memory building the execution graph");
+  b->t = t;
+  b->win = win;
+  b->sendrecv_send = -1;
+  b->g = augur_sim_graph_new(n);
+  b->rs = calloc(n, sizeof *b->rs);
+  b->mt = augur_matcher_new(t, on_message, on_coll, b);
+  if (!b->g || !b->rs || !b->mt) {
+    builder_free(b);
+    return augur_fail(err, AUGUR_E_NOMEM, "out of memory building the execution graph");
   }
-  rc = augur_stream_merged(t, &s, err);
-  if (rc < 0) goto out;
-  augur_event ev;
-  for (;;) {
-    rc = augur_stream_next(s, &ev, err);
-    if (rc <= 0) break;
-    b.g->trace_events++;
-    on_event(&b, &ev);
-    rc = augur_match_feed(mt, &ev, err);
-    if (rc < 0) break;
-    if (b.nomem) {
-      rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory building the execution graph");
-      break;
-    }
+  int rc = augur_stream_merged(t, &b->s, err);
+  if (rc < 0) {
+    builder_free(b);
+    return rc;
   }
-  if (rc < 0) goto out;
-  flush_parent(&b);
-  /* A communicator creation some member never reached (a run cut short)
-   * would wait forever: count each instance's members first. */
-  {
-    mmap cnt;
-    memset(&cnt, 0, sizeof cnt);
-    for (uint32_t r = 0; r < n && !b.nomem; r++)
-      for (size_t i = 0; i < b.g->ranks[r].n; i++) {
-        const augur_sim_op *op = &b.g->ranks[r].ops[i];
-        if (op->kind != AUGUR_SIM_COLL || !(op->a & SIM_INST_COMMGMT)) continue;
-        int64_t k = mm_find(&cnt, 0, SIDE_COMMGMT, op->a);
-        if (k >= 0)
-          cnt.s[k].val++;
-        else if (mm_put(&cnt, 0, SIDE_COMMGMT, op->a, 1))
-          b.nomem = 1;
-      }
-    if (b.nomem) {
-      free(cnt.s);
-      rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory building the execution graph");
-      goto out;
-    }
-    /* ... and ends the matcher never paired are replayed as no-ops. */
-    for (uint32_t r = 0; r < n; r++)
-      for (size_t i = 0; i < b.g->ranks[r].n; i++) {
-        augur_sim_op *op = &b.g->ranks[r].ops[i];
-        if (op->kind == AUGUR_SIM_COLL && (op->a & SIM_INST_COMMGMT)) {
-          int64_t k = mm_find(&cnt, 0, SIDE_COMMGMT, op->a);
-          if (k < 0 || cnt.s[k].val != b.g->comms[op->comm].size) op->a = AUGUR_SIM_NONE;
-        }
-        if ((op->kind == AUGUR_SIM_SEND || op->kind == AUGUR_SIM_RECV ||
-             op->kind == AUGUR_SIM_COLL) &&
-            op->a == AUGUR_SIM_NONE)
-          op->flags |= AUGUR_SIM_F_UNMATCHED;
-      }
-    free(cnt.s);
+  *out = b;
+  return AUGUR_OK;
+}
+
+int augur_sim_graph_from_trace(augur_sim_graph **out, augur_trace *t, augur_error *err) {
+  return sim_graph_build(out, t, NULL, err);
+}
+
+int sim_graph_build(augur_sim_graph **out, augur_trace *t, const sim_windows *win,
+                    augur_error *err) {
+  *out = NULL;
+  builder *b;
+  int rc = builder_open(&b, t, win, err);
+  if (rc < 0) return rc;
+  while ((rc = step(b)) > 0)
+    ;
+  if (rc < 0) {
+    *err = b->err;
+  } else {
+    *out = b->g;
+    b->g = NULL;
+    rc = AUGUR_OK;
   }
-  {
-    uint64_t first = UINT64_MAX, last = 0;
-    for (uint32_t r = 0; r < n; r++) {
-      if (!b.rs[r].started) continue;
-      if (b.rs[r].init_end < first) first = b.rs[r].init_end;
-      uint64_t end = b.rs[r].done ? b.rs[r].fin_start : b.rs[r].last_end;
-      if (end > last) last = end;
-    }
-    b.g->measured = first != UINT64_MAX && last > first ? (double)(last - first) * 1e-9 : 0;
-    /* Ranks start where they left MPI_Init: the launcher's skew is part of the run. */
-    for (uint32_t r = 0; r < n; r++)
-      if (b.rs[r].started && first != UINT64_MAX)
-        b.g->ranks[r].start = (double)(b.rs[r].init_end - first) * 1e-9;
-  }
-  rc = AUGUR_OK;
-  *out = b.g;
-  b.g = NULL;
-out:
-  augur_stream_close(s);
-  augur_matcher_free(mt);
-  augur_sim_graph_free(b.g);
-  free(b.rs);
-  free(b.pers);
-  free(b.wl);
-  free(b.map.s);
+  builder_free(b);
   return rc;
+}
+
+/* ---- Streaming ---------------------------------------------------------- */
+
+int sim_src_open(sim_src **out, augur_trace *t, const sim_windows *win,
+                 const augur_sim_site_scale *sites, size_t nsites, augur_error *err) {
+  int rc = builder_open(out, t, win, err);
+  if (rc < 0) return rc;
+  (*out)->stream = 1;
+  (*out)->sites = sites;
+  (*out)->nsites = nsites;
+  return AUGUR_OK;
+}
+
+void sim_src_set_msg(sim_src *b, sim_msg_fn fn, void *ctx) {
+  b->new_msg = fn;
+  b->msg_ctx = ctx;
+}
+
+int sim_src_start(sim_src *b) {
+  int rc = 1;
+  while (b->nstarted < b->g->nranks && (rc = step(b)) > 0)
+    ;
+  if (rc < 0) return rc;
+  set_starts(b);
+  return AUGUR_OK;
+}
+
+/* Forgets RANK's operations before PC once they are as many as those held
+ * after it (moving the rest costs no more than what was freed), with the
+ * wait lists of the WAITs among them. */
+static void release(builder *b, uint32_t rank, uint64_t pc) {
+  sim_rank_ops *ro = &b->g->ranks[rank];
+  size_t k = (size_t)(pc - ro->base);
+  if (k < 64 || k < ro->n - k) return;
+  uint64_t wl_end = ro->wl_base;
+  for (size_t i = 0; i < k; i++)
+    if (ro->ops[i].kind == AUGUR_SIM_WAIT) wl_end = ro->ops[i].a + ro->ops[i].b;
+  memmove(ro->ops, ro->ops + k, (ro->n - k) * sizeof *ro->ops);
+  ro->n -= k;
+  ro->base = pc;
+  b->held -= k;
+  size_t w = (size_t)(wl_end - ro->wl_base);
+  if (w) {
+    memmove(ro->wl, ro->wl + w, (ro->nwl - w) * sizeof *ro->wl);
+    ro->nwl -= w;
+    ro->wl_base = wl_end;
+  }
+}
+
+/* Can the operation at RANK's PC run before the trace ends? */
+static int resolved(builder *b, uint32_t rank, uint64_t pc) {
+  const sim_rank_ops *ro = &b->g->ranks[rank];
+  const augur_sim_op *op = &ro->ops[pc - ro->base];
+  switch (op->kind) {
+  case AUGUR_SIM_COMPUTE: /* --scale SITE may still change it: known once what follows is */
+    return !b->nsites || pc + 1 < ro->base + ro->n || b->rs[rank].done;
+  case AUGUR_SIM_SEND:
+  case AUGUR_SIM_RECV:
+    return op->a != AUGUR_SIM_NONE;
+  case AUGUR_SIM_COLL:
+    if (op->a == AUGUR_SIM_NONE) return 0;
+    if (op->a & SIM_INST_COMMGMT) {
+      int64_t k = mm_find(&b->cnt, 0, SIDE_COMMGMT, op->a);
+      return k >= 0 && b->cnt.s[k].val == b->g->comms[op->comm].size;
+    }
+    return 1;
+  default:
+    return 1;
+  }
+}
+
+int sim_src_ready(sim_src *b, uint32_t rank, uint64_t pc) {
+  const sim_rank_ops *ro = &b->g->ranks[rank];
+  release(b, rank, pc);
+  for (;;) {
+    if (pc < ro->base + ro->n) {
+      if (b->eof || resolved(b, rank, pc)) return 1;
+    } else if (b->eof || b->rs[rank].done) {
+      return 0; /* a rank's operations end at its MPI_Finalize */
+    }
+    int rc = step(b);
+    if (rc < 0) return rc;
+  }
+}
+
+int sim_src_drain(sim_src *b) {
+  int rc;
+  while ((rc = step(b)) > 0)
+    ;
+  return rc;
+}
+
+augur_sim_graph *sim_src_graph(sim_src *b) {
+  return b->g;
+}
+
+const augur_error *sim_src_error(const sim_src *b) {
+  return &b->err;
+}
+
+uint64_t sim_src_held(const sim_src *b) {
+  return b->held;
+}
+
+void sim_src_stats(const sim_src *b, augur_sim_graph_stats *s) {
+  const augur_sim_graph *g = b->g;
+  memset(s, 0, sizeof *s);
+  s->nranks = g->nranks;
+  s->ops = b->nops;
+  s->compute_ops = b->ncompute;
+  s->messages = b->nmsgs;
+  s->collectives = g->ninstances;
+  s->waits = b->nwaitops;
+  s->unmatched = b->nunmatched;
+  s->trace_events = g->trace_events;
+  s->measured_seconds = g->measured;
+  uint64_t bytes = sizeof *b + sizeof *g + g->nranks * (sizeof *g->ranks + sizeof *b->rs);
+  for (uint32_t r = 0; r < g->nranks; r++)
+    bytes += g->ranks[r].cap * sizeof(augur_sim_op) + g->ranks[r].wl_cap * sizeof(uint64_t);
+  for (size_t i = 0; i < g->ncomms; i++)
+    bytes += g->comms[i].size * sizeof(uint32_t);
+  bytes += (b->map.cap + b->cnt.cap) * sizeof(mm_slot) + b->pers_cap * sizeof *b->pers +
+           b->wl_cap * sizeof *b->wl;
+  s->bytes = bytes;
+}
+
+void sim_src_close(sim_src *b) {
+  builder_free(b);
 }

@@ -75,10 +75,11 @@ static int windows_of(const augur_lt_rank *lr, const tick_range *r, size_t nr, s
   return 0;
 }
 
-int augur_sim_graph_from_trace_phases(augur_sim_graph **g, augur_trace *t,
-                                      const augur_sim_phase_scale *sc, size_t n, augur_error *err) {
-  if (!n) return augur_sim_graph_from_trace(g, t, err);
-  *g = NULL;
+int sim_windows_build(augur_trace *t, const augur_sim_phase_scale *sc, size_t n, sim_windows *win,
+                      uint32_t *nranks, augur_error *err) {
+  win->w = NULL;
+  win->n = NULL;
+  *nranks = 0;
   for (size_t i = 0; i < n; i++)
     if (!(sc[i].factor > 0))
       return augur_fail(err, AUGUR_E_ARG, "--scale: the factor of phase %u must be > 0",
@@ -92,24 +93,40 @@ int augur_sim_graph_from_trace_phases(augur_sim_graph **g, augur_trace *t,
   tick_range *r = NULL;
   size_t nr = 0;
   if (rc == AUGUR_OK) rc = ranges_of(p, sc, n, &r, &nr, err);
-  sim_windows win = {NULL, NULL};
   if (rc == AUGUR_OK) {
-    win.w = calloc(lg->nranks ? lg->nranks : 1, sizeof *win.w);
-    win.n = calloc(lg->nranks ? lg->nranks : 1, sizeof *win.n);
-    if (!win.w || !win.n) rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+    *nranks = lg->nranks;
+    win->w = calloc(lg->nranks ? lg->nranks : 1, sizeof *win->w);
+    win->n = calloc(lg->nranks ? lg->nranks : 1, sizeof *win->n);
+    if (!win->w || !win->n) rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory");
     for (uint32_t k = 0; rc == AUGUR_OK && k < lg->nranks; k++)
-      if (windows_of(&lg->rank[k], r, nr, &win.w[k], &win.n[k]) != 0)
+      if (windows_of(&lg->rank[k], r, nr, &win->w[k], &win->n[k]) != 0)
         rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory");
   }
-  uint32_t nranks = lg ? lg->nranks : 0;
   /* The logical trace is large: gone before the graph is built. */
   augur_phases_free(p);
   augur_logical_free(lg);
   free(r);
+  if (rc != AUGUR_OK) sim_windows_free(win, *nranks);
+  return rc;
+}
+
+void sim_windows_free(sim_windows *win, uint32_t nranks) {
+  for (uint32_t k = 0; win->w && k < nranks; k++)
+    free(win->w[k]);
+  free(win->w);
+  free(win->n);
+  win->w = NULL;
+  win->n = NULL;
+}
+
+int augur_sim_graph_from_trace_phases(augur_sim_graph **g, augur_trace *t,
+                                      const augur_sim_phase_scale *sc, size_t n, augur_error *err) {
+  if (!n) return augur_sim_graph_from_trace(g, t, err);
+  *g = NULL;
+  sim_windows win;
+  uint32_t nranks;
+  int rc = sim_windows_build(t, sc, n, &win, &nranks, err);
   if (rc == AUGUR_OK) rc = sim_graph_build(g, t, &win, err);
-  for (uint32_t k = 0; win.w && k < nranks; k++)
-    free(win.w[k]);
-  free(win.w);
-  free(win.n);
+  sim_windows_free(&win, nranks);
   return rc;
 }

@@ -102,9 +102,17 @@ typedef struct flow {
 
 enum { BLK_NONE = 0, BLK_SEND, BLK_RECV, BLK_WAIT, BLK_COLL, BLK_COMPUTE };
 
+/* Streaming: a nonblocking end that has run, until the WAIT that completes
+ * it (the operation itself is gone by then). */
+typedef struct sreq {
+  uint64_t op; /* the rank's operation number */
+  uint32_t slot;
+  uint8_t send, live;
+} sreq;
+
 typedef struct rrun {
-  size_t pc, n;
-  const augur_sim_op *ops;
+  size_t pc, n; /* n: operations of the rank (in memory) */
+  int ended;    /* ran its last operation */
   double t;
   int blocked;
   double t_block;
@@ -123,10 +131,16 @@ typedef struct rrun {
   /* time slices: the rank runs in [k T + off, k T + off + len); len = 0: always */
   double win_t, win_off, win_len;
   augur_sim_rank acc;
+  /* streaming: open requests, sorted by op (dead ones until compacted) */
+  sreq *req;
+  size_t nreq, req_cap, req_dead;
 } rrun;
 
 typedef struct sim {
   const augur_sim_graph *g;
+  sim_src *src; /* streaming: the trace read as the ranks need it (NULL: in memory) */
+  int src_rc;   /* < 0: the stream failed (sim_src_error) */
+  uint64_t nreq, peak;
   const augur_machine *m;
   rrun *r;
   uint32_t *node;
@@ -198,6 +212,22 @@ static uint32_t new_slot(sim *s) {
   return i;
 }
 
+/* A fresh slot for a message SRC -> DST that two ends will release. */
+static uint32_t msg_slot(sim *s, uint64_t inst, uint32_t src, uint32_t dst, uint64_t bytes,
+                         int sync) {
+  uint32_t v = new_slot(s);
+  if (v == NONE32) return v;
+  mslot *m = &s->slots[v];
+  m->inst = inst;
+  m->src = src;
+  m->dst = dst;
+  m->bytes = bytes;
+  m->rndv = (uint8_t)slot_rndv(s, bytes, sync);
+  m->refs = 2;
+  s->messages++;
+  return v;
+}
+
 static int ctab_grow(sim *s) {
   size_t ncap = s->ctab_cap ? s->ctab_cap * 2 : 256;
   uint32_t *nt = malloc(ncap * sizeof *nt);
@@ -256,17 +286,9 @@ static uint32_t coll_slot(sim *s, uint64_t inst, uint32_t src, uint32_t dst, uin
     s->nomem = 1;
     return NONE32;
   }
-  uint32_t v = new_slot(s);
+  uint32_t v = msg_slot(s, inst, src, dst, bytes, 0);
   if (v == NONE32) return v;
-  mslot *m = &s->slots[v];
-  m->inst = inst;
-  m->src = src;
-  m->dst = dst;
-  m->tag = tag;
-  m->bytes = bytes;
-  m->rndv = (uint8_t)slot_rndv(s, bytes, 0);
-  m->refs = 2;
-  s->messages++;
+  s->slots[v].tag = tag;
   size_t mask = s->ctab_cap - 1, j = ckey(inst, src, dst, tag) & mask;
   while (s->ctab[j] != NONE32)
     j = (j + 1) & mask;
@@ -275,9 +297,11 @@ static uint32_t coll_slot(sim *s, uint64_t inst, uint32_t src, uint32_t dst, uin
   return v;
 }
 
+/* A slot's end is done with it; the last one frees it. Point-to-point
+ * slots of a graph in memory (refs 0) are never reused. */
 static void release(sim *s, uint32_t v) {
   mslot *m = &s->slots[v];
-  if (m->inst == UINT64_MAX || --m->refs) return;
+  if (!m->refs || --m->refs) return;
   m->next_free = s->free_slot;
   s->free_slot = v;
 }
@@ -551,6 +575,101 @@ static void cpu_done(sim *s, uint32_t r, uint32_t ver, double now) {
 
 static void wake(sim *s, uint32_t r);
 
+static int stopped(const sim *s) {
+  return s->nomem || s->src_rc < 0;
+}
+
+/* Rank R's operation at its pc (held: streaming keeps it until it ran). */
+static const augur_sim_op *op_at(const sim *s, uint32_t r) {
+  const sim_rank_ops *ro = &s->g->ranks[r];
+  return &ro->ops[s->r[r].pc - ro->base];
+}
+
+/* Has rank R an operation at its pc? Streaming reads the trace as far as
+ * it takes to know (and resolve) it. */
+static int have_op(sim *s, uint32_t r) {
+  rrun *rr = &s->r[r];
+  if (!s->src) return rr->pc < rr->n;
+  int rc = sim_src_ready(s->src, r, rr->pc);
+  if (rc < 0) {
+    s->src_rc = rc;
+    return 0;
+  }
+  uint64_t f = sim_src_held(s->src) + s->nslots + s->nreq;
+  if (f > s->peak) s->peak = f;
+  return rc;
+}
+
+/* A new message of the stream (sim_msg_fn): its slot, freed when both ends are done. */
+static uint64_t stream_msg(void *ctx, uint32_t sender, uint32_t receiver, uint64_t bytes,
+                           int sync) {
+  uint32_t v = msg_slot(ctx, UINT64_MAX, sender, receiver, bytes, sync);
+  return v == NONE32 ? AUGUR_SIM_NONE : v;
+}
+
+/* Streaming: nonblocking end OP (rank R's pc) ran; its WAIT will look it up. */
+static void req_open(sim *s, uint32_t r, const augur_sim_op *op) {
+  rrun *rr = &s->r[r];
+  if (rr->req_dead * 2 > rr->nreq) { /* compact: the live ones keep their order */
+    size_t k = 0;
+    for (size_t i = 0; i < rr->nreq; i++)
+      if (rr->req[i].live) rr->req[k++] = rr->req[i];
+    rr->nreq = k;
+    rr->req_dead = 0;
+  }
+  if (sim_grow((void **)&rr->req, &rr->req_cap, rr->nreq + 1, sizeof *rr->req)) {
+    s->nomem = 1;
+    return;
+  }
+  rr->req[rr->nreq++] = (sreq){rr->pc, (uint32_t)op->a, op->kind == AUGUR_SIM_SEND, 1};
+  s->nreq++;
+}
+
+/* Request I of WAIT OP of rank R: its slot and whether it is a send; 0 if
+ * it has none (no partner in the trace). *AT: where streaming keeps it. */
+static int wait_req(const sim *s, uint32_t r, const augur_sim_op *op, uint64_t i, uint32_t *slot,
+                    int *send, size_t *at) {
+  const sim_rank_ops *ro = &s->g->ranks[r];
+  if (!s->src) {
+    const augur_sim_op *o = &ro->ops[s->g->waits[op->a + i]];
+    if (o->flags & AUGUR_SIM_F_UNMATCHED) return 0;
+    *slot = (uint32_t)o->a;
+    *send = o->kind == AUGUR_SIM_SEND;
+    return 1;
+  }
+  uint64_t num = ro->wl[op->a - ro->wl_base + i];
+  const rrun *rr = &s->r[r];
+  size_t lo = 0, hi = rr->nreq;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (rr->req[mid].op < num)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == rr->nreq || rr->req[lo].op != num || !rr->req[lo].live) return 0;
+  *slot = rr->req[lo].slot;
+  *send = rr->req[lo].send;
+  *at = lo;
+  return 1;
+}
+
+/* Streaming: WAIT OP of rank R completed: its requests close. */
+static void wait_finish(sim *s, uint32_t r, const augur_sim_op *op) {
+  if (!s->src) return;
+  rrun *rr = &s->r[r];
+  for (uint64_t i = 0; i < op->b; i++) {
+    uint32_t v;
+    int send;
+    size_t at;
+    if (!wait_req(s, r, op, i, &v, &send, &at)) continue;
+    rr->req[at].live = 0;
+    rr->req_dead++;
+    s->nreq--;
+    release(s, v);
+  }
+}
+
 static void arrive(sim *s, uint32_t v, double now) {
   mslot *m = &s->slots[v];
   m->arrive = now;
@@ -577,22 +696,22 @@ static void resume(sim *s, uint32_t r, double done, double *bucket) {
   run_rank(s, r);
 }
 
-/* Are all requests of WAIT op done? Sets *t to the last completion and
- * *recv to whether that one was a receive. */
-static int wait_done(const sim *s, const augur_sim_op *op, const augur_sim_op *ops, double *t,
-                     int *recv) {
+/* Are all requests of WAIT op (of rank R) done? Sets *t to the last
+ * completion and *recv to whether that one was a receive. */
+static int wait_done(const sim *s, uint32_t r, const augur_sim_op *op, double *t, int *recv) {
   *t = -1;
   *recv = 0;
-  const uint32_t *w = s->g->waits + op->a;
   for (uint64_t i = 0; i < op->b; i++) {
-    const augur_sim_op *o = &ops[w[i]];
-    if (o->flags & AUGUR_SIM_F_UNMATCHED) continue;
-    const mslot *m = &s->slots[o->a];
-    double d = o->kind == AUGUR_SIM_SEND ? m->sdone : m->rdone;
+    uint32_t v;
+    int send;
+    size_t at;
+    if (!wait_req(s, r, op, i, &v, &send, &at)) continue;
+    const mslot *m = &s->slots[v];
+    double d = send ? m->sdone : m->rdone;
     if (d < 0) return 0;
     if (d > *t) {
       *t = d;
-      *recv = o->kind == AUGUR_SIM_RECV;
+      *recv = !send;
     }
   }
   return 1;
@@ -601,7 +720,7 @@ static int wait_done(const sim *s, const augur_sim_op *op, const augur_sim_op *o
 /* Runs the collective's steps until one must wait; 1 when all are done. */
 static int coll_advance(sim *s, uint32_t r) {
   rrun *rr = &s->r[r];
-  const augur_sim_op *op = &rr->ops[rr->pc];
+  const augur_sim_op *op = op_at(s, r);
   while (rr->step < rr->nsteps) {
     const sim_step *st = &rr->steps[rr->step];
     if (!rr->posted) {
@@ -669,8 +788,8 @@ static int coll_begin(sim *s, uint32_t r, const augur_sim_op *op) {
 static void run_rank(sim *s, uint32_t r) {
   rrun *rr = &s->r[r];
   const double o = s->m->overhead, speed = s->m->cpu_speed;
-  while (rr->pc < rr->n && !s->nomem) {
-    const augur_sim_op *op = &rr->ops[rr->pc];
+  while (!stopped(s) && have_op(s, r)) {
+    const augur_sim_op *op = op_at(s, r);
     s->ops++;
     switch (op->kind) {
     case AUGUR_SIM_COMPUTE: {
@@ -700,10 +819,14 @@ static void run_rank(sim *s, uint32_t r) {
         post_send(s, v, rr->t);
       else
         post_recv(s, v, rr->t);
-      if (op->flags & AUGUR_SIM_F_NONBLOCKING) break;
+      if (op->flags & AUGUR_SIM_F_NONBLOCKING) {
+        if (s->src) req_open(s, r, op);
+        break;
+      }
       double d = send ? s->slots[v].sdone : s->slots[v].rdone;
       if (d >= 0) {
         wait_until(rr, d, send ? &rr->acc.send_wait : &rr->acc.recv_wait);
+        release(s, v);
         break;
       }
       rr->blocked = send ? BLK_SEND : BLK_RECV;
@@ -714,8 +837,9 @@ static void run_rank(sim *s, uint32_t r) {
       cpu_work(rr, o, &rr->acc.mpi);
       double d;
       int recv;
-      if (wait_done(s, op, rr->ops, &d, &recv)) {
+      if (wait_done(s, r, op, &d, &recv)) {
         wait_until(rr, d, recv ? &rr->acc.recv_wait : &rr->acc.send_wait);
+        wait_finish(s, r, op);
         break;
       }
       rr->blocked = BLK_WAIT;
@@ -737,25 +861,36 @@ static void run_rank(sim *s, uint32_t r) {
     }
     rr->pc++;
   }
-  if (rr->pc >= rr->n) rr->acc.finish = rr->t;
+  if (stopped(s)) return;
+  rr->ended = 1;
+  rr->acc.finish = rr->t;
 }
 
 static void wake(sim *s, uint32_t r) {
   rrun *rr = &s->r[r];
   if (rr->blocked == BLK_NONE) return;
-  const augur_sim_op *op = &rr->ops[rr->pc];
+  const augur_sim_op *op = op_at(s, r);
+  uint32_t v = (uint32_t)op->a;
   switch (rr->blocked) {
   case BLK_SEND:
-    if (s->slots[op->a].sdone >= 0) resume(s, r, s->slots[op->a].sdone, &rr->acc.send_wait);
+    if (s->slots[v].sdone >= 0) {
+      release(s, v);
+      resume(s, r, s->slots[v].sdone, &rr->acc.send_wait);
+    }
     return;
   case BLK_RECV:
-    if (s->slots[op->a].rdone >= 0) resume(s, r, s->slots[op->a].rdone, &rr->acc.recv_wait);
+    if (s->slots[v].rdone >= 0) {
+      release(s, v);
+      resume(s, r, s->slots[v].rdone, &rr->acc.recv_wait);
+    }
     return;
   case BLK_WAIT: {
     double d;
     int recv;
-    if (wait_done(s, op, rr->ops, &d, &recv))
+    if (wait_done(s, r, op, &d, &recv)) {
+      wait_finish(s, r, op);
       resume(s, r, d, recv ? &rr->acc.recv_wait : &rr->acc.send_wait);
+    }
     return;
   }
   case BLK_COLL:
@@ -816,9 +951,20 @@ static int check_graph(const augur_sim_graph *g, augur_error *err) {
   return AUGUR_OK;
 }
 
+/* What one replay runs: a graph in memory (G), or trace T streamed with
+ * the what-ifs WIN and O (GS: where the stream's counts go). */
+typedef struct sim_input {
+  const augur_sim_graph *g;
+  augur_trace *t;
+  const sim_windows *win;
+  const augur_sim_trace_opts *o;
+  augur_sim_graph_stats *gs;
+} sim_input;
+
 /* One replay; PHASE (a fraction) is where a CPU quota's period stands at 0. */
-static int sim_run(const augur_sim_graph *g, const augur_machine *m, double phase,
-                   augur_sim_result *res, augur_error *err) {
+static int sim_run(const sim_input *in, const augur_machine *m, double phase, augur_sim_result *res,
+                   augur_error *err) {
+  const augur_sim_graph *g = in->g;
   memset(res, 0, sizeof *res);
   if (!(m->cpu_speed > 0) || !(m->bandwidth > 0) || !(m->shm_bandwidth > 0) || m->latency < 0 ||
       m->shm_latency < 0 || m->overhead < 0 || !(m->hop_latency >= 0) ||
@@ -828,15 +974,25 @@ static int sim_run(const augur_sim_graph *g, const augur_machine *m, double phas
   if (!(m->cpu_background_load >= 0 && m->cpu_background_load < 1))
     return augur_fail(err, AUGUR_E_ARG, "machine model: background load must be in [0, 1), got %g",
                       m->cpu_background_load);
-  int rc = check_graph(g, err);
-  if (rc < 0) return rc;
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   sim s;
   memset(&s, 0, sizeof s);
-  s.g = g;
   s.m = m;
   s.free_slot = s.free_flow = NONE32;
+  int rc;
+  if (g) {
+    rc = check_graph(g, err);
+    if (rc < 0) return rc;
+  } else {
+    /* Streaming: the builder makes operations consistent by construction. */
+    rc = sim_src_open(&s.src, in->t, in->win, in->o->sites, in->o->nsites, err);
+    if (rc < 0) return rc;
+    sim_src_set_msg(s.src, stream_msg, &s);
+    s.src_rc = sim_src_start(s.src);
+    g = sim_src_graph(s.src);
+  }
+  s.g = g;
   s.cpu_eff = 1 - m->cpu_background_load;
   uint32_t n = g->nranks, maxnode = 0;
   s.r = calloc(n, sizeof *s.r);
@@ -846,7 +1002,6 @@ static int sim_run(const augur_sim_graph *g, const augur_machine *m, double phas
   for (uint32_t r = 0; r < n; r++) {
     s.node[r] = augur_machine_node(m, r);
     if (s.node[r] > maxnode) maxnode = s.node[r];
-    s.r[r].ops = g->ranks[r].ops;
     s.r[r].t = g->ranks[r].start;
     s.r[r].n = g->ranks[r].n;
   }
@@ -875,10 +1030,11 @@ static int sim_run(const augur_sim_graph *g, const augur_machine *m, double phas
                     s.r[r].win_len <= 0;
     s.r[r].t = own_next(&s.r[r], s.r[r].t);
   }
-  /* Point-to-point messages occupy slots 0..nmsgs-1. */
+  /* Point-to-point messages of a graph occupy slots 0..nmsgs-1. */
   if (sim_grow((void **)&s.slots, &s.slot_cap, g->nmsgs ? g->nmsgs : 1, sizeof *s.slots))
     goto nomem;
-  s.nslots = g->nmsgs;
+  if (s.src_rc < 0) goto out;
+  if (!s.src) s.nslots = g->nmsgs; /* streaming: the messages read so far have theirs */
   for (size_t i = 0; i < g->nmsgs; i++) {
     mslot *ms = &s.slots[i];
     memset(ms, 0, sizeof *ms);
@@ -890,10 +1046,10 @@ static int sim_run(const augur_sim_graph *g, const augur_machine *m, double phas
     ms->rndv = (uint8_t)slot_rndv(&s, ms->bytes, (int)g->msgs[i].sync);
     ms->next_free = NONE32;
   }
-  s.messages = g->nmsgs;
-  for (uint32_t r = 0; r < n && !s.nomem; r++)
+  s.messages += g->nmsgs;
+  for (uint32_t r = 0; r < n && !stopped(&s); r++)
     run_rank(&s, r);
-  while (s.q.n && !s.nomem) {
+  while (s.q.n && !stopped(&s)) {
     hev e = heap_pop(&s.q);
     s.events++;
     switch (e.kind) {
@@ -917,14 +1073,18 @@ static int sim_run(const augur_sim_graph *g, const augur_machine *m, double phas
     }
   }
   if (s.nomem) goto nomem;
+  if (s.src_rc < 0) goto out;
   for (uint32_t r = 0; r < n; r++) {
     const rrun *rr = &s.r[r];
-    if (rr->pc < rr->n) {
-      const augur_sim_op *op = &rr->ops[rr->pc];
+    if (!rr->ended) {
+      /* Streaming: the rank's count as the whole graph would have it. */
+      if (s.src && (s.src_rc = sim_src_drain(s.src)) < 0) goto out;
+      const augur_sim_op *op = op_at(&s, r);
+      size_t total = (size_t)(g->ranks[r].base + g->ranks[r].n);
       rc = augur_fail(err, AUGUR_E_STATE,
                       "simulation stalled: rank %u waits forever in %s %s (operation %zu of %zu); "
                       "the graph's messages do not pair up",
-                      r, kind_name(op->kind), augur_event_name(op->type), rr->pc, rr->n);
+                      r, kind_name(op->kind), augur_event_name(op->type), rr->pc, total);
       goto out;
     }
   }
@@ -936,6 +1096,7 @@ static int sim_run(const augur_sim_graph *g, const augur_machine *m, double phas
   res->ops = s.ops;
   res->messages = s.messages;
   res->heap_events = s.events;
+  res->peak_inflight = s.peak;
   clock_gettime(CLOCK_MONOTONIC, &t1);
   res->wall_seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
   rc = AUGUR_OK;
@@ -943,13 +1104,27 @@ static int sim_run(const augur_sim_graph *g, const augur_machine *m, double phas
 nomem:
   rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory while simulating");
 out:
+  if (s.src_rc < 0 && !s.nomem) {
+    rc = s.src_rc;
+    *err = *sim_src_error(s.src);
+  }
+  if (s.src && rc == AUGUR_OK && in->gs) {
+    /* What the stream held at most, with the simulator's slots and requests. */
+    sim_src_stats(s.src, in->gs);
+    in->gs->bytes += s.slot_cap * sizeof *s.slots;
+    for (uint32_t r = 0; r < n; r++)
+      in->gs->bytes += s.r[r].req_cap * sizeof *s.r[r].req;
+  }
   if (rc < 0) {
     free(res->ranks);
     res->ranks = NULL;
   }
   if (s.r)
-    for (uint32_t r = 0; r < n; r++)
+    for (uint32_t r = 0; r < n; r++) {
       free(s.r[r].steps);
+      free(s.r[r].req);
+    }
+  sim_src_close(s.src);
   free(s.r);
   free(s.node);
   free(s.slots);
@@ -981,9 +1156,9 @@ static void rank_mix(augur_sim_rank *a, double wa, const augur_sim_rank *b, doub
   a->finish = wa * a->finish + wb * b->finish;
 }
 
-int augur_simulate(const augur_sim_graph *g, const augur_machine *m, augur_sim_result *res,
-                   augur_error *err) {
-  int rc = sim_run(g, m, 0, res, err);
+static int sim_phases(const sim_input *in, const augur_machine *m, augur_sim_result *res,
+                      augur_error *err) {
+  int rc = sim_run(in, m, 0, res, err);
   if (!(m->cpu_quota > 0) || rc != AUGUR_OK) return rc;
   /* The means of the times; the counts stay totals of the work done. */
   const double w = 1.0 / QUOTA_PHASES;
@@ -992,7 +1167,9 @@ int augur_simulate(const augur_sim_graph *g, const augur_machine *m, augur_sim_r
     rank_mix(&res->ranks[r], w, &res->ranks[r], 0);
   for (int k = 1; k < QUOTA_PHASES; k++) {
     augur_sim_result one;
-    rc = sim_run(g, m, (double)k / QUOTA_PHASES, &one, err);
+    sim_input again = *in;
+    again.gs = NULL; /* the first run's counts */
+    rc = sim_run(&again, m, (double)k / QUOTA_PHASES, &one, err);
     if (rc != AUGUR_OK) {
       augur_sim_result_free(res);
       return rc;
@@ -1004,9 +1181,37 @@ int augur_simulate(const augur_sim_graph *g, const augur_machine *m, augur_sim_r
     res->messages += one.messages;
     res->heap_events += one.heap_events;
     res->wall_seconds += one.wall_seconds;
+    if (one.peak_inflight > res->peak_inflight) res->peak_inflight = one.peak_inflight;
     augur_sim_result_free(&one);
   }
   return AUGUR_OK;
+}
+
+int augur_simulate(const augur_sim_graph *g, const augur_machine *m, augur_sim_result *res,
+                   augur_error *err) {
+  sim_input in = {g, NULL, NULL, NULL, NULL};
+  return sim_phases(&in, m, res, err);
+}
+
+int augur_simulate_trace(augur_trace *t, const augur_machine *m, const augur_sim_trace_opts *o,
+                         augur_sim_result *res, augur_sim_graph_stats *gs, augur_error *err) {
+  static const augur_sim_trace_opts none;
+  if (!o) o = &none;
+  memset(res, 0, sizeof *res);
+  for (size_t i = 0; i < o->nsites; i++)
+    if (!(o->sites[i].factor > 0) || o->sites[i].factor > 1e300)
+      return augur_fail(err, AUGUR_E_ARG, "--scale: the factor of call site %u must be > 0",
+                        o->sites[i].site);
+  sim_windows win = {NULL, NULL};
+  uint32_t nwin = 0;
+  if (o->nphases) {
+    int rc = sim_windows_build(t, o->phases, o->nphases, &win, &nwin, err);
+    if (rc != AUGUR_OK) return rc;
+  }
+  sim_input in = {NULL, t, o->nphases ? &win : NULL, o, gs};
+  int rc = sim_phases(&in, m, res, err);
+  sim_windows_free(&win, nwin);
+  return rc;
 }
 
 void augur_sim_result_free(augur_sim_result *r) {

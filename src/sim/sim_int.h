@@ -11,6 +11,13 @@ typedef struct sim_rank_ops {
   augur_sim_op *ops;
   size_t n, cap;
   double start; /* seconds: when the rank left MPI_Init, after the first rank did */
+  /* Streaming (sim_src): ops[0] is the rank's operation number BASE (those
+   * before it are run and gone; 0 in memory), and the wait lists live per
+   * rank: WAIT.a counts from WL_BASE into wl[0..nwl) (absolute op numbers). */
+  uint64_t base;
+  uint64_t *wl;
+  size_t nwl, wl_cap;
+  uint64_t wl_base;
 } sim_rank_ops;
 
 /* Instance ids of communicator-creating calls (replayed as barriers over the
@@ -76,6 +83,44 @@ typedef struct sim_windows {
 /* augur_sim_graph_from_trace with compute windows (NULL: none). */
 int sim_graph_build(augur_sim_graph **out, augur_trace *t, const sim_windows *win,
                     augur_error *err);
+/* The windows of the phases SC[0..n) of T (phase_scale.c); NRANKS set to
+ * how many ranks W covers. Free with sim_windows_free. */
+int sim_windows_build(augur_trace *t, const augur_sim_phase_scale *sc, size_t n, sim_windows *w,
+                      uint32_t *nranks, augur_error *err);
+void sim_windows_free(sim_windows *w, uint32_t nranks);
+
+/* ---- The graph of a trace as a stream (graph_trace.c) -------------------
+ * The builder of sim_graph_build made resumable: it reads the trace only as
+ * far as the simulator needs (sim_src_ready), keeps per rank the operations
+ * from the rank's program counter to the reader's position, and forgets the
+ * ones run. Messages get their simulator slot when the matcher pairs their
+ * ends (NEW_MSG: the slot index, or AUGUR_SIM_NONE when out of memory); a
+ * SEND/RECV's a is that slot. docs/simulate.md "Memory". */
+typedef struct builder sim_src;
+typedef uint64_t (*sim_msg_fn)(void *ctx, uint32_t sender, uint32_t receiver, uint64_t bytes,
+                               int sync);
+
+int sim_src_open(sim_src **out, augur_trace *t, const sim_windows *win,
+                 const augur_sim_site_scale *sites, size_t nsites, augur_error *err);
+/* Where new messages go; set before the first sim_src_ready. */
+void sim_src_set_msg(sim_src *b, sim_msg_fn fn, void *ctx);
+/* Reads until every rank left MPI_Init (or the trace ended) and sets the
+ * ranks' start times. */
+int sim_src_start(sim_src *b);
+/* Is RANK's operation PC (absolute number; all before it have run) known
+ * and resolved (its message, instance or member count is in, or the trace
+ * ended)? 1: yes, 0: the rank has no operation PC, < 0: error
+ * (sim_src_error). Operations before PC may be released. */
+int sim_src_ready(sim_src *b, uint32_t rank, uint64_t pc);
+/* Reads the rest of the trace (to report a stall the way the graph would). */
+int sim_src_drain(sim_src *b);
+augur_sim_graph *sim_src_graph(sim_src *b);
+const augur_error *sim_src_error(const sim_src *b);
+/* Operations held now (sum over ranks); what the graph had in total, with
+ * BYTES = the most memory the stream held. */
+uint64_t sim_src_held(const sim_src *b);
+void sim_src_stats(const sim_src *b, augur_sim_graph_stats *s);
+void sim_src_close(sim_src *b);
 /* ---- Network topology (topo.c) ------------------------------------------
  * The links between nodes as resources with a bandwidth; a route is the
  * list of resources a transfer from one node to another crosses. Layout:
