@@ -3,7 +3,15 @@
  * Irecv from both ring neighbours, Isend to both, Waitall, then an
  * Allreduce: 7 operations. Prints JSON: operations, build and simulation
  * CPU seconds, operations per second, graph bytes per operation, peak RSS.
- * usage: augur-bench-sim [--ranks N] [--iters N] [--bytes N] */
+ * usage: augur-bench-sim [--ranks N] [--iters N] [--bytes N]
+ *
+ * On a synthetic *trace* (synth_trace.h), streamed or in memory, one
+ * process per run so that the peak RSS is the run's:
+ *   augur-bench-sim --write-trace DIR [--ranks N] [--iters N]
+ *   augur-bench-sim --trace DIR [--in-memory]
+ * prints trace events, CPU seconds of the whole simulation (read, match,
+ * build, replay), trace events per CPU second, the most held in flight,
+ * peak RSS and the prediction. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +19,7 @@
 #include <time.h>
 
 #include "augur/sim.h"
+#include "synth_trace.h"
 
 static double cpu_now(void) {
   struct timespec ts;
@@ -18,20 +27,85 @@ static double cpu_now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Simulates trace DIR (streamed, or its whole graph first) and prints JSON. */
+static int bench_trace(const char *dir, int in_memory) {
+  augur_error err = {0};
+  augur_trace *t;
+  double t0 = cpu_now();
+  if (augur_trace_open(&t, dir, &err) != AUGUR_OK) {
+    fprintf(stderr, "augur-bench-sim: %s\n", err.msg);
+    return 1;
+  }
+  augur_machine m;
+  augur_machine_default(&m);
+  m.cores_per_node = 2;
+  augur_sim_result res;
+  augur_sim_graph_stats gs;
+  int rc;
+  if (in_memory) {
+    augur_sim_graph *g = NULL;
+    rc = augur_sim_graph_from_trace(&g, t, &err);
+    if (rc == AUGUR_OK) {
+      augur_sim_graph_stats_get(g, &gs);
+      rc = augur_simulate(g, &m, &res, &err);
+    }
+    augur_sim_graph_free(g);
+  } else {
+    rc = augur_simulate_trace(t, &m, NULL, &res, &gs, &err);
+  }
+  augur_trace_close(t);
+  double t1 = cpu_now();
+  if (rc != AUGUR_OK) {
+    fprintf(stderr, "augur-bench-sim: %s\n", err.msg);
+    return 1;
+  }
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  printf("{\"mode\": \"%s\", \"trace_events\": %llu, \"operations\": %llu, \"cpu_s\": %.3f, "
+         "\"events_per_s\": %.0f, \"peak_inflight\": %llu, \"graph_bytes\": %llu, "
+         "\"peak_rss_kib\": %ld, \"predicted_seconds\": %.9g}\n",
+         in_memory ? "memory" : "stream", (unsigned long long)gs.trace_events,
+         (unsigned long long)res.ops, t1 - t0, (double)gs.trace_events / (t1 - t0),
+         (unsigned long long)res.peak_inflight, (unsigned long long)gs.bytes, ru.ru_maxrss,
+         res.predicted_seconds);
+  augur_sim_result_free(&res);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   uint32_t nranks = 4;
   long iters = 100000, bytes = 4096;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!strcmp(argv[i], "--ranks"))
-      nranks = (uint32_t)atol(argv[i + 1]);
-    else if (!strcmp(argv[i], "--iters"))
-      iters = atol(argv[i + 1]);
-    else if (!strcmp(argv[i], "--bytes"))
-      bytes = atol(argv[i + 1]);
+  const char *write_dir = NULL, *trace_dir = NULL;
+  int in_memory = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *v = i + 1 < argc ? argv[i + 1] : "";
+    if (!strcmp(argv[i], "--in-memory"))
+      in_memory = 1;
+    else if (!strcmp(argv[i], "--ranks") && ++i)
+      nranks = (uint32_t)atol(v);
+    else if (!strcmp(argv[i], "--iters") && ++i)
+      iters = atol(v);
+    else if (!strcmp(argv[i], "--bytes") && ++i)
+      bytes = atol(v);
+    else if (!strcmp(argv[i], "--write-trace") && ++i)
+      write_dir = v;
+    else if (!strcmp(argv[i], "--trace") && ++i)
+      trace_dir = v;
   }
   if (nranks < 2 || iters < 1) {
-    fprintf(stderr, "usage: augur-bench-sim [--ranks N>=2] [--iters N] [--bytes N]\n");
+    fprintf(stderr, "usage: augur-bench-sim [--ranks N>=2] [--iters N] [--bytes N]\n"
+                    "       augur-bench-sim --write-trace DIR [--ranks N] [--iters N]\n"
+                    "       augur-bench-sim --trace DIR [--in-memory]\n");
     return 2;
+  }
+  if (trace_dir) return bench_trace(trace_dir, in_memory);
+  if (write_dir) {
+    augur_error err = {0};
+    if (synth_trace_write(write_dir, nranks, (uint64_t)iters, &err) != AUGUR_OK) {
+      fprintf(stderr, "augur-bench-sim: %s\n", err.msg);
+      return 1;
+    }
+    return 0;
   }
   double t0 = cpu_now();
   augur_sim_graph *g = augur_sim_graph_new(nranks);

@@ -1073,12 +1073,14 @@ static int sim_run(const sim_input *in, const augur_machine *m, double phase, au
     }
   }
   if (s.nomem) goto nomem;
+  /* Streaming: the ranks may end before the trace does (what follows their
+   * MPI_Finalize); the rest is read for the measured time and the counts,
+   * and a damaged end fails as it does in memory. */
+  if (s.src && s.src_rc == 0) s.src_rc = sim_src_drain(s.src);
   if (s.src_rc < 0) goto out;
   for (uint32_t r = 0; r < n; r++) {
     const rrun *rr = &s.r[r];
     if (!rr->ended) {
-      /* Streaming: the rank's count as the whole graph would have it. */
-      if (s.src && (s.src_rc = sim_src_drain(s.src)) < 0) goto out;
       const augur_sim_op *op = op_at(&s, r);
       size_t total = (size_t)(g->ranks[r].base + g->ranks[r].n);
       rc = augur_fail(err, AUGUR_E_STATE,

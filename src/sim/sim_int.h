@@ -112,7 +112,7 @@ int sim_src_start(sim_src *b);
  * ended)? 1: yes, 0: the rank has no operation PC, < 0: error
  * (sim_src_error). Operations before PC may be released. */
 int sim_src_ready(sim_src *b, uint32_t rank, uint64_t pc);
-/* Reads the rest of the trace (to report a stall the way the graph would). */
+/* Reads the rest of the trace (after the ranks ended: measured time, counts). */
 int sim_src_drain(sim_src *b);
 augur_sim_graph *sim_src_graph(sim_src *b);
 const augur_error *sim_src_error(const sim_src *b);

@@ -1,0 +1,220 @@
+/* augur simulate TRACE streams the trace into the simulator
+ * (augur_simulate_trace): the same answer as building the whole graph
+ * first, to the bit, on traces with unmatched ends, communicator creations
+ * some member never reached and --scale what-ifs; memory that does not grow
+ * with the trace's length; a damaged trace is an error. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "augur/sim.h"
+#include "augur/writer.h"
+#include "synth_trace.h"
+#include "util.h"
+
+#include "simtest.h"
+
+/* Simulates T both ways and asserts the results are identical; returns the
+ * streamed one (free it) and its graph counts in *GS. */
+static augur_sim_result both(augur_trace *t, const augur_machine *m, const augur_sim_trace_opts *o,
+                             augur_sim_graph_stats *gs) {
+  augur_error err = {0};
+  augur_sim_graph *g = NULL;
+  if (augur_sim_graph_from_trace_phases(&g, t, o ? o->phases : NULL, o ? o->nphases : 0, &err))
+    fail_msg("graph: %s", err.msg);
+  for (size_t k = 0; o && k < o->nsites; k++)
+    augur_sim_graph_scale_site(g, o->sites[k].site, o->sites[k].factor);
+  augur_sim_graph_stats mg;
+  augur_sim_graph_stats_get(g, &mg);
+  augur_sim_result mr = run(g, m), sr;
+  augur_sim_graph_free(g);
+  if (augur_simulate_trace(t, m, o, &sr, gs, &err)) fail_msg("stream: %s", err.msg);
+  assert_true(sr.predicted_seconds == mr.predicted_seconds);
+  assert_int_equal(sr.nranks, mr.nranks);
+  assert_memory_equal(sr.ranks, mr.ranks, mr.nranks * sizeof *mr.ranks);
+  assert_int_equal(sr.ops, mr.ops);
+  assert_int_equal(sr.messages, mr.messages);
+  assert_int_equal(sr.heap_events, mr.heap_events);
+  assert_int_equal(gs->ops, mg.ops);
+  assert_int_equal(gs->messages, mg.messages);
+  assert_int_equal(gs->collectives, mg.collectives);
+  assert_int_equal(gs->unmatched, mg.unmatched);
+  assert_int_equal(gs->trace_events, mg.trace_events);
+  assert_true(gs->measured_seconds == mg.measured_seconds);
+  augur_sim_result_free(&mr);
+  return sr;
+}
+
+static void write_rank(const char *dir, uint32_t r, uint32_t nranks, augur_event *ev, size_t n) {
+  augur_error err;
+  int32_t world[8];
+  for (uint32_t i = 0; i < nranks; i++)
+    world[i] = (int32_t)i;
+  augur_writer *w;
+  assert_int_equal(augur_writer_open(&w, dir, r, nranks, 0, &err), 0);
+  augur_comm_def cw = {.id = AUGUR_COMM_WORLD, .size = nranks, .members = world};
+  assert_int_equal(augur_writer_def_comm(w, &cw, &err), 0);
+  for (size_t i = 0; i < n; i++) {
+    ev[i].rank = r;
+    if (!ev[i].comm && ev[i].type != AUGUR_EV_INIT && ev[i].type != AUGUR_EV_FINALIZE &&
+        ev[i].type != AUGUR_EV_COMPLETION)
+      ev[i].comm = AUGUR_COMM_WORLD;
+  }
+  assert_int_equal(augur_writer_events(w, 0, ev, n, &err), 0);
+  assert_int_equal(augur_writer_close(w, &err), 0);
+}
+
+static augur_event p2p(unsigned type, uint64_t t0, uint64_t t1, int32_t peer, int32_t tag,
+                       uint64_t bytes, uint64_t req) {
+  augur_event e = tu_ev(type, t0, t1);
+  e.peer = peer;
+  e.tag = tag;
+  if (type == AUGUR_EV_RECV || type == AUGUR_EV_IRECV)
+    e.bytes_recv = bytes;
+  else
+    e.bytes = bytes;
+  e.req = req;
+  e.callsite = type;
+  return e;
+}
+
+static augur_event completion(uint64_t t0, uint64_t t1, uint64_t req, unsigned flags) {
+  augur_event e = tu_ev(AUGUR_EV_COMPLETION, t0, t1);
+  e.req = req;
+  e.flags = (uint16_t)flags;
+  return e;
+}
+
+/* 3 ranks. Rank 0 sends 0 -> 1 (paired), Isends to rank 2 that never
+ * receives it, Waits for it, dups the world communicator with rank 1 only
+ * (rank 2 never comes: a creation that never completes), Allreduces with
+ * everyone. Rank 1 receives, Irecvs from rank 2 that never sends, Waits,
+ * dups, Allreduces. Rank 2 computes, Allreduces, then Barriers alone. All
+ * unpaired parts are replayed as no-ops the same way both ways. */
+static void test_unmatched(void **state) {
+  (void)state;
+  const uint64_t us = 1000;
+  char *dir = tu_tracedir();
+  tu_meta(dir, 3);
+  augur_event e[3][12];
+  size_t n[3] = {0, 0, 0};
+  e[0][n[0]++] = tu_ev(AUGUR_EV_INIT, 0, 10 * us);
+  e[0][n[0]++] = p2p(AUGUR_EV_SEND, 20 * us, 21 * us, 1, 1, 100000, 0);
+  e[0][n[0]++] = p2p(AUGUR_EV_ISEND, 30 * us, 31 * us, 2, 9, 64, 0x10);
+  e[0][n[0]++] = tu_ev(AUGUR_EV_WAIT, 50 * us, 51 * us);
+  e[0][n[0]++] = completion(50 * us, 51 * us, 0x10, AUGUR_F_SENDREQ);
+  e[0][n[0]++] = tu_ev(AUGUR_EV_COMM_DUP, 60 * us, 70 * us);
+  e[0][n[0]++] = tu_ev(AUGUR_EV_ALLREDUCE, 90 * us, 100 * us);
+  e[0][n[0]++] = tu_ev(AUGUR_EV_FINALIZE, 110 * us, 120 * us);
+  e[1][n[1]++] = tu_ev(AUGUR_EV_INIT, 0, 12 * us);
+  e[1][n[1]++] = p2p(AUGUR_EV_RECV, 15 * us, 25 * us, 0, 1, 100000, 0);
+  e[1][n[1]++] = p2p(AUGUR_EV_IRECV, 26 * us, 27 * us, 2, 3, 64, 0x20);
+  e[1][n[1]++] = tu_ev(AUGUR_EV_WAIT, 40 * us, 41 * us);
+  e[1][n[1]++] = completion(40 * us, 41 * us, 0x20, AUGUR_F_RECVREQ);
+  e[1][n[1]++] = tu_ev(AUGUR_EV_COMM_DUP, 65 * us, 70 * us);
+  e[1][n[1]++] = tu_ev(AUGUR_EV_ALLREDUCE, 80 * us, 100 * us);
+  e[1][n[1]++] = tu_ev(AUGUR_EV_FINALIZE, 110 * us, 120 * us);
+  e[2][n[2]++] = tu_ev(AUGUR_EV_INIT, 0, 11 * us);
+  e[2][n[2]++] = tu_ev(AUGUR_EV_ALLREDUCE, 95 * us, 100 * us);
+  e[2][n[2]++] = tu_ev(AUGUR_EV_BARRIER, 101 * us, 105 * us);
+  e[2][n[2]++] = tu_ev(AUGUR_EV_FINALIZE, 110 * us, 120 * us);
+  for (uint32_t r = 0; r < 3; r++) {
+    for (size_t i = 0; i < n[r]; i++)
+      if (e[r][i].type == AUGUR_EV_ALLREDUCE) e[r][i].bytes = e[r][i].bytes_recv = 8;
+    write_rank(dir, r, 3, e[r], n[r]);
+  }
+  augur_trace *t;
+  augur_error err;
+  if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
+  augur_machine m;
+  machine(&m, 1e-6, 1e9);
+  m.eager_limit = 1000; /* the 100 kB send is a rendezvous */
+  augur_sim_graph_stats gs;
+  augur_sim_result r = both(t, &m, NULL, &gs);
+  /* Isend, Irecv, two dups and the Barrier had no partner. */
+  assert_int_equal(gs.unmatched, 5);
+  assert_int_equal(gs.messages, 1);
+  assert_int_equal(gs.collectives, 1);
+  assert_true(r.predicted_seconds > 0);
+  augur_sim_result_free(&r);
+  /* With a call-site what-if and a CPU quota too. */
+  augur_sim_site_scale ss = {AUGUR_EV_SEND, 2};
+  augur_sim_trace_opts o = {NULL, 0, &ss, 1};
+  m.cpu_quota = 0.5;
+  m.cpu_quota_period = 0.00005;
+  r = both(t, &m, &o, &gs);
+  augur_sim_result_free(&r);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
+/* The most held in flight at once for a synthetic ring of ITERS
+ * iterations (identical both ways). */
+static uint64_t ring_peak(uint64_t iters, uint64_t *ops) {
+  char *dir = tu_tracedir();
+  augur_error err;
+  if (synth_trace_write(dir, 4, iters, &err)) fail_msg("%s", err.msg);
+  augur_trace *t;
+  if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
+  augur_machine m;
+  augur_machine_default(&m);
+  m.cores_per_node = 2;
+  augur_sim_graph_stats gs;
+  augur_sim_result r = both(t, &m, NULL, &gs);
+  uint64_t peak = r.peak_inflight;
+  *ops = r.ops;
+  augur_sim_result_free(&r);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+  return peak;
+}
+
+/* Memory flat in trace length: ten times the iterations, ten times the
+ * operations, the same most in flight. */
+static void test_flat(void **state) {
+  (void)state;
+  uint64_t ops1, ops10;
+  uint64_t p1 = ring_peak(2000, &ops1), p10 = ring_peak(20000, &ops10);
+  assert_true(ops10 >= 9 * ops1);
+  assert_true(p1 > 0);
+  assert_true(p10 <= p1 + p1 / 10);
+  /* A few iterations' worth per rank, nowhere near one operation per call. */
+  assert_true(p10 < ops1 / 10);
+}
+
+/* A trace cut short inside a rank file is an error streaming too. */
+static void test_damaged(void **state) {
+  (void)state;
+  char *dir = tu_tracedir();
+  augur_error err;
+  if (synth_trace_write(dir, 4, 20000, &err)) fail_msg("%s", err.msg);
+  const char *f = tu_rank_file(dir, 2, 4);
+  tu_truncate(f, tu_file_size(f) / 2);
+  augur_trace *t;
+  if (augur_trace_open(&t, dir, &err) == AUGUR_OK) {
+    augur_machine m;
+    augur_machine_default(&m);
+    augur_sim_result r;
+    memset(&err, 0, sizeof err);
+    assert_true(augur_simulate_trace(t, &m, NULL, &r, NULL, &err) < 0);
+    assert_non_null(strstr(err.msg, "rank"));
+    augur_trace_close(t);
+  }
+  tu_cleanup(dir);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_unmatched),
+      cmocka_unit_test(test_flat),
+      cmocka_unit_test(test_damaged),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
