@@ -7,6 +7,8 @@
 #    SimGrid's SMPI replay (`augur export --format simgrid`) on the same model
 #    (`simulate --simgrid-platform`); simulated events/s and peak RSS of both.
 # 2. Simulator throughput and memory on synthetic graphs (augur-bench-sim).
+# 3. Streaming against in-memory on synthetic traces of growing length
+#    (augur-bench-sim --write-trace / --trace): events/s and peak RSS.
 # Usage: [NP=2] bench/simulate/run.sh [BUILD_DIR]
 set -eu
 . "$(dirname "$0")/../lib.sh"
@@ -160,3 +162,27 @@ print("%6d %8d %10d %8.3f %8.3f %11.2fM %10.1f %9.1f" % (d["ranks"], d["iteratio
       d["operations"], d["build_s"], d["simulate_s"], d["ops_per_s"] / 1e6,
       d["graph_bytes_per_op"], d["peak_rss_kib"] / 1024))'
 done
+echo
+
+echo "Streamed (augur simulate TRACE) against the whole graph first (--in-memory), synthetic"
+echo "traces: 4 ranks on a ring, per rank and iteration 10 us compute, Irecv, Isend, Waitall,"
+echo "Allreduce, Iprobe (7 records, 10 operations); one process per run; CPU seconds of the"
+echo "whole replay (read, match, graph, simulate); in flight: the most operations + message"
+echo "slots + open requests held at once:"
+printf '%9s %11s %-7s %8s %11s %10s %9s\n' iters events mode cpu_s "events/s" "in flight" "RSS MB"
+for iters in ${STREAM_ITERS:-10000 100000 1000000}; do
+  rm -rf "$W/syn"
+  "$BENCH" --write-trace "$W/syn" --ranks 4 --iters "$iters" || { echo "writing $iters failed"; continue; }
+  for mode in stream memory; do
+    flag=""
+    [ "$mode" = memory ] && flag=--in-memory
+    # shellcheck disable=SC2086
+    "$BENCH" --trace "$W/syn" $flag | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+fl = str(d["peak_inflight"]) if d["mode"] == "stream" else "-"
+print("%9d %11d %-7s %8.3f %10.2fM %10s %9.1f" % (int(sys.argv[1]), d["trace_events"], d["mode"],
+      d["cpu_s"], d["events_per_s"] / 1e6, fl, d["peak_rss_kib"] / 1024))' "$iters"
+  done
+done
+rm -rf "$W/syn"

@@ -7,7 +7,13 @@
  * instance id when the matcher calls back. Requests are followed per
  * (rank, handle) in FIFO order like the reader does, so a Wait knows which
  * Isend/Irecv operations it completes. Memory beyond the graph holds only
- * in-flight ends and requests. */
+ * in-flight ends and requests.
+ *
+ * The same builder streams (sim_src_*, for augur_simulate_trace): it reads
+ * only as far as the simulator needs, operations are numbered absolutely
+ * so the run ones can be dropped from the front of each rank's array, and
+ * messages go straight to the simulator's slots (docs/simulate.md
+ * "Memory"). */
 #include <stdlib.h>
 #include <string.h>
 

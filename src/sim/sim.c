@@ -23,7 +23,14 @@
  * (MPI ranks poll while they wait, so a waiting rank keeps its turn), and a
  * CPU quota runs all ranks of a node at the start of each period. Being
  * fixed per rank, the windows keep the run-ahead: CPU work stretches over
- * them, and a rank notices what it waited for when its next window opens. */
+ * them, and a rank notices what it waited for when its next window opens.
+ *
+ * Streaming (augur_simulate_trace), the graph is read as the ranks need
+ * it: a rank whose next operation is not read or not yet resolved reads
+ * more of the trace then and there (have_op), which changes when the reader
+ * works, not what the simulator does, so the result is the one of the whole
+ * graph. Point-to-point slots are then recycled like collective ones, and
+ * nonblocking ends wait for their WAIT in a per-rank request table. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
