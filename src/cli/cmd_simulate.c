@@ -296,7 +296,8 @@ int cmd_simulate(int argc, char **argv) {
     return cli_usage("cyclic placement needs a number of nodes (--nodes N or nodes = N)");
 
   if (gfile_is_graph_path(path)) { /* an execution-graph file (docs/graph-format.md) */
-    if (sgdir || nscales) return cli_usage("--simgrid-platform and --scale need a trace");
+    if (sgdir || nscales || in_memory)
+      return cli_usage("--simgrid-platform, --scale and --in-memory need a trace");
     gopt.json = json;
     gopt.classes = gclasses;
     gopt.nclasses = ngclasses;

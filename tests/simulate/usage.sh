@@ -34,6 +34,10 @@ expect 1 1 "$AUGUR" simulate "$D/empty.augur" --machine "$D/line.ini"
 contains "$D/err" "line.ini:2:"
 expect 0 0 "$AUGUR" simulate --help
 contains "$D/out" "--machine"
+contains "$D/out" "--in-memory"
+# A graph file is always in memory: --in-memory is for traces.
+printf 'not a graph\n' >"$D/x.graph"
+expect 2 1 "$AUGUR" simulate "$D/x.graph" --in-memory
 expect 0 0 "$AUGUR" help simulate
 expect 2 1 "$AUGUR" calibrate --bogus
 expect 2 1 "$AUGUR" calibrate --mpi lam
