@@ -41,8 +41,10 @@ augur_sim_graph *augur_sim_graph_new(uint32_t nranks) {
 
 void augur_sim_graph_free(augur_sim_graph *g) {
   if (!g) return;
-  for (uint32_t r = 0; r < g->nranks; r++)
+  for (uint32_t r = 0; r < g->nranks; r++) {
     free(g->ranks[r].ops);
+    free(g->ranks[r].wl); /* streaming's own wait lists */
+  }
   free(g->ranks);
   free(g->msgs);
   free(g->waits);

@@ -706,9 +706,6 @@ static void builder_free(builder *b) {
   if (!b) return;
   augur_stream_close(b->s);
   augur_matcher_free(b->mt);
-  if (b->g)
-    for (uint32_t r = 0; r < b->g->nranks; r++)
-      free(b->g->ranks[r].wl);
   augur_sim_graph_free(b->g);
   free(b->rs);
   free(b->pers);
