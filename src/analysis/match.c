@@ -25,10 +25,11 @@ typedef struct qkey {
 
 typedef struct queue {
   qkey k;
-  int used;
-  int side; /* channels: 0 = sends wait, 1 = receives wait */
+  uint32_t hash; /* key_hash(k), low bits: moves and deletions do not hash again */
+  uint8_t used;
+  uint8_t side; /* channels: 0 = sends wait, 1 = receives wait */
   unsigned char *v;
-  size_t head, len, cap;
+  uint32_t head, len, cap;
 } queue;
 
 /* Buffers of emptied queues kept for the next ones: most queues hold one
@@ -74,37 +75,50 @@ static void qt_free(qtab *t) {
   free(t->slot);
 }
 
-static queue *qt_slot(queue *slot, size_t cap, const qkey *k) {
-  size_t i = (size_t)key_hash(k) & (cap - 1);
-  while (slot[i].used && !key_eq(&slot[i].k, k))
+/* K's slot (hash H): its queue, or the free slot where it would go. */
+static inline queue *qt_slot(queue *slot, size_t cap, const qkey *k, uint32_t h) {
+  size_t i = h & (cap - 1);
+  while (slot[i].used && !(slot[i].hash == h && key_eq(&slot[i].k, k)))
     i = (i + 1) & (cap - 1);
   return &slot[i];
 }
 
-static queue *qt_find(qtab *t, const qkey *k) {
-  queue *q = qt_slot(t->slot, t->cap, k);
+static inline queue *qt_find(qtab *t, const qkey *k, uint32_t h) {
+  queue *q = qt_slot(t->slot, t->cap, k, h);
   return q->used ? q : NULL;
 }
 
-static queue *qt_get(qtab *t, const qkey *k) {
+/* Inserts an empty queue for K at Q, the free slot qt_find's probe ended at
+ * (NULL: probe again); grows the table first if needed. */
+static queue *qt_add(qtab *t, queue *q, const qkey *k, uint32_t h) {
   if ((t->n + 1) * 2 > t->cap) {
     size_t ncap = t->cap * 2;
     queue *ns = calloc(ncap, sizeof *ns);
     if (!ns) return NULL;
-    for (size_t i = 0; i < t->cap; i++)
-      if (t->slot[i].used) *qt_slot(ns, ncap, &t->slot[i].k) = t->slot[i];
+    for (size_t i = 0; i < t->cap; i++) {
+      if (!t->slot[i].used) continue;
+      size_t j = t->slot[i].hash & (ncap - 1);
+      while (ns[j].used)
+        j = (j + 1) & (ncap - 1);
+      ns[j] = t->slot[i];
+    }
     free(t->slot);
     t->slot = ns;
     t->cap = ncap;
+    q = NULL;
   }
-  queue *q = qt_slot(t->slot, t->cap, k);
-  if (!q->used) {
-    memset(q, 0, sizeof *q);
-    q->used = 1;
-    q->k = *k;
-    t->n++;
-  }
+  if (!q) q = qt_slot(t->slot, t->cap, k, h);
+  memset(q, 0, sizeof *q);
+  q->used = 1;
+  q->k = *k;
+  q->hash = h;
+  t->n++;
   return q;
+}
+
+static queue *qt_get(qtab *t, const qkey *k, uint32_t h) {
+  queue *q = qt_slot(t->slot, t->cap, k, h);
+  return q->used ? q : qt_add(t, q, k, h);
 }
 
 /* An empty queue leaves the table at once, so it holds only keys with
@@ -118,7 +132,7 @@ static void qt_remove(qtab *t, queue *q) {
     free(q->v);
   for (size_t j = (i + 1) & mask; t->slot[j].used; j = (j + 1) & mask) {
     queue *d = &t->slot[j];
-    size_t home = (size_t)key_hash(&d->k) & mask;
+    size_t home = d->hash & mask;
     /* d stays unless its home lies cyclically outside (i, j] */
     if (i <= j ? (home > i && home <= j) : (home > i || home <= j)) continue;
     t->slot[i] = *d;
@@ -128,12 +142,12 @@ static void qt_remove(qtab *t, queue *q) {
   t->n--;
 }
 
-static void *q_at(const queue *q, size_t esz, size_t i) {
+static inline void *q_at(const queue *q, size_t esz, size_t i) {
   return q->v + (q->head + i) * esz;
 }
 
-static int q_push(qtab *t, queue *q, const void *e) {
-  size_t esz = t->esz;
+/* ESZ is t->esz, passed as a constant so the copies inline. */
+static inline int q_push(qtab *t, queue *q, const void *e, size_t esz) {
   if (!q->cap && t->nspare) {
     q->v = t->spare[--t->nspare];
     q->cap = QT_SPARE_CAP;
@@ -144,7 +158,7 @@ static int q_push(qtab *t, queue *q, const void *e) {
       q->head = 0;
     }
     if (q->len == q->cap) {
-      size_t ncap = q->cap ? q->cap * 2 : QT_SPARE_CAP;
+      uint32_t ncap = q->cap ? q->cap * 2 : QT_SPARE_CAP;
       unsigned char *nv = realloc(q->v, ncap * esz);
       if (!nv) return -1;
       q->v = nv;
@@ -156,8 +170,8 @@ static int q_push(qtab *t, queue *q, const void *e) {
 }
 
 /* Copies out the oldest element and removes it (and the queue once empty). */
-static void q_pop(qtab *t, queue *q, void *out) {
-  if (out) memcpy(out, q_at(q, t->esz, 0), t->esz);
+static inline void q_pop(qtab *t, queue *q, void *out, size_t esz) {
+  if (out) memcpy(out, q_at(q, esz, 0), esz);
   q->head++;
   if (--q->len == 0) qt_remove(t, q);
 }
@@ -189,6 +203,11 @@ typedef struct coll_comm {
 
 /* ---- the matcher ---------------------------------------------------------- */
 
+/* What a sub-record takes from its parent call. */
+typedef struct call_times {
+  uint64_t t_start, t_end, callsite;
+} call_times;
+
 /* What the call that started a request said. */
 typedef struct post {
   augur_match_end e; /* posting call: t_post, callsite, type, kind, sync, bytes */
@@ -205,11 +224,54 @@ struct augur_matcher {
   qtab chan, req;
   coll_comm *comms;
   size_t ncomms, capcomms, lastcomm;
-  augur_event parent; /* last non-sub-record: sub-records take its times */
+  call_times parent; /* last non-sub-record: sub-records take its times */
+  uint8_t act[128];  /* per event type: what feeding it does (enum act) */
   uint64_t horizon;
   augur_match_counts cnt;
   size_t waiting; /* ends in channels */
 };
+
+/* What augur_match_feed does with an event type, decided once per type. */
+enum act {
+  A_NONE,
+  A_POST_PERSISTENT, /* *_INIT: a persistent request */
+  A_SEND_BLOCKING,   /* Send, Sendrecv...: a send end */
+  A_SEND_NONBLOCKING,
+  A_IRECV, /* Irecv, Imrecv: a receive request */
+  A_RECV,  /* Recv, Mrecv, SUB_RECV: a receive end */
+  A_START, /* Start, SUB_START */
+  A_FREE,  /* Request_free */
+  A_COMPLETION,
+  A_COLL
+};
+
+static int is_send_init(unsigned type) {
+  return type >= AUGUR_EV_SEND_INIT && type <= AUGUR_EV_RSEND_INIT;
+}
+
+static uint8_t act_of(unsigned t) {
+  if (is_send_init(t) || t == AUGUR_EV_RECV_INIT) return A_POST_PERSISTENT;
+  if (augur_event_is_p2p_send(t))
+    return augur_event_is_nonblocking(t) ? A_SEND_NONBLOCKING : A_SEND_BLOCKING;
+  switch (t) {
+  case AUGUR_EV_IRECV:
+  case AUGUR_EV_IMRECV:
+    return A_IRECV;
+  case AUGUR_EV_RECV:
+  case AUGUR_EV_MRECV:
+  case AUGUR_EV_SUB_RECV:
+    return A_RECV;
+  case AUGUR_EV_START:
+  case AUGUR_EV_SUB_START:
+    return A_START;
+  case AUGUR_EV_REQUEST_FREE:
+    return A_FREE;
+  case AUGUR_EV_COMPLETION:
+    return A_COMPLETION;
+  default:
+    return augur_event_is_collective(t) ? A_COLL : A_NONE;
+  }
+}
 
 augur_matcher *augur_matcher_new(augur_trace *trace, augur_message_fn on_message,
                                  augur_coll_fn on_coll, void *ctx) {
@@ -220,6 +282,8 @@ augur_matcher *augur_matcher_new(augur_trace *trace, augur_message_fn on_message
   m->on_coll = on_coll;
   m->ctx = ctx;
   m->horizon = UINT64_MAX;
+  for (unsigned t = 0; t < 128; t++)
+    m->act[t] = act_of(t);
   if (qt_init(&m->chan, sizeof(augur_match_end)) || qt_init(&m->req, sizeof(post))) {
     free(m->chan.slot);
     free(m);
@@ -289,10 +353,11 @@ static int nomem(augur_error *err) {
 static int add_end(augur_matcher *m, int side, uint32_t sender, uint32_t receiver, uint64_t comm,
                    int32_t tag, const augur_match_end *e, augur_error *err) {
   qkey k = {comm, sender, receiver, tag};
-  queue *q = qt_find(&m->chan, &k);
-  if (q && q->side != side) { /* the other side waits: match the oldest */
+  uint32_t h = (uint32_t)key_hash(&k);
+  queue *q = qt_slot(m->chan.slot, m->chan.cap, &k, h);
+  if (q->used && q->side != side) { /* the other side waits: match the oldest */
     augur_match_end other;
-    q_pop(&m->chan, q, &other);
+    q_pop(&m->chan, q, &other, sizeof other);
     m->waiting--;
     const augur_match_end *s = side == 0 ? e : &other, *r = side == 0 ? &other : e;
     if (side == 1 && s->t_start <= m->horizon) m->cnt.sends_by_horizon--;
@@ -303,9 +368,9 @@ static int add_end(augur_matcher *m, int side, uint32_t sender, uint32_t receive
     m->cnt.dropped++;
     return AUGUR_OK;
   }
-  if (!q && !(q = qt_get(&m->chan, &k))) return nomem(err);
-  q->side = side;
-  if (q_push(&m->chan, q, e)) return nomem(err);
+  if (!q->used && !(q = qt_add(&m->chan, q, &k, h))) return nomem(err);
+  q->side = (uint8_t)side;
+  if (q_push(&m->chan, q, e, sizeof *e)) return nomem(err);
   m->waiting++;
   if (side == 0 && e->t_start <= m->horizon) m->cnt.sends_by_horizon++;
   return AUGUR_OK;
@@ -315,14 +380,10 @@ static int is_sync(unsigned type) {
   return type == AUGUR_EV_SSEND || type == AUGUR_EV_ISSEND || type == AUGUR_EV_SSEND_INIT;
 }
 
-static int is_send_init(unsigned type) {
-  return type >= AUGUR_EV_SEND_INIT && type <= AUGUR_EV_RSEND_INIT;
-}
-
 /* The end a call posts, with the call's times (P is the parent for a
  * sub-record) and the event's own rank, thread and type. */
-static augur_match_end end_of(const augur_event *ev, const augur_event *p, int kind,
-                              uint64_t bytes) {
+static inline augur_match_end end_of(const augur_event *ev, const call_times *p, int kind,
+                                     uint64_t bytes) {
   augur_match_end e;
   memset(&e, 0, sizeof e);
   e.t_post = p->t_start;
@@ -342,19 +403,19 @@ static augur_match_end end_of(const augur_event *ev, const augur_event *p, int k
 
 static int post_request(augur_matcher *m, const augur_event *ev, const post *p, augur_error *err) {
   qkey k = {ev->req, ev->rank, 0, 0};
-  queue *q = qt_get(&m->req, &k);
+  queue *q = qt_get(&m->req, &k, (uint32_t)key_hash(&k));
   if (!q) return nomem(err);
   if (p->persistent) /* an *_INIT replaces whatever the handle held */
     q->head = q->len = 0;
-  if (q_push(&m->req, q, p)) return nomem(err);
+  if (q_push(&m->req, q, p, sizeof *p)) return nomem(err);
   return AUGUR_OK;
 }
 
 /* A (persistent) request restarted by Start or Startall's SUB_START. */
-static int start_request(augur_matcher *m, const augur_event *ev, const augur_event *par,
+static int start_request(augur_matcher *m, const augur_event *ev, const call_times *par,
                          augur_error *err) {
   qkey k = {ev->req, ev->rank, 0, 0};
-  queue *q = qt_find(&m->req, &k);
+  queue *q = qt_find(&m->req, &k, (uint32_t)key_hash(&k));
   if (!q) return AUGUR_OK; /* started before the trace began: nothing known */
   post *p = q_at(q, sizeof *p, 0);
   if (!p->persistent) return AUGUR_OK;
@@ -369,16 +430,16 @@ static int start_request(augur_matcher *m, const augur_event *ev, const augur_ev
   return add_end(m, 0, ev->rank, (uint32_t)p->peer, p->comm, p->tag, &e, err);
 }
 
-static int complete_recv(augur_matcher *m, const augur_event *ev, const augur_event *par,
+static int complete_recv(augur_matcher *m, const augur_event *ev, const call_times *par,
                          augur_error *err) {
   qkey k = {ev->req, ev->rank, 0, 0};
-  queue *q = qt_find(&m->req, &k);
+  queue *q = qt_find(&m->req, &k, (uint32_t)key_hash(&k));
   post p = {0};
   int have = 0;
   if (q) {
     p = *(post *)q_at(q, sizeof p, 0);
     have = 1;
-    if (!p.persistent) q_pop(&m->req, q, NULL);
+    if (!p.persistent) q_pop(&m->req, q, NULL, sizeof p);
   }
   if ((ev->flags & AUGUR_F_CANCELLED) || ev->peer < 0 || ev->tag < 0) return AUGUR_OK;
   int kind = (ev->flags & AUGUR_F_PERSISTENT) ? AUGUR_MATCH_PERSISTENT : AUGUR_MATCH_NONBLOCKING;
@@ -395,8 +456,8 @@ static int complete_recv(augur_matcher *m, const augur_event *ev, const augur_ev
 
 static void request_free(augur_matcher *m, const augur_event *ev) {
   qkey k = {ev->req, ev->rank, 0, 0};
-  queue *q = qt_find(&m->req, &k);
-  if (q) q_pop(&m->req, q, NULL); /* never completed in the trace after this */
+  queue *q = qt_find(&m->req, &k, (uint32_t)key_hash(&k));
+  if (q) q_pop(&m->req, q, NULL, sizeof(post)); /* never completed in the trace after this */
 }
 
 /* ---- collective instances ---- */
@@ -511,12 +572,17 @@ static int add_collective(augur_matcher *m, const augur_event *ev, augur_error *
 
 int augur_match_feed(augur_matcher *m, const augur_event *ev, augur_error *err) {
   unsigned type = ev->type;
-  int sub = augur_event_is_sub(type);
-  if (!sub) m->parent = *ev;
-  const augur_event *par = sub ? &m->parent : ev;
-
-  if (is_send_init(type) || type == AUGUR_EV_RECV_INIT) {
-    post p = {end_of(ev, ev, AUGUR_MATCH_PERSISTENT, ev->bytes),
+  call_times own;
+  const call_times *par = &m->parent;
+  if (type - AUGUR_EV_COMPLETION >
+      AUGUR_EV_SUB_START - AUGUR_EV_COMPLETION) { /* not a sub-record */
+    own = (call_times){ev->t_start, ev->t_end, ev->callsite};
+    m->parent = own;
+    par = &own;
+  }
+  switch (type < 128 ? m->act[type] : A_NONE) {
+  case A_POST_PERSISTENT: {
+    post p = {end_of(ev, par, AUGUR_MATCH_PERSISTENT, ev->bytes),
               ev->comm,
               ev->peer,
               ev->tag,
@@ -524,37 +590,34 @@ int augur_match_feed(augur_matcher *m, const augur_event *ev, augur_error *err) 
               1};
     return post_request(m, ev, &p, err);
   }
-  if (augur_event_is_p2p_send(type)) { /* Send..Irsend, Sendrecv(_replace) */
+  case A_SEND_BLOCKING:
+  case A_SEND_NONBLOCKING: {
     if (ev->peer < 0) return AUGUR_OK; /* PROC_NULL */
-    int kind = augur_event_is_nonblocking(type) ? AUGUR_MATCH_NONBLOCKING : AUGUR_MATCH_BLOCKING;
-    augur_match_end e = end_of(ev, ev, kind, ev->bytes);
+    int kind = m->act[type] == A_SEND_NONBLOCKING ? AUGUR_MATCH_NONBLOCKING : AUGUR_MATCH_BLOCKING;
+    augur_match_end e = end_of(ev, par, kind, ev->bytes);
     return add_end(m, 0, ev->rank, (uint32_t)ev->peer, ev->comm, ev->tag, &e, err);
   }
-  switch (type) {
-  case AUGUR_EV_IRECV:
-  case AUGUR_EV_IMRECV: {
-    post p = {end_of(ev, ev, AUGUR_MATCH_NONBLOCKING, 0), ev->comm, ev->peer, ev->tag, 0, 0};
+  case A_IRECV: {
+    post p = {end_of(ev, par, AUGUR_MATCH_NONBLOCKING, 0), ev->comm, ev->peer, ev->tag, 0, 0};
     return post_request(m, ev, &p, err);
   }
-  case AUGUR_EV_RECV:
-  case AUGUR_EV_MRECV:
-  case AUGUR_EV_SUB_RECV: {
+  case A_RECV: {
     if (ev->peer < 0 || ev->tag < 0) return AUGUR_OK; /* PROC_NULL or unresolved */
     augur_match_end e = end_of(ev, par, AUGUR_MATCH_BLOCKING, ev->bytes_recv);
     return add_end(m, 1, (uint32_t)ev->peer, ev->rank, ev->comm, ev->tag, &e, err);
   }
-  case AUGUR_EV_START:
-  case AUGUR_EV_SUB_START:
+  case A_START:
     return start_request(m, ev, par, err);
-  case AUGUR_EV_REQUEST_FREE:
+  case A_FREE:
     request_free(m, ev);
     return AUGUR_OK;
-  case AUGUR_EV_COMPLETION:
+  case A_COMPLETION:
     if (ev->flags & AUGUR_F_RECVREQ) return complete_recv(m, ev, par, err);
     return AUGUR_OK; /* sends joined their channel when called or started */
+  case A_COLL:
+    if (m->trace && m->on_coll) return add_collective(m, ev, err);
+    return AUGUR_OK;
   default:
-    break;
+    return AUGUR_OK;
   }
-  if (augur_event_is_collective(type) && m->trace && m->on_coll) return add_collective(m, ev, err);
-  return AUGUR_OK;
 }

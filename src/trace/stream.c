@@ -210,7 +210,8 @@ struct augur_stream {
   int own_dctx; /* rank streams of a merged stream share the merged stream's */
   cursor **cur;
   uint32_t ncur;
-  int group; /* cursor whose sub-records must come next, or -1 */
+  int group;  /* cursor whose sub-records must come next, or -1 */
+  int peeked; /* threaded ranks: cursor of the record rank_peek finished, or -1 */
   int err;
   char errmsg[AUGUR_ERROR_MSG_MAX];
   reqtab rq;
@@ -233,17 +234,19 @@ struct augur_stream {
   /* merged stream */
   uint32_t n;
   augur_stream **rs;
-  augur_event *la; /* lookahead event per rank */
-  int *state;      /* 1 lookahead valid, 0 exhausted, < 0 error pending */
+  const augur_event **la; /* lookahead per rank: its next record, in its batch */
+  int *state;             /* 1 lookahead valid, 0 exhausted, < 0 error pending */
   uint64_t *key;
-  struct hent *heap; /* merged: ranks by (lookahead t_start, rank) */
-  uint32_t hn;
+  uint32_t k;     /* leaves of the tournament tree: n rounded up to a power of two */
+  uint32_t *tree; /* tree[0] the winner, tree[1 .. k-1] each match's loser */
 };
 
 static int stream_fail(augur_stream *s, int code, augur_error *err) {
   s->err = code;
   return augur_fail(err, code, "%s", s->errmsg);
 }
+
+static void finish_batch(augur_stream *s, cursor *c);
 
 /* Makes c->ev[c->pos] valid, or sets c->done. Returns AUGUR_OK or an error. */
 static int cursor_fill(augur_stream *s, cursor *c, augur_error *err) {
@@ -261,12 +264,11 @@ static int cursor_fill(augur_stream *s, cursor *c, augur_error *err) {
                  s->rank, (unsigned long long)c->block_off, why);
         c->in_block = 0;
         c->done = 1;
-        if (got) {
-          c->pending = rc;
-          return AUGUR_OK;
-        }
-        return stream_fail(s, rc, err);
+        c->pending = rc;
       }
+      if (s->ncur == 1) finish_batch(s, c); /* a failing record there comes first */
+      if (c->pending && !c->n) return stream_fail(s, c->pending, err);
+      if (c->pending) return AUGUR_OK;
       continue;
     }
     size_t i = c->next_block;
@@ -345,13 +347,12 @@ static inline uint64_t to_global(const augur_stream *s, uint64_t local) {
   return aug_clock_global(s->clk_base, s->clk_slope, s->clk_l0, local);
 }
 
-/* Turns a decoded record (src, in the cursor's batch) into what the reader
- * API promises (ev). Fields are read from src, never back from ev: ev was
- * just written with wide stores, and reading parts of it back would stall
- * on store forwarding. */
-static inline int finish(augur_stream *s, const augur_event *src, augur_event *ev,
-                         augur_error *err) {
-  *ev = *src;
+/* Turns a decoded record of the cursor's batch, in place, into what the
+ * reader API promises. Every field is read before it is rewritten. Returns
+ * AUGUR_OK or AUGUR_E_NOMEM with s->errmsg set (the caller decides whether
+ * the error waits behind the records before it). */
+static inline int finish(augur_stream *s, augur_event *ev) {
+  const augur_event *src = ev;
   ev->rank = s->rank;
   uint64_t l = src->callsite;
   if (l) {
@@ -432,7 +433,24 @@ static inline int finish(augur_stream *s, const augur_event *src, augur_event *e
   return AUGUR_OK;
 oom:
   snprintf(s->errmsg, sizeof s->errmsg, "rank %u: out of memory for the request table", s->rank);
-  return stream_fail(s, AUGUR_E_NOMEM, err);
+  return AUGUR_E_NOMEM;
+}
+
+/* Single-threaded ranks finish a whole batch as soon as it is decoded: one
+ * tight loop instead of a call per record, and the merged stream can hand
+ * records out of the batch without a lookahead copy. Records before a
+ * failing one stay; the error waits behind them (c->pending). */
+static void finish_batch(augur_stream *s, cursor *c) {
+  for (uint32_t i = 0; i < c->n; i++) {
+    int rc = finish(s, &c->ev[i]);
+    if (rc != AUGUR_OK) {
+      c->n = i;
+      c->pending = rc;
+      c->in_block = 0;
+      c->done = 1;
+      return;
+    }
+  }
 }
 
 static int is_sub(unsigned t) {
@@ -447,41 +465,73 @@ static int end_of_rank(augur_stream *s, augur_error *err) {
   return 0;
 }
 
-static int rank_next(augur_stream *s, augur_event *ev, augur_error *err) {
+/* The rank's next record, finished, left in its cursor's batch: *ev points
+ * at it until rank_take. Returns 1, 0 at the end, or an error. */
+static int rank_peek(augur_stream *s, const augur_event **ev, augur_error *err) {
   if (s->err) return augur_fail(err, s->err, "%s", s->errmsg);
   cursor *c;
-  if (s->ncur == 1) { /* the common single-threaded rank */
+  if (s->ncur == 1) { /* the common single-threaded rank: batches come finished */
     c = s->cur[0];
     if (c->pos == c->n) {
       int rc = cursor_fill(s, c, err);
       if (rc != AUGUR_OK) return rc;
       if (c->done && c->pos == c->n) return end_of_rank(s, err);
     }
-  } else {
-    c = NULL;
-    if (s->group >= 0) {
-      cursor *g = s->cur[s->group];
-      int rc = cursor_fill(s, g, err);
-      if (rc != AUGUR_OK) return rc;
-      if (g->pos < g->n && is_sub(g->ev[g->pos].type)) c = g;
-    }
-    if (!c) {
-      s->group = -1;
-      for (uint32_t i = 0; i < s->ncur; i++) {
-        cursor *k = s->cur[i];
-        int rc = cursor_fill(s, k, err);
-        if (rc != AUGUR_OK) return rc;
-        if (k->pos == k->n) continue;
-        if (!c || k->ev[k->pos].t_start < c->ev[c->pos].t_start) {
-          c = k;
-          s->group = (int)i;
-        }
-      }
-      if (!c) return end_of_rank(s, err);
-    }
+    *ev = &c->ev[c->pos];
+    return 1;
   }
-  int rc = finish(s, &c->ev[c->pos++], ev, err);
-  return rc == AUGUR_OK ? 1 : rc;
+  if (s->peeked >= 0) {
+    c = s->cur[s->peeked];
+    *ev = &c->ev[c->pos];
+    return 1;
+  }
+  c = NULL;
+  if (s->group >= 0) {
+    cursor *g = s->cur[s->group];
+    int rc = cursor_fill(s, g, err);
+    if (rc != AUGUR_OK) return rc;
+    if (g->pos < g->n && is_sub(g->ev[g->pos].type)) c = g;
+  }
+  if (!c) {
+    s->group = -1;
+    for (uint32_t i = 0; i < s->ncur; i++) {
+      cursor *k = s->cur[i];
+      int rc = cursor_fill(s, k, err);
+      if (rc != AUGUR_OK) return rc;
+      if (k->pos == k->n) continue;
+      if (!c || k->ev[k->pos].t_start < c->ev[c->pos].t_start) {
+        c = k;
+        s->group = (int)i;
+      }
+    }
+    if (!c) return end_of_rank(s, err);
+  }
+  /* Threads interleave by time, so a record is finished once it is chosen:
+   * the request table sees the rank's calls in the order they are returned. */
+  int rc = finish(s, &c->ev[c->pos]);
+  if (rc != AUGUR_OK) return stream_fail(s, rc, err);
+  s->peeked = s->group;
+  *ev = &c->ev[c->pos];
+  return 1;
+}
+
+/* Moves past the record rank_peek returned. */
+static inline void rank_take(augur_stream *s) {
+  if (s->ncur == 1) {
+    s->cur[0]->pos++;
+  } else {
+    s->cur[s->peeked]->pos++;
+    s->peeked = -1;
+  }
+}
+
+static int rank_next(augur_stream *s, augur_event *ev, augur_error *err) {
+  const augur_event *p;
+  int rc = rank_peek(s, &p, err);
+  if (rc != 1) return rc;
+  *ev = *p;
+  rank_take(s);
+  return 1;
 }
 
 static void reset_cursors(augur_stream *s, size_t block) {
@@ -491,7 +541,7 @@ static void reset_cursors(augur_stream *s, size_t block) {
     c->in_block = c->done = c->pending = 0;
     c->n = c->pos = 0;
   }
-  s->group = -1;
+  s->group = s->peeked = -1;
   s->err = 0;
   s->errmsg[0] = '\0';
   for (size_t i = 0; i < s->rq.cap; i++)
@@ -519,7 +569,7 @@ static int open_rank_stream(augur_trace *t, uint32_t rank, ZSTD_DCtx *shared, au
   s->rank = rank;
   s->r = &t->ranks[rank];
   s->fd = -1;
-  s->group = -1;
+  s->group = s->peeked = -1;
   for (unsigned i = 0; i < 128; i++)
     s->cls[i] = (uint16_t)classify(i);
   s->clk_base = (int64_t)((uint64_t)s->r->off0 - (uint64_t)t->shift);
@@ -570,38 +620,42 @@ oom:
   return augur_fail(err, AUGUR_E_NOMEM, "rank %u: out of memory opening a stream", rank);
 }
 
-/* ---- merged stream: binary min-heap of ranks keyed by (lookahead t_start, rank) ---- */
+/* ---- merged stream: a tournament (loser) tree of ranks ----
+ *
+ * Ranks are ordered by (lookahead t_start, rank); ranks at their end order
+ * after every other. The tree has k leaves (k = nranks rounded up to a power
+ * of two; leaves past the last rank are ended) and keeps at every inner node
+ * the loser of the match played there, the overall winner in tree[0]: after
+ * the winner moves on, one match per level (log2 k comparisons, half of a
+ * binary heap's) puts the new winner on top. */
 
-/* Heap entries carry their key: one load per comparison, no indirection. */
-struct hent {
-  uint64_t key;
-  uint32_t rank;
-};
-
-static inline int hless(struct hent a, struct hent b) {
-  return a.key < b.key || (a.key == b.key && a.rank < b.rank);
+static inline int tless(const augur_stream *m, uint32_t a, uint32_t b) {
+  int ea = a >= m->n || m->state[a] == 0, eb = b >= m->n || m->state[b] == 0;
+  if (ea != eb) return eb;
+  if (ea) return a < b;
+  return m->key[a] < m->key[b] || (m->key[a] == m->key[b] && a < b);
 }
 
-static void sift_down(augur_stream *m, uint32_t i) {
-  struct hent x = m->heap[i];
-  for (;;) {
-    uint32_t c = 2 * i + 1;
-    if (c >= m->hn) break;
-    if (c + 1 < m->hn && hless(m->heap[c + 1], m->heap[c])) c++;
-    if (!hless(m->heap[c], x)) break;
-    m->heap[i] = m->heap[c];
-    i = c;
+/* Plays rank r's way up after its key changed. */
+static inline void replay(augur_stream *m, uint32_t r) {
+  uint32_t w = r;
+  for (uint32_t node = (r + m->k) >> 1; node; node >>= 1) {
+    uint32_t x = m->tree[node];
+    if (tless(m, x, w)) {
+      m->tree[node] = w;
+      w = x;
+    }
   }
-  m->heap[i] = x;
+  m->tree[0] = w;
 }
 
-/* Pulls the next event of rank r into its lookahead. */
+/* Points rank r's lookahead at its next record. */
 static void refill(augur_stream *m, uint32_t r, uint64_t last_key) {
   augur_error e;
-  int rc = rank_next(m->rs[r], &m->la[r], &e);
+  int rc = rank_peek(m->rs[r], &m->la[r], &e);
   if (rc == 1) {
     m->state[r] = 1;
-    m->key[r] = m->la[r].t_start;
+    m->key[r] = m->la[r]->t_start;
   } else {
     m->state[r] = rc;
     m->key[r] = last_key; /* an error surfaces right after the rank's last event */
@@ -617,13 +671,15 @@ int augur_stream_merged(augur_trace *t, augur_stream **sp, augur_error *err) {
   m->merged = 1;
   m->fd = -1;
   m->n = t->nranks;
-  m->rs = calloc(m->n, sizeof *m->rs);
-  m->la = calloc(m->n, sizeof *m->la);
-  m->state = calloc(m->n, sizeof *m->state);
-  m->key = calloc(m->n, sizeof *m->key);
-  m->heap = calloc(m->n, sizeof *m->heap);
+  for (m->k = 1; m->k < m->n; m->k *= 2)
+    ;
+  m->rs = calloc(m->n ? m->n : 1, sizeof *m->rs);
+  m->la = calloc(m->n ? m->n : 1, sizeof *m->la);
+  m->state = calloc(m->n ? m->n : 1, sizeof *m->state);
+  m->key = calloc(m->n ? m->n : 1, sizeof *m->key);
+  m->tree = calloc(2 * (size_t)m->k, sizeof *m->tree);
   m->dctx = ZSTD_createDCtx(); /* decompression is one-shot: one context serves all ranks */
-  if (!m->rs || !m->la || !m->state || !m->key || !m->heap || !m->dctx) {
+  if (!m->rs || !m->la || !m->state || !m->key || !m->tree || !m->dctx) {
     augur_stream_close(m);
     return augur_fail(err, AUGUR_E_NOMEM, "out of memory for a merged stream of %u ranks", m->n);
   }
@@ -634,45 +690,56 @@ int augur_stream_merged(augur_trace *t, augur_stream **sp, augur_error *err) {
       return rc;
     }
     refill(m, r, 0);
-    if (m->state[r] != 0) m->heap[m->hn++] = (struct hent){m->key[r], r};
   }
-  for (uint32_t i = m->hn / 2; i-- > 0;)
-    sift_down(m, i);
+  /* The first tournament, bottom up: win[node] is the winner of the match
+   * at node (leaves k .. 2k-1 are the ranks), the tree keeps its loser. */
+  uint32_t *win = malloc(2 * (size_t)m->k * sizeof *win);
+  if (!win) {
+    augur_stream_close(m);
+    return augur_fail(err, AUGUR_E_NOMEM, "out of memory for a merged stream of %u ranks", m->n);
+  }
+  for (uint32_t i = 0; i < m->k; i++)
+    win[m->k + i] = i;
+  for (uint32_t node = m->k - 1; node >= 1; node--) {
+    uint32_t a = win[2 * node], b = win[2 * node + 1];
+    int a_wins = tless(m, a, b);
+    win[node] = a_wins ? a : b;
+    m->tree[node] = a_wins ? b : a;
+  }
+  m->tree[0] = win[1];
+  free(win);
   *sp = m;
   return AUGUR_OK;
 }
 
 static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
-  if (m->hn == 0) return 0;
-  uint32_t r = m->heap[0].rank;
+  uint32_t r = m->tree[0];
+  if (r >= m->n || m->state[r] == 0) return 0; /* the best is ended: all are */
   if (m->state[r] < 0) { /* report the rank's error once, then go on without it */
     int code = m->state[r];
     augur_fail(err, code, "%s", m->rs[r]->errmsg);
-    m->heap[0] = m->heap[--m->hn];
-    sift_down(m, 0);
+    m->state[r] = 0;
+    replay(m, r);
     return code;
   }
-  *ev = m->la[r];
+  *ev = *m->la[r];
+  rank_take(m->rs[r]);
   refill(m, r, ev->t_start);
-  /* A parent's sub-records follow it: keep r on top (no sift) while the
-   * lookahead is a sub-record; they share the parent's t_start anyway. */
-  if (m->state[r] == 1 && is_sub(m->la[r].type)) return 1;
-  if (m->state[r] == 0)
-    m->heap[0] = m->heap[--m->hn];
-  else
-    m->heap[0].key = m->key[r];
-  sift_down(m, 0);
+  /* A parent's sub-records follow it: r stays the winner (no replay) while
+   * the lookahead is a sub-record; they share the parent's t_start anyway. */
+  if (m->state[r] == 1 && is_sub(m->la[r]->type)) return 1;
+  replay(m, r);
   return 1;
 }
 
 int augur_stream_next(augur_stream *s, augur_event *ev, augur_error *err) {
   if (!s || !ev) return augur_fail(err, AUGUR_E_ARG, "augur_stream_next: NULL argument");
-  /* Fast path: a single-threaded rank with decoded events at hand. */
+  /* Fast path: a single-threaded rank with finished events at hand. */
   if (!s->merged && s->ncur == 1 && !s->err) {
     cursor *c = s->cur[0];
     if (c->pos < c->n) {
-      int rc = finish(s, &c->ev[c->pos++], ev, err);
-      return rc == AUGUR_OK ? 1 : rc;
+      *ev = c->ev[c->pos++];
+      return 1;
     }
   }
   return s->merged ? merged_next(s, ev, err) : rank_next(s, ev, err);
@@ -697,7 +764,7 @@ void augur_stream_close(augur_stream *s) {
     free(s->la);
     free(s->state);
     free(s->key);
-    free(s->heap);
+    free(s->tree);
   }
   for (uint32_t i = 0; s->cur && i < s->ncur; i++) {
     if (!s->cur[i]) continue;
