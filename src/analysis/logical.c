@@ -48,6 +48,16 @@ typedef struct rank_state {
   uint32_t next_wait; /* next rank (+1) in that instance's waiting list */
 } rank_state;
 
+/* The logical trace with what only this file knows: the ranks' arrays are
+ * carved from one arena, so a trace of many small ranks gets huge pages too
+ * (one 4 KiB page fault per 100 calls costs more than the analysis of
+ * them). A rank that outgrows its share moves to its own allocation. */
+typedef struct owned_logical {
+  augur_logical pub; /* first: augur_logical_free gets &pub */
+  void *arena;       /* the ranks' ev and work arrays, or NULL */
+  uint8_t *own;      /* per rank: 1 if its arrays are its own allocations */
+} owned_logical;
+
 typedef struct builder {
   augur_logical *lg;
   rank_state *rs;
@@ -228,23 +238,46 @@ static void describe_comms(augur_trace *t, augur_logical *lg) {
   }
 }
 
+/* Doubles rank R's arrays (moving them out of the arena). -1: out of memory. */
+static int grow_rank(builder *b, uint32_t r) {
+  owned_logical *o = (owned_logical *)b->lg;
+  augur_lt_rank *lr = &b->lg->rank[r];
+  rank_state *rs = &b->rs[r];
+  uint64_t ncap = rs->cap ? rs->cap * 2 : 1024;
+  int with_work = b->lg->work_counter >= 0;
+  if (o->own[r]) {
+    augur_lt_event *q = realloc(lr->ev, (size_t)ncap * sizeof *q);
+    if (q) lr->ev = q;
+    uint64_t *w = q && with_work ? realloc(lr->work, (size_t)ncap * sizeof *w) : NULL;
+    if (w) lr->work = w;
+    if (!q || (with_work && !w)) return -1;
+  } else {
+    augur_lt_event *q = malloc((size_t)ncap * sizeof *q);
+    uint64_t *w = with_work ? malloc((size_t)ncap * sizeof *w) : NULL;
+    if (!q || (with_work && !w)) {
+      free(q);
+      free(w);
+      return -1;
+    }
+    if (lr->n) memcpy(q, lr->ev, (size_t)lr->n * sizeof *q);
+    if (with_work && lr->n) memcpy(w, lr->work, (size_t)lr->n * sizeof *w);
+    lr->ev = q;
+    lr->work = w;
+    o->own[r] = 1;
+  }
+  rs->cap = ncap;
+  return 0;
+}
+
 static int add_call(builder *b, const augur_event *ev) {
   augur_logical *lg = b->lg;
   augur_lt_rank *r = &lg->rank[ev->rank];
   rank_state *rs = &b->rs[ev->rank];
   if (lg->nevents >= UINT32_MAX) /* ticks and call indexes are 32-bit */
     return augur_fail(b->err, AUGUR_E_ARG, "more than 2^32 calls: too long for augur phases");
-  if (r->n == rs->cap) {
-    uint64_t ncap = rs->cap ? rs->cap * 2 : 1024;
-    augur_lt_event *q = realloc(r->ev, (size_t)ncap * sizeof *q);
-    if (q) r->ev = q;
-    uint64_t *w = q && lg->work_counter >= 0 ? realloc(r->work, (size_t)ncap * sizeof *w) : NULL;
-    if (w) r->work = w;
-    if (!q || (lg->work_counter >= 0 && !w))
-      return augur_fail(b->err, AUGUR_E_NOMEM, "out of memory for the logical trace (%llu calls)",
-                        (unsigned long long)lg->nevents);
-    rs->cap = ncap;
-  }
+  if (r->n == rs->cap && grow_rank(b, ev->rank))
+    return augur_fail(b->err, AUGUR_E_NOMEM, "out of memory for the logical trace (%llu calls)",
+                      (unsigned long long)lg->nevents);
   augur_lt_event *e = &r->ev[r->n++];
   memset(e, 0, sizeof *e);
   e->t_start = ev->t_start;
@@ -419,9 +452,12 @@ static void tick_pass(builder *b) {
 
 void augur_logical_free(augur_logical *lg) {
   if (!lg) return;
-  if (lg->rank)
+  owned_logical *o = (owned_logical *)lg;
+  if (lg->rank && o->own)
     for (uint32_t r = 0; r < lg->nranks; r++)
-      free(lg->rank[r].ev), free(lg->rank[r].work);
+      if (o->own[r]) free(lg->rank[r].ev), free(lg->rank[r].work);
+  free(o->arena);
+  free(o->own);
   free(lg->rank);
   free(lg->comm);
   free(lg);
@@ -436,39 +472,51 @@ int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err) {
     if (augur_trace_damage(t, r, &msg) && msg)
       return augur_fail(err, AUGUR_E_FORMAT, "damaged trace: %s", msg);
   }
-  augur_logical *lg = calloc(1, sizeof *lg);
+  owned_logical *o = calloc(1, sizeof *o);
+  augur_logical *lg = o ? &o->pub : NULL;
   builder b = {.lg = lg, .err = err, .last_comm_id = AUGUR_COMM_NONE};
   if (lg) {
     lg->nranks = n;
     lg->rank = calloc(n ? n : 1, sizeof *lg->rank);
     lg->comm = calloc(AUGUR_LT_MAX_COMMS, sizeof *lg->comm);
+    o->own = calloc(n ? n : 1, 1);
     b.rs = calloc(n ? n : 1, sizeof *b.rs);
   }
-  if (!lg || !lg->rank || !lg->comm || !b.rs) {
+  if (!lg || !lg->rank || !lg->comm || !o->own || !b.rs) {
     free(b.rs);
     augur_logical_free(lg);
     return augur_fail(err, AUGUR_E_NOMEM, "out of memory for %u ranks", n);
   }
   pick_counter(t, lg);
+  /* The block index knows each rank's record count: an upper bound on its
+   * calls, so the arrays never move while they fill (pages that stay
+   * untouched cost nothing, and there is no trim at the end). Each rank's
+   * share of the arena starts on a cache line. */
+  size_t per_call = sizeof(augur_lt_event) + (lg->work_counter >= 0 ? sizeof(uint64_t) : 0);
+  size_t total = 0;
   for (uint32_t r = 0; r < n; r++) {
     b.rs[r].edges_sorted = 1;
-    /* The block index knows each rank's record count: an upper bound on
-     * its calls, so the arrays never move while they fill (pages that stay
-     * untouched cost nothing; the array is trimmed at the end). */
     uint64_t want = augur_trace_nevents(t, r);
-    if (want && want < UINT32_MAX) {
-      lg->rank[r].ev = big_alloc((size_t)want * sizeof(augur_lt_event));
-      if (lg->work_counter >= 0) lg->rank[r].work = big_alloc((size_t)want * sizeof(uint64_t));
-      b.rs[r].cap = want;
+    if (!want || want >= UINT32_MAX || want > (SIZE_MAX / 2 - total) / per_call) {
+      o->own[r] = 1; /* empty, or too large for an index: grows on its own */
+      continue;
     }
-    if (want && want < UINT32_MAX &&
-        (!lg->rank[r].ev || (lg->work_counter >= 0 && !lg->rank[r].work))) {
-      for (uint32_t k = 0; k < n; k++)
-        free(b.rs[k].edges);
-      free(b.rs);
-      augur_logical_free(lg);
-      return augur_fail(err, AUGUR_E_NOMEM, "out of memory for the logical trace of rank %u", r);
-    }
+    b.rs[r].cap = want;
+    total += ((size_t)want * per_call + 63) & ~(size_t)63;
+  }
+  if (total && !(o->arena = big_alloc(total))) {
+    free(b.rs);
+    augur_logical_free(lg);
+    return augur_fail(err, AUGUR_E_NOMEM, "out of memory for the logical trace (%zu bytes)", total);
+  }
+  char *at = o->arena;
+  for (uint32_t r = 0; r < n; r++) {
+    if (o->own[r]) continue;
+    size_t want = (size_t)b.rs[r].cap;
+    lg->rank[r].ev = (augur_lt_event *)(void *)at;
+    if (lg->work_counter >= 0)
+      lg->rank[r].work = (uint64_t *)(void *)(at + want * sizeof(augur_lt_event));
+    at += (want * per_call + 63) & ~(size_t)63;
   }
   int rc = read_pass(&b, t, err);
   if (rc == AUGUR_OK) {
