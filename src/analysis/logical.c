@@ -163,13 +163,16 @@ static int on_coll(void *ctx, const augur_coll_instance *c) {
   return AUGUR_OK;
 }
 
-static uint8_t size_class(uint64_t bytes) {
+/* 0 for no bytes, else 1 + floor(log2(bytes)): the bit length, by halving. */
+static inline uint8_t size_class(uint64_t b) {
   uint8_t c = 0;
-  while (bytes) {
-    c++;
-    bytes >>= 1;
-  }
-  return c;
+  if (b >> 32) c += 32, b >>= 32;
+  if (b >> 16) c += 16, b >>= 16;
+  if (b >> 8) c += 8, b >>= 8;
+  if (b >> 4) c += 4, b >>= 4;
+  if (b >> 2) c += 2, b >>= 2;
+  if (b >> 1) c += 1, b >>= 1;
+  return (uint8_t)(c + b);
 }
 
 /* Counter to use as work: instructions first (what PAS2P compares), then
@@ -283,6 +286,7 @@ static int add_call(builder *b, const augur_event *ev) {
   e->t_start = ev->t_start;
   e->t_end = ev->t_end < ev->t_start ? ev->t_start : ev->t_end;
   e->bytes = ev->bytes + ev->bytes_recv;
+  e->size_class = size_class(e->bytes);
   if (r->work) r->work[r->n - 1] = ev->ctr[lg->work_counter];
   e->callsite = (uint32_t)ev->callsite;
   /* A rank offset can be -1..-3 like the AUGUR_PEER_* values: those move to
@@ -310,11 +314,13 @@ static int read_pass(builder *b, augur_trace *t, augur_error *err) {
   while ((rc = augur_stream_next(s, &ev, err)) == 1) {
     lg->records++;
     if (ev.rank >= lg->nranks) continue;
-    if (augur_event_is_sub(ev.type)) {
-      /* A parent and its sub-records are adjacent in the merged stream. */
+    if ((unsigned)ev.type - AUGUR_EV_COMPLETION <= AUGUR_EV_SUB_START - AUGUR_EV_COMPLETION) {
+      /* A sub-record: a parent and its sub-records are adjacent in the
+       * merged stream. */
       if (parent_kept && parent_rank == ev.rank) {
-        augur_lt_rank *r = &lg->rank[ev.rank];
-        r->ev[r->n - 1].bytes += ev.bytes + ev.bytes_recv;
+        augur_lt_event *e = &lg->rank[ev.rank].ev[lg->rank[ev.rank].n - 1];
+        e->bytes += ev.bytes + ev.bytes_recv;
+        e->size_class = size_class(e->bytes);
       }
     } else if (ev.flags & AUGUR_F_NOTDONE) {
       /* A poll that found nothing: its time is waiting, not a step of the
@@ -530,8 +536,6 @@ int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err) {
       lr->span_ns = e > s ? e - s : 0;
       if (s < lg->run_start_ns) lg->run_start_ns = s;
       if (e > lg->run_end_ns) lg->run_end_ns = e;
-      for (uint64_t i = 0; i < lr->n; i++) /* sub-records added bytes: classes last */
-        lr->ev[i].size_class = size_class(lr->ev[i].bytes);
       /* No shrink to fit: the tail past n was never touched, so it holds no
        * memory, and realloc would copy the whole array. */
     }
