@@ -72,9 +72,11 @@ typedef struct builder {
  * pages, since first touches (page faults) dominate the build otherwise
  * (measured: about 10 us per fresh 4 KiB page on the development VM). Pages never
  * touched stay free. Released with free(). */
+#define HUGE_PAGE ((size_t)2 << 20)
+
 static void *big_alloc(size_t size) {
-  const size_t huge = (size_t)2 << 20;
-  if (size < 2 * huge) return malloc(size);
+  const size_t huge = HUGE_PAGE;
+  if (size < huge) return malloc(size);
   void *p = NULL;
   if (posix_memalign(&p, huge, (size + huge - 1) / huge * huge)) return NULL;
 #ifdef MADV_HUGEPAGE
@@ -88,7 +90,15 @@ static int grow(void **p, uint64_t *cap, uint64_t need, size_t size) {
   uint64_t n = *cap ? *cap : 64;
   while (n < need)
     n *= 2;
-  void *q = realloc(*p, (size_t)(n * size));
+  size_t bytes = (size_t)(n * size);
+  void *q;
+  if (bytes < HUGE_PAGE) {
+    q = realloc(*p, bytes);
+  } else { /* large: huge pages (fewer faults), at the cost of one copy */
+    q = big_alloc(bytes);
+    if (q && *cap) memcpy(q, *p, (size_t)(*cap * size));
+    if (q) free(*p);
+  }
   if (!q) return -1;
   *p = q;
   *cap = n;

@@ -434,20 +434,23 @@ static int complete_recv(augur_matcher *m, const augur_event *ev, const call_tim
                          augur_error *err) {
   qkey k = {ev->req, ev->rank, 0, 0};
   queue *q = qt_find(&m->req, &k, (uint32_t)key_hash(&k));
-  post p = {0};
-  int have = 0;
+  /* What the receive's post said, read in place (no copy of the post). */
+  int posted = 0;
+  uint64_t t_post = 0, callsite = 0;
+  uint16_t type = 0;
   if (q) {
-    p = *(post *)q_at(q, sizeof p, 0);
-    have = 1;
-    if (!p.persistent) q_pop(&m->req, q, NULL, sizeof p);
+    const post *p = q_at(q, sizeof *p, 0);
+    posted = !p->is_send;
+    t_post = p->e.t_post, callsite = p->e.callsite, type = p->e.type;
+    if (!p->persistent) q_pop(&m->req, q, NULL, sizeof *p);
   }
   if ((ev->flags & AUGUR_F_CANCELLED) || ev->peer < 0 || ev->tag < 0) return AUGUR_OK;
   int kind = (ev->flags & AUGUR_F_PERSISTENT) ? AUGUR_MATCH_PERSISTENT : AUGUR_MATCH_NONBLOCKING;
   augur_match_end e = end_of(ev, par, kind, ev->bytes_recv);
-  if (have && !p.is_send) {
-    e.t_post = p.e.t_post;
-    e.callsite = p.e.callsite;
-    e.type = p.e.type;
+  if (posted) {
+    e.t_post = t_post;
+    e.callsite = callsite;
+    e.type = type;
   } else {
     e.type = AUGUR_EV_IRECV; /* posted before the trace began */
   }
