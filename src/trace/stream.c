@@ -629,11 +629,13 @@ oom:
  * the winner moves on, one match per level (log2 k comparisons, half of a
  * binary heap's) puts the new winner on top. */
 
+/* Ended ranks (and leaves past the last rank) have the largest key, so one
+ * comparison decides nearly every match; on a tie an ended rank loses. */
 static inline int tless(const augur_stream *m, uint32_t a, uint32_t b) {
-  int ea = a >= m->n || m->state[a] == 0, eb = b >= m->n || m->state[b] == 0;
-  if (ea != eb) return eb;
-  if (ea) return a < b;
-  return m->key[a] < m->key[b] || (m->key[a] == m->key[b] && a < b);
+  uint64_t ka = m->key[a], kb = m->key[b];
+  if (ka != kb) return ka < kb;
+  int ea = m->state[a] == 0, eb = m->state[b] == 0;
+  return ea != eb ? eb : a < b;
 }
 
 /* Plays rank r's way up after its key changed. */
@@ -658,7 +660,8 @@ static void refill(augur_stream *m, uint32_t r, uint64_t last_key) {
     m->key[r] = m->la[r]->t_start;
   } else {
     m->state[r] = rc;
-    m->key[r] = last_key; /* an error surfaces right after the rank's last event */
+    /* an error surfaces right after the rank's last event */
+    m->key[r] = rc == 0 ? UINT64_MAX : last_key;
   }
 }
 
@@ -675,14 +678,16 @@ int augur_stream_merged(augur_trace *t, augur_stream **sp, augur_error *err) {
     ;
   m->rs = calloc(m->n ? m->n : 1, sizeof *m->rs);
   m->la = calloc(m->n ? m->n : 1, sizeof *m->la);
-  m->state = calloc(m->n ? m->n : 1, sizeof *m->state);
-  m->key = calloc(m->n ? m->n : 1, sizeof *m->key);
+  m->state = calloc(m->k, sizeof *m->state); /* leaves past n: ended (0) */
+  m->key = malloc(m->k * sizeof *m->key);
   m->tree = calloc(2 * (size_t)m->k, sizeof *m->tree);
   m->dctx = ZSTD_createDCtx(); /* decompression is one-shot: one context serves all ranks */
   if (!m->rs || !m->la || !m->state || !m->key || !m->tree || !m->dctx) {
     augur_stream_close(m);
     return augur_fail(err, AUGUR_E_NOMEM, "out of memory for a merged stream of %u ranks", m->n);
   }
+  for (uint32_t r = m->n; r < m->k; r++)
+    m->key[r] = UINT64_MAX;
   for (uint32_t r = 0; r < m->n; r++) {
     int rc = open_rank_stream(t, r, m->dctx, &m->rs[r], err);
     if (rc != AUGUR_OK) {
@@ -714,11 +719,28 @@ int augur_stream_merged(augur_trace *t, augur_stream **sp, augur_error *err) {
 
 static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
   uint32_t r = m->tree[0];
-  if (r >= m->n || m->state[r] == 0) return 0; /* the best is ended: all are */
-  if (m->state[r] < 0) { /* report the rank's error once, then go on without it */
+  if (m->state[r] == 1 && m->rs[r]->ncur == 1) {
+    /* Fast path: the winner is a single-threaded rank; its next record is
+     * usually right behind in the same batch. */
+    cursor *c = m->rs[r]->cur[0];
+    *ev = c->ev[c->pos++];
+    if (c->pos < c->n) {
+      const augur_event *la = &c->ev[c->pos];
+      m->la[r] = la;
+      m->key[r] = la->t_start;
+      if (!is_sub(la->type)) replay(m, r); /* sub-records stay with their parent */
+      return 1;
+    }
+    refill(m, r, ev->t_start);
+    if (m->state[r] != 1 || !is_sub(m->la[r]->type)) replay(m, r);
+    return 1;
+  }
+  if (m->state[r] == 0) return 0; /* the best is ended: all are */
+  if (m->state[r] < 0) {          /* report the rank's error once, then go on without it */
     int code = m->state[r];
     augur_fail(err, code, "%s", m->rs[r]->errmsg);
     m->state[r] = 0;
+    m->key[r] = UINT64_MAX;
     replay(m, r);
     return code;
   }
@@ -734,6 +756,7 @@ static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
 
 int augur_stream_next(augur_stream *s, augur_event *ev, augur_error *err) {
   if (!s || !ev) return augur_fail(err, AUGUR_E_ARG, "augur_stream_next: NULL argument");
+  if (s->merged) return merged_next(s, ev, err);
   /* Fast path: a single-threaded rank with finished events at hand. */
   if (!s->merged && s->ncur == 1 && !s->err) {
     cursor *c = s->cur[0];
@@ -742,7 +765,7 @@ int augur_stream_next(augur_stream *s, augur_event *ev, augur_error *err) {
       return 1;
     }
   }
-  return s->merged ? merged_next(s, ev, err) : rank_next(s, ev, err);
+  return rank_next(s, ev, err);
 }
 
 int augur_stream_seek_block(augur_stream *s, size_t block, augur_error *err) {
