@@ -83,28 +83,47 @@ static inline queue *qt_slot(queue *slot, size_t cap, const qkey *k, uint32_t h)
   return &slot[i];
 }
 
+/* K's queue if something waits in it, else NULL. */
 static inline queue *qt_find(qtab *t, const qkey *k, uint32_t h) {
   queue *q = qt_slot(t->slot, t->cap, k, h);
-  return q->used ? q : NULL;
+  return q->used && q->len ? q : NULL;
 }
 
 /* Inserts an empty queue for K at Q, the free slot qt_find's probe ended at
- * (NULL: probe again); grows the table first if needed. */
+ * (NULL: probe again).
+ *
+ * A queue that empties stays in the table: the same channels and request
+ * handles come back every iteration, and adding and removing them per
+ * message cost more than the matching. When the table is half full, the
+ * empty queues leave it (so a new tag per iteration cannot grow it with the
+ * trace) and it doubles only if more than a quarter of it still waits. */
 static queue *qt_add(qtab *t, queue *q, const qkey *k, uint32_t h) {
   if ((t->n + 1) * 2 > t->cap) {
-    size_t ncap = t->cap * 2;
+    size_t live = 0;
+    for (size_t i = 0; i < t->cap; i++)
+      live += t->slot[i].used && t->slot[i].len;
+    size_t ncap = (live + 1) * 4 > t->cap ? t->cap * 2 : t->cap;
     queue *ns = calloc(ncap, sizeof *ns);
     if (!ns) return NULL;
     for (size_t i = 0; i < t->cap; i++) {
-      if (!t->slot[i].used) continue;
-      size_t j = t->slot[i].hash & (ncap - 1);
+      queue *o = &t->slot[i];
+      if (!o->used) continue;
+      if (!o->len) {
+        if (o->cap == QT_SPARE_CAP && t->nspare < QT_SPARES)
+          t->spare[t->nspare++] = o->v;
+        else
+          free(o->v);
+        continue;
+      }
+      size_t j = o->hash & (ncap - 1);
       while (ns[j].used)
         j = (j + 1) & (ncap - 1);
-      ns[j] = t->slot[i];
+      ns[j] = *o;
     }
     free(t->slot);
     t->slot = ns;
     t->cap = ncap;
+    t->n = live;
     q = NULL;
   }
   if (!q) q = qt_slot(t->slot, t->cap, k, h);
@@ -119,27 +138,6 @@ static queue *qt_add(qtab *t, queue *q, const qkey *k, uint32_t h) {
 static queue *qt_get(qtab *t, const qkey *k, uint32_t h) {
   queue *q = qt_slot(t->slot, t->cap, k, h);
   return q->used ? q : qt_add(t, q, k, h);
-}
-
-/* An empty queue leaves the table at once, so it holds only keys with
- * something in flight (a new tag per iteration must not grow it with the
- * trace). Linear probing: later entries shift back into the hole. */
-static void qt_remove(qtab *t, queue *q) {
-  size_t mask = t->cap - 1, i = (size_t)(q - t->slot);
-  if (q->cap == QT_SPARE_CAP && t->nspare < QT_SPARES)
-    t->spare[t->nspare++] = q->v;
-  else
-    free(q->v);
-  for (size_t j = (i + 1) & mask; t->slot[j].used; j = (j + 1) & mask) {
-    queue *d = &t->slot[j];
-    size_t home = d->hash & mask;
-    /* d stays unless its home lies cyclically outside (i, j] */
-    if (i <= j ? (home > i && home <= j) : (home > i || home <= j)) continue;
-    t->slot[i] = *d;
-    i = j;
-  }
-  memset(&t->slot[i], 0, sizeof t->slot[i]);
-  t->n--;
 }
 
 static inline void *q_at(const queue *q, size_t esz, size_t i) {
@@ -169,11 +167,12 @@ static inline int q_push(qtab *t, queue *q, const void *e, size_t esz) {
   return 0;
 }
 
-/* Copies out the oldest element and removes it (and the queue once empty). */
-static inline void q_pop(qtab *t, queue *q, void *out, size_t esz) {
+/* Copies out the oldest element and removes it (an emptied queue stays,
+ * see qt_add). */
+static inline void q_pop(queue *q, void *out, size_t esz) {
   if (out) memcpy(out, q_at(q, esz, 0), esz);
   q->head++;
-  if (--q->len == 0) qt_remove(t, q);
+  if (--q->len == 0) q->head = 0;
 }
 
 /* ---- collectives ---------------------------------------------------------- */
@@ -355,9 +354,9 @@ static int add_end(augur_matcher *m, int side, uint32_t sender, uint32_t receive
   qkey k = {comm, sender, receiver, tag};
   uint32_t h = (uint32_t)key_hash(&k);
   queue *q = qt_slot(m->chan.slot, m->chan.cap, &k, h);
-  if (q->used && q->side != side) { /* the other side waits: match the oldest */
+  if (q->used && q->len && q->side != side) { /* the other side waits: match the oldest */
     augur_match_end other;
-    q_pop(&m->chan, q, &other, sizeof other);
+    q_pop(q, &other, sizeof other);
     m->waiting--;
     const augur_match_end *s = side == 0 ? e : &other, *r = side == 0 ? &other : e;
     if (side == 1 && s->t_start <= m->horizon) m->cnt.sends_by_horizon--;
@@ -442,7 +441,7 @@ static int complete_recv(augur_matcher *m, const augur_event *ev, const call_tim
     const post *p = q_at(q, sizeof *p, 0);
     posted = !p->is_send;
     t_post = p->e.t_post, callsite = p->e.callsite, type = p->e.type;
-    if (!p->persistent) q_pop(&m->req, q, NULL, sizeof *p);
+    if (!p->persistent) q_pop(q, NULL, sizeof *p);
   }
   if ((ev->flags & AUGUR_F_CANCELLED) || ev->peer < 0 || ev->tag < 0) return AUGUR_OK;
   int kind = (ev->flags & AUGUR_F_PERSISTENT) ? AUGUR_MATCH_PERSISTENT : AUGUR_MATCH_NONBLOCKING;
@@ -460,7 +459,7 @@ static int complete_recv(augur_matcher *m, const augur_event *ev, const call_tim
 static void request_free(augur_matcher *m, const augur_event *ev) {
   qkey k = {ev->req, ev->rank, 0, 0};
   queue *q = qt_find(&m->req, &k, (uint32_t)key_hash(&k));
-  if (q) q_pop(&m->req, q, NULL, sizeof(post)); /* never completed in the trace after this */
+  if (q) q_pop(q, NULL, sizeof(post)); /* never completed in the trace after this */
 }
 
 /* ---- collective instances ---- */
