@@ -107,11 +107,18 @@ static size_t req_home(uint64_t h, size_t cap) {
   return (size_t)h & (cap - 1);
 }
 
+/* Slots are empty (used 0), hold a request (1) or are idle (2): a handle
+ * whose requests all completed keeps its slot, because MPI hands the same
+ * handles out again and again; an idle slot counts as absent. Idle slots
+ * leave when the table is half full, and it doubles only if more than a
+ * quarter of it holds requests. */
+enum { REQ_EMPTY = 0, REQ_LIVE = 1, REQ_IDLE = 2 };
+
 static req_ent *req_find(reqtab *q, uint64_t h) {
   if (!q->cap) return NULL;
   for (size_t i = req_home(h, q->cap);; i = (i + 1) & (q->cap - 1)) {
     if (!q->e[i].used) return NULL;
-    if (q->e[i].handle == h) return &q->e[i];
+    if (q->e[i].handle == h) return q->e[i].used == REQ_LIVE ? &q->e[i] : NULL;
   }
 }
 
@@ -119,11 +126,14 @@ static req_ent *req_find(reqtab *q, uint64_t h) {
  * fill the fields in place: no struct temporaries on the hot path. */
 static req_ent *req_slot(reqtab *q, uint64_t h, int *fresh) {
   if ((q->n + 1) * 2 > q->cap) {
-    size_t cap = q->cap ? q->cap * 2 : 64;
+    size_t live = 0;
+    for (size_t i = 0; i < q->cap; i++)
+      live += q->e[i].used == REQ_LIVE;
+    size_t cap = !q->cap ? 64 : (live + 1) * 4 > q->cap ? q->cap * 2 : q->cap;
     req_ent *e = calloc(cap, sizeof *e);
     if (!e) return NULL;
     for (size_t i = 0; i < q->cap; i++) {
-      if (!q->e[i].used) continue;
+      if (q->e[i].used != REQ_LIVE) continue;
       size_t j = req_home(q->e[i].handle, cap);
       while (e[j].used)
         j = (j + 1) & (cap - 1);
@@ -132,35 +142,25 @@ static req_ent *req_slot(reqtab *q, uint64_t h, int *fresh) {
     free(q->e);
     q->e = e;
     q->cap = cap;
+    q->n = live;
   }
   size_t i = req_home(h, q->cap);
   while (q->e[i].used && q->e[i].handle != h)
     i = (i + 1) & (q->cap - 1);
-  *fresh = !q->e[i].used;
+  *fresh = q->e[i].used != REQ_LIVE;
   if (*fresh) {
-    q->n++;
-    q->e[i].used = 1;
+    if (!q->e[i].used) q->n++;
+    q->e[i].used = REQ_LIVE;
     q->e[i].handle = h;
     q->e[i].qhead = q->e[i].qtail = 0;
   }
   return &q->e[i];
 }
 
-/* Linear-probing delete with backward shift, so lookups never need tombstones. */
+/* The handle has no request left: its slot goes idle. */
 static void req_del(reqtab *q, req_ent *x) {
   req_queue_clear(q, x);
-  size_t mask = q->cap - 1, i = (size_t)(x - q->e), j = i;
-  for (;;) {
-    j = (j + 1) & mask;
-    if (!q->e[j].used) break;
-    size_t k = req_home(q->e[j].handle, q->cap);
-    /* move e[j] into the hole at i unless its home lies cyclically in (i, j] */
-    if ((i <= j) ? (i < k && k <= j) : (i < k || k <= j)) continue;
-    q->e[i] = q->e[j];
-    i = j;
-  }
-  q->e[i].used = 0;
-  q->n--;
+  x->used = REQ_IDLE;
 }
 
 /* A completion took x's oldest start: the next queued start (if any) takes
