@@ -366,25 +366,33 @@ static void assign(builder *b, uint32_t r, uint64_t tick) {
 }
 
 /* Advances rank R as far as its dependencies allow. FORCE: drop whatever the
- * first call waits for. Returns the number of calls that got a tick. */
+ * first call waits for. Returns the number of calls that got a tick. The
+ * rank's cursor lives in locals (stores to the calls would otherwise force
+ * reloads of it) and goes back to RS around the collective path, which moves
+ * other ranks too. */
 static uint64_t advance(builder *b, uint32_t r, int force) {
   augur_logical *lg = b->lg;
   rank_state *rs = &b->rs[r];
   augur_lt_rank *lr = &lg->rank[r];
+  augur_lt_event *ev = lr->ev;
+  const edge *edges = rs->edges;
+  const uint64_t n = lr->n, nedges = rs->nedges;
+  uint64_t cur = rs->cur, next_tick = rs->next_tick, ecur = rs->ecur, nticks = lg->nticks;
   uint64_t moved = 0;
-  while (rs->cur < lr->n) {
+  while (cur < n) {
     if (rs->at_coll && !force) break; /* waiting for the other members */
-    augur_lt_event *e = &lr->ev[rs->cur];
-    uint64_t tick = rs->next_tick;
+    augur_lt_event *e = &ev[cur];
+    uint64_t tick = next_tick;
     /* Messages this call completed: every send needs its tick first. */
-    uint64_t k = rs->ecur;
+    uint64_t k = ecur;
     int blocked = 0;
-    while (k < rs->nedges && rs->edges[k].recv_idx < rs->cur)
+    while (k < nedges && edges[k].recv_idx < cur)
       k++; /* edges of calls already forced past */
     uint64_t kend = k;
-    for (; kend < rs->nedges && rs->edges[kend].recv_idx == rs->cur; kend++) {
-      const edge *ed = &rs->edges[kend];
-      if (ed->send_idx >= b->rs[ed->sender].cur) {
+    for (; kend < nedges && edges[kend].recv_idx == cur; kend++) {
+      const edge *ed = &edges[kend];
+      uint64_t sender_cur = ed->sender == r ? cur : b->rs[ed->sender].cur;
+      if (ed->send_idx >= sender_cur) {
         blocked = 1;
         continue;
       }
@@ -396,9 +404,10 @@ static uint64_t advance(builder *b, uint32_t r, int force) {
       e->flags |= AUGUR_LT_FORCED;
       lg->forced++;
     }
-    rs->ecur = kend;
+    ecur = kend;
     uint32_t coll = e->lt; /* instance + 1 until the call has its tick */
     if (coll && !b->inst[coll - 1].done) {
+      rs->cur = cur, rs->next_tick = next_tick, rs->ecur = ecur, lg->nticks = nticks;
       coll_inst *in = &b->inst[coll - 1];
       if (rs->at_coll) { /* forced while waiting: complete the instance as it stands */
         in->nmembers = in->arrived;
@@ -432,12 +441,17 @@ static uint64_t advance(builder *b, uint32_t r, int force) {
       assign(b, r, it);
       moved++;
       force = 0;
+      cur = rs->cur, next_tick = rs->next_tick, nticks = lg->nticks;
       continue;
     }
-    assign(b, r, tick);
+    e->lt = (uint32_t)tick;
+    next_tick = tick + 1;
+    cur++;
+    if (tick + 1 > nticks) nticks = tick + 1;
     moved++;
     force = 0;
   }
+  rs->cur = cur, rs->next_tick = next_tick, rs->ecur = ecur, lg->nticks = nticks;
   return moved;
 }
 
