@@ -223,6 +223,31 @@ static int same_calls(const detector *d, uint64_t pos, uint64_t ref, uint64_t le
   return 1;
 }
 
+/* same_calls and occ_measure in one pass over the calls (not for
+ * first_only units): the figures are summed in occ_measure's order. */
+static int same_calls_measure(const detector *d, uint64_t pos, uint64_t ref, uint64_t len, occ *o) {
+  const units *u = d->u;
+  const uint64_t *off = u->off;
+  if (off[pos + len] - off[pos] != off[ref + len] - off[ref]) return 0;
+  for (uint64_t k = 0; k < len; k++)
+    if (off[pos + k + 1] - off[pos + k] != off[ref + k + 1] - off[ref + k]) return 0;
+  memset(o, 0, sizeof *o);
+  uint64_t a = off[pos], b = off[ref], n = off[pos + len] - a;
+  double tol = d->o->volume_tol;
+  for (uint64_t k = 0; k < n; k++) {
+    const augur_lt_rank *lr = &d->lg->rank[u->rrank[a + k]];
+    uint64_t i = u->ridx[a + k];
+    const augur_lt_event *x = &lr->ev[i];
+    const augur_lt_event *y = &d->lg->rank[u->rrank[b + k]].ev[u->ridx[b + k]];
+    if (!similar_volume(x->bytes, y->bytes, tol)) return 0;
+    o->time += (double)call_time(lr, i);
+    o->work += (double)call_work(lr, i);
+    o->bytes += (double)x->bytes;
+  }
+  o->events = n;
+  return 1;
+}
+
 /* Does phase P occur at POS? Fills O with the occurrence's figures. */
 static int occurs(const detector *d, const ph *p, uint64_t pos, occ *o) {
   const units *u = d->u;
@@ -230,8 +255,12 @@ static int occurs(const detector *d, const ph *p, uint64_t pos, occ *o) {
   if (pos + len > u->n) return 0;
   for (uint64_t k = 0; k < len; k++)
     if (u->key[pos + k] != u->key[ref + k]) return 0;
-  if (!same_calls(d, pos, ref, len)) return 0;
-  occ_measure(d, pos, len, o);
+  if (u->first_only) {
+    if (!same_calls(d, pos, ref, len)) return 0;
+    occ_measure(d, pos, len, o);
+  } else if (!same_calls_measure(d, pos, ref, len, o)) {
+    return 0;
+  }
   double mean = p->work_sum / (double)p->pub.weight;
   double hi = mean > o->work ? mean : o->work, lo = mean > o->work ? o->work : mean;
   if (hi > 0 && lo / hi < d->o->work_sim) return 0;
