@@ -85,6 +85,15 @@ static void *big_alloc(size_t size) {
   return p;
 }
 
+/* Room a rank's arrays of SIZE bytes take in the arena: shares of a huge
+ * page or more are whole huge pages (a share that started inside a huge
+ * page would fault in one more of them per rank), smaller ones start on a
+ * cache line. */
+static size_t share_of(size_t size) {
+  size_t align = size >= HUGE_PAGE ? HUGE_PAGE : 64;
+  return (size + align - 1) & ~(align - 1);
+}
+
 static int grow(void **p, uint64_t *cap, uint64_t need, size_t size) {
   if (need <= *cap) return 0;
   uint64_t n = *cap ? *cap : 64;
@@ -520,8 +529,7 @@ int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err) {
   pick_counter(t, lg);
   /* The block index knows each rank's record count: an upper bound on its
    * calls, so the arrays never move while they fill (pages that stay
-   * untouched cost nothing, and there is no trim at the end). Each rank's
-   * share of the arena starts on a cache line. */
+   * untouched cost nothing, and there is no trim at the end). */
   size_t per_call = sizeof(augur_lt_event) + (lg->work_counter >= 0 ? sizeof(uint64_t) : 0);
   size_t total = 0;
   for (uint32_t r = 0; r < n; r++) {
@@ -532,7 +540,7 @@ int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err) {
       continue;
     }
     b.rs[r].cap = want;
-    total += ((size_t)want * per_call + 63) & ~(size_t)63;
+    total += share_of((size_t)want * per_call);
   }
   if (total && !(o->arena = big_alloc(total))) {
     free(b.rs);
@@ -546,7 +554,7 @@ int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err) {
     lg->rank[r].ev = (augur_lt_event *)(void *)at;
     if (lg->work_counter >= 0)
       lg->rank[r].work = (uint64_t *)(void *)(at + want * sizeof(augur_lt_event));
-    at += (want * per_call + 63) & ~(size_t)63;
+    at += share_of(want * per_call);
   }
   int rc = read_pass(&b, t, err);
   if (rc == AUGUR_OK) {
