@@ -148,7 +148,8 @@ static int on_message(void *ctx, const augur_message *m) {
   int64_t ri = find_call(&lg->rank[m->receiver], m->recv.t_start);
   if (si < 0 || ri < 0) return AUGUR_OK; /* an end we did not keep (cannot happen on parents) */
   rank_state *rs = &b->rs[m->receiver];
-  if (grow((void **)&rs->edges, &rs->edges_cap, rs->nedges + 1, sizeof(edge)))
+  if (rs->nedges == rs->edges_cap &&
+      grow((void **)&rs->edges, &rs->edges_cap, rs->nedges + 1, sizeof(edge)))
     return augur_fail(b->err, AUGUR_E_NOMEM, "out of memory for message dependencies");
   if (rs->nedges && rs->edges[rs->nedges - 1].recv_idx > (uint32_t)ri) rs->edges_sorted = 0;
   rs->edges[rs->nedges++] = (edge){(uint32_t)ri, m->sender, (uint32_t)si};
@@ -300,12 +301,14 @@ static int add_call(builder *b, const augur_event *ev) {
   if (r->n == rs->cap && grow_rank(b, ev->rank))
     return augur_fail(b->err, AUGUR_E_NOMEM, "out of memory for the logical trace (%llu calls)",
                       (unsigned long long)lg->nevents);
+  /* The rank's previous call has all its sub-records' bytes now (they
+   * follow it at once): its size class is final. */
+  if (r->n) r->ev[r->n - 1].size_class = size_class(r->ev[r->n - 1].bytes);
   augur_lt_event *e = &r->ev[r->n++];
   memset(e, 0, sizeof *e);
   e->t_start = ev->t_start;
   e->t_end = ev->t_end < ev->t_start ? ev->t_start : ev->t_end;
   e->bytes = ev->bytes + ev->bytes_recv;
-  e->size_class = size_class(e->bytes);
   if (r->work) r->work[r->n - 1] = ev->ctr[lg->work_counter];
   e->callsite = (uint32_t)ev->callsite;
   /* A rank offset can be -1..-3 like the AUGUR_PEER_* values: those move to
@@ -339,7 +342,6 @@ static int read_pass(builder *b, augur_trace *t, augur_error *err) {
       if (parent_kept && parent_rank == ev.rank) {
         augur_lt_event *e = &lg->rank[ev.rank].ev[lg->rank[ev.rank].n - 1];
         e->bytes += ev.bytes + ev.bytes_recv;
-        e->size_class = size_class(e->bytes);
       }
     } else if (ev.flags & AUGUR_F_NOTDONE) {
       /* A poll that found nothing: its time is waiting, not a step of the
@@ -564,6 +566,7 @@ int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err) {
     for (uint32_t r = 0; r < n; r++) {
       augur_lt_rank *lr = &lg->rank[r];
       if (!lr->n) continue;
+      lr->ev[lr->n - 1].size_class = size_class(lr->ev[lr->n - 1].bytes); /* see add_call */
       uint64_t s = lr->ev[0].t_start, e = lr->ev[lr->n - 1].t_end;
       lr->span_ns = e > s ? e - s : 0;
       if (s < lg->run_start_ns) lg->run_start_ns = s;
