@@ -11,23 +11,26 @@ BIN="$BUILD/bin/augur-bench-phases"
 echo "augur bench/phases  (synthetic halo exchange + Allreduce, a Bcast every 100th iteration;"
 echo "10 records = 6 calls per rank and iteration; CPU seconds of one thread; $(nproc) cores)"
 echo
-printf '%6s %8s %10s %8s %8s %8s %8s %10s %10s %7s %9s %9s %7s %7s\n' ranks iters records read_s \
-  match_s build_s detect_s "rec/s e2e" "rec/s own" sys_s "RSS MiB" "B/call" weight irr_s
+printf '%6s %8s %10s %8s %8s %8s %8s %10s %10s %7s %10s %9s %9s %7s %7s\n' ranks iters records \
+  read_s match_s build_s detect_s "rec/s e2e" "rec/s own" sys_s "rec/s usr" "RSS MiB" "B/call" \
+  weight irr_s
 for spec in "4 10000" "4 100000" "4 250000" "16 25000" "64 5000"; do
   set -- $spec
   "$BIN" --ranks "$1" --iters "$2" --json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-print("%6d %8d %10d %8.3f %8.3f %8.3f %8.3f %9.1fM %9.1fM %7.3f %9.1f %9.1f %7d %7.3f" % (
+print("%6d %8d %10d %8.3f %8.3f %8.3f %8.3f %9.1fM %9.1fM %7.3f %9.1fM %9.1f %9.1f %7d %7.3f" % (
     d["ranks"], d["iterations"], d["records"], d["read_s"], d["match_s"], d["build_s"],
     d["detect_s"], d["records_per_s"] / 1e6, d["own_records_per_s"] / 1e6, d["sys_s"],
-    d["peak_rss_kib"] / 1024, d["rss_bytes_per_call"], d["main_weight"], d["irregular_s"]))'
+    d["user_records_per_s"] / 1e6, d["peak_rss_kib"] / 1024, d["rss_bytes_per_call"],
+    d["main_weight"], d["irregular_s"]))'
 done
 echo
 echo "read = merged stream alone; match = reader + shared matcher; build = augur_logical_build"
 echo "(read + match + logical time); detect = global phase detection. rec/s e2e = records /"
 echo "(build + detect); rec/s own = records / (build - match + detect), the analysis' own work."
 echo "sys_s: of build + detect, CPU s in the kernel: first touches of fresh pages (on this VM"
-echo "their cost varies ~10x from run to run with the host's state; the rest is user time)."
+echo "their cost varies ~10x from run to run with the host's state). rec/s usr = records /"
+echo "(build + detect - sys_s): end to end without those page faults."
 echo "irr_s: CPU s of irregular-mode detection (augur phases --irregular) on the same logical"
 echo "trace, not in the rec/s figures."
