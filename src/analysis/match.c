@@ -144,8 +144,13 @@ static inline void *q_at(const queue *q, size_t esz, size_t i) {
   return q->v + (q->head + i) * esz;
 }
 
-/* ESZ is t->esz, passed as a constant so the copies inline. */
-static inline int q_push(qtab *t, queue *q, const void *e, size_t esz) {
+/* Room for one more element at the back of Q (NULL: out of memory). ESZ is
+ * t->esz, passed as a constant so the copies inline. Callers fill the new
+ * element in place: one built elsewhere and copied in right away would be
+ * read back with wide loads just after its narrow stores, a
+ * store-forwarding stall per message (measured: a third of the matcher's
+ * time). */
+static inline void *q_push_slot(qtab *t, queue *q, size_t esz) {
   if (!q->cap && t->nspare) {
     q->v = t->spare[--t->nspare];
     q->cap = QT_SPARE_CAP;
@@ -158,13 +163,12 @@ static inline int q_push(qtab *t, queue *q, const void *e, size_t esz) {
     if (q->len == q->cap) {
       uint32_t ncap = q->cap ? q->cap * 2 : QT_SPARE_CAP;
       unsigned char *nv = realloc(q->v, ncap * esz);
-      if (!nv) return -1;
+      if (!nv) return NULL;
       q->v = nv;
       q->cap = ncap;
     }
   }
-  memcpy(q->v + (q->head + q->len++) * esz, e, esz);
-  return 0;
+  return q->v + (q->head + q->len++) * esz;
 }
 
 /* Copies out the oldest element and removes it (an emptied queue stays,
@@ -348,65 +352,136 @@ static int nomem(augur_error *err) {
   return augur_fail(err, AUGUR_E_NOMEM, "match: out of memory matching messages");
 }
 
-/* One end arrives on channel (sender, receiver, comm, tag); side 0 = send. */
+/* Where an end arriving on channel K (hash H) goes; side 0 = send. If the
+ * other side waits, its oldest end moves into MSG and the new end is to be
+ * written into MSG too (*matched = 1); else the new end is to be written
+ * at the back of the channel's queue. NULL: not kept (*rc = AUGUR_OK: too
+ * many waiting, counted as dropped; or out of memory). */
+static augur_match_end *end_slot(augur_matcher *m, int side, const qkey *k, augur_message *msg,
+                                 int *matched, int *rc, augur_error *err) {
+  uint32_t h = (uint32_t)key_hash(k);
+  queue *q = qt_slot(m->chan.slot, m->chan.cap, k, h);
+  *rc = AUGUR_OK;
+  if (q->used && q->len && q->side != side) { /* the other side waits: match the oldest */
+    q_pop(q, side == 0 ? &msg->recv : &msg->send, sizeof msg->send);
+    m->waiting--;
+    *matched = 1;
+    return side == 0 ? &msg->send : &msg->recv;
+  }
+  *matched = 0;
+  if (m->waiting >= AUGUR_MATCH_MAX_PENDING) {
+    m->cnt.dropped++;
+    return NULL;
+  }
+  augur_match_end *e = NULL;
+  if (q->used || (q = qt_add(&m->chan, q, k, h))) {
+    q->side = (uint8_t)side;
+    e = q_push_slot(&m->chan, q, sizeof *e);
+  }
+  if (!e) *rc = nomem(err);
+  return e;
+}
+
+/* The end end_slot gave is filled in: count it, or report the message. */
+static int end_done(augur_matcher *m, int side, const qkey *k, const augur_match_end *e,
+                    augur_message *msg, int matched) {
+  if (!matched) {
+    m->waiting++;
+    if (side == 0 && e->t_start <= m->horizon) m->cnt.sends_by_horizon++;
+    return AUGUR_OK;
+  }
+  if (side == 1 && msg->send.t_start <= m->horizon) m->cnt.sends_by_horizon--;
+  msg->id = m->cnt.messages++;
+  msg->sender = k->a;
+  msg->receiver = k->b;
+  msg->comm = k->c;
+  msg->tag = k->d;
+  msg->bytes = msg->send.bytes;
+  return m->on_message ? m->on_message(m->ctx, msg) : AUGUR_OK;
+}
+
+/* One end E, built elsewhere, arrives on channel (sender, receiver, comm,
+ * tag); side 0 = send. */
 static int add_end(augur_matcher *m, int side, uint32_t sender, uint32_t receiver, uint64_t comm,
                    int32_t tag, const augur_match_end *e, augur_error *err) {
   qkey k = {comm, sender, receiver, tag};
-  uint32_t h = (uint32_t)key_hash(&k);
-  queue *q = qt_slot(m->chan.slot, m->chan.cap, &k, h);
-  if (q->used && q->len && q->side != side) { /* the other side waits: match the oldest */
-    augur_match_end other;
-    q_pop(q, &other, sizeof other);
-    m->waiting--;
-    const augur_match_end *s = side == 0 ? e : &other, *r = side == 0 ? &other : e;
-    if (side == 1 && s->t_start <= m->horizon) m->cnt.sends_by_horizon--;
-    augur_message msg = {m->cnt.messages++, sender, receiver, comm, tag, s->bytes, *s, *r};
-    return m->on_message ? m->on_message(m->ctx, &msg) : AUGUR_OK;
-  }
-  if (m->waiting >= AUGUR_MATCH_MAX_PENDING) {
-    m->cnt.dropped++;
-    return AUGUR_OK;
-  }
-  if (!q->used && !(q = qt_add(&m->chan, q, &k, h))) return nomem(err);
-  q->side = (uint8_t)side;
-  if (q_push(&m->chan, q, e, sizeof *e)) return nomem(err);
-  m->waiting++;
-  if (side == 0 && e->t_start <= m->horizon) m->cnt.sends_by_horizon++;
-  return AUGUR_OK;
+  augur_message msg;
+  int matched, rc;
+  augur_match_end *d = end_slot(m, side, &k, &msg, &matched, &rc, err);
+  if (!d) return rc;
+  *d = *e;
+  return end_done(m, side, &k, d, &msg, matched);
 }
 
 static int is_sync(unsigned type) {
   return type == AUGUR_EV_SSEND || type == AUGUR_EV_ISSEND || type == AUGUR_EV_SSEND_INIT;
 }
 
-/* The end a call posts, with the call's times (P is the parent for a
- * sub-record) and the event's own rank, thread and type. */
-static inline augur_match_end end_of(const augur_event *ev, const call_times *p, int kind,
-                                     uint64_t bytes) {
-  augur_match_end e;
-  memset(&e, 0, sizeof e);
-  e.t_post = p->t_start;
-  e.t_start = p->t_start;
-  e.t_end = p->t_end;
-  e.bytes = bytes;
-  e.callsite = p->callsite;
-  e.rank = ev->rank;
-  e.thread = ev->thread;
-  e.type = ev->type;
-  e.hash = ev->hash;
-  e.flags = ev->flags;
-  e.kind = (uint8_t)kind;
-  e.sync = (uint8_t)is_sync(ev->type);
-  return e;
+/* Fills E, the end a call posts, in place: the call's times (P is the
+ * parent for a sub-record) and the event's own rank, thread and type. */
+static inline void end_fill(augur_match_end *e, const augur_event *ev, const call_times *p,
+                            int kind, uint64_t bytes) {
+  memset(e, 0, sizeof *e);
+  e->t_post = p->t_start;
+  e->t_start = p->t_start;
+  e->t_end = p->t_end;
+  e->bytes = bytes;
+  e->callsite = p->callsite;
+  e->rank = ev->rank;
+  e->thread = ev->thread;
+  e->type = ev->type;
+  e->hash = ev->hash;
+  e->flags = ev->flags;
+  e->kind = (uint8_t)kind;
+  e->sync = (uint8_t)is_sync(ev->type);
 }
 
-static int post_request(augur_matcher *m, const augur_event *ev, const post *p, augur_error *err) {
+/* What a completed receive takes from the Irecv that posted it. */
+typedef struct post_info {
+  uint64_t t_post, callsite;
+  uint16_t type;
+} post_info;
+
+/* The end EV posts (see end_fill) arrives on channel (sender, receiver,
+ * comm, tag), written straight where it goes. POSTED: a receive request's
+ * post, whose time, call site and type the end takes; else TYPE, if not 0,
+ * replaces the end's type. */
+static int post_end(augur_matcher *m, int side, uint32_t sender, uint32_t receiver,
+                    const augur_event *ev, const call_times *par, int kind, uint64_t bytes,
+                    const post_info *posted, uint16_t type, augur_error *err) {
+  qkey k = {ev->comm, sender, receiver, ev->tag};
+  augur_message msg;
+  int matched, rc;
+  augur_match_end *e = end_slot(m, side, &k, &msg, &matched, &rc, err);
+  if (!e) return rc;
+  end_fill(e, ev, par, kind, bytes);
+  if (posted) {
+    e->t_post = posted->t_post;
+    e->callsite = posted->callsite;
+    e->type = posted->type;
+  } else if (type) {
+    e->type = type;
+  }
+  return end_done(m, side, &k, e, &msg, matched);
+}
+
+/* EV starts a request (Irecv, Imrecv; PERSISTENT: *_INIT): what it says
+ * is queued under its handle, written in place. */
+static int post_request(augur_matcher *m, const augur_event *ev, const call_times *par, int kind,
+                        uint64_t bytes, int is_send, int persistent, augur_error *err) {
   qkey k = {ev->req, ev->rank, 0, 0};
   queue *q = qt_get(&m->req, &k, (uint32_t)key_hash(&k));
   if (!q) return nomem(err);
-  if (p->persistent) /* an *_INIT replaces whatever the handle held */
+  if (persistent) /* an *_INIT replaces whatever the handle held */
     q->head = q->len = 0;
-  if (q_push(&m->req, q, p, sizeof *p)) return nomem(err);
+  post *p = q_push_slot(&m->req, q, sizeof *p);
+  if (!p) return nomem(err);
+  end_fill(&p->e, ev, par, kind, bytes);
+  p->comm = ev->comm;
+  p->peer = ev->peer;
+  p->tag = ev->tag;
+  p->is_send = is_send;
+  p->persistent = persistent;
   return AUGUR_OK;
 }
 
@@ -434,26 +509,19 @@ static int complete_recv(augur_matcher *m, const augur_event *ev, const call_tim
   qkey k = {ev->req, ev->rank, 0, 0};
   queue *q = qt_find(&m->req, &k, (uint32_t)key_hash(&k));
   /* What the receive's post said, read in place (no copy of the post). */
+  post_info pi;
   int posted = 0;
-  uint64_t t_post = 0, callsite = 0;
-  uint16_t type = 0;
   if (q) {
     const post *p = q_at(q, sizeof *p, 0);
     posted = !p->is_send;
-    t_post = p->e.t_post, callsite = p->e.callsite, type = p->e.type;
+    pi = (post_info){p->e.t_post, p->e.callsite, p->e.type};
     if (!p->persistent) q_pop(q, NULL, sizeof *p);
   }
   if ((ev->flags & AUGUR_F_CANCELLED) || ev->peer < 0 || ev->tag < 0) return AUGUR_OK;
   int kind = (ev->flags & AUGUR_F_PERSISTENT) ? AUGUR_MATCH_PERSISTENT : AUGUR_MATCH_NONBLOCKING;
-  augur_match_end e = end_of(ev, par, kind, ev->bytes_recv);
-  if (posted) {
-    e.t_post = t_post;
-    e.callsite = callsite;
-    e.type = type;
-  } else {
-    e.type = AUGUR_EV_IRECV; /* posted before the trace began */
-  }
-  return add_end(m, 1, (uint32_t)ev->peer, ev->rank, ev->comm, ev->tag, &e, err);
+  /* not posted in the trace: posted before it began */
+  return post_end(m, 1, (uint32_t)ev->peer, ev->rank, ev, par, kind, ev->bytes_recv,
+                  posted ? &pi : NULL, AUGUR_EV_IRECV, err);
 }
 
 static void request_free(augur_matcher *m, const augur_event *ev) {
@@ -583,31 +651,21 @@ int augur_match_feed(augur_matcher *m, const augur_event *ev, augur_error *err) 
     par = &own;
   }
   switch (type < 128 ? m->act[type] : A_NONE) {
-  case A_POST_PERSISTENT: {
-    post p = {end_of(ev, par, AUGUR_MATCH_PERSISTENT, ev->bytes),
-              ev->comm,
-              ev->peer,
-              ev->tag,
-              type != AUGUR_EV_RECV_INIT,
-              1};
-    return post_request(m, ev, &p, err);
-  }
+  case A_POST_PERSISTENT:
+    return post_request(m, ev, par, AUGUR_MATCH_PERSISTENT, ev->bytes, type != AUGUR_EV_RECV_INIT,
+                        1, err);
   case A_SEND_BLOCKING:
   case A_SEND_NONBLOCKING: {
     if (ev->peer < 0) return AUGUR_OK; /* PROC_NULL */
     int kind = m->act[type] == A_SEND_NONBLOCKING ? AUGUR_MATCH_NONBLOCKING : AUGUR_MATCH_BLOCKING;
-    augur_match_end e = end_of(ev, par, kind, ev->bytes);
-    return add_end(m, 0, ev->rank, (uint32_t)ev->peer, ev->comm, ev->tag, &e, err);
+    return post_end(m, 0, ev->rank, (uint32_t)ev->peer, ev, par, kind, ev->bytes, NULL, 0, err);
   }
-  case A_IRECV: {
-    post p = {end_of(ev, par, AUGUR_MATCH_NONBLOCKING, 0), ev->comm, ev->peer, ev->tag, 0, 0};
-    return post_request(m, ev, &p, err);
-  }
-  case A_RECV: {
+  case A_IRECV:
+    return post_request(m, ev, par, AUGUR_MATCH_NONBLOCKING, 0, 0, 0, err);
+  case A_RECV:
     if (ev->peer < 0 || ev->tag < 0) return AUGUR_OK; /* PROC_NULL or unresolved */
-    augur_match_end e = end_of(ev, par, AUGUR_MATCH_BLOCKING, ev->bytes_recv);
-    return add_end(m, 1, (uint32_t)ev->peer, ev->rank, ev->comm, ev->tag, &e, err);
-  }
+    return post_end(m, 1, (uint32_t)ev->peer, ev->rank, ev, par, AUGUR_MATCH_BLOCKING,
+                    ev->bytes_recv, NULL, 0, err);
   case A_START:
     return start_request(m, ev, par, err);
   case A_FREE:
