@@ -189,6 +189,7 @@ typedef struct augur_irr_point {
   uint32_t nreps; /* entries of rep_tick and rep_unit: min(weight, AUGUR_IRR_REP_TICKS) */
   uint64_t rep_tick[AUGUR_IRR_REP_TICKS]; /* tick of the first call of repetitions 0, 1, ... */
   uint64_t rep_unit[AUGUR_IRR_REP_TICKS]; /* their stretches (bounds before them on the rank) */
+  double rep_ns[AUGUR_IRR_REP_TICKS];     /* their times (a signature's base for each) */
   double work;                            /* per repetition */
   double total_ns;                        /* PhaseET x W */
   double x, y;                            /* scaled features */

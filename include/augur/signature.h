@@ -62,12 +62,16 @@ typedef struct augur_sig_phase {
    * WEIGHT, BASE_SECONDS, START and MEASURE are then the heaviest rank's.
    * A repetition is a stretch (docs/phases.md "Irregular mode"), known by
    * its number on the rank: RANK_FIRST_UNIT is the first repetition's,
-   * RANK_UNITS[r] the MEASURE stretches to time, ascending. */
+   * RANK_UNITS[r] the MEASURE stretches to time, ascending, and
+   * RANK_UNIT_BASE[r] their times in the base run (seconds): an irregular
+   * program's repetitions differ, so the measured ones are compared with
+   * themselves. */
   uint64_t *rank_weight;
   double *rank_base;
   uint32_t *rank_start, *rank_measure;
   uint64_t *rank_first_unit;
   uint64_t **rank_units;
+  double **rank_unit_base;
 } augur_sig_phase;
 
 typedef struct augur_signature {
@@ -81,6 +85,11 @@ typedef struct augur_signature {
   augur_sig_phase *phase;
   int irregular; /* phases of `augur phases --irregular`: PET is the largest rank's sum */
   uint64_t comm; /* irregular: the characteristic communicator (augur_event.comm id) */
+  /* Irregular: the ranks vote from the sync phase's VOTE_FROM-th start on
+   * (1-based), once every planned stretch has been timed: a vote is a
+   * synchronisation the program does not have, so none falls inside a
+   * timed stretch. */
+  uint64_t vote_from;
 } augur_signature;
 
 /* Reads and validates a signature: a bad file fails with the file name, the
@@ -109,10 +118,12 @@ typedef struct augur_sigres_phase {
   int status;        /* enum augur_sigres_status */
   uint32_t measured; /* repetitions measured (minimum over the ranks that take part) */
   double seconds;    /* PhaseET measured: per-rank mean time, summed over ranks / nranks */
-  /* Irregular-mode results (NULL otherwise): per rank, repetitions measured
-   * and their mean time in seconds. */
+  /* Irregular-mode results (NULL otherwise): per rank, repetitions measured,
+   * their mean time in seconds, and the mean time the same repetitions took
+   * in the base run (the signature's). */
   uint32_t *rank_measured;
   double *rank_seconds;
+  double *rank_base_seconds;
 } augur_sigres_phase;
 
 typedef struct augur_sigresult {

@@ -85,8 +85,11 @@ static int rank_phases(const augur_logical *lg, const augur_phase_opts *o, uint3
   return rc;
 }
 
-/* Where the first repetitions of rank phase PH start (ticks), for a
- * signature to plan which to measure; U: the rank's stretches. */
+/* Where the first repetitions of rank phase PH start (ticks and
+ * stretches) and how long each took, for a signature to plan which to
+ * measure and to compare them with the same ones of a new run; U: the
+ * rank's stretches. A repetition runs from entering its first call to
+ * entering the next stretch's (the last one: to the end of its last call). */
 static void rep_ticks(const augur_lt_rank *lr, const augur_units *u, const augur_phase *ph,
                       augur_irr_point *q) {
   q->nreps = 0;
@@ -94,6 +97,10 @@ static void rep_ticks(const augur_lt_rank *lr, const augur_units *u, const augur
     for (uint64_t j = 0; j < ph->runs[k].count && q->nreps < AUGUR_IRR_REP_TICKS; j++) {
       uint64_t unit = ph->runs[k].first_unit + j * ph->nunits;
       if (unit >= u->n || u->off[unit] >= lr->n) return;
+      uint64_t t0 = lr->ev[u->off[unit]].t_start, next = unit + ph->nunits;
+      uint64_t t1 = next < u->n && u->off[next] < lr->n ? lr->ev[u->off[next]].t_start
+                                                        : lr->ev[lr->n - 1].t_end;
+      q->rep_ns[q->nreps] = t1 > t0 ? (double)(t1 - t0) : 0;
       q->rep_unit[q->nreps] = unit;
       q->rep_tick[q->nreps++] = lr->ev[u->off[unit]].lt;
     }

@@ -174,7 +174,10 @@ void augur_signature_free(augur_signature *s) {
     free(p->rank_measure);
     for (uint32_t r = 0; r < s->nranks && p->rank_units; r++)
       free(p->rank_units[r]);
+    for (uint32_t r = 0; r < s->nranks && p->rank_unit_base; r++)
+      free(p->rank_unit_base[r]);
     free(p->rank_units);
+    free(p->rank_unit_base);
     free(p->rank_first_unit);
   }
   free(s->phase);
@@ -224,7 +227,7 @@ static int read_call(lines *L, const augur_signature *s, augur_sig_call *c) {
 
 /* Irregular signatures: the rest of a rank line, "WEIGHT BASE START
  * MEASURE FIRST_UNIT" (a rank without calls has weight 0 and measures
- * nothing), then MEASURE lines "unit U", ascending, after FIRST_UNIT. */
+ * nothing), then MEASURE lines "unit U BASE_SECONDS", U ascending after FIRST_UNIT. */
 static int read_rank_plan(lines *L, augur_sig_phase *p, uint32_t r, uint32_t ncalls) {
   int rc;
   uint64_t w;
@@ -242,12 +245,16 @@ static int read_rank_plan(lines *L, augur_sig_phase *p, uint32_t r, uint32_t nca
       p->rank_measure[r] > MAX_CALLS)
     return bad(L, "MEASURE from 1 to WEIGHT - START");
   p->rank_units[r] = calloc(p->rank_measure[r], sizeof *p->rank_units[r]);
-  if (!p->rank_units[r]) return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
+  p->rank_unit_base[r] = calloc(p->rank_measure[r], sizeof *p->rank_unit_base[r]);
+  if (!p->rank_units[r] || !p->rank_unit_base[r])
+    return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
   uint64_t prev = p->rank_first_unit[r];
   for (uint32_t m = 0; m < p->rank_measure[r]; m++) {
     uint64_t *u = &p->rank_units[r][m];
-    if ((rc = expect(L, "unit", 1, "'unit U' (one per measured repetition)")) != AUGUR_OK ||
-        (rc = get_u64(L, 1, UINT64_MAX - 1, u, "a stretch number")) != AUGUR_OK)
+    if ((rc = expect(L, "unit", 2, "'unit U BASE_SECONDS' (one per measured repetition)")) !=
+            AUGUR_OK ||
+        (rc = get_u64(L, 1, UINT64_MAX - 1, u, "a stretch number")) != AUGUR_OK ||
+        (rc = get_double(L, 2, &p->rank_unit_base[r][m], "a time in seconds")) != AUGUR_OK)
       return rc;
     /* Repetition START + m comes after the first one (or is it, when START is 0). */
     if (*u < prev || (*u == prev && (m || p->rank_start[r])))
@@ -286,8 +293,9 @@ static int read_phase(lines *L, augur_signature *s, augur_sig_phase *p) {
     p->rank_measure = calloc(s->nranks, sizeof *p->rank_measure);
     p->rank_first_unit = calloc(s->nranks, sizeof *p->rank_first_unit);
     p->rank_units = calloc(s->nranks, sizeof *p->rank_units);
+    p->rank_unit_base = calloc(s->nranks, sizeof *p->rank_unit_base);
     if (!p->rank_weight || !p->rank_base || !p->rank_start || !p->rank_measure ||
-        !p->rank_first_unit || !p->rank_units)
+        !p->rank_first_unit || !p->rank_units || !p->rank_unit_base)
       return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
   }
   uint64_t total = 0;
@@ -357,8 +365,10 @@ int augur_signature_read(const char *path, augur_signature **out, augur_error *e
     }
     s->irregular = !strcmp(L.w[1], "irregular");
     if (s->irregular &&
-        ((rc = expect(&L, "comm", 1, "'comm ID' (the characteristic communicator)")) != AUGUR_OK ||
-         (rc = get_u64(&L, 1, UINT64_MAX, &s->comm, "a communicator id")) != AUGUR_OK))
+        ((rc = expect(&L, "comm", 2, "'comm ID VOTE_FROM' (the characteristic communicator)")) !=
+             AUGUR_OK ||
+         (rc = get_u64(&L, 1, UINT64_MAX, &s->comm, "a communicator id")) != AUGUR_OK ||
+         (rc = get_u64(&L, 2, UINT64_MAX, &s->vote_from, "a count")) != AUGUR_OK))
       goto done;
   }
   if ((rc = expect(&L, "base", 3, "'base RUN_SECONDS PRE_SECONDS REST_SECONDS'")) != AUGUR_OK ||
@@ -439,7 +449,9 @@ int augur_signature_write(FILE *f, const augur_signature *s) {
   fprintf(f, "augur-signature %d\n", s->irregular ? 2 : 1);
   fprintf(f, "# docs/signature.md; written by augur signature\n");
   fprintf(f, "ranks %u\n", s->nranks);
-  if (s->irregular) fprintf(f, "mode irregular\ncomm 0x%llx\n", (unsigned long long)s->comm);
+  if (s->irregular)
+    fprintf(f, "mode irregular\ncomm 0x%llx %llu\n", (unsigned long long)s->comm,
+            (unsigned long long)s->vote_from);
   fprintf(f, "base %.9f %.9f %.9f\n", s->base_run_seconds, s->base_pre_seconds,
           s->base_rest_seconds);
   fprintf(f, "modules %u\n", s->nmodules);
@@ -456,7 +468,8 @@ int augur_signature_write(FILE *f, const augur_signature *s) {
                 (unsigned long long)p->rank_weight[r], p->rank_base[r], p->rank_start[r],
                 p->rank_measure[r], (unsigned long long)p->rank_first_unit[r]);
         for (uint32_t m = 0; m < p->rank_measure[r]; m++)
-          fprintf(f, "unit %llu\n", (unsigned long long)p->rank_units[r][m]);
+          fprintf(f, "unit %llu %.9f\n", (unsigned long long)p->rank_units[r][m],
+                  p->rank_unit_base[r][m]);
       } else
         fprintf(f, "rank %u %u\n", r, p->ncalls[r]);
       for (uint32_t k = 0; k < p->ncalls[r]; k++) {
@@ -492,6 +505,7 @@ void augur_sigresult_free(augur_sigresult *r) {
   for (uint32_t i = 0; i < r->nphases && r->phase; i++) {
     free(r->phase[i].rank_measured);
     free(r->phase[i].rank_seconds);
+    free(r->phase[i].rank_base_seconds);
   }
   free(r->phase);
   free(r);
@@ -510,26 +524,30 @@ int augur_sigresult_write(FILE *f, const augur_sigresult *r) {
     fprintf(f, "phase %u %s %u %.9f\n", p->id, augur_sigres_status_name(p->status), p->measured,
             p->seconds);
     for (uint32_t k = 0; r->irregular && k < r->nranks; k++)
-      fprintf(f, "rank %u %u %.9f\n", k, p->rank_measured[k], p->rank_seconds[k]);
+      fprintf(f, "rank %u %u %.9f %.9f\n", k, p->rank_measured[k], p->rank_seconds[k],
+              p->rank_base_seconds[k]);
   }
   fprintf(f, "end\n");
   return ferror(f) ? AUGUR_E_IO : AUGUR_OK;
 }
 
-/* Irregular results: "rank R MEASURED SECONDS" for every rank, in order. */
+/* Irregular results: "rank R MEASURED SECONDS BASE_SECONDS" for every rank, in order. */
 static int read_rank_results(lines *L, uint32_t nranks, augur_sigres_phase *p) {
   p->rank_measured = calloc(nranks, sizeof *p->rank_measured);
   p->rank_seconds = calloc(nranks, sizeof *p->rank_seconds);
-  if (!p->rank_measured || !p->rank_seconds)
+  p->rank_base_seconds = calloc(nranks, sizeof *p->rank_base_seconds);
+  if (!p->rank_measured || !p->rank_seconds || !p->rank_base_seconds)
     return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
   for (uint32_t k = 0; k < nranks; k++) {
     uint32_t rank;
     int rc;
-    if ((rc = expect(L, "rank", 3, "'rank R MEASURED SECONDS' (one per rank, in order)")) !=
+    if ((rc = expect(L, "rank", 4,
+                     "'rank R MEASURED SECONDS BASE_SECONDS' (one per rank, in order)")) !=
             AUGUR_OK ||
         (rc = get_u32(L, 1, nranks - 1, &rank, "the next rank number")) != AUGUR_OK ||
         (rc = get_u32(L, 2, UINT32_MAX, &p->rank_measured[k], "a repetition count")) != AUGUR_OK ||
-        (rc = get_double(L, 3, &p->rank_seconds[k], "a time in seconds")) != AUGUR_OK)
+        (rc = get_double(L, 3, &p->rank_seconds[k], "a time in seconds")) != AUGUR_OK ||
+        (rc = get_double(L, 4, &p->rank_base_seconds[k], "a time in seconds")) != AUGUR_OK)
       return rc;
     if (rank != k) return bad(L, "the next rank number (ranks in order from 0)");
   }

@@ -134,8 +134,9 @@ static int alloc_ranks(const augur_signature *s, augur_sig_phase *out, augur_err
   out->rank_measure = calloc(s->nranks, sizeof *out->rank_measure);
   out->rank_first_unit = calloc(s->nranks, sizeof *out->rank_first_unit);
   out->rank_units = calloc(s->nranks, sizeof *out->rank_units);
+  out->rank_unit_base = calloc(s->nranks, sizeof *out->rank_unit_base);
   if (!out->rank_weight || !out->rank_base || !out->rank_start || !out->rank_measure ||
-      !out->rank_first_unit || !out->rank_units)
+      !out->rank_first_unit || !out->rank_units || !out->rank_unit_base)
     return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
   return AUGUR_OK;
 }
@@ -277,6 +278,7 @@ static int build_irregular(const augur_logical *lg, const augur_phases *p, augur
   }
   uint64_t best_weight = 0;
   int sync = -1;
+  uint32_t sync_c = 0, sync_j = 0;
   for (uint32_t c = 0; c < p->nphases && !rc; c++)
     for (uint32_t j = 0; !rc && s->nphases < n; j++) {
       int any = 0, late = 1, same = 1;
@@ -301,12 +303,15 @@ static int build_irregular(const augur_logical *lg, const augur_phases *p, augur
              &sp->rank_measure[r]);
         sp->rank_first_unit[r] = q->rep_unit[0];
         sp->rank_units[r] = malloc(sp->rank_measure[r] * sizeof *sp->rank_units[r]);
-        if (!sp->rank_units[r]) {
+        sp->rank_unit_base[r] = malloc(sp->rank_measure[r] * sizeof *sp->rank_unit_base[r]);
+        if (!sp->rank_units[r] || !sp->rank_unit_base[r]) {
           rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory");
           break;
         }
-        for (uint32_t m = 0; m < sp->rank_measure[r]; m++) /* planned within rep_unit */
+        for (uint32_t m = 0; m < sp->rank_measure[r]; m++) { /* planned within rep_unit */
           sp->rank_units[r][m] = q->rep_unit[sp->rank_start[r] + m];
+          sp->rank_unit_base[r][m] = q->rep_ns[sp->rank_start[r] + m] / 1e9;
+        }
         late = late && q->weight == 1 && q->tick_first >= window_end;
         if (!w0) w0 = q->weight;
         if (q->weight != w0) same = 0;
@@ -325,8 +330,26 @@ static int build_irregular(const augur_logical *lg, const augur_phases *p, augur
       if (!sp->late && same && sp->weight >= 2 && sp->weight > best_weight) {
         best_weight = sp->weight;
         sync = (int)(s->nphases - 1);
+        sync_c = c;
+        sync_j = j;
       }
     }
+  /* The first vote: at the sync phase's first start after every rank's
+   * last planned stretch (counted on the rank whose last one comes latest;
+   * past the repetitions whose stretch is known, as late as those). */
+  for (uint32_t r = 0; r < nr && !rc && sync >= 0; r++) {
+    uint64_t last = 0, count = 0;
+    for (uint32_t i = 0; i < s->nphases; i++) {
+      const augur_sig_phase *sp = &s->phase[i];
+      if (!sp->late && sp->rank_measure[r] && sp->rank_units[r][sp->rank_measure[r] - 1] > last)
+        last = sp->rank_units[r][sp->rank_measure[r] - 1];
+    }
+    size_t g = (size_t)sync_c * nr + r;
+    const augur_irr_point *q = &p->irr_points[x.idx[x.off[g] + sync_j]];
+    while (count < q->nreps && q->rep_unit[count] <= last)
+      count++;
+    if (count + 1 > s->vote_from) s->vote_from = count + 1;
+  }
   free(x.idx);
   free(x.off);
   if (rc) return rc;

@@ -32,6 +32,7 @@ typedef struct sig_state {
   uint32_t len;
   uint32_t start; /* first repetition measured on this rank */
   uint32_t next;  /* irregular: planned stretches passed */
+  double base_ns; /* irregular: base-run time of the repetitions measured */
   uint32_t *fail; /* KMP failure function */
   uint32_t pos;   /* calls matched so far */
   uint32_t want;  /* repetitions to measure: min(K, weight - start) */
@@ -64,8 +65,12 @@ static unsigned *red_cnt, *red_min;
 /* Irregular signatures: the stretch the rank is in (-1 before its first
  * call) and the planned repetition being timed (-1: none). */
 static int64_t unit = -1;
+static uint64_t sync_seen; /* starts of the sync phase so far */
 static int cur_phase = -1;
 static uint64_t cur_start;
+static double cur_base;   /* the timed stretch's time in the base run (seconds) */
+static double *red_base;  /* irregular: per phase, the base time of the measured ones (mean) */
+static double *all_base;  /* irregular, rank 0: every rank's red_base (nranks x nphases) */
 static double *all_loc;   /* irregular, rank 0: every rank's red_loc (nranks x (nphases + 1)) */
 static unsigned *all_cnt; /* irregular, rank 0: every rank's red_cnt (nranks x nphases) */
 
@@ -157,8 +162,10 @@ static int prepare(void) {
   if (sig->irregular && aug_world_rank == 0) {
     all_loc = calloc((size_t)sig->nranks * (sig->nphases + 1), sizeof *all_loc);
     all_cnt = calloc((size_t)sig->nranks * (sig->nphases + 1), sizeof *all_cnt);
-    if (!all_loc || !all_cnt) return -1;
+    all_base = calloc((size_t)sig->nranks * (sig->nphases + 1), sizeof *all_base);
+    if (!all_loc || !all_cnt || !all_base) return -1;
   }
+  if (sig->irregular && !(red_base = calloc((size_t)sig->nphases + 1, sizeof *red_base))) return -1;
   return ring && red_loc && red_sum && red_cnt && red_min ? 0 : -1;
 }
 
@@ -232,6 +239,9 @@ static void write_results(int stopped) {
   if (sig->irregular) { /* every rank's own figures: PET takes the largest rank's sum */
     PMPI_Gather(loc, (int)n + 1, MPI_DOUBLE, all_loc, (int)n + 1, MPI_DOUBLE, 0, vote_comm);
     PMPI_Gather(cnt, (int)n + 1, MPI_UNSIGNED, all_cnt, (int)n + 1, MPI_UNSIGNED, 0, vote_comm);
+    for (uint32_t i = 0; i < n; i++)
+      red_base[i] = st[i].measured ? st[i].base_ns / st[i].measured : 0;
+    PMPI_Gather(red_base, (int)n + 1, MPI_DOUBLE, all_base, (int)n + 1, MPI_DOUBLE, 0, vote_comm);
   }
   if (aug_world_rank == 0) {
     augur_sigresult r = {.nranks = sig->nranks, .stopped = stopped, .irregular = sig->irregular};
@@ -252,7 +262,9 @@ static void write_results(int stopped) {
         if (sig->irregular) {
           p->rank_measured = malloc(sig->nranks * sizeof *p->rank_measured);
           p->rank_seconds = malloc(sig->nranks * sizeof *p->rank_seconds);
-          if (!p->rank_measured || !p->rank_seconds) r.irregular = 0; /* written as global */
+          p->rank_base_seconds = malloc(sig->nranks * sizeof *p->rank_base_seconds);
+          if (!p->rank_measured || !p->rank_seconds || !p->rank_base_seconds)
+            r.irregular = 0; /* written as global */
           partial = 0;
           for (uint32_t k = 0; k < sig->nranks; k++) {
             unsigned c = all_cnt[(size_t)k * (n + 1) + i];
@@ -266,6 +278,7 @@ static void write_results(int stopped) {
             if (!r.irregular) continue;
             p->rank_measured[k] = c == UINT32_MAX ? 0 : c;
             p->rank_seconds[k] = all_loc[(size_t)k * (n + 1) + i] / 1e9;
+            p->rank_base_seconds[k] = all_base[(size_t)k * (n + 1) + i] / 1e9;
           }
         }
         if (sig->phase[i].late)
@@ -283,6 +296,7 @@ static void write_results(int stopped) {
     for (uint32_t i = 0; r.phase && i < n; i++) {
       free(r.phase[i].rank_measured);
       free(r.phase[i].rank_seconds);
+      free(r.phase[i].rank_base_seconds);
     }
     free(r.phase);
   }
@@ -325,13 +339,16 @@ static void on_repetition(uint32_t i, uint64_t start, uint64_t end) {
  * waits for one fewer. Returns 1 at a start of the sync phase: the ranks
  * vote there. */
 static int feed_irregular(const augur_sig_call *c, const augur_event *ev) {
+  uint64_t t = ev->t_start;
   unsigned ty = ev->type;
   int bound =
       ty == AUGUR_EV_INIT || ty == AUGUR_EV_INIT_THREAD ||
       (ev->comm == sig->comm && (augur_event_is_p2p_send(ty) || augur_event_is_collective(ty)));
   if (unit >= 0 && !bound) return 0;
-  uint64_t t = ev->t_start;
-  if (cur_phase >= 0) measured((uint32_t)cur_phase, cur_start, t);
+  if (cur_phase >= 0) {
+    measured((uint32_t)cur_phase, cur_start, t);
+    st[cur_phase].base_ns += cur_base * 1e9;
+  }
   cur_phase = -1;
   unit++;
   uint32_t me = (uint32_t)aug_world_rank;
@@ -342,13 +359,14 @@ static int feed_irregular(const augur_sig_call *c, const augur_event *ev) {
     if (!s->len) continue;
     int match = same(&s->calls[0], c);
     if (match && (uint64_t)unit == p->rank_first_unit[me] && !s->first_start) s->first_start = t;
-    if (match && (int)i == sync_idx) sync_start = 1;
+    if (match && (int)i == sync_idx) sync_start = ++sync_seen >= sig->vote_from;
     if (p->late || s->next >= p->rank_measure[me] || (uint64_t)unit != p->rank_units[me][s->next])
       continue;
     s->next++;
     if (match && cur_phase < 0 && s->measured < s->want) {
       cur_phase = (int)i;
       cur_start = t;
+      cur_base = p->rank_unit_base[me][s->next - 1];
     } else if (s->want > s->measured) {
       s->want--;
     }

@@ -259,6 +259,7 @@ static augur_signature *sample_irregular(void) {
     p->rank_measure = calloc(2, sizeof *p->rank_measure);
     p->rank_first_unit = calloc(2, sizeof *p->rank_first_unit);
     p->rank_units = calloc(2, sizeof *p->rank_units);
+    p->rank_unit_base = calloc(2, sizeof *p->rank_unit_base);
     for (uint32_t r = 0; r < 2; r++) {
       if (!p->ncalls[r]) continue;
       p->rank_weight[r] = r ? p->weight / 2 : p->weight; /* rank 1 repeats half as often */
@@ -267,8 +268,11 @@ static augur_signature *sample_irregular(void) {
       p->rank_measure[r] = p->measure;
       p->rank_first_unit[r] = 100 * i; /* stretches 100, 101, ... for phase 7 */
       p->rank_units[r] = calloc(p->measure, sizeof *p->rank_units[r]);
-      for (uint32_t m = 0; m < p->measure; m++)
+      p->rank_unit_base[r] = calloc(p->measure, sizeof *p->rank_unit_base[r]);
+      for (uint32_t m = 0; m < p->measure; m++) {
         p->rank_units[r][m] = 100 * i + p->start + m;
+        p->rank_unit_base[r][m] = 0.5 + m; /* exact in the file's 9 decimals */
+      }
     }
   }
   return s;
@@ -294,8 +298,10 @@ static void test_irregular(void **state) {
       assert_int_equal(a->rank_start[q], b->rank_start[q]);
       assert_int_equal(a->rank_measure[q], b->rank_measure[q]);
       assert_int_equal(a->rank_first_unit[q], b->rank_first_unit[q]);
-      for (uint32_t m = 0; m < a->rank_measure[q]; m++)
+      for (uint32_t m = 0; m < a->rank_measure[q]; m++) {
         assert_int_equal(a->rank_units[q][m], b->rank_units[q][m]);
+        assert_true(a->rank_unit_base[q][m] == b->rank_unit_base[q][m]);
+      }
     }
   assert_int_equal(r->phase[1].rank_weight[1], 200);
   rewrites_same(r);
@@ -310,22 +316,29 @@ static void test_irregular(void **state) {
   refuse("rank 1 3 200 0.125000000 1 10", "rank 1 3 200 0.125000000 200 10", "START below WEIGHT");
   refuse("rank 1 3 200 0.125000000 1 10", "rank 1 3 200 0.125000000 1 200", "MEASURE from 1");
   refuse("rank 1 3 200 0.125000000 1 10", "rank 1 3", "'rank R NCALLS WEIGHT");
-  refuse("unit 101\nunit 102", "unit 101\nunit 101", "stretch numbers that grow");
-  refuse("unit 101", "unit 100", "stretch numbers that grow"); /* START 1: after the first */
-  refuse("unit 101", "unt 101", "'unit U'");
-  refuse("comm 0x", "com 0x", "'comm ID'");
+  refuse("unit 102 ", "unit 101 ", "stretch numbers that grow");
+  refuse("unit 101 ", "unit 100 ", "stretch numbers that grow"); /* START 1: after the first */
+  refuse("unit 101 ", "unt 101 ", "'unit U BASE_SECONDS'");
+  refuse("unit 101 0.500000000", "unit 101", "'unit U BASE_SECONDS'");
+  refuse("unit 101 0.500000000", "unit 101 -0.5", "a time in seconds");
+  refuse("comm 0x", "com 0x", "'comm ID VOTE_FROM'");
+  refuse("comm 0x0 0", "comm 0x0", "'comm ID VOTE_FROM'");
 
   /* Results with per-rank figures. */
   uint32_t m0[2] = {10, 5}, m1[2] = {0, 0};
-  double s0[2] = {0.25, 0.5}, s1[2] = {0, 0};
-  augur_sigres_phase ph[2] = {
-      {.id = 7,
-       .status = AUGUR_SIGRES_MEASURED,
-       .measured = 5,
-       .seconds = 0.375,
-       .rank_measured = m0,
-       .rank_seconds = s0},
-      {.id = 9, .status = AUGUR_SIGRES_LATE, .rank_measured = m1, .rank_seconds = s1}};
+  double s0[2] = {0.25, 0.5}, s1[2] = {0, 0}, b0[2] = {0.125, 0.75}, b1[2] = {0, 0};
+  augur_sigres_phase ph[2] = {{.id = 7,
+                               .status = AUGUR_SIGRES_MEASURED,
+                               .measured = 5,
+                               .seconds = 0.375,
+                               .rank_measured = m0,
+                               .rank_seconds = s0,
+                               .rank_base_seconds = b0},
+                              {.id = 9,
+                               .status = AUGUR_SIGRES_LATE,
+                               .rank_measured = m1,
+                               .rank_seconds = s1,
+                               .rank_base_seconds = b1}};
   augur_sigresult res = {.nranks = 2, .nphases = 2, .phase = ph, .irregular = 1};
   FILE *f = fopen(path_of("r.txt"), "w");
   assert_int_equal(augur_sigresult_write(f, &res), AUGUR_OK);
@@ -335,6 +348,7 @@ static void test_irregular(void **state) {
   assert_true(b->irregular);
   assert_int_equal(b->phase[0].rank_measured[1], 5);
   assert_true(b->phase[0].rank_seconds[1] == 0.5);
+  assert_true(b->phase[0].rank_base_seconds[1] == 0.75);
   assert_int_equal(b->phase[1].rank_measured[0], 0);
   augur_sigresult_free(b);
   char *t = slurp(path_of("r.txt"));
@@ -342,7 +356,7 @@ static void test_irregular(void **state) {
   put("r2.txt", t);
   free(t);
   assert_int_not_equal(augur_sigresult_read(path_of("r2.txt"), &b, &err), AUGUR_OK);
-  assert_non_null(strstr(err.msg, "'rank R MEASURED SECONDS'"));
+  assert_non_null(strstr(err.msg, "'rank R MEASURED SECONDS BASE_SECONDS'"));
 }
 
 static int setup(void **state) {
