@@ -92,6 +92,11 @@ typedef struct augur_signature {
   uint64_t vote_from;
 } augur_signature;
 
+/* Allocates P's per-rank arrays for S's ranks (the irregular ones too when
+ * S is irregular): 0, or -1 out of memory (augur_signature_free frees what
+ * was allocated once P is among S's phases). */
+int augur_sig_phase_alloc(const augur_signature *s, augur_sig_phase *p);
+
 /* Reads and validates a signature: a bad file fails with the file name, the
  * line number and what was expected. */
 int augur_signature_read(const char *path, augur_signature **out, augur_error *err);

@@ -264,6 +264,25 @@ static int read_rank_plan(lines *L, augur_sig_phase *p, uint32_t r, uint32_t nca
   return AUGUR_OK;
 }
 
+int augur_sig_phase_alloc(const augur_signature *s, augur_sig_phase *p) {
+  size_t n = s->nranks;
+  p->ncalls = calloc(n, sizeof *p->ncalls);
+  p->calls = calloc(n, sizeof *p->calls);
+  if (!p->ncalls || !p->calls) return -1;
+  if (!s->irregular) return 0;
+  p->rank_weight = calloc(n, sizeof *p->rank_weight);
+  p->rank_base = calloc(n, sizeof *p->rank_base);
+  p->rank_start = calloc(n, sizeof *p->rank_start);
+  p->rank_measure = calloc(n, sizeof *p->rank_measure);
+  p->rank_first_unit = calloc(n, sizeof *p->rank_first_unit);
+  p->rank_units = calloc(n, sizeof *p->rank_units);
+  p->rank_unit_base = calloc(n, sizeof *p->rank_unit_base);
+  return p->rank_weight && p->rank_base && p->rank_start && p->rank_measure && p->rank_first_unit &&
+                 p->rank_units && p->rank_unit_base
+             ? 0
+             : -1;
+}
+
 static int read_phase(lines *L, augur_signature *s, augur_sig_phase *p) {
   int rc;
   uint32_t v;
@@ -283,21 +302,7 @@ static int read_phase(lines *L, augur_signature *s, augur_sig_phase *p) {
   p->late = (int)v;
   if ((rc = get_u32(L, 7, 1, &v, "SYNC 0 or 1")) != AUGUR_OK) return rc;
   p->sync = (int)v;
-  p->ncalls = calloc(s->nranks, sizeof *p->ncalls);
-  p->calls = calloc(s->nranks, sizeof *p->calls);
-  if (!p->ncalls || !p->calls) return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
-  if (s->irregular) {
-    p->rank_weight = calloc(s->nranks, sizeof *p->rank_weight);
-    p->rank_base = calloc(s->nranks, sizeof *p->rank_base);
-    p->rank_start = calloc(s->nranks, sizeof *p->rank_start);
-    p->rank_measure = calloc(s->nranks, sizeof *p->rank_measure);
-    p->rank_first_unit = calloc(s->nranks, sizeof *p->rank_first_unit);
-    p->rank_units = calloc(s->nranks, sizeof *p->rank_units);
-    p->rank_unit_base = calloc(s->nranks, sizeof *p->rank_unit_base);
-    if (!p->rank_weight || !p->rank_base || !p->rank_start || !p->rank_measure ||
-        !p->rank_first_unit || !p->rank_units || !p->rank_unit_base)
-      return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
-  }
+  if (augur_sig_phase_alloc(s, p)) return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
   uint64_t total = 0;
   for (uint32_t r = 0; r < s->nranks; r++) {
     uint32_t rank, n;

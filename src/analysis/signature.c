@@ -124,21 +124,7 @@ static int fingerprint_rank(augur_signature *s, const augur_logical *lg, uint32_
 }
 
 static int alloc_ranks(const augur_signature *s, augur_sig_phase *out, augur_error *err) {
-  out->ncalls = calloc(s->nranks, sizeof *out->ncalls);
-  out->calls = calloc(s->nranks, sizeof *out->calls);
-  if (!out->ncalls || !out->calls) return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
-  if (!s->irregular) return AUGUR_OK;
-  out->rank_weight = calloc(s->nranks, sizeof *out->rank_weight);
-  out->rank_base = calloc(s->nranks, sizeof *out->rank_base);
-  out->rank_start = calloc(s->nranks, sizeof *out->rank_start);
-  out->rank_measure = calloc(s->nranks, sizeof *out->rank_measure);
-  out->rank_first_unit = calloc(s->nranks, sizeof *out->rank_first_unit);
-  out->rank_units = calloc(s->nranks, sizeof *out->rank_units);
-  out->rank_unit_base = calloc(s->nranks, sizeof *out->rank_unit_base);
-  if (!out->rank_weight || !out->rank_base || !out->rank_start || !out->rank_measure ||
-      !out->rank_first_unit || !out->rank_units || !out->rank_unit_base)
-    return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
-  return AUGUR_OK;
+  return augur_sig_phase_alloc(s, out) ? augur_fail(err, AUGUR_E_NOMEM, "out of memory") : 0;
 }
 
 /* Mean over ranks of the time from a rank's first call to its first call at
