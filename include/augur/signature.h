@@ -30,6 +30,10 @@ extern "C" {
 /* Share of the base run's ticks within which `augur signature` plans the
  * measured repetitions (more of them if they fit, at least one each). */
 #define AUGUR_SIGNATURE_BUDGET 0.05
+/* Seconds into the base run before which the measured repetitions do not
+ * start when the budget leaves room: the start-up transient (ranks sharing
+ * cores still being spread over them) is not the run's regime. */
+#define AUGUR_SIGNATURE_SETTLE 1.0
 
 /* Peer offset value meaning "not compared" (wildcard receive, other
  * communicator, completion calls). */

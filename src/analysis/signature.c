@@ -53,11 +53,28 @@ static uint64_t irregular_rep(const void *ctx, uint64_t j) {
  * measure: up to K after a warm-up one, but only those that end by tick
  * BUDGET (a share of the run), so that a rare phase (a check every 100
  * iterations) does not turn the signature run into a full run. The first
- * repetition is always measured if it is the only one in the budget. */
+ * repetition is always measured if it is the only one in the budget. When
+ * the budget has room, the K start at tick SETTLE or as close to it as
+ * still fits: the first moments of a run are not its regime (ranks sharing
+ * cores are still being spread over them). */
 static void plan(rep_at_fn at, const void *ctx, uint64_t weight, uint64_t len, uint32_t k,
-                 uint64_t budget, uint32_t *start, uint32_t *measure) {
+                 uint64_t budget, uint64_t settle, uint32_t *start, uint32_t *measure) {
   uint64_t end1 = weight >= 2 ? at(ctx, 1) : UINT64_MAX;
   *start = end1 != UINT64_MAX && end1 + len <= budget ? 1 : 0;
+  if (*start) {
+    /* LAST: the last repetition that ends within the budget (as far as
+     * needed); SETTLED: the first that starts at SETTLE or later. */
+    uint64_t last = 1, settled = end1 >= settle ? 1 : 0;
+    for (uint64_t j = 2; j < weight && !(settled && last >= settled + k - 1); j++) {
+      uint64_t u = at(ctx, j);
+      if (u == UINT64_MAX || u + len > budget) break;
+      last = j;
+      if (!settled && u >= settle) settled = j;
+    }
+    uint64_t s = settled ? settled : last; /* not settled within the budget: as late as fits */
+    if (s + k - 1 > last) s = last + 1 > k ? last + 1 - k : 1;
+    *start = (uint32_t)(s ? s : 1);
+  }
   uint32_t m = 1;
   while (m < k && *start + m < weight) {
     uint64_t u = at(ctx, *start + m);
@@ -142,6 +159,20 @@ static double pre_ns(const augur_logical *lg, uint64_t first) {
   return pre / lg->nranks;
 }
 
+/* The tick by which the run has been going AUGUR_SIGNATURE_SETTLE seconds
+ * (on the first rank that has calls), UINT64_MAX if it never does. */
+static uint64_t settle_tick(const augur_logical *lg) {
+  for (uint32_t r = 0; r < lg->nranks; r++) {
+    const augur_lt_rank *lr = &lg->rank[r];
+    if (!lr->n) continue;
+    uint64_t t = lr->ev[0].t_start + (uint64_t)(AUGUR_SIGNATURE_SETTLE * 1e9);
+    for (uint64_t i = 0; i < lr->n; i++)
+      if (lr->ev[i].t_start >= t) return lr->ev[i].lt;
+    return UINT64_MAX;
+  }
+  return UINT64_MAX;
+}
+
 /* Global mode: one signature phase per relevant phase, every rank's calls
  * in the ticks of its first repetition. */
 static int build_global(const augur_logical *lg, const augur_phases *p, augur_trace *t,
@@ -151,7 +182,8 @@ static int build_global(const augur_logical *lg, const augur_phases *p, augur_tr
   /* Where the measurement of the repeating phases ends (in ticks): a phase
    * of weight 1 that starts after it is "late" — waiting for it would turn
    * the signature run into a full run (teardown, a final checkpoint). */
-  uint64_t budget = (uint64_t)((double)lg->nticks * AUGUR_SIGNATURE_BUDGET);
+  uint64_t budget = (uint64_t)((double)lg->nticks * AUGUR_SIGNATURE_BUDGET),
+           settle = settle_tick(lg);
   uint64_t window_end = 0;
   int repeating = 0;
   uint64_t first_tick = UINT64_MAX;
@@ -164,7 +196,7 @@ static int build_global(const augur_logical *lg, const augur_phases *p, augur_tr
     if (ph->weight < 2) continue;
     repeating = 1;
     uint32_t start, k;
-    plan(global_rep, ph, ph->weight, ph->nunits, measure, budget, &start, &k);
+    plan(global_rep, ph, ph->weight, ph->nunits, measure, budget, settle, &start, &k);
     uint64_t u = occurrence_unit(ph, start + k - 1); /* the last one measured */
     if (u != UINT64_MAX && u + ph->nunits > window_end) window_end = u + ph->nunits;
   }
@@ -177,7 +209,7 @@ static int build_global(const augur_logical *lg, const augur_phases *p, augur_tr
     sp->id = ph->id;
     sp->weight = ph->weight;
     sp->base_seconds = ph->phase_ns / 1e9;
-    plan(global_rep, ph, ph->weight, ph->nunits, measure, budget, &sp->start, &sp->measure);
+    plan(global_rep, ph, ph->weight, ph->nunits, measure, budget, settle, &sp->start, &sp->measure);
     sp->late = repeating && ph->weight == 1 && ph->tick_first >= window_end;
     int rc = alloc_ranks(s, sp, err);
     for (uint32_t r = 0; r < s->nranks && !rc; r++)
@@ -248,7 +280,8 @@ static int build_irregular(const augur_logical *lg, const augur_phases *p, augur
   }
   s->phase = calloc(n ? n : 1, sizeof *s->phase);
   int rc = s->phase ? AUGUR_OK : augur_fail(err, AUGUR_E_NOMEM, "out of memory");
-  uint64_t budget = (uint64_t)((double)lg->nticks * AUGUR_SIGNATURE_BUDGET);
+  uint64_t budget = (uint64_t)((double)lg->nticks * AUGUR_SIGNATURE_BUDGET),
+           settle = settle_tick(lg);
   uint64_t window_end = 0, first_tick = UINT64_MAX;
   int repeating = 0;
   for (uint32_t i = 0; i < p->irr_npoints; i++) {
@@ -258,7 +291,7 @@ static int build_irregular(const augur_logical *lg, const augur_phases *p, augur
     repeating = 1;
     uint32_t start, k;
     uint64_t len = q->tick_last - q->tick_first + 1;
-    plan(irregular_rep, q, q->weight, len, measure, budget, &start, &k);
+    plan(irregular_rep, q, q->weight, len, measure, budget, settle, &start, &k);
     uint64_t u = irregular_rep(q, start + k - 1);
     if (u != UINT64_MAX && u + len > window_end) window_end = u + len;
   }
@@ -285,7 +318,7 @@ static int build_irregular(const augur_logical *lg, const augur_phases *p, augur
         uint64_t len = q->tick_last - q->tick_first + 1;
         sp->rank_weight[r] = q->weight;
         sp->rank_base[r] = q->total_ns / (double)q->weight / 1e9;
-        plan(irregular_rep, q, q->weight, len, measure, budget, &sp->rank_start[r],
+        plan(irregular_rep, q, q->weight, len, measure, budget, settle, &sp->rank_start[r],
              &sp->rank_measure[r]);
         sp->rank_first_unit[r] = q->rep_unit[0];
         sp->rank_units[r] = malloc(sp->rank_measure[r] * sizeof *sp->rank_units[r]);
