@@ -155,6 +155,16 @@ static int get_i32(lines *L, int i, int32_t *out, const char *what) {
   return AUGUR_OK;
 }
 
+/* Version 2 of both files: "mode global|irregular"; *IRREGULAR set. */
+static int read_mode(lines *L, int *irregular) {
+  int rc = expect(L, "mode", 1, "'mode global|irregular'");
+  if (rc != AUGUR_OK) return rc;
+  if (strcmp(L->w[1], "global") && strcmp(L->w[1], "irregular"))
+    return bad(L, "'mode global|irregular'");
+  *irregular = !strcmp(L->w[1], "irregular");
+  return AUGUR_OK;
+}
+
 /* ---- signature ---- */
 
 void augur_signature_free(augur_signature *s) {
@@ -363,12 +373,7 @@ int augur_signature_read(const char *path, augur_signature **out, augur_error *e
     goto done;
   }
   if (v >= 2) { /* version 2: the phases' mode */
-    if ((rc = expect(&L, "mode", 1, "'mode global|irregular'")) != AUGUR_OK) goto done;
-    if (strcmp(L.w[1], "global") && strcmp(L.w[1], "irregular")) {
-      rc = bad(&L, "'mode global|irregular'");
-      goto done;
-    }
-    s->irregular = !strcmp(L.w[1], "irregular");
+    if ((rc = read_mode(&L, &s->irregular)) != AUGUR_OK) goto done;
     if (s->irregular &&
         ((rc = expect(&L, "comm", 2, "'comm ID VOTE_FROM' (the characteristic communicator)")) !=
              AUGUR_OK ||
@@ -582,14 +587,7 @@ int augur_sigresult_read(const char *path, augur_sigresult **out, augur_error *e
   if ((rc = expect(&L, "ranks", 1, "'ranks N'")) != AUGUR_OK ||
       (rc = get_u32(&L, 1, MAX_RANKS, &r->nranks, "a rank count")) != AUGUR_OK)
     goto done;
-  if (v >= 2) {
-    if ((rc = expect(&L, "mode", 1, "'mode global|irregular'")) != AUGUR_OK) goto done;
-    if (strcmp(L.w[1], "global") && strcmp(L.w[1], "irregular")) {
-      rc = bad(&L, "'mode global|irregular'");
-      goto done;
-    }
-    r->irregular = !strcmp(L.w[1], "irregular");
-  }
+  if (v >= 2 && (rc = read_mode(&L, &r->irregular)) != AUGUR_OK) goto done;
   if ((rc = expect(&L, "stopped", 1, "'stopped 0|1'")) != AUGUR_OK ||
       (rc = get_u32(&L, 1, 1, &v, "0 or 1")) != AUGUR_OK)
     goto done;

@@ -96,14 +96,22 @@ static void finish(const augur_signature *s, const augur_sigresult *r, double se
  * iterations do more work than the average); and taking the largest
  * *measured* sum would pick the rank whose few timed repetitions happened
  * to be slow. A phase no rank timed scales like all the measured ones. */
+/* Phase RP's timed repetitions over all ranks: their time here (*NUM) and
+ * in the base run (*DEN). */
+static void timed(const augur_sigres_phase *rp, uint32_t nranks, double *num, double *den) {
+  *num = *den = 0;
+  for (uint32_t k = 0; k < nranks; k++) {
+    *num += rp->rank_seconds[k] * rp->rank_measured[k];
+    *den += rp->rank_base_seconds[k] * rp->rank_measured[k];
+  }
+}
+
 static double predict_irregular(const augur_signature *s, const augur_sigresult *r, prediction *p) {
-  double tgt = 0, base = 0, best = -1;
+  double tgt = 0, base = 0, best = -1, num, den;
   for (uint32_t i = 0; i < s->nphases; i++) {
-    const augur_sigres_phase *rp = &r->phase[i];
-    for (uint32_t k = 0; k < s->nranks; k++) {
-      tgt += rp->rank_seconds[k] * rp->rank_measured[k];
-      base += rp->rank_base_seconds[k] * rp->rank_measured[k];
-    }
+    timed(&r->phase[i], s->nranks, &num, &den);
+    tgt += num;
+    base += den;
   }
   p->scale = base > 0 && tgt > 0 ? tgt / base : 1.0;
   for (uint32_t k = 0; k < s->nranks; k++) {
@@ -120,11 +128,7 @@ static double predict_irregular(const augur_signature *s, const augur_sigresult 
     const augur_sigres_phase *rp = &r->phase[i];
     phase_pred *q = &p->ph[i];
     uint32_t c = p->pet_rank;
-    double num = 0, den = 0;
-    for (uint32_t k = 0; k < s->nranks; k++) {
-      num += rp->rank_seconds[k] * rp->rank_measured[k];
-      den += rp->rank_base_seconds[k] * rp->rank_measured[k];
-    }
+    timed(rp, s->nranks, &num, &den);
     q->status = rp->status;
     q->measured = rp->rank_measured[c];
     q->phase_s = sp->rank_base[c] * (den > 0 && num > 0 ? num / den : p->scale);

@@ -62,6 +62,7 @@ static int stopping;
 static char out_path[AUG_PATH_MAX];
 static double *red_loc, *red_sum; /* nphases + 1: per-phase means, then pre */
 static unsigned *red_cnt, *red_min;
+static unsigned *red_short, *red_anyshort; /* nphases: this rank measured fewer than it wanted */
 /* Irregular signatures: the stretch the rank is in (-1 before its first
  * call) and the planned repetition being timed (-1: none). */
 static int64_t unit = -1;
@@ -159,6 +160,9 @@ static int prepare(void) {
   red_sum = calloc((size_t)sig->nphases + 1, sizeof *red_sum);
   red_cnt = calloc((size_t)sig->nphases + 1, sizeof *red_cnt);
   red_min = calloc((size_t)sig->nphases + 1, sizeof *red_min);
+  red_short = calloc((size_t)sig->nphases + 1, sizeof *red_short);
+  red_anyshort = calloc((size_t)sig->nphases + 1, sizeof *red_anyshort);
+  if (!red_short || !red_anyshort) return -1;
   if (sig->irregular && aug_world_rank == 0) {
     all_loc = calloc((size_t)sig->nranks * (sig->nphases + 1), sizeof *all_loc);
     all_cnt = calloc((size_t)sig->nranks * (sig->nphases + 1), sizeof *all_cnt);
@@ -236,6 +240,11 @@ static void write_results(int stopped) {
   loc[n] = first > init_ns ? (double)(first - init_ns) : 0;
   PMPI_Reduce(loc, sum, (int)n + 1, MPI_DOUBLE, MPI_SUM, 0, vote_comm);
   PMPI_Reduce(cnt, mincnt, (int)n, MPI_UNSIGNED, MPI_MIN, 0, vote_comm);
+  /* Partial: some rank measured fewer than its own plan asked (ranks of an
+   * irregular signature each have their own). */
+  for (uint32_t i = 0; i < n; i++)
+    red_short[i] = st[i].len && st[i].measured < st[i].want;
+  PMPI_Reduce(red_short, red_anyshort, (int)n, MPI_UNSIGNED, MPI_MAX, 0, vote_comm);
   if (sig->irregular) { /* every rank's own figures: PET takes the largest rank's sum */
     PMPI_Gather(loc, (int)n + 1, MPI_DOUBLE, all_loc, (int)n + 1, MPI_DOUBLE, 0, vote_comm);
     PMPI_Gather(cnt, (int)n + 1, MPI_UNSIGNED, all_cnt, (int)n + 1, MPI_UNSIGNED, 0, vote_comm);
@@ -258,24 +267,14 @@ static void write_results(int stopped) {
         p->id = sig->phase[i].id;
         p->measured = mincnt[i] == UINT32_MAX ? 0 : mincnt[i];
         p->seconds = sum[i] / aug_world_size / 1e9;
-        int partial = p->measured < st[i].want;
         if (sig->irregular) {
           p->rank_measured = malloc(sig->nranks * sizeof *p->rank_measured);
           p->rank_seconds = malloc(sig->nranks * sizeof *p->rank_seconds);
           p->rank_base_seconds = malloc(sig->nranks * sizeof *p->rank_base_seconds);
           if (!p->rank_measured || !p->rank_seconds || !p->rank_base_seconds)
             r.irregular = 0; /* written as global */
-          partial = 0;
-          for (uint32_t k = 0; k < sig->nranks; k++) {
+          for (uint32_t k = 0; k < sig->nranks && r.irregular; k++) {
             unsigned c = all_cnt[(size_t)k * (n + 1) + i];
-            const augur_sig_phase *sp = &sig->phase[i];
-            uint64_t want = sp->rank_weight[k] - sp->rank_start[k];
-            uint64_t kk = aug_cfg.signature_measure > 0 ? (uint64_t)aug_cfg.signature_measure
-                                                        : sp->rank_measure[k];
-            if (kk > sp->rank_measure[k]) kk = sp->rank_measure[k];
-            if (kk < want) want = kk;
-            if (c != UINT32_MAX && c < want) partial = 1;
-            if (!r.irregular) continue;
             p->rank_measured[k] = c == UINT32_MAX ? 0 : c;
             p->rank_seconds[k] = all_loc[(size_t)k * (n + 1) + i] / 1e9;
             p->rank_base_seconds[k] = all_base[(size_t)k * (n + 1) + i] / 1e9;
@@ -285,7 +284,7 @@ static void write_results(int stopped) {
           p->status = AUGUR_SIGRES_LATE;
         else if (!p->measured)
           p->status = AUGUR_SIGRES_MISSING;
-        else if (partial)
+        else if (red_anyshort[i])
           p->status = AUGUR_SIGRES_PARTIAL;
         else
           p->status = AUGUR_SIGRES_MEASURED;
