@@ -168,8 +168,9 @@ typedef struct sim {
   /* processor sharing, per node: ranks (CSR), computing ranks, last update */
   uint32_t *node_off, *node_ranks, *cpu_n;
   double *cpu_t;
-  double cpu_eff; /* 1 - background load */
-  double flows_t; /* when the active flows' remaining bytes were last brought up to date */
+  double cpu_eff;    /* 1 - background load */
+  uint32_t variants; /* replays the prediction is the mean of (quota phases, core deals) */
+  double flows_t;    /* when the active flows' remaining bytes were last brought up to date */
   uint64_t ops, messages, events;
   int nomem;
 } sim;
@@ -489,12 +490,74 @@ static void wait_until(rrun *rr, double done, double *bucket) {
   }
 }
 
-/* Sets every rank's windows (docs/simulate.md "CPU"). */
-static void own_windows(sim *s, uint32_t nnodes, double phase) {
+/* Under a CPU quota the period's phase when the trace starts is unknown
+ * (start-up has used some of the quota): the prediction is the mean over
+ * QUOTA_PHASES phases spread over the period. */
+#define QUOTA_PHASES 8
+/* With time slices, which ranks share a core and in which order they take
+ * turns is the kernel's choice, and it changes during a run: the prediction
+ * is the mean over CORE_DEALS deals of a node's ranks to its cores (all of
+ * them when there are fewer). */
+#define CORE_DEALS 8
+
+static uint64_t splitmix(uint64_t *x) {
+  uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/* Deals of N ranks: N! up to CORE_DEALS, else CORE_DEALS. */
+static uint32_t deals_of(uint32_t n) {
+  uint32_t f = 1;
+  for (uint32_t i = 2; i <= n && f <= CORE_DEALS; i++)
+    f *= i;
+  return f < CORE_DEALS ? f : CORE_DEALS;
+}
+
+/* SLOT[i]: local rank I's place in deal D of N ranks (place p: core p mod
+ * cores, turn p / cores). Deal 0 is rank order; with N! <= CORE_DEALS deal
+ * D is the D-th permutation (factorial number system), else a fixed
+ * pseudo-random one (Fisher-Yates, seeded by D and the node). */
+static void deal_slots(uint32_t *slot, uint32_t n, uint32_t d, uint32_t node) {
+  for (uint32_t i = 0; i < n; i++)
+    slot[i] = i;
+  d %= deals_of(n);
+  if (!d) return;
+  if (deals_of(n) < CORE_DEALS) {
+    for (uint32_t i = 0; i + 1 < n; i++) { /* digit i in base n - i picks from the rest */
+      uint32_t k = i + d % (n - i);
+      d /= n - i;
+      uint32_t v = slot[k];
+      memmove(&slot[i + 1], &slot[i], (k - i) * sizeof *slot);
+      slot[i] = v;
+    }
+    return;
+  }
+  uint64_t x = ((uint64_t)d << 32) ^ node;
+  for (uint32_t i = n - 1; i > 0; i--) {
+    uint32_t k = (uint32_t)(splitmix(&x) % (i + 1)), v = slot[i];
+    slot[i] = slot[k];
+    slot[k] = v;
+  }
+}
+
+/* Sets every rank's windows for replay VARIANT (docs/simulate.md "CPU"),
+ * and how many replays the prediction averages. */
+static int own_windows(sim *s, uint32_t nnodes, uint32_t variant) {
   const augur_machine *m = s->m;
+  uint32_t most = 0;
+  for (uint32_t nd = 0; nd < nnodes; nd++)
+    if (s->node_off[nd + 1] - s->node_off[nd] > most) most = s->node_off[nd + 1] - s->node_off[nd];
+  uint32_t *slot = malloc((most ? most : 1) * sizeof *slot);
+  if (!slot) return -1;
+  s->variants = m->cpu_quota > 0 ? QUOTA_PHASES : 1;
   for (uint32_t nd = 0; nd < nnodes; nd++) {
     uint32_t first = s->node_off[nd], nr = s->node_off[nd + 1] - first;
     uint32_t cores = m->cpu_cores && m->cpu_cores < nr ? m->cpu_cores : nr;
+    int turns = !(m->cpu_quota > 0) && m->cpu_quantum > 0 && nr > cores;
+    if (turns && deals_of(nr) > s->variants) s->variants = deals_of(nr);
+    deal_slots(slot, nr, turns ? variant : 0, nd);
     for (uint32_t i = 0; i < nr; i++) {
       rrun *rr = &s->r[s->node_ranks[first + i]];
       if (m->cpu_quota > 0) {
@@ -503,12 +566,12 @@ static void own_windows(sim *s, uint32_t nnodes, double phase) {
         double len = m->cpu_quota * m->cpu_quota_period / cores;
         if (len < m->cpu_quota_period) {
           rr->win_t = m->cpu_quota_period;
-          rr->win_off = -phase * m->cpu_quota_period;
+          rr->win_off = -(double)variant / QUOTA_PHASES * m->cpu_quota_period;
           rr->win_len = len;
         }
-      } else if (m->cpu_quantum > 0 && nr > cores) {
-        /* Ranks dealt to cores in turn; a core's ranks take turns. */
-        uint32_t core = i % cores, turn = i / cores;
+      } else if (turns) {
+        /* A core's ranks take turns. */
+        uint32_t core = slot[i] % cores, turn = slot[i] / cores;
         uint32_t on_core = nr / cores + (core < nr % cores);
         rr->win_t = on_core * m->cpu_quantum;
         rr->win_off = turn * m->cpu_quantum;
@@ -516,6 +579,8 @@ static void own_windows(sim *s, uint32_t nnodes, double phase) {
       }
     }
   }
+  free(slot);
+  return 0;
 }
 
 /* ---- Processor sharing -------------------------------------------------- */
@@ -968,9 +1033,10 @@ typedef struct sim_input {
   augur_sim_graph_stats *gs;
 } sim_input;
 
-/* One replay; PHASE (a fraction) is where a CPU quota's period stands at 0. */
-static int sim_run(const sim_input *in, const augur_machine *m, double phase, augur_sim_result *res,
-                   augur_error *err) {
+/* One replay, VARIANT of the ones the prediction averages (own_windows);
+ * *VARIANTS (if not NULL) says how many there are. */
+static int sim_run(const sim_input *in, const augur_machine *m, uint32_t variant,
+                   uint32_t *variants, augur_sim_result *res, augur_error *err) {
   const augur_sim_graph *g = in->g;
   memset(res, 0, sizeof *res);
   if (!(m->cpu_speed > 0) || !(m->bandwidth > 0) || !(m->shm_bandwidth > 0) || m->latency < 0 ||
@@ -1029,7 +1095,8 @@ static int sim_run(const sim_input *in, const augur_machine *m, double phase, au
   for (uint32_t r = 0; r < n; r++)
     s.node_ranks[s.node_off[s.node[r]] + s.cpu_n[s.node[r]]++] = r;
   memset(s.cpu_n, 0, nnodes * sizeof *s.cpu_n);
-  own_windows(&s, nnodes, phase);
+  if (own_windows(&s, nnodes, variant)) goto nomem;
+  if (variants) *variants = s.variants;
   for (uint32_t r = 0; r < n; r++) {
     /* A rank with windows takes turns instead of sharing finely. */
     uint32_t nd = s.node[r];
@@ -1150,11 +1217,6 @@ out:
   return rc;
 }
 
-/* Under a CPU quota the period's phase when the trace starts is unknown
- * (start-up has used some of the quota): the prediction is the mean over
- * QUOTA_PHASES phases spread over the period. */
-#define QUOTA_PHASES 8
-
 /* A = WA x A + WB x B, field by field. */
 static void rank_mix(augur_sim_rank *a, double wa, const augur_sim_rank *b, double wb) {
   a->compute = wa * a->compute + wb * b->compute;
@@ -1165,20 +1227,22 @@ static void rank_mix(augur_sim_rank *a, double wa, const augur_sim_rank *b, doub
   a->finish = wa * a->finish + wb * b->finish;
 }
 
+/* The mean of the replays (own_windows): times are means; the counts
+ * (operations, messages) add up, the work the simulator did. */
 static int sim_phases(const sim_input *in, const augur_machine *m, augur_sim_result *res,
                       augur_error *err) {
-  int rc = sim_run(in, m, 0, res, err);
-  if (!(m->cpu_quota > 0) || rc != AUGUR_OK) return rc;
-  /* The means of the times; the counts stay totals of the work done. */
-  const double w = 1.0 / QUOTA_PHASES;
+  uint32_t nv = 1;
+  int rc = sim_run(in, m, 0, &nv, res, err);
+  if (nv < 2 || rc != AUGUR_OK) return rc;
+  const double w = 1.0 / nv;
   res->predicted_seconds *= w;
   for (uint32_t r = 0; r < res->nranks; r++)
     rank_mix(&res->ranks[r], w, &res->ranks[r], 0);
-  for (int k = 1; k < QUOTA_PHASES; k++) {
+  for (uint32_t k = 1; k < nv; k++) {
     augur_sim_result one;
     sim_input again = *in;
     again.gs = NULL; /* the first run's counts */
-    rc = sim_run(&again, m, (double)k / QUOTA_PHASES, &one, err);
+    rc = sim_run(&again, m, k, NULL, &one, err);
     if (rc != AUGUR_OK) {
       augur_sim_result_free(res);
       return rc;

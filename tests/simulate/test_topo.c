@@ -457,12 +457,15 @@ static void bad(const char *text, const char *want) {
   if (!strstr(err.msg, want)) fail_msg("'%s' does not say '%s'", err.msg, want);
 }
 
-/* Time slices. Two ranks on one core, quantum 0.25 s: rank 0 runs in
- * [0, .25), [.5, .75)..., rank 1 in [.25, .5), [.75, 1)...
+/* Time slices. Two ranks on one core, quantum 0.25 s. Deal 0: rank 0 runs
+ * in [0, .25), [.5, .75)..., rank 1 in [.25, .5), [.75, 1)...; deal 1 the
+ * other way round; the prediction is their mean.
  * A ping-pong (latency 0): 0 computes 0.1 s and sends; 1 gets it when its
- * turn comes at 0.25 and answers; 0 sees the answer at its next turn, 0.5.
- * Compute stretches over the turns: 0.6 s of work ends at 1.1 (rank 0) and
- * 1.35 (rank 1). Without a quantum, processor sharing: 1.2 for both. */
+ * turn comes and answers; 0 sees the answer at its next turn. Deal 0: 0
+ * ends at 0.5, 1 at 0.25; deal 1: 0 starts at 0.25, ends at 0.75, 1 at 0.5.
+ * Compute stretches over the turns: 0.6 s of work ends at 1.1 (the rank
+ * that goes first) and 1.35 (the other), 1.1 s after each one's first turn.
+ * Without a quantum, processor sharing: 1.2 for both. */
 static void test_time_slices(void **state) {
   (void)state;
   augur_machine m;
@@ -475,9 +478,10 @@ static void test_time_slices(void **state) {
   send(g, 0, 1, 8);
   send(g, 1, 0, 8);
   augur_sim_result r = run(g, &m);
-  assert_float_equal(r.ranks[0].finish, 0.5, EPS);
+  assert_float_equal(r.ranks[0].finish, (0.5 + 0.75) / 2, EPS);
   assert_float_equal(r.ranks[0].recv_wait, 0.4, EPS);
-  assert_float_equal(r.ranks[1].finish, 0.25, EPS);
+  assert_float_equal(r.ranks[1].finish, (0.25 + 0.5) / 2, EPS);
+  assert_float_equal(r.predicted_seconds, (0.5 + 0.75) / 2, EPS);
   augur_sim_result_free(&r);
   m.cpu_cores = 2; /* a core each: no turns */
   r = run(g, &m);
@@ -489,13 +493,32 @@ static void test_time_slices(void **state) {
   g = computing(2, work);
   m.cpu_cores = 1;
   r = run(g, &m);
-  assert_float_equal(r.ranks[0].finish, 1.1, EPS);
-  assert_float_equal(r.ranks[1].finish, 1.35, EPS);
+  assert_float_equal(r.ranks[0].finish, (1.1 + 1.35) / 2, EPS);
+  assert_float_equal(r.ranks[1].finish, (1.35 + 1.1) / 2, EPS);
   assert_float_equal(r.ranks[1].compute, 1.1, EPS); /* from its first turn on */
+  assert_float_equal(r.predicted_seconds, 1.35, EPS);
   augur_sim_result_free(&r);
   m.cpu_quantum = 0;
   expect(g, &m, (const uint32_t[]){0, 1}, 2, 1.2);
   augur_sim_graph_free(g);
+
+  /* Three ranks of 0.25 s on one core, quantum 0.1: the rank taking turn j
+   * ends at 0.65 + 0.1 j (two whole turns, half of a third). Over the 6
+   * deals every rank takes every turn twice: each ends at 0.75 on average,
+   * and the run at 0.85 in every deal. */
+  static const double w3[] = {0.25, 0.25, 0.25};
+  g = computing(3, w3);
+  m.cores_per_node = 3;
+  m.cpu_cores = 1;
+  m.cpu_quantum = 0.1;
+  r = run(g, &m);
+  for (uint32_t k = 0; k < 3; k++)
+    assert_float_equal(r.ranks[k].finish, 0.75, EPS);
+  assert_float_equal(r.predicted_seconds, 0.85, EPS);
+  augur_sim_result_free(&r);
+  augur_sim_graph_free(g);
+  m.cores_per_node = 2;
+  m.cpu_quantum = 0;
 
   /* A quota of 1 CPU per 1 s period for two busy ranks: each runs the
    * first 0.5 s of the period. 1.2 s of work, averaged over the 8 phases
