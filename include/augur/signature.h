@@ -27,8 +27,10 @@ extern "C" {
 #define AUGUR_SIGNATURE_VERSION 2
 #define AUGUR_SIGRESULT_VERSION 2
 
-/* Share of the base run's ticks within which `augur signature` plans the
- * measured repetitions (more of them if they fit, at least one each). */
+/* Share of the base run's time within which `augur signature` plans the
+ * measured repetitions (more of them if they fit, at least one each). It
+ * never ends before the warm-up and K repetitions of the earliest repeating
+ * phase (a short run's SET/AET is then above the share). */
 #define AUGUR_SIGNATURE_BUDGET 0.05
 /* Seconds into the base run before which the measured repetitions do not
  * start when the budget leaves room: the start-up transient (ranks sharing

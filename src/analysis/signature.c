@@ -84,6 +84,18 @@ static void plan(rep_at_fn at, const void *ctx, uint64_t weight, uint64_t len, u
   *measure = m;
 }
 
+/* Where the warm-up and K measured repetitions of a phase end (ticks), or
+ * as many as it has: the budget never ends before those of the earliest
+ * repeating phase, however short the run (its SET/AET is then above the
+ * budget's share, and a prediction is still made of K repetitions). */
+static uint64_t first_k_end(rep_at_fn at, const void *ctx, uint64_t weight, uint64_t len,
+                            uint32_t k) {
+  uint64_t j = k < weight - 1 ? k : weight - 1, u;
+  while ((u = at(ctx, j)) == UINT64_MAX && j)
+    j--;
+  return u == UINT64_MAX ? UINT64_MAX : u + len;
+}
+
 static int is_p2p(unsigned type) {
   return type >= AUGUR_EV_SEND && type <= AUGUR_EV_IMRECV && type != AUGUR_EV_IPROBE &&
          type != AUGUR_EV_IMPROBE;
@@ -159,18 +171,25 @@ static double pre_ns(const augur_logical *lg, uint64_t first) {
   return pre / lg->nranks;
 }
 
-/* The tick by which the run has been going AUGUR_SIGNATURE_SETTLE seconds
- * (on the first rank that has calls), UINT64_MAX if it never does. */
-static uint64_t settle_tick(const augur_logical *lg) {
+/* The tick by which the run has been going SECONDS (on the first rank that
+ * has calls), UINT64_MAX if it never does. */
+static uint64_t tick_at(const augur_logical *lg, double seconds) {
   for (uint32_t r = 0; r < lg->nranks; r++) {
     const augur_lt_rank *lr = &lg->rank[r];
     if (!lr->n) continue;
-    uint64_t t = lr->ev[0].t_start + (uint64_t)(AUGUR_SIGNATURE_SETTLE * 1e9);
+    uint64_t t = lr->ev[0].t_start + (uint64_t)(seconds * 1e9);
     for (uint64_t i = 0; i < lr->n; i++)
       if (lr->ev[i].t_start >= t) return lr->ev[i].lt;
     return UINT64_MAX;
   }
   return UINT64_MAX;
+}
+
+/* The tick by which the measured repetitions end (include/augur/signature.h). */
+static uint64_t budget_tick(const augur_logical *lg) {
+  double run = lg->run_end_ns > lg->run_start_ns ? (lg->run_end_ns - lg->run_start_ns) / 1e9 : 0;
+  uint64_t t = tick_at(lg, AUGUR_SIGNATURE_BUDGET * run);
+  return t == UINT64_MAX ? lg->nticks : t;
 }
 
 /* Global mode: one signature phase per relevant phase, every rank's calls
@@ -182,8 +201,16 @@ static int build_global(const augur_logical *lg, const augur_phases *p, augur_tr
   /* Where the measurement of the repeating phases ends (in ticks): a phase
    * of weight 1 that starts after it is "late" — waiting for it would turn
    * the signature run into a full run (teardown, a final checkpoint). */
-  uint64_t budget = (uint64_t)((double)lg->nticks * AUGUR_SIGNATURE_BUDGET),
-           settle = settle_tick(lg);
+  uint64_t budget = budget_tick(lg), settle = tick_at(lg, AUGUR_SIGNATURE_SETTLE);
+  uint64_t floor = UINT64_MAX;
+  for (uint32_t i = 0; i < p->nphases; i++) {
+    const augur_phase *ph = &p->phase[i];
+    uint64_t e = ph->relevant && ph->weight >= 2
+                     ? first_k_end(global_rep, ph, ph->weight, ph->nunits, measure)
+                     : UINT64_MAX;
+    if (e < floor) floor = e;
+  }
+  if (floor != UINT64_MAX && floor > budget) budget = floor;
   uint64_t window_end = 0;
   int repeating = 0;
   uint64_t first_tick = UINT64_MAX;
@@ -280,8 +307,16 @@ static int build_irregular(const augur_logical *lg, const augur_phases *p, augur
   }
   s->phase = calloc(n ? n : 1, sizeof *s->phase);
   int rc = s->phase ? AUGUR_OK : augur_fail(err, AUGUR_E_NOMEM, "out of memory");
-  uint64_t budget = (uint64_t)((double)lg->nticks * AUGUR_SIGNATURE_BUDGET),
-           settle = settle_tick(lg);
+  uint64_t budget = budget_tick(lg), settle = tick_at(lg, AUGUR_SIGNATURE_SETTLE);
+  uint64_t floor = UINT64_MAX;
+  for (uint32_t i = 0; i < p->irr_npoints; i++) {
+    const augur_irr_point *q = &p->irr_points[i];
+    uint64_t e = q->weight >= 2 ? first_k_end(irregular_rep, q, q->weight,
+                                              q->tick_last - q->tick_first + 1, measure)
+                                : UINT64_MAX;
+    if (e < floor) floor = e;
+  }
+  if (floor != UINT64_MAX && floor > budget) budget = floor;
   uint64_t window_end = 0, first_tick = UINT64_MAX;
   int repeating = 0;
   for (uint32_t i = 0; i < p->irr_npoints; i++) {

@@ -406,7 +406,11 @@ static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
       uint64_t start = ring[(ncalls + 1 - s->len) % ring_cap];
       on_repetition(i, start, now);
       s->pos = s->fail[s->len - 1];
-      if ((int)i == sync_idx) sync_done = 1;
+      /* Every rank counts the same repetitions of the sync phase (global
+       * mode: in step), so all of them start voting at the same one: the
+       * last one the plan measures. A vote before it cannot succeed, and
+       * with ranks sharing cores each costs time slices. */
+      if ((int)i == sync_idx && s->seen >= s->start + s->want) sync_done = 1;
     }
   }
   if (sig->irregular) sync_done = feed_irregular(&c, ev);
