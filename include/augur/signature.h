@@ -34,8 +34,9 @@ extern "C" {
 #define AUGUR_SIGNATURE_BUDGET 0.05
 /* Seconds into the base run before which the measured repetitions do not
  * start when the budget leaves room: the start-up transient (ranks sharing
- * cores still being spread over them) is not the run's regime. */
-#define AUGUR_SIGNATURE_SETTLE 1.0
+ * cores still being spread over them) is not the run's regime. 0.75 s:
+ * as accurate as 1 s on bench/predict and 0.25 s less SET (docs/signature.md). */
+#define AUGUR_SIGNATURE_SETTLE 0.75
 
 /* Peer offset value meaning "not compared" (wildcard receive, other
  * communicator, completion calls). */
