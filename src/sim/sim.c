@@ -516,7 +516,7 @@ static uint32_t deals_of(uint32_t n) {
 }
 
 /* SLOT[i]: local rank I's place in deal D of N ranks (place p: core p mod
- * cores, turn p / cores). Deal 0 is rank order; with N! <= CORE_DEALS deal
+ * cores, turn p / cores). Deal 0 is rank order; with N! < CORE_DEALS deal
  * D is the D-th permutation (factorial number system), else a fixed
  * pseudo-random one (Fisher-Yates, seeded by D and the node). */
 static void deal_slots(uint32_t *slot, uint32_t n, uint32_t d, uint32_t node) {
