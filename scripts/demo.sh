@@ -63,7 +63,8 @@ echo "(PET: the predicted time of the full run; SET: what the signature run took
 # Simulation: the recorded stencil replayed on a model of this machine
 # (measured with as many ranks as the run had: 4 ranks on this machine's
 # cores), then what-ifs. `calibrate --from` the trace itself is the other
-# way; on an oversubscribed run it counts the turns twice (docs/simulate.md).
+# way; from an oversubscribed run it charges every message a whole turn's
+# wait, where in the run concurrent messages shared one: too high.
 say "augur calibrate --ranks 4; augur simulate stencil.augur"
 "$AUGUR" calibrate --mpi "$flavour" --ranks 4 -o "$BUILD/demo/machine.ini" >/dev/null 2>&1 ||
   "$AUGUR" calibrate --from "$TRACE" -o "$BUILD/demo/machine.ini" >/dev/null
