@@ -19,17 +19,10 @@ typedef struct rng {
   uint64_t s[4];
 } rng;
 
-static uint64_t splitmix(uint64_t *x) {
-  uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 static void rng_seed(rng *r, uint64_t seed, uint64_t stream) {
   uint64_t x = seed * 0x9e3779b97f4a7c15ull ^ (stream + 1) * 0xd1b54a32d192ed03ull;
   for (int i = 0; i < 4; i++)
-    r->s[i] = splitmix(&x);
+    r->s[i] = sim_splitmix(&x);
 }
 
 static uint64_t rotl(uint64_t x, int k) {

@@ -25,6 +25,13 @@ int sim_cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+uint64_t sim_splitmix(uint64_t *x) {
+  uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
 augur_sim_graph *augur_sim_graph_new(uint32_t nranks) {
   if (nranks == 0) return NULL;
   augur_sim_graph *g = calloc(1, sizeof *g);

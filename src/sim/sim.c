@@ -500,13 +500,6 @@ static void wait_until(rrun *rr, double done, double *bucket) {
  * them when there are fewer). */
 #define CORE_DEALS 8
 
-static uint64_t splitmix(uint64_t *x) {
-  uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 /* Deals of N ranks: N! up to CORE_DEALS, else CORE_DEALS. */
 static uint32_t deals_of(uint32_t n) {
   uint32_t f = 1;
@@ -536,7 +529,7 @@ static void deal_slots(uint32_t *slot, uint32_t n, uint32_t d, uint32_t node) {
   }
   uint64_t x = ((uint64_t)d << 32) ^ node;
   for (uint32_t i = n - 1; i > 0; i--) {
-    uint32_t k = (uint32_t)(splitmix(&x) % (i + 1)), v = slot[i];
+    uint32_t k = (uint32_t)(sim_splitmix(&x) % (i + 1)), v = slot[i];
     slot[i] = slot[k];
     slot[k] = v;
   }

@@ -48,6 +48,8 @@ struct augur_sim_graph {
 int sim_grow(void **p, size_t *cap, size_t need, size_t size);
 /* qsort comparator of doubles, ascending. */
 int sim_cmp_double(const void *a, const void *b);
+/* splitmix64: the next value of the sequence whose state is *X. */
+uint64_t sim_splitmix(uint64_t *x);
 int64_t sim_add_waitlist(augur_sim_graph *g, const uint32_t *ops, uint32_t n);
 
 /* One step of a collective algorithm as one member sees it: send SBYTES to
