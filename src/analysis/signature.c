@@ -202,15 +202,15 @@ static int build_global(const augur_logical *lg, const augur_phases *p, augur_tr
    * of weight 1 that starts after it is "late" — waiting for it would turn
    * the signature run into a full run (teardown, a final checkpoint). */
   uint64_t budget = budget_tick(lg), settle = tick_at(lg, AUGUR_SIGNATURE_SETTLE);
-  uint64_t floor = UINT64_MAX;
+  uint64_t first_k = UINT64_MAX; /* the earliest first_k_end */
   for (uint32_t i = 0; i < p->nphases; i++) {
     const augur_phase *ph = &p->phase[i];
     uint64_t e = ph->relevant && ph->weight >= 2
                      ? first_k_end(global_rep, ph, ph->weight, ph->nunits, measure)
                      : UINT64_MAX;
-    if (e < floor) floor = e;
+    if (e < first_k) first_k = e;
   }
-  if (floor != UINT64_MAX && floor > budget) budget = floor;
+  if (first_k != UINT64_MAX && first_k > budget) budget = first_k;
   uint64_t window_end = 0;
   int repeating = 0;
   uint64_t first_tick = UINT64_MAX;
@@ -308,15 +308,15 @@ static int build_irregular(const augur_logical *lg, const augur_phases *p, augur
   s->phase = calloc(n ? n : 1, sizeof *s->phase);
   int rc = s->phase ? AUGUR_OK : augur_fail(err, AUGUR_E_NOMEM, "out of memory");
   uint64_t budget = budget_tick(lg), settle = tick_at(lg, AUGUR_SIGNATURE_SETTLE);
-  uint64_t floor = UINT64_MAX;
+  uint64_t first_k = UINT64_MAX; /* the earliest first_k_end */
   for (uint32_t i = 0; i < p->irr_npoints; i++) {
     const augur_irr_point *q = &p->irr_points[i];
     uint64_t e = q->weight >= 2 ? first_k_end(irregular_rep, q, q->weight,
                                               q->tick_last - q->tick_first + 1, measure)
                                 : UINT64_MAX;
-    if (e < floor) floor = e;
+    if (e < first_k) first_k = e;
   }
-  if (floor != UINT64_MAX && floor > budget) budget = floor;
+  if (first_k != UINT64_MAX && first_k > budget) budget = first_k;
   uint64_t window_end = 0, first_tick = UINT64_MAX;
   int repeating = 0;
   for (uint32_t i = 0; i < p->irr_npoints; i++) {
