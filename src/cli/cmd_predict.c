@@ -85,6 +85,16 @@ static void finish(const augur_signature *s, const augur_sigresult *r, double se
   p->set = set;
 }
 
+/* Phase RP's timed repetitions over all ranks: their time here (*NUM) and
+ * in the base run (*DEN). */
+static void timed(const augur_sigres_phase *rp, uint32_t nranks, double *num, double *den) {
+  *num = *den = 0;
+  for (uint32_t k = 0; k < nranks; k++) {
+    *num += rp->rank_seconds[k] * rp->rank_measured[k];
+    *den += rp->rank_base_seconds[k] * rp->rank_measured[k];
+  }
+}
+
 /* Irregular signatures: every rank has its own weights and times. The
  * phases' part of PET is that of the base run's critical rank (the largest
  * sum of PhaseET x W, as `augur phases --irregular` takes it), each phase's
@@ -96,16 +106,6 @@ static void finish(const augur_signature *s, const augur_sigresult *r, double se
  * iterations do more work than the average); and taking the largest
  * *measured* sum would pick the rank whose few timed repetitions happened
  * to be slow. A phase no rank timed scales like all the measured ones. */
-/* Phase RP's timed repetitions over all ranks: their time here (*NUM) and
- * in the base run (*DEN). */
-static void timed(const augur_sigres_phase *rp, uint32_t nranks, double *num, double *den) {
-  *num = *den = 0;
-  for (uint32_t k = 0; k < nranks; k++) {
-    *num += rp->rank_seconds[k] * rp->rank_measured[k];
-    *den += rp->rank_base_seconds[k] * rp->rank_measured[k];
-  }
-}
-
 static double predict_irregular(const augur_signature *s, const augur_sigresult *r, prediction *p) {
   double tgt = 0, base = 0, best = -1, num, den;
   for (uint32_t i = 0; i < s->nphases; i++) {

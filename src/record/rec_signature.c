@@ -32,7 +32,7 @@ typedef struct sig_state {
   uint32_t len;
   uint32_t start; /* first repetition measured on this rank */
   uint32_t next;  /* irregular: planned stretches passed */
-  double base_ns; /* irregular: base-run time of the repetitions measured */
+  double base_s;  /* irregular: base-run seconds of the repetitions measured */
   uint32_t *fail; /* KMP failure function */
   uint32_t pos;   /* calls matched so far */
   uint32_t want;  /* repetitions to measure: min(K, weight - start) */
@@ -70,7 +70,7 @@ static uint64_t sync_seen; /* starts of the sync phase so far */
 static int cur_phase = -1;
 static uint64_t cur_start;
 static double cur_base;   /* the timed stretch's time in the base run (seconds) */
-static double *red_base;  /* irregular: per phase, the base time of the measured ones (mean) */
+static double *red_base;  /* irregular: per phase, the base seconds of the measured ones (mean) */
 static double *all_base;  /* irregular, rank 0: every rank's red_base (nranks x nphases) */
 static double *all_loc;   /* irregular, rank 0: every rank's red_loc (nranks x (nphases + 1)) */
 static unsigned *all_cnt; /* irregular, rank 0: every rank's red_cnt (nranks x nphases) */
@@ -162,7 +162,6 @@ static int prepare(void) {
   red_min = calloc((size_t)sig->nphases + 1, sizeof *red_min);
   red_short = calloc((size_t)sig->nphases + 1, sizeof *red_short);
   red_anyshort = calloc((size_t)sig->nphases + 1, sizeof *red_anyshort);
-  if (!red_short || !red_anyshort) return -1;
   if (sig->irregular && aug_world_rank == 0) {
     all_loc = calloc((size_t)sig->nranks * (sig->nphases + 1), sizeof *all_loc);
     all_cnt = calloc((size_t)sig->nranks * (sig->nphases + 1), sizeof *all_cnt);
@@ -170,7 +169,7 @@ static int prepare(void) {
     if (!all_loc || !all_cnt || !all_base) return -1;
   }
   if (sig->irregular && !(red_base = calloc((size_t)sig->nphases + 1, sizeof *red_base))) return -1;
-  return ring && red_loc && red_sum && red_cnt && red_min ? 0 : -1;
+  return ring && red_loc && red_sum && red_cnt && red_min && red_short && red_anyshort ? 0 : -1;
 }
 
 /* A is a fingerprint call, B a call of this run (or another fingerprint
@@ -249,7 +248,7 @@ static void write_results(int stopped) {
     PMPI_Gather(loc, (int)n + 1, MPI_DOUBLE, all_loc, (int)n + 1, MPI_DOUBLE, 0, vote_comm);
     PMPI_Gather(cnt, (int)n + 1, MPI_UNSIGNED, all_cnt, (int)n + 1, MPI_UNSIGNED, 0, vote_comm);
     for (uint32_t i = 0; i < n; i++)
-      red_base[i] = st[i].measured ? st[i].base_ns / st[i].measured : 0;
+      red_base[i] = st[i].measured ? st[i].base_s / st[i].measured : 0;
     PMPI_Gather(red_base, (int)n + 1, MPI_DOUBLE, all_base, (int)n + 1, MPI_DOUBLE, 0, vote_comm);
   }
   if (aug_world_rank == 0) {
@@ -277,7 +276,7 @@ static void write_results(int stopped) {
             unsigned c = all_cnt[(size_t)k * (n + 1) + i];
             p->rank_measured[k] = c == UINT32_MAX ? 0 : c;
             p->rank_seconds[k] = all_loc[(size_t)k * (n + 1) + i] / 1e9;
-            p->rank_base_seconds[k] = all_base[(size_t)k * (n + 1) + i] / 1e9;
+            p->rank_base_seconds[k] = all_base[(size_t)k * (n + 1) + i];
           }
         }
         if (sig->phase[i].late)
@@ -346,7 +345,7 @@ static int feed_irregular(const augur_sig_call *c, const augur_event *ev) {
   if (unit >= 0 && !bound) return 0;
   if (cur_phase >= 0) {
     measured((uint32_t)cur_phase, cur_start, t);
-    st[cur_phase].base_ns += cur_base * 1e9;
+    st[cur_phase].base_s += cur_base;
   }
   cur_phase = -1;
   unit++;

@@ -16,7 +16,7 @@
  *                       the ranks cannot be pinned)
  * With more ranks than cores the medians include the operating system's
  * scheduling of polling processes: that is what such runs pay per message.
- * The ping-pongs run with ranks 0 and 1 pinned to two CPUs (spread), so
+ * The ping-pongs run with ranks 0 and 1 pinned to two CPUs (pin_pair), so
  * that their best times are what a message costs while both run. */
 #define _GNU_SOURCE /* sched_setaffinity, sched_getcpu */
 #include <mpi.h>
@@ -62,47 +62,42 @@ static double pingpong(int rank, char *buf, int bytes, int reps, double *best, d
   return t[reps / 2];
 }
 
-/* Ranks 0 and 1 on two different CPUs (rank 0's and the next one the
- * process may use) while the ping-pongs run; *SAVED keeps rank 0's or 1's
- * own mask for restore(). With more ranks than cores the kernel may put
+/* Pins ranks 0 and 1: both on rank 0's CPU (TOGETHER), or rank 1 on the
+ * next CPU its mask allows. *SAVED gets the rank's mask before (empty when
+ * not read) for restore(). Returns 1 when both were pinned (collective).
+ *
+ * Apart (the ping-pongs): with more ranks than cores the kernel may keep
  * both on one CPU for a whole measurement, and then even the best of its
  * repetitions is a time slice (calibrations of the same machine gave 0.6 us
- * or 2.3-3.9 ms): the model takes the turns itself (quantum), so the
- * latency is what a message costs while both ranks run. Pinning failures
- * leave the ranks where they are. */
-static void spread(int rank, cpu_set_t *saved) {
-  int cpu = sched_getcpu(), other = -1;
-  MPI_Bcast(&cpu, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (rank > 1 || cpu < 0 || sched_getaffinity(0, sizeof *saved, saved) != 0) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    return;
-  }
-  for (int k = 1; k < CPU_SETSIZE && other < 0; k++)
-    if (CPU_ISSET((cpu + k) % CPU_SETSIZE, saved)) other = (cpu + k) % CPU_SETSIZE;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(rank == 0 || other < 0 ? cpu : other, &set);
-  if (other >= 0) sched_setaffinity(0, sizeof set, &set);
-  MPI_Barrier(MPI_COMM_WORLD);
-}
-
-static void restore(int rank, const cpu_set_t *saved) {
-  if (rank <= 1 && CPU_COUNT(saved) > 0) sched_setaffinity(0, sizeof *saved, saved);
-}
-
-/* Ranks 0 and 1 on rank 0's CPU: every message waits for the other to be
- * scheduled. The others wait in the barrier. */
-static void quantum(int rank, char *buf) {
+ * or 2.3-3.9 ms). The model takes the turns itself (quantum), so the
+ * latency is what a message costs while both ranks run. Together (the
+ * quantum): every message waits for the other to be scheduled. */
+static int pin_pair(int rank, int together, cpu_set_t *saved) {
   int cpu = sched_getcpu(), ok = 1, all = 0;
   MPI_Bcast(&cpu, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  CPU_ZERO(saved);
   if (rank <= 1) {
+    int target = rank == 0 || together ? cpu : -1;
+    ok = cpu >= 0 && sched_getaffinity(0, sizeof *saved, saved) == 0;
+    for (int k = 1; ok && target < 0 && k < CPU_SETSIZE; k++)
+      if (CPU_ISSET((cpu + k) % CPU_SETSIZE, saved)) target = (cpu + k) % CPU_SETSIZE;
     cpu_set_t set;
     CPU_ZERO(&set);
-    if (cpu >= 0) CPU_SET(cpu, &set);
-    ok = cpu >= 0 && sched_setaffinity(0, sizeof set, &set) == 0;
+    if (target >= 0) CPU_SET(target, &set);
+    ok = ok && target >= 0 && sched_setaffinity(0, sizeof set, &set) == 0;
   }
   MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-  if (!all) return;
+  return all;
+}
+
+static void restore(const cpu_set_t *saved) {
+  if (CPU_COUNT(saved) > 0) sched_setaffinity(0, sizeof *saved, saved);
+}
+
+/* The time slice: ranks 0 and 1 on one CPU; the others wait in the barrier. */
+static void quantum(int rank, char *buf) {
+  cpu_set_t saved;
+  if (!pin_pair(rank, 1, &saved)) return;
   double best, mean;
   pingpong(rank, buf, 0, 3, &best, &mean); /* both ranks settle on the CPU */
   double q = pingpong(rank, buf, 0, 15, &best, &mean);
@@ -138,8 +133,7 @@ int main(int argc, char **argv) {
   int nsmall = 0;
   double b0, m0;
   cpu_set_t saved;
-  CPU_ZERO(&saved);
-  spread(rank, &saved);
+  pin_pair(rank, 0, &saved);            /* unpinned, where pinning fails */
   pingpong(rank, buf, 0, 21, &b0, &m0); /* warm-up: first contact, connection set-up */
   for (int bytes = 0; bytes <= maxbytes; bytes = bytes ? bytes * 4 : 1) {
     int reps = bytes >= (1 << 20) ? 7 : 21;
@@ -153,7 +147,7 @@ int main(int argc, char **argv) {
     if (bytes == 1 << 20) t_mid = b;
     if (bytes == maxbytes) t_big = b;
   }
-  restore(rank, &saved);
+  restore(&saved);
   /* Bandwidth from the slope between 1 MiB and 4 MiB: the per-message costs
    * (latency, rendezvous handshake) cancel out. */
   double bw = t_big > t_mid ? (double)(maxbytes - (1 << 20)) / (t_big - t_mid)
