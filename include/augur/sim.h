@@ -23,7 +23,8 @@ extern "C" {
 /* ---- Execution graph ---------------------------------------------------- */
 
 enum augur_sim_kind {
-  AUGUR_SIM_COMPUTE = 0, /* a: ns of computation, b: first counter's delta (0 if none) */
+  AUGUR_SIM_COMPUTE = 0, /* a: ns of computation (wall); b: ns of it on a CPU when
+                            AUGUR_SIM_F_CPU is set, else 0 (docs/simulate.md "CPU time") */
   AUGUR_SIM_LOCAL = 1,   /* an MPI call replayed with its recorded cost; a: ns */
   AUGUR_SIM_SEND = 2,    /* a: message id; b: bytes */
   AUGUR_SIM_RECV = 3,    /* a: message id; b: bytes */
@@ -36,6 +37,9 @@ enum augur_sim_kind {
 #define AUGUR_SIM_F_NONBLOCKING 0x01u /* Isend/Irecv: completes at a later WAIT */
 #define AUGUR_SIM_F_SYNC        0x02u /* synchronous send: always rendezvous */
 #define AUGUR_SIM_F_UNMATCHED   0x04u /* no partner in the trace: replayed as a no-op */
+#define AUGUR_SIM_F_CPU                                                                            \
+  0x08u /* COMPUTE: b holds its CPU time (task-clock); the rest                                    \
+           of a is off the CPU (sleep, I/O, preempted) */
 
 #define AUGUR_SIM_NONE UINT64_MAX /* message/instance id not (yet) known */
 

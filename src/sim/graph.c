@@ -205,6 +205,16 @@ int64_t augur_sim_add_coll(augur_sim_graph *g, uint32_t rank, unsigned type, uin
 
 /* ---- What-if: call-site compute scaling --------------------------------- */
 
+static uint64_t scaled_ns(uint64_t ns, double factor) {
+  double v = (double)ns / factor;
+  return v >= 0x1p64 ? UINT64_MAX : (uint64_t)(v + 0.5);
+}
+
+void sim_scale_compute(augur_sim_op *op, double factor) {
+  op->a = scaled_ns(op->a, factor);
+  if (op->flags & AUGUR_SIM_F_CPU) op->b = scaled_ns(op->b, factor);
+}
+
 int64_t augur_sim_graph_scale_site(augur_sim_graph *g, uint32_t site, double factor) {
   if (!(factor > 0) || factor > 1e300) return -1;
   int64_t changed = 0;
@@ -217,8 +227,7 @@ int64_t augur_sim_graph_scale_site(augur_sim_graph *g, uint32_t site, double fac
       augur_sim_op *op = &ro->ops[i], *prev = &ro->ops[i - 1];
       if (op->callsite != site || op->kind == AUGUR_SIM_COMPUTE || prev->kind != AUGUR_SIM_COMPUTE)
         continue;
-      double ns = (double)prev->a / factor;
-      prev->a = ns >= 0x1p64 ? UINT64_MAX : (uint64_t)(ns + 0.5);
+      sim_scale_compute(prev, factor);
       changed++;
     }
   }

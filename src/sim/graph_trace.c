@@ -131,6 +131,7 @@ typedef struct rank_state {
 struct builder {
   augur_sim_graph *g;
   augur_trace *t;
+  int cpu_ctr; /* counter slot of the bursts' CPU time (task-clock), -1: none */
   mmap map;
   mmap cnt; /* communicator creations: instance -> members that reached it */
   rank_state *rs;
@@ -196,9 +197,7 @@ static void scale_sites(builder *b, sim_rank_ops *ro, const augur_sim_op *op) {
     return;
   augur_sim_op *prev = &ro->ops[ro->n - 1];
   for (size_t k = 0; k < b->nsites; k++) {
-    if (op->callsite != b->sites[k].site) continue;
-    double ns = (double)prev->a / b->sites[k].factor;
-    prev->a = ns >= 0x1p64 ? UINT64_MAX : (uint64_t)(ns + 0.5);
+    if (op->callsite == b->sites[k].site) sim_scale_compute(prev, b->sites[k].factor);
   }
 }
 
@@ -231,14 +230,16 @@ static void burst(builder *b, const augur_event *ev) {
     augur_sim_op op = {0};
     op.kind = AUGUR_SIM_COMPUTE;
     op.a = ev->t_start - rs->last_end;
-    op.b = ev->ctr[0];
+    if (b->cpu_ctr >= 0) { /* CPU time over the burst, at most its wall time */
+      op.flags = AUGUR_SIM_F_CPU;
+      op.b = ev->ctr[b->cpu_ctr] < op.a ? ev->ctr[b->cpu_ctr] : op.a;
+    }
     if (b->win) { /* bursts come in time order per rank: one pass over the windows */
       const sim_window *w = b->win->w[ev->rank];
       size_t n = b->win->n[ev->rank];
       while (rs->win < n && w[rs->win].t1 <= rs->last_end)
         rs->win++;
-      if (rs->win < n && w[rs->win].t0 <= rs->last_end)
-        op.a = (uint64_t)((double)op.a / w[rs->win].factor + 0.5);
+      if (rs->win < n && w[rs->win].t0 <= rs->last_end) sim_scale_compute(&op, w[rs->win].factor);
     }
     add(b, ev->rank, &op);
   }
@@ -715,6 +716,18 @@ static void builder_free(builder *b) {
   free(b);
 }
 
+/* The slot of a counter of CPU nanoseconds (perf's task-clock or
+ * cpu-clock: `augur record --counters task-clock`), or -1. */
+static int cpu_counter(augur_trace *t) {
+  for (uint32_t i = 0; i < augur_trace_ncounters(t) && i < AUGUR_MAX_COUNTERS; i++) {
+    const augur_counter_def *d = augur_trace_counter(t, i);
+    if (d && d->name && d->source == AUGUR_CTR_PERF &&
+        (!strcmp(d->name, "task-clock") || !strcmp(d->name, "cpu-clock")))
+      return (int)d->index < AUGUR_MAX_COUNTERS ? (int)d->index : -1;
+  }
+  return -1;
+}
+
 static int builder_open(builder **out, augur_trace *t, const sim_windows *win, augur_error *err) {
   *out = NULL;
   uint32_t n = augur_trace_nranks(t);
@@ -730,6 +743,7 @@ static int builder_open(builder **out, augur_trace *t, const sim_windows *win, a
   b->t = t;
   b->win = win;
   b->sendrecv_send = -1;
+  b->cpu_ctr = cpu_counter(t);
   b->g = augur_sim_graph_new(n);
   b->rs = calloc(n, sizeof *b->rs);
   b->mt = augur_matcher_new(t, on_message, on_coll, b);

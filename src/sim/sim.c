@@ -135,6 +135,7 @@ typedef struct rrun {
   uint32_t cver;      /* version of the pending EV_CDONE */
   double crem, crate; /* seconds of work left (at one full core), current speed */
   double cstart;      /* when the burst started */
+  double cfloor;      /* it ends no earlier (its time off the CPU, see run_rank) */
   /* time slices: the rank runs in [k T + off, k T + off + len); len = 0: always */
   double win_t, win_off, win_len;
   augur_sim_rank acc;
@@ -629,8 +630,8 @@ static void cpu_done(sim *s, uint32_t r, uint32_t ver, double now) {
   rr->computing = 0;
   s->cpu_n[n]--;
   cpu_rates(s, n, now);
-  rr->acc.compute += now - rr->cstart;
-  rr->t = now;
+  rr->t = now > rr->cfloor ? now : rr->cfloor;
+  rr->acc.compute += rr->t - rr->cstart;
   rr->blocked = BLK_NONE;
   rr->pc++;
   run_rank(s, r);
@@ -858,16 +859,27 @@ static void run_rank(sim *s, uint32_t r) {
     s->ops++;
     switch (op->kind) {
     case AUGUR_SIM_COMPUTE: {
-      double dt = (double)op->a * 1e-9 / speed;
+      /* CPU work at the model's speed; with a recorded CPU time the rest
+       * of the burst is off the CPU (sleep, I/O, or preempted when it was
+       * recorded): the burst lasts at least that plus its CPU work. */
+      double wall = (double)op->a * 1e-9;
+      double cpu = op->flags & AUGUR_SIM_F_CPU ? (double)op->b * 1e-9 : wall;
+      double dt = cpu / speed, alone = wall - cpu + dt / s->cpu_eff;
       if (rr->shared && dt > 0) {
         /* Its speed depends on the node's other ranks from now on: the
          * queue orders it with them. */
         rr->crem = dt;
+        rr->cfloor = rr->t + alone;
         rr->blocked = BLK_COMPUTE;
         schedule(s, rr->t, EV_CSTART, r, 0);
         return;
       }
+      double t0 = rr->t;
       cpu_work(rr, dt / s->cpu_eff, &rr->acc.compute);
+      if (rr->t < t0 + alone) {
+        rr->acc.compute += t0 + alone - rr->t;
+        rr->t = t0 + alone;
+      }
       break;
     }
     case AUGUR_SIM_LOCAL: {

@@ -50,6 +50,8 @@ int sim_grow(void **p, size_t *cap, size_t need, size_t size);
 int sim_cmp_double(const void *a, const void *b);
 /* splitmix64: the next value of the sequence whose state is *X. */
 uint64_t sim_splitmix(uint64_t *x);
+/* Makes compute op OP take 1/FACTOR of its time (wall and CPU alike). */
+void sim_scale_compute(augur_sim_op *op, double factor);
 int64_t sim_add_waitlist(augur_sim_graph *g, const uint32_t *ops, uint32_t n);
 
 /* One step of a collective algorithm as one member sees it: send SBYTES to

@@ -119,6 +119,29 @@ expect 0 0 "$AUGUR" simulate "$D/free.augur" --machine "$D/machine2.ini" --cores
 cp "$D/out" "$D/one-core.json"
 within "$D/one-core.json" "$D/pinned.json" "$TOL_SELF" "both ranks on one core"
 
+# Compute that sleeps: pg_imbalance's bursts (20-26 ms) sleep all but their
+# last millisecond. Recorded with a core per rank and their CPU time
+# (--counters task-clock), predicted for one core: the sleeping ranks do not
+# compete for it, as in the run under `taskset -c 0`. Without the CPU times
+# every burst counts as CPU work and the shared core doubles them.
+pgi="$apps/pg_imbalance"
+expect 0 - "$AUGUR" record --counters task-clock -o "$D/sleep.augur" -- "$mpiexec" -n 2 "$pgi" -n 5 -b 20000
+expect 0 - "$AUGUR" record -o "$D/sleep-pinned.augur" -- taskset -c 0 "$mpiexec" -n 2 "$pgi" -n 5 -b 20000
+expect 0 0 "$AUGUR" simulate "$D/sleep-pinned.augur" --json
+cp "$D/out" "$D/sleep-pinned.json"
+expect 0 0 "$AUGUR" simulate "$D/sleep.augur" --machine "$D/machine2.ini" --cores 1 --json
+cp "$D/out" "$D/sleep-one-core.json"
+within "$D/sleep-one-core.json" "$D/sleep-pinned.json" 0.1 "sleeping compute on one core"
+expect 0 - "$AUGUR" record -o "$D/sleep-nocpu.augur" -- "$mpiexec" -n 2 "$pgi" -n 5 -b 20000
+expect 0 0 "$AUGUR" simulate "$D/sleep-nocpu.augur" --machine "$D/machine2.ini" --cores 1 --json
+cp "$D/out" "$D/sleep-nocpu.json"
+"$PY" - "$D/sleep-one-core.json" "$D/sleep-nocpu.json" <<'PYEOF' ||
+import json, sys
+a, b = (json.load(open(p))["predicted_seconds"] for p in sys.argv[1:3])
+assert b > 1.5 * a, (a, b)
+PYEOF
+  fail "without CPU times the sleeping bursts should count as CPU work"
+
 # The phase what-if: the stencil's iteration (the phase of weight 50) made
 # twice as fast lowers every rank's compute; unknown or malformed phases
 # are refused in one line.

@@ -536,6 +536,70 @@ static void test_time_slices(void **state) {
   augur_sim_graph_free(g);
 }
 
+/* Bursts with a recorded CPU time (task-clock): wall W of which C on the
+ * CPU. The burst ends once its CPU work is done and not before W - C + C
+ * (the time off the CPU passes whatever the cores do). */
+static augur_sim_graph *cpu_bursts(uint32_t nranks, const double *wall, const double *cpu) {
+  augur_sim_graph *g = augur_sim_graph_new(nranks);
+  for (uint32_t r = 0; r < nranks; r++) {
+    augur_sim_op op = {0};
+    op.kind = AUGUR_SIM_COMPUTE;
+    op.flags = AUGUR_SIM_F_CPU;
+    op.a = (uint64_t)(wall[r] * 1e9 + 0.5);
+    op.b = (uint64_t)(cpu[r] * 1e9 + 0.5);
+    assert_true(augur_sim_add_op(g, r, &op) >= 0);
+  }
+  return g;
+}
+
+static void test_cpu_time(void **state) {
+  (void)state;
+  augur_machine m;
+  machine(&m, 0, 1e9);
+  m.cores_per_node = 2;
+  m.cpu_cores = 1;
+  /* Processor sharing: 0.8 and 0.2 s of CPU in 1 s bursts on one core.
+   * Both run at half a core until rank 1's 0.2 s are done at 0.4; it then
+   * sleeps and rank 0 has the core for its last 0.6 s: both end at 1.0.
+   * Without the CPU times both bursts are all CPU: 2 s. */
+  static const double wall[] = {1.0, 1.0}, mixed[] = {0.8, 0.2}, busy[] = {0.8, 0.8};
+  augur_sim_graph *g = cpu_bursts(2, wall, mixed);
+  augur_sim_result r = run(g, &m);
+  assert_float_equal(r.ranks[0].finish, 1.0, EPS);
+  assert_float_equal(r.ranks[1].finish, 1.0, EPS);
+  assert_float_equal(r.ranks[1].compute, 1.0, EPS); /* the sleep is part of the burst */
+  augur_sim_result_free(&r);
+  augur_sim_graph_free(g);
+  g = computing(2, wall);
+  expect(g, &m, (const uint32_t[]){0, 1}, 2, 2.0);
+  augur_sim_graph_free(g);
+  /* 0.8 s of CPU each: 1.6 s on the shared core, past the 1 s floor. */
+  g = cpu_bursts(2, wall, busy);
+  expect(g, &m, (const uint32_t[]){0, 1}, 2, 1.6);
+  /* A core each, CPU twice as fast: 0.2 s off the CPU + 0.4 s of work. */
+  m.cpu_cores = 2;
+  m.cpu_speed = 2;
+  expect(g, &m, (const uint32_t[]){0, 1}, 2, 0.6);
+  augur_sim_graph_free(g);
+  /* Time slices of 0.25 s on one core, 0.1 s of CPU in 1 s: each rank's
+   * CPU fits its first turn (done at 0.1 or 0.35) and its burst ends at
+   * 1.0, where the rank of turn 0 goes on and the other waits for its turn
+   * at 1.25: 1.125 for each over the 2 deals. All CPU, the same bursts end
+   * at 1.75 and 2.0. */
+  m.cpu_cores = 1;
+  m.cpu_speed = 1;
+  m.cpu_quantum = 0.25;
+  static const double little[] = {0.1, 0.1};
+  g = cpu_bursts(2, wall, little);
+  expect(g, &m, (const uint32_t[]){0, 1}, 2, 1.125);
+  augur_sim_graph_free(g);
+  g = computing(2, wall);
+  r = run(g, &m);
+  assert_float_equal(r.predicted_seconds, 2.0, EPS);
+  augur_sim_result_free(&r);
+  augur_sim_graph_free(g);
+}
+
 static void test_machine_keys(void **state) {
   (void)state;
   augur_machine m;
@@ -685,11 +749,12 @@ static void test_simgrid(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_torus_links),  cmocka_unit_test(test_torus_latency),
-      cmocka_unit_test(test_fattree),      cmocka_unit_test(test_flow_reuse),
-      cmocka_unit_test(test_cpu_sharing),  cmocka_unit_test(test_time_slices),
-      cmocka_unit_test(test_scale),        cmocka_unit_test(test_find_sites),
-      cmocka_unit_test(test_machine_keys), cmocka_unit_test(test_simgrid),
+      cmocka_unit_test(test_torus_links), cmocka_unit_test(test_torus_latency),
+      cmocka_unit_test(test_fattree),     cmocka_unit_test(test_flow_reuse),
+      cmocka_unit_test(test_cpu_sharing), cmocka_unit_test(test_time_slices),
+      cmocka_unit_test(test_cpu_time),    cmocka_unit_test(test_scale),
+      cmocka_unit_test(test_find_sites),  cmocka_unit_test(test_machine_keys),
+      cmocka_unit_test(test_simgrid),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
