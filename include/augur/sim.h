@@ -37,9 +37,9 @@ enum augur_sim_kind {
 #define AUGUR_SIM_F_NONBLOCKING 0x01u /* Isend/Irecv: completes at a later WAIT */
 #define AUGUR_SIM_F_SYNC        0x02u /* synchronous send: always rendezvous */
 #define AUGUR_SIM_F_UNMATCHED   0x04u /* no partner in the trace: replayed as a no-op */
-#define AUGUR_SIM_F_CPU                                                                            \
-  0x08u /* COMPUTE: b holds its CPU time (task-clock); the rest                                    \
-           of a is off the CPU (sleep, I/O, preempted) */
+/* COMPUTE: b holds its CPU time (task-clock); the rest of a is off the CPU
+ * (sleep, I/O, preempted while recorded). */
+#define AUGUR_SIM_F_CPU 0x08u
 
 #define AUGUR_SIM_NONE UINT64_MAX /* message/instance id not (yet) known */
 
