@@ -235,11 +235,20 @@ static void test_flow_reuse(void **state) {
   augur_sim_graph_free(g);
 }
 
-/* NRANKS ranks on one node, rank i computing WORK[i] seconds. */
-static augur_sim_graph *computing(uint32_t nranks, const double *work) {
+/* NRANKS ranks on one node, rank i computing WORK[i] seconds; with CPU,
+ * CPU[i] of them on a CPU and the rest off it (a recorded task-clock). */
+static augur_sim_graph *computing(uint32_t nranks, const double *work, const double *cpu) {
   augur_sim_graph *g = augur_sim_graph_new(nranks);
-  for (uint32_t r = 0; r < nranks; r++)
-    augur_sim_add_compute(g, r, work[r]);
+  for (uint32_t r = 0; r < nranks; r++) {
+    augur_sim_op op = {0};
+    op.kind = AUGUR_SIM_COMPUTE;
+    op.a = (uint64_t)(work[r] * 1e9 + 0.5);
+    if (cpu) {
+      op.flags = AUGUR_SIM_F_CPU;
+      op.b = (uint64_t)(cpu[r] * 1e9 + 0.5);
+    }
+    assert_true(augur_sim_add_op(g, r, &op) >= 0);
+  }
   return g;
 }
 
@@ -254,7 +263,7 @@ static void test_cpu_sharing(void **state) {
   m.cores_per_node = 4;
   m.cpu_cores = 2;
   static const double ones[] = {1, 1, 1, 1};
-  augur_sim_graph *g = computing(4, ones);
+  augur_sim_graph *g = computing(4, ones, NULL);
   augur_sim_result r = run(g, &m);
   for (uint32_t i = 0; i < 4; i++) {
     assert_float_equal(r.ranks[i].finish, 2.0, EPS);
@@ -282,7 +291,7 @@ static void test_cpu_sharing(void **state) {
   m.cores_per_node = 3;
   m.cpu_cores = 2;
   static const double w3[] = {1, 1, 2};
-  g = computing(3, w3);
+  g = computing(3, w3, NULL);
   r = run(g, &m);
   assert_float_equal(r.ranks[0].finish, 1.5, EPS);
   assert_float_equal(r.ranks[1].finish, 1.5, EPS);
@@ -490,7 +499,7 @@ static void test_time_slices(void **state) {
   augur_sim_graph_free(g);
 
   static const double work[] = {0.6, 0.6};
-  g = computing(2, work);
+  g = computing(2, work, NULL);
   m.cpu_cores = 1;
   r = run(g, &m);
   assert_float_equal(r.ranks[0].finish, (1.1 + 1.35) / 2, EPS);
@@ -507,7 +516,7 @@ static void test_time_slices(void **state) {
    * deals every rank takes every turn twice: each ends at 0.75 on average,
    * and the run at 0.85 in every deal. */
   static const double w3[] = {0.25, 0.25, 0.25};
-  g = computing(3, w3);
+  g = computing(3, w3, NULL);
   m.cores_per_node = 3;
   m.cpu_cores = 1;
   m.cpu_quantum = 0.1;
@@ -525,7 +534,7 @@ static void test_time_slices(void **state) {
    * the period may have when the run starts: ends at 2.2 (phases 0, 1/8,
    * 2/8), 2.7 (3/8, 4/8), 2.575, 2.45, 2.325: mean 2.41875. */
   static const double w12[] = {1.2, 1.2};
-  g = computing(2, w12);
+  g = computing(2, w12, NULL);
   machine(&m, 0, 1e9);
   m.cores_per_node = 2;
   m.cpu_quota = 1;
@@ -537,21 +546,8 @@ static void test_time_slices(void **state) {
 }
 
 /* Bursts with a recorded CPU time (task-clock): wall W of which C on the
- * CPU. The burst ends once its CPU work is done and not before W - C + C
- * (the time off the CPU passes whatever the cores do). */
-static augur_sim_graph *cpu_bursts(uint32_t nranks, const double *wall, const double *cpu) {
-  augur_sim_graph *g = augur_sim_graph_new(nranks);
-  for (uint32_t r = 0; r < nranks; r++) {
-    augur_sim_op op = {0};
-    op.kind = AUGUR_SIM_COMPUTE;
-    op.flags = AUGUR_SIM_F_CPU;
-    op.a = (uint64_t)(wall[r] * 1e9 + 0.5);
-    op.b = (uint64_t)(cpu[r] * 1e9 + 0.5);
-    assert_true(augur_sim_add_op(g, r, &op) >= 0);
-  }
-  return g;
-}
-
+ * CPU. The burst ends once its CPU work is done and not before W - C +
+ * C / speed (the time off the CPU passes whatever the cores do). */
 static void test_cpu_time(void **state) {
   (void)state;
   augur_machine m;
@@ -563,18 +559,18 @@ static void test_cpu_time(void **state) {
    * sleeps and rank 0 has the core for its last 0.6 s: both end at 1.0.
    * Without the CPU times both bursts are all CPU: 2 s. */
   static const double wall[] = {1.0, 1.0}, mixed[] = {0.8, 0.2}, busy[] = {0.8, 0.8};
-  augur_sim_graph *g = cpu_bursts(2, wall, mixed);
+  augur_sim_graph *g = computing(2, wall, mixed);
   augur_sim_result r = run(g, &m);
   assert_float_equal(r.ranks[0].finish, 1.0, EPS);
   assert_float_equal(r.ranks[1].finish, 1.0, EPS);
   assert_float_equal(r.ranks[1].compute, 1.0, EPS); /* the sleep is part of the burst */
   augur_sim_result_free(&r);
   augur_sim_graph_free(g);
-  g = computing(2, wall);
+  g = computing(2, wall, NULL);
   expect(g, &m, (const uint32_t[]){0, 1}, 2, 2.0);
   augur_sim_graph_free(g);
   /* 0.8 s of CPU each: 1.6 s on the shared core, past the 1 s floor. */
-  g = cpu_bursts(2, wall, busy);
+  g = computing(2, wall, busy);
   expect(g, &m, (const uint32_t[]){0, 1}, 2, 1.6);
   /* A core each, CPU twice as fast: 0.2 s off the CPU + 0.4 s of work. */
   m.cpu_cores = 2;
@@ -590,10 +586,10 @@ static void test_cpu_time(void **state) {
   m.cpu_speed = 1;
   m.cpu_quantum = 0.25;
   static const double little[] = {0.1, 0.1};
-  g = cpu_bursts(2, wall, little);
+  g = computing(2, wall, little);
   expect(g, &m, (const uint32_t[]){0, 1}, 2, 1.125);
   augur_sim_graph_free(g);
-  g = computing(2, wall);
+  g = computing(2, wall, NULL);
   r = run(g, &m);
   assert_float_equal(r.predicted_seconds, 2.0, EPS);
   augur_sim_result_free(&r);
