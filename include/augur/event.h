@@ -43,6 +43,9 @@ extern "C" {
 #define AUGUR_F_FROM_RECV                                                                          \
   0x2000u /* send buffer overlaps the thread's last received buffer                                \
              (recorded with payload hashing only) */
+/* Receives of >= 64 KiB (docs/simulate.md, "First receive into a buffer"): */
+#define AUGUR_F_FRESH_BUF 0x4000u /* no earlier large receive of the thread used this buffer */
+#define AUGUR_F_UNTOUCHED 0x8000u /* most of the buffer's pages were not yet in memory */
 
 /* Event types. Values are part of the on-disk format: append only. */
 /* clang-format off */

@@ -58,8 +58,12 @@ typedef struct augur_sim_op {
 typedef struct augur_sim_msg {
   uint64_t bytes;
   uint32_t sender, receiver; /* world ranks */
-  uint32_t sync;             /* 1: synchronous send */
+  uint32_t flags;            /* AUGUR_SIM_MSG_* */
 } augur_sim_msg;
+
+#define AUGUR_SIM_MSG_SYNC      0x1u /* synchronous send: always rendezvous */
+#define AUGUR_SIM_MSG_FRESH     0x2u /* received into a buffer no earlier large receive used */
+#define AUGUR_SIM_MSG_UNTOUCHED 0x4u /* ... whose pages were not in memory yet */
 
 typedef struct augur_sim_graph augur_sim_graph;
 
@@ -88,7 +92,7 @@ int64_t augur_sim_add_op(augur_sim_graph *g, uint32_t rank, const augur_sim_op *
 int64_t augur_sim_add_compute(augur_sim_graph *g, uint32_t rank, double seconds);
 /* A message from SENDER to RECEIVER; its ends are added with add_send/add_recv. */
 int64_t augur_sim_add_message(augur_sim_graph *g, uint32_t sender, uint32_t receiver,
-                              uint64_t bytes, int sync);
+                              uint64_t bytes, unsigned flags);
 int64_t augur_sim_add_send(augur_sim_graph *g, uint32_t rank, uint64_t msg, unsigned flags);
 int64_t augur_sim_add_recv(augur_sim_graph *g, uint32_t rank, uint64_t msg, unsigned flags);
 /* Waits for the nonblocking ops OPS[0..n) of the rank (indices returned by add_send/add_recv). */
@@ -157,7 +161,12 @@ typedef struct augur_machine {
   double injection_bandwidth;        /* per node in and out, bytes/s; 0 = unlimited */
   double shm_latency, shm_bandwidth; /* inside a node */
   uint64_t eager_limit;              /* bytes; larger messages use rendezvous */
-  uint32_t topology;                 /* enum augur_topology */
+  /* A receive's extra cost on the receiver (docs/simulate.md "First receive
+   * into a buffer"): s per MiB received into a buffer no earlier large
+   * receive used (AUGUR_F_FRESH_BUF), and more when its pages were not in
+   * memory yet (AUGUR_F_UNTOUCHED). 0 unless calibrated or set. */
+  double fresh_buffer, first_touch;
+  uint32_t topology; /* enum augur_topology */
   /* Collective algorithm switch points (bytes), as MPICH chooses them. */
   uint64_t bcast_short;     /* binomial tree below, scatter + ring allgather above */
   uint64_t allreduce_short; /* recursive doubling below, ring reduce-scatter+allgather above */

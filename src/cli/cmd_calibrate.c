@@ -162,6 +162,7 @@ int cmd_calibrate(int argc, char **argv) {
   augur_machine_default(&m);
   double overhead = -1, lat = -1, lat_mean = -1, bw = -1, ar = -1, bar = -1, flops = -1, ring = -1;
   double mean1m = -1, mean4m = -1, sendcost = -1, quantum = -1, bests[16];
+  double freshbuf = 0, firsttouch = 0;
   size_t nbest = 0;
   char line[256], notes[4096] = "";
   size_t nl = 0;
@@ -186,6 +187,10 @@ int cmd_calibrate(int argc, char **argv) {
       flops = a;
     else if (sscanf(line, "quantum %lf", &a) == 1)
       quantum = a;
+    else if (sscanf(line, "freshbuf %lf", &a) == 1)
+      freshbuf = a;
+    else if (sscanf(line, "firsttouch %lf", &a) == 1)
+      firsttouch = a;
     else if (sscanf(line, "pingpong %lf %lf %lf %lf", &a, &b, &c, &d) == 4 &&
              nl < sizeof notes - 100) {
       if (a <= 1024 && nbest < 16) bests[nbest++] = c;
@@ -237,6 +242,8 @@ int cmd_calibrate(int argc, char **argv) {
    * the pace the scheduler allows, so the slope of the mean times. */
   if (shared && mean4m > mean1m && mean1m > 0) bw = (4194304.0 - 1048576.0) / (mean4m - mean1m);
   m.shm_bandwidth = m.bandwidth = bw;
+  m.fresh_buffer = freshbuf;
+  m.first_touch = firsttouch;
 
   FILE *f = stdout;
   if (out && !(f = fopen(out, "w"))) return cli_fail("%s: %s", out, strerror(errno));
@@ -249,6 +256,10 @@ int cmd_calibrate(int argc, char **argv) {
           sendcost * 1e6, overhead * 1e6);
   fprintf(f, "# ping-pong up to 1 KiB: median %.3f us, mean %.3f us\n", lat * 1e6, lat_mean * 1e6);
   if (ring > 0) fprintf(f, "# ring step over %lld ranks: %.3f us\n", nranks, ring * 1e6);
+  fprintf(f,
+          "# 4 MiB received into a new buffer: +%.3f ms per MiB; its pages not yet in "
+          "memory: +%.3f ms per MiB more\n",
+          freshbuf * 1e3, firsttouch * 1e3);
   if (slices)
     fprintf(f, "# time slice: ping-pong with ranks 0 and 1 on one CPU: %.3f ms\n", quantum * 1e3);
   fprintf(f, "# latency = %s\n",

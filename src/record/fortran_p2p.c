@@ -53,12 +53,13 @@ static void f_ireq(const void *caller, unsigned type, int is_recv, aug_f_slot *s
     real(buf, count, dt, peer, tag, comm, req, ierr);
     return;
   }
+  MPI_Datatype cdt = PMPI_Type_f2c(*dt);
+  const void *cbuf = aug_f_cbuf(buf);
+  if (is_recv && type != AUGUR_EV_RECV_INIT) ev.flags |= aug_recv_buffer(cbuf, *count, cdt);
   real(buf, count, dt, peer, tag, comm, req, ierr);
   aug_rec_exit(&ev);
   ev.flags |= AUGUR_F_FORTRAN;
-  MPI_Datatype cdt = PMPI_Type_f2c(*dt);
   MPI_Request creq = PMPI_Request_f2c(*req);
-  const void *cbuf = aug_f_cbuf(buf);
   aug_fill_p2p_dir(&ev, *count, cdt, *peer, *tag, PMPI_Comm_f2c(*comm), cbuf, !is_recv);
   ev.req = aug_req_id(creq);
   if (is_recv && aug_hash_on())
@@ -98,10 +99,11 @@ static void f_recv(const void *caller, void *buf, F_INT *count, F_INT *dt, F_INT
   }
   F_INT scratch[AUG_F_STATUS_SIZE];
   F_INT *fst = aug_f_status_or(st, scratch);
+  MPI_Datatype cdt = PMPI_Type_f2c(*dt);
+  ev.flags |= aug_recv_buffer(aug_f_cbuf(buf), *count, cdt);
   real(buf, count, dt, src, tag, comm, fst, ierr);
   aug_rec_exit(&ev);
   ev.flags |= AUGUR_F_FORTRAN;
-  MPI_Datatype cdt = PMPI_Type_f2c(*dt);
   aug_fill_p2p(&ev, *count, cdt, *src, *tag, PMPI_Comm_f2c(*comm), NULL);
   if (*ierr == MPI_SUCCESS) {
     MPI_Status cst;
@@ -136,6 +138,7 @@ static void commit_sendrecv(augur_event *ev, int rcount, MPI_Datatype rdt, int s
     aug_f_status_c(fst, &cst);
     aug_fill_status(&sub, &cst, aug_f_cbuf(rbuf), rdt);
   }
+  aug_move_recv_buffer_flags(ev, &sub);
   ev->flags |= AUGUR_F_FORTRAN;
   ev->bytes_recv = sub.bytes_recv;
   ev->aux = 1;
@@ -157,6 +160,7 @@ static void f_sendrecv(const void *caller, void *sbuf, F_INT *scount, F_INT *sdt
   }
   F_INT scratch[AUG_F_STATUS_SIZE];
   F_INT *fst = aug_f_status_or(st, scratch);
+  ev.flags |= aug_recv_buffer(aug_f_cbuf(rbuf), *rcount, PMPI_Type_f2c(*rdt));
   real(sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, src, rtag, comm, fst, ierr);
   aug_rec_exit(&ev);
   MPI_Comm c = PMPI_Comm_f2c(*comm);
@@ -192,6 +196,7 @@ static void f_sendrecv_replace(const void *caller, void *buf, F_INT *count, F_IN
   MPI_Comm c = PMPI_Comm_f2c(*comm);
   MPI_Datatype cdt = PMPI_Type_f2c(*dt);
   aug_fill_p2p_dir(&ev, *count, cdt, *dest, *stag, c, aug_f_cbuf(buf), 1);
+  ev.flags |= aug_recv_buffer(aug_f_cbuf(buf), *count, cdt);
   real(buf, count, dt, dest, stag, src, rtag, comm, fst, ierr);
   aug_rec_exit(&ev);
   commit_sendrecv(&ev, *count, cdt, *src, *rtag, c, fst, buf, *ierr == MPI_SUCCESS);

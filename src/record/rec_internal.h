@@ -138,6 +138,13 @@ void aug_recv_track(MPI_Request req, void *buf, int count, MPI_Datatype dt, int 
 void aug_recv_untrack(uint64_t req);
 uint64_t aug_recv_hash(uint64_t req, const MPI_Status *st);
 
+/* ---- large receive buffers (rec_recvbuf.c) ---- */
+/* Before a receive: AUGUR_F_FRESH_BUF / AUGUR_F_UNTOUCHED for its buffer
+ * (0 below 64 KiB); the buffer then counts as used. */
+uint16_t aug_recv_buffer(const void *buf, int count, MPI_Datatype dt);
+/* Sendrecv: those flags belong to the SUB_RECV, not to the (send) parent. */
+void aug_move_recv_buffer_flags(augur_event *parent, augur_event *sub);
+
 /* Internal p2p fill with an explicit direction (MPI_BOTTOM is NULL). */
 void aug_fill_p2p_dir(augur_event *ev, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
                       const void *buf, int is_send);

@@ -14,6 +14,16 @@
   int rc = CALL;                                                                                   \
   aug_rec_exit(&ev)
 
+/* AUG_WRAP for a receive into BUF: the buffer's state (aug_recv_buffer) is
+ * read before CALL, inside the call's recorded time, and lands in ev.flags. */
+#define AUG_WRAP_RECV(TYPE, BUF, COUNT, DT, CALL)                                                  \
+  augur_event ev;                                                                                  \
+  if (!aug_rec_enter(&ev, (TYPE), AUG_CALLER())) return CALL;                                      \
+  uint16_t rbuf_flags = aug_recv_buffer((BUF), (COUNT), (DT));                                     \
+  int rc = CALL;                                                                                   \
+  aug_rec_exit(&ev);                                                                               \
+  ev.flags |= rbuf_flags
+
 #define AUG_UNPAREN(...) __VA_ARGS__
 
 /* A status the wrapper can read even when the application ignores it. */

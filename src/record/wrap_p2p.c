@@ -41,7 +41,8 @@ ISEND_WRAPPER(Rsend_init, RSEND_INIT, 1)
 #define IRECV_WRAPPER(NAME, TYPE, PERSISTENT)                                                      \
   int MPI_##NAME(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,           \
                  MPI_Request *req) {                                                               \
-    AUG_WRAP(AUGUR_EV_##TYPE, PMPI_##NAME(buf, count, dt, src, tag, comm, req));                   \
+    AUG_WRAP_RECV(AUGUR_EV_##TYPE, PERSISTENT ? NULL : buf, count, dt,                             \
+                  PMPI_##NAME(buf, count, dt, src, tag, comm, req));                               \
     aug_fill_p2p_dir(&ev, count, dt, src, tag, comm, buf, 0);                                      \
     ev.req = aug_req_id(*req);                                                                     \
     if (aug_cfg.payload_hash) aug_recv_track(*req, buf, count, dt, PERSISTENT);                    \
@@ -54,7 +55,7 @@ IRECV_WRAPPER(Recv_init, RECV_INIT, 1)
 int MPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
              MPI_Status *status) {
   AUG_STATUS(st, status);
-  AUG_WRAP(AUGUR_EV_RECV, PMPI_Recv(buf, count, dt, src, tag, comm, st));
+  AUG_WRAP_RECV(AUGUR_EV_RECV, buf, count, dt, PMPI_Recv(buf, count, dt, src, tag, comm, st));
   aug_fill_p2p_dir(&ev, count, dt, src, tag, comm, buf, 0);
   aug_fill_status(&ev, st, buf, dt);
   aug_rec_commit(&ev);
@@ -83,6 +84,7 @@ static void commit_sendrecv(augur_event *ev, int scount, MPI_Datatype sdt, int d
   sub.thread = ev->thread;
   aug_fill_p2p_dir(&sub, rcount, rdt, src, rtag, comm, rbuf, 0);
   aug_fill_status(&sub, st, rbuf, rdt);
+  aug_move_recv_buffer_flags(ev, &sub);
   ev->bytes_recv = sub.bytes_recv;
   ev->aux = 1;
   aug_commit_pair(ev, &sub);
@@ -92,8 +94,9 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int s
                  int rcount, MPI_Datatype rdt, int src, int rtag, MPI_Comm comm,
                  MPI_Status *status) {
   AUG_STATUS(st, status);
-  AUG_WRAP(AUGUR_EV_SENDRECV,
-           PMPI_Sendrecv(sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, src, rtag, comm, st));
+  AUG_WRAP_RECV(
+      AUGUR_EV_SENDRECV, rbuf, rcount, rdt,
+      PMPI_Sendrecv(sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, src, rtag, comm, st));
   commit_sendrecv(&ev, scount, sdt, dest, stag, sbuf, rcount, rdt, src, rtag, rbuf, comm, st, NULL);
   return rc;
 }
@@ -106,8 +109,10 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int st
     return PMPI_Sendrecv_replace(buf, count, dt, dest, stag, src, rtag, comm, st);
   /* the buffer is overwritten by the call: fingerprint what is sent first */
   uint64_t sent_hash = aug_hash(buf, count, dt);
+  uint16_t rbuf_flags = aug_recv_buffer(buf, count, dt);
   int rc = PMPI_Sendrecv_replace(buf, count, dt, dest, stag, src, rtag, comm, st);
   aug_rec_exit(&ev);
+  ev.flags |= rbuf_flags;
   commit_sendrecv(&ev, count, dt, dest, stag, NULL, count, dt, src, rtag, buf, comm, st,
                   &sent_hash);
   return rc;
@@ -166,7 +171,7 @@ int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *msg, MP
 int MPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Status *status) {
   AUG_STATUS(st, status);
   uint64_t m = aug_message_id(*msg);
-  AUG_WRAP(AUGUR_EV_MRECV, PMPI_Mrecv(buf, count, dt, msg, st));
+  AUG_WRAP_RECV(AUGUR_EV_MRECV, buf, count, dt, PMPI_Mrecv(buf, count, dt, msg, st));
   ev.req = m;
   aug_message_received(&ev, m);
   aug_fill_status(&ev, st, buf, dt);
@@ -176,7 +181,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Statu
 
 int MPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Request *req) {
   uint64_t m = aug_message_id(*msg);
-  AUG_WRAP(AUGUR_EV_IMRECV, PMPI_Imrecv(buf, count, dt, msg, req));
+  AUG_WRAP_RECV(AUGUR_EV_IMRECV, buf, count, dt, PMPI_Imrecv(buf, count, dt, msg, req));
   aug_message_received(&ev, m);
   ev.bytes_recv = aug_bytes(count, dt);
   ev.req = aug_req_id(*req);

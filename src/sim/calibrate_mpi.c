@@ -10,6 +10,11 @@
  *   ringstep S          one step of a 1-byte ring exchange over all ranks, mean
  *   barrier S           MPI_Barrier, mean
  *   flops F             a dependent multiply-add loop, per second
+ *   freshbuf S          s per MiB a receive into a new buffer costs more than
+ *                       into a used one (pages already in memory)
+ *   firsttouch S        s per MiB more when the new buffer's pages are not
+ *                       in memory yet (docs/simulate.md "First receive into
+ *                       a buffer")
  *   quantum S           half round trip of a ping-pong with ranks 0 and 1 on
  *                       one CPU: the scheduler's time slice, since a rank
  *                       polls until the kernel preempts it (left out when
@@ -24,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -60,6 +66,56 @@ static double pingpong(int rank, char *buf, int bytes, int reps, double *best, d
   for (int r = 0; r < reps; r++)
     *mean += t[r] / reps;
   return t[reps / 2];
+}
+
+/* Rank 0 sends BYTES to rank 1, which receives them into a buffer: the
+ * used one (WARM), a new one it wrote first, or a new one never touched
+ * (mmap'd, unmapped after). Returns the median round trip (the reply is one
+ * byte) on rank 0. */
+enum { BUF_WARM, BUF_NEW, BUF_UNTOUCHED };
+static double fresh_recv(int rank, char *warm, int bytes, int kind) {
+  double t[7];
+  int reps = 7, ok = 1;
+  for (int r = 0; r < reps; r++) {
+    char c = 0;
+    if (rank == 0) {
+      MPI_Recv(&c, 1, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* rank 1 is ready */
+      double t0 = MPI_Wtime();
+      MPI_Send(warm, bytes, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
+      MPI_Recv(&c, 1, MPI_CHAR, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      t[r] = MPI_Wtime() - t0;
+    } else if (rank == 1) {
+      char *b = warm;
+      if (kind != BUF_WARM) {
+        b = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (b == MAP_FAILED) {
+          b = warm;
+          ok = 0;
+        } else if (kind == BUF_NEW) {
+          memset(b, 1, (size_t)bytes);
+        }
+      }
+      MPI_Send(&c, 1, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+      MPI_Recv(b, bytes, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(&c, 1, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
+      if (b != warm) munmap(b, (size_t)bytes);
+    }
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 1, MPI_COMM_WORLD);
+  if (!ok) return -1;
+  qsort(t, (size_t)reps, sizeof t[0], cmp_double);
+  return t[reps / 2];
+}
+
+/* The extra costs per MiB of receiving into a new buffer, and into one whose
+ * pages are not in memory yet (what the first touch of each page costs). */
+static void fresh_costs(int rank, char *warm, int bytes) {
+  double w = fresh_recv(rank, warm, bytes, BUF_WARM);
+  double n = fresh_recv(rank, warm, bytes, BUF_NEW);
+  double u = fresh_recv(rank, warm, bytes, BUF_UNTOUCHED);
+  if (rank != 0 || w < 0 || n < 0 || u < 0) return;
+  double mib = bytes / (1024.0 * 1024.0);
+  printf("freshbuf %.9g\nfirsttouch %.9g\n", n > w ? (n - w) / mib : 0, u > n ? (u - n) / mib : 0);
 }
 
 /* Pins ranks 0 and 1: both on rank 0's CPU (TOGETHER), or rank 1 on the
@@ -147,6 +203,7 @@ int main(int argc, char **argv) {
     if (bytes == 1 << 20) t_mid = b;
     if (bytes == maxbytes) t_big = b;
   }
+  fresh_costs(rank, buf, maxbytes);
   restore(&saved);
   /* Bandwidth from the slope between 1 MiB and 4 MiB: the per-message costs
    * (latency, rendezvous handshake) cancel out. */

@@ -560,7 +560,8 @@ static int pair_messages(ex *x, augur_sim_graph *g) {
     }
     for (size_t k = 0; k < cs; k++) {
       augur_sim_op *so = &g->ranks[snd].ops[S[i + k].idx], *ro = &g->ranks[rcv].ops[R[j + k].idx];
-      int64_t m = augur_sim_add_message(g, snd, rcv, so->b, (so->flags & AUGUR_SIM_F_SYNC) != 0);
+      int64_t m = augur_sim_add_message(g, snd, rcv, so->b,
+                                        so->flags & AUGUR_SIM_F_SYNC ? AUGUR_SIM_MSG_SYNC : 0);
       if (m < 0) {
         rc = xnomem(x);
         break;

@@ -204,7 +204,8 @@ static int rank_leaves(wctx *w, uint32_t r, witem **out, size_t *nout) {
         continue;
       }
       int nb = (op->flags & AUGUR_SIM_F_NONBLOCKING) != 0;
-      int sync = (op->flags & AUGUR_SIM_F_SYNC) || (op->a < g->nmsgs && g->msgs[op->a].sync);
+      int sync = (op->flags & AUGUR_SIM_F_SYNC) ||
+                 (op->a < g->nmsgs && (g->msgs[op->a].flags & AUGUR_SIM_MSG_SYNC));
       const char *verb = op->kind == AUGUR_SIM_RECV ? (nb ? "irecv" : "recv")
                          : nb                       ? (sync ? "issend" : "isend")
                                                     : (sync ? "ssend" : "send");

@@ -115,14 +115,14 @@ int64_t augur_sim_add_compute(augur_sim_graph *g, uint32_t rank, double seconds)
 }
 
 int64_t augur_sim_add_message(augur_sim_graph *g, uint32_t sender, uint32_t receiver,
-                              uint64_t bytes, int sync) {
+                              uint64_t bytes, unsigned flags) {
   if (sender >= g->nranks || receiver >= g->nranks) return -1;
   if (sim_grow((void **)&g->msgs, &g->msg_cap, g->nmsgs + 1, sizeof *g->msgs)) return -1;
   augur_sim_msg *m = &g->msgs[g->nmsgs];
   m->bytes = bytes;
   m->sender = sender;
   m->receiver = receiver;
-  m->sync = sync ? 1u : 0u;
+  m->flags = flags & (AUGUR_SIM_MSG_SYNC | AUGUR_SIM_MSG_FRESH | AUGUR_SIM_MSG_UNTOUCHED);
   return (int64_t)g->nmsgs++;
 }
 

@@ -567,12 +567,15 @@ static int on_message(void *ctx, const augur_message *m) {
     return AUGUR_OK;
   }
   uint64_t id;
+  unsigned mf = (m->send.sync ? AUGUR_SIM_MSG_SYNC : 0) |
+                (m->recv.flags & AUGUR_F_FRESH_BUF ? AUGUR_SIM_MSG_FRESH : 0) |
+                (m->recv.flags & AUGUR_F_UNTOUCHED ? AUGUR_SIM_MSG_UNTOUCHED : 0);
   if (b->stream) {
-    id = b->new_msg(b->msg_ctx, m->sender, m->receiver, m->bytes, m->send.sync);
+    id = b->new_msg(b->msg_ctx, m->sender, m->receiver, m->bytes, mf);
     if (id == AUGUR_SIM_NONE) return AUGUR_E_NOMEM;
     b->nmsgs++;
   } else {
-    int64_t i = augur_sim_add_message(b->g, m->sender, m->receiver, m->bytes, m->send.sync);
+    int64_t i = augur_sim_add_message(b->g, m->sender, m->receiver, m->bytes, mf);
     if (i < 0) return AUGUR_E_NOMEM;
     id = (uint64_t)i;
   }

@@ -252,6 +252,8 @@ static int handler(void *user, const char *section, const char *name, const char
   if (IS("cpu.quota_period")) return set_pos(c, key, value, 1000, 1e-6, &m->cpu_quota_period);
   if (IS("shm.latency")) return set_pos(c, key, value, 1000, 0, &m->shm_latency);
   if (IS("shm.bandwidth")) return set_pos(c, key, value, 1000, 1, &m->shm_bandwidth);
+  if (IS("memory.fresh_buffer")) return set_pos(c, key, value, 1000, 0, &m->fresh_buffer);
+  if (IS("memory.first_touch")) return set_pos(c, key, value, 1000, 0, &m->first_touch);
   if (IS("collectives.bcast_short")) return set_u64(c, key, value, 1024, 0, 1e15, &m->bcast_short);
   if (IS("collectives.allreduce_short"))
     return set_u64(c, key, value, 1024, 0, 1e15, &m->allreduce_short);
@@ -315,6 +317,8 @@ int augur_machine_write(const augur_machine *m, FILE *f) {
     fprintf(f, "\n");
   }
   fprintf(f, "\n[shm]\nlatency = %.6g\nbandwidth = %.6g\n", m->shm_latency, m->shm_bandwidth);
+  fprintf(f, "\n[memory]\nfresh_buffer = %.6g\nfirst_touch = %.6g\n", m->fresh_buffer,
+          m->first_touch);
   fprintf(f, "\n[collectives]\nbcast_short = %llu\nallreduce_short = %llu\nallgather_long = %llu\n",
           (unsigned long long)m->bcast_short, (unsigned long long)m->allreduce_short,
           (unsigned long long)m->allgather_long);

@@ -93,6 +93,7 @@ static hev heap_pop(heap *q) {
 
 typedef struct mslot {
   double spost, rpost, arrive, sdone, rdone; /* < 0: not yet */
+  double extra; /* s the receiver's buffer adds to the transfer (recv_extra) */
   uint64_t bytes;
   uint64_t inst; /* collective messages: instance; p2p: UINT64_MAX */
   uint32_t src, dst, tag, next_free;
@@ -178,6 +179,16 @@ typedef struct sim {
 
 static int slot_rndv(const sim *s, uint64_t bytes, int sync) {
   return sync || bytes > s->m->eager_limit;
+}
+
+/* What the receiver's buffer adds to a message (docs/simulate.md "First
+ * receive into a buffer"): the model's cost per MiB of a fresh buffer, and
+ * of first touching its pages. */
+static double recv_extra(const sim *s, uint64_t bytes, unsigned flags) {
+  double mib = (double)bytes / (1024.0 * 1024.0), x = 0;
+  if (flags & AUGUR_SIM_MSG_FRESH) x += mib * s->m->fresh_buffer;
+  if (flags & AUGUR_SIM_MSG_UNTOUCHED) x += mib * s->m->first_touch;
+  return x;
 }
 
 static int same_node(const sim *s, uint32_t a, uint32_t b) {
@@ -426,19 +437,21 @@ static void flow_done(sim *s, uint32_t fi, uint32_t ver, double now) {
   uint32_t v = f->slot;
   f->slot = s->free_flow;
   s->free_flow = fi;
-  schedule(s, now + lat(s, s->slots[v].src, s->slots[v].dst), EV_ARRIVE, v, 0);
+  schedule(s, now + lat(s, s->slots[v].src, s->slots[v].dst) + s->slots[v].extra, EV_ARRIVE, v, 0);
   flows_rate(s, now);
 }
 
 static void xfer(sim *s, uint32_t v, double now) {
   const mslot *m = &s->slots[v];
   if (same_node(s, m->src, m->dst)) {
-    schedule(s, now + s->m->shm_latency + (double)m->bytes / s->m->shm_bandwidth, EV_ARRIVE, v, 0);
+    schedule(s, now + s->m->shm_latency + (double)m->bytes / s->m->shm_bandwidth + m->extra,
+             EV_ARRIVE, v, 0);
   } else if (m->bytes == 0) {
     schedule(s, now + lat(s, m->src, m->dst), EV_ARRIVE, v, 0);
   } else if (!sim_topo_shared(&s->topo)) {
     /* Nothing shared on the way: no flow to follow. */
-    schedule(s, now + (double)m->bytes / s->m->bandwidth + lat(s, m->src, m->dst), EV_ARRIVE, v, 0);
+    schedule(s, now + (double)m->bytes / s->m->bandwidth + lat(s, m->src, m->dst) + m->extra,
+             EV_ARRIVE, v, 0);
   } else {
     flow_start(s, v, now);
   }
@@ -668,9 +681,12 @@ static int have_op(sim *s, uint32_t r) {
 
 /* A new message of the stream (sim_msg_fn): its slot, freed when both ends are done. */
 static uint64_t stream_msg(void *ctx, uint32_t sender, uint32_t receiver, uint64_t bytes,
-                           int sync) {
-  uint32_t v = msg_slot(ctx, UINT64_MAX, sender, receiver, bytes, sync);
-  return v == NONE32 ? AUGUR_SIM_NONE : v;
+                           unsigned flags) {
+  sim *s = ctx;
+  uint32_t v = msg_slot(s, UINT64_MAX, sender, receiver, bytes, flags & AUGUR_SIM_MSG_SYNC);
+  if (v == NONE32) return AUGUR_SIM_NONE;
+  s->slots[v].extra = recv_extra(s, bytes, flags);
+  return v;
 }
 
 /* Streaming: nonblocking end OP (rank R's pc) ran; its WAIT will look it up. */
@@ -1122,7 +1138,8 @@ static int sim_run(const sim_input *in, const augur_machine *m, uint32_t variant
     ms->src = g->msgs[i].sender;
     ms->dst = g->msgs[i].receiver;
     ms->inst = UINT64_MAX;
-    ms->rndv = (uint8_t)slot_rndv(&s, ms->bytes, (int)g->msgs[i].sync);
+    ms->rndv = (uint8_t)slot_rndv(&s, ms->bytes, (int)(g->msgs[i].flags & AUGUR_SIM_MSG_SYNC));
+    ms->extra = recv_extra(&s, ms->bytes, g->msgs[i].flags);
     ms->next_free = NONE32;
   }
   s.messages += g->nmsgs;

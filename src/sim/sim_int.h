@@ -102,7 +102,7 @@ void sim_windows_free(sim_windows *w, uint32_t nranks);
  * SEND/RECV's a is that slot. docs/simulate.md "Memory". */
 typedef struct builder sim_src;
 typedef uint64_t (*sim_msg_fn)(void *ctx, uint32_t sender, uint32_t receiver, uint64_t bytes,
-                               int sync);
+                               unsigned flags); /* AUGUR_SIM_MSG_* */
 
 int sim_src_open(sim_src **out, augur_trace *t, const sim_windows *win,
                  const augur_sim_site_scale *sites, size_t nsites, augur_error *err);

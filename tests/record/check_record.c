@@ -7,6 +7,7 @@
  *   augur-check-record abort TRACE NRANKS
  *   augur-check-record noexit TRACE NRANKS
  *   augur-check-record more TRACE NRANKS [--hash]   (even NRANKS)
+ *   augur-check-record recvbuf TRACE 2
  *
  * LINE is the source line of the AUGUR_MARK_EXSCAN call in rec_basic.c.
  * Prints every failed expectation; exit status 1 if any failed. */
@@ -921,9 +922,40 @@ static int check_more(augur_trace *t, uint32_t n, int argc, char **argv) {
   return 0;
 }
 
+/* rec_recvbuf.c: the receive-buffer flags of every receive, in order. */
+static int check_recvbuf(augur_trace *t, uint32_t n) {
+  if (n != 2) return 2;
+  const uint16_t fu = AUGUR_F_FRESH_BUF | AUGUR_F_UNTOUCHED;
+  /* rank 1: Recv A, Recv A, Recv B, Irecv C, Recv small, SUB_RECV D; rank 0: SUB_RECV D */
+  static const uint16_t want1[] = {
+      AUGUR_F_FRESH_BUF | AUGUR_F_UNTOUCHED, 0, AUGUR_F_FRESH_BUF,
+      AUGUR_F_FRESH_BUF | AUGUR_F_UNTOUCHED, 0, AUGUR_F_FRESH_BUF | AUGUR_F_UNTOUCHED};
+  for (uint32_t r = 0; r < 2; r++) {
+    evlist l;
+    if (load_rank(t, r, &l) != 0) continue;
+    size_t k = 0, want_n = r ? 6 : 1;
+    for (size_t i = 0; i < l.n; i++) {
+      const augur_event *e = &l.ev[i];
+      if (e->type == AUGUR_EV_SENDRECV)
+        CHECK((e->flags & fu) == 0, "rank %u: Sendrecv parent flags %#x", r, e->flags);
+      if (!augur_event_is_p2p_recv(e->type) && e->type != AUGUR_EV_SUB_RECV) continue;
+      uint16_t want = r ? (k < 6 ? want1[k] : 0xffff) : (k == 0 ? fu : 0xffff);
+      CHECK((e->flags & fu) == want,
+            "rank %u: receive %zu (%s, %" PRIu64 " bytes): flags %#x, "
+            "expected %#x",
+            r, k, augur_event_name(e->type), e->bytes_recv, e->flags & fu, want);
+      k++;
+    }
+    CHECK(k == want_n, "rank %u: %zu receives, expected %zu", r, k, want_n);
+    free(l.ev);
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: %s basic|threads|abort|noexit|more TRACE NRANKS [LINE] [options]\n",
+    fprintf(stderr,
+            "usage: %s basic|threads|abort|noexit|more|recvbuf TRACE NRANKS [LINE] [options]\n",
             argv[0]);
     return 2;
   }
@@ -947,6 +979,8 @@ int main(int argc, char **argv) {
     rc = check_noexit(t, n);
   else if (strcmp(argv[1], "more") == 0)
     rc = check_more(t, n, argc, argv);
+  else if (strcmp(argv[1], "recvbuf") == 0)
+    rc = check_recvbuf(t, n);
   else
     rc = 2;
   augur_trace_close(t);

@@ -186,6 +186,45 @@ static void test_eager_rendezvous(void **state) {
   augur_sim_graph_free(g);
 }
 
+/* A receive into a fresh buffer (docs/simulate.md "First receive into a
+ * buffer"): 1 MiB at 1 MiB/s, no latency, rendezvous. The model's costs per
+ * MiB, 0.25 s for a fresh buffer and 0.5 s more for untouched pages, delay
+ * the arrival: the sender of a rendezvous waits for it too. A message
+ * without the flags costs the bandwidth alone, and so does a model without
+ * the costs. */
+static void test_fresh_buffer(void **state) {
+  (void)state;
+  augur_machine m;
+  machine(&m, 0, 1024.0 * 1024.0);
+  m.eager_limit = 10;
+  m.fresh_buffer = 0.25;
+  m.first_touch = 0.5;
+  static const struct {
+    unsigned flags;
+    double t;
+  } cases[] = {{0, 1.0},
+               {AUGUR_SIM_MSG_FRESH, 1.25},
+               {AUGUR_SIM_MSG_UNTOUCHED, 1.5},
+               {AUGUR_SIM_MSG_FRESH | AUGUR_SIM_MSG_UNTOUCHED, 1.75}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    augur_sim_graph *g = augur_sim_graph_new(2);
+    int64_t id = augur_sim_add_message(g, 0, 1, 1u << 20, cases[i].flags);
+    assert_true(augur_sim_add_send(g, 0, (uint64_t)id, 0) >= 0);
+    assert_true(augur_sim_add_recv(g, 1, (uint64_t)id, 0) >= 0);
+    augur_sim_result r = run(g, &m);
+    assert_float_equal(r.ranks[0].finish, cases[i].t, EPS);
+    assert_float_equal(r.ranks[1].finish, cases[i].t, EPS);
+    augur_sim_result_free(&r);
+    m.fresh_buffer = m.first_touch = 0;
+    r = run(g, &m);
+    assert_float_equal(r.predicted_seconds, 1.0, EPS);
+    augur_sim_result_free(&r);
+    m.fresh_buffer = 0.25;
+    m.first_touch = 0.5;
+    augur_sim_graph_free(g);
+  }
+}
+
 /* Collectives decompose into their algorithm's messages (latency 1 ms,
  * free bytes, eager). Ranks 0, 1, 3 arrive at 0.5 s, rank 2 at 1 s.
  * Allreduce by recursive doubling, rounds (0,1)(2,3) then (0,2)(1,3): rank 2
@@ -365,6 +404,7 @@ static void test_from_trace(void **state) {
   e.peer = 0;
   e.tag = 5;
   e.bytes_recv = 64;
+  e.flags = AUGUR_F_FRESH_BUF | AUGUR_F_UNTOUCHED;
   ev[1][n[1]++] = e;
   e = tu_ev(AUGUR_EV_ALLREDUCE, 11 * ms + 5000, 14 * ms);
   e.comm = AUGUR_COMM_WORLD;
@@ -425,18 +465,23 @@ static void test_from_trace(void **state) {
   assert_float_equal(r.ranks[1].recv_wait, 0.0005, EPS); /* waits for the Isend at 1 ms */
   assert_float_equal(r.predicted_seconds, 0.003, EPS);
   augur_sim_result_free(&r);
+  /* The receive's buffer was fresh and untouched: 64 bytes at 16384 s and
+   * 8192 s per MiB are 1 s and 0.5 s more before rank 1 has the message. */
+  m.fresh_buffer = 16384;
+  m.first_touch = 8192;
+  r = run(g, &m);
+  assert_float_equal(r.ranks[1].recv_wait, 1.5005, EPS);
+  assert_float_equal(r.predicted_seconds, 1.501, EPS);
+  augur_sim_result_free(&r);
   augur_sim_graph_free(g);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_pipeline),
-      cmocka_unit_test(test_bus),
-      cmocka_unit_test(test_eager_rendezvous),
-      cmocka_unit_test(test_collectives),
-      cmocka_unit_test(test_stall),
-      cmocka_unit_test(test_machine_file),
-      cmocka_unit_test(test_from_trace),
+      cmocka_unit_test(test_pipeline),         cmocka_unit_test(test_bus),
+      cmocka_unit_test(test_eager_rendezvous), cmocka_unit_test(test_fresh_buffer),
+      cmocka_unit_test(test_collectives),      cmocka_unit_test(test_stall),
+      cmocka_unit_test(test_machine_file),     cmocka_unit_test(test_from_trace),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

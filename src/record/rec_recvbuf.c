@@ -1,0 +1,82 @@
+/* augur recorder — the state of a large receive buffer before the call.
+ *
+ * A receive into memory that no earlier large receive used costs more than
+ * the bandwidth says (measured with MPICH 4.0/UCX: the receiver's first
+ * receive into a buffer is ~3x slower, ~10x when its pages are not yet in
+ * memory). The simulator charges these costs (docs/simulate.md, "First
+ * receive into a buffer"), so the recorder notes, for receives of at least
+ * AUG_RECVBUF_MIN bytes:
+ *   AUGUR_F_FRESH_BUF  no earlier large receive of this thread covered the
+ *                      buffer (a ring of the last AUG_RECVBUF_RING buffers);
+ *   AUGUR_F_UNTOUCHED  more than half of its pages were not resident
+ *                      (mincore), i.e. the receive will first-touch them.
+ * Only fresh buffers are checked with mincore, so a loop that reuses its
+ * buffers pays one ring scan per large receive and no system call. */
+#define _DEFAULT_SOURCE /* mincore */
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "wrap.h"
+
+enum { AUG_RECVBUF_MIN = 64 * 1024, AUG_RECVBUF_RING = 256, AUG_MINCORE_CHUNK = 4096 };
+
+typedef struct span {
+  uintptr_t lo, hi;
+} span;
+
+static _Thread_local span ring[AUG_RECVBUF_RING];
+static _Thread_local unsigned ring_n, ring_next;
+
+static int covered(uintptr_t lo, uintptr_t hi) {
+  for (unsigned i = 0; i < ring_n; i++)
+    if (ring[i].lo <= lo && hi <= ring[i].hi) return 1;
+  return 0;
+}
+
+static void remember(uintptr_t lo, uintptr_t hi) {
+  ring[ring_next] = (span){lo, hi};
+  ring_next = (ring_next + 1) % AUG_RECVBUF_RING;
+  if (ring_n < AUG_RECVBUF_RING) ring_n++;
+}
+
+/* 1 when more than half of the pages of [lo, hi) are not in memory; 0 when
+ * they are, or when mincore cannot tell (not a mapping it knows). */
+static int untouched(uintptr_t lo, uintptr_t hi) {
+  static _Thread_local unsigned char vec[AUG_MINCORE_CHUNK];
+  long pg = sysconf(_SC_PAGESIZE);
+  if (pg <= 0) return 0;
+  uintptr_t page = (uintptr_t)pg, a = lo & ~(page - 1);
+  uint64_t pages = 0, absent = 0;
+  while (a < hi) {
+    uintptr_t n = (hi - a + page - 1) / page;
+    if (n > AUG_MINCORE_CHUNK) n = AUG_MINCORE_CHUNK;
+    if (mincore((void *)a, n * page, vec) != 0) return 0;
+    for (uintptr_t i = 0; i < n; i++)
+      absent += !(vec[i] & 1);
+    pages += n;
+    a += n * page;
+  }
+  return absent * 2 > pages;
+}
+
+uint16_t aug_recv_buffer(const void *buf, int count, MPI_Datatype dt) {
+  if (!buf || buf == MPI_IN_PLACE || count <= 0 || dt == MPI_DATATYPE_NULL) return 0;
+  if (aug_bytes(count, dt) < AUG_RECVBUF_MIN) return 0;
+  MPI_Aint tlb = 0, text = 0, lb = 0, ext = 0;
+  PMPI_Type_get_true_extent(dt, &tlb, &text);
+  PMPI_Type_get_extent(dt, &lb, &ext);
+  uintptr_t lo = (uintptr_t)buf + (uintptr_t)tlb;
+  uintptr_t hi = lo + (uintptr_t)((MPI_Aint)(count - 1) * ext + text);
+  if (hi <= lo || covered(lo, hi)) return 0;
+  uint16_t flags = AUGUR_F_FRESH_BUF;
+  if (untouched(lo, hi)) flags |= AUGUR_F_UNTOUCHED;
+  remember(lo, hi);
+  return flags;
+}
+
+void aug_move_recv_buffer_flags(augur_event *parent, augur_event *sub) {
+  const uint16_t f = AUGUR_F_FRESH_BUF | AUGUR_F_UNTOUCHED;
+  sub->flags |= parent->flags & f;
+  parent->flags &= (uint16_t)~f;
+}
