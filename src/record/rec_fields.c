@@ -79,7 +79,7 @@ uint64_t aug_hash(const void *buf, int count, MPI_Datatype dt) {
  * diagnosis can tell forwarded or modified data from independent data. */
 static _Thread_local uintptr_t last_recv_lo, last_recv_hi;
 
-static void span_of(const void *buf, int count, MPI_Datatype dt, uintptr_t *lo, uintptr_t *hi) {
+void aug_buffer_span(const void *buf, int count, MPI_Datatype dt, uintptr_t *lo, uintptr_t *hi) {
   MPI_Aint tlb = 0, text = 0, lb = 0, ext = 0;
   *lo = *hi = 0;
   if (!buf || count <= 0 || dt == MPI_DATATYPE_NULL || buf == MPI_IN_PLACE) return;
@@ -90,12 +90,12 @@ static void span_of(const void *buf, int count, MPI_Datatype dt, uintptr_t *lo, 
 }
 
 static void note_recv_buffer(const void *buf, int count, MPI_Datatype dt) {
-  span_of(buf, count, dt, &last_recv_lo, &last_recv_hi);
+  aug_buffer_span(buf, count, dt, &last_recv_lo, &last_recv_hi);
 }
 
 static int overlaps_last_recv(const void *buf, int count, MPI_Datatype dt) {
   uintptr_t lo, hi;
-  span_of(buf, count, dt, &lo, &hi);
+  aug_buffer_span(buf, count, dt, &lo, &hi);
   return lo < hi && last_recv_lo < last_recv_hi && lo < last_recv_hi && last_recv_lo < hi;
 }
 

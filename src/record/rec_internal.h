@@ -138,6 +138,10 @@ void aug_recv_track(MPI_Request req, void *buf, int count, MPI_Datatype dt, int 
 void aug_recv_untrack(uint64_t req);
 uint64_t aug_recv_hash(uint64_t req, const MPI_Status *st);
 
+/* [*lo, *hi): the bytes BUF, COUNT, DT span (true extent); empty for
+ * NULL, MPI_IN_PLACE, no data (rec_fields.c). */
+void aug_buffer_span(const void *buf, int count, MPI_Datatype dt, uintptr_t *lo, uintptr_t *hi);
+
 /* ---- large receive buffers (rec_recvbuf.c) ---- */
 /* Before a receive: AUGUR_F_FRESH_BUF / AUGUR_F_UNTOUCHED for its buffer
  * (0 below 64 KiB); the buffer then counts as used. */

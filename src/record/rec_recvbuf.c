@@ -61,13 +61,9 @@ static int untouched(uintptr_t lo, uintptr_t hi) {
 }
 
 uint16_t aug_recv_buffer(const void *buf, int count, MPI_Datatype dt) {
-  if (!buf || buf == MPI_IN_PLACE || count <= 0 || dt == MPI_DATATYPE_NULL) return 0;
   if (aug_bytes(count, dt) < AUG_RECVBUF_MIN) return 0;
-  MPI_Aint tlb = 0, text = 0, lb = 0, ext = 0;
-  PMPI_Type_get_true_extent(dt, &tlb, &text);
-  PMPI_Type_get_extent(dt, &lb, &ext);
-  uintptr_t lo = (uintptr_t)buf + (uintptr_t)tlb;
-  uintptr_t hi = lo + (uintptr_t)((MPI_Aint)(count - 1) * ext + text);
+  uintptr_t lo, hi;
+  aug_buffer_span(buf, count, dt, &lo, &hi);
   if (hi <= lo || covered(lo, hi)) return 0;
   uint16_t flags = AUGUR_F_FRESH_BUF;
   if (untouched(lo, hi)) flags |= AUGUR_F_UNTOUCHED;
