@@ -2,7 +2,9 @@
  * the timeline and diagnose.
  *
  * Feed it the events of augur_stream_merged in stream order (parents followed
- * by their sub-records). It calls back once per matched point-to-point
+ * by their sub-records). Only each rank's order matters: a stream with slack
+ * (augur_stream_set_slack) gives the same messages and instances, with the
+ * in-flight memory of the slack's window. It calls back once per matched point-to-point
  * message and once per complete collective instance. Rules (see
  * docs/design.md "Message matching"):
  *  - sends match receives FIFO per (sender, receiver, comm, tag): MPI's

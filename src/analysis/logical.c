@@ -21,6 +21,7 @@
 
 #include "augur/match.h"
 #include "augur/phases.h"
+#include "prefetch.h"
 
 typedef struct edge {
   uint32_t recv_idx; /* call of the receiving rank */
@@ -40,6 +41,9 @@ typedef struct rank_state {
   edge *edges;
   uint64_t nedges, edges_cap;
   int edges_sorted;
+  uint64_t hint_send, hint_recv; /* find_call: where the rank's last search ended */
+  uint64_t edges_first;          /* size of the first edge array: a receive every fourth record of
+                                    the block index (at most 1 M), so that it seldom has to grow */
   /* pass 2 */
   uint64_t cur;       /* first call without a tick */
   uint64_t next_tick; /* tick the next call takes at least */
@@ -114,45 +118,63 @@ static int grow(void **p, uint64_t *cap, uint64_t need, size_t size) {
   return 0;
 }
 
-/* The call of RANK that started at T: the matcher names ends by their call's
- * start time. Most lookups are for the newest call, so that is tried first. */
-static int64_t find_call(const augur_lt_rank *r, uint64_t t) {
-  if (r->n == 0) return -1;
-  /* Most ends are among the newest calls (a Waitall and the Isends just
-   * before it): a short backward scan first, then a binary search. */
-  uint64_t stop = r->n > 32 ? r->n - 32 : 0, i = r->n;
-  while (i > stop && r->ev[i - 1].t_start > t)
-    i--;
-  if (i > stop || stop == 0) {
-    if (i == 0 || r->ev[i - 1].t_start != t) return -1;
-    while (i > 1 && r->ev[i - 2].t_start == t)
-      i--;
-    return (int64_t)(i - 1);
+/* The call of RANK that started at T (the first of equal starts; -1: none):
+ * the matcher names ends by their call's start time. The search gallops
+ * from *HINT, where the last search for this rank and role ended: a rank's
+ * sends (or receives) are looked up roughly in order, a few calls apart. */
+static int64_t find_call(const augur_lt_rank *r, uint64_t t, uint64_t *hint) {
+  const augur_lt_event *ev = r->ev;
+  const uint64_t n = r->n;
+  if (n == 0) return -1;
+  uint64_t h = *hint < n ? *hint : n - 1, lo, hi, step = 1;
+  if (ev[h].t_start >= t) { /* the first start >= t is at or before h */
+    hi = h;
+    while (hi >= step && ev[hi - step].t_start >= t) {
+      hi -= step;
+      step *= 2;
+    }
+    lo = hi >= step ? hi - step + 1 : 0;
+  } else { /* after h */
+    lo = h + 1;
+    while (lo + step - 1 < n && ev[lo + step - 1].t_start < t) {
+      lo += step;
+      step *= 2;
+    }
+    hi = lo + step - 1 < n ? lo + step - 1 : n;
   }
-  uint64_t lo = 0, hi = r->n; /* first call starting at or after t */
-  while (lo < hi) {
+  while (lo < hi) { /* first call starting at or after t in [lo, hi] */
     uint64_t mid = lo + (hi - lo) / 2;
-    if (r->ev[mid].t_start < t)
+    if (ev[mid].t_start < t)
       lo = mid + 1;
     else
       hi = mid;
   }
-  return lo < r->n && r->ev[lo].t_start == t ? (int64_t)lo : -1;
+  *hint = lo;
+  return lo < n && ev[lo].t_start == t ? (int64_t)lo : -1;
 }
 
 static int on_message(void *ctx, const augur_message *m) {
   builder *b = ctx;
   augur_logical *lg = b->lg;
   if (m->sender >= lg->nranks || m->receiver >= lg->nranks) return AUGUR_OK;
-  int64_t si = find_call(&lg->rank[m->sender], m->send.t_start);
-  int64_t ri = find_call(&lg->rank[m->receiver], m->recv.t_start);
+  int64_t si = find_call(&lg->rank[m->sender], m->send.t_start, &b->rs[m->sender].hint_send);
+  int64_t ri = find_call(&lg->rank[m->receiver], m->recv.t_start, &b->rs[m->receiver].hint_recv);
   if (si < 0 || ri < 0) return AUGUR_OK; /* an end we did not keep (cannot happen on parents) */
   rank_state *rs = &b->rs[m->receiver];
-  if (rs->nedges == rs->edges_cap &&
-      grow((void **)&rs->edges, &rs->edges_cap, rs->nedges + 1, sizeof(edge)))
+  uint64_t need = rs->edges_cap ? rs->nedges + 1 : rs->edges_first;
+  if (rs->nedges == rs->edges_cap && grow((void **)&rs->edges, &rs->edges_cap, need, sizeof(edge)))
     return augur_fail(b->err, AUGUR_E_NOMEM, "out of memory for message dependencies");
-  if (rs->nedges && rs->edges[rs->nedges - 1].recv_idx > (uint32_t)ri) rs->edges_sorted = 0;
-  rs->edges[rs->nedges++] = (edge){(uint32_t)ri, m->sender, (uint32_t)si};
+  /* Edges in order of the receiving call: with the stream's slack, a message
+   * can be matched after later ones of the same receiver. A short way back
+   * is an insertion; a longer one leaves the sort to pass 2. */
+  edge e = {(uint32_t)ri, m->sender, (uint32_t)si}, *es = rs->edges;
+  uint64_t i = rs->nedges++;
+  while (i > 0 && rs->nedges - i <= 64 && es[i - 1].recv_idx > e.recv_idx) {
+    es[i] = es[i - 1];
+    i--;
+  }
+  if (i > 0 && es[i - 1].recv_idx > e.recv_idx) rs->edges_sorted = 0;
+  es[i] = e;
   lg->rank[m->receiver].ev[ri].flags |= AUGUR_LT_MESSAGE;
   lg->messages++;
   return AUGUR_OK;
@@ -168,7 +190,7 @@ static int on_coll(void *ctx, const augur_coll_instance *c) {
   for (uint32_t k = 0; k < c->nmembers; k++) {
     const augur_coll_member *mb = &c->members[k];
     if (mb->rank >= lg->nranks) continue;
-    int64_t i = find_call(&lg->rank[mb->rank], mb->t_start);
+    int64_t i = find_call(&lg->rank[mb->rank], mb->t_start, &b->rs[mb->rank].hint_recv);
     if (i < 0) continue;
     augur_lt_event *e = &lg->rank[mb->rank].ev[i];
     if (e->lt) continue;              /* two instances on one call: keep the first */
@@ -320,13 +342,21 @@ static int add_call(builder *b, const augur_event *ev) {
   return AUGUR_OK;
 }
 
+/* The matcher and the arrays below need each rank's calls in order, not
+ * the ranks interleaved by time: a slack lets a rank hand out its calls in
+ * runs (augur_stream_set_slack), and the matcher holds at most what the
+ * ranks did within it. */
+#define LT_SLACK_NS 1000000u /* 1 ms: 0.1 and 10 ms measured the same */
+
 static int read_pass(builder *b, augur_trace *t, augur_error *err) {
   augur_logical *lg = b->lg;
   augur_matcher *m = augur_matcher_new(t, on_message, on_coll, b);
   if (!m) return augur_fail(err, AUGUR_E_NOMEM, "out of memory for the matcher");
   augur_stream *s = NULL;
   int rc = augur_stream_merged(t, &s, err);
+  if (rc == AUGUR_OK) rc = augur_stream_set_slack(s, LT_SLACK_NS, err);
   if (rc) {
+    augur_stream_close(s);
     augur_matcher_free(m);
     return rc;
   }
@@ -463,6 +493,16 @@ static uint64_t advance(builder *b, uint32_t r, int force) {
     force = 0;
   }
   rs->cur = cur, rs->next_tick = next_tick, rs->ecur = ecur, lg->nticks = nticks;
+  /* The sweep comes back to this rank after every other: time to load
+   * where it will go on (with many ranks in step, most of the pass was
+   * spent waiting for these lines). */
+  if (cur < n) {
+    AUG_PREFETCH(&ev[cur]);
+    AUG_PREFETCH(&ev[cur] + 2);
+    AUG_PREFETCH(&ev[cur] + 4);
+    AUG_PREFETCH(&ev[cur] + 6);
+  }
+  if (ecur < nedges) AUG_PREFETCH(&edges[ecur]);
   return moved;
 }
 
@@ -537,6 +577,7 @@ int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err) {
   for (uint32_t r = 0; r < n; r++) {
     b.rs[r].edges_sorted = 1;
     uint64_t want = augur_trace_nevents(t, r);
+    b.rs[r].edges_first = (want < (1u << 22) ? want : 1u << 22) / 4 + 1;
     if (!want || want >= UINT32_MAX || want > (SIZE_MAX / 2 - total) / per_call) {
       o->own[r] = 1; /* empty, or too large for an index: grows on its own */
       continue;

@@ -632,6 +632,104 @@ static void test_many_ranks(void **state) {
   tu_cleanup(dir);
 }
 
+/* The merged stream with slack S: every record still comes once, each
+ * rank's records (a parent with its sub-records right behind) in their own
+ * order, and no record comes more than S before one already returned. With
+ * S = 0 the order is strict; ranks in step interleave, so a slack of
+ * several records' spacing must reorder some. */
+static augur_event *read_merged(augur_trace *t, uint64_t slack, size_t *n) {
+  augur_error err;
+  augur_stream *s;
+  assert_int_equal(augur_stream_merged(t, &s, &err), 0);
+  assert_int_equal(augur_stream_set_slack(s, slack, &err), 0);
+  size_t cap = 1024, k = 0;
+  augur_event *v = malloc(cap * sizeof *v);
+  int rc;
+  while ((rc = augur_stream_next(s, &v[k], &err)) == 1)
+    if (++k == cap) v = realloc(v, (cap *= 2) * sizeof *v);
+  assert_int_equal(rc, 0);
+  augur_stream_close(s);
+  *n = k;
+  return v;
+}
+
+static void test_slack(void **state) {
+  (void)state;
+  enum { NR = 5, PER = 2000 }; /* several decoding batches per rank */
+  char *dir = tu_tracedir();
+  tu_meta(dir, NR);
+  augur_error err;
+  augur_event *v = malloc(PER * sizeof *v);
+  for (uint32_t r = 0; r < NR; r++) {
+    augur_writer *w;
+    assert_int_equal(augur_writer_open(&w, dir, r, NR, 0, &err), 0);
+    uint64_t t = 100 * r, x = 12345 + r;
+    for (int i = 0; i < PER; i++) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      t += (x >> 33) % 1000;            /* 0 .. 999 ns apart */
+      if (i % 10 == 9 && i + 2 < PER) { /* a Waitall and its two completions */
+        v[i] = tu_ev(AUGUR_EV_WAITALL, t, t + 50);
+        v[i].aux = 2;
+        for (int k = 1; k <= 2; k++) {
+          v[i + k] = tu_ev(AUGUR_EV_COMPLETION, 0, 0);
+          v[i + k].aux = (uint32_t)(k - 1);
+        }
+        i += 2;
+      } else {
+        v[i] = tu_ev(AUGUR_EV_ISEND, t, t + 10);
+        v[i].comm = AUGUR_COMM_WORLD;
+        v[i].peer = (int32_t)((r + 1) % NR);
+        v[i].tag = i;
+      }
+    }
+    assert_int_equal(augur_writer_events(w, 0, v, PER, &err), 0);
+    assert_int_equal(augur_writer_close(w, &err), 0);
+  }
+  free(v);
+  augur_trace *t;
+  assert_int_equal(augur_trace_open(&t, dir, &err), 0);
+  size_t ns, nl;
+  augur_event *strict = read_merged(t, 0, &ns);
+  assert_int_equal(ns, NR * PER);
+  for (size_t i = 1; i < ns; i++)
+    assert_true(strict[i].t_start >= strict[i - 1].t_start);
+  const uint64_t slack = 3000;
+  augur_event *loose = read_merged(t, slack, &nl);
+  assert_int_equal(nl, ns);
+  size_t at[NR] = {0}, inversions = 0;
+  uint64_t latest = 0;
+  for (size_t i = 0; i < nl; i++) {
+    const augur_event *e = &loose[i];
+    assert_true(e->rank < NR);
+    /* the rank's next record in strict order */
+    size_t j = at[e->rank];
+    while (j < ns && strict[j].rank != e->rank)
+      j++;
+    assert_true(j < ns);
+    tu_assert_event_eq(&strict[j], e, i);
+    at[e->rank] = j + 1;
+    if (e->type == AUGUR_EV_COMPLETION) { /* right behind its parent */
+      assert_int_equal(loose[i - 1].rank, e->rank);
+      assert_true(loose[i - 1].type == AUGUR_EV_WAITALL ||
+                  loose[i - 1].type == AUGUR_EV_COMPLETION);
+    } else {
+      assert_true(e->t_start + slack >= latest);
+      inversions += e->t_start < latest;
+      if (e->t_start > latest) latest = e->t_start;
+    }
+  }
+  assert_true(inversions > 0);
+  free(strict);
+  free(loose);
+  /* rank streams have no slack */
+  augur_stream *rs;
+  assert_int_equal(augur_stream_rank(t, 0, &rs, &err), 0);
+  assert_int_equal(augur_stream_set_slack(rs, 10, &err), AUGUR_E_ARG);
+  augur_stream_close(rs);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
 /* Names and classes of event types. */
 static void test_event_names(void **state) {
   (void)state;
@@ -675,6 +773,7 @@ int main(void) {
       cmocka_unit_test(test_every_type),     cmocka_unit_test(test_threads),
       cmocka_unit_test(test_definitions),    cmocka_unit_test(test_clock_merged),
       cmocka_unit_test(test_writer_threads), cmocka_unit_test(test_many_ranks),
+      cmocka_unit_test(test_slack),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
