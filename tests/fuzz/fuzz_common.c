@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "augur/diagnose.h"
+#include "augur/phases.h"
 
 static char dir[4096];
 
@@ -122,6 +123,23 @@ void fz_workout(void) {
   if (augur_stream_merged(t, &s, &err) == AUGUR_OK) {
     drain(s, 1);
     augur_stream_close(s);
+  }
+  /* with slack: ranks hand out runs of records (the logical trace's read) */
+  if (augur_stream_merged(t, &s, &err) == AUGUR_OK) {
+    if (augur_stream_set_slack(s, 1000, &err) != AUGUR_OK) abort();
+    drain(s, 1);
+    augur_stream_close(s);
+  }
+  augur_logical *lg;
+  if (augur_logical_build(t, &lg, &err) == AUGUR_OK) {
+    augur_phases *p;
+    if (augur_phases_detect(lg, NULL, &p, &err) == AUGUR_OK) {
+      sink += p->nphases;
+      augur_phases_free(p);
+    }
+    augur_logical_free(lg);
+  } else if (err.code >= 0 || !err.msg[0]) {
+    abort();
   }
   augur_diagnosis *d;
   augur_dx_options o = {.min_share = 1e-9, .bins = 64};
