@@ -240,7 +240,7 @@ static int read_call(lines *L, const augur_signature *s, augur_sig_call *c) {
  * nothing), then MEASURE lines "unit U BASE_SECONDS", U ascending after FIRST_UNIT. */
 static int read_rank_plan(lines *L, augur_sig_phase *p, uint32_t r, uint32_t ncalls) {
   int rc;
-  uint64_t w;
+  uint64_t w = 0;
   if ((rc = get_u64(L, 3, p->weight, &w, "a weight up to the phase's")) != AUGUR_OK ||
       (rc = get_double(L, 4, &p->rank_base[r], "a time in seconds")) != AUGUR_OK ||
       (rc = get_u32(L, 5, UINT32_MAX, &p->rank_start[r], "a start repetition")) != AUGUR_OK ||

@@ -64,7 +64,7 @@ void aug_clock_setup(void) {
 
 void aug_clock_calibrate(void) {
   if (!aug_tsc) return;
-  uint64_t t, n;
+  uint64_t t = 0, n = 0;
   do { /* at least 2 ms of baseline so the first blocks convert precisely */
     pair(&t, &n);
   } while (n - ns0 < 2000000);
@@ -77,7 +77,7 @@ void aug_clock_to_ns(augur_event *ev, size_t n) {
       ev[i].rank = 0;
     return;
   }
-  uint64_t t, now;
+  uint64_t t = 0, now = 0;
   pair(&t, &now);
   /* the longer the baseline, the better the rate */
   double rate = now - ns0 > 100000000 ? (double)(now - ns0) / (double)(t - tsc0) : rate0;

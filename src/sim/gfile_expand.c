@@ -313,7 +313,7 @@ static int run_wait(ex *x, const gstmt *s) {
 static int run_p2p(ex *x, const gstmt *s) {
   const char *what = s->kind == GS_SEND ? "send" : "recv";
   double pv;
-  uint64_t bytes;
+  uint64_t bytes = 0;
   if (eval(x, s->e[0], &pv)) return -1;
   if (!isfinite(pv)) return xfail(x, s->line, "%s: peer is not a number", what);
   pv = floor(pv + 0.5);
@@ -429,7 +429,7 @@ static int run_block(ex *x, const gblock *b) {
       if (run_coll(x, s)) return -1;
       break;
     case GS_LOOP: {
-      uint64_t n;
+      uint64_t n = 0;
       if (eval_int(x, s->e[0], s->line, "loop", (double)x->max, &n)) return -1;
       for (uint64_t it = 0; it < n; it++) {
         if (++x->steps > 4 * x->max)
@@ -476,7 +476,7 @@ static int setup_comms(ex *x) {
       const gcspec *sp = &gc->specs[k];
       uint32_t lo, hi;
       if (sp->e) {
-        uint64_t v;
+        uint64_t v = 0;
         if (eval_int(x, sp->e, sp->line, "comm", 1e12, &v)) return -1;
         if (v >= x->nranks)
           return xfail(x, sp->line, "comm %s: rank %llu is not a rank (0 ... %u)", gc->name,

@@ -244,7 +244,7 @@ static gx *table(parser *p, gx *x) {
   size_t cap = 0;
   double sum = 0;
   for (;;) {
-    double v, pr;
+    double v = 0, pr = 0;
     if (signed_num(p, "table", &v) || expect_punct(p, ':', "table") || signed_num(p, "table", &pr))
       return NULL;
     if (!(pr >= 0 && pr <= 1)) return perr(p, "table: probability %g not in [0, 1]", pr), NULL;

@@ -533,7 +533,7 @@ static inline void rank_take(augur_stream *s) {
 }
 
 static int rank_next(augur_stream *s, augur_event *ev, augur_error *err) {
-  const augur_event *p;
+  const augur_event *p = NULL;
   int rc = rank_peek(s, &p, err);
   if (rc != 1) return rc;
   *ev = *p;

@@ -82,8 +82,12 @@ static void web_link(web_buf *w, const web_req *r, int npairs, const char *const
     char val[1024];
     req_value(r, carried[k], val, sizeof val);
     for (int p = 0; p < npairs; p++)
-      if (!strcmp(pairs[2 * p], carried[k]))
-        snprintf(val, sizeof val, "%s", pairs[2 * p + 1] ? pairs[2 * p + 1] : "");
+      if (!strcmp(pairs[2 * p], carried[k])) { /* a longer value is cut, as req_value does */
+        const char *v = pairs[2 * p + 1] ? pairs[2 * p + 1] : "";
+        size_t len = strnlen(v, sizeof val - 1);
+        memcpy(val, v, len);
+        val[len] = '\0';
+      }
     if (!val[0]) continue;
     if (!first) wb_raw(w, "&amp;");
     first = 0;
