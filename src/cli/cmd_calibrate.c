@@ -162,7 +162,7 @@ int cmd_calibrate(int argc, char **argv) {
   augur_machine_default(&m);
   double overhead = -1, lat = -1, lat_mean = -1, bw = -1, ar = -1, bar = -1, flops = -1, ring = -1;
   double mean1m = -1, mean4m = -1, sendcost = -1, quantum = -1, bests[16];
-  double freshbuf = 0, firsttouch = 0;
+  double freshbuf = 0, firsttouch = 0, eager = -2; /* -2: not measured */
   size_t nbest = 0;
   char line[256], notes[4096] = "";
   size_t nl = 0;
@@ -191,6 +191,8 @@ int cmd_calibrate(int argc, char **argv) {
       freshbuf = a;
     else if (sscanf(line, "firsttouch %lf", &a) == 1)
       firsttouch = a;
+    else if (sscanf(line, "eager %lf", &a) == 1)
+      eager = a;
     else if (sscanf(line, "pingpong %lf %lf %lf %lf", &a, &b, &c, &d) == 4 &&
              nl < sizeof notes - 100) {
       if (a <= 1024 && nbest < 16) bests[nbest++] = c;
@@ -244,6 +246,7 @@ int cmd_calibrate(int argc, char **argv) {
   m.shm_bandwidth = m.bandwidth = bw;
   m.fresh_buffer = freshbuf;
   m.first_touch = firsttouch;
+  if (eager >= -1) m.eager_limit = eager < 0 ? 0 : (uint64_t)eager;
 
   FILE *f = stdout;
   if (out && !(f = fopen(out, "w"))) return cli_fail("%s: %s", out, strerror(errno));
@@ -260,6 +263,13 @@ int cmd_calibrate(int argc, char **argv) {
           "# 4 MiB received into a new buffer: +%.3f ms per MiB; its pages not yet in "
           "memory: +%.3f ms per MiB more\n",
           freshbuf * 1e3, firsttouch * 1e3);
+  if (eager >= 0)
+    fprintf(f,
+            "# eager limit: the largest MPI_Send that returned before its receiver posted: "
+            "%.0f bytes%s\n",
+            eager, eager >= 4194304 ? " (the largest size tried)" : "");
+  else if (eager == -1)
+    fprintf(f, "# eager limit: every MPI_Send waited for its receiver\n");
   if (slices)
     fprintf(f, "# time slice: ping-pong with ranks 0 and 1 on one CPU: %.3f ms\n", quantum * 1e3);
   fprintf(f, "# latency = %s\n",

@@ -15,6 +15,8 @@
  *   firsttouch S        s per MiB more when the new buffer's pages are not
  *                       in memory yet (docs/simulate.md "First receive into
  *                       a buffer")
+ *   eager B             the largest MPI_Send (bytes, up to 4 MiB) that returns
+ *                       before its receiver posts the receive; -1: none does
  *   quantum S           half round trip of a ping-pong with ranks 0 and 1 on
  *                       one CPU: the scheduler's time slice, since a rank
  *                       polls until the kernel preempts it (left out when
@@ -118,6 +120,59 @@ static void fresh_costs(int rank, char *warm, int bytes) {
   printf("freshbuf %.9g\nfirsttouch %.9g\n", n > w ? (n - w) / mib : 0, u > n ? (u - n) / mib : 0);
 }
 
+/* 1 if rank 0's MPI_Send of BYTES returns while rank 1 has not posted its
+ * receive (eager), 0 if it waits for it (rendezvous); the best of two tries,
+ * so that a time slice taken by another rank does not count as waiting.
+ * Both ranks return rank 0's verdict. */
+static int send_is_eager(int rank, char *buf, int bytes) {
+  const double hold = 0.01; /* rank 1 posts its receive this late */
+  double best = 1e30;
+  int eager = 0;
+  for (int k = 0; k < 2; k++) {
+    char c = 0;
+    if (rank == 0) {
+      MPI_Recv(&c, 1, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* rank 1 is ready */
+      double t0 = MPI_Wtime();
+      MPI_Send(buf, bytes, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
+      double t = MPI_Wtime() - t0;
+      if (t < best) best = t;
+    } else if (rank == 1) {
+      MPI_Send(&c, 1, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+      for (double t0 = MPI_Wtime(); MPI_Wtime() - t0 < hold;)
+        ;
+      MPI_Recv(buf, bytes, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+  }
+  eager = best < hold / 2;
+  if (rank == 0) MPI_Send(&eager, 1, MPI_INT, 1, 2, MPI_COMM_WORLD);
+  if (rank == 1) MPI_Recv(&eager, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  return eager;
+}
+
+/* The eager limit: the largest message MPI_Send hands off without waiting
+ * for its receiver, by bisection between 0 and MAXBYTES bytes (the other
+ * ranks wait in the barrier that follows). */
+static void eager_limit(int rank, char *buf, int maxbytes) {
+  if (rank <= 1) {
+    int lo = 0, hi = maxbytes + 1; /* eager up to lo (0: not even 0 bytes, if !eager(0)) */
+    if (!send_is_eager(rank, buf, 0))
+      hi = 0;
+    else if (send_is_eager(rank, buf, maxbytes))
+      lo = maxbytes;
+    else
+      hi = maxbytes;
+    while (hi - lo > 1) {
+      int mid = lo + (hi - lo) / 2;
+      if (send_is_eager(rank, buf, mid))
+        lo = mid;
+      else
+        hi = mid;
+    }
+    if (rank == 0) printf("eager %d\n", hi == 0 ? -1 : lo);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 /* Pins ranks 0 and 1: both on rank 0's CPU (TOGETHER), or rank 1 on the
  * next CPU its mask allows. *SAVED gets the rank's mask before (empty when
  * not read) for restore(). Returns 1 when both were pinned (collective).
@@ -204,6 +259,7 @@ int main(int argc, char **argv) {
     if (bytes == maxbytes) t_big = b;
   }
   fresh_costs(rank, buf, maxbytes);
+  eager_limit(rank, buf, maxbytes);
   restore(&saved);
   /* Bandwidth from the slope between 1 MiB and 4 MiB: the per-message costs
    * (latency, rendezvous handshake) cancel out. */

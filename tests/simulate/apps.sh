@@ -91,6 +91,18 @@ PYEOF
 # Accuracy, 2 ranks with a core each: the separate calibration right before
 # the recordings, and each recording's own.
 expect 0 1 "$AUGUR" calibrate --ranks 2 -o "$D/machine2.ini"
+
+# The eager limit is the library's, not a default: Debian's MPICH (ch4:ucx)
+# hands off about 8 KiB without its receiver, and UCX_RNDV_THRESH moves it.
+eager_of() { sed -n 's/^eager_limit = //p' "$1"; }
+if mpichversion 2>/dev/null | grep -q "ch4:ucx"; then
+  e0=$(eager_of "$D/machine2.ini")
+  expect 0 1 env UCX_RNDV_THRESH=32k "$AUGUR" calibrate --ranks 2 -o "$D/machine2-rndv32k.ini"
+  e1=$(eager_of "$D/machine2-rndv32k.ini")
+  [ "$e0" -ge 4096 ] && [ "$e0" -lt 16384 ] || fail "eager limit $e0: expected about 8 KiB (ch4:ucx)"
+  [ "$e1" -ge 32000 ] && [ "$e1" -lt 36000 ] || fail "eager limit $e1 with UCX_RNDV_THRESH=32k"
+  contains "$D/machine2.ini" "returned before its receiver posted"
+fi
 for spec in "stencil -n 20000" "ring -n 20000 -s 1024"; do
   name=${spec%% *}2
   # shellcheck disable=SC2086
