@@ -166,35 +166,29 @@ int cmd_calibrate(int argc, char **argv) {
   size_t nbest = 0;
   char line[256], notes[4096] = "";
   size_t nl = 0;
+  /* The figures of one value, by the name the calibration program prints. */
+  const struct {
+    const char *key;
+    double *to;
+  } one[] = {{"overhead", &overhead},     {"bandwidth", &bw},    {"allreduce8", &ar},
+             {"barrier", &bar},           {"ringstep", &ring},   {"sendcost", &sendcost},
+             {"flops", &flops},           {"quantum", &quantum}, {"freshbuf", &freshbuf},
+             {"firsttouch", &firsttouch}, {"eager", &eager}};
   while (in && fgets(line, sizeof line, in)) {
     double a, b, c, d;
-    if (sscanf(line, "overhead %lf", &a) == 1)
-      overhead = a;
+    char key[32];
+    const size_t none = sizeof one / sizeof one[0];
+    size_t k = none;
+    if (sscanf(line, "%31s %lf", key, &a) == 2)
+      for (k = 0; k < none && strcmp(one[k].key, key); k++)
+        ;
+    if (k < none)
+      *one[k].to = a;
     else if (sscanf(line, "latency %lf %lf", &a, &b) == 2) {
       lat = a;
       lat_mean = b;
-    } else if (sscanf(line, "bandwidth %lf", &a) == 1)
-      bw = a;
-    else if (sscanf(line, "allreduce8 %lf", &a) == 1)
-      ar = a;
-    else if (sscanf(line, "barrier %lf", &a) == 1)
-      bar = a;
-    else if (sscanf(line, "ringstep %lf", &a) == 1)
-      ring = a;
-    else if (sscanf(line, "sendcost %lf", &a) == 1)
-      sendcost = a;
-    else if (sscanf(line, "flops %lf", &a) == 1)
-      flops = a;
-    else if (sscanf(line, "quantum %lf", &a) == 1)
-      quantum = a;
-    else if (sscanf(line, "freshbuf %lf", &a) == 1)
-      freshbuf = a;
-    else if (sscanf(line, "firsttouch %lf", &a) == 1)
-      firsttouch = a;
-    else if (sscanf(line, "eager %lf", &a) == 1)
-      eager = a;
-    else if (sscanf(line, "pingpong %lf %lf %lf %lf", &a, &b, &c, &d) == 4 &&
-             nl < sizeof notes - 100) {
+    } else if (sscanf(line, "pingpong %lf %lf %lf %lf", &a, &b, &c, &d) == 4 &&
+               nl < sizeof notes - 100) {
       if (a <= 1024 && nbest < 16) bests[nbest++] = c;
       if (a == 1048576) mean1m = d;
       if (a == 4194304) mean4m = d;
