@@ -44,25 +44,69 @@
 
 enum { EV_XFER = 1, EV_ARRIVE = 2, EV_FLOWDONE = 3, EV_CSTART = 4, EV_CDONE = 5 };
 
+/* An entry is 24 bytes and compares as integers: KEY is the time's bits
+ * mapped so that unsigned order is the doubles' order (negatives too), SK
+ * the push sequence (ties pop first in, first out) times 8 plus the kind.
+ *
+ * Entries for the time of the entry popped last ("now": a third of them at
+ * 64 ranks) skip the heap: they queue in a ring, in push order, which is
+ * their (key, sk) order. A pop takes the smaller of the heap's top and the
+ * ring's head, so the order is the heap's alone would be. */
 typedef struct hev {
-  double t;
-  uint64_t seq;
-  uint32_t kind, idx, ver;
+  uint64_t key, sk;
+  uint32_t idx, ver;
 } hev;
 
 typedef struct heap {
   hev *h;
   size_t n, cap;
   uint64_t seq;
+  uint64_t now;          /* key of the entry popped last */
+  hev *ring;             /* entries of key ring_key, oldest at head */
+  size_t head, rn, rcap; /* rcap: 0 or a power of 2 */
+  uint64_t ring_key;
 } heap;
 
+static uint64_t time_key(double t) {
+  uint64_t b;
+  memcpy(&b, &t, sizeof b);
+  return b >> 63 ? ~b : b | (UINT64_C(1) << 63);
+}
+
+static double key_time(uint64_t k) {
+  uint64_t b = k >> 63 ? k & ~(UINT64_C(1) << 63) : ~k;
+  double t;
+  memcpy(&t, &b, sizeof t);
+  return t;
+}
+
+/* Without short-circuits: the compiler can select without a branch (the
+ * queue is small, and its comparisons are coin tosses to the predictor). */
 static int hless(const hev *a, const hev *b) {
-  return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+  return (a->key < b->key) | ((a->key == b->key) & (a->sk < b->sk));
+}
+
+static int ring_push(heap *q, hev e) {
+  if (q->rn == q->rcap) { /* grow, unwrapping */
+    size_t cap = q->rcap ? q->rcap * 2 : 64;
+    hev *r = malloc(cap * sizeof *r);
+    if (!r) return -1;
+    for (size_t k = 0; k < q->rn; k++)
+      r[k] = q->ring[(q->head + k) & (q->rcap - 1)];
+    free(q->ring);
+    q->ring = r;
+    q->rcap = cap;
+    q->head = 0;
+  }
+  q->ring[(q->head + q->rn++) & (q->rcap - 1)] = e;
+  q->ring_key = e.key;
+  return 0;
 }
 
 static int heap_push(heap *q, double t, uint32_t kind, uint32_t idx, uint32_t ver) {
+  hev e = {time_key(t), q->seq++ << 3 | kind, idx, ver};
+  if (e.key == q->now && (q->rn == 0 || q->ring_key == e.key)) return ring_push(q, e);
   if (sim_grow((void **)&q->h, &q->cap, q->n + 1, sizeof *q->h)) return -1;
-  hev e = {t, q->seq++, kind, idx, ver};
   size_t i = q->n++;
   while (i > 0) {
     size_t p = (i - 1) / 2;
@@ -74,18 +118,30 @@ static int heap_push(heap *q, double t, uint32_t kind, uint32_t idx, uint32_t ve
   return 0;
 }
 
+static int heap_empty(const heap *q) {
+  return q->n == 0 && q->rn == 0;
+}
+
+/* The smaller child is selected without a branch. */
 static hev heap_pop(heap *q) {
+  if (q->rn && (q->n == 0 || hless(&q->ring[q->head], &q->h[0]))) {
+    hev e = q->ring[q->head];
+    q->head = (q->head + 1) & (q->rcap - 1);
+    q->rn--;
+    q->now = e.key;
+    return e;
+  }
   hev top = q->h[0], last = q->h[--q->n];
-  size_t i = 0;
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= q->n) break;
-    if (c + 1 < q->n && hless(&q->h[c + 1], &q->h[c])) c++;
+  const size_t n = q->n;
+  size_t i = 0, c;
+  while ((c = 2 * i + 1) < n) {
+    c += (size_t)(c + 1 < n) & (size_t)hless(&q->h[c + 1], &q->h[c]);
     if (!hless(&q->h[c], &last)) break;
     q->h[i] = q->h[c];
     i = c;
   }
-  if (q->n) q->h[i] = last;
+  if (n) q->h[i] = last;
+  q->now = top.key;
   return top;
 }
 
@@ -1145,24 +1201,25 @@ static int sim_run(const sim_input *in, const augur_machine *m, uint32_t variant
   s.messages += g->nmsgs;
   for (uint32_t r = 0; r < n && !stopped(&s); r++)
     run_rank(&s, r);
-  while (s.q.n && !stopped(&s)) {
+  while (!heap_empty(&s.q) && !stopped(&s)) {
     hev e = heap_pop(&s.q);
+    const double et = key_time(e.key);
     s.events++;
-    switch (e.kind) {
+    switch (e.sk & 7) {
     case EV_XFER:
-      xfer(&s, e.idx, e.t);
+      xfer(&s, e.idx, et);
       break;
     case EV_ARRIVE:
-      arrive(&s, e.idx, e.t);
+      arrive(&s, e.idx, et);
       break;
     case EV_FLOWDONE:
-      flow_done(&s, e.idx, e.ver, e.t);
+      flow_done(&s, e.idx, e.ver, et);
       break;
     case EV_CSTART:
-      cpu_start(&s, e.idx, e.t);
+      cpu_start(&s, e.idx, et);
       break;
     case EV_CDONE:
-      cpu_done(&s, e.idx, e.ver, e.t);
+      cpu_done(&s, e.idx, e.ver, et);
       break;
     default:
       break;
@@ -1228,6 +1285,7 @@ out:
   free(s.slots);
   free(s.ctab);
   free(s.q.h);
+  free(s.q.ring);
   free(s.flows);
   free(s.active);
   sim_topo_free(&s.topo);
