@@ -5,20 +5,24 @@
 # predicted by `augur simulate` on the calibrated model of this machine
 # (`augur calibrate --ranks NP`). Prints the measured time and the error of
 # both predictions (issue 5: "within 5 % for the apps in apps/").
-# Usage: [NP=2] bench/simulate/apps.sh [BUILD_DIR]
+# REPS=N records and predicts each app N times (default 1) and prints the
+# medians, with the range of the errors: one short run on a shared machine
+# varies by more than the 5 % goal.
+# Usage: [NP=2] [REPS=1] bench/simulate/apps.sh [BUILD_DIR]
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
 NP=${NP:-2}
+REPS=${REPS:-1}
 AUGUR="$BUILD/bin/augur"
 APPS="$BUILD/apps/mpich"
 [ -x "$AUGUR" ] && [ -x "$APPS/ring" ] || { echo "bench/simulate/apps.sh: build augur and the apps first"; exit 1; }
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 "$AUGUR" calibrate --ranks "$NP" -o "$W/machine.ini" 2>/dev/null
-echo "augur bench/simulate/apps.sh  ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg), MPICH, $NP ranks)"
+echo "augur bench/simulate/apps.sh  ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg), MPICH, $NP ranks, $REPS run(s) each)"
 echo "model: cores $(sed -n 's/^cores = //p' "$W/machine.ini"), quantum $(sed -n 's/^quantum = //p' "$W/machine.ini") s"
 echo
-printf '%-34s %10s %10s %10s %10s\n' app "measured" "cpu-time" "measured" "no ctrs"
+printf '%-34s %10s %10s %15s %10s %10s %15s\n' app "measured" "cpu-time" "range" "measured" "no ctrs" "range"
 # ring and stencil: long enough with a core per rank; with more ranks than
 # cores every iteration costs time slices, so fewer iterations.
 if [ "$NP" -le "$(nproc)" ]; then
@@ -49,12 +53,35 @@ IFS_SAVE=$IFS
 IFS='|'
 set -- $LIST
 IFS=$IFS_SAVE
+# Medians of REPS predictions ("<measured s> <error %>" lines, failed runs
+# left out): "<measured s> <error %> <min..max error>".
+medians() {
+  python3 -c '
+import statistics as st, sys
+rows = [l.split() for l in sys.stdin if l.strip() and not l.startswith("-")]
+if not rows:
+    print("- - -")
+else:
+    m = st.median(float(r[0]) for r in rows)
+    e = [float(r[1].rstrip("%")) for r in rows]
+    print("%.3f %+.1f%% %s" % (m, st.median(e), "%+.1f..%+.1f" % (min(e), max(e)) if len(e) > 1 else "-"))'
+}
 for spec in "$@"; do
-  with=$(predict "--counters task-clock" "$spec")
-  without=$(predict "--counters none" "$spec")
-  printf '%-34s %10s %10s %10s %10s\n' "$spec" ${with} ${without}
+  with="" without=""
+  i=0
+  while [ "$i" -lt "$REPS" ]; do
+    with="$with$(predict "--counters task-clock" "$spec")
+"
+    without="$without$(predict "--counters none" "$spec")
+"
+    i=$((i + 1))
+  done
+  # shellcheck disable=SC2046
+  printf '%-34s %10s %10s %15s %10s %10s %15s\n' "$spec" $(printf '%s' "$with" | medians) \
+    $(printf '%s' "$without" | medians)
 done
 echo
 echo "cpu-time: recorded with --counters task-clock (each burst's CPU time: the rest of it"
 echo "passes off the CPU in the model); no ctrs: --counters none (every burst is CPU work)."
-echo "Each column pair is its own run. The pg_* apps' compute sleeps all but its last ms."
+echo "Each column pair is its own run; with REPS > 1, the medians of REPS runs and the"
+echo "range of the errors. The pg_* apps' compute sleeps all but its last ms."
