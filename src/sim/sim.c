@@ -62,9 +62,8 @@ typedef struct heap {
   size_t n, cap;
   uint64_t seq;
   uint64_t now;          /* key of the entry popped last */
-  hev *ring;             /* entries of key ring_key, oldest at head */
+  hev *ring;             /* entries of one key, oldest at head */
   size_t head, rn, rcap; /* rcap: 0 or a power of 2 */
-  uint64_t ring_key;
 } heap;
 
 static uint64_t time_key(double t) {
@@ -99,13 +98,12 @@ static int ring_push(heap *q, hev e) {
     q->head = 0;
   }
   q->ring[(q->head + q->rn++) & (q->rcap - 1)] = e;
-  q->ring_key = e.key;
   return 0;
 }
 
 static int heap_push(heap *q, double t, uint32_t kind, uint32_t idx, uint32_t ver) {
   hev e = {time_key(t), q->seq++ << 3 | kind, idx, ver};
-  if (e.key == q->now && (q->rn == 0 || q->ring_key == e.key)) return ring_push(q, e);
+  if (e.key == q->now && (q->rn == 0 || q->ring[q->head].key == e.key)) return ring_push(q, e);
   if (sim_grow((void **)&q->h, &q->cap, q->n + 1, sizeof *q->h)) return -1;
   size_t i = q->n++;
   while (i > 0) {
@@ -122,7 +120,8 @@ static int heap_empty(const heap *q) {
   return q->n == 0 && q->rn == 0;
 }
 
-/* The smaller child is selected without a branch. */
+/* The ring's head or the heap's top; in the heap the smaller child is
+ * selected without a branch. */
 static hev heap_pop(heap *q) {
   if (q->rn && (q->n == 0 || hless(&q->ring[q->head], &q->h[0]))) {
     hev e = q->ring[q->head];
