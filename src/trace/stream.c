@@ -754,6 +754,12 @@ static inline void set_until(augur_stream *m) {
   m->until = best > UINT64_MAX - m->slack ? UINT64_MAX : best + m->slack;
 }
 
+/* After the winner may have changed: its run's bound, and its record. */
+static inline void winner_changed(augur_stream *m) {
+  if (m->slack) set_until(m);
+  prefetch_winner(m);
+}
+
 static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
   uint32_t r = m->tree[0];
   const augur_event *end = m->end[r];
@@ -769,16 +775,14 @@ static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
        * within it */
       if (is_sub(p->type) || (m->slack && p->t_start <= m->until)) return 1;
       replay(m, r);
-      if (m->slack) set_until(m);
-      prefetch_winner(m);
+      winner_changed(m);
       return 1;
     }
     cursor *c = m->rs[r]->cur[0];
     c->pos = c->n; /* the batch is used up: the cursor catches up */
     refill(m, r, ev->t_start);
     if (m->state[r] != 1 || !is_sub(m->la[r]->type)) replay(m, r);
-    if (m->slack) set_until(m);
-    prefetch_winner(m);
+    winner_changed(m);
     return 1;
   }
   if (m->state[r] == 0) return 0; /* the best is ended: all are */
@@ -796,8 +800,7 @@ static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
   /* A parent's sub-records follow it: r stays the winner (no replay) while
    * the lookahead is a sub-record; they share the parent's t_start anyway. */
   if (m->state[r] != 1 || !is_sub(m->la[r]->type)) replay(m, r);
-  if (m->slack) set_until(m);
-  prefetch_winner(m);
+  winner_changed(m);
   return 1;
 }
 
