@@ -42,6 +42,8 @@ typedef struct augur_block_info {
   uint32_t nevents;
   uint64_t first_ns; /* local time of the first event (events blocks) */
   uint64_t last_ns;
+  uint32_t nparents; /* parent records (MPI calls) among nevents; 0: not recorded (format
+                        minor < 2) */
 } augur_block_info;
 
 /* Opens PATH (a NAME.augur directory): reads trace.json, every rank file's
@@ -77,6 +79,10 @@ const augur_counter_def *augur_trace_counter(const augur_trace *t, uint32_t inde
 size_t augur_trace_nblocks(const augur_trace *t, uint32_t rank);
 const augur_block_info *augur_trace_block(const augur_trace *t, uint32_t rank, size_t i);
 uint64_t augur_trace_nevents(const augur_trace *t, uint32_t rank); /* from the index */
+/* Parent records (MPI calls, sub-records not counted) of a rank, from the
+ * index: a bound on its calls. The record count when a block does not say
+ * (written before format minor 2). */
+uint64_t augur_trace_nparents(const augur_trace *t, uint32_t rank);
 
 /* Converts a rank's local clock value to the global timeline. */
 uint64_t augur_trace_global_ns(const augur_trace *t, uint32_t rank, uint64_t local_ns);

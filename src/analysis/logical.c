@@ -569,15 +569,17 @@ int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err) {
     return augur_fail(err, AUGUR_E_NOMEM, "out of memory for %u ranks", n);
   }
   pick_counter(t, lg);
-  /* The block index knows each rank's record count: an upper bound on its
+  /* The block index knows each rank's parent records: an upper bound on its
    * calls, so the arrays never move while they fill (pages that stay
-   * untouched cost nothing, and there is no trim at the end). */
+   * untouched cost nothing, and there is no trim at the end). A tight bound
+   * matters with many ranks: their shares are packed on huge pages, which
+   * are zeroed whole. */
   size_t per_call = sizeof(augur_lt_event) + (lg->work_counter >= 0 ? sizeof(uint64_t) : 0);
   size_t total = 0;
   for (uint32_t r = 0; r < n; r++) {
     b.rs[r].edges_sorted = 1;
-    uint64_t want = augur_trace_nevents(t, r);
-    b.rs[r].edges_first = (want < (1u << 22) ? want : 1u << 22) / 4 + 1;
+    uint64_t records = augur_trace_nevents(t, r), want = augur_trace_nparents(t, r);
+    b.rs[r].edges_first = (records < (1u << 22) ? records : 1u << 22) / 4 + 1;
     if (!want || want >= UINT32_MAX || want > (SIZE_MAX / 2 - total) / per_call) {
       o->own[r] = 1; /* empty, or too large for an index: grows on its own */
       continue;

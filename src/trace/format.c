@@ -59,6 +59,7 @@ void aug_blkhdr_pack(uint8_t out[AUG_BLKHDR_SIZE], const aug_blkhdr *h) {
   aug_put_le64(out + 24, h->first_ns);
   aug_put_le64(out + 32, h->last_ns);
   aug_put_le64(out + 40, h->payload_hash);
+  aug_put_le32(out + 48, h->parents);
   aug_put_le32(out + 52, XXH32(out, 52, 0));
 }
 
@@ -85,6 +86,7 @@ int aug_blkhdr_unpack(const uint8_t in[AUG_BLKHDR_SIZE], aug_blkhdr *h, char *wh
   h->first_ns = aug_get_le64(in + 24);
   h->last_ns = aug_get_le64(in + 32);
   h->payload_hash = aug_get_le64(in + 40);
+  h->parents = aug_get_le32(in + 48);
   if (h->kind != AUG_BLK_EVENTS && h->kind != AUG_BLK_DEFS) {
     snprintf(why, n, "unknown block kind %u (expected 1 or 2)", h->kind);
     return AUGUR_E_FORMAT;
@@ -96,6 +98,10 @@ int aug_blkhdr_unpack(const uint8_t in[AUG_BLKHDR_SIZE], aug_blkhdr *h, char *wh
   if (h->raw_size > AUG_MAX_RAW_SIZE || h->count > AUG_MAX_BLOCK_RECORDS) {
     snprintf(why, n, "block too large (raw size %u, %u records; limits %u, %u)", h->raw_size,
              h->count, AUG_MAX_RAW_SIZE, AUG_MAX_BLOCK_RECORDS);
+    return AUGUR_E_FORMAT;
+  }
+  if (h->parents > h->count) {
+    snprintf(why, n, "%u parent records in a block of %u records", h->parents, h->count);
     return AUGUR_E_FORMAT;
   }
   if (h->codec == AUG_CODEC_RAW && h->stored_size != h->raw_size) {

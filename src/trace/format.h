@@ -11,7 +11,7 @@
 #include "buf.h"
 
 #define AUG_FORMAT_MAJOR 1
-#define AUG_FORMAT_MINOR 1
+#define AUG_FORMAT_MINOR 2
 
 #define AUG_FILE_MAGIC   "AUGUREVT"
 #define AUG_FILEHDR_SIZE 32
@@ -42,6 +42,7 @@ typedef struct aug_filehdr {
 typedef struct aug_blkhdr {
   uint8_t kind, codec;
   uint32_t thread, count, raw_size, stored_size;
+  uint32_t parents; /* events blocks since minor 2: parent records (0: not recorded) */
   uint64_t first_ns, last_ns, payload_hash;
 } aug_blkhdr;
 

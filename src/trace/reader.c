@@ -536,12 +536,15 @@ static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *
         goto out;
       }
       aug_block *b = &r->blocks[r->nblocks++];
-      b->info = (augur_block_info){off, h.kind, h.thread, h.count, h.first_ns, h.last_ns};
+      b->info =
+          (augur_block_info){off, h.kind, h.thread, h.count, h.first_ns, h.last_ns, h.parents};
       b->codec = h.codec;
       b->raw_size = h.raw_size;
       b->stored_size = h.stored_size;
       b->payload_hash = h.payload_hash;
       r->nevents += h.count;
+      r->nparents += h.parents;
+      if (!h.parents && h.count) r->parents_unknown = 1; /* a block has at least one parent */
     } else {
       code = aug_read_payload(fd, off, &h, &sb->stored, &sb->stored_cap, &sb->raw, &sb->raw_cap,
                               sb->dctx, why, sizeof why);
@@ -751,6 +754,12 @@ const augur_block_info *augur_trace_block(const augur_trace *t, uint32_t rank, s
 }
 uint64_t augur_trace_nevents(const augur_trace *t, uint32_t rank) {
   return rank < t->nranks ? t->ranks[rank].nevents : 0;
+}
+
+uint64_t augur_trace_nparents(const augur_trace *t, uint32_t rank) {
+  if (rank >= t->nranks) return 0;
+  const aug_rank *r = &t->ranks[rank];
+  return r->parents_unknown ? r->nevents : r->nparents;
 }
 
 uint64_t augur_trace_global_ns(const augur_trace *t, uint32_t rank, uint64_t local_ns) {

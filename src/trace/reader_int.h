@@ -31,6 +31,8 @@ typedef struct aug_rank {
   aug_block *blocks;
   size_t nblocks, capblocks;
   uint64_t nevents;
+  uint64_t nparents;   /* sum of the blocks' parent counts */
+  int parents_unknown; /* a block without one (written before format minor 2) */
   int damage_code;
   char *damage; /* "FILE: rank R: block at offset O: ..." or NULL */
   augur_rank_def def;

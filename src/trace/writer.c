@@ -43,7 +43,7 @@ static int write_all(int fd, const uint8_t *p, size_t n) {
 
 /* Compresses w->raw (when that helps) and writes one block. Caller holds mu. */
 static int write_block(augur_writer *w, unsigned kind, uint32_t thread, uint32_t count,
-                       uint64_t first_ns, uint64_t last_ns, augur_error *err) {
+                       uint32_t parents, uint64_t first_ns, uint64_t last_ns, augur_error *err) {
   size_t rawlen = w->raw.len;
   if (rawlen > AUG_MAX_RAW_SIZE)
     return augur_fail(err, AUGUR_E_ARG, "%s: block of %zu bytes exceeds the %u-byte limit", w->path,
@@ -57,6 +57,7 @@ static int write_block(augur_writer *w, unsigned kind, uint32_t thread, uint32_t
                   .codec = AUG_CODEC_RAW,
                   .thread = thread,
                   .count = count,
+                  .parents = parents,
                   .raw_size = (uint32_t)rawlen,
                   .stored_size = (uint32_t)rawlen,
                   .first_ns = first_ns,
@@ -88,7 +89,7 @@ static int flush_defs(augur_writer *w, augur_error *err) {
   w->raw.len = 0;
   if (aug_buf_append(&w->raw, w->defs.p, w->defs.len))
     return augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory", w->path);
-  int rc = write_block(w, AUG_BLK_DEFS, 0, w->ndefs, 0, 0, err);
+  int rc = write_block(w, AUG_BLK_DEFS, 0, w->ndefs, 0, 0, 0, err);
   if (rc == AUGUR_OK) {
     w->defs.len = 0;
     w->ndefs = 0;
@@ -218,8 +219,11 @@ int augur_writer_events(augur_writer *w, uint32_t thread, const augur_event *ev,
     while (j < n && is_sub(ev[j].type) && j - i < AUG_MAX_BLOCK_RECORDS)
       j++;
     uint64_t last = 0;
-    for (size_t k = i; k < j; k++)
+    uint32_t parents = 0;
+    for (size_t k = i; k < j; k++) {
       if (ev[k].t_end > last) last = ev[k].t_end;
+      parents += !is_sub(ev[k].type);
+    }
     w->raw.len = 0;
     rc = aug_ev_encode(&w->enc, ev + i, j - i, &w->raw);
     if (rc == AUGUR_E_ARG) {
@@ -230,7 +234,8 @@ int augur_writer_events(augur_writer *w, uint32_t thread, const augur_event *ev,
       rc = augur_fail(err, rc, "%s: out of memory encoding events", w->path);
       break;
     }
-    rc = write_block(w, AUG_BLK_EVENTS, thread, (uint32_t)(j - i), ev[i].t_start, last, err);
+    rc = write_block(w, AUG_BLK_EVENTS, thread, (uint32_t)(j - i), parents, ev[i].t_start, last,
+                     err);
     i = j;
   }
 out:

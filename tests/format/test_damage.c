@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "format.h"
 #include "util.h"
 
 #define NBLOCKS   6
@@ -335,6 +336,57 @@ static void test_paths(void **state) {
 }
 
 /* Writer misuse. */
+/* Rewrites the header of rank 1's block BLOCK with PARENTS parent records
+ * (a valid checksum: the header is well formed, only its count changes). */
+static void set_parents(const char *dir, size_t block, uint32_t parents) {
+  augur_trace *t = open_ok(dir);
+  uint64_t off = augur_trace_block(t, 1, block)->offset;
+  augur_trace_close(t);
+  FILE *f = fopen(tu_rank_file(dir, 1, 2), "r+b");
+  assert_non_null(f);
+  uint8_t raw[AUG_BLKHDR_SIZE];
+  assert_int_equal(fseek(f, (long)off, SEEK_SET), 0);
+  assert_int_equal(fread(raw, 1, sizeof raw, f), sizeof raw);
+  aug_blkhdr h;
+  char why[128];
+  assert_int_equal(aug_blkhdr_unpack(raw, &h, why, sizeof why), AUGUR_OK);
+  h.parents = parents;
+  aug_blkhdr_pack(raw, &h);
+  assert_int_equal(fseek(f, (long)off, SEEK_SET), 0);
+  assert_int_equal(fwrite(raw, 1, sizeof raw, f), sizeof raw);
+  assert_int_equal(fclose(f), 0);
+}
+
+/* Parent counts (format minor 2): the writer records them per block; a
+ * block without one (an older writer) makes the rank's count fall back to
+ * its records; a count above the block's records is a damaged header. */
+static void test_parent_counts(void **state) {
+  (void)state;
+  char *dir = make_trace();
+  augur_trace *t = open_ok(dir);
+  assert_int_equal(augur_trace_info_get(t)->version_minor, 2);
+  for (size_t b = 0; b < NBLOCKS; b++)
+    assert_int_equal(augur_trace_block(t, 1, b)->nparents, PER_BLOCK);
+  assert_int_equal(augur_trace_nparents(t, 1), NBLOCKS * PER_BLOCK);
+  assert_int_equal(augur_trace_nparents(t, 7), 0);
+  augur_trace_close(t);
+  set_parents(dir, 2, 0);
+  t = open_ok(dir);
+  assert_int_equal(augur_trace_damage(t, 1, NULL), 0);
+  assert_int_equal(augur_trace_block(t, 1, 2)->nparents, 0);
+  assert_int_equal(augur_trace_nparents(t, 1), augur_trace_nevents(t, 1));
+  augur_trace_close(t);
+  set_parents(dir, 2, PER_BLOCK + 1);
+  t = open_ok(dir);
+  const char *msg;
+  assert_int_equal(augur_trace_damage(t, 1, &msg), 1);
+  assert_non_null(strstr(msg, "parent records in a block of"));
+  assert_int_equal(augur_trace_nblocks(t, 1), 2);
+  assert_int_equal(augur_trace_nparents(t, 1), 2 * PER_BLOCK);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
 static void test_writer_errors(void **state) {
   (void)state;
   augur_writer *w;
@@ -379,6 +431,7 @@ int main(void) {
       cmocka_unit_test(test_defs_flip),    cmocka_unit_test(test_file_header),
       cmocka_unit_test(test_missing_rank), cmocka_unit_test(test_bad_json),
       cmocka_unit_test(test_paths),        cmocka_unit_test(test_writer_errors),
+      cmocka_unit_test(test_parent_counts),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -192,6 +192,18 @@ static void test_every_type(void **state) {
   assert_null(in->counters_requested);
   assert_int_equal(augur_trace_nevents(t, 0), n);
   assert_int_equal(augur_trace_nevents(t, 4), 0);
+  /* Parent records, per block and per rank (sub-records not counted). */
+  size_t parents = 0;
+  for (size_t i = 0; i < n; i++)
+    parents += !is_sub(v[i].type);
+  assert_true(parents < n);
+  for (uint32_t r = 0; r < 5; r++) {
+    uint64_t sum = 0;
+    for (size_t b = 0; b < augur_trace_nblocks(t, r); b++)
+      sum += augur_trace_block(t, r, b)->nparents;
+    assert_int_equal(sum, r == 4 ? 0 : parents);
+    assert_int_equal(augur_trace_nparents(t, r), r == 4 ? 0 : parents);
+  }
   assert_true(augur_trace_nblocks(t, 0) >= n / AUG_BLOCK_TARGET);
   assert_int_equal(augur_trace_ncallsites(t), 5);
   assert_int_equal(augur_trace_damage(t, 0, NULL), 0);
