@@ -14,13 +14,12 @@
  * If calls remain, the trace has a dependency cycle (clock damage or a
  * matching the program did not do): the earliest blocked call drops what it
  * waits for, is counted in `forced` and flagged, and the sweep goes on. */
-#define _DEFAULT_SOURCE /* madvise */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "augur/match.h"
 #include "augur/phases.h"
+#include "hugealloc.h"
 #include "prefetch.h"
 
 typedef struct edge {
@@ -72,21 +71,13 @@ typedef struct builder {
   uint8_t last_comm;
 } builder;
 
-/* A large array that fills from the front: aligned to and advised for huge
- * pages, since first touches (page faults) dominate the build otherwise
- * (measured: about 10 us per fresh 4 KiB page on the development VM). Pages never
- * touched stay free. Released with free(). */
-#define HUGE_PAGE ((size_t)2 << 20)
+/* A large array that fills from the front: on huge pages (hugealloc.h),
+ * since first touches (page faults) dominate the build otherwise. Pages
+ * never touched stay free. Released with free(). */
+#define HUGE_PAGE AUG_HUGE_PAGE
 
 static void *big_alloc(size_t size) {
-  const size_t huge = HUGE_PAGE;
-  if (size < huge) return malloc(size);
-  void *p = NULL;
-  if (posix_memalign(&p, huge, (size + huge - 1) / huge * huge)) return NULL;
-#ifdef MADV_HUGEPAGE
-  madvise(p, (size + huge - 1) / huge * huge, MADV_HUGEPAGE);
-#endif
-  return p;
+  return size < HUGE_PAGE ? malloc(size) : aug_huge_alloc(size);
 }
 
 /* Room a rank's arrays of SIZE bytes take in the arena: shares of a huge

@@ -21,12 +21,11 @@
  * the set-up compute before a loop belongs to what precedes the loop. Its
  * time summed over ranks therefore partitions every rank's span.
  * (No libm here: augur_analysis does not link it.) */
-#define _DEFAULT_SOURCE /* madvise */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "augur/phases.h"
+#include "hugealloc.h"
 #include "phases_int.h"
 
 #define NONE         UINT64_MAX
@@ -91,15 +90,7 @@ void augur_phase_opts_default(augur_phase_opts *o) {
 /* As in logical.c: first touches of fresh pages cost more than the work on
  * them, so large arrays ask for huge pages. Released with free(). */
 static void *big_alloc(size_t size) {
-  const size_t huge = (size_t)2 << 20;
-  if (size < 2 * huge) return malloc(size ? size : 1);
-  size_t round = (size + huge - 1) / huge * huge;
-  void *p = NULL;
-  if (posix_memalign(&p, huge, round)) return NULL;
-#ifdef MADV_HUGEPAGE
-  madvise(p, round, MADV_HUGEPAGE);
-#endif
-  return p;
+  return size < 2 * AUG_HUGE_PAGE ? malloc(size ? size : 1) : aug_huge_alloc(size);
 }
 
 void augur_units_free_(units *u) {

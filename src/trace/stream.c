@@ -2,12 +2,14 @@
  * paired, global times) and the merged stream (k-way merge over ranks). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <zstd.h>
 
+#include "hugealloc.h"
 #include "prefetch.h"
 #include "reader_int.h"
 
@@ -196,6 +198,7 @@ typedef struct cursor {
   uint8_t *stored, *raw;
   size_t stored_cap, raw_cap;
   aug_evdec *dec;
+  int carved; /* the cursor, its decoder and buffers live in the merged stream's arena */
   augur_event ev[BATCH];
   uint32_t n, pos;
 } cursor;
@@ -246,6 +249,7 @@ struct augur_stream {
   uint32_t *tree; /* tree[0] the winner, tree[1 .. k-1] each match's loser */
   uint64_t slack; /* augur_stream_set_slack; 0: strict time order */
   uint64_t until; /* slack > 0: the winner keeps winning while its key is at most this */
+  void *arena;    /* single-threaded ranks' cursors (see cursor_arena), or NULL */
 };
 
 static int stream_fail(augur_stream *s, int code, augur_error *err) {
@@ -557,15 +561,38 @@ static void reset_cursors(augur_stream *s, size_t block) {
   s->rq.npool = s->rq.freelist = 0;
 }
 
-static int open_rank_stream(augur_trace *t, uint32_t rank, ZSTD_DCtx *shared, augur_stream **sp,
-                            augur_error *err);
+static int open_rank_stream(augur_trace *t, uint32_t rank, ZSTD_DCtx *shared, uint8_t **carve,
+                            augur_stream **sp, augur_error *err);
 
 int augur_stream_rank(augur_trace *t, uint32_t rank, augur_stream **sp, augur_error *err) {
-  return open_rank_stream(t, rank, NULL, sp, err);
+  return open_rank_stream(t, rank, NULL, NULL, sp, err);
 }
 
-static int open_rank_stream(augur_trace *t, uint32_t rank, ZSTD_DCtx *shared, augur_stream **sp,
-                            augur_error *err) {
+/* A merged stream's first pass touches every rank's cursor, decoder
+ * context table and block buffers: with 64 ranks, 13 MB in 4 KiB pages,
+ * about 3200 page faults. Single-threaded ranks (the common case) get them
+ * from one huge-page arena instead, sized from the block index: the largest
+ * raw and stored payload of the rank, so the buffers never grow. Bytes rank
+ * R takes there (0: a rank with several threads or no blocks, which
+ * allocates its own); *RAW and *STORED get the buffer sizes. */
+static size_t cursor_arena(const aug_rank *r, size_t *raw, size_t *stored) {
+  *raw = *stored = 0;
+  if (!r->nblocks) return 0;
+  for (size_t i = 0; i < r->nblocks; i++) {
+    const aug_block *b = &r->blocks[i];
+    if (b->info.thread != r->blocks[0].info.thread) return 0;
+    size_t rs = b->raw_size ? b->raw_size : 1, ss = b->stored_size ? b->stored_size : 1;
+    if (rs > *raw) *raw = rs;
+    if (b->codec != AUG_CODEC_RAW && ss > *stored) *stored = ss;
+  }
+  *raw = (*raw + 63) & ~(size_t)63;
+  *stored = (*stored + 63) & ~(size_t)63;
+  return ((sizeof(cursor) + 63) & ~(size_t)63) + ((sizeof(aug_evdec) + 63) & ~(size_t)63) + *raw +
+         *stored;
+}
+
+static int open_rank_stream(augur_trace *t, uint32_t rank, ZSTD_DCtx *shared, uint8_t **carve,
+                            augur_stream **sp, augur_error *err) {
   *sp = NULL;
   if (!t || rank >= t->nranks)
     return augur_fail(err, AUGUR_E_ARG, "augur_stream_rank: rank %u out of range (trace has %u)",
@@ -601,7 +628,24 @@ static int open_rank_stream(augur_trace *t, uint32_t rank, ZSTD_DCtx *shared, au
   s->cur = calloc(nthreads, sizeof *s->cur);
   if (!s->cur) goto oom_th;
   s->ncur = nthreads;
-  for (uint32_t i = 0; i < nthreads; i++) {
+  size_t raw, stored, bytes = carve && *carve ? cursor_arena(s->r, &raw, &stored) : 0;
+  if (bytes && nthreads == 1) { /* from the arena: zeroed there when first touched */
+    uint8_t *at = *carve;
+    *carve += bytes;
+    cursor *c = s->cur[0] = (cursor *)(void *)at;
+    memset(c, 0, offsetof(cursor, ev)); /* the batch need not be zeroed */
+    c->n = c->pos = 0;
+    at += (sizeof(cursor) + 63) & ~(size_t)63;
+    c->dec = (aug_evdec *)(void *)at;
+    at += (sizeof(aug_evdec) + 63) & ~(size_t)63;
+    c->raw = at;
+    c->raw_cap = raw;
+    c->stored = stored ? at + raw : NULL;
+    c->stored_cap = stored;
+    c->carved = 1;
+    c->thread = th[0];
+  }
+  for (uint32_t i = 0; i < nthreads && !bytes; i++) {
     s->cur[i] = calloc(1, sizeof(cursor));
     if (!s->cur[i] || !(s->cur[i]->dec = malloc(sizeof(aug_evdec)))) goto oom_th;
     s->cur[i]->thread = th[i];
@@ -699,8 +743,14 @@ int augur_stream_merged(augur_trace *t, augur_stream **sp, augur_error *err) {
   }
   for (uint32_t r = m->n; r < m->k; r++)
     m->key[r] = UINT64_MAX;
+  size_t arena = 0, raw, stored;
+  for (uint32_t r = 0; r < m->n; r++)
+    arena += cursor_arena(&t->ranks[r], &raw, &stored);
+  /* Below a huge page the arena would only add a copy of what malloc does. */
+  uint8_t *carve = arena >= AUG_HUGE_PAGE ? aug_huge_alloc(arena) : NULL;
+  m->arena = carve;
   for (uint32_t r = 0; r < m->n; r++) {
-    int rc = open_rank_stream(t, r, m->dctx, &m->rs[r], err);
+    int rc = open_rank_stream(t, r, m->dctx, &carve, &m->rs[r], err);
     if (rc != AUGUR_OK) {
       augur_stream_close(m);
       return rc;
@@ -847,9 +897,10 @@ void augur_stream_close(augur_stream *s) {
     free(s->state);
     free(s->key);
     free(s->tree);
+    free(s->arena); /* after the rank streams: their carved cursors live here */
   }
   for (uint32_t i = 0; s->cur && i < s->ncur; i++) {
-    if (!s->cur[i]) continue;
+    if (!s->cur[i] || s->cur[i]->carved) continue;
     free(s->cur[i]->dec);
     free(s->cur[i]->stored);
     free(s->cur[i]->raw);

@@ -1,0 +1,16 @@
+/* augur — large arrays on huge pages (hugealloc.h). */
+#define _DEFAULT_SOURCE /* madvise */
+#include "hugealloc.h"
+
+#include <stdlib.h>
+#include <sys/mman.h>
+
+void *aug_huge_alloc(size_t size) {
+  size_t round = (size + AUG_HUGE_PAGE - 1) / AUG_HUGE_PAGE * AUG_HUGE_PAGE;
+  void *p = NULL;
+  if (!round || posix_memalign(&p, AUG_HUGE_PAGE, round)) return NULL;
+#ifdef MADV_HUGEPAGE
+  madvise(p, round, MADV_HUGEPAGE);
+#endif
+  return p;
+}
