@@ -426,11 +426,11 @@ static void test_writer_errors(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_intact),       cmocka_unit_test(test_payload_flip),
-      cmocka_unit_test(test_header_flip),  cmocka_unit_test(test_truncated),
-      cmocka_unit_test(test_defs_flip),    cmocka_unit_test(test_file_header),
-      cmocka_unit_test(test_missing_rank), cmocka_unit_test(test_bad_json),
-      cmocka_unit_test(test_paths),        cmocka_unit_test(test_writer_errors),
+      cmocka_unit_test(test_intact),        cmocka_unit_test(test_payload_flip),
+      cmocka_unit_test(test_header_flip),   cmocka_unit_test(test_truncated),
+      cmocka_unit_test(test_defs_flip),     cmocka_unit_test(test_file_header),
+      cmocka_unit_test(test_missing_rank),  cmocka_unit_test(test_bad_json),
+      cmocka_unit_test(test_paths),         cmocka_unit_test(test_writer_errors),
       cmocka_unit_test(test_parent_counts),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
