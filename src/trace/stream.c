@@ -629,7 +629,8 @@ static int open_rank_stream(augur_trace *t, uint32_t rank, ZSTD_DCtx *shared, ui
   if (!s->cur) goto oom_th;
   s->ncur = nthreads;
   size_t raw, stored, bytes = carve && *carve ? cursor_arena(s->r, &raw, &stored) : 0;
-  if (bytes && nthreads == 1) { /* from the arena: zeroed there when first touched */
+  int carved = bytes && nthreads == 1; /* cursor_arena is 0 for several threads */
+  if (carved) {                        /* from the arena: zeroed there when first touched */
     uint8_t *at = *carve;
     *carve += bytes;
     cursor *c = s->cur[0] = (cursor *)(void *)at;
@@ -645,7 +646,7 @@ static int open_rank_stream(augur_trace *t, uint32_t rank, ZSTD_DCtx *shared, ui
     c->carved = 1;
     c->thread = th[0];
   }
-  for (uint32_t i = 0; i < nthreads && !bytes; i++) {
+  for (uint32_t i = 0; i < nthreads && !carved; i++) {
     s->cur[i] = calloc(1, sizeof(cursor));
     if (!s->cur[i] || !(s->cur[i]->dec = malloc(sizeof(aug_evdec)))) goto oom_th;
     s->cur[i]->thread = th[i];
