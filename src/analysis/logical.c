@@ -43,6 +43,7 @@ typedef struct rank_state {
   uint64_t hint_send, hint_recv; /* find_call: where the rank's last search ended */
   uint64_t edges_first;          /* size of the first edge array: a receive every fourth record of
                                     the block index (at most 1 M), so that it seldom has to grow */
+  int edges_carved;              /* edges is a slice of the builder's edge arena */
   /* pass 2 */
   uint64_t cur;       /* first call without a tick */
   uint64_t next_tick; /* tick the next call takes at least */
@@ -67,6 +68,7 @@ typedef struct builder {
   coll_inst *inst;
   uint64_t ninst, inst_cap;
   augur_error *err;
+  void *edge_arena;      /* first edge arrays of ranks whose own would be below a huge page */
   uint64_t last_comm_id; /* one-entry cache of comm_index: most calls repeat the last comm */
   uint8_t last_comm;
 } builder;
@@ -106,6 +108,20 @@ static int grow(void **p, uint64_t *cap, uint64_t need, size_t size) {
   if (!q) return -1;
   *p = q;
   *cap = n;
+  return 0;
+}
+
+/* Room for one more edge of RS. A slice of the edge arena moves out to an
+ * array of its own (the arena's neighbouring slices are other ranks'). */
+static int grow_edges(rank_state *rs) {
+  uint64_t need = rs->edges_cap ? rs->nedges + 1 : rs->edges_first;
+  if (!rs->edges_carved) return grow((void **)&rs->edges, &rs->edges_cap, need, sizeof(edge));
+  edge *slice = rs->edges;
+  rs->edges = NULL;
+  rs->edges_cap = 0;
+  rs->edges_carved = 0;
+  if (grow((void **)&rs->edges, &rs->edges_cap, need, sizeof(edge))) return -1;
+  memcpy(rs->edges, slice, (size_t)rs->nedges * sizeof(edge));
   return 0;
 }
 
@@ -152,8 +168,7 @@ static int on_message(void *ctx, const augur_message *m) {
   int64_t ri = find_call(&lg->rank[m->receiver], m->recv.t_start, &b->rs[m->receiver].hint_recv);
   if (si < 0 || ri < 0) return AUGUR_OK; /* an end we did not keep (cannot happen on parents) */
   rank_state *rs = &b->rs[m->receiver];
-  uint64_t need = rs->edges_cap ? rs->nedges + 1 : rs->edges_first;
-  if (rs->nedges == rs->edges_cap && grow((void **)&rs->edges, &rs->edges_cap, need, sizeof(edge)))
+  if (rs->nedges == rs->edges_cap && grow_edges(rs))
     return augur_fail(b->err, AUGUR_E_NOMEM, "out of memory for message dependencies");
   /* Edges in order of the receiving call: with the stream's slack, a message
    * can be matched after later ones of the same receiver. A short way back
@@ -583,6 +598,23 @@ int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err) {
     augur_logical_free(lg);
     return augur_fail(err, AUGUR_E_NOMEM, "out of memory for the logical trace (%zu bytes)", total);
   }
+  /* Ranks whose first edge array is below a huge page share one arena of
+   * them (with many ranks, 4 KiB faults on each rank's array cost more
+   * than the edges' work); larger ones get huge pages of their own. */
+  size_t edge_total = 0;
+  for (uint32_t r = 0; r < n; r++)
+    if (b.rs[r].edges_first * sizeof(edge) < HUGE_PAGE)
+      edge_total += share_of((size_t)b.rs[r].edges_first * sizeof(edge));
+  b.edge_arena = edge_total >= HUGE_PAGE ? aug_huge_alloc(edge_total) : NULL;
+  size_t off = 0;
+  for (uint32_t r = 0; b.edge_arena && r < n; r++) {
+    size_t bytes = (size_t)b.rs[r].edges_first * sizeof(edge);
+    if (bytes >= HUGE_PAGE) continue;
+    b.rs[r].edges = (edge *)(void *)((char *)b.edge_arena + off);
+    b.rs[r].edges_cap = b.rs[r].edges_first;
+    b.rs[r].edges_carved = 1;
+    off += share_of(bytes);
+  }
   char *at = o->arena;
   for (uint32_t r = 0; r < n; r++) {
     if (o->own[r]) continue;
@@ -611,7 +643,8 @@ int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err) {
     if (lg->run_start_ns == UINT64_MAX) lg->run_start_ns = 0;
   }
   for (uint32_t r = 0; r < n; r++)
-    free(b.rs[r].edges);
+    if (!b.rs[r].edges_carved) free(b.rs[r].edges);
+  free(b.edge_arena);
   free(b.rs);
   free(b.inst);
   if (rc != AUGUR_OK) {

@@ -401,6 +401,72 @@ static void cycle_is_broken(void **state) {
   tu_cleanup(dir);
 }
 
+/* Many ranks' edge arrays share one huge-page arena (logical.c); a rank
+ * that receives more than its slice holds (a receive every fourth record)
+ * moves its edges out. Ranks 1..7 each send FANIN_M messages to rank 0, which
+ * receives them round robin: rank 0's call k waits for send k / 7 of rank
+ * 1 + k % 7, so it takes tick k + 1 (its own order dominates). 840000
+ * records: the slices add up to more than a huge page. */
+#define FANIN_R 8
+#define FANIN_M 60000
+
+static void fan_in_edges(void **state) {
+  (void)state;
+  char *dir = tu_tracedir();
+  tu_meta(dir, FANIN_R);
+  augur_error err;
+  int32_t world[FANIN_R];
+  for (int32_t r = 0; r < FANIN_R; r++)
+    world[r] = r;
+  size_t n0 = (size_t)(FANIN_R - 1) * FANIN_M;
+  augur_event *v = malloc(n0 * sizeof *v);
+  assert_non_null(v);
+  for (uint32_t r = 0; r < FANIN_R; r++) {
+    size_t n = r ? FANIN_M : n0;
+    for (size_t k = 0; k < n; k++) {
+      uint64_t j = r ? k : k / (FANIN_R - 1), t = 1000 + 100 * j;
+      if (r) {
+        v[k] = tu_ev(AUGUR_EV_SEND, t, t + 10);
+        v[k].peer = 0;
+        v[k].bytes = 8;
+      } else {
+        t += 20 + 12 * (k % (FANIN_R - 1));
+        v[k] = tu_ev(AUGUR_EV_RECV, t, t + 10);
+        v[k].peer = (int32_t)(1 + k % (FANIN_R - 1));
+        v[k].bytes_recv = 8;
+      }
+      v[k].comm = AUGUR_COMM_WORLD;
+      v[k].tag = 7;
+      v[k].callsite = r ? 1 : 2;
+    }
+    augur_writer *w;
+    assert_int_equal(augur_writer_open(&w, dir, r, FANIN_R, 0, &err), 0);
+    augur_comm_def cw = {.id = AUGUR_COMM_WORLD, .size = FANIN_R, .members = world};
+    assert_int_equal(augur_writer_def_comm(w, &cw, &err), 0);
+    assert_int_equal(augur_writer_events(w, 0, v, n, &err), 0);
+    assert_int_equal(augur_writer_close(w, &err), 0);
+  }
+  free(v);
+  augur_trace *t;
+  if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
+  augur_logical *lg = NULL;
+  if (augur_logical_build(t, &lg, &err)) fail_msg("%s", err.msg);
+  augur_trace_close(t);
+  assert_int_equal(lg->messages, n0);
+  assert_int_equal(lg->forced, 0);
+  assert_int_equal(lg->rank[0].n, n0);
+  assert_int_equal(lg->nticks, n0 + 1);
+  for (uint64_t k = 0; k < n0; k++)
+    if (lt(lg, 0, k) != k + 1)
+      fail_msg("rank 0 call %llu: tick %llu, want %llu", (unsigned long long)k,
+               (unsigned long long)lt(lg, 0, k), (unsigned long long)k + 1);
+  for (uint32_t r = 1; r < FANIN_R; r++)
+    for (uint64_t j = 0; j < FANIN_M; j += 997)
+      assert_int_equal(lt(lg, r, j), j);
+  augur_logical_free(lg);
+  tu_cleanup(dir);
+}
+
 /* A damaged rank file: augur_logical_build fails with a message that names
  * the file, rather than cutting phases out of a trace with a hole. */
 static void damaged_trace(void **state) {
@@ -800,6 +866,7 @@ int main(void) {
       cmocka_unit_test(work_similarity),
       cmocka_unit_test(relevance),
       cmocka_unit_test(cycle_is_broken),
+      cmocka_unit_test(fan_in_edges),
       cmocka_unit_test(damaged_trace),
       cmocka_unit_test(empty_trace),
       cmocka_unit_test(recurring_stretch),
