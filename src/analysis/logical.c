@@ -76,10 +76,8 @@ typedef struct builder {
 /* A large array that fills from the front: on huge pages (hugealloc.h),
  * since first touches (page faults) dominate the build otherwise. Pages
  * never touched stay free. Released with free(). */
-#define HUGE_PAGE AUG_HUGE_PAGE
-
 static void *big_alloc(size_t size) {
-  return size < HUGE_PAGE ? malloc(size) : aug_huge_alloc(size);
+  return size < AUG_HUGE_PAGE ? malloc(size) : aug_huge_alloc(size);
 }
 
 /* Room a rank's arrays of SIZE bytes take in the arena: shares of a huge
@@ -87,7 +85,7 @@ static void *big_alloc(size_t size) {
  * page would fault in one more of them per rank), smaller ones start on a
  * cache line. */
 static size_t share_of(size_t size) {
-  size_t align = size >= HUGE_PAGE ? HUGE_PAGE : 64;
+  size_t align = size >= AUG_HUGE_PAGE ? AUG_HUGE_PAGE : 64;
   return (size + align - 1) & ~(align - 1);
 }
 
@@ -98,7 +96,7 @@ static int grow(void **p, uint64_t *cap, uint64_t need, size_t size) {
     n *= 2;
   size_t bytes = (size_t)(n * size);
   void *q;
-  if (bytes < HUGE_PAGE) {
+  if (bytes < AUG_HUGE_PAGE) {
     q = realloc(*p, bytes);
   } else { /* large: huge pages (fewer faults), at the cost of one copy */
     q = big_alloc(bytes);
@@ -603,17 +601,16 @@ int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err) {
    * than the edges' work); larger ones get huge pages of their own. */
   size_t edge_total = 0;
   for (uint32_t r = 0; r < n; r++)
-    if (b.rs[r].edges_first * sizeof(edge) < HUGE_PAGE)
+    if (b.rs[r].edges_first * sizeof(edge) < AUG_HUGE_PAGE)
       edge_total += share_of((size_t)b.rs[r].edges_first * sizeof(edge));
-  b.edge_arena = edge_total >= HUGE_PAGE ? aug_huge_alloc(edge_total) : NULL;
-  size_t off = 0;
-  for (uint32_t r = 0; b.edge_arena && r < n; r++) {
+  char *edge_at = b.edge_arena = edge_total >= AUG_HUGE_PAGE ? aug_huge_alloc(edge_total) : NULL;
+  for (uint32_t r = 0; edge_at && r < n; r++) {
     size_t bytes = (size_t)b.rs[r].edges_first * sizeof(edge);
-    if (bytes >= HUGE_PAGE) continue;
-    b.rs[r].edges = (edge *)(void *)((char *)b.edge_arena + off);
+    if (bytes >= AUG_HUGE_PAGE) continue;
+    b.rs[r].edges = (edge *)(void *)edge_at;
     b.rs[r].edges_cap = b.rs[r].edges_first;
     b.rs[r].edges_carved = 1;
-    off += share_of(bytes);
+    edge_at += share_of(bytes);
   }
   char *at = o->arena;
   for (uint32_t r = 0; r < n; r++) {

@@ -575,6 +575,11 @@ int augur_stream_rank(augur_trace *t, uint32_t rank, augur_stream **sp, augur_er
  * raw and stored payload of the rank, so the buffers never grow. Bytes rank
  * R takes there (0: a rank with several threads or no blocks, which
  * allocates its own); *RAW and *STORED get the buffer sizes. */
+#define LINE(n)    (((n) + 63) & ~(size_t)63) /* whole cache lines */
+#define CURSOR_AT  0                          /* a carved cursor's layout in the arena */
+#define DEC_AT     LINE(sizeof(cursor))
+#define BUFFERS_AT (DEC_AT + LINE(sizeof(aug_evdec))) /* then raw, then stored */
+
 static size_t cursor_arena(const aug_rank *r, size_t *raw, size_t *stored) {
   *raw = *stored = 0;
   if (!r->nblocks) return 0;
@@ -585,10 +590,9 @@ static size_t cursor_arena(const aug_rank *r, size_t *raw, size_t *stored) {
     if (rs > *raw) *raw = rs;
     if (b->codec != AUG_CODEC_RAW && ss > *stored) *stored = ss;
   }
-  *raw = (*raw + 63) & ~(size_t)63;
-  *stored = (*stored + 63) & ~(size_t)63;
-  return ((sizeof(cursor) + 63) & ~(size_t)63) + ((sizeof(aug_evdec) + 63) & ~(size_t)63) + *raw +
-         *stored;
+  *raw = LINE(*raw);
+  *stored = LINE(*stored);
+  return BUFFERS_AT + *raw + *stored;
 }
 
 static int open_rank_stream(augur_trace *t, uint32_t rank, ZSTD_DCtx *shared, uint8_t **carve,
@@ -633,15 +637,13 @@ static int open_rank_stream(augur_trace *t, uint32_t rank, ZSTD_DCtx *shared, ui
   if (carved) {                        /* from the arena: zeroed there when first touched */
     uint8_t *at = *carve;
     *carve += bytes;
-    cursor *c = s->cur[0] = (cursor *)(void *)at;
+    cursor *c = s->cur[0] = (cursor *)(void *)(at + CURSOR_AT);
     memset(c, 0, offsetof(cursor, ev)); /* the batch need not be zeroed */
     c->n = c->pos = 0;
-    at += (sizeof(cursor) + 63) & ~(size_t)63;
-    c->dec = (aug_evdec *)(void *)at;
-    at += (sizeof(aug_evdec) + 63) & ~(size_t)63;
-    c->raw = at;
+    c->dec = (aug_evdec *)(void *)(at + DEC_AT);
+    c->raw = at + BUFFERS_AT;
     c->raw_cap = raw;
-    c->stored = stored ? at + raw : NULL;
+    c->stored = stored ? c->raw + raw : NULL;
     c->stored_cap = stored;
     c->carved = 1;
     c->thread = th[0];
