@@ -53,6 +53,8 @@ typedef struct augur_match_end {
   uint16_t flags; /* AUGUR_F_* of the event this end comes from */
   uint8_t kind;   /* enum augur_match_kind */
   uint8_t sync;   /* 1: synchronous send (Ssend, Issend, Ssend_init) */
+  uint64_t call;  /* the feeder's tag of the call t_start/t_end are from
+                     (augur_match_feed_call), else AUGUR_MATCH_NO_CALL */
 } augur_match_end;
 
 typedef struct augur_message {
@@ -73,6 +75,7 @@ typedef struct augur_coll_member {
   uint64_t callsite;
   int32_t root; /* world rank of the root, or AUGUR_PEER_NONE */
   uint16_t type;
+  uint64_t call; /* the feeder's tag of the call (augur_match_feed_call) */
 } augur_coll_member;
 
 typedef struct augur_coll_instance {
@@ -113,6 +116,13 @@ void augur_matcher_free(augur_matcher *m);
 /* Feeds one event of the merged stream. Returns AUGUR_OK, a callback's
  * status, or AUGUR_E_NOMEM (with ERR filled). */
 int augur_match_feed(augur_matcher *m, const augur_event *ev, augur_error *err);
+/* The same, with the caller's tag for EV's call (e.g. its index in the
+ * caller's arrays): the ends and members whose times are that call's carry
+ * it in their `call`, so a callback needs no search by time. A sub-record's
+ * CALL is ignored: it takes its parent's. augur_match_feed tags
+ * AUGUR_MATCH_NO_CALL. */
+#define AUGUR_MATCH_NO_CALL UINT64_MAX
+int augur_match_feed_call(augur_matcher *m, const augur_event *ev, uint64_t call, augur_error *err);
 /* Counters so far; "unmatched" are final once the stream has ended (a trace
  * cut short leaves some). */
 void augur_match_counts_get(const augur_matcher *m, augur_match_counts *c);

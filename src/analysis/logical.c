@@ -40,10 +40,9 @@ typedef struct rank_state {
   edge *edges;
   uint64_t nedges, edges_cap;
   int edges_sorted;
-  uint64_t hint_send, hint_recv; /* find_call: where the rank's last search ended */
-  uint64_t edges_first;          /* size of the first edge array: a receive every fourth record of
-                                    the block index (at most 1 M), so that it seldom has to grow */
-  int edges_carved;              /* edges is a slice of the builder's edge arena */
+  uint64_t edges_first; /* size of the first edge array: a receive every fourth record of
+                           the block index (at most 1 M), so that it seldom has to grow */
+  int edges_carved;     /* edges is a slice of the builder's edge arena */
   /* pass 2 */
   uint64_t cur;       /* first call without a tick */
   uint64_t next_tick; /* tick the next call takes at least */
@@ -123,48 +122,13 @@ static int grow_edges(rank_state *rs) {
   return 0;
 }
 
-/* The call of RANK that started at T (the first of equal starts; -1: none):
- * the matcher names ends by their call's start time. The search gallops
- * from *HINT, where the last search for this rank and role ended: a rank's
- * sends (or receives) are looked up roughly in order, a few calls apart. */
-static int64_t find_call(const augur_lt_rank *r, uint64_t t, uint64_t *hint) {
-  const augur_lt_event *ev = r->ev;
-  const uint64_t n = r->n;
-  if (n == 0) return -1;
-  uint64_t h = *hint < n ? *hint : n - 1, lo, hi, step = 1;
-  if (ev[h].t_start >= t) { /* the first start >= t is at or before h */
-    hi = h;
-    while (hi >= step && ev[hi - step].t_start >= t) {
-      hi -= step;
-      step *= 2;
-    }
-    lo = hi >= step ? hi - step + 1 : 0;
-  } else { /* after h */
-    lo = h + 1;
-    while (lo + step - 1 < n && ev[lo + step - 1].t_start < t) {
-      lo += step;
-      step *= 2;
-    }
-    hi = lo + step - 1 < n ? lo + step - 1 : n;
-  }
-  while (lo < hi) { /* first call starting at or after t in [lo, hi] */
-    uint64_t mid = lo + (hi - lo) / 2;
-    if (ev[mid].t_start < t)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  *hint = lo;
-  return lo < n && ev[lo].t_start == t ? (int64_t)lo : -1;
-}
-
 static int on_message(void *ctx, const augur_message *m) {
   builder *b = ctx;
   augur_logical *lg = b->lg;
-  if (m->sender >= lg->nranks || m->receiver >= lg->nranks) return AUGUR_OK;
-  int64_t si = find_call(&lg->rank[m->sender], m->send.t_start, &b->rs[m->sender].hint_send);
-  int64_t ri = find_call(&lg->rank[m->receiver], m->recv.t_start, &b->rs[m->receiver].hint_recv);
-  if (si < 0 || ri < 0) return AUGUR_OK; /* an end we did not keep (cannot happen on parents) */
+  uint64_t si = m->send.call, ri = m->recv.call; /* read_pass tags the calls it keeps */
+  if (m->sender >= lg->nranks || m->receiver >= lg->nranks || si >= lg->rank[m->sender].n ||
+      ri >= lg->rank[m->receiver].n)
+    return AUGUR_OK; /* an end of a call not kept (a poll that found nothing) */
   rank_state *rs = &b->rs[m->receiver];
   if (rs->nedges == rs->edges_cap && grow_edges(rs))
     return augur_fail(b->err, AUGUR_E_NOMEM, "out of memory for message dependencies");
@@ -193,10 +157,8 @@ static int on_coll(void *ctx, const augur_coll_instance *c) {
   memset(in, 0, sizeof *in);
   for (uint32_t k = 0; k < c->nmembers; k++) {
     const augur_coll_member *mb = &c->members[k];
-    if (mb->rank >= lg->nranks) continue;
-    int64_t i = find_call(&lg->rank[mb->rank], mb->t_start, &b->rs[mb->rank].hint_recv);
-    if (i < 0) continue;
-    augur_lt_event *e = &lg->rank[mb->rank].ev[i];
+    if (mb->rank >= lg->nranks || mb->call >= lg->rank[mb->rank].n) continue;
+    augur_lt_event *e = &lg->rank[mb->rank].ev[mb->call];
     if (e->lt) continue;              /* two instances on one call: keep the first */
     e->lt = (uint32_t)(b->ninst + 1); /* the tick pass replaces it */
     e->flags |= AUGUR_LT_COLL;
@@ -368,6 +330,7 @@ static int read_pass(builder *b, augur_trace *t, augur_error *err) {
   int parent_kept = 0; /* whether the last parent of ev.rank was kept */
   uint32_t parent_rank = UINT32_MAX;
   while ((rc = augur_stream_next(s, &ev, err)) == 1) {
+    uint64_t call = AUGUR_MATCH_NO_CALL; /* the matcher tags ends and members with it */
     lg->records++;
     if (ev.rank >= lg->nranks) continue;
     if ((unsigned)ev.type - AUGUR_EV_COMPLETION <= AUGUR_EV_SUB_START - AUGUR_EV_COMPLETION) {
@@ -387,8 +350,9 @@ static int read_pass(builder *b, augur_trace *t, augur_error *err) {
       if ((rc = add_call(b, &ev)) != AUGUR_OK) break;
       parent_kept = 1;
       parent_rank = ev.rank;
+      call = lg->rank[ev.rank].n - 1;
     }
-    if ((rc = augur_match_feed(m, &ev, err)) != AUGUR_OK) break;
+    if ((rc = augur_match_feed_call(m, &ev, call, err)) != AUGUR_OK) break;
   }
   augur_stream_close(s);
   augur_matcher_free(m);

@@ -209,6 +209,7 @@ typedef struct coll_comm {
 /* What a sub-record takes from its parent call. */
 typedef struct call_times {
   uint64_t t_start, t_end, callsite;
+  uint64_t call; /* the feeder's tag (augur_match_feed_call) */
 } call_times;
 
 /* What the call that started a request said. */
@@ -285,6 +286,7 @@ augur_matcher *augur_matcher_new(augur_trace *trace, augur_message_fn on_message
   m->on_coll = on_coll;
   m->ctx = ctx;
   m->horizon = UINT64_MAX;
+  m->parent.call = AUGUR_MATCH_NO_CALL;
   for (unsigned t = 0; t < 128; t++)
     m->act[t] = act_of(t);
   if (qt_init(&m->chan, sizeof(augur_match_end)) || qt_init(&m->req, sizeof(post))) {
@@ -434,6 +436,7 @@ static inline void end_fill(augur_match_end *e, const augur_event *ev, const cal
   e->flags = ev->flags;
   e->kind = (uint8_t)kind;
   e->sync = (uint8_t)is_sync(ev->type);
+  e->call = p->call;
 }
 
 /* What a completed receive takes from the Irecv that posted it. */
@@ -500,6 +503,7 @@ static int start_request(augur_matcher *m, const augur_event *ev, const call_tim
   augur_match_end e = p->e;
   e.t_start = par->t_start;
   e.t_end = par->t_end;
+  e.call = par->call;
   e.thread = ev->thread;
   return add_end(m, 0, ev->rank, (uint32_t)p->peer, p->comm, p->tag, &e, err);
 }
@@ -593,7 +597,8 @@ static int emit_ready(augur_matcher *m, coll_comm *c) {
   return rc;
 }
 
-static int add_collective(augur_matcher *m, const augur_event *ev, augur_error *err) {
+static int add_collective(augur_matcher *m, const augur_event *ev, uint64_t call,
+                          augur_error *err) {
   int rc;
   coll_comm *c = comm_state(m, ev->comm, err, &rc);
   if (!c) return rc;
@@ -633,7 +638,7 @@ static int add_collective(augur_matcher *m, const augur_event *ev, augur_error *
     in->mixed = 1;
   in->mem[rp->pos] =
       (augur_coll_member){ev->rank,       ev->thread,   ev->t_start, ev->t_end, ev->bytes,
-                          ev->bytes_recv, ev->callsite, ev->peer,    ev->type};
+                          ev->bytes_recv, ev->callsite, ev->peer,    ev->type,  call};
   in->arrived++;
   return emit_ready(m, c);
 }
@@ -641,12 +646,17 @@ static int add_collective(augur_matcher *m, const augur_event *ev, augur_error *
 /* ---- feeding -------------------------------------------------------------- */
 
 int augur_match_feed(augur_matcher *m, const augur_event *ev, augur_error *err) {
+  return augur_match_feed_call(m, ev, AUGUR_MATCH_NO_CALL, err);
+}
+
+int augur_match_feed_call(augur_matcher *m, const augur_event *ev, uint64_t call,
+                          augur_error *err) {
   unsigned type = ev->type;
   call_times own;
   const call_times *par = &m->parent;
   if (type - AUGUR_EV_COMPLETION >
       AUGUR_EV_SUB_START - AUGUR_EV_COMPLETION) { /* not a sub-record */
-    own = (call_times){ev->t_start, ev->t_end, ev->callsite};
+    own = (call_times){ev->t_start, ev->t_end, ev->callsite, call};
     m->parent = own;
     par = &own;
   }
@@ -675,7 +685,7 @@ int augur_match_feed(augur_matcher *m, const augur_event *ev, augur_error *err) 
     if (ev->flags & AUGUR_F_RECVREQ) return complete_recv(m, ev, par, err);
     return AUGUR_OK; /* sends joined their channel when called or started */
   case A_COLL:
-    if (m->trace && m->on_coll) return add_collective(m, ev, err);
+    if (m->trace && m->on_coll) return add_collective(m, ev, call, err);
     return AUGUR_OK;
   default:
     return AUGUR_OK;

@@ -1,7 +1,9 @@
 /* The shared matcher on hand-built traces (cmocka): each case writes rank
  * files with the writer, reads them back through augur_stream_merged (so the
  * reader's completion pairing and peer translation take part) and asserts
- * the exact ends of every matched message and collective instance. */
+ * the exact ends of every matched message and collective instance. Every
+ * call is fed with a tag (augur_match_feed_call); each end and member must
+ * carry the tag of the call whose times it has. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +19,9 @@
 #define NR    4
 #define SPLIT 0x5151ull /* world ranks 1 and 3 */
 
+/* Tags run() feeds: rank * TAGS_PER_RANK + the rank's call index. */
+#define TAGS_PER_RANK 32
+
 /* Events per rank, written by build(). */
 typedef struct scene {
   augur_event v[NR][32];
@@ -30,7 +35,17 @@ typedef struct got {
   augur_coll_member cm[8][NR];
   size_t nc;
   augur_match_counts cnt;
+  uint64_t call_t[NR][TAGS_PER_RANK][2]; /* per rank and tag: the tagged call's start and end */
+  size_t ncalls[NR];
 } got;
+
+static void assert_tagged(const got *g, uint32_t rank, uint64_t call, uint64_t t0, uint64_t t1) {
+  assert_true(call != AUGUR_MATCH_NO_CALL);
+  assert_int_equal(call / TAGS_PER_RANK, rank);
+  assert_true(call % TAGS_PER_RANK < g->ncalls[rank]);
+  assert_int_equal(g->call_t[rank][call % TAGS_PER_RANK][0], t0);
+  assert_int_equal(g->call_t[rank][call % TAGS_PER_RANK][1], t1);
+}
 
 static augur_event *add(scene *s, uint32_t rank, unsigned type, uint64_t t0, uint64_t t1) {
   augur_event *e = &s->v[rank][s->n[rank]++];
@@ -65,6 +80,8 @@ static augur_event *wait1(scene *s, uint32_t rank, unsigned type, uint64_t t0, u
 static int on_msg(void *ctx, const augur_message *m) {
   got *g = ctx;
   assert_true(g->n < 16);
+  assert_tagged(g, m->send.rank, m->send.call, m->send.t_start, m->send.t_end);
+  assert_tagged(g, m->recv.rank, m->recv.call, m->recv.t_start, m->recv.t_end);
   g->m[g->n++] = *m;
   return AUGUR_OK;
 }
@@ -72,6 +89,10 @@ static int on_msg(void *ctx, const augur_message *m) {
 static int on_coll(void *ctx, const augur_coll_instance *c) {
   got *g = ctx;
   assert_true(g->nc < 8 && c->nmembers <= NR);
+  for (uint32_t k = 0; k < c->nmembers; k++) {
+    const augur_coll_member *mb = &c->members[k];
+    assert_tagged(g, mb->rank, mb->call, mb->t_start, mb->t_end);
+  }
   g->c[g->nc] = *c;
   memcpy(g->cm[g->nc], c->members, c->nmembers * sizeof *c->members);
   g->nc++;
@@ -103,8 +124,17 @@ static void run(const scene *s, got *g) {
   assert_int_equal(augur_stream_merged(t, &st, &err), 0);
   augur_event ev;
   int rc;
-  while ((rc = augur_stream_next(st, &ev, &err)) == 1)
-    assert_int_equal(augur_match_feed(m, &ev, &err), AUGUR_OK);
+  while ((rc = augur_stream_next(st, &ev, &err)) == 1) {
+    uint64_t tag = 0xdead; /* a sub-record's tag is ignored: it takes its parent's */
+    if (!augur_event_is_sub(ev.type)) {
+      assert_true(ev.rank < NR && g->ncalls[ev.rank] < TAGS_PER_RANK);
+      size_t i = g->ncalls[ev.rank]++;
+      g->call_t[ev.rank][i][0] = ev.t_start;
+      g->call_t[ev.rank][i][1] = ev.t_end;
+      tag = ev.rank * TAGS_PER_RANK + i;
+    }
+    assert_int_equal(augur_match_feed_call(m, &ev, tag, &err), AUGUR_OK);
+  }
   assert_int_equal(rc, 0);
   augur_match_counts_get(m, &g->cnt);
   augur_stream_close(st);
