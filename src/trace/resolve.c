@@ -70,12 +70,19 @@ static void open_module(mod_ctx *m, const char *path) {
 /* Name of the innermost function around addr, inlined ones included, so the
  * function matches the file:line the line table gives (which is the inlined
  * code's). NULL without DWARF. */
-static const char *innermost_function(Dwfl_Module *mod, Dwarf_Addr addr) {
-  Dwarf_Addr bias;
-  Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
-  if (!cu) return NULL;
+/* The compile unit holding ADDR (*BIAS: its module's DWARF bias), or NULL.
+ * libdw looks it up in .debug_aranges, which clang does not write by
+ * default: without it, each CU's own address ranges are tried in turn. */
+static Dwarf_Die *cu_of(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Addr *bias) {
+  Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, bias);
+  for (Dwarf_Die *c = NULL; !cu && (c = dwfl_module_nextcu(mod, c, bias));)
+    if (dwarf_haspc(c, addr - *bias) > 0) cu = c;
+  return cu;
+}
+
+static const char *innermost_function(Dwarf_Die *cu, Dwarf_Addr pc) {
   Dwarf_Die *scopes = NULL;
-  int n = dwarf_getscopes(cu, addr - bias, &scopes);
+  int n = dwarf_getscopes(cu, pc, &scopes);
   const char *name = NULL;
   for (int i = 0; i < n && !name; i++) {
     int tag = dwarf_tag(&scopes[i]);
@@ -122,12 +129,14 @@ int augur_trace_resolve(augur_trace *t, uint32_t callsite, augur_srcloc *out) {
       uint64_t vaddr = cs->offset;
       if (m->exec_base && !(vaddr > m->exec_lo && vaddr <= m->exec_hi)) vaddr += m->exec_base;
       Dwarf_Addr addr = vaddr + m->bias - 1;
-      loc->function = innermost_function(m->mod, addr);
+      Dwarf_Addr bias;
+      Dwarf_Die *cu = cu_of(m->mod, addr, &bias);
+      if (cu) loc->function = innermost_function(cu, addr - bias);
       if (!loc->function) loc->function = dwfl_module_addrname(m->mod, addr);
-      Dwfl_Line *line = dwfl_module_getsrc(m->mod, addr);
-      if (line) {
-        int lineno = 0;
-        loc->file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+      Dwarf_Line *line = cu ? dwarf_getsrc_die(cu, addr - bias) : NULL;
+      int lineno = 0;
+      if (line && dwarf_lineno(line, &lineno) == 0) {
+        loc->file = dwarf_linesrc(line, NULL, NULL);
         loc->line = lineno;
       }
     }
