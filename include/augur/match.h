@@ -75,7 +75,8 @@ typedef struct augur_coll_member {
   uint64_t callsite;
   int32_t root; /* world rank of the root, or AUGUR_PEER_NONE */
   uint16_t type;
-  uint64_t call; /* the feeder's tag of the call (augur_match_feed_call) */
+  uint64_t call; /* the feeder's tag of the call (augur_match_feed_call), else
+                    AUGUR_MATCH_NO_CALL */
 } augur_coll_member;
 
 typedef struct augur_coll_instance {

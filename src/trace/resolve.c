@@ -67,9 +67,6 @@ static void open_module(mod_ctx *m, const char *path) {
   }
 }
 
-/* Name of the innermost function around addr, inlined ones included, so the
- * function matches the file:line the line table gives (which is the inlined
- * code's). NULL without DWARF. */
 /* The compile unit holding ADDR (*BIAS: its module's DWARF bias), or NULL.
  * libdw looks it up in .debug_aranges, which clang does not write by
  * default: without it, each CU's own address ranges are tried in turn. */
@@ -80,6 +77,9 @@ static Dwarf_Die *cu_of(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Addr *bias) {
   return cu;
 }
 
+/* Name of the innermost function of CU around PC (CU-relative), inlined
+ * ones included, so the function matches the file:line the line table gives
+ * (which is the inlined code's). NULL without one. */
 static const char *innermost_function(Dwarf_Die *cu, Dwarf_Addr pc) {
   Dwarf_Die *scopes = NULL;
   int n = dwarf_getscopes(cu, pc, &scopes);
