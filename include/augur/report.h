@@ -64,7 +64,9 @@ typedef struct augur_report_call {
   uint64_t count;
   uint64_t time_ns;
   uint64_t bytes_sent; /* sum of augur_event.bytes */
-  uint64_t bytes_recv; /* sum of augur_event.bytes_recv */
+  uint64_t bytes_recv; /* bytes received (status counts) by the calls that completed a
+                          receive: MPI_Recv, MPI_Sendrecv, MPI_Wait.., collectives;
+                          0 for MPI_Irecv and other calls that only post or probe */
   size_t nsites;
   augur_report_site *sites; /* by time, descending (ties: lower id first) */
 } augur_report_call;

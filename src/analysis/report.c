@@ -84,6 +84,36 @@ static int is_message(unsigned type) {
   return augur_event_is_p2p_send(type);
 }
 
+/* Bytes a parent call received: the status count where the call completes a
+ * receive (MPI_Recv, MPI_Mrecv, the receive of MPI_Sendrecv) and a
+ * collective's own figure. Calls that only post a receive (MPI_Irecv,
+ * MPI_Imrecv, MPI_Recv_init) or look at one (the probes) received nothing
+ * yet: their bytes_recv is the posted buffer size or the probed size, and the
+ * completion that follows carries the real count (received_at_completion). */
+static uint64_t received_by_call(const augur_event *ev) {
+  switch (ev->type) {
+  case AUGUR_EV_IRECV:
+  case AUGUR_EV_IMRECV:
+  case AUGUR_EV_RECV_INIT:
+  case AUGUR_EV_PROBE:
+  case AUGUR_EV_IPROBE:
+  case AUGUR_EV_MPROBE:
+  case AUGUR_EV_IMPROBE:
+    return 0;
+  default:
+    return ev->bytes_recv;
+  }
+}
+
+/* A completed (not cancelled) receive request: its status count, counted for
+ * the MPI_Wait/Test call that completed it. */
+static uint64_t received_at_completion(const augur_event *ev) {
+  if (ev->type != AUGUR_EV_COMPLETION || !(ev->flags & AUGUR_F_RECVREQ) ||
+      (ev->flags & AUGUR_F_CANCELLED))
+    return 0;
+  return ev->bytes_recv;
+}
+
 static int is_persistent_send_completion(const augur_event *ev) {
   return ev->type == AUGUR_EV_COMPLETION && (ev->flags & AUGUR_F_SENDREQ) &&
          (ev->flags & AUGUR_F_PERSISTENT) && !(ev->flags & AUGUR_F_CANCELLED);
@@ -101,6 +131,7 @@ static int scan_rank(augur_trace *t, augur_report *r, uint32_t rank, call_acc *c
 
   int started = 0, finalized = 0;
   uint64_t win_start = 0, win_end = 0, last_end = 0, first = UINT64_MAX;
+  call_acc *parent = NULL; /* the counted parent the sub-records belong to */
   augur_event ev;
   while ((rc = augur_stream_next(s, &ev, err)) == 1) {
     rr->events++;
@@ -108,8 +139,10 @@ static int scan_rank(augur_trace *t, augur_report *r, uint32_t rank, call_acc *c
     if (progress && (r->events & ((1u << 20) - 1)) == 0) progress(arg, rank, r->nranks, r->events);
     if (augur_event_is_sub(ev.type)) {
       if (is_persistent_send_completion(&ev)) count_message(r, &ev);
+      if (parent) parent->recv += received_at_completion(&ev);
       continue;
     }
+    parent = NULL;
     uint64_t dur = ev.t_end > ev.t_start ? ev.t_end - ev.t_start : 0;
     if (ev.t_start < first) first = ev.t_start;
     if (ev.type == AUGUR_EV_INIT || ev.type == AUGUR_EV_INIT_THREAD) {
@@ -140,7 +173,8 @@ static int scan_rank(augur_trace *t, augur_report *r, uint32_t rank, call_acc *c
       c->count++;
       c->time_ns += dur;
       c->sent += ev.bytes;
-      c->recv += ev.bytes_recv;
+      c->recv += received_by_call(&ev);
+      parent = c;
     }
     if (site_add(sites, ev.type, (uint32_t)ev.callsite, dur) < 0) {
       augur_stream_close(s);

@@ -152,6 +152,12 @@ int main(int argc, char **argv) {
     expect_num(s1, "count", 2, "MPI_Recv.sites[1]");
     expect_num(s1, "time_ns", 150, "MPI_Recv.sites[1]");
   }
+  /* Received bytes are status counts, for the call that completed the receive:
+   * not the 4096 bytes rank 0's MPI_Irecv posted. */
+  json_t *irecv = find_call(calls, "MPI_Irecv");
+  if (irecv) expect_num(irecv, "bytes_recv", 0, "MPI_Irecv");
+  json_t *waitall = find_call(calls, "MPI_Waitall");
+  if (waitall) expect_num(waitall, "bytes_recv", 100 + 100, "MPI_Waitall");
   json_t *send = find_call(calls, "MPI_Send");
   if (send) expect_num(send, "bytes_sent", 5000 + 1 + 0 + 64, "MPI_Send");
 

@@ -175,7 +175,8 @@ int main(int argc, char **argv) {
   augur_event r0[] = {
       ev(AUGUR_EV_INIT, 1000, 2000, AUGUR_PEER_NONE, 0, 0, 0),
       p2p(AUGUR_EV_ISEND, 3000, 3100, 1, 100, 0, 0xA1, 1),
-      p2p(AUGUR_EV_IRECV, 3200, 3300, 1, 0, 100, 0xA2, 1),
+      /* posts 4096 bytes, 100 arrive: received counts the status's 100 */
+      p2p(AUGUR_EV_IRECV, 3200, 3300, 1, 0, 4096, 0xA2, 1),
       waitall(3500, 4500, 2, 2),
       completion(0xA1, 0, AUGUR_PEER_NONE, 0),
       completion(0xA2, 1, 1, 100),
