@@ -61,6 +61,20 @@ const char *augur_trace_path(const augur_trace *t);
  * what was expected. Returns 0 if the trace is intact. */
 int augur_trace_damage(const augur_trace *t, uint32_t rank, const char **msg);
 
+/* A rank's recording is finished when the rank reached MPI_Finalize (its
+ * definitions carry the Finalize time). Otherwise the program was interrupted
+ * (killed, crashed, MPI_Abort, exit without MPI_Finalize): the rank's events
+ * stop early and every analysis must say so. Returns 1 or 0. */
+int augur_trace_rank_finished(const augur_trace *t, uint32_t rank);
+/* End of the rank's last recorded event on the global timeline (ns), from
+ * the block index; 0 when the rank has no events. */
+uint64_t augur_trace_rank_end_ns(const augur_trace *t, uint32_t rank);
+/* Number of unfinished ranks (0: the trace is complete). When there is one,
+ * writes the statement every analysis prints (text and JSON) into buf:
+ * "trace incomplete: rank 1 stops at 2.31 s (no MPI_Finalize); results cover
+ * only what was recorded" (several ranks: how many, and the first to stop). */
+int augur_trace_incomplete(const augur_trace *t, char *buf, size_t n);
+
 /* Definitions (merged over ranks). */
 const augur_rank_def *augur_trace_rank(const augur_trace *t, uint32_t rank);
 size_t augur_trace_ncomms(const augur_trace *t);

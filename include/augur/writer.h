@@ -57,6 +57,19 @@ int augur_writer_def_callsite(augur_writer *w, const augur_callsite_def *def, au
 int augur_writer_events(augur_writer *w, uint32_t thread, const augur_event *ev, size_t n,
                         augur_error *err);
 
+/* Makes room for blocks of up to n records (at most one block's worth) so
+ * that augur_writer_events_in_signal can write them without allocating. */
+int augur_writer_reserve(augur_writer *w, size_t n, augur_error *err);
+
+/* For a signal handler: writes pending definitions and the events like
+ * augur_writer_events, but uncompressed, into the buffers augur_writer_reserve
+ * made (no allocation, no zstd; write(2) only) and only if the writer's lock
+ * is free (try-lock; never waits). Events beyond the reserved size are
+ * dropped (whole parent groups). Returns 0, or -1 when nothing could be
+ * written (lock busy, buffers too small, earlier write failure). */
+int augur_writer_events_in_signal(augur_writer *w, uint32_t thread, const augur_event *ev,
+                                  size_t n);
+
 /* Writes pending definitions and fsyncs nothing (the kernel keeps written
  * blocks if the process dies). */
 int augur_writer_flush(augur_writer *w, augur_error *err);

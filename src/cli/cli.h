@@ -3,6 +3,7 @@
 #ifndef AUGUR_CLI_H
 #define AUGUR_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "augur/event.h" /* before reader.h: defs.h needs AUGUR_MAX_COUNTERS */
@@ -69,6 +70,15 @@ int cli_parse_real(const char *opt, const char *val, double min, double max, con
 /* Opens a trace with one clear line on failure ("no such trace: X" or the
  * reader's message). Returns CLI_OK or CLI_FAIL. */
 int cli_open_trace(const char *path, augur_trace **t);
+
+/* An interrupted recording (augur_trace_incomplete): its statement in buf,
+ * or NULL when every rank reached MPI_Finalize. Every analysis prints it, in
+ * text (first line) and in JSON (cli_print_json), and exits 0. */
+const char *cli_incomplete(const augur_trace *t, char *buf, size_t n);
+/* Prints a JSON document (one top-level object, LEN bytes) and a newline to
+ * stdout; with INCOMPLETE non-NULL, "incomplete": INCOMPLETE is its first
+ * member. CLI_OK, or CLI_FAIL when stdout failed. */
+int cli_print_json(const char *json, size_t len, const char *incomplete);
 
 /* Progress line on stderr, only when stderr is a terminal. */
 typedef struct cli_progress {

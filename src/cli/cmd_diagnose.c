@@ -108,8 +108,20 @@ int cmd_diagnose(int argc, char **argv) {
     augur_trace_close(t);
     return cli_fail("%s", err.msg);
   }
-  st = json ? augur_diagnosis_write_json(d, stdout, &err)
-            : augur_diagnosis_write_text(d, stdout, &err);
+  char ibuf[256];
+  const char *inc = cli_incomplete(t, ibuf, sizeof ibuf);
+  if (json) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    st = m ? augur_diagnosis_write_json(d, m, &err)
+           : augur_fail(&err, AUGUR_E_NOMEM, "out of memory");
+    if (m && fclose(m) == 0 && st >= 0) cli_print_json(buf, len, inc);
+    free(buf);
+  } else {
+    if (inc) printf("%s\n\n", inc);
+    st = augur_diagnosis_write_text(d, stdout, &err);
+  }
   rc = st < 0 ? cli_fail("%s", err.msg) : CLI_OK;
   if (rc == CLI_OK && html) rc = write_html(d, t, html);
   augur_diagnosis_free(d);

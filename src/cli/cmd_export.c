@@ -115,6 +115,10 @@ int cmd_export(int argc, char **argv) {
     }
   }
 
+  char ibuf[256];
+  const char *inc = cli_incomplete(t, ibuf, sizeof ibuf);
+  if (inc) printf("%s\n", inc); /* the export holds what was recorded */
+
   cli_progress prog;
   cli_progress_init(&prog, "exporting");
   opts.progress = on_progress;

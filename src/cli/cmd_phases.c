@@ -92,16 +92,18 @@ int cmd_phases(int argc, char **argv) {
     return cli_fail("%s", err.msg);
   }
   rc = CLI_OK;
+  char ibuf[256];
+  const char *inc = cli_incomplete(t, ibuf, sizeof ibuf);
   if (json) {
     char *s = augur_phases_json(p, lg, t);
     if (s) {
-      fputs(s, stdout);
-      fputc('\n', stdout);
+      cli_print_json(s, strlen(s), inc);
       free(s);
     } else {
       rc = cli_fail("out of memory writing JSON");
     }
   } else {
+    if (inc) printf("%s\n\n", inc);
     augur_phases_print_text(stdout, p, lg, t);
   }
   fflush(stdout);

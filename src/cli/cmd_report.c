@@ -63,6 +63,8 @@ int cmd_report(int argc, char **argv) {
   }
   /* With damage, what could be read is still printed: partial answers help
    * more than none, and the error line below says what is missing. */
+  char ibuf[256];
+  const char *inc = cli_incomplete(t, ibuf, sizeof ibuf);
   if (json) {
     char *s = augur_report_json(r, t, (int)top);
     if (!s) {
@@ -70,10 +72,10 @@ int cmd_report(int argc, char **argv) {
       augur_trace_close(t);
       return cli_fail("out of memory writing JSON");
     }
-    fputs(s, stdout);
-    fputc('\n', stdout);
+    cli_print_json(s, strlen(s), inc);
     free(s);
   } else {
+    if (inc) printf("%s\n\n", inc);
     augur_report_print_text(stdout, r, t, (int)top);
   }
   fflush(stdout);

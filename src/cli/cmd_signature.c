@@ -103,6 +103,9 @@ int cmd_signature(int argc, char **argv) {
       if (fclose(f) != 0 || w != AUGUR_OK) rc = cli_fail("writing %s failed", outp);
     }
   }
+  char ibuf[256];
+  const char *inc = cli_incomplete(t, ibuf, sizeof ibuf);
+  if (inc) printf("%s\n", inc);
   if (rc == CLI_OK) {
     uint32_t late = 0, sync = 0;
     for (uint32_t i = 0; i < s->nphases; i++) {

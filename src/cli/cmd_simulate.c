@@ -321,11 +321,24 @@ int cmd_simulate(int argc, char **argv) {
     rc = simulate_in_memory(t, &sc, &mach, &res, &gs, &err);
   else
     rc = augur_simulate_trace(t, &mach, &o, &res, &gs, &err);
+  char ibuf[256];
+  const char *inc = cli_incomplete(t, ibuf, sizeof ibuf);
   augur_trace_close(t);
   if (rc != AUGUR_OK) return cli_fail("%s", err.msg);
   if (json) {
-    augur_sim_write_json(stdout, &res, &gs, gs.measured_seconds);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (m) augur_sim_write_json(m, &res, &gs, gs.measured_seconds);
+    if (!m || fclose(m) != 0) {
+      free(buf);
+      augur_sim_result_free(&res);
+      return cli_fail("out of memory writing JSON");
+    }
+    cli_print_json(buf, len, inc);
+    free(buf);
   } else {
+    if (inc) printf("%s\n\n", inc);
     printf("machine: %s\n", mach.name);
     augur_sim_write_text(stdout, &res, gs.measured_seconds);
     if (gs.unmatched)

@@ -106,6 +106,38 @@ int cli_open_trace(const char *path, augur_trace **t) {
   return CLI_OK;
 }
 
+const char *cli_incomplete(const augur_trace *t, char *buf, size_t n) {
+  return augur_trace_incomplete(t, buf, n) > 0 ? buf : NULL;
+}
+
+int cli_print_json(const char *json, size_t len, const char *incomplete) {
+  const char *p = json, *end = json + len;
+  while (p < end && *p != '{')
+    p++;
+  if (!incomplete || p == end) {
+    fwrite(json, 1, len, stdout);
+  } else {
+    const char *q = ++p; /* the member keeps the document's own indentation */
+    while (q < end && (*q == ' ' || *q == '\n' || *q == '\t'))
+      q++;
+    fwrite(json, 1, (size_t)(q - json), stdout);
+    fputs("\"incomplete\": \"", stdout);
+    for (const char *c = incomplete; *c; c++) {
+      if (*c == '"' || *c == '\\') fputc('\\', stdout);
+      fputc(*c, stdout);
+    }
+    fputc('"', stdout);
+    if (q < end && *q != '}') {
+      fputc(',', stdout);
+      fwrite(p, 1, (size_t)(q - p), stdout);
+      if (q == p) fputc(' ', stdout);
+    }
+    fwrite(q, 1, (size_t)(end - q), stdout);
+  }
+  if (len && json[len - 1] != '\n') fputc('\n', stdout);
+  return ferror(stdout) ? CLI_FAIL : CLI_OK;
+}
+
 static uint64_t now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

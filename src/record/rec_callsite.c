@@ -117,3 +117,11 @@ int aug_callsites_convert(augur_event *ev, size_t n) {
   }
   return 0;
 }
+
+void aug_callsites_convert_known(augur_event *ev, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    uint32_t id = 0;
+    if (ev[i].callsite && !aug_u64map_get(&callsites, ev[i].callsite, &id)) id = 0;
+    ev[i].callsite = id;
+  }
+}

@@ -91,3 +91,8 @@ void aug_clock_to_ns(augur_event *ev, size_t n) {
     ev[i].t_end = now - (uint64_t)((double)(int64_t)(t - ev[i].t_end) * rate);
   }
 }
+
+uint64_t aug_clock_ticks_of_ns(uint64_t ns) {
+  if (!aug_tsc || rate0 <= 0) return ns;
+  return (uint64_t)((double)ns / rate0);
+}

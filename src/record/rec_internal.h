@@ -9,6 +9,9 @@
  *   AUGUR_PAYLOAD_HASH   1 = fingerprint message payloads (xxh3-64)
  *   AUGUR_BUFFER_EVENTS  events per thread buffer before a block is written (8192)
  *   AUGUR_ZSTD_LEVEL     zstd level of event blocks (0 = writer default)
+ *   AUGUR_FLUSH_SECONDS  a thread's buffer is written as a block at its first MPI call
+ *                        once its records are older than this (default 1; 0 = only
+ *                        when full): a SIGKILL loses at most that much recording
  *   AUGUR_SIGNATURE      signature mode (rec_signature.c): no trace, phases matched
  *                        and timed online; AUGUR_SIGNATURE_OUT results file
  *                        (default augur-sigresult.txt), AUGUR_SIGNATURE_MEASURE K */
@@ -35,15 +38,19 @@ typedef struct aug_config {
   char signature[AUG_PATH_MAX];     /* "" = normal recording */
   char signature_out[AUG_PATH_MAX]; /* results file (signature mode) */
   long signature_measure;           /* K override, 0 = the signature's */
+  long flush_seconds;               /* AUGUR_FLUSH_SECONDS: age bound of buffered records */
 } aug_config;
 
 /* Per-thread recorder state. Only its own thread touches it on the hot path;
  * the global lock guards the registry links and flushing. */
 typedef struct aug_thread {
   augur_event *buf;
-  size_t n;        /* records in buf */
-  size_t soft_cap; /* aug_rec_enter flushes at this fill level */
-  size_t cap;      /* allocated records (soft_cap + room for sub-records) */
+  size_t n;            /* records in buf */
+  size_t soft_cap;     /* aug_rec_enter flushes at this fill level... */
+  size_t limit;        /* ...held in limit, which aug_rec_exit sets to 0 when the buffer's
+                          records are older than aug_flush_age */
+  uint64_t flushed_at; /* aug_ticks() at the last flush of this buffer */
+  size_t cap;          /* allocated records (soft_cap + room for sub-records) */
   uint32_t index;
   int depth; /* 1 while inside a wrapper */
   /* counters */
@@ -89,6 +96,8 @@ static inline uint64_t aug_ticks(void) {
 void aug_clock_setup(void);     /* Init, first */
 void aug_clock_calibrate(void); /* Init, last */
 void aug_clock_to_ns(augur_event *ev, size_t n);
+/* ns as a duration in aug_ticks() units (after aug_clock_calibrate). */
+uint64_t aug_clock_ticks_of_ns(uint64_t ns);
 void aug_config_load(void);
 /* Prints "augur: rank N: msg" once per distinct call site of failure and
  * stops recording (a broken writer must not break the application). */
@@ -105,6 +114,13 @@ aug_thread *aug_thread_self(void); /* creates lazily; NULL if out of memory */
 void aug_thread_flush(aug_thread *t);
 void aug_threads_flush_all(void);
 void aug_threads_setup(void); /* once, from Init */
+/* The age bound of buffered records in aug_ticks() units (AUGUR_FLUSH_SECONDS,
+ * set at Init); UINT64_MAX = none. */
+extern uint64_t aug_flush_age;
+/* From a signal handler: writes every thread's buffered records with
+ * augur_writer_events_in_signal (waits at most ~0.1 s for a flush in
+ * progress). Returns the records written, or -1 if the lock stayed busy. */
+long aug_threads_flush_in_signal(void);
 /* Room for n contiguous records in this thread's buffer (one parent with its
  * sub-records must land in one block); commit them with aug_rec_advance. */
 augur_event *aug_rec_reserve(aug_thread *t, size_t n);
@@ -113,6 +129,9 @@ unsigned char *aug_scratch_pack(size_t n);
 
 /* ---- call sites (rec_callsite.c); caller holds aug_lock ---- */
 int aug_callsites_convert(augur_event *ev, size_t n);
+/* From a signal handler: only addresses that already have an id are
+ * converted (a lookup, no allocation); the others become 0 (unknown). */
+void aug_callsites_convert_known(augur_event *ev, size_t n);
 /* The loaded module holding ADDR: its path ("" for the main program) and its
  * load base. Returns 0 when no module holds it. */
 int aug_module_of(uint64_t addr, const char **name, uint64_t *base);

@@ -1,6 +1,7 @@
 /* augur recorder — MPI_Init / MPI_Finalize / MPI_Abort: opening and closing
  * the rank's trace file, clock synchronisation against rank 0, trace.json. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +190,53 @@ static void close_writer(void) {
   pthread_mutex_unlock(&aug_lock);
 }
 
+/* ---- a signal that ends the program: keep what was recorded ---- */
+
+static const int fatal_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGABRT};
+#define NFATAL (sizeof fatal_signals / sizeof fatal_signals[0])
+static struct sigaction previous[NFATAL];
+
+static void say(const char *s) {
+  ssize_t k = write(2, s, strlen(s));
+  (void)k;
+}
+
+/* Writes the buffered records (write(2), no allocation), then hands the
+ * signal to what was there before us: the default action (the program ends
+ * as it would have) or the MPI library's own handler. */
+static void on_fatal_signal(int sig) {
+  int saved = errno;
+  if (!atomic_exchange(&finished, 1)) {
+    atomic_store(&aug_active, 0);
+    if (aug_threads_flush_in_signal() < 0)
+      say("augur: a block was being written when the program was stopped: the records still "
+          "buffered are lost\n");
+  }
+  for (size_t i = 0; i < NFATAL; i++)
+    if (fatal_signals[i] == sig) sigaction(sig, &previous[i], NULL);
+  raise(sig); /* blocked until we return, then delivered to the restored action */
+  errno = saved;
+}
+
+/* Crash signals are taken even over a handler the MPI library installed (it
+ * runs next); the others only where the program kept the default action,
+ * so a program that handles SIGTERM or SIGINT itself keeps doing so. */
+static void install_signal_handlers(void) {
+  for (size_t i = 0; i < NFATAL; i++) {
+    int sig = fatal_signals[i];
+    if (sigaction(sig, NULL, &previous[i]) != 0) continue;
+    int crash = sig == SIGSEGV || sig == SIGBUS || sig == SIGABRT;
+    if (previous[i].sa_handler == SIG_IGN || (!crash && previous[i].sa_handler != SIG_DFL))
+      continue;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(sig, &sa, NULL);
+  }
+}
+
 /* The program exited without MPI_Finalize: keep what was recorded. */
 static void at_exit(void) {
   if (atomic_exchange(&finished, 1)) return;
@@ -251,8 +299,14 @@ void aug_lifecycle_init(int thread_level_provided, uint64_t t_enter) {
                          thread_level_provided < 0 ? 0 : thread_level_provided);
   /* Definitions on disk now, so a rank that is killed early still has them. */
   if (augur_writer_flush(aug_writer, &err) != AUGUR_OK) aug_rec_fail("flush", err.msg);
+  /* A killed rank keeps its buffered records: room for a signal handler to
+   * write a full buffer, and a bound on how old unwritten records get. */
+  if (augur_writer_reserve(aug_writer, t->cap, &err) != AUGUR_OK) aug_rec_fail("reserve", err.msg);
   atexit(at_exit);
   aug_clock_calibrate();
+  if (aug_cfg.flush_seconds > 0)
+    aug_flush_age = aug_clock_ticks_of_ns((uint64_t)aug_cfg.flush_seconds * 1000000000u);
+  install_signal_handlers();
   atomic_store(&aug_active, 1);
 }
 

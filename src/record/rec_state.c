@@ -43,6 +43,7 @@ void aug_config_load(void) {
   /* Small buffers are allowed so tests can force many blocks. */
   aug_cfg.buffer_events = (size_t)env_long("AUGUR_BUFFER_EVENTS", 8192, 16, 1L << 24);
   aug_cfg.zstd_level = (int)env_long("AUGUR_ZSTD_LEVEL", 0, 0, 22);
+  aug_cfg.flush_seconds = env_long("AUGUR_FLUSH_SECONDS", 1, 0, 86400);
   const char *sig = getenv("AUGUR_SIGNATURE");
   snprintf(aug_cfg.signature, sizeof aug_cfg.signature, "%s", sig ? sig : "");
   const char *out = getenv("AUGUR_SIGNATURE_OUT");

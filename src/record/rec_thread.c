@@ -8,6 +8,7 @@
  * and a pthread key destructor flushes a thread's buffer when it exits. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rec_internal.h"
@@ -21,6 +22,7 @@
  * and reaching it needs no __tls_get_addr call. */
 static _Thread_local aug_thread *tls_thread __attribute__((tls_model("initial-exec")));
 static aug_thread *registry; /* guarded by aug_lock */
+uint64_t aug_flush_age = UINT64_MAX;
 static atomic_uint next_index;
 static pthread_key_t thread_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
@@ -62,8 +64,9 @@ aug_thread *aug_thread_self(void) {
   if (t) return t;
   t = calloc(1, sizeof *t);
   if (!t) return NULL;
-  t->soft_cap = aug_cfg.buffer_events;
+  t->soft_cap = t->limit = aug_cfg.buffer_events;
   t->cap = t->soft_cap + AUG_SUB_ROOM;
+  t->flushed_at = aug_ticks();
   t->buf = malloc(t->cap * sizeof *t->buf);
   if (!t->buf) {
     free(t);
@@ -89,6 +92,8 @@ aug_thread *aug_thread_self(void) {
  * no more MPI calls; MPI forbids calls from other threads during
  * MPI_Finalize anyway. */
 static void flush_locked(aug_thread *t) {
+  t->limit = t->soft_cap;
+  t->flushed_at = aug_ticks();
   if (aug_cfg.signature[0]) { /* signature mode: fed by aug_thread_flush only */
     t->n = 0;
     return;
@@ -115,6 +120,33 @@ void aug_thread_flush(aug_thread *t) {
   pthread_mutex_lock(&aug_lock);
   flush_locked(t);
   pthread_mutex_unlock(&aug_lock);
+}
+
+/* Async-signal-safe as far as the process allows: no allocation, no stdio,
+ * no zstd (augur_writer_events_in_signal); the locks are only tried. A
+ * thread still filling its buffer when the signal came keeps its last,
+ * unfinished record out (t->n counts finished groups only). */
+long aug_threads_flush_in_signal(void) {
+  int locked = 0;
+  for (int i = 0; i < 100 && !locked; i++) { /* another thread may be writing a block */
+    locked = pthread_mutex_trylock(&aug_lock) == 0;
+    if (!locked) {
+      struct timespec ms = {0, 1000000};
+      nanosleep(&ms, NULL);
+    }
+  }
+  if (!locked) return -1;
+  long written = 0;
+  for (aug_thread *t = registry; aug_writer && t; t = t->next) {
+    if (!t->n) continue;
+    aug_clock_to_ns(t->buf, t->n);
+    aug_callsites_convert_known(t->buf, t->n);
+    if (augur_writer_events_in_signal(aug_writer, t->index, t->buf, t->n) == 0)
+      written += (long)t->n;
+    t->n = 0;
+  }
+  pthread_mutex_unlock(&aug_lock);
+  return written;
 }
 
 void aug_threads_flush_all(void) {
@@ -152,7 +184,7 @@ int aug_rec_enter(augur_event *ev, unsigned type, const void *callsite) {
   t->depth = 1;
   /* Flushing here, outside any parent/sub-record group, keeps groups whole;
    * its cost lands in the compute burst, not in the MPI call. */
-  if (__builtin_expect(t->n >= t->soft_cap, 0)) aug_thread_flush(t);
+  if (__builtin_expect(t->n >= t->limit, 0)) aug_thread_flush(t);
   memset(ev, 0, sizeof *ev);
   ev->type = (uint16_t)type;
   ev->callsite = (uint64_t)(uintptr_t)callsite;
@@ -172,6 +204,9 @@ void aug_rec_exit(augur_event *ev) {
   aug_thread *t = tls_thread;
   if (aug_nctr) aug_counters_read(t, t->ctr_last);
   t->depth = 0;
+  /* Bounds what a SIGKILL can take: records older than aug_flush_age are
+   * written at the next call's entry. The clock value is the one just read. */
+  if (__builtin_expect(ev->t_end - t->flushed_at > aug_flush_age, 0)) t->limit = 0;
 }
 
 void aug_rec_commit(const augur_event *ev) {

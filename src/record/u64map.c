@@ -44,3 +44,13 @@ uint32_t *aug_u64map_slot(aug_u64map *m, uint64_t key, int *fresh) {
   }
   return &m->vals[s];
 }
+
+int aug_u64map_get(const aug_u64map *m, uint64_t key, uint32_t *val) {
+  if (!m->cap) return 0;
+  for (size_t s = slot_of(key, m->cap); m->keys[s]; s = (s + 1) & (m->cap - 1))
+    if (m->keys[s] == key) {
+      *val = m->vals[s];
+      return 1;
+    }
+  return 0;
+}

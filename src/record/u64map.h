@@ -16,5 +16,7 @@ typedef struct aug_u64map {
 /* The value slot of key (key != 0), inserted with value 0 if absent (then
  * *fresh = 1 when fresh is non-NULL). NULL when out of memory. */
 uint32_t *aug_u64map_slot(aug_u64map *m, uint64_t key, int *fresh);
+/* Lookup only (never allocates): 1 with *val set, or 0 when key is absent. */
+int aug_u64map_get(const aug_u64map *m, uint64_t key, uint32_t *val);
 
 #endif

@@ -39,12 +39,32 @@ static inline int64_t diff32(uint32_t a, uint32_t b) {
   return (int32_t)(a - b);
 }
 
-int aug_ev_encode(aug_evenc *enc, const augur_event *ev, size_t n, aug_buf *out) {
+/* Per-record room of each column: op (type + mask), times (two varints),
+ * fields (every field changed). */
+#define OPS_MAX    3
+#define TIMES_MAX  20
+#define FIELDS_MAX (13 * AUG_VARINT_MAX + 8)
+
+size_t aug_ev_encode_bound(size_t n) {
+  return 2 * AUG_VARINT_MAX + n * (OPS_MAX + TIMES_MAX + FIELDS_MAX);
+}
+
+int aug_ev_encoder_reserve(aug_evenc *enc, size_t n) {
   enc->ops.len = enc->times.len = enc->fields.len = 0;
+  return aug_buf_reserve(&enc->ops, n * OPS_MAX) || aug_buf_reserve(&enc->times, n * TIMES_MAX) ||
+                 aug_buf_reserve(&enc->fields, n * FIELDS_MAX)
+             ? -1
+             : 0;
+}
+
+int aug_ev_encoder_fits(const aug_evenc *enc, size_t n) {
+  return enc->ops.cap >= n * OPS_MAX && enc->times.cap >= n * TIMES_MAX &&
+         enc->fields.cap >= n * FIELDS_MAX;
+}
+
+int aug_ev_encode(aug_evenc *enc, const augur_event *ev, size_t n, aug_buf *out) {
   memset(enc->ctx, 0, sizeof enc->ctx);
-  if (aug_buf_reserve(&enc->ops, n * 3) || aug_buf_reserve(&enc->times, n * 20) ||
-      aug_buf_reserve(&enc->fields, n * (13 * AUG_VARINT_MAX + 8)))
-    return AUGUR_E_NOMEM;
+  if (aug_ev_encoder_reserve(enc, n)) return AUGUR_E_NOMEM;
   uint8_t *op = enc->ops.p, *tm = enc->times.p, *fl = enc->fields.p;
   uint64_t prev_end = n ? ev[0].t_start : 0;
   unsigned prev_type = 0;

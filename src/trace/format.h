@@ -74,6 +74,13 @@ typedef struct aug_evenc {
  * (type >= 128) / AUGUR_E_NOMEM. */
 int aug_ev_encode(aug_evenc *enc, const augur_event *ev, size_t n, aug_buf *out);
 void aug_ev_encoder_free(aug_evenc *enc);
+/* Most bytes aug_ev_encode appends to out for n records. */
+size_t aug_ev_encode_bound(size_t n);
+/* Makes room in the columns for n records, so that encoding n records or
+ * fewer allocates nothing (-1 when out of memory); aug_ev_encoder_fits says
+ * whether the room is there. */
+int aug_ev_encoder_reserve(aug_evenc *enc, size_t n);
+int aug_ev_encoder_fits(const aug_evenc *enc, size_t n);
 
 /* Resumable decoder: a block is decompressed once, then decoded in small
  * batches so a stream holds a few hundred decoded events, not a block's worth. */

@@ -1,6 +1,7 @@
 /* augur — trace reader: trace.json, rank file headers, block index,
  * definitions merged over ranks, clock correction. Streams are in stream.c,
  * source-line resolution in resolve.c. */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -765,4 +766,59 @@ uint64_t augur_trace_nparents(const augur_trace *t, uint32_t rank) {
 uint64_t augur_trace_global_ns(const augur_trace *t, uint32_t rank, uint64_t local_ns) {
   if (rank >= t->nranks) return local_ns;
   return aug_global_ns(&t->ranks[rank], t->shift, local_ns);
+}
+
+int augur_trace_rank_finished(const augur_trace *t, uint32_t rank) {
+  assert(t);
+  return rank < t->nranks && t->ranks[rank].has_def && t->ranks[rank].def.finalize_ns != 0;
+}
+
+uint64_t augur_trace_rank_end_ns(const augur_trace *t, uint32_t rank) {
+  assert(t);
+  if (rank >= t->nranks) return 0;
+  const aug_rank *r = &t->ranks[rank];
+  uint64_t last = 0;
+  int any = 0;
+  for (size_t i = 0; i < r->nblocks; i++)
+    if (r->blocks[i].info.kind == AUG_BLK_EVENTS && r->blocks[i].info.last_ns >= last) {
+      last = r->blocks[i].info.last_ns;
+      any = 1;
+    }
+  return any ? augur_trace_global_ns(t, rank, last) : 0;
+}
+
+int augur_trace_incomplete(const augur_trace *t, char *buf, size_t n) {
+  assert(t && (buf || !n));
+  uint32_t unfinished = 0, first = 0;
+  uint64_t first_end = UINT64_MAX;
+  for (uint32_t r = 0; r < t->nranks; r++) {
+    if (augur_trace_rank_finished(t, r)) continue;
+    uint64_t end = augur_trace_rank_end_ns(t, r);
+    if (!unfinished++ || end < first_end) {
+      first = r;
+      first_end = end;
+    }
+  }
+  if (n) buf[0] = '\0';
+  if (!unfinished || !n) return (int)unfinished;
+  int events = augur_trace_nevents(t, first) != 0;
+  double at = (double)first_end / 1e9;
+  const char *tail = "results cover only what was recorded";
+  if (unfinished == 1 && events)
+    snprintf(buf, n, "trace incomplete: rank %u stops at %.2f s (no MPI_Finalize); %s", first, at,
+             tail);
+  else if (unfinished == 1)
+    snprintf(buf, n, "trace incomplete: rank %u recorded no events (no MPI_Finalize); %s", first,
+             tail);
+  else if (events)
+    snprintf(buf, n,
+             "trace incomplete: %u of %u ranks stop before MPI_Finalize, rank %u first at "
+             "%.2f s; %s",
+             unfinished, t->nranks, first, at, tail);
+  else
+    snprintf(buf, n,
+             "trace incomplete: %u of %u ranks stop before MPI_Finalize, rank %u with no "
+             "events; %s",
+             unfinished, t->nranks, first, tail);
+  return (int)unfinished;
 }

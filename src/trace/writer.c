@@ -1,4 +1,5 @@
 /* augur — trace writer: one rank file, blocks written with plain write(2). */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -41,14 +42,18 @@ static int write_all(int fd, const uint8_t *p, size_t n) {
   return 0;
 }
 
-/* Compresses w->raw (when that helps) and writes one block. Caller holds mu. */
+/* Compresses w->raw (when that helps and compress is set) and writes one
+ * block. Caller holds mu. Without compress, and with w->out large enough, it
+ * allocates nothing and calls only write(2). */
 static int write_block(augur_writer *w, unsigned kind, uint32_t thread, uint32_t count,
-                       uint32_t parents, uint64_t first_ns, uint64_t last_ns, augur_error *err) {
+                       uint32_t parents, uint64_t first_ns, uint64_t last_ns, int compress,
+                       augur_error *err) {
   size_t rawlen = w->raw.len;
   if (rawlen > AUG_MAX_RAW_SIZE)
     return augur_fail(err, AUGUR_E_ARG, "%s: block of %zu bytes exceeds the %u-byte limit", w->path,
                       rawlen, AUG_MAX_RAW_SIZE);
-  size_t bound = ZSTD_compressBound(rawlen);
+  if (rawlen < 64) compress = 0;
+  size_t bound = compress ? ZSTD_compressBound(rawlen) : rawlen;
   w->out.len = 0;
   if (aug_buf_reserve(&w->out, AUG_BLKHDR_SIZE + (bound > rawlen ? bound : rawlen)))
     return augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory building a block", w->path);
@@ -62,9 +67,8 @@ static int write_block(augur_writer *w, unsigned kind, uint32_t thread, uint32_t
                   .stored_size = (uint32_t)rawlen,
                   .first_ns = first_ns,
                   .last_ns = last_ns};
-  size_t z =
-      rawlen >= 64 ? ZSTD_compressCCtx(w->cctx, payload, bound, w->raw.p, rawlen, w->level) : 0;
-  if (rawlen >= 64 && ZSTD_isError(z))
+  size_t z = compress ? ZSTD_compressCCtx(w->cctx, payload, bound, w->raw.p, rawlen, w->level) : 0;
+  if (compress && ZSTD_isError(z))
     return augur_fail(err, AUGUR_E_CODEC, "%s: zstd: %s", w->path, ZSTD_getErrorName(z));
   if (z > 0 && z < rawlen) {
     h.codec = AUG_CODEC_ZSTD;
@@ -84,12 +88,12 @@ static int write_block(augur_writer *w, unsigned kind, uint32_t thread, uint32_t
   return AUGUR_OK;
 }
 
-static int flush_defs(augur_writer *w, augur_error *err) {
+static int flush_defs(augur_writer *w, int compress, augur_error *err) {
   if (w->ndefs == 0) return AUGUR_OK;
   w->raw.len = 0;
   if (aug_buf_append(&w->raw, w->defs.p, w->defs.len))
     return augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory", w->path);
-  int rc = write_block(w, AUG_BLK_DEFS, 0, w->ndefs, 0, 0, 0, err);
+  int rc = write_block(w, AUG_BLK_DEFS, 0, w->ndefs, 0, 0, 0, compress, err);
   if (rc == AUGUR_OK) {
     w->defs.len = 0;
     w->ndefs = 0;
@@ -202,18 +206,14 @@ static int is_sub(unsigned t) {
   return t >= AUGUR_EV_COMPLETION && t <= AUGUR_EV_SUB_START;
 }
 
-int augur_writer_events(augur_writer *w, uint32_t thread, const augur_event *ev, size_t n,
-                        augur_error *err) {
-  if (!w || (n && !ev)) return augur_fail(err, AUGUR_E_ARG, "augur_writer_events: NULL argument");
-  pthread_mutex_lock(&w->mu);
-  int rc = AUGUR_OK;
-  if (w->broken) {
-    rc = augur_fail(err, AUGUR_E_STATE, "%s: an earlier write failed; writer unusable", w->path);
-    goto out;
-  }
-  rc = flush_defs(w, err);
-  /* Split into blocks of about AUG_BLOCK_TARGET records, never between a
-   * parent and its sub-records. */
+/* Writes pending definitions, then n events as blocks of about
+ * AUG_BLOCK_TARGET records, never split between a parent and its
+ * sub-records. Caller holds mu. */
+static int events_locked(augur_writer *w, uint32_t thread, const augur_event *ev, size_t n,
+                         int compress, augur_error *err) {
+  if (w->broken)
+    return augur_fail(err, AUGUR_E_STATE, "%s: an earlier write failed; writer unusable", w->path);
+  int rc = flush_defs(w, compress, err);
   for (size_t i = 0; rc == AUGUR_OK && i < n;) {
     size_t j = i + (n - i > AUG_BLOCK_TARGET ? AUG_BLOCK_TARGET : n - i);
     while (j < n && is_sub(ev[j].type) && j - i < AUG_MAX_BLOCK_RECORDS)
@@ -226,19 +226,57 @@ int augur_writer_events(augur_writer *w, uint32_t thread, const augur_event *ev,
     }
     w->raw.len = 0;
     rc = aug_ev_encode(&w->enc, ev + i, j - i, &w->raw);
-    if (rc == AUGUR_E_ARG) {
-      rc = augur_fail(err, rc, "%s: event type >= 128 in records %zu..%zu", w->path, i, j - 1);
-      break;
-    }
-    if (rc != AUGUR_OK) {
-      rc = augur_fail(err, rc, "%s: out of memory encoding events", w->path);
-      break;
-    }
+    if (rc == AUGUR_E_ARG)
+      return augur_fail(err, rc, "%s: event type >= 128 in records %zu..%zu", w->path, i, j - 1);
+    if (rc != AUGUR_OK) return augur_fail(err, rc, "%s: out of memory encoding events", w->path);
     rc = write_block(w, AUG_BLK_EVENTS, thread, (uint32_t)(j - i), parents, ev[i].t_start, last,
-                     err);
+                     compress, err);
     i = j;
   }
-out:
+  return rc;
+}
+
+int augur_writer_events(augur_writer *w, uint32_t thread, const augur_event *ev, size_t n,
+                        augur_error *err) {
+  if (!w || (n && !ev)) return augur_fail(err, AUGUR_E_ARG, "augur_writer_events: NULL argument");
+  pthread_mutex_lock(&w->mu);
+  int rc = events_locked(w, thread, ev, n, 1, err);
+  pthread_mutex_unlock(&w->mu);
+  return rc;
+}
+
+int augur_writer_reserve(augur_writer *w, size_t n, augur_error *err) {
+  assert(w);
+  if (n > AUG_BLOCK_TARGET + 64) n = AUG_BLOCK_TARGET + 64;
+  pthread_mutex_lock(&w->mu);
+  size_t raw = aug_ev_encode_bound(n);
+  int bad = aug_ev_encoder_reserve(&w->enc, n) ||
+            (w->raw.cap < raw && aug_buf_reserve(&w->raw, raw - w->raw.len)) ||
+            (w->out.cap < AUG_BLKHDR_SIZE + raw &&
+             aug_buf_reserve(&w->out, AUG_BLKHDR_SIZE + raw - w->out.len));
+  pthread_mutex_unlock(&w->mu);
+  return bad ? augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory reserving buffers", w->path)
+             : AUGUR_OK;
+}
+
+int augur_writer_events_in_signal(augur_writer *w, uint32_t thread, const augur_event *ev,
+                                  size_t n) {
+  if (!w || (n && !ev)) return -1;
+  if (pthread_mutex_trylock(&w->mu) != 0) return -1;
+  /* Only what fits in the reserved buffers: nothing may allocate here. */
+  size_t most = n < AUG_BLOCK_TARGET + 64 ? n : AUG_BLOCK_TARGET + 64;
+  size_t raw = aug_ev_encode_bound(most);
+  if (w->defs.len > raw) raw = w->defs.len;
+  int rc = -1;
+  if (aug_ev_encoder_fits(&w->enc, most) && w->raw.cap >= raw &&
+      w->out.cap >= AUG_BLKHDR_SIZE + raw) {
+    if (n > most) { /* a huge group grew the buffer: the groups that fit, whole */
+      n = most;
+      while (n > 0 && is_sub(ev[n].type))
+        n--;
+    }
+    rc = events_locked(w, thread, ev, n, 0, NULL) == AUGUR_OK ? 0 : -1;
+  }
   pthread_mutex_unlock(&w->mu);
   return rc;
 }
@@ -247,7 +285,7 @@ int augur_writer_flush(augur_writer *w, augur_error *err) {
   if (!w) return augur_fail(err, AUGUR_E_ARG, "augur_writer_flush: NULL writer");
   pthread_mutex_lock(&w->mu);
   int rc = w->broken ? augur_fail(err, AUGUR_E_STATE, "%s: an earlier write failed", w->path)
-                     : flush_defs(w, err);
+                     : flush_defs(w, 1, err);
   pthread_mutex_unlock(&w->mu);
   return rc;
 }
