@@ -74,7 +74,10 @@ typedef struct augur_dx_callsite {
   const char *function; /* NULL when it could not be resolved */
   const char *file;
   int line;
-  double seconds; /* this call site's part of the finding */
+  const char *where;  /* its name for people (augur_fmt_callsite), never NULL */
+  const char *module; /* module path, NULL when unknown */
+  uint64_t offset;    /* in the module */
+  double seconds;     /* this call site's part of the finding */
 } augur_dx_callsite;
 
 /* One instance worth pointing at (the worst few per finding): rank r lost
@@ -119,6 +122,9 @@ typedef struct augur_dx_path_site {
   const char *function; /* resolved, or NULL */
   const char *file;
   int line;
+  const char *where;      /* its name for people (augur_fmt_callsite), never NULL */
+  const char *module;     /* module path, NULL when unknown */
+  uint64_t offset;        /* in the module */
   double compute_seconds; /* compute on the path that ends at this call */
   double mpi_seconds;     /* time inside this call on the path */
   double share;           /* (compute + mpi) / path length */

@@ -133,8 +133,13 @@ char *augur_report_json(const augur_report *r, augur_trace *t, int top);
 /* Formatting helpers shared with the CLI: "12.3 ms", "1.50 MiB". */
 void augur_fmt_ns(char *buf, size_t n, uint64_t ns);
 void augur_fmt_bytes(char *buf, size_t n, uint64_t bytes);
-/* "function (file:line)", or the module+offset, or "?" when unknown. */
+/* The one name of a call site for people, used by every analysis:
+ * "function (file:line)" when resolved, else "module+0xOFFSET", else
+ * "call site N" (no module), "?" for id 0. */
 void augur_fmt_callsite(char *buf, size_t n, augur_trace *t, uint32_t callsite);
+/* The call site's module path (owned by the trace) and offset in it, for
+ * JSON: 1, or 0 with *module NULL and *offset 0 when unknown. */
+int augur_callsite_place(augur_trace *t, uint32_t callsite, const char **module, uint64_t *offset);
 
 #ifdef __cplusplus
 }

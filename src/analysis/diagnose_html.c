@@ -59,10 +59,15 @@ static void put_sec(FILE *f, double s) {
   fputs(b, f);
 }
 
-static void put_callsite(FILE *f, uint32_t id, const char *function, const char *file, int line) {
+static void put_callsite(FILE *f, uint32_t id, const char *function, const char *file, int line,
+                         const char *where) {
   if (function) {
     fputs("<code>", f);
     tl_xml_escape(f, function);
+    fputs("</code>", f);
+  } else if (id && where && !file) { /* unresolved: module+0xOFFSET */
+    fputs("<code>", f);
+    tl_xml_escape(f, where);
     fputs("</code>", f);
   } else if (id) {
     fprintf(f, "call site %u", id);
@@ -353,7 +358,7 @@ static void write_findings(FILE *f, const augur_diagnosis *d) {
     for (size_t k = 0; k < ns && k < MAX_SITES; k++) {
       const augur_dx_callsite *c = &fd->callsites[k];
       fputs("<li>", f);
-      put_callsite(f, c->id, c->function, c->file, c->line);
+      put_callsite(f, c->id, c->function, c->file, c->line, c->where);
       fputs(" (", f);
       put_sec(f, c->seconds);
       fputs(" s)</li>", f);
@@ -431,7 +436,7 @@ static void write_path(FILE *f, const augur_diagnosis *d) {
     if (!p->callsite && !p->function)
       fputs("program start", f);
     else
-      put_callsite(f, p->callsite, p->function, p->file, p->line);
+      put_callsite(f, p->callsite, p->function, p->file, p->line, p->where);
     fputs("</td><td class=\"num\">", f);
     put_sec(f, p->compute_seconds);
     fputs(" s</td><td class=\"num\">", f);

@@ -34,6 +34,9 @@ static json_t *finding_json(const augur_dx_finding *x) {
     json_object_set_new(e, "function", str_or_null(c->function));
     json_object_set_new(e, "file", str_or_null(c->file));
     json_object_set_new(e, "line", c->file ? json_integer(c->line) : json_null());
+    json_object_set_new(e, "module", str_or_null(c->module));
+    json_object_set_new(e, "offset", json_integer((json_int_t)c->offset));
+    json_object_set_new(e, "where", str_or_null(c->where));
     json_object_set_new(e, "seconds", json_real(c->seconds));
     json_array_append_new(cs, e);
   }
@@ -103,6 +106,9 @@ int augur_diagnosis_write_json(const augur_diagnosis *d, FILE *f, augur_error *e
     json_object_set_new(e, "function", str_or_null(p->function));
     json_object_set_new(e, "file", str_or_null(p->file));
     json_object_set_new(e, "line", p->file ? json_integer(p->line) : json_null());
+    json_object_set_new(e, "module", str_or_null(p->module));
+    json_object_set_new(e, "offset", json_integer((json_int_t)p->offset));
+    json_object_set_new(e, "where", str_or_null(p->where));
     json_object_set_new(e, "compute_seconds", json_real(p->compute_seconds));
     json_object_set_new(e, "mpi_seconds", json_real(p->mpi_seconds));
     json_object_set_new(e, "share", json_real(p->share));

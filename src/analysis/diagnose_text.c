@@ -7,20 +7,9 @@
 #include "augur/diagnose.h"
 #include "augur/report.h" /* augur_fmt_ns */
 
-static const char *base(const char *p) {
-  const char *s = p ? strrchr(p, '/') : NULL;
-  return s ? s + 1 : p;
-}
-
-static void site(char *buf, size_t n, const char *fn, const char *file, int line, uint32_t id) {
-  if (file)
-    snprintf(buf, n, "%s %s:%d", fn ? fn : "?", base(file), line);
-  else if (fn)
-    snprintf(buf, n, "%s", fn);
-  else if (id)
-    snprintf(buf, n, "call site %u", id);
-  else
-    snprintf(buf, n, "-");
+/* The name augur_fmt_callsite gave the call site, "-" for none. */
+static void site(char *buf, size_t n, const char *where, uint32_t id) {
+  snprintf(buf, n, "%s", id && where ? where : "-");
 }
 
 static void ranks(char *buf, size_t n, const augur_dx_finding *f) {
@@ -76,7 +65,7 @@ int augur_diagnosis_write_text(const augur_diagnosis *d, FILE *f, augur_error *e
     ranks(rk, sizeof rk, x);
     const augur_dx_callsite *c = x->ncallsites ? &x->callsites[0] : NULL;
     if (c)
-      site(where, sizeof where, c->function, c->file, c->line, c->id);
+      site(where, sizeof where, c->where, c->id);
     else
       snprintf(where, sizeof where, "-");
     augur_fmt_ns(a, sizeof a, (uint64_t)(x->seconds * 1e9));
@@ -122,7 +111,7 @@ int augur_diagnosis_write_text(const augur_diagnosis *d, FILE *f, augur_error *e
   for (size_t i = 0; i < np; i++) {
     const augur_dx_path_site *p = &d->path[i];
     char where[160];
-    site(where, sizeof where, p->function, p->file, p->line, p->callsite);
+    site(where, sizeof where, p->where, p->callsite);
     fprintf(f, "  %5.1f%%  compute %9.6f s  MPI %9.6f s  %s\n", 100 * p->share, p->compute_seconds,
             p->mpi_seconds, where);
   }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "augur/report.h" /* augur_fmt_callsite */
 #include "dx_int.h"
 
 #define NS 1e-9
@@ -22,21 +23,10 @@ typedef struct fin {
 
 /* ---- small text helpers ---- */
 
-static const char *base(const char *path) {
-  const char *s = path ? strrchr(path, '/') : NULL;
-  return s ? s + 1 : path;
-}
-
 /* "main (app.c:42)" or "call site 7" or "an unknown call site". */
 static void site_text(augur_trace *t, uint32_t cs, char *buf, size_t n) {
-  augur_srcloc loc;
-  memset(&loc, 0, sizeof loc);
-  if (cs && augur_trace_resolve(t, cs, &loc) == 0 && loc.file)
-    snprintf(buf, n, "%s (%s:%d)", loc.function ? loc.function : "?", base(loc.file), loc.line);
-  else if (cs && loc.function)
-    snprintf(buf, n, "%s", loc.function);
-  else if (cs)
-    snprintf(buf, n, "call site %u", cs);
+  if (cs)
+    augur_fmt_callsite(buf, n, t, cs);
   else
     snprintf(buf, n, "an unknown call site");
 }
@@ -395,6 +385,18 @@ static char *dup_or_null(const char *s) {
   return s ? strdup(s) : NULL;
 }
 
+/* A call site's name for people and its module and offset, copied (the
+ * diagnosis may outlive the trace). */
+static void name_site(dx *d, uint32_t id, const char **where, const char **module,
+                      uint64_t *offset) {
+  char buf[512];
+  const char *mod = NULL;
+  augur_fmt_callsite(buf, sizeof buf, d->trace, id);
+  augur_callsite_place(d->trace, id, &mod, offset);
+  *where = strdup(buf);
+  *module = dup_or_null(mod);
+}
+
 static int fill_finding(fin *F, const dx_group *g, augur_dx_finding *f) {
   dx *d = F->d;
   double proc = F->out->process_seconds;
@@ -422,6 +424,7 @@ static int fill_finding(fin *F, const dx_group *g, augur_dx_finding *f) {
       c->file = dup_or_null(loc.file);
       c->line = loc.line;
     }
+    name_site(d, c->id, &c->where, &c->module, &c->offset);
     c->seconds = (double)g->site_ns[i] * NS;
   }
   /* the finding's own call site first, then the others by time */
@@ -608,6 +611,7 @@ static int critical_path(fin *F) {
       p[i].file = dup_or_null(loc.file);
       p[i].line = loc.line;
     }
+    name_site(d, p[i].callsite, &p[i].where, &p[i].module, &p[i].offset);
   }
   o->path = p;
   o->npath = n;

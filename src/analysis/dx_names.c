@@ -64,6 +64,8 @@ void augur_diagnosis_free(augur_diagnosis *d) {
     for (size_t k = 0; k < f->ncallsites; k++) {
       free((char *)f->callsites[k].function);
       free((char *)f->callsites[k].file);
+      free((char *)f->callsites[k].where);
+      free((char *)f->callsites[k].module);
     }
     free(f->callsites);
     free(f->cause);
@@ -77,6 +79,8 @@ void augur_diagnosis_free(augur_diagnosis *d) {
   for (size_t i = 0; i < d->npath; i++) {
     free((char *)d->path[i].function);
     free((char *)d->path[i].file);
+    free((char *)d->path[i].where);
+    free((char *)d->path[i].module);
   }
   free(d->path);
   for (size_t i = 0; i < d->nnotes; i++)

@@ -1,5 +1,6 @@
 /* Human formatting of times, sizes and call sites, shared by the analyses'
  * text output and the CLI. */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -50,10 +51,19 @@ void augur_fmt_callsite(char *buf, size_t n, augur_trace *t, uint32_t callsite) 
       snprintf(buf, n, "%s", loc.function ? loc.function : base_name(loc.file));
     return;
   }
-  const augur_callsite_def *cs = augur_trace_callsite(t, callsite);
-  const augur_module_def *m = cs ? augur_trace_module(t, cs->module) : NULL;
-  if (cs && m && m->path)
-    snprintf(buf, n, "%s+0x%llx", base_name(m->path), (unsigned long long)cs->offset);
+  const char *module = NULL;
+  uint64_t offset = 0;
+  if (augur_callsite_place(t, callsite, &module, &offset))
+    snprintf(buf, n, "%s+0x%llx", base_name(module), (unsigned long long)offset);
   else
-    snprintf(buf, n, "site %u", (unsigned)callsite);
+    snprintf(buf, n, "call site %u", (unsigned)callsite);
+}
+
+int augur_callsite_place(augur_trace *t, uint32_t callsite, const char **module, uint64_t *offset) {
+  assert(t && module && offset);
+  const augur_callsite_def *cs = callsite ? augur_trace_callsite(t, callsite) : NULL;
+  const augur_module_def *m = cs ? augur_trace_module(t, cs->module) : NULL;
+  *module = m ? m->path : NULL;
+  *offset = cs ? cs->offset : 0;
+  return *module != NULL;
 }

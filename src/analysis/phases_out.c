@@ -4,23 +4,14 @@
 #include <string.h>
 
 #include "augur/phases.h"
+#include "augur/report.h" /* augur_fmt_callsite */
 
-static const char *base_name(const char *p) {
-  const char *s = p ? strrchr(p, '/') : NULL;
-  return s ? s + 1 : p;
-}
-
-/* "stencil.c:125" / "main" / "site 7" / "?" for a call site. */
+/* The call site's one name (augur_fmt_callsite). */
 static void site_text(augur_trace *t, uint32_t cs, char *buf, size_t n) {
-  augur_srcloc loc = {0};
-  if (cs && t && augur_trace_resolve(t, cs, &loc) == AUGUR_OK && loc.file)
-    snprintf(buf, n, "%s:%d", base_name(loc.file), loc.line);
-  else if (cs && loc.function)
-    snprintf(buf, n, "%s", loc.function);
-  else if (cs)
-    snprintf(buf, n, "site %u", cs);
+  if (t)
+    augur_fmt_callsite(buf, n, t, cs);
   else
-    snprintf(buf, n, "?");
+    snprintf(buf, n, cs ? "call site %u" : "?", cs);
 }
 
 static const char *work_unit(const augur_logical *lg) {
@@ -152,7 +143,7 @@ void augur_phases_print_text(FILE *f, const augur_phases *p, const augur_logical
       hidden++;
       continue;
     }
-    char a[128], b[128];
+    char a[512], b[512];
     site_text(t, ph->first_callsite, a, sizeof a);
     site_text(t, ph->last_callsite, b, sizeof b);
     fprintf(f, "%5u %7llu %7llu %14.0f %9llu %12.6f %13.6f %6.2f  %s@%s .. %s@%s, %u rank%s%s\n",
@@ -173,10 +164,14 @@ void augur_phases_print_text(FILE *f, const augur_phases *p, const augur_logical
 }
 
 static json_t *bound_json(augur_trace *t, uint32_t rank, unsigned type, uint32_t cs) {
-  char s[128];
+  char s[512];
   site_text(t, cs, s, sizeof s);
-  return json_pack("{s:I, s:s, s:I, s:s}", "rank", (json_int_t)rank, "call", augur_event_name(type),
-                   "callsite", (json_int_t)cs, "location", s);
+  const char *module = NULL;
+  uint64_t offset = 0;
+  if (t) augur_callsite_place(t, cs, &module, &offset);
+  return json_pack("{s:I, s:s, s:I, s:s, s:s?, s:I}", "rank", (json_int_t)rank, "call",
+                   augur_event_name(type), "callsite", (json_int_t)cs, "location", s, "module",
+                   module, "offset", (json_int_t)offset);
 }
 
 char *augur_phases_json(const augur_phases *p, const augur_logical *lg, augur_trace *t) {

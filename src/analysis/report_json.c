@@ -47,7 +47,11 @@ static json_t *site_json(const augur_report_site *s, augur_trace *t) {
   json_object_set_new(o, "function", loc.function ? json_string(loc.function) : json_null());
   json_object_set_new(o, "file", loc.file ? json_string(loc.file) : json_null());
   json_object_set_new(o, "line", json_integer(loc.line));
-  json_object_set_new(o, "module", loc.module ? json_string(loc.module) : json_null());
+  const char *module = NULL;
+  uint64_t offset = 0;
+  augur_callsite_place(t, s->callsite, &module, &offset);
+  json_object_set_new(o, "module", module ? json_string(module) : json_null());
+  json_object_set_new(o, "offset", u64(offset));
   char where[512];
   augur_fmt_callsite(where, sizeof where, t, s->callsite);
   json_object_set_new(o, "where", json_string(where));

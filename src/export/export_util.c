@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "augur/report.h" /* augur_fmt_callsite */
+
 /* ---- output --------------------------------------------------------------- */
 
 int exu_out_open(exu_out *o, const char *path, augur_error *err) {
@@ -79,22 +81,7 @@ uint64_t exu_total_events(augur_trace *t) {
 }
 
 void exu_callsite_name(augur_trace *t, uint32_t callsite, char *buf, size_t n) {
-  augur_srcloc loc;
-  if (callsite == 0 || augur_trace_resolve(t, callsite, &loc) != AUGUR_OK) {
-    snprintf(buf, n, "site %u", callsite);
-    return;
-  }
-  const char *file = loc.file ? loc.file : NULL;
-  const char *base = file ? strrchr(file, '/') : NULL;
-  base = base ? base + 1 : file;
-  if (loc.function && base)
-    snprintf(buf, n, "%s %s:%d", loc.function, base, loc.line);
-  else if (loc.function)
-    snprintf(buf, n, "%s", loc.function);
-  else if (base)
-    snprintf(buf, n, "%s:%d", base, loc.line);
-  else
-    snprintf(buf, n, "site %u", callsite);
+  augur_fmt_callsite(buf, n, t, callsite);
 }
 
 int exu_check_damage(augur_trace *t, const char *what, augur_error *err) {

@@ -46,7 +46,7 @@ void exu_remove_output(const char *path);
 /* Fails naming the damage if any rank file of T is damaged. */
 int exu_check_damage(augur_trace *t, const char *what, augur_error *err);
 
-/* "function file:line" (or what is known of it) for a call site, in buf. */
+/* The call site's one name (augur_fmt_callsite) in buf. */
 void exu_callsite_name(augur_trace *t, uint32_t callsite, char *buf, size_t n);
 
 #endif

@@ -32,6 +32,32 @@ first=$(awk '/Top MPI calls/{getline; getline; print $1; exit}' "$D/report.txt")
 "$AUGUR" report "$T" --json >"$D/again.json" 2>/dev/null
 cmp -s "$D/report.json" "$D/again.json" || fail "two runs of report --json differ"
 
+# One name for an unresolved call site everywhere (module+0xOFFSET), and
+# module and offset in every call-site JSON object.
+for a in diagnose phases; do
+  expect 0 0 "$AUGUR" $a "$T"
+  contains "$D/out" "augur-test-app+0x100"
+  if grep -q -E "(call )?site [0-9]" "$D/out"; then fail "$a names a call site by its id"; fi
+done
+"$AUGUR" report "$T" --json >"$D/r.json" 2>/dev/null
+"$AUGUR" diagnose "$T" --json >"$D/d.json" 2>/dev/null
+"$AUGUR" phases "$T" --json >"$D/p.json" 2>/dev/null
+python3 - "$D/r.json" "$D/d.json" "$D/p.json" <<'PY' || fail "call-site JSON objects lack module/offset"
+import json, sys
+r, d, p = (json.load(open(f)) for f in sys.argv[1:4])
+sites = [s for c in r["calls"] for s in c["sites"]]
+dsites = [c for f in d["findings"] for c in f["callsites"]]
+dsites += [c for c in d["critical_path"]["callsites"] if c["id"]]
+sites += dsites
+sites += [ph[k] for ph in p["phases"] for k in ("first", "last") if ph[k]["callsite"]]
+assert len(sites) > 5, len(sites)
+for s in sites:
+    assert s["module"] == "/nonexistent/augur-test-app", s
+    assert s["offset"] in (0x100, 0x200, 0x300), s
+for s in dsites:
+    assert s["where"] == "augur-test-app+0x%x" % s["offset"], s
+PY
+
 # Threads and persistent requests: overlapping calls add no compute; each
 # completion of a persistent send is one message, SEND_INIT itself is none.
 "$GEN" "$D/threads.augur" threads || fail "gen_trace threads failed"

@@ -18,8 +18,8 @@ expect 0 - "$AUGUR" record -o "$T" -- "$mpiexec" -n 4 "$app" -n 20
 
 expect 0 0 "$AUGUR" phases "$T"
 contains "$D/out" "global logical trace, 4 ranks"
-contains "$D/out" "MPI_Irecv@stencil.c:"
-contains "$D/out" "MPI_Allreduce@stencil.c:"
+contains "$D/out" "MPI_Irecv@main (stencil.c:"
+contains "$D/out" "MPI_Allreduce@main (stencil.c:"
 # The iteration row: 6 ticks, 24 calls, weight 20.
 awk '$2 == 6 && $3 == 24 && $5 == 20 { found = 1 } END { exit !found }' "$D/out" ||
   fail "no 6-tick, 24-call phase of weight 20: $(cat "$D/out")"
@@ -38,7 +38,7 @@ assert len(rep) == 1, [(p["id"], p["weight"]) for p in ph]
 it = rep[0]
 assert it["weight"] == 20 and it["units"] == 6 and it["events"] == 24 and it["nranks"] == 4, it
 assert it["first"]["call"] == "MPI_Irecv" and it["last"]["call"] == "MPI_Allreduce", it
-assert it["first"]["location"].startswith("stencil.c:"), it
+assert it["first"]["location"].startswith("main (stencil.c:"), it
 assert it["runs"] == [[2, 20]], it["runs"]
 init, tail = ph[0], ph[-1]
 assert not init["repeats"] and init["first"]["call"] == "MPI_Init" and init["units"] == 2, init
