@@ -46,6 +46,12 @@ foreach(_app pg_late_barrier pg_imbalance pg_late_receiver pg_wrong_order pg_slo
   _augur_c_app(${_app} pg_common.h AUGUR_PG_APPS)
 endforeach()
 
+# Placement and call-site apps for the diagnosis (apps/README.md, "dp_*"):
+# checked by tests/diagnose, tests/simulate and tests/record, not event by event.
+foreach(_app dp_wait_site)
+  _augur_c_app(${_app} pg_common.h AUGUR_DP_APPS)
+endforeach()
+
 # PAS2P prediction apps (apps/README.md, "PAS2P solver"): iterative programs
 # with known phases for `augur predict` (tests/predict, bench/predict). Listed
 # in AUGUR_PREDICT_APPS_<flavour>, not in AUGUR_APPS_<flavour>.

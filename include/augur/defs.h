@@ -102,7 +102,21 @@ typedef struct augur_rank_def {
   uint32_t ncounters;
   augur_counter_def counters[AUGUR_MAX_COUNTERS];
   char *counter_note; /* why counters are missing, or NULL */
+  /* Where the rank could run, at MPI_Init (augur_cpu_info); 0 / NULL =
+   * unknown (traces before format minor 3). */
+  uint32_t cores;     /* CPUs in its affinity mask */
+  uint32_t cpu_quota; /* its cgroup's CPU quota in CPUs (rounded up), 0 = none */
+  char *cpus;         /* the mask as a CPU list ("0-3,8"), NULL if unknown */
 } augur_rank_def;
+
+/* The CPUs this process may run on. Returns the count of its affinity mask
+ * (sysconf's online CPUs if the mask cannot be read, 0 if nothing can be);
+ * *QUOTA (if not NULL) = its cgroup v2 CPU quota in CPUs, rounded up, 0 if
+ * none; LIST (if not NULL, N bytes) = the mask as a Linux CPU list
+ * ("0-3,8"), "" if unknown or longer than N. A few small file reads. */
+uint32_t augur_cpu_info(uint32_t *quota, char *list, size_t n);
+/* min(affinity count, quota): what one process of this host can use. */
+uint32_t augur_usable_cores(void);
 
 #ifdef __cplusplus
 }

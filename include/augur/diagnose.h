@@ -160,6 +160,16 @@ typedef struct augur_diagnosis {
   uint64_t rendezvous_min; /* smallest standard send seen waiting for its receive (0 = none) */
   uint64_t eager_limit;    /* the limit used: given, or inferred (0 = none inferred) */
 
+  /* Where the ranks ran (augur_trace_hosts). With more ranks than CPUs
+   * on a host, ranks wait for a CPU too: said first, before the findings. */
+  uint32_t hosts;          /* distinct hosts */
+  int placement_known;     /* 1: every host's usable CPUs were recorded */
+  uint32_t oversubscribed; /* hosts with more ranks than usable CPUs */
+  uint32_t busiest_ranks;  /* the host with the most ranks per CPU: its ranks, */
+  uint32_t busiest_cores;  /* its CPUs (0 = unknown) */
+  char busiest_host[64];   /* and its name (cut) */
+  char *oversubscription;  /* what it means, when oversubscribed (else NULL) */
+
   size_t nnotes;
   char **notes; /* what the diagnosis could not decide for the whole trace */
 } augur_diagnosis;

@@ -44,9 +44,12 @@ enum augur_match_kind {
 typedef struct augur_match_end {
   uint64_t t_post;
   uint64_t t_start, t_end;
-  uint64_t bytes;    /* send: bytes sent; receive: bytes of the status */
-  uint64_t callsite; /* global call-site id of the posting call (0 = unknown) */
-  uint32_t rank;     /* world rank */
+  uint64_t bytes;         /* send: bytes sent; receive: bytes of the status */
+  uint64_t callsite;      /* global call-site id of the posting call (0 = unknown) */
+  uint64_t wait_callsite; /* global call-site id of the call t_start/t_end are from:
+                             the Wait/Test that completed a request (where a
+                             receiver's wait is spent), else = callsite */
+  uint32_t rank;          /* world rank */
   uint32_t thread;
   uint64_t hash;  /* payload fingerprint of this end (0 = none recorded) */
   uint16_t type;  /* type of the posting call (AUGUR_EV_ISEND, AUGUR_EV_SUB_RECV, ...) */

@@ -77,6 +77,24 @@ int augur_trace_incomplete(const augur_trace *t, char *buf, size_t n);
 
 /* Definitions (merged over ranks). */
 const augur_rank_def *augur_trace_rank(const augur_trace *t, uint32_t rank);
+
+/* Where the ranks ran, from the rank facts (docs/trace-format.md). A host's
+ * usable CPUs: the union of its ranks' affinity masks, capped by their cgroup
+ * CPU quota; unknown when one of its ranks did not record them (format
+ * minor < 3, or no rank facts). */
+typedef struct augur_hosts {
+  uint32_t nhosts;         /* distinct host names */
+  uint32_t max_ranks;      /* most ranks on one host */
+  uint32_t known;          /* 1: every host's usable CPUs are known */
+  uint32_t oversubscribed; /* hosts with more ranks than usable CPUs */
+  /* the host with the most ranks per usable CPU (NULL/0 if none known): */
+  const char *host; /* its name, valid while T is open ("" if not recorded) */
+  uint32_t ranks;   /* ranks on it */
+  uint32_t cores;   /* its usable CPUs */
+} augur_hosts;
+/* Fills *P. Fails only when out of memory (AUGUR_E_NOMEM). */
+int augur_trace_hosts(const augur_trace *t, augur_hosts *p, augur_error *err);
+
 size_t augur_trace_ncomms(const augur_trace *t);
 const augur_comm_def *augur_trace_comm_at(const augur_trace *t, size_t i);
 const augur_comm_def *augur_trace_comm(const augur_trace *t, uint64_t id); /* NULL if unknown */

@@ -276,10 +276,12 @@ int augur_simulate_trace(augur_trace *t, const augur_machine *m, const augur_sim
                          augur_sim_result *r, augur_sim_graph_stats *gs, augur_error *err);
 
 /* Writers: aligned text, and JSON {"predicted_seconds", "ranks":[...], ...}.
- * MEASURED < 0 leaves the measured time out. */
+ * MEASURED < 0 leaves the measured time out. NOTES (NNOTES lines, may be
+ * NULL): what the caller must say about the input or the model (the JSON's
+ * "notes"; the text writer's caller prints them itself, first). */
 void augur_sim_write_text(FILE *f, const augur_sim_result *r, double measured);
 void augur_sim_write_json(FILE *f, const augur_sim_result *r, const augur_sim_graph_stats *gs,
-                          double measured);
+                          double measured, const char *const *notes, size_t nnotes);
 
 #ifdef __cplusplus
 }

@@ -63,6 +63,16 @@ int augur_diagnosis_write_json(const augur_diagnosis *d, FILE *f, augur_error *e
   json_object_set_new(o, "total_seconds", json_real(d->total_seconds));
   json_object_set_new(o, "process_seconds", json_real(d->process_seconds));
   json_object_set_new(o, "events", json_integer((json_int_t)d->events));
+  json_t *pl = json_object();
+  json_object_set_new(pl, "hosts", json_integer(d->hosts));
+  json_object_set_new(pl, "known", json_boolean(d->placement_known));
+  json_object_set_new(pl, "oversubscribed_hosts", json_integer(d->oversubscribed));
+  json_object_set_new(pl, "busiest_host",
+                      d->busiest_cores ? json_string(d->busiest_host) : json_null());
+  json_object_set_new(pl, "busiest_ranks", json_integer(d->busiest_ranks));
+  json_object_set_new(pl, "busiest_cores", json_integer(d->busiest_cores));
+  json_object_set_new(pl, "warning", str_or_null(d->oversubscription));
+  json_object_set_new(o, "placement", pl);
   json_object_set_new(o, "min_share", json_real(d->min_share));
   json_object_set_new(o, "has_counters", json_boolean(d->has_counters));
   json_object_set_new(o, "has_payload_hashes", json_boolean(d->has_hashes));

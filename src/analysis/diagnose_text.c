@@ -51,6 +51,7 @@ int augur_diagnosis_write_text(const augur_diagnosis *d, FILE *f, augur_error *e
   augur_fmt_ns(a, sizeof a, (uint64_t)(d->total_seconds * 1e9));
   fprintf(f, "augur diagnose: %u ranks, run %s, %.3f process-seconds, %llu events\n", d->nranks, a,
           d->process_seconds, (unsigned long long)d->events);
+  if (d->oversubscription) fprintf(f, "warning: %s\n", d->oversubscription);
   if (!d->nfindings)
     fprintf(f, "\nNothing above the threshold (%.1f %% of process-time).\n", 100 * d->min_share);
   else

@@ -62,6 +62,22 @@ static int has_rank(const uint64_t *bits, uint32_t r) {
   return (int)(bits[r / 64] >> (r % 64) & 1);
 }
 
+/* 1 if every rank of the group (waiting ones and partners) recorded the
+ * same host: advice that moves ranks closer has nothing to move. */
+static int one_host(const dx *d, const dx_group *g) {
+  const char *h = NULL;
+  for (uint32_t r = 0; r < d->nranks; r++) {
+    if (!has_rank(g->rankbits, r) && !has_rank(g->partnerbits, r)) continue;
+    const augur_rank_def *def = augur_trace_rank(d->trace, r);
+    if (!def || !def->host) return 0;
+    if (!h)
+      h = def->host;
+    else if (strcmp(h, def->host))
+      return 0;
+  }
+  return h != NULL;
+}
+
 static int majority(const dx_group *g) {
   int best = DX_DATA_UNKNOWN;
   uint64_t n = 0;
@@ -344,9 +360,18 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
     cause = dx_strdup_printf("%s spend%s the time moving large messages (at least %u KiB) "
                              "between %s and %s: the wait equals the transfer time.",
                              who, many ? "" : "s", DX_LARGE_MESSAGE / 1024, psite, site);
-    rec = dx_strdup_printf("Place the communicating ranks closer (same node or socket), send "
-                           "less data, or overlap the transfer with computation "
-                           "(MPI_Isend/MPI_Irecv).");
+    if (!one_host(d, g))
+      rec = dx_strdup_printf("Place the communicating ranks closer (same node or socket), send "
+                             "less data, or overlap the transfer with computation "
+                             "(MPI_Isend/MPI_Irecv).");
+    else if (F->out->oversubscribed)
+      rec = dx_strdup_printf("The ranks already share a node, with more ranks than CPUs (%u on "
+                             "%u): run fewer ranks per node, send less data, or overlap the "
+                             "transfer with computation (MPI_Isend/MPI_Irecv).",
+                             F->out->busiest_ranks, F->out->busiest_cores);
+    else
+      rec = dx_strdup_printf("The ranks already share a node: send less data, or overlap the "
+                             "transfer with computation (MPI_Isend/MPI_Irecv).");
     break;
   default:
     break;
@@ -631,10 +656,37 @@ static int note(augur_diagnosis *o, char *s) {
   return 0;
 }
 
+/* Where the ranks ran: filled before the findings' words (their advice
+ * checks it). */
+static int placement(fin *F) {
+  augur_diagnosis *o = F->out;
+  augur_hosts p;
+  if (augur_trace_hosts(F->d->trace, &p, F->d->err) != AUGUR_OK) return -1;
+  o->hosts = p.nhosts;
+  o->placement_known = (int)p.known;
+  o->oversubscribed = p.oversubscribed;
+  o->busiest_ranks = p.ranks;
+  o->busiest_cores = p.cores;
+  snprintf(o->busiest_host, sizeof o->busiest_host, "%s", p.host ? p.host : "");
+  if (o->oversubscribed &&
+      !(o->oversubscription = dx_strdup_printf(
+            "oversubscribed: %u ranks on %u CPU%s (host %s%s): ranks also wait for a CPU, so the "
+            "waits below include time a rank was ready but not running; run at most one rank "
+            "per CPU to diagnose the program",
+            o->busiest_ranks, o->busiest_cores, o->busiest_cores > 1 ? "s" : "", o->busiest_host,
+            o->oversubscribed > 1 ? ", the busiest" : "")))
+    return -1;
+  return 0;
+}
+
 static int notes(fin *F) {
   dx *d = F->d;
   augur_diagnosis *o = F->out;
   int rc = 0;
+  if (!o->placement_known)
+    rc |= note(o, dx_strdup_printf("the trace does not say how many CPUs its ranks had "
+                                   "(recorded before trace format 1.3): oversubscription cannot "
+                                   "be detected"));
   if (!d->has_hashes)
     rc |= note(o, dx_strdup_printf("no payload fingerprints: for blocked senders and multiple "
                                    "output the data cases (same, modified, independent, "
@@ -680,7 +732,8 @@ int dx_finish(dx *d, const augur_dx_options *opt, augur_diagnosis *out) {
   out->eager_limit = d->eager_limit_opt  ? d->eager_limit_opt
                      : d->rendezvous_min ? (d->eager_max < d->rendezvous_min ? d->eager_max : 0)
                                          : 0;
-  int rc = findings(&F, out->min_share) || intervals(&F) || critical_path(&F) || notes(&F);
+  int rc = placement(&F) || findings(&F, out->min_share) || intervals(&F) || critical_path(&F) ||
+           notes(&F);
   free(F.fgroup);
   if (rc) return augur_fail(d->err, AUGUR_E_NOMEM, "diagnose: out of memory");
   return 0;

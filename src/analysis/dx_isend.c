@@ -18,7 +18,8 @@
 typedef struct part {
   uint64_t t0, t1; /* message: receive post, -; completion: the completing call */
   uint64_t bytes;
-  uint32_t send_cs, recv_cs; /* message only */
+  uint32_t send_cs, recv_cs; /* message: the Isend's, the receive's wait; completion:
+                                send_cs = the completing call's (where the wait is) */
   uint8_t sync, can_wait;    /* message only: Issend; Isend or Issend */
 } part;
 
@@ -153,9 +154,9 @@ static void judge(dx *d, uint32_t sender, uint32_t receiver, uint64_t comm, cons
   if (to <= from) return;
   S->sacct_until = to;
   int32_t g =
-      dx_group_get(&d->groups, AUGUR_DX_LATE_RECEIVER, AUGUR_DX_LATE_RECEIVER, m->send_cs, -1);
+      dx_group_get(&d->groups, AUGUR_DX_LATE_RECEIVER, AUGUR_DX_LATE_RECEIVER, done->send_cs, -1);
   if (g >= 0) dx_group_partner(&d->groups, &d->groups.g[g], receiver, m->recv_cs);
-  dx_charge(d, AUGUR_DX_LATE_RECEIVER, g, sender, m->send_cs, from, to, comm);
+  dx_charge(d, AUGUR_DX_LATE_RECEIVER, g, sender, done->send_cs, from, to, comm);
 }
 
 /* Either side arrives: pair it with the oldest of the other side, or wait. */
@@ -189,6 +190,6 @@ int dx_isend_done(dx *d, const augur_event *c, const augur_event *call) {
   if (!(c->flags & AUGUR_F_SENDREQ) || (c->flags & (AUGUR_F_PERSISTENT | AUGUR_F_CANCELLED)) ||
       c->peer < 0 || (uint32_t)c->peer >= d->nranks || c->tag < 0)
     return 0;
-  part p = {call->t_start, call->t_end, 0, 0, 0, 0, 0};
+  part p = {call->t_start, call->t_end, 0, (uint32_t)call->callsite, 0, 0, 0};
   return meet(d, c->rank, (uint32_t)c->peer, c->comm, c->tag, 1, &p);
 }

@@ -86,5 +86,6 @@ void augur_diagnosis_free(augur_diagnosis *d) {
   for (size_t i = 0; i < d->nnotes; i++)
     free(d->notes[i]);
   free(d->notes);
+  free(d->oversubscription);
   free(d);
 }

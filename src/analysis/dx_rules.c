@@ -148,19 +148,19 @@ static void late_sender(dx *d, const augur_message *m) {
   } else {
     pattern = late_sender_cause(d, m, from, to, &data);
   }
-  int32_t g = group(d, pattern, ws, re->callsite, -1);
+  int32_t g = group(d, pattern, ws, re->wait_callsite, -1);
   if (g >= 0) {
     dx_group *G = &d->groups.g[g];
     dx_group_partner(&d->groups, G, m->sender, se->callsite);
     G->data[data]++;
   }
-  dx_charge(d, ws, g, m->receiver, re->callsite, from, to, m->comm);
+  dx_charge(d, ws, g, m->receiver, re->wait_callsite, from, to, m->comm);
   R->lw_valid = 1;
   R->lw_t0 = from;
   R->lw_t1 = to;
   R->lw_from = m->sender;
   R->lw_hash = re->hash;
-  dx_cp_join(d, m->receiver, m->sender, re->callsite, re->t_end);
+  dx_cp_join(d, m->receiver, m->sender, re->wait_callsite, re->t_end);
 }
 
 static int standard_blocking_send(unsigned type) {
@@ -217,7 +217,7 @@ static void transfer(dx *d, const augur_message *m) {
   x.t_send_start = se->t_start;
   x.t_send_end = se->t_end;
   x.receiver = m->receiver;
-  x.recv_cs = re->callsite;
+  x.recv_cs = re->wait_callsite;
   x.send_cs = se->callsite;
   x.recv_t0 = max64(re->t_start, se->t_start);
   x.recv_t1 = re->t_end;

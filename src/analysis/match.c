@@ -429,6 +429,7 @@ static inline void end_fill(augur_match_end *e, const augur_event *ev, const cal
   e->t_end = p->t_end;
   e->bytes = bytes;
   e->callsite = p->callsite;
+  e->wait_callsite = p->callsite;
   e->rank = ev->rank;
   e->thread = ev->thread;
   e->type = ev->type;
@@ -504,6 +505,7 @@ static int start_request(augur_matcher *m, const augur_event *ev, const call_tim
   e.t_start = par->t_start;
   e.t_end = par->t_end;
   e.call = par->call;
+  e.wait_callsite = par->callsite;
   e.thread = ev->thread;
   return add_end(m, 0, ev->rank, (uint32_t)p->peer, p->comm, p->tag, &e, err);
 }

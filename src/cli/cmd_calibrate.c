@@ -209,11 +209,14 @@ int cmd_calibrate(int argc, char **argv) {
   gethostname(host, sizeof host - 1);
   /* the name is a label: a long host name is cut, not an error */
   snprintf(m.name, sizeof m.name, "%.32s (%.16s, calibrated)", host, mpi);
-  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  /* The CPUs the calibration's ranks could use (affinity mask, cgroup
+   * quota): the online count over-states a container or a taskset. */
+  long ncpu = (long)augur_usable_cores();
+  /* One node of this machine's CPUs; with nodes = 1 block placement keeps
+   * every rank on it, however many there are (more ranks than cores share
+   * them: cpu.cores below). */
   m.nodes = 1;
   m.cores_per_node = ncpu > 0 ? (uint32_t)ncpu : 1;
-  /* One node: more ranks than cores share it (the placement keeps them together). */
-  m.cores_per_node = m.cores_per_node < 1024 ? 1024 : m.cores_per_node;
   /* Per-call CPU: what an eager send costs, the typical call that does
    * not wait (an empty Iprobe is a lower bound). */
   m.overhead = sendcost > overhead ? sendcost : overhead;
@@ -227,6 +230,10 @@ int cmd_calibrate(int argc, char **argv) {
    * when both ranks run, the median of the small sizes' best times. */
   int slices = quantum > 0 && nbest > 0;
   m.cpu_quantum = slices ? quantum : 0;
+  /* The node's cores, so a later run with more ranks than cores shares
+   * them; unless the latency is the ring step of ranks already taking
+   * turns (no time slice measured), which must not take turns again. */
+  if (!shared && ncpu > 0) m.cpu_cores = (uint32_t)ncpu;
   if (shared && slices) {
     qsort(bests, nbest, sizeof bests[0], cli_cmp_double);
     lat = bests[nbest / 2];

@@ -149,7 +149,7 @@ int cmd_simulate_gfile(const char *path, const augur_machine *m, const gfile_sim
       augur_sim_graph_stats gs;
       augur_sim_graph_stats_get(g, &gs);
       if (o->json) {
-        augur_sim_write_json(stdout, &res, &gs, -1);
+        augur_sim_write_json(stdout, &res, &gs, -1, NULL, 0);
       } else {
         printf("machine: %s\n", m->name);
         printf("graph file: %s (%u ranks, seed %llu)\n", path, gs.nranks,

@@ -155,6 +155,42 @@ static int write_platform(const char *dir, const augur_machine *m, uint32_t nran
   return CLI_OK;
 }
 
+/* The CPUs the trace recorded against the model's (docs/simulate.md
+ * "Recorded placement"). A run with more ranks than CPUs on a host ran its
+ * ranks in turns: unless --cores was given (FORCED), the model gets the
+ * recorded CPUs, and the output says so; a model whose cores differ from
+ * the recorded ones is warned about. Fills up to 2 lines of NOTES, pointed
+ * to by NOTE[0..*N). */
+static int recorded_cores(augur_trace *t, augur_machine *m, int forced, char notes[2][320],
+                          const char *note[2], size_t *n) {
+  augur_hosts h;
+  augur_error err = {0};
+  if (augur_trace_hosts(t, &h, &err) != AUGUR_OK) return cli_fail("%s", err.msg);
+  if (!h.known || !h.cores) return CLI_OK;
+  uint32_t model = m->cpu_cores;
+  if (h.oversubscribed && !forced) {
+    m->cpu_cores = h.cores;
+    snprintf(notes[*n], sizeof notes[0],
+             "note: recorded with %u ranks on %u core%s (host %s): simulating %u core%s "
+             "(--cores N to change)",
+             h.ranks, h.cores, h.cores > 1 ? "s" : "", h.host, h.cores, h.cores > 1 ? "s" : "");
+    note[*n] = notes[*n];
+    (*n)++;
+  }
+  /* 0 in the model: a core per rank, which is what a run without
+   * oversubscription had */
+  if (model && model != h.cores && (model < h.ranks || h.cores < h.ranks)) {
+    snprintf(notes[*n], sizeof notes[0],
+             "warning: the model has %u cores per node (machine file or --cores), the trace "
+             "recorded %u (%u ranks on host %s)%s",
+             model, h.cores, h.ranks, h.host,
+             forced ? "" : (h.oversubscribed ? ": the recorded cores are used" : ""));
+    note[*n] = notes[*n];
+    (*n)++;
+  }
+  return CLI_OK;
+}
+
 int cmd_simulate(int argc, char **argv) {
   const char *path = NULL, *machine = NULL, *val = NULL, *placement = NULL, *topology = NULL,
              *sgdir = NULL;
@@ -307,6 +343,14 @@ int cmd_simulate(int argc, char **argv) {
   augur_trace *t = NULL;
   int rc = cli_open_trace(path, &t);
   if (rc != CLI_OK) return rc;
+  char notes[2][320];
+  const char *note[2];
+  size_t nnotes = 0;
+  rc = recorded_cores(t, &mach, cores > 0, notes, note, &nnotes);
+  if (rc != CLI_OK) {
+    augur_trace_close(t);
+    return rc;
+  }
   static scale_set sc; /* large: not on the stack */
   rc = resolve_scales(&sc, t, scales, nscales);
   if (rc == CLI_OK && sgdir) rc = write_platform(sgdir, &mach, augur_trace_nranks(t));
@@ -329,7 +373,7 @@ int cmd_simulate(int argc, char **argv) {
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
-    if (m) augur_sim_write_json(m, &res, &gs, gs.measured_seconds);
+    if (m) augur_sim_write_json(m, &res, &gs, gs.measured_seconds, note, nnotes);
     if (!m || fclose(m) != 0) {
       free(buf);
       augur_sim_result_free(&res);
@@ -339,6 +383,8 @@ int cmd_simulate(int argc, char **argv) {
     free(buf);
   } else {
     if (inc) printf("%s\n\n", inc);
+    for (size_t i = 0; i < nnotes; i++)
+      printf("%s\n", note[i]);
     printf("machine: %s\n", mach.name);
     augur_sim_write_text(stdout, &res, gs.measured_seconds);
     if (gs.unmatched)

@@ -22,6 +22,7 @@ static MPI_Comm sync_comm = MPI_COMM_NULL;
 static const void *pending_caller;
 static augur_rank_def rank_def;
 static char host[256];
+static char cpus[4096];
 static augur_trace_meta meta;
 static char mpi_version[MPI_MAX_LIBRARY_VERSION_STRING + 1];
 static char **argv_copy;
@@ -285,6 +286,8 @@ void aug_lifecycle_init(int thread_level_provided, uint64_t t_enter) {
   rank_def.pid = (uint64_t)getpid();
   if (gethostname(host, sizeof host - 1) != 0) snprintf(host, sizeof host, "?");
   rank_def.host = host;
+  rank_def.cores = augur_cpu_info(&rank_def.cpu_quota, cpus, sizeof cpus);
+  rank_def.cpus = cpus[0] ? cpus : NULL;
   rank_def.thread_level = thread_level_provided;
   rank_def.init_ns = t_enter;
   clock_sync(&rank_def.sync[0], AUGUR_SYNC_INIT);

@@ -1,5 +1,7 @@
 /* Simulation results as aligned text and as JSON. */
+#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "sim_int.h"
 
@@ -21,8 +23,17 @@ void augur_sim_write_text(FILE *f, const augur_sim_result *r, double measured) {
           (unsigned long long)r->ops, (unsigned long long)r->messages, r->wall_seconds, ev / 1e6);
 }
 
+/* S as a JSON string, escaped by jansson. */
+static void json_str(FILE *f, const char *s) {
+  json_t *v = json_string(s);
+  char *t = v ? json_dumps(v, JSON_ENCODE_ANY) : NULL;
+  fputs(t ? t : "null", f);
+  free(t);
+  json_decref(v);
+}
+
 void augur_sim_write_json(FILE *f, const augur_sim_result *r, const augur_sim_graph_stats *gs,
-                          double measured) {
+                          double measured, const char *const *notes, size_t nnotes) {
   fprintf(f, "{\"schema\":1,\"predicted_seconds\":%.9g", r->predicted_seconds);
   if (measured >= 0) fprintf(f, ",\"measured_seconds\":%.9g", measured);
   fprintf(f, ",\"ranks\":[");
@@ -44,5 +55,10 @@ void augur_sim_write_json(FILE *f, const augur_sim_result *r, const augur_sim_gr
             (unsigned long long)gs->ops, (unsigned long long)gs->messages,
             (unsigned long long)gs->collectives, (unsigned long long)gs->unmatched,
             (unsigned long long)gs->trace_events, (unsigned long long)gs->bytes);
-  fprintf(f, "}\n");
+  fprintf(f, ",\"notes\":[");
+  for (size_t i = 0; notes && i < nnotes; i++) {
+    if (i) fputc(',', f);
+    json_str(f, notes[i]);
+  }
+  fprintf(f, "]}\n");
 }

@@ -47,6 +47,10 @@ int aug_def_put_rank(aug_buf *b, const augur_rank_def *d) {
     PUT(aug_buf_string(&s, d->counters[i].name));
   }
   PUT(aug_buf_string(&s, d->counter_note));
+  /* format minor 3; older readers stop before these */
+  PUT(aug_buf_varint(&s, d->cores));
+  PUT(aug_buf_varint(&s, d->cpu_quota));
+  PUT(aug_buf_string(&s, d->cpus));
   int rc = put_record(b, AUG_DEF_RANK, &s);
   aug_buf_free(&s);
   return rc;
@@ -167,6 +171,7 @@ static char *str(cur *c, int *oom) {
 void aug_rank_def_free(augur_rank_def *d) {
   free(d->host);
   free(d->counter_note);
+  free(d->cpus);
   for (uint32_t i = 0; i < AUGUR_MAX_COUNTERS; i++)
     free(d->counters[i].name);
   memset(d, 0, sizeof *d);
@@ -207,6 +212,11 @@ int aug_def_get_rank(const uint8_t *body, size_t len, augur_rank_def *d, const c
     if (d->counters[i].index >= AUGUR_MAX_COUNTERS) c.bad = 1, *why = "counter index >= 4";
   }
   d->counter_note = str(&c, &oom);
+  if (!c.bad && c.p < c.end) { /* absent before format minor 3: unknown */
+    d->cores = u32(&c);
+    d->cpu_quota = u32(&c);
+    d->cpus = str(&c, &oom);
+  }
   if (c.bad) {
     if (oom)
       *why = "out of memory";
@@ -301,6 +311,7 @@ int aug_rank_def_copy(augur_rank_def *dst, const augur_rank_def *src) {
   *dst = *src;
   dst->host = dup_or_null(src->host, &oom);
   dst->counter_note = dup_or_null(src->counter_note, &oom);
+  dst->cpus = dup_or_null(src->cpus, &oom);
   for (uint32_t i = 0; i < AUGUR_MAX_COUNTERS; i++)
     dst->counters[i].name = i < src->ncounters ? dup_or_null(src->counters[i].name, &oom) : NULL;
   if (oom) {

@@ -11,7 +11,7 @@
 #include "buf.h"
 
 #define AUG_FORMAT_MAJOR 1
-#define AUG_FORMAT_MINOR 2
+#define AUG_FORMAT_MINOR 3
 
 #define AUG_FILE_MAGIC   "AUGUREVT"
 #define AUG_FILEHDR_SIZE 32

@@ -364,7 +364,7 @@ static void test_parent_counts(void **state) {
   (void)state;
   char *dir = make_trace();
   augur_trace *t = open_ok(dir);
-  assert_int_equal(augur_trace_info_get(t)->version_minor, 2);
+  assert_true(augur_trace_info_get(t)->version_minor >= 2);
   for (size_t b = 0; b < NBLOCKS; b++)
     assert_int_equal(augur_trace_block(t, 1, b)->nparents, PER_BLOCK);
   assert_int_equal(augur_trace_nparents(t, 1), NBLOCKS * PER_BLOCK);

@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -456,6 +457,79 @@ static void test_definitions(void **state) {
   tu_cleanup(dir);
 }
 
+/* Writes a trace of N ranks whose facts say host H[i], affinity count C[i],
+ * CPU list L[i] and quota Q[i]; returns its hosts summary. */
+static augur_hosts hosts_of(uint32_t n, const char *const *h, const uint32_t *c,
+                            const char *const *l, const uint32_t *q) {
+  char *dir = tu_tracedir();
+  tu_meta(dir, n);
+  augur_error err;
+  for (uint32_t r = 0; r < n; r++) {
+    augur_writer *w;
+    assert_int_equal(augur_writer_open(&w, dir, r, n, 0, &err), 0);
+    augur_rank_def d = rank_def(r, n, 1000, 0);
+    d.host = (char *)h[r];
+    d.cores = c[r];
+    d.cpus = (char *)l[r];
+    d.cpu_quota = q[r];
+    assert_int_equal(augur_writer_def_rank(w, &d, &err), 0);
+    assert_int_equal(augur_writer_close(w, &err), 0);
+  }
+  augur_trace *t;
+  int rc = augur_trace_open(&t, dir, &err);
+  if (rc) fail_msg("%s", err.msg);
+  const augur_rank_def *d = augur_trace_rank(t, 0);
+  assert_int_equal(d->cores, c[0]);
+  assert_int_equal(d->cpu_quota, q[0]);
+  if (l[0]) assert_string_equal(d->cpus, l[0]);
+  augur_hosts p;
+  assert_int_equal(augur_trace_hosts(t, &p, &err), AUGUR_OK);
+  static char name[64]; /* p.host dies with the trace */
+  snprintf(name, sizeof name, "%s", p.host ? p.host : "");
+  p.host = name;
+  augur_trace_close(t);
+  tu_cleanup(dir);
+  return p;
+}
+
+/* Where the ranks ran (format minor 3): a host's CPUs are the union of its
+ * ranks' affinity masks (ranks bound one per core are not oversubscribed),
+ * capped by the cgroup quota; a rank that did not record them makes the
+ * placement unknown. */
+static void test_hosts(void **state) {
+  (void)state;
+  const char *a2[] = {"a", "a"}, *bound[] = {"0", "1"}, *both[] = {"0-1", "0-1"};
+  const uint32_t one[] = {1, 1}, two[] = {2, 2}, none[] = {0, 0}, quota1[] = {1, 1};
+  augur_hosts p = hosts_of(2, a2, one, bound, none);
+  assert_int_equal(p.nhosts, 1);
+  assert_int_equal(p.known, 1);
+  assert_int_equal(p.cores, 2);
+  assert_int_equal(p.oversubscribed, 0);
+  p = hosts_of(2, a2, two, both, quota1); /* 2 CPUs, a quota of 1 */
+  assert_int_equal(p.cores, 1);
+  assert_int_equal(p.ranks, 2);
+  assert_int_equal(p.oversubscribed, 1);
+  assert_string_equal(p.host, "a");
+  /* 3 ranks on host b's CPU 0, 1 rank on host c's 0-3: b is the busiest */
+  const char *h4[] = {"b", "c", "b", "b"}, *l4[] = {"0", "0-3", "0", "0"};
+  const uint32_t c4[] = {1, 4, 1, 1}, q4[] = {0, 0, 0, 0};
+  p = hosts_of(4, h4, c4, l4, q4);
+  assert_int_equal(p.nhosts, 2);
+  assert_int_equal(p.max_ranks, 3);
+  assert_int_equal(p.oversubscribed, 1);
+  assert_string_equal(p.host, "b");
+  assert_int_equal(p.ranks, 3);
+  assert_int_equal(p.cores, 1);
+  /* no list: the largest affinity count speaks; no count: unknown */
+  const char *nol[] = {NULL, NULL};
+  p = hosts_of(2, a2, two, nol, none);
+  assert_int_equal(p.cores, 2);
+  assert_int_equal(p.known, 1);
+  p = hosts_of(2, a2, none, nol, none);
+  assert_int_equal(p.known, 0);
+  assert_int_equal(p.oversubscribed, 0);
+}
+
 /* Clock correction with known numbers; merged order, ties by rank, and
  * sub-records adjacent to their parent. */
 static void test_clock_merged(void **state) {
@@ -785,7 +859,7 @@ int main(void) {
       cmocka_unit_test(test_every_type),     cmocka_unit_test(test_threads),
       cmocka_unit_test(test_definitions),    cmocka_unit_test(test_clock_merged),
       cmocka_unit_test(test_writer_threads), cmocka_unit_test(test_many_ranks),
-      cmocka_unit_test(test_slack),
+      cmocka_unit_test(test_slack),          cmocka_unit_test(test_hosts),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

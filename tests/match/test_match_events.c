@@ -111,7 +111,9 @@ static void completion_takes_parent_times(void **state) {
   assert_int_equal(g->m[0].recv.t_post, 1);
   assert_int_equal(g->m[0].recv.t_start, 50);
   assert_int_equal(g->m[0].recv.t_end, 90);
-  assert_int_equal(g->m[0].recv.callsite, 1001); /* the Irecv's */
+  assert_int_equal(g->m[0].recv.callsite, 1001);      /* the Irecv's */
+  assert_int_equal(g->m[0].recv.wait_callsite, 1050); /* the Wait's: where the time went */
+  assert_int_equal(g->m[0].send.wait_callsite, g->m[0].send.callsite);
   assert_int_equal(g->m[0].recv.type, AUGUR_EV_IRECV);
   assert_int_equal(g->m[0].recv.kind, AUGUR_MATCH_NONBLOCKING);
   assert_int_equal(g->m[0].recv.rank, 1);

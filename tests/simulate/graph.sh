@@ -128,9 +128,11 @@ for app in stencil ring; do
   for opt in "" --spread --smooth --no-classes --exact; do
     [ -z "$opt" ] || expect 0 0 "$AUGUR" graph "$D/$app.augur" -o "$D/$app$opt.graph" $opt
     g="$D/$app$opt.graph"
-    expect 0 0 "$AUGUR" simulate "$D/$app.augur" --json
+    # a core per rank on both sides: a trace recorded with more ranks than
+    # CPUs is simulated on its recorded CPUs, a graph file knows no placement
+    expect 0 0 "$AUGUR" simulate "$D/$app.augur" --json --cores 4
     cp "$D/out" "$D/$app.json"
-    expect 0 0 "$AUGUR" simulate "$g" --json
+    expect 0 0 "$AUGUR" simulate "$g" --json --cores 4
     # --spread draws the costs (lognormal/normal around the means), --smooth
     # averages the outliers away (docs/graph-format.md): looser.
     tol=0.01
@@ -162,9 +164,9 @@ expect 0 - "$AUGUR" record -o "$D/ring1200.augur" -- "$mpiexec" -n 2 "$apps/ring
 expect 0 - "$AUGUR" record -o "$D/solver.augur" -- "$mpiexec" -n 4 "$apps/pas2p_solver" -n 20
 for app in ring1200 solver; do
   expect 0 0 "$AUGUR" graph "$D/$app.augur" -o "$D/$app.graph" --exact
-  expect 0 0 "$AUGUR" simulate "$D/$app.augur" --json
+  expect 0 0 "$AUGUR" simulate "$D/$app.augur" --json --cores 4
   cp "$D/out" "$D/$app.json"
-  expect 0 0 "$AUGUR" simulate "$D/$app.graph" --json
+  expect 0 0 "$AUGUR" simulate "$D/$app.graph" --json --cores 4
   "$PY" - "$D/$app.json" "$D/out" <<'PYEOF' || fail "$app --exact: round trip: $(head -c 3000 "$D/$app.graph")"
 import json, sys
 a = json.load(open(sys.argv[1]))["predicted_seconds"]

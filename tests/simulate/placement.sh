@@ -1,0 +1,52 @@
+# The trace's recorded CPUs in simulate and calibrate (issue 21 item 8c, 8d).
+# calibrate: the model's cores are the CPUs its ranks could use (under
+# `taskset -c 0`: 1), on one node. simulate: a run recorded with more ranks
+# than CPUs (2 ranks under `taskset -c 0`) is simulated on the recorded CPUs
+# by default and says so (text line 1, JSON notes); a model whose cores
+# differ from the recorded ones is warned about; --cores still decides.
+# usage: placement.sh MPIEXEC APPDIR
+. "$(dirname "$0")/../lib.sh"
+mpiexec=$1
+apps=$2
+cal="$(dirname "$AUGUR")/../lib/augur-calibrate-mpich"
+[ -x "$cal" ] || { echo "skipped: no MPICH calibration program"; exit 77; }
+
+line() { grep -qx "$2" "$1" || fail "$1: no line '$2': $(grep -v '^#' "$1" | head -20)"; }
+expect 0 1 taskset -c 0 "$AUGUR" calibrate --ranks 2 -o "$D/one.ini"
+line "$D/one.ini" "nodes = 1"
+line "$D/one.ini" "cores_per_node = 1"
+line "$D/one.ini" "cores = 1"
+expect 0 1 "$AUGUR" calibrate --ranks 2 -o "$D/all.ini"
+line "$D/all.ini" "cores_per_node = $(nproc)"
+line "$D/all.ini" "cores = $(nproc)"
+
+T="$D/pinned.augur"
+expect 0 - "$AUGUR" record -o "$T" -- taskset -c 0 "$mpiexec" -n 2 "$apps/dp_wait_site" -n 3 -d 5000
+expect 0 0 "$AUGUR" simulate "$T"
+sed -n 1p "$D/out" | grep -q "^note: recorded with 2 ranks on 1 core (host .*): simulating 1 core " ||
+  fail "line 1 does not say the recorded placement: $(cat "$D/out")"
+expect 0 0 "$AUGUR" simulate "$T" --json
+cp "$D/out" "$D/default.json"
+expect 0 0 "$AUGUR" simulate "$T" --json --cores 1
+cp "$D/out" "$D/one-core.json"
+expect 0 0 "$AUGUR" simulate "$T" --json --cores 2
+cp "$D/out" "$D/two-cores.json"
+"$PY" - "$D/default.json" "$D/one-core.json" "$D/two-cores.json" <<'PY' || fail "simulate JSON"
+import json, sys
+d, one, two = (json.load(open(f)) for f in sys.argv[1:4])
+assert d["notes"] and d["notes"][0].startswith("note: recorded with 2 ranks on 1 core"), d["notes"]
+assert d["predicted_seconds"] == one["predicted_seconds"], (d["predicted_seconds"], one)
+assert any(n.startswith("warning: the model has 2 cores") for n in two["notes"]), two["notes"]
+PY
+# a model with this machine's cores: the recorded single CPU wins, with a warning
+if [ "$(nproc)" -ge 2 ]; then
+  expect 0 0 "$AUGUR" simulate "$T" --machine "$D/all.ini"
+  contains "$D/out" "note: recorded with 2 ranks on 1 core"
+  contains "$D/out" "warning: the model has $(nproc) cores per node"
+  # not oversubscribed: nothing said
+  expect 0 - "$AUGUR" record -o "$D/free.augur" -- "$mpiexec" -n 2 "$apps/dp_wait_site" -n 3 -d 5000
+  expect 0 0 "$AUGUR" simulate "$D/free.augur" --json
+  "$PY" -c "import json,sys; n=json.load(open(sys.argv[1]))['notes']; assert n == [], n" "$D/out" ||
+    fail "notes on a run with a CPU per rank"
+fi
+finish
