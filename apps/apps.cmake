@@ -52,6 +52,12 @@ foreach(_app dp_wait_site)
   _augur_c_app(${_app} pg_common.h AUGUR_DP_APPS)
 endforeach()
 
+# Diagnosis rule apps (apps/README.md, "Diagnosis rules"): each reproduces the
+# mechanism one rule of `augur diagnose` must get right (tests/diagnose).
+foreach(_app dx_chain dx_split dx_alltoall dx_poll dx_eager dx_mpilate dx_halo)
+  _augur_c_app(${_app} pg_common.h AUGUR_DX_APPS)
+endforeach()
+
 # PAS2P prediction apps (apps/README.md, "PAS2P solver"): iterative programs
 # with known phases for `augur predict` (tests/predict, bench/predict). Listed
 # in AUGUR_PREDICT_APPS_<flavour>, not in AUGUR_APPS_<flavour>.

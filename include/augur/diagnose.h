@@ -51,6 +51,8 @@ enum augur_dx_pattern {
   AUGUR_DX_LATE_ARRIVAL,       /* "late_arrival" */
   AUGUR_DX_SERIALIZATION,      /* "serialization" */
   AUGUR_DX_SLOW_COMMUNICATION, /* "slow_communication" */
+  AUGUR_DX_COLLECTIVE_VOLUME,  /* "collective_volume" */
+  AUGUR_DX_POLLING,            /* "polling" */
   AUGUR_DX_NPATTERNS
 };
 #define AUGUR_DX_NWAITSTATES 7 /* patterns 0..6 are wait states */
@@ -159,6 +161,7 @@ typedef struct augur_diagnosis {
   uint64_t eager_max;      /* largest standard send seen completing before its receive was posted */
   uint64_t rendezvous_min; /* smallest standard send seen waiting for its receive (0 = none) */
   uint64_t eager_limit;    /* the limit used: given, or inferred (0 = none inferred) */
+  int eager_given;         /* 1: eager_limit comes from the options (--eager-limit) */
 
   /* Where the ranks ran (augur_trace_hosts). With more ranks than CPUs
    * on a host, ranks wait for a CPU too: said first, before the findings. */
@@ -173,6 +176,13 @@ typedef struct augur_diagnosis {
   size_t nnotes;
   char **notes; /* what the diagnosis could not decide for the whole trace */
 } augur_diagnosis;
+
+/* Where D's eager limit comes from: "given" (options), "inferred" (standard
+ * sends up to eager_max finished before their receive, from rendezvous_min
+ * they waited for it, eager_max < rendezvous_min), "at_least" (only the
+ * former seen), "below" (only the latter), "unclear" (both seen, and they
+ * overlap), "none" (neither). */
+const char *augur_dx_eager_source(const augur_diagnosis *d);
 
 /* Diagnoses TRACE. Fails on a damaged trace (the reader's message: file, rank,
  * offset, expectation) or when memory runs out. */

@@ -59,7 +59,8 @@ static int before(dx *d, const augur_event *ev) {
     r->started = 1;
     r->win_start = r->last_end = r->cp_t = ev->t_start > d->t_ready ? ev->t_start : d->t_ready;
   }
-  if (ev->t_start > r->last_end) {
+  int polled = dx_poll(d, ev);
+  if (ev->t_start > r->last_end && !polled) {
     dx_spread(d, r->last_end, ev->t_start, d->busy, NULL);
     r->seg.compute_ns += ev->t_start - r->last_end;
   }
@@ -73,7 +74,12 @@ static int before(dx *d, const augur_event *ev) {
   if (is_counted_send(ev->type) && ev->peer >= 0 && (uint32_t)ev->peer < d->nranks) {
     d->ranks[ev->peer].pending_in++;
     dx_sent *x = &r->sent[r->nsent++ % DX_SEND_RING];
-    *x = (dx_sent){ev->t_start, ev->t_end, ev->hash, (uint32_t)ev->peer};
+    *x = (dx_sent){.t0 = ev->t_start,
+                   .t1 = ev->t_end,
+                   .hash = ev->hash,
+                   .to = (uint32_t)ev->peer,
+                   .exchange =
+                       ev->type == AUGUR_EV_SENDRECV || ev->type == AUGUR_EV_SENDRECV_REPLACE};
     if (ev->hash) d->has_hashes = 1;
   }
   return 0;
@@ -81,6 +87,10 @@ static int before(dx *d, const augur_event *ev) {
 
 static void after(dx *d, const augur_event *ev) {
   dx_rank *r = &d->ranks[ev->rank];
+  /* a collective's own time belongs to no segment (its waits are found
+   * when its last member arrives) */
+  if (!r->finalized && !augur_event_is_collective(ev->type) && ev->t_end > ev->t_start)
+    r->seg.mpi_ns += ev->t_end - ev->t_start;
   if (!r->finalized && ev->t_end > r->last_end) r->last_end = ev->t_end;
   r->in_call_until = ev->t_end;
   if (!r->finalized) cp_advance(d, ev->rank, ev->callsite, ev->t_end, 1);

@@ -92,7 +92,9 @@ int augur_diagnosis_write_json(const augur_diagnosis *d, FILE *f, augur_error *e
   json_t *eg = json_object();
   json_object_set_new(eg, "eager_max_bytes", json_integer((json_int_t)d->eager_max));
   json_object_set_new(eg, "rendezvous_min_bytes", json_integer((json_int_t)d->rendezvous_min));
-  json_object_set_new(eg, "limit_bytes", json_integer((json_int_t)d->eager_limit));
+  json_object_set_new(eg, "limit_bytes",
+                      d->eager_limit ? json_integer((json_int_t)d->eager_limit) : json_null());
+  json_object_set_new(eg, "limit_source", json_string(augur_dx_eager_source(d)));
   json_object_set_new(o, "eager", eg);
   json_t *iv = json_array();
   for (size_t i = 0; i < d->nintervals; i++) {

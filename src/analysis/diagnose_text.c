@@ -46,6 +46,37 @@ static void para(FILE *f, const char *label, const char *text) {
   fputc('\n', f);
 }
 
+/* The eager limit: given, inferred from what the sends did, or why not. */
+static void eager_line(const augur_diagnosis *d, FILE *f) {
+  const char *src = augur_dx_eager_source(d);
+  unsigned long long e = d->eager_max, r = d->rendezvous_min;
+  if (!strcmp(src, "given"))
+    fprintf(f,
+            "  eager limit: %llu bytes (--eager-limit): standard sends up to it are not counted "
+            "as late-receiver waits\n",
+            (unsigned long long)d->eager_limit);
+  else if (!strcmp(src, "inferred"))
+    fprintf(f,
+            "  eager limit: %llu to %llu bytes (standard sends up to %llu bytes finished before "
+            "their receive was posted; from %llu bytes they waited for it)\n",
+            e, r - 1, e, r);
+  else if (!strcmp(src, "at_least"))
+    fprintf(f,
+            "  eager limit: at least %llu bytes (standard sends up to that size finished before "
+            "their receive was posted; none was seen waiting for it)\n",
+            e);
+  else if (!strcmp(src, "below"))
+    fprintf(f,
+            "  eager limit: below %llu bytes (standard sends from that size waited for their "
+            "receive; none was seen finishing before it)\n",
+            r);
+  else if (!strcmp(src, "unclear"))
+    fprintf(f,
+            "  eager limit: unclear (standard sends of up to %llu bytes finished before their "
+            "receive, yet one of %llu bytes waited for it: use --eager-limit)\n",
+            e, r);
+}
+
 int augur_diagnosis_write_text(const augur_diagnosis *d, FILE *f, augur_error *err) {
   char a[64], b[64];
   augur_fmt_ns(a, sizeof a, (uint64_t)(d->total_seconds * 1e9));
@@ -73,6 +104,19 @@ int augur_diagnosis_write_text(const augur_diagnosis *d, FILE *f, augur_error *e
     augur_fmt_ns(b, sizeof b, (uint64_t)(x->saving_seconds * 1e9));
     fprintf(f, "  %2zu  %-19s %10s %6.1f%% %10s  %-9s %s\n", i + 1, augur_dx_pattern_id(x->pattern),
             a, 100 * x->share, b, rk, where);
+    if (x->ncallsites > 1) { /* one problem at several call sites: all of them */
+      char list[1024];
+      size_t len = 0;
+      list[0] = '\0';
+      for (size_t k = 0; k < x->ncallsites && len + 200 < sizeof list; k++) {
+        const augur_dx_callsite *s = &x->callsites[k];
+        site(where, sizeof where, s->function, s->file, s->line, s->id);
+        augur_fmt_ns(a, sizeof a, (uint64_t)(s->seconds * 1e9));
+        len +=
+            (size_t)snprintf(list + len, sizeof list - len, "%s%s (%s)", k ? ", " : "", where, a);
+      }
+      para(f, "sites", list);
+    }
     para(f, "why", x->cause);
     para(f, "fix", x->recommendation);
     if (x->undecided) {
@@ -91,11 +135,7 @@ int augur_diagnosis_write_text(const augur_diagnosis *d, FILE *f, augur_error *e
     if (d->wait_instances[w])
       fprintf(f, "  %-19s %10.6f  %8llu instances\n", augur_dx_pattern_id(w), d->wait_seconds[w],
               (unsigned long long)d->wait_instances[w]);
-  if (d->rendezvous_min || d->eager_max)
-    fprintf(f,
-            "  eager limit: standard sends up to %llu bytes finished before their receive; "
-            "from %llu bytes they waited for it\n",
-            (unsigned long long)d->eager_max, (unsigned long long)d->rendezvous_min);
+  eager_line(d, f);
 
   size_t ni = d->nintervals < 5 ? d->nintervals : 5;
   if (ni) fprintf(f, "\nWorst intervals (fewest ranks computing the longest)\n");

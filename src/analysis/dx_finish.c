@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "augur/report.h" /* augur_fmt_callsite */
+#include "augur/event.h"
+#include "augur/report.h" /* augur_fmt_callsite, augur_fmt_bytes */
 #include "dx_int.h"
 
 #define NS 1e-9
@@ -29,6 +30,21 @@ static void site_text(augur_trace *t, uint32_t cs, char *buf, size_t n) {
     augur_fmt_callsite(buf, n, t, cs);
   else
     snprintf(buf, n, "an unknown call site");
+}
+
+/* Where a group loses its time: its call site, or for a problem found at
+ * several, "N call sites (largest: X)" - the finding lists them all. */
+static void group_site_text(augur_trace *t, const dx_group *g, char *buf, size_t n) {
+  int k = 1;
+  for (int i = 1; i < DX_GROUP_SITES; i++)
+    k += g->site_ns[i] > 0;
+  if (k == 1 || g->pattern == AUGUR_DX_SLOW_COMMUNICATION) {
+    site_text(t, g->callsite, buf, n);
+    return;
+  }
+  char one[200];
+  site_text(t, g->callsite, one, sizeof one);
+  snprintf(buf, n, "%d call sites (most at %s)", k, one);
 }
 
 /* "1-3,5" from a rank bitmap. */
@@ -155,8 +171,10 @@ static void master_worker(fin *F) {
     for (size_t j = i + 1; j < d->groups.n; j++) {
       dx_group *a = &d->groups.g[i], *b = &d->groups.g[j];
       if (a->ns && b->ns && a->pattern == b->pattern && a->callsite == b->callsite &&
-          a->upstream == b->upstream)
+          a->upstream == b->upstream) {
         dx_group_merge(d, a, b);
+        b->into = (int32_t)i;
+      }
     }
   for (uint32_t i = 0; i < d->nranks; i++) {
     double w = (double)(d->ranks[i].win_end - d->ranks[i].win_start);
@@ -167,6 +185,51 @@ static void master_worker(fin *F) {
   }
   F->master_busy = mwin > 0 ? 1 - mw / mwin : 1;
   F->workers_busy = wwin > 0 ? 1 - ww / wwin : 1;
+}
+
+/* ---- problems: one situation over the call sites of one exchange ---- */
+
+static int32_t resolved(const dx *d, int32_t g) {
+  while (g >= 0 && d->groups.g[g].into >= 0)
+    g = d->groups.g[g].into;
+  return g;
+}
+
+/* The same problem (KappaPi step 3: the recurring situation, summed): same
+ * pattern, same cause (upstream), the same ranks losing the time because of
+ * the same ranks. Where in the code it happens does not split it. */
+static int same_problem(const dx *d, const dx_group *a, const dx_group *b) {
+  size_t w = (d->nranks + 63) / 64;
+  return a->pattern == b->pattern && a->wait_state == b->wait_state && a->upstream == b->upstream &&
+         !memcmp(a->rankbits, b->rankbits, w * sizeof(uint64_t)) &&
+         !memcmp(a->partnerbits, b->partnerbits, w * sizeof(uint64_t));
+}
+
+/* Merges each problem's groups into its largest; LATE: the late_arrival
+ * groups (after their upstreams are merged), else all the others. */
+static void merge_problems(dx *d, int late) {
+  for (size_t i = 0; i < d->groups.n; i++) {
+    dx_group *a = &d->groups.g[i];
+    if (late) a->upstream = resolved(d, a->upstream);
+    if (!a->ns || (a->pattern == AUGUR_DX_LATE_ARRIVAL) != late) continue;
+    for (size_t j = i + 1; j < d->groups.n; j++) {
+      dx_group *b = &d->groups.g[j];
+      if (late) b->upstream = resolved(d, b->upstream);
+      if (!b->ns || !same_problem(d, a, b)) continue;
+      if (b->ns > a->ns) { /* the largest keeps it: its call site comes first */
+        dx_group_merge(d, b, a);
+        a->into = (int32_t)j;
+        break;
+      }
+      dx_group_merge(d, a, b);
+      b->into = (int32_t)i;
+    }
+  }
+}
+
+static void problems(fin *F) {
+  merge_problems(F->d, 0);
+  merge_problems(F->d, 1);
 }
 
 /* Workers that would keep master and workers equally busy: the task rate
@@ -184,7 +247,7 @@ static long balanced_workers(const fin *F) {
 static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_index) {
   dx *d = F->d;
   char site[256], psite[256], rk[128];
-  site_text(d->trace, g->callsite, site, sizeof site);
+  group_site_text(d->trace, g, site, sizeof site);
   site_text(d->trace, g->partner_cs, psite, sizeof psite);
   ranks_text(g->rankbits, d->nranks, rk, sizeof rk);
   /* "Rank 2 waits" / "Ranks 2-3 wait", "rank 1 sends" / "ranks 1-2 send" */
@@ -236,26 +299,39 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
   case AUGUR_DX_WAIT_AT_BARRIER:
   case AUGUR_DX_WAIT_AT_COLLECTIVE:
   case AUGUR_DX_LOAD_IMBALANCE: {
-    double extra = (double)g->excess_compute_ns * NS;
+    /* What the last to arrive did more than the first, since their previous
+     * collective: the cause states it, the fix follows the largest part. */
+    double comp = (double)g->excess_compute_ns * NS, wt = (double)g->excess_wait_ns * NS;
+    double mpi = (double)g->excess_mpi_ns * NS, late_s = (double)g->lateness_ns * NS;
     const char *what = g->pattern == AUGUR_DX_WAIT_AT_BARRIER ? "the barrier" : "the collective";
-    if (g->pattern == AUGUR_DX_WAIT_AT_COLLECTIVE)
-      cause = dx_strdup_printf("%s %s in %s at %s for the last rank to arrive (%s), "
-                               "which spends the time in MPI calls that are not waits.",
-                               who, wait, what, site, late);
-    else
-      cause = dx_strdup_printf(
-          "%s %s in %s at %s. The last to arrive is %s, late from computing: %.3f s "
-          "more computation than the first to arrive, summed over %llu instances.",
-          who, wait, what, site, late, extra, (unsigned long long)g->syncs);
-    if (g->pattern == AUGUR_DX_LOAD_IMBALANCE)
-      rec = dx_strdup_printf("Balance the work between the synchronisations at %s: move work "
-                             "from %s to the ranks that wait.",
-                             site, late);
-    else
-      rec = dx_strdup_printf("Balance the computation before %s (the late ranks compute more), "
-                             "or drop the synchronisation if it is not needed.",
+    cause = dx_strdup_printf(
+        "%s %s in %s at %s for the last rank to arrive (%s). Summed over %llu instances it "
+        "arrives %.3f s late, having computed %.3f s more, waited %.3f s more and spent %.3f s "
+        "more in other MPI calls than the first to arrive.",
+        who, wait, what, site, late, (unsigned long long)g->syncs, late_s, comp, wt, mpi);
+    double top = comp > mpi ? (comp > wt ? comp : wt) : (mpi > wt ? mpi : wt);
+    const char *from = g->late_rank < d->nranks && late_share > 0.5 ? late : "the late ranks";
+    if (g->pattern == AUGUR_DX_LOAD_IMBALANCE || (top == comp && comp * 2 >= late_s))
+      rec = dx_strdup_printf("Balance the computation before %s: move work from %s to the "
+                             "ranks that wait, or drop the synchronisation if it is not needed.",
+                             site, from);
+    else if (top == mpi && mpi * 2 >= late_s)
+      rec = dx_strdup_printf("The late ranks spend more time in MPI calls that do not wait "
+                             "(sends, copies, other collectives) before %s: spread that "
+                             "communication evenly, overlap it (nonblocking calls), or drop "
+                             "the synchronisation if it is not needed.",
                              site);
-    if (!F->out->has_counters && g->pattern != AUGUR_DX_WAIT_AT_COLLECTIVE)
+    else if (top == wt && wt * 2 >= late_s)
+      rec = dx_strdup_printf("The late ranks wait more before %s: fix those waits (see the "
+                             "point-to-point findings), then this one shrinks.",
+                             site);
+    else
+      rec = dx_strdup_printf("No measured part explains most of the lateness (computation, "
+                             "waits and MPI time since the previous collective): the late rank "
+                             "changes or was not running (more ranks than cores, system noise). "
+                             "Drop the synchronisation at %s if it is not needed.",
+                             site);
+    if (!F->out->has_counters && comp > 0)
       und = dx_strdup_printf("whether the late ranks do more work or run slower: the trace has "
                              "no instruction counters");
     break;
@@ -278,8 +354,9 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
   case AUGUR_DX_BLOCKED_SENDER:
     cause = dx_strdup_printf(
         "%s %s in %s for %s, which %s blocked too, waiting for a message from a third rank, "
-        "and %s at %s: a chain of blocked senders.",
-        who, wait, site, partner, is, fw, psite);
+        "and %s at %s after it: a chain of blocked senders (the sender was blocked during "
+        "%.3f s of the %.3f s waited, and computed the rest).",
+        who, wait, site, partner, is, fw, psite, (double)g->chain_ns * NS, (double)g->ns * NS);
     if (data == DX_DATA_SAME)
       rec = dx_strdup_printf("The forwarded data is the data received: let its origin send it "
                              "to every rank that needs it (MPI_Bcast or direct sends).");
@@ -373,6 +450,38 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
       rec = dx_strdup_printf("The ranks already share a node: send less data, or overlap the "
                              "transfer with computation (MPI_Isend/MPI_Irecv).");
     break;
+  case AUGUR_DX_COLLECTIVE_VOLUME: {
+    char vol[32];
+    augur_fmt_bytes(vol, sizeof vol, g->bytes);
+    const char *call = g->call_type ? augur_event_name(g->call_type) : "the collectives";
+    int a2a = g->call_type == AUGUR_EV_ALLTOALL || g->call_type == AUGUR_EV_ALLTOALLV ||
+              g->call_type == AUGUR_EV_ALLTOALLW;
+    cause =
+        dx_strdup_printf("%s spend%s the time in %s at %s moving data (%s over %llu calls), "
+                         "after every rank has arrived: the transfer itself, not a wait.",
+                         who, many ? "" : "s", call, site, vol, (unsigned long long)g->instances);
+    if (a2a)
+      rec = dx_strdup_printf("Move less data in the all-to-all: reduce or aggregate what each "
+                             "rank sends, transpose less often or choose a decomposition that "
+                             "needs fewer all-to-all exchanges, or overlap it with computation "
+                             "(MPI_Ialltoall).");
+    else
+      rec = dx_strdup_printf("Move less data through %s (send only what each rank needs, in "
+                             "fewer or smaller calls), or overlap it with computation (its "
+                             "nonblocking form).",
+                             call);
+    break;
+  }
+  case AUGUR_DX_POLLING: {
+    const char *call = g->call_type ? augur_event_name(g->call_type) : "MPI_Test";
+    cause = dx_strdup_printf("%s spend%s the time in %llu calls of %s at %s that found nothing "
+                             "done: polling in a loop.",
+                             who, many ? "" : "s", (unsigned long long)g->instances, call, site);
+    rec = dx_strdup_printf("Replace the polling loop by a blocking wait (MPI_Wait, MPI_Waitany, "
+                           "MPI_Waitall) or do useful work between the tests and test less "
+                           "often.");
+    break;
+  }
   default:
     break;
   }
@@ -721,6 +830,7 @@ int dx_finish(dx *d, const augur_dx_options *opt, augur_diagnosis *out) {
   F.out = out;
   windows(&F);
   master_worker(&F);
+  problems(&F);
   for (int w = 0; w < AUGUR_DX_NWAITSTATES; w++) {
     out->wait_seconds[w] = d->wait_ns[w] * NS;
     out->wait_instances[w] = d->wait_n[w];
@@ -729,9 +839,11 @@ int dx_finish(dx *d, const augur_dx_options *opt, augur_diagnosis *out) {
   out->min_share = opt->min_share > 0 ? opt->min_share : 0.02;
   out->eager_max = d->eager_max;
   out->rendezvous_min = d->rendezvous_min;
-  out->eager_limit = d->eager_limit_opt  ? d->eager_limit_opt
-                     : d->rendezvous_min ? (d->eager_max < d->rendezvous_min ? d->eager_max : 0)
-                                         : 0;
+  out->eager_given = d->eager_limit_opt != 0;
+  const char *src = augur_dx_eager_source(out);
+  out->eager_limit = out->eager_given                                       ? d->eager_limit_opt
+                     : !strcmp(src, "inferred") || !strcmp(src, "at_least") ? d->eager_max
+                                                                            : 0;
   int rc = placement(&F) || findings(&F, out->min_share) || intervals(&F) || critical_path(&F) ||
            notes(&F);
   free(F.fgroup);

@@ -84,6 +84,7 @@ int32_t dx_group_get(dx_groups *gs, int pattern, int wait_state, uint32_t callsi
   g->wait_state = wait_state;
   g->callsite = callsite;
   g->upstream = upstream;
+  g->into = -1;
   g->comm = 0;
   g->partner = DX_NONE_U32 - 1; /* "none seen yet" */
   g->late_rank = DX_NONE_U32;
@@ -200,6 +201,19 @@ void dx_group_merge(const dx *d, dx_group *into, dx_group *from) {
   into->instances += from->instances;
   into->syncs += from->syncs;
   into->excess_compute_ns += from->excess_compute_ns;
+  into->excess_wait_ns += from->excess_wait_ns;
+  into->excess_mpi_ns += from->excess_mpi_ns;
+  into->lateness_ns += from->lateness_ns;
+  into->chain_ns += from->chain_ns;
+  into->bytes += from->bytes;
+  if (into->call_type != from->call_type) into->call_type = 0;
+  if (from->late_votes && from->late_rank == into->late_rank)
+    into->late_votes += from->late_votes;
+  else if (from->late_votes > into->late_votes) {
+    into->late_rank = from->late_rank;
+    into->late_votes = from->late_votes - into->late_votes;
+  } else
+    into->late_votes -= from->late_votes;
   if (into->comm != from->comm) into->comm = UINT64_MAX;
   for (uint32_t w = 0; w < (d->nranks + 63) / 64; w++) {
     into->rankbits[w] |= from->rankbits[w];

@@ -15,8 +15,9 @@
 #define DX_LARGE_MESSAGE (64u * 1024u)
 /* Worst instances kept per group for the HTML marks. */
 #define DX_MARKS 16
-/* Call sites kept per group (the first is the group's own). */
-#define DX_GROUP_SITES 4
+/* Call sites kept per group (the first is the group's own; a problem merged
+ * over the call sites of one exchange lists them all, up to this many). */
+#define DX_GROUP_SITES 8
 /* Groups that get a per-bin histogram (the rest only count totals). */
 #define DX_HIST_GROUPS 256
 /* Recent sends kept per rank (multiple output, send sequences). */
@@ -24,6 +25,11 @@
 /* Clock correction between ranks is good to tens of microseconds: events
  * of different ranks closer than this are not ordered. */
 #define DX_CLOCK_SLACK 100000u /* ns */
+/* Two unsuccessful tests (MPI_Test*, MPI_Iprobe) of a rank closer than this
+ * are one polling loop, the gap included: the recorder and a loop that does
+ * nothing else take about 1 us per test (dx_poll, 2 cores); useful work
+ * between tests takes longer. */
+#define DX_POLL_GAP 10000u /* ns */
 /* serialization is only looked for up to this many ranks (O(ranks) test). */
 #define DX_SERIAL_MAX_RANKS 256
 
@@ -46,6 +52,7 @@ typedef struct dx_group {
   int wait_state;    /* wait state the instances were found in, or -1 */
   uint32_t callsite; /* where the time is lost */
   int32_t upstream;  /* late_arrival: the group whose waits made the rank late */
+  int32_t into;      /* merged into this group (one problem over call sites), or -1 */
   uint64_t ns;       /* lost process-time */
   uint64_t saving_ns;
   uint64_t instances;
@@ -57,6 +64,12 @@ typedef struct dx_group {
   uint32_t partner_cs;   /* that rank's call site (first seen) */
   uint64_t data[DX_DATA_N];
   uint64_t excess_compute_ns; /* load imbalance / late arrival: late rank's extra compute */
+  uint64_t excess_wait_ns;    /* ... its extra waiting */
+  uint64_t excess_mpi_ns;     /* ... its extra time in MPI calls that are not waits */
+  uint64_t lateness_ns;       /* ... summed lateness of the last arrivals */
+  uint64_t chain_ns;          /* blocked sender: part of the waits the sender was blocked too */
+  uint64_t bytes;             /* collective_volume: bytes moved (sent + received) */
+  uint16_t call_type;         /* collective_volume, polling: the MPI call */
   uint64_t syncs;             /* collective instances with a wait in this group */
   uint32_t late_rank;         /* most frequent last arriver (majority vote) */
   uint64_t late_votes;
@@ -79,6 +92,7 @@ typedef struct dx_groups {
 /* A rank's activity since its last collective call. */
 typedef struct dx_seg {
   uint64_t compute_ns;
+  uint64_t mpi_ns; /* time inside MPI calls other than the collectives themselves */
   uint64_t wait_ns;
   uint64_t top_wait_ns;
   int32_t top_group;
@@ -91,7 +105,9 @@ typedef struct dx_snap {
 
 typedef struct dx_sent {
   uint64_t t0, t1, hash;
+  uint64_t blocked_until; /* the send waited for its receiver until then (0: did not) */
   uint32_t to;
+  int exchange; /* MPI_Sendrecv(_replace): the call also receives, it is no multicast */
 } dx_sent;
 
 /* A large message's transfer time, held until the sender's next large send
@@ -129,6 +145,8 @@ typedef struct dx_rank {
   int many_peers;         /* talked to more than one peer */
   int did_send, did_recv; /* sent / received at least one message */
   uint64_t pending_in;    /* sends to this rank not matched yet (wrong order) */
+  uint64_t poll_end;      /* end of the latest unsuccessful test, 0 = not polling */
+  uint32_t poll_cs;       /* its call site */
   /* critical path: composition of the path that ends at cp_t */
   uint64_t cp_t;
 } dx_rank;
@@ -178,6 +196,11 @@ void dx_group_partner(dx_groups *gs, dx_group *g, uint32_t rank, uint32_t callsi
 /* dx_rules.c: the matcher's callbacks */
 int dx_on_message(void *ctx, const augur_message *m);
 int dx_on_coll(void *ctx, const augur_coll_instance *c);
+/* EV, a parent event of a rank: an unsuccessful MPI_Test, Testany, Testall,
+ * Testsome or Iprobe is polling, and so is the gap since the previous one
+ * (DX_POLL_GAP). Returns 1 when the gap before EV was charged as polling
+ * (it is then no computation). */
+int dx_poll(dx *d, const augur_event *ev);
 /* Flushes a rank's held large transfer into slow_communication if alone. */
 void dx_flush_transfer(dx *d, dx_rank *r);
 /* Charges a wait state of RANK: counts the exact total, puts it in group G,

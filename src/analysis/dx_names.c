@@ -7,10 +7,11 @@
 #include "dx_int.h"
 
 static const char *const ids[AUGUR_DX_NPATTERNS] = {
-    "late_sender",     "late_receiver",  "wrong_order",       "wait_at_collective",
-    "wait_at_barrier", "late_broadcast", "early_reduce",      "blocked_sender",
-    "multiple_output", "master_bound",   "workers_bound",     "load_imbalance",
-    "late_arrival",    "serialization",  "slow_communication"};
+    "late_sender",     "late_receiver",  "wrong_order",        "wait_at_collective",
+    "wait_at_barrier", "late_broadcast", "early_reduce",       "blocked_sender",
+    "multiple_output", "master_bound",   "workers_bound",      "load_imbalance",
+    "late_arrival",    "serialization",  "slow_communication", "collective_volume",
+    "polling"};
 
 static const char *const titles[AUGUR_DX_NPATTERNS] = {"Late sender",
                                                        "Late receiver",
@@ -26,7 +27,9 @@ static const char *const titles[AUGUR_DX_NPATTERNS] = {"Late sender",
                                                        "Load imbalance",
                                                        "Late arrival (consequence)",
                                                        "Serialization",
-                                                       "Slow communication"};
+                                                       "Slow communication",
+                                                       "Collective data movement",
+                                                       "Polling"};
 
 const char *augur_dx_pattern_id(int p) {
   return p >= 0 && p < AUGUR_DX_NPATTERNS ? ids[p] : "?";
@@ -40,6 +43,14 @@ int augur_dx_pattern_from_id(const char *id) {
   for (int p = 0; id && p < AUGUR_DX_NPATTERNS; p++)
     if (!strcmp(ids[p], id)) return p;
   return -1;
+}
+
+const char *augur_dx_eager_source(const augur_diagnosis *d) {
+  if (d->eager_given) return "given";
+  if (d->eager_max && d->rendezvous_min)
+    return d->eager_max < d->rendezvous_min ? "inferred" : "unclear";
+  if (d->eager_max) return "at_least";
+  return d->rendezvous_min ? "below" : "none";
 }
 
 char *dx_strdup_printf(const char *fmt, ...) {

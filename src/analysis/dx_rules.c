@@ -71,29 +71,49 @@ static int chain_data(uint64_t in_hash, const augur_match_end *out) {
   return (out->flags & AUGUR_F_FROM_RECV) ? DX_DATA_MODIFIED : DX_DATA_INDEPENDENT;
 }
 
-/* The cause of a late-sender wait [from, to) of R on S's message. */
-static int late_sender_cause(dx *d, const augur_message *m, uint64_t from, uint64_t to, int *data) {
+static uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1) {
+  uint64_t lo = max64(a0, b0), hi = min64(a1, b1);
+  return hi > lo ? hi - lo : 0;
+}
+
+/* Events of different ranks closer than this are not ordered: the clock
+ * slack, at most 1 % of the wait W being explained. */
+static uint64_t slack_of(uint64_t w) {
+  return min64(DX_CLOCK_SLACK, w / 100);
+}
+
+/* The cause of a late-sender wait [from, to) of R on S's message. *CHAIN:
+ * blocked sender, the part of the wait S was blocked too. */
+static int late_sender_cause(dx *d, const augur_message *m, uint64_t from, uint64_t to, int *data,
+                             uint64_t *chain) {
   dx_rank *S = &d->ranks[m->sender];
   uint64_t w = to - from, ss = m->send.t_start;
   *data = DX_DATA_UNKNOWN;
-  /* blocked sender: S forwarded right after a wait of its own on a third
-   * rank, and that wait covered most of R's */
-  if (S->lw_valid && S->lw_from != m->receiver && S->lw_t1 <= ss && ss - S->lw_t1 <= w / 4 + 1000) {
-    uint64_t ov = min64(S->lw_t1, to) > max64(S->lw_t0, from)
-                      ? min64(S->lw_t1, to) - max64(S->lw_t0, from)
-                      : 0;
-    if (ov * 2 >= w) {
+  *chain = 0;
+  /* blocked sender (seed 3.1.1), causal: while R waited for this message,
+   * S was itself blocked in a receive from a third rank, and the send comes
+   * after that wait, whatever S computed in between. R's wait must begin
+   * before S's ends by more than the clock slack: then S's own wait delayed
+   * this send. */
+  if (S->lw_valid && S->lw_from != m->receiver && S->lw_t1 <= ss) {
+    uint64_t ov = overlap(S->lw_t0, S->lw_t1, from, to);
+    if (ov > slack_of(w)) {
       *data = chain_data(S->lw_hash, &m->send);
+      *chain = ov;
       return AUGUR_DX_BLOCKED_SENDER;
     }
   }
-  /* multiple output: S spent most of R's wait sending to others */
+  /* multiple output: S spent most of R's wait sending to others - sending,
+   * not waiting for a late receiver (in a neighbour exchange S's other send
+   * is held up by that neighbour: no multicast) */
   uint64_t busy = 0;
   int same = 1, known = m->send.hash != 0;
   for (unsigned i = 0; i < DX_SEND_RING && i < S->nsent; i++) {
     const dx_sent *x = &S->sent[i];
-    if (x->to == m->receiver || x->t1 <= from || x->t0 >= to) continue;
-    busy += min64(x->t1, to) - max64(x->t0, from);
+    if (x->to == m->receiver || x->exchange) continue;
+    uint64_t ov = overlap(max64(x->t0, x->blocked_until), x->t1, from, to);
+    if (!ov) continue;
+    busy += ov;
     if (!x->hash) known = 0;
     if (x->hash != m->send.hash) same = 0;
   }
@@ -109,7 +129,7 @@ static int late_sender_cause(dx *d, const augur_message *m, uint64_t from, uint6
      * inside MPI (within the clock slack, at most 1 % of the wait) or
      * finished. */
     uint32_t in_mpi = 1;
-    uint64_t slack = min64(DX_CLOCK_SLACK, w / 100);
+    uint64_t slack = slack_of(w);
     for (uint32_t k = 0; k < d->nranks; k++)
       if (k != m->sender && k != m->receiver &&
           (d->ranks[k].in_call_until + slack > ss || d->ranks[k].finalized))
@@ -142,17 +162,19 @@ static void late_sender(dx *d, const augur_message *m) {
   R->acct_until = to;
 
   int ws = AUGUR_DX_LATE_SENDER, pattern, data = DX_DATA_UNKNOWN;
+  uint64_t chain = 0;
   if (!(re->flags & AUGUR_F_ANY_SOURCE) && R->pending_in > 0) {
     /* messages sent earlier are waiting while R insists on this one */
     ws = pattern = AUGUR_DX_WRONG_ORDER;
   } else {
-    pattern = late_sender_cause(d, m, from, to, &data);
+    pattern = late_sender_cause(d, m, from, to, &data, &chain);
   }
   int32_t g = group(d, pattern, ws, re->wait_callsite, -1);
   if (g >= 0) {
     dx_group *G = &d->groups.g[g];
     dx_group_partner(&d->groups, G, m->sender, se->callsite);
     G->data[data]++;
+    G->chain_ns += chain;
   }
   dx_charge(d, ws, g, m->receiver, re->wait_callsite, from, to, m->comm);
   R->lw_valid = 1;
@@ -167,6 +189,12 @@ static int standard_blocking_send(unsigned type) {
   return type == AUGUR_EV_SEND || type == AUGUR_EV_SENDRECV || type == AUGUR_EV_SENDRECV_REPLACE;
 }
 
+/* S's send to RECEIVER that started at T0 waited for its receive until T. */
+static void note_blocked(dx_rank *S, uint32_t receiver, uint64_t t0, uint64_t t) {
+  for (unsigned i = 0; i < DX_SEND_RING && i < S->nsent; i++)
+    if (S->sent[i].t0 == t0 && S->sent[i].to == receiver) S->sent[i].blocked_until = t;
+}
+
 static void late_receiver(dx *d, const augur_message *m) {
   const augur_match_end *se = &m->send, *re = &m->recv;
   if (se->kind != AUGUR_MATCH_BLOCKING) return; /* the wait is in a later Wait: not followed */
@@ -175,15 +203,23 @@ static void late_receiver(dx *d, const augur_message *m) {
   uint64_t ss = se->t_start, post = re->t_post;
   if (post <= ss) return; /* the receive was there first */
   if (!sync) {
-    if (se->t_end < post) { /* finished before the receive existed: eager */
+    /* The protocol, from what the clocks can tell (DX_CLOCK_SLACK): a send
+     * that finished before its receive existed went eagerly; one that
+     * started well before the receive and did not finish until it was
+     * posted waited for it (rendezvous). A send ending close to the post
+     * tells nothing: an eager send takes microseconds too. */
+    if (se->t_end + DX_CLOCK_SLACK < post) {
       if (m->bytes > d->eager_max) d->eager_max = m->bytes;
       return;
     }
-    if (!d->rendezvous_min || m->bytes < d->rendezvous_min) d->rendezvous_min = m->bytes;
+    if (se->t_end < post) return;
+    if (post - ss > DX_CLOCK_SLACK && (!d->rendezvous_min || m->bytes < d->rendezvous_min))
+      d->rendezvous_min = m->bytes;
     if (d->eager_limit_opt && m->bytes <= d->eager_limit_opt) return;
   }
   uint64_t to = min64(post, se->t_end);
   if (to <= ss) return;
+  note_blocked(&d->ranks[m->sender], m->receiver, ss, to);
   int32_t g = group(d, AUGUR_DX_LATE_RECEIVER, AUGUR_DX_LATE_RECEIVER, se->callsite, -1);
   if (g >= 0) dx_group_partner(&d->groups, &d->groups.g[g], m->receiver, re->callsite);
   dx_charge(d, AUGUR_DX_LATE_RECEIVER, g, m->sender, se->callsite, ss, to, m->comm);
@@ -238,6 +274,34 @@ static void transfer(dx *d, const augur_message *m) {
   S->pending = x;
 }
 
+static int is_test(unsigned type) {
+  return type == AUGUR_EV_TEST || type == AUGUR_EV_TESTANY || type == AUGUR_EV_TESTALL ||
+         type == AUGUR_EV_TESTSOME || type == AUGUR_EV_IPROBE || type == AUGUR_EV_IMPROBE;
+}
+
+int dx_poll(dx *d, const augur_event *ev) {
+  dx_rank *r = &d->ranks[ev->rank];
+  if (r->finalized) return 0;
+  int test = is_test(ev->type);
+  int gap =
+      test && r->poll_end && ev->t_start >= r->poll_end && ev->t_start - r->poll_end <= DX_POLL_GAP;
+  uint64_t t0 = gap ? r->poll_end : ev->t_start;
+  if (test && (ev->flags & AUGUR_F_NOTDONE)) {
+    int32_t g = group(d, AUGUR_DX_POLLING, -1, (uint32_t)ev->callsite, -1);
+    if (g >= 0) d->groups.g[g].call_type = ev->type;
+    dx_charge(d, -1, g, ev->rank, (uint32_t)ev->callsite, t0, ev->t_end, ev->comm);
+    r->poll_end = ev->t_end > r->poll_end ? ev->t_end : r->poll_end;
+    r->poll_cs = (uint32_t)ev->callsite;
+    return gap;
+  }
+  if (gap) { /* the loop's last gap, before the test that found its request done */
+    int32_t g = group(d, AUGUR_DX_POLLING, -1, r->poll_cs, -1);
+    dx_charge(d, -1, g, ev->rank, r->poll_cs, t0, ev->t_start, ev->comm);
+  }
+  r->poll_end = 0;
+  return gap;
+}
+
 int dx_on_message(void *ctx, const augur_message *m) {
   dx *d = ctx;
   if (m->sender >= d->nranks || m->receiver >= d->nranks) return AUGUR_OK;
@@ -286,7 +350,7 @@ static int coll_class(unsigned t) {
 }
 
 static dx_seg take_snap(dx *d, uint32_t rank, uint64_t comm, uint64_t t_start) {
-  dx_seg none = {0, 0, 0, -1};
+  dx_seg none = {0, 0, 0, 0, -1};
   if (rank >= d->nranks) return none;
   dx_rank *r = &d->ranks[rank];
   for (size_t i = 0; i < r->nsnaps; i++)
@@ -301,6 +365,10 @@ static dx_seg take_snap(dx *d, uint32_t rank, uint64_t comm, uint64_t t_start) {
 /* Who arrived last at a synchronising collective, and why: its waits since
  * its previous collective (then this wait is their consequence), or its
  * computation. */
+static uint64_t excess(uint64_t late, uint64_t early) {
+  return late > early ? late - early : 0;
+}
+
 static int sync_pattern(int cls, const dx_seg *late, const dx_seg *early, uint64_t lateness,
                         int32_t *upstream) {
   *upstream = -1;
@@ -325,6 +393,31 @@ static void vote(dx_group *g, uint32_t rank) {
     g->late_votes++;
   } else {
     g->late_votes--;
+  }
+}
+
+/* Collective data movement (seed 3.1.2 applied to collectives): the time
+ * each member spends in the call after the last member arrived, when the
+ * instance moves large data (a member sends plus receives at least
+ * DX_LARGE_MESSAGE bytes, the slow_communication size). Disjoint from the
+ * collective's wait states, which end at that arrival. */
+static void volume(dx *d, const augur_coll_instance *c) {
+  const augur_coll_member *M = c->members;
+  uint64_t last = 0, most = 0;
+  for (uint32_t i = 0; i < c->nmembers; i++) {
+    last = max64(last, M[i].t_start);
+    most = max64(most, M[i].bytes + M[i].bytes_recv);
+  }
+  if (most < DX_LARGE_MESSAGE) return;
+  for (uint32_t i = 0; i < c->nmembers; i++) {
+    uint64_t t0 = max64(last, M[i].t_start);
+    if (M[i].t_end <= t0) continue;
+    int32_t g = group(d, AUGUR_DX_COLLECTIVE_VOLUME, -1, (uint32_t)M[i].callsite, -1);
+    if (g < 0) continue;
+    dx_group *G = &d->groups.g[g];
+    G->call_type = c->type;
+    G->bytes += max64(M[i].bytes, M[i].bytes_recv); /* what this rank moves */
+    dx_group_add(d, g, M[i].rank, (uint32_t)M[i].callsite, t0, M[i].t_end, c->comm);
   }
 }
 
@@ -372,8 +465,12 @@ int dx_on_coll(void *ctx, const augur_coll_instance *c) {
         dx_group *G = &d->groups.g[g0];
         G->saving_ns += maxw;
         vote(G, M[L].rank);
-        if (segs[L].compute_ns > segs[E].compute_ns)
-          G->excess_compute_ns += segs[L].compute_ns - segs[E].compute_ns;
+        G->lateness_ns += lateness;
+        G->excess_compute_ns += excess(segs[L].compute_ns, segs[E].compute_ns);
+        G->excess_wait_ns += excess(segs[L].wait_ns, segs[E].wait_ns);
+        /* MPI time that is not waiting */
+        G->excess_mpi_ns += excess(excess(segs[L].mpi_ns, segs[L].wait_ns),
+                                   excess(segs[E].mpi_ns, segs[E].wait_ns));
       }
     }
   } else if (cls == C_1TON || cls == C_NTO1) {
@@ -418,6 +515,7 @@ int dx_on_coll(void *ctx, const augur_coll_instance *c) {
       }
     }
   }
+  if (cls != C_NONE && cls != C_BARRIER) volume(d, c);
   free(heap);
   return AUGUR_OK;
 }

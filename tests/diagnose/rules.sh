@@ -1,0 +1,199 @@
+# The rules of `augur diagnose` on real MPICH runs of the apps/dx_*.c
+# programs, each reproducing one mechanism a rule must get right, with the
+# program's parameters varied so that no rule is fitted to one program.
+# CASE selects the rule: chain, split, volume, polling, eager, collwords, halo.
+# Environment: AUGUR, MPIEXEC (mpiexec.mpich), APPS (build/apps/mpich), PY, CASE;
+# optional REC_AUGUR: the augur that records (default AUGUR), so that these
+# checks can be run against another build's diagnose.
+. "$(dirname "$0")/../lib.sh"
+REC_AUGUR=${REC_AUGUR:-$AUGUR}
+
+# run NAME APP NP ARGS...: records APP on NP ranks and diagnoses it into
+# $D/NAME.json and $D/NAME.txt; extra record options in $REC_OPTS, extra
+# diagnose options in $DX_OPTS.
+run() {
+  name=$1 app=$2 np=$3
+  shift 3
+  # shellcheck disable=SC2086
+  expect 0 - "$REC_AUGUR" record ${REC_OPTS:-} -o "$D/$name.augur" -- "$MPIEXEC" -n "$np" \
+    "$APPS/$app" "$@"
+  if [ ! -d "$D/$name.augur" ]; then
+    fail "$name: no trace recorded"
+    return 1
+  fi
+  # shellcheck disable=SC2086
+  expect 0 0 "$AUGUR" diagnose "$D/$name.augur" --json ${DX_OPTS:-}
+  cp "$D/out" "$D/$name.json"
+  # shellcheck disable=SC2086
+  expect 0 0 "$AUGUR" diagnose "$D/$name.augur" ${DX_OPTS:-}
+  cp "$D/out" "$D/$name.txt"
+}
+
+# check NAME: the Python program on stdin sees the diagnosis as `d`, the text
+# as `txt`, and helpers `fs(pattern)` (findings of a pattern) and `ids()`.
+check() {
+  "$PY" - "$D/$1.json" "$D/$1.txt" <<PYEOF || fail "$1: $(head -c 3000 "$D/$1.txt")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+txt = open(sys.argv[2]).read()
+def fs(p): return [f for f in d["findings"] if f["pattern"] == p]
+def ids(): return [f["pattern"] for f in d["findings"]]
+$(cat)
+PYEOF
+}
+
+case "$CASE" in
+chain)
+  # Each rank receives, processes P (any length, varied), forwards: every
+  # wait is on a sender that was itself blocked when the wait began. The
+  # processing is longer and shorter than the origin's compute, messages of
+  # 64 B to 8 KiB (a large forward waits for its receiver to be scheduled,
+  # which changes who waits for whom; docs/diagnose.md), on 3 and 4 ranks.
+  i=0
+  for cfg in "3 -n 10 -c 2000 -p 10000 -s 64" "3 -n 10 -c 8000 -p 3000 -j 50 -s 8192" \
+    "4 -n 8 -c 1000 -p 6000 -j 30 -s 4096"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    run chain$i dx_chain $cfg || continue
+    check chain$i <<'PY'
+ls = d["wait_states"]["late_sender"]["seconds"]
+bs = sum(f["seconds"] for f in fs("blocked_sender"))
+assert ids()[0] == "blocked_sender", ids()
+assert not fs("serialization"), ids()
+# all but rank 1's first wait (the origin computing) is the chain
+assert bs >= 0.9 * ls, (bs, ls)
+PY
+  done
+  ;;
+split)
+  # One exchange's late-sender waits at 3 call sites, each below the 2 %
+  # threshold, together above it: one finding listing the 3 sites.
+  i=0
+  for cfg in "-n 15 -w 28000 -d 1000" "-n 10 -w 50000 -d 2000"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    run split$i dx_split 2 $cfg || continue
+    check split$i <<'PY'
+f = fs("late_sender")
+assert len(f) == 1, ids()
+f = f[0]
+lines = sorted(c["line"] for c in f["callsites"] if c["file"] and c["file"].endswith("dx_split.c"))
+# each receive waits D when the ranks keep step; a rank descheduled for more
+# than D (a loaded machine) shifts its wait to a later receive of the exchange
+assert len(lines) >= 2 and len(set(lines)) == len(lines), f["callsites"]
+assert f["ranks"] == [0], f["ranks"]
+# 3 D / (2 W + 6 D) = 4.8 % and 5.4 %, more when the ranks are descheduled
+assert 0.03 < f["share"] < 0.15, f["share"]
+assert "%d call sites" % len(lines) in f["cause"], f["cause"]
+assert "sites" in txt and "Nothing above the threshold" not in txt
+PY
+  done
+  ;;
+volume)
+  # Large all-to-all exchanges: the data movement is a finding with an
+  # all-to-all recommendation; both Alltoall and Alltoallv, 2 and 3 ranks.
+  i=0
+  for cfg in "2 -n 10 -w 5000 -s 4194304" "3 -n 8 -w 2000 -s 2097152 --v"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    run volume$i dx_alltoall $cfg || continue
+    check volume$i <<'PY'
+f = fs("collective_volume")
+assert len(f) == 1, ids()
+f = f[0]
+assert f["share"] >= 0.02, f["share"]
+assert f["callsites"][0]["file"].endswith("dx_alltoall.c"), f["callsites"]
+assert "MPI_Alltoall" in f["cause"], f["cause"]
+assert "MPI_Ialltoall" in f["recommendation"] and "less data" in f["recommendation"], f
+assert f["wait_state"] is None
+secs = [x["seconds"] for x in d["findings"]]
+assert secs == sorted(secs, reverse=True), secs
+PY
+  done
+  ;;
+polling)
+  # A receive completed by MPI_Testany / MPI_Test in a loop: the polling is
+  # the largest finding, with a fix that replaces the loop.
+  i=0
+  for cfg in "-n 20 -d 5000" "-n 10 -d 10000 --test"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    run poll$i dx_poll 2 $cfg || continue
+    check poll$i <<'PY'
+assert ids()[0] == "polling", ids()
+f = fs("polling")[0]
+assert f["ranks"] == [0], f["ranks"]
+assert f["share"] > 0.03, f["share"]  # the loop; gaps > DX_POLL_GAP (descheduled) not counted
+assert "MPI_Test" in f["cause"], f["cause"]
+assert "MPI_Wait" in f["recommendation"], f["recommendation"]
+PY
+  done
+  ;;
+eager)
+  # Sends from 8 B to 2 MiB to a late receiver: the eager limit is inferred
+  # as a range with no contradiction; with sends that meet their receive at
+  # once (--tight, which used to say "from 8 bytes they waited") nothing
+  # contradicts either; --eager-limit replaces it.
+  run eager1 dx_eager 2 -n 4 -d 2000
+  check eager1 <<'PY'
+e = d["eager"]
+assert e["limit_source"] == "inferred", e
+assert 0 < e["eager_max_bytes"] < e["rendezvous_min_bytes"], e
+assert e["limit_bytes"] == e["eager_max_bytes"], e
+assert "eager limit: %d to %d bytes" % (e["eager_max_bytes"], e["rendezvous_min_bytes"] - 1) in txt
+PY
+  run eager2 dx_eager 2 -n 30 --tight -m 64
+  check eager2 <<'PY'
+e = d["eager"]
+assert e["rendezvous_min_bytes"] == 0, e
+assert e["limit_source"] in ("at_least", "none"), e
+PY
+  DX_OPTS="--eager-limit 100000" run eager3 dx_eager 2 -n 2 -d 2000
+  check eager3 <<'PY'
+e = d["eager"]
+assert e["limit_source"] == "given" and e["limit_bytes"] == 100000, e
+assert "eager limit: 100000 bytes (--eager-limit)" in txt, txt
+PY
+  ;;
+collwords)
+  # The last rank at an Allreduce is late from MPI copies (not waits, not
+  # computation): cause and fix say so; when it computes instead, the
+  # finding is load imbalance and the fix is to balance.
+  run mpi1 dx_mpilate 3 -n 10 -s 8388608 -k 4
+  check mpi1 <<'PY'
+f = [x for x in d["findings"] if x["pattern"] in ("wait_at_collective", "load_imbalance")]
+assert f and f[0]["pattern"] == "wait_at_collective", ids()
+f = f[0]
+assert "compute more" not in f["recommendation"], f["recommendation"]
+assert "MPI calls" in f["recommendation"], f["recommendation"]
+assert "more in other MPI calls" in f["cause"], f["cause"]
+PY
+  run mpi2 dx_mpilate 3 -n 10 --compute -c 20000
+  check mpi2 <<'PY'
+f = fs("load_imbalance")
+assert f, ids()
+assert "Balance" in f[0]["recommendation"], f[0]["recommendation"]
+PY
+  ;;
+halo)
+  # A neighbour exchange held up by a late rank is not a multicast: no
+  # multiple_output, no MPI_Scatter(v) advice. Rendezvous and eager sizes,
+  # 3 and 4 ranks, with payload fingerprints (they decide the multicast kind).
+  i=0
+  for cfg in "4 -n 10 -e 10000 -s 1048576" "3 -n 10 -e 5000 -s 262144 -l 1" \
+    "4 -n 10 -e 8000 -s 1024"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    REC_OPTS=--payload-hash DX_OPTS="--min-share 0.001" run halo$i dx_halo $cfg || continue
+    check halo$i <<'PY'
+assert d["findings"], "no findings"
+assert not fs("multiple_output"), ids()
+assert "Scatter" not in txt and "MPI_Bcast" not in txt, txt
+PY
+  done
+  ;;
+*)
+  fail "unknown CASE '$CASE'"
+  ;;
+esac
+finish
