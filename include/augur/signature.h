@@ -22,9 +22,10 @@
 extern "C" {
 #endif
 
-/* Newest versions read (and written for irregular-mode signatures, whose
- * phases have per-rank weights; global-mode files stay version 1). */
-#define AUGUR_SIGNATURE_VERSION 2
+/* Newest versions read. Version 3 names the program (written whenever the
+ * signature knows it); version 2 (irregular-mode signatures, whose phases
+ * have per-rank weights) and 1 (global mode) do not, and stay readable. */
+#define AUGUR_SIGNATURE_VERSION 3
 #define AUGUR_SIGRESULT_VERSION 2
 
 /* Share of the base run's time within which `augur signature` plans the
@@ -97,6 +98,12 @@ typedef struct augur_signature {
    * synchronisation the program does not have, so none falls inside a
    * timed stretch. */
   uint64_t vote_from;
+  /* Version 3: the program the signature was made from: its executable's
+   * base name (as augur_signature_module_name makes it) and the hex GNU
+   * build id of that executable ("-": unknown, or a --portable signature,
+   * which fits other builds). NULL in older files: not known. */
+  char *program;
+  char *build_id;
 } augur_signature;
 
 /* Allocates P's per-rank arrays for S's ranks (the irregular ones too when
@@ -113,6 +120,10 @@ void augur_signature_free(augur_signature *s);
  * and '#' made '_' (words are blank-separated in the file). Both `augur
  * signature` and the recorder's signature mode name modules this way. */
 void augur_signature_module_name(const char *path, char *out, size_t n);
+/* The identity of the executable at PATH: its base name (as above) in NAME
+ * and the hex GNU build id of its ELF file in BUILD_ID ("-" when the file has
+ * none or cannot be read). Returns 0, or -1 when the name does not fit. */
+int augur_program_id(const char *path, char *name, size_t nname, char *build_id, size_t nbid);
 /* Index (1-based) of a module base name, 0 if it is not in the signature. */
 uint16_t augur_signature_module(const augur_signature *s, const char *basename);
 

@@ -191,6 +191,8 @@ void augur_signature_free(augur_signature *s) {
     free(p->rank_first_unit);
   }
   free(s->phase);
+  free(s->program);
+  free(s->build_id);
   free(s);
 }
 
@@ -199,6 +201,69 @@ void augur_signature_module_name(const char *path, char *out, size_t n) {
   snprintf(out, n, "%s", b ? b + 1 : path);
   for (char *c = out; *c; c++)
     if (*c == ' ' || *c == '\t' || *c == '#') *c = '_';
+}
+
+/* The GNU build id note of an ELF64 little-endian file (the only kind the
+ * recorder runs on: x86-64 and aarch64 Linux), from its program headers. */
+static int elf_build_id(FILE *f, char *hex, size_t n) {
+  unsigned char eh[64];
+  if (fread(eh, 1, sizeof eh, f) != sizeof eh || memcmp(eh, "\177ELF", 4) || eh[4] != 2 ||
+      eh[5] != 1)
+    return -1;
+  uint64_t phoff;
+  uint16_t phentsize, phnum;
+  memcpy(&phoff, eh + 32, 8);
+  memcpy(&phentsize, eh + 54, 2);
+  memcpy(&phnum, eh + 56, 2);
+  if (phentsize < 56 || phnum > 256) return -1;
+  for (uint16_t i = 0; i < phnum; i++) {
+    unsigned char ph[56];
+    uint32_t type;
+    uint64_t off, size;
+    if (fseek(f, (long)(phoff + (uint64_t)i * phentsize), SEEK_SET) ||
+        fread(ph, 1, sizeof ph, f) != sizeof ph)
+      return -1;
+    memcpy(&type, ph, 4);
+    memcpy(&off, ph + 8, 8);
+    memcpy(&size, ph + 32, 8);
+    if (type != 4 /* PT_NOTE */ || size > 65536) continue;
+    unsigned char *note = malloc(size ? size : 1);
+    if (!note || fseek(f, (long)off, SEEK_SET) || fread(note, 1, size, f) != size) {
+      free(note);
+      return -1;
+    }
+    int found = 0;
+    for (uint64_t at = 0; at + 12 <= size && !found;) {
+      uint32_t nsz, dsz, nt;
+      memcpy(&nsz, note + at, 4);
+      memcpy(&dsz, note + at + 4, 4);
+      memcpy(&nt, note + at + 8, 4);
+      uint64_t name = at + 12, desc = name + ((nsz + 3u) & ~3u);
+      if (desc + dsz > size) break;
+      if (nt == 3 /* NT_GNU_BUILD_ID */ && nsz == 4 && !memcmp(note + name, "GNU", 4) && dsz > 0 &&
+          dsz * 2 < n) {
+        for (uint32_t k = 0; k < dsz; k++)
+          snprintf(hex + 2 * k, 3, "%02x", note[desc + k]);
+        found = 1;
+      }
+      at = desc + ((dsz + 3u) & ~3u);
+    }
+    free(note);
+    if (found) return 0;
+  }
+  return -1;
+}
+
+int augur_program_id(const char *path, char *name, size_t nname, char *build_id, size_t nbid) {
+  augur_signature_module_name(path, name, nname);
+  if (!*name || strlen(name) + 1 >= nname || nbid < 2) return -1;
+  snprintf(build_id, nbid, "-");
+  FILE *f = fopen(path, "rb");
+  if (f) {
+    if (elf_build_id(f, build_id, nbid) != 0) snprintf(build_id, nbid, "-");
+    fclose(f);
+  }
+  return 0;
 }
 
 uint16_t augur_signature_module(const augur_signature *s, const char *basename) {
@@ -381,6 +446,21 @@ int augur_signature_read(const char *path, augur_signature **out, augur_error *e
          (rc = get_u64(&L, 2, UINT64_MAX, &s->vote_from, "a count")) != AUGUR_OK))
       goto done;
   }
+  if (v >= 3) { /* version 3: the program */
+    if ((rc = expect(&L, "program", 2, "'program NAME BUILD_ID' (BUILD_ID hex or '-')")) !=
+        AUGUR_OK)
+      goto done;
+    const char *b = L.w[2];
+    size_t nb = strspn(b, "0123456789abcdef");
+    if (strcmp(b, "-") && (nb != strlen(b) || nb < 2 || nb > 128)) {
+      rc = bad(&L, "a BUILD_ID of 2 to 128 hex digits, or '-'");
+      goto done;
+    }
+    if (!(s->program = strdup(L.w[1])) || !(s->build_id = strdup(b))) {
+      rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+      goto done;
+    }
+  }
   if ((rc = expect(&L, "base", 3, "'base RUN_SECONDS PRE_SECONDS REST_SECONDS'")) != AUGUR_OK ||
       (rc = get_double(&L, 1, &s->base_run_seconds, "a time in seconds")) != AUGUR_OK ||
       (rc = get_double(&L, 2, &s->base_pre_seconds, "a time in seconds")) != AUGUR_OK ||
@@ -456,12 +536,15 @@ done:
 }
 
 int augur_signature_write(FILE *f, const augur_signature *s) {
-  fprintf(f, "augur-signature %d\n", s->irregular ? 2 : 1);
+  int v = s->program ? 3 : s->irregular ? 2 : 1;
+  fprintf(f, "augur-signature %d\n", v);
   fprintf(f, "# docs/signature.md; written by augur signature\n");
   fprintf(f, "ranks %u\n", s->nranks);
+  if (v == 3 && !s->irregular) fprintf(f, "mode global\n");
   if (s->irregular)
     fprintf(f, "mode irregular\ncomm 0x%llx %llu\n", (unsigned long long)s->comm,
             (unsigned long long)s->vote_from);
+  if (v == 3) fprintf(f, "program %s %s\n", s->program, s->build_id ? s->build_id : "-");
   fprintf(f, "base %.9f %.9f %.9f\n", s->base_run_seconds, s->base_pre_seconds,
           s->base_rest_seconds);
   fprintf(f, "modules %u\n", s->nmodules);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -25,6 +26,34 @@ static void forward(int sig, siginfo_t *si, void *ctx) {
 }
 
 int cli_run_child(char **cmd) {
+  return cli_run_child_watched(cmd, NULL, NULL, NULL);
+}
+
+/* Waits for PID; with STALLED, polls it every 200 ms and, when it says so,
+ * sends SIGTERM (mpiexec passes it on to the ranks), then SIGKILL 10 s later. */
+static int wait_child(pid_t pid, int *status, int (*stalled)(void *), void *ctx, int *killed) {
+  const struct timespec tick = {0, 200000000};
+  int ticks_since_term = -1;
+  for (;;) {
+    pid_t w = waitpid(pid, status, stalled ? WNOHANG : 0);
+    if (w == pid) return 0;
+    if (w < 0 && errno != EINTR) return -1;
+    if (w != 0) continue;
+    nanosleep(&tick, NULL);
+    if (ticks_since_term < 0 && stalled(ctx)) {
+      *killed = 1;
+      kill(pid, SIGTERM);
+      ticks_since_term = 0;
+    } else if (ticks_since_term >= 0 && ++ticks_since_term == 50) {
+      kill(pid, SIGKILL);
+    }
+  }
+}
+
+int cli_run_child_watched(char **cmd, int (*stalled)(void *ctx), void *ctx, int *killed) {
+  int dummy = 0;
+  if (!killed) killed = &dummy;
+  *killed = 0;
   struct sigaction sa, old_int, old_term;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = forward;
@@ -44,14 +73,14 @@ int cli_run_child(char **cmd) {
   }
   child_pid = pid;
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return cli_fail("waitpid: %s", strerror(errno));
+  if (wait_child(pid, &status, stalled, ctx, killed) != 0)
+    return cli_fail("waitpid: %s", strerror(errno));
   child_pid = 0;
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) {
-    cli_note("%s was killed by signal %d", cmd[0], WTERMSIG(status));
+    if (!*killed) cli_note("%s was killed by signal %d", cmd[0], WTERMSIG(status));
     return 128 + WTERMSIG(status);
   }
   return CLI_FAIL;

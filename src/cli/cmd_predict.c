@@ -1,5 +1,5 @@
 /* augur predict --signature FILE [--measure K] [--json] [--mpi F] [--results FILE]
- *               -- COMMAND...
+ *               [--force] [--stall SECONDS] -- COMMAND...
  *
  * Runs COMMAND with the recorder in signature mode (docs/signature.md): the
  * ranks recognise the signature's phases online, time K repetitions of each
@@ -7,13 +7,16 @@
  *   PET = pre + sum(PhaseET_i x W_i) + rest x scale
  * where pre is the measured time before the first phase, PhaseET_i is
  * measured (phases not measured use the base time x scale), and scale is
- * how much faster or slower the measured phases ran than on the base run. */
+ * how much faster or slower the measured phases ran than on the base run.
+ * A run that went to its end measured itself: PET is then its time. */
 #define _XOPEN_SOURCE 700 /* realpath, mkstemp */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,6 +24,10 @@
 #include "augur/signature.h"
 #include "cli.h"
 #include "mpi_flavour.h"
+
+/* Shortest no-progress limit of the watchdog (seconds): covers the start-up
+ * of mpiexec and MPI_Init on a loaded machine. */
+#define STALL_MIN 30.0
 
 static void help(void) {
   printf("usage: augur predict --signature FILE [--measure K] [--json] -- COMMAND...\n"
@@ -38,6 +45,9 @@ static void help(void) {
          "  --json               print JSON\n"
          "  --mpi mpich|openmpi  use this recorder instead of detecting it\n"
          "  --results FILE       keep the raw results of the signature run there\n"
+         "  --force              run a signature made from another program (warns)\n"
+         "  --stall SECONDS      end the run after SECONDS with no progress (default:\n"
+         "                       the larger of 30 s and 4 x the base run)\n"
          "  -h, --help           show this help\n");
 }
 
@@ -59,6 +69,7 @@ typedef struct prediction {
   uint32_t pet_rank; /* irregular: the rank whose sum is PET's phase part */
   double launch;     /* SET - the ranks' own run: mpiexec start-up and exit */
   int pre_measured;  /* some phase was seen, so pre is a measurement */
+  double model;      /* PET from the phases; PET itself when the run stopped early */
   phase_pred *ph;    /* per signature phase */
 } prediction;
 
@@ -83,6 +94,11 @@ static void finish(const augur_signature *s, const augur_sigresult *r, double se
   p->launch = set > r->run_seconds ? set - r->run_seconds : 0;
   p->pet += p->pre + p->rest + p->launch;
   p->set = set;
+  /* A run that went to its end is the full run: its time is the answer,
+   * whatever the phases would predict (base x scale for the ones it did
+   * not measure would only echo the base run). */
+  p->model = p->pet;
+  if (!r->stopped) p->pet = set;
 }
 
 /* Phase RP's timed repetitions over all ranks: their time here (*NUM) and
@@ -187,13 +203,34 @@ static double shown_base(const augur_signature *s, const augur_sigresult *r, con
                                       : s->phase[i].base_seconds;
 }
 
+static uint32_t not_measured(const augur_signature *s, const prediction *p) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < s->nphases; i++)
+    n += p->ph[i].status == AUGUR_SIGRES_MISSING;
+  return n;
+}
+
 static void print_text(const char *sigpath, const augur_signature *s, const augur_sigresult *r,
                        const prediction *p) {
-  printf("%s: %u ranks, %u phases; the signature run %s\n", sigpath, s->nranks, s->nphases,
-         r->stopped ? "stopped early once every phase was measured"
-                    : "ran to the end (some phase was not measured in time)");
-  printf("PET %.6f s  SET %.6f s  (SET/PET %.1f %%)\n", p->pet, p->set,
-         p->pet > 0 ? 100.0 * p->set / p->pet : 0.0);
+  uint32_t missing = not_measured(s, p);
+  if (r->stopped) {
+    printf("%s: %u ranks, %u phases; the signature run stopped early once every phase was "
+           "measured\n",
+           sigpath, s->nranks, s->nphases);
+    printf("PET %.6f s  SET %.6f s  (SET/PET %.1f %%)\n", p->pet, p->set,
+           p->pet > 0 ? 100.0 * p->set / p->pet : 0.0);
+  } else {
+    printf("%s: %u ranks, %u phases; the signature run went to the end of the program", sigpath,
+           s->nranks, s->nphases);
+    if (missing)
+      printf(" and never saw %u of the signature's phases%s\n", missing,
+             missing == s->nphases ? " (none of them: is it the same program and input?)" : "");
+    else
+      printf(" (no point where all ranks could agree to stop)\n");
+    printf("PET %.6f s = the measured time of this full run (AET); the phases would have "
+           "predicted %.6f s\n",
+           p->pet, p->model);
+  }
   if (s->irregular && r->irregular)
     printf("irregular phases: every rank has its own weights; the table is rank %u's (the base "
            "run's largest sum), each phase scaled as it ran on all ranks\n",
@@ -213,11 +250,13 @@ static void print_text(const char *sigpath, const augur_signature *s, const augu
 static void print_json(const augur_signature *s, const augur_sigresult *r, const prediction *p) {
   int irr = s->irregular && r->irregular;
   printf("{\"pet_seconds\": %.9f, \"set_seconds\": %.9f, \"stopped_early\": %s, "
+         "\"pet_source\": \"%s\", \"model_pet_seconds\": %.9f, \"phases_not_seen\": %u, "
          "\"ranks\": %u, \"mode\": \"%s\", \"scale\": %.6f, \"pre_seconds\": %.9f, "
          "\"rest_seconds\": %.9f, \"launch_seconds\": %.9f, "
          "\"base_run_seconds\": %.9f, ",
-         p->pet, p->set, r->stopped ? "true" : "false", s->nranks, irr ? "irregular" : "global",
-         p->scale, p->pre, p->rest, p->launch, s->base_run_seconds);
+         p->pet, p->set, r->stopped ? "true" : "false", r->stopped ? "phases" : "full run",
+         p->model, not_measured(s, p), s->nranks, irr ? "irregular" : "global", p->scale, p->pre,
+         p->rest, p->launch, s->base_run_seconds);
   if (irr) printf("\"pet_rank\": %u, ", p->pet_rank);
   printf("\"phases\": [");
   for (uint32_t i = 0; i < s->nphases; i++)
@@ -230,10 +269,94 @@ static void print_json(const augur_signature *s, const augur_sigresult *r, const
   printf("]}\n");
 }
 
+/* ---- which program (docs/signature.md, "Which program") ---- */
+
+/* 0 when the program the command runs (APP, the word mpi_flavour_detect
+ * found; NULL: none) is the signature's, or FORCE; else says why and
+ * returns CLI_FAIL. */
+static int check_program(const char *sigpath, const augur_signature *s, const char *app,
+                         int force) {
+  if (!s->program) {
+    cli_note("note: %s names no program (an older signature): not checked", sigpath);
+    return CLI_OK;
+  }
+  char *path = app ? mpi_flavour_which(app) : NULL;
+  char name[256], bid[160];
+  int known = path && augur_program_id(path, name, sizeof name, bid, sizeof bid) == 0;
+  free(path);
+  if (!known) { /* the ranks check it too (rec_signature.c) */
+    cli_note("note: cannot tell which program the command runs; the ranks check it");
+    return CLI_OK;
+  }
+  char why[768];
+  if (strcmp(name, s->program) != 0)
+    snprintf(why, sizeof why, "%s is the signature of '%s', the command runs '%s'", sigpath,
+             s->program, name);
+  else if (strcmp(s->build_id, "-") != 0 && strcmp(bid, "-") != 0 && strcmp(bid, s->build_id))
+    snprintf(why, sizeof why,
+             "%s is the signature of another build of '%s' (build id %.12s, this one %.12s): "
+             "its call sites do not fit (make it with 'augur signature --portable')",
+             sigpath, name, s->build_id, bid);
+  else
+    return CLI_OK;
+  if (!force) return cli_fail("%s; --force runs it anyway", why);
+  cli_note("warning: %s; run anyway (--force): the prediction is not for this program", why);
+  return CLI_OK;
+}
+
+/* ---- the watchdog ---- */
+
+/* Progress is a change of the heartbeat file, which every rank rewrites at
+ * least every 100 ms while it makes MPI calls (rec_signature.c). */
+typedef struct watch {
+  const char *hb;    /* heartbeat file */
+  double limit;      /* seconds without progress */
+  double last;       /* now_s() of the last change seen */
+  struct timespec m; /* its mtime then */
+  double quiet;      /* seconds without progress when stopped */
+} watch;
+
+static int stalled(void *ctx) {
+  watch *w = ctx;
+  struct stat sb;
+  double t = now_s();
+  if (stat(w->hb, &sb) == 0 &&
+      (sb.st_mtim.tv_sec != w->m.tv_sec || sb.st_mtim.tv_nsec != w->m.tv_nsec)) {
+    w->m = sb.st_mtim;
+    w->last = t;
+  }
+  w->quiet = t - w->last;
+  return w->quiet > w->limit;
+}
+
+/* After a stop for no progress: what happened, and each rank's last line. */
+static void say_stalled(const watch *w, const augur_signature *s) {
+  cli_note("the signature run made no progress for %.1f s (no rank entered an MPI call; limit "
+           "%.0f s, --stall): ended it. What the ranks were doing:",
+           w->quiet, w->limit);
+  FILE *f = fopen(w->hb, "r");
+  char line[512];
+  int n = 0;
+  while (f && fgets(line, sizeof line, f)) {
+    size_t len = strlen(line);
+    while (len && (line[len - 1] == '\n' || line[len - 1] == ' ' || line[len - 1] == '\0'))
+      line[--len] = '\0';
+    if (!len) continue;
+    fprintf(stderr, "  %s\n", line);
+    n++;
+  }
+  if (f) fclose(f);
+  if (!n)
+    fprintf(stderr, "  no rank reported (none reached MPI_Init, or they cannot write %s)\n", w->hb);
+  else if ((uint32_t)n < s->nranks)
+    fprintf(stderr, "  (%u of %u ranks never reported)\n", s->nranks - (uint32_t)n, s->nranks);
+}
+
 int cmd_predict(int argc, char **argv) {
   const char *sigpath = NULL, *mpi = NULL, *keep = NULL, *val = NULL;
   long long measure = 0;
-  int json = 0, dashdash = -1;
+  double stall = 0;
+  int json = 0, force = 0, dashdash = -1;
   for (int i = 1; i < argc; i++) {
     int m;
     if (!strcmp(argv[i], "--")) {
@@ -244,6 +367,11 @@ int cmd_predict(int argc, char **argv) {
       return CLI_OK;
     } else if (!strcmp(argv[i], "--json")) {
       json = 1;
+    } else if (!strcmp(argv[i], "--force")) {
+      force = 1;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--stall", NULL, &val)) != 0) {
+      if (m < 0 || cli_parse_real("--stall", val, 0.5, 1e7, "seconds from 0.5", &stall) < 0)
+        return CLI_USAGE;
     } else if ((m = cli_opt_value(argc, argv, &i, "--signature", "-s", &val)) != 0) {
       if (m < 0) return CLI_USAGE;
       sigpath = val;
@@ -288,6 +416,10 @@ int cmd_predict(int argc, char **argv) {
   int app = -1;
   int flavour = mpi_flavour_detect(cmd, ncmd, &app, why, sizeof why);
   if (mpi) flavour = mpi_flavour_parse(mpi);
+  if (check_program(sigpath, s, app >= 0 ? cmd[app] : NULL, force) != CLI_OK) {
+    augur_signature_free(s);
+    return CLI_FAIL;
+  }
   cli_flavour_lib(libname, sizeof libname, "libaugur-mpi", flavour);
   if (cli_lib_path(lib, sizeof lib, libname) < 0 || access(lib, R_OK) != 0) {
     augur_signature_free(s);
@@ -309,11 +441,22 @@ int cmd_predict(int argc, char **argv) {
     close(fd);
     unlink(results); /* rank 0 creates it: its absence means no results */
   }
+  /* The heartbeat file: one line per rank, rewritten by the ranks. */
+  char hb[PATH_MAX + 8];
+  snprintf(hb, sizeof hb, "%s.hb", results);
+  int hfd = open(hb, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (hfd < 0) {
+    augur_signature_free(s);
+    return cli_fail("cannot create %s: %s", hb, strerror(errno));
+  }
+  close(hfd);
   char kbuf[32];
   snprintf(kbuf, sizeof kbuf, "%lld", measure);
   int ok = cli_preload(lib) == 0 && setenv("AUGUR_SIGNATURE", sigabs, 1) == 0 &&
            setenv("AUGUR_SIGNATURE_OUT", results, 1) == 0 &&
            setenv("AUGUR_SIGNATURE_MEASURE", kbuf, 1) == 0 &&
+           setenv("AUGUR_SIGNATURE_HEARTBEAT", hb, 1) == 0 &&
+           (!force || setenv("AUGUR_SIGNATURE_FORCE", "1", 1) == 0) &&
            setenv("AUGUR_COUNTERS", "none", 1) == 0;
   if (!ok) {
     augur_signature_free(s);
@@ -321,11 +464,18 @@ int cmd_predict(int argc, char **argv) {
   }
 
   double t0 = now_s();
-  int code = cli_run_child(cmd);
+  watch w = {.hb = hb, .limit = stall, .last = t0};
+  if (w.limit <= 0) /* a gap between two MPI calls lasts at most the run (x4: a slower machine) */
+    w.limit = 4 * s->base_run_seconds > STALL_MIN ? 4 * s->base_run_seconds : STALL_MIN;
+  int killed = 0;
+  int code = cli_run_child_watched(cmd, stalled, &w, &killed);
   double set = now_s() - t0;
   augur_sigresult *r = NULL;
   int rc = CLI_OK;
-  if (access(results, F_OK) != 0) {
+  if (killed) {
+    say_stalled(&w, s);
+    rc = CLI_FAIL;
+  } else if (access(results, F_OK) != 0) {
     rc = cli_fail("the signature run wrote no results (%s%s)",
                   code ? "the program failed"
                        : "the program never reached MPI_Init or the "
@@ -340,6 +490,7 @@ int cmd_predict(int argc, char **argv) {
     rc = cli_fail("%s: per-rank results that do not fit the signature's ranks and phases", results);
   }
   if (!keep) unlink(results);
+  unlink(hb);
   if (rc == CLI_OK) {
     prediction p = {0};
     p.ph = calloc(s->nphases, sizeof *p.ph);

@@ -31,6 +31,27 @@ static void help(void) {
          "  -h, --help         show this help\n");
 }
 
+/* The program S is for (docs/signature.md, "Which program"): the recorded
+ * run's executable (argv[0]) by base name, with the build id of the module
+ * of that name the trace saw (else of argv[0] itself). A portable signature
+ * fits other builds: no build id. */
+static int set_program(augur_trace *t, augur_signature *s, int portable) {
+  const augur_trace_info *in = augur_trace_info_get(t);
+  if (in->argc < 1 || !in->argv[0] || !*in->argv[0]) return 0; /* unknown: version 2 file */
+  char name[256], bid[160], mname[256];
+  const char *path = in->argv[0];
+  augur_signature_module_name(path, name, sizeof name);
+  for (uint32_t id = 1; augur_trace_module(t, id); id++) {
+    const augur_module_def *md = augur_trace_module(t, id);
+    augur_signature_module_name(md->path ? md->path : "", mname, sizeof mname);
+    if (!strcmp(mname, name)) path = md->path;
+  }
+  if (augur_program_id(path, name, sizeof name, bid, sizeof bid) != 0) return 0;
+  s->program = strdup(name);
+  s->build_id = strdup(portable ? "-" : bid);
+  return s->program && s->build_id ? 0 : -1;
+}
+
 int cmd_signature(int argc, char **argv) {
   const char *path = NULL, *outp = NULL, *val = NULL;
   long long measure = 10, n;
@@ -92,7 +113,9 @@ int cmd_signature(int argc, char **argv) {
       for (uint32_t c = 0; c < s->phase[i].ncalls[r]; c++)
         s->phase[i].calls[r][c].module = 0;
   rc = CLI_OK;
-  if (!s->nphases) {
+  if (set_program(t, s, portable) != 0) {
+    rc = cli_fail("out of memory");
+  } else if (!s->nphases) {
     rc = cli_fail("%s: no relevant phase: nothing to put in a signature", path);
   } else {
     FILE *f = fopen(outp, "w");

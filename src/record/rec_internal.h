@@ -147,6 +147,9 @@ void aug_counters_describe(augur_rank_def *def);
 /* ---- communicators (comm.c) ---- */
 void aug_comm_setup(void);           /* registers world and self */
 int aug_comm_rank_in(MPI_Comm comm); /* this process's rank in comm (cached) */
+/* Size of the live intracommunicator with augur id ID (0: unknown, freed or an
+ * intercommunicator). Scans the table: callers cache it. */
+uint32_t aug_comm_size_of(uint64_t id);
 /* A Comm_idup request completed: map its new handle to the id chosen at the call. */
 void aug_comm_idup_started(augur_event *ev, MPI_Comm parent, MPI_Comm *newcomm, MPI_Request req);
 void aug_comm_idup_completed(uint64_t req);

@@ -3,11 +3,27 @@
  * No trace is written. Each rank matches its own calls against the calls
  * its fingerprint lists for every phase of the signature (one KMP automaton
  * per phase, so a repetition is found wherever it starts), times repetitions
- * start .. start+K-1 of each phase, and at the end of every repetition of
- * the signature's sync phase all ranks vote (PMPI_Allreduce of "I measured
- * everything" over a private communicator). Once the vote is unanimous, rank
- * 0 writes the results, every rank calls PMPI_Finalize and exits with 0:
- * the rest of the program never runs.
+ * start .. start+K-1 of each phase, and now and then, right after a
+ * blocking collective on a communicator of all the ranks, all ranks vote
+ * (PMPI_Allreduce of "I measured everything" over a private communicator).
+ * Once the vote is unanimous, rank 0 writes the results, every rank calls
+ * PMPI_Finalize and exits with 0: the rest of the program never runs.
+ *
+ * The vote points are chosen so that every rank votes after the same call
+ * by construction: MPI has all ranks call the blocking collectives on
+ * communicators spanning them in one order (a program that orders them
+ * differently on two ranks is erroneous: it deadlocks when collectives
+ * synchronise), so "the Nth such collective" is the same call on every
+ * rank, and which N carry a vote depends only on N and on what earlier
+ * votes returned (the same on every rank). Nothing a rank sees alone
+ * (its own phase matches, which differ when its calls repeat at a shorter
+ * period than another rank's) decides where a vote happens. The time
+ * spent voting is left out of every measured repetition.
+ *
+ * Heartbeat (AUGUR_SIGNATURE_HEARTBEAT=FILE, set by `augur predict`): each
+ * rank keeps one line of FILE up to date (what it does, what it has
+ * measured), rewritten at most every 100 ms while it makes MPI calls and
+ * around every vote; `augur predict` ends a run whose file stops changing.
  *
  * Feeding: in signature mode each thread buffer holds one call, so
  * aug_rec_enter hands the previous call (parent + sub-records) to
@@ -18,6 +34,7 @@
  *
  * Only the thread that called MPI_Init is followed; signature mode is for
  * programs that call MPI from one thread (documented). */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +59,14 @@ typedef struct sig_state {
   uint64_t first_start; /* start of the first repetition seen (0: none) */
 } sig_state;
 
+/* Votes: VOTE_SHARE of the base run apart (a tenth of the 5 % measurement
+ * budget, so a stop comes at most that late; a full run votes at most
+ * ~200 times), and at most VOTE_STRIDE_MAX vote points apart, which bounds
+ * the overshoot when vote points suddenly come much slower than before
+ * (docs/signature.md, "The stop vote"). */
+#define VOTE_SHARE      0.005
+#define VOTE_STRIDE_MAX 64u
+
 typedef struct site {
   uint16_t module;
   uint64_t offset;
@@ -49,8 +74,16 @@ typedef struct site {
 
 static augur_signature *sig;
 static sig_state *st;
-static int sync_idx = -1;
 static MPI_Comm vote_comm = MPI_COMM_NULL;
+/* The stop vote (see the top): blocking collectives on all-rank
+ * communicators fed so far, the one the next vote follows, the stride
+ * between votes, and the previous vote's collective and shared clock. */
+static aug_u64map comm_size; /* comm id -> size + 1 */
+static uint64_t ncoll, next_vote = 1, stride = 1, last_coll, nvotes;
+static double last_t, vote_gap; /* seconds */
+static uint64_t paused;         /* ns spent voting, left out of every measured time */
+static int hb_fd = -1;          /* heartbeat file */
+static uint64_t hb_last;        /* aug_now() of the last heartbeat line */
 static uint64_t init_ns;
 static uint64_t ncalls; /* calls fed so far */
 static uint64_t *ring;  /* t_start of the last ring_cap calls */
@@ -66,7 +99,6 @@ static unsigned *red_short, *red_anyshort; /* nphases: this rank measured fewer 
 /* Irregular signatures: the stretch the rank is in (-1 before its first
  * call) and the planned repetition being timed (-1: none). */
 static int64_t unit = -1;
-static uint64_t sync_seen; /* starts of the sync phase so far */
 static int cur_phase = -1;
 static uint64_t cur_start;
 static double cur_base;   /* the timed stretch's time in the base run (seconds) */
@@ -77,6 +109,39 @@ static unsigned *all_cnt; /* irregular, rank 0: every rank's red_cnt (nranks x n
 
 static void say(const char *what, const char *msg) {
   fprintf(stderr, "augur: rank %d: signature mode: %s: %s\n", aug_world_rank, what, msg);
+}
+
+/* ---- heartbeat ---- */
+
+#define HB_LINE     160        /* bytes per rank in the heartbeat file */
+#define HB_EVERY_NS 100000000u /* at most one line per 100 ms while calls run */
+
+static int locally_done(void);
+
+/* Rewrites this rank's line of the heartbeat file: what it is doing (WHAT)
+ * and how far its measurements are. FORCE: now, not only every 100 ms. */
+static void heartbeat(const char *what, int force) {
+  if (hb_fd < 0) return;
+  uint64_t t = aug_now();
+  if (!force && t - hb_last < HB_EVERY_NS) return;
+  hb_last = t;
+  uint32_t want = 0, done = 0;
+  for (uint32_t i = 0; sig && i < sig->nphases; i++) {
+    if (sig->phase[i].late || !st[i].len) continue;
+    want++;
+    done += st[i].measured >= st[i].want;
+  }
+  char line[HB_LINE];
+  int n = snprintf(line, sizeof line, "rank %d: %s; %u of %u phases measured, %llu votes",
+                   aug_world_rank, what, done, want, (unsigned long long)nvotes);
+  if (n < 0) return;
+  if (n > HB_LINE - 1) n = HB_LINE - 1;
+  memset(line + n, ' ', (size_t)(HB_LINE - 1 - n));
+  line[HB_LINE - 1] = '\n';
+  if (pwrite(hb_fd, line, HB_LINE, (off_t)aug_world_rank * HB_LINE) != HB_LINE) {
+    close(hb_fd); /* a full disk must not stop the program: no more heartbeats */
+    hb_fd = -1;
+  }
 }
 
 /* ---- call sites: module base name + offset, as `augur signature` wrote them ---- */
@@ -121,6 +186,21 @@ static int prepare(void) {
     say("reading the signature", err.msg);
     return -1;
   }
+  const char *force = getenv("AUGUR_SIGNATURE_FORCE");
+  if (sig->program &&
+      !(force && *force == '1')) { /* another program: refuse (augur predict --force) */
+    char exe[AUG_PATH_MAX], name[256], bid[160], msg[600];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    if (n > 0 && augur_program_id(exe, name, sizeof name, bid, sizeof bid) == 0 &&
+        (strcmp(name, sig->program) ||
+         (strcmp(bid, "-") && strcmp(sig->build_id, "-") && strcmp(bid, sig->build_id)))) {
+      snprintf(msg, sizeof msg, "the signature is for '%s' (build id %.12s), this is '%s' (%.12s)",
+               sig->program, sig->build_id, name, bid);
+      say(aug_cfg.signature, msg);
+      return -1;
+    }
+  }
   if (sig->nranks != (uint32_t)aug_world_size) {
     char msg[160];
     snprintf(msg, sizeof msg, "the signature is for %u ranks, this run has %d", sig->nranks,
@@ -146,7 +226,6 @@ static int prepare(void) {
     s->want = (uint32_t)(k < avail ? k : avail);
     /* Irregular plans list the stretches to time: no more than those. */
     if (sig->irregular && s->want > p->rank_measure[me]) s->want = p->rank_measure[me];
-    if (p->sync) sync_idx = (int)i;
     if (s->len > maxlen) maxlen = s->len;
     if (!s->len) continue;
     s->fail = calloc(s->len, sizeof *s->fail);
@@ -201,6 +280,8 @@ static void build_fail(sig_state *s) {
 void aug_sig_init(uint64_t t_enter) {
   init_ns = t_enter;
   snprintf(out_path, sizeof out_path, "%s", aug_cfg.signature_out);
+  const char *hb = getenv("AUGUR_SIGNATURE_HEARTBEAT");
+  if (hb && *hb) hb_fd = open(hb, O_WRONLY | O_CLOEXEC); /* created by augur predict */
   /* All ranks or none: a rank that cannot follow the signature would never
    * vote, and the others would wait for it forever. */
   int ok = prepare() == 0, all = 0;
@@ -213,6 +294,8 @@ void aug_sig_init(uint64_t t_enter) {
   for (uint32_t i = 0; i < sig->nphases; i++)
     if (st[i].len) build_fail(&st[i]);
   PMPI_Comm_dup(MPI_COMM_WORLD, &vote_comm);
+  vote_gap = VOTE_SHARE * sig->base_run_seconds;
+  heartbeat("past MPI_Init", 1);
 }
 
 /* ---- results ---- */
@@ -304,6 +387,7 @@ static void write_results(int stopped) {
  * a wrapper (before the application's next call runs). */
 static void stop_run(void) {
   stopping = 1;
+  heartbeat("stopping: the vote was unanimous", 1);
   atomic_store(&aug_active, 0);
   write_results(1);
   aug_lifecycle_stopped();
@@ -334,15 +418,14 @@ static void on_repetition(uint32_t i, uint64_t start, uint64_t end) {
  * collective on the characteristic communicator), and the signature names
  * the stretches to time on this rank. One whose first call is not the
  * fingerprint's (the program took another path) is not timed, and the rank
- * waits for one fewer. Returns 1 at a start of the sync phase: the ranks
- * vote there. */
-static int feed_irregular(const augur_sig_call *c, const augur_event *ev) {
-  uint64_t t = ev->t_start;
+ * waits for one fewer. */
+static void feed_irregular(const augur_sig_call *c, const augur_event *ev) {
+  uint64_t t = ev->t_start - paused;
   unsigned ty = ev->type;
   int bound =
       ty == AUGUR_EV_INIT || ty == AUGUR_EV_INIT_THREAD ||
       (ev->comm == sig->comm && (augur_event_is_p2p_send(ty) || augur_event_is_collective(ty)));
-  if (unit >= 0 && !bound) return 0;
+  if (unit >= 0 && !bound) return;
   if (cur_phase >= 0) {
     measured((uint32_t)cur_phase, cur_start, t);
     st[cur_phase].base_s += cur_base;
@@ -350,14 +433,12 @@ static int feed_irregular(const augur_sig_call *c, const augur_event *ev) {
   cur_phase = -1;
   unit++;
   uint32_t me = (uint32_t)aug_world_rank;
-  int sync_start = 0;
   for (uint32_t i = 0; i < sig->nphases; i++) {
     const augur_sig_phase *p = &sig->phase[i];
     sig_state *s = &st[i];
     if (!s->len) continue;
     int match = same(&s->calls[0], c);
     if (match && (uint64_t)unit == p->rank_first_unit[me] && !s->first_start) s->first_start = t;
-    if (match && (int)i == sync_idx) sync_start = ++sync_seen >= sig->vote_from;
     if (p->late || s->next >= p->rank_measure[me] || (uint64_t)unit != p->rank_units[me][s->next])
       continue;
     s->next++;
@@ -369,7 +450,52 @@ static int feed_irregular(const augur_sig_call *c, const augur_event *ev) {
       s->want--;
     }
   }
-  return sync_start;
+}
+
+/* ---- the stop vote ---- */
+
+/* Is EV a vote point: a blocking collective on an intracommunicator of all
+ * the ranks? (The size of a communicator id is looked up once.) */
+static int all_rank_collective(const augur_event *ev) {
+  if (!augur_event_is_collective(ev->type) || augur_event_is_nonblocking(ev->type)) return 0;
+  if (ev->comm == AUGUR_COMM_WORLD) return 1;
+  int fresh;
+  uint32_t *v = aug_u64map_slot(&comm_size, ev->comm, &fresh);
+  if (!v) return 0; /* out of memory: the same answer on no rank is safe only as "no" */
+  if (fresh) *v = aug_comm_size_of(ev->comm) + 1;
+  return *v - 1 == (uint32_t)aug_world_size;
+}
+
+/* After EV, the NCOLL-th vote point: vote when the schedule says so. The
+ * schedule depends on NCOLL and on the votes' results only, so every rank
+ * votes after the same call. Each vote also reduces the ranks' largest
+ * clock (the time since MPI_Init, votes left out); from how fast the vote
+ * points came since the previous vote, the next vote is placed VOTE_SHARE
+ * of the base run later, at most twice the previous stride and at most
+ * VOTE_STRIDE_MAX vote points on. Returns after a vote that is not unanimous;
+ * a unanimous one stops the run. */
+static void maybe_vote(const augur_event *ev) {
+  if (++ncoll < next_vote) return;
+  char what[96];
+  snprintf(what, sizeof what, "in stop vote %llu (after %s, vote point %llu)",
+           (unsigned long long)nvotes + 1, augur_event_name(ev->type), (unsigned long long)ncoll);
+  heartbeat(what, 1);
+  uint64_t t0 = aug_now();
+  double mine[2] = {locally_done() ? 0.0 : 1.0, (double)(t0 - paused - init_ns) / 1e9}, all[2];
+  PMPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, vote_comm);
+  paused += aug_now() - t0;
+  nvotes++;
+  if (all[0] == 0.0) stop_run();
+  /* Vote points per second since the last vote, on the shared clock. */
+  double dt = all[1] - last_t, want = dt > 0 ? vote_gap * (double)(ncoll - last_coll) / dt : 1;
+  uint64_t cap = stride * 2 < VOTE_STRIDE_MAX ? stride * 2 : VOTE_STRIDE_MAX;
+  stride = want < 1 ? 1 : want > (double)cap ? cap : (uint64_t)want;
+  last_coll = ncoll;
+  last_t = all[1];
+  next_vote = ncoll + stride;
+  snprintf(what, sizeof what, "running (vote %llu: some rank still measuring)",
+           (unsigned long long)nvotes);
+  heartbeat(what, 1);
 }
 
 static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
@@ -393,8 +519,7 @@ static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
   }
   c.size_class = cls;
 
-  ring[ncalls % ring_cap] = ev->t_start;
-  int sync_done = 0;
+  ring[ncalls % ring_cap] = ev->t_start - paused;
   for (uint32_t i = 0; i < sig->nphases && !sig->irregular; i++) {
     sig_state *s = &st[i];
     if (!s->len) continue;
@@ -403,22 +528,19 @@ static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
     if (same(&s->calls[s->pos], &c)) s->pos++;
     if (s->pos == s->len) {
       uint64_t start = ring[(ncalls + 1 - s->len) % ring_cap];
-      on_repetition(i, start, now);
+      on_repetition(i, start, now - paused);
       s->pos = s->fail[s->len - 1];
-      /* Every rank counts the same repetitions of the sync phase (global
-       * mode: in step), so all of them start voting at the same one: the
-       * last one the plan measures. A vote before it cannot succeed, and
-       * with ranks sharing cores each costs time slices. */
-      if ((int)i == sync_idx && s->seen >= s->start + s->want) sync_done = 1;
     }
   }
-  if (sig->irregular) sync_done = feed_irregular(&c, ev);
+  if (sig->irregular) feed_irregular(&c, ev);
   ncalls++;
-  if (sync_done && !stopping) {
-    int mine = locally_done(), all = 0;
-    PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, vote_comm);
-    if (all) stop_run();
+  if (hb_fd >= 0 && now - hb_last >= HB_EVERY_NS) {
+    char what[64];
+    snprintf(what, sizeof what, "running (%llu calls, the last %s)", (unsigned long long)ncalls,
+             augur_event_name(ev->type));
+    heartbeat(what, 0);
   }
+  if (!stopping && all_rank_collective(ev)) maybe_vote(ev);
 }
 
 void aug_sig_feed(augur_event *ev, size_t n) {
@@ -440,6 +562,7 @@ void aug_sig_feed(augur_event *ev, size_t n) {
 void aug_sig_finalize(void) {
   if (!sig || !aug_cfg.signature[0] || stopping) return;
   stopping = 1;
+  heartbeat("in MPI_Finalize: the program ran to its end", 1);
   write_results(0);
   PMPI_Comm_free(&vote_comm);
 }

@@ -20,12 +20,12 @@ T="$D/irr.augur"
 expect 0 - "$AUGUR" record -o "$T" -- "$mpiexec" -n 4 $run
 expect 0 0 "$AUGUR" signature "$T" --irregular -o "$D/sig"
 contains "$D/out" "3 relevant phases (0 late, estimated), 4 ranks, irregular; stop point: end of phase 2"
-grep -q '^augur-signature 2$' "$D/sig" || fail "signature header: $(head -2 "$D/sig")"
+grep -q '^augur-signature 3$' "$D/sig" || fail "signature header: $(head -2 "$D/sig")"
 grep -q '^mode irregular$' "$D/sig" || fail "no 'mode irregular': $(head -5 "$D/sig")"
 grep -q '^comm 0x1 [0-9][0-9]*$' "$D/sig" || fail "characteristic communicator not MPI_COMM_WORLD: $(head -5 "$D/sig")"
 # A global-mode signature of the same trace stays version 1.
 expect 0 0 "$AUGUR" signature "$T" -o "$D/global.sig"
-grep -q '^augur-signature 1$' "$D/global.sig" || fail "global signature: $(head -2 "$D/global.sig")"
+grep -q '^augur-signature 3$' "$D/global.sig" || fail "global signature: $(head -2 "$D/global.sig")"
 
 expect 0 - "$AUGUR" predict --json --signature "$D/sig" -- "$mpiexec" -n 4 $run
 grep '^{' "$D/out" >"$D/pred.json"
@@ -53,8 +53,11 @@ expect 0 - "$AUGUR" predict --signature "$D/sig" --measure 2 -- "$mpiexec" -n 4 
 contains "$D/out" "irregular phases: every rank has its own weights"
 grep -Eq '^ +2 +60 .* 2 .*measured' "$D/out" || fail "--measure 2 not applied: $(cat "$D/out")"
 
-# Another program: no stretch matches; the run goes to the end and says so.
-expect 0 - "$AUGUR" predict --json --signature "$D/sig" -- "$mpiexec" -n 4 "$apps/stencil" -n 20
+# Another program: refused; forced, no stretch matches, the run goes to the
+# end and says so.
+expect 1 1 "$AUGUR" predict --json --signature "$D/sig" -- "$mpiexec" -n 4 "$apps/stencil" -n 20
+contains "$D/err" "is the signature of 'pas2p_irregular', the command runs 'stencil'"
+expect 0 - "$AUGUR" predict --force --json --signature "$D/sig" -- "$mpiexec" -n 4 "$apps/stencil" -n 20
 grep '^{' "$D/out" >"$D/other.json"
 "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1]))
 assert d["stopped_early"] is False and all(p["status"] != "measured" for p in d["phases"]), d' \

@@ -19,8 +19,8 @@ awk '$1 == "call" && $5 != 0 { bad = 1 } END { exit bad }' "$D/portable.sig" ||
 awk '$1 == "call" && $5 != 0 { n++ } END { exit !n }' "$D/plain.sig" ||
   fail "the plain signature names no call site"
 
-check() { # check SIG WANT_STOPPED MPIEXEC SOLVER
-  expect 0 - "$AUGUR" predict --json --signature "$1" -- "$3" -n 4 "$4" -n "$ITERS" -w 1
+check() { # check SIG WANT_STOPPED MPIEXEC SOLVER [--force]
+  expect 0 - "$AUGUR" predict ${5:-} --json --signature "$1" -- "$3" -n 4 "$4" -n "$ITERS" -w 1
   grep '^{' "$D/out" | "$PY" -c '
 import json, sys
 d = json.load(sys.stdin)
@@ -32,6 +32,10 @@ st = {p["status"] for p in main}
 assert st == ({"measured"} if want else {"missing"}), st
 ' "$2" "$ITERS" || fail "$1 on the Open MPI build: $(cat "$D/out" "$D/err")"
 }
-check "$D/plain.sig" 0 "$3" "$4"
+# The plain signature names the MPICH build: refused on the other build,
+# and forced, it matches nothing there.
+expect 1 1 "$AUGUR" predict --signature "$D/plain.sig" -- "$3" -n 4 "$4" -n "$ITERS" -w 1
+contains "$D/err" "another build of 'pas2p_solver'"
+check "$D/plain.sig" 0 "$3" "$4" --force
 check "$D/portable.sig" 1 "$3" "$4"
 finish
