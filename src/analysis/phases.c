@@ -6,9 +6,9 @@
  * A scan from the first unit:
  *   - if a known phase (same first key, most recent first) repeats here with
  *     similar metrics, it gains weight and the scan jumps over it;
- *   - else if the keys from here on repeat with some period p (the period
- *     that covers most units, shortest on a tie), a new phase of p units
- *     starts here;
+ *   - else if the keys from here on repeat with some period p (the
+ *     shortest: PAS2P's phases are the smallest repeating units) that holds
+ *     no known phase, a new phase of p units starts here;
  *   - else the unit joins a stretch that does not repeat here. A closed
  *     stretch with the same calls as an earlier one (every 100th iteration
  *     differs) adds weight to that phase; otherwise it is a new phase (init,
@@ -258,27 +258,56 @@ static int occurs(const detector *d, const ph *p, uint64_t pos, occ *o) {
   return 1;
 }
 
-/* The period at POS that covers most units (capped at a window), shortest on
- * a tie; 0 if the keys from POS do not repeat at all. */
+static uint32_t map_get(const detector *d, uint64_t key);
+
+/* Do the keys of known phase P start at POS? (Keys only: whether a
+ * candidate period holds a phase already known, whatever its volumes.) */
+static int keys_at(const detector *d, const ph *p, uint64_t pos) {
+  const uint64_t *key = d->u->key;
+  uint64_t len = p->pub.nunits, ref = p->pub.first_unit;
+  if (pos + len > d->u->n) return 0;
+  for (uint64_t k = 0; k < len; k++)
+    if (key[pos + k] != key[ref + k]) return 0;
+  return 1;
+}
+
+/* Does a known repeating phase start inside the candidate period
+ * [POS + 1, POS + P)? (A stretch seen once, such as the set-up, does not
+ * count: it is no unit of the loop.) */
+static int holds_known(const detector *d, uint64_t pos, uint64_t p) {
+  for (uint64_t j = 1; j < p; j++) {
+    uint32_t id = map_get(d, d->u->key[pos + j]);
+    for (int probes = 0; id && probes < MAX_PROBES; probes++, id = d->ph[id - 1].next_same) {
+      const ph *q = &d->ph[id - 1];
+      if ((!q->pub.irregular || q->pub.weight >= 2) && keys_at(d, q, pos + j)) return 1;
+    }
+  }
+  return 0;
+}
+
+/* The smallest repeating unit at POS: the shortest period p whose units
+ * repeat back to back at least once (keys from POS equal those from POS + p
+ * for p units or more), 0 if none. PAS2P's phases are the smallest
+ * repeating units: an iteration with an extra exchange every K iterations
+ * (keys AAAB AAAB ...) is phase A plus a recurring stretch B, never the
+ * K-iteration super-period, whose start would depend on where the scan
+ * first met it. A period that holds a known phase is not a new unit either
+ * (at B, the next repeat of B is a super-period that holds A's): the
+ * position then joins the open stretch, which closes at the next known
+ * phase and recurs. */
 static uint64_t best_period(const detector *d, uint64_t pos) {
   const units *u = d->u;
   const uint64_t *key = u->key;
-  uint64_t maxp = d->o->max_period, window = 2 * maxp, best = 0, best_cov = 0;
+  uint64_t maxp = d->o->max_period;
   for (uint64_t p = 1; p <= maxp && pos + 2 * p <= u->n; p++) {
     if (key[pos + p] != key[pos]) continue;
     uint64_t l = 0;
-    while (l < window && pos + l + p < u->n && key[pos + l] == key[pos + l + p])
+    while (l < p && key[pos + l] == key[pos + l + p])
       l++;
     if (l < p) continue;
-    uint64_t cov = (1 + l / p) * p;
-    if (cov > window) cov = window;
-    if (cov > best_cov) {
-      best_cov = cov;
-      best = p;
-    }
-    if (cov >= window) break; /* a longer period can only tie */
+    return holds_known(d, pos, p) ? 0 : p;
   }
-  return best;
+  return 0;
 }
 
 static int map_put(detector *d, uint64_t key, uint32_t val) {

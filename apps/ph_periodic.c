@@ -1,0 +1,97 @@
+/* ph_periodic — an iterative code whose iteration does one extra exchange
+ * every K iterations (issue 21, item 5: the phases of the same program must
+ * be the same in every recording, and their unit is the iteration, not the
+ * K-iteration super-period).
+ *
+ * Ranks form a ring. Every iteration: WORK units of compute, an exchange
+ * with both neighbours (Irecv, Irecv, Isend, Isend, Waitall of BYTES each)
+ * and an MPI_Allreduce of one double. Every K-th iteration adds one more
+ * exchange with the right neighbour (Irecv, Isend, Wait, Wait of 4 x BYTES)
+ * after the Allreduce. Needs at least 2 ranks.
+ * All MPI calls are in main() with @augur markers (apps/README.md). */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common.h"
+
+/* WORK units of arithmetic on A (N doubles); the result keeps it live. */
+static double compute(double *a, long n, long work) {
+  double s = 0;
+  for (long w = 0; w < work; w++)
+    for (long i = 1; i < n; i++) {
+      a[i] = 0.5 * a[i] + 0.25 * a[i - 1] + 0.125;
+      s += a[i];
+    }
+  return s;
+}
+
+int main(int argc, char **argv) {
+  /* @augur:ph_periodic.init */
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  long iter = 60, k = 5, work = 20, bytes = 4096;
+  const app_opt opts[] = {{'n', "ITER", 1, 1000000000L, &iter},
+                          {'k', "K", 1, 1000000L, &k},
+                          {'w', "WORK", 0, 1000000L, &work},
+                          {'s', "BYTES", 8, 1L << 26, &bytes}};
+  if (app_parse(argc, argv, opts, 4, rank == 0) != 0 || size < 2) {
+    if (rank == 0)
+      fprintf(stderr, "usage: ph_periodic [-n ITER] [-k K] [-w WORK] [-s BYTES] (>= 2 ranks)\n");
+    MPI_Finalize();
+    return 2;
+  }
+  int left = (rank + size - 1) % size, right = (rank + 1) % size;
+  long n = 4096, cnt = bytes / 8;
+  double *a = malloc((size_t)n * sizeof *a);
+  double *buf = calloc((size_t)(4 * cnt) * 4, sizeof *buf);
+  if (!a || !buf) {
+    fprintf(stderr, "ph_periodic: rank %d: out of memory\n", rank);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    return 1;
+  }
+  for (long i = 0; i < n; i++)
+    a[i] = (double)((i * 7 + rank) % 13) / 13.0;
+  double *sl = buf, *sr = buf + cnt, *rl = buf + 2 * cnt, *rr = buf + 3 * cnt;
+  double *xs = buf + 4 * cnt, *xr = buf + 8 * cnt;
+  double local = 0, total = 0;
+  for (long it = 0; it < iter; it++) {
+    MPI_Request req[4];
+    MPI_Status sts[4];
+    local = compute(a, n, work);
+    sl[0] = sr[0] = local;
+    /* @augur:ph_periodic.irecv_left */
+    MPI_Irecv(rl, (int)cnt, MPI_DOUBLE, left, 1, MPI_COMM_WORLD, &req[0]);
+    /* @augur:ph_periodic.irecv_right */
+    MPI_Irecv(rr, (int)cnt, MPI_DOUBLE, right, 2, MPI_COMM_WORLD, &req[1]);
+    /* @augur:ph_periodic.isend_right */
+    MPI_Isend(sr, (int)cnt, MPI_DOUBLE, right, 1, MPI_COMM_WORLD, &req[2]);
+    /* @augur:ph_periodic.isend_left */
+    MPI_Isend(sl, (int)cnt, MPI_DOUBLE, left, 2, MPI_COMM_WORLD, &req[3]);
+    /* @augur:ph_periodic.waitall */
+    MPI_Waitall(4, req, sts);
+    /* @augur:ph_periodic.allreduce */
+    MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    if ((it + 1) % k == 0) {
+      /* The extra exchange of every K-th iteration. */
+      /* @augur:ph_periodic.extra_irecv */
+      MPI_Irecv(xr, (int)(4 * cnt), MPI_DOUBLE, left, 3, MPI_COMM_WORLD, &req[0]);
+      /* @augur:ph_periodic.extra_isend */
+      MPI_Isend(xs, (int)(4 * cnt), MPI_DOUBLE, right, 3, MPI_COMM_WORLD, &req[1]);
+      /* @augur:ph_periodic.extra_wait_send */
+      MPI_Wait(&req[1], &sts[1]);
+      /* @augur:ph_periodic.extra_wait_recv */
+      MPI_Wait(&req[0], &sts[0]);
+    }
+  }
+  if (rank == 0)
+    printf("ph_periodic: ranks=%d iter=%ld k=%ld work=%ld bytes=%ld total=%g\n", size, iter, k,
+           work, bytes, total);
+  free(a);
+  free(buf);
+  /* @augur:ph_periodic.finalize */
+  MPI_Finalize();
+  return 0;
+}
