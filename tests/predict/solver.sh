@@ -26,7 +26,7 @@ awk -v n="$ITERS" '$5 == n && /MPI_Isend@pas2p_solver.c/ { f = 1 } END { exit !f
   fail "no iteration phase of weight $ITERS: $(cat "$D/out")"
 expect 0 0 "$AUGUR" signature "$T" -o "$D/sig"
 contains "$D/out" "stop point: end of phase"
-grep -q '^augur-signature 1$' "$D/sig" || fail "signature header: $(head -2 "$D/sig")"
+grep -q '^augur-signature 3$' "$D/sig" || fail "signature header: $(head -2 "$D/sig")"
 
 # AET and PET back to back; a second pair when the first is out of
 # tolerance (another job may have started in between: a wall time, not the
