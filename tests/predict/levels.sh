@@ -58,7 +58,10 @@ assert top["id"] in ph["quality"]["varying"], ph["quality"]
 assert sig[0] == "augur-signature 3", sig[0]
 line = [l.split() for l in sig if l.startswith("phase %d " % top["id"])][0]
 base, sample = float(line[3]), float(line[8])
-# The timed repetitions are typical of the phase (not the set-up's cheap ones).
+# The timed repetitions are typical of the phase: not only the set-up's
+# cheap ones (its first SETUP repetitions, where the first plan puts them).
+start, k = int(line[4]), int(line[5])
+assert start + k > setup, ("window in the set-up", start, k, setup)
 assert sample > 0 and base / 1.25 <= sample <= base * 1.25, (base, sample)
 pp = [p for p in pred["phases"] if p["id"] == top["id"]][0]
 assert pp["status"] == "measured" and pp["timed_seconds"] > 0, pp
@@ -76,6 +79,6 @@ PYEOF
 
 # ranks iterations levels work bytes set-up [max period: a V-cycle longer than
 # it, as NPB MG class B's (about 540 ticks at 2 ranks) is longer than 512]
-check 2 20 4 4 64 60 40
-check 4 12 3 16 512 40
+check 2 20 4 16 64 60 40
+check 4 12 3 64 512 40
 finish
