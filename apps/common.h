@@ -50,4 +50,17 @@ static inline int app_parse(int argc, char **argv, const app_opt *opts, int nopt
   return 0;
 }
 
+/* WORK passes of a forward recurrence over A (N doubles): compute that
+ * scales with WORK and N, for the apps that set a compute share by option
+ * (ph_periodic, ph_levels). The result keeps it live. */
+static inline double app_relax(double *a, long n, long work) {
+  double s = 0;
+  for (long w = 0; w < work; w++)
+    for (long i = 1; i < n; i++) {
+      a[i] = 0.5 * a[i] + 0.25 * a[i - 1] + 0.125;
+      s += a[i];
+    }
+  return s;
+}
+
 #endif

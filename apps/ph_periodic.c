@@ -15,17 +15,6 @@
 
 #include "common.h"
 
-/* WORK units of arithmetic on A (N doubles); the result keeps it live. */
-static double compute(double *a, long n, long work) {
-  double s = 0;
-  for (long w = 0; w < work; w++)
-    for (long i = 1; i < n; i++) {
-      a[i] = 0.5 * a[i] + 0.25 * a[i - 1] + 0.125;
-      s += a[i];
-    }
-  return s;
-}
-
 int main(int argc, char **argv) {
   /* @augur:ph_periodic.init */
   MPI_Init(&argc, &argv);
@@ -60,7 +49,7 @@ int main(int argc, char **argv) {
   for (long it = 0; it < iter; it++) {
     MPI_Request req[4];
     MPI_Status sts[4];
-    local = compute(a, n, work);
+    local = app_relax(a, n, work);
     sl[0] = sr[0] = local;
     /* @augur:ph_periodic.irecv_left */
     MPI_Irecv(rl, (int)cnt, MPI_DOUBLE, left, 1, MPI_COMM_WORLD, &req[0]);

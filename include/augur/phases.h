@@ -37,6 +37,12 @@
 extern "C" {
 #endif
 
+/* A phase whose repetitions' times have a coefficient of variation above
+ * this is reported as varying (docs/phases.md "Repetitions that vary"):
+ * its PhaseET is a mean over different behaviour, and a signature that
+ * times a few repetitions times a sample of it. */
+#define AUGUR_PHASE_CV_WARN 0.5
+
 /* Version of the JSON document augur_phases_json produces. */
 #define AUGUR_PHASES_SCHEMA 1
 
@@ -147,6 +153,7 @@ typedef struct augur_phase {
   double phase_ns; /* PhaseET: time per occurrence (mean over ranks in global mode) */
   double total_ns; /* PhaseET x weight */
   double share;    /* total_ns / run */
+  double cv;       /* coefficient of variation of the repetitions' times (0: weight 1) */
   int relevant;    /* share >= min_share */
   int irregular;   /* a stretch that does not repeat (weight 1) */
   /* What bounds it: the first and last call of the first occurrence (lowest

@@ -22,9 +22,11 @@
 extern "C" {
 #endif
 
-/* Newest versions read. Version 3 names the program (written whenever the
- * signature knows it); version 2 (irregular-mode signatures, whose phases
- * have per-rank weights) and 1 (global mode) do not, and stay readable. */
+/* Newest version read. Version 3 (written by this augur) names the mode
+ * (global or irregular), the program (its name and build id, '-' when
+ * unknown) and, in global mode, each phase's SAMPLE_SECONDS; version 2
+ * (irregular-mode signatures, per-rank weights and plans) and 1 (global mode)
+ * stay readable and name no program. */
 #define AUGUR_SIGNATURE_VERSION 3
 #define AUGUR_SIGRESULT_VERSION 2
 
@@ -38,6 +40,14 @@ extern "C" {
  * cores still being spread over them) is not the run's regime. 0.75 s:
  * as accurate as 1 s on bench/predict and 0.25 s less SET (docs/signature.md). */
 #define AUGUR_SIGNATURE_SETTLE 0.75
+
+/* A phase whose repetitions vary (augur/phases.h AUGUR_PHASE_CV_WARN) is
+ * timed on K consecutive repetitions whose base-run mean is within this
+ * factor (1 + TYPICAL) of the phase's mean, searched within the first
+ * VARIETY share of the base run (docs/signature.md "Phases whose
+ * repetitions vary"). */
+#define AUGUR_SIGNATURE_TYPICAL 0.25
+#define AUGUR_SIGNATURE_VARIETY 0.2
 
 /* Peer offset value meaning "not compared" (wildcard receive, other
  * communicator, completion calls). */
@@ -60,6 +70,11 @@ typedef struct augur_sig_phase {
   double base_seconds;    /* PhaseET on the base machine */
   uint32_t start;         /* repetition (0-based) where measuring starts: 1 skips a warm-up */
   uint32_t measure;       /* K: repetitions measured from `start` */
+  double sample_seconds;  /* global mode, version 3: the base run's mean time of the
+                             repetitions planned (start .. start + measure - 1), 0 =
+                             unknown. A phase's repetitions may differ (NPB MG's levels
+                             share calls): the measured ones are compared with these, not
+                             with the phase's mean */
   int late;               /* not measured: first seen after the others are done (estimated) */
   int sync;               /* the ranks agree to stop at the end of this phase's repetitions */
   uint32_t *ncalls;       /* per rank: calls per repetition (0: the rank has no call in it) */

@@ -6,9 +6,10 @@
  * A scan from the first unit:
  *   - if a known phase (same first key, most recent first) repeats here with
  *     similar metrics, it gains weight and the scan jumps over it;
- *   - else if the keys from here on repeat with some period p (the
- *     shortest: PAS2P's phases are the smallest repeating units) that holds
- *     no known phase, a new phase of p units starts here;
+ *   - else if the keys from here on repeat with some period p (the one
+ *     that covers most units, or a shorter one whose repeats cover half of
+ *     it: PAS2P's phases are the smallest repeating units) that holds no
+ *     known phase, a new phase of p units starts here;
  *   - else the unit joins a stretch that does not repeat here. A closed
  *     stretch with the same calls as an earlier one (every 100th iteration
  *     differs) adds weight to that phase; otherwise it is a new phase (init,
@@ -39,6 +40,7 @@ typedef struct ph {
   uint64_t key0;
   uint32_t next_same; /* previous phase with the same first key, + 1 */
   double work_sum, bytes_sum, time_sum, events_sum;
+  double time_sq; /* sum of the repetitions' squared times (their CV) */
   uint32_t runs_cap;
 } ph;
 
@@ -285,29 +287,51 @@ static int holds_known(const detector *d, uint64_t pos, uint64_t p) {
   return 0;
 }
 
-/* The smallest repeating unit at POS: the shortest period p whose units
- * repeat back to back at least once (keys from POS equal those from POS + p
- * for p units or more), 0 if none. PAS2P's phases are the smallest
- * repeating units: an iteration with an extra exchange every K iterations
- * (keys AAAB AAAB ...) is phase A plus a recurring stretch B, never the
- * K-iteration super-period, whose start would depend on where the scan
- * first met it. A period that holds a known phase is not a new unit either
- * (at B, the next repeat of B is a super-period that holds A's): the
- * position then joins the open stretch, which closes at the next known
- * phase and recurs. */
+/* Units from POS that repeat with period P, up to LIMIT (0: P does not
+ * repeat back to back). */
+static uint64_t repeat_len(const units *u, uint64_t pos, uint64_t p, uint64_t limit) {
+  const uint64_t *key = u->key;
+  if (pos + 2 * p > u->n || key[pos + p] != key[pos]) return 0;
+  uint64_t l = 0;
+  while (l < limit && pos + l + p < u->n && key[pos + l] == key[pos + l + p])
+    l++;
+  return l < p ? 0 : l;
+}
+
+/* The repeating unit at POS, 0 if the keys from POS do not repeat. First
+ * the period that covers most units of a window of 2 x max-period
+ * (shortest on a tie): a whole iteration rather than a call repeated
+ * inside it (MG's comm3 sends twice to one neighbour: period 1 covers 2
+ * ticks of 18). Then PAS2P's phases are the smallest repeating units: a
+ * shorter period whose back-to-back repeats cover at least half of that
+ * one is the unit (keys AAAB AAAB ...: A, not the K-iteration
+ * super-period, whose start would depend on where the scan first met it).
+ * A unit that holds a known repeating phase is no new unit either (at B,
+ * the next repeat of B is a super-period that holds A's): the position
+ * then joins the open stretch, which closes at the next known phase and
+ * recurs. */
 static uint64_t best_period(const detector *d, uint64_t pos) {
   const units *u = d->u;
-  const uint64_t *key = u->key;
-  uint64_t maxp = d->o->max_period;
+  uint64_t maxp = d->o->max_period, window = 2 * maxp, best = 0, best_cov = 0;
   for (uint64_t p = 1; p <= maxp && pos + 2 * p <= u->n; p++) {
-    if (key[pos + p] != key[pos]) continue;
-    uint64_t l = 0;
-    while (l < p && key[pos + l] == key[pos + l + p])
-      l++;
-    if (l < p) continue;
-    return holds_known(d, pos, p) ? 0 : p;
+    uint64_t l = repeat_len(u, pos, p, window);
+    if (!l) continue;
+    uint64_t cov = (1 + l / p) * p;
+    if (cov > window) cov = window;
+    if (cov > best_cov) {
+      best_cov = cov;
+      best = p;
+    }
+    if (cov >= window) break; /* a longer period can only tie */
   }
-  return 0;
+  for (uint64_t q = 1; q < best; q++) {
+    uint64_t l = repeat_len(u, pos, q, best);
+    if (l && 2 * (1 + l / q) * q >= best) {
+      best = q;
+      break;
+    }
+  }
+  return best && holds_known(d, pos, best) ? 0 : best;
 }
 
 static int map_put(detector *d, uint64_t key, uint32_t val) {
@@ -424,6 +448,7 @@ static int add_occ(ph *p, uint64_t pos, const occ *o) {
   p->work_sum += o->work;
   p->bytes_sum += o->bytes;
   p->time_sum += o->time;
+  p->time_sq += o->time * o->time;
   p->events_sum += (double)o->events;
   p->pub.events = o->events;
   return 1;
@@ -491,7 +516,25 @@ static int scan(detector *d, uint8_t *seen) {
   return close_stretch(d, &stretch, u->n, seen);
 }
 
-/* Runs the scan over U and fills OUT's phases. */
+/* Square root by Newton's method (no libm here, see the top). */
+static double sqrt_(double x) {
+  if (!(x > 0)) return 0;
+  double r = x > 1 ? x : 1;
+  for (int i = 0; i < 200; i++) {
+    double n = 0.5 * (r + x / r);
+    if (n >= r) break;
+    r = n;
+  }
+  return r;
+}
+
+/* Coefficient of variation of N values with sum S and sum of squares SQ. */
+static double cv_of(double s, double sq, double n) {
+  if (n < 2 || s <= 0) return 0;
+  double mean = s / n, var = sq / n - mean * mean;
+  return var > 0 ? sqrt_(var) / mean : 0;
+}
+
 static void free_ph(ph *v, uint32_t n) {
   for (uint32_t i = 0; i < n; i++)
     free(v[i].pub.runs);
@@ -542,6 +585,7 @@ int augur_detect_units_(const augur_logical *lg, const augur_phase_opts *o, cons
     p->work = d.ph[i].work_sum / w / d.divisor;
     p->total_ns = d.ph[i].time_sum / d.divisor;
     p->phase_ns = p->total_ns / w;
+    p->cv = cv_of(d.ph[i].time_sum, d.ph[i].time_sq, w);
     p->share = run_ns > 0 ? p->total_ns / run_ns : 0;
     p->relevant = p->share >= o->min_share;
     if (p->relevant) {

@@ -100,6 +100,20 @@ static void print_phase_table(FILE *f, const augur_phases *p, const augur_logica
   fprintf(f, "PET: rank %u's sum of PhaseETxW (the largest over ranks)\n", p->pet_rank);
 }
 
+/* Relevant phases whose repetitions vary (AUGUR_PHASE_CV_WARN). */
+static int varies(const augur_phase *ph) {
+  return ph->relevant && ph->weight >= 2 && ph->cv > AUGUR_PHASE_CV_WARN;
+}
+
+static void print_varying(FILE *f, const augur_phases *p) {
+  for (uint32_t i = 0; i < p->nphases; i++)
+    if (varies(&p->phase[i]))
+      fprintf(f,
+              "warning: phase %u's repetitions vary (CV of their times %.2f > %.2f): its PhaseET "
+              "is a mean over different behaviour, and a signature times only a sample of it\n",
+              p->phase[i].id, p->phase[i].cv, AUGUR_PHASE_CV_WARN);
+}
+
 void augur_phases_print_text(FILE *f, const augur_phases *p, const augur_logical *lg,
                              augur_trace *t) {
   const char *path = t ? augur_trace_path(t) : "";
@@ -152,6 +166,7 @@ void augur_phases_print_text(FILE *f, const augur_phases *p, const augur_logical
             ph->share * 100, augur_event_name(ph->first_type), a, augur_event_name(ph->last_type),
             b, ph->nranks, ph->nranks == 1 ? "" : "s", ph->irregular ? " (no repeat)" : "");
   }
+  print_varying(f, p);
   if (hidden)
     fprintf(f, "\n%u phase%s below %.1f%% of the run not shown (--json lists all)\n", hidden,
             hidden == 1 ? "" : "s", p->opts.min_share * 100);
@@ -214,6 +229,11 @@ char *augur_phases_json(const augur_phases *p, const augur_logical *lg, augur_tr
   json_object_set_new(root, "relevant_share", json_real(p->relevant_share));
   json_object_set_new(root, "nphases", json_integer(p->nphases));
   json_object_set_new(root, "nrelevant", json_integer(p->nrelevant));
+  json_t *vary = json_array();
+  for (uint32_t i = 0; i < p->nphases; i++)
+    if (varies(&p->phase[i])) json_array_append_new(vary, json_integer(p->phase[i].id));
+  json_object_set_new(root, "quality",
+                      json_pack("{s:f, s:o}", "cv_bound", AUGUR_PHASE_CV_WARN, "varying", vary));
   for (uint32_t i = 0; i < p->nphases; i++) {
     const augur_phase *ph = &p->phase[i];
     json_t *o = json_object();
@@ -231,6 +251,8 @@ char *augur_phases_json(const augur_phases *p, const augur_logical *lg, augur_tr
     json_object_set_new(o, "phase_seconds", json_real(ph->phase_ns * 1e-9));
     json_object_set_new(o, "total_seconds", json_real(ph->total_ns * 1e-9));
     json_object_set_new(o, "share", json_real(ph->share));
+    json_object_set_new(o, "cv", json_real(ph->cv));
+    json_object_set_new(o, "varies", json_boolean(varies(ph)));
     json_object_set_new(o, "nranks", json_integer(ph->nranks));
     json_t *runs = json_array();
     for (uint32_t k = 0; k < ph->nruns; k++)

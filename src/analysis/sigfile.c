@@ -358,11 +358,15 @@ int augur_sig_phase_alloc(const augur_signature *s, augur_sig_phase *p) {
              : -1;
 }
 
-static int read_phase(lines *L, augur_signature *s, augur_sig_phase *p) {
+/* VERSION 3 global-mode phase lines end with SAMPLE_SECONDS. */
+static int read_phase(lines *L, augur_signature *s, augur_sig_phase *p, uint32_t version) {
   int rc;
   uint32_t v;
-  const char *form = "'phase ID WEIGHT BASE_SECONDS START MEASURE LATE SYNC'";
-  if ((rc = expect(L, "phase", 7, form)) != AUGUR_OK) return rc;
+  int sample = version >= 3 && !s->irregular;
+  const char *form = sample
+                         ? "'phase ID WEIGHT BASE_SECONDS START MEASURE LATE SYNC SAMPLE_SECONDS'"
+                         : "'phase ID WEIGHT BASE_SECONDS START MEASURE LATE SYNC'";
+  if ((rc = expect(L, "phase", sample ? 8 : 7, form)) != AUGUR_OK) return rc;
   if ((rc = get_u32(L, 1, UINT32_MAX, &p->id, "a phase id")) != AUGUR_OK ||
       (rc = get_u64(L, 2, UINT64_MAX, &p->weight, "a weight >= 1")) != AUGUR_OK ||
       (rc = get_double(L, 3, &p->base_seconds, "a time in seconds")) != AUGUR_OK ||
@@ -377,6 +381,8 @@ static int read_phase(lines *L, augur_signature *s, augur_sig_phase *p) {
   p->late = (int)v;
   if ((rc = get_u32(L, 7, 1, &v, "SYNC 0 or 1")) != AUGUR_OK) return rc;
   p->sync = (int)v;
+  if (sample && (rc = get_double(L, 8, &p->sample_seconds, "a time in seconds")) != AUGUR_OK)
+    return rc;
   if (augur_sig_phase_alloc(s, p)) return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
   uint64_t total = 0;
   for (uint32_t r = 0; r < s->nranks; r++) {
@@ -437,6 +443,7 @@ int augur_signature_read(const char *path, augur_signature **out, augur_error *e
     rc = bad(&L, "a rank count from 1");
     goto done;
   }
+  uint32_t version = v;
   if (v >= 2) { /* version 2: the phases' mode */
     if ((rc = read_mode(&L, &s->irregular)) != AUGUR_OK) goto done;
     if (s->irregular &&
@@ -456,7 +463,7 @@ int augur_signature_read(const char *path, augur_signature **out, augur_error *e
       rc = bad(&L, "a BUILD_ID of 2 to 128 hex digits, or '-'");
       goto done;
     }
-    if (!(s->program = strdup(L.w[1])) || !(s->build_id = strdup(b))) {
+    if ((strcmp(L.w[1], "-") && !(s->program = strdup(L.w[1]))) || !(s->build_id = strdup(b))) {
       rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory");
       goto done;
     }
@@ -499,7 +506,7 @@ int augur_signature_read(const char *path, augur_signature **out, augur_error *e
   int nsync = 0;
   for (uint32_t i = 0; i < n; i++) {
     s->nphases = i + 1;
-    if ((rc = read_phase(&L, s, &s->phase[i])) != AUGUR_OK) goto done;
+    if ((rc = read_phase(&L, s, &s->phase[i], version)) != AUGUR_OK) goto done;
     nsync += s->phase[i].sync;
     if (s->phase[i].sync && s->phase[i].late) {
       rc = bad(&L, "a sync phase that is not late");
@@ -536,15 +543,14 @@ done:
 }
 
 int augur_signature_write(FILE *f, const augur_signature *s) {
-  int v = s->program ? 3 : s->irregular ? 2 : 1;
-  fprintf(f, "augur-signature %d\n", v);
+  fprintf(f, "augur-signature 3\n");
   fprintf(f, "# docs/signature.md; written by augur signature\n");
   fprintf(f, "ranks %u\n", s->nranks);
-  if (v == 3 && !s->irregular) fprintf(f, "mode global\n");
+  if (!s->irregular) fprintf(f, "mode global\n");
   if (s->irregular)
     fprintf(f, "mode irregular\ncomm 0x%llx %llu\n", (unsigned long long)s->comm,
             (unsigned long long)s->vote_from);
-  if (v == 3) fprintf(f, "program %s %s\n", s->program, s->build_id ? s->build_id : "-");
+  fprintf(f, "program %s %s\n", s->program ? s->program : "-", s->build_id ? s->build_id : "-");
   fprintf(f, "base %.9f %.9f %.9f\n", s->base_run_seconds, s->base_pre_seconds,
           s->base_rest_seconds);
   fprintf(f, "modules %u\n", s->nmodules);
@@ -553,8 +559,10 @@ int augur_signature_write(FILE *f, const augur_signature *s) {
   fprintf(f, "phases %u\n", s->nphases);
   for (uint32_t i = 0; i < s->nphases; i++) {
     const augur_sig_phase *p = &s->phase[i];
-    fprintf(f, "phase %u %llu %.9f %u %u %d %d\n", p->id, (unsigned long long)p->weight,
+    fprintf(f, "phase %u %llu %.9f %u %u %d %d", p->id, (unsigned long long)p->weight,
             p->base_seconds, p->start, p->measure, p->late, p->sync);
+    if (!s->irregular) fprintf(f, " %.9f", p->sample_seconds);
+    fprintf(f, "\n");
     for (uint32_t r = 0; r < s->nranks; r++) {
       if (s->irregular) {
         fprintf(f, "rank %u %u %llu %.9f %u %u %llu\n", r, p->ncalls[r],

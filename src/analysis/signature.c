@@ -192,6 +192,96 @@ static uint64_t budget_tick(const augur_logical *lg) {
   return t == UINT64_MAX ? lg->nticks : t;
 }
 
+/* Base-run time of the global repetition at ticks [U, U + LEN): from each
+ * rank's first call in it to its first call after it (the `augur phases`
+ * convention), summed over ranks / ranks. */
+static double rep_ns(const augur_logical *lg, uint64_t u, uint64_t len) {
+  double t = 0;
+  for (uint32_t r = 0; r < lg->nranks; r++) {
+    const augur_lt_rank *lr = &lg->rank[r];
+    uint64_t a = first_at(lr, u), b = first_at(lr, u + len);
+    if (b <= a) continue;
+    uint64_t end = b < lr->n ? lr->ev[b].t_start : lr->ev[b - 1].t_end;
+    if (end > lr->ev[a].t_start) t += (double)(end - lr->ev[a].t_start);
+  }
+  return lg->nranks ? t / lg->nranks : 0;
+}
+
+/* Mean base-run time of repetitions START .. START + K - 1 of PH (seconds):
+ * what the signature run's measured repetitions are compared with. */
+static double sample_seconds(const augur_logical *lg, const augur_phase *ph, uint32_t start,
+                             uint32_t k) {
+  double sum = 0;
+  uint32_t n = 0;
+  for (uint32_t j = start; j < start + k; j++) {
+    uint64_t u = occurrence_unit(ph, j);
+    if (u == UINT64_MAX) break;
+    sum += rep_ns(lg, u, ph->nunits);
+    n++;
+  }
+  return n ? sum / n / 1e9 : 0;
+}
+
+/* Seconds into the run (on the first rank with calls) at which tick TICK
+ * starts: tick_at's inverse. */
+static double seconds_at(const augur_logical *lg, uint64_t tick) {
+  for (uint32_t r = 0; r < lg->nranks; r++) {
+    const augur_lt_rank *lr = &lg->rank[r];
+    if (!lr->n) continue;
+    uint64_t i = first_at(lr, tick);
+    if (i >= lr->n) i = lr->n - 1;
+    return (double)(lr->ev[i].t_start - lr->ev[0].t_start) / 1e9;
+  }
+  return 0;
+}
+
+/* Is a sample of mean SAMPLE typical of a phase of mean MEAN? */
+static int typical(double sample, double mean) {
+  return sample >= mean / (1 + AUGUR_SIGNATURE_TYPICAL) &&
+         sample <= mean * (1 + AUGUR_SIGNATURE_TYPICAL);
+}
+
+/* The plan of a global phase. A phase whose repetitions vary (CV above
+ * AUGUR_PHASE_CV_WARN: NPB MG's levels share calls but not sizes and
+ * compute, a set-up repetition is cheaper than a loop one) is timed where K
+ * consecutive repetitions are typical of it: the first such window after
+ * the warm-up that ends within AUGUR_SIGNATURE_VARIETY of the run after
+ * the phase's first repetition, else the closest one there. Its K repetitions then stand
+ * for the phase, and SAMPLE_SECONDS (what they took in the base run) lets
+ * `augur predict` compare them with themselves. */
+static void plan_global(const augur_logical *lg, const augur_phase *ph, uint32_t measure,
+                        uint64_t budget, uint64_t settle, uint32_t *start, uint32_t *k) {
+  plan(global_rep, ph, ph->weight, ph->nunits, measure, budget, settle, start, k);
+  if (ph->weight < 3 || ph->cv <= AUGUR_PHASE_CV_WARN) return;
+  double run = lg->run_end_ns > lg->run_start_ns ? (lg->run_end_ns - lg->run_start_ns) / 1e9 : 0;
+  uint64_t limit = tick_at(lg, seconds_at(lg, ph->tick_first) + AUGUR_SIGNATURE_VARIETY * run);
+  double mean = ph->phase_ns;
+  if (typical(sample_seconds(lg, ph, *start, *k) * 1e9, mean)) return;
+  uint32_t m = *k; /* as many as first planned (the budget allowed those) */
+  double *rep = malloc(((size_t)ph->weight) * sizeof *rep);
+  if (!rep) return; /* keep the first plan */
+  double sum = 0, best = -1;
+  uint32_t best_s = *start, best_k = *k;
+  for (uint64_t j = 1; j < ph->weight; j++) {
+    uint64_t u = occurrence_unit(ph, j);
+    if (u == UINT64_MAX || u + ph->nunits > limit) break;
+    rep[j] = rep_ns(lg, u, ph->nunits);
+    sum += rep[j];
+    if (j > m) sum -= rep[j - m];
+    if (j < m) continue;
+    double w = sum / m, off = w > mean ? w / mean : mean / w;
+    if (best < 0 || off < best) {
+      best = off;
+      best_s = (uint32_t)(j + 1 - m);
+      best_k = m;
+    }
+    if (typical(w, mean)) break;
+  }
+  free(rep);
+  *start = best_s;
+  *k = best_k;
+}
+
 /* Global mode: one signature phase per relevant phase, every rank's calls
  * in the ticks of its first repetition. */
 static int build_global(const augur_logical *lg, const augur_phases *p, augur_trace *t,
@@ -223,7 +313,7 @@ static int build_global(const augur_logical *lg, const augur_phases *p, augur_tr
     if (ph->weight < 2) continue;
     repeating = 1;
     uint32_t start, k;
-    plan(global_rep, ph, ph->weight, ph->nunits, measure, budget, settle, &start, &k);
+    plan_global(lg, ph, measure, budget, settle, &start, &k);
     uint64_t u = occurrence_unit(ph, start + k - 1); /* the last one measured */
     if (u != UINT64_MAX && u + ph->nunits > window_end) window_end = u + ph->nunits;
   }
@@ -236,7 +326,8 @@ static int build_global(const augur_logical *lg, const augur_phases *p, augur_tr
     sp->id = ph->id;
     sp->weight = ph->weight;
     sp->base_seconds = ph->phase_ns / 1e9;
-    plan(global_rep, ph, ph->weight, ph->nunits, measure, budget, settle, &sp->start, &sp->measure);
+    plan_global(lg, ph, measure, budget, settle, &sp->start, &sp->measure);
+    sp->sample_seconds = sample_seconds(lg, ph, sp->start, sp->measure);
     sp->late = repeating && ph->weight == 1 && ph->tick_first >= window_end;
     int rc = alloc_ranks(s, sp, err);
     for (uint32_t r = 0; r < s->nranks && !rc; r++)

@@ -58,7 +58,8 @@ static double now_s(void) {
 }
 
 typedef struct phase_pred {
-  double phase_s; /* PhaseET used: measured, or base x scale */
+  double phase_s; /* PhaseET used: measured (compared with its sample), or base x scale */
+  double timed_s; /* mean time of the repetitions timed here (0: none) */
   double total;   /* PhaseET x W */
   int status;     /* enum augur_sigres_status */
   uint32_t measured;
@@ -153,6 +154,33 @@ static double predict_irregular(const augur_signature *s, const augur_sigresult 
   return tgt;
 }
 
+/* Is the planned sample of phase SP untypical of it (its base time off the
+ * phase's mean by more than the factor 1 + AUGUR_SIGNATURE_TYPICAL: no
+ * typical window was found early enough)? */
+static int untypical(const augur_sig_phase *sp) {
+  if (sp->sample_seconds <= 0 || sp->base_seconds <= 0) return 0;
+  double q = sp->sample_seconds / sp->base_seconds;
+  return q > 1 + AUGUR_SIGNATURE_TYPICAL || q < 1 / (1 + AUGUR_SIGNATURE_TYPICAL);
+}
+
+/* A global phase's PhaseET from its timed repetitions. The signature says
+ * what exactly those repetitions took in the base run (SAMPLE_SECONDS,
+ * version 3): a phase's repetitions may differ (NPB MG's levels share calls
+ * but not sizes and compute), so the timed ones stand for the phase through
+ * their own base time: PhaseET = base PhaseET x timed here / the same
+ * repetitions there. Only when exactly the planned repetitions were timed
+ * (not partial, no other --measure) and they are typical of the phase (the
+ * signature found such a window): the ratio of an untypical sample is
+ * fragile — 9 repetitions that took 22 us each in NPB MG's base run took
+ * 57 ms in its signature run, and PET became 1916 s for an 11 s run.
+ * Otherwise their mean is the phase's, as before. */
+static double sampled(const augur_sig_phase *sp, const phase_pred *q) {
+  if (!measured_here(q->status) || q->timed_s <= 0 || sp->sample_seconds <= 0 ||
+      q->measured != sp->measure || untypical(sp))
+    return q->phase_s;
+  return sp->base_seconds * q->timed_s / sp->sample_seconds;
+}
+
 static void predict(const augur_signature *s, const augur_sigresult *r, double set, prediction *p) {
   if (s->irregular && r->irregular) {
     double tgt = predict_irregular(s, r, p);
@@ -170,8 +198,9 @@ static void predict(const augur_signature *s, const augur_sigresult *r, double s
       if (r->phase[j].id == s->phase[i].id) {
         q->status = r->phase[j].status;
         q->measured = r->phase[j].measured;
-        q->phase_s = r->phase[j].seconds;
+        q->phase_s = q->timed_s = r->phase[j].seconds;
       }
+    q->phase_s = sampled(&s->phase[i], q);
     if (measured_here(q->status)) {
       tgt += q->phase_s * (double)s->phase[i].weight;
       base += s->phase[i].base_seconds * (double)s->phase[i].weight;
@@ -241,6 +270,12 @@ static void print_text(const char *sigpath, const augur_signature *s, const augu
            (unsigned long long)shown_weight(s, r, p, i), shown_base(s, r, p, i), p->ph[i].phase_s,
            p->ph[i].measured, p->ph[i].total, augur_sigres_status_name(p->ph[i].status),
            p->ph[i].status >= AUGUR_SIGRES_MISSING ? " (base x scale)" : "");
+  for (uint32_t i = 0; i < s->nphases && !(s->irregular && r->irregular); i++)
+    if (untypical(&s->phase[i]))
+      printf("warning: phase %u's timed repetitions are not typical of it (they took %.6f s "
+             "each in the base run, its mean is %.6f s): its PhaseET is their mean here, "
+             "which may not stand for the phase\n",
+             s->phase[i].id, s->phase[i].sample_seconds, s->phase[i].base_seconds);
   printf("before the first phase: %.6f s (%s); other phases: %.6f s (base %.6f x scale %.3f); "
          "start-up and exit: %.6f s\n",
          p->pre, p->pre_measured ? "measured" : "base x scale", p->rest, s->base_rest_seconds,
@@ -262,9 +297,12 @@ static void print_json(const augur_signature *s, const augur_sigresult *r, const
   for (uint32_t i = 0; i < s->nphases; i++)
     printf("%s{\"id\": %u, \"weight\": %llu, \"phase_seconds\": %.9f, "
            "\"base_phase_seconds\": %.9f, \"total_seconds\": %.9f, \"measured\": %u, "
+           "\"timed_seconds\": %.9f, \"sample_base_seconds\": %.9f, \"untypical_sample\": %s, "
            "\"status\": \"%s\"}",
            i ? ", " : "", s->phase[i].id, (unsigned long long)shown_weight(s, r, p, i),
            p->ph[i].phase_s, shown_base(s, r, p, i), p->ph[i].total, p->ph[i].measured,
+           p->ph[i].timed_s, irr ? 0.0 : s->phase[i].sample_seconds,
+           !irr && untypical(&s->phase[i]) ? "true" : "false",
            augur_sigres_status_name(p->ph[i].status));
   printf("]}\n");
 }

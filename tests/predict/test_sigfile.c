@@ -60,6 +60,7 @@ static augur_signature *sample(void) {
     p->id = ids[i];
     p->weight = w[i];
     p->base_seconds = 0.03125 * (i + 1);
+    p->sample_seconds = 0.015625 * (i + 1);
     p->start = i == 1;
     p->measure = i == 1 ? 10 : 1;
     p->late = i == 2;
@@ -121,6 +122,7 @@ static void test_round_trip(void **state) {
     assert_int_equal(a->id, b->id);
     assert_int_equal(a->weight, b->weight);
     assert_true(a->base_seconds == b->base_seconds);
+    assert_true(a->sample_seconds == b->sample_seconds);
     assert_int_equal(a->start, b->start);
     assert_int_equal(a->measure, b->measure);
     assert_int_equal(a->late, b->late);
@@ -167,18 +169,21 @@ static void test_validation(void **state) {
   augur_signature *s = sample();
   write_sig(s, "a.sig");
   augur_signature_free(s);
-  refuse("augur-signature 1", "augur-trace 1", "not an augur signature");
-  refuse("augur-signature 1", "augur-signature 4", "version 4");
+  refuse("augur-signature 3", "augur-trace 1", "not an augur signature");
+  refuse("augur-signature 3", "augur-signature 4", "version 4");
+  refuse(" 0.015625000\nrank 0 1", " -0.5\nrank 0 1", "expected a time in seconds");
+  refuse(" 0.015625000\nrank 0 1", "\nrank 0 1", "SAMPLE_SECONDS");
   refuse("ranks 2", "ranks 0", ":3: expected a rank count");
   refuse("ranks 2", "ranks two", ":3: expected a rank count");
-  refuse("base 12.5", "base -12.5", ":4: expected a time");
+  refuse("base 12.5", "base -12.5", ":5: expected a time");
   refuse("module 2 libfoo.so.1", "module 3 libfoo.so.1", "next module index");
   refuse("phase 7 400", "phase 7 0", "a weight >= 1");
   refuse("phase 7 400 0.062500000 1 10", "phase 7 400 0.062500000 1 400", "MEASURE from 1");
   refuse("phase 7 400 0.062500000 1", "phase 7 400 0.062500000 400", "START below WEIGHT");
   refuse("phase 9", "phase 7", "distinct phase ids");
   refuse("rank 1 3", "rank 0 3", "the next rank number");
-  refuse("1 0 0\nrank 0 1", "1 1 1\nrank 0 1", "a sync phase that is not late");
+  refuse("1 0 0 0.015625000\nrank 0 1", "1 1 1 0.015625000\nrank 0 1",
+         "a sync phase that is not late");
   refuse("call 14 1 14", "call 120 1 13", "not a sub-record");
   refuse("call 14 1 14", "call 14 x 13", "a peer offset");
   refuse("call 14 1 14", "call 14 1 99", "a size class");

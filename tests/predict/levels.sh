@@ -1,0 +1,84 @@
+# Issue 21, item 2: phases whose repetitions differ (NPB MG's levels: the same
+# calls, other sizes and compute). apps/ph_levels exchanges through one
+# function at every level of a V-cycle, after a set-up of cheap exchanges at
+# the finest level, so the finest level's exchange phase has cheap set-up
+# repetitions and costly loop ones. Checked, for 2 and 4 ranks:
+#  - `augur phases` says that phase varies (text warning and JSON
+#    quality.varying, with its CV above the bound);
+#  - `augur signature` times repetitions typical of it (their base-run mean,
+#    SAMPLE_SECONDS, within 25 % of the phase's mean), not the first ones
+#    after the warm-up (the set-up's cheap ones);
+#  - `augur predict` scales the phase's base mean by how those repetitions
+#    ran here (PhaseET = base x timed / sample), and PET is within TOL of a
+#    plain run measured just before (loose: the machine is shared).
+# usage: levels.sh MPIEXEC APP
+. "$(dirname "$0")/../lib.sh"
+mpiexec=$1
+app=$2
+TOL=${TOL:-0.5}
+lib="$(dirname "$AUGUR")/../lib/libaugur-mpi-mpich.so"
+if [ ! -f "$lib" ] || [ ! -x "$app" ]; then
+  echo "skipped: MPICH recorder or ph_levels not built"
+  exit 77
+fi
+ms() { date +%s%N | cut -c1-13; }
+
+# check RANKS ITER LEVELS WORK BYTES SETUP [MAXPERIOD]
+check() {
+  nr=$1
+  args="-n $2 -l $3 -w $4 -s $5 -S $6"
+  mp=${7:+--max-period $7}
+  T="$D/lv$nr-$3.augur"
+  # shellcheck disable=SC2086
+  expect 0 - "$AUGUR" record -o "$T" -- "$mpiexec" -n "$nr" "$app" $args
+  expect 0 0 "$AUGUR" phases "$T" $mp
+  contains "$D/out" "repetitions vary (CV of their times"
+  expect 0 0 "$AUGUR" phases "$T" --json $mp
+  cp "$D/out" "$D/ph.json"
+  expect 0 0 "$AUGUR" signature "$T" -o "$D/sig" $mp
+  t0=$(ms)
+  "$mpiexec" -n "$nr" "$app" $args >"$D/full.out" || fail "full run failed"
+  t1=$(ms)
+  expect 0 - "$AUGUR" predict --json --signature "$D/sig" -- "$mpiexec" -n "$nr" "$app" $args
+  grep '^{' "$D/out" >"$D/pred.json"
+  "$PY" - "$D/ph.json" "$D/sig" "$D/pred.json" "$t0" "$t1" "$TOL" "$@" <<'PYEOF' ||
+import json, sys
+ph = json.load(open(sys.argv[1]))
+sig = open(sys.argv[2]).read().split("\n")
+pred = json.load(open(sys.argv[3]))
+aet = (int(sys.argv[5]) - int(sys.argv[4])) / 1000.0
+tol = float(sys.argv[6])
+ranks, it, levels, work, size, setup = (int(x) for x in sys.argv[7:13])
+# The finest level's exchange: the set-up's and two per V-cycle.
+top = [p for p in ph["phases"] if p["weight"] == setup + 2 * it]
+assert len(top) == 1, [(p["weight"], p["events"]) for p in ph["phases"]]
+top = top[0]
+assert top["varies"] and top["cv"] > ph["quality"]["cv_bound"], top
+assert top["id"] in ph["quality"]["varying"], ph["quality"]
+assert sig[0] == "augur-signature 3", sig[0]
+line = [l.split() for l in sig if l.startswith("phase %d " % top["id"])][0]
+base, sample = float(line[3]), float(line[8])
+# The timed repetitions are typical of the phase: not only the set-up's
+# cheap ones (its first SETUP repetitions, where the first plan puts them).
+start, k = int(line[4]), int(line[5])
+assert start + k > setup, ("window in the set-up", start, k, setup)
+assert sample > 0 and base / 1.25 <= sample <= base * 1.25, (base, sample)
+pp = [p for p in pred["phases"] if p["id"] == top["id"]][0]
+assert pp["status"] == "measured" and pp["timed_seconds"] > 0, pp
+want = base * pp["timed_seconds"] / sample
+assert abs(pp["phase_seconds"] - want) <= 1e-6 * want, (pp, want)
+pet = pred["pet_seconds"]
+print("ranks %d: AET %.3f s  PET %.3f s  PETE %.1f %%  SET %.3f s; phase %d: base %.6f sample %.6f "
+      "timed %.6f -> %.6f (cv %.2f)" % (ranks, aet, pet, 100 * abs(pet - aet) / aet,
+      pred["set_seconds"], top["id"], base, sample, pp["timed_seconds"], pp["phase_seconds"],
+      top["cv"]))
+assert abs(pet - aet) <= tol * aet, "PET %.3f vs AET %.3f" % (pet, aet)
+PYEOF
+    fail "ranks $nr levels $3: $(cat "$D/pred.json")"
+}
+
+# ranks iterations levels work bytes set-up [max period: a V-cycle longer than
+# it, as NPB MG class B's (about 540 ticks at 2 ranks) is longer than 512]
+check 2 20 4 16 64 60 40
+check 4 12 3 64 512 40
+finish
