@@ -5,6 +5,16 @@
 
 #include "augur/phases.h"
 
+/* What to say when no relevant phase repeats: a signature run of such a
+ * program has nothing to time a few repetitions of, and runs to its end. */
+#define NO_REPEAT "no repeating phase: PAS2P cannot shorten this run"
+
+static int repeating(const augur_phases *p) {
+  for (uint32_t i = 0; i < p->nphases; i++)
+    if (p->phase[i].relevant && p->phase[i].weight > 1) return 1;
+  return 0;
+}
+
 static const char *base_name(const char *p) {
   const char *s = p ? strrchr(p, '/') : NULL;
   return s ? s + 1 : p;
@@ -137,8 +147,10 @@ void augur_phases_print_text(FILE *f, const augur_phases *p, const augur_logical
     fprintf(f, "work not compared (time-based work; --work-sim F to compare)");
   fprintf(f, "; relevant: >= %.1f%% of the run\n", p->opts.min_share * 100);
   if (p->mode == AUGUR_PHASES_IRREGULAR) print_irregular_head(f, p, lg);
-  fprintf(f, "run %.6f s; %u phases, %u relevant covering %.1f%% of the run; PET %.6f s\n\n",
+  fprintf(f, "run %.6f s; %u phases, %u relevant covering %.1f%% of the run; PET %.6f s\n",
           p->run_ns * 1e-9, p->nphases, p->nrelevant, p->relevant_share * 100, p->pet_ns * 1e-9);
+  if (!repeating(p)) fprintf(f, "%s\n", NO_REPEAT);
+  fprintf(f, "\n");
   const char *wcol = lg->work_counter < 0              ? "comp ns/rank"
                      : augur_logical_work_is_count(lg) ? "instr/rank"
                                                        : "cpu ns/rank";
@@ -219,6 +231,8 @@ char *augur_phases_json(const augur_phases *p, const augur_logical *lg, augur_tr
   json_object_set_new(root, "relevant_share", json_real(p->relevant_share));
   json_object_set_new(root, "nphases", json_integer(p->nphases));
   json_object_set_new(root, "nrelevant", json_integer(p->nrelevant));
+  json_object_set_new(root, "repeating_phase", json_boolean(repeating(p)));
+  if (!repeating(p)) json_object_set_new(root, "note", json_string(NO_REPEAT));
   for (uint32_t i = 0; i < p->nphases; i++) {
     const augur_phase *ph = &p->phase[i];
     json_t *o = json_object();
