@@ -4,7 +4,8 @@
 # signature run's own measured time, which went to the end, as PET instead
 # of echoing the base run (issue 21, item 3: NPB EP under taskset -c 0 was
 # predicted at the base run's 7.9 s for a 16.3 s run, its phase "missing";
-# the phase that ends with MPI_Finalize is now measured).
+# the phase that ends with MPI_Finalize is now measured). Then a signature
+# used on another program.
 # usage: no_repeat.sh MPIEXEC APPDIR
 . "$(dirname "$0")/../lib.sh"
 mpiexec=$1
@@ -36,4 +37,18 @@ assert [p["status"] for p in d["phases"]] == ["measured"], d["phases"]
 expect 0 - "$AUGUR" predict --signature "$D/sig" -- "$mpiexec" -n 2 "$app" -n 1 -b 1 -w 200000
 contains "$D/out" "the measured time of this full run"
 contains "$D/out" "PAS2P cannot shorten this run"
+
+# Another program (issue 21, item 4: an LU signature run on CG exited 0 with
+# PET 13.6 s for a 0.65 s run): refused before anything runs; forced, it
+# warns and runs. Behind a wrapper augur predict cannot see through, the
+# ranks refuse it themselves and write no results.
+ring=$2/ring
+expect 1 1 "$AUGUR" predict --signature "$D/sig" -- "$mpiexec" -n 2 "$ring" -n 3
+contains "$D/err" "is the signature of 'pred_short_phases', the command runs 'ring'; --force"
+expect 0 1 "$AUGUR" predict --force --signature "$D/sig" -- "$mpiexec" -n 2 "$ring" -n 3
+contains "$D/err" "warning:"
+contains "$D/out" "the measured time of this full run"
+expect 1 - "$AUGUR" predict --mpi mpich --signature "$D/sig" -- sh -c "$mpiexec -n 2 $ring -n 3"
+contains "$D/err" "signature mode: $D/sig: the signature is for 'pred_short_phases'"
+contains "$D/err" "wrote no results"
 finish
