@@ -6,6 +6,16 @@
 #include "augur/phases.h"
 #include "augur/report.h" /* augur_fmt_callsite */
 
+/* What to say when no relevant phase repeats: a signature run of such a
+ * program has nothing to time a few repetitions of, and runs to its end. */
+#define NO_REPEAT "no repeating phase: PAS2P cannot shorten this run"
+
+static int repeating(const augur_phases *p) {
+  for (uint32_t i = 0; i < p->nphases; i++)
+    if (p->phase[i].relevant && p->phase[i].weight > 1) return 1;
+  return 0;
+}
+
 /* The call site's one name (augur_fmt_callsite). */
 static void site_text(augur_trace *t, uint32_t cs, char *buf, size_t n) {
   if (t)
@@ -142,8 +152,10 @@ void augur_phases_print_text(FILE *f, const augur_phases *p, const augur_logical
     fprintf(f, "work not compared (time-based work; --work-sim F to compare)");
   fprintf(f, "; relevant: >= %.1f%% of the run\n", p->opts.min_share * 100);
   if (p->mode == AUGUR_PHASES_IRREGULAR) print_irregular_head(f, p, lg);
-  fprintf(f, "run %.6f s; %u phases, %u relevant covering %.1f%% of the run; PET %.6f s\n\n",
+  fprintf(f, "run %.6f s; %u phases, %u relevant covering %.1f%% of the run; PET %.6f s\n",
           p->run_ns * 1e-9, p->nphases, p->nrelevant, p->relevant_share * 100, p->pet_ns * 1e-9);
+  if (!repeating(p)) fprintf(f, "%s\n", NO_REPEAT);
+  fprintf(f, "\n");
   const char *wcol = lg->work_counter < 0              ? "comp ns/rank"
                      : augur_logical_work_is_count(lg) ? "instr/rank"
                                                        : "cpu ns/rank";
@@ -234,6 +246,8 @@ char *augur_phases_json(const augur_phases *p, const augur_logical *lg, augur_tr
     if (varies(&p->phase[i])) json_array_append_new(vary, json_integer(p->phase[i].id));
   json_object_set_new(root, "quality",
                       json_pack("{s:f, s:o}", "cv_bound", AUGUR_PHASE_CV_WARN, "varying", vary));
+  json_object_set_new(root, "repeating_phase", json_boolean(repeating(p)));
+  if (!repeating(p)) json_object_set_new(root, "note", json_string(NO_REPEAT));
   for (uint32_t i = 0; i < p->nphases; i++) {
     const augur_phase *ph = &p->phase[i];
     json_t *o = json_object();

@@ -232,6 +232,12 @@ static double shown_base(const augur_signature *s, const augur_sigresult *r, con
                                       : s->phase[i].base_seconds;
 }
 
+static int repeats(const augur_signature *s) {
+  for (uint32_t i = 0; i < s->nphases; i++)
+    if (!s->phase[i].late && s->phase[i].weight > 1) return 1;
+  return 0;
+}
+
 static uint32_t not_measured(const augur_signature *s, const prediction *p) {
   uint32_t n = 0;
   for (uint32_t i = 0; i < s->nphases; i++)
@@ -251,11 +257,14 @@ static void print_text(const char *sigpath, const augur_signature *s, const augu
   } else {
     printf("%s: %u ranks, %u phases; the signature run went to the end of the program", sigpath,
            s->nranks, s->nphases);
-    if (missing)
+    if (!repeats(s))
+      printf(": the signature has no repeating phase, PAS2P cannot shorten this run\n");
+    else if (missing)
       printf(" and never saw %u of the signature's phases%s\n", missing,
              missing == s->nphases ? " (none of them: is it the same program and input?)" : "");
     else
-      printf(" (no point where all ranks could agree to stop)\n");
+      printf(" (no collective on all ranks after the measurements, where they could agree to "
+             "stop)\n");
     printf("PET %.6f s = the measured time of this full run (AET); the phases would have "
            "predicted %.6f s\n",
            p->pet, p->model);
@@ -286,12 +295,13 @@ static void print_json(const augur_signature *s, const augur_sigresult *r, const
   int irr = s->irregular && r->irregular;
   printf("{\"pet_seconds\": %.9f, \"set_seconds\": %.9f, \"stopped_early\": %s, "
          "\"pet_source\": \"%s\", \"model_pet_seconds\": %.9f, \"phases_not_seen\": %u, "
+         "\"repeating_phase\": %s, "
          "\"ranks\": %u, \"mode\": \"%s\", \"scale\": %.6f, \"pre_seconds\": %.9f, "
          "\"rest_seconds\": %.9f, \"launch_seconds\": %.9f, "
          "\"base_run_seconds\": %.9f, ",
          p->pet, p->set, r->stopped ? "true" : "false", r->stopped ? "phases" : "full run",
-         p->model, not_measured(s, p), s->nranks, irr ? "irregular" : "global", p->scale, p->pre,
-         p->rest, p->launch, s->base_run_seconds);
+         p->model, not_measured(s, p), repeats(s) ? "true" : "false", s->nranks,
+         irr ? "irregular" : "global", p->scale, p->pre, p->rest, p->launch, s->base_run_seconds);
   if (irr) printf("\"pet_rank\": %u, ", p->pet_rank);
   printf("\"phases\": [");
   for (uint32_t i = 0; i < s->nphases; i++)

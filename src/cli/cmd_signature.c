@@ -138,8 +138,16 @@ int cmd_signature(int argc, char **argv) {
     printf("%s: %u relevant phase%s (%u late, estimated), %u ranks%s%s", outp, s->nphases,
            s->nphases == 1 ? "" : "s", late, s->nranks, portable ? ", portable" : "",
            s->irregular ? ", irregular" : "");
-    if (sync)
-      printf("; stop point: end of phase %u\n", sync);
+    int repeats = 0;
+    for (uint32_t i = 0; i < s->nphases; i++)
+      repeats |= !s->phase[i].late && s->phase[i].weight > 1;
+    if (!repeats)
+      printf("; no repeating phase: PAS2P cannot shorten this run (a signature run goes to "
+             "the end, and its measured time is the prediction)\n");
+    else if (sync)
+      printf("; the ranks vote to stop after collectives on all ranks once phase %u is "
+             "measured\n",
+             sync);
     else
       printf("; no phase every rank repeats: a signature run goes to the end\n");
   }

@@ -319,7 +319,13 @@ void aug_lifecycle_finalize(void) {
   int was_active = atomic_exchange(&aug_active, 0);
   if (aug_cfg.signature[0]) { /* the program ended before everything was measured */
     aug_thread *t = aug_thread_self();
-    if (t && was_active) aug_thread_flush(t); /* the last call */
+    if (t && was_active) {
+      aug_thread_flush(t); /* the last call */
+      /* MPI_Finalize too: it may be the last call of a phase (of the only
+       * one, in a program that does not repeat), which it then completes. */
+      record_lifecycle_event(AUGUR_EV_FINALIZE, t0, 0);
+      aug_thread_flush(t);
+    }
     aug_sig_finalize();
     return;
   }

@@ -459,6 +459,7 @@ static void feed_irregular(const augur_sig_call *c, const augur_event *ev) {
 static int all_rank_collective(const augur_event *ev) {
   if (!augur_event_is_collective(ev->type) || augur_event_is_nonblocking(ev->type)) return 0;
   if (ev->comm == AUGUR_COMM_WORLD) return 1;
+  if (ev->comm == AUGUR_COMM_NONE) return 0; /* not known on every rank alike */
   int fresh;
   uint32_t *v = aug_u64map_slot(&comm_size, ev->comm, &fresh);
   if (!v) return 0; /* out of memory: the same answer on no rank is safe only as "no" */
