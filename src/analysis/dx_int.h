@@ -145,6 +145,7 @@ typedef struct dx_rank {
   int many_peers;         /* talked to more than one peer */
   int did_send, did_recv; /* sent / received at least one message */
   uint64_t pending_in;    /* sends to this rank not matched yet (wrong order) */
+  uint64_t recv_end;      /* end of the latest call that completed a receive here */
   uint64_t poll_end;      /* end of the latest unsuccessful test, 0 = not polling */
   uint32_t poll_cs;       /* its call site */
   /* critical path: composition of the path that ends at cp_t */

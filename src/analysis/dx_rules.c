@@ -71,6 +71,13 @@ static int chain_data(uint64_t in_hash, const augur_match_end *out) {
   return (out->flags & AUGUR_F_FROM_RECV) ? DX_DATA_MODIFIED : DX_DATA_INDEPENDENT;
 }
 
+/* S's recent send to RECEIVER that started at T0, or NULL. */
+static dx_sent *sent_entry(dx_rank *S, uint32_t receiver, uint64_t t0) {
+  for (unsigned i = 0; i < DX_SEND_RING && i < S->nsent; i++)
+    if (S->sent[i].t0 == t0 && S->sent[i].to == receiver) return &S->sent[i];
+  return NULL;
+}
+
 static uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1) {
   uint64_t lo = max64(a0, b0), hi = min64(a1, b1);
   return hi > lo ? hi - lo : 0;
@@ -103,14 +110,16 @@ static int late_sender_cause(dx *d, const augur_message *m, uint64_t from, uint6
       return AUGUR_DX_BLOCKED_SENDER;
     }
   }
-  /* multiple output: S spent most of R's wait sending to others - sending,
-   * not waiting for a late receiver (in a neighbour exchange S's other send
-   * is held up by that neighbour: no multicast) */
+  /* multiple output: S spent most of R's wait sending to other receivers,
+   * one after another (seed 3.1.3: served one by one) - sending, not
+   * waiting for a late receiver, and with no receive of S in between: in a
+   * neighbour exchange S receives between its sends to different
+   * neighbours (or sends and receives at once, MPI_Sendrecv). */
   uint64_t busy = 0;
   int same = 1, known = m->send.hash != 0;
   for (unsigned i = 0; i < DX_SEND_RING && i < S->nsent; i++) {
     const dx_sent *x = &S->sent[i];
-    if (x->to == m->receiver || x->exchange) continue;
+    if (x->to == m->receiver || x->exchange || x->t1 < S->recv_end) continue;
     uint64_t ov = overlap(max64(x->t0, x->blocked_until), x->t1, from, to);
     if (!ov) continue;
     busy += ov;
@@ -189,12 +198,6 @@ static int standard_blocking_send(unsigned type) {
   return type == AUGUR_EV_SEND || type == AUGUR_EV_SENDRECV || type == AUGUR_EV_SENDRECV_REPLACE;
 }
 
-/* S's send to RECEIVER that started at T0 waited for its receive until T. */
-static void note_blocked(dx_rank *S, uint32_t receiver, uint64_t t0, uint64_t t) {
-  for (unsigned i = 0; i < DX_SEND_RING && i < S->nsent; i++)
-    if (S->sent[i].t0 == t0 && S->sent[i].to == receiver) S->sent[i].blocked_until = t;
-}
-
 static void late_receiver(dx *d, const augur_message *m) {
   const augur_match_end *se = &m->send, *re = &m->recv;
   if (se->kind != AUGUR_MATCH_BLOCKING) return; /* the wait is in a later Wait: not followed */
@@ -219,7 +222,8 @@ static void late_receiver(dx *d, const augur_message *m) {
   }
   uint64_t to = min64(post, se->t_end);
   if (to <= ss) return;
-  note_blocked(&d->ranks[m->sender], m->receiver, ss, to);
+  dx_sent *x = sent_entry(&d->ranks[m->sender], m->receiver, ss);
+  if (x) x->blocked_until = to;
   int32_t g = group(d, AUGUR_DX_LATE_RECEIVER, AUGUR_DX_LATE_RECEIVER, se->callsite, -1);
   if (g >= 0) dx_group_partner(&d->groups, &d->groups.g[g], m->receiver, re->callsite);
   dx_charge(d, AUGUR_DX_LATE_RECEIVER, g, m->sender, se->callsite, ss, to, m->comm);
@@ -297,6 +301,7 @@ int dx_poll(dx *d, const augur_event *ev) {
   if (gap) { /* the loop's last gap, before the test that found its request done */
     int32_t g = group(d, AUGUR_DX_POLLING, -1, r->poll_cs, -1);
     dx_charge(d, -1, g, ev->rank, r->poll_cs, t0, ev->t_start, ev->comm);
+    if (g >= 0 && d->groups.g[g].instances) d->groups.g[g].instances--; /* a gap, no call */
   }
   r->poll_end = 0;
   return gap;
@@ -315,6 +320,7 @@ int dx_on_message(void *ctx, const augur_message *m) {
   late_sender(d, m);
   late_receiver(d, m);
   transfer(d, m);
+  if (m->recv.t_end > R->recv_end) R->recv_end = m->recv.t_end;
   if (dx_isend_message(d, m)) return augur_fail(d->err, AUGUR_E_NOMEM, "diagnose: out of memory");
   return AUGUR_OK;
 }

@@ -113,17 +113,20 @@ PY
   ;;
 polling)
   # A receive completed by MPI_Testany / MPI_Test in a loop: the polling is
-  # the largest finding, with a fix that replaces the loop.
+  # a finding, with a fix that replaces the loop.
   i=0
   for cfg in "-n 20 -d 5000" "-n 10 -d 10000 --test"; do
     i=$((i + 1))
     # shellcheck disable=SC2086
     run poll$i dx_poll 2 $cfg || continue
     check poll$i <<'PY'
-assert ids()[0] == "polling", ids()
-f = fs("polling")[0]
+# a finding (the top one on an idle machine); on a loaded one the loop is
+# descheduled and gaps above DX_POLL_GAP are left out: a lower bound
+f = fs("polling")
+assert f, ids()
+f = f[0]
 assert f["ranks"] == [0], f["ranks"]
-assert f["share"] > 0.03, f["share"]  # the loop; gaps > DX_POLL_GAP (descheduled) not counted
+assert f["share"] >= d["min_share"], f["share"]
 assert "MPI_Test" in f["cause"], f["cause"]
 assert "MPI_Wait" in f["recommendation"], f["recommendation"]
 PY

@@ -340,6 +340,60 @@ static void multiple_output(void **state) {
 }
 
 /* The threshold hides small findings and counts them. */
+/* 0 -> 1 -> 2 with processing: rank 1 waits for rank 0 (late sender,
+ * [100, 300)), processes 290 ns, forwards at 600. Rank 2 began waiting at
+ * 150, while rank 1 was still blocked: a chain, however long rank 1
+ * processed (the old rule wanted the forward within a quarter of the wait).
+ * Rank 3 begins waiting for rank 1's next send at 650, after rank 1's wait
+ * ended: no chain, a late sender. */
+static void chain_with_processing(void **state) {
+  (void)state;
+  static scene s;
+  memset(&s, 0, sizeof s);
+  p2p(&s, 0, AUGUR_EV_SEND, 300, 305, 1, 0, 8);
+  p2p(&s, 1, AUGUR_EV_RECV, 100, 310, 0, 0, 8);
+  p2p(&s, 1, AUGUR_EV_SEND, 600, 605, 2, 0, 8);
+  p2p(&s, 1, AUGUR_EV_SEND, 700, 705, 3, 0, 8);
+  p2p(&s, 2, AUGUR_EV_RECV, 150, 610, 1, 0, 8);
+  p2p(&s, 3, AUGUR_EV_RECV, 650, 710, 1, 0, 8);
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  only_wait(d, AUGUR_DX_LATE_SENDER, 200 + 450 + 50);
+  const augur_dx_finding *f = finding(d, AUGUR_DX_BLOCKED_SENDER);
+  assert_ns(f->seconds, 450);
+  assert_int_equal(f->nranks, 1);
+  assert_int_equal(f->ranks[0], 2);
+  assert_ns(finding(d, AUGUR_DX_LATE_SENDER)->seconds, 200 + 50);
+  augur_diagnosis_free(d);
+}
+
+/* Rank 0 polls an Irecv with MPI_Testany from 110 until the test at 203
+ * finds it done (rank 1 sends at 202): the unsuccessful tests and the short
+ * gaps between them, [110, 203), are polling; the completing test is not. */
+static void polling(void **state) {
+  (void)state;
+  static scene s;
+  memset(&s, 0, sizeof s);
+  p2p(&s, 0, AUGUR_EV_IRECV, 100, 101, 1, 0, 8)->req = 0xA;
+  const uint64_t t[][2] = {{110, 111}, {113, 114}, {200, 201}};
+  for (int i = 0; i < 3; i++)
+    add(&s, 0, AUGUR_EV_TESTANY, t[i][0], t[i][1])->flags = AUGUR_F_NOTDONE;
+  add(&s, 0, AUGUR_EV_TESTANY, 203, 204)->aux = 1;
+  augur_event *c = add(&s, 0, AUGUR_EV_COMPLETION, 0, 0);
+  c->req = 0xA;
+  c->peer = 1;
+  c->tag = 0;
+  c->bytes_recv = 8;
+  p2p(&s, 1, AUGUR_EV_SEND, 202, 203, 0, 0, 8);
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  const augur_dx_finding *f = finding(d, AUGUR_DX_POLLING);
+  assert_ns(f->seconds, 203 - 110);
+  assert_int_equal(f->instances, 3);
+  assert_int_equal(f->ranks[0], 0);
+  assert_non_null(strstr(f->cause, "MPI_Testany"));
+  assert_null(f->wait_state < 0 ? NULL : "a wait state");
+  augur_diagnosis_free(d);
+}
+
 static void threshold(void **state) {
   (void)state;
   static scene s;
@@ -365,6 +419,8 @@ int main(void) {
       cmocka_unit_test(init_skew_is_not_lost),
       cmocka_unit_test(blocked_sender),
       cmocka_unit_test(multiple_output),
+      cmocka_unit_test(chain_with_processing),
+      cmocka_unit_test(polling),
       cmocka_unit_test(threshold),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
