@@ -459,6 +459,12 @@ int augur_diagnosis_write_html(const augur_diagnosis *d, augur_trace *t, FILE *f
   if (t && build_timeline(&tl, d, t, err)) return -1;
 
   write_head(f, title);
+  char incomplete[256];
+  if (t && augur_trace_incomplete(t, incomplete, sizeof incomplete)) {
+    fputs("<p id=\"incomplete\"><strong>", f);
+    tl_xml_escape(f, incomplete);
+    fputs("</strong></p>\n", f);
+  }
   write_summary(f, d);
   fputs("<h2>Timeline</h2>\n", f);
   uint64_t from = d->t_begin, to = d->t_end;

@@ -110,6 +110,25 @@ static void put_field_u64(line *l, int *first, const char *key, uint64_t v) {
   *first = 0;
 }
 
+/* What a call's bytes_recv is: received bytes (the status count) for calls
+ * that complete a receive; the posted buffer size for calls that only post
+ * one (what arrives is in the completion); the message size for probes. */
+static const char *recv_field(unsigned type) {
+  switch (type) {
+  case AUGUR_EV_IRECV:
+  case AUGUR_EV_IMRECV:
+  case AUGUR_EV_RECV_INIT:
+    return "bytes_posted";
+  case AUGUR_EV_PROBE:
+  case AUGUR_EV_IPROBE:
+  case AUGUR_EV_MPROBE:
+  case AUGUR_EV_IMPROBE:
+    return "bytes_probed";
+  default:
+    return "bytes_recv";
+  }
+}
+
 static void slice(chrome *c, const augur_event *ev) {
   uint64_t dur = ev->t_end > ev->t_start ? ev->t_end - ev->t_start : 0;
   line l;
@@ -131,7 +150,7 @@ static void slice(chrome *c, const augur_event *ev) {
                        (ev->type >= AUGUR_EV_PROBE && ev->type <= AUGUR_EV_IMRECV)))
     put_field_u64(&l, &first, "tag", (uint64_t)ev->tag);
   if (ev->bytes) put_field_u64(&l, &first, "bytes", ev->bytes);
-  if (ev->bytes_recv) put_field_u64(&l, &first, "bytes_recv", ev->bytes_recv);
+  if (ev->bytes_recv) put_field_u64(&l, &first, recv_field(ev->type), ev->bytes_recv);
   if (ev->comm) { /* hashed ids exceed JSON's exact integers: a hex string */
     char id[24];
     if (ev->comm == AUGUR_COMM_WORLD)

@@ -1,9 +1,11 @@
 /* augur — call site -> function, file:line with elfutils libdw (dwfl in
  * offline mode: the module ELF is reported by path, no process needed). */
+#include <ctype.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +95,122 @@ static const char *innermost_function(Dwarf_Die *cu, Dwarf_Addr pc) {
   return name;
 }
 
+/* ---- Fortran statements spanning lines ----
+ * gfortran gives a CALL continued over several lines one line-table row, at
+ * its last line; the lines before it have no row at all, so the table alone
+ * cannot say where the statement starts. People look for the CALL on its
+ * first line: with the source at hand, step back over continuation lines. */
+
+/* 1 free form (.f90 and later), 2 fixed form (.f, .for, .ftn, .f77), 0 not
+ * Fortran; case-insensitive (.F90 is preprocessed free form). */
+static int fortran_form(const char *file) {
+  const char *dot = strrchr(file, '.');
+  if (!dot || strchr(dot, '/')) return 0;
+  char ext[8];
+  size_t n = strlen(dot + 1);
+  if (n == 0 || n >= sizeof ext) return 0;
+  for (size_t i = 0; i <= n; i++)
+    ext[i] = (char)tolower((unsigned char)dot[1 + i]);
+  if (!strcmp(ext, "f90") || !strcmp(ext, "f95") || !strcmp(ext, "f03") || !strcmp(ext, "f08"))
+    return 1;
+  if (!strcmp(ext, "f") || !strcmp(ext, "for") || !strcmp(ext, "ftn") || !strcmp(ext, "f77"))
+    return 2;
+  return 0;
+}
+
+/* Free form: the text of LINE before any '!' comment (quotes respected),
+ * trailing blanks removed; its length. */
+static size_t free_code(const char *line, size_t len) {
+  char quote = 0;
+  size_t end = len;
+  for (size_t i = 0; i < len; i++) {
+    char ch = line[i];
+    if (quote) {
+      if (ch == quote) quote = 0;
+    } else if (ch == '\'' || ch == '"') {
+      quote = ch;
+    } else if (ch == '!') {
+      end = i;
+      break;
+    }
+  }
+  while (end && (line[end - 1] == ' ' || line[end - 1] == '\t' || line[end - 1] == '\r' ||
+                 line[end - 1] == '\n'))
+    end--;
+  return end;
+}
+
+static int fixed_comment(const char *l) {
+  return l[0] == 'c' || l[0] == 'C' || l[0] == '*' || l[0] == '!';
+}
+
+/* Fixed form: a continuation line has a character other than blank or '0'
+ * in column 6. */
+static int fixed_continuation(const char *l, size_t len) {
+  if (fixed_comment(l) || len < 6) return 0;
+  for (int i = 0; i < 5; i++)
+    if (l[i] == '\t') return 0;
+  return l[5] != ' ' && l[5] != '0' && l[5] != '\n' && l[5] != '\r';
+}
+
+/* The first line of the statement that ends on LINE of the Fortran source
+ * FILE, or LINE when FILE is not Fortran or cannot be read. */
+static int statement_first_line(const char *file, int line) {
+  int form = file && line > 1 ? fortran_form(file) : 0;
+  if (!form) return line;
+  FILE *f = fopen(file, "r");
+  if (!f) return line;
+  /* Lines 1..LINE, kept as offsets into one buffer. */
+  size_t cap = 0, len = 0, *start = calloc((size_t)line + 1, sizeof *start);
+  char *text = NULL, *buf = NULL;
+  size_t bcap = 0;
+  ssize_t k;
+  int n = 0;
+  while (start && n < line && (k = getline(&buf, &bcap, f)) >= 0) {
+    if (len + (size_t)k + 1 > cap) {
+      size_t nc = (len + (size_t)k + 1) * 2;
+      char *nt = realloc(text, nc);
+      if (!nt) break;
+      text = nt;
+      cap = nc;
+    }
+    start[n++] = len;
+    memcpy(text + len, buf, (size_t)k);
+    len += (size_t)k;
+    text[len++] = '\0';
+  }
+  free(buf);
+  fclose(f);
+  int first = line;
+  if (n == line) {
+    if (form == 1) { /* step back while the previous code line ends in '&' */
+      for (int i = line - 1; i >= 1; i--) {
+        const char *l = text + start[i - 1];
+        size_t c = free_code(l, strlen(l));
+        size_t lead = 0;
+        while (lead < c && (l[lead] == ' ' || l[lead] == '\t'))
+          lead++;
+        if (lead == c) continue; /* blank or comment-only line inside the statement */
+        if (l[c - 1] != '&') break;
+        first = i;
+      }
+    } else { /* step back while this line is a continuation */
+      for (int i = line; i > 1;) {
+        const char *l = text + start[i - 1];
+        if (!fixed_continuation(l, strlen(l))) break;
+        int j = i - 1;
+        while (j >= 1 && fixed_comment(text + start[j - 1]))
+          j--;
+        if (j < 1) break;
+        first = i = j;
+      }
+    }
+  }
+  free(text);
+  free(start);
+  return first;
+}
+
 int augur_trace_resolve(augur_trace *t, uint32_t callsite, augur_srcloc *out) {
   memset(out, 0, sizeof *out);
   const augur_callsite_def *cs = augur_trace_callsite(t, callsite);
@@ -137,7 +255,7 @@ int augur_trace_resolve(augur_trace *t, uint32_t callsite, augur_srcloc *out) {
       int lineno = 0;
       if (line && dwarf_lineno(line, &lineno) == 0) {
         loc->file = dwarf_linesrc(line, NULL, NULL);
-        loc->line = lineno;
+        loc->line = statement_first_line(loc->file, lineno);
       }
     }
   }

@@ -52,6 +52,9 @@ def check_chrome(path, calls):
         collections.Counter((c[0], c[1]) for c in calls), "slices per rank and call differ"
     for e in xs:
         assert e["dur"] >= 0 and e["cat"] == "mpi", e
+        # A posted receive buffer is not a received byte count.
+        if e["name"] in ("MPI_Irecv", "MPI_Imrecv", "MPI_Recv_init"):
+            assert "bytes_recv" not in e["args"], e
     msgs = messages(calls)
     starts = {e["id"]: e for e in evs if e["ph"] == "s"}
     ends = {e["id"]: e for e in evs if e["ph"] == "f"}

@@ -98,8 +98,11 @@ program calls_f
   reqs(3) = MPI_REQUEST_NULL
   ! @augur:calls.irecv_some
   call MPI_Irecv(ibuf2, 3, MPI_INTEGER, right, 12, MPI_COMM_WORLD, reqs(2), ierr(1))
+  ! Three lines: the call site is the statement's first line, not its last.
   ! @augur:calls.send
-  call MPI_Send(ibuf, 3, MPI_INTEGER, left, 12, MPI_COMM_WORLD, ierr(1))
+  call MPI_Send(ibuf, 3, MPI_INTEGER, &
+                left, 12, &
+                MPI_COMM_WORLD, ierr(1))
   ! @augur:calls.waitsome
   call MPI_Waitsome(3, reqs, outcount, idxs, MPI_STATUSES_IGNORE, ierr(1))
 

@@ -64,6 +64,10 @@ d = json.load(open(sys.argv[1]))
 assert d["incomplete"].startswith("trace incomplete: "), d.get("incomplete")
 ' "$out/$a-$sig.json" || fail "$a --json has no incomplete statement"
 done
+"$augur" diagnose "$trace" --html "$out/diagnose-$sig.html" >/dev/null 2>&1 ||
+  fail "diagnose --html failed"
+grep -q '<p id="incomplete"><strong>trace incomplete: ' "$out/diagnose-$sig.html" ||
+  fail "diagnose --html does not say the trace is incomplete"
 "$augur" signature "$trace" -o "$out/sig-$sig.txt" >"$out/signature-$sig.txt" 2>&1
 grep -q "^trace incomplete: " "$out/signature-$sig.txt" ||
   fail "signature does not say the trace is incomplete: $(cat "$out/signature-$sig.txt")"
