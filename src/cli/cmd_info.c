@@ -66,6 +66,33 @@ static void print_facts(augur_trace *t) {
          in->counters_requested ? in->counters_requested : "default (auto)");
 }
 
+/* Where the ranks ran (augur_trace_hosts) and how their clocks were
+ * joined: ranks on rank 0's host read its clock (offset 0, no ping-pong). */
+static void print_placement(augur_trace *t) {
+  augur_hosts h;
+  augur_error err = {0};
+  if (augur_trace_hosts(t, &h, &err) != AUGUR_OK) return;
+  if (!h.known)
+    printf("placement    %u host%s, CPUs not recorded (trace format before 1.3)\n", h.nhosts,
+           h.nhosts > 1 ? "s" : "");
+  else
+    printf("placement    %u host%s; busiest: %u ranks on %u CPU%s (%s)%s\n", h.nhosts,
+           h.nhosts > 1 ? "s" : "", h.ranks, h.cores, h.cores > 1 ? "s" : "", h.host,
+           h.oversubscribed ? ": OVERSUBSCRIBED" : "");
+  uint32_t n = augur_trace_nranks(t), pinged = 0;
+  uint64_t rtt = 0;
+  for (uint32_t r = 1; r < n; r++) {
+    const augur_rank_def *d = augur_trace_rank(t, r);
+    if (!d || !d->nsync || !d->sync[0].rtt_ns) continue;
+    pinged++;
+    if (d->sync[0].rtt_ns > rtt) rtt = d->sync[0].rtt_ns;
+  }
+  if (n > 1)
+    printf("clocks       %u rank%s synchronised with rank 0 by ping-pong (largest round trip "
+           "%.1f us), the others read its clock\n",
+           pinged, pinged == 1 ? "" : "s", (double)rtt / 1e3);
+}
+
 static void print_ranks(augur_trace *t) {
   uint32_t n = augur_trace_nranks(t);
   printf("\nRanks\n  %6s  %-20s %8s %12s %8s %11s  %s\n", "rank", "host", "pid", "events", "blocks",
@@ -174,6 +201,7 @@ int cmd_info(int argc, char **argv) {
   int rc = cli_open_trace(path, &t);
   if (rc != CLI_OK) return rc;
   print_facts(t);
+  print_placement(t);
   print_ranks(t);
   print_comms(t);
   print_counters(t);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rec_internal.h"
 
@@ -65,9 +66,14 @@ void aug_clock_setup(void) {
 void aug_clock_calibrate(void) {
   if (!aug_tsc) return;
   uint64_t t = 0, n = 0;
-  do { /* at least 2 ms of baseline so the first blocks convert precisely */
+  pair(&t, &n);
+  /* at least 2 ms of baseline so the first blocks convert precisely: slept,
+   * not spun (ranks may share CPUs) */
+  while (n - ns0 < 2000000) {
+    struct timespec ts = {0, (long)(2000000 - (n - ns0))};
+    nanosleep(&ts, NULL);
     pair(&t, &n);
-  } while (n - ns0 < 2000000);
+  }
   rate0 = (double)(n - ns0) / (double)(t - tsc0);
 }
 

@@ -378,6 +378,14 @@ static int check_basic(augur_trace *t, uint32_t n, int argc, char **argv) {
     const augur_rank_def *rd = augur_trace_rank(t, r);
     CHECK(rd && rd->nsync == 2 && rd->finalize_ns > rd->init_ns && rd->thread_level == -1,
           "rank %u: rank def (nsync %u)", r, rd ? rd->nsync : 0);
+    /* where it ran (format minor 3); on rank 0's host (every test runs on
+     * one) its clock is rank 0's: no ping-pong, offset 0 */
+    CHECK(rd && rd->cores > 0 && rd->cpus && rd->cpus[0], "rank %u: cores %u, cpus %s", r,
+          rd ? rd->cores : 0, rd && rd->cpus ? rd->cpus : "(null)");
+    for (uint32_t k = 0; rd && k < rd->nsync; k++)
+      CHECK(rd->sync[k].offset_ns == 0 && rd->sync[k].rtt_ns == 0,
+            "rank %u: clock sync %u on rank 0's host: offset %lld ns, round trip %llu ns", r, k,
+            (long long)rd->sync[k].offset_ns, (unsigned long long)rd->sync[k].rtt_ns);
   }
   /* counters */
   uint32_t nc = augur_trace_ncounters(t);
