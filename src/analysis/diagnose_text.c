@@ -110,7 +110,7 @@ int augur_diagnosis_write_text(const augur_diagnosis *d, FILE *f, augur_error *e
       list[0] = '\0';
       for (size_t k = 0; k < x->ncallsites && len + 200 < sizeof list; k++) {
         const augur_dx_callsite *s = &x->callsites[k];
-        site(where, sizeof where, s->function, s->file, s->line, s->id);
+        site(where, sizeof where, s->where, s->id);
         augur_fmt_ns(a, sizeof a, (uint64_t)(s->seconds * 1e9));
         len +=
             (size_t)snprintf(list + len, sizeof list - len, "%s%s (%s)", k ? ", " : "", where, a);
