@@ -22,7 +22,7 @@ ms() { date +%s%N | cut -c1-13; }
 T="$D/solver.augur"
 expect 0 - "$AUGUR" record -o "$T" -- "$mpiexec" -n 4 "$app" -n "$ITERS" -w 1
 expect 0 0 "$AUGUR" phases "$T"
-awk -v n="$ITERS" '$5 == n && /MPI_Isend@pas2p_solver.c/ { f = 1 } END { exit !f }' "$D/out" ||
+awk -v n="$ITERS" '$5 == n && /MPI_Isend@main \(pas2p_solver.c/ { f = 1 } END { exit !f }' "$D/out" ||
   fail "no iteration phase of weight $ITERS: $(cat "$D/out")"
 expect 0 0 "$AUGUR" signature "$T" -o "$D/sig"
 contains "$D/out" "the ranks vote to stop after collectives on all ranks once phase"
