@@ -10,7 +10,10 @@
  *
  * usage: pg_serialization [-n ITER] [-d US] [-s BYTES] [--off]   (at least 3 ranks)
  * Lost process-time: rank k waits k x D per step in the receive marked
- * pg_serialization.recv, D x N(N-1)/2 x ITER over ranks 1..N-1. Rank k then
+ * pg_serialization.recv, D x N(N-1)/2 x ITER over ranks 1..N-1. From rank 2
+ * on the sender was itself blocked on its predecessor, so `augur diagnose`
+ * names those waits (D x (N(N-1)/2 - 1) x ITER) a blocked-sender chain, its
+ * top finding, and rank 1's a serialization (docs/diagnose.md). Rank k then
  * waits (N-1-k) x D in the next step's barrier for the last rank, a
  * consequence, not counted. */
 #include <mpi.h>
@@ -46,8 +49,12 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (rank == 0)
-    pg_expected(off ? "none" : "serialization",
-                off ? 0.0 : 1e-6 * (double)d_us * iter * size * (size - 1) / 2.0, 1,
+    /* Ranks 2..N-1 wait for a sender that was itself waiting for its
+     * predecessor: KappaPi's causal blocked-sender chain (seed 3.1.1, Fig. 4;
+     * issue 21, item 6), the top finding. Rank 1's wait (its sender was
+     * computing) stays serialization. */
+    pg_expected(off ? "none" : "blocked_sender",
+                off ? 0.0 : 1e-6 * (double)d_us * iter * (size * (size - 1) / 2.0 - 1), 2,
                 off ? 0 : size - 1, 1, "site=pg_serialization.recv");
 
   const int prev = rank > 0 ? rank - 1 : MPI_PROC_NULL;

@@ -302,9 +302,9 @@ def case_serialization():
     e1, r1, v1 = record(app, LONG, app + "-on")
     e0, r0, v0 = record(app, LONG + ["--off"], app + "-off")
     lost = e1["lost_seconds"]
-    check(e1["pattern"] == "serialization" and e1["ranks"] == ",".join(map(str, range(1, NP)))
+    check(e1["pattern"] == "blocked_sender" and e1["ranks"] == ",".join(map(str, range(2, NP)))
           and e0["pattern"] == "none" and e0["lost_seconds"] == 0,
-          "expected lines: ON serialization %.3fs on ranks %s, OFF none" % (lost, e1["ranks"]))
+          "expected lines: ON blocked_sender %.3fs on ranks %s, OFF none" % (lost, e1["ranks"]))
     recv = site(app, "recv")
     t1 = call_s(r1, "MPI_Recv", recv)
     check(t1 >= 0.8 * lost, "ON: MPI_Recv at line %d: %.3fs >= 0.8 x lost %.3fs" % (recv, t1, lost))
