@@ -60,9 +60,10 @@ typedef struct sig_state {
 } sig_state;
 
 /* Votes: VOTE_SHARE of the base run apart (a tenth of the 5 % measurement
- * budget, so a stop comes at most that late; a full run votes at most
- * ~200 times), and at most VOTE_STRIDE_MAX vote points apart, which bounds
- * the overshoot when vote points suddenly come much slower than before
+ * budget, so a stop comes at most that late; a full run votes about 200
+ * times, or once per VOTE_STRIDE_MAX vote points when they come faster),
+ * and at most VOTE_STRIDE_MAX vote points apart, which bounds the overshoot
+ * when vote points suddenly come much slower than before
  * (docs/signature.md, "The stop vote"). */
 #define VOTE_SHARE      0.005
 #define VOTE_STRIDE_MAX 64u
