@@ -558,10 +558,12 @@ static int sync_votes_safe(void) {
   uint32_t *fail = NULL;
   for (uint32_t r = 0; r < sig->nranks && ok; r++) {
     uint32_t n = p->ncalls[r];
-    if (!n || !(fail = realloc(fail, n * sizeof *fail))) {
+    uint32_t *grown = n ? realloc(fail, n * sizeof *fail) : NULL;
+    if (!grown) {
       ok = 0;
       break;
     }
+    fail = grown;
     int coll = 0;
     for (uint32_t k = 0; k < n; k++)
       coll |= augur_event_is_collective(p->calls[r][k].type) &&
