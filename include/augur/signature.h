@@ -95,7 +95,8 @@ typedef struct augur_signature {
   uint64_t comm; /* irregular: the characteristic communicator (augur_event.comm id) */
   /* Irregular: the sync phase's start (1-based) from which the ranks voted
    * until issue 21. Read and written for compatibility; the recorder now
-   * votes after collectives on all-rank communicators (docs/signature.md). */
+   * votes after collectives on all-rank communicators, and in global mode
+   * at the sync phase when the signature allows it (docs/signature.md). */
   uint64_t vote_from;
   /* Version 3: the program the signature was made from: its executable's
    * base name (as augur_signature_module_name makes it) and the hex GNU

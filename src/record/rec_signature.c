@@ -15,10 +15,11 @@
  * differently on two ranks is erroneous: it deadlocks when collectives
  * synchronise), so "the Nth such collective" is the same call on every
  * rank, and which N carry a vote depends only on N and on what earlier
- * votes returned (the same on every rank). Nothing a rank sees alone
- * (its own phase matches, which differ when its calls repeat at a shorter
- * period than another rank's) decides where a vote happens. The time
- * spent voting is left out of every measured repetition.
+ * votes returned (the same on every rank). A rank's own phase matches
+ * (which differ between ranks when one's calls repeat at a shorter period
+ * than another's) decide a vote only where the signature shows they cannot
+ * differ: see sync_votes_safe. The time spent voting is left out of every
+ * measured repetition.
  *
  * Heartbeat (AUGUR_SIGNATURE_HEARTBEAT=FILE, set by `augur predict`): each
  * rank keeps one line of FILE up to date (what it does, what it has
