@@ -108,10 +108,10 @@ typedef struct augur_signature {
   augur_sig_phase *phase;
   int irregular; /* phases of `augur phases --irregular`: PET is the largest rank's sum */
   uint64_t comm; /* irregular: the characteristic communicator (augur_event.comm id) */
-  /* Irregular: the ranks vote from the sync phase's VOTE_FROM-th start on
-   * (1-based), once every planned stretch has been timed: a vote is a
-   * synchronisation the program does not have, so none falls inside a
-   * timed stretch. */
+  /* Irregular: the sync phase's start (1-based) from which the ranks voted
+   * until issue 21. Read and written for compatibility; the recorder now
+   * votes after collectives on all-rank communicators, and in global mode
+   * at the sync phase when the signature allows it (docs/signature.md). */
   uint64_t vote_from;
   /* Version 3: the program the signature was made from: its executable's
    * base name (as augur_signature_module_name makes it) and the hex GNU

@@ -145,9 +145,7 @@ int cmd_signature(int argc, char **argv) {
       printf("; no repeating phase: PAS2P cannot shorten this run (a signature run goes to "
              "the end, and its measured time is the prediction)\n");
     else if (sync)
-      printf("; the ranks vote to stop after collectives on all ranks once phase %u is "
-             "measured\n",
-             sync);
+      printf("; the ranks vote to stop once phase %u is measured\n", sync);
     else
       printf("; no phase every rank repeats: a signature run goes to the end\n");
   }

@@ -15,10 +15,11 @@
  * differently on two ranks is erroneous: it deadlocks when collectives
  * synchronise), so "the Nth such collective" is the same call on every
  * rank, and which N carry a vote depends only on N and on what earlier
- * votes returned (the same on every rank). Nothing a rank sees alone
- * (its own phase matches, which differ when its calls repeat at a shorter
- * period than another rank's) decides where a vote happens. The time
- * spent voting is left out of every measured repetition.
+ * votes returned (the same on every rank). A rank's own phase matches
+ * (which differ between ranks when one's calls repeat at a shorter period
+ * than another's) decide a vote only where the signature shows they cannot
+ * differ: see sync_votes_safe. The time spent voting is left out of every
+ * measured repetition.
  *
  * Heartbeat (AUGUR_SIGNATURE_HEARTBEAT=FILE, set by `augur predict`): each
  * rank keeps one line of FILE up to date (what it does, what it has
@@ -60,9 +61,10 @@ typedef struct sig_state {
 } sig_state;
 
 /* Votes: VOTE_SHARE of the base run apart (a tenth of the 5 % measurement
- * budget, so a stop comes at most that late; a full run votes at most
- * ~200 times), and at most VOTE_STRIDE_MAX vote points apart, which bounds
- * the overshoot when vote points suddenly come much slower than before
+ * budget, so a stop comes at most that late; a full run votes about 200
+ * times, or once per VOTE_STRIDE_MAX vote points when they come faster),
+ * and at most VOTE_STRIDE_MAX vote points apart, which bounds the overshoot
+ * when vote points suddenly come much slower than before
  * (docs/signature.md, "The stop vote"). */
 #define VOTE_SHARE      0.005
 #define VOTE_STRIDE_MAX 64u
@@ -75,6 +77,7 @@ typedef struct site {
 static augur_signature *sig;
 static sig_state *st;
 static MPI_Comm vote_comm = MPI_COMM_NULL;
+static int sync_idx = -1; /* the sync phase, when the ranks also vote at its ends */
 /* The stop vote (see the top): blocking collectives on all-rank
  * communicators fed so far, the one the next vote follows, the stride
  * between votes, and the previous vote's collective and shared clock. */
@@ -117,6 +120,7 @@ static void say(const char *what, const char *msg) {
 #define HB_EVERY_NS 100000000u /* at most one line per 100 ms while calls run */
 
 static int locally_done(void);
+static int sync_votes_safe(void);
 
 /* Rewrites this rank's line of the heartbeat file: what it is doing (WHAT)
  * and how far its measurements are. FORCE: now, not only every 100 ms. */
@@ -295,6 +299,7 @@ void aug_sig_init(uint64_t t_enter) {
     if (st[i].len) build_fail(&st[i]);
   PMPI_Comm_dup(MPI_COMM_WORLD, &vote_comm);
   vote_gap = VOTE_SHARE * sig->base_run_seconds;
+  sync_idx = sync_votes_safe();
   heartbeat("past MPI_Init", 1);
 }
 
@@ -475,11 +480,11 @@ static int all_rank_collective(const augur_event *ev) {
  * of the base run later, at most twice the previous stride and at most
  * VOTE_STRIDE_MAX vote points on. Returns after a vote that is not unanimous;
  * a unanimous one stops the run. */
-static void maybe_vote(const augur_event *ev) {
-  if (++ncoll < next_vote) return;
-  char what[96];
-  snprintf(what, sizeof what, "in stop vote %llu (after %s, vote point %llu)",
-           (unsigned long long)nvotes + 1, augur_event_name(ev->type), (unsigned long long)ncoll);
+/* One vote (WHERE says where, for the heartbeat): stops the run when every
+ * rank has measured everything; else returns the ranks' largest clock. */
+static double vote(const char *where) {
+  char what[128];
+  snprintf(what, sizeof what, "in stop vote %llu (%s)", (unsigned long long)nvotes + 1, where);
   heartbeat(what, 1);
   uint64_t t0 = aug_now();
   double mine[2] = {locally_done() ? 0.0 : 1.0, (double)(t0 - paused - init_ns) / 1e9}, all[2];
@@ -487,6 +492,18 @@ static void maybe_vote(const augur_event *ev) {
   paused += aug_now() - t0;
   nvotes++;
   if (all[0] == 0.0) stop_run();
+  snprintf(what, sizeof what, "running (vote %llu: some rank still measuring)",
+           (unsigned long long)nvotes);
+  heartbeat(what, 1);
+  return all[1];
+}
+
+static void maybe_vote(const augur_event *ev) {
+  if (++ncoll < next_vote) return;
+  char where[96];
+  snprintf(where, sizeof where, "after %s, vote point %llu", augur_event_name(ev->type),
+           (unsigned long long)ncoll);
+  double all[2] = {0, vote(where)};
   /* Vote points per second since the last vote, on the shared clock. */
   double dt = all[1] - last_t, want = dt > 0 ? vote_gap * (double)(ncoll - last_coll) / dt : 1;
   uint64_t cap = stride * 2 < VOTE_STRIDE_MAX ? stride * 2 : VOTE_STRIDE_MAX;
@@ -494,9 +511,74 @@ static void maybe_vote(const augur_event *ev) {
   last_coll = ncoll;
   last_t = all[1];
   next_vote = ncoll + stride;
-  snprintf(what, sizeof what, "running (vote %llu: some rank still measuring)",
-           (unsigned long long)nvotes);
-  heartbeat(what, 1);
+}
+
+/* ---- whether the ranks may also vote at the sync phase ---- */
+
+/* KMP failure table of CALLS (N of them) into FAIL. */
+static void fail_of(const augur_sig_call *calls, uint32_t n, uint32_t *fail) {
+  fail[0] = 0;
+  for (uint32_t i = 1, k = 0; i < n; i++) {
+    while (k && !same(&calls[i], &calls[k]))
+      k = fail[k - 1];
+    if (same(&calls[i], &calls[k])) k++;
+    fail[i] = k;
+  }
+}
+
+/* Does TEXT (M calls) hold PAT (N calls, FAIL its table)? */
+static int holds(const augur_sig_call *text, uint32_t m, const augur_sig_call *pat, uint32_t n,
+                 const uint32_t *fail) {
+  for (uint32_t i = 0, k = 0; i < m; i++) {
+    while (k && !same(&pat[k], &text[i]))
+      k = fail[k - 1];
+    if (same(&pat[k], &text[i]) && ++k == n) return 1;
+  }
+  return 0;
+}
+
+/* A program whose sync phase has no blocking collective on some rank may
+ * have no vote point in its loop (NPB LU, CG: point-to-point only), and
+ * would run to the end. Its ranks then also vote where their own matcher
+ * ends a repetition of the sync phase, as before issue 21, but only when
+ * the signature gives no rank a way to count those ends differently from
+ * another: on every rank the phase's calls must not overlap themselves (a
+ * prefix that is also a suffix: the matcher then finds overlapping
+ * repetitions, the deadlock of apps/pred_short_phases) and must not occur
+ * inside another phase of the signature. The answer depends on the
+ * signature alone, so it is the same on every rank. The remaining risk (the
+ * phase's calls also occur outside the signature's phases) is documented;
+ * the watchdog of `augur predict` ends such a run. */
+static int sync_votes_safe(void) {
+  int si = -1;
+  for (uint32_t i = 0; i < sig->nphases; i++)
+    if (sig->phase[i].sync) si = (int)i;
+  if (si < 0 || sig->irregular) return -1;
+  const augur_sig_phase *p = &sig->phase[si];
+  int coll_everywhere = 1, ok = 1;
+  uint32_t *fail = NULL;
+  for (uint32_t r = 0; r < sig->nranks && ok; r++) {
+    uint32_t n = p->ncalls[r];
+    uint32_t *grown = n ? realloc(fail, n * sizeof *fail) : NULL;
+    if (!grown) {
+      ok = 0;
+      break;
+    }
+    fail = grown;
+    int coll = 0;
+    for (uint32_t k = 0; k < n; k++)
+      coll |= augur_event_is_collective(p->calls[r][k].type) &&
+              !augur_event_is_nonblocking(p->calls[r][k].type);
+    coll_everywhere &= coll;
+    fail_of(p->calls[r], n, fail);
+    if (fail[n - 1]) ok = 0;
+    for (uint32_t j = 0; j < sig->nphases && ok; j++)
+      if ((int)j != si &&
+          holds(sig->phase[j].calls[r], sig->phase[j].ncalls[r], p->calls[r], n, fail))
+        ok = 0;
+  }
+  free(fail);
+  return ok && !coll_everywhere ? si : -1;
 }
 
 static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
@@ -521,6 +603,7 @@ static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
   c.size_class = cls;
 
   ring[ncalls % ring_cap] = ev->t_start - paused;
+  int sync_end = 0;
   for (uint32_t i = 0; i < sig->nphases && !sig->irregular; i++) {
     sig_state *s = &st[i];
     if (!s->len) continue;
@@ -531,6 +614,9 @@ static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
       uint64_t start = ring[(ncalls + 1 - s->len) % ring_cap];
       on_repetition(i, start, now - paused);
       s->pos = s->fail[s->len - 1];
+      /* From the last repetition the plan measures on: a vote before it
+       * cannot succeed. */
+      if ((int)i == sync_idx && s->seen >= s->start + s->want) sync_end = 1;
     }
   }
   if (sig->irregular) feed_irregular(&c, ev);
@@ -541,6 +627,7 @@ static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
              augur_event_name(ev->type));
     heartbeat(what, 0);
   }
+  if (!stopping && sync_end) vote("at the end of a repetition of the sync phase");
   if (!stopping && all_rank_collective(ev)) maybe_vote(ev);
 }
 

@@ -35,6 +35,17 @@ main = [p for p in d["phases"] if p["weight"] > 1]
 assert main and all(p["status"] == "measured" for p in main), d["phases"]
 ' || fail "prediction: $(cat "$D/out" "$D/err")"
 
+# A loop of point-to-point calls only (ring: no collective until the end):
+# the ranks vote at the ends of its phase, which the signature allows (the
+# phase's calls do not overlap themselves), so the run still stops early.
+R="$D/ring.augur"
+expect 0 - "$AUGUR" record -o "$R" -- "$mpiexec" -n 2 "$2/ring" -n 400 -s 100000
+expect 0 0 "$AUGUR" signature "$R" -o "$D/ring.sig"
+expect 0 - "$AUGUR" predict --stall 20 --json --signature "$D/ring.sig" -- "$mpiexec" -n 2 "$2/ring" -n 400 -s 100000
+grep -q 'ring: ranks=2' "$D/out" && fail "the ring's signature run did not stop early"
+grep '^{' "$D/out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin)
+assert d["stopped_early"] is True, d' || fail "ring prediction: $(cat "$D/out" "$D/err")"
+
 # The watchdog: no rank enters an MPI call for 60 s; --stall 3 ends it.
 t0=$(date +%s)
 expect 1 - "$AUGUR" predict --stall 3 --signature "$D/sig" -- "$mpiexec" -n 2 "$app" -n "$ITERS" -s 60

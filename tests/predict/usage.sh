@@ -19,6 +19,8 @@ expect 2 1 "$AUGUR" predict -- true
 expect 2 1 "$AUGUR" predict --signature "$D/s" --measure x -- true
 expect 2 1 "$AUGUR" predict --signature "$D/s" --mpi lam -- true
 expect 2 1 "$AUGUR" predict --signature "$D/s" true
+expect 2 1 "$AUGUR" predict --signature "$D/s" --stall 0.1 -- true
+expect 2 1 "$AUGUR" predict --signature "$D/s" --stall soon -- true
 # Bad signature files: refused before anything runs (the command would
 # create a file if it ran).
 expect 1 1 "$AUGUR" predict --signature "$D/missing.sig" -- touch "$D/ran"
@@ -33,4 +35,6 @@ contains "$D/err" "not an augur signature"
 [ -e "$D/ran" ] && fail "the command ran with a bad signature"
 expect 0 0 "$AUGUR" predict --help
 contains "$D/out" "--signature"
+contains "$D/out" "--stall SECONDS"
+contains "$D/out" "--force"
 finish
