@@ -681,8 +681,8 @@ static int notes(fin *F) {
   int rc = 0;
   if (!o->placement_known)
     rc |= note(o, dx_strdup_printf("the trace does not say how many CPUs its ranks had "
-                                   "(recorded before trace format 1.3): oversubscription cannot "
-                                   "be detected"));
+                                   "(recorders before trace format 1.3 did not record them): "
+                                   "oversubscription cannot be detected"));
   if (!d->has_hashes)
     rc |= note(o, dx_strdup_printf("no payload fingerprints: for blocked senders and multiple "
                                    "output the data cases (same, modified, independent, "
