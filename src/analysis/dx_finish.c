@@ -272,11 +272,22 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
     snprintf(late, sizeof late, "rank %u", g->late_rank);
   switch (g->pattern) {
   case AUGUR_DX_LATE_SENDER:
-    cause = dx_strdup_printf("%s %s in %s for messages that %s %s late, from %s.", who, wait, site,
-                             partner, sends, psite);
-    rec = dx_strdup_printf("Send earlier on %s (before the computation that precedes %s), or "
-                           "post the receive as MPI_Irecv and compute until the data is needed.",
-                           partner, psite);
+    if (g->post_cs) { /* the wait completes a receive posted elsewhere: name both */
+      char post[256];
+      site_text(d->trace, g->post_cs, post, sizeof post);
+      cause = dx_strdup_printf("%s %s in %s for messages that %s %s late, from %s; the receives "
+                               "are posted at %s.",
+                               who, wait, site, partner, sends, psite, post);
+      rec = dx_strdup_printf("Send earlier on %s (before the computation that precedes %s), or "
+                             "compute more between posting the receive at %s and waiting at %s.",
+                             partner, psite, post, site);
+    } else {
+      cause = dx_strdup_printf("%s %s in %s for messages that %s %s late, from %s.", who, wait,
+                               site, partner, sends, psite);
+      rec = dx_strdup_printf("Send earlier on %s (before the computation that precedes %s), or "
+                             "post the receive as MPI_Irecv and compute until the data is needed.",
+                             partner, psite);
+    }
     break;
   case AUGUR_DX_LATE_RECEIVER:
     cause = dx_strdup_printf(
@@ -794,8 +805,8 @@ static int notes(fin *F) {
   int rc = 0;
   if (!o->placement_known)
     rc |= note(o, dx_strdup_printf("the trace does not say how many CPUs its ranks had "
-                                   "(recorded before trace format 1.3): oversubscription cannot "
-                                   "be detected"));
+                                   "(recorders before trace format 1.3 did not record them): "
+                                   "oversubscription cannot be detected"));
   if (!d->has_hashes)
     rc |= note(o, dx_strdup_printf("no payload fingerprints: for blocked senders and multiple "
                                    "output the data cases (same, modified, independent, "

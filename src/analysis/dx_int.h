@@ -62,6 +62,8 @@ typedef struct dx_group {
   uint32_t partner;      /* the rank that causes it (sender, late arriver, root), or
                             DX_NONE_U32 if several */
   uint32_t partner_cs;   /* that rank's call site (first seen) */
+  uint32_t post_cs;      /* a nonblocking receive waited for at callsite: where it was
+                            posted (first seen); 0: blocking */
   uint64_t data[DX_DATA_N];
   uint64_t excess_compute_ns; /* load imbalance / late arrival: late rank's extra compute */
   uint64_t excess_wait_ns;    /* ... its extra waiting */

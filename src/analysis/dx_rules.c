@@ -182,6 +182,7 @@ static void late_sender(dx *d, const augur_message *m) {
   if (g >= 0) {
     dx_group *G = &d->groups.g[g];
     dx_group_partner(&d->groups, G, m->sender, se->callsite);
+    if (!G->post_cs && re->callsite != re->wait_callsite) G->post_cs = (uint32_t)re->callsite;
     G->data[data]++;
     G->chain_ns += chain;
   }

@@ -73,8 +73,9 @@ static void print_placement(augur_trace *t) {
   augur_error err = {0};
   if (augur_trace_hosts(t, &h, &err) != AUGUR_OK) return;
   if (!h.known)
-    printf("placement    %u host%s, CPUs not recorded (trace format before 1.3)\n", h.nhosts,
-           h.nhosts > 1 ? "s" : "");
+    printf("placement    %u host%s, CPUs not recorded (recorders before trace format 1.3 did "
+           "not)\n",
+           h.nhosts, h.nhosts > 1 ? "s" : "");
   else
     printf("placement    %u host%s; busiest: %u ranks on %u CPU%s (%s)%s\n", h.nhosts,
            h.nhosts > 1 ? "s" : "", h.ranks, h.cores, h.cores > 1 ? "s" : "", h.host,
@@ -87,10 +88,12 @@ static void print_placement(augur_trace *t) {
     pinged++;
     if (d->sync[0].rtt_ns > rtt) rtt = d->sync[0].rtt_ns;
   }
-  if (n > 1)
+  if (n > 1 && pinged)
     printf("clocks       %u rank%s synchronised with rank 0 by ping-pong (largest round trip "
            "%.1f us), the others read its clock\n",
            pinged, pinged == 1 ? "" : "s", (double)rtt / 1e3);
+  else if (n > 1)
+    printf("clocks       every rank reads rank 0's clock (no ping-pong)\n");
 }
 
 static void print_ranks(augur_trace *t) {

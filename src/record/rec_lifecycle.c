@@ -54,11 +54,15 @@ static int mkdir_p(const char *path) {
   return 0;
 }
 
-/* Per world rank: 1 if on another host than rank 0 (its clock must be
- * synchronised), from sync_setup; NULL: every rank is on rank 0's host. */
+/* From sync_setup, when some rank is on another host than rank 0 (then
+ * sync_comm exists): on rank 0, per world rank 1 if elsewhere (its clock must
+ * be synchronised), or NULL: all are; on the others, LOCAL = 1 if on rank
+ * 0's host (skips the ping-pongs). */
 static unsigned char *remote;
+static int local;
 
-/* Which ranks share rank 0's host: one Bcast of its name and one Allgather
+/* Which ranks share rank 0's host: one Bcast of its name and kernel boot id
+ * and one Allgather
  * on MPI_COMM_WORLD (inside MPI_Init: no application traffic yet). Ranks on
  * rank 0's host read the same CLOCK_MONOTONIC (one kernel), so their offset
  * is 0 exactly and they skip the ping-pongs, which cost a time slice per
@@ -67,25 +71,32 @@ static unsigned char *remote;
  * is elsewhere is the private communicator for the ping-pongs made. */
 static void sync_setup(void) {
   if (aug_world_size < 2) return;
-  char host0[sizeof host];
-  memcpy(host0, host, sizeof host0);
-  PMPI_Bcast(host0, (int)sizeof host0, MPI_CHAR, 0, MPI_COMM_WORLD);
-  unsigned char mine = strcmp(host0, host) != 0;
-  unsigned char *all = malloc((size_t)aug_world_size);
-  if (!all) { /* cannot tell: treat everyone as elsewhere (the old way) */
-    PMPI_Comm_dup(MPI_COMM_WORLD, &sync_comm);
-    return;
+  /* the kernel's boot id names the clock (same host name, other machine:
+   * other clock); the host name when it cannot be read */
+  char key[sizeof host + 64], key0[sizeof key];
+  int n = snprintf(key, sizeof key, "%s/", host);
+  FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+  if (f) {
+    if (n > 0 && (size_t)n < sizeof key && !fgets(key + n, (int)(sizeof key - (size_t)n), f))
+      key[n] = '\0';
+    fclose(f);
   }
-  PMPI_Allgather(&mine, 1, MPI_UNSIGNED_CHAR, all, 1, MPI_UNSIGNED_CHAR, MPI_COMM_WORLD);
-  int any = 0;
-  for (int r = 0; r < aug_world_size; r++)
-    any |= all[r];
-  if (!any) {
-    free(all);
-    return;
-  }
-  remote = all;
+  memcpy(key0, key, sizeof key0);
+  PMPI_Bcast(key0, (int)sizeof key0, MPI_CHAR, 0, MPI_COMM_WORLD);
+  const char *all_env = getenv("AUGUR_CLOCK_SYNC"); /* all: measure every rank's clock */
+  unsigned char mine = strcmp(key0, key) != 0 || (all_env && !strcmp(all_env, "all")), any = 0;
+  PMPI_Allreduce(&mine, &any, 1, MPI_UNSIGNED_CHAR, MPI_MAX, MPI_COMM_WORLD);
+  if (!any) return; /* one host: no ping-pong, no communicator */
   PMPI_Comm_dup(MPI_COMM_WORLD, &sync_comm);
+  /* rank 0 learns who is elsewhere; without memory for that, every rank
+   * ping-pongs (all must agree: rank 0 says) */
+  unsigned char *all = aug_world_rank == 0 ? malloc((size_t)aug_world_size) : NULL;
+  int ok = aug_world_rank != 0 || all != NULL;
+  PMPI_Bcast(&ok, 1, MPI_INT, 0, sync_comm);
+  if (!ok) return;
+  PMPI_Gather(&mine, 1, MPI_UNSIGNED_CHAR, all, 1, MPI_UNSIGNED_CHAR, 0, sync_comm);
+  remote = all;
+  local = !mine;
 }
 
 /* Ping-pong with rank 0 over a private duplicate of MPI_COMM_WORLD (so no
@@ -97,7 +108,7 @@ static void clock_sync(augur_clock_sync *out, uint32_t kind) {
   out->kind = kind;
   out->local_ns = aug_now();
   if (sync_comm == MPI_COMM_NULL || aug_world_size < 2) return;
-  if (remote && !remote[aug_world_rank] && aug_world_rank != 0) return;
+  if (aug_world_rank != 0 && local) return;
   uint64_t v = 0;
   if (aug_world_rank == 0) {
     for (int r = 1; r < aug_world_size; r++)
@@ -371,6 +382,7 @@ void aug_lifecycle_finalize(void) {
   if (sync_comm != MPI_COMM_NULL) PMPI_Comm_free(&sync_comm);
   free(remote);
   remote = NULL;
+  local = 0;
   if (was_active) record_lifecycle_event(AUGUR_EV_FINALIZE, t0, 0);
   rank_def.finalize_ns = aug_now();
   augur_error err;
