@@ -133,7 +133,7 @@ for f in $MPIS; do
     BIN="$NPB_BUILD/bin-$f/$name"
     over=$((2 * CORES))
     [ "$np" -gt "$CORES" ] && over=-
-    skipped over && over=skipped
+    [ "$over" != - ] && skipped over && over=skipped
     specs="$k:$cls:$np"
     [ "$over" != - ] && [ "$over" != skipped ] && specs="$specs $k:$cls:$over"
     # shellcheck disable=SC2086
