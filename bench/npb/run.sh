@@ -120,8 +120,11 @@ for f in $MPIS; do
   command -v "mpiexec.$f" >/dev/null || { echo "$f: mpiexec.$f not found, skipped"; continue; }
   # The machine model: one rank per core.
   MODEL="$OUT/machine.$f.ini"
-  wd 600 "$OUT/calibrate.$f.log" "$AUGUR" calibrate --mpi "$f" --ranks "$CORES" -o "$MODEL"
-  [ "$ST" = ok ] || echo "$f: calibrate $ST (log: $OUT/calibrate.$f.log)"
+  rm -f "$MODEL"
+  if ! skipped simulate; then
+    wd 600 "$OUT/calibrate.$f.log" "$AUGUR" calibrate --mpi "$f" --ranks "$CORES" -o "$MODEL"
+    [ "$ST" = ok ] || echo "$f: calibrate $ST (log: $OUT/calibrate.$f.log)"
+  fi
   for k in $KERNELS; do
     cls=$(lookup "$k" "${CLASSES:-} $DEFAULT_CLASSES" S)
     np=$(lookup "$k" "${NP:-} $DEFAULT_NP" 2)
@@ -133,7 +136,7 @@ for f in $MPIS; do
     BIN="$NPB_BUILD/bin-$f/$name"
     over=$((2 * CORES))
     [ "$np" -gt "$CORES" ] && over=-
-    skipped over && over=skipped
+    [ "$over" != - ] && skipped over && over=skipped
     specs="$k:$cls:$np"
     [ "$over" != - ] && [ "$over" != skipped ] && specs="$specs $k:$cls:$over"
     # shellcheck disable=SC2086
