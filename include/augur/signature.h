@@ -28,7 +28,7 @@ extern "C" {
  * (irregular-mode signatures, per-rank weights and plans) and 1 (global mode)
  * stay readable and name no program. */
 #define AUGUR_SIGNATURE_VERSION 3
-#define AUGUR_SIGRESULT_VERSION 2
+#define AUGUR_SIGRESULT_VERSION 3
 
 /* Share of the base run's time within which `augur signature` plans the
  * measured repetitions (more of them if they fit, at least one each). It
@@ -156,6 +156,9 @@ typedef struct augur_sigres_phase {
   int status;        /* enum augur_sigres_status */
   uint32_t measured; /* repetitions measured (minimum over the ranks that take part) */
   double seconds;    /* PhaseET measured: per-rank mean time, summed over ranks / nranks */
+  /* Repetitions completed when the run stopped (the largest count of a rank
+   * that has calls in the phase); UINT64_MAX: unknown (results version < 3). */
+  uint64_t seen;
   /* Irregular-mode results (NULL otherwise): per rank, repetitions measured,
    * their mean time in seconds, and the mean time the same repetitions took
    * in the base run (the signature's). */

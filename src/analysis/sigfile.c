@@ -613,17 +613,17 @@ void augur_sigresult_free(augur_sigresult *r) {
 }
 
 int augur_sigresult_write(FILE *f, const augur_sigresult *r) {
-  fprintf(f, "augur-sigresult %d\n", r->irregular ? 2 : 1);
+  fprintf(f, "augur-sigresult %d\n", AUGUR_SIGRESULT_VERSION);
   fprintf(f, "ranks %u\n", r->nranks);
-  if (r->irregular) fprintf(f, "mode irregular\n");
+  fprintf(f, "mode %s\n", r->irregular ? "irregular" : "global");
   fprintf(f, "stopped %d\n", r->stopped);
   fprintf(f, "pre %.9f\n", r->pre_seconds);
   fprintf(f, "run %.9f\n", r->run_seconds);
   fprintf(f, "phases %u\n", r->nphases);
   for (uint32_t i = 0; i < r->nphases; i++) {
     const augur_sigres_phase *p = &r->phase[i];
-    fprintf(f, "phase %u %s %u %.9f\n", p->id, augur_sigres_status_name(p->status), p->measured,
-            p->seconds);
+    fprintf(f, "phase %u %s %u %.9f %llu\n", p->id, augur_sigres_status_name(p->status),
+            p->measured, p->seconds, (unsigned long long)(p->seen == UINT64_MAX ? 0 : p->seen));
     for (uint32_t k = 0; r->irregular && k < r->nranks; k++)
       fprintf(f, "rank %u %u %.9f %.9f\n", k, p->rank_measured[k], p->rank_seconds[k],
               p->rank_base_seconds[k]);
@@ -661,7 +661,7 @@ int augur_sigresult_read(const char *path, augur_sigresult **out, augur_error *e
   int rc = load(&L, path, err);
   if (rc) return rc;
   augur_sigresult *r = calloc(1, sizeof *r);
-  uint32_t v, n;
+  uint32_t v, n, version = 0;
   if (!r) {
     rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory");
     goto done;
@@ -675,6 +675,7 @@ int augur_sigresult_read(const char *path, augur_sigresult **out, augur_error *e
                     path, AUGUR_SIGRESULT_VERSION);
     goto done;
   }
+  version = v;
   if ((rc = expect(&L, "ranks", 1, "'ranks N'")) != AUGUR_OK ||
       (rc = get_u32(&L, 1, MAX_RANKS, &r->nranks, "a rank count")) != AUGUR_OK)
     goto done;
@@ -697,7 +698,10 @@ int augur_sigresult_read(const char *path, augur_sigresult **out, augur_error *e
   }
   for (uint32_t i = 0; i < n; i++) {
     augur_sigres_phase *p = &r->phase[i];
-    if ((rc = expect(&L, "phase", 4, "'phase ID STATUS MEASURED SECONDS'")) != AUGUR_OK ||
+    /* Version 3: SEEN, the repetitions completed by the stop. */
+    if ((rc = expect(&L, "phase", version >= 3 ? 5 : 4,
+                     version >= 3 ? "'phase ID STATUS MEASURED SECONDS SEEN'"
+                                  : "'phase ID STATUS MEASURED SECONDS'")) != AUGUR_OK ||
         (rc = get_u32(&L, 1, UINT32_MAX, &p->id, "a phase id")) != AUGUR_OK)
       goto done;
     p->status = -1;
@@ -710,6 +714,10 @@ int augur_sigresult_read(const char *path, augur_sigresult **out, augur_error *e
     r->nphases = i + 1;
     if ((rc = get_u32(&L, 3, UINT32_MAX, &p->measured, "a repetition count")) != AUGUR_OK ||
         (rc = get_double(&L, 4, &p->seconds, "a time in seconds")) != AUGUR_OK)
+      goto done;
+    p->seen = UINT64_MAX;
+    if (version >= 3 &&
+        (rc = get_u64(&L, 5, UINT64_MAX - 1, &p->seen, "a repetition count")) != AUGUR_OK)
       goto done;
     if (r->irregular && (rc = read_rank_results(&L, r->nranks, p)) != AUGUR_OK) goto done;
   }

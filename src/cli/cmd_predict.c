@@ -63,15 +63,18 @@ typedef struct phase_pred {
   double total;   /* PhaseET x W */
   int status;     /* enum augur_sigres_status */
   uint32_t measured;
+  long long seen; /* repetitions completed by the stop (-1: unknown) */
 } phase_pred;
 
 typedef struct prediction {
   double pet, set, pre, rest, scale;
-  uint32_t pet_rank; /* irregular: the rank whose sum is PET's phase part */
-  double launch;     /* SET - the ranks' own run: mpiexec start-up and exit */
-  int pre_measured;  /* some phase was seen, so pre is a measurement */
-  double model;      /* PET from the phases; PET itself when the run stopped early */
-  phase_pred *ph;    /* per signature phase */
+  uint32_t pet_rank;  /* irregular: the rank whose sum is PET's phase part */
+  double launch;      /* SET - the ranks' own run: mpiexec start-up and exit */
+  int pre_measured;   /* some phase was seen, so pre is a measurement */
+  double model;       /* PET from the phases (the seed's sum of PhaseET x W) */
+  const char *source; /* how PET was had: "phases", "run + remaining" or "full run" */
+  double remaining;   /* "run + remaining": the predicted time after the stop */
+  phase_pred *ph;     /* per signature phase */
 } prediction;
 
 static int measured_here(int status) {
@@ -99,7 +102,36 @@ static void finish(const augur_signature *s, const augur_sigresult *r, double se
    * whatever the phases would predict (base x scale for the ones it did
    * not measure would only echo the base run). */
   p->model = p->pet;
+  p->source = r->stopped ? "phases" : "full run";
   if (!r->stopped) p->pet = set;
+}
+
+/* A run that stopped early has already run everything before the stop: that
+ * part is measured (the ranks' own time up to the stop), and only the
+ * repetitions still to come are predicted, PhaseET x (W - seen). When the
+ * stop comes early this is the seed's sum; when it comes late (varying
+ * phases whose typical window lies deep in the run, votes only after
+ * collectives) it tends to the measured time instead of multiplying one or
+ * two untypical repetitions by the weight. The other phases' time (rest) is
+ * charged in the share that remains. Needs every phase's seen count (results
+ * version 3); global mode only. */
+static void run_plus_remaining(const augur_signature *s, const augur_sigresult *r, prediction *p) {
+  if (!r->stopped || (s->irregular && r->irregular)) return;
+  double remain = 0, done = 0, all = 0;
+  for (uint32_t i = 0; i < s->nphases; i++) {
+    const augur_sigres_phase *rp = NULL;
+    for (uint32_t j = 0; j < r->nphases; j++)
+      if (r->phase[j].id == s->phase[i].id) rp = &r->phase[j];
+    if (!rp || rp->seen == UINT64_MAX) return;
+    uint64_t w = s->phase[i].weight, seen = rp->seen < w ? rp->seen : w;
+    remain += p->ph[i].phase_s * (double)(w - seen);
+    done += p->ph[i].phase_s * (double)seen;
+    all += p->ph[i].phase_s * (double)w;
+  }
+  double rest = all > 0 ? p->rest * (1 - done / all) : p->rest;
+  p->remaining = remain + rest;
+  p->pet = r->run_seconds + p->remaining + p->launch;
+  p->source = "run + remaining";
 }
 
 /* Phase RP's timed repetitions over all ranks: their time here (*NUM) and
@@ -193,9 +225,10 @@ static void predict(const augur_signature *s, const augur_sigresult *r, double s
   double tgt = 0, base = 0;
   for (uint32_t i = 0; i < s->nphases; i++) {
     phase_pred *q = &p->ph[i];
-    *q = (phase_pred){.status = AUGUR_SIGRES_MISSING};
+    *q = (phase_pred){.status = AUGUR_SIGRES_MISSING, .seen = -1};
     for (uint32_t j = 0; j < r->nphases; j++)
       if (r->phase[j].id == s->phase[i].id) {
+        q->seen = r->phase[j].seen == UINT64_MAX ? -1 : (long long)r->phase[j].seen;
         q->status = r->phase[j].status;
         q->measured = r->phase[j].measured;
         q->phase_s = q->timed_s = r->phase[j].seconds;
@@ -217,6 +250,7 @@ static void predict(const augur_signature *s, const augur_sigresult *r, double s
     p->pet += q->total;
   }
   finish(s, r, set, tgt, p);
+  run_plus_remaining(s, r, p);
 }
 
 /* The weight and base PhaseET the table shows for phase I: the phase's,
@@ -254,6 +288,10 @@ static void print_text(const char *sigpath, const augur_signature *s, const augu
            sigpath, s->nranks, s->nphases);
     printf("PET %.6f s  SET %.6f s  (SET/PET %.1f %%)\n", p->pet, p->set,
            p->pet > 0 ? 100.0 * p->set / p->pet : 0.0);
+    if (!strcmp(p->source, "run + remaining"))
+      printf("PET = %.6f s run until the stop (measured) + %.6f s predicted for what remained + "
+             "%.6f s start-up and exit; the phases alone say %.6f s\n",
+             r->run_seconds, p->remaining, p->launch, p->model);
   } else {
     printf("%s: %u ranks, %u phases; the signature run went to the end of the program", sigpath,
            s->nranks, s->nphases);
@@ -298,21 +336,21 @@ static void print_json(const augur_signature *s, const augur_sigresult *r, const
          "\"repeating_phase\": %s, "
          "\"ranks\": %u, \"mode\": \"%s\", \"scale\": %.6f, \"pre_seconds\": %.9f, "
          "\"rest_seconds\": %.9f, \"launch_seconds\": %.9f, "
-         "\"base_run_seconds\": %.9f, ",
-         p->pet, p->set, r->stopped ? "true" : "false", r->stopped ? "phases" : "full run",
-         p->model, not_measured(s, p), repeats(s) ? "true" : "false", s->nranks,
-         irr ? "irregular" : "global", p->scale, p->pre, p->rest, p->launch, s->base_run_seconds);
+         "\"base_run_seconds\": %.9f, \"run_seconds\": %.9f, \"remaining_seconds\": %.9f, ",
+         p->pet, p->set, r->stopped ? "true" : "false", p->source, p->model, not_measured(s, p),
+         repeats(s) ? "true" : "false", s->nranks, irr ? "irregular" : "global", p->scale, p->pre,
+         p->rest, p->launch, s->base_run_seconds, r->run_seconds, p->remaining);
   if (irr) printf("\"pet_rank\": %u, ", p->pet_rank);
   printf("\"phases\": [");
   for (uint32_t i = 0; i < s->nphases; i++)
     printf("%s{\"id\": %u, \"weight\": %llu, \"phase_seconds\": %.9f, "
            "\"base_phase_seconds\": %.9f, \"total_seconds\": %.9f, \"measured\": %u, "
            "\"timed_seconds\": %.9f, \"sample_base_seconds\": %.9f, \"untypical_sample\": %s, "
-           "\"status\": \"%s\"}",
+           "\"seen\": %lld, \"status\": \"%s\"}",
            i ? ", " : "", s->phase[i].id, (unsigned long long)shown_weight(s, r, p, i),
            p->ph[i].phase_s, shown_base(s, r, p, i), p->ph[i].total, p->ph[i].measured,
            p->ph[i].timed_s, irr ? 0.0 : s->phase[i].sample_seconds,
-           !irr && untypical(&s->phase[i]) ? "true" : "false",
+           !irr && untypical(&s->phase[i]) ? "true" : "false", irr ? -1LL : p->ph[i].seen,
            augur_sigres_status_name(p->ph[i].status));
   printf("]}\n");
 }

@@ -98,6 +98,7 @@ static int stopping;
 static char out_path[AUG_PATH_MAX];
 static double *red_loc, *red_sum; /* nphases + 1: per-phase means, then pre */
 static unsigned *red_cnt, *red_min;
+static double *red_seen, *red_maxseen;     /* nphases: repetitions completed (MAX over ranks) */
 static unsigned *red_short, *red_anyshort; /* nphases: this rank measured fewer than it wanted */
 /* Irregular signatures: the stretch the rank is in (-1 before its first
  * call) and the planned repetition being timed (-1: none). */
@@ -243,6 +244,8 @@ static int prepare(void) {
   red_sum = calloc((size_t)sig->nphases + 1, sizeof *red_sum);
   red_cnt = calloc((size_t)sig->nphases + 1, sizeof *red_cnt);
   red_min = calloc((size_t)sig->nphases + 1, sizeof *red_min);
+  red_seen = calloc((size_t)sig->nphases + 1, sizeof *red_seen);
+  red_maxseen = calloc((size_t)sig->nphases + 1, sizeof *red_maxseen);
   red_short = calloc((size_t)sig->nphases + 1, sizeof *red_short);
   red_anyshort = calloc((size_t)sig->nphases + 1, sizeof *red_anyshort);
   if (sig->irregular && aug_world_rank == 0) {
@@ -252,7 +255,10 @@ static int prepare(void) {
     if (!all_loc || !all_cnt || !all_base) return -1;
   }
   if (sig->irregular && !(red_base = calloc((size_t)sig->nphases + 1, sizeof *red_base))) return -1;
-  return ring && red_loc && red_sum && red_cnt && red_min && red_short && red_anyshort ? 0 : -1;
+  return ring && red_loc && red_sum && red_cnt && red_min && red_seen && red_maxseen && red_short &&
+                 red_anyshort
+             ? 0
+             : -1;
 }
 
 /* A is a fingerprint call, B a call of this run (or another fingerprint
@@ -332,6 +338,9 @@ static void write_results(int stopped) {
   for (uint32_t i = 0; i < n; i++)
     red_short[i] = st[i].len && st[i].measured < st[i].want;
   PMPI_Reduce(red_short, red_anyshort, (int)n, MPI_UNSIGNED, MPI_MAX, 0, vote_comm);
+  for (uint32_t i = 0; i < n; i++)
+    red_seen[i] = st[i].len ? (double)st[i].seen : 0;
+  PMPI_Reduce(red_seen, red_maxseen, (int)n, MPI_DOUBLE, MPI_MAX, 0, vote_comm);
   if (sig->irregular) { /* every rank's own figures: PET takes the largest rank's sum */
     PMPI_Gather(loc, (int)n + 1, MPI_DOUBLE, all_loc, (int)n + 1, MPI_DOUBLE, 0, vote_comm);
     PMPI_Gather(cnt, (int)n + 1, MPI_UNSIGNED, all_cnt, (int)n + 1, MPI_UNSIGNED, 0, vote_comm);
@@ -354,6 +363,7 @@ static void write_results(int stopped) {
         p->id = sig->phase[i].id;
         p->measured = mincnt[i] == UINT32_MAX ? 0 : mincnt[i];
         p->seconds = sum[i] / aug_world_size / 1e9;
+        p->seen = (uint64_t)red_maxseen[i];
         if (sig->irregular) {
           p->rank_measured = malloc(sig->nranks * sizeof *p->rank_measured);
           p->rank_seconds = malloc(sig->nranks * sizeof *p->rank_seconds);

@@ -30,9 +30,19 @@ grep '^{' "$D/out" | "$PY" -c '
 import json, sys
 d = json.load(sys.stdin)
 assert d["stopped_early"] is True, d
-assert d["pet_source"] == "phases", d
+# Stopped early: what ran before the stop is measured, only the repetitions
+# still to come are predicted (docs/signature.md, "PET of a run that stopped").
+assert d["pet_source"] == "run + remaining", d
 main = [p for p in d["phases"] if p["weight"] > 1]
 assert main and all(p["status"] == "measured" for p in main), d["phases"]
+assert all(0 <= p["seen"] for p in d["phases"]), d["phases"]
+assert any(p["seen"] < p["weight"] for p in main), d["phases"]
+left = sum(p["phase_seconds"] * max(0, p["weight"] - p["seen"]) for p in d["phases"])
+done = sum(p["phase_seconds"] * min(p["weight"], p["seen"]) for p in d["phases"])
+left += d["rest_seconds"] * (1 - done / (done + left))
+assert abs(d["remaining_seconds"] - left) <= 1e-6 * (1 + left), (left, d)
+pet = d["run_seconds"] + d["remaining_seconds"] + d["launch_seconds"]
+assert abs(d["pet_seconds"] - pet) <= 1e-6 * pet, (pet, d)
 ' || fail "prediction: $(cat "$D/out" "$D/err")"
 
 # A loop of point-to-point calls only (ring: no collective until the end):

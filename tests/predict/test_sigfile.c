@@ -215,7 +215,7 @@ static void test_validation(void **state) {
 static void test_result_round_trip(void **state) {
   (void)state;
   augur_sigres_phase ph[2] = {
-      {.id = 1, .status = AUGUR_SIGRES_MEASURED, .measured = 1, .seconds = 0.5},
+      {.id = 1, .status = AUGUR_SIGRES_MEASURED, .measured = 1, .seconds = 0.5, .seen = 12},
       {.id = 7, .status = AUGUR_SIGRES_LATE}};
   augur_sigresult r = {.nranks = 4,
                        .stopped = 1,
@@ -236,7 +236,20 @@ static void test_result_round_trip(void **state) {
   assert_int_equal(b->phase[1].id, 7);
   assert_int_equal(b->phase[1].status, AUGUR_SIGRES_LATE);
   assert_true(b->phase[0].seconds == 0.5);
+  assert_int_equal(b->phase[0].seen, 12); /* version 3: repetitions completed by the stop */
+  assert_int_equal(b->phase[1].seen, 0);
   augur_sigresult_free(b);
+  /* A version 1 result has no SEEN: unknown, not 0. */
+  put("r1.txt", "augur-sigresult 1\nranks 1\nstopped 1\npre 0\nrun 1\nphases 1\n"
+                "phase 3 measured 2 0.25\nend\n");
+  assert_int_equal(augur_sigresult_read(path_of("r1.txt"), &b, &err), AUGUR_OK);
+  assert_true(b->phase[0].seen == UINT64_MAX);
+  augur_sigresult_free(b);
+  /* Version 3 without SEEN is refused. */
+  put("r4.txt", "augur-sigresult 3\nranks 1\nmode global\nstopped 1\npre 0\nrun 1\n"
+                "phases 1\nphase 3 measured 2 0.25\nend\n");
+  assert_int_not_equal(augur_sigresult_read(path_of("r4.txt"), &b, &err), AUGUR_OK);
+  assert_non_null(strstr(err.msg, "SEEN"));
   /* Unfinished (no end line) and a bad status word. */
   char *t = slurp(path_of("r.txt"));
   *strstr(t, "end") = '\0';
