@@ -59,8 +59,10 @@ chain)
 ls = d["wait_states"]["late_sender"]["seconds"]
 bs = sum(f["seconds"] for f in fs("blocked_sender"))
 assert ids()[0] == "blocked_sender", ids()
-assert not fs("serialization"), ids()
-# all but rank 1's first wait (the origin computing) is the chain
+# all but rank 1's first wait (the origin computing) is the chain; that one
+# wait may pass the 2 % threshold as a serialization (origin compute 8 ms with
+# 50 % jitter on a 0.2 s run, or 3 ranks on 2 CPUs) but stays small
+assert all(f["seconds"] < 0.1 * bs for f in fs("serialization")), ids()
 assert bs >= 0.9 * ls, (bs, ls)
 PY
   done
