@@ -119,11 +119,8 @@ static void run_plus_remaining(const augur_signature *s, const augur_sigresult *
   if (!r->stopped || (s->irregular && r->irregular)) return;
   double remain = 0, done = 0, all = 0;
   for (uint32_t i = 0; i < s->nphases; i++) {
-    const augur_sigres_phase *rp = NULL;
-    for (uint32_t j = 0; j < r->nphases; j++)
-      if (r->phase[j].id == s->phase[i].id) rp = &r->phase[j];
-    if (!rp || rp->seen == UINT64_MAX) return;
-    uint64_t w = s->phase[i].weight, seen = rp->seen < w ? rp->seen : w;
+    if (p->ph[i].seen < 0) return; /* predict() found no count for it */
+    uint64_t w = s->phase[i].weight, n = (uint64_t)p->ph[i].seen, seen = n < w ? n : w;
     remain += p->ph[i].phase_s * (double)(w - seen);
     done += p->ph[i].phase_s * (double)seen;
     all += p->ph[i].phase_s * (double)w;
