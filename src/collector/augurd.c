@@ -1,17 +1,27 @@
 /* augurd — the augur job-record collector.
  *
- * Threads: one acceptor (main), a pool of connection workers, one database
- * writer. A worker reads a frame (header first, so an oversized or foreign
- * frame is refused before its payload is read), checks the HMAC or the
- * MUNGE credential, validates the record and queues it for the writer. The writer takes everything
- * queued (up to a batch), stores it in one transaction and wakes the
- * workers, which then ack: the ack always follows the commit. Memory is
- * bounded: at most one record per worker is in flight. Bad input is logged
- * with the peer and the reason and the connection closed; it never stops
- * the daemon. Configuration: docs/monitoring.md. */
+ * Threads: one event loop (main), a pool of frame workers, one database
+ * writer. The event loop owns every connection: it accepts (non-blocking),
+ * reads each connection's frame incrementally as bytes arrive (header
+ * first, so an oversized or foreign frame is refused before its payload is
+ * read) and gives a connection exactly io_timeout to deliver a whole frame
+ * (or, between frames, to start one): a silent, idle or dripping client is
+ * closed at its deadline and costs no worker meanwhile. Only a complete
+ * frame goes to a worker, which checks the HMAC or the MUNGE credential,
+ * validates the record and queues it for the writer. The writer takes
+ * everything queued (up to a batch), stores it in one transaction and wakes
+ * the workers, which then ack: the ack always follows the commit; the
+ * connection then returns to the loop for its next frame. Bounds: at most
+ * max_connections connections (a full table evicts the one waiting
+ * longest), frame bytes buffered at most max(threads, 4) x max_record
+ * (a connection that would exceed it waits, its deadline running). Bad
+ * input is logged with the peer and the reason and the connection closed
+ * (slow clients: rate-limited); it never stops the daemon.
+ * Configuration and threat model: docs/monitoring.md. */
 /* _GNU_SOURCE for accept4 and NI_MAXHOST. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -23,6 +33,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,13 +52,15 @@ typedef struct config {
   char log[4096];
   char port_file[4096];
   int threads;
+  int max_conns;
   uint32_t max_record;
   int io_timeout_s;
   int batch;
   int verbose;
 } config;
 
-static config cfg = {"127.0.0.1:7077", "augur.db", "", "", "", 4, MON_MAX_DEFAULT, 10, 512, 0};
+static config cfg = {"127.0.0.1:7077", "augur.db", "",  "", "", 4, 4096,
+                     MON_MAX_DEFAULT,  10,         512, 0};
 static mon_key key;
 static FILE *log_file;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -70,41 +84,76 @@ static void logmsg(const char *level, const char *fmt, ...) {
   va_end(ap);
 }
 
-/* ---- the connection queue (acceptor -> workers) ---- */
-#define QCAP 1024
-static int conn_q[QCAP];
-static int q_head, q_len;
+/* ---- connections ----
+ * A connection is either READING (owned by the event loop, in the epoll
+ * set, its deadline running) or WORKING (a complete frame handed to a
+ * worker; the loop does not look at it until the worker gives it back). */
+enum conn_state { C_READING, C_WORKING, C_CLOSED };
+
+typedef struct conn {
+  struct conn *next; /* in the work or the return queue */
+  int fd;
+  int slot; /* index in the loop's table */
+  enum conn_state state;
+  int paused; /* READING, out of the epoll set until the buffer budget allows */
+  char peer[NI_MAXHOST + NI_MAXSERV + 2];
+  uint8_t hdr[MON_HDR];
+  uint8_t *frame;    /* header | payload | trailer, grown as bytes arrive */
+  size_t have, need; /* bytes of the current frame read / the whole frame */
+  size_t cap;        /* bytes allocated at frame (counted in the budget) */
+  uint32_t len, auth;
+  int64_t deadline; /* monotonic ms: the whole frame (or, idle, its start) by then */
+  int keep;         /* set by the worker: 1 read the next frame, 0 close */
+} conn;
+
+/* Complete frames, loop -> workers (FIFO). At most one per connection, so
+ * bounded by max_connections. */
+static conn *q_head, **q_tail = &q_head;
 static pthread_mutex_t q_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t q_nonempty = PTHREAD_COND_INITIALIZER;
-static pthread_cond_t q_nonfull = PTHREAD_COND_INITIALIZER;
+/* Served connections, workers -> loop (the wake pipe says there are some). */
+static conn *r_head;
+static pthread_mutex_t r_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void q_push(int fd) {
+static void q_push(conn *c) {
   pthread_mutex_lock(&q_lock);
-  while (q_len == QCAP && !stopping)
-    pthread_cond_wait(&q_nonfull, &q_lock);
-  if (stopping) {
-    pthread_mutex_unlock(&q_lock);
-    close(fd);
-    return;
-  }
-  conn_q[(q_head + q_len++) % QCAP] = fd;
+  c->next = NULL;
+  *q_tail = c;
+  q_tail = &c->next;
   pthread_cond_signal(&q_nonempty);
   pthread_mutex_unlock(&q_lock);
 }
 
-static int q_pop(void) {
+static conn *q_pop(void) {
   pthread_mutex_lock(&q_lock);
-  while (q_len == 0 && !stopping)
+  while (!q_head && !stopping)
     pthread_cond_wait(&q_nonempty, &q_lock);
-  int fd = -1;
-  if (q_len) {
-    fd = conn_q[q_head];
-    q_head = (q_head + 1) % QCAP;
-    q_len--;
-    pthread_cond_signal(&q_nonfull);
+  conn *c = q_head;
+  if (c) {
+    q_head = c->next;
+    if (!q_head) q_tail = &q_head;
   }
   pthread_mutex_unlock(&q_lock);
-  return fd;
+  return c;
+}
+
+static void wake_loop(void) {
+  ssize_t w = write(wake_pipe[1], "x", 1);
+  (void)w; /* a full pipe already wakes the loop */
+}
+
+static void r_push(conn *c) {
+  pthread_mutex_lock(&r_lock);
+  c->next = r_head;
+  r_head = c;
+  pthread_mutex_unlock(&r_lock);
+  wake_loop();
+}
+
+static int64_t now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* ---- the writer queue (workers -> writer) ---- */
@@ -193,22 +242,19 @@ static void *writer(void *arg) {
   return NULL;
 }
 
-/* ---- connection workers ---- */
-static int read_all(int fd, uint8_t *p, size_t n) {
-  while (n) {
-    ssize_t r = recv(fd, p, n, 0);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return r == 0 ? 0 : -1;
-    p += r;
-    n -= (size_t)r;
-  }
-  return 1;
-}
-
+/* ---- frame workers ---- */
+/* Sends all of P on the non-blocking FD within io_timeout. 0, or -1. */
 static int write_all(int fd, const uint8_t *p, size_t n) {
+  int64_t deadline = now_ms() + (int64_t)cfg.io_timeout_s * 1000;
   while (n) {
     ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
     if (w < 0 && errno == EINTR) continue;
+    if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      int64_t left = deadline - now_ms();
+      struct pollfd pf = {fd, POLLOUT, 0};
+      if (left <= 0 || poll(&pf, 1, (int)left) < 0) return -1;
+      continue;
+    }
     if (w <= 0) return -1;
     p += w;
     n -= (size_t)w;
@@ -216,19 +262,20 @@ static int write_all(int fd, const uint8_t *p, size_t n) {
   return 0;
 }
 
-static void send_ack(int fd, int status, const uint8_t *uid) {
+static int send_ack(int fd, int status, const uint8_t *uid) {
   uint8_t body[MON_ACK_LEN] = {0};
   body[0] = (uint8_t)status;
   memcpy(body + 4, uid, 16);
   uint8_t *frame;
   size_t n;
   char why[512];
-  if (mon_frame_build(&key, MON_T_ACK, body, sizeof body, &frame, &n, why, sizeof why) == 0) {
-    write_all(fd, frame, n);
-    free(frame);
-  } else {
+  if (mon_frame_build(&key, MON_T_ACK, body, sizeof body, &frame, &n, why, sizeof why) != 0) {
     logmsg("error", "cannot sign an ack (the sender will retry): %s", why);
+    return -1;
   }
+  int rc = write_all(fd, frame, n);
+  free(frame);
+  return rc;
 }
 
 static void peer_name(int fd, char *out, size_t n) {
@@ -261,84 +308,298 @@ static int owner_check(const uint8_t *payload, int64_t cred_uid, char *why, size
   return -1;
 }
 
-/* One connection: frames until EOF or an error. */
-static void serve(int fd) {
-  char peer[128];
-  peer_name(fd, peer, sizeof peer);
-  struct timeval tv = {cfg.io_timeout_s, 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-  for (;;) {
-    uint8_t hdr[MON_HDR];
-    int r = read_all(fd, hdr, sizeof hdr);
-    if (r == 0) break; /* clean end */
-    if (r < 0) {
-      reject(peer, "malformed: connection closed or timed out inside a header");
-      break;
-    }
-    uint16_t type;
-    uint32_t len, auth;
-    char why[512];
-    if (mon_header_check(hdr, cfg.max_record, &type, &len, &auth, why, sizeof why) != 0) {
-      reject(peer, why);
-      break;
-    }
-    if (type != MON_T_JOB) {
-      reject(peer, "malformed: only job records may be sent to augurd");
-      break;
-    }
-    uint8_t *frame = malloc((size_t)MON_HDR + len + MON_TRAILER(auth));
-    if (!frame) {
-      logmsg("error", "out of memory for a %u-byte record from %s", len, peer);
-      break;
-    }
-    memcpy(frame, hdr, MON_HDR);
-    if (read_all(fd, frame + MON_HDR, (size_t)len + MON_TRAILER(auth)) != 1) {
-      free(frame);
-      reject(peer, "malformed: truncated frame (connection closed or timed out)");
-      break;
-    }
-    int64_t cred_uid;
-    if (mon_auth_check(&key, frame, len, auth, &cred_uid, why, sizeof why) != 0) {
-      free(frame);
-      reject(peer, why);
-      break;
-    }
-    const uint8_t *payload = frame + MON_HDR;
-    if (mon_job_validate(payload, len, why, sizeof why) != 0 ||
-        owner_check(payload, cred_uid, why, sizeof why) != 0) {
-      reject(peer, why);
-      /* Authenticated but invalid: tell the sender not to try again. */
-      if (len >= 16) send_ack(fd, MON_ACK_REJECTED, payload);
-      free(frame);
-      break;
-    }
-    int st = store(payload, len);
-    if (cfg.verbose || st != MON_ACK_STORED) {
-      augp_job j;
-      memcpy(&j, payload, sizeof j);
-      char hex[33];
-      mon_uid_hex(j.uid, hex);
-      logmsg("info", "%s job %s (record %s, %llu processes) from %s",
-             st == MON_ACK_STORED      ? "stored"
-             : st == MON_ACK_DUPLICATE ? "duplicate, already stored:"
-                                       : "could not store",
-             j.job_id, hex, (unsigned long long)j.nprocs, peer);
-    }
-    send_ack(fd, st, payload);
-    free(frame);
+/* One complete frame of C (header checked by the loop): authenticate,
+ * validate, store, ack. Returns 1 to keep the connection for its next
+ * frame, 0 to close it. */
+static int serve_frame(conn *c) {
+  assert(c->state == C_WORKING && c->have == c->need && c->frame);
+  char why[512];
+  int64_t cred_uid;
+  if (mon_auth_check(&key, c->frame, c->len, c->auth, &cred_uid, why, sizeof why) != 0) {
+    reject(c->peer, why);
+    return 0;
   }
-  close(fd);
+  const uint8_t *payload = c->frame + MON_HDR;
+  if (mon_job_validate(payload, c->len, why, sizeof why) != 0 ||
+      owner_check(payload, cred_uid, why, sizeof why) != 0) {
+    reject(c->peer, why);
+    /* Authenticated but invalid: tell the sender not to try again. */
+    if (c->len >= 16) send_ack(c->fd, MON_ACK_REJECTED, payload);
+    return 0;
+  }
+  int st = store(payload, c->len);
+  if (cfg.verbose || st != MON_ACK_STORED) {
+    augp_job j;
+    memcpy(&j, payload, sizeof j);
+    char hex[33], id[4 * sizeof j.job_id];
+    mon_uid_hex(j.uid, hex);
+    logmsg("info", "%s job %s (record %s, %llu processes) from %s",
+           st == MON_ACK_STORED      ? "stored"
+           : st == MON_ACK_DUPLICATE ? "duplicate, already stored:"
+                                     : "could not store",
+           mon_text_safe(j.job_id, id, sizeof id), hex, (unsigned long long)j.nprocs, c->peer);
+  }
+  return send_ack(c->fd, st, payload) == 0;
 }
 
 static void *worker(void *arg) {
   (void)arg;
   for (;;) {
-    int fd = q_pop();
-    if (fd < 0) break;
-    serve(fd);
+    conn *c = q_pop();
+    if (!c) break;
+    c->keep = serve_frame(c);
+    r_push(c);
   }
   return NULL;
+}
+
+/* ---- the event loop: accepting and reading (main thread only) ---- */
+static conn **table; /* max_connections slots, the first n_conns used */
+static conn *dead;   /* closed during this batch of events */
+static int n_conns, epfd;
+static size_t buffered, budget; /* frame bytes allocated, and their bound */
+static int n_paused;
+static uint64_t slow_closed, evicted;
+static char tag_listen, tag_wake; /* epoll data of the listener and the pipe */
+
+/* Slow or idle clients closed at their deadline: one log line per second
+ * at most; the ones in between are counted and said by slow_flush. */
+static int64_t slow_last = -1000000;
+static uint64_t slow_unsaid;
+
+static void log_slow(const conn *c, const char *what) {
+  if (now_ms() - slow_last < 1000) {
+    slow_unsaid++;
+    return;
+  }
+  logmsg("warning", "closed %s: %s", c->peer, what);
+  slow_last = now_ms();
+}
+
+static void slow_flush(void) {
+  if (!slow_unsaid || now_ms() - slow_last < 1000) return;
+  logmsg("warning", "closed %llu more slow or idle connections (or evicted them) since",
+         (unsigned long long)slow_unsaid);
+  slow_last = now_ms();
+  slow_unsaid = 0;
+}
+
+static void frame_free(conn *c) {
+  buffered -= c->cap;
+  free(c->frame);
+  c->frame = NULL;
+  c->cap = c->have = c->need = 0;
+}
+
+static void watch(conn *c, int on) {
+  struct epoll_event ev = {.events = EPOLLIN, .data.ptr = c};
+  epoll_ctl(epfd, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, c->fd, &ev);
+}
+
+/* Closes C and takes it out of the table; freed after the current batch of
+ * events (one of them may still name it). */
+static void conn_close(conn *c) {
+  assert(c && c->state != C_CLOSED && table[c->slot] == c);
+  if (c->state == C_READING && !c->paused) watch(c, 0);
+  if (c->paused) n_paused--;
+  close(c->fd);
+  frame_free(c);
+  table[c->slot] = table[--n_conns];
+  table[c->slot]->slot = c->slot;
+  c->state = C_CLOSED;
+  c->next = dead;
+  dead = c;
+}
+
+/* Waits for the next frame: the deadline starts again. */
+static void conn_rearm(conn *c) {
+  frame_free(c);
+  c->state = C_READING;
+  c->paused = 0;
+  c->deadline = now_ms() + (int64_t)cfg.io_timeout_s * 1000;
+  watch(c, 1);
+}
+
+static void conn_accept(int lfd) {
+  for (int k = 0; k < 64; k++) { /* then let the others be read */
+    int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (fd < 0) {
+      if (errno == EMFILE || errno == ENFILE)
+        logmsg("warning", "accept: %s (raise the open-file limit or lower max_connections)",
+               strerror(errno));
+      return;
+    }
+    if (n_conns == cfg.max_conns) {
+      /* Full: the connection that has waited longest for its frame goes. */
+      conn *old = NULL;
+      for (int i = 0; i < n_conns; i++)
+        if (table[i]->state == C_READING && (!old || table[i]->deadline < old->deadline))
+          old = table[i];
+      if (!old) { /* every connection has a frame at a worker */
+        close(fd);
+        continue;
+      }
+      evicted++;
+      log_slow(old, "connection table full, evicted the one waiting longest");
+      conn_close(old);
+    }
+    conn *c = calloc(1, sizeof *c);
+    if (!c) {
+      close(fd);
+      return;
+    }
+    c->fd = fd;
+    c->slot = n_conns;
+    table[n_conns++] = c;
+    peer_name(fd, c->peer, sizeof c->peer);
+    conn_rearm(c);
+  }
+}
+
+/* Reads what C has. Returns 0 to go on, -1 when C was closed. */
+static int conn_read(conn *c) {
+  if (c->state != C_READING) return -1; /* closed earlier in this batch */
+  char why[512];
+  if (c->have < MON_HDR) {
+    ssize_t r = recv(c->fd, c->hdr + c->have, MON_HDR - c->have, 0);
+    if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return 0;
+    if (r <= 0) {
+      if (c->have) reject(c->peer, "malformed: connection closed inside a header");
+      conn_close(c); /* r == 0 before a header: the clean end */
+      return -1;
+    }
+    c->have += (size_t)r;
+    if (c->have < MON_HDR) return 0;
+    uint16_t type;
+    if (mon_header_check(c->hdr, cfg.max_record, &type, &c->len, &c->auth, why, sizeof why) != 0 ||
+        (type != MON_T_JOB &&
+         snprintf(why, sizeof why, "malformed: only job records may be sent to augurd"))) {
+      reject(c->peer, why);
+      conn_close(c);
+      return -1;
+    }
+    c->need = (size_t)MON_HDR + c->len + MON_TRAILER(c->auth);
+  }
+  if (c->have >= c->cap) { /* grow by doubling, within the budget */
+    size_t want = c->cap ? 2 * c->cap : 65536;
+    if (want > c->need) want = c->need;
+    if (buffered + (want - c->cap) > budget) {
+      watch(c, 0);
+      c->paused = 1;
+      n_paused++;
+      return 0;
+    }
+    uint8_t *f = realloc(c->frame, want);
+    if (!f) {
+      logmsg("error", "out of memory for a %u-byte record from %s", c->len, c->peer);
+      conn_close(c);
+      return -1;
+    }
+    if (!c->frame) memcpy(f, c->hdr, MON_HDR);
+    buffered += want - c->cap;
+    c->frame = f;
+    c->cap = want;
+  }
+  ssize_t r = recv(c->fd, c->frame + c->have, c->cap - c->have, 0);
+  if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return 0;
+  if (r <= 0) {
+    reject(c->peer, "malformed: truncated frame (connection closed)");
+    conn_close(c);
+    return -1;
+  }
+  c->have += (size_t)r;
+  if (c->have == c->need) { /* whole: to a worker, out of the loop's sight */
+    watch(c, 0);
+    c->state = C_WORKING;
+    q_push(c);
+  }
+  return 0;
+}
+
+/* Connections waiting for buffer room try again (after room was freed). */
+static void unpause(void) {
+  for (int i = 0; i < n_conns && n_paused; i++) {
+    conn *c = table[i];
+    if (!c->paused) continue;
+    c->paused = 0;
+    n_paused--;
+    watch(c, 1);
+  }
+}
+
+/* Closes the connections past their deadline. */
+static void sweep(void) {
+  int64_t now = now_ms();
+  for (int i = 0; i < n_conns; i++) {
+    conn *c = table[i];
+    if (c->state != C_READING || now < c->deadline) continue;
+    char what[160];
+    if (c->have == 0)
+      snprintf(what, sizeof what, "idle for %d s", cfg.io_timeout_s);
+    else
+      snprintf(what, sizeof what, "no whole frame within %d s (%zu of %zu bytes)", cfg.io_timeout_s,
+               c->have, c->need ? c->need : (size_t)MON_HDR);
+    slow_closed++;
+    log_slow(c, what);
+    conn_close(c);
+    i--; /* the last one moved into slot i */
+  }
+  slow_flush();
+}
+
+/* Served connections come back: the next frame, or closed. */
+static void take_back(void) {
+  char drain[256];
+  while (read(wake_pipe[0], drain, sizeof drain) > 0) {
+  }
+  pthread_mutex_lock(&r_lock);
+  conn *c = r_head;
+  r_head = NULL;
+  pthread_mutex_unlock(&r_lock);
+  while (c) {
+    conn *next = c->next;
+    if (c->keep)
+      conn_rearm(c);
+    else
+      conn_close(c);
+    c = next;
+  }
+  if (n_paused) unpause();
+}
+
+static void event_loop(int lfd) {
+  struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &tag_listen};
+  epoll_ctl(epfd, EPOLL_CTL_ADD, lfd, &ev);
+  ev.data.ptr = &tag_wake;
+  epoll_ctl(epfd, EPOLL_CTL_ADD, wake_pipe[0], &ev);
+  struct epoll_event evs[256];
+  int64_t next_sweep = now_ms() + 100;
+  while (!stopping) {
+    int left = (int)(next_sweep - now_ms());
+    int n = epoll_wait(epfd, evs, 256, left > 0 ? left : 0);
+    if (n < 0 && errno != EINTR) {
+      logmsg("error", "epoll_wait: %s", strerror(errno));
+      break;
+    }
+    for (int i = 0; i < n && !stopping; i++) {
+      void *p = evs[i].data.ptr;
+      if (p == &tag_listen)
+        conn_accept(lfd);
+      else if (p == &tag_wake)
+        take_back();
+      else
+        conn_read(p);
+    }
+    if (now_ms() >= next_sweep) {
+      sweep();
+      next_sweep = now_ms() + 100;
+    }
+    while (dead) {
+      conn *c = dead;
+      dead = c->next;
+      free(c);
+    }
+  }
 }
 
 /* ---- configuration ---- */
@@ -356,7 +617,8 @@ static int set_opt(const char *name, const char *val, const char *where) {
   else if (!strcmp(name, "port_file") || !strcmp(name, "port-file"))
     snprintf(cfg.port_file, sizeof cfg.port_file, "%s", val);
   else if (!strcmp(name, "threads") || !strcmp(name, "max_record") || !strcmp(name, "max-record") ||
-           !strcmp(name, "io_timeout") || !strcmp(name, "io-timeout") || !strcmp(name, "batch")) {
+           !strcmp(name, "io_timeout") || !strcmp(name, "io-timeout") || !strcmp(name, "batch") ||
+           !strcmp(name, "max_connections") || !strcmp(name, "max-connections")) {
     errno = 0;
     v = strtol(val, &end, 10);
     if (errno || *end || v < 1 || v > 1L << 30) {
@@ -367,6 +629,8 @@ static int set_opt(const char *name, const char *val, const char *where) {
       cfg.threads = (int)(v > 256 ? 256 : v);
     else if (!strcmp(name, "batch"))
       cfg.batch = (int)v;
+    else if (!strncmp(name, "max_c", 5) || !strncmp(name, "max-c", 5))
+      cfg.max_conns = (int)(v > 1000000 ? 1000000 : v);
     else if (name[0] == 'm')
       cfg.max_record = (uint32_t)v;
     else
@@ -407,9 +671,12 @@ static void usage(FILE *f) {
              "                       postgresql://... or a conninfo 'host=... dbname=...'\n"
              "  --key FILE|munge[:SOCKET]\n"
              "                       HMAC key file (mode 600) or MUNGE (required)\n"
-             "  --threads N          connection workers (default 4)\n"
+             "  --threads N          frame workers (default 4)\n"
+             "  --max-connections N  open connections at most (default 4096; a full table\n"
+             "                       closes the one that has waited longest)\n"
              "  --max-record BYTES   largest record accepted (default 16 MiB)\n"
-             "  --io-timeout S       per-connection read/write timeout (default 10)\n"
+             "  --io-timeout S       a whole frame must arrive within S seconds of its\n"
+             "                       connection or of the previous ack (default 10)\n"
              "  --batch N            records per transaction at most (default 512)\n"
              "  --log FILE           log file (default: stderr)\n"
              "  --port-file FILE     write the port listened on (for port 0)\n"
@@ -435,7 +702,9 @@ static int open_listener(int *port_out) {
     fprintf(stderr, "augurd: cannot resolve %s: %s\n", cfg.listen, gai_strerror(gr));
     return -1;
   }
-  int fd = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC, res->ai_protocol);
+  /* Non-blocking: the event loop accepts until EAGAIN. */
+  int fd =
+      socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, res->ai_protocol);
   int one = 1;
   if (fd >= 0) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) != 0 || listen(fd, 1024) != 0) {
@@ -522,6 +791,27 @@ int main(int argc, char **argv) {
   sigaction(SIGINT, &sa, NULL);
   signal(SIGPIPE, SIG_IGN);
 
+  /* Each connection is a descriptor: as many as the hard limit allows. */
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+      (rlim_t)cfg.max_conns + 64 > rl.rlim_cur) {
+    int fit = rl.rlim_cur > 128 ? (int)(rl.rlim_cur - 64) : 64;
+    logmsg("warning", "max_connections %d lowered to %d (open-file limit %llu)", cfg.max_conns, fit,
+           (unsigned long long)rl.rlim_cur);
+    cfg.max_conns = fit;
+  }
+  budget = (size_t)(cfg.threads > 4 ? cfg.threads : 4) * cfg.max_record;
+  table = calloc((size_t)cfg.max_conns, sizeof *table);
+  epfd = epoll_create1(EPOLL_CLOEXEC);
+  if (!table || epfd < 0 || fcntl(wake_pipe[0], F_SETFL, O_NONBLOCK) != 0 ||
+      fcntl(wake_pipe[1], F_SETFL, O_NONBLOCK) != 0) {
+    fprintf(stderr, "augurd: cannot set up the event loop: %s\n", strerror(errno));
+    return 1;
+  }
   pthread_t wt, *ws = calloc((size_t)cfg.threads, sizeof *ws);
   if (!ws || pthread_create(&wt, NULL, writer, NULL) != 0) return 1;
   for (int i = 0; i < cfg.threads; i++)
@@ -537,25 +827,14 @@ int main(int argc, char **argv) {
   }
   char shown[sizeof cfg.db];
   mon_db_redact(cfg.db, shown, sizeof shown); /* never a password in a log */
-  logmsg("info", "listening on %s (port %d), database %s, %d workers", cfg.listen, port, shown,
-         cfg.threads);
+  logmsg("info", "listening on %s (port %d), database %s, %d workers, %d connections at most",
+         cfg.listen, port, shown, cfg.threads, cfg.max_conns);
 
-  while (!stopping) {
-    struct pollfd p[2] = {{lfd, POLLIN, 0}, {wake_pipe[0], POLLIN, 0}};
-    if (poll(p, 2, -1) < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    if (p[0].revents & POLLIN) {
-      int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-      if (c >= 0) q_push(c);
-    }
-  }
+  event_loop(lfd);
   close(lfd);
   /* Stop: workers finish what they hold; the writer commits what is queued. */
   pthread_mutex_lock(&q_lock);
   pthread_cond_broadcast(&q_nonempty);
-  pthread_cond_broadcast(&q_nonfull);
   pthread_mutex_unlock(&q_lock);
   pthread_mutex_lock(&w_lock);
   pthread_cond_broadcast(&w_work);
@@ -563,10 +842,12 @@ int main(int argc, char **argv) {
   pthread_join(wt, NULL);
   logmsg("info",
          "stopping: %llu jobs (%llu processes) stored, %llu duplicates, %llu rejected, "
-         "%llu failed transactions (retried by their senders)",
+         "%llu failed transactions (retried by their senders), %llu slow or idle connections "
+         "closed, %llu evicted",
          (unsigned long long)stored_jobs, (unsigned long long)stored_procs,
          (unsigned long long)dup_jobs, (unsigned long long)rejected,
-         (unsigned long long)store_failures);
+         (unsigned long long)store_failures, (unsigned long long)slow_closed,
+         (unsigned long long)evicted);
   mon_db_close(db);
   /* Workers still blocked on a slow client are left to the process exit;
    * what they hold was never acked, so its sender keeps it. _exit, not

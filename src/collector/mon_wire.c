@@ -1,11 +1,13 @@
 /* augur monitoring — wire format, authentication and validation of job
  * records. Everything here treats its input as hostile: a sender may be
  * buggy, old, or not augur at all. HMAC-SHA256 from OpenSSL's libcrypto. */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,6 +225,84 @@ static int terminated(const char *s, size_t n) {
     return -1;                                                                                     \
   } while (0)
 
+/* The name of the 64-bit field at byte OFF of an augp_proc (OFF at or past
+ * start_ns), for messages: "end_ns", "counter cycles", "thread 2 mpi_ns". */
+static void proc_field(size_t off, char *out, size_t n) {
+  static const char *const fixed[] = {"start_ns", "end_ns", "utime_us", "stime_us", "maxrss_kb",
+                                      "minflt",   "majflt", "nvcsw",    "nivcsw",   "inblock",
+                                      "oublock",  "level",  "ctr_mask"};
+  static const char *const tail[] = {"io_bytes_read", "io_bytes_written", "flags", "nthreads"};
+  static const char *const th[] = {"tid", "start_ns", "end_ns", "cpu_ns", "mpi_ns", "io_ns"};
+  size_t i = (off - offsetof(augp_proc, start_ns)) / 8;
+  if (off >= offsetof(augp_proc, threads)) {
+    size_t t = (off - offsetof(augp_proc, threads)) / sizeof(augp_thread);
+    size_t k = (off - offsetof(augp_proc, threads)) % sizeof(augp_thread) / 8;
+    if (k < 6)
+      snprintf(out, n, "thread %zu %s", t, th[k]);
+    else if (k < 6 + AUGP_NCTR)
+      snprintf(out, n, "thread %zu counter %s", t, augp_ctr_names[k - 6]);
+    else
+      snprintf(out, n, "thread %zu %s", t, k == 6 + AUGP_NCTR ? "flags" : "nfolded");
+  } else if (i < 13) {
+    snprintf(out, n, "%s", fixed[i]);
+  } else if ((i -= 13) < AUGP_NCTR) {
+    snprintf(out, n, "counter %s", augp_ctr_names[i]);
+  } else if ((i -= AUGP_NCTR) < 2 * AUGP_NMPI) {
+    snprintf(out, n, "mpi %s %s", augp_mpi_names[i % AUGP_NMPI], i < AUGP_NMPI ? "ns" : "calls");
+  } else if ((i -= 2 * AUGP_NMPI) < 2 * AUGP_NIO) {
+    snprintf(out, n, "io %s %s", augp_io_names[i % AUGP_NIO], i < AUGP_NIO ? "ns" : "calls");
+  } else {
+    snprintf(out, n, "%s", tail[i - 2 * AUGP_NIO]);
+  }
+}
+
+/* The checks of mon_job_validate on one process (docs/monitoring.md,
+ * "Bounds"). */
+static int proc_validate(const augp_proc *p, uint64_t i, char *why, size_t whyn) {
+  if (!terminated(p->host, sizeof p->host) || !terminated(p->program, sizeof p->program) ||
+      !terminated(p->counter_note, sizeof p->counter_note))
+    BAD("malformed: unterminated string in process %llu", (unsigned long long)i);
+  if (!p->host[0]) BAD("malformed: process %llu has no host", (unsigned long long)i);
+  if (p->end_ns < p->start_ns)
+    BAD("malformed: process %llu ends before it starts", (unsigned long long)i);
+  if (p->rank < -1 || p->nranks < -1 || (p->rank >= 0 && p->rank >= p->nranks))
+    BAD("malformed: process %llu has rank %lld of %lld", (unsigned long long)i, (long long)p->rank,
+        (long long)p->nranks);
+  if (p->ctr_mask >> AUGP_NCTR) BAD("malformed: process %llu counter mask", (unsigned long long)i);
+  /* MPI sizes and pids are C ints: anything larger is not a real value. */
+  if (p->nranks > INT32_MAX || p->pid > INT32_MAX || p->ppid > INT32_MAX)
+    BAD("implausible: process %llu has nranks %lld, pid %llu, ppid %llu (limit %d)",
+        (unsigned long long)i, (long long)p->nranks, (unsigned long long)p->pid,
+        (unsigned long long)p->ppid, INT32_MAX);
+  /* Every unsigned field is stored as a signed 64-bit integer. */
+  const uint8_t *b = (const uint8_t *)p;
+  for (size_t off = offsetof(augp_proc, start_ns); off < sizeof *p; off += 8) {
+    uint64_t v;
+    memcpy(&v, b + off, 8);
+    if (v > (uint64_t)INT64_MAX) {
+      char name[64];
+      proc_field(off, name, sizeof name);
+      BAD("implausible: process %llu %s = %llu, above 2^63-1", (unsigned long long)i, name,
+          (unsigned long long)v);
+    }
+  }
+  /* MPI and I/O time are summed over the process's threads: at most the
+   * wall time per thread, plus 1 s for the two clocks (monotonic for the
+   * calls, realtime for start and end). */
+  uint64_t wall = p->end_ns - p->start_ns, threads = p->nthreads ? p->nthreads : 1;
+  uint64_t mpi = 0, io = 0;
+  for (int c = 0; c < AUGP_NMPI; c++)
+    mpi += p->mpi_ns[c]; /* each below 2^63, AUGP_NMPI of them: no overflow */
+  for (int c = 0; c < AUGP_NIO; c++)
+    io += p->io_ns[c];
+  double most = (double)wall * (double)threads + 1e9;
+  if ((double)mpi > most || (double)io > most)
+    BAD("implausible: process %llu spent %.3f s in MPI and %.3f s in I/O in %.3f s of wall time "
+        "(%llu threads)",
+        (unsigned long long)i, mpi / 1e9, io / 1e9, wall / 1e9, (unsigned long long)threads);
+  return 0;
+}
+
 int mon_job_validate(const uint8_t *payload, uint32_t len, char *why, size_t whyn) {
   if (!little_endian()) BAD("this host is big-endian; augur records are little-endian");
   if (len < sizeof(augp_job))
@@ -240,19 +320,16 @@ int mon_job_validate(const uint8_t *payload, uint32_t len, char *why, size_t why
   if (!j.job_id[0] || !j.cluster[0]) BAD("malformed: empty job id or cluster");
   if (j.level > 3) BAD("malformed: level %llu", (unsigned long long)j.level);
   if (j.end_ns < j.start_ns) BAD("malformed: job ends before it starts");
+  if (j.start_ns > (uint64_t)INT64_MAX || j.end_ns > (uint64_t)INT64_MAX)
+    BAD("implausible: job start_ns %llu, end_ns %llu, above 2^63-1", (unsigned long long)j.start_ns,
+        (unsigned long long)j.end_ns);
+  if (j.uid_num >= UINT32_MAX) BAD("implausible: uid %llu", (unsigned long long)j.uid_num);
+  if (j.exit_status < INT32_MIN || j.exit_status > INT32_MAX)
+    BAD("implausible: exit status %lld", (long long)j.exit_status);
   for (uint64_t i = 0; i < j.nprocs; i++) {
     augp_proc p;
     memcpy(&p, payload + sizeof j + i * sizeof p, sizeof p);
-    if (!terminated(p.host, sizeof p.host) || !terminated(p.program, sizeof p.program) ||
-        !terminated(p.counter_note, sizeof p.counter_note))
-      BAD("malformed: unterminated string in process %llu", (unsigned long long)i);
-    if (!p.host[0]) BAD("malformed: process %llu has no host", (unsigned long long)i);
-    if (p.end_ns < p.start_ns)
-      BAD("malformed: process %llu ends before it starts", (unsigned long long)i);
-    if (p.rank < -1 || p.nranks < -1 || (p.rank >= 0 && p.rank >= p.nranks))
-      BAD("malformed: process %llu has rank %lld of %lld", (unsigned long long)i, (long long)p.rank,
-          (long long)p.nranks);
-    if (p.ctr_mask >> AUGP_NCTR) BAD("malformed: process %llu counter mask", (unsigned long long)i);
+    if (proc_validate(&p, i, why, whyn) != 0) return -1;
   }
   return 0;
 }
@@ -281,6 +358,53 @@ void mon_uid_hex(const uint8_t uid[16], char out[33]) {
     out[2 * i + 1] = hex[uid[i] & 15];
   }
   out[32] = 0;
+}
+
+/* Length of the valid UTF-8 sequence at S (2..4), or 0: overlong forms,
+ * surrogates and code points past U+10FFFF are not valid. */
+static size_t utf8_len(const unsigned char *s) {
+  unsigned c = s[0];
+  size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+  if (c < 0xc2 || c > 0xf4) return 0;
+  for (size_t i = 1; i < n; i++)
+    if ((s[i] & 0xc0) != 0x80) return 0;
+  if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
+      (c == 0xf4 && s[1] > 0x8f))
+    return 0;
+  return n;
+}
+
+const char *mon_text_safe(const char *s, char *out, size_t n) {
+  assert(s && out && n > 0);
+  static const char hex[] = "0123456789abcdef";
+  const unsigned char *p = (const unsigned char *)s;
+  size_t o = 0;
+  while (*p) {
+    size_t k = *p >= 0x80 ? utf8_len(p) : 1;
+    /* U+0080..U+009F (C2 80..C2 9F): C1 controls, CSI among them. */
+    if (k == 2 && p[0] == 0xc2 && p[1] < 0xa0) k = 0;
+    if (k == 1 && (*p < 0x20 || *p == 0x7f || *p == '\\')) k = 0;
+    if (k) {
+      if (o + k >= n) break;
+      memcpy(out + o, p, k);
+      o += k;
+      p += k;
+    } else {
+      if (o + 4 >= n) break;
+      if (*p == '\\') {
+        out[o++] = '\\';
+        out[o++] = '\\';
+      } else {
+        out[o++] = '\\';
+        out[o++] = 'x';
+        out[o++] = hex[*p >> 4];
+        out[o++] = hex[*p & 15];
+      }
+      p++;
+    }
+  }
+  out[o] = 0;
+  return out;
 }
 
 int mon_random(void *buf, size_t n) {

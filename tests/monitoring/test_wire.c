@@ -116,6 +116,91 @@ static void malformed(void **state) {
   free(job);
 }
 
+/* Values no real sender produces (issue 22, item 9): each refused, the
+ * reason naming the field. */
+static void check_absurd(void (*spoil)(augp_job *, augp_proc *), const char *reason) {
+  uint32_t len;
+  uint8_t *job = make_job(2, &len);
+  augp_job j;
+  augp_proc p;
+  memcpy(&j, job, sizeof j);
+  memcpy(&p, job + sizeof j + sizeof p, sizeof p); /* process 1 */
+  spoil(&j, &p);
+  memcpy(job, &j, sizeof j);
+  memcpy(job + sizeof j + sizeof p, &p, sizeof p);
+  char why[256] = "";
+  assert_int_equal(mon_job_validate(job, len, why, sizeof why), -1);
+  if (!strstr(why, reason)) fail_msg("want '%s' in '%s'", reason, why);
+  free(job);
+}
+static void big_job_end(augp_job *j, augp_proc *p) {
+  (void)p;
+  j->end_ns = (1ULL << 63) + 5;
+}
+static void big_nranks(augp_job *j, augp_proc *p) {
+  (void)j;
+  p->nranks = INT64_MAX;
+}
+static void counter_minus_one(augp_job *j, augp_proc *p) {
+  (void)j;
+  p->ctr_mask = 1u << AUGP_CTR_CYCLES;
+  p->ctr[AUGP_CTR_CYCLES] = UINT64_MAX;
+}
+static void proc_end(augp_job *j, augp_proc *p) {
+  (void)j;
+  p->end_ns = UINT64_MAX;
+}
+static void mpi_over_wall(augp_job *j, augp_proc *p) {
+  (void)j;
+  p->start_ns = 1000000000;
+  p->end_ns = 3000000000; /* 2 s */
+  p->nthreads = 1;
+  p->mpi_ns[AUGP_MPI_WAIT] = 4000000000; /* 4 s */
+}
+static void thread_cpu(augp_job *j, augp_proc *p) {
+  (void)j;
+  p->threads[3].cpu_ns = 1ULL << 63;
+}
+static void io_calls(augp_job *j, augp_proc *p) {
+  (void)j;
+  p->io_calls[AUGP_IO_SYNC] = UINT64_MAX - 1;
+}
+static void huge_pid(augp_job *j, augp_proc *p) {
+  (void)j;
+  p->pid = 1ULL << 40;
+}
+static void huge_uid(augp_job *j, augp_proc *p) {
+  (void)p;
+  j->uid_num = UINT64_MAX;
+}
+
+static void absurd_values(void **state) {
+  (void)state;
+  check_absurd(big_job_end, "job start_ns 1, end_ns 9223372036854775813");
+  check_absurd(big_nranks, "process 1 has nranks 9223372036854775807");
+  check_absurd(counter_minus_one, "process 1 counter cycles = 18446744073709551615");
+  check_absurd(proc_end, "process 1 end_ns = 18446744073709551615");
+  check_absurd(mpi_over_wall, "process 1 spent 4.000 s in MPI");
+  check_absurd(thread_cpu, "process 1 thread 3 cpu_ns = 9223372036854775808");
+  check_absurd(io_calls, "process 1 io sync calls");
+  check_absurd(huge_pid, "pid 1099511627776");
+  check_absurd(huge_uid, "uid 18446744073709551615");
+  /* Within the bounds: MPI time of two threads, each below the wall time. */
+  uint32_t len;
+  uint8_t *job = make_job(1, &len);
+  augp_proc p;
+  memcpy(&p, job + sizeof(augp_job), sizeof p);
+  p.start_ns = 1000000000;
+  p.end_ns = 3000000000;
+  p.nthreads = 2;
+  p.mpi_ns[AUGP_MPI_WAIT] = 3500000000;
+  p.ctr[AUGP_CTR_CYCLES] = INT64_MAX;
+  memcpy(job + sizeof(augp_job), &p, sizeof p);
+  char why[256] = "";
+  assert_int_equal(mon_job_validate(job, len, why, sizeof why), 0);
+  free(job);
+}
+
 static void oversized(void **state) {
   (void)state;
   uint8_t hdr[MON_HDR] = {'A', 'U', 'G', 'R', 1, 0, MON_T_JOB, 0, 0, 0, 0, 0x10, 0, 0, 0, 0};
@@ -182,6 +267,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(wrong_scheme),  cmocka_unit_test(key_specs), cmocka_unit_test(valid_frame),
       cmocka_unit_test(bad_signature), cmocka_unit_test(malformed), cmocka_unit_test(oversized),
+      cmocka_unit_test(absurd_values),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,74 @@
+#!/bin/sh
+# Idle and slow clients cannot starve augurd (issue 22, item 2): with 200
+# connections that send nothing and 8 that drip a frame header one byte
+# every 0.3 s, a real sender (`augur profile`) is still acknowledged within
+# 1 s, nothing is spooled; at io_timeout (2 s here) augurd closes every one
+# of them, whole-frame deadline (the drippers never go 2 s without a byte),
+# and says so in a few rate-limited log lines, not 208.
+. "$(dirname "$0")/lib.sh"
+cd "$D" || exit 1
+rm -f "$D/port"
+"$AUGURD" --listen 127.0.0.1:0 --port-file "$D/port" --db "$DB" --key "$KEY" --io-timeout 2 \
+  --log "$LOG" 2>>"$LOG" &
+AUGURD_PID=$!
+i=0
+while [ ! -s "$D/port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+PORT=$(cat "$D/port")
+python3 - "$PORT" "$AUGUR" "$KEY" "$D/spool" <<'PY' || fail "latency under idle and slow clients (see above)"
+import socket, struct, subprocess, sys, threading, time
+port, augur, key, spool = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(200)]
+slow = [socket.create_connection(("127.0.0.1", port)) for _ in range(8)]
+header = b"AUGR" + struct.pack("<HHII", 1, 1, 4096, 0)
+stop = False
+def drip():
+    i = 0
+    while not stop and i < len(header) - 1:   # never a whole header
+        for s in slow:
+            try:
+                s.send(header[i:i + 1])
+            except OSError:
+                pass
+        i += 1
+        time.sleep(0.3)
+t = threading.Thread(target=drip)
+t.start()
+time.sleep(0.5)   # every connection accepted, the drippers dripping
+t0 = time.monotonic()
+r = subprocess.run([augur, "profile", "--collector", "127.0.0.1:%d" % port, "--key", key,
+                    "--spool", spool, "--", "true"], capture_output=True, text=True)
+took = time.monotonic() - t0
+print("legitimate sender: %.3f s with 200 idle and 8 dripping connections" % took)
+ok = r.returncode == 0 and took <= 1.0 and "spooled" not in r.stderr
+if not ok:
+    print("FAIL: exit %d after %.3f s (want <= 1 s, not spooled): %s" % (r.returncode, took, r.stderr))
+# Whole-frame deadline: every idle and dripping connection closed by augurd
+# within io_timeout (2 s) of its connect, + 1 s of slack for a loaded machine.
+deadline = t0 - 0.5 + 3.0
+closed = 0
+for s in idle + slow:
+    s.settimeout(max(0.01, deadline - time.monotonic()))
+    try:
+        if s.recv(1) == b"":
+            closed += 1
+    except ConnectionResetError:
+        closed += 1
+    except OSError:
+        pass
+stop = True
+t.join()
+print("closed by augurd within 3 s: %d of 208" % closed)
+if closed != 208:
+    ok = False
+    print("FAIL: %d connections still open past the deadline" % (208 - closed))
+sys.exit(0 if ok else 1)
+PY
+[ "$(jobs_in_db)" = 1 ] || fail "the legitimate job was not stored"
+contains "$LOG" "idle for 2 s"
+n=$(grep -c "augurd warning: closed" "$LOG")
+[ "$n" -ge 1 ] && [ "$n" -le 5 ] || fail "$n log lines for the closed connections, want 1..5 (rate-limited)"
+sleep 1.2 # the rate limit's second: the rest is summed up
+contains "$LOG" "more slow or idle connections"
+stop_augurd
+contains "$LOG" "208 slow or idle connections closed"
+finish
