@@ -1,6 +1,7 @@
 /* augur web — the read-only web UI over the monitoring database (src/web).
  *
- *   augur web [--db FILE] [--listen ADDR:PORT] [--token T] [--port-file F]
+ *   augur web [--db FILE] [--listen ADDR:PORT] [--token T] [--allow-host NAMES]
+ *             [--timeout S] [--port-file F]
  *
  * Bound to 127.0.0.1 by default; any other address needs a token, so the
  * job data of a centre is never served to anyone who can reach the port. */
@@ -30,6 +31,12 @@ static void help(void) {
       "  --token T            require this token (default $AUGUR_WEB_TOKEN); required\n"
       "                       when ADDR is not a loopback address. Log in once with\n"
       "                       http://ADDR:PORT/?token=T (a cookie keeps it)\n"
+      "  --allow-host NAMES   more names the browser may use for this server (comma\n"
+      "                       list; repeatable). Requests whose Host header is not the\n"
+      "                       bind address, localhost, 127.0.0.1, [::1], this host's\n"
+      "                       name or one of NAMES are refused with 421 (DNS rebinding)\n"
+      "  --timeout S          a whole request within S seconds of the connection or of\n"
+      "                       the previous answer, else it is closed (default 10)\n"
       "  --port-file FILE     write the port there once listening (for scripts)\n"
       "  -v, --verbose        log each request on stderr\n"
       "  -h, --help           show this help\n"
@@ -44,6 +51,8 @@ int cmd_web(int argc, char **argv) {
              *token = getenv("AUGUR_WEB_TOKEN");
   const char *port_file = NULL, *val;
   int verbose = 0;
+  long long timeout = 10;
+  char allow[2048] = "";
   for (int i = 1; i < argc; i++) {
     int m;
     if (cli_is_help(argv[i])) {
@@ -58,6 +67,13 @@ int cmd_web(int argc, char **argv) {
     } else if ((m = cli_opt_value(argc, argv, &i, "--token", NULL, &val)) != 0) {
       if (m < 0) return CLI_USAGE;
       token = val;
+    } else if ((m = cli_opt_value(argc, argv, &i, "--allow-host", NULL, &val)) != 0) {
+      if (m < 0) return CLI_USAGE;
+      size_t used = strlen(allow);
+      if (used + strlen(val) + 2 > sizeof allow) return cli_usage("--allow-host: too many names");
+      snprintf(allow + used, sizeof allow - used, "%s%s", used ? "," : "", val);
+    } else if ((m = cli_opt_value(argc, argv, &i, "--timeout", NULL, &val)) != 0) {
+      if (m < 0 || cli_parse_int("--timeout", val, 1, 3600, &timeout) < 0) return CLI_USAGE;
     } else if ((m = cli_opt_value(argc, argv, &i, "--port-file", NULL, &val)) != 0) {
       if (m < 0) return CLI_USAGE;
       port_file = val;
@@ -92,12 +108,13 @@ int cmd_web(int argc, char **argv) {
   char why[512];
   if (mon_query_open(db, &probe, why, sizeof why) < 0) return cli_fail("%s", why);
   mon_query_close(probe);
-  web_opts o = {db, host, (int)port, token, port_file, verbose};
+  web_opts o = {db, host, (int)port, token, port_file, verbose, allow, (int)timeout};
   if (web_run(&o, why, sizeof why) < 0) return cli_fail("%s", why);
   return CLI_OK;
 #else
   (void)verbose;
   (void)port_file;
+  (void)timeout;
   return cli_fail("this augur was built without libmicrohttpd (scripts/install-deps.sh)");
 #endif
 }

@@ -88,6 +88,8 @@ typedef struct web_opts {
   const char *token; /* NULL: none (only allowed on loopback) */
   const char *port_file;
   int verbose;
+  const char *allow_hosts; /* more Host names accepted, comma list, or NULL */
+  int timeout_s;           /* a whole request within this (>= 1) */
 } web_opts;
 
 /* Serves until SIGINT/SIGTERM. 0, or -1 with why. */
