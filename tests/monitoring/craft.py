@@ -58,3 +58,49 @@ def send(port, data):
         got += b
     s.close()
     return got[16] if len(got) >= 17 else None
+
+
+class Drip:
+    """Connections to PORT that send DATA one byte at a time, every PAUSE
+    seconds, never the last byte (never a whole frame or request)."""
+
+    def __init__(self, port, n, data, pause):
+        import threading
+        self.socks = [socket.create_connection(("127.0.0.1", port)) for _ in range(n)]
+        self.data, self.pause, self.stop = data, pause, False
+        self.t = threading.Thread(target=self._run)
+        self.t.start()
+
+    def _run(self):
+        import time
+        i = 0
+        while not self.stop and i < len(self.data) - 1:
+            for s in self.socks:
+                try:
+                    s.send(self.data[i:i + 1])
+                except OSError:
+                    pass
+            i += 1
+            time.sleep(self.pause)
+
+    def end(self):
+        self.stop = True
+        self.t.join()
+
+
+def closed_by(socks, until):
+    """How many of SOCKS the server closes by time.monotonic() UNTIL
+    (whatever it answered before)."""
+    import time
+    closed = 0
+    for s in socks:
+        s.settimeout(max(0.01, until - time.monotonic()))
+        try:
+            while s.recv(4096):
+                pass
+            closed += 1
+        except ConnectionResetError:
+            closed += 1
+        except OSError:
+            pass
+    return closed

@@ -14,25 +14,12 @@ AUGURD_PID=$!
 i=0
 while [ ! -s "$D/port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 PORT=$(cat "$D/port")
-python3 - "$PORT" "$AUGUR" "$KEY" "$D/spool" <<'PY' || fail "latency under idle and slow clients (see above)"
-import socket, struct, subprocess, sys, threading, time
+PYTHONPATH="$(dirname "$0")" python3 - "$PORT" "$AUGUR" "$KEY" "$D/spool" <<'PY' || fail "latency under idle and slow clients (see above)"
+import socket, struct, subprocess, sys, time
+from craft import Drip, closed_by
 port, augur, key, spool = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(200)]
-slow = [socket.create_connection(("127.0.0.1", port)) for _ in range(8)]
-header = b"AUGR" + struct.pack("<HHII", 1, 1, 4096, 0)
-stop = False
-def drip():
-    i = 0
-    while not stop and i < len(header) - 1:   # never a whole header
-        for s in slow:
-            try:
-                s.send(header[i:i + 1])
-            except OSError:
-                pass
-        i += 1
-        time.sleep(0.3)
-t = threading.Thread(target=drip)
-t.start()
+slow = Drip(port, 8, b"AUGR" + struct.pack("<HHII", 1, 1, 4096, 0), 0.3)
 time.sleep(0.5)   # every connection accepted, the drippers dripping
 t0 = time.monotonic()
 r = subprocess.run([augur, "profile", "--collector", "127.0.0.1:%d" % port, "--key", key,
@@ -44,19 +31,8 @@ if not ok:
     print("FAIL: exit %d after %.3f s (want <= 1 s, not spooled): %s" % (r.returncode, took, r.stderr))
 # Whole-frame deadline: every idle and dripping connection closed by augurd
 # within io_timeout (2 s) of its connect, + 1 s of slack for a loaded machine.
-deadline = t0 - 0.5 + 3.0
-closed = 0
-for s in idle + slow:
-    s.settimeout(max(0.01, deadline - time.monotonic()))
-    try:
-        if s.recv(1) == b"":
-            closed += 1
-    except ConnectionResetError:
-        closed += 1
-    except OSError:
-        pass
-stop = True
-t.join()
+closed = closed_by(idle + slow.socks, t0 - 0.5 + 3.0)
+slow.end()
 print("closed by augurd within 3 s: %d of 208" % closed)
 if closed != 208:
     ok = False

@@ -17,8 +17,9 @@ trap 'kill $WEB_PID 2>/dev/null; wait $WEB_PID 2>/dev/null' EXIT
 i=0
 while [ ! -s "$D/web.port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 WPORT=$(cat "$D/web.port")
-python3 - "$WPORT" <<'PY' || fail "Host names and slow clients (see above)"
-import socket, sys, threading, time
+PYTHONPATH="$(dirname "$0")/../monitoring" python3 - "$WPORT" <<'PY' || fail "Host names and slow clients (see above)"
+import socket, sys, time
+from craft import Drip, closed_by
 port = int(sys.argv[1])
 ok = True
 
@@ -48,22 +49,8 @@ if status(None, "1.0") != 200:
     ok = False
     print("FAIL: HTTP/1.0 without Host refused")
 
-request = ("GET / HTTP/1.1\r\nHost: localhost:%d\r\n" % port).encode()
-slow = [socket.create_connection(("127.0.0.1", port)) for _ in range(300)]
+slow = Drip(port, 300, ("GET / HTTP/1.1\r\nHost: localhost:%d\r\n" % port).encode(), 0.4)
 t_open = time.monotonic()
-stop = False
-def drip():
-    i = 0
-    while not stop and i < len(request):
-        for s in slow:
-            try:
-                s.send(request[i:i + 1])
-            except OSError:
-                pass
-        i += 1
-        time.sleep(0.4)
-t = threading.Thread(target=drip)
-t.start()
 time.sleep(0.5)
 for k in range(2):
     t0 = time.monotonic()
@@ -77,21 +64,8 @@ for k in range(2):
         ok = False
         print("FAIL: want 200 within 1 s")
     time.sleep(0.5)
-closed = 0
-for s in slow:
-    s.settimeout(max(0.01, t_open + 3.5 - time.monotonic()))
-    try:
-        while True:   # answers to a cut request, if any, then the end
-            b = s.recv(4096)
-            if not b:
-                closed += 1
-                break
-    except ConnectionResetError:
-        closed += 1
-    except OSError:
-        pass
-stop = True
-t.join()
+closed = closed_by(slow.socks, t_open + 3.5)
+slow.end()
 print("slow clients closed within 3.5 s: %d of 300" % closed)
 if closed != 300:
     ok = False
