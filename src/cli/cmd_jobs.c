@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "mon.h"
 #include "mon_query.h"
 
 static void help(void) {
@@ -59,6 +60,13 @@ static void fmt_time(char *out, size_t n, long long ns) {
   strftime(out, n, "%Y-%m-%d %H:%M:%S", &tm);
 }
 
+/* Database text for the terminal: mon_text_safe, NULL as "". The stored
+ * strings are at most 256 bytes (mon_record.h); longer ones are cut. */
+#define TEXT_SAFE (4 * 256 + 1)
+static const char *text_safe(const char *s, char out[TEXT_SAFE]) {
+  return mon_text_safe(s ? s : "", out, TEXT_SAFE);
+}
+
 static int list_jobs(mon_qdb *db, int json, long long limit) {
   const char *sql =
       "SELECT j.id, j.job_name, u.name, c.name, j.nprocs,"
@@ -93,10 +101,12 @@ static int list_jobs(mon_qdb *db, int json, long long limit) {
                          "start", when, "wall_s", mon_rows_double(st, 8), "exit_status",
                          (json_int_t)mon_rows_int(st, 9), "command", cmd ? cmd : ""));
     } else {
+      /* Any user sets these (SLURM_JOB_ID, the command line): escaped. */
+      char sn[TEXT_SAFE], su[TEXT_SAFE], sc[TEXT_SAFE], sm[TEXT_SAFE];
       printf("%-5lld %-28.28s %-10.10s %-10.10s %6lld %6lld %5lld %-19s %9.3f %4lld  %.60s\n",
-             mon_rows_int(st, 0), name ? name : "", user ? user : "", cl ? cl : "",
+             mon_rows_int(st, 0), text_safe(name, sn), text_safe(user, su), text_safe(cl, sc),
              mon_rows_int(st, 4), mon_rows_int(st, 5), mon_rows_int(st, 6), when,
-             mon_rows_double(st, 8), mon_rows_int(st, 9), cmd ? cmd : "");
+             mon_rows_double(st, 8), mon_rows_int(st, 9), text_safe(cmd, sm));
     }
   }
   int failed = mon_rows_error(st) != NULL;
@@ -209,10 +219,12 @@ static int show_job(mon_qdb *db, const char *spec, const char *by, char *metrics
       json_object_set_new(row, "node", json_string(node ? node : ""));
       vals = json_object();
     } else if (bynode) {
-      printf("%-6s %-12.12s %-20lld %8s", "", node ? node : "", mon_rows_int(st, 2), "");
+      char sn[TEXT_SAFE];
+      printf("%-6s %-12.12s %-20lld %8s", "", text_safe(node, sn), mon_rows_int(st, 2), "");
     } else {
-      printf("%-6lld %-12.12s %-20.20s %8lld", mon_rows_int(st, 0), node ? node : "",
-             base ? base : "", mon_rows_int(st, 3));
+      char sn[TEXT_SAFE], sb[TEXT_SAFE];
+      printf("%-6lld %-12.12s %-20.20s %8lld", mon_rows_int(st, 0), text_safe(node, sn),
+             text_safe(base, sb), mon_rows_int(st, 3));
     }
     for (int m = 0; m < nm; m++) {
       int null = mon_rows_isnull(st, 4 + m);
