@@ -358,7 +358,7 @@ static conn **table; /* max_connections slots, the first n_conns used */
 static conn *dead;   /* closed during this batch of events */
 static int n_conns, epfd;
 static size_t buffered, budget; /* frame bytes allocated, and their bound */
-static int n_paused;
+static int n_paused, room_freed;
 static uint64_t slow_closed, evicted;
 static char tag_listen, tag_wake; /* epoll data of the listener and the pipe */
 
@@ -385,6 +385,7 @@ static void slow_flush(void) {
 }
 
 static void frame_free(conn *c) {
+  room_freed |= c->cap > 0;
   buffered -= c->cap;
   free(c->frame);
   c->frame = NULL;
@@ -564,7 +565,6 @@ static void take_back(void) {
       conn_close(c);
     c = next;
   }
-  if (n_paused) unpause();
 }
 
 static void event_loop(int lfd) {
@@ -594,6 +594,8 @@ static void event_loop(int lfd) {
       sweep();
       next_sweep = now_ms() + 100;
     }
+    if (n_paused && room_freed) unpause(); /* buffer room came back */
+    room_freed = 0;
     while (dead) {
       conn *c = dead;
       dead = c->next;

@@ -226,7 +226,7 @@ expect 0 - "$AUGUR" profile -- true
 [ "$(sql 'select count(distinct name) from cluster')" = 1 ] || fail "metadata duplicated"
 
 # 6. The store API itself, on both backends: the same crafted records (odd
-#    text, folded threads, NULL counters, rank -1, a value above 2^63, a job
+#    text, folded threads, NULL counters, rank -1, a value of 2^63-1, a job
 #    without processes) give the same rows, and repeating them stores nothing.
 if [ -n "${STORE:-}" ]; then
   "$PGBIN/psql" -X -q "host=$PGD port=$PGPORT user=augur dbname=postgres" -c "CREATE DATABASE store"

@@ -4,7 +4,7 @@
  * records hold what a store may get wrong: text with a tab, a newline, a
  * backslash, a quote and a byte that is not UTF-8; a process with 11
  * threads (8 slots, the last folding the rest); counters not measured
- * (NULL) next to measured ones; rank -1; a value above 2^63; a job without
+ * (NULL) next to measured ones; rank -1; the largest value (2^63-1); a job without
  * processes. postgres.sh compares what SQLite and PostgreSQL then hold.
  * Prints "stored S duplicate D"; exit 0, or 1 with the store's reason. */
 #include <stdio.h>
@@ -48,7 +48,7 @@ static uint8_t *job(int k, uint32_t *len) {
     p.start_ns = j.start_ns + (uint64_t)i;
     p.end_ns = j.end_ns - (uint64_t)i;
     p.utime_us = 12345 + (uint64_t)i;
-    p.maxrss_kb = 1ull << 63 | 7; /* stored as its two's complement */
+    p.maxrss_kb = INT64_MAX; /* the largest a record may hold (docs: Bounds) */
     p.ctr_mask = 1u << AUGP_CTR_TASK_CLOCK | 1u << AUGP_CTR_INSTRUCTIONS;
     p.ctr[AUGP_CTR_TASK_CLOCK] = 999;
     p.ctr[AUGP_CTR_CYCLES] = 555; /* not in the mask: NULL */
