@@ -47,4 +47,33 @@ sleep 1.2 # the rate limit's second: the rest is summed up
 contains "$LOG" "more slow or idle connections"
 stop_augurd
 contains "$LOG" "208 slow or idle connections closed"
+# Memory: frame buffers together hold at most max(threads, 4) x max_record
+# (here 4 x 250000 bytes). Four senders without credentials announce
+# 240000-byte frames and send 200000 bytes of them: a real 100-process
+# record (213 KiB) cannot get its buffer until their deadline (2 s) frees
+# the room, then it is stored (on main it was read at once: 4 workers).
+DB="$D/budget.db"
+rm -f "$D/port"
+"$AUGURD" --listen 127.0.0.1:0 --port-file "$D/port" --db "$DB" --key "$KEY" --io-timeout 2 \
+  --threads 1 --max-record 250000 --log "$LOG" 2>>"$LOG" &
+AUGURD_PID=$!
+i=0
+while [ ! -s "$D/port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+PORT=$(cat "$D/port")
+PYTHONPATH="$(dirname "$0")" python3 - "$PORT" "$KEY" <<'PY' || fail "buffer budget (see above)"
+import socket, struct, sys, time
+from craft import *
+port, key = int(sys.argv[1]), open(sys.argv[2], "rb").read().rstrip(b"\r\n")
+hogs = [socket.create_connection(("127.0.0.1", port)) for _ in range(4)]
+for s in hogs:
+    s.sendall(b"AUGR" + struct.pack("<HHII", 1, 1, 240000, 0) + b"x" * 200000)
+time.sleep(1.0)   # the hogs are cut at 2 s; the record then has 1 s of its own 2 left
+t0 = time.monotonic()
+st = send(port, frame(key, job(b"\x66" * 16, [proc(rank=i, nranks=100) for i in range(100)])))
+took = time.monotonic() - t0
+print("a 213 KiB record behind 4 x 200 KB of unauthenticated frames: ack %r after %.2f s" % (st, took))
+sys.exit(0 if st == 0 and 0.5 <= took <= 2.5 else 1)
+PY
+stop_augurd
+[ "$(jobs_in_db)" = 1 ] || fail "the record that waited for buffer room was not stored"
 finish
