@@ -264,7 +264,6 @@ static void log_req(const server *s, const char *method, const char *url, int st
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
                               const char *method, const char *version, const char *upload,
                               size_t *upload_len, void **con_cls) {
-  (void)version;
   (void)upload;
   server *s = cls;
   /* The first call only announces the request (headers); answer on the
@@ -279,9 +278,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     }
     return MHD_YES;
   }
-  /* Only our own names (DNS rebinding). HTTP/1.1 without a Host is refused
-   * by libmicrohttpd itself; HTTP/1.0 may omit it (no browser does). */
+  /* Only our own names (DNS rebinding). HTTP/1.1 requires a Host (RFC 9112
+   * 3.2); HTTP/1.0 may omit it (no browser does). */
   const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+  if (!host && strcmp(version, MHD_HTTP_VERSION_1_0)) {
+    log_req(s, method, url, 400);
+    *upload_len = 0;
+    return text(c, MHD_HTTP_BAD_REQUEST, "bad request: HTTP/1.1 without a Host header\n");
+  }
   if (host && !host_ok(s, host)) {
     log_req(s, method, url, 421);
     *upload_len = 0;

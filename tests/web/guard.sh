@@ -48,6 +48,9 @@ for host, want in [("evil.example", 421), ("evil.example:%d" % port, 421),
 if status(None, "1.0") != 200:
     ok = False
     print("FAIL: HTTP/1.0 without Host refused")
+if status(None) != 400:
+    ok = False
+    print("FAIL: HTTP/1.1 without Host not refused")
 
 slow = Drip(port, 300, ("GET / HTTP/1.1\r\nHost: localhost:%d\r\n" % port).encode(), 0.4)
 t_open = time.monotonic()
