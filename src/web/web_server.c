@@ -261,23 +261,9 @@ static void log_req(const server *s, const char *method, const char *url, int st
           mon_text_safe(cut, u, sizeof u), status);
 }
 
-static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
-                              const char *method, const char *version, const char *upload,
-                              size_t *upload_len, void **con_cls) {
-  (void)upload;
-  server *s = cls;
-  /* The first call only announces the request (headers); answer on the
-   * second so a body, which we refuse anyway, is not half-read. */
-  if (!*con_cls) {
-    *con_cls = s;
-    track *t = tracked(c);
-    if (t) {
-      pthread_mutex_lock(&s->lock);
-      t->busy = 1; /* the whole request is here: no longer timed */
-      pthread_mutex_unlock(&s->lock);
-    }
-    return MHD_YES;
-  }
+/* The answer to a whole request (handle's second call). */
+static enum MHD_Result respond(server *s, struct MHD_Connection *c, const char *url,
+                               const char *method, const char *version, size_t *upload_len) {
   /* Only our own names (DNS rebinding). HTTP/1.1 requires a Host (RFC 9112
    * 3.2); HTTP/1.0 may omit it (no browser does). */
   const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
@@ -350,6 +336,35 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
   }
   log_req(s, method, url, status);
   wb_free(&page);
+  return ret;
+}
+
+/* The deadline does not run while a page is being made (a large database
+ * may take a while); it starts again when the answer is queued, for its
+ * sending and the next request. */
+static void mark_busy(server *s, struct MHD_Connection *c, int busy) {
+  track *t = tracked(c);
+  if (!t) return;
+  pthread_mutex_lock(&s->lock);
+  t->busy = busy;
+  t->since = now_ms();
+  pthread_mutex_unlock(&s->lock);
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
+                              const char *method, const char *version, const char *upload,
+                              size_t *upload_len, void **con_cls) {
+  (void)upload;
+  server *s = cls;
+  /* The first call only announces the request (headers); answer on the
+   * second so a body, which we refuse anyway, is not half-read. */
+  if (!*con_cls) {
+    *con_cls = s;
+    return MHD_YES;
+  }
+  mark_busy(s, c, 1);
+  enum MHD_Result ret = respond(s, c, url, method, version, upload_len);
+  mark_busy(s, c, 0);
   return ret;
 }
 

@@ -61,12 +61,15 @@ def send(port, data):
 
 
 class Drip:
-    """Connections to PORT that send DATA one byte at a time, every PAUSE
-    seconds, never the last byte (never a whole frame or request)."""
+    """Connections to PORT that send HEAD at once, then DATA one byte at a
+    time, every PAUSE seconds, never the last byte (never a whole frame or
+    request)."""
 
-    def __init__(self, port, n, data, pause):
+    def __init__(self, port, n, data, pause, head=b""):
         import threading
         self.socks = [socket.create_connection(("127.0.0.1", port)) for _ in range(n)]
+        for s in self.socks:
+            s.sendall(head)   # sent whole: headers, then the body drips
         self.data, self.pause, self.stop = data, pause, False
         self.t = threading.Thread(target=self._run)
         self.t.start()

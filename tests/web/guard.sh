@@ -1,7 +1,8 @@
 #!/bin/sh
 # augur web against the network (issue 22, item 5): a request whose Host is
 # not one of the server's names (DNS rebinding) gets 421, the server's own
-# names 200; with 300 clients dripping a request a byte every 0.4 s, a
+# names 200; with 300 clients dripping a request a byte every 0.4 s (10 of
+# them whole headers, then a body), a
 # legitimate request is still answered within 1 s, and every dripping
 # connection is closed at the request deadline (--timeout 2: by 3.5 s).
 . "$(dirname "$0")/../monitoring/lib.sh"
@@ -52,7 +53,10 @@ if status(None) != 400:
     ok = False
     print("FAIL: HTTP/1.1 without Host not refused")
 
-slow = Drip(port, 300, ("GET / HTTP/1.1\r\nHost: localhost:%d\r\n" % port).encode(), 0.4)
+slow = Drip(port, 290, ("GET / HTTP/1.1\r\nHost: localhost:%d\r\n" % port).encode(), 0.4)
+# 10 of them send whole headers announcing a body, then drip the body.
+body = Drip(port, 10, b"x" * 100, 0.4, head=("POST / HTTP/1.1\r\nHost: localhost:%d\r\n"
+                                           "Content-Length: 100\r\n\r\n" % port).encode())
 t_open = time.monotonic()
 time.sleep(0.5)
 for k in range(2):
@@ -67,8 +71,9 @@ for k in range(2):
         ok = False
         print("FAIL: want 200 within 1 s")
     time.sleep(0.5)
-closed = closed_by(slow.socks, t_open + 3.5)
+closed = closed_by(slow.socks + body.socks, t_open + 3.5)
 slow.end()
+body.end()
 print("slow clients closed within 3.5 s: %d of 300" % closed)
 if closed != 300:
     ok = False
