@@ -76,4 +76,32 @@ sys.exit(0 if st == 0 and 0.5 <= took <= 2.5 else 1)
 PY
 stop_augurd
 [ "$(jobs_in_db)" = 1 ] || fail "the record that waited for buffer room was not stored"
+# A full table (--max-connections 20, 40 idle connections): the ones that
+# waited longest are evicted, a real sender is still served within 1 s.
+DB="$D/evict.db"
+rm -f "$D/port"
+"$AUGURD" --listen 127.0.0.1:0 --port-file "$D/port" --db "$DB" --key "$KEY" --io-timeout 10 \
+  --max-connections 20 --log "$LOG" 2>>"$LOG" &
+AUGURD_PID=$!
+i=0
+while [ ! -s "$D/port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+PORT=$(cat "$D/port")
+PYTHONPATH="$(dirname "$0")" python3 - "$PORT" "$AUGUR" "$KEY" "$D/spool" <<'PY' || fail "full connection table (see above)"
+import socket, subprocess, sys, time
+from craft import closed_by
+port, augur, key, spool = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(40)]
+time.sleep(0.3)
+t0 = time.monotonic()
+r = subprocess.run([augur, "profile", "--collector", "127.0.0.1:%d" % port, "--key", key,
+                    "--spool", spool, "--", "true"], capture_output=True, text=True)
+took = time.monotonic() - t0
+evicted = closed_by(idle, time.monotonic() + 0.5)
+print("full table: sender %.3f s, %d of 40 idle connections evicted" % (took, evicted))
+sys.exit(0 if r.returncode == 0 and took <= 1.0 and "spooled" not in r.stderr
+         and evicted >= 20 else 1)
+PY
+stop_augurd
+[ "$(jobs_in_db)" = 1 ] || fail "the sender facing a full table was not stored"
+contains "$LOG" "connection table full"
 finish
