@@ -851,8 +851,8 @@ int main(int argc, char **argv) {
          (unsigned long long)store_failures, (unsigned long long)slow_closed,
          (unsigned long long)evicted);
   mon_db_close(db);
-  /* Workers still blocked on a slow client are left to the process exit;
-   * what they hold was never acked, so its sender keeps it. _exit, not
+  /* A worker still sending an ack (to a client not reading it) is left to
+   * the process exit, which also closes the loop's connections. _exit, not
    * return: exit handlers (libcrypto's, libpq's) must not free what a
    * worker may still be using. */
   free(ws);
