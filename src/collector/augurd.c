@@ -358,7 +358,7 @@ static conn **table; /* max_connections slots, the first n_conns used */
 static conn *dead;   /* closed during this batch of events */
 static int n_conns, epfd;
 static size_t buffered, budget; /* frame bytes allocated, and their bound */
-static int n_paused, room_freed;
+static int n_paused, room_freed, listen_paused;
 static uint64_t slow_closed, evicted;
 static char tag_listen, tag_wake; /* epoll data of the listener and the pipe */
 
@@ -425,9 +425,19 @@ static void conn_accept(int lfd) {
   for (int k = 0; k < 64; k++) { /* then let the others be read */
     int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
     if (fd < 0) {
-      if (errno == EMFILE || errno == ENFILE)
-        logmsg("warning", "accept: %s (raise the open-file limit or lower max_connections)",
-               strerror(errno));
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+        /* Out of descriptors: stop accepting until the next sweep rather
+         * than spin on a listener that stays readable; say so once a
+         * second at most. */
+        static int64_t said = -1000000;
+        if (now_ms() - said >= 1000) {
+          logmsg("warning", "accept: %s (raise the open-file limit or lower max_connections)",
+                 strerror(errno));
+          said = now_ms();
+        }
+        epoll_ctl(epfd, EPOLL_CTL_DEL, lfd, NULL);
+        listen_paused = 1;
+      }
       return;
     }
     if (n_conns == cfg.max_conns) {
@@ -593,6 +603,11 @@ static void event_loop(int lfd) {
     if (now_ms() >= next_sweep) {
       sweep();
       next_sweep = now_ms() + 100;
+      if (listen_paused) { /* accept again */
+        ev.data.ptr = &tag_listen;
+        epoll_ctl(epfd, EPOLL_CTL_ADD, lfd, &ev);
+        listen_paused = 0;
+      }
     }
     if (n_paused && room_freed) unpause(); /* buffer room came back */
     room_freed = 0;
@@ -801,7 +816,7 @@ int main(int argc, char **argv) {
   }
   if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
       (rlim_t)cfg.max_conns + 64 > rl.rlim_cur) {
-    int fit = rl.rlim_cur > 128 ? (int)(rl.rlim_cur - 64) : 64;
+    int fit = rl.rlim_cur > 128 ? (int)(rl.rlim_cur - 64) : (int)(rl.rlim_cur / 2);
     logmsg("warning", "max_connections %d lowered to %d (open-file limit %llu)", cfg.max_conns, fit,
            (unsigned long long)rl.rlim_cur);
     cfg.max_conns = fit;
