@@ -6,6 +6,7 @@
 
 #include "augur/report.h"
 #include "cli.h"
+#include "mon.h"
 
 static void help(void) {
   printf("usage: augur info TRACE\n"
@@ -35,7 +36,8 @@ static uint64_t rank_file_bytes(const char *dir, uint32_t rank, uint32_t nranks)
   for (uint32_t n = nranks ? nranks - 1 : 0; n >= 100000; n /= 10)
     width++;
   char path[4096];
-  snprintf(path, sizeof path, "%s/rank-%0*u.evt", dir, width, rank);
+  if (snprintf(path, sizeof path, "%s/rank-%0*u.evt", dir, width, rank) >= (int)sizeof path)
+    return 0; /* no such path */
   struct stat st;
   return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
@@ -44,9 +46,13 @@ static void print_facts(augur_trace *t) {
   const augur_trace_info *in = augur_trace_info_get(t);
   printf("trace        %s\n", augur_trace_path(t));
   printf("format       augur-trace %u.%u\n", in->version_major, in->version_minor);
+  /* The recorded command and hosts are anyone's text: escaped. */
+  char safe[4 * 256 + 1], cut[257];
   printf("command     ");
-  for (int i = 0; i < in->argc; i++)
-    printf(" %s", in->argv[i]);
+  for (int i = 0; i < in->argc; i++) {
+    snprintf(cut, sizeof cut, "%s", in->argv[i]);
+    printf(" %s", mon_text_safe(cut, safe, sizeof safe));
+  }
   printf("%s\n", in->argc ? "" : " ?");
   printf("MPI          %s%s%s\n", in->mpi_library ? in->mpi_library : "?",
          in->mpi_version ? " - " : "", in->mpi_version ? in->mpi_version : "");
@@ -76,10 +82,13 @@ static void print_placement(augur_trace *t) {
     printf("placement    %u host%s, CPUs not recorded (recorders before trace format 1.3 did "
            "not)\n",
            h.nhosts, h.nhosts > 1 ? "s" : "");
-  else
+  else {
+    char host[4 * 256 + 1], cut[257];
+    snprintf(cut, sizeof cut, "%s", h.host ? h.host : "");
     printf("placement    %u host%s; busiest: %u ranks on %u CPU%s (%s)%s\n", h.nhosts,
-           h.nhosts > 1 ? "s" : "", h.ranks, h.cores, h.cores > 1 ? "s" : "", h.host,
-           h.oversubscribed ? ": OVERSUBSCRIBED" : "");
+           h.nhosts > 1 ? "s" : "", h.ranks, h.cores, h.cores > 1 ? "s" : "",
+           mon_text_safe(cut, host, sizeof host), h.oversubscribed ? ": OVERSUBSCRIBED" : "");
+  }
   uint32_t n = augur_trace_nranks(t), pinged = 0;
   uint64_t rtt = 0;
   for (uint32_t r = 1; r < n; r++) {
@@ -111,7 +120,9 @@ static void print_ranks(augur_trace *t) {
     augur_fmt_bytes(sz, sizeof sz, bytes);
     tev += ev;
     tbytes += bytes;
-    printf("  %6u  %-20s %8llu %12llu %8zu %11s  %s\n", r, d && d->host ? d->host : "?",
+    char host[4 * 256 + 1], cut[257];
+    snprintf(cut, sizeof cut, "%s", d && d->host ? d->host : "?");
+    printf("  %6u  %-20s %8llu %12llu %8zu %11s  %s\n", r, mon_text_safe(cut, host, sizeof host),
            d ? (unsigned long long)d->pid : 0ULL, (unsigned long long)ev, augur_trace_nblocks(t, r),
            sz,
            dmg              ? "DAMAGED"

@@ -76,7 +76,9 @@ static int write_rank(const char *dir, uint32_t rank, const augur_event *evs, si
   rd.rank = rank;
   rd.nranks = NRANKS;
   rd.pid = 4000 + rank;
-  rd.host = "testhost";
+  /* GEN_HOSTILE: text with control characters, as any user can put in a
+   * command line or a host name; what prints it must escape them. */
+  rd.host = getenv("GEN_HOSTILE") ? "test\033]0;x\007host" : "testhost";
   rd.thread_level = -1;
   rd.init_ns = 1000;
   rd.finalize_ns = finalize_end;
@@ -160,7 +162,7 @@ int main(int argc, char **argv) {
   const char *dir = argv[1];
   if (argc == 3) return threads_trace(dir);
   augur_error err = {0};
-  char *targv[] = {"./augur-test-app", "42"};
+  char *targv[] = {"./augur-test-app", getenv("GEN_HOSTILE") ? "42\033[2J\n" : "42"};
   augur_trace_meta meta = {.nranks = NRANKS,
                            .argc = 2,
                            .argv = targv,

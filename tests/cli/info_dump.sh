@@ -25,4 +25,13 @@ n=$(wc -l <"$D/out")
 expect 0 0 "$AUGUR" dump "$T" --limit 3
 n=$(wc -l <"$D/out")
 [ "$n" -eq 4 ] || fail "dump --limit 3 printed $n lines, want 4"
+
+# Text from the trace (the command line, host names) is anyone's: printed
+# with control characters escaped (issue 22, item 6), never raw.
+GEN_HOSTILE=1 "$GEN" "$D/hostile.augur" || fail "gen_trace (hostile) failed"
+expect 0 0 "$AUGUR" info "$D/hostile.augur"
+contains "$D/out" './augur-test-app 42\x1b[2J\x0a'
+contains "$D/out" 'test\x1b]0;x\x07host'
+tr -d '\n' <"$D/out" | tr -d '[:print:]' | od -An -c | grep -q . &&
+  fail "augur info printed control characters: $(tr -d '\n' <"$D/out" | tr -d '[:print:]' | od -An -c)"
 finish
