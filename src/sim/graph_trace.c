@@ -131,7 +131,8 @@ typedef struct rank_state {
 struct builder {
   augur_sim_graph *g;
   augur_trace *t;
-  int cpu_ctr; /* counter slot of the bursts' CPU time (task-clock), -1: none */
+  int cpu_ctr;   /* counter slot of the bursts' CPU time (task-clock), -1: none */
+  int delay_ctr; /* counter slot of the bursts' wait for a CPU (run-delay), -1: none */
   mmap map;
   mmap cnt; /* communicator creations: instance -> members that reached it */
   rank_state *rs;
@@ -230,6 +231,10 @@ static void burst(builder *b, const augur_event *ev) {
     augur_sim_op op = {0};
     op.kind = AUGUR_SIM_COMPUTE;
     op.a = ev->t_start - rs->last_end;
+    if (b->delay_ctr >= 0) { /* the turns the recorded run took: the model shares the cores */
+      uint64_t d = ev->ctr[b->delay_ctr];
+      op.a = d < op.a ? op.a - d : 0;
+    }
     if (b->cpu_ctr >= 0) { /* CPU time over the burst, at most its wall time */
       op.flags = AUGUR_SIM_F_CPU;
       op.b = ev->ctr[b->cpu_ctr] < op.a ? ev->ctr[b->cpu_ctr] : op.a;
@@ -719,13 +724,14 @@ static void builder_free(builder *b) {
   free(b);
 }
 
-/* The slot of a counter of CPU nanoseconds (perf's task-clock or
- * cpu-clock: `augur record --counters task-clock`), or -1. */
-static int cpu_counter(augur_trace *t) {
+/* The slot of the counter of SOURCE named A or B, or -1: CPU nanoseconds
+ * (perf's task-clock or cpu-clock: `augur record --counters task-clock`),
+ * nanoseconds waiting for a CPU (run-delay: recorded by default with more
+ * ranks than CPUs). */
+static int counter_slot(augur_trace *t, uint32_t source, const char *a, const char *b) {
   for (uint32_t i = 0; i < augur_trace_ncounters(t) && i < AUGUR_MAX_COUNTERS; i++) {
     const augur_counter_def *d = augur_trace_counter(t, i);
-    if (d && d->name && d->source == AUGUR_CTR_PERF &&
-        (!strcmp(d->name, "task-clock") || !strcmp(d->name, "cpu-clock")))
+    if (d && d->name && d->source == source && (!strcmp(d->name, a) || !strcmp(d->name, b)))
       return (int)d->index < AUGUR_MAX_COUNTERS ? (int)d->index : -1;
   }
   return -1;
@@ -746,7 +752,8 @@ static int builder_open(builder **out, augur_trace *t, const sim_windows *win, a
   b->t = t;
   b->win = win;
   b->sendrecv_send = -1;
-  b->cpu_ctr = cpu_counter(t);
+  b->cpu_ctr = counter_slot(t, AUGUR_CTR_PERF, "task-clock", "cpu-clock");
+  b->delay_ctr = counter_slot(t, AUGUR_CTR_OS, "run-delay", "run-delay");
   b->g = augur_sim_graph_new(n);
   b->rs = calloc(n, sizeof *b->rs);
   b->mt = augur_matcher_new(t, on_message, on_coll, b);
