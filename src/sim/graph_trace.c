@@ -14,6 +14,7 @@
  * so the run ones can be dropped from the front of each rank's array, and
  * messages go straight to the simulator's slots (docs/simulate.md
  * "Memory"). */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -735,6 +736,40 @@ static int counter_slot(augur_trace *t, uint32_t source, const char *a, const ch
       return (int)d->index < AUGUR_MAX_COUNTERS ? (int)d->index : -1;
   }
   return -1;
+}
+
+int augur_sim_recorded_load(augur_trace *t, const char *host, uint32_t cores, double *load,
+                            augur_error *err) {
+  assert(t && host && load);
+  *load = -1;
+  int slot = counter_slot(t, AUGUR_CTR_OS, "run-delay", "run-delay");
+  if (slot < 0 || !cores) return AUGUR_OK;
+  double wall = 0, off = 0;
+  uint32_t n = 0;
+  for (uint32_t r = 0; r < augur_trace_nranks(t); r++) {
+    const augur_rank_def *d = augur_trace_rank(t, r);
+    if (!d || strcmp(d->host ? d->host : "", host) != 0) continue;
+    n++;
+    augur_stream *st = NULL;
+    int rc = augur_stream_rank(t, r, &st, err);
+    if (rc < 0) return rc;
+    augur_event ev;
+    uint64_t last = 0;
+    while ((rc = augur_stream_next(st, &ev, err)) == 1) {
+      if (last && ev.t_start > last) {
+        uint64_t w = ev.t_start - last, dl = ev.ctr[slot] < w ? ev.ctr[slot] : w;
+        wall += (double)w;
+        off += (double)dl;
+      }
+      if (ev.t_end > last) last = ev.t_end;
+    }
+    augur_stream_close(st);
+    if (rc < 0) return rc;
+  }
+  if (!(wall > 0) || !n) return AUGUR_OK;
+  double got = (wall - off) / wall * n / cores;
+  *load = got >= 1 ? 0 : got <= 0.05 ? 0.95 : 1 - got;
+  return AUGUR_OK;
 }
 
 static int builder_open(builder **out, augur_trace *t, const sim_windows *win, augur_error *err) {
