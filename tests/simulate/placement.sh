@@ -55,6 +55,12 @@ T="$D/cpu.augur"
 expect 0 - "$AUGUR" record -o "$T" -- taskset -c 0 "$mpiexec" -n 2 "$apps/sim_cpu" -n 4 -w 100000
 expect 0 0 "$AUGUR" info "$T"
 grep -q "run-delay *schedstat" "$D/out" || fail "no run-delay counter: $(grep -A3 Counters "$D/out")"
+# run-delay is no measure of work: diagnose still says the trace has no
+# work counters, phases still compares compute time
+expect 0 - "$AUGUR" diagnose "$T"
+contains "$D/out" "no hardware counters"
+expect 0 0 "$AUGUR" phases "$T"
+contains "$D/out" "work: compute time"
 printf '[cpu]\nbackground_load = 0.001\n' >"$D/idle.ini"
 expect 0 0 "$AUGUR" simulate "$T" --json --machine "$D/idle.ini"
 cp "$D/out" "$D/cpu-idle.json"
