@@ -69,7 +69,14 @@ typedef struct augur_srcloc {
   const char *module;
 } augur_srcloc;
 
-enum augur_counter_source { AUGUR_CTR_NONE = 0, AUGUR_CTR_PAPI = 1, AUGUR_CTR_PERF = 2 };
+/* OS: the kernel's per-thread scheduler accounting (/proc/thread-self/schedstat):
+ * "run-delay", the ns the thread was runnable but waited for a CPU. */
+enum augur_counter_source {
+  AUGUR_CTR_NONE = 0,
+  AUGUR_CTR_PAPI = 1,
+  AUGUR_CTR_PERF = 2,
+  AUGUR_CTR_OS = 3
+};
 
 typedef struct augur_counter_def {
   uint32_t index;  /* slot in augur_event.ctr */

@@ -275,6 +275,18 @@ typedef struct augur_sim_trace_opts {
 int augur_simulate_trace(augur_trace *t, const augur_machine *m, const augur_sim_trace_opts *o,
                          augur_sim_result *r, augur_sim_graph_stats *gs, augur_error *err);
 
+/* The fraction of HOST's CPUs that other work took while T was recorded
+ * (docs/simulate.md "Oversubscribed recordings"), from its ranks' compute
+ * bursts and their run-delay (the counter the recorder adds on a host with
+ * more ranks than CPUs): MPI ranks are runnable all along (computing, or
+ * polling in MPI), so the N ranks of a host with CORES CPUs and no other
+ * work get CORES / N of the bursts' wall time on a CPU; they got
+ * S = sum(wall - run-delay) / sum(wall), and *LOAD = 1 - S * N / CORES,
+ * within [0, 0.95]. *LOAD = -1 when the trace has no run-delay or HOST no
+ * bursts. Reads the ranks of HOST once. Fails on a damaged trace. */
+int augur_sim_recorded_load(augur_trace *t, const char *host, uint32_t cores, double *load,
+                            augur_error *err);
+
 /* Writers: aligned text, and JSON {"predicted_seconds", "ranks":[...], ...}.
  * MEASURED < 0 leaves the measured time out. NOTES (NNOTES lines, may be
  * NULL): what the caller must say about the input or the model (the JSON's

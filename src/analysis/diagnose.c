@@ -228,7 +228,11 @@ int augur_diagnose(augur_trace *t, const augur_dx_options *opt_in, augur_diagnos
   }
   if (rc == 0) {
     res->events = events;
-    res->has_counters = augur_trace_ncounters(t) > 0;
+    /* work counters: run-delay (waiting for a CPU) tells nothing about work */
+    for (uint32_t i = 0; i < augur_trace_ncounters(t); i++) {
+      const augur_counter_def *c = augur_trace_counter(t, i);
+      if (c && c->source != AUGUR_CTR_OS) res->has_counters = 1;
+    }
     rc = dx_finish(&d, &opt, res);
   }
   teardown(&d);

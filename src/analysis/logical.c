@@ -185,13 +185,14 @@ static inline uint8_t size_class(uint64_t b) {
 
 /* Counter to use as work: instructions first (what PAS2P compares), then
  * CPU time of the burst (task-clock: immune to preemption, unlike wall
- * time), then any other counter. */
+ * time), then any other counter but the kernel's accounting (run-delay is
+ * time waiting for a CPU, not work). */
 static void pick_counter(augur_trace *t, augur_logical *lg) {
   uint32_t n = augur_trace_ncounters(t);
   int best = -1, best_score = 0;
   for (uint32_t i = 0; i < n; i++) {
     const augur_counter_def *c = augur_trace_counter(t, i);
-    if (!c || !c->name || c->index >= AUGUR_MAX_COUNTERS) continue;
+    if (!c || !c->name || c->index >= AUGUR_MAX_COUNTERS || c->source == AUGUR_CTR_OS) continue;
     int score = 1;
     if (strstr(c->name, "INS") || strstr(c->name, "instructions"))
       score = 3;

@@ -27,7 +27,10 @@ static const char *kind_name(uint32_t kind) {
 }
 
 static const char *source_name(uint32_t src) {
-  return src == AUGUR_CTR_PAPI ? "PAPI" : src == AUGUR_CTR_PERF ? "perf_event" : "none";
+  return src == AUGUR_CTR_PAPI   ? "PAPI"
+         : src == AUGUR_CTR_PERF ? "perf_event"
+         : src == AUGUR_CTR_OS   ? "schedstat"
+                                 : "none";
 }
 
 /* Rank files are rank-NNNNN.evt: 5 digits, wider when the rank count needs it. */

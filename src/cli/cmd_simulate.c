@@ -159,10 +159,14 @@ static int write_platform(const char *dir, const augur_machine *m, uint32_t nran
  * "Recorded placement"). A run with more ranks than CPUs on a host ran its
  * ranks in turns: unless --cores was given (FORCED), the model gets the
  * recorded CPUs, and the output says so; a model whose cores differ from
- * the recorded ones is warned about. Fills up to 2 lines of NOTES, pointed
- * to by NOTE[0..*N). */
-static int recorded_cores(augur_trace *t, augur_machine *m, int forced, char notes[2][320],
-                          const char *note[2], size_t *n) {
+ * the recorded ones is warned about. On an oversubscribed host whose
+ * compute bursts carry their run-delay, simulated on its recorded CPUs (by
+ * default, or --cores equal to them), the share of its CPUs other work took
+ * during the recording becomes the model's background load (unless the
+ * model sets one), and the output says so. Fills up to 3 lines of
+ * NOTES, pointed to by NOTE[0..*N). */
+static int recorded_cores(augur_trace *t, augur_machine *m, int forced, char notes[3][320],
+                          const char *note[3], size_t *n) {
   augur_hosts h;
   augur_error err = {0};
   if (augur_trace_hosts(t, &h, &err) != AUGUR_OK) return cli_fail("%s", err.msg);
@@ -174,6 +178,19 @@ static int recorded_cores(augur_trace *t, augur_machine *m, int forced, char not
              "note: recorded with %u ranks on %u core%s (host %s): simulating %u core%s "
              "(--cores N to change)",
              h.ranks, h.cores, h.cores > 1 ? "s" : "", h.host, h.cores, h.cores > 1 ? "s" : "");
+    note[*n] = notes[*n];
+    (*n)++;
+  }
+  double load = -1;
+  if (h.oversubscribed && m->cpu_cores == h.cores && !(m->cpu_background_load > 0) &&
+      augur_sim_recorded_load(t, h.host, h.cores, &load, &err) != AUGUR_OK)
+    return cli_fail("%s", err.msg);
+  if (load >= 0) {
+    m->cpu_background_load = load;
+    snprintf(notes[*n], sizeof notes[0],
+             "note: other work took %.0f %% of the %u CPU%s of host %s during the recording "
+             "(the ranks' run-delay): simulating background_load %.2f",
+             100 * load, h.cores, h.cores > 1 ? "s" : "", h.host, load);
     note[*n] = notes[*n];
     (*n)++;
   }
@@ -343,8 +360,8 @@ int cmd_simulate(int argc, char **argv) {
   augur_trace *t = NULL;
   int rc = cli_open_trace(path, &t);
   if (rc != CLI_OK) return rc;
-  char notes[2][320];
-  const char *note[2];
+  char notes[3][320];
+  const char *note[3];
   size_t nnotes = 0;
   rc = recorded_cores(t, &mach, cores > 0, notes, note, &nnotes);
   if (rc != CLI_OK) {

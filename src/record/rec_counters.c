@@ -7,9 +7,18 @@
  * rank definition's counter_note says why: VMs often have no PMU, and that
  * must show in the trace, not crash the run. Counters are opened per thread,
  * lazily on a thread's first event, user space only. syscall() needs
- * _GNU_SOURCE. */
+ * _GNU_SOURCE.
+ *
+ * "run-delay" is the kernel's scheduler accounting, not perf: the ns the
+ * thread was runnable but waiting for a CPU (second field of
+ * /proc/thread-self/schedstat, kept open per thread, one pread a read). On a
+ * host with more ranks than CPUs the recorder adds it by default
+ * (aug_counters_setup): a compute burst's wall time then holds the turns the
+ * ranks took, and simulate removes them (docs/simulate.md "Oversubscribed
+ * recordings"). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +63,23 @@ static const struct {
     {"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
     {"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
 };
+
+/* Counters the kernel keeps per thread (source AUGUR_CTR_OS). */
+static const char *const os_names[] = {"run-delay"};
+
+static int os_open(void) {
+  return open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+}
+
+/* run-delay (ns) from the thread's schedstat fd: "cpu_ns run_delay_ns slices"; 0 on failure. */
+static uint64_t os_read(int fd) {
+  char buf[96];
+  ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
+  if (n <= 0) return 0;
+  buf[n] = '\0';
+  char *sp = strchr(buf, ' ');
+  return sp ? strtoull(sp + 1, NULL, 10) : 0;
+}
 
 static void add_note(const char *fmt, const char *a, const char *b) {
   size_t len = strlen(note);
@@ -147,6 +173,18 @@ static int try_add(aug_thread *t, const char *name) {
     return 0;
 #endif
   }
+  for (size_t k = 0; k < sizeof os_names / sizeof os_names[0]; k++) {
+    if (strcmp(os_names[k], name) != 0) continue;
+    int fd = os_open();
+    if (fd < 0) {
+      add_note("%s: /proc/thread-self/schedstat: %s", name, strerror(errno));
+      return 0;
+    }
+    s->source = AUGUR_CTR_OS;
+    t->ctr_fd[aug_nctr] = fd;
+    aug_nctr++;
+    return 1;
+  }
   for (size_t k = 0; k < sizeof perf_names / sizeof perf_names[0]; k++) {
     if (strcmp(perf_names[k].name, name) != 0) continue;
     int fd = perf_open(perf_names[k].type, perf_names[k].config);
@@ -165,7 +203,14 @@ static int try_add(aug_thread *t, const char *name) {
   return 0;
 }
 
-void aug_counters_setup(void) {
+/* Whether counter NAME is already in use. */
+static int in_use(const char *name) {
+  for (int i = 0; i < aug_nctr; i++)
+    if (!strcmp(specs[i].name, name)) return 1;
+  return 0;
+}
+
+void aug_counters_setup(int oversubscribed) {
   aug_thread *t = aug_thread_self();
   if (!t || strcmp(aug_cfg.counters, "none") == 0) return;
   if (strcmp(aug_cfg.counters, "auto") == 0) {
@@ -182,6 +227,8 @@ void aug_counters_setup(void) {
     for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
       if (*tok) try_add(t, tok);
   }
+  /* More ranks than CPUs on this host: every burst's wait for a CPU. */
+  if (oversubscribed && !in_use("run-delay")) try_add(t, "run-delay");
 #ifdef AUGUR_HAVE_PAPI
   if (npapi) t->papi_set = papi_thread_set();
 #endif
@@ -200,6 +247,8 @@ void aug_counters_thread_open(aug_thread *t) {
   for (int i = 0; i < aug_nctr; i++)
     if (specs[i].source == AUGUR_CTR_PERF)
       t->ctr_fd[i] = perf_open(specs[i].perf_type, specs[i].perf_config);
+    else if (specs[i].source == AUGUR_CTR_OS)
+      t->ctr_fd[i] = os_open();
 #ifdef AUGUR_HAVE_PAPI
   if (npapi) {
     PAPI_register_thread();
@@ -235,7 +284,8 @@ void aug_counters_read(aug_thread *t, uint64_t *out) {
     uint64_t v = 0;
     if (specs[i].source == AUGUR_CTR_PERF) {
       if (t->ctr_fd[i] >= 0 && read(t->ctr_fd[i], &v, sizeof v) != (ssize_t)sizeof v) v = 0;
-    }
+    } else if (specs[i].source == AUGUR_CTR_OS)
+      v = os_read(t->ctr_fd[i]);
 #ifdef AUGUR_HAVE_PAPI
     else
       v = (uint64_t)pv[specs[i].papi_index];

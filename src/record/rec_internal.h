@@ -137,7 +137,9 @@ void aug_callsites_convert_known(augur_event *ev, size_t n);
 int aug_module_of(uint64_t addr, const char **name, uint64_t *base);
 
 /* ---- counters (rec_counters.c) ---- */
-void aug_counters_setup(void); /* process level, on the Init thread */
+/* Process level, on the Init thread. OVERSUBSCRIBED: this host has more
+ * ranks than usable CPUs; adds "run-delay" unless counters are "none". */
+void aug_counters_setup(int oversubscribed);
 void aug_counters_thread_open(aug_thread *t);
 void aug_counters_thread_close(aug_thread *t);
 void aug_counters_read(aug_thread *t, uint64_t *out);

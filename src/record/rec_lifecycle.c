@@ -1,6 +1,9 @@
 /* augur recorder — MPI_Init / MPI_Finalize / MPI_Abort: opening and closing
- * the rank's trace file, clock synchronisation against rank 0, trace.json. */
+ * the rank's trace file, clock synchronisation against rank 0, trace.json.
+ * _GNU_SOURCE for sched_getaffinity. */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,6 +295,38 @@ static void at_exit(void) {
   close_writer();
 }
 
+/* Whether this host has more ranks than CPUs they may use: the ranks of
+ * MPI_COMM_TYPE_SHARED, against the union of their affinity masks (up to
+ * CPU_SETSIZE CPUs) capped by the smallest cgroup quota, as the reader's
+ * augur_trace_hosts counts them from the rank facts. Collective over
+ * MPI_COMM_WORLD (at MPI_Init, where every rank is). */
+static int host_oversubscribed(uint32_t cores, uint32_t quota) {
+  MPI_Comm node;
+  if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) !=
+      MPI_SUCCESS)
+    return 0;
+  int n = 0;
+  PMPI_Comm_size(node, &n);
+  enum { WORDS = CPU_SETSIZE / 64 };
+  unsigned long long mine[WORDS] = {0}, all[WORDS];
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  int have = sched_getaffinity(0, sizeof set, &set) == 0;
+  for (int c = 0; have && c < CPU_SETSIZE; c++)
+    if (CPU_ISSET(c, &set)) mine[c / 64] |= 1ull << (c % 64);
+  int rc = PMPI_Allreduce(mine, all, WORDS, MPI_UNSIGNED_LONG_LONG, MPI_BOR, node);
+  unsigned q = quota ? quota : ~0u, qmin = q;
+  if (rc == MPI_SUCCESS) rc = PMPI_Allreduce(&q, &qmin, 1, MPI_UNSIGNED, MPI_MIN, node);
+  PMPI_Comm_free(&node);
+  if (rc != MPI_SUCCESS) return 0;
+  uint32_t usable = 0;
+  for (int w = 0; have && w < WORDS; w++)
+    usable += (uint32_t)__builtin_popcountll(all[w]);
+  if (!have || !usable) usable = cores;
+  if (qmin && qmin < usable) usable = qmin;
+  return usable && (uint32_t)n > usable;
+}
+
 void aug_lifecycle_init(int thread_level_provided, uint64_t t_enter) {
   if (atomic_exchange(&inited, 1)) return;
   aug_config_load();
@@ -324,7 +359,8 @@ void aug_lifecycle_init(int thread_level_provided, uint64_t t_enter) {
     aug_writer = NULL;
     return;
   }
-  aug_counters_setup();
+  rank_def.cores = augur_cpu_info(&rank_def.cpu_quota, cpus, sizeof cpus);
+  aug_counters_setup(host_oversubscribed(rank_def.cores, rank_def.cpu_quota));
   if (gethostname(host, sizeof host - 1) != 0) snprintf(host, sizeof host, "?");
   sync_setup();
   prepare_meta(); /* every rank: the version string is cheap, rank 0 writes it */
@@ -333,7 +369,6 @@ void aug_lifecycle_init(int thread_level_provided, uint64_t t_enter) {
   rank_def.nranks = (uint32_t)aug_world_size;
   rank_def.pid = (uint64_t)getpid();
   rank_def.host = host;
-  rank_def.cores = augur_cpu_info(&rank_def.cpu_quota, cpus, sizeof cpus);
   rank_def.cpus = cpus[0] ? cpus : NULL;
   rank_def.thread_level = thread_level_provided;
   rank_def.init_ns = t_enter;

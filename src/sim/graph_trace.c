@@ -14,6 +14,7 @@
  * so the run ones can be dropped from the front of each rank's array, and
  * messages go straight to the simulator's slots (docs/simulate.md
  * "Memory"). */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,7 +132,8 @@ typedef struct rank_state {
 struct builder {
   augur_sim_graph *g;
   augur_trace *t;
-  int cpu_ctr; /* counter slot of the bursts' CPU time (task-clock), -1: none */
+  int cpu_ctr;   /* counter slot of the bursts' CPU time (task-clock), -1: none */
+  int delay_ctr; /* counter slot of the bursts' wait for a CPU (run-delay), -1: none */
   mmap map;
   mmap cnt; /* communicator creations: instance -> members that reached it */
   rank_state *rs;
@@ -230,6 +232,10 @@ static void burst(builder *b, const augur_event *ev) {
     augur_sim_op op = {0};
     op.kind = AUGUR_SIM_COMPUTE;
     op.a = ev->t_start - rs->last_end;
+    if (b->delay_ctr >= 0) { /* the turns the recorded run took: the model shares the cores */
+      uint64_t d = ev->ctr[b->delay_ctr];
+      op.a = d < op.a ? op.a - d : 0;
+    }
     if (b->cpu_ctr >= 0) { /* CPU time over the burst, at most its wall time */
       op.flags = AUGUR_SIM_F_CPU;
       op.b = ev->ctr[b->cpu_ctr] < op.a ? ev->ctr[b->cpu_ctr] : op.a;
@@ -719,16 +725,51 @@ static void builder_free(builder *b) {
   free(b);
 }
 
-/* The slot of a counter of CPU nanoseconds (perf's task-clock or
- * cpu-clock: `augur record --counters task-clock`), or -1. */
-static int cpu_counter(augur_trace *t) {
+/* The slot of the counter of SOURCE named A or B, or -1: CPU nanoseconds
+ * (perf's task-clock or cpu-clock: `augur record --counters task-clock`),
+ * nanoseconds waiting for a CPU (run-delay: recorded by default with more
+ * ranks than CPUs). */
+static int counter_slot(augur_trace *t, uint32_t source, const char *a, const char *b) {
   for (uint32_t i = 0; i < augur_trace_ncounters(t) && i < AUGUR_MAX_COUNTERS; i++) {
     const augur_counter_def *d = augur_trace_counter(t, i);
-    if (d && d->name && d->source == AUGUR_CTR_PERF &&
-        (!strcmp(d->name, "task-clock") || !strcmp(d->name, "cpu-clock")))
+    if (d && d->name && d->source == source && (!strcmp(d->name, a) || !strcmp(d->name, b)))
       return (int)d->index < AUGUR_MAX_COUNTERS ? (int)d->index : -1;
   }
   return -1;
+}
+
+int augur_sim_recorded_load(augur_trace *t, const char *host, uint32_t cores, double *load,
+                            augur_error *err) {
+  assert(t && host && load);
+  *load = -1;
+  int slot = counter_slot(t, AUGUR_CTR_OS, "run-delay", "run-delay");
+  if (slot < 0 || !cores) return AUGUR_OK;
+  double wall = 0, off = 0;
+  uint32_t n = 0;
+  for (uint32_t r = 0; r < augur_trace_nranks(t); r++) {
+    const augur_rank_def *d = augur_trace_rank(t, r);
+    if (!d || strcmp(d->host ? d->host : "", host) != 0) continue;
+    n++;
+    augur_stream *st = NULL;
+    int rc = augur_stream_rank(t, r, &st, err);
+    if (rc < 0) return rc;
+    augur_event ev;
+    uint64_t last = 0;
+    while ((rc = augur_stream_next(st, &ev, err)) == 1) {
+      if (last && ev.t_start > last) {
+        uint64_t w = ev.t_start - last, dl = ev.ctr[slot] < w ? ev.ctr[slot] : w;
+        wall += (double)w;
+        off += (double)dl;
+      }
+      if (ev.t_end > last) last = ev.t_end;
+    }
+    augur_stream_close(st);
+    if (rc < 0) return rc;
+  }
+  if (!(wall > 0) || !n) return AUGUR_OK;
+  double got = (wall - off) / wall * n / cores;
+  *load = got >= 1 ? 0 : got <= 0.05 ? 0.95 : 1 - got;
+  return AUGUR_OK;
 }
 
 static int builder_open(builder **out, augur_trace *t, const sim_windows *win, augur_error *err) {
@@ -746,7 +787,8 @@ static int builder_open(builder **out, augur_trace *t, const sim_windows *win, a
   b->t = t;
   b->win = win;
   b->sendrecv_send = -1;
-  b->cpu_ctr = cpu_counter(t);
+  b->cpu_ctr = counter_slot(t, AUGUR_CTR_PERF, "task-clock", "cpu-clock");
+  b->delay_ctr = counter_slot(t, AUGUR_CTR_OS, "run-delay", "run-delay");
   b->g = augur_sim_graph_new(n);
   b->rs = calloc(n, sizeof *b->rs);
   b->mt = augur_matcher_new(t, on_message, on_coll, b);

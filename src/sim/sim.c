@@ -922,6 +922,11 @@ static int coll_begin(sim *s, uint32_t r, const augur_sim_op *op) {
   return 0;
 }
 
+static int is_alltoall(unsigned type) {
+  return type == AUGUR_EV_ALLTOALL || type == AUGUR_EV_ALLTOALLV || type == AUGUR_EV_ALLTOALLW ||
+         type == AUGUR_EV_IALLTOALL || type == AUGUR_EV_IALLTOALLV || type == AUGUR_EV_IALLTOALLW;
+}
+
 static void run_rank(sim *s, uint32_t r) {
   rrun *rr = &s->r[r];
   const double o = s->m->overhead, speed = s->m->cpu_speed;
@@ -997,6 +1002,9 @@ static void run_rank(sim *s, uint32_t r) {
     case AUGUR_SIM_COLL:
       cpu_work(rr, o, &rr->acc.mpi);
       if (op->flags & AUGUR_SIM_F_UNMATCHED) break;
+      /* All-to-all: the rank copies its own block too (MPICH's and Open
+       * MPI's algorithms start with it), a memory copy. */
+      if (is_alltoall(op->type)) cpu_work(rr, (double)op->b / s->m->shm_bandwidth, &rr->acc.mpi);
       coll_begin(s, r, op);
       if (!coll_advance(s, r)) {
         rr->blocked = BLK_COLL;

@@ -2,7 +2,7 @@
 # `augur simulate FILE` with exact answers (a master/worker whose speedup
 # stops at 4 workers), seeds and --runs statistics, every kind of bad file
 # (exit 1, one line naming file:line), command-line errors (exit 2), and
-# `augur graph` on a recorded 4-rank MPICH stencil and ring: the written file
+# `augur graph` on a recorded MPICH stencil (4 ranks) and ring (2): the written file
 # predicts within 1 % of the trace. Without MPICH the recorded part is skipped.
 # usage: graph.sh [MPIEXEC APPDIR]
 . "$(dirname "$0")/../lib.sh"
@@ -119,12 +119,18 @@ if [ -z "$mpiexec" ] || [ ! -f "$lib" ] || [ ! -x "$apps/stencil" ]; then
   finish
 fi
 expect 2 1 "$AUGUR" simulate "$D/nonexistent.augur" --runs 2
+# The ring's round trip: 2 ranks, a CPU each, 300 laps. Recorded with 4
+# ranks on 2 CPUs for 30 laps (12 ms) one descheduling outlier was a large
+# share of the run, and --smooth, which averages it away, missed the trace
+# by 13.6 % against 5 % once in 4 make check runs.
 expect 0 - "$AUGUR" record -o "$D/stencil.augur" -- "$mpiexec" -n 4 "$apps/stencil" -n 30
-expect 0 - "$AUGUR" record -o "$D/ring.augur" -- "$mpiexec" -n 4 "$apps/ring" -n 30 -s 1024
-for app in stencil ring; do
+expect 0 - "$AUGUR" record -o "$D/ring.augur" -- "$mpiexec" -n 2 "$apps/ring" -n 300 -s 1024
+for app in stencil:30 ring:300; do
+  laps=${app#*:}
+  app=${app%%:*}
   expect 0 0 "$AUGUR" graph "$D/$app.augur" -o "$D/$app.graph"
   contains "$D/$app.graph" "augur-graph 1"
-  contains "$D/$app.graph" "loop 30 {"
+  contains "$D/$app.graph" "loop $laps {"
   for opt in "" --spread --smooth --no-classes --exact; do
     [ -z "$opt" ] || expect 0 0 "$AUGUR" graph "$D/$app.augur" -o "$D/$app$opt.graph" $opt
     g="$D/$app$opt.graph"
@@ -139,7 +145,7 @@ for app in stencil ring; do
     [ "$opt" = --spread ] && tol=0.05
     [ "$opt" = --smooth ] && tol=0.05
     [ "$opt" = --exact ] && tol=1e-6 # every cost as recorded: the trace's own prediction
-    "$PY" - "$D/$app.json" "$D/out" "$app$opt" "$tol" <<'PYEOF' || fail "$app$opt: round trip: $(cat "$g")"
+    "$PY" - "$D/$app.json" "$D/out" "$app$opt" "$tol" <<'PYEOF' || fail "$app$opt: round trip: $(head -c 3000 "$g")"
 import json, sys
 t = json.load(open(sys.argv[1]))
 f = json.load(open(sys.argv[2]))
@@ -150,7 +156,7 @@ print("%s: trace %.6f s, graph file %.6f s (%+.3f %%), compute %.6f / %.6f s"
       % (sys.argv[3], a, b, 100 * (b - a) / a, ca, cb))
 tol = float(sys.argv[4])
 assert abs(b - a) <= tol * a
-assert len(f["ranks"]) == 4 and f["graph"]["unmatched"] == 0
+assert len(f["ranks"]) == len(t["ranks"]) and f["graph"]["unmatched"] == 0
 exact = tol <= 0.01 or "smooth" in sys.argv[3]
 assert abs(cb - ca) <= (1e-3 if exact else 0.3) * ca  # ns rounding per operation
 PYEOF
@@ -180,9 +186,11 @@ contains "$D/ring1200.graph" "loop 200 {"
 # The ring's ranks 1-3 run the same program (with --smooth: outliers would
 # tell them apart): usually one class (unless their costs differ by more than
 # docs/graph-format.md allows); more of them is a what-if.
-cls=$(sed -n 's/^class \([a-z0-9]*\) count 3 {$/\1/p' "$D/ring--smooth.graph")
+expect 0 - "$AUGUR" record -o "$D/ring4.augur" -- "$mpiexec" -n 4 "$apps/ring" -n 30 -s 1024
+expect 0 0 "$AUGUR" graph "$D/ring4.augur" -o "$D/ring4.graph" --smooth
+cls=$(sed -n 's/^class \([a-z0-9]*\) count 3 {$/\1/p' "$D/ring4.graph")
 if [ -n "$cls" ]; then
-  expect 0 0 "$AUGUR" simulate "$D/ring--smooth.graph" --class "$cls=7" --json
+  expect 0 0 "$AUGUR" simulate "$D/ring4.graph" --class "$cls=7" --json
   "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["ranks"]) == 8, d' "$D/out" ||
     fail "ring with 8 ranks: $(cat "$D/out")"
 else
