@@ -14,7 +14,7 @@
 . "$3"
 mpiexec=$1
 app=$2/pred_p2p_loop
-ITERS=${ITERS:-600}
+ITERS=${ITERS:-800}
 STEP_US=${STEP_US:-2000}
 TOL=${TOL:-0.5}
 [ -x "$app" ] || { echo "skipped: pred_p2p_loop not built"; exit 77; }
@@ -64,4 +64,15 @@ PYEOF
   fi
   attempt=$((attempt + 1))
 done
+
+# Nobody ends the job (the recorder in signature mode by hand, without augur
+# predict): the program runs to its end and exits 0, rank 0 has written the
+# early stop's results once (not again in MPI_Finalize), and every rank's
+# MPI_Finalize completes the report (no hang: timeout).
+lib="$(dirname "$AUGUR")/../lib/libaugur-mpi-$(basename "$2").so"
+expect 0 - env LD_PRELOAD="$lib" AUGUR_SIGNATURE="$D/sig" AUGUR_SIGNATURE_OUT="$D/byhand.res" \
+  AUGUR_COUNTERS=none timeout 120 "$mpiexec" -n 2 "$app" -n 100 -w "$STEP_US"
+contains "$D/out" "pred_p2p_loop: ranks=2 iter=100"
+grep -q '^stopped 1$' "$D/byhand.res" || fail "results by hand: $(cat "$D/byhand.res")"
+[ -e "$D/byhand.res.tmp" ] && fail "a results file left half written"
 finish
