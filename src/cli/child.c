@@ -122,19 +122,32 @@ int cli_run_child_watched(char **cmd, int (*watch)(void *ctx), void *ctx, int *e
    * says after a planned end can be dropped. */
   int out[2] = {-1, -1}, err[2] = {-1, -1};
   if (watch && (pipe(out) != 0 || pipe(err) != 0)) return cli_fail("pipe: %s", strerror(errno));
-  struct sigaction sa, old_int, old_term;
+  struct sigaction sa, old_int, old_term, old_pipe, ign;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = forward;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
+  /* Relaying: a reader of our output that went away (| head) must not kill
+   * augur while the job runs on; the child gets the disposition back. */
+  memset(&ign, 0, sizeof ign);
+  ign.sa_handler = SIG_IGN;
+  sigemptyset(&ign.sa_mask);
+  sigaction(SIGPIPE, watch ? &ign : NULL, &old_pipe);
   fflush(NULL);
   pid_t pid = fork();
-  if (pid < 0) return cli_fail("fork: %s", strerror(errno));
+  if (pid < 0) {
+    int e = errno;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGPIPE, &old_pipe, NULL);
+    return cli_fail("fork: %s", strerror(e));
+  }
   if (pid == 0) {
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGPIPE, &old_pipe, NULL);
     if (watch) {
       dup2(out[1], 1);
       dup2(err[1], 2);
@@ -159,6 +172,7 @@ int cli_run_child_watched(char **cmd, int (*watch)(void *ctx), void *ctx, int *e
   child_pid = 0;
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);
+  sigaction(SIGPIPE, &old_pipe, NULL);
   if (*ended == 2) return 0; /* ended as planned: whatever mpiexec made of it */
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) {
