@@ -93,7 +93,8 @@ static double *gathered; /* rank 0: nranks reports */
 static int hb_fd = -1;   /* heartbeat file */
 static uint64_t hb_last; /* aug_now() of the last heartbeat line */
 static uint64_t init_ns;
-static uint64_t ncalls; /* calls fed so far */
+static uint64_t ncalls; /* calls fed to the matcher so far */
+static uint64_t nfed;   /* calls handed to the feed (the heartbeat's count) */
 static uint64_t *ring;  /* t_start of the last ring_cap calls */
 static uint32_t ring_cap;
 static aug_u64map site_map; /* raw return address -> sites index + 1 */
@@ -542,9 +543,10 @@ void aug_sig_feed(augur_event *ev, size_t n) {
     check_done = 0;
     if (locally_done()) start_report(1);
   }
+  nfed += n != 0;
   if (hb_fd >= 0 && n && now - hb_last >= HB_EVERY_NS) {
     char what[64];
-    snprintf(what, sizeof what, "running (%llu calls, the last %s)", (unsigned long long)ncalls,
+    snprintf(what, sizeof what, "running (%llu calls, the last %s)", (unsigned long long)nfed,
              augur_event_name(ev[0].type));
     heartbeat(what, 0);
   }
