@@ -16,7 +16,11 @@ mpiexec=$1
 app=$2/pred_p2p_loop
 ITERS=${ITERS:-800}
 STEP_US=${STEP_US:-2000}
-TOL=${TOL:-0.5}
+# PET within TOL of the plain run measured just before: loose, this test is
+# about the stop (predict_solver is about accuracy); on the shared 2-core VM
+# the same plain Open MPI command took 5.6 to 28 s, and PETE up to 49 % was
+# seen in passing pairs.
+TOL=${TOL:-0.75}
 [ -x "$app" ] || { echo "skipped: pred_p2p_loop not built"; exit 77; }
 ms() { date +%s%N | cut -c1-13; }
 run() { "$mpiexec" -n 2 "$app" -n "$ITERS" -w "$STEP_US"; }
