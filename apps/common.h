@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* One integer option "-c VALUE" with its accepted range. */
 typedef struct app_opt {
@@ -61,6 +62,20 @@ static inline double app_relax(double *a, long n, long work) {
       s += a[i];
     }
   return s;
+}
+
+/* Computes for US microseconds of wall time (pred_short_phases,
+ * pred_p2p_loop); returns a value that keeps the loop live. */
+static inline double app_spin_us(long us) {
+  struct timespec t0, t;
+  double sink = 0;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  do {
+    for (int i = 0; i < 64; i++)
+      sink += i * 1e-9;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+  } while ((t.tv_sec - t0.tv_sec) * 1000000L + (t.tv_nsec - t0.tv_nsec) / 1000 < us);
+  return sink;
 }
 
 #endif

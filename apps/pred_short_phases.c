@@ -25,22 +25,11 @@
  * (defaults 2000, 4, 50, 0; BLOCKS 1..4). Rank 0 prints one line at the end. */
 #include <mpi.h>
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "common.h"
 
 static double sink;
-
-static void work(long us) {
-  struct timespec t0, t;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  do {
-    for (int i = 0; i < 64; i++)
-      sink += i * 1e-9;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-  } while ((t.tv_sec - t0.tv_sec) * 1000000L + (t.tv_nsec - t0.tv_nsec) / 1000 < us);
-}
 
 /* Not inlined: every barrier has this one call site. */
 __attribute__((noinline)) static void sync_all(void) {
@@ -71,7 +60,7 @@ int main(int argc, char **argv) {
   for (long it = 0; it < iter; it++) {
     if (stall && rank == 0 && it == 5) sleep((unsigned)stall);
     for (long b = 0; b < blocks; b++) {
-      work(us);
+      sink += app_spin_us(us);
       msg[0] = (double)(it * blocks + b);
       if (!even) {
         /* @augur:pred_short_phases.recv */

@@ -3,6 +3,7 @@
  * libraries augur preloads found next to the augur binary. */
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,58 +30,153 @@ int cli_run_child(char **cmd) {
   return cli_run_child_watched(cmd, NULL, NULL, NULL);
 }
 
-/* Waits for PID; with STALLED, polls it every 200 ms and, when it says so,
- * sends SIGTERM (mpiexec passes it on to the ranks), then SIGKILL 10 s later. */
-static int wait_child(pid_t pid, int *status, int (*stalled)(void *), void *ctx, int *killed) {
-  const struct timespec tick = {0, 200000000};
-  int ticks_since_term = -1;
-  for (;;) {
-    pid_t w = waitpid(pid, status, stalled ? WNOHANG : 0);
-    if (w == pid) return 0;
-    if (w < 0 && errno != EINTR) return -1;
-    if (w != 0) continue;
-    nanosleep(&tick, NULL);
-    if (ticks_since_term < 0 && stalled(ctx)) {
-      *killed = 1;
-      kill(pid, SIGTERM);
-      ticks_since_term = 0;
-    } else if (ticks_since_term >= 0 && ++ticks_since_term == 50) {
-      kill(pid, SIGKILL);
-    }
-  }
+static double mono_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int cli_run_child_watched(char **cmd, int (*stalled)(void *ctx), void *ctx, int *killed) {
+/* Copies what the child wrote on FDS[k] (its stdout, stderr pipes; -1 once
+ * closed) to our fd k + 1, or drops it (DROP), waiting at most MS for some.
+ * Returns how many bytes came (0 on timeout or with both pipes closed). */
+static size_t relay(int fds[2], int ms, int drop) {
+  struct pollfd p[2];
+  nfds_t n = 0;
+  int which[2];
+  for (int k = 0; k < 2; k++)
+    if (fds[k] >= 0) {
+      p[n].fd = fds[k];
+      p[n].events = POLLIN;
+      which[n++] = k;
+    }
+  if (!n) return 0;
+  if (poll(p, n, ms) <= 0) return 0;
+  size_t got = 0;
+  char buf[8192];
+  for (nfds_t i = 0; i < n; i++) {
+    if (!p[i].revents) continue;
+    int k = which[i];
+    ssize_t r = read(fds[k], buf, sizeof buf);
+    if (r <= 0) {
+      if (r < 0 && errno == EINTR) continue;
+      close(fds[k]);
+      fds[k] = -1;
+      continue;
+    }
+    got += (size_t)r;
+    for (ssize_t off = 0; !drop && off < r;) {
+      ssize_t w = write(k + 1, buf + off, (size_t)(r - off));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) break; /* our own output is gone: drop the rest */
+      off += w;
+    }
+  }
+  return got;
+}
+
+/* Waits for PID. With WATCH: relays its output (FDS, see relay) while
+ * asking WATCH every TICK; once WATCH returns nonzero (*ENDED = that), sends
+ * SIGTERM (mpiexec passes it on to the ranks), then SIGKILL 10 s later.
+ * After a planned end (2) the child's output is dropped: what mpiexec says
+ * about a terminated job is not the user's business. */
+static int wait_child(pid_t pid, int *status, int (*watch)(void *), void *ctx, int *ended,
+                      int fds[2]) {
+  const int tick_ms = 20; /* a planned end is noticed within ~20-40 ms */
+  double term_at = -1;
+  int killed9 = 0;
+  for (;;) {
+    pid_t w = waitpid(pid, status, watch ? WNOHANG : 0);
+    if (w == pid) break;
+    if (w < 0 && errno != EINTR) return -1;
+    if (w != 0) continue;
+    if (fds[0] < 0 && fds[1] < 0) {
+      struct timespec tick = {0, tick_ms * 1000000L};
+      nanosleep(&tick, NULL);
+    } else {
+      relay(fds, tick_ms, *ended == 2);
+    }
+    int v;
+    if (term_at < 0 && (v = watch(ctx)) != 0) {
+      *ended = v;
+      kill(pid, SIGTERM);
+      term_at = mono_s();
+    } else if (term_at >= 0 && !killed9 && mono_s() - term_at >= 10) {
+      kill(pid, SIGKILL);
+      killed9 = 1;
+    }
+  }
+  /* What the child wrote before it ended; a rank it left behind may hold the
+   * pipes open, so stop once they are quiet for 0.2 s. */
+  while ((fds[0] >= 0 || fds[1] >= 0) && relay(fds, 200, *ended == 2) > 0)
+    ;
+  for (int k = 0; k < 2; k++)
+    if (fds[k] >= 0) close(fds[k]);
+  return 0;
+}
+
+int cli_run_child_watched(char **cmd, int (*watch)(void *ctx), void *ctx, int *ended) {
   int dummy = 0;
-  if (!killed) killed = &dummy;
-  *killed = 0;
-  struct sigaction sa, old_int, old_term;
+  if (!ended) ended = &dummy;
+  *ended = 0;
+  /* Watched: the child's stdout and stderr come through pipes, so what it
+   * says after a planned end can be dropped. */
+  int out[2] = {-1, -1}, err[2] = {-1, -1};
+  if (watch && (pipe(out) != 0 || pipe(err) != 0)) return cli_fail("pipe: %s", strerror(errno));
+  struct sigaction sa, old_int, old_term, old_pipe, ign;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = forward;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
+  /* Relaying: a reader of our output that went away (| head) must not kill
+   * augur while the job runs on; the child gets the disposition back. */
+  memset(&ign, 0, sizeof ign);
+  ign.sa_handler = SIG_IGN;
+  sigemptyset(&ign.sa_mask);
+  sigaction(SIGPIPE, watch ? &ign : NULL, &old_pipe);
   fflush(NULL);
   pid_t pid = fork();
-  if (pid < 0) return cli_fail("fork: %s", strerror(errno));
+  if (pid < 0) {
+    int e = errno;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGPIPE, &old_pipe, NULL);
+    return cli_fail("fork: %s", strerror(e));
+  }
   if (pid == 0) {
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGPIPE, &old_pipe, NULL);
+    if (watch) {
+      dup2(out[1], 1);
+      dup2(err[1], 2);
+      close(out[0]);
+      close(out[1]);
+      close(err[0]);
+      close(err[1]);
+    }
     execvp(cmd[0], cmd);
     fprintf(stderr, "%s: cannot run '%s': %s\n", cli_prog, cmd[0], strerror(errno));
     _exit(127);
   }
   child_pid = pid;
+  int fds[2] = {out[0], err[0]};
+  if (watch) {
+    close(out[1]);
+    close(err[1]);
+  }
   int status = 0;
-  if (wait_child(pid, &status, stalled, ctx, killed) != 0)
+  if (wait_child(pid, &status, watch, ctx, ended, fds) != 0)
     return cli_fail("waitpid: %s", strerror(errno));
   child_pid = 0;
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);
+  sigaction(SIGPIPE, &old_pipe, NULL);
+  if (*ended == 2) return 0; /* ended as planned: whatever mpiexec made of it */
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) {
-    if (!*killed) cli_note("%s was killed by signal %d", cmd[0], WTERMSIG(status));
+    if (!*ended) cli_note("%s was killed by signal %d", cmd[0], WTERMSIG(status));
     return 128 + WTERMSIG(status);
   }
   return CLI_FAIL;

@@ -41,10 +41,14 @@ int cli_is_help(const char *arg);
  * augur itself are passed on. Returns its exit status, 128 + the signal that
  * killed it (said on stderr), 127 when it could not run (said), or CLI_FAIL. */
 int cli_run_child(char **cmd);
-/* cli_run_child with a watchdog: STALLED(CTX) is asked every 200 ms while the
- * child runs; once it returns nonzero the child gets SIGTERM (and SIGKILL
- * 10 s later if still there) and *KILLED is set (KILLED may be NULL). */
-int cli_run_child_watched(char **cmd, int (*stalled)(void *ctx), void *ctx, int *killed);
+/* cli_run_child, watched: WATCH(CTX) is asked every ~20 ms while the child
+ * runs and says 0 (go on), 1 (stalled: end it) or 2 (done: end it as
+ * planned). Once it says 1 or 2 the child gets SIGTERM (and SIGKILL 10 s
+ * later if still there) and *ENDED is set to that (ENDED may be NULL). The
+ * child's stdout and stderr are relayed through pipes; after a planned end
+ * what it still writes (mpiexec's report of the terminated job) is dropped,
+ * nothing is said and the status is 0. */
+int cli_run_child_watched(char **cmd, int (*watch)(void *ctx), void *ctx, int *ended);
 /* <dir of /proc/self/exe>/../lib/NAME: the build tree and an installed
  * prefix both work. Returns 0, or -1 if it does not fit. */
 int cli_lib_path(char *out, size_t n, const char *name);

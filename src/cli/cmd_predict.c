@@ -110,8 +110,8 @@ static void finish(const augur_signature *s, const augur_sigresult *r, double se
  * part is measured (the ranks' own time up to the stop), and only the
  * repetitions still to come are predicted, PhaseET x (W - seen). When the
  * stop comes early this is the seed's sum; when it comes late (varying
- * phases whose typical window lies deep in the run, votes only after
- * collectives) it tends to the measured time instead of multiplying one or
+ * phases whose typical window lies deep in the run) it tends to the
+ * measured time instead of multiplying one or
  * two untypical repetitions by the weight. The other phases' time (rest) is
  * charged in the share that remains. Needs every phase's seen count (results
  * version 3); global mode only. */
@@ -298,8 +298,7 @@ static void print_text(const char *sigpath, const augur_signature *s, const augu
       printf(" and never saw %u of the signature's phases%s\n", missing,
              missing == s->nphases ? " (none of them: is it the same program and input?)" : "");
     else
-      printf(" (no collective on all ranks after the measurements, where they could agree to "
-             "stop)\n");
+      printf(" (some rank had not measured every phase when it reached MPI_Finalize)\n");
     printf("PET %.6f s = the measured time of this full run (AET); the phases would have "
            "predicted %.6f s\n",
            p->pet, p->model);
@@ -390,19 +389,35 @@ static int check_program(const char *sigpath, const augur_signature *s, const ch
 /* ---- the watchdog ---- */
 
 /* Progress is a change of the heartbeat file, which every rank rewrites at
- * least every 100 ms while it makes MPI calls (rec_signature.c). */
+ * least every 100 ms while it makes MPI calls (rec_signature.c). Done is
+ * the results file of an early stop, which rank 0 writes (renamed into
+ * place, so it is whole) once every rank has measured every phase. */
 typedef struct watch {
-  const char *hb;    /* heartbeat file */
-  double limit;      /* seconds without progress */
-  double last;       /* now_s() of the last change seen */
-  struct timespec m; /* its mtime then */
-  double quiet;      /* seconds without progress when stopped */
+  const char *hb;      /* heartbeat file */
+  const char *results; /* results file */
+  double limit;        /* seconds without progress */
+  double last;         /* now_s() of the last change seen */
+  struct timespec m;   /* its mtime then */
+  double quiet;        /* seconds without progress when stopped */
+  int full;            /* the results are those of a run that went to its end */
 } watch;
 
-static int stalled(void *ctx) {
+/* cli_run_child_watched's contract: 0 go on, 1 stalled, 2 done (the
+ * results of an early stop are there: end the job as planned). */
+static int watch_run(void *ctx) {
   watch *w = ctx;
   struct stat sb;
   double t = now_s();
+  if (!w->full && stat(w->results, &sb) == 0) {
+    augur_sigresult *r = NULL;
+    augur_error err;
+    if (augur_sigresult_read(w->results, &r, &err) == AUGUR_OK) {
+      int stopped = r->stopped;
+      augur_sigresult_free(r);
+      if (stopped) return 2;
+    }
+    w->full = 1; /* written in MPI_Finalize: the program ends by itself */
+  }
   if (stat(w->hb, &sb) == 0 &&
       (sb.st_mtim.tv_sec != w->m.tv_sec || sb.st_mtim.tv_nsec != w->m.tv_nsec)) {
     w->m = sb.st_mtim;
@@ -540,22 +555,26 @@ int cmd_predict(int argc, char **argv) {
            setenv("AUGUR_SIGNATURE_MEASURE", kbuf, 1) == 0 &&
            setenv("AUGUR_SIGNATURE_HEARTBEAT", hb, 1) == 0 &&
            (!force || setenv("AUGUR_SIGNATURE_FORCE", "1", 1) == 0) &&
-           setenv("AUGUR_COUNTERS", "none", 1) == 0;
+           setenv("AUGUR_COUNTERS", "none", 1) == 0 &&
+           /* Open MPI's mpirun waits 1 s between passing on our SIGTERM and
+            * SIGKILL, even with every rank gone: 1.2 s of SET at each stop
+            * (0.15 s without). Unless the user set it. */
+           setenv("OMPI_MCA_odls_base_sigkill_timeout", "0", 0) == 0;
   if (!ok) {
     augur_signature_free(s);
     return cli_fail("cannot set the environment: %s", strerror(errno));
   }
 
   double t0 = now_s();
-  watch w = {.hb = hb, .limit = stall, .last = t0};
+  watch w = {.hb = hb, .results = results, .limit = stall, .last = t0};
   if (w.limit <= 0) /* a gap between two MPI calls lasts at most the run (x4: a slower machine) */
     w.limit = 4 * s->base_run_seconds > STALL_MIN ? 4 * s->base_run_seconds : STALL_MIN;
-  int killed = 0;
-  int code = cli_run_child_watched(cmd, stalled, &w, &killed);
+  int ended = 0;
+  int code = cli_run_child_watched(cmd, watch_run, &w, &ended);
   double set = now_s() - t0;
   augur_sigresult *r = NULL;
   int rc = CLI_OK;
-  if (killed) {
+  if (ended == 1) {
     say_stalled(&w, s);
     rc = CLI_FAIL;
   } else if (access(results, F_OK) != 0) {

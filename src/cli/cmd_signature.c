@@ -130,11 +130,9 @@ int cmd_signature(int argc, char **argv) {
   const char *inc = cli_incomplete(t, ibuf, sizeof ibuf);
   if (inc) printf("%s\n", inc);
   if (rc == CLI_OK) {
-    uint32_t late = 0, sync = 0;
-    for (uint32_t i = 0; i < s->nphases; i++) {
+    uint32_t late = 0;
+    for (uint32_t i = 0; i < s->nphases; i++)
       late += s->phase[i].late != 0;
-      if (s->phase[i].sync) sync = s->phase[i].id;
-    }
     printf("%s: %u relevant phase%s (%u late, estimated), %u ranks%s%s", outp, s->nphases,
            s->nphases == 1 ? "" : "s", late, s->nranks, portable ? ", portable" : "",
            s->irregular ? ", irregular" : "");
@@ -144,10 +142,8 @@ int cmd_signature(int argc, char **argv) {
     if (!repeats)
       printf("; no repeating phase: PAS2P cannot shorten this run (a signature run goes to "
              "the end, and its measured time is the prediction)\n");
-    else if (sync)
-      printf("; the ranks vote to stop once phase %u is measured\n", sync);
     else
-      printf("; no phase every rank repeats: a signature run goes to the end\n");
+      printf("; a signature run stops once every rank has measured its phases\n");
   }
   augur_signature_free(s);
   augur_phases_free(p);

@@ -269,19 +269,6 @@ uint64_t aug_comm_id(MPI_Comm comm) {
   return define(comm, AUGUR_COMM_NONE, AUGUR_COMM_KIND_OTHER, AUGUR_COMM_KIND_OTHER);
 }
 
-uint32_t aug_comm_size_of(uint64_t id) {
-  if (id == AUGUR_COMM_WORLD) return (uint32_t)aug_world_size;
-  if (id == AUGUR_COMM_SELF) return 1;
-  if (id == AUGUR_COMM_NONE) return 0;
-  for (size_t i = 0; i < SLOTS; i++) {
-    slot *s = &table[i];
-    if (atomic_load_explicit(&s->id, memory_order_acquire) != id) continue;
-    if (atomic_load_explicit(&s->inter_rsize, memory_order_relaxed) >> 32) return 0;
-    return (uint32_t)atomic_load_explicit(&s->rank_size, memory_order_relaxed);
-  }
-  return 0;
-}
-
 int aug_comm_is_inter(MPI_Comm comm) {
   if (comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF || comm == MPI_COMM_NULL) return 0;
   if (aug_comm_id(comm) == AUGUR_COMM_NONE) return 0;

@@ -105,9 +105,9 @@ void aug_rec_fail(const char *what, const char *msg);
 
 /* ---- signature mode (rec_signature.c) ---- */
 void aug_sig_init(uint64_t t_enter);          /* from MPI_Init, instead of opening a writer */
-void aug_sig_feed(augur_event *ev, size_t n); /* one call's records (ns), may stop the run */
-void aug_sig_finalize(void);                  /* from MPI_Finalize: results of a full run */
-void aug_lifecycle_stopped(void);             /* the run stops early: nothing left to do at exit */
+void aug_sig_feed(augur_event *ev, size_t n); /* one call's records (ns); may report to rank 0 */
+void aug_sig_finalizing(void);                /* MPI_Finalize entered: no early stop from now */
+void aug_sig_finalize(void); /* from MPI_Finalize: the report completed, results of a full run */
 
 /* ---- threads (rec_thread.c) ---- */
 aug_thread *aug_thread_self(void); /* creates lazily; NULL if out of memory */
@@ -149,9 +149,6 @@ void aug_counters_describe(augur_rank_def *def);
 /* ---- communicators (comm.c) ---- */
 void aug_comm_setup(void);           /* registers world and self */
 int aug_comm_rank_in(MPI_Comm comm); /* this process's rank in comm (cached) */
-/* Size of the live intracommunicator with augur id ID (0: unknown, freed or an
- * intercommunicator). Scans the table: callers cache it. */
-uint32_t aug_comm_size_of(uint64_t id);
 /* A Comm_idup request completed: map its new handle to the id chosen at the call. */
 void aug_comm_idup_started(augur_event *ev, MPI_Comm parent, MPI_Comm *newcomm, MPI_Request req);
 void aug_comm_idup_completed(uint64_t req);

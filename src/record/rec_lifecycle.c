@@ -399,7 +399,8 @@ void aug_lifecycle_finalize(void) {
   if (!atomic_load(&inited) || atomic_exchange(&finished, 1)) return;
   uint64_t t0 = aug_now();
   int was_active = atomic_exchange(&aug_active, 0);
-  if (aug_cfg.signature[0]) { /* the program ended before everything was measured */
+  if (aug_cfg.signature[0]) { /* the program ran to its end (nobody ended it) */
+    aug_sig_finalizing();
     aug_thread *t = aug_thread_self();
     if (t && was_active) {
       aug_thread_flush(t); /* the last call */
@@ -430,10 +431,6 @@ void aug_lifecycle_finalize(void) {
     meta.complete = 1;
     write_meta();
   }
-}
-
-void aug_lifecycle_stopped(void) {
-  atomic_store(&finished, 1);
 }
 
 void aug_lifecycle_abort(void) {

@@ -2,39 +2,40 @@
  *
  * No trace is written. Each rank matches its own calls against the calls
  * its fingerprint lists for every phase of the signature (one KMP automaton
- * per phase, so a repetition is found wherever it starts), times repetitions
- * start .. start+K-1 of each phase, and now and then, right after a
- * blocking collective on a communicator of all the ranks, all ranks vote
- * (PMPI_Allreduce of "I measured everything" over a private communicator).
- * Once the vote is unanimous, rank 0 writes the results, every rank calls
- * PMPI_Finalize and exits with 0: the rest of the program never runs.
+ * per phase, so a repetition is found wherever it starts) and times
+ * repetitions start .. start+K-1 of each phase.
  *
- * The vote points are chosen so that every rank votes after the same call
- * by construction: MPI has all ranks call the blocking collectives on
- * communicators spanning them in one order (a program that orders them
- * differently on two ranks is erroneous: it deadlocks when collectives
- * synchronise), so "the Nth such collective" is the same call on every
- * rank, and which N carry a vote depends only on N and on what earlier
- * votes returned (the same on every rank). A rank's own phase matches
- * (which differ between ranks when one's calls repeat at a shorter period
- * than another's) decide a vote only where the signature shows they cannot
- * differ: see sync_votes_safe. The time spent voting is left out of every
- * measured repetition.
+ * The stop ("The stop" in docs/signature.md): the first time a rank has
+ * measured all its phases, it packs its figures into one array and starts
+ * one PMPI_Igather of it to rank 0 on a private duplicate of
+ * MPI_COMM_WORLD; a rank that reaches MPI_Finalize first starts it there
+ * with what it has. Every rank starts that one nonblocking collective
+ * exactly once, whatever it is doing, so it is a correct MPI program at any
+ * point and needs no call point common to the ranks (the blocking votes it
+ * replaced deadlocked where ranks voted at different calls, or found no
+ * point at all in point-to-point loops). The ranks test the request as
+ * their calls come. When rank 0's completes before MPI_Finalize and every
+ * rank was done, rank 0 writes the results (stopped) atomically and the run
+ * is ended from outside: `augur predict` sees the file and terminates the
+ * job. Without augur predict the program runs to its end; rank 0 does not
+ * write again.
  *
  * Heartbeat (AUGUR_SIGNATURE_HEARTBEAT=FILE, set by `augur predict`): each
  * rank keeps one line of FILE up to date (what it does, what it has
- * measured), rewritten at most every 100 ms while it makes MPI calls and
- * around every vote; `augur predict` ends a run whose file stops changing.
+ * measured), rewritten at most every 100 ms while it makes MPI calls and at
+ * each step of the stop; `augur predict` ends a run whose file stops
+ * changing.
  *
  * Feeding: in signature mode each thread buffer holds one call, so
  * aug_rec_enter hands the previous call (parent + sub-records) to
  * aug_sig_feed at the entry of the next one. A repetition therefore ends
  * exactly when the next call is entered, the convention of `augur phases`
  * ("from entering its first call to entering the next phase's first call").
- * The feed runs outside aug_lock: it may call MPI and exit.
+ * The feed runs outside aug_lock: it may call MPI.
  *
  * Only the thread that called MPI_Init is followed; signature mode is for
  * programs that call MPI from one thread (documented). */
+#include <assert.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,14 +61,18 @@ typedef struct sig_state {
   uint64_t first_start; /* start of the first repetition seen (0: none) */
 } sig_state;
 
-/* Votes: VOTE_SHARE of the base run apart (a tenth of the 5 % measurement
- * budget, so a stop comes at most that late; a full run votes about 200
- * times, or once per VOTE_STRIDE_MAX vote points when they come faster),
- * and at most VOTE_STRIDE_MAX vote points apart, which bounds the overshoot
- * when vote points suddenly come much slower than before
- * (docs/signature.md, "The stop vote"). */
-#define VOTE_SHARE      0.005
-#define VOTE_STRIDE_MAX 64u
+/* The report to rank 0 (see the top): per phase PACK_PHASE doubles (the
+ * rank's mean measured ns, measured count or -1 without calls in the phase,
+ * repetitions seen or -1, 1 when it measured fewer than it wanted, the mean
+ * base seconds of the measured ones (irregular)), then the time from
+ * MPI_Init to its first repetition (ns), then 1 when the rank had measured
+ * everything. */
+#define PACK_PHASE  5
+#define PACK_LEN(n) ((size_t)(n)*PACK_PHASE + 2)
+/* Rank 0's request is tested at most this often (ns of aug_now()): the
+ * stop is then at most that late, and the feed's cost per call stays a
+ * clock comparison (docs/signature.md, "The stop"). */
+#define TEST_EVERY_NS 1000000u
 
 typedef struct site {
   uint16_t module;
@@ -76,40 +81,32 @@ typedef struct site {
 
 static augur_signature *sig;
 static sig_state *st;
-static MPI_Comm vote_comm = MPI_COMM_NULL;
-static int sync_idx = -1; /* the sync phase, when the ranks also vote at its ends */
-/* The stop vote (see the top): blocking collectives on all-rank
- * communicators fed so far, the one the next vote follows, the stride
- * between votes, and the previous vote's collective and shared clock. */
-static aug_u64map comm_size; /* comm id -> size + 1 */
-static uint64_t ncoll, next_vote = 1, stride = 1, last_coll, nvotes;
-static double last_t, vote_gap; /* seconds */
-static uint64_t paused;         /* ns spent voting, left out of every measured time */
-static int hb_fd = -1;          /* heartbeat file */
-static uint64_t hb_last;        /* aug_now() of the last heartbeat line */
+static MPI_Comm vote_comm = MPI_COMM_NULL; /* private: the report's gather */
+static MPI_Request report = MPI_REQUEST_NULL;
+static int reported;     /* the report was started (this rank's figures are packed) */
+static int report_done;  /* its request completed */
+static int results_done; /* rank 0 wrote the results */
+static int finalizing;   /* MPI_Finalize was entered: a completion is no early stop */
+static uint64_t tested;  /* aug_now() of the last test of the request */
+static double *pack;     /* PACK_LEN(nphases): this rank's report */
+static double *gathered; /* rank 0: nranks reports */
+static int hb_fd = -1;   /* heartbeat file */
+static uint64_t hb_last; /* aug_now() of the last heartbeat line */
 static uint64_t init_ns;
-static uint64_t ncalls; /* calls fed so far */
+static uint64_t ncalls; /* calls fed to the matcher so far */
+static uint64_t nfed;   /* calls handed to the feed (the heartbeat's count) */
 static uint64_t *ring;  /* t_start of the last ring_cap calls */
 static uint32_t ring_cap;
 static aug_u64map site_map; /* raw return address -> sites index + 1 */
 static site *sites;
 static uint32_t nsites, sites_cap;
-static int stopping;
 static char out_path[AUG_PATH_MAX];
-static double *red_loc, *red_sum; /* nphases + 1: per-phase means, then pre */
-static unsigned *red_cnt, *red_min;
-static double *red_seen, *red_maxseen;     /* nphases: repetitions completed (MAX over ranks) */
-static unsigned *red_short, *red_anyshort; /* nphases: this rank measured fewer than it wanted */
 /* Irregular signatures: the stretch the rank is in (-1 before its first
  * call) and the planned repetition being timed (-1: none). */
 static int64_t unit = -1;
 static int cur_phase = -1;
 static uint64_t cur_start;
-static double cur_base;   /* the timed stretch's time in the base run (seconds) */
-static double *red_base;  /* irregular: per phase, the base seconds of the measured ones (mean) */
-static double *all_base;  /* irregular, rank 0: every rank's red_base (nranks x nphases) */
-static double *all_loc;   /* irregular, rank 0: every rank's red_loc (nranks x (nphases + 1)) */
-static unsigned *all_cnt; /* irregular, rank 0: every rank's red_cnt (nranks x nphases) */
+static double cur_base; /* the timed stretch's time in the base run (seconds) */
 
 static void say(const char *what, const char *msg) {
   fprintf(stderr, "augur: rank %d: signature mode: %s: %s\n", aug_world_rank, what, msg);
@@ -119,9 +116,6 @@ static void say(const char *what, const char *msg) {
 
 #define HB_LINE     160        /* bytes per rank in the heartbeat file */
 #define HB_EVERY_NS 100000000u /* at most one line per 100 ms while calls run */
-
-static int locally_done(void);
-static int sync_votes_safe(void);
 
 /* Rewrites this rank's line of the heartbeat file: what it is doing (WHAT)
  * and how far its measurements are. FORCE: now, not only every 100 ms. */
@@ -137,8 +131,8 @@ static void heartbeat(const char *what, int force) {
     done += st[i].measured >= st[i].want;
   }
   char line[HB_LINE];
-  int n = snprintf(line, sizeof line, "rank %d: %s; %u of %u phases measured, %llu votes",
-                   aug_world_rank, what, done, want, (unsigned long long)nvotes);
+  int n = snprintf(line, sizeof line, "rank %d: %s; %u of %u phases measured%s", aug_world_rank,
+                   what, done, want, reported ? ", reported to rank 0" : "");
   if (n < 0) return;
   if (n > HB_LINE - 1) n = HB_LINE - 1;
   memset(line + n, ' ', (size_t)(HB_LINE - 1 - n));
@@ -238,27 +232,13 @@ static int prepare(void) {
   }
   ring_cap = maxlen;
   ring = calloc(ring_cap, sizeof *ring);
-  /* The reductions at the end allocate nothing: a rank out of memory then
-   * would leave the others waiting in the reduction. */
-  red_loc = calloc((size_t)sig->nphases + 1, sizeof *red_loc);
-  red_sum = calloc((size_t)sig->nphases + 1, sizeof *red_sum);
-  red_cnt = calloc((size_t)sig->nphases + 1, sizeof *red_cnt);
-  red_min = calloc((size_t)sig->nphases + 1, sizeof *red_min);
-  red_seen = calloc((size_t)sig->nphases + 1, sizeof *red_seen);
-  red_maxseen = calloc((size_t)sig->nphases + 1, sizeof *red_maxseen);
-  red_short = calloc((size_t)sig->nphases + 1, sizeof *red_short);
-  red_anyshort = calloc((size_t)sig->nphases + 1, sizeof *red_anyshort);
-  if (sig->irregular && aug_world_rank == 0) {
-    all_loc = calloc((size_t)sig->nranks * (sig->nphases + 1), sizeof *all_loc);
-    all_cnt = calloc((size_t)sig->nranks * (sig->nphases + 1), sizeof *all_cnt);
-    all_base = calloc((size_t)sig->nranks * (sig->nphases + 1), sizeof *all_base);
-    if (!all_loc || !all_cnt || !all_base) return -1;
-  }
-  if (sig->irregular && !(red_base = calloc((size_t)sig->nphases + 1, sizeof *red_base))) return -1;
-  return ring && red_loc && red_sum && red_cnt && red_min && red_seen && red_maxseen && red_short &&
-                 red_anyshort
-             ? 0
-             : -1;
+  /* The report allocates nothing later: a rank out of memory then would
+   * leave rank 0 waiting for it. */
+  pack = calloc(PACK_LEN(sig->nphases), sizeof *pack);
+  if (aug_world_rank == 0 &&
+      !(gathered = calloc(sig->nranks * PACK_LEN(sig->nphases), sizeof *gathered)))
+    return -1;
+  return ring && pack ? 0 : -1;
 }
 
 /* A is a fingerprint call, B a call of this run (or another fingerprint
@@ -293,7 +273,7 @@ void aug_sig_init(uint64_t t_enter) {
   const char *hb = getenv("AUGUR_SIGNATURE_HEARTBEAT");
   if (hb && *hb) hb_fd = open(hb, O_WRONLY | O_CLOEXEC); /* created by augur predict */
   /* All ranks or none: a rank that cannot follow the signature would never
-   * vote, and the others would wait for it forever. */
+   * report, and rank 0 would wait for it. */
   int ok = prepare() == 0, all = 0;
   PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (!all) {
@@ -304,12 +284,12 @@ void aug_sig_init(uint64_t t_enter) {
   for (uint32_t i = 0; i < sig->nphases; i++)
     if (st[i].len) build_fail(&st[i]);
   PMPI_Comm_dup(MPI_COMM_WORLD, &vote_comm);
-  vote_gap = VOTE_SHARE * sig->base_run_seconds;
-  sync_idx = sync_votes_safe();
   heartbeat("past MPI_Init", 1);
 }
 
-/* ---- results ---- */
+/* ---- the report and the results ---- */
+
+static int check_done = 1; /* a measurement came: is the rank done now? */
 
 static int locally_done(void) {
   for (uint32_t i = 0; i < sig->nphases; i++)
@@ -317,99 +297,135 @@ static int locally_done(void) {
   return 1;
 }
 
-/* Collective over vote_comm: rank 0 writes the results file. */
-static void write_results(int stopped) {
+/* This rank's figures into pack (layout at PACK_PHASE); DONE: it has
+ * measured everything. */
+static void pack_figures(int done) {
   uint32_t n = sig->nphases;
-  double *loc = red_loc, *sum = red_sum;
-  unsigned *cnt = red_cnt, *mincnt = red_min;
   uint64_t first = 0;
   for (uint32_t i = 0; i < n; i++) {
+    const sig_state *s = &st[i];
+    double *q = pack + (size_t)i * PACK_PHASE;
     /* A rank without calls in the phase spends no time in it: it adds 0,
      * as in `augur phases` (time summed over ranks / ranks). */
-    loc[i] = st[i].measured ? st[i].sum_ns / st[i].measured : 0;
-    cnt[i] = st[i].len ? st[i].measured : UINT32_MAX;
-    if (st[i].first_start && (!first || st[i].first_start < first)) first = st[i].first_start;
+    q[0] = s->measured ? s->sum_ns / s->measured : 0;
+    q[1] = s->len ? (double)s->measured : -1;
+    q[2] = s->len ? (double)s->seen : -1;
+    q[3] = s->len && s->measured < s->want;
+    q[4] = s->measured ? s->base_s / s->measured : 0;
+    if (s->first_start && (!first || s->first_start < first)) first = s->first_start;
   }
-  loc[n] = first > init_ns ? (double)(first - init_ns) : 0;
-  PMPI_Reduce(loc, sum, (int)n + 1, MPI_DOUBLE, MPI_SUM, 0, vote_comm);
-  PMPI_Reduce(cnt, mincnt, (int)n, MPI_UNSIGNED, MPI_MIN, 0, vote_comm);
-  /* Partial: some rank measured fewer than its own plan asked (ranks of an
-   * irregular signature each have their own). */
-  for (uint32_t i = 0; i < n; i++)
-    red_short[i] = st[i].len && st[i].measured < st[i].want;
-  PMPI_Reduce(red_short, red_anyshort, (int)n, MPI_UNSIGNED, MPI_MAX, 0, vote_comm);
-  for (uint32_t i = 0; i < n; i++)
-    red_seen[i] = st[i].len ? (double)st[i].seen : 0;
-  PMPI_Reduce(red_seen, red_maxseen, (int)n, MPI_DOUBLE, MPI_MAX, 0, vote_comm);
-  if (sig->irregular) { /* every rank's own figures: PET takes the largest rank's sum */
-    PMPI_Gather(loc, (int)n + 1, MPI_DOUBLE, all_loc, (int)n + 1, MPI_DOUBLE, 0, vote_comm);
-    PMPI_Gather(cnt, (int)n + 1, MPI_UNSIGNED, all_cnt, (int)n + 1, MPI_UNSIGNED, 0, vote_comm);
-    for (uint32_t i = 0; i < n; i++)
-      red_base[i] = st[i].measured ? st[i].base_s / st[i].measured : 0;
-    PMPI_Gather(red_base, (int)n + 1, MPI_DOUBLE, all_base, (int)n + 1, MPI_DOUBLE, 0, vote_comm);
-  }
-  if (aug_world_rank == 0) {
-    augur_sigresult r = {.nranks = sig->nranks, .stopped = stopped, .irregular = sig->irregular};
-    r.pre_seconds = sum[n] / aug_world_size / 1e9;
-    r.run_seconds = (double)(aug_now() - init_ns) / 1e9;
-    r.nphases = n;
-    r.phase = calloc(n ? n : 1, sizeof *r.phase);
-    FILE *f = r.phase ? fopen(out_path, "w") : NULL;
-    if (!f) {
-      say(out_path, "cannot write the results");
-    } else {
-      for (uint32_t i = 0; i < n; i++) {
-        augur_sigres_phase *p = &r.phase[i];
-        p->id = sig->phase[i].id;
-        p->measured = mincnt[i] == UINT32_MAX ? 0 : mincnt[i];
-        p->seconds = sum[i] / aug_world_size / 1e9;
-        p->seen = (uint64_t)red_maxseen[i];
-        if (sig->irregular) {
-          p->rank_measured = malloc(sig->nranks * sizeof *p->rank_measured);
-          p->rank_seconds = malloc(sig->nranks * sizeof *p->rank_seconds);
-          p->rank_base_seconds = malloc(sig->nranks * sizeof *p->rank_base_seconds);
-          if (!p->rank_measured || !p->rank_seconds || !p->rank_base_seconds)
-            r.irregular = 0; /* written as global */
-          for (uint32_t k = 0; k < sig->nranks && r.irregular; k++) {
-            unsigned c = all_cnt[(size_t)k * (n + 1) + i];
-            p->rank_measured[k] = c == UINT32_MAX ? 0 : c;
-            p->rank_seconds[k] = all_loc[(size_t)k * (n + 1) + i] / 1e9;
-            p->rank_base_seconds[k] = all_base[(size_t)k * (n + 1) + i];
-          }
-        }
-        if (sig->phase[i].late)
-          p->status = AUGUR_SIGRES_LATE;
-        else if (!p->measured)
-          p->status = AUGUR_SIGRES_MISSING;
-        else if (red_anyshort[i])
-          p->status = AUGUR_SIGRES_PARTIAL;
-        else
-          p->status = AUGUR_SIGRES_MEASURED;
-      }
-      augur_sigresult_write(f, &r);
-      if (fclose(f) != 0) say(out_path, "cannot write the results");
-    }
-    for (uint32_t i = 0; r.phase && i < n; i++) {
-      free(r.phase[i].rank_measured);
-      free(r.phase[i].rank_seconds);
-      free(r.phase[i].rank_base_seconds);
-    }
-    free(r.phase);
-  }
+  pack[(size_t)n * PACK_PHASE] = first > init_ns ? (double)(first - init_ns) : 0;
+  pack[(size_t)n * PACK_PHASE + 1] = done;
 }
 
-/* Everyone agreed: results first, then a clean MPI exit. Called from inside
- * a wrapper (before the application's next call runs). */
-static void stop_run(void) {
-  stopping = 1;
-  heartbeat("stopping: the vote was unanimous", 1);
-  atomic_store(&aug_active, 0);
+/* Starts this rank's report, the one nonblocking collective every rank
+ * starts exactly once (when it is done, or in MPI_Finalize). */
+static void start_report(int done) {
+  assert(!reported && vote_comm != MPI_COMM_NULL);
+  pack_figures(done);
+  reported = 1;
+  int len = (int)PACK_LEN(sig->nphases);
+  PMPI_Igather(pack, len, MPI_DOUBLE, gathered, len, MPI_DOUBLE, 0, vote_comm, &report);
+  heartbeat(done ? "measured every phase, waiting for the other ranks" : "in MPI_Finalize", 1);
+}
+
+/* Rank 0, the gather complete: did every rank report done? */
+static int all_done(void) {
+  size_t len = PACK_LEN(sig->nphases);
+  for (uint32_t k = 0; k < sig->nranks; k++)
+    if (gathered[k * len + len - 1] == 0) return 0;
+  return 1;
+}
+
+/* Rank 0, the gather complete: the results file, written as OUT.tmp and
+ * renamed, so `augur predict` never reads half a file. Phase I's figures
+ * over the ranks: the sum of their means (/ ranks), the fewest measured by
+ * a rank with calls in it, whether one measured fewer than it wanted; its
+ * repetitions seen are rank 0's own now (the stop), or the most a rank
+ * reported when rank 0 has no calls in it. */
+static void write_results(int stopped) {
+  assert(aug_world_rank == 0 && report_done);
+  uint32_t n = sig->nphases, nr = sig->nranks;
+  size_t len = PACK_LEN(n);
+  augur_sigresult r = {.nranks = nr, .stopped = stopped, .irregular = sig->irregular};
+  double pre = 0;
+  for (uint32_t k = 0; k < nr; k++)
+    pre += gathered[k * len + (size_t)n * PACK_PHASE];
+  r.pre_seconds = pre / nr / 1e9;
+  r.run_seconds = (double)(aug_now() - init_ns) / 1e9;
+  r.nphases = n;
+  r.phase = calloc(n ? n : 1, sizeof *r.phase);
+  char tmp[AUG_PATH_MAX + 8];
+  snprintf(tmp, sizeof tmp, "%s.tmp", out_path);
+  FILE *f = r.phase ? fopen(tmp, "w") : NULL;
+  if (!f) {
+    say(out_path, "cannot write the results");
+  } else {
+    for (uint32_t i = 0; i < n; i++) {
+      augur_sigres_phase *p = &r.phase[i];
+      double sum = 0, mincnt = -1, maxseen = 0;
+      int anyshort = 0;
+      for (uint32_t k = 0; k < nr; k++) {
+        const double *q = gathered + k * len + (size_t)i * PACK_PHASE;
+        sum += q[0];
+        if (q[1] >= 0 && (mincnt < 0 || q[1] < mincnt)) mincnt = q[1];
+        if (q[2] > maxseen) maxseen = q[2];
+        anyshort |= q[3] != 0;
+      }
+      p->id = sig->phase[i].id;
+      p->measured = mincnt < 0 ? 0 : (uint32_t)mincnt;
+      p->seconds = sum / nr / 1e9;
+      p->seen = st[i].len ? st[i].seen : (uint64_t)maxseen;
+      if (sig->irregular) { /* every rank's own figures: PET takes the largest rank's sum */
+        p->rank_measured = malloc(nr * sizeof *p->rank_measured);
+        p->rank_seconds = malloc(nr * sizeof *p->rank_seconds);
+        p->rank_base_seconds = malloc(nr * sizeof *p->rank_base_seconds);
+        if (!p->rank_measured || !p->rank_seconds || !p->rank_base_seconds)
+          r.irregular = 0; /* written as global */
+        for (uint32_t k = 0; k < nr && r.irregular; k++) {
+          const double *q = gathered + k * len + (size_t)i * PACK_PHASE;
+          p->rank_measured[k] = q[1] < 0 ? 0 : (uint32_t)q[1];
+          p->rank_seconds[k] = q[0] / 1e9;
+          p->rank_base_seconds[k] = q[4];
+        }
+      }
+      if (sig->phase[i].late)
+        p->status = AUGUR_SIGRES_LATE;
+      else if (!p->measured)
+        p->status = AUGUR_SIGRES_MISSING;
+      else if (anyshort)
+        p->status = AUGUR_SIGRES_PARTIAL;
+      else
+        p->status = AUGUR_SIGRES_MEASURED;
+    }
+    augur_sigresult_write(f, &r);
+    if (fclose(f) != 0 || rename(tmp, out_path) != 0) {
+      say(out_path, "cannot write the results");
+      unlink(tmp);
+    }
+  }
+  for (uint32_t i = 0; r.phase && i < n; i++) {
+    free(r.phase[i].rank_measured);
+    free(r.phase[i].rank_seconds);
+    free(r.phase[i].rank_base_seconds);
+  }
+  free(r.phase);
+  results_done = 1;
+}
+
+/* Tests the report's request, at most every TEST_EVERY_NS. Rank 0, once it
+ * completed before MPI_Finalize with every rank done: the results of the
+ * early stop, which `augur predict` waits for to end the job. */
+static void poll_report(uint64_t now) {
+  if (!reported || report_done || now - tested < TEST_EVERY_NS) return;
+  tested = now;
+  int flag = 0;
+  PMPI_Test(&report, &flag, MPI_STATUS_IGNORE);
+  if (!flag) return;
+  report_done = 1;
+  if (aug_world_rank != 0 || finalizing || !all_done()) return; /* results at MPI_Finalize */
   write_results(1);
-  aug_lifecycle_stopped();
-  PMPI_Comm_free(&vote_comm);
-  fflush(NULL);
-  PMPI_Finalize();
-  exit(0);
+  heartbeat("stopped: every rank measured every phase", 1);
 }
 
 /* ---- matching ---- */
@@ -418,6 +434,7 @@ static void measured(uint32_t i, uint64_t start, uint64_t end) {
   sig_state *s = &st[i];
   s->sum_ns += end > start ? (double)(end - start) : 0;
   s->measured++;
+  check_done = 1;
 }
 
 static void on_repetition(uint32_t i, uint64_t start, uint64_t end) {
@@ -435,7 +452,7 @@ static void on_repetition(uint32_t i, uint64_t start, uint64_t end) {
  * fingerprint's (the program took another path) is not timed, and the rank
  * waits for one fewer. */
 static void feed_irregular(const augur_sig_call *c, const augur_event *ev) {
-  uint64_t t = ev->t_start - paused;
+  uint64_t t = ev->t_start;
   unsigned ty = ev->type;
   int bound =
       ty == AUGUR_EV_INIT || ty == AUGUR_EV_INIT_THREAD ||
@@ -463,132 +480,9 @@ static void feed_irregular(const augur_sig_call *c, const augur_event *ev) {
       cur_base = p->rank_unit_base[me][s->next - 1];
     } else if (s->want > s->measured) {
       s->want--;
+      check_done = 1;
     }
   }
-}
-
-/* ---- the stop vote ---- */
-
-/* Is EV a vote point: a blocking collective on an intracommunicator of all
- * the ranks? (The size of a communicator id is looked up once.) */
-static int all_rank_collective(const augur_event *ev) {
-  if (!augur_event_is_collective(ev->type) || augur_event_is_nonblocking(ev->type)) return 0;
-  if (ev->comm == AUGUR_COMM_WORLD) return 1;
-  if (ev->comm == AUGUR_COMM_NONE) return 0; /* not known on every rank alike */
-  int fresh;
-  uint32_t *v = aug_u64map_slot(&comm_size, ev->comm, &fresh);
-  if (!v) return 0; /* out of memory: the same answer on no rank is safe only as "no" */
-  if (fresh) *v = aug_comm_size_of(ev->comm) + 1;
-  return *v - 1 == (uint32_t)aug_world_size;
-}
-
-/* After EV, the NCOLL-th vote point: vote when the schedule says so. The
- * schedule depends on NCOLL and on the votes' results only, so every rank
- * votes after the same call. Each vote also reduces the ranks' largest
- * clock (the time since MPI_Init, votes left out); from how fast the vote
- * points came since the previous vote, the next vote is placed VOTE_SHARE
- * of the base run later, at most twice the previous stride and at most
- * VOTE_STRIDE_MAX vote points on. Returns after a vote that is not unanimous;
- * a unanimous one stops the run. */
-/* One vote (WHERE says where, for the heartbeat): stops the run when every
- * rank has measured everything; else returns the ranks' largest clock. */
-static double vote(const char *where) {
-  char what[128];
-  snprintf(what, sizeof what, "in stop vote %llu (%s)", (unsigned long long)nvotes + 1, where);
-  heartbeat(what, 1);
-  uint64_t t0 = aug_now();
-  double mine[2] = {locally_done() ? 0.0 : 1.0, (double)(t0 - paused - init_ns) / 1e9}, all[2];
-  PMPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, vote_comm);
-  paused += aug_now() - t0;
-  nvotes++;
-  if (all[0] == 0.0) stop_run();
-  snprintf(what, sizeof what, "running (vote %llu: some rank still measuring)",
-           (unsigned long long)nvotes);
-  heartbeat(what, 1);
-  return all[1];
-}
-
-static void maybe_vote(const augur_event *ev) {
-  if (++ncoll < next_vote) return;
-  char where[96];
-  snprintf(where, sizeof where, "after %s, vote point %llu", augur_event_name(ev->type),
-           (unsigned long long)ncoll);
-  double all[2] = {0, vote(where)};
-  /* Vote points per second since the last vote, on the shared clock. */
-  double dt = all[1] - last_t, want = dt > 0 ? vote_gap * (double)(ncoll - last_coll) / dt : 1;
-  uint64_t cap = stride * 2 < VOTE_STRIDE_MAX ? stride * 2 : VOTE_STRIDE_MAX;
-  stride = want < 1 ? 1 : want > (double)cap ? cap : (uint64_t)want;
-  last_coll = ncoll;
-  last_t = all[1];
-  next_vote = ncoll + stride;
-}
-
-/* ---- whether the ranks may also vote at the sync phase ---- */
-
-/* KMP failure table of CALLS (N of them) into FAIL. */
-static void fail_of(const augur_sig_call *calls, uint32_t n, uint32_t *fail) {
-  fail[0] = 0;
-  for (uint32_t i = 1, k = 0; i < n; i++) {
-    while (k && !same(&calls[i], &calls[k]))
-      k = fail[k - 1];
-    if (same(&calls[i], &calls[k])) k++;
-    fail[i] = k;
-  }
-}
-
-/* Does TEXT (M calls) hold PAT (N calls, FAIL its table)? */
-static int holds(const augur_sig_call *text, uint32_t m, const augur_sig_call *pat, uint32_t n,
-                 const uint32_t *fail) {
-  for (uint32_t i = 0, k = 0; i < m; i++) {
-    while (k && !same(&pat[k], &text[i]))
-      k = fail[k - 1];
-    if (same(&pat[k], &text[i]) && ++k == n) return 1;
-  }
-  return 0;
-}
-
-/* A program whose sync phase has no blocking collective on some rank may
- * have no vote point in its loop (NPB LU, CG: point-to-point only), and
- * would run to the end. Its ranks then also vote where their own matcher
- * ends a repetition of the sync phase, as before issue 21, but only when
- * the signature gives no rank a way to count those ends differently from
- * another: on every rank the phase's calls must not overlap themselves (a
- * prefix that is also a suffix: the matcher then finds overlapping
- * repetitions, the deadlock of apps/pred_short_phases) and must not occur
- * inside another phase of the signature. The answer depends on the
- * signature alone, so it is the same on every rank. The remaining risk (the
- * phase's calls also occur outside the signature's phases) is documented;
- * the watchdog of `augur predict` ends such a run. */
-static int sync_votes_safe(void) {
-  int si = -1;
-  for (uint32_t i = 0; i < sig->nphases; i++)
-    if (sig->phase[i].sync) si = (int)i;
-  if (si < 0 || sig->irregular) return -1;
-  const augur_sig_phase *p = &sig->phase[si];
-  int coll_everywhere = 1, ok = 1;
-  uint32_t *fail = NULL;
-  for (uint32_t r = 0; r < sig->nranks && ok; r++) {
-    uint32_t n = p->ncalls[r];
-    uint32_t *grown = n ? realloc(fail, n * sizeof *fail) : NULL;
-    if (!grown) {
-      ok = 0;
-      break;
-    }
-    fail = grown;
-    int coll = 0;
-    for (uint32_t k = 0; k < n; k++)
-      coll |= augur_event_is_collective(p->calls[r][k].type) &&
-              !augur_event_is_nonblocking(p->calls[r][k].type);
-    coll_everywhere &= coll;
-    fail_of(p->calls[r], n, fail);
-    if (fail[n - 1]) ok = 0;
-    for (uint32_t j = 0; j < sig->nphases && ok; j++)
-      if ((int)j != si &&
-          holds(sig->phase[j].calls[r], sig->phase[j].ncalls[r], p->calls[r], n, fail))
-        ok = 0;
-  }
-  free(fail);
-  return ok && !coll_everywhere ? si : -1;
 }
 
 static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
@@ -612,8 +506,7 @@ static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
   }
   c.size_class = cls;
 
-  ring[ncalls % ring_cap] = ev->t_start - paused;
-  int sync_end = 0;
+  ring[ncalls % ring_cap] = ev->t_start;
   for (uint32_t i = 0; i < sig->nphases && !sig->irregular; i++) {
     sig_state *s = &st[i];
     if (!s->len) continue;
@@ -622,30 +515,21 @@ static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
     if (same(&s->calls[s->pos], &c)) s->pos++;
     if (s->pos == s->len) {
       uint64_t start = ring[(ncalls + 1 - s->len) % ring_cap];
-      on_repetition(i, start, now - paused);
+      on_repetition(i, start, now);
       s->pos = s->fail[s->len - 1];
-      /* From the last repetition the plan measures on: a vote before it
-       * cannot succeed. */
-      if ((int)i == sync_idx && s->seen >= s->start + s->want) sync_end = 1;
     }
   }
   if (sig->irregular) feed_irregular(&c, ev);
   ncalls++;
-  if (hb_fd >= 0 && now - hb_last >= HB_EVERY_NS) {
-    char what[64];
-    snprintf(what, sizeof what, "running (%llu calls, the last %s)", (unsigned long long)ncalls,
-             augur_event_name(ev->type));
-    heartbeat(what, 0);
-  }
-  if (!stopping && sync_end) vote("at the end of a repetition of the sync phase");
-  if (!stopping && all_rank_collective(ev)) maybe_vote(ev);
 }
 
 void aug_sig_feed(augur_event *ev, size_t n) {
-  if (!sig || !aug_cfg.signature[0] || stopping) return;
+  if (!sig || !aug_cfg.signature[0] || results_done) return;
   if (n && ev[0].thread != 0) return; /* only the MPI_Init thread is followed */
   uint64_t now = aug_now();
-  for (size_t i = 0; i < n;) {
+  /* Matching goes on until the rank has reported, and on rank 0 until the
+   * results are written (its seen counts are those at the stop). */
+  for (size_t i = 0; i < n && (!reported || aug_world_rank == 0);) {
     size_t nsub = 0;
     while (i + 1 + nsub < n && augur_event_is_sub(ev[i + 1 + nsub].type))
       nsub++;
@@ -655,12 +539,35 @@ void aug_sig_feed(augur_event *ev, size_t n) {
       feed_call(&ev[i], nsub, now);
     i += 1 + nsub;
   }
+  if (!reported && check_done) {
+    check_done = 0;
+    if (locally_done()) start_report(1);
+  }
+  nfed += n != 0;
+  if (hb_fd >= 0 && n && now - hb_last >= HB_EVERY_NS) {
+    char what[64];
+    snprintf(what, sizeof what, "running (%llu calls, the last %s)", (unsigned long long)nfed,
+             augur_event_name(ev[0].type));
+    heartbeat(what, 0);
+  }
+  poll_report(now);
 }
 
+void aug_sig_finalizing(void) {
+  finalizing = 1;
+}
+
+/* Every rank: its report started (with what it has, when it was not done)
+ * and complete, so the collective is finished on every rank. Rank 0 writes
+ * the results of a run that went to its end, unless it wrote those of an
+ * early stop already (the program ran on: nobody ended it). */
 void aug_sig_finalize(void) {
-  if (!sig || !aug_cfg.signature[0] || stopping) return;
-  stopping = 1;
+  if (!sig || !aug_cfg.signature[0] || vote_comm == MPI_COMM_NULL) return;
+  finalizing = 1;
+  if (!reported) start_report(locally_done());
   heartbeat("in MPI_Finalize: the program ran to its end", 1);
-  write_results(0);
+  if (!report_done) PMPI_Wait(&report, MPI_STATUS_IGNORE);
+  report_done = 1;
+  if (aug_world_rank == 0 && !results_done) write_results(0);
   PMPI_Comm_free(&vote_comm);
 }

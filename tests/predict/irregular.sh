@@ -19,7 +19,7 @@ run="$apps/pas2p_irregular -n 60 -k 10"
 T="$D/irr.augur"
 expect 0 - "$AUGUR" record -o "$T" -- "$mpiexec" -n 4 $run
 expect 0 0 "$AUGUR" signature "$T" --irregular -o "$D/sig"
-contains "$D/out" "3 relevant phases (0 late, estimated), 4 ranks, irregular; the ranks vote to stop once phase 2 is measured"
+contains "$D/out" "3 relevant phases (0 late, estimated), 4 ranks, irregular; a signature run stops once every rank has measured its phases"
 grep -q '^augur-signature 3$' "$D/sig" || fail "signature header: $(head -2 "$D/sig")"
 grep -q '^mode irregular$' "$D/sig" || fail "no 'mode irregular': $(head -5 "$D/sig")"
 grep -q '^comm 0x1 [0-9][0-9]*$' "$D/sig" || fail "characteristic communicator not MPI_COMM_WORLD: $(head -5 "$D/sig")"

@@ -3,9 +3,9 @@
 # rank than on the even one. The stop vote used to be taken where each rank's
 # own matcher ended a repetition of the sync phase, so the odd rank voted
 # (PMPI_Allreduce) while the even one waited in MPI_Barrier: a deadlock on
-# every run (issue 21, item 1). The vote now follows the same collective on
-# every rank: the run must stop early and predict. --stall bounds a
-# regression to a failure instead of a hang.
+# every run (issue 21, item 1). Each rank now reports with one nonblocking
+# gather, started wherever it is: the run must stop early and predict.
+# --stall bounds a regression to a failure instead of a hang.
 # Then the watchdog: rank 0 computes 60 s without MPI calls (-s 60) while
 # rank 1 waits; with --stall 3 the run is ended in seconds, saying so.
 # usage: short_phases.sh MPIEXEC APPDIR MPIENV
@@ -44,9 +44,8 @@ pet = d["run_seconds"] + d["remaining_seconds"] + d["launch_seconds"]
 assert abs(d["pet_seconds"] - pet) <= 1e-6 * pet, (pet, d)
 ' || fail "prediction: $(cat "$D/out" "$D/err")"
 
-# A loop of point-to-point calls only (ring: no collective until the end):
-# the ranks vote at the ends of its phase, which the signature allows (the
-# phase's calls do not overlap themselves), so the run still stops early.
+# A loop of point-to-point calls only (ring: no collective until the end)
+# stops early too.
 R="$D/ring.augur"
 expect 0 - "$AUGUR" record -o "$R" -- "$mpiexec" -n 2 "$2/ring" -n 400 -s 100000
 expect 0 0 "$AUGUR" signature "$R" -o "$D/ring.sig"

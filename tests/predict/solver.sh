@@ -25,7 +25,7 @@ expect 0 0 "$AUGUR" phases "$T"
 awk -v n="$ITERS" '$5 == n && /MPI_Isend@main \(pas2p_solver.c/ { f = 1 } END { exit !f }' "$D/out" ||
   fail "no iteration phase of weight $ITERS: $(cat "$D/out")"
 expect 0 0 "$AUGUR" signature "$T" -o "$D/sig"
-contains "$D/out" "the ranks vote to stop once phase"
+contains "$D/out" "a signature run stops once every rank has measured its phases"
 grep -q '^augur-signature 3$' "$D/sig" || fail "signature header: $(head -2 "$D/sig")"
 
 # AET and PET back to back; a second pair when the first is out of
