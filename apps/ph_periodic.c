@@ -7,7 +7,8 @@
  * with both neighbours (Irecv, Irecv, Isend, Isend, Waitall of BYTES each)
  * and an MPI_Allreduce of one double. Every K-th iteration adds one more
  * exchange with the right neighbour (Irecv, Isend, Wait, Wait of 4 x BYTES)
- * after the Allreduce. Needs at least 2 ranks.
+ * after the Allreduce. Before the loop, SETUP us of compute stand for a
+ * set-up (reading input, building the mesh). Needs at least 2 ranks.
  * All MPI calls are in main() with @augur markers (apps/README.md). */
 #include <mpi.h>
 #include <stdio.h>
@@ -21,14 +22,16 @@ int main(int argc, char **argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  long iter = 60, k = 5, work = 20, bytes = 4096;
+  long iter = 60, k = 5, work = 20, bytes = 4096, setup = 0;
   const app_opt opts[] = {{'n', "ITER", 1, 1000000000L, &iter},
                           {'k', "K", 1, 1000000L, &k},
                           {'w', "WORK", 0, 1000000L, &work},
-                          {'s', "BYTES", 8, 1L << 26, &bytes}};
-  if (app_parse(argc, argv, opts, 4, rank == 0) != 0 || size < 2) {
+                          {'s', "BYTES", 8, 1L << 26, &bytes},
+                          {'S', "SETUP_US", 0, 100000000L, &setup}};
+  if (app_parse(argc, argv, opts, 5, rank == 0) != 0 || size < 2) {
     if (rank == 0)
-      fprintf(stderr, "usage: ph_periodic [-n ITER] [-k K] [-w WORK] [-s BYTES] (>= 2 ranks)\n");
+      fprintf(stderr, "usage: ph_periodic [-n ITER] [-k K] [-w WORK] [-s BYTES] [-S SETUP_US] "
+                      "(>= 2 ranks)\n");
     MPI_Finalize();
     return 2;
   }
@@ -45,7 +48,7 @@ int main(int argc, char **argv) {
     a[i] = (double)((i * 7 + rank) % 13) / 13.0;
   double *sl = buf, *sr = buf + cnt, *rl = buf + 2 * cnt, *rr = buf + 3 * cnt;
   double *xs = buf + 4 * cnt, *xr = buf + 8 * cnt;
-  double local = 0, total = 0;
+  double local = app_spin_us(setup), total = 0;
   for (long it = 0; it < iter; it++) {
     MPI_Request req[4];
     MPI_Status sts[4];
