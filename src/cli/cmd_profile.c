@@ -87,9 +87,14 @@ static void fill_job(augp_job *j, char **cmd, int ncmd, int level) {
   j->level = (uint64_t)level;
 }
 
+static void spool_note(const char *msg) {
+  cli_note("%s", msg);
+}
+
 static int setup_sender(mon_sender *s, const char *collectors, const char *keyfile,
                         const char *spool, long long deadline) {
   memset(s, 0, sizeof *s);
+  s->note = spool_note;
   copy_str(s->collectors, sizeof s->collectors, collectors);
   if (spool)
     copy_str(s->spool, sizeof s->spool, spool);
@@ -233,6 +238,12 @@ int cmd_profile(int argc, char **argv) {
   rc = mon_records_collect(dir, getuid(), &procs, &n, why, sizeof why);
   mon_dir_remove(dir);
   if (rc != 0) return cli_fail("%s", why);
+  if (why[0]) cli_note("note: %s", why);
+  for (uint64_t i = 0; i < n; i++)
+    if (procs[i].flags & AUGP_PF_BADTIME)
+      cli_note("note: process %llu (pid %llu) ends before it starts (a clock step?): kept, "
+               "flagged bad_time, its duration unknown",
+               (unsigned long long)i, (unsigned long long)procs[i].pid);
   job.nprocs = n;
   size_t len = sizeof job + n * sizeof *procs;
   if (len > MON_MAX_DEFAULT)
@@ -272,7 +283,7 @@ int cmd_profile(int argc, char **argv) {
     } else if (s == 1) {
       cli_note("no collector answered (%s); record spooled in %s", swhy, sender.spool);
     } else {
-      cli_note("record LOST: %s", swhy);
+      cli_note("record %s: %s", s == 2 ? "not sent" : "LOST", swhy);
       status = CLI_FAIL;
     }
   }

@@ -243,17 +243,22 @@ int mon_job_validate(const uint8_t *payload, uint32_t len, char *why, size_t why
   for (uint64_t i = 0; i < j.nprocs; i++) {
     augp_proc p;
     memcpy(&p, payload + sizeof j + i * sizeof p, sizeof p);
-    if (!terminated(p.host, sizeof p.host) || !terminated(p.program, sizeof p.program) ||
-        !terminated(p.counter_note, sizeof p.counter_note))
-      BAD("malformed: unterminated string in process %llu", (unsigned long long)i);
-    if (!p.host[0]) BAD("malformed: process %llu has no host", (unsigned long long)i);
-    if (p.end_ns < p.start_ns)
-      BAD("malformed: process %llu ends before it starts", (unsigned long long)i);
-    if (p.rank < -1 || p.nranks < -1 || (p.rank >= 0 && p.rank >= p.nranks))
-      BAD("malformed: process %llu has rank %lld of %lld", (unsigned long long)i, (long long)p.rank,
-          (long long)p.nranks);
-    if (p.ctr_mask >> AUGP_NCTR) BAD("malformed: process %llu counter mask", (unsigned long long)i);
+    if (mon_proc_validate(&p, i, why, whyn) != 0) return -1;
   }
+  return 0;
+}
+
+int mon_proc_validate(const augp_proc *p, uint64_t i, char *why, size_t whyn) {
+  if (!terminated(p->host, sizeof p->host) || !terminated(p->program, sizeof p->program) ||
+      !terminated(p->counter_note, sizeof p->counter_note))
+    BAD("malformed: unterminated string in process %llu", (unsigned long long)i);
+  if (!p->host[0]) BAD("malformed: process %llu has no host", (unsigned long long)i);
+  if (p->end_ns < p->start_ns)
+    BAD("malformed: process %llu ends before it starts", (unsigned long long)i);
+  if (p->rank < -1 || p->nranks < -1 || (p->rank >= 0 && p->rank >= p->nranks))
+    BAD("malformed: process %llu has rank %lld of %lld", (unsigned long long)i, (long long)p->rank,
+        (long long)p->nranks);
+  if (p->ctr_mask >> AUGP_NCTR) BAD("malformed: process %llu counter mask", (unsigned long long)i);
   return 0;
 }
 

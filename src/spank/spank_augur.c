@@ -226,7 +226,7 @@ int slurm_spank_exit(spank_t sp, int ac, char **av) {
   augp_proc *procs = NULL;
   uint64_t n = 0;
   char why[4400];
-  if (mon_records_collect(scratch, uid, &procs, &n, why, sizeof why) < 0)
+  if (mon_records_collect(scratch, uid, &procs, &n, why, sizeof why) < 0 || why[0])
     slurm_error("augur: job %u step %s: %s", (unsigned)job, j.step, why);
   mon_dir_remove(scratch);
   scratch[0] = '\0';
@@ -236,8 +236,9 @@ int slurm_spank_exit(spank_t sp, int ac, char **av) {
     if (rc == 1)
       slurm_info("augur: job %u step %s: no collector answered (%s); record spooled in %s",
                  (unsigned)job, j.step, why, conf.spool);
-    else if (rc < 0)
-      slurm_error("augur: job %u step %s: record LOST: %s", (unsigned)job, j.step, why);
+    else if (rc != 0)
+      slurm_error("augur: job %u step %s: record %s: %s", (unsigned)job, j.step,
+                  rc == 2 ? "not sent" : "LOST", why);
   }
   free(procs);
   return 0;
