@@ -228,8 +228,11 @@ int cmd_profile(int argc, char **argv) {
   augp_job job;
   fill_job(&job, cmd, ncmd, (int)level);
   job.start_ns = real_ns();
+  uint64_t mono0 = cli_mono_ns();
   int code = cli_run_child(cmd);
-  job.end_ns = real_ns();
+  /* Start plus the monotonic duration: a clock step while the command ran
+   * cannot make the job end before it starts (and lose its record). */
+  job.end_ns = job.start_ns + (cli_mono_ns() - mono0);
   job.exit_status = code;
   unsetenv("LD_PRELOAD");
 

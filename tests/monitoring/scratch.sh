@@ -6,7 +6,9 @@
 #  - files that together pass the cap: the one that does not fit is skipped;
 #  - a process that ends before it starts (a clock step) keeps the job: the
 #    record is written and stored with that process flagged bad_time, and
-#    augur profile exits with the command's status (0).
+#    augur profile exits with the command's status (0);
+#  - the wall clock stepped back while the job runs (preloaded shim): no
+#    time ends before it starts, in the job or its processes.
 . "$(dirname "$0")/lib.sh"
 cd "$D" || exit 1
 REC=2136 # sizeof(augp_proc): mon_record.h, its layout checked at compile time
@@ -59,5 +61,21 @@ PY
 [ "$(db 'select count(*) from process where pid = 4242 and flags & 32')" = 1 ] ||
   fail "the stepped process is not stored flagged"
 [ "$(jobs_in_db)" = 3 ] || fail "the job with a stepped process was not stored"
+
+# 4. The wall clock steps back an hour while the job runs (a preloaded
+# CLOCK_REALTIME shim, in augur and in the job): the job and its processes
+# end start + their monotonic duration, so nothing ends before it starts,
+# nothing is flagged, and the durations are the real ones (>= 0.3 s).
+expect 0 - env LD_PRELOAD="$CLOCKSTEP" "$AUGUR" profile -o clock.json -- sh -c 'sleep 0.3'
+python3 - clock.json <<'PY' || fail "clock.json: times broken by a clock step"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert 3e8 <= j["end_ns"] - j["start_ns"] < 3600e9, ("job", j["start_ns"], j["end_ns"])
+for p in j["processes"]:
+    assert "bad_time" not in p["flags"], p
+    assert 0 <= p["end_ns"] - p["start_ns"] < 3600e9, p
+assert any(p["end_ns"] - p["start_ns"] >= 3e8 for p in j["processes"]), j["processes"]
+PY
+[ "$(jobs_in_db)" = 4 ] || fail "the job with a clock step was not stored"
 [ -z "$(ls -A "$D/spool" 2>/dev/null)" ] || fail "something was spooled: $(ls -A "$D/spool")"
 finish
