@@ -113,8 +113,9 @@ typedef struct mon_sender {
 #define MON_SPOOL_KEY ".key"
 
 /* Sends one job payload; on failure stores it in the spool. Returns 0 sent
- * (stored or duplicate), 1 spooled, 2 invalid: not sent but spooled as
- * UID.rec.rejected for inspection, -1 lost (why says). */
+ * (stored or duplicate), 1 spooled, 2 invalid or rejected by the collector:
+ * spooled as UID.rec.rejected for inspection, not to be sent again, -1 lost
+ * (why says). */
 int mon_send_or_spool(const mon_sender *s, const uint8_t *payload, uint32_t len, char *why,
                       size_t whyn);
 /* Sends spooled records until the spool is empty or the deadline passes;

@@ -381,26 +381,33 @@ static int spool_put(const mon_sender *s, const uint8_t *payload, uint32_t len, 
 int mon_send_or_spool(const mon_sender *s, const uint8_t *payload, uint32_t len, char *why,
                       size_t whyn) {
   assert(s && payload && why);
-  char vwhy[256];
+  char bad[300] = "", vwhy[256];
+  int st = -1;
   if (mon_job_validate(payload, len, vwhy, sizeof vwhy) != 0) {
-    /* Sending it would only earn a "rejected"; kept for a human instead. */
-    char hex[33], swhy[512];
-    mon_uid_hex(len >= 16 ? payload : (const uint8_t *)"????????????????", hex);
-    if (len >= 16 && spool_put(s, payload, len, ".rec.rejected", swhy, sizeof swhy) == 0) {
-      snprintf(why, whyn, "the job record is invalid (%s); set aside as %.300s/%s.rec.rejected",
-               vwhy, s->spool, hex);
-      return 2;
-    }
-    snprintf(why, whyn, "the job record is invalid (%s), and cannot be set aside: %s", vwhy,
-             len >= 16 ? swhy : "too short");
+    snprintf(bad, sizeof bad, "the job record is invalid (%s)", vwhy);
+  } else {
+    int64_t deadline = now_ms() + (s->deadline_ms > 0 ? s->deadline_ms : 10000);
+    if (s->collectors[0]) st = deliver(s, payload, len, deadline, why, whyn);
+    if (st == MON_ACK_STORED || st == MON_ACK_DUPLICATE) return 0;
+    if (st == MON_ACK_REJECTED) snprintf(bad, sizeof bad, "the collector rejected the job record");
+  }
+  char swhy[1024];
+  if (!bad[0]) {
+    if (spool_put(s, payload, len, ".rec", swhy, sizeof swhy) == 0) return 1;
+    snprintf(why, whyn, "%s", swhy);
     return -1;
   }
-  int64_t deadline = now_ms() + (s->deadline_ms > 0 ? s->deadline_ms : 10000);
-  int st = s->collectors[0] ? deliver(s, payload, len, deadline, why, whyn) : -1;
-  if (st == MON_ACK_STORED || st == MON_ACK_DUPLICATE) return 0;
-  char why2[1024];
-  if (spool_put(s, payload, len, ".rec", why2, sizeof why2) == 0) return 1;
-  snprintf(why, whyn, "%s", why2);
+  /* Invalid or rejected: sending it again would only earn a "rejected";
+   * kept for a human instead of waiting in the spool as a normal record. */
+  char hex[33] = "?";
+  if (len >= sizeof(augp_job)) mon_uid_hex(payload, hex);
+  if (len >= sizeof(augp_job) &&
+      spool_put(s, payload, len, ".rec.rejected", swhy, sizeof swhy) == 0) {
+    snprintf(why, whyn, "%s; set aside as %.300s/%s.rec.rejected", bad, s->spool, hex);
+    return 2;
+  }
+  snprintf(why, whyn, "%s, and cannot be set aside: %.300s", bad,
+           len >= sizeof(augp_job) ? swhy : "too short");
   return -1;
 }
 
