@@ -94,6 +94,9 @@ typedef struct cli_progress {
   uint64_t last_ns;
   const char *what;
 } cli_progress;
+/* CLOCK_MONOTONIC in nanoseconds: durations that a wall-clock step cannot
+ * make negative. */
+uint64_t cli_mono_ns(void);
 void cli_progress_init(cli_progress *p, const char *what);
 void cli_progress_update(cli_progress *p, const char *fmt, ...)
 #if defined(__GNUC__)

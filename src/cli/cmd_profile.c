@@ -40,8 +40,8 @@ static void help(void) {
          "  --collector LIST     host:port[,host:port...] of augurd (default\n"
          "                       $AUGUR_COLLECTOR); the record is sent there\n"
          "  --key FILE|munge    HMAC key file, or munge[:SOCKET] (default $AUGUR_KEY_FILE)\n"
-         "  --spool DIR          where undelivered records wait (default $AUGUR_SPOOL or\n"
-         "                       /var/tmp/augur-spool-UID)\n"
+         "  --spool DIR          where undelivered records wait: your own directory, mode\n"
+         "                       700 (default $AUGUR_SPOOL or /var/tmp/augur-spool-UID)\n"
          "  --deadline MS        longest time spent sending (default 10000)\n"
          "  --flush              only send the spooled records, then exit\n"
          "  --mpi mpich|openmpi  use this MPI variant instead of detecting it\n"
@@ -87,9 +87,14 @@ static void fill_job(augp_job *j, char **cmd, int ncmd, int level) {
   j->level = (uint64_t)level;
 }
 
+static void spool_note(const char *msg) {
+  cli_note("%s", msg);
+}
+
 static int setup_sender(mon_sender *s, const char *collectors, const char *keyfile,
                         const char *spool, long long deadline) {
   memset(s, 0, sizeof *s);
+  s->note = spool_note;
   copy_str(s->collectors, sizeof s->collectors, collectors);
   if (spool)
     copy_str(s->spool, sizeof s->spool, spool);
@@ -223,8 +228,11 @@ int cmd_profile(int argc, char **argv) {
   augp_job job;
   fill_job(&job, cmd, ncmd, (int)level);
   job.start_ns = real_ns();
+  uint64_t mono0 = cli_mono_ns();
   int code = cli_run_child(cmd);
-  job.end_ns = real_ns();
+  /* Start plus the monotonic duration: a clock step while the command ran
+   * cannot make the job end before it starts (and lose its record). */
+  job.end_ns = job.start_ns + (cli_mono_ns() - mono0);
   job.exit_status = code;
   unsetenv("LD_PRELOAD");
 
@@ -233,6 +241,12 @@ int cmd_profile(int argc, char **argv) {
   rc = mon_records_collect(dir, getuid(), &procs, &n, why, sizeof why);
   mon_dir_remove(dir);
   if (rc != 0) return cli_fail("%s", why);
+  if (why[0]) cli_note("note: %s", why);
+  for (uint64_t i = 0; i < n; i++)
+    if (procs[i].flags & AUGP_PF_BADTIME)
+      cli_note("note: process %llu (pid %llu) ends before it starts (a clock step?): kept, "
+               "flagged bad_time, its duration unknown",
+               (unsigned long long)i, (unsigned long long)procs[i].pid);
   job.nprocs = n;
   size_t len = sizeof job + n * sizeof *procs;
   if (len > MON_MAX_DEFAULT)
@@ -272,7 +286,7 @@ int cmd_profile(int argc, char **argv) {
     } else if (s == 1) {
       cli_note("no collector answered (%s); record spooled in %s", swhy, sender.spool);
     } else {
-      cli_note("record LOST: %s", swhy);
+      cli_note("record %s: %s", s == 2 ? "not sent" : "LOST", swhy);
       status = CLI_FAIL;
     }
   }

@@ -138,7 +138,7 @@ int cli_print_json(const char *json, size_t len, const char *incomplete) {
   return ferror(stdout) ? CLI_FAIL : CLI_OK;
 }
 
-static uint64_t now_ns(void) {
+uint64_t cli_mono_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
@@ -147,13 +147,13 @@ static uint64_t now_ns(void) {
 void cli_progress_init(cli_progress *p, const char *what) {
   /* Only a human watching a terminal wants this; logs and pipes stay clean. */
   p->on = isatty(STDERR_FILENO);
-  p->last_ns = now_ns();
+  p->last_ns = cli_mono_ns();
   p->what = what;
 }
 
 void cli_progress_update(cli_progress *p, const char *fmt, ...) {
   if (!p->on) return;
-  uint64_t t = now_ns();
+  uint64_t t = cli_mono_ns();
   if (t - p->last_ns < 200000000u) return; /* 5 updates a second is plenty */
   p->last_ns = t;
   fprintf(stderr, "\r%s: %s ", cli_prog, p->what);

@@ -71,6 +71,9 @@ int mon_auth_check(const mon_key *k, const uint8_t *frame, uint32_t len, uint32_
                    int64_t *uid, char *why, size_t whyn);
 /* Validates a job payload: sizes, strings terminated, plausible values. */
 int mon_job_validate(const uint8_t *payload, uint32_t len, char *why, size_t whyn);
+/* The checks of one process record (number I, for the message) within
+ * mon_job_validate. 0, or -1 with why. */
+int mon_proc_validate(const augp_proc *p, uint64_t i, char *why, size_t whyn);
 /* Whole-frame parse of a buffer (the fuzz target's entry): 0 valid job or
  * ack, -1 with why. */
 int mon_frame_parse(const mon_key *k, const uint8_t *buf, size_t n, uint32_t max, char *why,
@@ -103,21 +106,44 @@ typedef struct mon_sender {
   mon_key key;
   char spool[4096]; /* directory */
   int deadline_ms;  /* whole send, all retries (default 10000) */
+  /* Told about each spool file set aside (which, why); NULL: stderr. */
+  void (*note)(const char *msg);
 } mon_sender;
 
+/* The spool (docs/monitoring.md, "The spool"): a directory that must be the
+ * caller's own (effective uid), not a link, with no access for group or
+ * others; created mode 0700 when absent, refused otherwise, and then used
+ * only through its fd (openat, O_NOFOLLOW, O_EXCL). Each record is a frame
+ * HMAC-signed when spooled with the spool's own key (MON_SPOOL_KEY, 32
+ * random bytes, mode 0600, made with the first record): a drain sends only
+ * regular files of the caller whose signature is right, and sets anything
+ * else aside as NAME.rejected with a note. */
+#define MON_SPOOL_KEY ".key"
+
 /* Sends one job payload; on failure stores it in the spool. Returns 0 sent
- * (stored or duplicate), 1 spooled, -1 neither (why says). */
+ * (stored or duplicate), 1 spooled, 2 invalid or rejected by the collector:
+ * spooled as UID.rec.rejected for inspection, not to be sent again, -1 lost
+ * (why says). */
 int mon_send_or_spool(const mon_sender *s, const uint8_t *payload, uint32_t len, char *why,
                       size_t whyn);
 /* Sends spooled records until the spool is empty or the deadline passes;
- * *sent and *left get the counts. 0, or -1 if the spool is unreadable. */
+ * *sent and *left get the counts. 0 (also when the spool does not exist),
+ * or -1 if the spool is unusable (why says: a link, another owner, open
+ * to others, unreadable). */
 int mon_spool_drain(const mon_sender *s, int *sent, int *left, char *why, size_t whyn);
 
 /* ---- a job's scratch directory (mon_collect.c) ---- */
+/* At most this many bytes of records are read from one job's scratch
+ * directory, per file and in total: 4 x augurd's default max_record, i.e.
+ * 31,400 processes (docs/monitoring.md, "Limits"). */
+#define MON_COLLECT_MAX ((uint64_t)MON_MAX_DEFAULT * 4)
 /* Reads the .rec files of DIR owned by UID (regular files, links not
  * followed: the directory may belong to the job's user and be read by root)
  * into *procs (malloc'd), MPI ranks first in rank order, then the other
- * processes by start. DIR itself must be UID's. 0, or -1 with why. */
+ * processes by start. DIR itself must be UID's. Files that do not fit in
+ * MON_COLLECT_MAX are skipped whole; a process that ends before it starts
+ * (a clock step) is kept with AUGP_PF_BADTIME and end = start. 0 (why then
+ * holds a note of what was skipped, or is empty), or -1 with why. */
 int mon_records_collect(const char *dir, uid_t uid, augp_proc **procs, uint64_t *n, char *why,
                         size_t whyn);
 /* Removes DIR and the files in it (no recursion, links not followed). */

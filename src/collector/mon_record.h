@@ -70,6 +70,7 @@ typedef struct augp_thread {
 #define AUGP_PF_GATHERED 4u  /* reached rank 0 by the MPI_Finalize gather */
 #define AUGP_PF_FORKED   8u  /* started by fork (no exec yet) */
 #define AUGP_PF_NOFINISH 16u /* rank that never reached MPI_Finalize */
+#define AUGP_PF_BADTIME  32u /* ended before it started (clock step): end set to start */
 
 typedef struct augp_proc {
   char host[64];

@@ -258,7 +258,7 @@ static void proc_field(size_t off, char *out, size_t n) {
 
 /* The checks of mon_job_validate on one process (docs/monitoring.md,
  * "Bounds"). */
-static int proc_validate(const augp_proc *p, uint64_t i, char *why, size_t whyn) {
+int mon_proc_validate(const augp_proc *p, uint64_t i, char *why, size_t whyn) {
   if (!terminated(p->host, sizeof p->host) || !terminated(p->program, sizeof p->program) ||
       !terminated(p->counter_note, sizeof p->counter_note))
     BAD("malformed: unterminated string in process %llu", (unsigned long long)i);
@@ -329,7 +329,7 @@ int mon_job_validate(const uint8_t *payload, uint32_t len, char *why, size_t why
   for (uint64_t i = 0; i < j.nprocs; i++) {
     augp_proc p;
     memcpy(&p, payload + sizeof j + i * sizeof p, sizeof p);
-    if (proc_validate(&p, i, why, whyn) != 0) return -1;
+    if (mon_proc_validate(&p, i, why, whyn) != 0) return -1;
   }
   return 0;
 }

@@ -18,7 +18,8 @@ typedef struct prof_thread {
   struct prof_thread *next; /* live-thread registry, under prof_lock */
   pthread_t self;
   uint64_t tid;
-  uint64_t start_ns;
+  uint64_t start_ns;   /* CLOCK_REALTIME */
+  uint64_t start_mono; /* CLOCK_MONOTONIC: end = start + the monotonic duration */
   _Atomic uint64_t mpi_ns[AUGP_NMPI], mpi_calls[AUGP_NMPI];
   _Atomic uint64_t io_ns[AUGP_NIO], io_calls[AUGP_NIO];
   _Atomic uint64_t io_rd, io_wr;
@@ -41,6 +42,10 @@ extern int prof_reported;     /* this image's record is written (gather or exit)
 prof_thread *prof_self(void); /* NULL when inactive */
 uint64_t prof_mono_ns(void);
 uint64_t prof_real_ns(void);
+/* The end of an interval that started at START_REAL (CLOCK_REALTIME) and
+ * START_MONO: START_REAL plus the monotonic time since, so a step of the
+ * wall clock meanwhile cannot make it end before it starts. */
+uint64_t prof_end_ns(uint64_t start_real, uint64_t start_mono);
 /* Fills rec with this process's summary so far (threads still running are
  * read in place); flags are OR-ed in. */
 void prof_snapshot(augp_proc *rec, uint64_t flags);

@@ -37,6 +37,7 @@ static prof_thread main_thread; /* static: the main thread never frees it */
 static _Thread_local prof_thread *tls_self;
 static uint64_t image_seq;             /* distinguishes records of one pid (exec, fork) */
 static char last_path[PATH_MAX + 128]; /* last record written (a failed exec removes it) */
+static uint64_t ident_mono;            /* CLOCK_MONOTONIC at ident.start_ns */
 
 uint64_t prof_mono_ns(void) {
   struct timespec ts;
@@ -57,11 +58,16 @@ static uint64_t thread_cpu_ns(pthread_t th) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t prof_end_ns(uint64_t start_real, uint64_t start_mono) {
+  return start_real + (prof_mono_ns() - start_mono);
+}
+
 static void thread_init(prof_thread *t) {
   memset(t, 0, sizeof *t);
   t->self = pthread_self();
   t->tid = (uint64_t)syscall(SYS_gettid);
   t->start_ns = prof_real_ns();
+  t->start_mono = prof_mono_ns();
   for (int i = 0; i < AUGP_NCTR; i++)
     t->fd[i] = -1;
   t->papi_set = -1;
@@ -82,6 +88,7 @@ static void identity(void) {
   ident.rank = -1;
   ident.nranks = -1;
   ident.start_ns = prof_real_ns();
+  ident_mono = prof_mono_ns();
   ident.level = (uint64_t)prof_level;
   image_seq++;
 }
@@ -114,7 +121,7 @@ static void summarise(prof_thread *t, augp_thread *out, int self) {
   memset(out, 0, sizeof *out);
   out->tid = t->tid;
   out->start_ns = t->start_ns;
-  out->end_ns = prof_real_ns();
+  out->end_ns = prof_end_ns(t->start_ns, t->start_mono);
   out->cpu_ns = thread_cpu_ns(self ? pthread_self() : t->self);
   for (int c = 0; c < AUGP_NMPI; c++)
     out->mpi_ns += PROF_GET(t->mpi_ns[c]);
@@ -184,7 +191,7 @@ void prof_snapshot(augp_proc *rec, uint64_t flags) {
   memset(rec, 0, sizeof *rec);
   pthread_mutex_lock(&prof_lock);
   *rec = ident;
-  rec->end_ns = prof_real_ns();
+  rec->end_ns = prof_end_ns(ident.start_ns, ident_mono);
   rec->flags |= flags | done_flags;
   rec->nthreads = nseen;
   /* Finished threads, then the running ones read in place. */

@@ -37,7 +37,7 @@ static int conf_ok;
 static char opt_level[16]; /* --augur-level, "" when not given */
 static int level;          /* this step's, once user_init decided */
 static char scratch[4200]; /* "" when this step is not profiled */
-static uint64_t start_ns;
+static uint64_t start_ns, start_mono;
 static int exit_status;
 static int per_task; /* the library is chosen per task (a directory of variants) */
 
@@ -62,9 +62,9 @@ static struct spank_option level_opt = {
     0,
     level_cb};
 
-static uint64_t real_ns(void) {
+static uint64_t clock_ns(clockid_t id) {
   struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
+  clock_gettime(id, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -145,7 +145,8 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av) {
     scratch[0] = '\0';
     return 0;
   }
-  start_ns = real_ns();
+  start_ns = clock_ns(CLOCK_REALTIME);
+  start_mono = clock_ns(CLOCK_MONOTONIC);
   exit_status = 0;
   return 0;
 }
@@ -221,12 +222,14 @@ int slurm_spank_exit(spank_t sp, int ac, char **av) {
   augp_job j;
   fill_job(sp, &j, job, step, uid);
   j.start_ns = start_ns;
-  j.end_ns = real_ns();
+  /* Start plus the monotonic duration: a clock step cannot make the step
+   * end before it starts (and lose its record). */
+  j.end_ns = start_ns + (clock_ns(CLOCK_MONOTONIC) - start_mono);
   j.exit_status = exit_status;
   augp_proc *procs = NULL;
   uint64_t n = 0;
   char why[4400];
-  if (mon_records_collect(scratch, uid, &procs, &n, why, sizeof why) < 0)
+  if (mon_records_collect(scratch, uid, &procs, &n, why, sizeof why) < 0 || why[0])
     slurm_error("augur: job %u step %s: %s", (unsigned)job, j.step, why);
   mon_dir_remove(scratch);
   scratch[0] = '\0';
@@ -236,8 +239,9 @@ int slurm_spank_exit(spank_t sp, int ac, char **av) {
     if (rc == 1)
       slurm_info("augur: job %u step %s: no collector answered (%s); record spooled in %s",
                  (unsigned)job, j.step, why, conf.spool);
-    else if (rc < 0)
-      slurm_error("augur: job %u step %s: record LOST: %s", (unsigned)job, j.step, why);
+    else if (rc != 0)
+      slurm_error("augur: job %u step %s: record %s: %s", (unsigned)job, j.step,
+                  rc == 2 ? "not sent" : "LOST", why);
   }
   free(procs);
   return 0;

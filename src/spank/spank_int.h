@@ -47,7 +47,8 @@ int augur_spank_scratch(const char *root, uint32_t job, const char *step, char *
                         char *why, size_t whyn);
 
 /* Sends the record header + procs to the collectors or spools it, then
- * drains the spool if a collector answered. 0 sent, 1 spooled, -1 lost. */
+ * drains the spool if a collector answered. 0 sent, 1 spooled, 2 invalid
+ * (set aside in the spool), -1 lost. */
 int augur_spank_send(const augur_spank_conf *c, const augp_job *job, const augp_proc *procs,
                      uint64_t n, char *why, size_t whyn);
 

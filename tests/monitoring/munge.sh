@@ -26,18 +26,22 @@ db() { /usr/bin/python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1
 AUGUR_SPOOL="$D/spool-root" expect 0 - "$AUGUR" profile -- true
 [ "$(jobs_in_db)" = 1 ] || fail "root's record not stored: $(cat "$D/err") $(tail -3 "$LOG")"
 
-# nobody, its own record
-mkdir -p "$D/spool-user" && chmod 777 "$D/spool-user"
+# nobody, its own record (its spool must be its own: mode 700, owned by it)
+mkdir -p "$D/spool-user" && chown nobody:nogroup "$D/spool-user" && chmod 700 "$D/spool-user"
 AUGUR_SPOOL="$D/spool-user" expect 0 - runuser -u nobody -- env AUGUR_SPOOL="$D/spool-user" \
   "$AUGUR" profile -- true
 [ "$(jobs_in_db)" = 2 ] || fail "nobody's record not stored: $(cat "$D/err") $(tail -3 "$LOG")"
 [ "$(db 'select count(*) from job where uid = 65534')" = 1 ] || fail "nobody's job is not under uid 65534"
 
 # root's record, spooled (no collector), then replayed by nobody: refused.
+# A record is bound to the spool that signed it (tests/monitoring/
+# spool_attack.sh), so nobody gets root's spool key with it here: the
+# collector's uid check is what stops this replay.
 AUGUR_COLLECTOR="127.0.0.1:1" AUGUR_SEND_DEADLINE_MS=200 AUGUR_SPOOL="$D/spool-root" \
   expect 0 - "$AUGUR" profile -- true
 [ "$(spooled "$D/spool-root")" = 1 ] || fail "root's record was not spooled"
-cp "$D/spool-root/"*.rec "$D/spool-user/" && chmod 644 "$D/spool-user/"*.rec
+cp "$D/spool-root/"*.rec "$D/spool-root/.key" "$D/spool-user/"
+chown nobody:nogroup "$D/spool-user/"*.rec "$D/spool-user/.key"
 expect 0 - runuser -u nobody -- env AUGUR_SPOOL="$D/spool-user" "$AUGUR" profile --flush
 contains "$LOG" "unauthorized: uid 65534 sent a record of uid 0"
 ls "$D/spool-user" | grep -q '\.rejected$' || fail "the refused record was not put aside"

@@ -60,6 +60,44 @@ contains "$LOG" "malformed: header says 5 processes"
 expect 0 - "$AUGUR" profile --collector "127.0.0.1:$PORT" --key "$KEY" --spool "$D/spool" -- true
 [ "$(jobs_in_db)" = 1 ] || fail "a valid job after the bad ones was not stored: $(cat "$LOG")"
 
+# A record the collector rejects at its first send (a collector that
+# answers "rejected" to everything, speaking the wire format with the key)
+# is set aside as .rec.rejected at once, not spooled to be sent again.
+python3 - "$KEY" "$D/fport" <<'PY' &
+import hashlib, hmac, socket, struct, sys
+key = open(sys.argv[1], "rb").read().rstrip(b"\r\n")
+srv = socket.socket()
+srv.bind(("127.0.0.1", 0))
+srv.listen(4)
+srv.settimeout(60)
+open(sys.argv[2], "w").write(str(srv.getsockname()[1]))
+c, _ = srv.accept()
+def read(n):
+    b = b""
+    while len(b) < n:
+        got = c.recv(n - len(b))
+        if not got:
+            raise SystemExit(1)
+        b += got
+    return b
+hdr = read(16)
+plen = struct.unpack("<I", hdr[8:12])[0]
+payload = read(plen + 32)[:plen]
+ack = struct.pack("<I", 2) + payload[:16]
+ahdr = b"AUGR" + struct.pack("<HHII", 1, 2, len(ack), 0)
+c.sendall(ahdr + ack + hmac.new(key, ahdr + ack, hashlib.sha256).digest())
+c.close()
+PY
+FAKE=$!
+i=0
+while [ ! -s "$D/fport" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+expect 1 - "$AUGUR" profile --collector "127.0.0.1:$(cat "$D/fport")" --key "$KEY" \
+  --spool "$D/spool-rej" -- true
+wait "$FAKE"
+contains "$D/err" "record not sent: the collector rejected the job record; set aside as"
+ls "$D/spool-rej" | grep -q '\.rec\.rejected$' || fail "the rejected record was not set aside"
+ls "$D/spool-rej" | grep -q '\.rec$' && fail "a rejected record was spooled to be sent again"
+
 # Bad configuration: refused with a message, not a crash.
 chmod 644 "$KEY"
 expect 1 1 "$AUGURD" --key "$KEY" --db "$D/x.db" --listen 127.0.0.1:0

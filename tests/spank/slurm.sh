@@ -26,6 +26,7 @@ cd "$D" || exit 1
 stamp() { [ -n "${VERBOSE_TIMES:-}" ] && echo "$(date +%s.%N | cut -c1-14) $*"; return 0; }
 mkdir -p state spool log scratch aspool
 chmod 1777 scratch
+chmod 700 aspool # augur's spool must be root's own here, closed to others
 PIDS=""
 stop_slurm() {
   for p in $PIDS; do kill "$p" 2>/dev/null; done

@@ -191,7 +191,19 @@ static void spool_without_collector(void **state) {
   snprintf(f, sizeof f, "%s/07000000000000000000000000000000.rec", c.spool);
   struct stat st;
   assert_int_equal(stat(f, &st), 0);
-  assert_int_equal((size_t)st.st_size, sizeof j + sizeof p);
+  /* A frame signed with the spool's own key. */
+  assert_int_equal((size_t)st.st_size, MON_HDR + sizeof j + sizeof p + MON_MAC);
+
+  /* An invalid record (here: no job id) is not spooled to be sent again and
+   * again: it is set aside as .rejected (docs/monitoring.md). */
+  j.uid[0] = 8;
+  j.job_id[0] = 0;
+  assert_int_equal(augur_spank_send(&c, &j, &p, 1, why, sizeof why), 2);
+  assert_non_null(strstr(why, "empty job id"));
+  snprintf(f, sizeof f, "%s/08000000000000000000000000000000.rec", c.spool);
+  assert_int_equal(stat(f, &st), -1);
+  snprintf(f, sizeof f, "%s/08000000000000000000000000000000.rec.rejected", c.spool);
+  assert_int_equal(stat(f, &st), 0);
 }
 
 /* The library per task: the configured file as it is; from a directory of
