@@ -61,6 +61,14 @@ const char *augur_trace_path(const augur_trace *t);
  * what was expected. Returns 0 if the trace is intact. */
 int augur_trace_damage(const augur_trace *t, uint32_t rank, const char **msg);
 
+/* Number of events blocks of RANK's file the reader dropped at open because
+ * they repeat an earlier block of the same thread, or start before that
+ * thread's previous block ended (a thread's records are in time order). The
+ * blocks kept are whole and in order, so this is not counted by
+ * augur_trace_damage and streams do not fail; *msg (if non-NULL) gets the
+ * first dropped block's description (file, rank, offset), NULL if none. */
+size_t augur_trace_dropped(const augur_trace *t, uint32_t rank, const char **msg);
+
 /* A rank's recording is finished when the rank reached MPI_Finalize (its
  * definitions carry the Finalize time). Otherwise the program was interrupted
  * (killed, crashed, MPI_Abort, exit without MPI_Finalize): the rank's events

@@ -181,6 +181,17 @@ static int print_damage(augur_trace *t, const char **first) {
     printf("  %s\n", msg);
     if (!damaged++) *first = msg;
   }
+  /* Blocks the reader dropped (repeated or back in time): what is kept is
+   * whole, but the file is damaged all the same. */
+  for (uint32_t r = 0; r < augur_trace_nranks(t); r++) {
+    const char *msg = NULL;
+    size_t n = augur_trace_dropped(t, r, &msg);
+    if (!n) continue;
+    printf("  %s", msg);
+    if (n > 1) printf(" (and %zu more blocks of rank %u)", n - 1, r);
+    printf("\n");
+    if (!damaged++) *first = msg;
+  }
   if (!damaged) printf("  none\n");
   return damaged;
 }
