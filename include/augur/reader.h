@@ -79,8 +79,15 @@ int augur_trace_rank_finished(const augur_trace *t, uint32_t rank);
 uint64_t augur_trace_rank_end_ns(const augur_trace *t, uint32_t rank);
 /* Number of unfinished ranks (0: the trace is complete). When there is one,
  * writes the statement every analysis prints (text and JSON) into buf:
- * "trace incomplete: rank 1 stops at 2.31 s (no MPI_Finalize); results cover
- * only what was recorded" (several ranks: how many, and the first to stop). */
+ * "trace incomplete: rank 1 stops at 2.31 s (no MPI_Finalize); kept: rank 1
+ * 2001 events to 2.31 s; results cover only what was recorded" (several
+ * ranks: how many, and the first to stop). "kept" says how much of each
+ * unfinished rank survived (events on disk, end of its last one), the first
+ * AUGUR_INCOMPLETE_LIST of them by rank; the ranks not listed there ended
+ * cleanly (or are counted as "N more"). A buffer of AUGUR_INCOMPLETE_MAX
+ * bytes always holds it. */
+#define AUGUR_INCOMPLETE_MAX  1024
+#define AUGUR_INCOMPLETE_LIST 8
 int augur_trace_incomplete(const augur_trace *t, char *buf, size_t n);
 
 /* Definitions (merged over ranks). */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,11 +63,18 @@ int cli_run_child_watched(char **cmd, int (*stalled)(void *ctx), void *ctx, int 
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
   fflush(NULL);
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) return cli_fail("fork: %s", strerror(errno));
   if (pid == 0) {
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    /* augur killed, even by SIGKILL which it cannot catch: the command gets
+     * SIGTERM from the kernel (mpiexec passes it on to the ranks, whose
+     * recorder writes what it holds), so no job runs on without its
+     * recorder's parent (issue 22 item 10). Kept across exec; checked after
+     * setting in case augur died in between. */
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent) _exit(128 + SIGTERM);
     execvp(cmd[0], cmd);
     fprintf(stderr, "%s: cannot run '%s': %s\n", cli_prog, cmd[0], strerror(errno));
     _exit(127);

@@ -108,7 +108,7 @@ int cmd_diagnose(int argc, char **argv) {
     augur_trace_close(t);
     return cli_fail("%s", err.msg);
   }
-  char ibuf[256];
+  char ibuf[AUGUR_INCOMPLETE_MAX];
   const char *inc = cli_incomplete(t, ibuf, sizeof ibuf);
   if (json) {
     char *buf = NULL;

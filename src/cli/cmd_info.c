@@ -98,8 +98,8 @@ static void print_placement(augur_trace *t) {
 
 static void print_ranks(augur_trace *t) {
   uint32_t n = augur_trace_nranks(t);
-  printf("\nRanks\n  %6s  %-20s %8s %12s %8s %11s  %s\n", "rank", "host", "pid", "events", "blocks",
-         "on disk", "status");
+  printf("\nRanks\n  %6s  %-20s %8s %12s %10s %8s %11s  %s\n", "rank", "host", "pid", "events",
+         "last (s)", "blocks", "on disk", "status");
   uint64_t tev = 0, tbytes = 0;
   for (uint32_t r = 0; r < n; r++) {
     const augur_rank_def *d = augur_trace_rank(t, r);
@@ -111,9 +111,10 @@ static void print_ranks(augur_trace *t) {
     augur_fmt_bytes(sz, sizeof sz, bytes);
     tev += ev;
     tbytes += bytes;
-    printf("  %6u  %-20s %8llu %12llu %8zu %11s  %s\n", r, d && d->host ? d->host : "?",
-           d ? (unsigned long long)d->pid : 0ULL, (unsigned long long)ev, augur_trace_nblocks(t, r),
-           sz,
+    /* How much survived: events kept, the end of the last one, ended cleanly. */
+    printf("  %6u  %-20s %8llu %12llu %10.3f %8zu %11s  %s\n", r, d && d->host ? d->host : "?",
+           d ? (unsigned long long)d->pid : 0ULL, (unsigned long long)ev,
+           (double)augur_trace_rank_end_ns(t, r) / 1e9, augur_trace_nblocks(t, r), sz,
            dmg              ? "DAMAGED"
            : !d             ? "no rank facts"
            : d->finalize_ns ? "complete"
@@ -121,7 +122,8 @@ static void print_ranks(augur_trace *t) {
   }
   char sz[32];
   augur_fmt_bytes(sz, sizeof sz, tbytes);
-  printf("  %6s  %-20s %8s %12llu %8s %11s\n", "total", "", "", (unsigned long long)tev, "", sz);
+  printf("  %6s  %-20s %8s %12llu %10s %8s %11s\n", "total", "", "", (unsigned long long)tev, "",
+         "", sz);
 }
 
 static void print_comms(augur_trace *t) {

@@ -92,7 +92,7 @@ int cmd_phases(int argc, char **argv) {
     return cli_fail("%s", err.msg);
   }
   rc = CLI_OK;
-  char ibuf[256];
+  char ibuf[AUGUR_INCOMPLETE_MAX];
   const char *inc = cli_incomplete(t, ibuf, sizeof ibuf);
   if (json) {
     char *s = augur_phases_json(p, lg, t);

@@ -365,7 +365,7 @@ int cmd_simulate(int argc, char **argv) {
     rc = simulate_in_memory(t, &sc, &mach, &res, &gs, &err);
   else
     rc = augur_simulate_trace(t, &mach, &o, &res, &gs, &err);
-  char ibuf[256];
+  char ibuf[AUGUR_INCOMPLETE_MAX];
   const char *inc = cli_incomplete(t, ibuf, sizeof ibuf);
   augur_trace_close(t);
   if (rc != AUGUR_OK) return cli_fail("%s", err.msg);

@@ -869,22 +869,37 @@ int augur_trace_incomplete(const augur_trace *t, char *buf, size_t n) {
   if (!unfinished || !n) return (int)unfinished;
   int events = augur_trace_nevents(t, first) != 0;
   double at = (double)first_end / 1e9;
+  /* How much of each unfinished rank survived. */
+  char kept[AUGUR_INCOMPLETE_MAX / 2];
+  size_t k = 0;
+  uint32_t listed = 0;
+  k += (size_t)snprintf(kept, sizeof kept, "kept:");
+  for (uint32_t r = 0; r < t->nranks && k < sizeof kept; r++) {
+    if (augur_trace_rank_finished(t, r)) continue;
+    if (listed++ == AUGUR_INCOMPLETE_LIST) {
+      k += (size_t)snprintf(kept + k, sizeof kept - k, ", %u more", unfinished - listed + 1);
+      break;
+    }
+    k += (size_t)snprintf(kept + k, sizeof kept - k, "%s rank %u %llu events to %.2f s",
+                          listed > 1 ? "," : "", r, (unsigned long long)augur_trace_nevents(t, r),
+                          (double)augur_trace_rank_end_ns(t, r) / 1e9);
+  }
   const char *tail = "results cover only what was recorded";
   if (unfinished == 1 && events)
-    snprintf(buf, n, "trace incomplete: rank %u stops at %.2f s (no MPI_Finalize); %s", first, at,
-             tail);
+    snprintf(buf, n, "trace incomplete: rank %u stops at %.2f s (no MPI_Finalize); %s; %s", first,
+             at, kept, tail);
   else if (unfinished == 1)
     snprintf(buf, n, "trace incomplete: rank %u recorded no events (no MPI_Finalize); %s", first,
              tail);
   else if (events)
     snprintf(buf, n,
              "trace incomplete: %u of %u ranks stop before MPI_Finalize, rank %u first at "
-             "%.2f s; %s",
-             unfinished, t->nranks, first, at, tail);
+             "%.2f s; %s; %s",
+             unfinished, t->nranks, first, at, kept, tail);
   else
     snprintf(buf, n,
              "trace incomplete: %u of %u ranks stop before MPI_Finalize, rank %u with no "
-             "events; %s",
-             unfinished, t->nranks, first, tail);
+             "events; %s; %s",
+             unfinished, t->nranks, first, kept, tail);
   return (int)unfinished;
 }

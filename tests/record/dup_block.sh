@@ -7,10 +7,7 @@
 #   dup_block.sh MPIEXEC PROG AUGUR OUT
 set -u
 mpiexec=$1 prog=$2 augur=$3 out=$4
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+. "$(dirname "$0")/lib.sh"
 t="$out/dup-orig.augur"
 rm -rf "$t" "$out"/dup-*.augur "$out"/dup-*.otf2
 # Tiny buffers: many events blocks per rank.
