@@ -30,7 +30,13 @@ assert len(jobs) == 3, [j.get("command") for j in jobs]
 cmds = [j["command"] for j in jobs]
 assert sum("a\ufffdb" in c for c in cmds) == 2, cmds
 PY
-ID=$(python3 -c "import json,sys; print([j['id'] for j in json.load(open(sys.argv[1])) if j['command'].endswith('xa\ufffdby')][0])" "$D/out")
+# The job's row id from the database itself, so this check does not depend on
+# the list above.
+ID=$(python3 -c "
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.text_factory = bytes
+print([i for i, cmd in c.execute('select id, command from job') if cmd.endswith(b'xa\\xffby')][0])" "$DB")
 
 expect 0 0 "$AUGUR" jobs --db "$DB" "#$ID" --json --by process
 python3 - "$D/out" <<'PY' || fail "per-process rows (see above)"
