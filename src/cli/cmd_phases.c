@@ -97,7 +97,7 @@ int cmd_phases(int argc, char **argv) {
   if (json) {
     char *s = augur_phases_json(p, lg, t);
     if (s) {
-      cli_print_json(s, strlen(s), inc);
+      cli_print_json(t, s, strlen(s), inc);
       free(s);
     } else {
       rc = cli_fail("out of memory writing JSON");

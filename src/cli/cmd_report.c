@@ -72,7 +72,7 @@ int cmd_report(int argc, char **argv) {
       augur_trace_close(t);
       return cli_fail("out of memory writing JSON");
     }
-    cli_print_json(s, strlen(s), inc);
+    cli_print_json(t, s, strlen(s), inc);
     free(s);
   } else {
     if (inc) printf("%s\n\n", inc);

@@ -42,9 +42,12 @@ for fault in 1 2; do
   for a in report diagnose phases simulate; do
     "$augur" $a "$t" --json 2>/dev/null | python3 -c '
 import json, sys
-s = json.load(sys.stdin)["incomplete"]
-want = "kept: rank 0 %s events to " % sys.argv[1]
-assert want in s and ", rank 1 %s events to " % sys.argv[1] in s, s
+d = json.load(sys.stdin)
+s, e = d["incomplete"], int(sys.argv[1])
+assert "kept: rank 0 %d events to " % e in s and ", rank 1 %d events to " % e in s, s
+kept = d["kept"]
+assert [(k["rank"], k["events"], k["finalized"]) for k in kept] == [(0, e, False), (1, e, False)], kept
+assert all(k["last_s"] > 0 for k in kept), kept
 ' $((1 + 2 * n)) || fail "fault $fault: $a --json does not say what each rank kept"
     "$augur" $a "$t" 2>/dev/null | head -1 | grep -q "kept: rank 0 $((1 + 2 * n)) events to" ||
       fail "fault $fault: $a text does not say what each rank kept"
