@@ -55,6 +55,14 @@ for where in next end; do
   [ $rc -eq 1 ] || fail "$where: info exited $rc, want 1 (damaged)"
   grep -q "rank-00001.evt: rank 1: block at offset [0-9]*: repeats the events block at offset" \
     "$d.info" || fail "$where: info does not name the repeated block: $(sed -n '/^Damage/,$p' "$d.info")"
+  for a in report diagnose phases simulate; do
+    "$augur" $a "$d" 2>/dev/null | head -1 | grep -q "^trace damaged: 1 events block dropped" ||
+      fail "$where: $a text does not say a block was dropped"
+    "$augur" $a "$d" --json 2>/dev/null | python3 -c '
+import json, sys
+assert json.load(sys.stdin)["incomplete"].startswith("trace damaged: 1 events block dropped")
+' || fail "$where: $a --json does not say a block was dropped"
+  done
   got=$(events "$d")
   [ "$got" = "$want" ] || fail "$where: events per rank $got, recorded $want"
   "$augur" export "$d" --format otf2 -o "$out/dup-$where.otf2" >"$d.exp" 2>&1
