@@ -22,6 +22,16 @@ mpiexec=$1 app=$2 augur=$3 out=$4
 export AUGUR_COUNTERS=none
 mkdir -p "$out"
 
+started() { # started TRACE: waits (<= 60 s) until both ranks opened their files, then 1 s more
+  i=0
+  while { [ ! -e "$1/rank-00000.evt" ] || [ ! -e "$1/rank-00001.evt" ]; } && [ $i -lt 600 ]; do
+    sleep 0.1
+    i=$((i + 1))
+  done
+  [ $i -lt 600 ] || fail "$1: the ranks did not start in 60 s"
+  sleep 1
+}
+
 events() { # events TRACE: "e0 e1" (report --json)
   "$augur" report "$1" --json 2>"$1.rerr" |
     python3 -c 'import json,sys; print(" ".join(str(r["events"]) for r in json.load(sys.stdin)["ranks"]))'
@@ -63,7 +73,7 @@ rm -rf "$t"
 AUGUR_FLUSH_SECONDS=0 AUGUR_BUFFER_EVENTS=1000000 "$augur" record -o "$t" -- \
   "$mpiexec" -n 2 "$app" -f 0 -t 60001 >"$t.out" 2>&1 &
 rec=$!
-sleep 3
+started "$t"
 launcher=$(pgrep -P $rec)
 [ -n "$launcher" ] && kill -TERM $launcher
 wait $rec
@@ -78,7 +88,7 @@ t="$out/crash-kill.augur"
 rm -rf "$t"
 "$augur" record -o "$t" -- "$mpiexec" -n 2 "$app" -f 0 -t 60002 >"$t.out" 2>&1 &
 rec=$!
-sleep 3
+started "$t"
 kill -KILL $rec
 wait $rec 2>/dev/null
 i=0
