@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -61,9 +60,13 @@ static int running(const char *name, long pgrp) {
   char state = p[2]; /* ") S PPID PGRP" */
   if (state == 'Z' || state == 'X') return 0;
   if (pgrp <= 0) return 1;
-  char *end;
-  strtol(p + 4, &end, 10); /* ppid */
-  return strtol(end, NULL, 10) == pgrp;
+  p += 4; /* the ppid, then the process group (no strtol: signal-safe) */
+  while (*p >= '0' && *p <= '9')
+    p++;
+  long g = 0;
+  for (p += *p == ' '; *p >= '0' && *p <= '9'; p++)
+    g = g * 10 + (*p - '0');
+  return g == pgrp;
 }
 
 /* 1 while process PID (> 0), or a member of process group -PID (< -1), runs. */
