@@ -65,6 +65,10 @@ foreach(_app pas2p_solver pas2p_irregular pred_short_phases pred_p2p_loop ph_per
   _augur_c_app(${_app} common.h AUGUR_PREDICT_APPS)
 endforeach()
 
+# Crash-salvage app (apps/README.md, "cr_crash"): a run that crashes or is
+# killed, for tests/record/crash.sh (issue 22 item 10).
+_augur_c_app(cr_crash common.h AUGUR_CR_APPS)
+
 # Fortran stencil (written separately, mirrors stencil.c): only when the
 # source and this flavour's mpifort both exist. Built by a custom command so
 # the project stays a C-only project.

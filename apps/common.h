@@ -51,6 +51,22 @@ static inline int app_parse(int argc, char **argv, const app_opt *opts, int nopt
   return 0;
 }
 
+/* CLOCK_MONOTONIC in seconds. */
+static inline double app_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Computes for SECONDS of wall time (cr_crash, tests/record/rec_killed). */
+static inline void app_spin(double seconds) {
+  volatile double x = 1.0; /* volatile: the compute stays */
+  double end = app_now() + seconds;
+  while (app_now() < end)
+    for (int i = 0; i < 100; i++)
+      x = x * 1.0000001 + 1e-9;
+}
+
 /* WORK passes of a forward recurrence over A (N doubles): compute that
  * scales with WORK and N, for the apps that set a compute share by option
  * (ph_periodic, ph_levels). The result keeps it live. */

@@ -61,6 +61,14 @@ const char *augur_trace_path(const augur_trace *t);
  * what was expected. Returns 0 if the trace is intact. */
 int augur_trace_damage(const augur_trace *t, uint32_t rank, const char **msg);
 
+/* Number of events blocks of RANK's file the reader dropped at open because
+ * they repeat an earlier block of the same thread, or start before that
+ * thread's previous block ended (a thread's records are in time order). The
+ * blocks kept are whole and in order, so this is not counted by
+ * augur_trace_damage and streams do not fail; *msg (if non-NULL) gets the
+ * first dropped block's description (file, rank, offset), NULL if none. */
+size_t augur_trace_dropped(const augur_trace *t, uint32_t rank, const char **msg);
+
 /* A rank's recording is finished when the rank reached MPI_Finalize (its
  * definitions carry the Finalize time). Otherwise the program was interrupted
  * (killed, crashed, MPI_Abort, exit without MPI_Finalize): the rank's events
@@ -71,8 +79,15 @@ int augur_trace_rank_finished(const augur_trace *t, uint32_t rank);
 uint64_t augur_trace_rank_end_ns(const augur_trace *t, uint32_t rank);
 /* Number of unfinished ranks (0: the trace is complete). When there is one,
  * writes the statement every analysis prints (text and JSON) into buf:
- * "trace incomplete: rank 1 stops at 2.31 s (no MPI_Finalize); results cover
- * only what was recorded" (several ranks: how many, and the first to stop). */
+ * "trace incomplete: rank 1 stops at 2.31 s (no MPI_Finalize); kept: rank 1
+ * 2001 events to 2.31 s; results cover only what was recorded" (several
+ * ranks: how many, and the first to stop). "kept" says how much of each
+ * unfinished rank survived (events on disk, end of its last one), the first
+ * AUGUR_INCOMPLETE_LIST of them by rank; the ranks not listed there ended
+ * cleanly (or are counted as "N more"). A buffer of AUGUR_INCOMPLETE_MAX
+ * bytes always holds it. */
+#define AUGUR_INCOMPLETE_MAX  1024
+#define AUGUR_INCOMPLETE_LIST 8
 int augur_trace_incomplete(const augur_trace *t, char *buf, size_t n);
 
 /* Definitions (merged over ranks). */

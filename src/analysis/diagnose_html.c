@@ -459,7 +459,7 @@ int augur_diagnosis_write_html(const augur_diagnosis *d, augur_trace *t, FILE *f
   if (t && build_timeline(&tl, d, t, err)) return -1;
 
   write_head(f, title);
-  char incomplete[256];
+  char incomplete[AUGUR_INCOMPLETE_MAX];
   if (t && augur_trace_incomplete(t, incomplete, sizeof incomplete)) {
     fputs("<p id=\"incomplete\"><strong>", f);
     tl_xml_escape(f, incomplete);

@@ -6,10 +6,7 @@
 #include <string.h>
 
 #include "augur/diagnose.h"
-
-static json_t *str_or_null(const char *s) {
-  return s ? json_string(s) : json_null();
-}
+#include "augur/text.h"
 
 static json_t *finding_json(const augur_dx_finding *x) {
   json_t *o = json_object();
@@ -31,19 +28,19 @@ static json_t *finding_json(const augur_dx_finding *x) {
     const augur_dx_callsite *c = &x->callsites[i];
     json_t *e = json_object();
     json_object_set_new(e, "id", json_integer(c->id));
-    json_object_set_new(e, "function", str_or_null(c->function));
-    json_object_set_new(e, "file", str_or_null(c->file));
+    json_object_set_new(e, "function", augur_json_text(c->function));
+    json_object_set_new(e, "file", augur_json_text(c->file));
     json_object_set_new(e, "line", c->file ? json_integer(c->line) : json_null());
-    json_object_set_new(e, "module", str_or_null(c->module));
+    json_object_set_new(e, "module", augur_json_text(c->module));
     json_object_set_new(e, "offset", json_integer((json_int_t)c->offset));
-    json_object_set_new(e, "where", str_or_null(c->where));
+    json_object_set_new(e, "where", augur_json_text(c->where));
     json_object_set_new(e, "seconds", json_real(c->seconds));
     json_array_append_new(cs, e);
   }
   json_object_set_new(o, "callsites", cs);
-  json_object_set_new(o, "cause", str_or_null(x->cause));
-  json_object_set_new(o, "recommendation", str_or_null(x->recommendation));
-  json_object_set_new(o, "undecided", str_or_null(x->undecided));
+  json_object_set_new(o, "cause", augur_json_text(x->cause));
+  json_object_set_new(o, "recommendation", augur_json_text(x->recommendation));
+  json_object_set_new(o, "undecided", augur_json_text(x->undecided));
   json_t *m = json_array();
   for (size_t i = 0; i < x->nmarks; i++) {
     json_t *e = json_object();
@@ -68,10 +65,10 @@ int augur_diagnosis_write_json(const augur_diagnosis *d, FILE *f, augur_error *e
   json_object_set_new(pl, "known", json_boolean(d->placement_known));
   json_object_set_new(pl, "oversubscribed_hosts", json_integer(d->oversubscribed));
   json_object_set_new(pl, "busiest_host",
-                      d->busiest_cores ? json_string(d->busiest_host) : json_null());
+                      d->busiest_cores ? augur_json_text(d->busiest_host) : json_null());
   json_object_set_new(pl, "busiest_ranks", json_integer(d->busiest_ranks));
   json_object_set_new(pl, "busiest_cores", json_integer(d->busiest_cores));
-  json_object_set_new(pl, "warning", str_or_null(d->oversubscription));
+  json_object_set_new(pl, "warning", augur_json_text(d->oversubscription));
   json_object_set_new(o, "placement", pl);
   json_object_set_new(o, "min_share", json_real(d->min_share));
   json_object_set_new(o, "has_counters", json_boolean(d->has_counters));
@@ -115,12 +112,12 @@ int augur_diagnosis_write_json(const augur_diagnosis *d, FILE *f, augur_error *e
     const augur_dx_path_site *p = &d->path[i];
     json_t *e = json_object();
     json_object_set_new(e, "id", json_integer(p->callsite));
-    json_object_set_new(e, "function", str_or_null(p->function));
-    json_object_set_new(e, "file", str_or_null(p->file));
+    json_object_set_new(e, "function", augur_json_text(p->function));
+    json_object_set_new(e, "file", augur_json_text(p->file));
     json_object_set_new(e, "line", p->file ? json_integer(p->line) : json_null());
-    json_object_set_new(e, "module", str_or_null(p->module));
+    json_object_set_new(e, "module", augur_json_text(p->module));
     json_object_set_new(e, "offset", json_integer((json_int_t)p->offset));
-    json_object_set_new(e, "where", str_or_null(p->where));
+    json_object_set_new(e, "where", augur_json_text(p->where));
     json_object_set_new(e, "compute_seconds", json_real(p->compute_seconds));
     json_object_set_new(e, "mpi_seconds", json_real(p->mpi_seconds));
     json_object_set_new(e, "share", json_real(p->share));
@@ -130,7 +127,7 @@ int augur_diagnosis_write_json(const augur_diagnosis *d, FILE *f, augur_error *e
   json_object_set_new(o, "critical_path", cp);
   json_t *ns = json_array();
   for (size_t i = 0; i < d->nnotes; i++)
-    json_array_append_new(ns, json_string(d->notes[i]));
+    json_array_append_new(ns, augur_json_text(d->notes[i]));
   json_object_set_new(o, "notes", ns);
   int rc = json_dumpf(o, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
   json_decref(o);

@@ -5,6 +5,7 @@
 
 #include "augur/phases.h"
 #include "augur/report.h" /* augur_fmt_callsite */
+#include "augur/text.h"
 
 /* What to say when no relevant phase repeats: a signature run of such a
  * program has nothing to time a few repetitions of, and runs to its end. */
@@ -196,9 +197,10 @@ static json_t *bound_json(augur_trace *t, uint32_t rank, unsigned type, uint32_t
   const char *module = NULL;
   uint64_t offset = 0;
   if (t) augur_callsite_place(t, cs, &module, &offset);
-  return json_pack("{s:I, s:s, s:I, s:s, s:s?, s:I}", "rank", (json_int_t)rank, "call",
-                   augur_event_name(type), "callsite", (json_int_t)cs, "location", s, "module",
-                   module, "offset", (json_int_t)offset);
+  return json_pack("{s:I, s:s, s:I, s:o, s:o, s:I}", "rank", (json_int_t)rank, "call",
+                   augur_event_name(type), "callsite", (json_int_t)cs, "location",
+                   augur_json_text(s), "module", augur_json_text(module), "offset",
+                   (json_int_t)offset);
 }
 
 char *augur_phases_json(const augur_phases *p, const augur_logical *lg, augur_trace *t) {
@@ -210,7 +212,7 @@ char *augur_phases_json(const augur_phases *p, const augur_logical *lg, augur_tr
     return NULL;
   }
   json_object_set_new(root, "schema", json_integer(AUGUR_PHASES_SCHEMA));
-  json_object_set_new(root, "trace", json_string(t ? augur_trace_path(t) : ""));
+  json_object_set_new(root, "trace", augur_json_text(t ? augur_trace_path(t) : ""));
   json_object_set_new(root, "mode", json_string(mode_name(p->mode)));
   if (p->mode == AUGUR_PHASES_RANK) {
     json_object_set_new(root, "rank", json_integer(p->rank));
@@ -228,7 +230,7 @@ char *augur_phases_json(const augur_phases *p, const augur_logical *lg, augur_tr
   json_object_set_new(work, "source",
                       json_string(lg->work_counter >= 0 ? "counter" : "compute_time"));
   json_object_set_new(work, "counter",
-                      lg->work_counter >= 0 ? json_string(lg->work_name) : json_null());
+                      augur_json_text(lg->work_counter >= 0 ? lg->work_name : NULL));
   json_object_set_new(work, "unit", json_string(work_unit(lg)));
   json_object_set_new(root, "work", work);
   json_object_set_new(root, "options",

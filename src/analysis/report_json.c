@@ -6,6 +6,7 @@
 
 #include "augur/event.h"
 #include "augur/report.h"
+#include "augur/text.h"
 
 static json_t *u64(uint64_t v) {
   return json_integer((json_int_t)v);
@@ -44,17 +45,17 @@ static json_t *site_json(const augur_report_site *s, augur_trace *t) {
   augur_srcloc loc = {0};
   if (s->callsite == 0 || augur_trace_resolve(t, s->callsite, &loc) != AUGUR_OK)
     loc = (augur_srcloc){0};
-  json_object_set_new(o, "function", loc.function ? json_string(loc.function) : json_null());
-  json_object_set_new(o, "file", loc.file ? json_string(loc.file) : json_null());
+  json_object_set_new(o, "function", augur_json_text(loc.function));
+  json_object_set_new(o, "file", augur_json_text(loc.file));
   json_object_set_new(o, "line", json_integer(loc.line));
   const char *module = NULL;
   uint64_t offset = 0;
   augur_callsite_place(t, s->callsite, &module, &offset);
-  json_object_set_new(o, "module", module ? json_string(module) : json_null());
+  json_object_set_new(o, "module", augur_json_text(module));
   json_object_set_new(o, "offset", u64(offset));
   char where[512];
   augur_fmt_callsite(where, sizeof where, t, s->callsite);
-  json_object_set_new(o, "where", json_string(where));
+  json_object_set_new(o, "where", augur_json_text(where));
   json_object_set_new(o, "count", u64(s->count));
   json_object_set_new(o, "time_ns", u64(s->time_ns));
   return o;
@@ -131,7 +132,7 @@ char *augur_report_json(const augur_report *r, augur_trace *t, int top) {
   if (!root) return NULL;
   json_object_set_new(root, "schema", json_string("augur-report"));
   json_object_set_new(root, "version", json_integer(AUGUR_REPORT_SCHEMA));
-  json_object_set_new(root, "trace", t ? json_string(augur_trace_path(t)) : json_null());
+  json_object_set_new(root, "trace", augur_json_text(t ? augur_trace_path(t) : NULL));
   json_object_set_new(root, "nranks", u64(r->nranks));
   json_object_set_new(root, "complete", json_boolean(r->complete));
   json_object_set_new(root, "events", u64(r->events));
@@ -154,7 +155,7 @@ char *augur_report_json(const augur_report *r, augur_trace *t, int top) {
   json_object_set_new(root, "message_sizes", sizes_json(r));
   json_object_set_new(root, "matrix", matrix_json(r));
   json_object_set_new(root, "load_balance", balance_json(r));
-  json_object_set_new(root, "error", r->error[0] ? json_string(r->error) : json_null());
+  json_object_set_new(root, "error", augur_json_text(r->error[0] ? r->error : NULL));
   char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
   json_decref(root);
   return s;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -136,6 +137,7 @@ int cli_run_child_watched(char **cmd, int (*watch)(void *ctx), void *ctx, int *e
   sigemptyset(&ign.sa_mask);
   sigaction(SIGPIPE, watch ? &ign : NULL, &old_pipe);
   fflush(NULL);
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     int e = errno;
@@ -156,6 +158,12 @@ int cli_run_child_watched(char **cmd, int (*watch)(void *ctx), void *ctx, int *e
       close(err[0]);
       close(err[1]);
     }
+    /* augur killed, even by SIGKILL which it cannot catch: the command gets
+     * SIGTERM from the kernel (mpiexec passes it on to the ranks, whose
+     * recorder writes what it holds), so no job runs on without its
+     * recorder's parent (issue 22 item 10). Kept across exec; checked after
+     * setting in case augur died in between. */
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent) _exit(128 + SIGTERM);
     execvp(cmd[0], cmd);
     fprintf(stderr, "%s: cannot run '%s': %s\n", cli_prog, cmd[0], strerror(errno));
     _exit(127);

@@ -79,14 +79,17 @@ int cli_parse_real(const char *opt, const char *val, double min, double max, con
  * reader's message). Returns CLI_OK or CLI_FAIL. */
 int cli_open_trace(const char *path, augur_trace **t);
 
-/* An interrupted recording (augur_trace_incomplete): its statement in buf,
- * or NULL when every rank reached MPI_Finalize. Every analysis prints it, in
+/* An interrupted recording (augur_trace_incomplete), and events blocks the
+ * reader dropped (augur_trace_dropped): the statement in buf, or NULL when
+ * every rank reached MPI_Finalize and nothing was dropped. Every analysis prints it, in
  * text (first line) and in JSON (cli_print_json), and exits 0. */
 const char *cli_incomplete(const augur_trace *t, char *buf, size_t n);
 /* Prints a JSON document (one top-level object, LEN bytes) and a newline to
  * stdout; with INCOMPLETE non-NULL, "incomplete": INCOMPLETE is its first
- * member. CLI_OK, or CLI_FAIL when stdout failed. */
-int cli_print_json(const char *json, size_t len, const char *incomplete);
+ * member and "kept" (what survived of each rank of T: [{"rank", "events",
+ * "last_s", "finalized"}], docs/cli.md) its second. CLI_OK, or CLI_FAIL when
+ * stdout failed. */
+int cli_print_json(const augur_trace *t, const char *json, size_t len, const char *incomplete);
 
 /* Progress line on stderr, only when stderr is a terminal. */
 typedef struct cli_progress {

@@ -108,7 +108,7 @@ int cmd_diagnose(int argc, char **argv) {
     augur_trace_close(t);
     return cli_fail("%s", err.msg);
   }
-  char ibuf[256];
+  char ibuf[AUGUR_INCOMPLETE_MAX];
   const char *inc = cli_incomplete(t, ibuf, sizeof ibuf);
   if (json) {
     char *buf = NULL;
@@ -116,7 +116,7 @@ int cmd_diagnose(int argc, char **argv) {
     FILE *m = open_memstream(&buf, &len);
     st = m ? augur_diagnosis_write_json(d, m, &err)
            : augur_fail(&err, AUGUR_E_NOMEM, "out of memory");
-    if (m && fclose(m) == 0 && st >= 0) cli_print_json(buf, len, inc);
+    if (m && fclose(m) == 0 && st >= 0) cli_print_json(t, buf, len, inc);
     free(buf);
   } else {
     if (inc) printf("%s\n\n", inc);

@@ -115,7 +115,7 @@ int cmd_export(int argc, char **argv) {
     }
   }
 
-  char ibuf[256];
+  char ibuf[AUGUR_INCOMPLETE_MAX];
   const char *inc = cli_incomplete(t, ibuf, sizeof ibuf);
   if (inc) printf("%s\n", inc); /* the export holds what was recorded */
 

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "augur/simgraph.h"
+#include "augur/text.h"
 #include "cli.h"
 #include "cmd_graph.h"
 
@@ -191,7 +192,7 @@ int cmd_simulate_gfile(const char *path, const augur_machine *m, const gfile_sim
     /* jansson escapes the path; keys in the documented order (seeds <= 2^62). */
     json_t *js = json_object(), *samples = json_array();
     json_object_set_new(js, "schema", json_integer(1));
-    json_object_set_new(js, "file", json_string(path));
+    json_object_set_new(js, "file", augur_json_text(path));
     json_object_set_new(js, "runs", json_integer(runs));
     json_object_set_new(js, "seed", json_integer((json_int_t)o->seed));
     json_object_set_new(js, "mean", json_real(mean));

@@ -110,8 +110,8 @@ static void print_placement(augur_trace *t) {
 
 static void print_ranks(augur_trace *t) {
   uint32_t n = augur_trace_nranks(t);
-  printf("\nRanks\n  %6s  %-20s %8s %12s %8s %11s  %s\n", "rank", "host", "pid", "events", "blocks",
-         "on disk", "status");
+  printf("\nRanks\n  %6s  %-20s %8s %12s %10s %8s %11s  %s\n", "rank", "host", "pid", "events",
+         "last (s)", "blocks", "on disk", "status");
   uint64_t tev = 0, tbytes = 0;
   for (uint32_t r = 0; r < n; r++) {
     const augur_rank_def *d = augur_trace_rank(t, r);
@@ -125,9 +125,11 @@ static void print_ranks(augur_trace *t) {
     tbytes += bytes;
     char host[4 * 256 + 1], cut[257];
     snprintf(cut, sizeof cut, "%s", d && d->host ? d->host : "?");
-    printf("  %6u  %-20s %8llu %12llu %8zu %11s  %s\n", r, mon_text_safe(cut, host, sizeof host),
-           d ? (unsigned long long)d->pid : 0ULL, (unsigned long long)ev, augur_trace_nblocks(t, r),
-           sz,
+    /* How much survived: events kept, the end of the last one, ended cleanly. */
+    printf("  %6u  %-20s %8llu %12llu %10.3f %8zu %11s  %s\n", r,
+           mon_text_safe(cut, host, sizeof host), d ? (unsigned long long)d->pid : 0ULL,
+           (unsigned long long)ev, (double)augur_trace_rank_end_ns(t, r) / 1e9,
+           augur_trace_nblocks(t, r), sz,
            dmg              ? "DAMAGED"
            : !d             ? "no rank facts"
            : d->finalize_ns ? "complete"
@@ -135,7 +137,8 @@ static void print_ranks(augur_trace *t) {
   }
   char sz[32];
   augur_fmt_bytes(sz, sizeof sz, tbytes);
-  printf("  %6s  %-20s %8s %12llu %8s %11s\n", "total", "", "", (unsigned long long)tev, "", sz);
+  printf("  %6s  %-20s %8s %12llu %10s %8s %11s\n", "total", "", "", (unsigned long long)tev, "",
+         "", sz);
 }
 
 static void print_comms(augur_trace *t) {
@@ -193,6 +196,17 @@ static int print_damage(augur_trace *t, const char **first) {
     augur_trace_damage(t, r, &msg);
     if (!msg) continue;
     printf("  %s\n", msg);
+    if (!damaged++) *first = msg;
+  }
+  /* Blocks the reader dropped (repeated or back in time): what is kept is
+   * whole, but the file is damaged all the same. */
+  for (uint32_t r = 0; r < augur_trace_nranks(t); r++) {
+    const char *msg = NULL;
+    size_t n = augur_trace_dropped(t, r, &msg);
+    if (!n) continue;
+    printf("  %s", msg);
+    if (n > 1) printf(" (and %zu more blocks of rank %u)", n - 1, r);
+    printf("\n");
     if (!damaged++) *first = msg;
   }
   if (!damaged) printf("  none\n");

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "augur/text.h"
 #include "cli.h"
 #include "mon.h"
 #include "mon_query.h"
@@ -93,13 +94,15 @@ static int list_jobs(mon_qdb *db, int json, long long limit) {
     fmt_time(when, sizeof when, mon_rows_int(st, 7));
     if (json) {
       json_array_append_new(
-          arr, json_pack("{s:I,s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:s,s:f,s:I,s:s}", "id",
-                         (json_int_t)mon_rows_int(st, 0), "job", name ? name : "", "record_uid",
-                         uid ? uid : "", "user", user ? user : "", "cluster", cl ? cl : "",
-                         "processes", (json_int_t)mon_rows_int(st, 4), "ranks",
-                         (json_int_t)mon_rows_int(st, 5), "level", (json_int_t)mon_rows_int(st, 6),
-                         "start", when, "wall_s", mon_rows_double(st, 8), "exit_status",
-                         (json_int_t)mon_rows_int(st, 9), "command", cmd ? cmd : ""));
+          arr,
+          json_pack("{s:I,s:o,s:o,s:o,s:o,s:I,s:I,s:I,s:s,s:f,s:I,s:o}", "id",
+                    (json_int_t)mon_rows_int(st, 0), "job", augur_json_text(name ? name : ""),
+                    "record_uid", augur_json_text(uid ? uid : ""), "user",
+                    augur_json_text(user ? user : ""), "cluster", augur_json_text(cl ? cl : ""),
+                    "processes", (json_int_t)mon_rows_int(st, 4), "ranks",
+                    (json_int_t)mon_rows_int(st, 5), "level", (json_int_t)mon_rows_int(st, 6),
+                    "start", when, "wall_s", mon_rows_double(st, 8), "exit_status",
+                    (json_int_t)mon_rows_int(st, 9), "command", augur_json_text(cmd ? cmd : "")));
     } else {
       /* Any user sets these (SLURM_JOB_ID, the command line): escaped. */
       char sn[TEXT_SAFE], su[TEXT_SAFE], sc[TEXT_SAFE], sm[TEXT_SAFE];
@@ -211,12 +214,12 @@ static int show_job(mon_qdb *db, const char *spec, const char *by, char *metrics
       row = json_object();
       if (!bynode) {
         json_object_set_new(row, "rank", json_integer(mon_rows_int(st, 0)));
-        json_object_set_new(row, "program", json_string(prog ? prog : ""));
+        json_object_set_new(row, "program", augur_json_text(prog ? prog : ""));
         json_object_set_new(row, "pid", json_integer(mon_rows_int(st, 3)));
       } else {
         json_object_set_new(row, "processes", json_integer(mon_rows_int(st, 2)));
       }
-      json_object_set_new(row, "node", json_string(node ? node : ""));
+      json_object_set_new(row, "node", augur_json_text(node ? node : ""));
       vals = json_object();
     } else if (bynode) {
       char sn[TEXT_SAFE];
@@ -275,7 +278,7 @@ static int show_job(mon_qdb *db, const char *spec, const char *by, char *metrics
   if (json) {
     json_t *o = json_object();
     json_object_set_new(o, "job_row", json_integer(id));
-    json_object_set_new(o, "by", json_string(by));
+    json_object_set_new(o, "by", augur_json_text(by));
     json_object_set_new(o, "rows", rows);
     json_object_set_new(o, "aggregates", aggs);
     char *s = json_dumps(o, JSON_INDENT(1) | JSON_PRESERVE_ORDER);

@@ -92,12 +92,12 @@ int cmd_phases(int argc, char **argv) {
     return cli_fail("%s", err.msg);
   }
   rc = CLI_OK;
-  char ibuf[256];
+  char ibuf[AUGUR_INCOMPLETE_MAX];
   const char *inc = cli_incomplete(t, ibuf, sizeof ibuf);
   if (json) {
     char *s = augur_phases_json(p, lg, t);
     if (s) {
-      cli_print_json(s, strlen(s), inc);
+      cli_print_json(t, s, strlen(s), inc);
       free(s);
     } else {
       rc = cli_fail("out of memory writing JSON");

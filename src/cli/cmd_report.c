@@ -63,7 +63,7 @@ int cmd_report(int argc, char **argv) {
   }
   /* With damage, what could be read is still printed: partial answers help
    * more than none, and the error line below says what is missing. */
-  char ibuf[256];
+  char ibuf[AUGUR_INCOMPLETE_MAX];
   const char *inc = cli_incomplete(t, ibuf, sizeof ibuf);
   if (json) {
     char *s = augur_report_json(r, t, (int)top);
@@ -72,7 +72,7 @@ int cmd_report(int argc, char **argv) {
       augur_trace_close(t);
       return cli_fail("out of memory writing JSON");
     }
-    cli_print_json(s, strlen(s), inc);
+    cli_print_json(t, s, strlen(s), inc);
     free(s);
   } else {
     if (inc) printf("%s\n\n", inc);

@@ -126,7 +126,7 @@ int cmd_signature(int argc, char **argv) {
       if (fclose(f) != 0 || w != AUGUR_OK) rc = cli_fail("writing %s failed", outp);
     }
   }
-  char ibuf[256];
+  char ibuf[AUGUR_INCOMPLETE_MAX];
   const char *inc = cli_incomplete(t, ibuf, sizeof ibuf);
   if (inc) printf("%s\n", inc);
   if (rc == CLI_OK) {

@@ -382,10 +382,12 @@ int cmd_simulate(int argc, char **argv) {
     rc = simulate_in_memory(t, &sc, &mach, &res, &gs, &err);
   else
     rc = augur_simulate_trace(t, &mach, &o, &res, &gs, &err);
-  char ibuf[256];
+  char ibuf[AUGUR_INCOMPLETE_MAX];
   const char *inc = cli_incomplete(t, ibuf, sizeof ibuf);
-  augur_trace_close(t);
-  if (rc != AUGUR_OK) return cli_fail("%s", err.msg);
+  if (rc != AUGUR_OK) {
+    augur_trace_close(t);
+    return cli_fail("%s", err.msg);
+  }
   if (json) {
     char *buf = NULL;
     size_t len = 0;
@@ -394,9 +396,10 @@ int cmd_simulate(int argc, char **argv) {
     if (!m || fclose(m) != 0) {
       free(buf);
       augur_sim_result_free(&res);
+      augur_trace_close(t);
       return cli_fail("out of memory writing JSON");
     }
-    cli_print_json(buf, len, inc);
+    cli_print_json(t, buf, len, inc); /* reads the trace's rank index */
     free(buf);
   } else {
     if (inc) printf("%s\n\n", inc);
@@ -409,6 +412,7 @@ int cmd_simulate(int argc, char **argv) {
              (unsigned long long)gs.unmatched);
   }
   fflush(stdout);
+  augur_trace_close(t);
   augur_sim_result_free(&res);
   return CLI_OK;
 }

@@ -107,10 +107,40 @@ int cli_open_trace(const char *path, augur_trace **t) {
 }
 
 const char *cli_incomplete(const augur_trace *t, char *buf, size_t n) {
-  return augur_trace_incomplete(t, buf, n) > 0 ? buf : NULL;
+  int unfinished = augur_trace_incomplete(t, buf, n);
+  /* Blocks the reader dropped (repeated, or back in time): the results use
+   * the blocks kept, but the input was damaged and the output says so. */
+  size_t dropped = 0;
+  uint32_t first = 0;
+  for (uint32_t r = 0; r < augur_trace_nranks(t); r++) {
+    size_t k = augur_trace_dropped(t, r, NULL);
+    if (k && !dropped) first = r;
+    dropped += k;
+  }
+  if (dropped && n) {
+    size_t len = strlen(buf);
+    snprintf(buf + len, n - len,
+             "%strace damaged: %zu events block%s dropped (repeated or out of time order), the "
+             "first in rank %u; results use the blocks kept (see augur info)",
+             len ? "; " : "", dropped, dropped > 1 ? "s" : "", first);
+  }
+  return unfinished > 0 || dropped ? buf : NULL;
 }
 
-int cli_print_json(const char *json, size_t len, const char *incomplete) {
+/* ,"kept": [...] for cli_print_json: per rank, the events that survived, the
+ * end of the last one (s, global timeline) and whether it reached
+ * MPI_Finalize. */
+static void print_kept(const augur_trace *t) {
+  fputs(",\"kept\": [", stdout);
+  for (uint32_t r = 0; r < augur_trace_nranks(t); r++)
+    printf("%s{\"rank\": %u, \"events\": %llu, \"last_s\": %.9g, \"finalized\": %s}", r ? ", " : "",
+           r, (unsigned long long)augur_trace_nevents(t, r),
+           (double)augur_trace_rank_end_ns(t, r) / 1e9,
+           augur_trace_rank_finished(t, r) ? "true" : "false");
+  fputc(']', stdout);
+}
+
+int cli_print_json(const augur_trace *t, const char *json, size_t len, const char *incomplete) {
   const char *p = json, *end = json + len;
   while (p < end && *p != '{')
     p++;
@@ -127,6 +157,7 @@ int cli_print_json(const char *json, size_t len, const char *incomplete) {
       fputc(*c, stdout);
     }
     fputc('"', stdout);
+    if (t) print_kept(t);
     if (q < end && *q != '}') {
       fputc(',', stdout);
       fwrite(p, 1, (size_t)(q - p), stdout);

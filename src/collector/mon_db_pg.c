@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "augur/text.h"
 #include "mon_db_int.h"
 
 #ifndef AUGUR_HAVE_PQ
@@ -238,37 +239,6 @@ static void pg_close(mon_db *db) {
   free(m);
 }
 
-/* Text for PostgreSQL: valid UTF-8 (program names and command lines are
- * bytes; the server would refuse the whole batch), bad bytes become '?'. */
-static void utf8(const char *in, char *out, size_t n) {
-  const unsigned char *s = (const unsigned char *)in;
-  size_t o = 0;
-  while (*s && o + 1 < n) {
-    int len = *s < 0x80             ? 1
-              : (*s & 0xe0) == 0xc0 ? 2
-              : (*s & 0xf0) == 0xe0 ? 3
-              : (*s & 0xf8) == 0xf0 ? 4
-                                    : 0;
-    int ok = len > 0 && o + (size_t)len < n;
-    for (int i = 1; ok && i < len; i++)
-      ok = (s[i] & 0xc0) == 0x80;
-    /* Overlong forms, surrogates and code points past U+10FFFF are invalid too. */
-    if (ok && len == 2) ok = *s >= 0xc2;
-    if (ok && len == 3) ok = !(*s == 0xe0 && s[1] < 0xa0) && !(*s == 0xed && s[1] >= 0xa0);
-    if (ok && len == 4)
-      ok = !(*s == 0xf0 && s[1] < 0x90) && !(*s == 0xf4 && s[1] >= 0x90) && *s <= 0xf4;
-    if (!ok) {
-      out[o++] = '?';
-      s++;
-      continue;
-    }
-    memcpy(out + o, s, (size_t)len);
-    o += (size_t)len;
-    s += len;
-  }
-  out[o] = 0;
-}
-
 static void i64s(char *out, int64_t v) {
   snprintf(out, 24, "%lld", (long long)v);
 }
@@ -277,7 +247,7 @@ static void i64s(char *out, int64_t v) {
  * second SELECT when a concurrent collector inserted it first). */
 static int64_t meta_id(pg_db *m, int table, const char *raw, char *why, size_t whyn) {
   char name[300];
-  utf8(raw[0] ? raw : "?", name, sizeof name);
+  augur_utf8_repair(raw[0] ? raw : "?", name, sizeof name);
   int64_t id = mon_cache_get(&m->cache, table, name);
   if (id >= 0) return id;
   const char *const v[1] = {name};
@@ -316,11 +286,11 @@ static int send_job(pg_db *m, const augp_job *j, const augp_proc *p0, int64_t cl
       note[sizeof p0->counter_note * 2];
   char num[9][24];
   mon_uid_hex(j->uid, hex);
-  utf8(j->job_id, name, sizeof name);
-  utf8(j->command, cmd, sizeof cmd);
-  utf8(j->step, stepn, sizeof stepn);
+  augur_utf8_repair(j->job_id, name, sizeof name);
+  augur_utf8_repair(j->command, cmd, sizeof cmd);
+  augur_utf8_repair(j->step, stepn, sizeof stepn);
   int has_note = p0 && p0->counter_note[0];
-  if (has_note) utf8(p0->counter_note, note, sizeof note);
+  if (has_note) augur_utf8_repair(p0->counter_note, note, sizeof note);
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   i64s(num[0], cluster);
@@ -411,7 +381,7 @@ static int put_text(buf *b, char sep, const char *raw) {
   if (put(b, &sep, 1)) return -1;
   if (!raw) return put(b, "\\N", 2);
   char s[600];
-  utf8(raw, s, sizeof s);
+  augur_utf8_repair(raw, s, sizeof s);
   for (const char *p = s; *p; p++) {
     const char *e = *p == '\\'   ? "\\\\"
                     : *p == '\t' ? "\\t"

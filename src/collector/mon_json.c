@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "augur/text.h"
 #include "mon.h"
 
 static json_t *u64(uint64_t v) {
@@ -29,8 +30,8 @@ static json_t *flags(uint64_t f) {
 
 static json_t *proc_json(const augp_proc *p) {
   json_t *o = json_object();
-  json_object_set_new(o, "host", json_string(p->host));
-  json_object_set_new(o, "program", json_string(p->program));
+  json_object_set_new(o, "host", augur_json_text(p->host));
+  json_object_set_new(o, "program", augur_json_text(p->program));
   json_object_set_new(o, "pid", u64(p->pid));
   json_object_set_new(o, "ppid", u64(p->ppid));
   json_object_set_new(o, "rank", json_integer(p->rank));
@@ -49,7 +50,7 @@ static json_t *proc_json(const augp_proc *p) {
   json_object_set_new(o, "inblock", u64(p->inblock));
   json_object_set_new(o, "oublock", u64(p->oublock));
   json_object_set_new(o, "counters", counters(p->ctr, p->ctr_mask));
-  json_object_set_new(o, "counter_note", json_string(p->counter_note));
+  json_object_set_new(o, "counter_note", augur_json_text(p->counter_note));
   json_t *mpi = json_object();
   for (int c = 0; c < AUGP_NMPI; c++)
     json_object_set_new(mpi, augp_mpi_names[c],
@@ -95,12 +96,12 @@ char *mon_job_json(const uint8_t *payload, uint32_t len) {
   json_object_set_new(o, "format", json_string("augur-job-record"));
   json_object_set_new(o, "version", json_integer(1));
   json_object_set_new(o, "record_uid", json_string(hex));
-  json_object_set_new(o, "job_id", json_string(j.job_id));
-  json_object_set_new(o, "step", json_string(j.step));
-  json_object_set_new(o, "cluster", json_string(j.cluster));
-  json_object_set_new(o, "user", json_string(j.user));
+  json_object_set_new(o, "job_id", augur_json_text(j.job_id));
+  json_object_set_new(o, "step", augur_json_text(j.step));
+  json_object_set_new(o, "cluster", augur_json_text(j.cluster));
+  json_object_set_new(o, "user", augur_json_text(j.user));
   json_object_set_new(o, "uid", u64(j.uid_num));
-  json_object_set_new(o, "command", json_string(j.command));
+  json_object_set_new(o, "command", augur_json_text(j.command));
   json_object_set_new(o, "level", u64(j.level));
   json_object_set_new(o, "start_ns", u64(j.start_ns));
   json_object_set_new(o, "end_ns", u64(j.end_ns));

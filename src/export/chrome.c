@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "augur/export.h"
+#include "augur/text.h"
 #include "export_util.h"
 
 typedef struct chrome {
@@ -21,8 +22,12 @@ typedef struct chrome {
   size_t nsites;
 } chrome;
 
-/* Writes S as a JSON string body (no quotes) into buf. */
-static void json_escape(const char *s, char *buf, size_t n) {
+/* Writes S as a JSON string body (no quotes) into buf; bytes that are not
+ * UTF-8 (paths, function names) become U+FFFD (include/augur/text.h). */
+static void json_escape(const char *in, char *buf, size_t n) {
+  char text[1024];
+  augur_utf8_repair(in, text, sizeof text);
+  const char *s = text;
   size_t j = 0;
   for (; *s && j + 7 < n; s++) {
     unsigned char c = (unsigned char)*s;

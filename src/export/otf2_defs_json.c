@@ -8,13 +8,11 @@
 #include <jansson.h>
 
 #include "augur/reader.h"
+#include "augur/text.h"
 #include "otf2_defs_json.h"
 
 static json_t *u64(uint64_t v) {
   return json_integer((json_int_t)v);
-}
-static json_t *str_or_null(const char *s) {
-  return s ? json_string(s) : json_null();
 }
 static json_t *ints(const int32_t *v, uint32_t n) {
   json_t *a = json_array();
@@ -30,14 +28,14 @@ static json_t *rank_json(const augur_rank_def *d) {
                           json_pack("[o,o,o,o]", u64(d->sync[i].kind), u64(d->sync[i].local_ns),
                                     u64((uint64_t)d->sync[i].offset_ns), u64(d->sync[i].rtt_ns)));
   for (uint32_t i = 0; i < d->ncounters && i < AUGUR_MAX_COUNTERS; i++)
-    json_array_append_new(ctr,
-                          json_pack("[o,o,o]", u64(d->counters[i].index),
-                                    u64(d->counters[i].source), str_or_null(d->counters[i].name)));
+    json_array_append_new(ctr, json_pack("[o,o,o]", u64(d->counters[i].index),
+                                         u64(d->counters[i].source),
+                                         augur_json_text(d->counters[i].name)));
   return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "rank", u64(d->rank), "nranks",
-                   u64(d->nranks), "pid", u64(d->pid), "host", str_or_null(d->host), "thread_level",
-                   json_integer(d->thread_level), "init_ns", u64(d->init_ns), "finalize_ns",
-                   u64(d->finalize_ns), "sync", sync, "counters", ctr, "counter_note",
-                   str_or_null(d->counter_note));
+                   u64(d->nranks), "pid", u64(d->pid), "host", augur_json_text(d->host),
+                   "thread_level", json_integer(d->thread_level), "init_ns", u64(d->init_ns),
+                   "finalize_ns", u64(d->finalize_ns), "sync", sync, "counters", ctr,
+                   "counter_note", augur_json_text(d->counter_note));
 }
 
 static json_t *comm_json(const augur_comm_def *c) {
@@ -52,13 +50,13 @@ char *otf2_defs_to_json(augur_trace *t) {
   const augur_trace_info *in = augur_trace_info_get(t);
   json_t *argv = json_array();
   for (int i = 0; i < in->argc; i++)
-    json_array_append_new(argv, str_or_null(in->argv[i]));
-  json_t *meta = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "nranks", u64(in->nranks),
-                           "argv", argv, "mpi_library", str_or_null(in->mpi_library), "mpi_version",
-                           str_or_null(in->mpi_version), "recorder", str_or_null(in->recorder),
-                           "start_unix_ns", u64(in->start_unix_ns), "payload_hash",
-                           json_integer(in->payload_hash), "complete", json_integer(in->complete),
-                           "counters_requested", str_or_null(in->counters_requested));
+    json_array_append_new(argv, augur_json_text(in->argv[i]));
+  json_t *meta = json_pack(
+      "{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "nranks", u64(in->nranks), "argv", argv,
+      "mpi_library", augur_json_text(in->mpi_library), "mpi_version",
+      augur_json_text(in->mpi_version), "recorder", augur_json_text(in->recorder), "start_unix_ns",
+      u64(in->start_unix_ns), "payload_hash", json_integer(in->payload_hash), "complete",
+      json_integer(in->complete), "counters_requested", augur_json_text(in->counters_requested));
   json_t *ranks = json_array(), *comms = json_array(), *mods = json_array(), *sites = json_array();
   for (uint32_t r = 0; r < augur_trace_nranks(t); r++) {
     const augur_rank_def *d = augur_trace_rank(t, r);
@@ -69,7 +67,7 @@ char *otf2_defs_to_json(augur_trace *t) {
   for (uint32_t id = 1;; id++) {
     const augur_module_def *m = augur_trace_module(t, id);
     if (!m) break;
-    json_array_append_new(mods, str_or_null(m->path));
+    json_array_append_new(mods, augur_json_text(m->path));
   }
   for (uint32_t id = 1; id <= augur_trace_ncallsites(t); id++) {
     const augur_callsite_def *c = augur_trace_callsite(t, id);

@@ -104,6 +104,8 @@ void aug_comm_freed(augur_event *ev, MPI_Comm comm); /* before PMPI_Comm_free */
 void aug_lifecycle_init(int thread_level_provided, uint64_t t_enter); /* after PMPI_Init* */
 void aug_lifecycle_finalize(void);                                    /* before PMPI_Finalize */
 void aug_lifecycle_abort(void); /* flush everything before PMPI_Abort */
+/* 1 once MPI_Init ran in this process (it is a rank), 0 in a launcher. */
+int aug_lifecycle_started(void);
 /* Optional, before aug_lifecycle_init / _finalize: the application's call
  * site (AUG_CALLER()) recorded for the INIT / FINALIZE event (else 0). */
 void aug_lifecycle_caller(const void *callsite);

@@ -21,6 +21,7 @@
 #define SYNC_ROUNDS 10
 
 static atomic_int inited, finished;
+static atomic_int flushed; /* the signal handler's flush is over */
 static MPI_Comm sync_comm = MPI_COMM_NULL;
 static const void *pending_caller;
 static augur_rank_def rank_def;
@@ -239,11 +240,13 @@ static void close_writer(void) {
     aug_writer = NULL;
   }
   pthread_mutex_unlock(&aug_lock);
+  atomic_store(&flushed, 1);
 }
 
 /* ---- a signal that ends the program: keep what was recorded ---- */
 
-static const int fatal_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGABRT};
+static const int fatal_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGSEGV,
+                                    SIGBUS,  SIGFPE, SIGILL, SIGABRT};
 #define NFATAL (sizeof fatal_signals / sizeof fatal_signals[0])
 static struct sigaction previous[NFATAL];
 
@@ -262,6 +265,14 @@ static void on_fatal_signal(int sig) {
     if (aug_threads_flush_in_signal() < 0)
       say("augur: a block was being written when the program was stopped: the records still "
           "buffered are lost\n");
+    atomic_store(&flushed, 1);
+  } else {
+    /* A second signal in another thread (launchers send SIGTERM more than
+     * once) must not end the process while the first handler is writing:
+     * a block cut short loses all its records. Waits at most 1 s. */
+    struct timespec ms = {0, 1000000};
+    for (int i = 0; i < 1000 && !atomic_load(&flushed); i++)
+      nanosleep(&ms, NULL);
   }
   for (size_t i = 0; i < NFATAL; i++)
     if (fatal_signals[i] == sig) sigaction(sig, &previous[i], NULL);
@@ -276,7 +287,7 @@ static void install_signal_handlers(void) {
   for (size_t i = 0; i < NFATAL; i++) {
     int sig = fatal_signals[i];
     if (sigaction(sig, NULL, &previous[i]) != 0) continue;
-    int crash = sig == SIGSEGV || sig == SIGBUS || sig == SIGABRT;
+    int crash = sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL || sig == SIGABRT;
     if (previous[i].sa_handler == SIG_IGN || (!crash && previous[i].sa_handler != SIG_DFL))
       continue;
     struct sigaction sa;
@@ -286,6 +297,10 @@ static void install_signal_handlers(void) {
     sa.sa_flags = SA_RESTART;
     sigaction(sig, &sa, NULL);
   }
+}
+
+int aug_lifecycle_started(void) {
+  return atomic_load(&inited);
 }
 
 /* The program exited without MPI_Finalize: keep what was recorded. */
@@ -410,9 +425,13 @@ void aug_lifecycle_finalize(void) {
       aug_thread_flush(t);
     }
     aug_sig_finalize();
+    atomic_store(&flushed, 1);
     return;
   }
-  if (!aug_writer) return;
+  if (!aug_writer) {
+    atomic_store(&flushed, 1);
+    return;
+  }
   clock_sync(&rank_def.sync[1], AUGUR_SYNC_FINALIZE);
   rank_def.nsync = 2;
   if (sync_comm != MPI_COMM_NULL) PMPI_Comm_free(&sync_comm);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "augur/text.h"
 #include "sim_int.h"
 
 void augur_sim_write_text(FILE *f, const augur_sim_result *r, double measured) {
@@ -25,7 +26,7 @@ void augur_sim_write_text(FILE *f, const augur_sim_result *r, double measured) {
 
 /* S as a JSON string, escaped by jansson. */
 static void json_str(FILE *f, const char *s) {
-  json_t *v = json_string(s);
+  json_t *v = augur_json_text(s);
   char *t = v ? json_dumps(v, JSON_ENCODE_ANY) : NULL;
   fputs(t ? t : "null", f);
   free(t);

@@ -5,12 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "augur/text.h"
 #include "augur/writer.h"
 #include "format.h"
-
-static json_t *str_or_null(const char *s) {
-  return s ? json_string(s) : json_null();
-}
 
 int augur_meta_write(const char *dir, const augur_trace_meta *m, augur_error *err) {
   if (!dir || !m) return augur_fail(err, AUGUR_E_ARG, "augur_meta_write: NULL argument");
@@ -23,21 +20,21 @@ int augur_meta_write(const char *dir, const augur_trace_meta *m, augur_error *er
   json_array_append_new(ver, json_integer(AUG_FORMAT_MAJOR));
   json_array_append_new(ver, json_integer(AUG_FORMAT_MINOR));
   for (int i = 0; i < m->argc && m->argv; i++)
-    json_array_append_new(argv, m->argv[i] ? json_string(m->argv[i]) : json_string(""));
+    json_array_append_new(argv, augur_json_text(m->argv[i] ? m->argv[i] : ""));
   json_object_set_new(o, "format", json_string("augur-trace"));
   json_object_set_new(o, "version", ver);
   ver = NULL;
   json_object_set_new(o, "nranks", json_integer(m->nranks));
   json_object_set_new(o, "argv", argv);
   argv = NULL;
-  json_object_set_new(o, "mpi_library", str_or_null(m->mpi_library));
-  json_object_set_new(o, "mpi_version", str_or_null(m->mpi_version));
-  json_object_set_new(o, "recorder", str_or_null(m->recorder));
+  json_object_set_new(o, "mpi_library", augur_json_text(m->mpi_library));
+  json_object_set_new(o, "mpi_version", augur_json_text(m->mpi_version));
+  json_object_set_new(o, "recorder", augur_json_text(m->recorder));
   /* jansson integers are signed 64-bit: wall-clock ns fit until 2262. */
   json_object_set_new(o, "start_unix_ns", json_integer((json_int_t)m->start_unix_ns));
   json_object_set_new(o, "payload_hash", json_boolean(m->payload_hash));
   json_object_set_new(o, "complete", json_boolean(m->complete));
-  json_object_set_new(o, "counters_requested", str_or_null(m->counters_requested));
+  json_object_set_new(o, "counters_requested", augur_json_text(m->counters_requested));
 
   char tmp[4096], final[4096];
   int n1 = snprintf(tmp, sizeof tmp, "%s/.trace.json.%ld.tmp", dir, (long)getpid());

@@ -243,6 +243,22 @@ static void set_damage(aug_rank *r, int code, const char *fmt, ...) {
   r->damage = xstrdup(msg);
 }
 
+static void set_dropped(aug_rank *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void set_dropped(aug_rank *r, const char *fmt, ...) {
+  if (r->ndropped++) return; /* the first one is described */
+  char msg[AUGUR_ERROR_MSG_MAX];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  r->dropped = xstrdup(msg);
+}
+
 static int same_ranks(const int32_t *a, const int32_t *b, uint32_t n) {
   if (n == 0) return 1;
   if (!a || !b) return a == b;
@@ -456,6 +472,43 @@ typedef struct scan_bufs {
   ZSTD_DCtx *dctx;
 } scan_bufs;
 
+/* A thread's records are written in its order, one MPI call after the other,
+ * so each events block of a thread starts no earlier than the previous one of
+ * that thread ended (first_ns >= last_ns). A block that does not is damage
+ * (issue 22 item 11: a block written twice keeps valid checksums but counts
+ * its events twice and puts time backwards): named as a repeat when an earlier
+ * block of the thread has the same first_ns, last_ns, count and payload hash,
+ * as out of order otherwise. LAST maps a thread to the index of its last
+ * block. Returns 1 to index the block, 0 to drop it. */
+static int in_order(aug_rank *r, uint32_t rank, uint64_t off, const aug_blkhdr *h,
+                    const aug_map *last) {
+  uint32_t ix;
+  if (!aug_map_get(last, h->thread, &ix)) return 1;
+  const aug_block *prev = &r->blocks[ix];
+  if (h->first_ns >= prev->info.last_ns) return 1;
+  /* The repeat is looked for among the last 4096 blocks: bounded work per
+   * bad block whatever the file holds. */
+  for (size_t i = r->nblocks, k = 0; i-- > 0 && k < 4096; k++) {
+    const aug_block *b = &r->blocks[i];
+    if (b->info.thread == h->thread && b->info.first_ns == h->first_ns &&
+        b->info.last_ns == h->last_ns && b->info.nevents == h->count &&
+        b->payload_hash == h->payload_hash) {
+      set_dropped(r,
+                  "%s: rank %u: block at offset %llu: repeats the events block at offset %llu "
+                  "(thread %u, same times and checksum); dropped",
+                  r->file, rank, (unsigned long long)off, (unsigned long long)b->info.offset,
+                  h->thread);
+      return 0;
+    }
+  }
+  set_dropped(r,
+              "%s: rank %u: block at offset %llu: thread %u's events go back in time (block "
+              "starts at %llu ns, the block at offset %llu ended at %llu ns); dropped",
+              r->file, rank, (unsigned long long)off, h->thread, (unsigned long long)h->first_ns,
+              (unsigned long long)prev->info.offset, (unsigned long long)prev->info.last_ns);
+  return 0;
+}
+
 static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *err) {
   aug_rank *r = &t->ranks[rank];
   char name[64];
@@ -472,6 +525,7 @@ static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *
     return augur_fail(err, AUGUR_E_IO, "%s: rank %u: %s", r->file, rank, strerror(errno));
   }
   int rc = AUGUR_OK;
+  aug_map last = {0}; /* thread -> index of its last events block */
   struct stat st;
   uint8_t hdr[AUG_BLKHDR_SIZE];
   char why[256];
@@ -531,8 +585,11 @@ static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *
                  (unsigned long long)(size - off - AUG_BLKHDR_SIZE));
       break;
     }
-    if (h.kind == AUG_BLK_EVENTS) {
-      if (grow((void **)&r->blocks, &r->capblocks, r->nblocks, sizeof *r->blocks)) {
+    if (h.kind == AUG_BLK_EVENTS && !in_order(r, rank, off, &h, &last)) {
+      /* dropped (augur_trace_dropped), the walk goes on */
+    } else if (h.kind == AUG_BLK_EVENTS) {
+      if (grow((void **)&r->blocks, &r->capblocks, r->nblocks, sizeof *r->blocks) ||
+          aug_map_put(&last, h.thread, (uint32_t)r->nblocks)) {
         rc = augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory for the block index", r->file);
         goto out;
       }
@@ -561,6 +618,7 @@ static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *
     off += AUG_BLKHDR_SIZE + h.stored_size;
   }
 out:
+  aug_map_free(&last);
   close(fd);
   return rc;
 }
@@ -653,6 +711,7 @@ void augur_trace_close(augur_trace *t) {
     free(k->file);
     free(k->blocks);
     free(k->damage);
+    free(k->dropped);
     if (k->has_def) aug_rank_def_free(&k->def);
     aug_map_free(&k->cs);
     aug_map_free(&k->mod);
@@ -768,6 +827,13 @@ uint64_t augur_trace_global_ns(const augur_trace *t, uint32_t rank, uint64_t loc
   return aug_global_ns(&t->ranks[rank], t->shift, local_ns);
 }
 
+size_t augur_trace_dropped(const augur_trace *t, uint32_t rank, const char **msg) {
+  assert(t);
+  const aug_rank *r = rank < t->nranks ? &t->ranks[rank] : NULL;
+  if (msg) *msg = r ? r->dropped : NULL;
+  return r ? r->ndropped : 0;
+}
+
 int augur_trace_rank_finished(const augur_trace *t, uint32_t rank) {
   assert(t);
   return rank < t->nranks && t->ranks[rank].has_def && t->ranks[rank].def.finalize_ns != 0;
@@ -803,22 +869,37 @@ int augur_trace_incomplete(const augur_trace *t, char *buf, size_t n) {
   if (!unfinished || !n) return (int)unfinished;
   int events = augur_trace_nevents(t, first) != 0;
   double at = (double)first_end / 1e9;
+  /* How much of each unfinished rank survived. */
+  char kept[AUGUR_INCOMPLETE_MAX / 2];
+  size_t k = 0;
+  uint32_t listed = 0;
+  k += (size_t)snprintf(kept, sizeof kept, "kept:");
+  for (uint32_t r = 0; r < t->nranks && k < sizeof kept; r++) {
+    if (augur_trace_rank_finished(t, r)) continue;
+    if (listed++ == AUGUR_INCOMPLETE_LIST) {
+      k += (size_t)snprintf(kept + k, sizeof kept - k, ", %u more", unfinished - listed + 1);
+      break;
+    }
+    k += (size_t)snprintf(kept + k, sizeof kept - k, "%s rank %u %llu events to %.2f s",
+                          listed > 1 ? "," : "", r, (unsigned long long)augur_trace_nevents(t, r),
+                          (double)augur_trace_rank_end_ns(t, r) / 1e9);
+  }
   const char *tail = "results cover only what was recorded";
   if (unfinished == 1 && events)
-    snprintf(buf, n, "trace incomplete: rank %u stops at %.2f s (no MPI_Finalize); %s", first, at,
-             tail);
+    snprintf(buf, n, "trace incomplete: rank %u stops at %.2f s (no MPI_Finalize); %s; %s", first,
+             at, kept, tail);
   else if (unfinished == 1)
     snprintf(buf, n, "trace incomplete: rank %u recorded no events (no MPI_Finalize); %s", first,
              tail);
   else if (events)
     snprintf(buf, n,
              "trace incomplete: %u of %u ranks stop before MPI_Finalize, rank %u first at "
-             "%.2f s; %s",
-             unfinished, t->nranks, first, at, tail);
+             "%.2f s; %s; %s",
+             unfinished, t->nranks, first, at, kept, tail);
   else
     snprintf(buf, n,
              "trace incomplete: %u of %u ranks stop before MPI_Finalize, rank %u with no "
-             "events; %s",
-             unfinished, t->nranks, first, tail);
+             "events; %s; %s",
+             unfinished, t->nranks, first, kept, tail);
   return (int)unfinished;
 }

@@ -34,7 +34,9 @@ typedef struct aug_rank {
   uint64_t nparents;   /* sum of the blocks' parent counts */
   int parents_unknown; /* a block without one (written before format minor 2) */
   int damage_code;
-  char *damage; /* "FILE: rank R: block at offset O: ..." or NULL */
+  char *damage;    /* "FILE: rank R: block at offset O: ..." or NULL */
+  size_t ndropped; /* events blocks dropped at open (augur_trace_dropped) */
+  char *dropped;   /* the first one's description, or NULL */
   augur_rank_def def;
   int has_def;
   aug_map cs;  /* local call-site id -> global id */

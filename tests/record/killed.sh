@@ -10,11 +10,7 @@
 # events on disk although no buffer was ever full.
 set -u
 mpiexec=$1 lib=$2 prog=$3 augur=$4 out=$5 sig=$6
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+. "$(dirname "$0")/lib.sh"
 trace="$out/killed-$sig.augur" pids="$out/pids-$sig"
 rm -rf "$trace" "$pids"
 mkdir -p "$pids"

@@ -9,22 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static volatile double sink;
-
-static void work(double seconds) {
-  double end = now() + seconds;
-  double x = 1.0;
-  while (now() < end)
-    for (int i = 0; i < 1000; i++)
-      x = x * 1.0000001 + 1e-9;
-  sink = x;
-}
+#include "../../apps/common.h"
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
@@ -32,9 +17,9 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const char *dir = getenv("AUGUR_TEST_PIDDIR");
-  double t0 = now(), out[64] = {0}, in[64];
-  for (long step = 0; now() - t0 < 60; step++) {
-    work(0.0005);
+  double t0 = app_now(), out[64] = {0}, in[64];
+  for (long step = 0; app_now() - t0 < 60; step++) {
+    app_spin(0.0005);
     MPI_Sendrecv(out, 64, MPI_DOUBLE, (rank + 1) % size, 1, in, 64, MPI_DOUBLE,
                  (rank + size - 1) % size, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (step == 200 && dir) {
