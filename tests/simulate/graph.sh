@@ -2,7 +2,7 @@
 # `augur simulate FILE` with exact answers (a master/worker whose speedup
 # stops at 4 workers), seeds and --runs statistics, every kind of bad file
 # (exit 1, one line naming file:line), command-line errors (exit 2), and
-# `augur graph` on a recorded MPICH stencil (4 ranks) and ring (2): the written file
+# `augur graph` on a recorded MPICH stencil and ring (2 ranks each): the written file
 # predicts within 1 % of the trace. Without MPICH the recorded part is skipped.
 # usage: graph.sh [MPIEXEC APPDIR]
 . "$(dirname "$0")/../lib.sh"
@@ -123,9 +123,13 @@ expect 2 1 "$AUGUR" simulate "$D/nonexistent.augur" --runs 2
 # ranks on 2 CPUs for 30 laps (12 ms) one descheduling outlier was a large
 # share of the run, and --smooth, which averages it away, missed the trace
 # by 13.6 % against 5 % once in 4 make check runs.
-expect 0 - "$AUGUR" record -o "$D/stencil.augur" -- "$mpiexec" -n 4 "$apps/stencil" -n 30
+# The stencil likewise: recorded with 4 ranks on 2 CPUs (30 iterations, 8 ms)
+# its --smooth file missed the trace by -6.6 % against 5 % in a make check
+# on a quiet machine: the time slices of the shared CPUs are most of such a
+# run, and --smooth averages them away by design.
+expect 0 - "$AUGUR" record -o "$D/stencil.augur" -- "$mpiexec" -n 2 "$apps/stencil" -n 100
 expect 0 - "$AUGUR" record -o "$D/ring.augur" -- "$mpiexec" -n 2 "$apps/ring" -n 300 -s 1024
-for app in stencil:30 ring:300; do
+for app in stencil:100 ring:300; do
   laps=${app#*:}
   app=${app%%:*}
   expect 0 0 "$AUGUR" graph "$D/$app.augur" -o "$D/$app.graph"
