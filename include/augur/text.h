@@ -10,7 +10,8 @@
  * become U+FFFD REPLACEMENT CHARACTER, one per maximal invalid subpart, exactly
  * as WHATWG decoders and Python's bytes.decode(errors="replace") do. The replacement does not
  * round-trip (the bytes are gone) but is never mistaken for text the program
- * had: an escape such as "\xff" would be. Text output keeps the raw bytes. */
+ * had: an escape such as "\xff" would be. Text for a log or a terminal goes
+ * through augur_text_safe instead, which escapes what a terminal must not get. */
 #ifndef AUGUR_TEXT_H
 #define AUGUR_TEXT_H
 
@@ -29,6 +30,15 @@ size_t augur_utf8_repair(const char *in, char *out, size_t n);
 /* A JSON string of S with invalid bytes replaced (augur_utf8_repair); S NULL:
  * JSON null. Returns NULL only when out of memory. */
 json_t *augur_json_text(const char *s);
+
+/* S made safe to print in a log line or on a terminal (job ids, user, host
+ * and program names, command lines: any user sets them). C0 control
+ * characters, DEL, the C1 controls U+0080..U+009F, bytes that are not valid
+ * UTF-8 and the backslash are written as \xHH (\\ for the backslash); other
+ * text, valid UTF-8 included, is kept. The result goes to OUT (N > 0 bytes,
+ * always terminated, cut before an escape or character that does not fit;
+ * 4 * strlen(S) + 1 bytes always suffice) and OUT is returned. */
+const char *augur_text_safe(const char *s, char *out, size_t n);
 
 #ifdef __cplusplus
 }

@@ -5,8 +5,8 @@
 #include <time.h>
 
 #include "augur/report.h"
+#include "augur/text.h"
 #include "cli.h"
-#include "mon.h"
 
 static void help(void) {
   printf("usage: augur info TRACE\n"
@@ -54,7 +54,7 @@ static void print_facts(augur_trace *t) {
   printf("command     ");
   for (int i = 0; i < in->argc; i++) {
     snprintf(cut, sizeof cut, "%s", in->argv[i]);
-    printf(" %s", mon_text_safe(cut, safe, sizeof safe));
+    printf(" %s", augur_text_safe(cut, safe, sizeof safe));
   }
   printf("%s\n", in->argc ? "" : " ?");
   printf("MPI          %s%s%s\n", in->mpi_library ? in->mpi_library : "?",
@@ -90,7 +90,7 @@ static void print_placement(augur_trace *t) {
     snprintf(cut, sizeof cut, "%s", h.host ? h.host : "");
     printf("placement    %u host%s; busiest: %u ranks on %u CPU%s (%s)%s\n", h.nhosts,
            h.nhosts > 1 ? "s" : "", h.ranks, h.cores, h.cores > 1 ? "s" : "",
-           mon_text_safe(cut, host, sizeof host), h.oversubscribed ? ": OVERSUBSCRIBED" : "");
+           augur_text_safe(cut, host, sizeof host), h.oversubscribed ? ": OVERSUBSCRIBED" : "");
   }
   uint32_t n = augur_trace_nranks(t), pinged = 0;
   uint64_t rtt = 0;
@@ -127,7 +127,7 @@ static void print_ranks(augur_trace *t) {
     snprintf(cut, sizeof cut, "%s", d && d->host ? d->host : "?");
     /* How much survived: events kept, the end of the last one, ended cleanly. */
     printf("  %6u  %-20s %8llu %12llu %10.3f %8zu %11s  %s\n", r,
-           mon_text_safe(cut, host, sizeof host), d ? (unsigned long long)d->pid : 0ULL,
+           augur_text_safe(cut, host, sizeof host), d ? (unsigned long long)d->pid : 0ULL,
            (unsigned long long)ev, (double)augur_trace_rank_end_ns(t, r) / 1e9,
            augur_trace_nblocks(t, r), sz,
            dmg              ? "DAMAGED"

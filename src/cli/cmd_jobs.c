@@ -61,11 +61,11 @@ static void fmt_time(char *out, size_t n, long long ns) {
   strftime(out, n, "%Y-%m-%d %H:%M:%S", &tm);
 }
 
-/* Database text for the terminal: mon_text_safe, NULL as "". The stored
+/* Database text for the terminal: augur_text_safe, NULL as "". The stored
  * strings are at most 256 bytes (mon_record.h); longer ones are cut. */
 #define TEXT_SAFE (4 * 256 + 1)
 static const char *text_safe(const char *s, char out[TEXT_SAFE]) {
-  return mon_text_safe(s ? s : "", out, TEXT_SAFE);
+  return augur_text_safe(s ? s : "", out, TEXT_SAFE);
 }
 
 static int list_jobs(mon_qdb *db, int json, long long limit) {

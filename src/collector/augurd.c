@@ -39,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "augur/text.h"
 #include "mon.h"
 
 #ifndef AUGUR_VERSION
@@ -337,7 +338,7 @@ static int serve_frame(conn *c) {
            st == MON_ACK_STORED      ? "stored"
            : st == MON_ACK_DUPLICATE ? "duplicate, already stored:"
                                      : "could not store",
-           mon_text_safe(j.job_id, id, sizeof id), hex, (unsigned long long)j.nprocs, c->peer);
+           augur_text_safe(j.job_id, id, sizeof id), hex, (unsigned long long)j.nprocs, c->peer);
   }
   return send_ack(c->fd, st, payload) == 0;
 }

@@ -80,14 +80,6 @@ int mon_frame_parse(const mon_key *k, const uint8_t *buf, size_t n, uint32_t max
                     size_t whyn);
 
 void mon_uid_hex(const uint8_t uid[16], char out[33]);
-/* S made safe to print in a log line or on a terminal (job ids, user, host
- * and program names, command lines: any user sets them). C0 control
- * characters, DEL, the C1 controls U+0080..U+009F, bytes that are not valid
- * UTF-8 and the backslash are written as \xHH (\\ for the backslash); other
- * text, valid UTF-8 included, is kept. The result goes to OUT (N > 0 bytes,
- * always terminated, cut before an escape or character that does not fit;
- * 4 * strlen(S) + 1 bytes always suffice) and OUT is returned. */
-const char *mon_text_safe(const char *s, char *out, size_t n);
 int mon_random(void *buf, size_t n);
 
 /* ---- MUNGE (mon_munge.c; stubs that fail when built without libmunge) ---- */

@@ -360,53 +360,6 @@ void mon_uid_hex(const uint8_t uid[16], char out[33]) {
   out[32] = 0;
 }
 
-/* Length of the valid UTF-8 sequence at S (2..4), or 0: overlong forms,
- * surrogates and code points past U+10FFFF are not valid. */
-static size_t utf8_len(const unsigned char *s) {
-  unsigned c = s[0];
-  size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
-  if (c < 0xc2 || c > 0xf4) return 0;
-  for (size_t i = 1; i < n; i++)
-    if ((s[i] & 0xc0) != 0x80) return 0;
-  if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
-      (c == 0xf4 && s[1] > 0x8f))
-    return 0;
-  return n;
-}
-
-const char *mon_text_safe(const char *s, char *out, size_t n) {
-  assert(s && out && n > 0);
-  static const char hex[] = "0123456789abcdef";
-  const unsigned char *p = (const unsigned char *)s;
-  size_t o = 0;
-  while (*p) {
-    size_t k = *p >= 0x80 ? utf8_len(p) : 1;
-    /* U+0080..U+009F (C2 80..C2 9F): C1 controls, CSI among them. */
-    if (k == 2 && p[0] == 0xc2 && p[1] < 0xa0) k = 0;
-    if (k == 1 && (*p < 0x20 || *p == 0x7f || *p == '\\')) k = 0;
-    if (k) {
-      if (o + k >= n) break;
-      memcpy(out + o, p, k);
-      o += k;
-      p += k;
-    } else {
-      if (o + 4 >= n) break;
-      if (*p == '\\') {
-        out[o++] = '\\';
-        out[o++] = '\\';
-      } else {
-        out[o++] = '\\';
-        out[o++] = 'x';
-        out[o++] = hex[*p >> 4];
-        out[o++] = hex[*p & 15];
-      }
-      p++;
-    }
-  }
-  out[o] = 0;
-  return out;
-}
-
 int mon_random(void *buf, size_t n) {
   int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
   if (fd < 0) return -1;

@@ -75,3 +75,36 @@ json_t *augur_json_text(const char *s) {
   free(t);
   return v;
 }
+
+const char *augur_text_safe(const char *s, char *out, size_t n) {
+  assert(s && out && n > 0);
+  static const char hex[] = "0123456789abcdef";
+  const unsigned char *p = (const unsigned char *)s;
+  size_t o = 0;
+  while (*p) {
+    int len = utf8_len(p);
+    size_t k = len > 0 ? (size_t)len : 0;
+    /* U+0080..U+009F (C2 80..C2 9F): C1 controls, CSI among them. */
+    if (k == 2 && p[0] == 0xc2 && p[1] < 0xa0) k = 0;
+    if (k == 1 && (*p < 0x20 || *p == 0x7f || *p == '\\')) k = 0;
+    if (k) {
+      if (o + k >= n) break;
+      memcpy(out + o, p, k);
+      o += k;
+      p += k;
+    } else {
+      if (o + 4 >= n) break;
+      out[o++] = '\\';
+      if (*p == '\\') {
+        out[o++] = '\\';
+      } else {
+        out[o++] = 'x';
+        out[o++] = hex[*p >> 4];
+        out[o++] = hex[*p & 15];
+      }
+      p++;
+    }
+  }
+  out[o] = 0;
+  return out;
+}

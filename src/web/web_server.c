@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "augur/text.h"
 #include "mon.h"
 #include "web.h"
 
@@ -103,7 +104,7 @@ static void mhd_log(void *cls, const char *fmt, va_list ap) {
   if (now - last < 1000) {
     unsaid++;
   } else {
-    fprintf(stderr, "augur web: libmicrohttpd: %s", mon_text_safe(msg, safe, sizeof safe));
+    fprintf(stderr, "augur web: libmicrohttpd: %s", augur_text_safe(msg, safe, sizeof safe));
     if (unsaid) fprintf(stderr, " (%lu more messages not shown)", unsaid);
     fputc('\n', stderr);
     last = now;
@@ -257,8 +258,8 @@ static void log_req(const server *s, const char *method, const char *url, int st
   if (!s->o->verbose) return;
   char m[4 * 16 + 1], u[4 * 200 + 1], cut[201];
   snprintf(cut, sizeof cut, "%s", url);
-  fprintf(stderr, "augur web: %s %s -> %d\n", mon_text_safe(method, m, sizeof m),
-          mon_text_safe(cut, u, sizeof u), status);
+  fprintf(stderr, "augur web: %s %s -> %d\n", augur_text_safe(method, m, sizeof m),
+          augur_text_safe(cut, u, sizeof u), status);
 }
 
 /* The answer to a whole request (handle's second call). */

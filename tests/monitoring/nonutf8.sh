@@ -46,7 +46,7 @@ progs = [r.get("program") for r in d["rows"]]
 assert progs and all(p is not None for p in progs), progs
 assert any(p.endswith("/tra\ufffdbue") for p in progs), progs
 PY
-# The text table shows the bytes escaped (a\xffb: mon_text_safe, as control
+# The text table shows the bytes escaped (a\xffb: augur_text_safe, as control
 # characters, so a terminal never gets raw bytes), not dropped.
 expect 0 0 "$AUGUR" jobs --db "$DB"
 grep -qF 'true a\xffb' "$D/out" || fail "the text list lost the command's bytes"

@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "augur/text.h"
 #include "mon.h"
 
 static mon_key key = {.bytes = "0123456789abcdef0123456789abcdef", .len = 32};
@@ -263,25 +264,25 @@ static void key_specs(void **state) {
   assert_non_null(strstr(why, "cannot open key file"));
 }
 
-/* mon_text_safe: controls, DEL, C1, invalid UTF-8 and the backslash
+/* augur_text_safe: controls, DEL, C1, invalid UTF-8 and the backslash
  * escaped; valid UTF-8 kept; cut only between whole characters. */
 static void text_safe(void **state) {
   (void)state;
   char out[64];
-  assert_string_equal(mon_text_safe("a\nb\x1b[2J\x7f\\", out, sizeof out),
+  assert_string_equal(augur_text_safe("a\nb\x1b[2J\x7f\\", out, sizeof out),
                       "a\\x0ab\\x1b[2J\\x7f\\\\");
   /* é and € kept; C1 CSI (U+009B), a lone continuation byte, an overlong
    * '/', a surrogate and a truncated sequence escaped byte by byte. */
-  assert_string_equal(mon_text_safe("\xc3\xa9\xe2\x82\xac", out, sizeof out),
+  assert_string_equal(augur_text_safe("\xc3\xa9\xe2\x82\xac", out, sizeof out),
                       "\xc3\xa9\xe2\x82\xac");
-  assert_string_equal(mon_text_safe("\xc2\x9b", out, sizeof out), "\\xc2\\x9b");
-  assert_string_equal(mon_text_safe("\x80\xc0\xaf", out, sizeof out), "\\x80\\xc0\\xaf");
-  assert_string_equal(mon_text_safe("\xed\xa0\x80", out, sizeof out), "\\xed\\xa0\\x80");
-  assert_string_equal(mon_text_safe("\xe2\x82", out, sizeof out), "\\xe2\\x82");
+  assert_string_equal(augur_text_safe("\xc2\x9b", out, sizeof out), "\\xc2\\x9b");
+  assert_string_equal(augur_text_safe("\x80\xc0\xaf", out, sizeof out), "\\x80\\xc0\\xaf");
+  assert_string_equal(augur_text_safe("\xed\xa0\x80", out, sizeof out), "\\xed\\xa0\\x80");
+  assert_string_equal(augur_text_safe("\xe2\x82", out, sizeof out), "\\xe2\\x82");
   /* Cut: never half an escape or half a character. */
-  assert_string_equal(mon_text_safe("ab\x01", out, 6), "ab");
-  assert_string_equal(mon_text_safe("a\xe2\x82\xac", out, 4), "a");
-  assert_string_equal(mon_text_safe("abc", out, 1), "");
+  assert_string_equal(augur_text_safe("ab\x01", out, 6), "ab");
+  assert_string_equal(augur_text_safe("a\xe2\x82\xac", out, 4), "a");
+  assert_string_equal(augur_text_safe("abc", out, 1), "");
 }
 
 int main(void) {
