@@ -80,6 +80,19 @@ uint32_t augur_cpu_info(uint32_t *quota, char *list, size_t n) {
   return count;
 }
 
+int augur_cpu_mask(uint64_t *words, size_t nwords) {
+  memset(words, 0, nwords * sizeof *words);
+  int size = (int)(nwords * 64);
+  cpu_set_t *set = CPU_ALLOC((size_t)size);
+  if (!set) return -1;
+  size_t bytes = CPU_ALLOC_SIZE((size_t)size);
+  int rc = sched_getaffinity(0, bytes, set) == 0 ? 0 : -1;
+  for (int c = 0; rc == 0 && c < size; c++)
+    if (CPU_ISSET_S((size_t)c, bytes, set)) words[c / 64] |= 1ull << (c % 64);
+  CPU_FREE(set);
+  return rc;
+}
+
 uint32_t augur_usable_cores(void) {
   uint32_t quota = 0, n = augur_cpu_info(&quota, NULL, 0);
   return quota && quota < n ? quota : n;

@@ -1,9 +1,6 @@
 /* augur recorder — MPI_Init / MPI_Finalize / MPI_Abort: opening and closing
- * the rank's trace file, clock synchronisation against rank 0, trace.json.
- * _GNU_SOURCE for sched_getaffinity. */
-#define _GNU_SOURCE
+ * the rank's trace file, clock synchronisation against rank 0, trace.json. */
 #include <errno.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -311,8 +308,8 @@ static void at_exit(void) {
 }
 
 /* Whether this host has more ranks than CPUs they may use: the ranks of
- * MPI_COMM_TYPE_SHARED, against the union of their affinity masks (up to
- * CPU_SETSIZE CPUs) capped by the smallest cgroup quota, as the reader's
+ * MPI_COMM_TYPE_SHARED, against the union of their affinity masks (the
+ * first 1024 CPUs: augur_cpu_mask) capped by the smallest cgroup quota, as the reader's
  * augur_trace_hosts counts them from the rank facts. Collective over
  * MPI_COMM_WORLD (at MPI_Init, where every rank is). */
 static int host_oversubscribed(uint32_t cores, uint32_t quota) {
@@ -322,14 +319,10 @@ static int host_oversubscribed(uint32_t cores, uint32_t quota) {
     return 0;
   int n = 0;
   PMPI_Comm_size(node, &n);
-  enum { WORDS = CPU_SETSIZE / 64 };
-  unsigned long long mine[WORDS] = {0}, all[WORDS];
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  int have = sched_getaffinity(0, sizeof set, &set) == 0;
-  for (int c = 0; have && c < CPU_SETSIZE; c++)
-    if (CPU_ISSET(c, &set)) mine[c / 64] |= 1ull << (c % 64);
-  int rc = PMPI_Allreduce(mine, all, WORDS, MPI_UNSIGNED_LONG_LONG, MPI_BOR, node);
+  enum { WORDS = 1024 / 64 };
+  uint64_t mine[WORDS], all[WORDS];
+  int have = augur_cpu_mask(mine, WORDS) == 0;
+  int rc = PMPI_Allreduce(mine, all, WORDS, MPI_UINT64_T, MPI_BOR, node);
   unsigned q = quota ? quota : ~0u, qmin = q;
   if (rc == MPI_SUCCESS) rc = PMPI_Allreduce(&q, &qmin, 1, MPI_UNSIGNED, MPI_MIN, node);
   PMPI_Comm_free(&node);
