@@ -7,6 +7,7 @@
 # WORKDIR (default /tmp/augur-compare): the traces are recorded once, with BEFORE's
 # recorder, into WORKDIR/traces and reused by later calls (delete it to record again);
 # each build's outputs go to WORKDIR/out/before and WORKDIR/out/after.
+# TRACES=DIR: take (or record) the traces in DIR instead of WORKDIR/traces.
 #
 # For every trace it runs report (text, JSON), info, dump, diagnose (text, JSON, HTML),
 # phases (text, JSON, irregular), signature, simulate (text, JSON, what-ifs), graph,
@@ -18,7 +19,7 @@
 # Exit 0: identical. Exit 1: the differing files are listed (diff -r). Exit 2: usage.
 set -u
 if [ $# -lt 2 ]; then
-  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 BEFORE=$(cd "$1" && pwd) || exit 2
@@ -26,8 +27,8 @@ AFTER=$(cd "$2" && pwd) || exit 2
 W=${3:-/tmp/augur-compare}
 HERE=$(cd "$(dirname "$0")" && pwd)
 SRC=$(cd "$HERE/../.." && pwd)
-mkdir -p "$W/traces" || exit 2
-T=$W/traces
+T=${TRACES:-$W/traces}
+mkdir -p "$T" || exit 2
 MPIEXEC=${MPIEXEC:-mpiexec.mpich}
 
 # --- traces (recorded once) -------------------------------------------------
