@@ -9,7 +9,7 @@
  *
  * The file code (augur_signature_read/write, augur_sigresult_read/write)
  * needs only libc and the error helpers, so the recorder compiles it in
- * (src/analysis/sigfile.c). augur_signature_build needs the analysis. */
+ * (src/format/sigfile.c). augur_signature_build needs the analysis. */
 #ifndef AUGUR_SIGNATURE_H
 #define AUGUR_SIGNATURE_H
 
@@ -183,7 +183,7 @@ int augur_sigresult_read(const char *path, augur_sigresult **out, augur_error *e
 int augur_sigresult_write(FILE *f, const augur_sigresult *r);
 void augur_sigresult_free(augur_sigresult *r);
 
-/* ---- building (src/analysis/signature.c) ---- */
+/* ---- building (src/analysis/pas2p/signature.c) ---- */
 
 struct augur_logical;
 struct augur_phases;

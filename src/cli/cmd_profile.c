@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "mon.h"
+#include "mon_store.h"
 #include "mpi_flavour.h"
 
 static void help(void) {

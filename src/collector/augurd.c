@@ -40,7 +40,7 @@
 #include <unistd.h>
 
 #include "augur/text.h"
-#include "mon.h"
+#include "mon_store.h"
 
 #ifndef AUGUR_VERSION
 #define AUGUR_VERSION "0.0.0"

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "mon.h"
 #include "mon_db_int.h"
+#include "mon_store.h"
 
 /* ---- dispatch ---- */
 

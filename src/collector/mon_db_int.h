@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mon.h"
+#include "mon_store.h"
 
 typedef struct mon_db_ops {
   int (*insert)(mon_db *db, const uint8_t *const *payloads, const uint32_t *lens, int n,

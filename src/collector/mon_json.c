@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "augur/text.h"
-#include "mon.h"
+#include "mon_store.h"
 
 static json_t *u64(uint64_t v) {
   return json_integer((json_int_t)v);

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mon.h"
 #include "mon_db_int.h"
 #include "mon_query.h"
+#include "mon_store.h"
 
 const char *const mon_by_names[MON_BY_N] = {"cluster", "user", "job",     "step",  "node",
                                             "program", "rank", "process", "thread"};

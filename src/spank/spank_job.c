@@ -4,7 +4,7 @@
  * user's privileges) and read by root at step end, so root never follows a
  * link in it and only reads regular files the user owns: a job cannot make
  * the plugin send another user's file to the collector. The record layout
- * and the sender are libaugur_monitor's (mon_record.h, mon_client.c), the
+ * and the sender are augur_mon's (src/mon: mon_record.h, mon_client.c), the
  * same bytes `augur profile` sends. */
 #include <dirent.h>
 #include <errno.h>

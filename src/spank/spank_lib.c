@@ -1,7 +1,7 @@
 /* augur SPANK plugin — which profile library a task gets. A site with one
  * MPI names the library file; a site with several names the directory that
  * holds them, and each task gets the variant for the MPI its executable
- * links (read from its ELF dynamic section, src/cli/mpi_flavour.c, the
+ * links (read from its ELF dynamic section, src/flavour/mpi_flavour.c, the
  * detection `augur profile` uses), or the plain library for a program
  * without MPI. */
 #include <stdio.h>

@@ -1,5 +1,5 @@
 # Crafted job records for the monitoring tests: the byte layout of
-# augp_job and augp_proc (src/collector/mon_record.h), HMAC-signed frames,
+# augp_job and augp_proc (src/mon/mon_record.h), HMAC-signed frames,
 # and one send that returns augurd's ack status.
 import hashlib, hmac, socket, struct
 

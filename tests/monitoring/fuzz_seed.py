@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Usage: fuzz_seed.py OUTDIR PROCSIZE_PROBE. Seeds for fuzz_wire: a valid job payload of 0, 1 and 2 processes (odd
 first byte: the payload entry) and a frame (even first byte). Layouts as in
-src/collector/mon_record.h (augp_job 512 bytes)."""
+src/mon/mon_record.h (augp_job 512 bytes)."""
 import hashlib, hmac, os, struct, subprocess, sys
 
 out = sys.argv[1]

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mon.h"
+#include "mon_store.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

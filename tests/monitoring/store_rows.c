@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mon.h"
+#include "mon_store.h"
 
 #define NJOBS 3
 

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "mon.h"
+#include "mon_store.h"
 #include "mon_query.h"
 #include "web.h"
 

@@ -18,7 +18,7 @@
 
 #include "augur/diagnose.h"
 #include "augur/timeline.h"
-#include "timeline_int.h"
+#include "timeline_svg.h"
 
 #define TL_WIDTH      1400 /* pixel columns of the timeline and the curve */
 #define MAX_RANGES    40   /* rank ranges listed per finding before "..." */

@@ -7,15 +7,7 @@
 #include <stdio.h>
 
 #include "augur/timeline.h"
-
-/* x of the plot area and the margin right of it in the SVG (timeline_svg.c):
- * the diagnosis page draws its charts under the timeline on the same axis. */
-#define TL_SVG_LEFT  84
-#define TL_SVG_RIGHT 24
-
-/* Writes S with <, >, &, " and ' escaped and control characters dropped:
- * valid in SVG/XML text and attributes and in HTML. */
-void tl_xml_escape(FILE *f, const char *s);
+#include "timeline_svg.h"
 
 typedef struct tl_rank {
   float *cols; /* width x AUGUR_TL_NSTATES: fraction of each column per state */
