@@ -4,6 +4,7 @@
 #ifndef AUGUR_DEFS_H
 #define AUGUR_DEFS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "augur/api.h"
