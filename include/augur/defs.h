@@ -4,8 +4,10 @@
 #ifndef AUGUR_DEFS_H
 #define AUGUR_DEFS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+#include "augur/api.h"
 #include "augur/event.h" /* AUGUR_MAX_COUNTERS */
 
 #ifdef __cplusplus
@@ -121,13 +123,13 @@ typedef struct augur_rank_def {
  * *QUOTA (if not NULL) = its cgroup v2 CPU quota in CPUs, rounded up, 0 if
  * none; LIST (if not NULL, N bytes) = the mask as a Linux CPU list
  * ("0-3,8"), "" if unknown or longer than N. A few small file reads. */
-uint32_t augur_cpu_info(uint32_t *quota, char *list, size_t n);
+AUGUR_API uint32_t augur_cpu_info(uint32_t *quota, char *list, size_t n);
 /* The affinity mask as bits: CPU c is bit c % 64 of WORDS[c / 64], for the
  * first NWORDS x 64 CPUs (the rest are left out). 0, or -1 (WORDS all 0)
  * when it cannot be read. */
-int augur_cpu_mask(uint64_t *words, size_t nwords);
+AUGUR_API int augur_cpu_mask(uint64_t *words, size_t nwords);
 /* min(affinity count, quota): what one process of this host can use. */
-uint32_t augur_usable_cores(void);
+AUGUR_API uint32_t augur_usable_cores(void);
 
 #ifdef __cplusplus
 }

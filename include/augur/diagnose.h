@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "augur/api.h"
 #include "augur/error.h"
 #include "augur/event.h" /* before reader.h: defs.h needs AUGUR_MAX_COUNTERS */
 #include "augur/reader.h"
@@ -57,9 +58,10 @@ enum augur_dx_pattern {
 };
 #define AUGUR_DX_NWAITSTATES 7 /* patterns 0..6 are wait states */
 
-const char *augur_dx_pattern_id(int pattern);    /* "late_sender", ...; "?" if out of range */
-const char *augur_dx_pattern_title(int pattern); /* "Late sender", ... for people */
-int augur_dx_pattern_from_id(const char *id);    /* -1 if unknown */
+AUGUR_API const char *
+augur_dx_pattern_id(int pattern); /* "late_sender", ...; "?" if out of range */
+AUGUR_API const char *augur_dx_pattern_title(int pattern); /* "Late sender", ... for people */
+AUGUR_API int augur_dx_pattern_from_id(const char *id);    /* -1 if unknown */
 
 typedef struct augur_dx_options {
   double min_share;     /* findings below this share of process-time are not
@@ -182,22 +184,22 @@ typedef struct augur_diagnosis {
  * they waited for it, eager_max < rendezvous_min), "at_least" (only the
  * former seen), "below" (only the latter), "unclear" (both seen, and they
  * overlap), "none" (neither). */
-const char *augur_dx_eager_source(const augur_diagnosis *d);
+AUGUR_API const char *augur_dx_eager_source(const augur_diagnosis *d);
 
 /* Diagnoses TRACE. Fails on a damaged trace (the reader's message: file, rank,
  * offset, expectation) or when memory runs out. */
-int augur_diagnose(augur_trace *t, const augur_dx_options *opt, augur_diagnosis **out,
-                   augur_error *err);
-void augur_diagnosis_free(augur_diagnosis *d);
+AUGUR_API int augur_diagnose(augur_trace *t, const augur_dx_options *opt, augur_diagnosis **out,
+                             augur_error *err);
+AUGUR_API void augur_diagnosis_free(augur_diagnosis *d);
 
 /* Writers; return 0, or -1 with err set when writing fails. */
-int augur_diagnosis_write_text(const augur_diagnosis *d, FILE *f, augur_error *err);
-int augur_diagnosis_write_json(const augur_diagnosis *d, FILE *f, augur_error *err);
+AUGUR_API int augur_diagnosis_write_text(const augur_diagnosis *d, FILE *f, augur_error *err);
+AUGUR_API int augur_diagnosis_write_json(const augur_diagnosis *d, FILE *f, augur_error *err);
 /* One self-contained page: the timeline of the whole run (include/augur/
  * timeline.h) with the findings' worst instances marked, the active-process
  * curve, the findings and the critical path. Streams the trace again. */
-int augur_diagnosis_write_html(const augur_diagnosis *d, augur_trace *t, FILE *f, const char *title,
-                               augur_error *err);
+AUGUR_API int augur_diagnosis_write_html(const augur_diagnosis *d, augur_trace *t, FILE *f,
+                                         const char *title, augur_error *err);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "augur/api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -32,14 +34,14 @@ typedef struct augur_error {
 } augur_error;
 
 /* Sets err (if non-NULL) and returns code, so callers can `return augur_fail(...)`. */
-int augur_fail(augur_error *err, int code, const char *fmt, ...)
+AUGUR_API int augur_fail(augur_error *err, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
 /* Short name of a status code, e.g. "checksum". */
-const char *augur_status_name(int code);
+AUGUR_API const char *augur_status_name(int code);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "augur/api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -118,19 +120,20 @@ typedef struct augur_event {
 } augur_event;
 
 /* "MPI_Isend" etc. for a type; "?" for unknown values. */
-const char *augur_event_name(unsigned type);
+AUGUR_API const char *augur_event_name(unsigned type);
 /* Reverse lookup by the short name ("ISEND", case-insensitive, with or without
  * the MPI_ prefix); returns -1 if unknown. */
-int augur_event_from_name(const char *name);
+AUGUR_API int augur_event_from_name(const char *name);
 
 /* Classes of event types, for analyses. */
-int augur_event_is_p2p_send(unsigned type);   /* SEND..IRSEND, SENDRECV(_REPLACE), *_INIT sends */
-int augur_event_is_p2p_recv(unsigned type);   /* RECV, IRECV, MRECV, IMRECV, RECV_INIT */
-int augur_event_is_collective(unsigned type); /* blocking or nonblocking collectives */
-int augur_event_is_nonblocking(unsigned type);
-int augur_event_is_completion(unsigned type); /* WAIT..TESTSOME */
-int augur_event_is_comm_mgmt(unsigned type);  /* COMM_* / CART_* / GRAPH / INTERCOMM */
-int augur_event_is_sub(unsigned type);        /* COMPLETION, SUB_RECV, SUB_START */
+AUGUR_API int
+augur_event_is_p2p_send(unsigned type); /* SEND..IRSEND, SENDRECV(_REPLACE), *_INIT sends */
+AUGUR_API int augur_event_is_p2p_recv(unsigned type);   /* RECV, IRECV, MRECV, IMRECV, RECV_INIT */
+AUGUR_API int augur_event_is_collective(unsigned type); /* blocking or nonblocking collectives */
+AUGUR_API int augur_event_is_nonblocking(unsigned type);
+AUGUR_API int augur_event_is_completion(unsigned type); /* WAIT..TESTSOME */
+AUGUR_API int augur_event_is_comm_mgmt(unsigned type);  /* COMM_* / CART_* / GRAPH / INTERCOMM */
+AUGUR_API int augur_event_is_sub(unsigned type);        /* COMPLETION, SUB_RECV, SUB_START */
 
 #ifdef __cplusplus
 }

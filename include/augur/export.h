@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "augur/api.h"
 #include "augur/event.h"
 #include "augur/reader.h"
 
@@ -34,19 +35,19 @@ typedef struct augur_export_stats {
 } augur_export_stats;
 
 /* Chrome trace-event JSON (Perfetto, chrome://tracing): OUT is a file. */
-int augur_export_chrome(augur_trace *t, const char *out, const augur_export_opts *o,
-                        augur_export_stats *st, augur_error *err);
+AUGUR_API int augur_export_chrome(augur_trace *t, const char *out, const augur_export_opts *o,
+                                  augur_export_stats *st, augur_error *err);
 /* Paraver: OUT is a path prefix; writes OUT.prv, OUT.pcf, OUT.row. */
-int augur_export_paraver(augur_trace *t, const char *out, const augur_export_opts *o,
-                         augur_export_stats *st, augur_error *err);
+AUGUR_API int augur_export_paraver(augur_trace *t, const char *out, const augur_export_opts *o,
+                                   augur_export_stats *st, augur_error *err);
 /* SimGrid time-independent trace: OUT is a directory (per-rank action files +
  * an index file listing them). */
-int augur_export_simgrid(augur_trace *t, const char *out, const augur_export_opts *o,
-                         augur_export_stats *st, augur_error *err);
+AUGUR_API int augur_export_simgrid(augur_trace *t, const char *out, const augur_export_opts *o,
+                                   augur_export_stats *st, augur_error *err);
 /* OTF2 archive written with libotf2: OUT is the archive directory. Returns
  * AUGUR_E_STATE if augur was built without libotf2. */
-int augur_export_otf2(augur_trace *t, const char *out, const augur_export_opts *o,
-                      augur_export_stats *st, augur_error *err);
+AUGUR_API int augur_export_otf2(augur_trace *t, const char *out, const augur_export_opts *o,
+                                augur_export_stats *st, augur_error *err);
 
 /* What an import could not carry over, one line each (owned by the caller:
  * free each line and the array). */
@@ -56,12 +57,12 @@ typedef struct augur_import_report {
   char **notes;
   size_t nnotes;
 } augur_import_report;
-void augur_import_report_free(augur_import_report *r);
+AUGUR_API void augur_import_report_free(augur_import_report *r);
 
 /* Reads an OTF2 archive (ANCHOR = the .otf2 anchor file) and writes an augur
  * trace directory OUT. */
-int augur_import_otf2(const char *anchor, const char *out, const augur_export_opts *o,
-                      augur_import_report *rep, augur_error *err);
+AUGUR_API int augur_import_otf2(const char *anchor, const char *out, const augur_export_opts *o,
+                                augur_import_report *rep, augur_error *err);
 
 #ifdef __cplusplus
 }

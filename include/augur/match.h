@@ -19,6 +19,7 @@
 
 #include <stdint.h>
 
+#include "augur/api.h"
 #include "augur/error.h"
 #include "augur/event.h"
 #include "augur/reader.h"
@@ -114,32 +115,33 @@ typedef struct augur_matcher augur_matcher;
 
 /* TRACE gives the communicators' members for collectives; collectives are
  * followed only with a TRACE and an ON_COLL. ON_MESSAGE may be NULL. */
-augur_matcher *augur_matcher_new(augur_trace *trace, augur_message_fn on_message,
-                                 augur_coll_fn on_coll, void *ctx);
-void augur_matcher_free(augur_matcher *m);
+AUGUR_API augur_matcher *augur_matcher_new(augur_trace *trace, augur_message_fn on_message,
+                                           augur_coll_fn on_coll, void *ctx);
+AUGUR_API void augur_matcher_free(augur_matcher *m);
 /* Feeds one event of the merged stream. Returns AUGUR_OK, a callback's
  * status, or AUGUR_E_NOMEM (with ERR filled). */
-int augur_match_feed(augur_matcher *m, const augur_event *ev, augur_error *err);
+AUGUR_API int augur_match_feed(augur_matcher *m, const augur_event *ev, augur_error *err);
 /* The same, with the caller's tag for EV's call (e.g. its index in the
  * caller's arrays): the ends and members whose times are that call's carry
  * it in their `call`, so a callback needs no search by time. A sub-record's
  * CALL is ignored: it takes its parent's. augur_match_feed tags
  * AUGUR_MATCH_NO_CALL. */
 #define AUGUR_MATCH_NO_CALL UINT64_MAX
-int augur_match_feed_call(augur_matcher *m, const augur_event *ev, uint64_t call, augur_error *err);
+AUGUR_API int augur_match_feed_call(augur_matcher *m, const augur_event *ev, uint64_t call,
+                                    augur_error *err);
 /* Counters so far; "unmatched" are final once the stream has ended (a trace
  * cut short leaves some). */
-void augur_match_counts_get(const augur_matcher *m, augur_match_counts *c);
+AUGUR_API void augur_match_counts_get(const augur_matcher *m, augur_match_counts *c);
 /* Sets the time that counts.sends_by_horizon refers to (default: no limit).
  * Call before feeding: a windowed reader stops once it is past its window
  * and no send of the window still waits. */
-void augur_matcher_set_horizon(augur_matcher *m, uint64_t t);
+AUGUR_API void augur_matcher_set_horizon(augur_matcher *m, uint64_t t);
 /* The same as counts.sends_by_horizon, in constant time. */
-uint64_t augur_match_sends_by_horizon(const augur_matcher *m);
+AUGUR_API uint64_t augur_match_sends_by_horizon(const augur_matcher *m);
 /* Calls FN for every end still waiting for its partner (IS_SEND: a send). */
 typedef void (*augur_waiting_fn)(void *ctx, uint32_t sender, uint32_t receiver, uint64_t comm,
                                  int32_t tag, const augur_match_end *e, int is_send);
-void augur_match_each_waiting(const augur_matcher *m, augur_waiting_fn fn, void *ctx);
+AUGUR_API void augur_match_each_waiting(const augur_matcher *m, augur_waiting_fn fn, void *ctx);
 
 #ifdef __cplusplus
 }

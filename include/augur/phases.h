@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "augur/api.h"
 #include "augur/error.h"
 #include "augur/event.h" /* before reader.h: defs.h needs AUGUR_MAX_COUNTERS */
 #include "augur/reader.h"
@@ -104,8 +105,8 @@ typedef struct augur_logical {
 /* Reads TRACE (merged stream) and builds its logical trace. A damaged trace
  * fails with the reader's message (file, rank, offset): a logical trace with
  * a hole would put phases where there are none. */
-int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err);
-void augur_logical_free(augur_logical *lg);
+AUGUR_API int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err);
+AUGUR_API void augur_logical_free(augur_logical *lg);
 
 enum augur_phase_mode {
   AUGUR_PHASES_GLOBAL = 0,   /* units are global ticks: all ranks in step */
@@ -128,9 +129,9 @@ typedef struct augur_phase_opts {
   int rank;            /* RANK mode: -1 = representative rank, else this rank */
 } augur_phase_opts;
 
-void augur_phase_opts_default(augur_phase_opts *o);
+AUGUR_API void augur_phase_opts_default(augur_phase_opts *o);
 /* 1 if the logical trace's work is a count (instructions), 0 if it is time. */
-int augur_logical_work_is_count(const augur_logical *lg);
+AUGUR_API int augur_logical_work_is_count(const augur_logical *lg);
 
 /* Consecutive repetitions of a phase: COUNT of them, the first at unit
  * FIRST_UNIT, each starting where the previous ended. */
@@ -230,15 +231,15 @@ typedef struct augur_phases {
   uint32_t pet_rank;           /* the rank whose sum of PhaseET x W is PET (the largest) */
 } augur_phases;
 
-int augur_phases_detect(const augur_logical *lg, const augur_phase_opts *o, augur_phases **out,
-                        augur_error *err);
-void augur_phases_free(augur_phases *p);
+AUGUR_API int augur_phases_detect(const augur_logical *lg, const augur_phase_opts *o,
+                                  augur_phases **out, augur_error *err);
+AUGUR_API void augur_phases_free(augur_phases *p);
 
 /* Seed Table 2.5 view (docs/phases.md). TRACE resolves call sites (may be NULL). */
-void augur_phases_print_text(FILE *f, const augur_phases *p, const augur_logical *lg,
-                             augur_trace *t);
+AUGUR_API void augur_phases_print_text(FILE *f, const augur_phases *p, const augur_logical *lg,
+                                       augur_trace *t);
 /* JSON document (schema in docs/phases.md); malloc'ed, NULL if out of memory. */
-char *augur_phases_json(const augur_phases *p, const augur_logical *lg, augur_trace *t);
+AUGUR_API char *augur_phases_json(const augur_phases *p, const augur_logical *lg, augur_trace *t);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "augur/api.h"
 #include "augur/defs.h"
 #include "augur/error.h"
 #include "augur/event.h"
@@ -50,16 +51,16 @@ typedef struct augur_block_info {
  * header, block index and definitions. Fails if trace.json or a rank file is
  * missing or unreadable. A damaged block inside a rank file does not fail the
  * open: the rank's index stops before it and augur_trace_damage() says where. */
-int augur_trace_open(augur_trace **t, const char *path, augur_error *err);
-void augur_trace_close(augur_trace *t);
+AUGUR_API int augur_trace_open(augur_trace **t, const char *path, augur_error *err);
+AUGUR_API void augur_trace_close(augur_trace *t);
 
-const augur_trace_info *augur_trace_info_get(const augur_trace *t);
-uint32_t augur_trace_nranks(const augur_trace *t);
-const char *augur_trace_path(const augur_trace *t);
+AUGUR_API const augur_trace_info *augur_trace_info_get(const augur_trace *t);
+AUGUR_API uint32_t augur_trace_nranks(const augur_trace *t);
+AUGUR_API const char *augur_trace_path(const augur_trace *t);
 
 /* Number of ranks whose file has damage; for each, *msg says file, offset and
  * what was expected. Returns 0 if the trace is intact. */
-int augur_trace_damage(const augur_trace *t, uint32_t rank, const char **msg);
+AUGUR_API int augur_trace_damage(const augur_trace *t, uint32_t rank, const char **msg);
 
 /* Number of events blocks of RANK's file the reader dropped at open because
  * they repeat an earlier block of the same thread, or start before that
@@ -67,16 +68,16 @@ int augur_trace_damage(const augur_trace *t, uint32_t rank, const char **msg);
  * blocks kept are whole and in order, so this is not counted by
  * augur_trace_damage and streams do not fail; *msg (if non-NULL) gets the
  * first dropped block's description (file, rank, offset), NULL if none. */
-size_t augur_trace_dropped(const augur_trace *t, uint32_t rank, const char **msg);
+AUGUR_API size_t augur_trace_dropped(const augur_trace *t, uint32_t rank, const char **msg);
 
 /* A rank's recording is finished when the rank reached MPI_Finalize (its
  * definitions carry the Finalize time). Otherwise the program was interrupted
  * (killed, crashed, MPI_Abort, exit without MPI_Finalize): the rank's events
  * stop early and every analysis must say so. Returns 1 or 0. */
-int augur_trace_rank_finished(const augur_trace *t, uint32_t rank);
+AUGUR_API int augur_trace_rank_finished(const augur_trace *t, uint32_t rank);
 /* End of the rank's last recorded event on the global timeline (ns), from
  * the block index; 0 when the rank has no events. */
-uint64_t augur_trace_rank_end_ns(const augur_trace *t, uint32_t rank);
+AUGUR_API uint64_t augur_trace_rank_end_ns(const augur_trace *t, uint32_t rank);
 /* Number of unfinished ranks (0: the trace is complete). When there is one,
  * writes the statement every analysis prints (text and JSON) into buf:
  * "trace incomplete: rank 1 stops at 2.31 s (no MPI_Finalize); kept: rank 1
@@ -88,10 +89,10 @@ uint64_t augur_trace_rank_end_ns(const augur_trace *t, uint32_t rank);
  * bytes always holds it. */
 #define AUGUR_INCOMPLETE_MAX  1024
 #define AUGUR_INCOMPLETE_LIST 8
-int augur_trace_incomplete(const augur_trace *t, char *buf, size_t n);
+AUGUR_API int augur_trace_incomplete(const augur_trace *t, char *buf, size_t n);
 
 /* Definitions (merged over ranks). */
-const augur_rank_def *augur_trace_rank(const augur_trace *t, uint32_t rank);
+AUGUR_API const augur_rank_def *augur_trace_rank(const augur_trace *t, uint32_t rank);
 
 /* Where the ranks ran, from the rank facts (docs/trace-format.md). A host's
  * usable CPUs: the union of its ranks' affinity masks, capped by their cgroup
@@ -108,43 +109,44 @@ typedef struct augur_hosts {
   uint32_t cores;   /* its usable CPUs */
 } augur_hosts;
 /* Fills *P. Fails only when out of memory (AUGUR_E_NOMEM). */
-int augur_trace_hosts(const augur_trace *t, augur_hosts *p, augur_error *err);
+AUGUR_API int augur_trace_hosts(const augur_trace *t, augur_hosts *p, augur_error *err);
 
-size_t augur_trace_ncomms(const augur_trace *t);
-const augur_comm_def *augur_trace_comm_at(const augur_trace *t, size_t i);
-const augur_comm_def *augur_trace_comm(const augur_trace *t, uint64_t id); /* NULL if unknown */
-size_t augur_trace_ncallsites(const augur_trace *t);                       /* global ids are 1..n */
-const augur_callsite_def *augur_trace_callsite(const augur_trace *t, uint32_t id);
-const augur_module_def *augur_trace_module(const augur_trace *t, uint32_t id);
+AUGUR_API size_t augur_trace_ncomms(const augur_trace *t);
+AUGUR_API const augur_comm_def *augur_trace_comm_at(const augur_trace *t, size_t i);
+AUGUR_API const augur_comm_def *augur_trace_comm(const augur_trace *t,
+                                                 uint64_t id); /* NULL if unknown */
+AUGUR_API size_t augur_trace_ncallsites(const augur_trace *t); /* global ids are 1..n */
+AUGUR_API const augur_callsite_def *augur_trace_callsite(const augur_trace *t, uint32_t id);
+AUGUR_API const augur_module_def *augur_trace_module(const augur_trace *t, uint32_t id);
 /* Resolves a call site to function, file and line with libdw (cached). Fields
  * are NULL/0 when the module has no debug info or no longer exists. */
-int augur_trace_resolve(augur_trace *t, uint32_t callsite, augur_srcloc *out);
-uint32_t augur_trace_ncounters(const augur_trace *t);
-const augur_counter_def *augur_trace_counter(const augur_trace *t, uint32_t index);
+AUGUR_API int augur_trace_resolve(augur_trace *t, uint32_t callsite, augur_srcloc *out);
+AUGUR_API uint32_t augur_trace_ncounters(const augur_trace *t);
+AUGUR_API const augur_counter_def *augur_trace_counter(const augur_trace *t, uint32_t index);
 
 /* Block index of a rank. */
-size_t augur_trace_nblocks(const augur_trace *t, uint32_t rank);
-const augur_block_info *augur_trace_block(const augur_trace *t, uint32_t rank, size_t i);
-uint64_t augur_trace_nevents(const augur_trace *t, uint32_t rank); /* from the index */
+AUGUR_API size_t augur_trace_nblocks(const augur_trace *t, uint32_t rank);
+AUGUR_API const augur_block_info *augur_trace_block(const augur_trace *t, uint32_t rank, size_t i);
+AUGUR_API uint64_t augur_trace_nevents(const augur_trace *t, uint32_t rank); /* from the index */
 /* Parent records (MPI calls, sub-records not counted) of a rank, from the
  * index: a bound on its calls. The record count when a block does not say
  * (written before format minor 2). */
-uint64_t augur_trace_nparents(const augur_trace *t, uint32_t rank);
+AUGUR_API uint64_t augur_trace_nparents(const augur_trace *t, uint32_t rank);
 
 /* Converts a rank's local clock value to the global timeline. */
-uint64_t augur_trace_global_ns(const augur_trace *t, uint32_t rank, uint64_t local_ns);
+AUGUR_API uint64_t augur_trace_global_ns(const augur_trace *t, uint32_t rank, uint64_t local_ns);
 
 /* Streams. A rank stream yields the rank's events in time order (threads
  * merged), peers translated to world ranks, call sites as global ids,
  * completions paired with their starts (comm, peer, flags filled in). The
  * merged stream yields all ranks' events in global time order (k-way merge;
  * a parent and its sub-records are always adjacent). */
-int augur_stream_rank(augur_trace *t, uint32_t rank, augur_stream **s, augur_error *err);
-int augur_stream_merged(augur_trace *t, augur_stream **s, augur_error *err);
+AUGUR_API int augur_stream_rank(augur_trace *t, uint32_t rank, augur_stream **s, augur_error *err);
+AUGUR_API int augur_stream_merged(augur_trace *t, augur_stream **s, augur_error *err);
 /* Returns 1 with *ev filled, 0 at the end, or a negative status: a damaged
  * block (message: file, rank, offset, expectation). Events before the damage
  * have all been returned. */
-int augur_stream_next(augur_stream *s, augur_event *ev, augur_error *err);
+AUGUR_API int augur_stream_next(augur_stream *s, augur_event *ev, augur_error *err);
 /* Merged streams only, before the first augur_stream_next: let records come
  * up to NS nanoseconds out of global time order (by t_start); each rank's
  * order, and a parent's sub-records right behind it, stay as they are. A
@@ -152,10 +154,10 @@ int augur_stream_next(augur_stream *s, augur_event *ev, augur_error *err);
  * times faster with many ranks in step (cache). For consumers that only
  * need each rank's order and a bounded window, such as message matching.
  * 0 (the default): strict order. */
-int augur_stream_set_slack(augur_stream *s, uint64_t ns, augur_error *err);
+AUGUR_API int augur_stream_set_slack(augur_stream *s, uint64_t ns, augur_error *err);
 /* Rank streams only: continue from block index `block` of the rank. */
-int augur_stream_seek_block(augur_stream *s, size_t block, augur_error *err);
-void augur_stream_close(augur_stream *s);
+AUGUR_API int augur_stream_seek_block(augur_stream *s, size_t block, augur_error *err);
+AUGUR_API void augur_stream_close(augur_stream *s);
 
 #ifdef __cplusplus
 }

@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "augur/api.h"
 #include "augur/error.h"
 #include "augur/event.h" /* before reader.h: defs.h needs AUGUR_MAX_COUNTERS */
 #include "augur/reader.h"
@@ -120,26 +121,28 @@ typedef void (*augur_report_progress)(void *arg, uint32_t rank, uint32_t nranks,
  * AUGUR_E_NOMEM / AUGUR_E_ARG *out is NULL; with a read error (damaged
  * block) *out still holds everything that could be read (the damaged rank up
  * to the damage, all other ranks) and err / (*out)->error say where. */
-int augur_report_compute(augur_trace *t, augur_report **out, augur_report_progress progress,
-                         void *progress_arg, augur_error *err);
-void augur_report_free(augur_report *r);
+AUGUR_API int augur_report_compute(augur_trace *t, augur_report **out,
+                                   augur_report_progress progress, void *progress_arg,
+                                   augur_error *err);
+AUGUR_API void augur_report_free(augur_report *r);
 
 /* Aligned text, sections ranked by importance; top = how many calls (>= 1). */
-int augur_report_print_text(FILE *f, const augur_report *r, augur_trace *t, int top);
+AUGUR_API int augur_report_print_text(FILE *f, const augur_report *r, augur_trace *t, int top);
 /* The JSON document (schema in docs/cli.md), malloc'd, NUL-terminated; NULL
  * when out of memory. top limits calls and call sites per call. */
-char *augur_report_json(const augur_report *r, augur_trace *t, int top);
+AUGUR_API char *augur_report_json(const augur_report *r, augur_trace *t, int top);
 
 /* Formatting helpers shared with the CLI: "12.3 ms", "1.50 MiB". */
-void augur_fmt_ns(char *buf, size_t n, uint64_t ns);
-void augur_fmt_bytes(char *buf, size_t n, uint64_t bytes);
+AUGUR_API void augur_fmt_ns(char *buf, size_t n, uint64_t ns);
+AUGUR_API void augur_fmt_bytes(char *buf, size_t n, uint64_t bytes);
 /* The one name of a call site for people, used by every analysis:
  * "function (file:line)" when resolved, else "module+0xOFFSET", else
  * "call site N" (no module), "?" for id 0. */
-void augur_fmt_callsite(char *buf, size_t n, augur_trace *t, uint32_t callsite);
+AUGUR_API void augur_fmt_callsite(char *buf, size_t n, augur_trace *t, uint32_t callsite);
 /* The call site's module path (owned by the trace) and offset in it, for
  * JSON: 1, or 0 with *module NULL and *offset 0 when unknown. */
-int augur_callsite_place(augur_trace *t, uint32_t callsite, const char **module, uint64_t *offset);
+AUGUR_API int augur_callsite_place(augur_trace *t, uint32_t callsite, const char **module,
+                                   uint64_t *offset);
 
 #ifdef __cplusplus
 }

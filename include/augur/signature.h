@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "augur/api.h"
 #include "augur/error.h"
 
 #ifdef __cplusplus
@@ -124,23 +125,24 @@ typedef struct augur_signature {
 /* Allocates P's per-rank arrays for S's ranks (the irregular ones too when
  * S is irregular): 0, or -1 out of memory (augur_signature_free frees what
  * was allocated once P is among S's phases). */
-int augur_sig_phase_alloc(const augur_signature *s, augur_sig_phase *p);
+AUGUR_API int augur_sig_phase_alloc(const augur_signature *s, augur_sig_phase *p);
 
 /* Reads and validates a signature: a bad file fails with the file name, the
  * line number and what was expected. */
-int augur_signature_read(const char *path, augur_signature **out, augur_error *err);
-int augur_signature_write(FILE *f, const augur_signature *s);
-void augur_signature_free(augur_signature *s);
+AUGUR_API int augur_signature_read(const char *path, augur_signature **out, augur_error *err);
+AUGUR_API int augur_signature_write(FILE *f, const augur_signature *s);
+AUGUR_API void augur_signature_free(augur_signature *s);
 /* The name a module has in a signature: the base name of PATH with blanks
  * and '#' made '_' (words are blank-separated in the file). Both `augur
  * signature` and the recorder's signature mode name modules this way. */
-void augur_signature_module_name(const char *path, char *out, size_t n);
+AUGUR_API void augur_signature_module_name(const char *path, char *out, size_t n);
 /* The identity of the executable at PATH: its base name (as above) in NAME
  * and the hex GNU build id of its ELF file in BUILD_ID ("-" when the file has
  * none or cannot be read). Returns 0, or -1 when the name does not fit. */
-int augur_program_id(const char *path, char *name, size_t nname, char *build_id, size_t nbid);
+AUGUR_API int augur_program_id(const char *path, char *name, size_t nname, char *build_id,
+                               size_t nbid);
 /* Index (1-based) of a module base name, 0 if it is not in the signature. */
-uint16_t augur_signature_module(const augur_signature *s, const char *basename);
+AUGUR_API uint16_t augur_signature_module(const augur_signature *s, const char *basename);
 
 /* ---- results of a signature run (written by rank 0 of the recorder) ---- */
 
@@ -178,10 +180,10 @@ typedef struct augur_sigresult {
 } augur_sigresult;
 
 /* "measured", "partial", "missing" or "late" (any other value: "missing"). */
-const char *augur_sigres_status_name(int status);
-int augur_sigresult_read(const char *path, augur_sigresult **out, augur_error *err);
-int augur_sigresult_write(FILE *f, const augur_sigresult *r);
-void augur_sigresult_free(augur_sigresult *r);
+AUGUR_API const char *augur_sigres_status_name(int status);
+AUGUR_API int augur_sigresult_read(const char *path, augur_sigresult **out, augur_error *err);
+AUGUR_API int augur_sigresult_write(FILE *f, const augur_sigresult *r);
+AUGUR_API void augur_sigresult_free(augur_sigresult *r);
 
 /* ---- building (src/analysis/pas2p/signature.c) ---- */
 
@@ -190,9 +192,9 @@ struct augur_phases;
 struct augur_trace;
 /* Signature of the relevant phases of a global-mode or irregular-mode phase
  * detection. MEASURE is the default K. */
-int augur_signature_build(const struct augur_logical *lg, const struct augur_phases *p,
-                          struct augur_trace *t, uint32_t measure, augur_signature **out,
-                          augur_error *err);
+AUGUR_API int augur_signature_build(const struct augur_logical *lg, const struct augur_phases *p,
+                                    struct augur_trace *t, uint32_t measure, augur_signature **out,
+                                    augur_error *err);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "augur/api.h"
 #include "augur/error.h"
 #include "augur/event.h"
 #include "augur/reader.h"
@@ -78,34 +79,38 @@ typedef struct augur_sim_graph_stats {
                               (-1 for hand-built graphs) */
 } augur_sim_graph_stats;
 
-augur_sim_graph *augur_sim_graph_new(uint32_t nranks);
-void augur_sim_graph_free(augur_sim_graph *g);
-uint32_t augur_sim_graph_nranks(const augur_sim_graph *g);
-void augur_sim_graph_stats_get(const augur_sim_graph *g, augur_sim_graph_stats *s);
-size_t augur_sim_graph_nops(const augur_sim_graph *g, uint32_t rank);
-const augur_sim_op *augur_sim_graph_ops(const augur_sim_graph *g, uint32_t rank);
+AUGUR_API augur_sim_graph *augur_sim_graph_new(uint32_t nranks);
+AUGUR_API void augur_sim_graph_free(augur_sim_graph *g);
+AUGUR_API uint32_t augur_sim_graph_nranks(const augur_sim_graph *g);
+AUGUR_API void augur_sim_graph_stats_get(const augur_sim_graph *g, augur_sim_graph_stats *s);
+AUGUR_API size_t augur_sim_graph_nops(const augur_sim_graph *g, uint32_t rank);
+AUGUR_API const augur_sim_op *augur_sim_graph_ops(const augur_sim_graph *g, uint32_t rank);
 
 /* Building by hand (tests, generators). Each returns the new index, or -1
  * when out of memory / an argument is out of range. Ops are appended to a
  * rank in program order. */
-int64_t augur_sim_add_op(augur_sim_graph *g, uint32_t rank, const augur_sim_op *op);
-int64_t augur_sim_add_compute(augur_sim_graph *g, uint32_t rank, double seconds);
+AUGUR_API int64_t augur_sim_add_op(augur_sim_graph *g, uint32_t rank, const augur_sim_op *op);
+AUGUR_API int64_t augur_sim_add_compute(augur_sim_graph *g, uint32_t rank, double seconds);
 /* A message from SENDER to RECEIVER; its ends are added with add_send/add_recv. */
-int64_t augur_sim_add_message(augur_sim_graph *g, uint32_t sender, uint32_t receiver,
-                              uint64_t bytes, unsigned flags);
-int64_t augur_sim_add_send(augur_sim_graph *g, uint32_t rank, uint64_t msg, unsigned flags);
-int64_t augur_sim_add_recv(augur_sim_graph *g, uint32_t rank, uint64_t msg, unsigned flags);
+AUGUR_API int64_t augur_sim_add_message(augur_sim_graph *g, uint32_t sender, uint32_t receiver,
+                                        uint64_t bytes, unsigned flags);
+AUGUR_API int64_t augur_sim_add_send(augur_sim_graph *g, uint32_t rank, uint64_t msg,
+                                     unsigned flags);
+AUGUR_API int64_t augur_sim_add_recv(augur_sim_graph *g, uint32_t rank, uint64_t msg,
+                                     unsigned flags);
 /* Waits for the nonblocking ops OPS[0..n) of the rank (indices returned by add_send/add_recv). */
-int64_t augur_sim_add_wait(augur_sim_graph *g, uint32_t rank, const uint32_t *ops, uint32_t n);
+AUGUR_API int64_t augur_sim_add_wait(augur_sim_graph *g, uint32_t rank, const uint32_t *ops,
+                                     uint32_t n);
 /* A communicator of world ranks MEMBERS[0..n) (comm rank order); returns its index. */
-int64_t augur_sim_add_comm(augur_sim_graph *g, const uint32_t *members, uint32_t n);
+AUGUR_API int64_t augur_sim_add_comm(augur_sim_graph *g, const uint32_t *members, uint32_t n);
 /* One member's call of collective instance INSTANCE (the same number on every member). */
-int64_t augur_sim_add_coll(augur_sim_graph *g, uint32_t rank, unsigned type, uint32_t comm,
-                           int32_t root, uint64_t bytes, uint64_t instance);
+AUGUR_API int64_t augur_sim_add_coll(augur_sim_graph *g, uint32_t rank, unsigned type,
+                                     uint32_t comm, int32_t root, uint64_t bytes,
+                                     uint64_t instance);
 
 /* Builds the graph of a trace (one pass over the merged stream, with the
  * shared matcher). Fails on a damaged trace with the reader's message. */
-int augur_sim_graph_from_trace(augur_sim_graph **g, augur_trace *t, augur_error *err);
+AUGUR_API int augur_sim_graph_from_trace(augur_sim_graph **g, augur_trace *t, augur_error *err);
 
 /* What-if on a phase (as `augur phases` numbers them, global mode): the
  * compute inside every repetition of PHASE runs FACTOR times faster. */
@@ -120,19 +125,20 @@ typedef struct augur_sim_phase_scale {
  * repetition's (the `augur phases` convention). Costs one more pass over
  * the trace (the phase detection). A phase id the trace does not have fails
  * with the ids it has. */
-int augur_sim_graph_from_trace_phases(augur_sim_graph **g, augur_trace *t,
-                                      const augur_sim_phase_scale *sc, size_t n, augur_error *err);
+AUGUR_API int augur_sim_graph_from_trace_phases(augur_sim_graph **g, augur_trace *t,
+                                                const augur_sim_phase_scale *sc, size_t n,
+                                                augur_error *err);
 
 /* What-if transform: the compute that leads to each call of call site SITE
  * (the COMPUTE operation right before an operation of that site, in the
  * same rank) takes 1/FACTOR of its time. Returns how many bursts changed,
  * or -1 if FACTOR is not a positive finite number. */
-int64_t augur_sim_graph_scale_site(augur_sim_graph *g, uint32_t site, double factor);
+AUGUR_API int64_t augur_sim_graph_scale_site(augur_sim_graph *g, uint32_t site, double factor);
 /* The call sites of trace T that SPEC names: a global id ("12"), the text
  * `augur report` prints ("exchange (stencil.c:40)", "stencil+0x1a2f",
  * "site 12"), "file.c:LINE", or a function name (all of its sites). Writes
  * up to MAX ids to IDS; returns how many match (0: none). */
-size_t augur_sim_find_sites(augur_trace *t, const char *spec, uint32_t *ids, size_t max);
+AUGUR_API size_t augur_sim_find_sites(augur_trace *t, const char *spec, uint32_t *ids, size_t max);
 
 /* ---- Machine model ------------------------------------------------------ */
 
@@ -192,13 +198,13 @@ typedef struct augur_machine {
 } augur_machine;
 
 /* This machine's defaults (docs/simulate.md lists them). */
-void augur_machine_default(augur_machine *m);
+AUGUR_API void augur_machine_default(augur_machine *m);
 /* Loads an INI file over M's current values. Errors name the file and line. */
-int augur_machine_load(augur_machine *m, const char *path, augur_error *err);
+AUGUR_API int augur_machine_load(augur_machine *m, const char *path, augur_error *err);
 /* Writes M as an INI file that augur_machine_load reads back. */
-int augur_machine_write(const augur_machine *m, FILE *f);
+AUGUR_API int augur_machine_write(const augur_machine *m, FILE *f);
 /* Node of a world rank. */
-uint32_t augur_machine_node(const augur_machine *m, uint32_t rank);
+AUGUR_API uint32_t augur_machine_node(const augur_machine *m, uint32_t rank);
 /* The model as a SimGrid platform (a cluster of its nodes, loopback = the
  * shared-memory path, a shared backbone for the bus topology; host speed
  * 1 Gflop/s x cpu_speed, matching `augur export --flops 1e9`) and an SMPI
@@ -206,8 +212,8 @@ uint32_t augur_machine_node(const augur_machine *m, uint32_t rank);
  * become SimGrid's FAT_TREE and TORUS clusters; hosts get cpu.cores cores
  * (or the most ranks on a node) and the speed background load leaves
  * (docs/simulate.md "SimGrid"). */
-int augur_machine_write_simgrid(const augur_machine *m, uint32_t nranks, FILE *platform,
-                                FILE *hosts);
+AUGUR_API int augur_machine_write_simgrid(const augur_machine *m, uint32_t nranks, FILE *platform,
+                                          FILE *hosts);
 
 /* Calibration from a recorded run (augur calibrate --from TRACE): sets M's
  * latencies to the mean time from the end of a send call to the end of the
@@ -219,8 +225,8 @@ typedef struct augur_sim_calib {
   double latency, overhead, bandwidth;
   uint64_t latency_samples, overhead_samples, bandwidth_samples;
 } augur_sim_calib;
-int augur_machine_calibrate_trace(augur_machine *m, augur_trace *t, augur_sim_calib *out,
-                                  augur_error *err);
+AUGUR_API int augur_machine_calibrate_trace(augur_machine *m, augur_trace *t, augur_sim_calib *out,
+                                            augur_error *err);
 
 /* ---- Simulator ---------------------------------------------------------- */
 
@@ -247,9 +253,9 @@ typedef struct augur_sim_result {
   uint64_t peak_inflight;
 } augur_sim_result;
 
-int augur_simulate(const augur_sim_graph *g, const augur_machine *m, augur_sim_result *r,
-                   augur_error *err);
-void augur_sim_result_free(augur_sim_result *r);
+AUGUR_API int augur_simulate(const augur_sim_graph *g, const augur_machine *m, augur_sim_result *r,
+                             augur_error *err);
+AUGUR_API void augur_sim_result_free(augur_sim_result *r);
 
 /* --scale SITE=xF as augur_sim_graph_scale_site does it, applied in order. */
 typedef struct augur_sim_site_scale {
@@ -272,8 +278,9 @@ typedef struct augur_sim_trace_opts {
  * GS (may be NULL) gets what the graph would have held (bytes: the most
  * the stream held). O may be NULL. A CPU quota reads the trace once per
  * simulated phase of its period. docs/simulate.md "Memory". */
-int augur_simulate_trace(augur_trace *t, const augur_machine *m, const augur_sim_trace_opts *o,
-                         augur_sim_result *r, augur_sim_graph_stats *gs, augur_error *err);
+AUGUR_API int augur_simulate_trace(augur_trace *t, const augur_machine *m,
+                                   const augur_sim_trace_opts *o, augur_sim_result *r,
+                                   augur_sim_graph_stats *gs, augur_error *err);
 
 /* The fraction of HOST's CPUs that other work took while T was recorded
  * (docs/simulate.md "Oversubscribed recordings"), from its ranks' compute
@@ -284,16 +291,17 @@ int augur_simulate_trace(augur_trace *t, const augur_machine *m, const augur_sim
  * S = sum(wall - run-delay) / sum(wall), and *LOAD = 1 - S * N / CORES,
  * within [0, 0.95]. *LOAD = -1 when the trace has no run-delay or HOST no
  * bursts. Reads the ranks of HOST once. Fails on a damaged trace. */
-int augur_sim_recorded_load(augur_trace *t, const char *host, uint32_t cores, double *load,
-                            augur_error *err);
+AUGUR_API int augur_sim_recorded_load(augur_trace *t, const char *host, uint32_t cores,
+                                      double *load, augur_error *err);
 
 /* Writers: aligned text, and JSON {"predicted_seconds", "ranks":[...], ...}.
  * MEASURED < 0 leaves the measured time out. NOTES (NNOTES lines, may be
  * NULL): what the caller must say about the input or the model (the JSON's
  * "notes"; the text writer's caller prints them itself, first). */
-void augur_sim_write_text(FILE *f, const augur_sim_result *r, double measured);
-void augur_sim_write_json(FILE *f, const augur_sim_result *r, const augur_sim_graph_stats *gs,
-                          double measured, const char *const *notes, size_t nnotes);
+AUGUR_API void augur_sim_write_text(FILE *f, const augur_sim_result *r, double measured);
+AUGUR_API void augur_sim_write_json(FILE *f, const augur_sim_result *r,
+                                    const augur_sim_graph_stats *gs, double measured,
+                                    const char *const *notes, size_t nnotes);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "augur/api.h"
 #include "augur/error.h"
 #include "augur/sim.h"
 
@@ -22,26 +23,27 @@ extern "C" {
 typedef struct augur_gfile augur_gfile;
 
 /* Parses TEXT[0..len) (NAME is used in messages: "NAME:LINE: ..."). */
-int augur_gfile_parse(augur_gfile **out, const char *text, size_t len, const char *name,
-                      augur_error *err);
+AUGUR_API int augur_gfile_parse(augur_gfile **out, const char *text, size_t len, const char *name,
+                                augur_error *err);
 /* Reads and parses the file at PATH. */
-int augur_gfile_load(augur_gfile **out, const char *path, augur_error *err);
-void augur_gfile_free(augur_gfile *f);
+AUGUR_API int augur_gfile_load(augur_gfile **out, const char *path, augur_error *err);
+AUGUR_API void augur_gfile_free(augur_gfile *f);
 /* 1 if the file at PATH starts with the magic line, 0 otherwise (or unreadable). */
-int augur_gfile_sniff(const char *path);
+AUGUR_API int augur_gfile_sniff(const char *path);
 
 /* Number of classes, a class's name and rank count. */
-uint32_t augur_gfile_nclasses(const augur_gfile *f);
-const char *augur_gfile_class_name(const augur_gfile *f, uint32_t i);
-uint32_t augur_gfile_class_count(const augur_gfile *f, uint32_t i);
+AUGUR_API uint32_t augur_gfile_nclasses(const augur_gfile *f);
+AUGUR_API const char *augur_gfile_class_name(const augur_gfile *f, uint32_t i);
+AUGUR_API uint32_t augur_gfile_class_count(const augur_gfile *f, uint32_t i);
 /* Changes the rank count of class NAME (the what-if "more workers"). */
-int augur_gfile_set_count(augur_gfile *f, const char *name, uint32_t count, augur_error *err);
+AUGUR_API int augur_gfile_set_count(augur_gfile *f, const char *name, uint32_t count,
+                                    augur_error *err);
 
 /* Expands F into a new graph: random values drawn with SEED, at most
  * MAX_OPS operations (0: AUGUR_GFILE_MAX_OPS). Messages pair in program
  * order per (sender, receiver); errors name the file and line. */
-int augur_gfile_expand(const augur_gfile *f, uint64_t seed, uint64_t max_ops, augur_sim_graph **out,
-                       augur_error *err);
+AUGUR_API int augur_gfile_expand(const augur_gfile *f, uint64_t seed, uint64_t max_ops,
+                                 augur_sim_graph **out, augur_error *err);
 
 /* Writing a graph as a file. */
 typedef struct augur_gfile_write_opts {
@@ -51,8 +53,8 @@ typedef struct augur_gfile_write_opts {
   int exact;          /* every iteration's cost, one class per rank: the trace's prediction */
   const char *source; /* named in the header comment (may be NULL) */
 } augur_gfile_write_opts;
-int augur_gfile_write(FILE *out, const augur_sim_graph *g, const augur_gfile_write_opts *o,
-                      augur_error *err);
+AUGUR_API int augur_gfile_write(FILE *out, const augur_sim_graph *g,
+                                const augur_gfile_write_opts *o, augur_error *err);
 
 #ifdef __cplusplus
 }

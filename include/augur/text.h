@@ -18,6 +18,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "augur/api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -25,11 +27,11 @@ extern "C" {
 /* Copies IN (NUL-terminated) into OUT (N > 0 bytes) with invalid bytes
  * replaced by U+FFFD, cut at a character boundary to fit N - 1 bytes; OUT is
  * always NUL-terminated. Returns the number of replacements. */
-size_t augur_utf8_repair(const char *in, char *out, size_t n);
+AUGUR_API size_t augur_utf8_repair(const char *in, char *out, size_t n);
 
 /* A JSON string of S with invalid bytes replaced (augur_utf8_repair); S NULL:
  * JSON null. Returns NULL only when out of memory. */
-json_t *augur_json_text(const char *s);
+AUGUR_API json_t *augur_json_text(const char *s);
 
 /* S made safe to print in a log line or on a terminal (job ids, user, host
  * and program names, command lines: any user sets them). C0 control
@@ -38,7 +40,7 @@ json_t *augur_json_text(const char *s);
  * text, valid UTF-8 included, is kept. The result goes to OUT (N > 0 bytes,
  * always terminated, cut before an escape or character that does not fit;
  * 4 * strlen(S) + 1 bytes always suffice) and OUT is returned. */
-const char *augur_text_safe(const char *s, char *out, size_t n);
+AUGUR_API const char *augur_text_safe(const char *s, char *out, size_t n);
 
 #ifdef __cplusplus
 }

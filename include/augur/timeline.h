@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "augur/api.h"
 #include "augur/event.h"
 #include "augur/reader.h"
 
@@ -32,9 +33,9 @@ enum augur_tl_state {
 };
 
 /* The state class of an MPI call type (never AUGUR_TL_COMPUTE). */
-int augur_tl_state_of(unsigned type);
-const char *augur_tl_state_name(int state);  /* "compute", "p2p send", ... */
-const char *augur_tl_state_color(int state); /* "#rrggbb" */
+AUGUR_API int augur_tl_state_of(unsigned type);
+AUGUR_API const char *augur_tl_state_name(int state);  /* "compute", "p2p send", ... */
+AUGUR_API const char *augur_tl_state_color(int state); /* "#rrggbb" */
 
 typedef struct augur_tl_options {
   /* Window on the global timeline, ns. to == 0: up to the end of the run.
@@ -79,20 +80,20 @@ typedef struct augur_timeline augur_timeline;
 /* Streams the trace (merged stream) and builds the timeline of the window.
  * Fails on a damaged trace (message from the reader) or a window/rank range
  * that is empty or outside the trace. */
-int augur_timeline_build(augur_timeline **tl, augur_trace *t, const augur_tl_options *opt,
-                         augur_error *err);
-void augur_timeline_free(augur_timeline *tl);
+AUGUR_API int augur_timeline_build(augur_timeline **tl, augur_trace *t, const augur_tl_options *opt,
+                                   augur_error *err);
+AUGUR_API void augur_timeline_free(augur_timeline *tl);
 
 /* Adds a marked interval; label is copied. Fails if rank is outside the
  * timeline's ranks or t1 < t0. */
-int augur_timeline_mark(augur_timeline *tl, uint32_t rank, uint64_t t0, uint64_t t1,
-                        const char *label, augur_error *err);
+AUGUR_API int augur_timeline_mark(augur_timeline *tl, uint32_t rank, uint64_t t0, uint64_t t1,
+                                  const char *label, augur_error *err);
 
 /* Adds a band over all rows from t0 to t1 (e.g. an inefficiency interval of
  * the diagnosis); label is copied and shown as hover text on the band's strip
  * above the rows. Fails if t1 < t0. */
-int augur_timeline_band(augur_timeline *tl, uint64_t t0, uint64_t t1, const char *label,
-                        augur_error *err);
+AUGUR_API int augur_timeline_band(augur_timeline *tl, uint64_t t0, uint64_t t1, const char *label,
+                                  augur_error *err);
 
 /* What was built. */
 typedef struct augur_tl_summary {
@@ -105,30 +106,30 @@ typedef struct augur_tl_summary {
   uint64_t unmatched_sends; /* sends in range never matched by a receive */
   int exact;                /* 1: every rank's exact intervals were kept */
 } augur_tl_summary;
-void augur_timeline_summary(const augur_timeline *tl, augur_tl_summary *s);
+AUGUR_API void augur_timeline_summary(const augur_timeline *tl, augur_tl_summary *s);
 
 /* Time of rank r in the window per state, ns (r in rank_lo..rank_hi). */
-void augur_timeline_rank_totals(const augur_timeline *tl, uint32_t rank,
-                                uint64_t out[AUGUR_TL_NSTATES]);
+AUGUR_API void augur_timeline_rank_totals(const augur_timeline *tl, uint32_t rank,
+                                          uint64_t out[AUGUR_TL_NSTATES]);
 /* Exact intervals of rank r, or NULL (with *n = 0) when there were too many
  * and only the per-column fractions were kept. */
-const augur_tl_interval *augur_timeline_intervals(const augur_timeline *tl, uint32_t rank,
-                                                  size_t *n);
+AUGUR_API const augur_tl_interval *augur_timeline_intervals(const augur_timeline *tl, uint32_t rank,
+                                                            size_t *n);
 /* Fraction of column c of rank r spent in each state (sums to <= 1). */
-void augur_timeline_column(const augur_timeline *tl, uint32_t rank, uint32_t c,
-                           float out[AUGUR_TL_NSTATES]);
-const augur_tl_message *augur_timeline_messages(const augur_timeline *tl, size_t *n);
+AUGUR_API void augur_timeline_column(const augur_timeline *tl, uint32_t rank, uint32_t c,
+                                     float out[AUGUR_TL_NSTATES]);
+AUGUR_API const augur_tl_message *augur_timeline_messages(const augur_timeline *tl, size_t *n);
 
 /* Writers. title: shown at the top (e.g. the trace name); may be NULL.
  * Return 0, or -1 with err set when writing fails. */
-int augur_timeline_write_svg(const augur_timeline *tl, FILE *f, const char *title,
-                             augur_error *err);
-int augur_timeline_write_html(const augur_timeline *tl, FILE *f, const char *title,
-                              augur_error *err);
+AUGUR_API int augur_timeline_write_svg(const augur_timeline *tl, FILE *f, const char *title,
+                                       augur_error *err);
+AUGUR_API int augur_timeline_write_html(const augur_timeline *tl, FILE *f, const char *title,
+                                        augur_error *err);
 /* The bare <svg> element of augur_timeline_write_svg, without the XML
  * declaration, for embedding in an HTML page (the diagnosis page). */
-int augur_timeline_write_svg_element(const augur_timeline *tl, FILE *f, const char *title,
-                                     augur_error *err);
+AUGUR_API int augur_timeline_write_svg_element(const augur_timeline *tl, FILE *f, const char *title,
+                                               augur_error *err);
 
 #ifdef __cplusplus
 }

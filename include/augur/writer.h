@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "augur/api.h"
 #include "augur/defs.h"
 #include "augur/error.h"
 #include "augur/event.h"
@@ -36,30 +37,32 @@ typedef struct augur_trace_meta {
 
 /* Creates DIR (and parents) if needed and (re)writes DIR/trace.json
  * atomically (write to a temp file, rename). */
-int augur_meta_write(const char *dir, const augur_trace_meta *meta, augur_error *err);
+AUGUR_API int augur_meta_write(const char *dir, const augur_trace_meta *meta, augur_error *err);
 
 /* Opens DIR/rank-NNNNN.evt for writing (truncates) and writes the file header.
  * level: zstd level (0 = default, 1 fastest). */
-int augur_writer_open(augur_writer **w, const char *dir, uint32_t rank, uint32_t nranks,
-                      int zstd_level, augur_error *err);
+AUGUR_API int augur_writer_open(augur_writer **w, const char *dir, uint32_t rank, uint32_t nranks,
+                                int zstd_level, augur_error *err);
 
 /* Definitions are queued and written as one definition block before the next
  * event block (and at flush/close), so events never precede the definitions
  * they use. Strings and arrays are copied. */
-int augur_writer_def_rank(augur_writer *w, const augur_rank_def *def, augur_error *err);
-int augur_writer_def_comm(augur_writer *w, const augur_comm_def *def, augur_error *err);
-int augur_writer_def_module(augur_writer *w, const augur_module_def *def, augur_error *err);
-int augur_writer_def_callsite(augur_writer *w, const augur_callsite_def *def, augur_error *err);
+AUGUR_API int augur_writer_def_rank(augur_writer *w, const augur_rank_def *def, augur_error *err);
+AUGUR_API int augur_writer_def_comm(augur_writer *w, const augur_comm_def *def, augur_error *err);
+AUGUR_API int augur_writer_def_module(augur_writer *w, const augur_module_def *def,
+                                      augur_error *err);
+AUGUR_API int augur_writer_def_callsite(augur_writer *w, const augur_callsite_def *def,
+                                        augur_error *err);
 
 /* Encodes n events of one thread (in that thread's order) as one event block
  * and writes it (with any pending definitions first). Events must already
  * carry call-site ids, not raw addresses. n may be 0 (writes pending defs). */
-int augur_writer_events(augur_writer *w, uint32_t thread, const augur_event *ev, size_t n,
-                        augur_error *err);
+AUGUR_API int augur_writer_events(augur_writer *w, uint32_t thread, const augur_event *ev, size_t n,
+                                  augur_error *err);
 
 /* Makes room for blocks of up to n records (at most one block's worth) so
  * that augur_writer_events_in_signal can write them without allocating. */
-int augur_writer_reserve(augur_writer *w, size_t n, augur_error *err);
+AUGUR_API int augur_writer_reserve(augur_writer *w, size_t n, augur_error *err);
 
 /* For a signal handler: writes pending definitions and the events like
  * augur_writer_events, but uncompressed, into the buffers augur_writer_reserve
@@ -67,18 +70,18 @@ int augur_writer_reserve(augur_writer *w, size_t n, augur_error *err);
  * is free (try-lock; never waits). Events beyond the reserved size are
  * dropped (whole parent groups). Returns 0, or -1 when nothing could be
  * written (lock busy, buffers too small, earlier write failure). */
-int augur_writer_events_in_signal(augur_writer *w, uint32_t thread, const augur_event *ev,
-                                  size_t n);
+AUGUR_API int augur_writer_events_in_signal(augur_writer *w, uint32_t thread, const augur_event *ev,
+                                            size_t n);
 
 /* Writes pending definitions and fsyncs nothing (the kernel keeps written
  * blocks if the process dies). */
-int augur_writer_flush(augur_writer *w, augur_error *err);
+AUGUR_API int augur_writer_flush(augur_writer *w, augur_error *err);
 
 /* Flushes, closes the file and frees w (also on error). */
-int augur_writer_close(augur_writer *w, augur_error *err);
+AUGUR_API int augur_writer_close(augur_writer *w, augur_error *err);
 
 /* Bytes written so far (file size). */
-uint64_t augur_writer_bytes(const augur_writer *w);
+AUGUR_API uint64_t augur_writer_bytes(const augur_writer *w);
 
 #ifdef __cplusplus
 }

@@ -2,11 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "augur/api.h"
 #include "cli.h"
-
-#ifndef AUGUR_VERSION
-#define AUGUR_VERSION "0.0.0"
-#endif
 
 typedef struct command {
   const char *name;
@@ -70,7 +67,7 @@ int main(int argc, char **argv) {
     return CLI_OK;
   }
   if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-    printf("augur %s\n", AUGUR_VERSION);
+    printf("augur %s\n", AUGUR_VERSION_STRING);
     return CLI_OK;
   }
   for (size_t i = 0; i < NCOMMANDS; i++) {

@@ -39,12 +39,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "augur/api.h"
 #include "augur/text.h"
 #include "mon_store.h"
-
-#ifndef AUGUR_VERSION
-#define AUGUR_VERSION "0.0.0"
-#endif
 
 typedef struct config {
   char listen[256];
@@ -762,7 +759,7 @@ int main(int argc, char **argv) {
       usage(stdout);
       return 0;
     } else if (!strcmp(a, "--version")) {
-      printf("augurd %s\n", AUGUR_VERSION);
+      printf("augurd %s\n", AUGUR_VERSION_STRING);
       return 0;
     } else if (!strcmp(a, "-v")) {
       cfg.verbose = 1;

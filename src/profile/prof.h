@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "augur/api.h"
 #include "mon_record.h"
 
 typedef struct prof_thread {

@@ -99,7 +99,7 @@ static void done(prof_thread *t, int cls, uint64_t t0, int64_t rd, int64_t wr) {
 
 /* The calls that move bytes: time and bytes in (RD) or out (WR). */
 #define BYTES_WRAPPER(NAME, DIR, PARAMS, ARGS)                                                     \
-  ssize_t NAME PARAMS {                                                                            \
+  AUGUR_API ssize_t NAME PARAMS {                                                                  \
     MISSING(NAME, -1);                                                                             \
     START();                                                                                       \
     ssize_t r = real_##NAME ARGS;                                                                  \
@@ -124,7 +124,7 @@ static mode_t open_mode(int flags, va_list ap) {
   return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? (mode_t)va_arg(ap, int) : 0;
 }
 
-int open(const char *path, int flags, ...) {
+AUGUR_API int open(const char *path, int flags, ...) {
   va_list ap;
   va_start(ap, flags);
   mode_t mode = open_mode(flags, ap);
@@ -136,7 +136,7 @@ int open(const char *path, int flags, ...) {
   return r;
 }
 
-int open64(const char *path, int flags, ...) {
+AUGUR_API int open64(const char *path, int flags, ...) {
   va_list ap;
   va_start(ap, flags);
   mode_t mode = open_mode(flags, ap);
@@ -148,7 +148,7 @@ int open64(const char *path, int flags, ...) {
   return r;
 }
 
-int openat(int dirfd, const char *path, int flags, ...) {
+AUGUR_API int openat(int dirfd, const char *path, int flags, ...) {
   va_list ap;
   va_start(ap, flags);
   mode_t mode = open_mode(flags, ap);
@@ -160,7 +160,7 @@ int openat(int dirfd, const char *path, int flags, ...) {
   return r;
 }
 
-int creat(const char *path, mode_t mode) {
+AUGUR_API int creat(const char *path, mode_t mode) {
   MISSING(creat, -1);
   START();
   int r = real_creat(path, mode);
@@ -168,7 +168,7 @@ int creat(const char *path, mode_t mode) {
   return r;
 }
 
-int close(int fd) {
+AUGUR_API int close(int fd) {
   MISSING(close, -1);
   START();
   int r = real_close(fd);
@@ -176,7 +176,7 @@ int close(int fd) {
   return r;
 }
 
-off_t lseek(int fd, off_t off, int whence) {
+AUGUR_API off_t lseek(int fd, off_t off, int whence) {
   MISSING(lseek, -1);
   START();
   off_t r = real_lseek(fd, off, whence);
@@ -184,7 +184,7 @@ off_t lseek(int fd, off_t off, int whence) {
   return r;
 }
 
-int fsync(int fd) {
+AUGUR_API int fsync(int fd) {
   MISSING(fsync, -1);
   START();
   int r = real_fsync(fd);
@@ -192,7 +192,7 @@ int fsync(int fd) {
   return r;
 }
 
-int fdatasync(int fd) {
+AUGUR_API int fdatasync(int fd) {
   MISSING(fdatasync, -1);
   START();
   int r = real_fdatasync(fd);
@@ -200,7 +200,7 @@ int fdatasync(int fd) {
   return r;
 }
 
-FILE *fopen(const char *path, const char *mode) {
+AUGUR_API FILE *fopen(const char *path, const char *mode) {
   MISSING(fopen, NULL);
   START();
   FILE *r = real_fopen(path, mode);
@@ -208,7 +208,7 @@ FILE *fopen(const char *path, const char *mode) {
   return r;
 }
 
-int fclose(FILE *f) {
+AUGUR_API int fclose(FILE *f) {
   MISSING(fclose, EOF);
   START();
   int r = real_fclose(f);
@@ -216,7 +216,7 @@ int fclose(FILE *f) {
   return r;
 }
 
-size_t fread(void *buf, size_t size, size_t n, FILE *f) {
+AUGUR_API size_t fread(void *buf, size_t size, size_t n, FILE *f) {
   MISSING(fread, 0);
   START();
   size_t r = real_fread(buf, size, n, f);
@@ -224,7 +224,7 @@ size_t fread(void *buf, size_t size, size_t n, FILE *f) {
   return r;
 }
 
-size_t fwrite(const void *buf, size_t size, size_t n, FILE *f) {
+AUGUR_API size_t fwrite(const void *buf, size_t size, size_t n, FILE *f) {
   MISSING(fwrite, 0);
   START();
   size_t r = real_fwrite(buf, size, n, f);
@@ -232,7 +232,7 @@ size_t fwrite(const void *buf, size_t size, size_t n, FILE *f) {
   return r;
 }
 
-int fflush(FILE *f) {
+AUGUR_API int fflush(FILE *f) {
   MISSING(fflush, EOF);
   START();
   int r = real_fflush(f);

@@ -35,7 +35,7 @@ static void after_init(void) {
   prof_set_rank(rank, size);
 }
 
-int MPI_Init(int *argc, char ***argv) {
+AUGUR_API int MPI_Init(int *argc, char ***argv) {
   if (!prof_level) return PMPI_Init(argc, argv);
   uint64_t t0 = prof_mono_ns();
   int rc = PMPI_Init(argc, argv);
@@ -44,7 +44,7 @@ int MPI_Init(int *argc, char ***argv) {
   return rc;
 }
 
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+AUGUR_API int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   if (!prof_level) return PMPI_Init_thread(argc, argv, required, provided);
   uint64_t t0 = prof_mono_ns();
   int rc = PMPI_Init_thread(argc, argv, required, provided);
@@ -53,7 +53,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   return rc;
 }
 
-int MPI_Finalize(void) {
+AUGUR_API int MPI_Finalize(void) {
   if (!prof_level || prof_reported) return PMPI_Finalize();
   augp_proc me;
   prof_snapshot(&me, AUGP_PF_MPI | AUGP_PF_GATHERED);
@@ -81,155 +81,160 @@ int MPI_Finalize(void) {
 }
 
 /* ---- point to point ---- */
-int MPI_Send(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c) {
+AUGUR_API int MPI_Send(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c) {
   TIMED(AUGP_MPI_P2P, PMPI_Send(b, n, t, d, tag, c));
 }
-int MPI_Ssend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c) {
+AUGUR_API int MPI_Ssend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c) {
   TIMED(AUGP_MPI_P2P, PMPI_Ssend(b, n, t, d, tag, c));
 }
-int MPI_Bsend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c) {
+AUGUR_API int MPI_Bsend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c) {
   TIMED(AUGP_MPI_P2P, PMPI_Bsend(b, n, t, d, tag, c));
 }
-int MPI_Rsend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c) {
+AUGUR_API int MPI_Rsend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c) {
   TIMED(AUGP_MPI_P2P, PMPI_Rsend(b, n, t, d, tag, c));
 }
-int MPI_Recv(void *b, int n, MPI_Datatype t, int s, int tag, MPI_Comm c, MPI_Status *st) {
+AUGUR_API int MPI_Recv(void *b, int n, MPI_Datatype t, int s, int tag, MPI_Comm c, MPI_Status *st) {
   TIMED(AUGP_MPI_P2P, PMPI_Recv(b, n, t, s, tag, c, st));
 }
-int MPI_Isend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c, MPI_Request *r) {
+AUGUR_API int MPI_Isend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c,
+                        MPI_Request *r) {
   TIMED(AUGP_MPI_P2P, PMPI_Isend(b, n, t, d, tag, c, r));
 }
-int MPI_Issend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c, MPI_Request *r) {
+AUGUR_API int MPI_Issend(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c,
+                         MPI_Request *r) {
   TIMED(AUGP_MPI_P2P, PMPI_Issend(b, n, t, d, tag, c, r));
 }
-int MPI_Irecv(void *b, int n, MPI_Datatype t, int s, int tag, MPI_Comm c, MPI_Request *r) {
+AUGUR_API int MPI_Irecv(void *b, int n, MPI_Datatype t, int s, int tag, MPI_Comm c,
+                        MPI_Request *r) {
   TIMED(AUGP_MPI_P2P, PMPI_Irecv(b, n, t, s, tag, c, r));
 }
-int MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st, int d, int stag, void *rb, int rn,
-                 MPI_Datatype rt, int s, int rtag, MPI_Comm c, MPI_Status *status) {
+AUGUR_API int MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st, int d, int stag, void *rb,
+                           int rn, MPI_Datatype rt, int s, int rtag, MPI_Comm c,
+                           MPI_Status *status) {
   TIMED(AUGP_MPI_P2P, PMPI_Sendrecv(sb, sn, st, d, stag, rb, rn, rt, s, rtag, c, status));
 }
-int MPI_Sendrecv_replace(void *b, int n, MPI_Datatype t, int d, int stag, int s, int rtag,
-                         MPI_Comm c, MPI_Status *status) {
+AUGUR_API int MPI_Sendrecv_replace(void *b, int n, MPI_Datatype t, int d, int stag, int s, int rtag,
+                                   MPI_Comm c, MPI_Status *status) {
   TIMED(AUGP_MPI_P2P, PMPI_Sendrecv_replace(b, n, t, d, stag, s, rtag, c, status));
 }
-int MPI_Probe(int s, int tag, MPI_Comm c, MPI_Status *st) {
+AUGUR_API int MPI_Probe(int s, int tag, MPI_Comm c, MPI_Status *st) {
   TIMED(AUGP_MPI_P2P, PMPI_Probe(s, tag, c, st));
 }
-int MPI_Iprobe(int s, int tag, MPI_Comm c, int *flag, MPI_Status *st) {
+AUGUR_API int MPI_Iprobe(int s, int tag, MPI_Comm c, int *flag, MPI_Status *st) {
   TIMED(AUGP_MPI_P2P, PMPI_Iprobe(s, tag, c, flag, st));
 }
 
 /* ---- completion ---- */
-int MPI_Wait(MPI_Request *r, MPI_Status *st) {
+AUGUR_API int MPI_Wait(MPI_Request *r, MPI_Status *st) {
   TIMED(AUGP_MPI_WAIT, PMPI_Wait(r, st));
 }
-int MPI_Waitall(int n, MPI_Request r[], MPI_Status st[]) {
+AUGUR_API int MPI_Waitall(int n, MPI_Request r[], MPI_Status st[]) {
   TIMED(AUGP_MPI_WAIT, PMPI_Waitall(n, r, st));
 }
-int MPI_Waitany(int n, MPI_Request r[], int *idx, MPI_Status *st) {
+AUGUR_API int MPI_Waitany(int n, MPI_Request r[], int *idx, MPI_Status *st) {
   TIMED(AUGP_MPI_WAIT, PMPI_Waitany(n, r, idx, st));
 }
-int MPI_Waitsome(int n, MPI_Request r[], int *out, int idx[], MPI_Status st[]) {
+AUGUR_API int MPI_Waitsome(int n, MPI_Request r[], int *out, int idx[], MPI_Status st[]) {
   TIMED(AUGP_MPI_WAIT, PMPI_Waitsome(n, r, out, idx, st));
 }
-int MPI_Test(MPI_Request *r, int *flag, MPI_Status *st) {
+AUGUR_API int MPI_Test(MPI_Request *r, int *flag, MPI_Status *st) {
   TIMED(AUGP_MPI_WAIT, PMPI_Test(r, flag, st));
 }
-int MPI_Testall(int n, MPI_Request r[], int *flag, MPI_Status st[]) {
+AUGUR_API int MPI_Testall(int n, MPI_Request r[], int *flag, MPI_Status st[]) {
   TIMED(AUGP_MPI_WAIT, PMPI_Testall(n, r, flag, st));
 }
-int MPI_Testany(int n, MPI_Request r[], int *idx, int *flag, MPI_Status *st) {
+AUGUR_API int MPI_Testany(int n, MPI_Request r[], int *idx, int *flag, MPI_Status *st) {
   TIMED(AUGP_MPI_WAIT, PMPI_Testany(n, r, idx, flag, st));
 }
-int MPI_Testsome(int n, MPI_Request r[], int *out, int idx[], MPI_Status st[]) {
+AUGUR_API int MPI_Testsome(int n, MPI_Request r[], int *out, int idx[], MPI_Status st[]) {
   TIMED(AUGP_MPI_WAIT, PMPI_Testsome(n, r, out, idx, st));
 }
 
 /* ---- collectives ---- */
-int MPI_Barrier(MPI_Comm c) {
+AUGUR_API int MPI_Barrier(MPI_Comm c) {
   TIMED(AUGP_MPI_COLL, PMPI_Barrier(c));
 }
-int MPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm c) {
+AUGUR_API int MPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm c) {
   TIMED(AUGP_MPI_COLL, PMPI_Bcast(b, n, t, root, c));
 }
-int MPI_Reduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c) {
+AUGUR_API int MPI_Reduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int root,
+                         MPI_Comm c) {
   TIMED(AUGP_MPI_COLL, PMPI_Reduce(s, r, n, t, op, root, c));
 }
-int MPI_Allreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
+AUGUR_API int MPI_Allreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
   TIMED(AUGP_MPI_COLL, PMPI_Allreduce(s, r, n, t, op, c));
 }
-int MPI_Gather(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt, int root,
-               MPI_Comm c) {
+AUGUR_API int MPI_Gather(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
+                         int root, MPI_Comm c) {
   TIMED(AUGP_MPI_COLL, PMPI_Gather(s, sn, st, r, rn, rt, root, c));
 }
-int MPI_Gatherv(const void *s, int sn, MPI_Datatype st, void *r, const int rn[], const int displs[],
-                MPI_Datatype rt, int root, MPI_Comm c) {
+AUGUR_API int MPI_Gatherv(const void *s, int sn, MPI_Datatype st, void *r, const int rn[],
+                          const int displs[], MPI_Datatype rt, int root, MPI_Comm c) {
   TIMED(AUGP_MPI_COLL, PMPI_Gatherv(s, sn, st, r, rn, displs, rt, root, c));
 }
-int MPI_Scatter(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt, int root,
-                MPI_Comm c) {
+AUGUR_API int MPI_Scatter(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
+                          int root, MPI_Comm c) {
   TIMED(AUGP_MPI_COLL, PMPI_Scatter(s, sn, st, r, rn, rt, root, c));
 }
-int MPI_Scatterv(const void *s, const int sn[], const int displs[], MPI_Datatype st, void *r,
-                 int rn, MPI_Datatype rt, int root, MPI_Comm c) {
+AUGUR_API int MPI_Scatterv(const void *s, const int sn[], const int displs[], MPI_Datatype st,
+                           void *r, int rn, MPI_Datatype rt, int root, MPI_Comm c) {
   TIMED(AUGP_MPI_COLL, PMPI_Scatterv(s, sn, displs, st, r, rn, rt, root, c));
 }
-int MPI_Allgather(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
-                  MPI_Comm c) {
+AUGUR_API int MPI_Allgather(const void *s, int sn, MPI_Datatype st, void *r, int rn,
+                            MPI_Datatype rt, MPI_Comm c) {
   TIMED(AUGP_MPI_COLL, PMPI_Allgather(s, sn, st, r, rn, rt, c));
 }
-int MPI_Allgatherv(const void *s, int sn, MPI_Datatype st, void *r, const int rn[],
-                   const int displs[], MPI_Datatype rt, MPI_Comm c) {
+AUGUR_API int MPI_Allgatherv(const void *s, int sn, MPI_Datatype st, void *r, const int rn[],
+                             const int displs[], MPI_Datatype rt, MPI_Comm c) {
   TIMED(AUGP_MPI_COLL, PMPI_Allgatherv(s, sn, st, r, rn, displs, rt, c));
 }
-int MPI_Alltoall(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
-                 MPI_Comm c) {
+AUGUR_API int MPI_Alltoall(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
+                           MPI_Comm c) {
   TIMED(AUGP_MPI_COLL, PMPI_Alltoall(s, sn, st, r, rn, rt, c));
 }
-int MPI_Alltoallv(const void *s, const int sn[], const int sd[], MPI_Datatype st, void *r,
-                  const int rn[], const int rd[], MPI_Datatype rt, MPI_Comm c) {
+AUGUR_API int MPI_Alltoallv(const void *s, const int sn[], const int sd[], MPI_Datatype st, void *r,
+                            const int rn[], const int rd[], MPI_Datatype rt, MPI_Comm c) {
   TIMED(AUGP_MPI_COLL, PMPI_Alltoallv(s, sn, sd, st, r, rn, rd, rt, c));
 }
-int MPI_Reduce_scatter(const void *s, void *r, const int rn[], MPI_Datatype t, MPI_Op op,
-                       MPI_Comm c) {
+AUGUR_API int MPI_Reduce_scatter(const void *s, void *r, const int rn[], MPI_Datatype t, MPI_Op op,
+                                 MPI_Comm c) {
   TIMED(AUGP_MPI_COLL, PMPI_Reduce_scatter(s, r, rn, t, op, c));
 }
-int MPI_Reduce_scatter_block(const void *s, void *r, int rn, MPI_Datatype t, MPI_Op op,
-                             MPI_Comm c) {
+AUGUR_API int MPI_Reduce_scatter_block(const void *s, void *r, int rn, MPI_Datatype t, MPI_Op op,
+                                       MPI_Comm c) {
   TIMED(AUGP_MPI_COLL, PMPI_Reduce_scatter_block(s, r, rn, t, op, c));
 }
-int MPI_Scan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
+AUGUR_API int MPI_Scan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
   TIMED(AUGP_MPI_COLL, PMPI_Scan(s, r, n, t, op, c));
 }
-int MPI_Exscan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
+AUGUR_API int MPI_Exscan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
   TIMED(AUGP_MPI_COLL, PMPI_Exscan(s, r, n, t, op, c));
 }
-int MPI_Ibarrier(MPI_Comm c, MPI_Request *r) {
+AUGUR_API int MPI_Ibarrier(MPI_Comm c, MPI_Request *r) {
   TIMED(AUGP_MPI_COLL, PMPI_Ibarrier(c, r));
 }
-int MPI_Ibcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm c, MPI_Request *r) {
+AUGUR_API int MPI_Ibcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm c, MPI_Request *r) {
   TIMED(AUGP_MPI_COLL, PMPI_Ibcast(b, n, t, root, c, r));
 }
-int MPI_Iallreduce(const void *s, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c,
-                   MPI_Request *r) {
+AUGUR_API int MPI_Iallreduce(const void *s, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c,
+                             MPI_Request *r) {
   TIMED(AUGP_MPI_COLL, PMPI_Iallreduce(s, rb, n, t, op, c, r));
 }
-int MPI_Ireduce(const void *s, void *rb, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c,
-                MPI_Request *r) {
+AUGUR_API int MPI_Ireduce(const void *s, void *rb, int n, MPI_Datatype t, MPI_Op op, int root,
+                          MPI_Comm c, MPI_Request *r) {
   TIMED(AUGP_MPI_COLL, PMPI_Ireduce(s, rb, n, t, op, root, c, r));
 }
 
 /* ---- other ---- */
-int MPI_Comm_split(MPI_Comm c, int color, int key, MPI_Comm *out) {
+AUGUR_API int MPI_Comm_split(MPI_Comm c, int color, int key, MPI_Comm *out) {
   TIMED(AUGP_MPI_OTHER, PMPI_Comm_split(c, color, key, out));
 }
-int MPI_Comm_dup(MPI_Comm c, MPI_Comm *out) {
+AUGUR_API int MPI_Comm_dup(MPI_Comm c, MPI_Comm *out) {
   TIMED(AUGP_MPI_OTHER, PMPI_Comm_dup(c, out));
 }
-int MPI_Comm_create(MPI_Comm c, MPI_Group g, MPI_Comm *out) {
+AUGUR_API int MPI_Comm_create(MPI_Comm c, MPI_Group g, MPI_Comm *out) {
   TIMED(AUGP_MPI_OTHER, PMPI_Comm_create(c, g, out));
 }
-int MPI_Comm_free(MPI_Comm *c) {
+AUGUR_API int MPI_Comm_free(MPI_Comm *c) {
   TIMED(AUGP_MPI_OTHER, PMPI_Comm_free(c));
 }

@@ -40,7 +40,8 @@ static void *thread_main(void *p) {
 
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
-int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg) {
+AUGUR_API int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
+                             void *arg) {
   static create_fn real;
   if (!real) *(void **)(&real) = dlsym(RTLD_NEXT, "pthread_create");
   if (!real) return ENOSYS;
@@ -69,28 +70,28 @@ typedef int (*execv_fn)(const char *, char *const[]);
     return rc_;                                                                                    \
   } while (0)
 
-int execve(const char *path, char *const argv[], char *const envp[]) {
+AUGUR_API int execve(const char *path, char *const argv[], char *const envp[]) {
   static execve_fn real;
   if (!real) *(void **)(&real) = dlsym(RTLD_NEXT, "execve");
   if (!real) return errno = ENOSYS, -1;
   EXEC_WRAP(real(path, argv, envp));
 }
 
-int execv(const char *path, char *const argv[]) {
+AUGUR_API int execv(const char *path, char *const argv[]) {
   static execv_fn real;
   if (!real) *(void **)(&real) = dlsym(RTLD_NEXT, "execv");
   if (!real) return errno = ENOSYS, -1;
   EXEC_WRAP(real(path, argv));
 }
 
-int execvp(const char *file, char *const argv[]) {
+AUGUR_API int execvp(const char *file, char *const argv[]) {
   static execv_fn real;
   if (!real) *(void **)(&real) = dlsym(RTLD_NEXT, "execvp");
   if (!real) return errno = ENOSYS, -1;
   EXEC_WRAP(real(file, argv));
 }
 
-int execvpe(const char *file, char *const argv[], char *const envp[]) {
+AUGUR_API int execvpe(const char *file, char *const argv[], char *const envp[]) {
   static execve_fn real;
   if (!real) *(void **)(&real) = dlsym(RTLD_NEXT, "execvpe");
   if (!real) return errno = ENOSYS, -1;
@@ -113,7 +114,7 @@ static int collect(const char *arg0, va_list ap, char **argv) {
   return n;
 }
 
-int execl(const char *path, const char *arg, ...) {
+AUGUR_API int execl(const char *path, const char *arg, ...) {
   char **argv = malloc((EXECL_MAX + 1) * sizeof *argv);
   if (!argv) return errno = ENOMEM, -1;
   va_list ap;
@@ -125,7 +126,7 @@ int execl(const char *path, const char *arg, ...) {
   return rc;
 }
 
-int execlp(const char *file, const char *arg, ...) {
+AUGUR_API int execlp(const char *file, const char *arg, ...) {
   char **argv = malloc((EXECL_MAX + 1) * sizeof *argv);
   if (!argv) return errno = ENOMEM, -1;
   va_list ap;
@@ -137,7 +138,7 @@ int execlp(const char *file, const char *arg, ...) {
   return rc;
 }
 
-int execle(const char *path, const char *arg, ...) {
+AUGUR_API int execle(const char *path, const char *arg, ...) {
   char **argv = malloc((EXECL_MAX + 1) * sizeof *argv);
   if (!argv) return errno = ENOMEM, -1;
   va_list ap;
@@ -165,10 +166,10 @@ _Noreturn static void exit_via(const char *name, int status) {
   }
 }
 
-void _exit(int status) {
+AUGUR_API void _exit(int status) {
   exit_via("_exit", status);
 }
 
-void _Exit(int status) {
+AUGUR_API void _Exit(int status) {
   exit_via("_Exit", status);
 }

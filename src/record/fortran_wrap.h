@@ -87,10 +87,10 @@ void aug_f_after_init(void);
  * parenthesised parameter list, `call` the statement each spelling runs; it
  * may use AUG_CALLER(), which is the application's call site there. */
 #define AUG_F_SPELLINGS(lower, UPPER, params, call)                                                \
-  void lower params;                                                                               \
-  void lower##_ params;                                                                            \
-  void lower##__ params;                                                                           \
-  void UPPER params;                                                                               \
+  AUGUR_API void lower params;                                                                     \
+  AUGUR_API void lower##_ params;                                                                  \
+  AUGUR_API void lower##__ params;                                                                 \
+  AUGUR_API void UPPER params;                                                                     \
   void lower params {                                                                              \
     call;                                                                                          \
   }                                                                                                \

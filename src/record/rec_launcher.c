@@ -93,7 +93,7 @@ static int alive(pid_t pid) {
   return found;
 }
 
-int kill(pid_t pid, int sig) {
+AUGUR_API int kill(pid_t pid, int sig) {
   if (sig == SIGKILL && (pid > 0 || pid < -1) && !aug_lifecycle_started() && pid != getpid() &&
       -pid != getpgrp()) {
     int saved = errno;
@@ -107,7 +107,7 @@ int kill(pid_t pid, int sig) {
   return sys_kill(pid, sig);
 }
 
-int killpg(pid_t pgrp, int sig) {
+AUGUR_API int killpg(pid_t pgrp, int sig) {
   if (pgrp <= 1) {
     errno = EINVAL;
     return -1;

@@ -9,11 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "augur/api.h"
 #include "rec_internal.h"
-
-#ifndef AUGUR_VERSION
-#define AUGUR_VERSION "0.0.0"
-#endif
 
 #define SYNC_ROUNDS 10
 
@@ -180,7 +177,7 @@ static void prepare_meta(void) {
   clock_gettime(CLOCK_REALTIME, &ts);
   meta.nranks = (uint32_t)aug_world_size;
   meta.start_unix_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-  meta.recorder = "augur " AUGUR_VERSION;
+  meta.recorder = "augur " AUGUR_VERSION_STRING;
   meta.payload_hash = aug_cfg.payload_hash;
   meta.counters_requested = aug_cfg.counters_set ? aug_cfg.counters : NULL;
   int len = 0;

@@ -6,13 +6,13 @@
 #include "wrap.h"
 
 #define AUG_COLL(NAME, INAME, TYPE, PARAMS, ARGS, FILL)                                            \
-  int MPI_##NAME(AUG_UNPAREN PARAMS) {                                                             \
+  AUGUR_API int MPI_##NAME(AUG_UNPAREN PARAMS) {                                                   \
     AUG_WRAP(AUGUR_EV_##TYPE, PMPI_##NAME(AUG_UNPAREN ARGS));                                      \
     FILL;                                                                                          \
     aug_rec_commit(&ev);                                                                           \
     return rc;                                                                                     \
   }                                                                                                \
-  int MPI_##INAME(AUG_UNPAREN PARAMS, MPI_Request *request) {                                      \
+  AUGUR_API int MPI_##INAME(AUG_UNPAREN PARAMS, MPI_Request *request) {                            \
     AUG_WRAP(AUGUR_EV_I##TYPE, PMPI_##INAME(AUG_UNPAREN ARGS, request));                           \
     FILL;                                                                                          \
     ev.req = aug_req_id(*request);                                                                 \

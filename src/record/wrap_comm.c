@@ -4,7 +4,7 @@
 #include "wrap.h"
 
 #define COMM_WRAPPER(NAME, TYPE, KIND, PARAMS, ARGS, PARENT, NEWCOMM)                              \
-  int MPI_##NAME(AUG_UNPAREN PARAMS) {                                                             \
+  AUGUR_API int MPI_##NAME(AUG_UNPAREN PARAMS) {                                                   \
     AUG_WRAP(AUGUR_EV_##TYPE, PMPI_##NAME(AUG_UNPAREN ARGS));                                      \
     aug_comm_created(&ev, PARENT, rc == MPI_SUCCESS ? *(NEWCOMM) : MPI_COMM_NULL,                  \
                      AUGUR_COMM_KIND_##KIND);                                                      \
@@ -52,14 +52,14 @@ COMM_WRAPPER(Intercomm_merge, INTERCOMM_MERGE, MERGE, (MPI_Comm inter, int high,
 
 /* The new handle is usable only after the request completes: the id is made
  * now, the handle mapped at completion (see comm.c). */
-int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
+AUGUR_API int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
   AUG_WRAP(AUGUR_EV_COMM_IDUP, PMPI_Comm_idup(comm, newcomm, request));
   if (rc == MPI_SUCCESS) aug_comm_idup_started(&ev, comm, newcomm, *request);
   aug_rec_commit(&ev);
   return rc;
 }
 
-int MPI_Comm_free(MPI_Comm *comm) {
+AUGUR_API int MPI_Comm_free(MPI_Comm *comm) {
   augur_event ev;
   if (!aug_rec_enter(&ev, AUGUR_EV_COMM_FREE, AUG_CALLER())) return PMPI_Comm_free(comm);
   aug_comm_freed(&ev, *comm); /* before: the handle is MPI_COMM_NULL afterwards */

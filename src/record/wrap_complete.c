@@ -6,20 +6,20 @@
  * size of completed receives are still seen. */
 #include "wrap.h"
 
-int MPI_Start(MPI_Request *req) {
+AUGUR_API int MPI_Start(MPI_Request *req) {
   AUG_WRAP(AUGUR_EV_START, PMPI_Start(req));
   ev.req = aug_req_id(*req);
   aug_rec_commit(&ev);
   return rc;
 }
 
-int MPI_Startall(int count, MPI_Request reqs[]) {
+AUGUR_API int MPI_Startall(int count, MPI_Request reqs[]) {
   AUG_WRAP(AUGUR_EV_STARTALL, PMPI_Startall(count, reqs));
   aug_commit_starts(&ev, count, reqs);
   return rc;
 }
 
-int MPI_Request_free(MPI_Request *req) {
+AUGUR_API int MPI_Request_free(MPI_Request *req) {
   uint64_t r = aug_req_id(*req);
   AUG_WRAP(AUGUR_EV_REQUEST_FREE, PMPI_Request_free(req));
   ev.req = r;
@@ -48,7 +48,7 @@ static MPI_Status *statuses_for(MPI_Status *app, int n) {
   return s ? s : app; /* app is MPI_STATUSES_IGNORE here */
 }
 
-int MPI_Wait(MPI_Request *req, MPI_Status *status) {
+AUGUR_API int MPI_Wait(MPI_Request *req, MPI_Status *status) {
   AUG_STATUS(st, status);
   uint64_t r = aug_req_id(*req);
   int live = *req != MPI_REQUEST_NULL, idx = 0;
@@ -57,7 +57,7 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status) {
   return rc;
 }
 
-int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status) {
+AUGUR_API int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status) {
   AUG_STATUS(st, status);
   uint64_t r = aug_req_id(*req);
   int live = *req != MPI_REQUEST_NULL, idx = 0;
@@ -90,14 +90,14 @@ static int all_common(augur_event *ev, int count, MPI_Request reqs[], MPI_Status
   return rc;
 }
 
-int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[]) {
+AUGUR_API int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[]) {
   augur_event ev;
   if (!aug_rec_enter(&ev, AUGUR_EV_WAITALL, AUG_CALLER()))
     return PMPI_Waitall(count, reqs, statuses);
   return all_common(&ev, count, reqs, statuses, NULL, 0);
 }
 
-int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[]) {
+AUGUR_API int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[]) {
   augur_event ev;
   if (!aug_rec_enter(&ev, AUGUR_EV_TESTALL, AUG_CALLER()))
     return PMPI_Testall(count, reqs, flag, statuses);
@@ -122,14 +122,15 @@ static int any_common(augur_event *ev, int count, MPI_Request reqs[], int *index
   return rc;
 }
 
-int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status) {
+AUGUR_API int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status) {
   augur_event ev;
   if (!aug_rec_enter(&ev, AUGUR_EV_WAITANY, AUG_CALLER()))
     return PMPI_Waitany(count, reqs, index, status);
   return any_common(&ev, count, reqs, index, NULL, status, 0);
 }
 
-int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status) {
+AUGUR_API int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
+                          MPI_Status *status) {
   augur_event ev;
   if (!aug_rec_enter(&ev, AUGUR_EV_TESTANY, AUG_CALLER()))
     return PMPI_Testany(count, reqs, index, flag, status);
@@ -155,16 +156,16 @@ static int some_common(augur_event *ev, int count, MPI_Request reqs[], int *outc
   return rc;
 }
 
-int MPI_Waitsome(int count, MPI_Request reqs[], int *outcount, int indices[],
-                 MPI_Status statuses[]) {
+AUGUR_API int MPI_Waitsome(int count, MPI_Request reqs[], int *outcount, int indices[],
+                           MPI_Status statuses[]) {
   augur_event ev;
   if (!aug_rec_enter(&ev, AUGUR_EV_WAITSOME, AUG_CALLER()))
     return PMPI_Waitsome(count, reqs, outcount, indices, statuses);
   return some_common(&ev, count, reqs, outcount, indices, statuses, 0);
 }
 
-int MPI_Testsome(int count, MPI_Request reqs[], int *outcount, int indices[],
-                 MPI_Status statuses[]) {
+AUGUR_API int MPI_Testsome(int count, MPI_Request reqs[], int *outcount, int indices[],
+                           MPI_Status statuses[]) {
   augur_event ev;
   if (!aug_rec_enter(&ev, AUGUR_EV_TESTSOME, AUG_CALLER()))
     return PMPI_Testsome(count, reqs, outcount, indices, statuses);

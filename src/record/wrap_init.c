@@ -2,7 +2,7 @@
  * The Fortran bindings (fortran_*.c) do the same through rec.h. */
 #include "wrap.h"
 
-int MPI_Init(int *argc, char ***argv) {
+AUGUR_API int MPI_Init(int *argc, char ***argv) {
   uint64_t t = aug_now();
   int rc = PMPI_Init(argc, argv);
   if (rc == MPI_SUCCESS) {
@@ -12,7 +12,7 @@ int MPI_Init(int *argc, char ***argv) {
   return rc;
 }
 
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+AUGUR_API int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   uint64_t t = aug_now();
   int rc = PMPI_Init_thread(argc, argv, required, provided);
   if (rc == MPI_SUCCESS) {
@@ -22,13 +22,13 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   return rc;
 }
 
-int MPI_Finalize(void) {
+AUGUR_API int MPI_Finalize(void) {
   aug_lifecycle_caller(AUG_CALLER());
   aug_lifecycle_finalize();
   return PMPI_Finalize();
 }
 
-int MPI_Abort(MPI_Comm comm, int errorcode) {
+AUGUR_API int MPI_Abort(MPI_Comm comm, int errorcode) {
   augur_event ev;
   if (aug_rec_enter(&ev, AUGUR_EV_ABORT, AUG_CALLER())) {
     aug_rec_exit(&ev);

@@ -5,7 +5,8 @@
 #include "wrap.h"
 
 #define SEND_WRAPPER(NAME, TYPE)                                                                   \
-  int MPI_##NAME(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm) {  \
+  AUGUR_API int MPI_##NAME(const void *buf, int count, MPI_Datatype dt, int dest, int tag,         \
+                           MPI_Comm comm) {                                                        \
     AUG_WRAP(AUGUR_EV_##TYPE, PMPI_##NAME(buf, count, dt, dest, tag, comm));                       \
     aug_fill_p2p_dir(&ev, count, dt, dest, tag, comm, buf, 1);                                     \
     aug_rec_commit(&ev);                                                                           \
@@ -20,8 +21,8 @@ SEND_WRAPPER(Rsend, RSEND)
  * persistent send's buffer is read at each MPI_Start, not at the init call,
  * so *_init records carry no payload hash. */
 #define ISEND_WRAPPER(NAME, TYPE, PERSISTENT)                                                      \
-  int MPI_##NAME(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,    \
-                 MPI_Request *req) {                                                               \
+  AUGUR_API int MPI_##NAME(const void *buf, int count, MPI_Datatype dt, int dest, int tag,         \
+                           MPI_Comm comm, MPI_Request *req) {                                      \
     AUG_WRAP(AUGUR_EV_##TYPE, PMPI_##NAME(buf, count, dt, dest, tag, comm, req));                  \
     aug_fill_p2p_dir(&ev, count, dt, dest, tag, comm, buf, 1);                                     \
     if (PERSISTENT) ev.hash = 0;                                                                   \
@@ -39,8 +40,8 @@ ISEND_WRAPPER(Ssend_init, SSEND_INIT, 1)
 ISEND_WRAPPER(Rsend_init, RSEND_INIT, 1)
 
 #define IRECV_WRAPPER(NAME, TYPE, PERSISTENT)                                                      \
-  int MPI_##NAME(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,           \
-                 MPI_Request *req) {                                                               \
+  AUGUR_API int MPI_##NAME(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm, \
+                           MPI_Request *req) {                                                     \
     AUG_WRAP_RECV(AUGUR_EV_##TYPE, PERSISTENT ? NULL : buf, count, dt,                             \
                   PMPI_##NAME(buf, count, dt, src, tag, comm, req));                               \
     aug_fill_p2p_dir(&ev, count, dt, src, tag, comm, buf, 0);                                      \
@@ -52,8 +53,8 @@ ISEND_WRAPPER(Rsend_init, RSEND_INIT, 1)
 IRECV_WRAPPER(Irecv, IRECV, 0)
 IRECV_WRAPPER(Recv_init, RECV_INIT, 1)
 
-int MPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
-             MPI_Status *status) {
+AUGUR_API int MPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
+                       MPI_Status *status) {
   AUG_STATUS(st, status);
   AUG_WRAP_RECV(AUGUR_EV_RECV, buf, count, dt, PMPI_Recv(buf, count, dt, src, tag, comm, st));
   aug_fill_p2p_dir(&ev, count, dt, src, tag, comm, buf, 0);
@@ -90,9 +91,9 @@ static void commit_sendrecv(augur_event *ev, int scount, MPI_Datatype sdt, int d
   aug_commit_pair(ev, &sub);
 }
 
-int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag, void *rbuf,
-                 int rcount, MPI_Datatype rdt, int src, int rtag, MPI_Comm comm,
-                 MPI_Status *status) {
+AUGUR_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag,
+                           void *rbuf, int rcount, MPI_Datatype rdt, int src, int rtag,
+                           MPI_Comm comm, MPI_Status *status) {
   AUG_STATUS(st, status);
   AUG_WRAP_RECV(
       AUGUR_EV_SENDRECV, rbuf, rcount, rdt,
@@ -101,8 +102,8 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int s
   return rc;
 }
 
-int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int stag, int src,
-                         int rtag, MPI_Comm comm, MPI_Status *status) {
+AUGUR_API int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int stag,
+                                   int src, int rtag, MPI_Comm comm, MPI_Status *status) {
   AUG_STATUS(st, status);
   augur_event ev;
   if (!aug_rec_enter(&ev, AUGUR_EV_SENDRECV_REPLACE, AUG_CALLER()))
@@ -119,7 +120,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int st
 }
 
 /* Probe / Iprobe: what would be received, from the status. */
-int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *status) {
+AUGUR_API int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *status) {
   AUG_STATUS(st, status);
   AUG_WRAP(AUGUR_EV_PROBE, PMPI_Probe(src, tag, comm, st));
   aug_fill_p2p_dir(&ev, 0, MPI_DATATYPE_NULL, src, tag, comm, NULL, 0);
@@ -128,7 +129,7 @@ int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *status) {
   return rc;
 }
 
-int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status) {
+AUGUR_API int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status) {
   AUG_STATUS(st, status);
   AUG_WRAP(AUGUR_EV_IPROBE, PMPI_Iprobe(src, tag, comm, flag, st));
   aug_fill_p2p_dir(&ev, 0, MPI_DATATYPE_NULL, src, tag, comm, NULL, 0);
@@ -140,7 +141,7 @@ int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status) {
   return rc;
 }
 
-int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *status) {
+AUGUR_API int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *status) {
   AUG_STATUS(st, status);
   AUG_WRAP(AUGUR_EV_MPROBE, PMPI_Mprobe(src, tag, comm, msg, st));
   aug_fill_p2p_dir(&ev, 0, MPI_DATATYPE_NULL, src, tag, comm, NULL, 0);
@@ -151,7 +152,8 @@ int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *st
   return rc;
 }
 
-int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *msg, MPI_Status *status) {
+AUGUR_API int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *msg,
+                          MPI_Status *status) {
   AUG_STATUS(st, status);
   AUG_WRAP(AUGUR_EV_IMPROBE, PMPI_Improbe(src, tag, comm, flag, msg, st));
   aug_fill_p2p_dir(&ev, 0, MPI_DATATYPE_NULL, src, tag, comm, NULL, 0);
@@ -168,7 +170,8 @@ int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *msg, MP
 
 /* Mrecv / Imrecv have no communicator argument: comm, source and tag come
  * from the probe that matched the message. */
-int MPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Status *status) {
+AUGUR_API int MPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg,
+                        MPI_Status *status) {
   AUG_STATUS(st, status);
   uint64_t m = aug_message_id(*msg);
   AUG_WRAP_RECV(AUGUR_EV_MRECV, buf, count, dt, PMPI_Mrecv(buf, count, dt, msg, st));
@@ -179,7 +182,8 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Statu
   return rc;
 }
 
-int MPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Request *req) {
+AUGUR_API int MPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg,
+                         MPI_Request *req) {
   uint64_t m = aug_message_id(*msg);
   AUG_WRAP_RECV(AUGUR_EV_IMRECV, buf, count, dt, PMPI_Imrecv(buf, count, dt, msg, req));
   aug_message_received(&ev, m);

@@ -27,10 +27,16 @@
 #include <slurm/slurm.h>
 #include <slurm/spank.h>
 
+#include "augur/api.h"
 #include "mon.h"
 #include "spank_int.h"
 
+/* What SLURM looks up is exported (AUGUR_API, and spank_augur.map keeps the
+ * rest local); the plugin's constants come from SLURM's macro, so the pragma
+ * marks them. */
+#pragma GCC visibility push(default)
 SPANK_PLUGIN(augur, 1);
+#pragma GCC visibility pop
 
 static augur_spank_conf conf;
 static int conf_ok;
@@ -68,7 +74,7 @@ static uint64_t clock_ns(clockid_t id) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-int slurm_spank_init(spank_t sp, int ac, char **av) {
+AUGUR_API int slurm_spank_init(spank_t sp, int ac, char **av) {
   const char *path = "/etc/augur/augur.conf";
   for (int i = 0; i < ac; i++)
     if (!strncmp(av[i], "conf=", 5)) path = av[i] + 5;
@@ -104,7 +110,7 @@ static int preload_library(spank_t sp, const char *lib) {
   return spank_setenv(sp, "LD_PRELOAD", preload, 1) == ESPANK_SUCCESS ? 0 : -1;
 }
 
-int slurm_spank_user_init(spank_t sp, int ac, char **av) {
+AUGUR_API int slurm_spank_user_init(spank_t sp, int ac, char **av) {
   (void)ac;
   (void)av;
   scratch[0] = '\0';
@@ -156,7 +162,7 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av) {
  * job's PATH is set here first so a bare command name resolves as the exec
  * will; this process is about to be replaced anyway. A task whose library
  * cannot be chosen runs unprofiled. */
-int slurm_spank_task_init(spank_t sp, int ac, char **av) {
+AUGUR_API int slurm_spank_task_init(spank_t sp, int ac, char **av) {
   (void)ac;
   (void)av;
   if (!scratch[0] || !per_task) return 0;
@@ -172,7 +178,7 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av) {
   return 0;
 }
 
-int slurm_spank_task_exit(spank_t sp, int ac, char **av) {
+AUGUR_API int slurm_spank_task_exit(spank_t sp, int ac, char **av) {
   (void)ac;
   (void)av;
   int status = 0;
@@ -210,7 +216,7 @@ static void fill_job(spank_t sp, augp_job *j, uint32_t job, uint32_t step, uid_t
   j->level = (uint64_t)level;
 }
 
-int slurm_spank_exit(spank_t sp, int ac, char **av) {
+AUGUR_API int slurm_spank_exit(spank_t sp, int ac, char **av) {
   (void)ac;
   (void)av;
   if (!scratch[0] || !spank_remote(sp)) return 0;
@@ -249,7 +255,7 @@ int slurm_spank_exit(spank_t sp, int ac, char **av) {
 
 /* Step directories that exit could not remove (slurmstepd killed, node
  * trouble) go when the job ends: job_epilog runs as root on every node. */
-int slurm_spank_job_epilog(spank_t sp, int ac, char **av) {
+AUGUR_API int slurm_spank_job_epilog(spank_t sp, int ac, char **av) {
   (void)ac;
   (void)av;
   uint32_t job = 0;

@@ -6,7 +6,9 @@
 #include <dlfcn.h>
 #include <time.h>
 
-int clock_gettime(clockid_t id, struct timespec *ts) {
+#include "augur/api.h" /* hidden by default: the interposer is exported */
+
+AUGUR_API int clock_gettime(clockid_t id, struct timespec *ts) {
   static int (*real)(clockid_t, struct timespec *);
   static long long first = -1;
   if (!real) real = (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime");
