@@ -97,6 +97,13 @@ int augur_calib_derive(const augur_calib_figures *f, long ncpu, long long nranks
 int augur_calib_write(FILE *out, const augur_calib_figures *f, const augur_calib_how *how,
                       const augur_machine *m);
 
+/* Calibration from a recorded run (`augur calibrate --from`): whether the
+ * run's NRANKS ranks took turns on model M's cores, i.e. more of them were
+ * placed on M's busiest node than it has cpu.cores and M takes turns
+ * (cpu.quantum > 0). Their messages' times then hold the turns, so the
+ * model derived from them must not take turns again (cpu.cores = 0). */
+int augur_calib_trace_turns(const augur_machine *m, uint32_t nranks);
+
 #ifdef __cplusplus
 }
 #endif

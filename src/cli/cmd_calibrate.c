@@ -52,14 +52,7 @@ static int from_trace(const char *path, const char *base, const char *out) {
   /* A run whose ranks outnumbered the model's cores (on its busiest node)
    * waited for its turns in the very messages measured: the model must
    * not make them take turns again. */
-  uint32_t nr = augur_trace_nranks(t), busiest = 0;
-  uint32_t *per_node = calloc(nr ? nr : 1, sizeof *per_node);
-  for (uint32_t r = 0; per_node && r < nr; r++) {
-    uint32_t nd = augur_machine_node(&m, r);
-    if (nd < nr && ++per_node[nd] > busiest) busiest = per_node[nd];
-  }
-  free(per_node);
-  int turns = m.cpu_cores > 0 && m.cpu_quantum > 0 && busiest > m.cpu_cores;
+  int turns = augur_calib_trace_turns(&m, augur_trace_nranks(t));
   if (turns) m.cpu_cores = 0;
   augur_trace_close(t);
   if (rc != AUGUR_OK) return cli_fail("%s", err.msg);

@@ -157,3 +157,15 @@ int augur_calib_write(FILE *out, const augur_calib_figures *f, const augur_calib
   fprintf(out, "\n");
   return augur_machine_write(m, out);
 }
+
+int augur_calib_trace_turns(const augur_machine *m, uint32_t nranks) {
+  assert(m);
+  uint32_t busiest = 0;
+  uint32_t *per_node = calloc(nranks ? nranks : 1, sizeof *per_node);
+  for (uint32_t r = 0; per_node && r < nranks; r++) {
+    uint32_t nd = augur_machine_node(m, r);
+    if (nd < nranks && ++per_node[nd] > busiest) busiest = per_node[nd];
+  }
+  free(per_node);
+  return m->cpu_cores > 0 && m->cpu_quantum > 0 && busiest > m->cpu_cores;
+}

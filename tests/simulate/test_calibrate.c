@@ -353,12 +353,38 @@ static void test_write_round_trip(void **state) {
   }
 }
 
+/* --from: the recorded ranks took turns when the model's busiest node had
+ * more of them than cores, and only if the model takes turns at all. */
+static void test_trace_turns(void **state) {
+  (void)state;
+  augur_machine m;
+  augur_machine_default(&m);
+  m.nodes = 2;
+  m.cores_per_node = 4; /* block placement: ranks 0-3 on node 0, 4-7 on node 1 */
+  m.cpu_quantum = 0.004;
+  for (uint32_t cores = 1; cores <= 5; cores++)
+    for (uint32_t nranks = 1; nranks <= 8; nranks++) {
+      m.cpu_cores = cores;
+      uint32_t busiest = nranks < m.cores_per_node ? nranks : m.cores_per_node;
+      assert_int_equal(augur_calib_trace_turns(&m, nranks), busiest > cores);
+    }
+  m.cpu_quantum = 0; /* processor sharing: the model takes no turns */
+  m.cpu_cores = 1;
+  assert_false(augur_calib_trace_turns(&m, 8));
+  m.cpu_quantum = 0.004;
+  m.cpu_cores = 0; /* a core per rank */
+  assert_false(augur_calib_trace_turns(&m, 8));
+  m.cpu_cores = 1;
+  assert_false(augur_calib_trace_turns(&m, 0));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_read_figures),     cmocka_unit_test(test_read_noise),
       cmocka_unit_test(test_derive_dedicated), cmocka_unit_test(test_derive_shared),
       cmocka_unit_test(test_derive_slices),    cmocka_unit_test(test_derive_eager),
       cmocka_unit_test(test_derive_missing),   cmocka_unit_test(test_write_round_trip),
+      cmocka_unit_test(test_trace_turns),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
