@@ -2,10 +2,9 @@
  * augur calibrate --from TRACE [--machine FILE] [-o FILE]
  *
  * Runs augur-calibrate-<flavour> (src/sim/calibrate_mpi.c) with N ranks
- * (default 2) on this node and turns its figures into a machine model: the ranks share a
- * node, so what it measures is the shared-memory path; the network values
- * are set equal to them so a model of one node stays consistent when
- * someone spreads ranks over several. */
+ * (default 2) on this node and hands what it prints to src/sim/calibrate.c
+ * (include/augur/calibrate.h), which reads the figures and derives the
+ * machine model from them. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -15,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "augur/calibrate.h"
 #include "augur/sim.h"
 #include "cli.h"
 
@@ -52,14 +52,7 @@ static int from_trace(const char *path, const char *base, const char *out) {
   /* A run whose ranks outnumbered the model's cores (on its busiest node)
    * waited for its turns in the very messages measured: the model must
    * not make them take turns again. */
-  uint32_t nr = augur_trace_nranks(t), busiest = 0;
-  uint32_t *per_node = calloc(nr ? nr : 1, sizeof *per_node);
-  for (uint32_t r = 0; per_node && r < nr; r++) {
-    uint32_t nd = augur_machine_node(&m, r);
-    if (nd < nr && ++per_node[nd] > busiest) busiest = per_node[nd];
-  }
-  free(per_node);
-  int turns = m.cpu_cores > 0 && m.cpu_quantum > 0 && busiest > m.cpu_cores;
+  int turns = augur_calib_trace_turns(&m, augur_trace_nranks(t));
   if (turns) m.cpu_cores = 0;
   augur_trace_close(t);
   if (rc != AUGUR_OK) return cli_fail("%s", err.msg);
@@ -158,132 +151,29 @@ int cmd_calibrate(int argc, char **argv) {
   }
   close(pfd[1]);
   FILE *in = fdopen(pfd[0], "r");
-  augur_machine m;
-  augur_machine_default(&m);
-  double overhead = -1, lat = -1, lat_mean = -1, bw = -1, ar = -1, bar = -1, flops = -1, ring = -1;
-  double mean1m = -1, mean4m = -1, sendcost = -1, quantum = -1, bests[16];
-  double freshbuf = 0, firsttouch = 0, eager = -2; /* -2: not measured */
-  size_t nbest = 0;
-  char line[256], notes[4096] = "";
-  size_t nl = 0;
-  /* The figures of one value, by the name the calibration program prints. */
-  const struct {
-    const char *key;
-    double *to;
-  } one[] = {{"overhead", &overhead},     {"bandwidth", &bw},    {"allreduce8", &ar},
-             {"barrier", &bar},           {"ringstep", &ring},   {"sendcost", &sendcost},
-             {"flops", &flops},           {"quantum", &quantum}, {"freshbuf", &freshbuf},
-             {"firsttouch", &firsttouch}, {"eager", &eager}};
-  while (in && fgets(line, sizeof line, in)) {
-    double a, b, c, d;
-    char key[32];
-    const size_t none = sizeof one / sizeof one[0];
-    size_t k = none;
-    if (sscanf(line, "%31s %lf", key, &a) == 2)
-      for (k = 0; k < none && strcmp(one[k].key, key); k++)
-        ;
-    if (k < none)
-      *one[k].to = a;
-    else if (sscanf(line, "latency %lf %lf", &a, &b) == 2) {
-      lat = a;
-      lat_mean = b;
-    } else if (sscanf(line, "pingpong %lf %lf %lf %lf", &a, &b, &c, &d) == 4 &&
-               nl < sizeof notes - 100) {
-      if (a <= 1024 && nbest < 16) bests[nbest++] = c;
-      if (a == 1048576) mean1m = d;
-      if (a == 4194304) mean4m = d;
-      nl += (size_t)snprintf(notes + nl, sizeof notes - nl,
-                             "#   %10.0f bytes: median %10.3f us, best %10.3f us, mean %10.3f us\n",
-                             a, b * 1e6, c * 1e6, d * 1e6);
-    }
-  }
+  augur_calib_figures fig;
+  augur_calib_init(&fig);
+  augur_calib_read(&fig, in);
   if (in) fclose(in);
   int status = 0;
   waitpid(pid, &status, 0);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return cli_fail("the calibration run (%s -n %lld %s) failed", mpiexec, nranks, prog);
-  if (overhead < 0 || lat < 0 || bw <= 0)
-    return cli_fail("the calibration run printed no latency/bandwidth figures");
 
   char host[256] = "localhost";
   gethostname(host, sizeof host - 1);
-  /* the name is a label: a long host name is cut, not an error */
-  snprintf(m.name, sizeof m.name, "%.32s (%.16s, calibrated)", host, mpi);
   /* The CPUs the calibration's ranks could use (affinity mask, cgroup
    * quota): the online count over-states a container or a taskset. */
   long ncpu = (long)augur_usable_cores();
-  /* One node of this machine's CPUs; with nodes = 1 block placement keeps
-   * every rank on it, however many there are (more ranks than cores share
-   * them: cpu.cores below). */
-  m.nodes = 1;
-  m.cores_per_node = ncpu > 0 ? (uint32_t)ncpu : 1;
-  /* Per-call CPU: what an eager send costs, the typical call that does
-   * not wait (an empty Iprobe is a lower bound). */
-  m.overhead = sendcost > overhead ? sendcost : overhead;
-  /* Ranks sharing cores pay the scheduler whenever a partner is not
-   * running: what that costs per message is the ring step with every rank
-   * taking part. Otherwise the ping-pong median (the machine may be shared
-   * with other work; outliers are not the machine). */
-  int shared = ncpu > 0 && nranks > ncpu && ring > 0;
-  /* With the time slice measured, the simulator takes turns itself
-   * (cpu.cores, cpu.quantum): the latency is then what a message costs
-   * when both ranks run, the median of the small sizes' best times. */
-  int slices = quantum > 0 && nbest > 0;
-  m.cpu_quantum = slices ? quantum : 0;
-  /* The node's cores, so a later run with more ranks than cores shares
-   * them; unless the latency is the ring step of ranks already taking
-   * turns (no time slice measured), which must not take turns again. */
-  if (!shared && ncpu > 0) m.cpu_cores = (uint32_t)ncpu;
-  if (shared && slices) {
-    qsort(bests, nbest, sizeof bests[0], cli_cmp_double);
-    lat = bests[nbest / 2];
-    m.cpu_cores = (uint32_t)ncpu;
-    shared = 0;
-  }
-  m.shm_latency = m.latency = shared ? ring : lat;
-  /* The same for large messages: copies that need both ranks running go at
-   * the pace the scheduler allows, so the slope of the mean times. */
-  if (shared && mean4m > mean1m && mean1m > 0) bw = (4194304.0 - 1048576.0) / (mean4m - mean1m);
-  m.shm_bandwidth = m.bandwidth = bw;
-  m.fresh_buffer = freshbuf;
-  m.first_touch = firsttouch;
-  if (eager >= -1) m.eager_limit = eager < 0 ? 0 : (uint64_t)eager;
-
+  augur_machine m;
+  augur_machine_default(&m);
+  augur_calib_how how;
+  augur_error err = {0};
+  if (augur_calib_derive(&fig, ncpu, nranks, host, mpi, &m, &how, &err) != AUGUR_OK)
+    return cli_fail("%s", err.msg);
   FILE *f = stdout;
   if (out && !(f = fopen(out, "w"))) return cli_fail("%s: %s", out, strerror(errno));
-  fprintf(f, "# augur machine model written by `augur calibrate --ranks %lld` (%s, %ld cores)\n",
-          nranks, mpi, ncpu);
-  fprintf(f, "# ping-pong between ranks 0 and 1, half round trip:\n%s", notes);
-  if (ar >= 0) fprintf(f, "# MPI_Allreduce 8 bytes, %lld ranks: %.3f us\n", nranks, ar * 1e6);
-  if (bar >= 0) fprintf(f, "# MPI_Barrier, %lld ranks: %.3f us\n", nranks, bar * 1e6);
-  fprintf(f, "# overhead: MPI_Send of <= 64 bytes %.3f us, empty MPI_Iprobe %.3f us\n",
-          sendcost * 1e6, overhead * 1e6);
-  fprintf(f, "# ping-pong up to 1 KiB: median %.3f us, mean %.3f us\n", lat * 1e6, lat_mean * 1e6);
-  if (ring > 0) fprintf(f, "# ring step over %lld ranks: %.3f us\n", nranks, ring * 1e6);
-  fprintf(f,
-          "# 4 MiB received into a new buffer: +%.3f ms per MiB; its pages not yet in "
-          "memory: +%.3f ms per MiB more\n",
-          freshbuf * 1e3, firsttouch * 1e3);
-  if (eager >= 0)
-    fprintf(f,
-            "# eager limit: the largest MPI_Send that returned before its receiver posted: "
-            "%.0f bytes%s\n",
-            eager, eager >= 4194304 ? " (the largest size tried)" : "");
-  else if (eager == -1)
-    fprintf(f, "# eager limit: every MPI_Send waited for its receiver\n");
-  if (slices)
-    fprintf(f, "# time slice: ping-pong with ranks 0 and 1 on one CPU: %.3f ms\n", quantum * 1e3);
-  fprintf(f, "# latency = %s\n",
-          shared                  ? "the ring step (more ranks than cores: scheduling)"
-          : m.cpu_cores && slices ? "the median best ping-pong (more ranks than cores: "
-                                    "the model takes turns of the time slice)"
-                                  : "the ping-pong median");
-  fprintf(f, "# bandwidth = the slope between 1 and 4 MiB of the %s times\n",
-          shared ? "mean" : "best");
-  if (flops > 0)
-    fprintf(f, "# compute rate: %.1f Mflop/s (dependent multiply-add chain)\n", flops / 1e6);
-  fprintf(f, "\n");
-  int rc = augur_machine_write(&m, f);
+  int rc = augur_calib_write(f, &fig, &how, &m);
   if (out && fclose(f)) rc = AUGUR_E_IO;
   if (rc != AUGUR_OK) return cli_fail("%s: write failed", out ? out : "stdout");
   if (out) fprintf(stderr, "%s: wrote %s\n", cli_prog, out);

@@ -11,6 +11,7 @@
 #include <zstd.h>
 
 #include "augur/writer.h"
+#include "check.h"
 #include "format.h"
 
 struct augur_writer {
@@ -42,12 +43,23 @@ static int write_all(int fd, const uint8_t *p, size_t n) {
   return 0;
 }
 
+#if AUG_CHECKS
+/* The file holds what the writer counted: its offset is w->bytes (blocks
+ * go out whole, with plain write(2), at the end of what came before). */
+static int writer_check(const augur_writer *w) {
+  off_t at = lseek(w->fd, 0, SEEK_CUR);
+  return at < 0 || (uint64_t)at == w->bytes;
+}
+#endif
+
 /* Compresses w->raw (when that helps and compress is set) and writes one
  * block. Caller holds mu. Without compress, and with w->out large enough, it
  * allocates nothing and calls only write(2). */
 static int write_block(augur_writer *w, unsigned kind, uint32_t thread, uint32_t count,
                        uint32_t parents, uint64_t first_ns, uint64_t last_ns, int compress,
                        augur_error *err) {
+  assert(w->fd >= 0 && !w->broken && (kind == AUG_BLK_EVENTS || kind == AUG_BLK_DEFS));
+  assert(count > 0 && count <= AUG_MAX_BLOCK_RECORDS && parents <= count);
   size_t rawlen = w->raw.len;
   if (rawlen > AUG_MAX_RAW_SIZE)
     return augur_fail(err, AUGUR_E_ARG, "%s: block of %zu bytes exceeds the %u-byte limit", w->path,
@@ -85,10 +97,12 @@ static int write_block(augur_writer *w, unsigned kind, uint32_t thread, uint32_t
                       w->rank, (unsigned long long)w->bytes, strerror(errno));
   }
   w->bytes += total;
+  AUG_CHECK(writer_check(w));
   return AUGUR_OK;
 }
 
 static int flush_defs(augur_writer *w, int compress, augur_error *err) {
+  assert(w->ndefs == 0 || w->defs.len > 0);
   if (w->ndefs == 0) return AUGUR_OK;
   w->raw.len = 0;
   if (aug_buf_append(&w->raw, w->defs.p, w->defs.len))
@@ -211,6 +225,7 @@ static int is_sub(unsigned t) {
  * sub-records. Caller holds mu. */
 static int events_locked(augur_writer *w, uint32_t thread, const augur_event *ev, size_t n,
                          int compress, augur_error *err) {
+  assert(w && (ev || !n));
   if (w->broken)
     return augur_fail(err, AUGUR_E_STATE, "%s: an earlier write failed; writer unusable", w->path);
   int rc = flush_defs(w, compress, err);
@@ -218,6 +233,7 @@ static int events_locked(augur_writer *w, uint32_t thread, const augur_event *ev
     size_t j = i + (n - i > AUG_BLOCK_TARGET ? AUG_BLOCK_TARGET : n - i);
     while (j < n && is_sub(ev[j].type) && j - i < AUG_MAX_BLOCK_RECORDS)
       j++;
+    assert(j > i && j - i <= AUG_MAX_BLOCK_RECORDS);
     uint64_t last = 0;
     uint32_t parents = 0;
     for (size_t k = i; k < j; k++) {

@@ -36,6 +36,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "check.h"
 #include "sim_int.h"
 
 #define NONE32 UINT32_MAX
@@ -85,7 +86,27 @@ static int hless(const hev *a, const hev *b) {
   return (a->key < b->key) | ((a->key == b->key) & (a->sk < b->sk));
 }
 
+#if AUG_CHECKS
+/* The queue holds: heap order (no entry before its parent); the ring
+ * (rcap 0 or a power of two) holds entries of one key, in push order; and
+ * each entry's kind is an event kind. */
+static int heap_check(const heap *q) {
+  if (q->n > q->cap || q->rn > q->rcap || (q->rcap && !AUG_POW2(q->rcap))) return 0;
+  for (size_t i = 0; i < q->n; i++)
+    if ((i > 0 && hless(&q->h[i], &q->h[(i - 1) / 2])) || !(q->h[i].sk & 7) ||
+        (q->h[i].sk & 7) > EV_CDONE)
+      return 0;
+  for (size_t k = 1; k < q->rn; k++) {
+    const hev *a = &q->ring[(q->head + k - 1) & (q->rcap - 1)];
+    const hev *b = &q->ring[(q->head + k) & (q->rcap - 1)];
+    if (a->key != b->key || !(a->sk < b->sk)) return 0;
+  }
+  return 1;
+}
+#endif
+
 static int ring_push(heap *q, hev e) {
+  assert(q->rn == 0 || q->ring[q->head].key == e.key);
   if (q->rn == q->rcap) { /* grow, unwrapping */
     size_t cap = q->rcap ? q->rcap * 2 : 64;
     hev *r = malloc(cap * sizeof *r);
@@ -102,6 +123,7 @@ static int ring_push(heap *q, hev e) {
 }
 
 static int heap_push(heap *q, double t, uint32_t kind, uint32_t idx, uint32_t ver) {
+  assert(kind >= EV_XFER && kind <= EV_CDONE);
   hev e = {time_key(t), q->seq++ << 3 | kind, idx, ver};
   if (e.key == q->now && (q->rn == 0 || q->ring[q->head].key == e.key)) return ring_push(q, e);
   if (sim_grow((void **)&q->h, &q->cap, q->n + 1, sizeof *q->h)) return -1;
@@ -113,6 +135,8 @@ static int heap_push(heap *q, double t, uint32_t kind, uint32_t idx, uint32_t ve
     i = p;
   }
   q->h[i] = e;
+  /* at each power of two: the whole check costs O(1) per push, amortised */
+  if (!(q->n & (q->n - 1))) AUG_CHECK(heap_check(q));
   return 0;
 }
 
@@ -123,6 +147,7 @@ static int heap_empty(const heap *q) {
 /* The ring's head or the heap's top; in the heap the smaller child is
  * selected without a branch. */
 static hev heap_pop(heap *q) {
+  assert(!heap_empty(q));
   if (q->rn && (q->n == 0 || hless(&q->ring[q->head], &q->h[0]))) {
     hev e = q->ring[q->head];
     q->head = (q->head + 1) & (q->rcap - 1);
@@ -271,6 +296,7 @@ static size_t ckey(uint64_t inst, uint32_t src, uint32_t dst, uint32_t tag) {
 static uint32_t new_slot(sim *s) {
   uint32_t i;
   if (s->free_slot != NONE32) {
+    assert(s->free_slot < s->nslots);
     i = s->free_slot;
     s->free_slot = s->slots[i].next_free;
   } else {
@@ -325,6 +351,7 @@ static int ctab_grow(sim *s) {
 }
 
 static void ctab_del(sim *s, size_t i) {
+  assert(i < s->ctab_cap && s->ctab[i] != NONE32 && s->ctab_n > 0);
   size_t mask = s->ctab_cap - 1, j = i;
   s->ctab[i] = NONE32;
   for (;;) {
@@ -346,6 +373,7 @@ static void ctab_del(sim *s, size_t i) {
  * ask takes it out of the table. */
 static uint32_t coll_slot(sim *s, uint64_t inst, uint32_t src, uint32_t dst, uint32_t tag,
                           uint64_t bytes) {
+  assert(s->ctab_cap ? AUG_POW2(s->ctab_cap) && s->ctab_n * 2 <= s->ctab_cap : !s->ctab_n);
   if (s->ctab_cap) {
     size_t mask = s->ctab_cap - 1;
     for (size_t j = ckey(inst, src, dst, tag) & mask; s->ctab[j] != NONE32; j = (j + 1) & mask) {
@@ -1117,12 +1145,8 @@ typedef struct sim_input {
   augur_sim_graph_stats *gs;
 } sim_input;
 
-/* One replay, VARIANT of the ones the prediction averages (own_windows);
- * *VARIANTS (if not NULL) says how many there are. */
-static int sim_run(const sim_input *in, const augur_machine *m, uint32_t variant,
-                   uint32_t *variants, augur_sim_result *res, augur_error *err) {
-  const augur_sim_graph *g = in->g;
-  memset(res, 0, sizeof *res);
+/* The machine model's values the simulator divides by or adds up. */
+static int machine_check(const augur_machine *m, augur_error *err) {
   if (!(m->cpu_speed > 0) || !(m->bandwidth > 0) || !(m->shm_bandwidth > 0) || m->latency < 0 ||
       m->shm_latency < 0 || m->overhead < 0 || !(m->hop_latency >= 0) ||
       m->fattree_uplink_bandwidth < 0)
@@ -1131,177 +1155,237 @@ static int sim_run(const sim_input *in, const augur_machine *m, uint32_t variant
   if (!(m->cpu_background_load >= 0 && m->cpu_background_load < 1))
     return augur_fail(err, AUGUR_E_ARG, "machine model: background load must be in [0, 1), got %g",
                       m->cpu_background_load);
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  sim s;
-  memset(&s, 0, sizeof s);
-  s.m = m;
-  s.free_slot = s.free_flow = NONE32;
+  return AUGUR_OK;
+}
+
+static int sim_nomem(augur_error *err) {
+  return augur_fail(err, AUGUR_E_NOMEM, "out of memory while simulating");
+}
+
+/* S, empty, on IN's graph: checked if in memory, else the stream opened
+ * and started (s->src_rc says if it failed). On failure nothing is held. */
+static int sim_open(sim *s, const sim_input *in, const augur_machine *m, augur_error *err) {
+  memset(s, 0, sizeof *s);
+  s->m = m;
+  s->free_slot = s->free_flow = NONE32;
+  const augur_sim_graph *g = in->g;
   int rc;
   if (g) {
     rc = check_graph(g, err);
     if (rc < 0) return rc;
   } else {
     /* Streaming: the builder makes operations consistent by construction. */
-    rc = sim_src_open(&s.src, in->t, in->win, in->o->sites, in->o->nsites, err);
+    rc = sim_src_open(&s->src, in->t, in->win, in->o->sites, in->o->nsites, err);
     if (rc < 0) return rc;
-    sim_src_set_msg(s.src, stream_msg, &s);
-    s.src_rc = sim_src_start(s.src);
-    g = sim_src_graph(s.src);
+    sim_src_set_msg(s->src, stream_msg, s);
+    s->src_rc = sim_src_start(s->src);
+    g = sim_src_graph(s->src);
   }
-  s.g = g;
-  s.cpu_eff = 1 - m->cpu_background_load;
+  s->g = g;
+  return AUGUR_OK;
+}
+
+/* The ranks, nodes, network resources, processor sharing and time slices
+ * of replay VARIANT (*VARIANTS, if not NULL: how many there are), and the
+ * graph's message slots; RES->ranks allocated. A failure (or the stream's,
+ * s->src_rc < 0) leaves what was made for sim_close. */
+static int sim_setup(sim *s, uint32_t variant, uint32_t *variants, augur_sim_result *res,
+                     augur_error *err) {
+  const augur_sim_graph *g = s->g;
+  const augur_machine *m = s->m;
+  s->cpu_eff = 1 - m->cpu_background_load;
   uint32_t n = g->nranks, maxnode = 0;
-  s.r = calloc(n, sizeof *s.r);
-  s.node = calloc(n, sizeof *s.node);
+  s->r = calloc(n, sizeof *s->r);
+  s->node = calloc(n, sizeof *s->node);
   res->ranks = calloc(n, sizeof *res->ranks);
-  if (!s.r || !s.node || !res->ranks) goto nomem;
+  if (!s->r || !s->node || !res->ranks) return sim_nomem(err);
   for (uint32_t r = 0; r < n; r++) {
-    s.node[r] = augur_machine_node(m, r);
-    if (s.node[r] > maxnode) maxnode = s.node[r];
-    s.r[r].t = g->ranks[r].start;
-    s.r[r].n = g->ranks[r].n;
+    s->node[r] = augur_machine_node(m, r);
+    if (s->node[r] > maxnode) maxnode = s->node[r];
+    s->r[r].t = g->ranks[r].start;
+    s->r[r].n = g->ranks[r].n;
   }
   uint32_t nnodes = maxnode + 1;
-  rc = sim_topo_init(&s.topo, m, nnodes, err);
-  if (rc < 0) goto out;
-  s.res_n = calloc(s.topo.nres, sizeof *s.res_n);
+  int rc = sim_topo_init(&s->topo, m, nnodes, err);
+  if (rc < 0) return rc;
+  s->res_n = calloc(s->topo.nres, sizeof *s->res_n);
   /* Ranks per node (counting sort by node) for processor sharing. */
-  s.node_off = calloc((size_t)nnodes + 1, sizeof *s.node_off);
-  s.node_ranks = calloc(n, sizeof *s.node_ranks);
-  s.cpu_n = calloc(nnodes, sizeof *s.cpu_n);
-  s.cpu_t = calloc(nnodes, sizeof *s.cpu_t);
-  if (!s.res_n || !s.node_off || !s.node_ranks || !s.cpu_n || !s.cpu_t) goto nomem;
+  s->node_off = calloc((size_t)nnodes + 1, sizeof *s->node_off);
+  s->node_ranks = calloc(n, sizeof *s->node_ranks);
+  s->cpu_n = calloc(nnodes, sizeof *s->cpu_n);
+  s->cpu_t = calloc(nnodes, sizeof *s->cpu_t);
+  if (!s->res_n || !s->node_off || !s->node_ranks || !s->cpu_n || !s->cpu_t) return sim_nomem(err);
   for (uint32_t r = 0; r < n; r++)
-    s.node_off[s.node[r] + 1]++;
+    s->node_off[s->node[r] + 1]++;
   for (uint32_t i = 0; i < nnodes; i++)
-    s.node_off[i + 1] += s.node_off[i];
+    s->node_off[i + 1] += s->node_off[i];
   for (uint32_t r = 0; r < n; r++)
-    s.node_ranks[s.node_off[s.node[r]] + s.cpu_n[s.node[r]]++] = r;
-  memset(s.cpu_n, 0, nnodes * sizeof *s.cpu_n);
-  if (own_windows(&s, nnodes, variant)) goto nomem;
-  if (variants) *variants = s.variants;
+    s->node_ranks[s->node_off[s->node[r]] + s->cpu_n[s->node[r]]++] = r;
+  memset(s->cpu_n, 0, nnodes * sizeof *s->cpu_n);
+  if (own_windows(s, nnodes, variant)) return sim_nomem(err);
+  if (variants) *variants = s->variants;
   for (uint32_t r = 0; r < n; r++) {
     /* A rank with windows takes turns instead of sharing finely. */
-    uint32_t nd = s.node[r];
-    s.r[r].shared = m->cpu_cores > 0 && s.node_off[nd + 1] - s.node_off[nd] > m->cpu_cores &&
-                    s.r[r].win_len <= 0;
-    s.r[r].t = own_next(&s.r[r], s.r[r].t);
+    uint32_t nd = s->node[r];
+    s->r[r].shared = m->cpu_cores > 0 && s->node_off[nd + 1] - s->node_off[nd] > m->cpu_cores &&
+                     s->r[r].win_len <= 0;
+    s->r[r].t = own_next(&s->r[r], s->r[r].t);
   }
   /* Point-to-point messages of a graph occupy slots 0..nmsgs-1. */
-  if (sim_grow((void **)&s.slots, &s.slot_cap, g->nmsgs ? g->nmsgs : 1, sizeof *s.slots))
-    goto nomem;
-  if (s.src_rc < 0) goto out;
-  if (!s.src) s.nslots = g->nmsgs; /* streaming: the messages read so far have theirs */
+  if (sim_grow((void **)&s->slots, &s->slot_cap, g->nmsgs ? g->nmsgs : 1, sizeof *s->slots))
+    return sim_nomem(err);
+  if (s->src_rc < 0) return AUGUR_OK;
+  if (!s->src) s->nslots = g->nmsgs; /* streaming: the messages read so far have theirs */
   for (size_t i = 0; i < g->nmsgs; i++) {
-    mslot *ms = &s.slots[i];
+    mslot *ms = &s->slots[i];
     memset(ms, 0, sizeof *ms);
     ms->spost = ms->rpost = ms->arrive = ms->sdone = ms->rdone = -1;
     ms->bytes = g->msgs[i].bytes;
     ms->src = g->msgs[i].sender;
     ms->dst = g->msgs[i].receiver;
     ms->inst = UINT64_MAX;
-    ms->rndv = (uint8_t)slot_rndv(&s, ms->bytes, (int)(g->msgs[i].flags & AUGUR_SIM_MSG_SYNC));
-    ms->extra = recv_extra(&s, ms->bytes, g->msgs[i].flags);
+    ms->rndv = (uint8_t)slot_rndv(s, ms->bytes, (int)(g->msgs[i].flags & AUGUR_SIM_MSG_SYNC));
+    ms->extra = recv_extra(s, ms->bytes, g->msgs[i].flags);
     ms->next_free = NONE32;
   }
-  s.messages += g->nmsgs;
-  for (uint32_t r = 0; r < n && !stopped(&s); r++)
-    run_rank(&s, r);
-  while (!heap_empty(&s.q) && !stopped(&s)) {
-    hev e = heap_pop(&s.q);
+  s->messages += g->nmsgs;
+  return AUGUR_OK;
+}
+
+/* Every rank runs ahead as far as it can, then the queue's events in time
+ * order, until the queue is empty or the run stopped (out of memory, the
+ * stream failed). */
+static void sim_loop(sim *s) {
+  for (uint32_t r = 0; r < s->g->nranks && !stopped(s); r++)
+    run_rank(s, r);
+  while (!heap_empty(&s->q) && !stopped(s)) {
+    hev e = heap_pop(&s->q);
     const double et = key_time(e.key);
-    s.events++;
+    s->events++;
     switch (e.sk & 7) {
     case EV_XFER:
-      xfer(&s, e.idx, et);
+      xfer(s, e.idx, et);
       break;
     case EV_ARRIVE:
-      arrive(&s, e.idx, et);
+      arrive(s, e.idx, et);
       break;
     case EV_FLOWDONE:
-      flow_done(&s, e.idx, e.ver, et);
+      flow_done(s, e.idx, e.ver, et);
       break;
     case EV_CSTART:
-      cpu_start(&s, e.idx, et);
+      cpu_start(s, e.idx, et);
       break;
     case EV_CDONE:
-      cpu_done(&s, e.idx, e.ver, et);
+      cpu_done(s, e.idx, e.ver, et);
       break;
     default:
       break;
     }
   }
-  if (s.nomem) goto nomem;
+  AUG_CHECK(heap_check(&s->q));
+}
+
+/* After the loop: the run's result into RES, or why there is none (out of
+ * memory, the stream's error, a rank that never ended). */
+static int sim_results(sim *s, augur_sim_result *res, augur_error *err) {
+  const augur_sim_graph *g = s->g;
+  const uint32_t n = g->nranks;
+  if (s->nomem) return sim_nomem(err);
   /* Streaming: the ranks may end before the trace does (what follows their
    * MPI_Finalize); the rest is read for the measured time and the counts,
    * and a damaged end fails as it does in memory. */
-  if (s.src && s.src_rc == 0) s.src_rc = sim_src_drain(s.src);
-  if (s.src_rc < 0) goto out;
+  if (s->src && s->src_rc == 0) s->src_rc = sim_src_drain(s->src);
+  if (s->src_rc < 0) return s->src_rc;
   for (uint32_t r = 0; r < n; r++) {
-    const rrun *rr = &s.r[r];
+    const rrun *rr = &s->r[r];
     if (!rr->ended) {
-      const augur_sim_op *op = op_at(&s, r);
+      const augur_sim_op *op = op_at(s, r);
       size_t total = (size_t)(g->ranks[r].base + g->ranks[r].n);
-      rc = augur_fail(err, AUGUR_E_STATE,
-                      "simulation stalled: rank %u waits forever in %s %s (operation %zu of %zu); "
-                      "the graph's messages do not pair up",
-                      r, kind_name(op->kind), augur_event_name(op->type), rr->pc, total);
-      goto out;
+      return augur_fail(
+          err, AUGUR_E_STATE,
+          "simulation stalled: rank %u waits forever in %s %s (operation %zu of %zu); "
+          "the graph's messages do not pair up",
+          r, kind_name(op->kind), augur_event_name(op->type), rr->pc, total);
     }
   }
   res->nranks = n;
   for (uint32_t r = 0; r < n; r++) {
-    res->ranks[r] = s.r[r].acc;
-    if (s.r[r].acc.finish > res->predicted_seconds) res->predicted_seconds = s.r[r].acc.finish;
+    res->ranks[r] = s->r[r].acc;
+    if (s->r[r].acc.finish > res->predicted_seconds) res->predicted_seconds = s->r[r].acc.finish;
   }
-  res->ops = s.ops;
-  res->messages = s.messages;
-  res->heap_events = s.events;
-  res->peak_inflight = s.peak;
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  res->wall_seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-  rc = AUGUR_OK;
-  goto out;
-nomem:
-  rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory while simulating");
-out:
-  if (s.src_rc < 0 && !s.nomem) {
-    rc = s.src_rc;
-    *err = *sim_src_error(s.src);
+  res->ops = s->ops;
+  res->messages = s->messages;
+  res->heap_events = s->events;
+  res->peak_inflight = s->peak;
+  return AUGUR_OK;
+}
+
+/* Ends replay S whose outcome so far is RC: the stream's error wins, the
+ * stream's counts go to IN->gs, RES->ranks goes on failure, and everything
+ * S holds is freed. Returns the outcome. */
+static int sim_close(sim *s, const sim_input *in, int rc, augur_sim_result *res, augur_error *err) {
+  const uint32_t n = s->g->nranks;
+  if (s->src_rc < 0 && !s->nomem) {
+    rc = s->src_rc;
+    *err = *sim_src_error(s->src);
   }
-  if (s.src && rc == AUGUR_OK && in->gs) {
+  if (s->src && rc == AUGUR_OK && in->gs) {
     /* What the stream held at most, with the simulator's slots and requests. */
-    sim_src_stats(s.src, in->gs);
-    in->gs->bytes += s.slot_cap * sizeof *s.slots;
+    sim_src_stats(s->src, in->gs);
+    in->gs->bytes += s->slot_cap * sizeof *s->slots;
     for (uint32_t r = 0; r < n; r++)
-      in->gs->bytes += s.r[r].req_cap * sizeof *s.r[r].req;
+      in->gs->bytes += s->r[r].req_cap * sizeof *s->r[r].req;
   }
   if (rc < 0) {
     free(res->ranks);
     res->ranks = NULL;
   }
-  if (s.r)
+  if (s->r)
     for (uint32_t r = 0; r < n; r++) {
-      free(s.r[r].steps);
-      free(s.r[r].req);
+      free(s->r[r].steps);
+      free(s->r[r].req);
     }
-  sim_src_close(s.src);
-  free(s.r);
-  free(s.node);
-  free(s.slots);
-  free(s.ctab);
-  free(s.q.h);
-  free(s.q.ring);
-  free(s.flows);
-  free(s.active);
-  sim_topo_free(&s.topo);
-  free(s.res_n);
-  free(s.node_off);
-  free(s.node_ranks);
-  free(s.cpu_n);
-  free(s.cpu_t);
+  sim_src_close(s->src);
+  free(s->r);
+  free(s->node);
+  free(s->slots);
+  free(s->ctab);
+  free(s->q.h);
+  free(s->q.ring);
+  free(s->flows);
+  free(s->active);
+  sim_topo_free(&s->topo);
+  free(s->res_n);
+  free(s->node_off);
+  free(s->node_ranks);
+  free(s->cpu_n);
+  free(s->cpu_t);
   return rc;
+}
+
+/* One replay, VARIANT of the ones the prediction averages (own_windows);
+ * *VARIANTS (if not NULL) says how many there are. */
+static int sim_run(const sim_input *in, const augur_machine *m, uint32_t variant,
+                   uint32_t *variants, augur_sim_result *res, augur_error *err) {
+  memset(res, 0, sizeof *res);
+  int rc = machine_check(m, err);
+  if (rc < 0) return rc;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  sim s;
+  rc = sim_open(&s, in, m, err);
+  if (rc < 0) return rc;
+  rc = sim_setup(&s, variant, variants, res, err);
+  if (rc == AUGUR_OK && s.src_rc >= 0) {
+    sim_loop(&s);
+    rc = sim_results(&s, res, err);
+    if (rc == AUGUR_OK) {
+      clock_gettime(CLOCK_MONOTONIC, &t1);
+      res->wall_seconds =
+          (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    }
+  }
+  return sim_close(&s, in, rc, res, err);
 }
 
 /* A = WA x A + WB x B, field by field. */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "check.h"
 #include "hugealloc.h"
 #include "prefetch.h"
 #include "reader_int.h"
@@ -70,6 +71,7 @@ typedef struct reqtab {
 } reqtab;
 
 static int req_queue_push(reqtab *q, req_ent *x, const req_ent *info) {
+  assert(x->used == 1 /* REQ_LIVE */ && info && !x->qhead == !x->qtail);
   uint32_t i = q->freelist;
   if (i) {
     q->freelist = q->pool[i - 1].qhead;
@@ -94,6 +96,7 @@ static int req_queue_push(reqtab *q, req_ent *x, const req_ent *info) {
 }
 
 static void req_queue_clear(reqtab *q, req_ent *x) {
+  assert(x->used == 1 /* REQ_LIVE */ && !x->qhead == !x->qtail);
   while (x->qhead) {
     uint32_t i = x->qhead;
     x->qhead = q->pool[i - 1].qhead;
@@ -117,8 +120,39 @@ static size_t req_home(uint64_t h, size_t cap) {
  * quarter of it holds requests. */
 enum { REQ_EMPTY = 0, REQ_LIVE = 1, REQ_IDLE = 2 };
 
+#if AUG_CHECKS
+/* The table holds: N counts the slots in use (live or idle) and stays
+ * under half of CAP; each sits on its handle's probe chain (no empty slot
+ * between its home and it); an idle slot queues nothing; a live slot's
+ * queue runs from qhead to qtail through the pool; and every pool entry is
+ * in exactly one queue or on the free list. */
+static int req_check(const reqtab *q) {
+  size_t used = 0, queued = 0, nfree = 0;
+  if (q->cap ? !AUG_POW2(q->cap) || q->n * 2 > q->cap : q->n != 0) return 0;
+  if (q->npool > q->cappool) return 0;
+  for (size_t i = 0; i < q->cap; i++) {
+    const req_ent *x = &q->e[i];
+    if (x->used == REQ_EMPTY) continue;
+    used++;
+    if (x->used != REQ_LIVE && (x->used != REQ_IDLE || x->qhead || x->qtail)) return 0;
+    for (size_t j = req_home(x->handle, q->cap); j != i; j = (j + 1) & (q->cap - 1))
+      if (q->e[j].used == REQ_EMPTY) return 0;
+    uint32_t last = 0;
+    for (uint32_t k = x->qhead; k; k = q->pool[k - 1].qhead) {
+      if (k > q->npool || ++queued > q->npool) return 0;
+      last = k;
+    }
+    if (last != x->qtail) return 0;
+  }
+  for (uint32_t k = q->freelist; k; k = q->pool[k - 1].qhead)
+    if (k > q->npool || ++nfree > q->npool) return 0;
+  return used == q->n && queued + nfree == q->npool;
+}
+#endif
+
 static req_ent *req_find(reqtab *q, uint64_t h) {
   if (!q->cap) return NULL;
+  assert(AUG_POW2(q->cap) && q->n * 2 <= q->cap);
   for (size_t i = req_home(h, q->cap);; i = (i + 1) & (q->cap - 1)) {
     if (!q->e[i].used) return NULL;
     if (q->e[i].handle == h) return q->e[i].used == REQ_LIVE ? &q->e[i] : NULL;
@@ -128,6 +162,7 @@ static req_ent *req_find(reqtab *q, uint64_t h) {
 /* The slot for handle h, inserted if new (NULL if out of memory). Callers
  * fill the fields in place: no struct temporaries on the hot path. */
 static req_ent *req_slot(reqtab *q, uint64_t h, int *fresh) {
+  assert(q->cap ? AUG_POW2(q->cap) && q->n * 2 <= q->cap : q->n == 0);
   if ((q->n + 1) * 2 > q->cap) {
     size_t live = 0;
     for (size_t i = 0; i < q->cap; i++)
@@ -146,6 +181,7 @@ static req_ent *req_slot(reqtab *q, uint64_t h, int *fresh) {
     q->e = e;
     q->cap = cap;
     q->n = live;
+    AUG_CHECK(req_check(q));
   }
   size_t i = req_home(h, q->cap);
   while (q->e[i].used && q->e[i].handle != h)
@@ -162,6 +198,7 @@ static req_ent *req_slot(reqtab *q, uint64_t h, int *fresh) {
 
 /* The handle has no request left: its slot goes idle. */
 static void req_del(reqtab *q, req_ent *x) {
+  assert(x->used == REQ_LIVE);
   req_queue_clear(q, x);
   x->used = REQ_IDLE;
 }
@@ -169,6 +206,7 @@ static void req_del(reqtab *q, req_ent *x) {
 /* A completion took x's oldest start: the next queued start (if any) takes
  * its place, else the handle leaves the table. */
 static void req_pop(reqtab *q, req_ent *x) {
+  assert(x->used == REQ_LIVE && !x->qhead == !x->qtail);
   uint32_t i = x->qhead;
   if (!i) {
     req_del(q, x);
@@ -692,8 +730,27 @@ static inline int tless(const augur_stream *m, uint32_t a, uint32_t b) {
   return ea != eb ? eb : a < b;
 }
 
+#if AUG_CHECKS
+/* The tournament as built: tree[0] beats every rank (and leaf past the
+ * last), and each rank appears once among the winner and the losers. (Once
+ * running, a winner may keep its place while its key moves on: its
+ * sub-records, and records within the slack, see merged_next.) */
+static int tree_check(const augur_stream *m) {
+  uint32_t w = m->tree[0], seen = 0;
+  uint8_t *once = calloc(m->k, 1);
+  if (!once) return 1; /* cannot check */
+  for (uint32_t r = 0; r < m->k; r++)
+    if (r != w && tless(m, r, w)) seen = m->k + 1;
+  for (uint32_t node = 0; node < m->k; node++)
+    if (m->tree[node] < m->k && !once[m->tree[node]]++) seen++;
+  free(once);
+  return seen == m->k;
+}
+#endif
+
 /* Plays rank r's way up after its key changed. */
 static inline void replay(augur_stream *m, uint32_t r) {
+  assert(m->merged && r < m->k);
   uint32_t w = r;
   for (uint32_t node = (r + m->k) >> 1; node; node >>= 1) {
     uint32_t x = m->tree[node];
@@ -777,6 +834,7 @@ int augur_stream_merged(augur_trace *t, augur_stream **sp, augur_error *err) {
   }
   m->tree[0] = win[1];
   free(win);
+  AUG_CHECK(tree_check(m));
   *sp = m;
   return AUGUR_OK;
 }
@@ -814,6 +872,7 @@ static inline void winner_changed(augur_stream *m) {
 }
 
 static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
+  assert(m->merged && m->tree[0] < m->k);
   uint32_t r = m->tree[0];
   const augur_event *end = m->end[r];
   if (end) {
@@ -910,6 +969,7 @@ void augur_stream_close(augur_stream *s) {
     free(s->cur[i]);
   }
   free(s->cur);
+  AUG_CHECK(req_check(&s->rq));
   free(s->rq.e);
   free(s->rq.pool);
   if (s->own_dctx || s->merged) ZSTD_freeDCtx(s->dctx);

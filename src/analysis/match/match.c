@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "augur/match.h"
+#include "check.h"
 
 /* ---- FIFO tables keyed by (a, b, c, d) ---------------------------------- */
 
@@ -75,8 +76,30 @@ static void qt_free(qtab *t) {
   free(t->slot);
 }
 
+#if AUG_CHECKS
+/* The table holds: N counts the used slots and stays under half of CAP;
+ * every queue sits on its key's probe chain (no free slot between its home
+ * and it), carries its key's hash and fits its buffer; an emptied queue
+ * starts again at 0. */
+static int qt_check(const qtab *t) {
+  size_t used = 0;
+  if (!AUG_POW2(t->cap) || t->n * 2 > t->cap || t->nspare > QT_SPARES) return 0;
+  for (size_t i = 0; i < t->cap; i++) {
+    const queue *q = &t->slot[i];
+    if (!q->used) continue;
+    used++;
+    if (q->hash != (uint32_t)key_hash(&q->k) || q->side > 1) return 0;
+    if ((size_t)q->head + q->len > q->cap || (!q->len && q->head)) return 0;
+    for (size_t j = q->hash & (t->cap - 1); j != i; j = (j + 1) & (t->cap - 1))
+      if (!t->slot[j].used) return 0;
+  }
+  return used == t->n;
+}
+#endif
+
 /* K's slot (hash H): its queue, or the free slot where it would go. */
 static inline queue *qt_slot(queue *slot, size_t cap, const qkey *k, uint32_t h) {
+  assert(slot && AUG_POW2(cap));
   size_t i = h & (cap - 1);
   while (slot[i].used && !(slot[i].hash == h && key_eq(&slot[i].k, k)))
     i = (i + 1) & (cap - 1);
@@ -98,6 +121,7 @@ static inline queue *qt_find(qtab *t, const qkey *k, uint32_t h) {
  * empty queues leave it (so a new tag per iteration cannot grow it with the
  * trace) and it doubles only if more than a quarter of it still waits. */
 static queue *qt_add(qtab *t, queue *q, const qkey *k, uint32_t h) {
+  assert(t->n * 2 <= t->cap && (!q || !q->used));
   if ((t->n + 1) * 2 > t->cap) {
     size_t live = 0;
     for (size_t i = 0; i < t->cap; i++)
@@ -125,6 +149,7 @@ static queue *qt_add(qtab *t, queue *q, const qkey *k, uint32_t h) {
     t->cap = ncap;
     t->n = live;
     q = NULL;
+    AUG_CHECK(qt_check(t));
   }
   if (!q) q = qt_slot(t->slot, t->cap, k, h);
   memset(q, 0, sizeof *q);
@@ -151,6 +176,7 @@ static inline void *q_at(const queue *q, size_t esz, size_t i) {
  * store-forwarding stall per message (measured: a third of the matcher's
  * time). */
 static inline void *q_push_slot(qtab *t, queue *q, size_t esz) {
+  assert(q->used && esz == t->esz && (size_t)q->head + q->len <= q->cap);
   if (!q->cap && t->nspare) {
     q->v = t->spare[--t->nspare];
     q->cap = QT_SPARE_CAP;
@@ -174,6 +200,7 @@ static inline void *q_push_slot(qtab *t, queue *q, size_t esz) {
 /* Copies out the oldest element and removes it (an emptied queue stays,
  * see qt_add). */
 static inline void q_pop(queue *q, void *out, size_t esz) {
+  assert(q->used && q->len > 0 && (size_t)q->head + q->len <= q->cap);
   if (out) memcpy(out, q_at(q, esz, 0), esz);
   q->head++;
   if (--q->len == 0) q->head = 0;
@@ -324,7 +351,38 @@ uint64_t augur_match_sends_by_horizon(const augur_matcher *m) {
   return m->cnt.sends_by_horizon;
 }
 
+#if AUG_CHECKS
+/* A communicator's window: its instances fit the ring; every member has
+ * made the calls of the instances already emitted (calls >= base) and none
+ * has gone past the newest open one (calls <= base + len); no open
+ * instance has all members yet (it would have been emitted: a member
+ * reaches instance k only after every earlier one). */
+static int comm_check(const coll_comm *c) {
+  if (c->len > c->cap || (c->cap && c->head >= c->cap)) return 0;
+  for (uint32_t i = 0; i < c->n; i++)
+    if (c->calls[i] < c->base || c->calls[i] > c->base + c->len) return 0;
+  for (size_t i = 0; i < c->len; i++)
+    if (c->ring[(c->head + i) % c->cap].arrived >= c->n) return 0;
+  return 1;
+}
+
+/* The matcher's tables hold (qt_check), the channels' ends add up to
+ * m->waiting, and every communicator's window holds (comm_check). */
+static int matcher_check(const augur_matcher *m) {
+  size_t waiting = 0;
+  if (!qt_check(&m->chan) || !qt_check(&m->req) || m->ncomms > m->capcomms) return 0;
+  for (size_t i = 0; i < m->chan.cap; i++)
+    waiting += m->chan.slot[i].used ? m->chan.slot[i].len : 0;
+  if (waiting != m->waiting || waiting > AUGUR_MATCH_MAX_PENDING) return 0;
+  for (size_t i = 0; i < m->ncomms; i++)
+    if (!comm_check(&m->comms[i])) return 0;
+  return 1;
+}
+#endif
+
 void augur_match_counts_get(const augur_matcher *m, augur_match_counts *c) {
+  assert(m && c);
+  AUG_CHECK(matcher_check(m));
   *c = m->cnt;
   c->unmatched_send = c->unmatched_recv = c->open_recv = c->open_coll = 0;
   for (size_t i = 0; i < m->chan.cap; i++) {
@@ -361,6 +419,7 @@ static int nomem(augur_error *err) {
  * many waiting, counted as dropped; or out of memory). */
 static augur_match_end *end_slot(augur_matcher *m, int side, const qkey *k, augur_message *msg,
                                  int *matched, int *rc, augur_error *err) {
+  assert((side == 0 || side == 1) && m->waiting <= AUGUR_MATCH_MAX_PENDING);
   uint32_t h = (uint32_t)key_hash(k);
   queue *q = qt_slot(m->chan.slot, m->chan.cap, k, h);
   *rc = AUGUR_OK;
@@ -387,6 +446,7 @@ static augur_match_end *end_slot(augur_matcher *m, int side, const qkey *k, augu
 /* The end end_slot gave is filled in: count it, or report the message. */
 static int end_done(augur_matcher *m, int side, const qkey *k, const augur_match_end *e,
                     augur_message *msg, int matched) {
+  assert(e && (side == 0 || side == 1));
   if (!matched) {
     m->waiting++;
     if (side == 0 && e->t_start <= m->horizon) m->cnt.sends_by_horizon++;
@@ -582,6 +642,7 @@ oom:
 }
 
 static int emit_ready(augur_matcher *m, coll_comm *c) {
+  assert(c->len <= c->cap);
   int rc = AUGUR_OK;
   while (c->len && c->ring[c->head].arrived == c->n) {
     coll_inst *in = &c->ring[c->head];
@@ -607,6 +668,7 @@ static int add_collective(augur_matcher *m, const augur_event *ev, uint64_t call
   rankpos key = {(int32_t)ev->rank, 0};
   rankpos *rp = bsearch(&key, c->byrank, c->n, sizeof key, cmp_rankpos);
   if (!rp) return AUGUR_OK; /* not a member: the definitions disagree */
+  assert(rp->pos < c->n && c->len <= c->cap);
   uint64_t k = c->calls[rp->pos]++;
   if (k < c->base) return AUGUR_OK; /* cannot happen in rank order; be safe */
   while (k >= c->base + c->len) {   /* this rank is the first to reach instance k */
@@ -634,6 +696,7 @@ static int add_collective(augur_matcher *m, const augur_event *ev, uint64_t call
     c->len++;
   }
   coll_inst *in = &c->ring[(c->head + (size_t)(k - c->base)) % c->cap];
+  assert(k < c->base + c->len && in->arrived < c->n);
   if (in->arrived == 0)
     in->type = ev->type;
   else if (in->type != ev->type)
@@ -653,6 +716,7 @@ int augur_match_feed(augur_matcher *m, const augur_event *ev, augur_error *err) 
 
 int augur_match_feed_call(augur_matcher *m, const augur_event *ev, uint64_t call,
                           augur_error *err) {
+  assert(m && ev);
   unsigned type = ev->type;
   call_times own;
   const call_times *par = &m->parent;
