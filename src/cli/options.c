@@ -155,6 +155,7 @@ static int label(char *b, size_t n, const cli_opt *o) {
 
 void cli_help(const cli_spec *spec) {
   static const char help_label[] = "-h, --help";
+  assert(spec && spec->usage && spec->opts);
   char b[128];
   int width = (int)strlen(help_label);
   for (const cli_opt *o = spec->opts; o->name; o++) {
