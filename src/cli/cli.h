@@ -35,6 +35,7 @@ void cli_note(const char *fmt, ...)
 #endif
     ;
 
+/* "-h" or "--help". */
 int cli_is_help(const char *arg);
 
 /* Runs CMD (execvp) in a child and waits for it; SIGINT and SIGTERM sent to
@@ -61,12 +62,86 @@ void cli_flavour_lib(char *out, size_t n, const char *stem, int flavour);
  * preload the user already had keeps working. 0, or -1 with errno set. */
 int cli_preload(const char *lib);
 
-/* Matches argv[*i] against an option that takes a value, spelled `name`
- * (long, "--top"), `name=VALUE`, or `shortname` ("-o", may be NULL).
- * Returns 0 if argv[*i] is not this option, 1 with *val set (and *i advanced
- * past a separate value), -1 after printing a usage error (value missing). */
-int cli_opt_value(int argc, char **argv, int *i, const char *name, const char *shortname,
-                  const char **val);
+/* The options of a command, stated once: the parser (cli_parse_args) and
+ * the --help text (cli_help) both read this table, so a command accepts
+ * exactly what its help lists and every command says the same errors.
+ * Spellings: "--name VALUE", "--name=VALUE", "-s VALUE" (the short name);
+ * a flag takes no value. -h/--help is every command's, not in the table. */
+typedef enum cli_opt_kind {
+  CLI_OPT_FLAG,   /* *(int *)dst = 1 */
+  CLI_OPT_INT,    /* *(long long *)dst, a whole number in [min, max] (cli_parse_int) */
+  CLI_OPT_REAL,   /* *(double *)dst, a finite number in [lo, hi] (cli_parse_real, what) */
+  CLI_OPT_STRING, /* *(const char **)dst; with `what`, an empty value is refused */
+  CLI_OPT_CHOICE, /* *(const char **)dst, one of the '|'-separated `choices` */
+  CLI_OPT_CALL    /* call(name, value, dst): 0, or -1 after its own cli_usage */
+} cli_opt_kind;
+
+typedef struct cli_opt {
+  const char *name;      /* "--top" */
+  const char *shortname; /* "-o", or NULL */
+  const char *arg;       /* the value in --help ("N"); NULL for a flag */
+  cli_opt_kind kind;
+  void *dst;
+  long long min, max;  /* INT */
+  double lo, hi;       /* REAL */
+  const char *what;    /* REAL: "expected WHAT"; STRING: "-o wants WHAT" when empty */
+  const char *choices; /* CHOICE: "block|cyclic" */
+  int (*call)(const char *opt, const char *val, void *dst); /* CALL */
+  const char *help; /* --help text; '\n' starts an indented line */
+} cli_opt;
+
+#define CLI_FLAG(NAME, SHORT, DST, HELP)                                                           \
+  { .name = NAME, .shortname = SHORT, .kind = CLI_OPT_FLAG, .dst = DST, .help = HELP }
+#define CLI_INT(NAME, ARG, DST, MIN, MAX, HELP)                                                    \
+  {                                                                                                \
+    .name = NAME, .arg = ARG, .kind = CLI_OPT_INT, .dst = DST, .min = MIN, .max = MAX,             \
+    .help = HELP                                                                                   \
+  }
+#define CLI_REAL(NAME, ARG, DST, LO, HI, WHAT, HELP)                                               \
+  {                                                                                                \
+    .name = NAME, .arg = ARG, .kind = CLI_OPT_REAL, .dst = DST, .lo = LO, .hi = HI, .what = WHAT,  \
+    .help = HELP                                                                                   \
+  }
+#define CLI_STRING(NAME, SHORT, ARG, DST, WHAT, HELP)                                              \
+  {                                                                                                \
+    .name = NAME, .shortname = SHORT, .arg = ARG, .kind = CLI_OPT_STRING, .dst = DST,              \
+    .what = WHAT, .help = HELP                                                                     \
+  }
+#define CLI_CHOICE(NAME, ARG, DST, CHOICES, HELP)                                                  \
+  { .name = NAME, .arg = ARG, .kind = CLI_OPT_CHOICE, .dst = DST, .choices = CHOICES, .help = HELP }
+#define CLI_CALL(NAME, SHORT, ARG, CALL, DST, HELP)                                                \
+  {                                                                                                \
+    .name = NAME, .shortname = SHORT, .arg = ARG, .kind = CLI_OPT_CALL, .dst = DST, .call = CALL,  \
+    .help = HELP                                                                                   \
+  }
+
+/* A command's command line: its options and operands, and its --help. */
+typedef struct cli_spec {
+  const char *usage;   /* "usage: ..." line(s) and the description, before "options:" */
+  const cli_opt *opts; /* ends with an entry whose name is NULL */
+  const char *trailer; /* printed after the options (NULL: nothing) */
+  int max_operands;    /* operands (TRACE...) accepted before "--" */
+  const char *operand; /* "trace": "unexpected argument 'X': one trace at a time" */
+  int dashdash;        /* 1: "-- COMMAND..." ends the options (record, predict, profile) */
+} cli_spec;
+
+typedef struct cli_args {
+  const char *operand[2]; /* in the order given */
+  int noperands;
+  int dashdash; /* argv index of "--", or -1 */
+  int status;   /* exit status when cli_parse_args returns 0 */
+} cli_args;
+
+/* Parses ARGV[1..ARGC) against SPEC into the table's destinations and A.
+ * Returns 1 when the command goes on; 0 when it stops with exit status
+ * A->status: CLI_OK after printing --help, CLI_USAGE after one line on
+ * stderr (unknown option, missing or bad value, an operand too many). */
+int cli_parse_args(int argc, char **argv, const cli_spec *spec, cli_args *a);
+/* A CLI_CALL for --mpi: VAL names an MPI flavour (mpi_flavour_parse);
+ * stored in *(const char **)DST. */
+int cli_opt_mpi(const char *opt, const char *val, void *dst);
+/* SPEC's help on stdout: its usage text, the options table, its trailer. */
+void cli_help(const cli_spec *spec);
 
 /* Parses a whole decimal integer in [min, max]; prints a usage error naming
  * the option and returns -1 otherwise. */

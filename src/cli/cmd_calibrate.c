@@ -18,27 +18,6 @@
 #include "augur/sim.h"
 #include "cli.h"
 
-static void help(void) {
-  printf("usage: augur calibrate [-o FILE] [--mpi mpich|openmpi] [--ranks N]\n"
-         "       augur calibrate --from TRACE [--machine FILE] [-o FILE]\n"
-         "\n"
-         "Measures this machine with N MPI ranks (per-call overhead, ping-pong\n"
-         "latency and bandwidth over message sizes, allreduce and barrier cost,\n"
-         "compute rate) and writes a machine model for `augur simulate --machine`.\n"
-         "See docs/simulate.md.\n"
-         "\n"
-         "options:\n"
-         "  -o, --output FILE   write the model here (default: standard output)\n"
-         "  --mpi FLAVOUR       MPI library to measure (default: mpich if built)\n"
-         "  --from TRACE        no run: take latency and per-call overhead from a recorded\n"
-         "                      run (what messages cost while it ran; see docs/simulate.md)\n"
-         "  --machine FILE      with --from: start from this model instead of the defaults\n"
-         "  --ranks N           ranks to run (default 2); ranks 0 and 1 measure while the\n"
-         "                      others poll, so N above the core count measures what\n"
-         "                      messages cost when ranks share cores\n"
-         "  -h, --help          show this help\n");
-}
-
 static int from_trace(const char *path, const char *base, const char *out) {
   augur_machine m;
   augur_error err = {0};
@@ -86,34 +65,35 @@ static int from_trace(const char *path, const char *base, const char *out) {
 }
 
 int cmd_calibrate(int argc, char **argv) {
-  const char *out = NULL, *mpi = NULL, *val = NULL;
+  const char *out = NULL, *mpi = NULL;
   long long nranks = 2;
   const char *from = NULL, *base = NULL;
-  for (int i = 1; i < argc; i++) {
-    int m;
-    if (cli_is_help(argv[i])) {
-      help();
-      return CLI_OK;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--output", "-o", &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      out = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--mpi", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      if (strcmp(val, "mpich") && strcmp(val, "openmpi"))
-        return cli_usage("--mpi: expected mpich or openmpi, got '%s'", val);
-      mpi = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--from", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      from = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--machine", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      base = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--ranks", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--ranks", val, 2, 1024, &nranks) < 0) return CLI_USAGE;
-    } else {
-      return cli_usage("unexpected argument '%s' (see 'augur calibrate --help')", argv[i]);
-    }
-  }
+  const cli_opt options[] = {
+      CLI_STRING("--output", "-o", "FILE", &out, NULL,
+                 "write the model here (default: standard output)"),
+      CLI_CHOICE("--mpi", "FLAVOUR", &mpi, "mpich|openmpi",
+                 "MPI library to measure (default: mpich if built)"),
+      CLI_STRING("--from", NULL, "TRACE", &from, NULL,
+                 "no run: take latency and per-call overhead from a recorded\n"
+                 "run (what messages cost while it ran; see docs/simulate.md)"),
+      CLI_STRING("--machine", NULL, "FILE", &base, NULL,
+                 "with --from: start from this model instead of the defaults"),
+      CLI_INT("--ranks", "N", &nranks, 2, 1024,
+              "ranks to run (default 2); ranks 0 and 1 measure while the\n"
+              "others poll, so N above the core count measures what\n"
+              "messages cost when ranks share cores"),
+      {0}};
+  const cli_spec spec = {
+      .usage = "usage: augur calibrate [-o FILE] [--mpi mpich|openmpi] [--ranks N]\n"
+               "       augur calibrate --from TRACE [--machine FILE] [-o FILE]\n"
+               "\n"
+               "Measures this machine with N MPI ranks (per-call overhead, ping-pong\n"
+               "latency and bandwidth over message sizes, allreduce and barrier cost,\n"
+               "compute rate) and writes a machine model for `augur simulate --machine`.\n"
+               "See docs/simulate.md.\n",
+      .opts = options};
+  cli_args args;
+  if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   if (from) return from_trace(from, base, out);
   if (base) return cli_usage("--machine goes with --from TRACE");
   char prog[PATH_MAX];

@@ -8,35 +8,14 @@
 #include "augur/diagnose.h"
 #include "cli.h"
 
-static void help(void) {
-  printf("usage: augur diagnose TRACE [--json] [--html FILE] [--min-share F]\n"
-         "                      [--eager-limit BYTES]\n"
-         "\n"
-         "Finds where the run loses time and why: exact wait states at every blocking\n"
-         "point (late sender, late receiver, wrong order, waits at collectives and\n"
-         "barriers, late broadcast, early reduce), their causes (blocked-sender chains,\n"
-         "multiple output, master/worker balance, load imbalance, late arrival,\n"
-         "serialization, slow communication), the call sites involved, what to change\n"
-         "and what fixing it would save. Method: docs/diagnose.md.\n"
-         "\n"
-         "options:\n"
-         "  --json              print the diagnosis as JSON (schema: docs/diagnose.md)\n"
-         "  --html FILE         also write a self-contained page with the timeline,\n"
-         "                      the problem spots marked, and the findings\n"
-         "  --min-share F       report findings from this share of process-time on:\n"
-         "                      a fraction (0.05) or a percentage (5%%). Default 2%%\n"
-         "  --eager-limit BYTES standard sends up to BYTES complete without their\n"
-         "                      receive (default: inferred from the trace)\n"
-         "  -h, --help          show this help\n");
-}
-
 static void on_progress(void *arg, uint64_t events, uint64_t total) {
   cli_progress_update(arg, "%llu of %llu events", (unsigned long long)events,
                       (unsigned long long)total);
 }
 
 /* "0.05" or "5%" -> 0.05; the share must be in [0, 1). */
-static int parse_share(const char *s, double *out) {
+static int parse_share(const char *opt, const char *s, void *dst) {
+  double *out = dst;
   char *end;
   errno = 0;
   double v = strtod(s, &end);
@@ -45,7 +24,7 @@ static int parse_share(const char *s, double *out) {
     end++;
   }
   if (end == s || *end || errno || !(v >= 0 && v < 1)) {
-    cli_usage("--min-share: '%s' is not a share in [0, 1) (e.g. 0.05 or 5%%)", s);
+    cli_usage("%s: '%s' is not a share in [0, 1) (e.g. 0.05 or 5%%)", opt, s);
     return -1;
   }
   *out = v > 0 ? v : 1e-12; /* 0 means "report everything" */
@@ -63,34 +42,40 @@ static int write_html(const augur_diagnosis *d, augur_trace *t, const char *file
 }
 
 int cmd_diagnose(int argc, char **argv) {
-  const char *path = NULL, *val = NULL, *html = NULL;
+  const char *html = NULL;
   int json = 0;
+  long long eager = 0;
   augur_dx_options opt;
   memset(&opt, 0, sizeof opt);
-  for (int i = 1; i < argc; i++) {
-    int m;
-    long long v;
-    if (cli_is_help(argv[i])) {
-      help();
-      return CLI_OK;
-    } else if (!strcmp(argv[i], "--json")) {
-      json = 1;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--html", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      html = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--min-share", NULL, &val)) != 0) {
-      if (m < 0 || parse_share(val, &opt.min_share) < 0) return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--eager-limit", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--eager-limit", val, 1, LLONG_MAX, &v) < 0) return CLI_USAGE;
-      opt.eager_limit = (uint64_t)v;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_usage("unknown option '%s' (see 'augur diagnose --help')", argv[i]);
-    } else if (path) {
-      return cli_usage("unexpected argument '%s': one trace at a time", argv[i]);
-    } else {
-      path = argv[i];
-    }
-  }
+  const cli_opt options[] = {
+      CLI_FLAG("--json", NULL, &json, "print the diagnosis as JSON (schema: docs/diagnose.md)"),
+      CLI_STRING("--html", NULL, "FILE", &html, NULL,
+                 "also write a self-contained page with the timeline,\n"
+                 "the problem spots marked, and the findings"),
+      CLI_CALL("--min-share", NULL, "F", parse_share, &opt.min_share,
+               "report findings from this share of process-time on:\n"
+               "a fraction (0.05) or a percentage (5%). Default 2%"),
+      CLI_INT("--eager-limit", "BYTES", &eager, 1, LLONG_MAX,
+              "standard sends up to BYTES complete without their\n"
+              "receive (default: inferred from the trace)"),
+      {0}};
+  const cli_spec spec = {
+      .usage = "usage: augur diagnose TRACE [--json] [--html FILE] [--min-share F]\n"
+               "                      [--eager-limit BYTES]\n"
+               "\n"
+               "Finds where the run loses time and why: exact wait states at every blocking\n"
+               "point (late sender, late receiver, wrong order, waits at collectives and\n"
+               "barriers, late broadcast, early reduce), their causes (blocked-sender chains,\n"
+               "multiple output, master/worker balance, load imbalance, late arrival,\n"
+               "serialization, slow communication), the call sites involved, what to change\n"
+               "and what fixing it would save. Method: docs/diagnose.md.\n",
+      .opts = options,
+      .max_operands = 1,
+      .operand = "trace"};
+  cli_args args;
+  if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
+  const char *path = args.operand[0];
+  opt.eager_limit = (uint64_t)eager;
   if (!path) return cli_usage("missing TRACE (usage: augur diagnose TRACE [--json] [--html FILE])");
 
   augur_trace *t = NULL;

@@ -8,21 +8,6 @@
 #include "augur/report.h"
 #include "cli.h"
 
-static void help(void) {
-  printf("usage: augur dump TRACE [--rank R] [--limit N]\n"
-         "\n"
-         "One line per event, in global time order (or one rank's order with --rank):\n"
-         "time and duration on the global timeline, rank, thread, call, communicator,\n"
-         "peer (world rank), tag, bytes sent and received, request, call site, counters.\n"
-         "Sub-records (completions, Sendrecv's receive, Startall's starts) are indented\n"
-         "under their call.\n"
-         "\n"
-         "options:\n"
-         "  --rank R    only rank R\n"
-         "  --limit N   stop after N events\n"
-         "  -h, --help  show this help\n");
-}
-
 static void fmt_comm(char *b, size_t n, uint64_t comm) {
   if (comm == AUGUR_COMM_WORLD)
     snprintf(b, n, "world");
@@ -96,25 +81,24 @@ static void print_event(augur_trace *t, const augur_event *ev, uint32_t nctr) {
 }
 
 int cmd_dump(int argc, char **argv) {
-  const char *path = NULL, *val = NULL;
   long long rank = -1, limit = -1;
-  for (int i = 1; i < argc; i++) {
-    int m;
-    if (cli_is_help(argv[i])) {
-      help();
-      return CLI_OK;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--rank", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--rank", val, 0, UINT32_MAX, &rank) < 0) return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--limit", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--limit", val, 0, LLONG_MAX, &limit) < 0) return CLI_USAGE;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_usage("unknown option '%s' (see 'augur dump --help')", argv[i]);
-    } else if (path) {
-      return cli_usage("unexpected argument '%s': one trace at a time", argv[i]);
-    } else {
-      path = argv[i];
-    }
-  }
+  const cli_opt options[] = {CLI_INT("--rank", "R", &rank, 0, UINT32_MAX, "only rank R"),
+                             CLI_INT("--limit", "N", &limit, 0, LLONG_MAX, "stop after N events"),
+                             {0}};
+  const cli_spec spec = {
+      .usage = "usage: augur dump TRACE [--rank R] [--limit N]\n"
+               "\n"
+               "One line per event, in global time order (or one rank's order with --rank):\n"
+               "time and duration on the global timeline, rank, thread, call, communicator,\n"
+               "peer (world rank), tag, bytes sent and received, request, call site, counters.\n"
+               "Sub-records (completions, Sendrecv's receive, Startall's starts) are indented\n"
+               "under their call.\n",
+      .opts = options,
+      .max_operands = 1,
+      .operand = "trace"};
+  cli_args args;
+  if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
+  const char *path = args.operand[0];
   if (!path) return cli_usage("missing TRACE (usage: augur dump TRACE [--rank R] [--limit N])");
 
   augur_trace *t = NULL;

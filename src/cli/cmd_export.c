@@ -7,32 +7,6 @@
 #include "augur/export.h"
 #include "cli.h"
 
-static void help(void) {
-  printf("usage: augur export TRACE --format FORMAT -o OUT [--flops RATE]\n"
-         "\n"
-         "Writes the trace in another tool's format (details: docs/export.md).\n"
-         "\n"
-         "formats (OUT is):\n"
-         "  chrome    Chrome trace-event JSON for Perfetto / chrome://tracing (a file):\n"
-         "            a track per rank, MPI calls as slices with their arguments,\n"
-         "            matched messages as flow arrows\n"
-         "  paraver   Paraver trace (a path prefix: writes OUT.prv, OUT.pcf, OUT.row):\n"
-         "            MPI states, call events, communication records\n"
-         "  simgrid   SimGrid time-independent trace (a directory: rank-N.txt per rank\n"
-         "            and index.txt listing them, for smpirun -replay OUT/index.txt)\n"
-         "  otf2      OTF2 archive (a directory) for Vampir, Scalasca, otf2-print\n"
-         "\n"
-         "options:\n"
-         "  -f, --format FORMAT  one of chrome, paraver, simgrid, otf2 (required)\n"
-         "  -o, --output OUT     where to write (required)\n"
-         "  --flops RATE         simgrid: flop/s a compute burst is converted at\n"
-         "                       (default 1e9: compute <flops> = seconds x 1e9)\n"
-         "  -h, --help           show this help\n"
-         "\n"
-         "Prints one summary line: events read, records and bytes written, events/s.\n"
-         "A damaged trace is refused (exit 1); a wrong command line exits 2.\n");
-}
-
 static uint64_t now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -61,29 +35,38 @@ static const struct {
 };
 
 int cmd_export(int argc, char **argv) {
-  const char *path = NULL, *format = NULL, *out = NULL, *flops = NULL, *val = NULL;
-  for (int i = 1; i < argc; i++) {
-    int m;
-    if (cli_is_help(argv[i])) {
-      help();
-      return CLI_OK;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--format", "-f", &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      format = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--output", "-o", &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      out = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--flops", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      flops = val;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_usage("unknown option '%s' (see 'augur export --help')", argv[i]);
-    } else if (path) {
-      return cli_usage("unexpected argument '%s': one trace at a time", argv[i]);
-    } else {
-      path = argv[i];
-    }
-  }
+  const char *format = NULL, *out = NULL, *flops = NULL;
+  const cli_opt options[] = {
+      CLI_STRING("--format", "-f", "FORMAT", &format, NULL,
+                 "one of chrome, paraver, simgrid, otf2 (required)"),
+      CLI_STRING("--output", "-o", "OUT", &out, NULL, "where to write (required)"),
+      CLI_STRING("--flops", NULL, "RATE", &flops, NULL,
+                 "simgrid: flop/s a compute burst is converted at\n"
+                 "(default 1e9: compute <flops> = seconds x 1e9)"),
+      {0}};
+  const cli_spec spec = {
+      .usage = "usage: augur export TRACE --format FORMAT -o OUT [--flops RATE]\n"
+               "\n"
+               "Writes the trace in another tool's format (details: docs/export.md).\n"
+               "\n"
+               "formats (OUT is):\n"
+               "  chrome    Chrome trace-event JSON for Perfetto / chrome://tracing (a file):\n"
+               "            a track per rank, MPI calls as slices with their arguments,\n"
+               "            matched messages as flow arrows\n"
+               "  paraver   Paraver trace (a path prefix: writes OUT.prv, OUT.pcf, OUT.row):\n"
+               "            MPI states, call events, communication records\n"
+               "  simgrid   SimGrid time-independent trace (a directory: rank-N.txt per rank\n"
+               "            and index.txt listing them, for smpirun -replay OUT/index.txt)\n"
+               "  otf2      OTF2 archive (a directory) for Vampir, Scalasca, otf2-print\n",
+      .opts = options,
+      .trailer = "\n"
+                 "Prints one summary line: events read, records and bytes written, events/s.\n"
+                 "A damaged trace is refused (exit 1); a wrong command line exits 2.\n",
+      .max_operands = 1,
+      .operand = "trace"};
+  cli_args args;
+  if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
+  const char *path = args.operand[0];
   const char *usage = "usage: augur export TRACE --format chrome|paraver|simgrid|otf2 -o OUT";
   if (!path) return cli_usage("missing TRACE (%s)", usage);
   if (!format) return cli_usage("missing --format (%s)", usage);

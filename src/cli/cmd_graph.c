@@ -15,54 +15,36 @@
 #include "cli.h"
 #include "cmd_graph.h"
 
-static void help(void) {
-  printf("usage: augur graph TRACE -o FILE [--spread | --smooth | --exact] [--no-classes]\n"
-         "\n"
-         "Writes the trace's execution graph (what `augur simulate TRACE` replays) as\n"
-         "an editable graph file: repetitions folded into loops, ranks with the same\n"
-         "program grouped into classes, peers relative. Edit it (costs, counts,\n"
-         "probabilities, more ranks in a class) and run `augur simulate FILE`.\n"
-         "See docs/graph-format.md.\n"
-         "\n"
-         "options:\n"
-         "  -o, --output FILE   where to write ('-' for standard output)\n"
-         "  --spread            costs that vary inside a loop as normal(mean,sd), or\n"
-         "                      lognormal(mean,sd) if sd > mean/3 (default: their mean)\n"
-         "  --smooth            average outlier costs into their loops too (shorter\n"
-         "                      file, more ranks alike; the prediction loses them)\n"
-         "  --no-classes        one class per rank\n"
-         "  --exact             every iteration's cost, one class per rank: predicts\n"
-         "                      what the trace predicts (a longer file)\n"
-         "  -h, --help          show this help\n");
-}
-
 int cmd_graph(int argc, char **argv) {
-  const char *path = NULL, *out = NULL, *val = NULL;
+  const char *out = NULL;
   augur_gfile_write_opts o = {0};
-  for (int i = 1; i < argc; i++) {
-    int m;
-    if (cli_is_help(argv[i])) {
-      help();
-      return CLI_OK;
-    } else if (!strcmp(argv[i], "--spread")) {
-      o.spread = 1;
-    } else if (!strcmp(argv[i], "--smooth")) {
-      o.smooth = 1;
-    } else if (!strcmp(argv[i], "--no-classes")) {
-      o.no_classes = 1;
-    } else if (!strcmp(argv[i], "--exact")) {
-      o.exact = 1;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--output", "-o", &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      out = val;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_usage("unknown option '%s' (see 'augur graph --help')", argv[i]);
-    } else if (path) {
-      return cli_usage("unexpected argument '%s': one trace at a time", argv[i]);
-    } else {
-      path = argv[i];
-    }
-  }
+  const cli_opt options[] = {
+      CLI_STRING("--output", "-o", "FILE", &out, NULL, "where to write ('-' for standard output)"),
+      CLI_FLAG("--spread", NULL, &o.spread,
+               "costs that vary inside a loop as normal(mean,sd), or\n"
+               "lognormal(mean,sd) if sd > mean/3 (default: their mean)"),
+      CLI_FLAG("--smooth", NULL, &o.smooth,
+               "average outlier costs into their loops too (shorter\n"
+               "file, more ranks alike; the prediction loses them)"),
+      CLI_FLAG("--no-classes", NULL, &o.no_classes, "one class per rank"),
+      CLI_FLAG("--exact", NULL, &o.exact,
+               "every iteration's cost, one class per rank: predicts\n"
+               "what the trace predicts (a longer file)"),
+      {0}};
+  const cli_spec spec = {
+      .usage = "usage: augur graph TRACE -o FILE [--spread | --smooth | --exact] [--no-classes]\n"
+               "\n"
+               "Writes the trace's execution graph (what `augur simulate TRACE` replays) as\n"
+               "an editable graph file: repetitions folded into loops, ranks with the same\n"
+               "program grouped into classes, peers relative. Edit it (costs, counts,\n"
+               "probabilities, more ranks in a class) and run `augur simulate FILE`.\n"
+               "See docs/graph-format.md.\n",
+      .opts = options,
+      .max_operands = 1,
+      .operand = "trace"};
+  cli_args args;
+  if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
+  const char *path = args.operand[0];
   if (o.exact && (o.spread || o.smooth))
     return cli_usage("--exact keeps every cost: it does not go with --spread or --smooth");
   if (!path) return cli_usage("missing TRACE (usage: augur graph TRACE -o FILE)");

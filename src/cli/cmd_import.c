@@ -6,20 +6,6 @@
 #include "augur/export.h"
 #include "cli.h"
 
-static void help(void) {
-  printf("usage: augur import ARCHIVE.otf2 -o NAME.augur\n"
-         "\n"
-         "Reads an OTF2 archive (its .otf2 anchor file, or the directory holding\n"
-         "traces.otf2) and writes an augur trace (details: docs/otf2.md).\n"
-         "Archives written by 'augur export --format otf2' come back exactly; archives\n"
-         "of other tools (Score-P, ...) are mapped from their MPI records, and the\n"
-         "notes printed say what they lack (call sites, counters, clock sync, ...).\n"
-         "\n"
-         "options:\n"
-         "  -o, --output NAME.augur  trace directory to write (required; must not exist)\n"
-         "  -h, --help               show this help\n");
-}
-
 static void on_progress(void *ctx, uint64_t done, uint64_t total) {
   if (total)
     cli_progress_update(ctx, "%llu events (archive: %llu records)", (unsigned long long)done,
@@ -29,23 +15,24 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total) {
 }
 
 int cmd_import(int argc, char **argv) {
-  const char *in = NULL, *out = NULL, *val = NULL;
-  for (int i = 1; i < argc; i++) {
-    int m;
-    if (cli_is_help(argv[i])) {
-      help();
-      return CLI_OK;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--output", "-o", &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      out = val;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_usage("unknown option '%s' (see 'augur import --help')", argv[i]);
-    } else if (in) {
-      return cli_usage("unexpected argument '%s': one archive at a time", argv[i]);
-    } else {
-      in = argv[i];
-    }
-  }
+  const char *out = NULL;
+  const cli_opt options[] = {CLI_STRING("--output", "-o", "NAME.augur", &out, NULL,
+                                        "trace directory to write (required; must not exist)"),
+                             {0}};
+  const cli_spec spec = {
+      .usage = "usage: augur import ARCHIVE.otf2 -o NAME.augur\n"
+               "\n"
+               "Reads an OTF2 archive (its .otf2 anchor file, or the directory holding\n"
+               "traces.otf2) and writes an augur trace (details: docs/otf2.md).\n"
+               "Archives written by 'augur export --format otf2' come back exactly; archives\n"
+               "of other tools (Score-P, ...) are mapped from their MPI records, and the\n"
+               "notes printed say what they lack (call sites, counters, clock sync, ...).\n",
+      .opts = options,
+      .max_operands = 1,
+      .operand = "archive"};
+  cli_args args;
+  if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
+  const char *in = args.operand[0];
   if (!in)
     return cli_usage("missing ARCHIVE.otf2 (usage: augur import ARCHIVE.otf2 -o NAME.augur)");
   if (!out || !*out)

@@ -8,17 +8,6 @@
 #include "augur/text.h"
 #include "cli.h"
 
-static void help(void) {
-  printf("usage: augur info TRACE\n"
-         "\n"
-         "What a trace holds: the recorded command, MPI library, ranks (host, pid,\n"
-         "events, blocks, bytes on disk, complete or not), communicators, counters\n"
-         "and any damage. Exits 1 if the trace is damaged.\n"
-         "\n"
-         "options:\n"
-         "  -h, --help  show this help\n");
-}
-
 static const char *kind_name(uint32_t kind) {
   static const char *names[] = {"world",     "self",  "dup",      "split", "split_type",
                                 "create",    "cart",  "cart_sub", "graph", "dist_graph",
@@ -214,19 +203,19 @@ static int print_damage(augur_trace *t, const char **first) {
 }
 
 int cmd_info(int argc, char **argv) {
-  const char *path = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (cli_is_help(argv[i])) {
-      help();
-      return CLI_OK;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_usage("unknown option '%s' (see 'augur info --help')", argv[i]);
-    } else if (path) {
-      return cli_usage("unexpected argument '%s': one trace at a time", argv[i]);
-    } else {
-      path = argv[i];
-    }
-  }
+  const cli_opt options[] = {{0}};
+  const cli_spec spec = {
+      .usage = "usage: augur info TRACE\n"
+               "\n"
+               "What a trace holds: the recorded command, MPI library, ranks (host, pid,\n"
+               "events, blocks, bytes on disk, complete or not), communicators, counters\n"
+               "and any damage. Exits 1 if the trace is damaged.\n",
+      .opts = options,
+      .max_operands = 1,
+      .operand = "trace"};
+  cli_args args;
+  if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
+  const char *path = args.operand[0];
   if (!path) return cli_usage("missing TRACE (usage: augur info TRACE)");
   augur_trace *t = NULL;
   int rc = cli_open_trace(path, &t);

@@ -21,30 +21,6 @@
 #include "mon.h"
 #include "mon_query.h"
 
-static void help(void) {
-  printf("usage: augur jobs [options] [JOB]\n"
-         "\n"
-         "Without JOB: the jobs in the monitoring database, newest first.\n"
-         "With JOB (a job id, a record uid or its prefix, or #N for the row id): one row\n"
-         "per rank/process/node/thread with metrics, then avg/min/max/sum/stddev and\n"
-         "load balance (avg/max) over the rows.\n"
-         "\n"
-         "options:\n"
-         "  --db DB            the database: a SQLite file, or PostgreSQL as a libpq URI\n"
-         "                     (postgresql://...) or conninfo ('host=... dbname=...');\n"
-         "                     default $AUGUR_DB or augur.db\n"
-         "  --by WHAT          rank (default when the job has MPI ranks), process, node\n"
-         "  --metrics LIST     comma list of metrics (default: wall_s,compute_s,cpu_s,\n"
-         "                     mpi_s,mpi_pct,io_s,maxrss_kb,task_clock,ipc)\n"
-         "  --limit N          at most N jobs in the list (default 50)\n"
-         "  --json             JSON instead of aligned text\n"
-         "  -h, --help         show this help\n"
-         "\n"
-         "examples:\n"
-         "  augur jobs --db /var/lib/augur/augur.db\n"
-         "  augur jobs --db augur.db 4242 --by rank --metrics wall_s,cpu_s,mpi_pct\n");
-}
-
 static const char *default_metrics =
     "wall_s,compute_s,cpu_s,mpi_s,mpi_pct,io_s,maxrss_kb,task_clock,ipc";
 
@@ -290,36 +266,39 @@ static int show_job(mon_qdb *db, const char *spec, const char *by, char *metrics
 }
 
 int cmd_jobs(int argc, char **argv) {
-  const char *dbpath = getenv("AUGUR_DB"), *by = NULL, *metrics = default_metrics, *val;
-  const char *job = NULL;
+  const char *dbpath = getenv("AUGUR_DB"), *by = NULL, *metrics = default_metrics;
   long long limit = 50;
   int json = 0;
-  for (int i = 1; i < argc; i++) {
-    int m;
-    if (cli_is_help(argv[i])) {
-      help();
-      return CLI_OK;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--db", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      dbpath = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--by", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      by = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--metrics", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      metrics = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--limit", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--limit", val, 1, 1000000000, &limit) < 0) return CLI_USAGE;
-    } else if (!strcmp(argv[i], "--json")) {
-      json = 1;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_usage("unknown option '%s' (see 'augur jobs --help')", argv[i]);
-    } else if (job) {
-      return cli_usage("one JOB at a time ('%s' and '%s')", job, argv[i]);
-    } else {
-      job = argv[i];
-    }
-  }
+  const cli_opt options[] = {
+      CLI_STRING("--db", NULL, "DB", &dbpath, NULL,
+                 "the database: a SQLite file, or PostgreSQL as a libpq URI\n"
+                 "(postgresql://...) or conninfo ('host=... dbname=...');\n"
+                 "default $AUGUR_DB or augur.db"),
+      CLI_STRING("--by", NULL, "WHAT", &by, NULL,
+                 "rank (default when the job has MPI ranks), process, node"),
+      CLI_STRING("--metrics", NULL, "LIST", &metrics, NULL,
+                 "comma list of metrics (default: wall_s,compute_s,cpu_s,\n"
+                 "mpi_s,mpi_pct,io_s,maxrss_kb,task_clock,ipc)"),
+      CLI_INT("--limit", "N", &limit, 1, 1000000000, "at most N jobs in the list (default 50)"),
+      CLI_FLAG("--json", NULL, &json, "JSON instead of aligned text"),
+      {0}};
+  const cli_spec spec = {
+      .usage = "usage: augur jobs [options] [JOB]\n"
+               "\n"
+               "Without JOB: the jobs in the monitoring database, newest first.\n"
+               "With JOB (a job id, a record uid or its prefix, or #N for the row id): one row\n"
+               "per rank/process/node/thread with metrics, then avg/min/max/sum/stddev and\n"
+               "load balance (avg/max) over the rows.\n",
+      .opts = options,
+      .trailer = "\n"
+                 "examples:\n"
+                 "  augur jobs --db /var/lib/augur/augur.db\n"
+                 "  augur jobs --db augur.db 4242 --by rank --metrics wall_s,cpu_s,mpi_pct\n",
+      .max_operands = 1,
+      .operand = "JOB"};
+  cli_args args;
+  if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
+  const char *job = args.operand[0];
   if (!dbpath || !*dbpath) dbpath = "augur.db";
   mon_qdb *db = NULL;
   int rc = open_db(dbpath, &db);

@@ -7,71 +7,47 @@
 #include "augur/phases.h"
 #include "cli.h"
 
-static void help(void) {
-  printf("usage: augur phases TRACE [--json] [--min-share F] [options]\n"
-         "\n"
-         "PAS2P analysis: the trace's logical trace (Lamport time over matched\n"
-         "messages and collectives) cut into phases, repeated runs of the same\n"
-         "calls, with their weight (repetitions), time per repetition and share\n"
-         "of the run. Only relevant phases (weight x time >= --min-share of the\n"
-         "run) are printed as text; --json lists all. See docs/phases.md.\n"
-         "\n"
-         "options:\n"
-         "  --json            print JSON (schema: docs/phases.md)\n"
-         "  --min-share F     relevance threshold, fraction of the run (default 0.01)\n"
-         "  --volume-tol F    max relative volume difference per call (default 0.05)\n"
-         "  --work-sim F      min work similarity of a repetition (default 0.85 with an\n"
-         "                    instruction counter, 0 = off when work is time)\n"
-         "  --max-period N    longest phase searched, in ticks (default 512)\n"
-         "  --per-rank        EPAS mode: each rank alone, the representative rank shown\n"
-         "  --rank R          EPAS mode on rank R\n"
-         "  --irregular       irregular mode (seed Ch. 3): characteristic communicator,\n"
-         "                    send-only stretches, K-means over the ranks' phases\n"
-         "  -h, --help        show this help\n");
-}
-
-static int parse_frac(const char *opt, const char *val, double *out) {
-  return cli_parse_real(opt, val, 0, 1, "a number from 0 to 1", out);
-}
-
 int cmd_phases(int argc, char **argv) {
-  const char *path = NULL, *val = NULL;
-  int json = 0, irregular = 0;
+  int json = 0, irregular = 0, per_rank = 0;
+  long long max_period, rank = -1;
   augur_phase_opts o;
   augur_phase_opts_default(&o);
-  for (int i = 1; i < argc; i++) {
-    int m;
-    long long n;
-    if (cli_is_help(argv[i])) {
-      help();
-      return CLI_OK;
-    } else if (!strcmp(argv[i], "--json")) {
-      json = 1;
-    } else if (!strcmp(argv[i], "--per-rank")) {
-      o.mode = AUGUR_PHASES_RANK;
-    } else if (!strcmp(argv[i], "--irregular")) {
-      irregular = 1;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--min-share", NULL, &val)) != 0) {
-      if (m < 0 || parse_frac("--min-share", val, &o.min_share) < 0) return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--volume-tol", NULL, &val)) != 0) {
-      if (m < 0 || parse_frac("--volume-tol", val, &o.volume_tol) < 0) return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--work-sim", NULL, &val)) != 0) {
-      if (m < 0 || parse_frac("--work-sim", val, &o.work_sim) < 0) return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--max-period", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--max-period", val, 1, 1 << 20, &n) < 0) return CLI_USAGE;
-      o.max_period = (uint32_t)n;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--rank", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--rank", val, 0, 1 << 30, &n) < 0) return CLI_USAGE;
-      o.mode = AUGUR_PHASES_RANK;
-      o.rank = (int)n;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_usage("unknown option '%s' (see 'augur phases --help')", argv[i]);
-    } else if (path) {
-      return cli_usage("unexpected argument '%s': one trace at a time", argv[i]);
-    } else {
-      path = argv[i];
-    }
-  }
+  max_period = o.max_period;
+  const char *frac = "a number from 0 to 1";
+  const cli_opt options[] = {CLI_FLAG("--json", NULL, &json, "print JSON (schema: docs/phases.md)"),
+                             CLI_REAL("--min-share", "F", &o.min_share, 0, 1, frac,
+                                      "relevance threshold, fraction of the run (default 0.01)"),
+                             CLI_REAL("--volume-tol", "F", &o.volume_tol, 0, 1, frac,
+                                      "max relative volume difference per call (default 0.05)"),
+                             CLI_REAL("--work-sim", "F", &o.work_sim, 0, 1, frac,
+                                      "min work similarity of a repetition (default 0.85 with an\n"
+                                      "instruction counter, 0 = off when work is time)"),
+                             CLI_INT("--max-period", "N", &max_period, 1, 1 << 20,
+                                     "longest phase searched, in ticks (default 512)"),
+                             CLI_FLAG("--per-rank", NULL, &per_rank,
+                                      "EPAS mode: each rank alone, the representative rank shown"),
+                             CLI_INT("--rank", "R", &rank, 0, 1 << 30, "EPAS mode on rank R"),
+                             CLI_FLAG("--irregular", NULL, &irregular,
+                                      "irregular mode (seed Ch. 3): characteristic communicator,\n"
+                                      "send-only stretches, K-means over the ranks' phases"),
+                             {0}};
+  const cli_spec spec = {
+      .usage = "usage: augur phases TRACE [--json] [--min-share F] [options]\n"
+               "\n"
+               "PAS2P analysis: the trace's logical trace (Lamport time over matched\n"
+               "messages and collectives) cut into phases, repeated runs of the same\n"
+               "calls, with their weight (repetitions), time per repetition and share\n"
+               "of the run. Only relevant phases (weight x time >= --min-share of the\n"
+               "run) are printed as text; --json lists all. See docs/phases.md.\n",
+      .opts = options,
+      .max_operands = 1,
+      .operand = "trace"};
+  cli_args args;
+  if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
+  const char *path = args.operand[0];
+  o.max_period = (uint32_t)max_period;
+  if (per_rank || rank >= 0) o.mode = AUGUR_PHASES_RANK;
+  if (rank >= 0) o.rank = (int)rank;
   if (!path) return cli_usage("missing TRACE (usage: augur phases TRACE [--json] [--min-share F])");
   if (irregular) {
     if (o.mode == AUGUR_PHASES_RANK)

@@ -29,28 +29,6 @@
  * of mpiexec and MPI_Init on a loaded machine. */
 #define STALL_MIN 30.0
 
-static void help(void) {
-  printf("usage: augur predict --signature FILE [--measure K] [--json] -- COMMAND...\n"
-         "\n"
-         "PAS2P prediction: runs COMMAND (mpiexec ... ./app ...) with the recorder in\n"
-         "signature mode. The ranks recognise the signature's phases, time K\n"
-         "repetitions of each after a warm-up one, and stop the program once all\n"
-         "are measured. Prints PET (predicted time of the full run), SET (wall time\n"
-         "of the signature run) and the per-phase table. See docs/signature.md.\n"
-         "\n"
-         "options:\n"
-         "  --signature FILE     signature from 'augur signature' (required)\n"
-         "  --measure K          repetitions measured per phase (default: the\n"
-         "                       signature's, set by 'augur signature --measure')\n"
-         "  --json               print JSON\n"
-         "  --mpi mpich|openmpi  use this recorder instead of detecting it\n"
-         "  --results FILE       keep the raw results of the signature run there\n"
-         "  --force              run a signature made from another program (warns)\n"
-         "  --stall SECONDS      end the run after SECONDS with no progress (default:\n"
-         "                       the larger of 30 s and 4 x the base run)\n"
-         "  -h, --help           show this help\n");
-}
-
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -451,45 +429,39 @@ static void say_stalled(const watch *w, const augur_signature *s) {
 }
 
 int cmd_predict(int argc, char **argv) {
-  const char *sigpath = NULL, *mpi = NULL, *keep = NULL, *val = NULL;
+  const char *sigpath = NULL, *mpi = NULL, *keep = NULL;
   long long measure = 0;
   double stall = 0;
-  int json = 0, force = 0, dashdash = -1;
-  for (int i = 1; i < argc; i++) {
-    int m;
-    if (!strcmp(argv[i], "--")) {
-      dashdash = i;
-      break;
-    } else if (cli_is_help(argv[i])) {
-      help();
-      return CLI_OK;
-    } else if (!strcmp(argv[i], "--json")) {
-      json = 1;
-    } else if (!strcmp(argv[i], "--force")) {
-      force = 1;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--stall", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_real("--stall", val, 0.5, 1e7, "seconds from 0.5", &stall) < 0)
-        return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--signature", "-s", &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      sigpath = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--measure", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--measure", val, 1, 1000000, &measure) < 0) return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--results", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      keep = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--mpi", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      if (mpi_flavour_parse(val) < 0)
-        return cli_usage("--mpi wants mpich or openmpi, got '%s'", val);
-      mpi = val;
-    } else if (argv[i][0] == '-') {
-      return cli_usage("unknown option '%s' (see 'augur predict --help')", argv[i]);
-    } else {
-      return cli_usage("missing '--' before the command (usage: augur predict --signature FILE "
-                       "-- COMMAND...)");
-    }
-  }
+  int json = 0, force = 0;
+  const cli_opt options[] = {
+      CLI_STRING("--signature", "-s", "FILE", &sigpath, NULL,
+                 "signature from 'augur signature' (required)"),
+      CLI_INT("--measure", "K", &measure, 1, 1000000,
+              "repetitions measured per phase (default: the\n"
+              "signature's, set by 'augur signature --measure')"),
+      CLI_FLAG("--json", NULL, &json, "print JSON"),
+      CLI_CALL("--mpi", NULL, "mpich|openmpi", cli_opt_mpi, &mpi,
+               "use this recorder instead of detecting it"),
+      CLI_STRING("--results", NULL, "FILE", &keep, NULL,
+                 "keep the raw results of the signature run there"),
+      CLI_FLAG("--force", NULL, &force, "run a signature made from another program (warns)"),
+      CLI_REAL("--stall", "SECONDS", &stall, 0.5, 1e7, "seconds from 0.5",
+               "end the run after SECONDS with no progress (default:\n"
+               "the larger of 30 s and 4 x the base run)"),
+      {0}};
+  const cli_spec spec = {
+      .usage = "usage: augur predict --signature FILE [--measure K] [--json] -- COMMAND...\n"
+               "\n"
+               "PAS2P prediction: runs COMMAND (mpiexec ... ./app ...) with the recorder in\n"
+               "signature mode. The ranks recognise the signature's phases, time K\n"
+               "repetitions of each after a warm-up one, and stop the program once all\n"
+               "are measured. Prints PET (predicted time of the full run), SET (wall time\n"
+               "of the signature run) and the per-phase table. See docs/signature.md.\n",
+      .opts = options,
+      .dashdash = 1};
+  cli_args args;
+  if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
+  int dashdash = args.dashdash;
   if (!sigpath) return cli_usage("missing --signature FILE");
   if (dashdash < 0 || dashdash + 1 >= argc)
     return cli_usage("missing '-- COMMAND' (usage: augur predict --signature FILE -- COMMAND...)");

@@ -24,33 +24,6 @@
 #include "mon_store.h"
 #include "mpi_flavour.h"
 
-static void help(void) {
-  printf("usage: augur profile [options] -- COMMAND...\n"
-         "       augur profile --flush [options]\n"
-         "\n"
-         "Runs COMMAND with profile mode preloaded: every process and thread is\n"
-         "summarised (times, rusage, memory peak, counters, time in MPI and I/O)\n"
-         "and the job's summaries become one job record (docs/monitoring.md).\n"
-         "\n"
-         "options:\n"
-         "  -o, --output FILE    write the job record as JSON (default when no collector\n"
-         "                       is configured: APP.profile.json)\n"
-         "  --level N            0 off, 1 cycles+instructions, 2 + FP and memory,\n"
-         "                       3 + cache/TLB/branch (default $AUGUR_PROFILE_LEVEL or 2)\n"
-         "  --collector LIST     host:port[,host:port...] of augurd (default\n"
-         "                       $AUGUR_COLLECTOR); the record is sent there\n"
-         "  --key FILE|munge    HMAC key file, or munge[:SOCKET] (default $AUGUR_KEY_FILE)\n"
-         "  --spool DIR          where undelivered records wait: your own directory, mode\n"
-         "                       700 (default $AUGUR_SPOOL or /var/tmp/augur-spool-UID)\n"
-         "  --deadline MS        longest time spent sending (default 10000)\n"
-         "  --flush              only send the spooled records, then exit\n"
-         "  --mpi mpich|openmpi  use this MPI variant instead of detecting it\n"
-         "  -h, --help           show this help\n"
-         "\n"
-         "example:\n"
-         "  augur profile -o job.json -- mpiexec.mpich -n 4 ./stencil 256\n");
-}
-
 static void copy_str(char *dst, size_t n, const char *src) {
   snprintf(dst, n, "%s", src ? src : "");
 }
@@ -136,12 +109,12 @@ static int flush_spool(const mon_sender *s) {
 }
 
 int cmd_profile(int argc, char **argv) {
-  const char *out = NULL, *mpi = NULL, *val = NULL;
+  const char *out = NULL, *mpi = NULL;
   const char *collectors = getenv("AUGUR_COLLECTOR");
   const char *keyfile = getenv("AUGUR_KEY_FILE");
   const char *spool = getenv("AUGUR_SPOOL");
   long long level = 2, deadline = 10000;
-  int flush = 0, dashdash = -1;
+  int flush = 0;
   if (getenv("AUGUR_PROFILE_LEVEL") &&
       cli_parse_int("AUGUR_PROFILE_LEVEL", getenv("AUGUR_PROFILE_LEVEL"), 0, 3, &level) < 0)
     return CLI_USAGE;
@@ -149,45 +122,42 @@ int cmd_profile(int argc, char **argv) {
       cli_parse_int("AUGUR_SEND_DEADLINE_MS", getenv("AUGUR_SEND_DEADLINE_MS"), 1, 3600000,
                     &deadline) < 0)
     return CLI_USAGE;
-  for (int i = 1; i < argc; i++) {
-    int m;
-    if (!strcmp(argv[i], "--")) {
-      dashdash = i;
-      break;
-    } else if (cli_is_help(argv[i])) {
-      help();
-      return CLI_OK;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--output", "-o", &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      if (!*val) return cli_usage("-o wants a file name");
-      out = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--level", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--level", val, 0, 3, &level) < 0) return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--collector", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      collectors = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--key", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      keyfile = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--spool", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      spool = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--deadline", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--deadline", val, 1, 3600000, &deadline) < 0) return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--mpi", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      if (mpi_flavour_parse(val) < 0)
-        return cli_usage("--mpi wants mpich or openmpi, got '%s'", val);
-      mpi = val;
-    } else if (!strcmp(argv[i], "--flush")) {
-      flush = 1;
-    } else if (argv[i][0] == '-') {
-      return cli_usage("unknown option '%s' (see 'augur profile --help')", argv[i]);
-    } else {
-      return cli_usage("missing '--' before the command (usage: augur profile [options] -- "
-                       "COMMAND...)");
-    }
-  }
+  const cli_opt options[] = {
+      CLI_STRING("--output", "-o", "FILE", &out, "a file name",
+                 "write the job record as JSON (default when no collector\n"
+                 "is configured: APP.profile.json)"),
+      CLI_INT("--level", "N", &level, 0, 3,
+              "0 off, 1 cycles+instructions, 2 + FP and memory,\n"
+              "3 + cache/TLB/branch (default $AUGUR_PROFILE_LEVEL or 2)"),
+      CLI_STRING("--collector", NULL, "LIST", &collectors, NULL,
+                 "host:port[,host:port...] of augurd (default\n"
+                 "$AUGUR_COLLECTOR); the record is sent there"),
+      CLI_STRING("--key", NULL, "FILE|munge", &keyfile, NULL,
+                 "HMAC key file, or munge[:SOCKET] (default $AUGUR_KEY_FILE)"),
+      CLI_STRING("--spool", NULL, "DIR", &spool, NULL,
+                 "where undelivered records wait: your own directory, mode\n"
+                 "700 (default $AUGUR_SPOOL or /var/tmp/augur-spool-UID)"),
+      CLI_INT("--deadline", "MS", &deadline, 1, 3600000,
+              "longest time spent sending (default 10000)"),
+      CLI_FLAG("--flush", NULL, &flush, "only send the spooled records, then exit"),
+      CLI_CALL("--mpi", NULL, "mpich|openmpi", cli_opt_mpi, &mpi,
+               "use this MPI variant instead of detecting it"),
+      {0}};
+  const cli_spec spec = {
+      .usage = "usage: augur profile [options] -- COMMAND...\n"
+               "       augur profile --flush [options]\n"
+               "\n"
+               "Runs COMMAND with profile mode preloaded: every process and thread is\n"
+               "summarised (times, rusage, memory peak, counters, time in MPI and I/O)\n"
+               "and the job's summaries become one job record (docs/monitoring.md).\n",
+      .opts = options,
+      .trailer = "\n"
+                 "example:\n"
+                 "  augur profile -o job.json -- mpiexec.mpich -n 4 ./stencil 256\n",
+      .dashdash = 1};
+  cli_args args;
+  if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
+  int dashdash = args.dashdash;
   mon_sender sender;
   int rc = setup_sender(&sender, collectors, keyfile, spool, deadline);
   if (rc != CLI_OK) return rc;

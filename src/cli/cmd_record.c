@@ -20,27 +20,6 @@
 #include "cli.h"
 #include "mpi_flavour.h"
 
-static void help(void) {
-  printf("usage: augur record [options] -- COMMAND...\n"
-         "\n"
-         "Runs COMMAND (usually mpiexec ... ./app) with the augur recorder preloaded\n"
-         "and writes a trace directory. The recorder matching the application's MPI\n"
-         "(MPICH or Open MPI) is chosen from the application's ELF dependencies.\n"
-         "\n"
-         "options:\n"
-         "  -o, --output DIR     trace directory (default: APP.augur in the current\n"
-         "                       directory, APP-2.augur, ... if it exists); an existing\n"
-         "                       trace named with -o is replaced\n"
-         "  --counters LIST      counters per compute burst: auto (default), none, or a\n"
-         "                       comma list (PAPI_TOT_INS, instructions, task-clock, ...)\n"
-         "  --payload-hash       fingerprint message payloads (xxh3)\n"
-         "  --mpi mpich|openmpi  use this recorder instead of detecting it\n"
-         "  -h, --help           show this help\n"
-         "\n"
-         "example:\n"
-         "  augur record -- mpiexec.mpich -n 4 ./stencil 256\n");
-}
-
 /* Only a directory holding nothing but trace files may be replaced: -o with
  * a typo must never wipe someone's source tree. */
 static int is_trace_file(const char *name) {
@@ -182,37 +161,34 @@ static int run(char **cmd, const char *out, int flavour) {
 }
 
 int cmd_record(int argc, char **argv) {
-  const char *outopt = NULL, *counters = NULL, *mpi = NULL, *val = NULL;
-  int hash = 0, dashdash = -1;
-  for (int i = 1; i < argc; i++) {
-    int m;
-    if (!strcmp(argv[i], "--")) {
-      dashdash = i;
-      break;
-    } else if (cli_is_help(argv[i])) {
-      help();
-      return CLI_OK;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--output", "-o", &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      if (!*val) return cli_usage("-o wants a directory name");
-      outopt = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--counters", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      counters = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--mpi", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      if (mpi_flavour_parse(val) < 0)
-        return cli_usage("--mpi wants mpich or openmpi, got '%s'", val);
-      mpi = val;
-    } else if (!strcmp(argv[i], "--payload-hash")) {
-      hash = 1;
-    } else if (argv[i][0] == '-') {
-      return cli_usage("unknown option '%s' (see 'augur record --help')", argv[i]);
-    } else {
-      return cli_usage("missing '--' before the command (usage: augur record [options] -- "
-                       "COMMAND...)");
-    }
-  }
+  const char *outopt = NULL, *counters = NULL, *mpi = NULL;
+  int hash = 0;
+  const cli_opt options[] = {
+      CLI_STRING("--output", "-o", "DIR", &outopt, "a directory name",
+                 "trace directory (default: APP.augur in the current\n"
+                 "directory, APP-2.augur, ... if it exists); an existing\n"
+                 "trace named with -o is replaced"),
+      CLI_STRING("--counters", NULL, "LIST", &counters, NULL,
+                 "counters per compute burst: auto (default), none, or a\n"
+                 "comma list (PAPI_TOT_INS, instructions, task-clock, ...)"),
+      CLI_FLAG("--payload-hash", NULL, &hash, "fingerprint message payloads (xxh3)"),
+      CLI_CALL("--mpi", NULL, "mpich|openmpi", cli_opt_mpi, &mpi,
+               "use this recorder instead of detecting it"),
+      {0}};
+  const cli_spec spec = {
+      .usage = "usage: augur record [options] -- COMMAND...\n"
+               "\n"
+               "Runs COMMAND (usually mpiexec ... ./app) with the augur recorder preloaded\n"
+               "and writes a trace directory. The recorder matching the application's MPI\n"
+               "(MPICH or Open MPI) is chosen from the application's ELF dependencies.\n",
+      .opts = options,
+      .trailer = "\n"
+                 "example:\n"
+                 "  augur record -- mpiexec.mpich -n 4 ./stencil 256\n",
+      .dashdash = 1};
+  cli_args args;
+  if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
+  int dashdash = args.dashdash;
   if (dashdash < 0)
     return cli_usage("missing '-- COMMAND' (usage: augur record [options] -- COMMAND...)");
   char **cmd = argv + dashdash + 1;

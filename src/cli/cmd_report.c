@@ -7,44 +7,31 @@
 #include "augur/report.h"
 #include "cli.h"
 
-static void help(void) {
-  printf("usage: augur report TRACE [--json] [--top N]\n"
-         "\n"
-         "Where the time goes: wall time, compute vs MPI time per rank, the MPI calls\n"
-         "that cost most (with their call sites), message sizes, who talks to whom,\n"
-         "collectives and load balance.\n"
-         "\n"
-         "options:\n"
-         "  --json      print the report as JSON (schema: docs/cli.md)\n"
-         "  --top N     show the N most expensive calls and pairs (default 10)\n"
-         "  -h, --help  show this help\n");
-}
-
 static void on_progress(void *arg, uint32_t rank, uint32_t nranks, uint64_t events) {
   cli_progress_update(arg, "rank %u/%u, %llu events", rank, nranks, (unsigned long long)events);
 }
 
 int cmd_report(int argc, char **argv) {
-  const char *path = NULL, *val = NULL;
+  const char *path = NULL;
   int json = 0;
   long long top = 10;
-  for (int i = 1; i < argc; i++) {
-    int m;
-    if (cli_is_help(argv[i])) {
-      help();
-      return CLI_OK;
-    } else if (!strcmp(argv[i], "--json")) {
-      json = 1;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--top", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--top", val, 1, INT_MAX, &top) < 0) return CLI_USAGE;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_usage("unknown option '%s' (see 'augur report --help')", argv[i]);
-    } else if (path) {
-      return cli_usage("unexpected argument '%s': one trace at a time", argv[i]);
-    } else {
-      path = argv[i];
-    }
-  }
+  const cli_opt options[] = {
+      CLI_FLAG("--json", NULL, &json, "print the report as JSON (schema: docs/cli.md)"),
+      CLI_INT("--top", "N", &top, 1, INT_MAX,
+              "show the N most expensive calls and pairs (default 10)"),
+      {0}};
+  const cli_spec spec = {
+      .usage = "usage: augur report TRACE [--json] [--top N]\n"
+               "\n"
+               "Where the time goes: wall time, compute vs MPI time per rank, the MPI calls\n"
+               "that cost most (with their call sites), message sizes, who talks to whom,\n"
+               "collectives and load balance.\n",
+      .opts = options,
+      .max_operands = 1,
+      .operand = "trace"};
+  cli_args args;
+  if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
+  path = args.operand[0];
   if (!path) return cli_usage("missing TRACE (usage: augur report TRACE [--json] [--top N])");
 
   augur_trace *t = NULL;

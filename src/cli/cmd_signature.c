@@ -9,28 +9,6 @@
 #include "augur/signature.h"
 #include "cli.h"
 
-static void help(void) {
-  printf("usage: augur signature TRACE -o FILE [--measure K] [--min-share F] [--irregular]\n"
-         "\n"
-         "PAS2P signature: for every relevant phase of the trace (see 'augur phases'),\n"
-         "what a new run needs to recognise it online (per rank: call types, peer\n"
-         "offsets, size classes, call sites), its weight, and which repetitions to\n"
-         "measure. Run it with 'augur predict --signature FILE -- mpiexec ...'.\n"
-         "See docs/signature.md.\n"
-         "\n"
-         "options:\n"
-         "  -o, --output FILE  where to write the signature (required)\n"
-         "  --measure K        repetitions measured per phase after the warm-up one\n"
-         "                     (default 10)\n"
-         "  --min-share F      relevance threshold, fraction of the run (default 0.01)\n"
-         "  --max-period N     longest phase searched, in ticks (default 512)\n"
-         "  --portable         leave call sites out: the signature also fits another\n"
-         "                     build of the program (e.g. for another MPI)\n"
-         "  --irregular        from the phases of 'augur phases --irregular': per-rank\n"
-         "                     weights, PET from the rank with the largest sum\n"
-         "  -h, --help         show this help\n");
-}
-
 /* The program S is for (docs/signature.md, "Which program"): the recorded
  * run's executable (argv[0]) by base name, with the build id of the module
  * of that name the trace saw (else of argv[0] itself). A portable signature
@@ -53,41 +31,45 @@ static int set_program(augur_trace *t, augur_signature *s, int portable) {
 }
 
 int cmd_signature(int argc, char **argv) {
-  const char *path = NULL, *outp = NULL, *val = NULL;
-  long long measure = 10, n;
-  int portable = 0;
+  const char *outp = NULL;
+  long long measure = 10, max_period;
+  int portable = 0, irregular = 0;
   augur_phase_opts o;
   augur_phase_opts_default(&o);
-  for (int i = 1; i < argc; i++) {
-    int m;
-    if (cli_is_help(argv[i])) {
-      help();
-      return CLI_OK;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--output", "-o", &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      if (!*val) return cli_usage("-o wants a file name");
-      outp = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--measure", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--measure", val, 1, 1000000, &measure) < 0) return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--max-period", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--max-period", val, 1, 1 << 20, &n) < 0) return CLI_USAGE;
-      o.max_period = (uint32_t)n;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--min-share", NULL, &val)) != 0) {
-      if (m < 0 ||
-          cli_parse_real("--min-share", val, 0, 1, "a number from 0 to 1", &o.min_share) < 0)
-        return CLI_USAGE;
-    } else if (!strcmp(argv[i], "--portable")) {
-      portable = 1;
-    } else if (!strcmp(argv[i], "--irregular")) {
-      o.mode = AUGUR_PHASES_IRREGULAR;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_usage("unknown option '%s' (see 'augur signature --help')", argv[i]);
-    } else if (path) {
-      return cli_usage("unexpected argument '%s': one trace at a time", argv[i]);
-    } else {
-      path = argv[i];
-    }
-  }
+  max_period = o.max_period;
+  const cli_opt options[] = {CLI_STRING("--output", "-o", "FILE", &outp, "a file name",
+                                        "where to write the signature (required)"),
+                             CLI_INT("--measure", "K", &measure, 1, 1000000,
+                                     "repetitions measured per phase after the warm-up one\n"
+                                     "(default 10)"),
+                             CLI_REAL("--min-share", "F", &o.min_share, 0, 1,
+                                      "a number from 0 to 1",
+                                      "relevance threshold, fraction of the run (default 0.01)"),
+                             CLI_INT("--max-period", "N", &max_period, 1, 1 << 20,
+                                     "longest phase searched, in ticks (default 512)"),
+                             CLI_FLAG("--portable", NULL, &portable,
+                                      "leave call sites out: the signature also fits another\n"
+                                      "build of the program (e.g. for another MPI)"),
+                             CLI_FLAG("--irregular", NULL, &irregular,
+                                      "from the phases of 'augur phases --irregular': per-rank\n"
+                                      "weights, PET from the rank with the largest sum"),
+                             {0}};
+  const cli_spec spec = {
+      .usage = "usage: augur signature TRACE -o FILE [--measure K] [--min-share F] [--irregular]\n"
+               "\n"
+               "PAS2P signature: for every relevant phase of the trace (see 'augur phases'),\n"
+               "what a new run needs to recognise it online (per rank: call types, peer\n"
+               "offsets, size classes, call sites), its weight, and which repetitions to\n"
+               "measure. Run it with 'augur predict --signature FILE -- mpiexec ...'.\n"
+               "See docs/signature.md.\n",
+      .opts = options,
+      .max_operands = 1,
+      .operand = "trace"};
+  cli_args args;
+  if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
+  const char *path = args.operand[0];
+  o.max_period = (uint32_t)max_period;
+  if (irregular) o.mode = AUGUR_PHASES_IRREGULAR;
   if (!path) return cli_usage("missing TRACE (usage: augur signature TRACE -o FILE)");
   if (!outp) return cli_usage("missing -o FILE (usage: augur signature TRACE -o FILE)");
 

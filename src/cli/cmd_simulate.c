@@ -16,47 +16,6 @@
 
 #define MAX_GCLASSES 32 /* --class options */
 
-static void help(void) {
-  printf("usage: augur simulate TRACE|GRAPHFILE [--machine FILE] [--json] [what-if options]\n"
-         "\n"
-         "Replays the trace's execution graph (compute bursts, messages, collectives)\n"
-         "on a machine model and predicts the run time and each rank's compute and\n"
-         "waiting. Without --machine the built-in defaults are used; `augur calibrate`\n"
-         "writes a model of this machine. See docs/simulate.md. A graph file\n"
-         "(`augur graph`, docs/graph-format.md) is expanded and run the same way.\n"
-         "\n"
-         "options:\n"
-         "  --machine FILE        machine model (INI, docs/simulate.md)\n"
-         "  --json                print JSON\n"
-         "  --cpu-speed xF        compute bursts run F times faster (x2 = half the time)\n"
-         "  --bandwidth xF | B    xF: every bandwidth times F; B: network bytes/s\n"
-         "  --latency S | xF      S: network latency in seconds; xF: every latency times F\n"
-         "  --overhead S          CPU seconds per MPI call\n"
-         "  --eager-limit BYTES   larger messages use rendezvous\n"
-         "  --cores N             ranks of a node share N cores (taking turns of\n"
-         "                        cpu.quantum when the model has one)\n"
-         "  --cpu-quota F         a node's ranks get F CPUs' worth per cpu.quota_period\n"
-         "                        (a cgroup CPU quota; 0 = none)\n"
-         "  --ranks-per-node N    N ranks per node (block placement)\n"
-         "  --nodes N             number of nodes\n"
-         "  --placement P         block or cyclic\n"
-         "  --topology T          crossbar, bus, fattree or torus (the last two with\n"
-         "                        their shape from --machine)\n"
-         "  --scale SITE=xF       the compute before each call of SITE runs F times faster\n"
-         "  --scale phase:ID=xF   the compute of every repetition of phase ID (augur\n"
-         "                        phases) runs F times faster\n"
-         "                        (SITE: as `augur report` prints it, file:line, function\n"
-         "                        or id; repeatable)\n"
-         "  --seed S              graph file: seed of its random values (default 1)\n"
-         "  --runs N              graph file: N runs (seeds S...S+N-1): mean, sd, trimmed mean\n"
-         "  --class NAME=COUNT    graph file: ranks in a class (repeatable; docs/graph-format.md)\n"
-         "  --simgrid-platform DIR  also write DIR/platform.xml and DIR/hosts: the model\n"
-         "                        for SimGrid's smpirun -replay (docs/simulate.md)\n"
-         "  --in-memory           trace: build the whole execution graph, then replay it\n"
-         "                        (same result; by default the trace is streamed)\n"
-         "  -h, --help            show this help\n");
-}
-
 /* "x2", "2x" or "2" -> 2 (a positive factor). */
 static int parse_factor(const char *opt, const char *val, double *out, int *is_factor) {
   const char *p = val;
@@ -87,6 +46,81 @@ static uint32_t scale_phase(const char *spec) {
   char *end = NULL;
   unsigned long id = strtoul(spec + 6, &end, 10);
   return end && *end == '=' && id > 0 && id < UINT32_MAX ? (uint32_t)id : 0;
+}
+
+/* The what-if values of --bandwidth and --latency: a value (bw, lat; <0
+ * for none) or a factor on every one of the model's (bwf, latf). */
+typedef struct whatif {
+  double cpu, bw, bwf, lat, latf;
+} whatif;
+
+static int cpu_speed_opt(const char *opt, const char *val, void *dst) {
+  int f;
+  return parse_factor(opt, val, &((whatif *)dst)->cpu, &f);
+}
+
+static int bandwidth_opt(const char *opt, const char *val, void *dst) {
+  whatif *w = dst;
+  double x;
+  int f;
+  if (parse_factor(opt, val, &x, &f) < 0) return -1;
+  if (f)
+    w->bwf = x;
+  else
+    w->bw = x;
+  return 0;
+}
+
+static int latency_opt(const char *opt, const char *val, void *dst) {
+  whatif *w = dst;
+  double x;
+  int f;
+  if (!strcmp(val, "0")) {
+    w->lat = 0;
+    return 0;
+  }
+  if (parse_factor(opt, val, &x, &f) < 0) return -1;
+  if (f)
+    w->latf = x;
+  else
+    w->lat = x;
+  return 0;
+}
+
+/* The values of a repeatable option, in the order given. */
+typedef struct optlist {
+  const char *v[MAX_GCLASSES > MAX_SCALES ? MAX_GCLASSES : MAX_SCALES];
+  int n, max;
+} optlist;
+
+static int optlist_add(const char *opt, const char *val, optlist *l) {
+  if (l->n == l->max) {
+    cli_usage("%s: at most %d of them", opt, l->max);
+    return -1;
+  }
+  l->v[l->n++] = val;
+  return 0;
+}
+
+static int scale_opt(const char *opt, const char *val, void *dst) {
+  const char *eq = strrchr(val, '=');
+  double x;
+  int f;
+  if (!eq || eq == val) {
+    cli_usage("%s: expected SITE=xF (e.g. 'exchange (stencil.c:40)=x2'), got '%s'", opt, val);
+    return -1;
+  }
+  if (parse_factor(opt, eq + 1, &x, &f) < 0) return -1;
+  if (!strncmp(val, "phase:", 6) && !scale_phase(val)) {
+    cli_usage("%s: expected phase:ID=xF with ID a phase number, got '%s'", opt, val);
+    return -1;
+  }
+  return optlist_add(opt, val, dst);
+}
+
+static int class_opt(const char *opt, const char *val, void *dst) {
+  if (gfile_check_class_opt(val) < 0) return -1;
+  return optlist_add(opt, val, dst);
 }
 
 #define MAX_SITES 1024 /* call sites all --scale SITE=xF name together */
@@ -209,107 +243,74 @@ static int recorded_cores(augur_trace *t, augur_machine *m, int forced, char not
 }
 
 int cmd_simulate(int argc, char **argv) {
-  const char *path = NULL, *machine = NULL, *val = NULL, *placement = NULL, *topology = NULL,
-             *sgdir = NULL;
+  const char *machine = NULL, *placement = NULL, *topology = NULL, *sgdir = NULL;
   int json = 0, in_memory = 0;
-  double cpu = 1, bw = 0, bwf = 1, latv = -1, latf = 1, overhead = -1, quota = -1;
-  long long rpn = 0, nodes = -1, eager = -1, cores = 0;
-  const char *scales[MAX_SCALES];
-  int nscales = 0;
+  whatif w = {1, 0, 1, -1, 1};
+  double overhead = -1, quota = -1;
+  long long rpn = 0, nodes = -1, eager = -1, cores = 0, seed = -1, runs = -1;
+  optlist scales = {.max = MAX_SCALES}, gclasses = {.max = MAX_GCLASSES};
   gfile_sim_opts gopt = {1, 1, NULL, 0, 0}; /* graph files (cmd_graph.c) */
-  const char *gclasses[MAX_GCLASSES];
-  int ngclasses = 0, gfile_opts = 0;
-  for (int i = 1; i < argc; i++) {
-    int m, f;
-    double x;
-    if (cli_is_help(argv[i])) {
-      help();
-      return CLI_OK;
-    } else if (!strcmp(argv[i], "--json")) {
-      json = 1;
-    } else if (!strcmp(argv[i], "--in-memory")) {
-      in_memory = 1;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--machine", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      machine = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--cpu-speed", NULL, &val)) != 0) {
-      if (m < 0 || parse_factor("--cpu-speed", val, &cpu, &f) < 0) return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--bandwidth", NULL, &val)) != 0) {
-      if (m < 0 || parse_factor("--bandwidth", val, &x, &f) < 0) return CLI_USAGE;
-      if (f)
-        bwf = x;
-      else
-        bw = x;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--latency", NULL, &val)) != 0) {
-      if (!strcmp(val ? val : "", "0")) {
-        latv = 0;
-        continue;
-      }
-      if (m < 0 || parse_factor("--latency", val, &x, &f) < 0) return CLI_USAGE;
-      if (f)
-        latf = x;
-      else
-        latv = x;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--overhead", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_real("--overhead", val, 0, HUGE_VAL, "seconds >= 0", &overhead) < 0)
-        return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--cpu-quota", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_real("--cpu-quota", val, 0, HUGE_VAL, "CPUs >= 0", &quota) < 0)
-        return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--cores", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--cores", val, 1, 1 << 20, &cores) < 0) return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--eager-limit", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--eager-limit", val, 0, 1LL << 50, &eager) < 0) return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--ranks-per-node", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--ranks-per-node", val, 1, 1 << 20, &rpn) < 0) return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--nodes", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--nodes", val, 1, 1 << 20, &nodes) < 0) return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--placement", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      if (strcmp(val, "block") && strcmp(val, "cyclic"))
-        return cli_usage("--placement: expected block or cyclic, got '%s'", val);
-      placement = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--topology", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      if (strcmp(val, "crossbar") && strcmp(val, "bus") && strcmp(val, "fattree") &&
-          strcmp(val, "torus"))
-        return cli_usage("--topology: expected crossbar, bus, fattree or torus, got '%s'", val);
-      topology = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--scale", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      const char *eq = strrchr(val, '=');
-      if (!eq || eq == val)
-        return cli_usage("--scale: expected SITE=xF (e.g. 'exchange (stencil.c:40)=x2'), got '%s'",
-                         val);
-      if (parse_factor("--scale", eq + 1, &x, &f) < 0) return CLI_USAGE;
-      if (!strncmp(val, "phase:", 6) && !scale_phase(val))
-        return cli_usage("--scale: expected phase:ID=xF with ID a phase number, got '%s'", val);
-      if (nscales == MAX_SCALES) return cli_usage("--scale: at most %d of them", MAX_SCALES);
-      scales[nscales++] = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--seed", NULL, &val)) != 0) {
-      long long sd;
-      if (m < 0 || cli_parse_int("--seed", val, 0, 1LL << 62, &sd) < 0) return CLI_USAGE;
-      gopt.seed = (uint64_t)sd;
-      gfile_opts = 1;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--runs", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--runs", val, 1, 1000000, &gopt.runs) < 0) return CLI_USAGE;
-      gfile_opts = 1;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--class", NULL, &val)) != 0) {
-      if (m < 0 || gfile_check_class_opt(val) < 0) return CLI_USAGE;
-      if (ngclasses == MAX_GCLASSES) return cli_usage("--class: at most %d of them", MAX_GCLASSES);
-      gclasses[ngclasses++] = val;
-      gfile_opts = 1;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--simgrid-platform", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      sgdir = val;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_usage("unknown option '%s' (see 'augur simulate --help')", argv[i]);
-    } else if (path) {
-      return cli_usage("unexpected argument '%s': one trace at a time", argv[i]);
-    } else {
-      path = argv[i];
-    }
-  }
+  const cli_opt options[] = {
+      CLI_STRING("--machine", NULL, "FILE", &machine, NULL,
+                 "machine model (INI, docs/simulate.md)"),
+      CLI_FLAG("--json", NULL, &json, "print JSON"),
+      CLI_CALL("--cpu-speed", NULL, "xF", cpu_speed_opt, &w,
+               "compute bursts run F times faster (x2 = half the time)"),
+      CLI_CALL("--bandwidth", NULL, "xF|B", bandwidth_opt, &w,
+               "xF: every bandwidth times F; B: network bytes/s"),
+      CLI_CALL("--latency", NULL, "S|xF", latency_opt, &w,
+               "S: network latency in seconds; xF: every latency times F"),
+      CLI_REAL("--overhead", "S", &overhead, 0, HUGE_VAL, "seconds >= 0",
+               "CPU seconds per MPI call"),
+      CLI_INT("--eager-limit", "BYTES", &eager, 0, 1LL << 50, "larger messages use rendezvous"),
+      CLI_INT("--cores", "N", &cores, 1, 1 << 20,
+              "ranks of a node share N cores (taking turns of\n"
+              "cpu.quantum when the model has one)"),
+      CLI_REAL("--cpu-quota", "F", &quota, 0, HUGE_VAL, "CPUs >= 0",
+               "a node's ranks get F CPUs' worth per cpu.quota_period\n"
+               "(a cgroup CPU quota; 0 = none)"),
+      CLI_INT("--ranks-per-node", "N", &rpn, 1, 1 << 20, "N ranks per node (block placement)"),
+      CLI_INT("--nodes", "N", &nodes, 1, 1 << 20, "number of nodes"),
+      CLI_CHOICE("--placement", "P", &placement, "block|cyclic", "block or cyclic"),
+      CLI_CHOICE("--topology", "T", &topology, "crossbar|bus|fattree|torus",
+                 "crossbar, bus, fattree or torus (the last two with\n"
+                 "their shape from --machine)"),
+      CLI_CALL("--scale", NULL, "SITE=xF", scale_opt, &scales,
+               "the compute before each call of SITE runs F times faster;\n"
+               "phase:ID=xF: the compute of every repetition of phase ID\n"
+               "(augur phases) runs F times faster\n"
+               "(SITE: as `augur report` prints it, file:line, function\n"
+               "or id; repeatable)"),
+      CLI_INT("--seed", "S", &seed, 0, 1LL << 62,
+              "graph file: seed of its random values (default 1)"),
+      CLI_INT("--runs", "N", &runs, 1, 1000000,
+              "graph file: N runs (seeds S...S+N-1): mean, sd, trimmed mean"),
+      CLI_CALL("--class", NULL, "NAME=COUNT", class_opt, &gclasses,
+               "graph file: ranks in a class (repeatable; docs/graph-format.md)"),
+      CLI_STRING("--simgrid-platform", NULL, "DIR", &sgdir, NULL,
+                 "also write DIR/platform.xml and DIR/hosts: the model\n"
+                 "for SimGrid's smpirun -replay (docs/simulate.md)"),
+      CLI_FLAG("--in-memory", NULL, &in_memory,
+               "trace: build the whole execution graph, then replay it\n"
+               "(same result; by default the trace is streamed)"),
+      {0}};
+  const cli_spec spec = {
+      .usage = "usage: augur simulate TRACE|GRAPHFILE [--machine FILE] [--json] [what-if options]\n"
+               "\n"
+               "Replays the trace's execution graph (compute bursts, messages, collectives)\n"
+               "on a machine model and predicts the run time and each rank's compute and\n"
+               "waiting. Without --machine the built-in defaults are used; `augur calibrate`\n"
+               "writes a model of this machine. See docs/simulate.md. A graph file\n"
+               "(`augur graph`, docs/graph-format.md) is expanded and run the same way.\n",
+      .opts = options,
+      .max_operands = 1,
+      .operand = "trace"};
+  cli_args args;
+  if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
+  const char *path = args.operand[0];
+  int gfile_opts = seed >= 0 || runs >= 0 || gclasses.n > 0;
+  if (seed >= 0) gopt.seed = (uint64_t)seed;
+  if (runs >= 0) gopt.runs = runs;
   if (!path)
     return cli_usage("missing TRACE (usage: augur simulate TRACE|GRAPHFILE [--machine FILE])");
 
@@ -319,16 +320,16 @@ int cmd_simulate(int argc, char **argv) {
   if (machine && augur_machine_load(&mach, machine, &err) != AUGUR_OK)
     return cli_fail("%s", err.msg);
   /* What-if changes on top of the model. */
-  mach.cpu_speed *= cpu;
-  if (bw > 0) mach.bandwidth = bw;
-  mach.bandwidth *= bwf;
-  mach.shm_bandwidth *= bwf;
-  mach.injection_bandwidth *= bwf;
-  mach.fattree_uplink_bandwidth *= bwf;
-  if (latv >= 0) mach.latency = latv;
-  mach.latency *= latf;
-  mach.shm_latency *= latf;
-  mach.hop_latency *= latf;
+  mach.cpu_speed *= w.cpu;
+  if (w.bw > 0) mach.bandwidth = w.bw;
+  mach.bandwidth *= w.bwf;
+  mach.shm_bandwidth *= w.bwf;
+  mach.injection_bandwidth *= w.bwf;
+  mach.fattree_uplink_bandwidth *= w.bwf;
+  if (w.lat >= 0) mach.latency = w.lat;
+  mach.latency *= w.latf;
+  mach.shm_latency *= w.latf;
+  mach.hop_latency *= w.latf;
   if (overhead >= 0) mach.overhead = overhead;
   if (quota >= 0) mach.cpu_quota = quota;
   if (cores > 0) mach.cpu_cores = (uint32_t)cores;
@@ -349,11 +350,11 @@ int cmd_simulate(int argc, char **argv) {
     return cli_usage("cyclic placement needs a number of nodes (--nodes N or nodes = N)");
 
   if (gfile_is_graph_path(path)) { /* an execution-graph file (docs/graph-format.md) */
-    if (sgdir || nscales || in_memory)
+    if (sgdir || scales.n || in_memory)
       return cli_usage("--simgrid-platform, --scale and --in-memory need a trace");
     gopt.json = json;
-    gopt.classes = gclasses;
-    gopt.nclasses = ngclasses;
+    gopt.classes = gclasses.v;
+    gopt.nclasses = gclasses.n;
     return cmd_simulate_gfile(path, &mach, &gopt);
   }
   if (gfile_opts) return cli_usage("--seed, --runs and --class apply to graph files, not traces");
@@ -369,7 +370,7 @@ int cmd_simulate(int argc, char **argv) {
     return rc;
   }
   static scale_set sc; /* large: not on the stack */
-  rc = resolve_scales(&sc, t, scales, nscales);
+  rc = resolve_scales(&sc, t, scales.v, scales.n);
   if (rc == CLI_OK && sgdir) rc = write_platform(sgdir, &mach, augur_trace_nranks(t));
   if (rc != CLI_OK) {
     augur_trace_close(t);

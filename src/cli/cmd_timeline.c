@@ -11,30 +11,9 @@
 #include "augur/timeline.h"
 #include "cli.h"
 
-static void help(void) {
-  printf("usage: augur timeline TRACE -o FILE.svg|FILE.html [--from T] [--to T]\n"
-         "                      [--ranks A-B] [--width PX] [--max-messages N]\n"
-         "\n"
-         "Draws what every rank did over a window of the run: compute and MPI states\n"
-         "(by class), messages as arrows from send to receive, a time axis and a legend.\n"
-         "FILE.svg is a standalone picture; FILE.html embeds it with a per-rank summary\n"
-         "table and hover details. Large windows are aggregated per pixel column, so\n"
-         "the file stays small whatever the trace length (see docs/timeline.md).\n"
-         "\n"
-         "options:\n"
-         "  -o, --output FILE   output file; the format follows the extension\n"
-         "  --from T, --to T    window, relative to the trace start; T is a number\n"
-         "                      with a unit ns, us, ms or s (default s), e.g. 1.5ms.\n"
-         "                      Default: the whole run\n"
-         "  --ranks A-B         only ranks A to B (or one rank A). Default: all\n"
-         "  --width PX          width of the time axis in pixels (default 1600)\n"
-         "  --max-messages N    draw at most N messages one by one, a sample above\n"
-         "                      (default 2000)\n"
-         "  -h, --help          show this help\n");
-}
-
 /* "1.5ms" -> ns. Returns -1 on a malformed value. */
-static int parse_time(const char *opt, const char *s, uint64_t *out) {
+static int parse_time(const char *opt, const char *s, void *dst) {
+  uint64_t *out = dst;
   char *end;
   errno = 0;
   double v = strtod(s, &end);
@@ -63,7 +42,9 @@ static int parse_time(const char *opt, const char *s, uint64_t *out) {
   return 0;
 }
 
-static int parse_ranks(const char *s, uint32_t *lo, uint32_t *hi) {
+/* --ranks A-B or A: into RANKS[0..1]. */
+static int parse_ranks(const char *opt, const char *s, void *dst) {
+  uint32_t *ranks = dst;
   char *end;
   errno = 0;
   unsigned long a = strtoul(s, &end, 10), b = a;
@@ -76,13 +57,13 @@ static int parse_ranks(const char *s, uint32_t *lo, uint32_t *hi) {
   }
   if (*end) goto bad;
   if (b < a) {
-    cli_usage("--ranks: '%s' ends before it starts", s);
+    cli_usage("%s: '%s' ends before it starts", opt, s);
     return -1;
   }
-  *lo = (uint32_t)a, *hi = (uint32_t)b;
+  ranks[0] = (uint32_t)a, ranks[1] = (uint32_t)b;
   return 0;
 bad:
-  cli_usage("--ranks: '%s' is not a rank range (e.g. 0-3 or 5)", s);
+  cli_usage("%s: '%s' is not a rank range (e.g. 0-3 or 5)", opt, s);
   return -1;
 }
 
@@ -107,40 +88,46 @@ static void trace_name(char *b, size_t n, const char *path) {
 }
 
 int cmd_timeline(int argc, char **argv) {
-  const char *path = NULL, *out = NULL, *val = NULL;
+  const char *out = NULL;
   augur_tl_options o = {0};
-  uint32_t rank_lo = 0, rank_hi = 0;
-  int have_ranks = 0;
-  for (int i = 1; i < argc; i++) {
-    int m;
-    long long n;
-    if (cli_is_help(argv[i])) {
-      help();
-      return CLI_OK;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--output", "-o", &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      out = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--from", NULL, &val)) != 0) {
-      if (m < 0 || parse_time("--from", val, &o.from) < 0) return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--to", NULL, &val)) != 0) {
-      if (m < 0 || parse_time("--to", val, &o.to) < 0) return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--ranks", NULL, &val)) != 0) {
-      if (m < 0 || parse_ranks(val, &rank_lo, &rank_hi) < 0) return CLI_USAGE;
-      have_ranks = 1;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--width", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--width", val, 100, 20000, &n) < 0) return CLI_USAGE;
-      o.width = (uint32_t)n;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--max-messages", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--max-messages", val, 1, 1000000, &n) < 0) return CLI_USAGE;
-      o.max_arrows = (uint32_t)n;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_usage("unknown option '%s' (see 'augur timeline --help')", argv[i]);
-    } else if (path) {
-      return cli_usage("unexpected argument '%s': one trace at a time", argv[i]);
-    } else {
-      path = argv[i];
-    }
-  }
+  uint32_t ranks[2] = {0, UINT32_MAX}; /* UINT32_MAX: no --ranks */
+  long long width = 0, max_messages = 0;
+  const cli_opt options[] = {
+      CLI_STRING("--output", "-o", "FILE", &out, NULL,
+                 "output file; the format follows the extension"),
+      CLI_CALL("--from", NULL, "T", parse_time, &o.from,
+               "start of the window, relative to the trace start: a\n"
+               "number with a unit ns, us, ms or s (default s), e.g.\n"
+               "1.5ms. Default: the start of the run"),
+      CLI_CALL("--to", NULL, "T", parse_time, &o.to,
+               "end of the window, like --from. Default: the end of the run"),
+      CLI_CALL("--ranks", NULL, "A-B", parse_ranks, ranks,
+               "only ranks A to B (or one rank A). Default: all"),
+      CLI_INT("--width", "PX", &width, 100, 20000,
+              "width of the time axis in pixels (default 1600)"),
+      CLI_INT("--max-messages", "N", &max_messages, 1, 1000000,
+              "draw at most N messages one by one, a sample above\n"
+              "(default 2000)"),
+      {0}};
+  const cli_spec spec = {
+      .usage = "usage: augur timeline TRACE -o FILE.svg|FILE.html [--from T] [--to T]\n"
+               "                      [--ranks A-B] [--width PX] [--max-messages N]\n"
+               "\n"
+               "Draws what every rank did over a window of the run: compute and MPI states\n"
+               "(by class), messages as arrows from send to receive, a time axis and a legend.\n"
+               "FILE.svg is a standalone picture; FILE.html embeds it with a per-rank summary\n"
+               "table and hover details. Large windows are aggregated per pixel column, so\n"
+               "the file stays small whatever the trace length (see docs/timeline.md).\n",
+      .opts = options,
+      .max_operands = 1,
+      .operand = "trace"};
+  cli_args args;
+  if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
+  const char *path = args.operand[0];
+  int have_ranks = ranks[1] != UINT32_MAX;
+  uint32_t rank_lo = ranks[0], rank_hi = ranks[1];
+  o.width = (uint32_t)width;
+  o.max_arrows = (uint32_t)max_messages;
   if (!path) return cli_usage("missing TRACE (usage: augur timeline TRACE -o FILE.svg|FILE.html)");
   if (!out) return cli_usage("missing -o FILE.svg|FILE.html");
   int html = ends_with(out, ".html") || ends_with(out, ".htm");

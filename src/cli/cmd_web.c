@@ -14,75 +14,63 @@
 #include "web.h"
 #endif
 
-static void help(void) {
-  printf(
-      "usage: augur web [options]\n"
-      "\n"
-      "Serves the monitoring database read-only over HTTP: pick cluster, user, job\n"
-      "and step; group by cluster, user, job, step, node, program, rank, process or\n"
-      "thread; metrics with aggregations; table, bar, line and scatter charts;\n"
-      "drill-down by clicking a row or bar; the SQL of every page on request.\n"
-      "\n"
-      "options:\n"
-      "  --db DB              the database: a SQLite file, or PostgreSQL as a libpq URI\n"
-      "                       or conninfo string (default $AUGUR_DB or augur.db)\n"
-      "  --listen ADDR:PORT   IPv4 address and port (default 127.0.0.1:8077; port 0 =\n"
-      "                       any free port)\n"
-      "  --token T            require this token (default $AUGUR_WEB_TOKEN); required\n"
-      "                       when ADDR is not a loopback address. Log in once with\n"
-      "                       http://ADDR:PORT/?token=T (a cookie keeps it)\n"
-      "  --allow-host NAMES   more names the browser may use for this server (comma\n"
-      "                       list; repeatable). Requests whose Host header is not the\n"
-      "                       bind address, localhost, 127.0.0.1, [::1], this host's\n"
-      "                       name or one of NAMES are refused with 421 (DNS rebinding)\n"
-      "  --timeout S          a whole request within S seconds of the connection or of\n"
-      "                       the previous answer, else it is closed (default 10)\n"
-      "  --port-file FILE     write the port there once listening (for scripts)\n"
-      "  -v, --verbose        log each request on stderr\n"
-      "  -h, --help           show this help\n"
-      "\n"
-      "examples:\n"
-      "  augur web --db /var/lib/augur/augur.db\n"
-      "  augur web --db augur.db --listen 0.0.0.0:8077 --token \"$(cat /etc/augur/web-token)\"\n");
+/* --allow-host NAMES: appended to the comma list in DST (2048 bytes). */
+static int allow_host(const char *opt, const char *val, void *dst) {
+  char *allow = dst;
+  size_t used = strlen(allow);
+  if (used + strlen(val) + 2 > 2048) {
+    cli_usage("%s: too many names", opt);
+    return -1;
+  }
+  snprintf(allow + used, 2048 - used, "%s%s", used ? "," : "", val);
+  return 0;
 }
 
 int cmd_web(int argc, char **argv) {
   const char *db = getenv("AUGUR_DB"), *listen = "127.0.0.1:8077",
              *token = getenv("AUGUR_WEB_TOKEN");
-  const char *port_file = NULL, *val;
+  const char *port_file = NULL;
   int verbose = 0;
   long long timeout = 10;
   char allow[2048] = "";
-  for (int i = 1; i < argc; i++) {
-    int m;
-    if (cli_is_help(argv[i])) {
-      help();
-      return CLI_OK;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--db", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      db = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--listen", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      listen = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--token", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      token = val;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--allow-host", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      size_t used = strlen(allow);
-      if (used + strlen(val) + 2 > sizeof allow) return cli_usage("--allow-host: too many names");
-      snprintf(allow + used, sizeof allow - used, "%s%s", used ? "," : "", val);
-    } else if ((m = cli_opt_value(argc, argv, &i, "--timeout", NULL, &val)) != 0) {
-      if (m < 0 || cli_parse_int("--timeout", val, 1, 3600, &timeout) < 0) return CLI_USAGE;
-    } else if ((m = cli_opt_value(argc, argv, &i, "--port-file", NULL, &val)) != 0) {
-      if (m < 0) return CLI_USAGE;
-      port_file = val;
-    } else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
-      verbose = 1;
-    } else {
-      return cli_usage("unknown argument '%s' (see 'augur web --help')", argv[i]);
-    }
-  }
+  const cli_opt options[] = {
+      CLI_STRING("--db", NULL, "DB", &db, NULL,
+                 "the database: a SQLite file, or PostgreSQL as a libpq URI\n"
+                 "or conninfo string (default $AUGUR_DB or augur.db)"),
+      CLI_STRING("--listen", NULL, "ADDR:PORT", &listen, NULL,
+                 "IPv4 address and port (default 127.0.0.1:8077; port 0 =\n"
+                 "any free port)"),
+      CLI_STRING("--token", NULL, "T", &token, NULL,
+                 "require this token (default $AUGUR_WEB_TOKEN); required\n"
+                 "when ADDR is not a loopback address. Log in once with\n"
+                 "http://ADDR:PORT/?token=T (a cookie keeps it)"),
+      CLI_CALL("--allow-host", NULL, "NAMES", allow_host, allow,
+               "more names the browser may use for this server (comma\n"
+               "list; repeatable). Requests whose Host header is not the\n"
+               "bind address, localhost, 127.0.0.1, [::1], this host's\n"
+               "name or one of NAMES are refused with 421 (DNS rebinding)"),
+      CLI_INT("--timeout", "S", &timeout, 1, 3600,
+              "a whole request within S seconds of the connection or of\n"
+              "the previous answer, else it is closed (default 10)"),
+      CLI_STRING("--port-file", NULL, "FILE", &port_file, NULL,
+                 "write the port there once listening (for scripts)"),
+      CLI_FLAG("--verbose", "-v", &verbose, "log each request on stderr"),
+      {0}};
+  const cli_spec spec = {
+      .usage = "usage: augur web [options]\n"
+               "\n"
+               "Serves the monitoring database read-only over HTTP: pick cluster, user, job\n"
+               "and step; group by cluster, user, job, step, node, program, rank, process or\n"
+               "thread; metrics with aggregations; table, bar, line and scatter charts;\n"
+               "drill-down by clicking a row or bar; the SQL of every page on request.\n",
+      .opts = options,
+      .trailer = "\n"
+                 "examples:\n"
+                 "  augur web --db /var/lib/augur/augur.db\n"
+                 "  augur web --db augur.db --listen 0.0.0.0:8077 --token \"$(cat "
+                 "/etc/augur/web-token)\"\n"};
+  cli_args args;
+  if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   if (!db || !*db) db = "augur.db";
   if (token && !*token) token = NULL;
   if (token && (strlen(token) < 8 || strlen(token) > 256))

@@ -52,23 +52,6 @@ int cli_is_help(const char *arg) {
   return !strcmp(arg, "--help") || !strcmp(arg, "-h");
 }
 
-int cli_opt_value(int argc, char **argv, int *i, const char *name, const char *shortname,
-                  const char **val) {
-  const char *a = argv[*i];
-  size_t n = strlen(name);
-  if (!strncmp(a, name, n) && a[n] == '=') {
-    *val = a + n + 1;
-    return 1;
-  }
-  if (strcmp(a, name) && !(shortname && !strcmp(a, shortname))) return 0;
-  if (*i + 1 >= argc) {
-    cli_usage("option %s needs a value (see '%s --help')", a, cli_prog);
-    return -1;
-  }
-  *val = argv[++*i];
-  return 1;
-}
-
 int cli_parse_real(const char *opt, const char *val, double min, double max, const char *what,
                    double *out) {
   char *end = NULL;
