@@ -73,47 +73,6 @@ typical = base / 1.25 <= sample <= base * 1.25
 assert typical == (not pp["untypical_sample"]), (typical, pp)
 want = base * pp["timed_seconds"] / sample if typical else pp["timed_seconds"]
 assert abs(pp["phase_seconds"] - want) <= 1e-6 * want, (pp, want)
-# The repetitions still to come are predicted from what they took in the
-# base run (the phase's curve: the set-up's cheap ones are not counted at
-# the phase's mean), times the speed measured on every timed repetition
-# (here over the same ones there), and the other phases' time in the share
-# that remains.
-def curve(pid):
-    lines, n = sig[sig.index([l for l in sig if l.startswith("phase %d " % pid)][0]) + 1:], 0
-    assert lines[0].startswith("curve "), lines[0]
-    n = int(lines[0].split()[1])
-    return [(int(l.split()[1]), float(l.split()[2])) for l in lines[1:1 + n]]
-def left(pid, w, each, seen):
-    pts = curve(pid)
-    if w >= 2:  # from 0 to WEIGHT, the base run's PhaseET x W in all
-        assert pts and pts[0] == (0, 0.0) and pts[-1][0] == w, pts
-        assert abs(pts[-1][1] - each0[pid] * w) <= 1e-6 * each0[pid] * w + 1e-8, (pts[-1], w)
-    if not pts:  # a single repetition: its PhaseET here
-        return each * max(w - seen, 0)
-    if seen >= w:
-        return 0.0
-    for (a, ta), (b, tb) in zip(pts, pts[1:]):
-        if a <= seen <= b:
-            return pts[-1][1] - (ta + (tb - ta) * (seen - a) / (b - a))
-each0 = {int(l.split()[1]): float(l.split()[3]) for l in sig if l.startswith("phase ")}
-here = there = 0.0
-for q in pred["phases"]:
-    pl = [l.split() for l in sig if l.startswith("phase %d " % q["id"])][0]
-    if q["status"] == "measured" and q["measured"] == int(pl[5]) and float(pl[8]) > 0:
-        here += q["timed_seconds"] * q["measured"]
-        there += float(pl[8]) * q["measured"]
-if here > 0:
-    assert abs(pred["scale"] - here / there) <= 1e-5 * here / there, (pred["scale"], here / there)
-if pred["pet_source"] == "run + remaining":
-    rem = done = allb = 0.0
-    for q in pred["phases"]:
-        pl = [l.split() for l in sig if l.startswith("phase %d " % q["id"])][0]
-        w, k = int(pl[2]), pred["scale"]
-        l = left(q["id"], w, q["phase_seconds"] / k, min(q["seen"], w)) * k
-        a = left(q["id"], w, q["phase_seconds"] / k, 0) * k
-        rem, done, allb = rem + l, done + a - l, allb + a
-    want = rem + pred["rest_seconds"] * (1 - done / allb)
-    assert abs(pred["remaining_seconds"] - want) <= 1e-5 * want, (pred["remaining_seconds"], want)
 pet = pred["pet_seconds"]
 print("ranks %d: AET %.3f s  PET %.3f s  PETE %.1f %%  SET %.3f s; phase %d: base %.6f sample %.6f "
       "timed %.6f -> %.6f (cv %.2f)" % (ranks, aet, pet, 100 * abs(pet - aet) / aet,
@@ -122,6 +81,10 @@ print("ranks %d: AET %.3f s  PET %.3f s  PETE %.1f %%  SET %.3f s; phase %d: bas
 assert abs(pet - aet) <= tol * aet, "PET %.3f vs AET %.3f" % (pet, aet)
 PYEOF
     fail "ranks $nr levels $3: $(cat "$D/pred.json")"
+  # The repetitions still to come: their base time (the curve) x the speed
+  # pooled over every timed repetition.
+  "$PY" "$(dirname "$0")/remaining.py" "$D/sig" "$D/pred.json" ||
+    fail "ranks $nr levels $3: remaining: $(cat "$D/pred.json")"
 }
 
 # ranks iterations levels work bytes set-up [max period: a V-cycle longer than
