@@ -3,7 +3,7 @@ signature it ran (docs/signature.md, "The speed and the repetitions to come"):
   - every repeating phase's curve runs from (0, 0) to (WEIGHT, BASE x WEIGHT);
   - scale is the pooled speed: the time of every repetition timed here over
     the same repetitions' time in the base run (SAMPLE_SECONDS), over the
-    phases whose planned repetitions were all timed;
+    phases whose planned repetitions were all timed and are typical of them;
   - remaining = scale x the curves' base time after `seen` (PhaseET per
     repetition for a phase without a curve) + rest x the share left.
 usage: remaining.py SIGNATURE PREDICTION_JSON"""
@@ -40,7 +40,7 @@ def left(pid, each, seen):
 here = there = 0.0
 for q in pred["phases"]:
     _, _, k, sample, _ = line[q["id"]]
-    if q["status"] == "measured" and q["measured"] == k and sample > 0:
+    if q["status"] == "measured" and q["measured"] == k and sample > 0 and not q["untypical_sample"]:
         here += q["timed_seconds"] * q["measured"]
         there += sample * q["measured"]
 if here > 0:
