@@ -74,6 +74,7 @@ typedef struct prediction {
   double model;       /* PET from the phases (the seed's sum of PhaseET x W) */
   const char *source; /* how PET was had: "phases", "run + remaining" or "full run" */
   double remaining;   /* "run + remaining": the predicted time after the stop */
+  int curves;         /* ... from the base run's curves (signature version 4) */
   phase_pred *ph;     /* per signature phase */
 } prediction;
 
@@ -127,6 +128,7 @@ static void run_plus_remaining(const augur_signature *s, const augur_sigresult *
     uint64_t w = sp->weight, n = (uint64_t)p->ph[i].seen, seen = n < w ? n : w;
     double left, whole;
     if (sp->ncurve) {
+      p->curves = 1;
       left = augur_sig_base_left(sp, seen) * p->scale;
       whole = augur_sig_base_left(sp, 0) * p->scale;
     } else {
@@ -323,9 +325,12 @@ static void print_text(const char *sigpath, const augur_signature *s, const augu
     printf("PET %.6f s  SET %.6f s  (SET/PET %.1f %%)\n", p->pet, p->set,
            p->pet > 0 ? 100.0 * p->set / p->pet : 0.0);
     if (!strcmp(p->source, "run + remaining"))
-      printf("PET = %.6f s run until the stop (measured) + %.6f s predicted for what remained + "
-             "%.6f s start-up and exit; the phases alone say %.6f s\n",
-             r->run_seconds, p->remaining, p->launch, p->model);
+      printf("PET = %.6f s run until the stop (measured) + %.6f s predicted for what remained "
+             "(%s) + %.6f s start-up and exit; the phases alone say %.6f s\n",
+             r->run_seconds, p->remaining,
+             p->curves ? "the base run's time of the repetitions to come x scale"
+                       : "PhaseET x the repetitions to come",
+             p->launch, p->model);
   } else {
     printf("%s: %u ranks, %u phases; the signature run went to the end of the program", sigpath,
            s->nranks, s->nphases);
@@ -369,10 +374,14 @@ static void print_json(const augur_signature *s, const augur_sigresult *r, const
          "\"repeating_phase\": %s, "
          "\"ranks\": %u, \"mode\": \"%s\", \"scale\": %.6f, \"pre_seconds\": %.9f, "
          "\"rest_seconds\": %.9f, \"launch_seconds\": %.9f, "
-         "\"base_run_seconds\": %.9f, \"run_seconds\": %.9f, \"remaining_seconds\": %.9f, ",
+         "\"base_run_seconds\": %.9f, \"run_seconds\": %.9f, \"remaining_seconds\": %.9f, "
+         "\"remaining_from\": \"%s\", ",
          p->pet, p->set, r->stopped ? "true" : "false", p->source, p->model, not_measured(s, p),
          repeats(s) ? "true" : "false", s->nranks, irr ? "irregular" : "global", p->scale, p->pre,
-         p->rest, p->launch, s->base_run_seconds, r->run_seconds, p->remaining);
+         p->rest, p->launch, s->base_run_seconds, r->run_seconds, p->remaining,
+         strcmp(p->source, "run + remaining") ? "none"
+         : p->curves                          ? "base run x scale"
+                                              : "phases");
   if (irr) printf("\"pet_rank\": %u, ", p->pet_rank);
   printf("\"phases\": [");
   for (uint32_t i = 0; i < s->nphases; i++)

@@ -46,6 +46,7 @@ for q in pred["phases"]:
 if here > 0:
     assert abs(pred["scale"] - here / there) <= 1e-5 * here / there, (pred["scale"], here / there)
 if pred["pet_source"] == "run + remaining":
+    assert pred["remaining_from"] == "base run x scale", pred["remaining_from"]
     rem = done = whole = 0.0
     k = pred["scale"]
     for q in pred["phases"]:
@@ -57,3 +58,5 @@ if pred["pet_source"] == "run + remaining":
     assert abs(pred["remaining_seconds"] - want) <= 1e-5 * want, (pred["remaining_seconds"], want)
     pet = pred["run_seconds"] + pred["remaining_seconds"] + pred["launch_seconds"]
     assert abs(pred["pet_seconds"] - pet) <= 1e-6 * pet, (pet, pred)
+else:
+    assert pred["remaining_from"] == "none", pred["remaining_from"]
