@@ -23,12 +23,15 @@
 extern "C" {
 #endif
 
-/* Newest version read. Version 3 (written by this augur) names the mode
+/* Newest version read. Version 4 adds, to each repeating global-mode phase,
+ * the base run's cumulative time over its repetitions (a curve of at most
+ * AUGUR_SIG_CURVE_MAX points): what the repetitions still to come took there.
+ * Version 3 (written by this augur) names the mode
  * (global or irregular), the program (its name and build id, '-' when
  * unknown) and, in global mode, each phase's SAMPLE_SECONDS; version 2
  * (irregular-mode signatures, per-rank weights and plans) and 1 (global mode)
  * stay readable and name no program. */
-#define AUGUR_SIGNATURE_VERSION 3
+#define AUGUR_SIGNATURE_VERSION 4
 #define AUGUR_SIGRESULT_VERSION 3
 
 /* Share of the base run's time within which `augur signature` plans the
@@ -49,6 +52,10 @@ extern "C" {
  * repetitions vary"). */
 #define AUGUR_SIGNATURE_TYPICAL 0.25
 #define AUGUR_SIGNATURE_VARIETY 0.2
+
+/* Most points of a phase's curve (version 4): every repetition's when the
+ * weight is below it, else evenly spaced ones (interpolated between). */
+#define AUGUR_SIG_CURVE_MAX 65
 
 /* Peer offset value meaning "not compared" (wildcard receive, other
  * communicator, completion calls). */
@@ -80,6 +87,15 @@ typedef struct augur_sig_phase {
   int sync;               /* the ranks agree to stop at the end of this phase's repetitions */
   uint32_t *ncalls;       /* per rank: calls per repetition (0: the rank has no call in it) */
   augur_sig_call **calls; /* per rank */
+  /* Global mode, version 4: the base run's time of repetitions 0 .. rep - 1
+   * (summed over ranks / ranks, as BASE_SECONDS) at NCURVE points, rep
+   * strictly growing from 0 to WEIGHT, seconds not decreasing (0 points:
+   * unknown; repetitions then count BASE_SECONDS each). A phase's
+   * repetitions may differ (NPB MG's levels): the ones still to come at a
+   * stop are known by number, and this says what they took in the base run. */
+  uint32_t ncurve;
+  uint64_t *curve_rep;
+  double *curve_seconds;
   /* Irregular-mode signatures (NULL otherwise): per rank its own weight (0:
    * the rank has no repetition), PhaseET on the base machine (seconds per
    * repetition), first repetition measured and how many. The phase's
@@ -141,6 +157,10 @@ AUGUR_API void augur_signature_module_name(const char *path, char *out, size_t n
  * none or cannot be read). Returns 0, or -1 when the name does not fit. */
 AUGUR_API int augur_program_id(const char *path, char *name, size_t nname, char *build_id,
                                size_t nbid);
+/* Base-run seconds of phase P's repetitions N .. WEIGHT - 1 (none when N >=
+ * WEIGHT): from its curve, linear between two points, or BASE_SECONDS per
+ * repetition when it has none. */
+AUGUR_API double augur_sig_base_left(const augur_sig_phase *p, uint64_t n);
 /* Index (1-based) of a module base name, 0 if it is not in the signature. */
 AUGUR_API uint16_t augur_signature_module(const augur_signature *s, const char *basename);
 

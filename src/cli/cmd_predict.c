@@ -52,6 +52,7 @@ typedef struct prediction {
   double model;       /* PET from the phases (the seed's sum of PhaseET x W) */
   const char *source; /* how PET was had: "phases", "run + remaining" or "full run" */
   double remaining;   /* "run + remaining": the predicted time after the stop */
+  int curves;         /* ... from the base run's curves (signature version 4) */
   phase_pred *ph;     /* per signature phase */
 } prediction;
 
@@ -86,22 +87,35 @@ static void finish(const augur_signature *s, const augur_sigresult *r, double se
 
 /* A run that stopped early has already run everything before the stop: that
  * part is measured (the ranks' own time up to the stop), and only the
- * repetitions still to come are predicted, PhaseET x (W - seen). When the
- * stop comes early this is the seed's sum; when it comes late (varying
- * phases whose typical window lies deep in the run) it tends to the
- * measured time instead of multiplying one or
- * two untypical repetitions by the weight. The other phases' time (rest) is
- * charged in the share that remains. Needs every phase's seen count (results
- * version 3); global mode only. */
+ * repetitions still to come are predicted. With a version 4 signature those
+ * are known by number, and the base run says what they took there (the
+ * curve): remaining = their base time x scale, the speed measured on every
+ * repetition timed here (see speed()). A phase's repetitions may differ
+ * (NPB MG's levels share one phase): its timed ones, or its mean, do not
+ * stand for the ones to come, and one timed repetition's ratio is noise
+ * (MG B: 0.70 x for phase 12's, 0.99 over all timed, PET -14 %). Older
+ * signatures: PhaseET x (W - seen). The other phases' time (rest) is
+ * charged in the share that remains. Needs every phase's seen count
+ * (results version 3); global mode only. */
 static void run_plus_remaining(const augur_signature *s, const augur_sigresult *r, prediction *p) {
   if (!r->stopped || (s->irregular && r->irregular)) return;
   double remain = 0, done = 0, all = 0;
   for (uint32_t i = 0; i < s->nphases; i++) {
     if (p->ph[i].seen < 0) return; /* predict() found no count for it */
-    uint64_t w = s->phase[i].weight, n = (uint64_t)p->ph[i].seen, seen = n < w ? n : w;
-    remain += p->ph[i].phase_s * (double)(w - seen);
-    done += p->ph[i].phase_s * (double)seen;
-    all += p->ph[i].phase_s * (double)w;
+    const augur_sig_phase *sp = &s->phase[i];
+    uint64_t w = sp->weight, n = (uint64_t)p->ph[i].seen, seen = n < w ? n : w;
+    double left, whole;
+    if (sp->ncurve) {
+      p->curves = 1;
+      left = augur_sig_base_left(sp, seen) * p->scale;
+      whole = augur_sig_base_left(sp, 0) * p->scale;
+    } else {
+      left = p->ph[i].phase_s * (double)(w - seen);
+      whole = p->ph[i].phase_s * (double)w;
+    }
+    remain += left;
+    done += whole - left;
+    all += whole;
   }
   double rest = all > 0 ? p->rest * (1 - done / all) : p->rest;
   p->remaining = remain + rest;
@@ -188,6 +202,29 @@ static double sampled(const augur_sig_phase *sp, const phase_pred *q) {
   return sp->base_seconds * q->timed_s / sp->sample_seconds;
 }
 
+/* How fast this run goes against the base run, from every repetition timed
+ * here of a global phase whose sample is known and typical (version 3:
+ * exactly the planned repetitions timed, SAMPLE_SECONDS within the factor
+ * AUGUR_SIGNATURE_TYPICAL of the phase's mean): their time here over the
+ * time the same repetitions took there, pooled over the phases (weighted by
+ * time, as the irregular mode's scale). More samples than one phase's
+ * window, which may be a single repetition. Untypical windows stay out, as
+ * in sampled(): a tiny base time magnifies a repetition counted differently
+ * (NPB MG A: 22 us there, 57 ms here). 0: none known. */
+static double speed(const augur_signature *s, const prediction *p) {
+  double here = 0, there = 0;
+  for (uint32_t i = 0; i < s->nphases; i++) {
+    const augur_sig_phase *sp = &s->phase[i];
+    const phase_pred *q = &p->ph[i];
+    if (!measured_here(q->status) || q->timed_s <= 0 || sp->sample_seconds <= 0 ||
+        q->measured != sp->measure || untypical(sp))
+      continue;
+    here += q->timed_s * q->measured;
+    there += sp->sample_seconds * q->measured;
+  }
+  return here > 0 && there > 0 ? here / there : 0;
+}
+
 static void predict(const augur_signature *s, const augur_sigresult *r, double set, prediction *p) {
   if (s->irregular && r->irregular) {
     double tgt = predict_irregular(s, r, p);
@@ -215,8 +252,10 @@ static void predict(const augur_signature *s, const augur_sigresult *r, double s
     }
   }
   /* Phases not measured here ran on the base machine: scale them by how the
-   * measured ones changed. */
-  p->scale = base > 0 && tgt > 0 ? tgt / base : 1.0;
+   * timed repetitions ran against the same ones there (version 3), else by
+   * how the measured phases changed. */
+  double v = speed(s, p);
+  p->scale = v > 0 ? v : base > 0 && tgt > 0 ? tgt / base : 1.0;
   p->pet = 0;
   for (uint32_t i = 0; i < s->nphases; i++) {
     phase_pred *q = &p->ph[i];
@@ -264,9 +303,12 @@ static void print_text(const char *sigpath, const augur_signature *s, const augu
     printf("PET %.6f s  SET %.6f s  (SET/PET %.1f %%)\n", p->pet, p->set,
            p->pet > 0 ? 100.0 * p->set / p->pet : 0.0);
     if (!strcmp(p->source, "run + remaining"))
-      printf("PET = %.6f s run until the stop (measured) + %.6f s predicted for what remained + "
-             "%.6f s start-up and exit; the phases alone say %.6f s\n",
-             r->run_seconds, p->remaining, p->launch, p->model);
+      printf("PET = %.6f s run until the stop (measured) + %.6f s predicted for what remained "
+             "(%s) + %.6f s start-up and exit; the phases alone say %.6f s\n",
+             r->run_seconds, p->remaining,
+             p->curves ? "the base run's time of the repetitions to come x scale"
+                       : "PhaseET x the repetitions to come",
+             p->launch, p->model);
   } else {
     printf("%s: %u ranks, %u phases; the signature run went to the end of the program", sigpath,
            s->nranks, s->nphases);
@@ -310,10 +352,14 @@ static void print_json(const augur_signature *s, const augur_sigresult *r, const
          "\"repeating_phase\": %s, "
          "\"ranks\": %u, \"mode\": \"%s\", \"scale\": %.6f, \"pre_seconds\": %.9f, "
          "\"rest_seconds\": %.9f, \"launch_seconds\": %.9f, "
-         "\"base_run_seconds\": %.9f, \"run_seconds\": %.9f, \"remaining_seconds\": %.9f, ",
+         "\"base_run_seconds\": %.9f, \"run_seconds\": %.9f, \"remaining_seconds\": %.9f, "
+         "\"remaining_from\": \"%s\", ",
          p->pet, p->set, r->stopped ? "true" : "false", p->source, p->model, not_measured(s, p),
          repeats(s) ? "true" : "false", s->nranks, irr ? "irregular" : "global", p->scale, p->pre,
-         p->rest, p->launch, s->base_run_seconds, r->run_seconds, p->remaining);
+         p->rest, p->launch, s->base_run_seconds, r->run_seconds, p->remaining,
+         strcmp(p->source, "run + remaining") ? "none"
+         : p->curves                          ? "base run x scale"
+                                              : "phases");
   if (irr) printf("\"pet_rank\": %u, ", p->pet_rank);
   printf("\"phases\": [");
   for (uint32_t i = 0; i < s->nphases; i++)

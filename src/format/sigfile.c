@@ -189,6 +189,8 @@ void augur_signature_free(augur_signature *s) {
     free(p->rank_units);
     free(p->rank_unit_base);
     free(p->rank_first_unit);
+    free(p->curve_rep);
+    free(p->curve_seconds);
   }
   free(s->phase);
   free(s->program);
@@ -358,7 +360,53 @@ int augur_sig_phase_alloc(const augur_signature *s, augur_sig_phase *p) {
              : -1;
 }
 
-/* VERSION 3 global-mode phase lines end with SAMPLE_SECONDS. */
+/* Version 4, global mode: after the phase line, "curve N" and N lines
+ * "at REP SECONDS" (REP from 0, growing, the last WEIGHT; SECONDS not
+ * decreasing, from 0). */
+static int read_curve(lines *L, augur_sig_phase *p) {
+  int rc;
+  uint32_t n;
+  if ((rc = expect(L, "curve", 1, "'curve N' (points of the base run's time over repetitions)")) !=
+          AUGUR_OK ||
+      (rc = get_u32(L, 1, AUGUR_SIG_CURVE_MAX, &n, "a point count up to 65")) != AUGUR_OK)
+    return rc;
+  if (n == 1) return bad(L, "0 points, or from 2 (repetition 0 and WEIGHT)");
+  if (!n) return AUGUR_OK;
+  p->curve_rep = calloc(n, sizeof *p->curve_rep);
+  p->curve_seconds = calloc(n, sizeof *p->curve_seconds);
+  if (!p->curve_rep || !p->curve_seconds) return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
+  p->ncurve = n;
+  for (uint32_t k = 0; k < n; k++) {
+    if ((rc = expect(L, "at", 2, "'at REP SECONDS' (one per curve point)")) != AUGUR_OK ||
+        (rc = get_u64(L, 1, p->weight, &p->curve_rep[k], "a repetition up to WEIGHT")) !=
+            AUGUR_OK ||
+        (rc = get_double(L, 2, &p->curve_seconds[k], "a time in seconds")) != AUGUR_OK)
+      return rc;
+    if (k ? p->curve_rep[k] <= p->curve_rep[k - 1] : p->curve_rep[k] != 0)
+      return bad(L, "repetitions growing from 0");
+    if (k ? p->curve_seconds[k] < p->curve_seconds[k - 1] : p->curve_seconds[k] != 0)
+      return bad(L, "times not decreasing, from 0");
+  }
+  if (p->curve_rep[n - 1] != p->weight) return bad(L, "a last point at WEIGHT");
+  return AUGUR_OK;
+}
+
+double augur_sig_base_left(const augur_sig_phase *p, uint64_t n) {
+  if (n >= p->weight) return 0;
+  if (p->ncurve < 2) return p->base_seconds * (double)(p->weight - n);
+  uint32_t k = 1;
+  while (p->curve_rep[k] < n)
+    k++;
+  /* n lies in [rep[k-1], rep[k]]: the time before it, interpolated. */
+  uint64_t a = p->curve_rep[k - 1], b = p->curve_rep[k];
+  double ta = p->curve_seconds[k - 1], tb = p->curve_seconds[k];
+  double before = ta + (tb - ta) * (double)(n - a) / (double)(b - a);
+  double left = p->curve_seconds[p->ncurve - 1] - before;
+  return left > 0 ? left : 0;
+}
+
+/* VERSION 3 global-mode phase lines end with SAMPLE_SECONDS; version 4
+ * adds the curve after them. */
 static int read_phase(lines *L, augur_signature *s, augur_sig_phase *p, uint32_t version) {
   int rc;
   uint32_t v;
@@ -383,6 +431,7 @@ static int read_phase(lines *L, augur_signature *s, augur_sig_phase *p, uint32_t
   p->sync = (int)v;
   if (sample && (rc = get_double(L, 8, &p->sample_seconds, "a time in seconds")) != AUGUR_OK)
     return rc;
+  if (version >= 4 && !s->irregular && (rc = read_curve(L, p)) != AUGUR_OK) return rc;
   if (augur_sig_phase_alloc(s, p)) return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
   uint64_t total = 0;
   for (uint32_t r = 0; r < s->nranks; r++) {
@@ -543,7 +592,7 @@ done:
 }
 
 int augur_signature_write(FILE *f, const augur_signature *s) {
-  fprintf(f, "augur-signature 3\n");
+  fprintf(f, "augur-signature %d\n", AUGUR_SIGNATURE_VERSION);
   fprintf(f, "# docs/signature.md; written by augur signature\n");
   fprintf(f, "ranks %u\n", s->nranks);
   if (!s->irregular) fprintf(f, "mode global\n");
@@ -563,6 +612,9 @@ int augur_signature_write(FILE *f, const augur_signature *s) {
             p->base_seconds, p->start, p->measure, p->late, p->sync);
     if (!s->irregular) fprintf(f, " %.9f", p->sample_seconds);
     fprintf(f, "\n");
+    if (!s->irregular) fprintf(f, "curve %u\n", p->ncurve);
+    for (uint32_t k = 0; k < p->ncurve && !s->irregular; k++)
+      fprintf(f, "at %llu %.9f\n", (unsigned long long)p->curve_rep[k], p->curve_seconds[k]);
     for (uint32_t r = 0; r < s->nranks; r++) {
       if (s->irregular) {
         fprintf(f, "rank %u %u %llu %.9f %u %u %llu\n", r, p->ncalls[r],

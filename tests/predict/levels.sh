@@ -55,7 +55,7 @@ assert len(top) == 1, [(p["weight"], p["events"]) for p in ph["phases"]]
 top = top[0]
 assert top["varies"] and top["cv"] > ph["quality"]["cv_bound"], top
 assert top["id"] in ph["quality"]["varying"], ph["quality"]
-assert sig[0] == "augur-signature 3", sig[0]
+assert sig[0] == "augur-signature 4", sig[0]
 line = [l.split() for l in sig if l.startswith("phase %d " % top["id"])][0]
 base, sample = float(line[3]), float(line[8])
 # The timed repetitions are typical of the phase: not only the set-up's
@@ -81,6 +81,10 @@ print("ranks %d: AET %.3f s  PET %.3f s  PETE %.1f %%  SET %.3f s; phase %d: bas
 assert abs(pet - aet) <= tol * aet, "PET %.3f vs AET %.3f" % (pet, aet)
 PYEOF
     fail "ranks $nr levels $3: $(cat "$D/pred.json")"
+  # The repetitions still to come: their base time (the curve) x the speed
+  # pooled over every timed repetition.
+  "$PY" "$(dirname "$0")/remaining.py" "$D/sig" "$D/pred.json" ||
+    fail "ranks $nr levels $3: remaining: $(cat "$D/pred.json")"
 }
 
 # ranks iterations levels work bytes set-up [max period: a V-cycle longer than

@@ -65,6 +65,15 @@ static augur_signature *sample(void) {
     p->measure = i == 1 ? 10 : 1;
     p->late = i == 2;
     p->sync = i == 1;
+    if (i == 1) { /* version 4: the loop's first half is cheap, its second costly */
+      static const uint64_t rep[3] = {0, 200, 400};
+      static const double sec[3] = {0, 2, 10};
+      p->ncurve = 3;
+      p->curve_rep = malloc(sizeof rep);
+      p->curve_seconds = malloc(sizeof sec);
+      memcpy(p->curve_rep, rep, sizeof rep);
+      memcpy(p->curve_seconds, sec, sizeof sec);
+    }
     p->ncalls = calloc(2, sizeof *p->ncalls);
     p->calls = calloc(2, sizeof *p->calls);
     for (uint32_t r = 0; r < 2; r++) {
@@ -127,6 +136,9 @@ static void test_round_trip(void **state) {
     assert_int_equal(a->measure, b->measure);
     assert_int_equal(a->late, b->late);
     assert_int_equal(a->sync, b->sync);
+    assert_int_equal(a->ncurve, b->ncurve);
+    for (uint32_t k = 0; k < a->ncurve; k++)
+      assert_true(a->curve_rep[k] == b->curve_rep[k] && a->curve_seconds[k] == b->curve_seconds[k]);
     for (uint32_t q = 0; q < 2; q++) {
       assert_int_equal(a->ncalls[q], b->ncalls[q]);
       for (uint32_t k = 0; k < a->ncalls[q]; k++) {
@@ -169,10 +181,22 @@ static void test_validation(void **state) {
   augur_signature *s = sample();
   write_sig(s, "a.sig");
   augur_signature_free(s);
-  refuse("augur-signature 3", "augur-trace 1", "not an augur signature");
-  refuse("augur-signature 3", "augur-signature 4", "version 4");
-  refuse(" 0.015625000\nrank 0 1", " -0.5\nrank 0 1", "expected a time in seconds");
-  refuse(" 0.015625000\nrank 0 1", "\nrank 0 1", "SAMPLE_SECONDS");
+  refuse("augur-signature 4", "augur-trace 1", "not an augur signature");
+  refuse("augur-signature 4", "augur-signature 5", "version 5");
+  refuse(" 0.015625000\ncurve 0\nrank 0 1", " -0.5\ncurve 0\nrank 0 1",
+         "expected a time in seconds");
+  refuse(" 0.015625000\ncurve 0\nrank 0 1", "\ncurve 0\nrank 0 1", "SAMPLE_SECONDS");
+  /* Version 4's curve: counts, order, the last point at WEIGHT. */
+  refuse("curve 3\n", "\n", "'curve N'");
+  refuse("curve 3\n", "curve 66\n", "a point count up to 65");
+  refuse("curve 3\nat 0 0.000000000\n", "curve 1\nat 0 0.000000000\n", "0 points, or from 2");
+  refuse("at 0 0.000000000", "at 1 0.000000000", "repetitions growing from 0");
+  refuse("at 0 0.000000000", "at 0 0.500000000", "times not decreasing, from 0");
+  refuse("at 200 2.000000000", "at 0 2.000000000", "repetitions growing from 0");
+  refuse("at 200 2.000000000", "at 200 20.000000000", "times not decreasing");
+  refuse("at 400 10.000000000", "at 399 10.000000000", "a last point at WEIGHT");
+  refuse("at 400 10.000000000", "at 401 10.000000000", "a repetition up to WEIGHT");
+  refuse("at 400 10.000000000\n", "", "'at REP SECONDS'");
   refuse("ranks 2", "ranks 0", ":3: expected a rank count");
   refuse("ranks 2", "ranks two", ":3: expected a rank count");
   refuse("base 12.5", "base -12.5", ":6: expected a time");
@@ -182,7 +206,7 @@ static void test_validation(void **state) {
   refuse("phase 7 400 0.062500000 1", "phase 7 400 0.062500000 400", "START below WEIGHT");
   refuse("phase 9", "phase 7", "distinct phase ids");
   refuse("rank 1 3", "rank 0 3", "the next rank number");
-  refuse("1 0 0 0.015625000\nrank 0 1", "1 1 1 0.015625000\nrank 0 1",
+  refuse("1 0 0 0.015625000\ncurve 0\nrank 0 1", "1 1 1 0.015625000\ncurve 0\nrank 0 1",
          "a sync phase that is not late");
   refuse("call 14 1 14", "call 120 1 13", "not a sub-record");
   refuse("call 14 1 14", "call 14 x 13", "a peer offset");
@@ -210,6 +234,40 @@ static void test_validation(void **state) {
   fclose(f);
   assert_int_not_equal(augur_signature_read(path_of("bin.sig"), &r, &err), AUGUR_OK);
   assert_non_null(strstr(err.msg, "binary"));
+}
+
+/* What the repetitions still to come took in the base run: from the curve
+ * (version 4), linear between its points, so a phase whose first half is
+ * cheap is not predicted at its mean; without a curve (version 3), the
+ * phase's mean each. A version 3 file (no curve lines) still reads. */
+static void test_base_left(void **state) {
+  (void)state;
+  augur_signature *s = sample();
+  const augur_sig_phase *p = &s->phase[1]; /* 400 repetitions: 2 s, then 8 s */
+  assert_true(augur_sig_base_left(p, 0) == 10);
+  assert_true(augur_sig_base_left(p, 100) == 9);
+  assert_true(augur_sig_base_left(p, 200) == 8);
+  assert_true(augur_sig_base_left(p, 300) == 4);
+  assert_true(augur_sig_base_left(p, 400) == 0);
+  assert_true(augur_sig_base_left(p, 500) == 0);
+  /* The mean (0.0625 s) times the 200 left would say 12.5 s, not 8. */
+  assert_true(augur_sig_base_left(&s->phase[0], 0) == s->phase[0].base_seconds);
+  write_sig(s, "a.sig");
+  char *text = slurp(path_of("a.sig")), *v3 = malloc(strlen(text) + 1), *o = v3;
+  for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+    if (!strncmp(line, "curve ", 6) || !strncmp(line, "at ", 3)) continue;
+    o += sprintf(o, "%s\n", !strcmp(line, "augur-signature 4") ? "augur-signature 3" : line);
+  }
+  put("v3.sig", v3);
+  augur_signature *r = NULL;
+  augur_error err = {0};
+  assert_int_equal(augur_signature_read(path_of("v3.sig"), &r, &err), AUGUR_OK);
+  assert_int_equal(r->phase[1].ncurve, 0);
+  assert_true(augur_sig_base_left(&r->phase[1], 200) == 200 * r->phase[1].base_seconds);
+  augur_signature_free(r);
+  free(v3);
+  free(text);
+  augur_signature_free(s);
 }
 
 static void test_result_round_trip(void **state) {
@@ -305,7 +363,7 @@ static void test_program(void **state) {
   s->build_id = strdup("0123abcd");
   write_sig(s, "a.sig");
   char *text = slurp(path_of("a.sig"));
-  assert_non_null(strstr(text, "augur-signature 3\nranks") || strstr(text, "augur-signature 3\n#"));
+  assert_non_null(strstr(text, "augur-signature 4\nranks") || strstr(text, "augur-signature 4\n#"));
   assert_non_null(strstr(text, "mode global\nprogram solver 0123abcd\n"));
   augur_signature *r = NULL;
   augur_error err = {0};
@@ -341,8 +399,9 @@ static void test_irregular(void **state) {
   augur_signature *s = sample_irregular();
   write_sig(s, "a.sig");
   char *text = slurp(path_of("a.sig"));
-  assert_non_null(strstr(text, "augur-signature 3\n"));
+  assert_non_null(strstr(text, "augur-signature 4\n"));
   assert_non_null(strstr(text, "mode irregular\n"));
+  assert_null(strstr(text, "curve")); /* global mode only */
   free(text);
   augur_signature *r = NULL;
   augur_error err = {0};
@@ -431,9 +490,9 @@ static int teardown(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_round_trip),        cmocka_unit_test(test_validation),
-      cmocka_unit_test(test_result_round_trip), cmocka_unit_test(test_irregular),
-      cmocka_unit_test(test_program),
+      cmocka_unit_test(test_round_trip), cmocka_unit_test(test_validation),
+      cmocka_unit_test(test_base_left),  cmocka_unit_test(test_result_round_trip),
+      cmocka_unit_test(test_irregular),  cmocka_unit_test(test_program),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -289,6 +289,34 @@ static void plan_global(const augur_logical *lg, const augur_phase *ph, uint32_t
   *k = best_k;
 }
 
+/* The base run's cumulative time over PH's repetitions (version 4): every
+ * repetition's when the weight is below AUGUR_SIG_CURVE_MAX, else evenly
+ * spaced points. At a stop, the repetitions still to come are known by
+ * number, and this says what they took in the base run (NPB MG's levels
+ * share one phase but not its time). 0 points for a single repetition. */
+static int build_curve(const augur_logical *lg, const augur_phase *ph, augur_sig_phase *sp,
+                       augur_error *err) {
+  if (ph->weight < 2) return AUGUR_OK;
+  uint64_t w = ph->weight;
+  uint32_t n = w + 1 < AUGUR_SIG_CURVE_MAX ? (uint32_t)w + 1 : AUGUR_SIG_CURVE_MAX;
+  sp->curve_rep = malloc(n * sizeof *sp->curve_rep);
+  sp->curve_seconds = malloc(n * sizeof *sp->curve_seconds);
+  if (!sp->curve_rep || !sp->curve_seconds) return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+  double sum = 0;
+  uint32_t k = 0;
+  for (uint64_t j = 0; j <= w; j++) {
+    uint64_t at = k * w / (n - 1); /* the next point's repetition */
+    if (j == at) {
+      sp->curve_rep[k] = j;
+      sp->curve_seconds[k++] = sum / 1e9;
+    }
+    uint64_t u = j < w ? occurrence_unit(ph, j) : UINT64_MAX;
+    if (u != UINT64_MAX) sum += rep_ns(lg, u, ph->nunits);
+  }
+  sp->ncurve = k;
+  return AUGUR_OK;
+}
+
 /* Global mode: one signature phase per relevant phase, every rank's calls
  * in the ticks of its first repetition. */
 static int build_global(const augur_logical *lg, const augur_phases *p, augur_trace *t,
@@ -342,7 +370,8 @@ static int build_global(const augur_logical *lg, const augur_phases *p, augur_tr
     plan_global(lg, ph, measure, budget, settle, &sp->start, &sp->measure);
     sp->sample_seconds = sample_seconds(lg, ph, sp->start, sp->measure);
     sp->late = repeating && ph->weight == 1 && ph->tick_first >= window_end;
-    int rc = alloc_ranks(s, sp, err);
+    int rc = build_curve(lg, ph, sp, err);
+    if (!rc) rc = alloc_ranks(s, sp, err);
     for (uint32_t r = 0; r < s->nranks && !rc; r++)
       rc = fingerprint_rank(s, lg, r, ph->tick_first, ph->tick_last, t, sp, err);
     if (rc) return rc;
