@@ -9,7 +9,10 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "grow.h"
 #include "hugealloc.h"
+#include "idletab.h"
+#include "mix.h"
 #include "prefetch.h"
 #include "reader_int.h"
 
@@ -66,7 +69,8 @@ typedef struct reqtab {
   req_ent *e;
   size_t cap, n;
   req_ent *pool;
-  uint32_t npool, cappool, freelist;
+  uint32_t npool, freelist;
+  size_t cappool;
 } reqtab;
 
 static int req_queue_push(reqtab *q, req_ent *x, const req_ent *info) {
@@ -74,13 +78,7 @@ static int req_queue_push(reqtab *q, req_ent *x, const req_ent *info) {
   if (i) {
     q->freelist = q->pool[i - 1].qhead;
   } else {
-    if (q->npool == q->cappool) {
-      uint32_t cap = q->cappool ? q->cappool * 2 : 16;
-      req_ent *p = realloc(q->pool, sizeof *p * cap);
-      if (!p) return -1;
-      q->pool = p;
-      q->cappool = cap;
-    }
+    if (aug_grow((void **)&q->pool, &q->cappool, (size_t)q->npool + 1, sizeof *q->pool)) return -1;
     i = ++q->npool;
   }
   q->pool[i - 1] = *info;
@@ -104,17 +102,12 @@ static void req_queue_clear(reqtab *q, req_ent *x) {
 }
 
 static size_t req_home(uint64_t h, size_t cap) {
-  h ^= h >> 29;
-  h *= 0xbf58476d1ce4e5b9ull;
-  h ^= h >> 32;
-  return (size_t)h & (cap - 1);
+  return (size_t)aug_mix64(h) & (cap - 1);
 }
 
 /* Slots are empty (used 0), hold a request (1) or are idle (2): a handle
- * whose requests all completed keeps its slot, because MPI hands the same
- * handles out again and again; an idle slot counts as absent. Idle slots
- * leave when the table is half full, and it doubles only if more than a
- * quarter of it holds requests. */
+ * whose requests all completed keeps its slot; an idle slot counts as
+ * absent. Sizing: idletab.h. */
 enum { REQ_EMPTY = 0, REQ_LIVE = 1, REQ_IDLE = 2 };
 
 static req_ent *req_find(reqtab *q, uint64_t h) {
@@ -128,11 +121,11 @@ static req_ent *req_find(reqtab *q, uint64_t h) {
 /* The slot for handle h, inserted if new (NULL if out of memory). Callers
  * fill the fields in place: no struct temporaries on the hot path. */
 static req_ent *req_slot(reqtab *q, uint64_t h, int *fresh) {
-  if ((q->n + 1) * 2 > q->cap) {
+  if (aug_idletab_full(q->n, q->cap)) {
     size_t live = 0;
     for (size_t i = 0; i < q->cap; i++)
       live += q->e[i].used == REQ_LIVE;
-    size_t cap = !q->cap ? 64 : (live + 1) * 4 > q->cap ? q->cap * 2 : q->cap;
+    size_t cap = !q->cap ? 64 : aug_idletab_cap(q->cap, live);
     req_ent *e = calloc(cap, sizeof *e);
     if (!e) return NULL;
     for (size_t i = 0; i < q->cap; i++) {
@@ -371,7 +364,7 @@ static inline int finish(augur_stream *s, augur_event *ev) {
     if (l < 256 && s->cs_small[l]) {
       g = s->cs_small[l] - 1;
     } else {
-      if (!aug_map_get(&s->r->cs, l, &g)) g = 0;
+      if (!aug_u64map_get(&s->r->cs, l, &g)) g = 0;
       if (l < 256) s->cs_small[l] = g + 1;
     }
     ev->callsite = g;
@@ -610,9 +603,9 @@ static int open_rank_stream(augur_trace *t, uint32_t rank, ZSTD_DCtx *shared, ui
   s->group = s->peeked = -1;
   for (unsigned i = 0; i < 128; i++)
     s->cls[i] = (uint16_t)classify(i);
-  s->clk_base = (int64_t)((uint64_t)s->r->off0 - (uint64_t)t->shift);
-  s->clk_slope = s->r->slope;
-  s->clk_l0 = s->r->l0;
+  s->clk_base = aug_clock_base(&s->r->clk, t->shift);
+  s->clk_slope = s->r->clk.slope;
+  s->clk_l0 = s->r->clk.l0;
   /* One cursor per thread seen in the index. */
   uint32_t threads[64], nthreads = 0;
   uint32_t *th = threads;
