@@ -7,7 +7,9 @@
 
 #include "mix.h"
 
-static size_t slot_of(uint64_t key, size_t cap) { return (size_t)aug_mix64(key) & (cap - 1); }
+static size_t slot_of(uint64_t key, size_t cap) {
+  return (size_t)aug_mix64(key) & (cap - 1);
+}
 
 static int grow(aug_u64map *m) {
   if (m->cap > SIZE_MAX / 2 / sizeof(uint64_t)) return -1;
