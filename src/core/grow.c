@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 int aug_grow(void **p, size_t *cap, size_t need, size_t size) {
-  assert(size > 0 && (*p != NULL || *cap == 0));
+  assert(p && cap && size > 0);
   if (need <= *cap) return 0;
   size_t n = *cap ? *cap : 16;
   while (n < need) {
