@@ -41,6 +41,7 @@
 
 #include "augur/api.h"
 #include "augur/text.h"
+#include "io.h"
 #include "mon_store.h"
 
 typedef struct config {
@@ -241,25 +242,6 @@ static void *writer(void *arg) {
 }
 
 /* ---- frame workers ---- */
-/* Sends all of P on the non-blocking FD within io_timeout. 0, or -1. */
-static int write_all(int fd, const uint8_t *p, size_t n) {
-  int64_t deadline = now_ms() + (int64_t)cfg.io_timeout_s * 1000;
-  while (n) {
-    ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-    if (w < 0 && errno == EINTR) continue;
-    if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      int64_t left = deadline - now_ms();
-      struct pollfd pf = {fd, POLLOUT, 0};
-      if (left <= 0 || poll(&pf, 1, (int)left) < 0) return -1;
-      continue;
-    }
-    if (w <= 0) return -1;
-    p += w;
-    n -= (size_t)w;
-  }
-  return 0;
-}
-
 static int send_ack(int fd, int status, const uint8_t *uid) {
   uint8_t body[MON_ACK_LEN] = {0};
   body[0] = (uint8_t)status;
@@ -271,7 +253,7 @@ static int send_ack(int fd, int status, const uint8_t *uid) {
     logmsg("error", "cannot sign an ack (the sender will retry): %s", why);
     return -1;
   }
-  int rc = write_all(fd, frame, n);
+  int rc = aug_write_all(fd, frame, n, 1, (int64_t)cfg.io_timeout_s * 1000);
   free(frame);
   return rc;
 }

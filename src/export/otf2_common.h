@@ -33,6 +33,11 @@ enum {
 /* Attribute names as written in the archive ("augur::type", ...). */
 extern const char *const otf2_attr_names[OTF2A_COUNT];
 
+/* The attribute values of event e (v[OTF2A_TYPE] = e->type, ...). */
+void otf2_attrs_of(const augur_event *e, uint64_t v[OTF2A_COUNT]);
+/* Sets the field of e that attribute a carries to x; a >= OTF2A_COUNT: nothing. */
+void otf2_attr_set(augur_event *e, unsigned a, uint64_t x);
+
 /* Archive property holding the augur definitions as compact JSON. */
 #define OTF2_AUGUR_PROPERTY "AUGUR::DEFS"
 

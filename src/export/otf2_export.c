@@ -11,14 +11,9 @@
 #include <otf2/otf2.h>
 
 #include "augur/export.h"
+#include "grow.h"
 #include "otf2_common.h"
 #include "otf2_defs_json.h"
-
-const char *const otf2_attr_names[OTF2A_COUNT] = {
-    "augur::type",       "augur::flags",   "augur::peer",  "augur::tag",    "augur::bytes",
-    "augur::bytes_recv", "augur::req",     "augur::comm",  "augur::hash",   "augur::callsite",
-    "augur::aux",        "augur::t_start", "augur::t_end", "augur::thread", "augur::ctr0",
-    "augur::ctr1",       "augur::ctr2",    "augur::ctr3"};
 
 typedef struct xloc {
   uint32_t rank, thread;
@@ -114,13 +109,7 @@ static xloc *get_loc(xp *x, uint32_t rank, uint32_t thread) {
     if (x->locs[i].rank != rank) break; /* ranks are exported one after another */
     if (x->locs[i].thread == thread) return &x->locs[i];
   }
-  if (x->nlocs == x->caplocs) {
-    size_t cap = x->caplocs ? 2 * x->caplocs : 64;
-    xloc *n = realloc(x->locs, cap * sizeof *n);
-    if (!n) return NULL;
-    x->locs = n;
-    x->caplocs = cap;
-  }
+  if (aug_grow((void **)&x->locs, &x->caplocs, x->nlocs + 1, sizeof *x->locs)) return NULL;
   xloc *l = &x->locs[x->nlocs];
   memset(l, 0, sizeof *l);
   l->rank = rank;
@@ -133,23 +122,8 @@ static xloc *get_loc(xp *x, uint32_t rank, uint32_t thread) {
 
 static void put_attrs(xp *x, const augur_event *e) {
   OTF2_AttributeList_RemoveAllAttributes(x->al);
-  uint64_t v[OTF2A_COUNT] = {0};
-  v[OTF2A_TYPE] = e->type;
-  v[OTF2A_FLAGS] = e->flags;
-  v[OTF2A_PEER] = (uint32_t)e->peer;
-  v[OTF2A_TAG] = (uint32_t)e->tag;
-  v[OTF2A_BYTES] = e->bytes;
-  v[OTF2A_BYTES_RECV] = e->bytes_recv;
-  v[OTF2A_REQ] = e->req;
-  v[OTF2A_COMM] = e->comm;
-  v[OTF2A_HASH] = e->hash;
-  v[OTF2A_CALLSITE] = e->callsite;
-  v[OTF2A_AUX] = e->aux;
-  v[OTF2A_T_START] = e->t_start;
-  v[OTF2A_T_END] = e->t_end;
-  v[OTF2A_THREAD] = e->thread;
-  for (int i = 0; i < AUGUR_MAX_COUNTERS; i++)
-    v[OTF2A_CTR0 + i] = e->ctr[i];
+  uint64_t v[OTF2A_COUNT];
+  otf2_attrs_of(e, v);
   for (uint32_t a = 0; a < OTF2A_COUNT; a++)
     if (v[a] || a == OTF2A_TYPE) OTF2_AttributeList_AddUint64(x->al, a, v[a]);
 }

@@ -14,6 +14,7 @@
 
 #include "augur/export.h"
 #include "augur/writer.h"
+#include "clock.h"
 #include "otf2_common.h"
 #include "otf2_defs_json.h"
 
@@ -387,62 +388,6 @@ static int32_t stored_peer(const im *m, const augur_event *e, uint32_t rank) {
   return e->peer;
 }
 
-/* ---- clock: the reader's global(local), and its inverse ---- */
-
-typedef struct clk {
-  int64_t off0;
-  double slope;
-  uint64_t l0;
-} clk;
-
-static int64_t drift(const clk *c, uint64_t local) {
-  double x = c->slope * (double)(int64_t)(local - c->l0);
-  if (!(x > -4.6e18 && x < 4.6e18)) x = x > 0 ? 4.6e18 : -4.6e18;
-  return (int64_t)(x < 0 ? x - 0.5 : x + 0.5);
-}
-static void clk_setup(clk *c, const augur_rank_def *d) {
-  memset(c, 0, sizeof *c);
-  const augur_clock_sync *in = NULL, *fin = NULL;
-  for (uint32_t i = 0; d && i < d->nsync; i++) {
-    if (d->sync[i].kind == AUGUR_SYNC_INIT && !in) in = &d->sync[i];
-    if (d->sync[i].kind == AUGUR_SYNC_FINALIZE && !fin) fin = &d->sync[i];
-  }
-  if (!in) in = fin;
-  if (!in) return;
-  c->off0 = in->offset_ns;
-  c->l0 = in->local_ns;
-  if (fin && fin != in && fin->local_ns != in->local_ns)
-    c->slope = ((double)fin->offset_ns - (double)in->offset_ns) /
-               (double)(int64_t)(fin->local_ns - in->local_ns);
-}
-static uint64_t clk_global(const clk *c, int64_t shift, uint64_t local) {
-  uint64_t g = local + ((uint64_t)c->off0 - (uint64_t)shift);
-  if (c->slope != 0.0) g += (uint64_t)drift(c, local);
-  return (int64_t)g < 0 ? 0 : g;
-}
-/* A local time the reader maps to g. The map is l + base + slope*(l - l0)
- * rounded, slope tiny: a few Newton steps land within a nanosecond or two,
- * single steps finish (every g a recorded event has is reachable). */
-static uint64_t clk_local(const clk *c, int64_t shift, uint64_t g) {
-  uint64_t l = g - ((uint64_t)c->off0 - (uint64_t)shift);
-  for (int i = 0; i < 8; i++) {
-    uint64_t h = clk_global(c, shift, l);
-    if (h == g) return l;
-    if (g == 0) break; /* clamped: step back below */
-    l += g - h;        /* wraps correctly when h > g */
-  }
-  for (int i = 0; i < 64; i++) {
-    uint64_t h = clk_global(c, shift, l);
-    if (h == g) return l;
-    if (g == 0 && (int64_t)h > 0) { /* clamped region: go back far enough */
-      l -= h;
-      continue;
-    }
-    l += h < g ? 1 : (uint64_t)-1;
-  }
-  return l;
-}
-
 /* ---- events ---- */
 
 static void note(augur_import_report *rep, const char *fmt, ...)
@@ -488,10 +433,10 @@ static int push(im *m, lstate *s, const augur_event *e) {
   o->rank = s->rank;
   o->thread = s->thread;
   if (m->augur) {
-    clk c;
-    clk_setup(&c, m->rdef);
-    o->t_start = clk_local(&c, m->shift, e->t_start);
-    o->t_end = clk_local(&c, m->shift, e->t_end);
+    aug_clock c;
+    aug_clock_setup(&c, m->rdef);
+    o->t_start = aug_clock_to_local(&c, m->shift, e->t_start);
+    o->t_end = aug_clock_to_local(&c, m->shift, e->t_end);
   }
   o->peer = stored_peer(m, e, s->rank);
   if (o->t_end > m->last_ns) m->last_ns = o->t_end;
@@ -513,55 +458,8 @@ static int augur_attrs(const im *m, const OTF2_AttributeList *al, augur_event *e
     OTF2_AttributeValue v;
     if (OTF2_AttributeList_GetAttributeByIndex(al, i, &a, &ty, &v) != OTF2_SUCCESS) continue;
     if (a >= m->nattr || m->attr[a] < 0 || ty != OTF2_TYPE_UINT64) continue;
-    uint64_t x = v.uint64;
-    switch (m->attr[a]) {
-    case OTF2A_TYPE:
-      e->type = (uint16_t)x;
-      found = x < AUGUR_EV_MAX;
-      break;
-    case OTF2A_FLAGS:
-      e->flags = (uint16_t)x;
-      break;
-    case OTF2A_PEER:
-      e->peer = (int32_t)(uint32_t)x;
-      break;
-    case OTF2A_TAG:
-      e->tag = (int32_t)(uint32_t)x;
-      break;
-    case OTF2A_BYTES:
-      e->bytes = x;
-      break;
-    case OTF2A_BYTES_RECV:
-      e->bytes_recv = x;
-      break;
-    case OTF2A_REQ:
-      e->req = x;
-      break;
-    case OTF2A_COMM:
-      e->comm = x;
-      break;
-    case OTF2A_HASH:
-      e->hash = x;
-      break;
-    case OTF2A_CALLSITE:
-      e->callsite = x;
-      break;
-    case OTF2A_AUX:
-      e->aux = (uint32_t)x;
-      break;
-    case OTF2A_T_START:
-      e->t_start = x;
-      break;
-    case OTF2A_T_END:
-      e->t_end = x;
-      break;
-    case OTF2A_THREAD:
-      e->thread = (uint32_t)x;
-      break;
-    default:
-      e->ctr[m->attr[a] - OTF2A_CTR0] = x;
-      break;
-    }
+    otf2_attr_set(e, (unsigned)m->attr[a], v.uint64);
+    if (m->attr[a] == OTF2A_TYPE) found = v.uint64 < AUGUR_EV_MAX;
   }
   return found;
 }
@@ -997,10 +895,9 @@ int augur_import_otf2(const char *anchor, const char *out, const augur_export_op
   }
   if (rc != AUGUR_OK) goto done;
   if (m.augur && m.defs.has_rank[0]) {
-    clk c;
-    clk_setup(&c, &m.defs.ranks[0]);
-    m.shift = (int64_t)(m.defs.ranks[0].init_ns + (uint64_t)c.off0 +
-                        (c.slope != 0.0 ? (uint64_t)drift(&c, m.defs.ranks[0].init_ns) : 0));
+    aug_clock c;
+    aug_clock_setup(&c, &m.defs.ranks[0]);
+    m.shift = aug_clock_shift(&c, m.defs.ranks[0].init_ns);
   }
   for (size_t i = 0; i < m.nlocs; i++)
     if (m.locs[i].rank != UINT32_MAX) OTF2_Reader_SelectLocation(rd, m.locs[i].ref);
@@ -1096,13 +993,4 @@ done:
   OTF2_Reader_Close(rd);
   free_im(&m);
   return rc;
-}
-
-void augur_import_report_free(augur_import_report *r) {
-  if (!r) return;
-  for (size_t i = 0; i < r->nnotes; i++)
-    free(r->notes[i]);
-  free(r->notes);
-  r->notes = NULL;
-  r->nnotes = 0;
 }

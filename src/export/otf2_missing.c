@@ -20,12 +20,3 @@ int augur_import_otf2(const char *anchor, const char *out, const augur_export_op
   (void)rep;
   return augur_fail(err, AUGUR_E_STATE, "augur was built without OTF2 support");
 }
-
-void augur_import_report_free(augur_import_report *r) {
-  if (!r) return;
-  for (size_t i = 0; i < r->nnotes; i++)
-    free(r->notes[i]);
-  free(r->notes);
-  r->notes = NULL;
-  r->nnotes = 0;
-}

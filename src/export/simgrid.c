@@ -19,6 +19,7 @@
 
 #include "augur/export.h"
 #include "export_util.h"
+#include "grow.h"
 
 /* SimGrid's own wildcard values (smpi/smpi.h), written for unresolved
  * Irecv sources and tags so that the later "wait" names the same request. */
@@ -46,13 +47,7 @@ static sg_req *reqs_find(sg_reqs *r, uint64_t handle) {
 }
 
 static int reqs_add(sg_reqs *r, const sg_req *q) {
-  if (r->n == r->cap) {
-    size_t ncap = r->cap ? r->cap * 2 : 16;
-    sg_req *nv = realloc(r->v, ncap * sizeof *nv);
-    if (!nv) return AUGUR_E_NOMEM;
-    r->v = nv;
-    r->cap = ncap;
-  }
+  if (aug_grow((void **)&r->v, &r->cap, r->n + 1, sizeof *r->v)) return AUGUR_E_NOMEM;
   r->v[r->n++] = *q;
   return AUGUR_OK;
 }

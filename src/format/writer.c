@@ -13,6 +13,7 @@
 #include "augur/writer.h"
 #include "check.h"
 #include "format.h"
+#include "io.h"
 
 struct augur_writer {
   int fd;
@@ -29,19 +30,6 @@ struct augur_writer {
   ZSTD_CCtx *cctx;
   aug_evenc enc;
 };
-
-static int write_all(int fd, const uint8_t *p, size_t n) {
-  while (n > 0) {
-    ssize_t k = write(fd, p, n);
-    if (k < 0) {
-      if (errno == EINTR) continue;
-      return -1;
-    }
-    p += k;
-    n -= (size_t)k;
-  }
-  return 0;
-}
 
 #if AUG_CHECKS
 /* The file holds what the writer counted: its offset is w->bytes (blocks
@@ -91,7 +79,7 @@ static int write_block(augur_writer *w, unsigned kind, uint32_t thread, uint32_t
   h.payload_hash = XXH3_64bits(payload, h.stored_size);
   aug_blkhdr_pack(w->out.p, &h);
   size_t total = AUG_BLKHDR_SIZE + h.stored_size;
-  if (write_all(w->fd, w->out.p, total)) {
+  if (aug_write_all(w->fd, w->out.p, total, 0, -1)) {
     w->broken = 1;
     return augur_fail(err, AUGUR_E_IO, "%s: rank %u: write at offset %llu failed: %s", w->path,
                       w->rank, (unsigned long long)w->bytes, strerror(errno));
@@ -162,7 +150,7 @@ int augur_writer_open(augur_writer **wp, const char *dir, uint32_t rank, uint32_
   uint8_t hdr[AUG_FILEHDR_SIZE];
   aug_filehdr fh = {AUG_FORMAT_MAJOR, AUG_FORMAT_MINOR, rank, nranks, 0};
   aug_filehdr_pack(hdr, &fh);
-  if (write_all(w->fd, hdr, sizeof hdr)) {
+  if (aug_write_all(w->fd, hdr, sizeof hdr, 0, -1)) {
     int e = errno;
     augur_fail(err, AUGUR_E_IO, "%s: rank %u: write of the file header failed: %s", w->path, rank,
                strerror(e));

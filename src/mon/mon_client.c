@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "io.h"
 #include "mon.h"
 
 static int64_t now_ms(void) {
@@ -80,42 +81,18 @@ static void set_timeouts(int fd, int64_t ms) {
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 }
 
-/* All N bytes to a socket (SOCK: no SIGPIPE) or a file. 0, or -1. */
-static int write_all(int fd, const uint8_t *p, size_t n, int sock) {
-  while (n) {
-    ssize_t w = sock ? send(fd, p, n, MSG_NOSIGNAL) : write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return -1;
-    p += w;
-    n -= (size_t)w;
-  }
-  return 0;
-}
-
-/* All N bytes from a socket or a file. 0, or -1. */
-static int read_all(int fd, uint8_t *p, size_t n) {
-  while (n) {
-    ssize_t r = read(fd, p, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return -1;
-    p += r;
-    n -= (size_t)r;
-  }
-  return 0;
-}
-
 /* Reads and authenticates one ack frame for record UID: its status, or -1. */
 static int read_ack(const mon_sender *s, int fd, const uint8_t *uid) {
   uint8_t ack[MON_HDR + MON_ACK_LEN + MON_CRED_MAX];
   uint16_t type;
   uint32_t len, auth;
   char why[256];
-  if (read_all(fd, ack, MON_HDR) != 0 ||
+  if (aug_read_all(fd, ack, MON_HDR) != 0 ||
       mon_header_check(ack, MON_ACK_LEN, &type, &len, &auth, why, sizeof why) != 0 ||
       type != MON_T_ACK || len != MON_ACK_LEN)
     return -1;
   size_t n = (size_t)MON_HDR + len + MON_TRAILER(auth);
-  if (read_all(fd, ack + MON_HDR, n - MON_HDR) != 0 ||
+  if (aug_read_all(fd, ack + MON_HDR, n - MON_HDR) != 0 ||
       mon_frame_parse(&s->key, ack, n, MON_ACK_LEN, why, sizeof why) != 0 ||
       memcmp(ack + MON_HDR + 4, uid, 16) != 0)
     return -1;
@@ -138,7 +115,7 @@ static int send_once(const mon_sender *s, const char *hostport, const uint8_t *p
   }
   set_timeouts(fd, deadline - now_ms());
   int status = -1;
-  if (write_all(fd, frame, n, 1) == 0) status = read_ack(s, fd, payload);
+  if (aug_write_all(fd, frame, n, 1, -1) == 0) status = read_ack(s, fd, payload);
   free(frame);
   close(fd);
   return status;
@@ -307,7 +284,7 @@ static int spool_write(int dfd, const char *name, const uint8_t *data, size_t n,
     if (fd < 0 && errno == EEXIST) unlinkat(dfd, tmp, 0); /* left by a crash: ours */
   }
   if (fd < 0) return -1;
-  int ok = write_all(fd, data, n, 0) == 0 && fsync(fd) == 0;
+  int ok = aug_write_all(fd, data, n, 0, -1) == 0 && fsync(fd) == 0;
   ok = close(fd) == 0 && ok;
   if (ok)
     ok = replace ? renameat(dfd, tmp, dfd, name) == 0
@@ -343,7 +320,7 @@ static int spool_key(int dfd, const char *dir, int create, mon_key *k, char *why
     close(fd);
     fd = -1;
   }
-  if (fd < 0 || read_all(fd, k->bytes, SPOOL_KEY_LEN) != 0) {
+  if (fd < 0 || aug_read_all(fd, k->bytes, SPOOL_KEY_LEN) != 0) {
     if (fd >= 0) snprintf(fwhy, sizeof fwhy, "%s", strerror(errno));
     snprintf(why, whyn, "the spool's key %.300s/%s is unusable (%s)", dir, MON_SPOOL_KEY, fwhy);
     if (fd >= 0) close(fd);
@@ -423,7 +400,7 @@ static uint8_t *spool_read(int dfd, const char *name, const mon_key *k, const ui
   if (fd < 0) return NULL;
   size_t n = (size_t)st.st_size;
   uint8_t *b = n >= MON_HDR ? malloc(n) : NULL;
-  if (!b || read_all(fd, b, n) != 0) {
+  if (!b || aug_read_all(fd, b, n) != 0) {
     snprintf(why, whyn, "%s", b ? "unreadable" : "not a spooled record (too short)");
     free(b);
     close(fd);

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "grow.h"
+#include "mix.h"
 #include "rec_internal.h"
 #include "u64map.h"
 
@@ -52,7 +54,7 @@ static uint64_t handle_key(MPI_Comm c) {
 }
 
 static size_t slot_of(uint64_t key) {
-  return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (SLOTS - 1);
+  return (size_t)aug_mix64(key) & (SLOTS - 1);
 }
 
 static slot *find(uint64_t key) {
@@ -355,15 +357,7 @@ void aug_comm_idup_started(augur_event *ev, MPI_Comm parent, MPI_Comm *newcomm, 
    * cannot be counted in different orders on different ranks. */
   def.id = make_id(AUGUR_COMM_KIND_DUP + 100, pid, members, size, NULL, 0);
   ev->req = def.id;
-  if (nidup == idup_cap) {
-    size_t nc = idup_cap ? idup_cap * 2 : 8;
-    idup *ni = realloc(idups, nc * sizeof *ni);
-    if (ni) {
-      idups = ni;
-      idup_cap = nc;
-    }
-  }
-  if (nidup < idup_cap) {
+  if (aug_grow((void **)&idups, &idup_cap, nidup + 1, sizeof *idups) == 0) {
     idups[nidup++] = (idup){aug_req_id(req), newcomm, def.id, (uint32_t)rank, (uint32_t)size};
     atomic_store(&aug_idup_pending, (int)nidup);
   }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "fortran_wrap.h"
+#include "grow.h"
 
 aug_f_fn aug_f_resolve(aug_f_slot *slot) {
   void *p = dlsym(RTLD_NEXT, slot->name);
@@ -97,14 +98,10 @@ static void f_scratch_key_init(void) {
 MPI_Fint *aug_f_scratch(int n) {
   size_t need = n > 0 ? (size_t)n : 1;
   if (need <= f_scratch_cap) return f_scratch;
-  size_t cap = f_scratch_cap ? f_scratch_cap : 64;
-  while (cap < need)
-    cap *= 2;
-  MPI_Fint *p = realloc(f_scratch, cap * sizeof *p);
-  if (!p) return NULL;
+  MPI_Fint *p = f_scratch;
+  if (aug_grow((void **)&p, &f_scratch_cap, need, sizeof *p)) return NULL;
   pthread_once(&f_scratch_once, f_scratch_key_init);
   pthread_setspecific(f_scratch_key, p);
   f_scratch = p;
-  f_scratch_cap = cap;
   return p;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "grow.h"
 #include "wrap.h"
 
 int32_t aug_peer(int r) {
@@ -206,15 +207,8 @@ static pthread_mutex_t trk_lock = PTHREAD_MUTEX_INITIALIZER;
 void aug_recv_track(MPI_Request req, void *buf, int count, MPI_Datatype dt, int persistent) {
   if (!aug_cfg.payload_hash || req == MPI_REQUEST_NULL) return;
   pthread_mutex_lock(&trk_lock);
-  if (ntrk == trk_cap) {
-    size_t nc = trk_cap ? trk_cap * 2 : 64;
-    tracked *nt = realloc(trk, nc * sizeof *nt);
-    if (nt) {
-      trk = nt;
-      trk_cap = nc;
-    }
-  }
-  if (ntrk < trk_cap) trk[ntrk++] = (tracked){aug_req_id(req), buf, count, dt, persistent};
+  if (aug_grow((void **)&trk, &trk_cap, ntrk + 1, sizeof *trk) == 0)
+    trk[ntrk++] = (tracked){aug_req_id(req), buf, count, dt, persistent};
   pthread_mutex_unlock(&trk_lock);
 }
 

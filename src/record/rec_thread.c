@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "rec_internal.h"
 
 /* Records kept free above soft_cap, so that a parent committed through the
@@ -219,14 +220,7 @@ void aug_rec_commit(const augur_event *ev) {
 /* ---- scratch ---- */
 
 static void *grow(void *p, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return p;
-  size_t c = *cap ? *cap : 16;
-  while (c < need)
-    c *= 2;
-  void *np = realloc(p, c * elem);
-  if (!np) return NULL;
-  *cap = c;
-  return np;
+  return aug_grow(&p, cap, need, elem) ? NULL : p;
 }
 
 #define SCRATCH(fn, type, field)                                                                   \

@@ -18,7 +18,7 @@ typedef struct samples {
 } samples;
 
 static void push(samples *s, double x) {
-  if (sim_grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v)) {
+  if (aug_grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v)) {
     s->nomem = 1;
     return;
   }

@@ -258,8 +258,8 @@ static int emit(ex *x, const augur_sim_op *op, uint32_t line) {
   sim_rank_ops *ro = &x->g->ranks[x->rank];
   xrank *r = &x->rk[x->rank];
   if (ro->n >= UINT32_MAX - 1) return xnomem(x); /* op indices are 32-bit in wait lists */
-  if (sim_grow((void **)&ro->ops, &ro->cap, ro->n + 1, sizeof *ro->ops) ||
-      sim_grow((void **)&r->lines, &r->cap, ro->n + 1, sizeof *r->lines))
+  if (aug_grow((void **)&ro->ops, &ro->cap, ro->n + 1, sizeof *ro->ops) ||
+      aug_grow((void **)&r->lines, &r->cap, ro->n + 1, sizeof *r->lines))
     return xnomem(x);
   ro->ops[ro->n] = *op;
   r->lines[ro->n++] = line;
@@ -273,13 +273,13 @@ static int run_wait(ex *x, const gstmt *s) {
   augur_sim_graph *g = x->g;
   size_t first = g->nwaits, n = 0;
   if (s->all) {
-    if (sim_grow((void **)&g->waits, &g->wait_cap, g->nwaits + x->nout, sizeof *g->waits))
+    if (aug_grow((void **)&g->waits, &g->wait_cap, g->nwaits + x->nout, sizeof *g->waits))
       return xnomem(x);
     if (x->nout) memcpy(g->waits + g->nwaits, x->outst, x->nout * sizeof *x->outst);
     n = x->nout;
     x->nout = 0;
   } else {
-    if (sim_grow((void **)&g->waits, &g->wait_cap, g->nwaits + s->npos, sizeof *g->waits))
+    if (aug_grow((void **)&g->waits, &g->wait_cap, g->nwaits + s->npos, sizeof *g->waits))
       return xnomem(x);
     for (size_t i = 0; i < s->npos; i++) {
       if (s->pos[i] >= x->nout)
@@ -333,7 +333,7 @@ static int run_p2p(ex *x, const gstmt *s) {
   op.b = bytes;
   if (emit(x, &op, s->line)) return -1;
   if (s->flags & AUGUR_SIM_F_NONBLOCKING) {
-    if (sim_grow((void **)&x->outst, &x->outcap, x->nout + 1, sizeof *x->outst)) return xnomem(x);
+    if (aug_grow((void **)&x->outst, &x->outcap, x->nout + 1, sizeof *x->outst)) return xnomem(x);
     x->outst[x->nout++] = (uint32_t)(x->g->ranks[x->rank].n - 1);
   }
   return 0;
@@ -373,7 +373,7 @@ static int run_branch(ex *x, const gstmt *s) {
     while (i < x->nsh && x->sh[i].s != s)
       i++;
     if (i == x->nsh) {
-      if (sim_grow((void **)&x->sh, &x->shcap, x->nsh + 1, sizeof *x->sh)) return xnomem(x);
+      if (aug_grow((void **)&x->sh, &x->shcap, x->nsh + 1, sizeof *x->sh)) return xnomem(x);
       x->sh[x->nsh].s = s;
       x->sh[x->nsh++].k = 0;
     }
@@ -490,7 +490,7 @@ static int setup_comms(ex *x) {
       for (uint32_t r = lo; r < hi; r++) {
         if (x->cpos[c][r] >= 0)
           return xfail(x, sp->line, "comm %s: rank %u listed twice", gc->name, r);
-        if (sim_grow((void **)&x->cmem[c], &cap, n + 1, sizeof **x->cmem)) return xnomem(x);
+        if (aug_grow((void **)&x->cmem[c], &cap, n + 1, sizeof **x->cmem)) return xnomem(x);
         x->cpos[c][r] = (int32_t)n;
         x->cmem[c][n++] = r;
       }

@@ -188,7 +188,7 @@ static gx *node(parser *p, int kind) {
     perr(p, "expression longer than %d terms", GF_MAX_LINE_NODES);
     return NULL;
   }
-  if (sim_grow((void **)&f->nodes, &f->nodes_cap, f->nnodes + 1, sizeof *f->nodes)) {
+  if (aug_grow((void **)&f->nodes, &f->nodes_cap, f->nnodes + 1, sizeof *f->nodes)) {
     nomem(p);
     return NULL;
   }
@@ -229,7 +229,7 @@ static int signed_num(parser *p, const char *what, double *v) {
 /* Appends the pair (V, W) to X's tv/tp (CAP: their capacity). */
 static int add_pair(parser *p, gx *x, size_t *cap, double v, double w) {
   size_t had = *cap;
-  if (sim_grow((void **)&x->tv, cap, x->n + 1, sizeof *x->tv)) return nomem(p);
+  if (aug_grow((void **)&x->tv, cap, x->n + 1, sizeof *x->tv)) return nomem(p);
   if (*cap != had) {
     double *q = realloc(x->tp, *cap * sizeof *q);
     if (!q) return nomem(p);
@@ -405,7 +405,7 @@ static gx *expr(parser *p, const char *what) {
 /* ---- statements ---------------------------------------------------------- */
 
 static gstmt *add_stmt(parser *p, gblock *b, int kind) {
-  if (sim_grow((void **)&b->v, &b->cap, b->n + 1, sizeof *b->v)) return nomem(p), NULL;
+  if (aug_grow((void **)&b->v, &b->cap, b->n + 1, sizeof *b->v)) return nomem(p), NULL;
   gstmt *s = &b->v[b->n++];
   memset(s, 0, sizeof *s);
   s->kind = kind;
@@ -515,7 +515,7 @@ static int parse_branch(parser *p, gstmt *s) {
     if (!is_id(p, "p"))
       return perr(p, "branch: expected 'p PROBABILITY {' or '}', got %s", desc(p));
     lex(p);
-    if (sim_grow((void **)&s->arms, &cap, s->narms + 1, sizeof *s->arms)) return nomem(p);
+    if (aug_grow((void **)&s->arms, &cap, s->narms + 1, sizeof *s->arms)) return nomem(p);
     garm *a = &s->arms[s->narms++];
     memset(a, 0, sizeof *a);
     if (!(a->p = expr(p, "p")) || open_brace(p, "p") || parse_block(p, &a->body, p->line, "p {"))
@@ -579,7 +579,7 @@ static int parse_stmt(parser *p, gblock *b) {
       double v = p->t.num;
       if (v < 0 || v != floor(v) || v > 1e6)
         return perr(p, "wait: expected a request position (0, 1, ...), got %g", v);
-      if (sim_grow((void **)&s->pos, &cap, s->npos + 1, sizeof *s->pos)) return nomem(p);
+      if (aug_grow((void **)&s->pos, &cap, s->npos + 1, sizeof *s->pos)) return nomem(p);
       s->pos[s->npos++] = (uint32_t)v;
       lex(p);
     }
@@ -661,7 +661,7 @@ static int parse_class(parser *p) {
   int rc = parse_block(p, &c.body, p->line, "class {");
   p->in_class = 0;
   size_t cap = f->nclasses;
-  if (sim_grow((void **)&f->classes, &cap, f->nclasses + 1, sizeof *f->classes)) {
+  if (aug_grow((void **)&f->classes, &cap, f->nclasses + 1, sizeof *f->classes)) {
     free(c.name);
     return nomem(p);
   }
@@ -676,7 +676,7 @@ static int parse_comm(parser *p) {
     if (!strcmp(f->comms[i].name, p->t.id))
       return perr(p, "communicator '%s' defined twice", p->t.id);
   size_t cap = f->ncomms;
-  if (sim_grow((void **)&f->comms, &cap, f->ncomms + 1, sizeof *f->comms)) return nomem(p);
+  if (aug_grow((void **)&f->comms, &cap, f->ncomms + 1, sizeof *f->comms)) return nomem(p);
   gcomm *c = &f->comms[f->ncomms++];
   memset(c, 0, sizeof *c);
   c->line = p->line;
@@ -684,7 +684,7 @@ static int parse_comm(parser *p) {
   lex(p);
   size_t scap = 0;
   while (p->t.tt != T_END) {
-    if (sim_grow((void **)&c->specs, &scap, c->n + 1, sizeof *c->specs)) return nomem(p);
+    if (aug_grow((void **)&c->specs, &scap, c->n + 1, sizeof *c->specs)) return nomem(p);
     gcspec *sp = &c->specs[c->n++];
     memset(sp, 0, sizeof *sp);
     sp->line = p->line;
@@ -763,7 +763,7 @@ static int parse_all(parser *p) {
           expect_end(p, "start"))
         return -1;
       if (rk != floor(rk) || rk > 1e9) return perr(p, "start: expected a rank, got %g", rk);
-      if (sim_grow((void **)&f->starts, &scap, f->nstarts + 1, sizeof *f->starts)) return nomem(p);
+      if (aug_grow((void **)&f->starts, &scap, f->nstarts + 1, sizeof *f->starts)) return nomem(p);
       f->starts[f->nstarts].rank = (uint32_t)rk;
       f->starts[f->nstarts++].seconds = sec;
     } else if (!strcmp(kw, "compute") || !strcmp(kw, "send") || !strcmp(kw, "recv") ||
@@ -864,7 +864,7 @@ int augur_gfile_load(augur_gfile **out, const char *path, augur_error *err) {
   char *buf = NULL;
   size_t n = 0, cap = 0;
   for (;;) {
-    if (sim_grow((void **)&buf, &cap, n + 65536, 1)) {
+    if (aug_grow((void **)&buf, &cap, n + 65536, 1)) {
       fclose(fp);
       free(buf);
       return augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory", path);

@@ -57,7 +57,7 @@ typedef struct wctx {
 
 static void sb_add(strbuf *b, const char *s, size_t n) {
   if (b->nomem) return;
-  if (sim_grow((void **)&b->s, &b->cap, b->n + n + 1, 1)) {
+  if (aug_grow((void **)&b->s, &b->cap, b->n + n + 1, 1)) {
     b->nomem = 1;
     return;
   }
@@ -110,7 +110,7 @@ static int intern(wctx *w, const char *key) {
     h = (h + 1) & (w->hcap - 1);
   }
   char *k = strdup(key);
-  if (!k || sim_grow((void **)&w->keys, &w->kcap, w->nkeys + 1, sizeof *w->keys)) {
+  if (!k || aug_grow((void **)&w->keys, &w->kcap, w->nkeys + 1, sizeof *w->keys)) {
     free(k);
     return w->nomem = 1, 0;
   }
@@ -120,7 +120,7 @@ static int intern(wctx *w, const char *key) {
 }
 
 static void seq_add(wctx *w, wseq *s, const witem *it) {
-  if (sim_grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v)) {
+  if (aug_grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v)) {
     w->nomem = 1;
     return;
   }
@@ -216,7 +216,7 @@ static int rank_leaves(wctx *w, uint32_t r, witem **out, size_t *nout) {
         snprintf(key, sizeof key, "%s -%u %llu", verb, g->nranks - d, (unsigned long long)op->b);
       it.tok = intern(w, key);
       if (nb) {
-        if (sim_grow((void **)&outst, &cap_req, nout_req + 1, sizeof *outst)) goto nomem;
+        if (aug_grow((void **)&outst, &cap_req, nout_req + 1, sizeof *outst)) goto nomem;
         outst[nout_req++] = (uint32_t)i;
       }
       break;
@@ -225,7 +225,7 @@ static int rank_leaves(wctx *w, uint32_t r, witem **out, size_t *nout) {
       size_t nl = (size_t)op->b, found = 0;
       const uint32_t *wl = nl ? g->waits + op->a : NULL;
       int len = snprintf(key, sizeof key, "wait");
-      if (sim_grow((void **)&hit, &hit_cap, nout_req + 1, 1)) goto nomem;
+      if (aug_grow((void **)&hit, &hit_cap, nout_req + 1, 1)) goto nomem;
       memset(hit, 0, nout_req + 1);
       for (size_t j = 0; j < nl; j++)
         for (size_t q = 0; q < nout_req; q++)

@@ -6,19 +6,8 @@
 #include <string.h>
 
 #include "augur/report.h"
+#include "mix.h"
 #include "sim_int.h"
-
-int sim_grow(void **p, size_t *cap, size_t need, size_t size) {
-  if (need <= *cap) return 0;
-  size_t n = *cap ? *cap : 16;
-  while (n < need)
-    n *= 2;
-  void *q = realloc(*p, n * size);
-  if (!q) return -1;
-  *p = q;
-  *cap = n;
-  return 0;
-}
 
 int sim_cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -26,10 +15,7 @@ int sim_cmp_double(const void *a, const void *b) {
 }
 
 uint64_t sim_splitmix(uint64_t *x) {
-  uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
+  return aug_mix64(*x += 0x9e3779b97f4a7c15ull);
 }
 
 augur_sim_graph *augur_sim_graph_new(uint32_t nranks) {
@@ -102,7 +88,7 @@ int64_t augur_sim_add_op(augur_sim_graph *g, uint32_t rank, const augur_sim_op *
   if (rank >= g->nranks) return -1;
   sim_rank_ops *ro = &g->ranks[rank];
   if (ro->n >= UINT32_MAX - 1) return -1; /* op indices are 32-bit in wait lists */
-  if (sim_grow((void **)&ro->ops, &ro->cap, ro->n + 1, sizeof *ro->ops)) return -1;
+  if (aug_grow((void **)&ro->ops, &ro->cap, ro->n + 1, sizeof *ro->ops)) return -1;
   ro->ops[ro->n] = *op;
   return (int64_t)ro->n++;
 }
@@ -117,7 +103,7 @@ int64_t augur_sim_add_compute(augur_sim_graph *g, uint32_t rank, double seconds)
 int64_t augur_sim_add_message(augur_sim_graph *g, uint32_t sender, uint32_t receiver,
                               uint64_t bytes, unsigned flags) {
   if (sender >= g->nranks || receiver >= g->nranks) return -1;
-  if (sim_grow((void **)&g->msgs, &g->msg_cap, g->nmsgs + 1, sizeof *g->msgs)) return -1;
+  if (aug_grow((void **)&g->msgs, &g->msg_cap, g->nmsgs + 1, sizeof *g->msgs)) return -1;
   augur_sim_msg *m = &g->msgs[g->nmsgs];
   m->bytes = bytes;
   m->sender = sender;
@@ -150,7 +136,7 @@ int64_t augur_sim_add_recv(augur_sim_graph *g, uint32_t rank, uint64_t msg, unsi
 }
 
 int64_t sim_add_waitlist(augur_sim_graph *g, const uint32_t *ops, uint32_t n) {
-  if (sim_grow((void **)&g->waits, &g->wait_cap, g->nwaits + n, sizeof *g->waits)) return -1;
+  if (aug_grow((void **)&g->waits, &g->wait_cap, g->nwaits + n, sizeof *g->waits)) return -1;
   memcpy(g->waits + g->nwaits, ops, n * sizeof *ops);
   int64_t first = (int64_t)g->nwaits;
   g->nwaits += n;
@@ -178,7 +164,7 @@ int64_t augur_sim_add_comm(augur_sim_graph *g, const uint32_t *members, uint32_t
   if (n == 0) return -1;
   for (uint32_t i = 0; i < n; i++)
     if (members[i] >= g->nranks) return -1;
-  if (sim_grow((void **)&g->comms, &g->comm_cap, g->ncomms + 1, sizeof *g->comms)) return -1;
+  if (aug_grow((void **)&g->comms, &g->comm_cap, g->ncomms + 1, sizeof *g->comms)) return -1;
   uint32_t *m = malloc(n * sizeof *m);
   if (!m) return -1;
   memcpy(m, members, n * sizeof *m);

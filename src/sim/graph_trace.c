@@ -208,7 +208,7 @@ static int64_t add(builder *b, uint32_t rank, augur_sim_op *op) {
   if (b->stream) {
     sim_rank_ops *ro = &b->g->ranks[rank];
     scale_sites(b, ro, op);
-    if (sim_grow((void **)&ro->ops, &ro->cap, ro->n + 1, sizeof *ro->ops)) {
+    if (aug_grow((void **)&ro->ops, &ro->cap, ro->n + 1, sizeof *ro->ops)) {
       b->nomem = 1;
       return -1;
     }
@@ -282,7 +282,7 @@ static void track_request(builder *b, uint32_t rank, uint64_t req, int64_t op) {
 }
 
 static void wl_push(builder *b, uint64_t op) {
-  if (sim_grow((void **)&b->wl, &b->wl_cap, b->nwl + 1, sizeof *b->wl)) {
+  if (aug_grow((void **)&b->wl, &b->wl_cap, b->nwl + 1, sizeof *b->wl)) {
     b->nomem = 1;
     return;
   }
@@ -296,7 +296,7 @@ static void add_wait(builder *b, const augur_event *p, const uint64_t *ops, uint
   int64_t first;
   if (b->stream) {
     sim_rank_ops *ro = &g->ranks[p->rank];
-    if (sim_grow((void **)&ro->wl, &ro->wl_cap, ro->nwl + n, sizeof *ro->wl)) {
+    if (aug_grow((void **)&ro->wl, &ro->wl_cap, ro->nwl + n, sizeof *ro->wl)) {
       b->nomem = 1;
       return;
     }
@@ -304,7 +304,7 @@ static void add_wait(builder *b, const augur_event *p, const uint64_t *ops, uint
     first = (int64_t)(ro->wl_base + ro->nwl);
     ro->nwl += n;
   } else {
-    if (sim_grow((void **)&g->waits, &g->wait_cap, g->nwaits + n, sizeof *g->waits)) {
+    if (aug_grow((void **)&g->waits, &g->wait_cap, g->nwaits + n, sizeof *g->waits)) {
       b->nomem = 1;
       return;
     }
@@ -485,7 +485,7 @@ static void on_event(builder *b, const augur_event *ev) {
   case AUGUR_EV_RECV_INIT: {
     local(b, ev);
     if (ev->peer < 0) return;
-    if (sim_grow((void **)&b->pers, &b->pers_cap, b->npers + 1, sizeof *b->pers)) {
+    if (aug_grow((void **)&b->pers, &b->pers_cap, b->npers + 1, sizeof *b->pers)) {
       b->nomem = 1;
       return;
     }

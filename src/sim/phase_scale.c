@@ -36,7 +36,7 @@ static int ranges_of(const augur_phases *p, const augur_sim_phase_scale *sc, siz
     }
     for (uint32_t q = 0; q < ph->nruns; q++)
       for (uint64_t j = 0; j < ph->runs[q].count; j++) {
-        if (sim_grow((void **)&r, &cap, k + 1, sizeof *r)) {
+        if (aug_grow((void **)&r, &cap, k + 1, sizeof *r)) {
           free(r);
           return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
         }

@@ -126,7 +126,7 @@ static int heap_push(heap *q, double t, uint32_t kind, uint32_t idx, uint32_t ve
   assert(kind >= EV_XFER && kind <= EV_CDONE);
   hev e = {time_key(t), q->seq++ << 3 | kind, idx, ver};
   if (e.key == q->now && (q->rn == 0 || q->ring[q->head].key == e.key)) return ring_push(q, e);
-  if (sim_grow((void **)&q->h, &q->cap, q->n + 1, sizeof *q->h)) return -1;
+  if (aug_grow((void **)&q->h, &q->cap, q->n + 1, sizeof *q->h)) return -1;
   size_t i = q->n++;
   while (i > 0) {
     size_t p = (i - 1) / 2;
@@ -300,7 +300,7 @@ static uint32_t new_slot(sim *s) {
     i = s->free_slot;
     s->free_slot = s->slots[i].next_free;
   } else {
-    if (sim_grow((void **)&s->slots, &s->slot_cap, s->nslots + 1, sizeof *s->slots)) {
+    if (aug_grow((void **)&s->slots, &s->slot_cap, s->nslots + 1, sizeof *s->slots)) {
       s->nomem = 1;
       return NONE32;
     }
@@ -479,14 +479,14 @@ static void flow_start(sim *s, uint32_t v, double now) {
     fi = s->free_flow;
     s->free_flow = s->flows[fi].slot;
   } else {
-    if (sim_grow((void **)&s->flows, &s->flow_cap, s->nflows + 1, sizeof *s->flows)) {
+    if (aug_grow((void **)&s->flows, &s->flow_cap, s->nflows + 1, sizeof *s->flows)) {
       s->nomem = 1;
       return;
     }
     fi = (uint32_t)s->nflows++;
     s->flows[fi].ver = 0;
   }
-  if (sim_grow((void **)&s->active, &s->active_cap, s->nactive + 1, sizeof *s->active)) {
+  if (aug_grow((void **)&s->active, &s->active_cap, s->nactive + 1, sizeof *s->active)) {
     s->nomem = 1;
     return;
   }
@@ -782,7 +782,7 @@ static void req_open(sim *s, uint32_t r, const augur_sim_op *op) {
     rr->nreq = k;
     rr->req_dead = 0;
   }
-  if (sim_grow((void **)&rr->req, &rr->req_cap, rr->nreq + 1, sizeof *rr->req)) {
+  if (aug_grow((void **)&rr->req, &rr->req_cap, rr->nreq + 1, sizeof *rr->req)) {
     s->nomem = 1;
     return;
   }
@@ -939,7 +939,7 @@ static int coll_begin(sim *s, uint32_t r, const augur_sim_op *op) {
   size_t n = sim_coll_steps(s->m, op->type, c, me, root, op->b, rr->steps, rr->steps_cap);
   if (n > rr->steps_cap) {
     size_t cap = rr->steps_cap;
-    if (sim_grow((void **)&rr->steps, &cap, n, sizeof *rr->steps)) {
+    if (aug_grow((void **)&rr->steps, &cap, n, sizeof *rr->steps)) {
       s->nomem = 1;
       return 0;
     }
@@ -1232,7 +1232,7 @@ static int sim_setup(sim *s, uint32_t variant, uint32_t *variants, augur_sim_res
     s->r[r].t = own_next(&s->r[r], s->r[r].t);
   }
   /* Point-to-point messages of a graph occupy slots 0..nmsgs-1. */
-  if (sim_grow((void **)&s->slots, &s->slot_cap, g->nmsgs ? g->nmsgs : 1, sizeof *s->slots))
+  if (aug_grow((void **)&s->slots, &s->slot_cap, g->nmsgs ? g->nmsgs : 1, sizeof *s->slots))
     return sim_nomem(err);
   if (s->src_rc < 0) return AUGUR_OK;
   if (!s->src) s->nslots = g->nmsgs; /* streaming: the messages read so far have theirs */

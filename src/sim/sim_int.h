@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "augur/sim.h"
+#include "grow.h"
 
 typedef struct sim_rank_ops {
   augur_sim_op *ops;
@@ -44,8 +45,6 @@ struct augur_sim_graph {
   double measured;
 };
 
-/* Grows *p (elements of SIZE bytes, capacity *cap) to hold NEED; -1 on ENOMEM. */
-int sim_grow(void **p, size_t *cap, size_t need, size_t size);
 /* qsort comparator of doubles, ascending. */
 int sim_cmp_double(const void *a, const void *b);
 /* splitmix64: the next value of the sequence whose state is *X. */

@@ -14,85 +14,11 @@
 #include <xxhash.h>
 #include <zstd.h>
 
+#include "grow.h"
 #include "reader_int.h"
 #include "varint.h"
 
 #define MAX_NRANKS (1u << 24)
-
-/* ---- u64 -> u32 map ---- */
-
-static size_t map_slot(uint64_t key, size_t cap) {
-  key ^= key >> 33;
-  key *= 0xff51afd7ed558ccdull;
-  key ^= key >> 33;
-  return (size_t)key & (cap - 1);
-}
-
-static int map_grow(aug_map *m) {
-  size_t cap = m->cap ? m->cap * 2 : 64;
-  uint64_t *keys = calloc(cap, sizeof *keys);
-  uint32_t *vals = calloc(cap, sizeof *vals);
-  if (!keys || !vals) {
-    free(keys);
-    free(vals);
-    return -1;
-  }
-  for (size_t i = 0; i < m->cap; i++) {
-    if (!m->vals[i]) continue;
-    size_t s = map_slot(m->keys[i], cap);
-    while (vals[s])
-      s = (s + 1) & (cap - 1);
-    keys[s] = m->keys[i];
-    vals[s] = m->vals[i];
-  }
-  free(m->keys);
-  free(m->vals);
-  m->keys = keys;
-  m->vals = vals;
-  m->cap = cap;
-  return 0;
-}
-
-int aug_map_put(aug_map *m, uint64_t key, uint32_t val) {
-  if ((m->n + 1) * 4 > m->cap * 3 && map_grow(m)) return -1;
-  size_t s = map_slot(key, m->cap);
-  while (m->vals[s] && m->keys[s] != key)
-    s = (s + 1) & (m->cap - 1);
-  if (!m->vals[s]) m->n++;
-  m->keys[s] = key;
-  m->vals[s] = val + 1;
-  return 0;
-}
-
-int aug_map_get(const aug_map *m, uint64_t key, uint32_t *val) {
-  if (!m->cap) return 0;
-  size_t s = map_slot(key, m->cap);
-  while (m->vals[s]) {
-    if (m->keys[s] == key) {
-      *val = m->vals[s] - 1;
-      return 1;
-    }
-    s = (s + 1) & (m->cap - 1);
-  }
-  return 0;
-}
-
-void aug_map_free(aug_map *m) {
-  free(m->keys);
-  free(m->vals);
-  memset(m, 0, sizeof *m);
-}
-
-/* Grows an array of `size`-byte elements to hold n + 1. */
-static int grow(void **p, size_t *cap, size_t n, size_t size) {
-  if (n < *cap) return 0;
-  size_t c = *cap ? *cap * 2 : 16;
-  void *q = realloc(*p, c * size);
-  if (!q) return -1;
-  *p = q;
-  *cap = c;
-  return 0;
-}
 
 /* ---- trace.json ---- */
 
@@ -269,7 +195,7 @@ static int same_ranks(const int32_t *a, const int32_t *b, uint32_t n) {
  * Returns 0, or -1 with *why set. */
 static int merge_comm(augur_trace *t, augur_comm_def *c, const char **why) {
   uint32_t ix;
-  if (aug_map_get(&t->comm_ix, c->id, &ix)) {
+  if (aug_u64map_get(&t->comm_ix, c->id, &ix)) {
     const augur_comm_def *o = &t->comms[ix];
     /* MPI_COMM_SELF has a different member on every rank. */
     if (c->id != AUGUR_COMM_SELF && (o->size != c->size || o->remote_size != c->remote_size ||
@@ -281,8 +207,8 @@ static int merge_comm(augur_trace *t, augur_comm_def *c, const char **why) {
     aug_comm_def_free(c);
     return 0;
   }
-  if (grow((void **)&t->comms, &t->capcomms, t->ncomms, sizeof *t->comms) ||
-      aug_map_put(&t->comm_ix, c->id, (uint32_t)t->ncomms)) {
+  if (aug_grow((void **)&t->comms, &t->capcomms, t->ncomms + 1, sizeof *t->comms) ||
+      aug_u64map_put(&t->comm_ix, c->id, (uint32_t)t->ncomms)) {
     *why = "out of memory";
     return -1;
   }
@@ -294,21 +220,22 @@ static int merge_comm(augur_trace *t, augur_comm_def *c, const char **why) {
 static int merge_module(augur_trace *t, aug_rank *r, augur_module_def *m, const char **why) {
   uint64_t h = XXH3_64bits(m->path, strlen(m->path));
   uint32_t gid = 0;
-  if (!aug_map_get(&t->module_ix, h, &gid) || strcmp(t->modules[gid - 1].path, m->path) != 0) {
+  if (!aug_u64map_get(&t->module_ix, h, &gid) || strcmp(t->modules[gid - 1].path, m->path) != 0) {
     gid = 0;
     for (size_t i = 0; i < t->nmodules && !gid; i++) /* hash collision: search */
       if (strcmp(t->modules[i].path, m->path) == 0) gid = (uint32_t)i + 1;
   }
   if (!gid) {
-    if (grow((void **)&t->modules, &t->capmodules, t->nmodules, sizeof *t->modules)) goto oom;
+    if (aug_grow((void **)&t->modules, &t->capmodules, t->nmodules + 1, sizeof *t->modules))
+      goto oom;
     gid = (uint32_t)t->nmodules + 1;
-    if (aug_map_put(&t->module_ix, h, gid)) goto oom;
+    if (aug_u64map_put(&t->module_ix, h, gid)) goto oom;
     t->modules[t->nmodules].id = gid;
     t->modules[t->nmodules++].path = m->path;
     m->path = NULL;
   }
   free(m->path);
-  if (aug_map_put(&r->mod, m->id, gid)) goto oom;
+  if (aug_u64map_put(&r->mod, m->id, gid)) goto oom;
   return 0;
 oom:
   *why = "out of memory";
@@ -318,29 +245,29 @@ oom:
 static int merge_callsite(augur_trace *t, aug_rank *r, const augur_callsite_def *c,
                           const char **why) {
   uint32_t gmod, gid = 0;
-  if (!aug_map_get(&r->mod, c->module, &gmod)) {
+  if (!aug_u64map_get(&r->mod, c->module, &gmod)) {
     *why = "call site refers to a module that was never defined";
     return -1;
   }
   uint64_t key[2] = {gmod, c->offset};
   uint64_t h = XXH3_64bits(key, sizeof key);
-  if (aug_map_get(&t->callsite_ix, h, &gid)) {
+  if (aug_u64map_get(&t->callsite_ix, h, &gid)) {
     const augur_callsite_def *o = &t->callsites[gid - 1];
     if (o->module != gmod || o->offset != c->offset) gid = 0;
   }
   if (!gid) {
-    for (size_t i = 0; i < t->ncallsites && !gid && t->callsite_ix.n != t->ncallsites; i++)
+    for (size_t i = 0; i < t->ncallsites && !gid && t->callsite_ix.count != t->ncallsites; i++)
       if (t->callsites[i].module == gmod && t->callsites[i].offset == c->offset)
         gid = (uint32_t)i + 1;
   }
   if (!gid) {
-    if (grow((void **)&t->callsites, &t->capcallsites, t->ncallsites, sizeof *t->callsites))
+    if (aug_grow((void **)&t->callsites, &t->capcallsites, t->ncallsites + 1, sizeof *t->callsites))
       goto oom;
     gid = (uint32_t)t->ncallsites + 1;
-    if (aug_map_put(&t->callsite_ix, h, gid)) goto oom;
+    if (aug_u64map_put(&t->callsite_ix, h, gid)) goto oom;
     t->callsites[t->ncallsites++] = (augur_callsite_def){gid, gmod, c->offset};
   }
-  if (aug_map_put(&r->cs, c->id, gid)) goto oom;
+  if (aug_u64map_put(&r->cs, c->id, gid)) goto oom;
   return 0;
 oom:
   *why = "out of memory";
@@ -481,9 +408,9 @@ typedef struct scan_bufs {
  * as out of order otherwise. LAST maps a thread to the index of its last
  * block. Returns 1 to index the block, 0 to drop it. */
 static int in_order(aug_rank *r, uint32_t rank, uint64_t off, const aug_blkhdr *h,
-                    const aug_map *last) {
+                    const aug_u64map *last) {
   uint32_t ix;
-  if (!aug_map_get(last, h->thread, &ix)) return 1;
+  if (!aug_u64map_get(last, h->thread, &ix)) return 1;
   const aug_block *prev = &r->blocks[ix];
   if (h->first_ns >= prev->info.last_ns) return 1;
   /* The repeat is looked for among the last 4096 blocks: bounded work per
@@ -525,7 +452,7 @@ static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *
     return augur_fail(err, AUGUR_E_IO, "%s: rank %u: %s", r->file, rank, strerror(errno));
   }
   int rc = AUGUR_OK;
-  aug_map last = {0}; /* thread -> index of its last events block */
+  aug_u64map last = {0}; /* thread -> index of its last events block */
   struct stat st;
   uint8_t hdr[AUG_BLKHDR_SIZE];
   char why[256];
@@ -588,8 +515,8 @@ static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *
     if (h.kind == AUG_BLK_EVENTS && !in_order(r, rank, off, &h, &last)) {
       /* dropped (augur_trace_dropped), the walk goes on */
     } else if (h.kind == AUG_BLK_EVENTS) {
-      if (grow((void **)&r->blocks, &r->capblocks, r->nblocks, sizeof *r->blocks) ||
-          aug_map_put(&last, h.thread, (uint32_t)r->nblocks)) {
+      if (aug_grow((void **)&r->blocks, &r->capblocks, r->nblocks + 1, sizeof *r->blocks) ||
+          aug_u64map_put(&last, h.thread, (uint32_t)r->nblocks)) {
         rc = augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory for the block index", r->file);
         goto out;
       }
@@ -618,29 +545,9 @@ static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *
     off += AUG_BLKHDR_SIZE + h.stored_size;
   }
 out:
-  aug_map_free(&last);
+  aug_u64map_free(&last);
   close(fd);
   return rc;
-}
-
-/* offset(local) from the INIT and FINALIZE syncs (see the format doc). */
-static void setup_clock(aug_rank *r) {
-  r->off0 = 0;
-  r->slope = 0.0;
-  r->l0 = 0;
-  if (!r->has_def) return;
-  const augur_clock_sync *in = NULL, *fin = NULL;
-  for (uint32_t i = 0; i < r->def.nsync; i++) {
-    if (r->def.sync[i].kind == AUGUR_SYNC_INIT && !in) in = &r->def.sync[i];
-    if (r->def.sync[i].kind == AUGUR_SYNC_FINALIZE && !fin) fin = &r->def.sync[i];
-  }
-  if (!in) in = fin;
-  if (!in) return;
-  r->off0 = in->offset_ns;
-  r->l0 = in->local_ns;
-  if (fin && fin != in && fin->local_ns != in->local_ns)
-    r->slope = ((double)fin->offset_ns - (double)in->offset_ns) /
-               (double)(int64_t)(fin->local_ns - in->local_ns);
 }
 
 int augur_trace_open(augur_trace **tp, const char *path, augur_error *err) {
@@ -691,11 +598,11 @@ int augur_trace_open(augur_trace **tp, const char *path, augur_error *err) {
   ZSTD_freeDCtx(sb.dctx);
   if (rc != AUGUR_OK) goto fail;
   for (uint32_t r = 0; r < t->nranks; r++)
-    setup_clock(&t->ranks[r]);
+    aug_clock_setup(&t->ranks[r].clk, t->ranks[r].has_def ? &t->ranks[r].def : NULL);
   t->shift = 0;
   if (t->ranks[0].has_def) {
     const aug_rank *r0 = &t->ranks[0];
-    t->shift = (int64_t)(r0->def.init_ns + (uint64_t)aug_offset_at(r0, r0->def.init_ns));
+    t->shift = aug_clock_shift(&r0->clk, r0->def.init_ns);
   }
   *tp = t;
   return AUGUR_OK;
@@ -713,8 +620,8 @@ void augur_trace_close(augur_trace *t) {
     free(k->damage);
     free(k->dropped);
     if (k->has_def) aug_rank_def_free(&k->def);
-    aug_map_free(&k->cs);
-    aug_map_free(&k->mod);
+    aug_u64map_free(&k->cs);
+    aug_u64map_free(&k->mod);
   }
   free(t->ranks);
   for (size_t i = 0; i < t->ncomms; i++)
@@ -724,9 +631,9 @@ void augur_trace_close(augur_trace *t) {
     free(t->modules[i].path);
   free(t->modules);
   free(t->callsites);
-  aug_map_free(&t->comm_ix);
-  aug_map_free(&t->module_ix);
-  aug_map_free(&t->callsite_ix);
+  aug_u64map_free(&t->comm_ix);
+  aug_u64map_free(&t->module_ix);
+  aug_u64map_free(&t->callsite_ix);
   aug_resolver_free(t->res);
   augur_trace_info *in = &t->info;
   for (int i = 0; in->argv && i < in->argc; i++)
@@ -773,7 +680,7 @@ const augur_comm_def *augur_trace_comm_at(const augur_trace *t, size_t i) {
 }
 const augur_comm_def *augur_trace_comm(const augur_trace *t, uint64_t id) {
   uint32_t ix;
-  return aug_map_get(&t->comm_ix, id, &ix) ? &t->comms[ix] : NULL;
+  return aug_u64map_get(&t->comm_ix, id, &ix) ? &t->comms[ix] : NULL;
 }
 size_t augur_trace_ncallsites(const augur_trace *t) {
   return t->ncallsites;

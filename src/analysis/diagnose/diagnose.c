@@ -8,6 +8,7 @@
 
 #include "dx_int.h"
 #include "extent.h"
+#include "grow.h"
 
 /* Critical-path counters are kept while ranks x call sites stay below this
  * (2 counters each): 16 M counters = 128 MiB at most. */
@@ -28,13 +29,7 @@ static void cp_advance(dx *d, uint32_t rank, uint64_t cs, uint64_t t, int is_mpi
 }
 
 static int push_snap(dx_rank *r, const augur_event *ev) {
-  if (r->nsnaps == r->capsnaps) {
-    size_t nc = r->capsnaps ? r->capsnaps * 2 : 4;
-    dx_snap *ns = realloc(r->snaps, nc * sizeof *ns);
-    if (!ns) return -1;
-    r->snaps = ns;
-    r->capsnaps = nc;
-  }
+  if (aug_grow((void **)&r->snaps, &r->capsnaps, r->nsnaps + 1, sizeof *r->snaps)) return -1;
   r->snaps[r->nsnaps++] = (dx_snap){ev->comm, ev->t_start, r->seg};
   memset(&r->seg, 0, sizeof r->seg);
   r->seg.top_group = -1;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dx_int.h"
+#include "grow.h"
 #include "mix.h"
 
 static uint64_t key_of(int pattern, uint32_t callsite, int32_t upstream) {
@@ -46,7 +47,7 @@ static int rehash(dx_groups *gs) {
   for (size_t i = 0; i < n; i++)
     s[i] = -1;
   for (size_t i = 0; i < gs->n; i++) {
-    size_t j = augur_mix64(key_of_group(&gs->g[i])) & (n - 1);
+    size_t j = aug_mix64(key_of_group(&gs->g[i])) & (n - 1);
     while (s[j] >= 0)
       j = (j + 1) & (n - 1);
     s[j] = (int32_t)i;
@@ -60,7 +61,7 @@ static int rehash(dx_groups *gs) {
 int32_t dx_group_get(dx_groups *gs, int pattern, int wait_state, uint32_t callsite,
                      int32_t upstream) {
   uint64_t k = key_of(pattern, callsite, upstream);
-  size_t j = augur_mix64(k) & (gs->nslots - 1);
+  size_t j = aug_mix64(k) & (gs->nslots - 1);
   while (gs->slots[j] >= 0) {
     dx_group *g = &gs->g[gs->slots[j]];
     if (g->pattern == pattern && g->callsite == callsite && g->upstream == upstream)
@@ -71,13 +72,7 @@ int32_t dx_group_get(dx_groups *gs, int pattern, int wait_state, uint32_t callsi
     if (rehash(gs)) return -1;
     return dx_group_get(gs, pattern, wait_state, callsite, upstream);
   }
-  if (gs->n == gs->cap) {
-    size_t ncap = gs->cap ? gs->cap * 2 : 16;
-    dx_group *ng = realloc(gs->g, ncap * sizeof *ng);
-    if (!ng) return -1;
-    gs->g = ng;
-    gs->cap = ncap;
-  }
+  if (aug_grow((void **)&gs->g, &gs->cap, gs->n + 1, sizeof *gs->g)) return -1;
   dx_group *g = &gs->g[gs->n];
   memset(g, 0, sizeof *g);
   g->pattern = pattern;

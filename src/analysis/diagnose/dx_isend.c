@@ -39,7 +39,7 @@ struct dx_isends {
 };
 
 static uint64_t key_hash(uint32_t s, uint32_t r, uint64_t comm, int32_t tag) {
-  return augur_mix64(comm ^ ((uint64_t)s << 40) ^ ((uint64_t)r << 20) ^ (uint32_t)tag);
+  return aug_mix64(comm ^ ((uint64_t)s << 40) ^ ((uint64_t)r << 20) ^ (uint32_t)tag);
 }
 
 static chan *slot_of(chan *slot, size_t cap, uint32_t s, uint32_t r, uint64_t comm, int32_t tag) {

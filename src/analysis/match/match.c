@@ -15,6 +15,9 @@
 
 #include "augur/match.h"
 #include "check.h"
+#include "grow.h"
+#include "idletab.h"
+#include "mix.h"
 
 /* ---- FIFO tables keyed by (a, b, c, d) ---------------------------------- */
 
@@ -49,11 +52,7 @@ typedef struct qtab {
 static uint64_t key_hash(const qkey *k) {
   uint64_t h = k->c ^ (((uint64_t)k->a << 32 | k->b) * 0x9E3779B97F4A7C15ull);
   h ^= (uint64_t)(uint32_t)k->d * 0xC2B2AE3D27D4EB4Full;
-  h ^= h >> 30; /* splitmix64's finalizer: every input bit reaches the low bits */
-  h *= 0xBF58476D1CE4E5B9ull;
-  h ^= h >> 27;
-  h *= 0x94D049BB133111EBull;
-  return h ^ (h >> 31);
+  return aug_mix64(h);
 }
 
 static int key_eq(const qkey *x, const qkey *y) {
@@ -113,20 +112,16 @@ static inline queue *qt_find(qtab *t, const qkey *k, uint32_t h) {
 }
 
 /* Inserts an empty queue for K at Q, the free slot qt_find's probe ended at
- * (NULL: probe again).
- *
- * A queue that empties stays in the table: the same channels and request
- * handles come back every iteration, and adding and removing them per
- * message cost more than the matching. When the table is half full, the
- * empty queues leave it (so a new tag per iteration cannot grow it with the
- * trace) and it doubles only if more than a quarter of it still waits. */
+ * (NULL: probe again). A queue that empties stays in the table until the
+ * next rebuild (idletab.h); the rebuild keeps a few of their vectors as
+ * spares. */
 static queue *qt_add(qtab *t, queue *q, const qkey *k, uint32_t h) {
   assert(t->n * 2 <= t->cap && (!q || !q->used));
-  if ((t->n + 1) * 2 > t->cap) {
+  if (aug_idletab_full(t->n, t->cap)) {
     size_t live = 0;
     for (size_t i = 0; i < t->cap; i++)
       live += t->slot[i].used && t->slot[i].len;
-    size_t ncap = (live + 1) * 4 > t->cap ? t->cap * 2 : t->cap;
+    size_t ncap = aug_idletab_cap(t->cap, live);
     queue *ns = calloc(ncap, sizeof *ns);
     if (!ns) return NULL;
     for (size_t i = 0; i < t->cap; i++) {
@@ -612,13 +607,7 @@ static coll_comm *comm_state(augur_matcher *m, uint64_t id, augur_error *err, in
   /* Unknown communicators and COMM_SELF (one member, different per rank)
    * form no instances across ranks. */
   if (!d || id == AUGUR_COMM_SELF || d->size == 0) return NULL;
-  if (m->ncomms == m->capcomms) {
-    size_t ncap = m->capcomms ? m->capcomms * 2 : 8;
-    coll_comm *nc = realloc(m->comms, ncap * sizeof *nc);
-    if (!nc) goto oom;
-    m->comms = nc;
-    m->capcomms = ncap;
-  }
+  if (aug_grow((void **)&m->comms, &m->capcomms, m->ncomms + 1, sizeof *m->comms)) goto oom;
   coll_comm *c = &m->comms[m->ncomms];
   memset(c, 0, sizeof *c);
   c->id = id;

@@ -26,12 +26,14 @@
 #include <string.h>
 
 #include "augur/phases.h"
+#include "grow.h"
 #include "hugealloc.h"
+#include "mix.h"
 #include "phases_int.h"
+#include "u64map.h"
 
-#define NONE         UINT64_MAX
-#define MAX_PROBES   8 /* known phases tried per position (most recent first) */
-#define KEYMAP_EMPTY UINT32_MAX
+#define NONE       UINT64_MAX
+#define MAX_PROBES 8 /* known phases tried per position (most recent first) */
 
 typedef augur_units units; /* phases_int.h */
 
@@ -41,7 +43,7 @@ typedef struct ph {
   uint32_t next_same; /* previous phase with the same first key, + 1 */
   double work_sum, bytes_sum, time_sum, events_sum;
   double time_sq; /* sum of the repetitions' squared times (their CV) */
-  uint32_t runs_cap;
+  size_t runs_cap;
 } ph;
 
 typedef struct detector {
@@ -49,26 +51,15 @@ typedef struct detector {
   const augur_phase_opts *o;
   const units *u;
   ph *ph;
-  uint32_t nph, cap;
-  /* first key -> newest phase + 1 (open addressing) */
-  uint64_t *map_key;
-  uint32_t *map_val;
-  uint32_t map_cap, map_n;
+  uint32_t nph;
+  size_t cap;
+  aug_u64map map;   /* first key -> newest phase + 1 */
   uint32_t divisor; /* ranks the per-occurrence time is averaged over */
 } detector;
 
-static inline uint64_t mix(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return x;
-}
-
 static inline uint64_t call_key(uint32_t rank, const augur_lt_event *e) {
   uint64_t k = ((uint64_t)e->type << 48) ^ ((uint64_t)(uint32_t)e->peer << 16) ^ rank;
-  return mix(k ^ mix(e->callsite + 0x9e3779b97f4a7c15ull));
+  return aug_mix64(k ^ aug_mix64(e->callsite + 0x9e3779b97f4a7c15ull));
 }
 
 uint64_t augur_call_key_(uint32_t rank, const augur_lt_event *e) {
@@ -127,7 +118,7 @@ static int units_global(const augur_logical *lg, units *u) {
       uint64_t at = u->off[e->lt + 1]++;
       u->rrank[at] = r;
       u->ridx[at] = (uint32_t)i;
-      u->key[e->lt] = mix(u->key[e->lt] * 31 + call_key(r, e));
+      u->key[e->lt] = aug_mix64(u->key[e->lt] * 31 + call_key(r, e));
     }
   return 0;
 }
@@ -335,48 +326,12 @@ static uint64_t best_period(const detector *d, uint64_t pos) {
 }
 
 static int map_put(detector *d, uint64_t key, uint32_t val) {
-  if ((d->map_n + 1) * 2 > d->map_cap) {
-    uint32_t ncap = d->map_cap ? d->map_cap * 2 : 64;
-    uint64_t *nk = malloc(ncap * sizeof *nk);
-    uint32_t *nv = malloc(ncap * sizeof *nv);
-    if (!nk || !nv) {
-      free(nk);
-      free(nv);
-      return -1;
-    }
-    for (uint32_t i = 0; i < ncap; i++)
-      nv[i] = KEYMAP_EMPTY;
-    for (uint32_t i = 0; i < d->map_cap; i++) {
-      if (d->map_val[i] == KEYMAP_EMPTY) continue;
-      uint32_t h = (uint32_t)mix(d->map_key[i]) & (ncap - 1);
-      while (nv[h] != KEYMAP_EMPTY)
-        h = (h + 1) & (ncap - 1);
-      nk[h] = d->map_key[i];
-      nv[h] = d->map_val[i];
-    }
-    free(d->map_key);
-    free(d->map_val);
-    d->map_key = nk;
-    d->map_val = nv;
-    d->map_cap = ncap;
-  }
-  uint32_t h = (uint32_t)mix(key) & (d->map_cap - 1);
-  while (d->map_val[h] != KEYMAP_EMPTY && d->map_key[h] != key)
-    h = (h + 1) & (d->map_cap - 1);
-  if (d->map_val[h] == KEYMAP_EMPTY) d->map_n++;
-  d->map_key[h] = key;
-  d->map_val[h] = val;
-  return 0;
+  return aug_u64map_put(&d->map, key, val);
 }
 
 static uint32_t map_get(const detector *d, uint64_t key) {
-  if (!d->map_cap) return 0;
-  uint32_t h = (uint32_t)mix(key) & (d->map_cap - 1);
-  while (d->map_val[h] != KEYMAP_EMPTY) {
-    if (d->map_key[h] == key) return d->map_val[h];
-    h = (h + 1) & (d->map_cap - 1);
-  }
-  return 0;
+  uint32_t v;
+  return aug_u64map_get(&d->map, key, &v) ? v : 0;
 }
 
 /* Describes a new phase's first occurrence: bounds and ranks. */
@@ -408,13 +363,7 @@ static void describe(detector *d, ph *p, uint8_t *seen) {
 }
 
 static ph *new_phase(detector *d, uint64_t pos, uint64_t len, int irregular, uint8_t *seen) {
-  if (d->nph == d->cap) {
-    uint32_t ncap = d->cap ? d->cap * 2 : 16;
-    ph *q = realloc(d->ph, ncap * sizeof *q);
-    if (!q) return NULL;
-    d->ph = q;
-    d->cap = ncap;
-  }
+  if (aug_grow((void **)&d->ph, &d->cap, (size_t)d->nph + 1, sizeof *d->ph)) return NULL;
   ph *p = &d->ph[d->nph++];
   memset(p, 0, sizeof *p);
   p->pub.id = d->nph;
@@ -435,13 +384,8 @@ static int add_occ(ph *p, uint64_t pos, const occ *o) {
   if (last && last->first_unit + last->count * pb->nunits == pos) {
     last->count++;
   } else {
-    if (pb->nruns == p->runs_cap) {
-      uint32_t ncap = p->runs_cap ? p->runs_cap * 2 : 4;
-      augur_phase_run *q = realloc(pb->runs, ncap * sizeof *q);
-      if (!q) return 0;
-      pb->runs = q;
-      p->runs_cap = ncap;
-    }
+    if (aug_grow((void **)&pb->runs, &p->runs_cap, (size_t)pb->nruns + 1, sizeof *pb->runs))
+      return 0;
     pb->runs[pb->nruns++] = (augur_phase_run){pos, 1};
   }
   p->pub.weight++;
@@ -558,8 +502,7 @@ int augur_detect_units_(const augur_logical *lg, const augur_phase_opts *o, cons
   uint8_t *seen = calloc(lg->nranks ? lg->nranks : 1, 1);
   int rc = seen ? scan(&d, seen) : -1;
   free(seen);
-  free(d.map_key);
-  free(d.map_val);
+  aug_u64map_free(&d.map);
   if (rc) {
     free_ph(d.ph, d.nph);
     return -1;

@@ -6,18 +6,21 @@
 #include <string.h>
 
 #include "augur/event.h"
-#include "mix.h"
+#include "grow.h"
+#include "u64map.h"
 
-/* Per (call type, call site) accumulator in an open-addressing table: the
- * number of distinct pairs is small (bounded by the program's call sites), so
- * this is the only structure that grows, and it grows with code, not time. */
+/* Per (call type, call site) accumulator: the number of distinct pairs is
+ * small (bounded by the program's call sites), so this is the only
+ * structure that grows, and it grows with code, not time. The map holds
+ * each pair's index in slots (in order of first appearance). */
 typedef struct site_slot {
-  uint64_t key; /* (type << 32 | callsite) + 1; 0 = empty */
+  uint64_t key; /* type << 32 | callsite */
   uint64_t count;
   uint64_t time_ns;
 } site_slot;
 
 typedef struct site_table {
+  aug_u64map index;
   site_slot *slots;
   size_t cap, used;
 } site_table;
@@ -26,35 +29,21 @@ typedef struct call_acc {
   uint64_t count, time_ns, sent, recv;
 } call_acc;
 
-static int site_grow(site_table *st) {
-  size_t ncap = st->cap ? st->cap * 2 : 256;
-  site_slot *ns = calloc(ncap, sizeof *ns);
-  if (!ns) return -1;
-  for (size_t i = 0; i < st->cap; i++) {
-    if (!st->slots[i].key) continue;
-    size_t j = augur_mix64(st->slots[i].key) & (ncap - 1);
-    while (ns[j].key)
-      j = (j + 1) & (ncap - 1);
-    ns[j] = st->slots[i];
-  }
-  free(st->slots);
-  st->slots = ns;
-  st->cap = ncap;
-  return 0;
-}
-
 static int site_add(site_table *st, unsigned type, uint32_t callsite, uint64_t dur) {
-  if ((st->used + 1) * 2 > st->cap && site_grow(st) < 0) return -1;
-  uint64_t key = (((uint64_t)type << 32) | callsite) + 1;
-  size_t j = augur_mix64(key) & (st->cap - 1);
-  while (st->slots[j].key && st->slots[j].key != key)
-    j = (j + 1) & (st->cap - 1);
-  if (!st->slots[j].key) {
-    st->slots[j].key = key;
-    st->used++;
+  uint64_t key = ((uint64_t)type << 32) | callsite;
+  int fresh;
+  uint32_t *ix = aug_u64map_slot(&st->index, key, &fresh);
+  if (!ix) return -1;
+  if (fresh) {
+    if (st->used >= UINT32_MAX ||
+        aug_grow((void **)&st->slots, &st->cap, st->used + 1, sizeof *st->slots)) {
+      return -1;
+    }
+    *ix = (uint32_t)st->used;
+    st->slots[st->used++] = (site_slot){key, 0, 0};
   }
-  st->slots[j].count++;
-  st->slots[j].time_ns += dur;
+  st->slots[*ix].count++;
+  st->slots[*ix].time_ns += dur;
   return 0;
 }
 
@@ -227,9 +216,8 @@ static int build_calls(augur_report *r, const call_acc *calls, const site_table 
     c->bytes_recv = calls[i].recv;
   }
   /* Two passes over the site table: count, then fill. */
-  for (size_t j = 0; j < sites->cap; j++) {
-    if (!sites->slots[j].key) continue;
-    unsigned type = (unsigned)((sites->slots[j].key - 1) >> 32);
+  for (size_t j = 0; j < sites->used; j++) {
+    unsigned type = (unsigned)(sites->slots[j].key >> 32);
     if (type < AUGUR_EV_MAX && index[type] >= 0) r->calls[index[type]].nsites++;
   }
   for (size_t i = 0; i < r->ncalls; i++) {
@@ -238,14 +226,13 @@ static int build_calls(augur_report *r, const call_acc *calls, const site_table 
     if (!r->calls[i].sites) return -1;
     r->calls[i].nsites = 0;
   }
-  for (size_t j = 0; j < sites->cap; j++) {
+  for (size_t j = 0; j < sites->used; j++) {
     const site_slot *sl = &sites->slots[j];
-    if (!sl->key) continue;
-    unsigned type = (unsigned)((sl->key - 1) >> 32);
+    unsigned type = (unsigned)(sl->key >> 32);
     if (type >= AUGUR_EV_MAX || index[type] < 0) continue;
     augur_report_call *c = &r->calls[index[type]];
     augur_report_site *site = &c->sites[c->nsites++];
-    site->callsite = (uint32_t)((sl->key - 1) & 0xffffffffu);
+    site->callsite = (uint32_t)(sl->key & 0xffffffffu);
     site->count = sl->count;
     site->time_ns = sl->time_ns;
   }
@@ -333,6 +320,7 @@ int augur_report_compute(augur_trace *t, augur_report **out, augur_report_progre
   if (build_calls(r, calls, &sites) < 0) goto nomem;
   free(calls);
   free(sites.slots);
+  aug_u64map_free(&sites.index);
   *out = r;
   return status;
 
@@ -341,6 +329,7 @@ nomem:
 fail:
   free(calls);
   free(sites.slots);
+  aug_u64map_free(&sites.index);
   augur_report_free(r);
   return AUGUR_E_NOMEM;
 }

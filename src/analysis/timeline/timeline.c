@@ -10,6 +10,7 @@
 #include "augur/match.h"
 #include "augur/timeline.h"
 #include "extent.h"
+#include "grow.h"
 #include "timeline_int.h"
 
 #define DEFAULT_WIDTH      1600
@@ -71,13 +72,7 @@ static int add_interval(augur_timeline *tl, tl_rank *r, uint64_t t0, uint64_t t1
     r->overflow = 1;
     return 0;
   }
-  if (r->niv == r->cap) {
-    size_t ncap = r->cap ? r->cap * 2 : 64;
-    augur_tl_interval *n = realloc(r->iv, ncap * sizeof *n);
-    if (!n) return -1;
-    r->iv = n;
-    r->cap = ncap;
-  }
+  if (aug_grow((void **)&r->iv, &r->cap, r->niv + 1, sizeof *r->iv)) return -1;
   r->iv[r->niv++] = (augur_tl_interval){a, b, (uint16_t)type, (uint8_t)state};
   return 0;
 }
@@ -270,13 +265,8 @@ void augur_timeline_free(augur_timeline *tl) {
 /* Appends a copy of (rank, t0, t1, label) to a mark list. */
 static int push_mark(augur_tl_mark **v, size_t *n, size_t *cap, uint32_t rank, uint64_t t0,
                      uint64_t t1, const char *label, augur_error *err) {
-  if (*n == *cap) {
-    size_t ncap = *cap ? *cap * 2 : 8;
-    augur_tl_mark *nv = realloc(*v, ncap * sizeof *nv);
-    if (!nv) return augur_fail(err, AUGUR_E_NOMEM, "timeline: out of memory");
-    *v = nv;
-    *cap = ncap;
-  }
+  if (aug_grow((void **)v, cap, *n + 1, sizeof **v))
+    return augur_fail(err, AUGUR_E_NOMEM, "timeline: out of memory");
   char *l = strdup(label ? label : "");
   if (!l) return augur_fail(err, AUGUR_E_NOMEM, "timeline: out of memory");
   (*v)[(*n)++] = (augur_tl_mark){rank, t0, t1, l};
