@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "mon_store.h"
 #include "mon_query.h"
+#include "mon_store.h"
 #include "web.h"
 
 static char dbpath[256];
