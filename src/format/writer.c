@@ -47,7 +47,7 @@ static int write_block(augur_writer *w, unsigned kind, uint32_t thread, uint32_t
                        uint32_t parents, uint64_t first_ns, uint64_t last_ns, int compress,
                        augur_error *err) {
   assert(w->fd >= 0 && !w->broken && (kind == AUG_BLK_EVENTS || kind == AUG_BLK_DEFS));
-  assert(count > 0 && count <= AUG_MAX_BLOCK_RECORDS && parents <= count);
+  assert(count > 0 && parents <= count);
   size_t rawlen = w->raw.len;
   if (rawlen > AUG_MAX_RAW_SIZE)
     return augur_fail(err, AUGUR_E_ARG, "%s: block of %zu bytes exceeds the %u-byte limit", w->path,

@@ -135,8 +135,10 @@ static int heap_push(heap *q, double t, uint32_t kind, uint32_t idx, uint32_t ve
     i = p;
   }
   q->h[i] = e;
-  /* at each power of two: the whole check costs O(1) per push, amortised */
-  if (!(q->n & (q->n - 1))) AUG_CHECK(heap_check(q));
+  /* at pushes 1, 2, 4, 8...: O(n log pushes) in all (at each size that is
+   * a power of two it would be O(n) per push while the size goes up and
+   * down across it) */
+  if (!(q->seq & (q->seq - 1))) AUG_CHECK(heap_check(q));
   return 0;
 }
 
