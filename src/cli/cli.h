@@ -122,7 +122,9 @@ typedef struct cli_spec {
   const char *trailer; /* printed after the options (NULL: nothing) */
   int max_operands;    /* operands (TRACE...) accepted before "--" */
   const char *operand; /* "trace": "unexpected argument 'X': one trace at a time" */
-  int dashdash;        /* 1: "-- COMMAND..." ends the options (record, predict, profile) */
+  const char
+      *required; /* "TRACE": the first operand must be given ("missing TRACE (usage: ...)") */
+  int dashdash;  /* 1: "-- COMMAND..." ends the options (record, predict, profile) */
 } cli_spec;
 
 typedef struct cli_args {
@@ -135,7 +137,8 @@ typedef struct cli_args {
 /* Parses ARGV[1..ARGC) against SPEC into the table's destinations and A.
  * Returns 1 when the command goes on; 0 when it stops with exit status
  * A->status: CLI_OK after printing --help, CLI_USAGE after one line on
- * stderr (unknown option, missing or bad value, an operand too many). */
+ * stderr (unknown option, missing or bad value, an operand too many, the
+ * required operand missing). */
 int cli_parse_args(int argc, char **argv, const cli_spec *spec, cli_args *a);
 /* A CLI_CALL for --mpi: VAL names an MPI flavour (mpi_flavour_parse);
  * stored in *(const char **)DST. */

@@ -71,12 +71,12 @@ int cmd_diagnose(int argc, char **argv) {
                "and what fixing it would save. Method: docs/diagnose.md.\n",
       .opts = options,
       .max_operands = 1,
-      .operand = "trace"};
+      .operand = "trace",
+      .required = "TRACE"};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];
   opt.eager_limit = (uint64_t)eager;
-  if (!path) return cli_usage("missing TRACE (usage: augur diagnose TRACE [--json] [--html FILE])");
 
   augur_trace *t = NULL;
   int rc = cli_open_trace(path, &t);

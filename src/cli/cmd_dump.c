@@ -95,11 +95,11 @@ int cmd_dump(int argc, char **argv) {
                "under their call.\n",
       .opts = options,
       .max_operands = 1,
-      .operand = "trace"};
+      .operand = "trace",
+      .required = "TRACE"};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];
-  if (!path) return cli_usage("missing TRACE (usage: augur dump TRACE [--rank R] [--limit N])");
 
   augur_trace *t = NULL;
   int rc = cli_open_trace(path, &t);

@@ -63,12 +63,12 @@ int cmd_export(int argc, char **argv) {
                  "Prints one summary line: events read, records and bytes written, events/s.\n"
                  "A damaged trace is refused (exit 1); a wrong command line exits 2.\n",
       .max_operands = 1,
-      .operand = "trace"};
+      .operand = "trace",
+      .required = "TRACE"};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];
   const char *usage = "usage: augur export TRACE --format chrome|paraver|simgrid|otf2 -o OUT";
-  if (!path) return cli_usage("missing TRACE (%s)", usage);
   if (!format) return cli_usage("missing --format (%s)", usage);
   if (!out || !*out) return cli_usage("missing -o OUT (%s)", usage);
   export_fn fn = NULL;

@@ -41,13 +41,13 @@ int cmd_graph(int argc, char **argv) {
                "See docs/graph-format.md.\n",
       .opts = options,
       .max_operands = 1,
-      .operand = "trace"};
+      .operand = "trace",
+      .required = "TRACE"};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];
   if (o.exact && (o.spread || o.smooth))
     return cli_usage("--exact keeps every cost: it does not go with --spread or --smooth");
-  if (!path) return cli_usage("missing TRACE (usage: augur graph TRACE -o FILE)");
   if (!out) return cli_usage("missing -o FILE (usage: augur graph TRACE -o FILE)");
 
   augur_trace *t = NULL;

@@ -29,12 +29,11 @@ int cmd_import(int argc, char **argv) {
                "notes printed say what they lack (call sites, counters, clock sync, ...).\n",
       .opts = options,
       .max_operands = 1,
-      .operand = "archive"};
+      .operand = "archive",
+      .required = "ARCHIVE.otf2"};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *in = args.operand[0];
-  if (!in)
-    return cli_usage("missing ARCHIVE.otf2 (usage: augur import ARCHIVE.otf2 -o NAME.augur)");
   if (!out || !*out)
     return cli_usage("missing -o NAME.augur (usage: augur import ARCHIVE.otf2 -o NAME.augur)");
   struct stat sb;

@@ -212,11 +212,11 @@ int cmd_info(int argc, char **argv) {
                "and any damage. Exits 1 if the trace is damaged.\n",
       .opts = options,
       .max_operands = 1,
-      .operand = "trace"};
+      .operand = "trace",
+      .required = "TRACE"};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];
-  if (!path) return cli_usage("missing TRACE (usage: augur info TRACE)");
   augur_trace *t = NULL;
   int rc = cli_open_trace(path, &t);
   if (rc != CLI_OK) return rc;

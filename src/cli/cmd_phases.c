@@ -41,14 +41,14 @@ int cmd_phases(int argc, char **argv) {
                "run) are printed as text; --json lists all. See docs/phases.md.\n",
       .opts = options,
       .max_operands = 1,
-      .operand = "trace"};
+      .operand = "trace",
+      .required = "TRACE"};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];
   o.max_period = (uint32_t)max_period;
   if (per_rank || rank >= 0) o.mode = AUGUR_PHASES_RANK;
   if (rank >= 0) o.rank = (int)rank;
-  if (!path) return cli_usage("missing TRACE (usage: augur phases TRACE [--json] [--min-share F])");
   if (irregular) {
     if (o.mode == AUGUR_PHASES_RANK)
       return cli_usage("--irregular and --per-rank/--rank are different modes: choose one");

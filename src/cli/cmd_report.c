@@ -28,11 +28,11 @@ int cmd_report(int argc, char **argv) {
                "collectives and load balance.\n",
       .opts = options,
       .max_operands = 1,
-      .operand = "trace"};
+      .operand = "trace",
+      .required = "TRACE"};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   path = args.operand[0];
-  if (!path) return cli_usage("missing TRACE (usage: augur report TRACE [--json] [--top N])");
 
   augur_trace *t = NULL;
   int rc = cli_open_trace(path, &t);

@@ -64,13 +64,13 @@ int cmd_signature(int argc, char **argv) {
                "See docs/signature.md.\n",
       .opts = options,
       .max_operands = 1,
-      .operand = "trace"};
+      .operand = "trace",
+      .required = "TRACE"};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];
   o.max_period = (uint32_t)max_period;
   if (irregular) o.mode = AUGUR_PHASES_IRREGULAR;
-  if (!path) return cli_usage("missing TRACE (usage: augur signature TRACE -o FILE)");
   if (!outp) return cli_usage("missing -o FILE (usage: augur signature TRACE -o FILE)");
 
   augur_trace *t = NULL;

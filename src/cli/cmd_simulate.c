@@ -304,15 +304,14 @@ int cmd_simulate(int argc, char **argv) {
                "(`augur graph`, docs/graph-format.md) is expanded and run the same way.\n",
       .opts = options,
       .max_operands = 1,
-      .operand = "trace"};
+      .operand = "trace",
+      .required = "TRACE"};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];
   int gfile_opts = seed >= 0 || runs >= 0 || gclasses.n > 0;
   if (seed >= 0) gopt.seed = (uint64_t)seed;
   if (runs >= 0) gopt.runs = runs;
-  if (!path)
-    return cli_usage("missing TRACE (usage: augur simulate TRACE|GRAPHFILE [--machine FILE])");
 
   augur_error err = {0};
   augur_machine mach;

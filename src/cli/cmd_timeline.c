@@ -120,7 +120,8 @@ int cmd_timeline(int argc, char **argv) {
                "the file stays small whatever the trace length (see docs/timeline.md).\n",
       .opts = options,
       .max_operands = 1,
-      .operand = "trace"};
+      .operand = "trace",
+      .required = "TRACE"};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];
@@ -128,7 +129,6 @@ int cmd_timeline(int argc, char **argv) {
   uint32_t rank_lo = ranks[0], rank_hi = ranks[1];
   o.width = (uint32_t)width;
   o.max_arrows = (uint32_t)max_messages;
-  if (!path) return cli_usage("missing TRACE (usage: augur timeline TRACE -o FILE.svg|FILE.html)");
   if (!out) return cli_usage("missing -o FILE.svg|FILE.html");
   int html = ends_with(out, ".html") || ends_with(out, ".htm");
   if (!html && !ends_with(out, ".svg"))

@@ -144,6 +144,12 @@ int cli_parse_args(int argc, char **argv, const cli_spec *spec, cli_args *a) {
       return 0;
     }
   }
+  if (spec->required && a->noperands == 0) {
+    const char *u;
+    int n = usage_line(spec, &u);
+    cli_usage("missing %s (usage: %.*s)", spec->required, n, u);
+    return 0;
+  }
   return 1;
 }
 

@@ -55,6 +55,13 @@ for c in $cmds; do
   fi
   expect 2 1 "$AUGUR" "$c" --no-such-option
   contains "$D/err" "augur $c: unknown option '--no-such-option' (see 'augur $c --help')"
+  # A command whose usage starts with its operand (augur report TRACE ...)
+  # says, in one line, that it is missing and how the command is used.
+  first=$("$AUGUR" "$c" --help | sed -n '1s/^usage: augur [a-z]* \([A-Z][A-Za-z.0-9]*\).*/\1/p')
+  if [ -n "$first" ]; then
+    expect 2 1 "$AUGUR" "$c"
+    contains "$D/err" "augur $c: missing $first (usage: augur $c $first"
+  fi
 done
 [ "$count" -ge 60 ] || fail "only $count options in the commands' --help"
 finish
