@@ -70,7 +70,7 @@ say "augur calibrate --ranks 4; augur simulate stencil.augur"
   "$AUGUR" calibrate --from "$TRACE" -o "$BUILD/demo/machine.ini" >/dev/null
 "$AUGUR" simulate "$TRACE" --machine "$BUILD/demo/machine.ini"
 say "augur simulate --cpu-speed x2   (what if the CPUs were twice as fast?)"
-"$AUGUR" simulate "$TRACE" --machine "$BUILD/demo/machine.ini" --cpu-speed x2 | head -3
+"$AUGUR" simulate "$TRACE" --machine "$BUILD/demo/machine.ini" --cpu-speed x2 | grep -E "^(predicted|measured) time"
 
 say "augur timeline"
 "$AUGUR" timeline "$TRACE" -o "$BUILD/demo/stencil.html"
