@@ -184,6 +184,14 @@ static int untypical(const augur_sig_phase *sp) {
   return q > 1 + AUGUR_SIGNATURE_TYPICAL || q < 1 / (1 + AUGUR_SIGNATURE_TYPICAL);
 }
 
+/* Whether phase SP's timed repetitions here can be set against the same
+ * repetitions in the base run: measured, exactly the planned ones (not
+ * partial, no other --measure), with a known and typical base time. */
+static int sample_known(const augur_sig_phase *sp, const phase_pred *q) {
+  return measured_here(q->status) && q->timed_s > 0 && sp->sample_seconds > 0 &&
+         q->measured == sp->measure && !untypical(sp);
+}
+
 /* A global phase's PhaseET from its timed repetitions. The signature says
  * what exactly those repetitions took in the base run (SAMPLE_SECONDS,
  * version 3): a phase's repetitions may differ (NPB MG's levels share calls
@@ -196,9 +204,7 @@ static int untypical(const augur_sig_phase *sp) {
  * 57 ms in its signature run, and PET became 1916 s for an 11 s run.
  * Otherwise their mean is the phase's, as before. */
 static double sampled(const augur_sig_phase *sp, const phase_pred *q) {
-  if (!measured_here(q->status) || q->timed_s <= 0 || sp->sample_seconds <= 0 ||
-      q->measured != sp->measure || untypical(sp))
-    return q->phase_s;
+  if (!sample_known(sp, q)) return q->phase_s;
   return sp->base_seconds * q->timed_s / sp->sample_seconds;
 }
 
@@ -216,9 +222,7 @@ static double speed(const augur_signature *s, const prediction *p) {
   for (uint32_t i = 0; i < s->nphases; i++) {
     const augur_sig_phase *sp = &s->phase[i];
     const phase_pred *q = &p->ph[i];
-    if (!measured_here(q->status) || q->timed_s <= 0 || sp->sample_seconds <= 0 ||
-        q->measured != sp->measure || untypical(sp))
-      continue;
+    if (!sample_known(sp, q)) continue;
     here += q->timed_s * q->measured;
     there += sp->sample_seconds * q->measured;
   }
