@@ -127,6 +127,9 @@ typedef struct cli_spec {
   int dashdash;  /* 1: "-- COMMAND..." ends the options (record, predict, profile) */
 } cli_spec;
 
+/* The operand of a command that reads one trace (report, diagnose, ...). */
+#define CLI_ONE_TRACE .max_operands = 1, .operand = "trace", .required = "TRACE"
+
 typedef struct cli_args {
   const char *operand[2]; /* in the order given */
   int noperands;

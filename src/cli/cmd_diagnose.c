@@ -70,9 +70,7 @@ int cmd_diagnose(int argc, char **argv) {
                "serialization, slow communication), the call sites involved, what to change\n"
                "and what fixing it would save. Method: docs/diagnose.md.\n",
       .opts = options,
-      .max_operands = 1,
-      .operand = "trace",
-      .required = "TRACE"};
+      CLI_ONE_TRACE};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];

@@ -94,9 +94,7 @@ int cmd_dump(int argc, char **argv) {
                "Sub-records (completions, Sendrecv's receive, Startall's starts) are indented\n"
                "under their call.\n",
       .opts = options,
-      .max_operands = 1,
-      .operand = "trace",
-      .required = "TRACE"};
+      CLI_ONE_TRACE};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];

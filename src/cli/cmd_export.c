@@ -62,9 +62,7 @@ int cmd_export(int argc, char **argv) {
       .trailer = "\n"
                  "Prints one summary line: events read, records and bytes written, events/s.\n"
                  "A damaged trace is refused (exit 1); a wrong command line exits 2.\n",
-      .max_operands = 1,
-      .operand = "trace",
-      .required = "TRACE"};
+      CLI_ONE_TRACE};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];

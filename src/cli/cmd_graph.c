@@ -40,9 +40,7 @@ int cmd_graph(int argc, char **argv) {
                "probabilities, more ranks in a class) and run `augur simulate FILE`.\n"
                "See docs/graph-format.md.\n",
       .opts = options,
-      .max_operands = 1,
-      .operand = "trace",
-      .required = "TRACE"};
+      CLI_ONE_TRACE};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];

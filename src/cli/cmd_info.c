@@ -211,9 +211,7 @@ int cmd_info(int argc, char **argv) {
                "events, blocks, bytes on disk, complete or not), communicators, counters\n"
                "and any damage. Exits 1 if the trace is damaged.\n",
       .opts = options,
-      .max_operands = 1,
-      .operand = "trace",
-      .required = "TRACE"};
+      CLI_ONE_TRACE};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];

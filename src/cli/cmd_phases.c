@@ -40,9 +40,7 @@ int cmd_phases(int argc, char **argv) {
                "of the run. Only relevant phases (weight x time >= --min-share of the\n"
                "run) are printed as text; --json lists all. See docs/phases.md.\n",
       .opts = options,
-      .max_operands = 1,
-      .operand = "trace",
-      .required = "TRACE"};
+      CLI_ONE_TRACE};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];

@@ -27,9 +27,7 @@ int cmd_report(int argc, char **argv) {
                "that cost most (with their call sites), message sizes, who talks to whom,\n"
                "collectives and load balance.\n",
       .opts = options,
-      .max_operands = 1,
-      .operand = "trace",
-      .required = "TRACE"};
+      CLI_ONE_TRACE};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   path = args.operand[0];

@@ -63,9 +63,7 @@ int cmd_signature(int argc, char **argv) {
                "measure. Run it with 'augur predict --signature FILE -- mpiexec ...'.\n"
                "See docs/signature.md.\n",
       .opts = options,
-      .max_operands = 1,
-      .operand = "trace",
-      .required = "TRACE"};
+      CLI_ONE_TRACE};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];

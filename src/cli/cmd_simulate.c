@@ -303,9 +303,7 @@ int cmd_simulate(int argc, char **argv) {
                "writes a model of this machine. See docs/simulate.md. A graph file\n"
                "(`augur graph`, docs/graph-format.md) is expanded and run the same way.\n",
       .opts = options,
-      .max_operands = 1,
-      .operand = "trace",
-      .required = "TRACE"};
+      CLI_ONE_TRACE};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];

@@ -119,9 +119,7 @@ int cmd_timeline(int argc, char **argv) {
                "table and hover details. Large windows are aggregated per pixel column, so\n"
                "the file stays small whatever the trace length (see docs/timeline.md).\n",
       .opts = options,
-      .max_operands = 1,
-      .operand = "trace",
-      .required = "TRACE"};
+      CLI_ONE_TRACE};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];
