@@ -164,8 +164,15 @@ collwords)
   # The last rank at an Allreduce is late from MPI copies (not waits, not
   # computation): cause and fix say so; when it computes instead, the
   # finding is load imbalance and the fix is to balance.
-  run mpi1 dx_mpilate 3 -n 10 -s 8388608 -k 4
-  check mpi1 <<'PY'
+  # The copies are checked on 2 ranks, a CPU each: on 3 ranks on 2 CPUs the
+  # rank that arrives last is whichever the scheduler left out (a CI run
+  # found rank 0 last, its lateness explained by nothing measured, and augur
+  # rightly said so), so there only the oversubscription warning and a
+  # finding at the Allreduce are certain.
+  for np in 2 4; do
+    run mpi1n$np dx_mpilate $np -n 10 -s 8388608 -k 4 || continue
+    if [ "$np" -le "$(nproc)" ]; then
+      check mpi1n$np <<'PY'
 f = [x for x in d["findings"] if x["pattern"] in ("wait_at_collective", "load_imbalance")]
 assert f and f[0]["pattern"] == "wait_at_collective", ids()
 f = f[0]
@@ -173,6 +180,13 @@ assert "compute more" not in f["recommendation"], f["recommendation"]
 assert "MPI calls" in f["recommendation"], f["recommendation"]
 assert "more in other MPI calls" in f["cause"], f["cause"]
 PY
+    else
+      check mpi1n$np <<'PY'
+assert "oversubscribed" in txt, txt[:400]
+assert fs("wait_at_collective") or fs("load_imbalance"), ids()
+PY
+    fi
+  done
   run mpi2 dx_mpilate 3 -n 10 --compute -c 20000
   check mpi2 <<'PY'
 f = fs("load_imbalance")

@@ -147,19 +147,30 @@ for app in stencil:100 ring:300; do
     # averages the outliers away (docs/graph-format.md): looser.
     tol=0.01
     [ "$opt" = --spread ] && tol=0.05
-    [ "$opt" = --smooth ] && tol=0.05
     [ "$opt" = --exact ] && tol=1e-6 # every cost as recorded: the trace's own prediction
-    "$PY" - "$D/$app.json" "$D/out" "$app$opt" "$tol" <<'PYEOF' || fail "$app$opt: round trip: $(head -c 3000 "$g")"
+    # --smooth spreads each outlier (the `+ at(i, k:c)` terms of the default
+    # file) over its loop's iterations; that moves the critical path by at
+    # most the outliers' sum, whatever the run was like (a CI run: the ring
+    # -5.6 %; a time slice lost on a shared CPU is most of a 3 ms run).
+    outl=0
+    [ "$opt" = --smooth ] && outl=$("$PY" - "$D/$app.graph" <<'PYEOF'
+import re, sys
+print(sum(float(c) for at in re.findall(r"at\(i, ([^)]*)\)", open(sys.argv[1]).read())
+          for c in re.findall(r"\d+:([0-9.eE+-]+)", at)))
+PYEOF
+)
+    "$PY" - "$D/$app.json" "$D/out" "$app$opt" "$tol" "$outl" <<'PYEOF' || fail "$app$opt: round trip: $(head -c 3000 "$g")"
 import json, sys
 t = json.load(open(sys.argv[1]))
 f = json.load(open(sys.argv[2]))
 a, b = t["predicted_seconds"], f["predicted_seconds"]
 ca = sum(r["compute"] for r in t["ranks"])
 cb = sum(r["compute"] for r in f["ranks"])
-print("%s: trace %.6f s, graph file %.6f s (%+.3f %%), compute %.6f / %.6f s"
-      % (sys.argv[3], a, b, 100 * (b - a) / a, ca, cb))
+outl = float(sys.argv[5])
+print("%s: trace %.6f s, graph file %.6f s (%+.3f %%), compute %.6f / %.6f s, outliers %.6f s"
+      % (sys.argv[3], a, b, 100 * (b - a) / a, ca, cb, outl))
 tol = float(sys.argv[4])
-assert abs(b - a) <= tol * a
+assert abs(b - a) <= tol * a + outl
 assert len(f["ranks"]) == len(t["ranks"]) and f["graph"]["unmatched"] == 0
 exact = tol <= 0.01 or "smooth" in sys.argv[3]
 assert abs(cb - ca) <= (1e-3 if exact else 0.3) * ca  # ns rounding per operation
