@@ -82,11 +82,63 @@ extern "C" {
   X(COMPLETION, 120) X(SUB_RECV, 121) X(SUB_START, 122)
 /* clang-format on */
 
+/* OpenMP records (format minor 4; docs/openmp.md "Records"): point events
+ * (t_start == t_end) from the OMPT callbacks, in a thread's OpenMP blocks
+ * (block kind 3), never in its MPI blocks. They share the type space (the op
+ * byte holds types < 128) but not the MPI streams: augur_stream_rank returns
+ * MPI records only; augur_stream_rank_kinds selects OpenMP records too. */
+/* clang-format off */
+#define AUGUR_OMP_EVENT_TYPES(X)                                                                    \
+  X(OMP_FORK, 104) X(OMP_JOIN, 105) X(OMP_ITASK_BEGIN, 106) X(OMP_ITASK_END, 107)                  \
+  X(OMP_WORK_BEGIN, 108) X(OMP_WORK_END, 109) X(OMP_SYNC_BEGIN, 110) X(OMP_SYNC_END, 111)          \
+  X(OMP_WAIT_BEGIN, 112) X(OMP_WAIT_END, 113) X(OMP_MUTEX_ACQUIRE, 114)                            \
+  X(OMP_MUTEX_ACQUIRED, 115) X(OMP_MUTEX_RELEASED, 116) X(OMP_TASK_CREATE, 117)                    \
+  X(OMP_TASK_SCHEDULE, 118) X(OMP_DISPATCH, 119) X(OMP_MASKED_BEGIN, 123)                          \
+  X(OMP_MASKED_END, 124) X(OMP_THREAD_BEGIN, 125) X(OMP_THREAD_END, 126)
+/* clang-format on */
+
 enum augur_event_type {
 #define AUGUR_X_ENUM(name, val) AUGUR_EV_##name = val,
-  AUGUR_EVENT_TYPES(AUGUR_X_ENUM)
+  AUGUR_EVENT_TYPES(AUGUR_X_ENUM) AUGUR_OMP_EVENT_TYPES(AUGUR_X_ENUM)
 #undef AUGUR_X_ENUM
       AUGUR_EV_MAX = 128
+};
+
+/* Kinds carried in `tag` by OpenMP records, the OMPT enumerations' values
+ * (OpenMP 5.1, omp-tools.h), so a reader needs no OMPT header. */
+/* OMP_WORK_BEGIN/END: ompt_work_t */
+enum augur_omp_work {
+  AUGUR_OMP_WORK_LOOP = 1,
+  AUGUR_OMP_WORK_SECTIONS = 2,
+  AUGUR_OMP_WORK_SINGLE_EXECUTOR = 3,
+  AUGUR_OMP_WORK_SINGLE_OTHER = 4,
+  AUGUR_OMP_WORK_WORKSHARE = 5,
+  AUGUR_OMP_WORK_DISTRIBUTE = 6,
+  AUGUR_OMP_WORK_TASKLOOP = 7,
+  AUGUR_OMP_WORK_SCOPE = 8
+};
+/* OMP_SYNC_*, OMP_WAIT_*: ompt_sync_region_t */
+enum augur_omp_sync {
+  AUGUR_OMP_SYNC_BARRIER = 1, /* deprecated: generic barrier */
+  AUGUR_OMP_SYNC_BARRIER_IMPLICIT = 2,
+  AUGUR_OMP_SYNC_BARRIER_EXPLICIT = 3,
+  AUGUR_OMP_SYNC_BARRIER_IMPLEMENTATION = 4,
+  AUGUR_OMP_SYNC_TASKWAIT = 5,
+  AUGUR_OMP_SYNC_TASKGROUP = 6,
+  AUGUR_OMP_SYNC_REDUCTION = 7,
+  AUGUR_OMP_SYNC_BARRIER_IMPLICIT_WORKSHARE = 8,
+  AUGUR_OMP_SYNC_BARRIER_IMPLICIT_PARALLEL = 9,
+  AUGUR_OMP_SYNC_BARRIER_TEAMS = 10
+};
+/* OMP_MUTEX_*: ompt_mutex_t */
+enum augur_omp_mutex {
+  AUGUR_OMP_MUTEX_LOCK = 1,
+  AUGUR_OMP_MUTEX_TEST_LOCK = 2,
+  AUGUR_OMP_MUTEX_NEST_LOCK = 3,
+  AUGUR_OMP_MUTEX_TEST_NEST_LOCK = 4,
+  AUGUR_OMP_MUTEX_CRITICAL = 5,
+  AUGUR_OMP_MUTEX_ATOMIC = 6,
+  AUGUR_OMP_MUTEX_ORDERED = 7
 };
 
 /* One event. 128 bytes. The recorder fills it on the hot path and the reader
@@ -134,6 +186,7 @@ AUGUR_API int augur_event_is_nonblocking(unsigned type);
 AUGUR_API int augur_event_is_completion(unsigned type); /* WAIT..TESTSOME */
 AUGUR_API int augur_event_is_comm_mgmt(unsigned type);  /* COMM_* / CART_* / GRAPH / INTERCOMM */
 AUGUR_API int augur_event_is_sub(unsigned type);        /* COMPLETION, SUB_RECV, SUB_START */
+AUGUR_API int augur_event_is_omp(unsigned type);        /* OMP_* (docs/openmp.md) */
 
 #ifdef __cplusplus
 }

@@ -11,7 +11,7 @@ static const struct {
   const char *upper; /* "ISEND" */
 } names[] = {
 #define AUGUR_X_NAME(n, v) {v, #n},
-    AUGUR_EVENT_TYPES(AUGUR_X_NAME)
+    AUGUR_EVENT_TYPES(AUGUR_X_NAME) AUGUR_OMP_EVENT_TYPES(AUGUR_X_NAME)
 #undef AUGUR_X_NAME
 };
 
@@ -108,6 +108,26 @@ static const char *const display[AUGUR_EV_MAX] = {
     [AUGUR_EV_COMPLETION] = "COMPLETION",
     [AUGUR_EV_SUB_RECV] = "SUB_RECV",
     [AUGUR_EV_SUB_START] = "SUB_START",
+    [AUGUR_EV_OMP_FORK] = "omp_fork",
+    [AUGUR_EV_OMP_JOIN] = "omp_join",
+    [AUGUR_EV_OMP_ITASK_BEGIN] = "omp_implicit_task_begin",
+    [AUGUR_EV_OMP_ITASK_END] = "omp_implicit_task_end",
+    [AUGUR_EV_OMP_WORK_BEGIN] = "omp_work_begin",
+    [AUGUR_EV_OMP_WORK_END] = "omp_work_end",
+    [AUGUR_EV_OMP_SYNC_BEGIN] = "omp_sync_begin",
+    [AUGUR_EV_OMP_SYNC_END] = "omp_sync_end",
+    [AUGUR_EV_OMP_WAIT_BEGIN] = "omp_wait_begin",
+    [AUGUR_EV_OMP_WAIT_END] = "omp_wait_end",
+    [AUGUR_EV_OMP_MUTEX_ACQUIRE] = "omp_mutex_acquire",
+    [AUGUR_EV_OMP_MUTEX_ACQUIRED] = "omp_mutex_acquired",
+    [AUGUR_EV_OMP_MUTEX_RELEASED] = "omp_mutex_released",
+    [AUGUR_EV_OMP_TASK_CREATE] = "omp_task_create",
+    [AUGUR_EV_OMP_TASK_SCHEDULE] = "omp_task_schedule",
+    [AUGUR_EV_OMP_DISPATCH] = "omp_dispatch",
+    [AUGUR_EV_OMP_MASKED_BEGIN] = "omp_masked_begin",
+    [AUGUR_EV_OMP_MASKED_END] = "omp_masked_end",
+    [AUGUR_EV_OMP_THREAD_BEGIN] = "omp_thread_begin",
+    [AUGUR_EV_OMP_THREAD_END] = "omp_thread_end",
 };
 
 const char *augur_event_name(unsigned type) {
@@ -162,4 +182,9 @@ int augur_event_is_comm_mgmt(unsigned t) {
 
 int augur_event_is_sub(unsigned t) {
   return t >= AUGUR_EV_COMPLETION && t <= AUGUR_EV_SUB_START;
+}
+
+int augur_event_is_omp(unsigned t) {
+  return (t >= AUGUR_EV_OMP_FORK && t <= AUGUR_EV_OMP_DISPATCH) ||
+         (t >= AUGUR_EV_OMP_MASKED_BEGIN && t <= AUGUR_EV_OMP_THREAD_END);
 }

@@ -225,7 +225,7 @@ static int write_pcf(augur_trace *t, const char *path, uint64_t *bytes, augur_er
   exu_out_printf(&o, "\n\nEVENT_TYPE\n0    %d    MPI call\nVALUES\n0   End\n", PRV_EV_CALL);
   for (unsigned ty = 1; ty < AUGUR_EV_MAX; ty++) {
     const char *name = augur_event_name(ty);
-    if (strcmp(name, "?") != 0 && !augur_event_is_sub(ty))
+    if (strcmp(name, "?") != 0 && !augur_event_is_sub(ty) && !augur_event_is_omp(ty))
       exu_out_printf(&o, "%u   %s\n", ty, name);
   }
   exu_out_printf(&o, "\n\nEVENT_TYPE\n0    %d    MPI call site\nVALUES\n0   Unknown\n",
