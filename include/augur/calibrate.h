@@ -69,6 +69,7 @@ typedef struct augur_calib_how {
   long long nranks; /* ranks of the run */
   int shared;       /* the latency is the ring step: ranks took turns */
   int slices;       /* the time slice was measured: the model takes turns */
+  int turns;        /* more ranks than CPUs and slices: the latency is the median best time */
   double latency;   /* the ping-pong latency reported (median or best) */
   const char *mpi;  /* flavour measured */
 } augur_calib_how;
@@ -88,7 +89,8 @@ typedef struct augur_calib_how {
  *  - fresh_buffer, first_touch, and the eager limit when measured.
  * HOW (not NULL) receives the choices for augur_calib_write.
  * Fails (AUGUR_E_ARG) if F has no overhead, latency or bandwidth figure:
- * "the calibration run printed no latency/bandwidth figures". */
+ * "the calibration run printed no latency/bandwidth figures" (also when
+ * a figure is not a finite number). */
 int augur_calib_derive(const augur_calib_figures *f, long ncpu, long long nranks, const char *host,
                        const char *mpi, augur_machine *m, augur_calib_how *how, augur_error *err);
 

@@ -5,6 +5,7 @@
  * shared-memory path; the network values are set equal to them so a model
  * of one node stays consistent when someone spreads ranks over several. */
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,7 +68,9 @@ void augur_calib_read(augur_calib_figures *f, FILE *in) {
 int augur_calib_derive(const augur_calib_figures *f, long ncpu, long long nranks, const char *host,
                        const char *mpi, augur_machine *m, augur_calib_how *how, augur_error *err) {
   assert(f && host && mpi && m && how);
-  if (f->overhead < 0 || f->latency < 0 || f->bandwidth <= 0)
+  /* written so that NaN fails too */
+  if (!(f->overhead >= 0 && isfinite(f->overhead)) || !(f->latency >= 0 && isfinite(f->latency)) ||
+      !(f->bandwidth > 0 && isfinite(f->bandwidth)))
     return augur_fail(err, AUGUR_E_ARG, "the calibration run printed no latency/bandwidth figures");
   /* the name is a label: a long host name is cut, not an error */
   snprintf(m->name, sizeof m->name, "%.32s (%.16s, calibrated)", host, mpi);
@@ -87,7 +90,7 @@ int augur_calib_derive(const augur_calib_figures *f, long ncpu, long long nranks
   /* With the time slice measured, the simulator takes turns itself
    * (cpu.cores, cpu.quantum): the latency is then what a message costs
    * when both ranks run, the median of the small sizes' best times. */
-  int slices = f->quantum > 0 && f->nbest > 0;
+  int slices = f->quantum > 0 && f->nbest > 0, turns = 0;
   double lat = f->latency, bw = f->bandwidth;
   m->cpu_quantum = slices ? f->quantum : 0;
   /* The node's cores, so a later run with more ranks than cores shares
@@ -101,6 +104,7 @@ int augur_calib_derive(const augur_calib_figures *f, long ncpu, long long nranks
     lat = bests[f->nbest / 2];
     m->cpu_cores = (uint32_t)ncpu;
     shared = 0;
+    turns = 1;
   }
   m->shm_latency = m->latency = shared ? f->ring : lat;
   /* The same for large messages: copies that need both ranks running go at
@@ -111,7 +115,7 @@ int augur_calib_derive(const augur_calib_figures *f, long ncpu, long long nranks
   m->fresh_buffer = f->freshbuf;
   m->first_touch = f->firsttouch;
   if (f->eager >= -1) m->eager_limit = f->eager < 0 ? 0 : (uint64_t)f->eager;
-  *how = (augur_calib_how){ncpu, nranks, shared, slices, lat, mpi};
+  *how = (augur_calib_how){ncpu, nranks, shared, slices, turns, lat, mpi};
   return AUGUR_OK;
 }
 
@@ -146,10 +150,10 @@ int augur_calib_write(FILE *out, const augur_calib_figures *f, const augur_calib
     fprintf(out, "# time slice: ping-pong with ranks 0 and 1 on one CPU: %.3f ms\n",
             f->quantum * 1e3);
   fprintf(out, "# latency = %s\n",
-          how->shared                   ? "the ring step (more ranks than cores: scheduling)"
-          : m->cpu_cores && how->slices ? "the median best ping-pong (more ranks than cores: "
-                                          "the model takes turns of the time slice)"
-                                        : "the ping-pong median");
+          how->shared  ? "the ring step (more ranks than cores: scheduling)"
+          : how->turns ? "the median best ping-pong (more ranks than cores: "
+                         "the model takes turns of the time slice)"
+                       : "the ping-pong median");
   fprintf(out, "# bandwidth = the slope between 1 and 4 MiB of the %s times\n",
           how->shared ? "mean" : "best");
   if (f->flops > 0)
