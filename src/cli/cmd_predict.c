@@ -52,9 +52,15 @@ typedef struct prediction {
   double model;       /* PET from the phases (the seed's sum of PhaseET x W) */
   const char *source; /* how PET was had: "phases", "run + remaining" or "full run" */
   double remaining;   /* "run + remaining": the predicted time after the stop */
-  int curves;         /* ... from the base run's curves (signature version 4) */
+  int from;           /* ... where it came from: enum remaining_from */
   phase_pred *ph;     /* per signature phase */
 } prediction;
+
+/* Where "run + remaining" took the time to come from: JSON token and text. */
+enum remaining_from { FROM_NONE, FROM_PHASES, FROM_CURVES };
+static const char *const from_token[] = {"none", "phases", "base run x scale"};
+static const char *const from_text[] = {"", "PhaseET x the repetitions to come",
+                                        "the base run's time of the repetitions to come x scale"};
 
 static int measured_here(int status) {
   return status == AUGUR_SIGRES_MEASURED || status == AUGUR_SIGRES_PARTIAL;
@@ -100,13 +106,14 @@ static void finish(const augur_signature *s, const augur_sigresult *r, double se
 static void run_plus_remaining(const augur_signature *s, const augur_sigresult *r, prediction *p) {
   if (!r->stopped || (s->irregular && r->irregular)) return;
   double remain = 0, done = 0, all = 0;
+  int curves = 0;
   for (uint32_t i = 0; i < s->nphases; i++) {
     if (p->ph[i].seen < 0) return; /* predict() found no count for it */
     const augur_sig_phase *sp = &s->phase[i];
     uint64_t w = sp->weight, n = (uint64_t)p->ph[i].seen, seen = n < w ? n : w;
     double left, whole;
     if (sp->ncurve) {
-      p->curves = 1;
+      curves = 1;
       left = augur_sig_base_left(sp, seen) * p->scale;
       whole = augur_sig_base_left(sp, 0) * p->scale;
     } else {
@@ -121,6 +128,7 @@ static void run_plus_remaining(const augur_signature *s, const augur_sigresult *
   p->remaining = remain + rest;
   p->pet = r->run_seconds + p->remaining + p->launch;
   p->source = "run + remaining";
+  p->from = curves ? FROM_CURVES : FROM_PHASES;
 }
 
 /* Phase RP's timed repetitions over all ranks: their time here (*NUM) and
@@ -309,10 +317,7 @@ static void print_text(const char *sigpath, const augur_signature *s, const augu
     if (!strcmp(p->source, "run + remaining"))
       printf("PET = %.6f s run until the stop (measured) + %.6f s predicted for what remained "
              "(%s) + %.6f s start-up and exit; the phases alone say %.6f s\n",
-             r->run_seconds, p->remaining,
-             p->curves ? "the base run's time of the repetitions to come x scale"
-                       : "PhaseET x the repetitions to come",
-             p->launch, p->model);
+             r->run_seconds, p->remaining, from_text[p->from], p->launch, p->model);
   } else {
     printf("%s: %u ranks, %u phases; the signature run went to the end of the program", sigpath,
            s->nranks, s->nphases);
@@ -361,9 +366,7 @@ static void print_json(const augur_signature *s, const augur_sigresult *r, const
          p->pet, p->set, r->stopped ? "true" : "false", p->source, p->model, not_measured(s, p),
          repeats(s) ? "true" : "false", s->nranks, irr ? "irregular" : "global", p->scale, p->pre,
          p->rest, p->launch, s->base_run_seconds, r->run_seconds, p->remaining,
-         strcmp(p->source, "run + remaining") ? "none"
-         : p->curves                          ? "base run x scale"
-                                              : "phases");
+         from_token[p->from]);
   if (irr) printf("\"pet_rank\": %u, ", p->pet_rank);
   printf("\"phases\": [");
   for (uint32_t i = 0; i < s->nphases; i++)
