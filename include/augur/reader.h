@@ -38,7 +38,7 @@ typedef struct augur_trace_info {
 /* Index entry of one block of a rank file. */
 typedef struct augur_block_info {
   uint64_t offset; /* byte offset of the block header in the rank file */
-  uint32_t kind;   /* 1 = events, 2 = definitions */
+  uint32_t kind;   /* 1 = MPI events, 3 = OpenMP events (format minor 4) */
   uint32_t thread;
   uint32_t nevents;
   uint64_t first_ns; /* local time of the first event (events blocks) */
@@ -124,7 +124,7 @@ AUGUR_API int augur_trace_resolve(augur_trace *t, uint32_t callsite, augur_srclo
 AUGUR_API uint32_t augur_trace_ncounters(const augur_trace *t);
 AUGUR_API const augur_counter_def *augur_trace_counter(const augur_trace *t, uint32_t index);
 
-/* Block index of a rank. */
+/* Block index of a rank: its MPI events blocks (kind 1). */
 AUGUR_API size_t augur_trace_nblocks(const augur_trace *t, uint32_t rank);
 AUGUR_API const augur_block_info *augur_trace_block(const augur_trace *t, uint32_t rank, size_t i);
 AUGUR_API uint64_t augur_trace_nevents(const augur_trace *t, uint32_t rank); /* from the index */
@@ -132,6 +132,14 @@ AUGUR_API uint64_t augur_trace_nevents(const augur_trace *t, uint32_t rank); /* 
  * index: a bound on its calls. The record count when a block does not say
  * (written before format minor 2). */
 AUGUR_API uint64_t augur_trace_nparents(const augur_trace *t, uint32_t rank);
+
+/* OpenMP events blocks (kind 3, format minor 4; docs/openmp.md) of a rank:
+ * indexed at open like the MPI blocks, in file order, never decoded by MPI
+ * streams. 0 / NULL for traces without OpenMP records. */
+AUGUR_API size_t augur_trace_omp_nblocks(const augur_trace *t, uint32_t rank);
+AUGUR_API const augur_block_info *augur_trace_omp_block(const augur_trace *t, uint32_t rank,
+                                                        size_t i);
+AUGUR_API uint64_t augur_trace_omp_nevents(const augur_trace *t, uint32_t rank);
 
 /* Converts a rank's local clock value to the global timeline. */
 AUGUR_API uint64_t augur_trace_global_ns(const augur_trace *t, uint32_t rank, uint64_t local_ns);
