@@ -33,6 +33,10 @@ typedef struct augur_trace_info {
   int payload_hash;
   int complete;
   const char *counters_requested;
+  /* trace.json "openmp"; mode "unknown" (other fields empty) when the trace
+   * has none (recorders before format 1.4, other writers). Callback names
+   * owned by the trace. */
+  augur_omp_meta openmp;
 } augur_trace_info;
 
 /* Index entry of one block of a rank file. */
@@ -151,6 +155,22 @@ AUGUR_API uint64_t augur_trace_global_ns(const augur_trace *t, uint32_t rank, ui
  * a parent and its sub-records are always adjacent). */
 AUGUR_API int augur_stream_rank(augur_trace *t, uint32_t rank, augur_stream **s, augur_error *err);
 AUGUR_API int augur_stream_merged(augur_trace *t, augur_stream **s, augur_error *err);
+/* Streams of OpenMP records (docs/openmp.md), alone or with the MPI records.
+ * KINDS: AUGUR_KIND_MPI, AUGUR_KIND_OMP or both (anything else:
+ * AUGUR_E_ARG). The records of the selected kinds, merged in time order
+ * over threads and kinds (at equal times MPI before OpenMP, a parent's
+ * sub-records right behind it), on the global timeline, with global call
+ * site ids (an OpenMP record's codeptr_ra resolves like an MPI call site);
+ * MPI records are finished exactly as in augur_stream_rank. Damage in a
+ * block of either kind comes in time order: every record of every thread
+ * and kind before it is returned first. Same contract as augur_stream_rank
+ * and augur_stream_merged otherwise; AUGUR_KIND_MPI alone is those. */
+#define AUGUR_KIND_MPI 1u
+#define AUGUR_KIND_OMP 2u
+AUGUR_API int augur_stream_rank_kinds(augur_trace *t, uint32_t rank, unsigned kinds,
+                                      augur_stream **s, augur_error *err);
+AUGUR_API int augur_stream_merged_kinds(augur_trace *t, unsigned kinds, augur_stream **s,
+                                        augur_error *err);
 /* Returns 1 with *ev filled, 0 at the end, or a negative status: a damaged
  * block (message: file, rank, offset, expectation). Events before the damage
  * have all been returned. */
@@ -163,7 +183,8 @@ AUGUR_API int augur_stream_next(augur_stream *s, augur_event *ev, augur_error *e
  * need each rank's order and a bounded window, such as message matching.
  * 0 (the default): strict order. */
 AUGUR_API int augur_stream_set_slack(augur_stream *s, uint64_t ns, augur_error *err);
-/* Rank streams only: continue from block index `block` of the rank. */
+/* Rank streams of MPI records only: continue from block index `block` of
+ * the rank (augur_trace_block). AUGUR_E_ARG on a stream with OpenMP kinds. */
 AUGUR_API int augur_stream_seek_block(augur_stream *s, size_t block, augur_error *err);
 AUGUR_API void augur_stream_close(augur_stream *s);
 

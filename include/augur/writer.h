@@ -33,6 +33,7 @@ typedef struct augur_trace_meta {
   int payload_hash;               /* 1 if payload fingerprints were recorded */
   int complete;                   /* 1 once rank 0 reached MPI_Finalize */
   const char *counters_requested; /* --counters as given, or NULL */
+  augur_omp_meta openmp;          /* mode NULL: not written */
 } augur_trace_meta;
 
 /* Creates DIR (and parents) if needed and (re)writes DIR/trace.json

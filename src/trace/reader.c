@@ -53,6 +53,62 @@ static int opt_bool(json_t *o, const char *key, int *out) {
   return 0;
 }
 
+/* trace.json "openmp" (docs/openmp.md) into *OM, every string non-NULL;
+ * absent or null: mode "unknown". Returns 0, or -1 with *bad naming the
+ * member of the wrong type (or out of memory: "openmp"). */
+static int read_openmp(json_t *o, augur_omp_meta *om, const char **bad) {
+  json_t *v = json_object_get(o, "openmp");
+  int rc = 0;
+  if (v && !json_is_null(v)) {
+    json_t *cb = json_object_get(v, "callbacks"),
+           *dropped = json_object_get(v, "dropped_before_init");
+    if (!json_is_object(v))
+      *bad = "openmp";
+    else if (opt_string(v, "mode", &om->mode) || !om->mode)
+      *bad = "openmp\": \"mode";
+    else if (opt_string(v, "runtime", &om->runtime))
+      *bad = "openmp\": \"runtime";
+    else if (opt_string(v, "note", &om->note))
+      *bad = "openmp\": \"note";
+    else if (cb && !json_is_null(cb) && !json_is_object(cb))
+      *bad = "openmp\": \"callbacks";
+    else if (dropped && !json_is_null(dropped) &&
+             (!json_is_integer(dropped) || json_integer_value(dropped) < 0))
+      *bad = "openmp\": \"dropped_before_init";
+    if (*bad) return -1;
+    if (dropped && json_is_integer(dropped))
+      om->dropped_before_init = (uint64_t)json_integer_value(dropped);
+    size_t n = json_is_object(cb) ? json_object_size(cb) : 0;
+    augur_omp_callback *c = n ? calloc(n, sizeof *c) : NULL;
+    if (n && !c) rc = -1;
+    om->callbacks = c;
+    const char *key;
+    json_t *val;
+    if (c) json_object_foreach(cb, key, val) {
+        if (!json_is_integer(val)) {
+          *bad = "openmp\": \"callbacks";
+          return -1;
+        }
+        c[om->ncallbacks].result = (int)json_integer_value(val);
+        c[om->ncallbacks++].name = xstrdup(key);
+      }
+  }
+  if (!om->mode) om->mode = xstrdup("unknown");
+  if (!om->runtime) om->runtime = xstrdup("");
+  if (!om->note) om->note = xstrdup("");
+  if (rc || !om->mode || !om->runtime || !om->note) *bad = "openmp";
+  return *bad ? -1 : 0;
+}
+
+static void free_openmp(augur_omp_meta *om) {
+  for (size_t i = 0; i < om->ncallbacks; i++)
+    free((char *)om->callbacks[i].name);
+  free((void *)om->callbacks);
+  free((char *)om->mode);
+  free((char *)om->runtime);
+  free((char *)om->note);
+}
+
 static int read_meta(augur_trace *t, augur_error *err) {
   char file[4200];
   snprintf(file, sizeof file, "%s/trace.json", t->path);
@@ -144,6 +200,8 @@ static int read_meta(augur_trace *t, augur_error *err) {
     bad = "payload_hash";
   else if (opt_bool(o, "complete", &in->complete))
     bad = "complete";
+  else
+    read_openmp(o, &in->openmp, &bad);
   if (bad) rc = augur_fail(err, AUGUR_E_FORMAT, "%s: \"%s\": wrong type", file, bad);
 out:
   json_decref(o);
@@ -664,6 +722,7 @@ void augur_trace_close(augur_trace *t) {
   free((char *)in->mpi_version);
   free((char *)in->recorder);
   free((char *)in->counters_requested);
+  free_openmp(&in->openmp);
   free(t->path);
   free(t);
 }
