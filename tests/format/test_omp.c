@@ -287,7 +287,7 @@ static void test_kinds_stream(void **state) {
 }
 
 /* At equal times an MPI record comes before an OpenMP record, whatever the
- * threads. */
+ * threads; a repeated OpenMP block is dropped. */
 static void test_ties(void **state) {
   (void)state;
   char *dir = tu_tracedir();
@@ -295,21 +295,29 @@ static void test_ties(void **state) {
   augur_error err;
   augur_writer *w;
   assert_int_equal(augur_writer_open(&w, dir, 0, 1, 0, &err), 0);
-  augur_event o = tu_ev(AUGUR_EV_OMP_FORK, 500, 500);
+  augur_event o[2] = {tu_ev(AUGUR_EV_OMP_FORK, 500, 500), tu_ev(AUGUR_EV_OMP_JOIN, 510, 510)};
   augur_event b = tu_ev(AUGUR_EV_BARRIER, 500, 600);
-  assert_int_equal(augur_writer_omp_events(w, 0, &o, 1, &err), 0);
+  assert_int_equal(augur_writer_omp_events(w, 0, o, 2, &err), 0);
   assert_int_equal(augur_writer_events(w, 1, &b, 1, &err), 0);
+  /* thread 0's OpenMP block written twice: the repeat is dropped like a
+   * repeated MPI block (the order rule holds per thread and kind) */
+  assert_int_equal(augur_writer_omp_events(w, 0, o, 2, &err), 0);
   assert_int_equal(augur_writer_close(w, &err), 0);
   augur_trace *t = open_ok(dir);
+  const char *why;
+  assert_int_equal(augur_trace_dropped(t, 0, &why), 1);
+  assert_non_null(strstr(why, "repeats the events block"));
+  assert_int_equal(augur_trace_omp_nblocks(t, 0), 1);
   augur_stream *s;
   assert_int_equal(augur_stream_rank_kinds(t, 0, AUGUR_KIND_OMP | AUGUR_KIND_MPI, &s, &err), 0);
   size_t n;
   int rc;
   augur_event *v = tu_read_stream(s, &n, &rc, &err);
   assert_int_equal(rc, 0);
-  assert_int_equal(n, 2);
+  assert_int_equal(n, 3);
   assert_int_equal(v[0].type, AUGUR_EV_BARRIER);
   assert_int_equal(v[1].type, AUGUR_EV_OMP_FORK);
+  assert_int_equal(v[2].type, AUGUR_EV_OMP_JOIN);
   free(v);
   augur_trace_close(t);
   tu_cleanup(dir);
