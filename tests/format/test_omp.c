@@ -188,6 +188,47 @@ static void test_mpi_stream_unchanged(void **state) {
   free(h);
 }
 
+/* The signal handler's writer: OpenMP records go to a kind-3 block too,
+ * uncompressed, from the reserved buffers. */
+static void test_in_signal(void **state) {
+  (void)state;
+  char *dir = tu_tracedir();
+  tu_meta(dir, 1);
+  augur_error err;
+  augur_writer *w;
+  assert_int_equal(augur_writer_open(&w, dir, 0, 1, 0, &err), 0);
+  assert_int_equal(augur_writer_reserve(w, 64, &err), 0);
+  augur_event o[40], m = tu_ev(AUGUR_EV_BARRIER, 100, 200);
+  for (uint64_t i = 0; i < 40; i++) {
+    o[i] = tu_ev(i % 2 ? AUGUR_EV_OMP_WAIT_END : AUGUR_EV_OMP_WAIT_BEGIN, 150 + i, 150 + i);
+    o[i].thread = 3;
+  }
+  assert_int_equal(augur_writer_events_in_signal(w, 3, &m, 1), 0);
+  assert_int_equal(augur_writer_omp_events_in_signal(w, 3, o, 40), 0);
+  assert_int_equal(augur_writer_close(w, &err), 0);
+  augur_trace *t = open_ok(dir);
+  assert_int_equal(augur_trace_nblocks(t, 0), 1);
+  assert_int_equal(augur_trace_omp_nblocks(t, 0), 1);
+  const augur_block_info *b = augur_trace_omp_block(t, 0, 0);
+  assert_int_equal(b->kind, 3);
+  assert_int_equal(b->thread, 3);
+  assert_int_equal(b->nevents, 40);
+  augur_stream *s;
+  assert_int_equal(augur_stream_rank_kinds(t, 0, AUGUR_KIND_OMP, &s, &err), 0);
+  size_t n;
+  int rc;
+  augur_event *v = tu_read_stream(s, &n, &rc, &err);
+  assert_int_equal(rc, 0);
+  assert_int_equal(n, 40);
+  for (size_t i = 0; i < n; i++) {
+    assert_int_equal(v[i].type, o[i].type);
+    assert_int_equal(v[i].thread, 3);
+  }
+  free(v);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
 /* 0 for an MPI record, 1 for an OpenMP record. */
 static int kind_of(const augur_event *e) {
   return augur_event_is_omp(e->type);
@@ -519,6 +560,7 @@ int main(void) {
       cmocka_unit_test(test_thread_damage_in_order),
       cmocka_unit_test(test_omp_truncated_and_header),
       cmocka_unit_test(test_meta_openmp),
+      cmocka_unit_test(test_in_signal),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
