@@ -392,6 +392,24 @@ static void expect_damage_in_order(const char *dir, const hybrid *h, unsigned ki
   augur_trace_close(t);
 }
 
+/* Writes H into a new trace (one rank; OpenMP records if WITH_OMP) and
+ * flips a payload byte of its events block I (of the OpenMP index if OMP,
+ * else of the MPI one), which holds THREAD's records. Returns the trace
+ * directory; *OFF and *FIRST get the block's offset and first_ns. */
+static char *damaged_hybrid(const hybrid *h, int with_omp, int omp, size_t i, uint32_t thread,
+                            uint64_t *off, uint64_t *first) {
+  char *dir = tu_tracedir();
+  write_hybrid(dir, h, 1, with_omp);
+  augur_trace *t = open_ok(dir);
+  const augur_block_info *b = omp ? augur_trace_omp_block(t, 0, i) : augur_trace_block(t, 0, i);
+  assert_int_equal(b->thread, thread);
+  *off = b->offset;
+  *first = b->first_ns;
+  augur_trace_close(t);
+  tu_flip_byte(tu_rank_file(dir, 0, 1), *off + AUG_BLKHDR_SIZE + 3);
+  return dir;
+}
+
 /* Item 2, damage: a corrupted kind-3 payload is reported like one of kind
  * 1, in time order (the MPI records before it all come first), and MPI
  * streams do not see it. */
@@ -399,25 +417,18 @@ static void test_omp_damage(void **state) {
   (void)state;
   hybrid *h = malloc(sizeof *h);
   make_hybrid(h);
-  char *dir = tu_tracedir();
-  write_hybrid(dir, h, 1, 1);
-  augur_trace *t = open_ok(dir);
-  const augur_block_info *b = augur_trace_omp_block(t, 0, 2);
-  assert_int_equal(b->thread, 0);
-  uint64_t off = b->offset, first = b->first_ns;
-  uint64_t nmpi = augur_trace_nevents(t, 0);
-  augur_trace_close(t);
-  tu_flip_byte(tu_rank_file(dir, 0, 1), off + AUG_BLKHDR_SIZE + 3);
+  uint64_t off, first;
+  char *dir = damaged_hybrid(h, 1, 1, 2, 0, &off, &first);
   expect_damage_in_order(dir, h, AUGUR_KIND_MPI | AUGUR_KIND_OMP, off, first);
   expect_damage_in_order(dir, h, AUGUR_KIND_OMP, off, first);
-  t = open_ok(dir);
+  augur_trace *t = open_ok(dir);
   assert_int_equal(augur_trace_damage(t, 0, NULL), 0);
   size_t n;
   int rc;
   augur_error err;
   free(tu_read_rank(t, 0, &n, &rc, &err));
   assert_int_equal(rc, 0);
-  assert_int_equal(n, nmpi);
+  assert_int_equal(n, h->nmpi[0] + h->nmpi[1]);
   augur_trace_close(t);
   tu_cleanup(dir);
   free(h);
@@ -430,14 +441,8 @@ static void test_thread_damage_in_order(void **state) {
   (void)state;
   hybrid *h = malloc(sizeof *h);
   make_hybrid(h);
-  char *dir = tu_tracedir();
-  write_hybrid(dir, h, 1, 0);
-  augur_trace *t = open_ok(dir);
-  const augur_block_info *b = augur_trace_block(t, 0, 3);
-  assert_int_equal(b->thread, 1);
-  uint64_t off = b->offset, first = b->first_ns;
-  augur_trace_close(t);
-  tu_flip_byte(tu_rank_file(dir, 0, 1), off + AUG_BLKHDR_SIZE + 3);
+  uint64_t off, first;
+  char *dir = damaged_hybrid(h, 0, 0, 3, 1, &off, &first);
   expect_damage_in_order(dir, h, AUGUR_KIND_MPI, off, first);
   tu_cleanup(dir);
   free(h);
