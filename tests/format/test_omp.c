@@ -328,7 +328,8 @@ static void test_kinds_stream(void **state) {
 }
 
 /* At equal times an MPI record comes before an OpenMP record, whatever the
- * threads; a repeated OpenMP block is dropped. */
+ * threads; a repeated OpenMP block is dropped, also one of a single point
+ * record (it starts where the previous block ended). */
 static void test_ties(void **state) {
   (void)state;
   char *dir = tu_tracedir();
@@ -341,24 +342,32 @@ static void test_ties(void **state) {
   assert_int_equal(augur_writer_omp_events(w, 0, o, 2, &err), 0);
   assert_int_equal(augur_writer_events(w, 1, &b, 1, &err), 0);
   /* thread 0's OpenMP block written twice: the repeat is dropped like a
-   * repeated MPI block (the order rule holds per thread and kind) */
+   * repeated MPI block (the order rule holds per thread and kind); so is
+   * the repeat of a block of one point record, and a different block at
+   * that same time is kept */
   assert_int_equal(augur_writer_omp_events(w, 0, o, 2, &err), 0);
+  assert_int_equal(augur_writer_omp_events(w, 0, o + 1, 1, &err), 0);
+  assert_int_equal(augur_writer_omp_events(w, 0, o + 1, 1, &err), 0);
+  augur_event masked = tu_ev(AUGUR_EV_OMP_MASKED_BEGIN, 510, 510);
+  assert_int_equal(augur_writer_omp_events(w, 0, &masked, 1, &err), 0);
   assert_int_equal(augur_writer_close(w, &err), 0);
   augur_trace *t = open_ok(dir);
   const char *why;
-  assert_int_equal(augur_trace_dropped(t, 0, &why), 1);
+  assert_int_equal(augur_trace_dropped(t, 0, &why), 2);
   assert_non_null(strstr(why, "repeats the events block"));
-  assert_int_equal(augur_trace_omp_nblocks(t, 0), 1);
+  assert_int_equal(augur_trace_omp_nblocks(t, 0), 3);
   augur_stream *s;
   assert_int_equal(augur_stream_rank_kinds(t, 0, AUGUR_KIND_OMP | AUGUR_KIND_MPI, &s, &err), 0);
   size_t n;
   int rc;
   augur_event *v = tu_read_stream(s, &n, &rc, &err);
   assert_int_equal(rc, 0);
-  assert_int_equal(n, 3);
+  assert_int_equal(n, 5);
   assert_int_equal(v[0].type, AUGUR_EV_BARRIER);
   assert_int_equal(v[1].type, AUGUR_EV_OMP_FORK);
   assert_int_equal(v[2].type, AUGUR_EV_OMP_JOIN);
+  assert_int_equal(v[3].type, AUGUR_EV_OMP_JOIN);
+  assert_int_equal(v[4].type, AUGUR_EV_OMP_MASKED_BEGIN);
   free(v);
   augur_trace_close(t);
   tu_cleanup(dir);
