@@ -1,0 +1,326 @@
+/* Thread states and the POP efficiencies with known answers (docs/pop.md):
+ * a hand-built 2-rank MPI trace whose ideal-network run time is known (a
+ * message that serialises the ranks), a hand-built hybrid rank (one
+ * parallel region of 2 threads: every state, the region's imbalance and
+ * TALP's terms by hand), the same rank cut short, and the hybrid figures
+ * reducing to the MPI ones without OpenMP records. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "augur/omp.h"
+#include "augur/pop.h"
+#include "augur/writer.h"
+#include "util.h"
+
+#define EPS 1e-9
+#define MS  1000000ull
+
+/* Equal to 1e-9, relative to the value for times in ns. */
+static void near(double got, double want) {
+  double tol = EPS * (want > 1 ? want : want < -1 ? -want : 1);
+  if (!(got >= want - tol && got <= want + tol)) fail_msg("got %.12f, want %.12f", got, want);
+}
+
+/* Rank R of a 2-rank trace on host "h" where the ranks may use CPUS ("0"
+ * or "0-1"); it reached MPI_Finalize if its last record is one. */
+static void write_rank(const char *dir, uint32_t r, augur_event *ev, size_t n, const char *cpus) {
+  augur_error err;
+  int32_t world[2] = {0, 1};
+  augur_writer *w;
+  assert_int_equal(augur_writer_open(&w, dir, r, 2, 0, &err), 0);
+  augur_rank_def rd = {
+      .rank = r, .nranks = 2, .host = "h", .thread_level = -1, .cpus = (char *)cpus};
+  rd.cores = strcmp(cpus, "0") ? 2 : 1;
+  if (ev[n - 1].type == AUGUR_EV_FINALIZE) rd.finalize_ns = ev[n - 1].t_end;
+  assert_int_equal(augur_writer_def_rank(w, &rd, &err), 0);
+  augur_comm_def cw = {.id = AUGUR_COMM_WORLD, .size = 2, .members = world};
+  assert_int_equal(augur_writer_def_comm(w, &cw, &err), 0);
+  for (size_t i = 0; i < n; i++) {
+    ev[i].rank = r;
+    if (ev[i].type != AUGUR_EV_INIT && ev[i].type != AUGUR_EV_FINALIZE)
+      ev[i].comm = AUGUR_COMM_WORLD;
+  }
+  assert_int_equal(augur_writer_events(w, 0, ev, n, &err), 0);
+  assert_int_equal(augur_writer_close(w, &err), 0);
+}
+
+static augur_event msg(unsigned type, uint64_t t0, uint64_t t1, int32_t peer) {
+  augur_event e = tu_ev(type, t0, t1);
+  e.peer = peer;
+  e.tag = 7;
+  if (type == AUGUR_EV_RECV)
+    e.bytes_recv = 8;
+  else
+    e.bytes = 8;
+  return e;
+}
+
+/* Both ranks leave MPI_Init at 10 ms. Rank 0 computes 2 s, sends 8 bytes
+ * to rank 1 (1 ms), computes 1 s: useful 3 s, MPI_Finalize at 3.011 s.
+ * Rank 1 computes 0.5 s, receives (until 2.012 s), computes 2 s: useful
+ * 2.5 s, MPI_Finalize at 4.012 s. T = 4.002 s. On the ideal network the
+ * message arrives when it is sent: rank 1 ends at 2 + 2 = 4 s = T_ideal.
+ * LB = 2.75 / 3, CommE = 3 / 4.002, SerE = 3 / 4, TE = 4 / 4.002. */
+static augur_trace *serial_trace(char **dirp, const char *cpus, int cut) {
+  char *dir = tu_tracedir();
+  tu_meta(dir, 2);
+  const uint64_t u = 10 * MS;
+  augur_event e0[] = {tu_ev(AUGUR_EV_INIT, 0, u),
+                      msg(AUGUR_EV_SEND, u + 2000 * MS, u + 2001 * MS, 1),
+                      tu_ev(AUGUR_EV_FINALIZE, u + 3001 * MS, u + 3002 * MS)};
+  augur_event e1[] = {tu_ev(AUGUR_EV_INIT, 0, u),
+                      msg(AUGUR_EV_RECV, u + 500 * MS, u + 2002 * MS, 0),
+                      tu_ev(AUGUR_EV_FINALIZE, u + 4002 * MS, u + 4003 * MS)};
+  write_rank(dir, 0, e0, 3, cpus);
+  write_rank(dir, 1, e1, cut ? 2 : 3, cpus);
+  augur_trace *t;
+  augur_error err;
+  if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
+  *dirp = dir;
+  return t;
+}
+
+static void test_mpi_only(void **state) {
+  (void)state;
+  char *dir;
+  augur_trace *t = serial_trace(&dir, "0-1", 0);
+  augur_pop p;
+  augur_error err = {0};
+  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  assert_int_equal(p.nranks, 2);
+  near(p.t_ns, 4002.0 * MS);
+  near(p.t_ideal_ns, 4000.0 * MS);
+  near(p.useful_max_ns, 3000.0 * MS);
+  assert_int_equal(p.useful_max_rank, 0);
+  near(p.lb, 2.75 / 3);
+  near(p.comm_eff, 3.0 / 4.002);
+  near(p.ser_eff, 3.0 / 4);
+  near(p.trans_eff, 4.0 / 4.002);
+  near(p.par_eff, 2.75 / 3 * 3.0 / 4.002);
+  near(p.par_eff, p.lb * p.ser_eff * p.trans_eff); /* POP's identity */
+  if (p.nnotes) fail_msg("note: %s", p.notes[0]);
+  assert_true(p.trusted);
+  /* No OpenMP records: the hybrid figures are the MPI ones. */
+  assert_int_equal(p.hybrid, 0);
+  near(p.hpe, p.par_eff);
+  near(p.hlbe, p.lb);
+  near(p.omp_pe, 1);
+  near(p.omp_lbe, 1);
+  near(p.omp_ser_eff, 1);
+  near(p.omp_lb_eff, 1);
+  near(p.omp_sched_eff, 1);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
+/* The same run on one CPU, then with rank 1 cut before MPI_Finalize: the
+ * figures are computed and said to be untrustworthy, text and JSON. */
+static void test_notes(void **state) {
+  (void)state;
+  char *dir;
+  augur_trace *t = serial_trace(&dir, "0", 0);
+  augur_pop p;
+  augur_error err = {0};
+  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  assert_false(p.trusted);
+  assert_int_equal(p.nnotes, 1);
+  assert_non_null(strstr(p.notes[0], "oversubscribed: 2 ranks on 1 CPU (host h)"));
+  char *js = augur_pop_json(&p);
+  assert_non_null(js);
+  assert_non_null(strstr(js, "\"trusted\": false"));
+  assert_non_null(strstr(js, "oversubscribed: 2 ranks"));
+  free(js);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+
+  t = serial_trace(&dir, "0-1", 1);
+  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  assert_false(p.trusted);
+  assert_true(p.nnotes >= 1);
+  if (!strstr(p.notes[0], "trace incomplete: rank 1")) fail_msg("%s", p.notes[0]);
+  near(p.t_ns, 3001.0 * MS); /* rank 1 ends at its Recv (2.012 s), rank 0 at 3.011 s */
+  char buf[4096];
+  FILE *f = fmemopen(buf, sizeof buf, "w");
+  augur_pop_print_text(f, &p);
+  fclose(f);
+  assert_non_null(strstr(buf, "Efficiencies (POP)\n  warning: trace incomplete"));
+  assert_non_null(strstr(buf, "parallel efficiency"));
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
+static augur_event omp(unsigned type, uint32_t thread, uint64_t t) {
+  augur_event e = tu_ev(type, t, t);
+  e.thread = thread;
+  return e;
+}
+
+/* One rank, 2 threads, one parallel region (site 0x42, region 1): thread 0
+ * is serial 1000 ns, forks (100), works 3000 (100 iterations, 3 chunks),
+ * waits in the barrier 1000, 100 more in its task, joins (100), serial
+ * 1000, MPI_Barrier 500, serial 500. Thread 1: idle until the fork, starts
+ * 200 after it, works 3800 (60 iterations, 2 chunks), waits 100, 50 more,
+ * idle to the end. Window 100 .. 7400. */
+static size_t hybrid_events(augur_event *ev) {
+  size_t n = 0;
+  ev[n++] = tu_ev(AUGUR_EV_INIT, 0, 100);
+  ev[n] = omp(AUGUR_EV_OMP_FORK, 0, 1100);
+  ev[n].req = 1, ev[n].callsite = 0x42, ev[n++].aux = 2;
+  ev[n] = omp(AUGUR_EV_OMP_ITASK_BEGIN, 0, 1200);
+  ev[n].req = 1, ev[n].aux = 0, ev[n++].peer = 2;
+  ev[n] = omp(AUGUR_EV_OMP_WORK_BEGIN, 0, 1200);
+  ev[n].tag = AUGUR_OMP_WORK_LOOP, ev[n++].bytes = 100;
+  ev[n] = omp(AUGUR_EV_OMP_ITASK_BEGIN, 1, 1300);
+  ev[n].req = 1, ev[n].aux = 1, ev[n++].peer = 2;
+  ev[n] = omp(AUGUR_EV_OMP_WORK_BEGIN, 1, 1300);
+  ev[n].tag = AUGUR_OMP_WORK_LOOP, ev[n++].bytes = 60;
+  ev[n] = omp(AUGUR_EV_OMP_WORK_END, 0, 4200);
+  ev[n++].aux = 3;
+  ev[n++] = omp(AUGUR_EV_OMP_SYNC_BEGIN, 0, 4200);
+  ev[n++] = omp(AUGUR_EV_OMP_WAIT_BEGIN, 0, 4200);
+  ev[n] = omp(AUGUR_EV_OMP_WORK_END, 1, 5100);
+  ev[n++].aux = 2;
+  ev[n++] = omp(AUGUR_EV_OMP_SYNC_BEGIN, 1, 5100);
+  ev[n++] = omp(AUGUR_EV_OMP_WAIT_BEGIN, 1, 5100);
+  ev[n++] = omp(AUGUR_EV_OMP_WAIT_END, 0, 5200);
+  ev[n++] = omp(AUGUR_EV_OMP_SYNC_END, 0, 5200);
+  ev[n++] = omp(AUGUR_EV_OMP_WAIT_END, 1, 5200);
+  ev[n++] = omp(AUGUR_EV_OMP_SYNC_END, 1, 5200);
+  ev[n] = omp(AUGUR_EV_OMP_ITASK_END, 1, 5250);
+  ev[n].req = 1, ev[n++].aux = 1;
+  ev[n] = omp(AUGUR_EV_OMP_ITASK_END, 0, 5300);
+  ev[n].req = 1, ev[n++].aux = 0;
+  ev[n] = omp(AUGUR_EV_OMP_JOIN, 0, 5400);
+  ev[n++].req = 1;
+  ev[n++] = tu_ev(AUGUR_EV_BARRIER, 6400, 6900);
+  ev[n++] = tu_ev(AUGUR_EV_FINALIZE, 7400, 7500);
+  return n;
+}
+
+static uint64_t sum_states(const augur_thread_time *th) {
+  uint64_t s = 0;
+  for (unsigned k = 0; k < AUGUR_TS_COUNT; k++)
+    s += th->ns[k];
+  return s;
+}
+
+static void test_hybrid(void **state) {
+  (void)state;
+  augur_event ev[32];
+  size_t n = hybrid_events(ev);
+  augur_rank_states rs;
+  augur_error err = {0};
+  assert_int_equal(augur_rank_states_events(ev, n, 0, &rs, &err), AUGUR_OK);
+  assert_int_equal(rs.t0, 100);
+  assert_int_equal(rs.t1, 7400);
+  assert_int_equal(rs.unbalanced, 0);
+  assert_int_equal(rs.nthreads, 2);
+  const augur_thread_time *a = &rs.threads[0], *b = &rs.threads[1];
+  assert_true(a->initial && !b->initial);
+  assert_int_equal(a->ns[AUGUR_TS_SERIAL], 2500);
+  assert_int_equal(a->ns[AUGUR_TS_OMP_FORK], 100);
+  assert_int_equal(a->ns[AUGUR_TS_USEFUL], 3100);
+  assert_int_equal(a->ns[AUGUR_TS_OMP_WAIT], 1000);
+  assert_int_equal(a->ns[AUGUR_TS_OMP_JOIN], 100);
+  assert_int_equal(a->ns[AUGUR_TS_MPI], 500);
+  assert_int_equal(a->ns[AUGUR_TS_IDLE], 0);
+  assert_int_equal(b->ns[AUGUR_TS_IDLE], 1000 + 2150);
+  assert_int_equal(b->ns[AUGUR_TS_OMP_FORK], 200);
+  assert_int_equal(b->ns[AUGUR_TS_USEFUL], 3850);
+  assert_int_equal(b->ns[AUGUR_TS_OMP_WAIT], 100);
+  assert_int_equal(sum_states(a), 7300);
+  assert_int_equal(sum_states(b), 7300);
+  assert_int_equal(rs.nsites, 1);
+  const augur_omp_site *s = &rs.sites[0];
+  assert_int_equal(s->callsite, 0x42);
+  assert_int_equal(s->instances, 1);
+  assert_int_equal(s->elapsed_ns, 4300);
+  assert_int_equal(s->team, 2);
+  assert_int_equal(s->useful_ns[0], 3100);
+  assert_int_equal(s->useful_ns[1], 3850);
+  assert_int_equal(s->iterations[0], 100);
+  assert_int_equal(s->iterations[1], 60);
+  assert_int_equal(s->chunks[0], 3);
+  assert_int_equal(s->chunks[1], 2);
+  near(s->imbalance, 3850.0 / 3475);
+  near(s->lb_ns, 2 * 3850.0 - 6950);
+  near(s->sched_ns, 2 * (4300.0 - 3850));
+
+  augur_pop p;
+  augur_pop_compute(&rs, 1, -1, &p);
+  assert_int_equal(p.hybrid, 1);
+  assert_int_equal(p.nthreads, 2);
+  near(p.t_ns, 7300);
+  near(p.lb, 1);
+  near(p.par_eff, 6800.0 / 7300);
+  assert_true(p.ser_eff < 0 && p.trans_eff < 0); /* no T_ideal */
+  near(p.hpe, 4725.0 / 7300);
+  near(p.hlbe, 4725.0 / 5600);
+  near(p.omp_pe, 4725.0 / 6800);
+  near(p.omp_lbe, 4725.0 / 5600);
+  near(p.hpe, p.par_eff * p.omp_pe);
+  near(p.omp_pe, p.omp_lbe * p.omp_ce);
+  near(p.omp_ser_eff, (14600.0 - 3150) / 14600);
+  near(p.omp_lb_eff, (11450.0 - 750) / 11450);
+  near(p.omp_sched_eff, (10700.0 - 900) / 10700);
+  augur_rank_states_free(&rs);
+}
+
+/* Thread 1's records stop after its WORK_BEGIN (a crash): its implicit task
+ * and loop are closed at its last record (2 unbalanced), it is idle from
+ * there; a stray WAIT_END is one more. Every thread's states still add up
+ * to the window, and the region is folded at its join. */
+static void test_truncated(void **state) {
+  (void)state;
+  augur_event ev[32], cut[32];
+  size_t n = hybrid_events(ev), m = 0;
+  for (size_t i = 0; i < n; i++)
+    if (ev[i].thread != 1 || ev[i].t_start <= 1300) cut[m++] = ev[i];
+  cut[m] = cut[m - 1]; /* a stray end just before MPI_Finalize */
+  cut[m - 1] = omp(AUGUR_EV_OMP_WAIT_END, 0, 7000);
+  m++;
+  augur_rank_states rs;
+  augur_error err = {0};
+  assert_int_equal(augur_rank_states_events(cut, m, 0, &rs, &err), AUGUR_OK);
+  assert_int_equal(rs.unbalanced, 3);
+  assert_int_equal(rs.nthreads, 2);
+  assert_int_equal(sum_states(&rs.threads[0]), 7300);
+  assert_int_equal(sum_states(&rs.threads[1]), 7300);
+  assert_int_equal(rs.threads[1].ns[AUGUR_TS_USEFUL], 0);
+  assert_int_equal(rs.threads[1].ns[AUGUR_TS_OMP_FORK], 200);
+  assert_int_equal(rs.nsites, 1);
+  assert_int_equal(rs.sites[0].instances, 1);
+  augur_rank_states_free(&rs);
+
+  /* Cut inside the region on every thread (no JOIN, no MPI_Finalize):
+   * the window ends at the last record, the region at thread 0's last. */
+  m = 0;
+  for (size_t i = 0; i < n; i++)
+    if (ev[i].t_start <= 4200) cut[m++] = ev[i];
+  assert_int_equal(augur_rank_states_events(cut, m, 0, &rs, &err), AUGUR_OK);
+  assert_int_equal(rs.finalized, 0);
+  assert_int_equal(rs.t1, 4200);
+  assert_true(rs.unbalanced >= 4);
+  assert_int_equal(sum_states(&rs.threads[0]), 4100);
+  assert_int_equal(sum_states(&rs.threads[1]), 4100);
+  assert_int_equal(rs.nsites, 1);
+  assert_int_equal(rs.sites[0].elapsed_ns, 4200 - 1100);
+  augur_rank_states_free(&rs);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_mpi_only),
+      cmocka_unit_test(test_notes),
+      cmocka_unit_test(test_hybrid),
+      cmocka_unit_test(test_truncated),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
