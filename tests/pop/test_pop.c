@@ -42,12 +42,24 @@ static void write_rank(const char *dir, uint32_t r, augur_event *ev, size_t n, c
   assert_int_equal(augur_writer_def_rank(w, &rd, &err), 0);
   augur_comm_def cw = {.id = AUGUR_COMM_WORLD, .size = 2, .members = world};
   assert_int_equal(augur_writer_def_comm(w, &cw, &err), 0);
-  for (size_t i = 0; i < n; i++) {
-    ev[i].rank = r;
-    if (ev[i].type != AUGUR_EV_INIT && ev[i].type != AUGUR_EV_FINALIZE)
-      ev[i].comm = AUGUR_COMM_WORLD;
+  /* Each thread's MPI and OpenMP records, in their order. */
+  augur_event mpi[32], omp[32];
+  for (uint32_t th = 0; th < 2; th++) {
+    size_t nm = 0, no = 0;
+    for (size_t i = 0; i < n && nm < 32 && no < 32; i++) {
+      if (ev[i].thread != th) continue;
+      ev[i].rank = r;
+      if (augur_event_is_omp(ev[i].type)) {
+        omp[no++] = ev[i];
+        continue;
+      }
+      if (ev[i].type != AUGUR_EV_INIT && ev[i].type != AUGUR_EV_FINALIZE)
+        ev[i].comm = AUGUR_COMM_WORLD;
+      mpi[nm++] = ev[i];
+    }
+    if (nm) assert_int_equal(augur_writer_events(w, th, mpi, nm, &err), 0);
+    if (no) assert_int_equal(augur_writer_omp_events(w, th, omp, no, &err), 0);
   }
-  assert_int_equal(augur_writer_events(w, 0, ev, n, &err), 0);
   assert_int_equal(augur_writer_close(w, &err), 0);
 }
 
@@ -315,12 +327,50 @@ static void test_truncated(void **state) {
   augur_rank_states_free(&rs);
 }
 
+/* The hybrid rank above as rank 0 of a written trace, next to an MPI-only
+ * rank 1 with the same MPI calls (serial 6300, MPI_Barrier 500, serial
+ * 500): augur_pop_trace reads both kinds. T = 7300, T_ideal = 6800 (the
+ * barrier costs nothing), Useful = 6800 on both ranks. Threads: rank 0's
+ * two (5600 and 3850 of user code), rank 1's initial thread (6800). */
+static void test_hybrid_trace(void **state) {
+  (void)state;
+  char *dir = tu_tracedir();
+  tu_meta(dir, 2);
+  augur_event ev[32];
+  size_t n = hybrid_events(ev);
+  write_rank(dir, 0, ev, n, "0-1");
+  augur_event e1[] = {tu_ev(AUGUR_EV_INIT, 0, 100), tu_ev(AUGUR_EV_BARRIER, 6400, 6900),
+                      tu_ev(AUGUR_EV_FINALIZE, 7400, 7500)};
+  write_rank(dir, 1, e1, 3, "0-1");
+  augur_trace *t;
+  augur_error err;
+  if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
+  augur_pop p;
+  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  if (p.nnotes) fail_msg("note: %s", p.notes[0]);
+  assert_int_equal(p.hybrid, 1);
+  assert_int_equal(p.nthreads, 3);
+  near(p.t_ns, 7300);
+  near(p.t_ideal_ns, 6800);
+  near(p.lb, 1);
+  near(p.ser_eff, 1);
+  near(p.trans_eff, 6800.0 / 7300);
+  near(p.par_eff, 6800.0 / 7300);
+  near(p.hpe, 16250.0 / 3 / 7300);
+  near(p.hlbe, 16250.0 / 3 / 6800);
+  near(p.omp_pe, p.hpe / p.par_eff);
+  near(p.omp_ser_eff, (21900.0 - 3150) / 21900);
+  near(p.omp_lb_eff, (18750.0 - 750) / 18750);
+  near(p.omp_sched_eff, (18000.0 - 900) / 18000);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_mpi_only),
-      cmocka_unit_test(test_notes),
-      cmocka_unit_test(test_hybrid),
-      cmocka_unit_test(test_truncated),
+      cmocka_unit_test(test_mpi_only),     cmocka_unit_test(test_notes),
+      cmocka_unit_test(test_hybrid),       cmocka_unit_test(test_truncated),
+      cmocka_unit_test(test_hybrid_trace),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -521,7 +521,7 @@ int augur_rank_states_trace(augur_trace *t, uint32_t rank, augur_rank_states *ou
   augur_tstates *b = augur_tstates_new(rank);
   if (!b) return augur_fail(err, AUGUR_E_NOMEM, "thread states: out of memory");
   augur_stream *s = NULL;
-  int rc = augur_stream_rank(t, rank, &s, err);
+  int rc = augur_stream_rank_kinds(t, rank, AUGUR_KIND_MPI | AUGUR_KIND_OMP, &s, err);
   if (rc < 0) {
     augur_tstates_free(b);
     return rc;
