@@ -55,7 +55,10 @@ typedef struct augur_pop {
   double hpe, hlbe, omp_pe, omp_lbe, omp_ce;
   double thread_ns, idle_ns, lb_ns, sched_ns; /* TALP's TT, I_ser, I_lb, I_sch */
   double omp_ser_eff, omp_lb_eff, omp_sched_eff;
-  uint64_t unbalanced; /* OpenMP begin/end records that did not pair (augur/omp.h) */
+  /* OpenMP begin/end records that did not pair (augur/omp.h): the hybrid
+   * figures are not to be trusted when not 0 (the text and JSON say so in
+   * their hybrid part, so the MPI part reads as for an MPI-only trace). */
+  uint64_t unbalanced;
   /* What the figures cannot be trusted for (oversubscribed, incomplete,
    * damaged, no ideal time); trusted = 0 when any. */
   int trusted;

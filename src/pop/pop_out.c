@@ -23,26 +23,11 @@ void augur_pop_print_text(FILE *f, const augur_pop *p) {
     fprintf(f, "  no rank has a window (MPI_Init .. MPI_Finalize) to measure\n");
     return;
   }
-  if (p->hybrid) {
-    row(f, 0, "hybrid parallel efficiency", p->hpe, "avg thread useful / run time");
-    row(f, 1, "MPI parallel efficiency", p->par_eff, "");
-    row(f, 2, "MPI load balance", p->lb, "");
-    row(f, 2, "MPI communication", p->comm_eff, "");
-    row(f, 3, "serialisation", p->ser_eff, "");
-    row(f, 3, "transfer", p->trans_eff, "");
-    row(f, 1, "OpenMP parallel efficiency", p->omp_pe, "");
-    row(f, 2, "OpenMP load balance", p->omp_lbe, "");
-    row(f, 2, "OpenMP other", p->omp_ce, "fork, join, sync, idle threads");
-    row(f, 0, "OpenMP serialisation (TALP)", p->omp_ser_eff, "threads idle outside regions");
-    row(f, 0, "OpenMP load balance (TALP)", p->omp_lb_eff, "inside regions");
-    row(f, 0, "OpenMP scheduling (TALP)", p->omp_sched_eff, "inside regions");
-  } else {
-    row(f, 0, "parallel efficiency", p->par_eff, "= load balance x communication");
-    row(f, 1, "load balance", p->lb, "avg / max useful");
-    row(f, 1, "communication", p->comm_eff, "max useful / run time");
-    row(f, 2, "serialisation", p->ser_eff, "max useful / ideal-network run time");
-    row(f, 2, "transfer", p->trans_eff, "ideal-network / measured run time");
-  }
+  row(f, 0, "parallel efficiency", p->par_eff, "= load balance x communication");
+  row(f, 1, "load balance", p->lb, "avg / max useful");
+  row(f, 1, "communication", p->comm_eff, "max useful / run time");
+  row(f, 2, "serialisation", p->ser_eff, "max useful / ideal-network run time");
+  row(f, 2, "transfer", p->trans_eff, "ideal-network / measured run time");
   char avg[32], mx[32], run[32], ideal[32] = "?";
   augur_fmt_ns(avg, sizeof avg, (uint64_t)p->useful_avg_ns);
   augur_fmt_ns(mx, sizeof mx, (uint64_t)p->useful_max_ns);
@@ -50,6 +35,23 @@ void augur_pop_print_text(FILE *f, const augur_pop *p) {
   if (p->t_ideal_ns >= 0) augur_fmt_ns(ideal, sizeof ideal, (uint64_t)p->t_ideal_ns);
   fprintf(f, "  useful avg %s, max %s (rank %u); run time %s, on an ideal network %s\n", avg, mx,
           p->useful_max_rank, run, ideal);
+  if (!p->hybrid) return;
+  /* Its own section: the lines above are what an MPI-only trace prints. */
+  fprintf(f, "\nEfficiencies (POP, hybrid MPI+OpenMP: %llu threads)\n",
+          (unsigned long long)p->nthreads);
+  if (p->unbalanced)
+    fprintf(f,
+            "  warning: %llu OpenMP begin/end records did not pair (a thread's records cut short): "
+            "closed at the thread's last record\n",
+            (unsigned long long)p->unbalanced);
+  row(f, 0, "hybrid parallel efficiency", p->hpe, "= MPI x OpenMP parallel efficiency");
+  row(f, 1, "MPI parallel efficiency", p->par_eff, "as above");
+  row(f, 1, "OpenMP parallel efficiency", p->omp_pe, "= OpenMP load balance x other");
+  row(f, 2, "OpenMP load balance", p->omp_lbe, "thread load balance / MPI load balance");
+  row(f, 2, "OpenMP other", p->omp_ce, "fork, join, sync, idle threads");
+  row(f, 0, "OpenMP serialisation (TALP)", p->omp_ser_eff, "threads idle outside regions");
+  row(f, 0, "OpenMP load balance (TALP)", p->omp_lb_eff, "inside regions");
+  row(f, 0, "OpenMP scheduling (TALP)", p->omp_sched_eff, "inside regions");
 }
 
 /* A figure: null when unknown (negative). */
@@ -93,6 +95,7 @@ char *augur_pop_json(const augur_pop *p) {
     json_object_set_new(o, "ranks", json_integer(p->nranks));
     json_object_set_new(o, "useful_max_rank", json_integer(p->useful_max_rank));
     json_object_set_new(h, "openmp", json_boolean(p->hybrid));
+    json_object_set_new(h, "trusted", json_boolean(p->trusted && !p->unbalanced));
     json_object_set_new(h, "threads", json_integer((json_int_t)p->nthreads));
     json_object_set_new(h, "unbalanced_records", json_integer((json_int_t)p->unbalanced));
     json_object_set_new(h, "talp", talp);

@@ -85,10 +85,5 @@ int augur_pop_trace(augur_trace *t, augur_pop *out, augur_error *err) {
   if (src != AUGUR_OK)
     note(out, "no run time on the ideal network (%s): serialisation and transfer unknown",
          serr.msg);
-  if (out->unbalanced)
-    note(out,
-         "%llu OpenMP begin/end records did not pair (a thread's records cut short): "
-         "closed at the thread's last record",
-         (unsigned long long)out->unbalanced);
   return AUGUR_OK;
 }
