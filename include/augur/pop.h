@@ -40,6 +40,12 @@ extern "C" {
 #define AUGUR_POP_NOTES    4
 #define AUGUR_POP_NOTE_MAX AUGUR_INCOMPLETE_MAX
 
+/* One parallel-region call site of one rank (augur/omp.h). */
+typedef struct augur_pop_region {
+  uint32_t rank;
+  augur_omp_site site;
+} augur_pop_region;
+
 typedef struct augur_pop {
   uint32_t nranks;   /* ranks with a window */
   double t_ns;       /* T */
@@ -64,6 +70,10 @@ typedef struct augur_pop {
   int trusted;
   size_t nnotes;
   char notes[AUGUR_POP_NOTES][AUGUR_POP_NOTE_MAX];
+  /* augur_pop_trace: every rank's parallel regions, by elapsed time
+   * descending (augur_pop_compute leaves them NULL / 0). */
+  size_t nregions;
+  augur_pop_region *regions;
 } augur_pop;
 
 /* The efficiencies of N ranks' states and T_IDEAL_NS (< 0: unknown). No
@@ -79,11 +89,14 @@ AUGUR_API void augur_pop_ideal_machine(augur_machine *m);
  * simulation failure leaves T_ideal unknown (noted). Fails only when out
  * of memory. */
 AUGUR_API int augur_pop_trace(augur_trace *t, augur_pop *out, augur_error *err);
+/* Frees what augur_pop_trace allocated (the regions). */
+AUGUR_API void augur_pop_free(augur_pop *p);
 
 /* The "Efficiencies (POP)" block of augur report, and its JSON object
- * (docs/pop.md; malloc'd, NULL when out of memory). */
-AUGUR_API void augur_pop_print_text(FILE *f, const augur_pop *p);
-AUGUR_API char *augur_pop_json(const augur_pop *p);
+ * (docs/pop.md; malloc'd, NULL when out of memory). T (may be NULL) names
+ * the regions' call sites; the text lists the TOP longest regions. */
+AUGUR_API void augur_pop_print_text(FILE *f, const augur_pop *p, augur_trace *t, int top);
+AUGUR_API char *augur_pop_json(const augur_pop *p, augur_trace *t);
 
 #ifdef __cplusplus
 }

@@ -128,6 +128,8 @@ static void test_mpi_only(void **state) {
   near(p.omp_ser_eff, 1);
   near(p.omp_lb_eff, 1);
   near(p.omp_sched_eff, 1);
+  assert_int_equal(p.nregions, 0);
+  augur_pop_free(&p);
   augur_trace_close(t);
   tu_cleanup(dir);
 }
@@ -144,11 +146,12 @@ static void test_notes(void **state) {
   assert_false(p.trusted);
   assert_int_equal(p.nnotes, 1);
   assert_non_null(strstr(p.notes[0], "oversubscribed: 2 ranks on 1 CPU (host h)"));
-  char *js = augur_pop_json(&p);
+  char *js = augur_pop_json(&p, t);
   assert_non_null(js);
   assert_non_null(strstr(js, "\"trusted\": false"));
   assert_non_null(strstr(js, "oversubscribed: 2 ranks"));
   free(js);
+  augur_pop_free(&p);
   augur_trace_close(t);
   tu_cleanup(dir);
 
@@ -160,10 +163,11 @@ static void test_notes(void **state) {
   near(p.t_ns, 3001.0 * MS); /* rank 1 ends at its Recv (2.012 s), rank 0 at 3.011 s */
   char buf[4096];
   FILE *f = fmemopen(buf, sizeof buf, "w");
-  augur_pop_print_text(f, &p);
+  augur_pop_print_text(f, &p, t, 10);
   fclose(f);
   assert_non_null(strstr(buf, "Efficiencies (POP)\n  warning: trace incomplete"));
   assert_non_null(strstr(buf, "parallel efficiency"));
+  augur_pop_free(&p);
   augur_trace_close(t);
   tu_cleanup(dir);
 }
@@ -362,6 +366,21 @@ static void test_hybrid_trace(void **state) {
   near(p.omp_ser_eff, (21900.0 - 3150) / 21900);
   near(p.omp_lb_eff, (18750.0 - 750) / 18750);
   near(p.omp_sched_eff, (18000.0 - 900) / 18000);
+  assert_int_equal(p.nregions, 1); /* rank 0's region, moved out of its states */
+  assert_int_equal(p.regions[0].rank, 0);
+  assert_int_equal(p.regions[0].site.elapsed_ns, 4300);
+  assert_int_equal(p.regions[0].site.useful_ns[1], 3850);
+  char *js = augur_pop_json(&p, t);
+  assert_non_null(js);
+  assert_non_null(strstr(js, "\"iterations\": [\n"));
+  free(js);
+  char buf[4096];
+  FILE *f = fmemopen(buf, sizeof buf, "w");
+  augur_pop_print_text(f, &p, t, 10);
+  fclose(f);
+  assert_non_null(strstr(buf, "Efficiencies (POP, hybrid MPI+OpenMP: 3 threads)"));
+  assert_non_null(strstr(buf, "parallel region"));
+  augur_pop_free(&p);
   augur_trace_close(t);
   tu_cleanup(dir);
 }
