@@ -134,6 +134,16 @@ static void test_mpi_only(void **state) {
   tu_cleanup(dir);
 }
 
+/* The text block of P has A and B. */
+static void text_has(const augur_pop *p, augur_trace *t, const char *a, const char *b) {
+  char buf[4096];
+  FILE *f = fmemopen(buf, sizeof buf, "w");
+  assert_non_null(f);
+  augur_pop_print_text(f, p, t, 10);
+  fclose(f);
+  if (!strstr(buf, a) || !strstr(buf, b)) fail_msg("no '%s' or '%s' in:\n%s", a, b, buf);
+}
+
 /* The same run on one CPU, then with rank 1 cut before MPI_Finalize: the
  * figures are computed and said to be untrustworthy, text and JSON. */
 static void test_notes(void **state) {
@@ -161,12 +171,7 @@ static void test_notes(void **state) {
   assert_true(p.nnotes >= 1);
   if (!strstr(p.notes[0], "trace incomplete: rank 1")) fail_msg("%s", p.notes[0]);
   near(p.t_ns, 3001.0 * MS); /* rank 1 ends at its Recv (2.012 s), rank 0 at 3.011 s */
-  char buf[4096];
-  FILE *f = fmemopen(buf, sizeof buf, "w");
-  augur_pop_print_text(f, &p, t, 10);
-  fclose(f);
-  assert_non_null(strstr(buf, "Efficiencies (POP)\n  warning: trace incomplete"));
-  assert_non_null(strstr(buf, "parallel efficiency"));
+  text_has(&p, t, "Efficiencies (POP)\n  warning: trace incomplete", "parallel efficiency");
   augur_pop_free(&p);
   augur_trace_close(t);
   tu_cleanup(dir);
@@ -374,12 +379,7 @@ static void test_hybrid_trace(void **state) {
   assert_non_null(js);
   assert_non_null(strstr(js, "\"iterations\": [\n"));
   free(js);
-  char buf[4096];
-  FILE *f = fmemopen(buf, sizeof buf, "w");
-  augur_pop_print_text(f, &p, t, 10);
-  fclose(f);
-  assert_non_null(strstr(buf, "Efficiencies (POP, hybrid MPI+OpenMP: 3 threads)"));
-  assert_non_null(strstr(buf, "parallel region"));
+  text_has(&p, t, "Efficiencies (POP, hybrid MPI+OpenMP: 3 threads)", "parallel region");
   augur_pop_free(&p);
   augur_trace_close(t);
   tu_cleanup(dir);
