@@ -65,6 +65,9 @@ typedef struct augur_pop {
    * figures are not to be trusted when not 0 (the text and JSON say so in
    * their hybrid part, so the MPI part reads as for an MPI-only trace). */
   uint64_t unbalanced;
+  /* Threads other than a rank's initial one with MPI time: their MPI calls
+   * are not in Useful_p (MPI_THREAD_MULTIPLE; augur_pop_trace notes it). */
+  uint64_t mpi_threads;
   /* What the figures cannot be trusted for (oversubscribed, incomplete,
    * damaged, no ideal time); trusted = 0 when any. */
   int trusted;

@@ -43,6 +43,7 @@ void augur_pop_compute(const augur_rank_states *ranks, uint32_t n, double t_idea
      * (other threads of an MPI-only rank are the program's own). */
     for (size_t i = 0; i < s->nthreads; i++) {
       const augur_thread_time *th = &s->threads[i];
+      if (!th->initial && th->ns[AUGUR_TS_MPI]) out->mpi_threads++;
       if (!s->omp_records && !th->initial) continue;
       double u = user_ns(th);
       out->nthreads++;

@@ -123,6 +123,11 @@ int augur_pop_trace(augur_trace *t, augur_pop *out, augur_error *err) {
   char inc[AUGUR_INCOMPLETE_MAX];
   if (augur_trace_incomplete(t, inc, sizeof inc) > 0) note(out, "%s", inc);
   if (damaged[0]) note(out, "damaged trace: %s; the figures use what was read before", damaged);
+  if (out->mpi_threads)
+    note(out,
+         "MPI calls on %llu thread%s besides the ranks' initial threads (MPI_THREAD_MULTIPLE): "
+         "useful time is the initial threads' and counts those calls as useful",
+         (unsigned long long)out->mpi_threads, out->mpi_threads > 1 ? "s" : "");
   if (src != AUGUR_OK)
     note(out, "no run time on the ideal network (%s): serialisation and transfer unknown",
          serr.msg);

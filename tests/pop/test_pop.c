@@ -80,6 +80,7 @@ static augur_event msg(unsigned type, uint64_t t0, uint64_t t1, int32_t peer) {
  * 2.5 s, MPI_Finalize at 4.012 s. T = 4.002 s. On the ideal network the
  * message arrives when it is sent: rank 1 ends at 2 + 2 = 4 s = T_ideal.
  * LB = 2.75 / 3, CommE = 3 / 4.002, SerE = 3 / 4, TE = 4 / 4.002. */
+/* CUT: 1 = rank 1 stops before MPI_Finalize, 2 = its receive is on thread 1. */
 static augur_trace *serial_trace(char **dirp, const char *cpus, int cut) {
   char *dir = tu_tracedir();
   tu_meta(dir, 2);
@@ -90,8 +91,9 @@ static augur_trace *serial_trace(char **dirp, const char *cpus, int cut) {
   augur_event e1[] = {tu_ev(AUGUR_EV_INIT, 0, u),
                       msg(AUGUR_EV_RECV, u + 500 * MS, u + 2002 * MS, 0),
                       tu_ev(AUGUR_EV_FINALIZE, u + 4002 * MS, u + 4003 * MS)};
+  if (cut == 2) e1[1].thread = 1; /* the receive on a second thread */
   write_rank(dir, 0, e0, 3, cpus);
-  write_rank(dir, 1, e1, cut ? 2 : 3, cpus);
+  write_rank(dir, 1, e1, cut == 1 ? 2 : 3, cpus);
   augur_trace *t;
   augur_error err;
   if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
@@ -172,6 +174,18 @@ static void test_notes(void **state) {
   if (!strstr(p.notes[0], "trace incomplete: rank 1")) fail_msg("%s", p.notes[0]);
   near(p.t_ns, 3001.0 * MS); /* rank 1 ends at its Recv (2.012 s), rank 0 at 3.011 s */
   text_has(&p, t, "Efficiencies (POP)\n  warning: trace incomplete", "parallel efficiency");
+  augur_pop_free(&p);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+
+  /* Rank 1's receive made by a second thread: outside what the MPI figures
+   * cover (Useful is the initial thread's), and said. */
+  t = serial_trace(&dir, "0-1", 2);
+  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  assert_false(p.trusted);
+  assert_int_equal(p.mpi_threads, 1);
+  if (p.nnotes != 1 || !strstr(p.notes[0], "MPI calls on 1 thread besides"))
+    fail_msg("%zu notes: %s", p.nnotes, p.nnotes ? p.notes[0] : "");
   augur_pop_free(&p);
   augur_trace_close(t);
   tu_cleanup(dir);
