@@ -37,7 +37,7 @@
 extern "C" {
 #endif
 
-#define AUGUR_POP_NOTES    4
+#define AUGUR_POP_NOTES    8
 #define AUGUR_POP_NOTE_MAX AUGUR_INCOMPLETE_MAX
 
 /* One parallel-region call site of one rank (augur/omp.h). */

@@ -128,8 +128,11 @@ int augur_pop_trace(augur_trace *t, augur_pop *out, augur_error *err) {
          "MPI calls on %llu thread%s besides the ranks' initial threads (MPI_THREAD_MULTIPLE): "
          "useful time is the initial threads' and counts those calls as useful",
          (unsigned long long)out->mpi_threads, out->mpi_threads > 1 ? "s" : "");
-  if (src != AUGUR_OK)
+  if (out->nranks < n)
+    note(out, "%u of %u ranks have no records between MPI_Init and MPI_Finalize: left out",
+         n - out->nranks, n);
+  if (src != AUGUR_OK) /* a damaged trace's message is said once, above */
     note(out, "no run time on the ideal network (%s): serialisation and transfer unknown",
-         serr.msg);
+         damaged[0] && strstr(serr.msg, damaged) ? "the trace is damaged" : serr.msg);
   return AUGUR_OK;
 }

@@ -191,6 +191,35 @@ static void test_notes(void **state) {
   tu_cleanup(dir);
 }
 
+/* A damaged rank file: the rank up to the damage, no ideal run time
+ * (serialisation and transfer unknown: null in the JSON), said once. */
+static void test_damaged(void **state) {
+  (void)state;
+  char *dir;
+  augur_trace *t = serial_trace(&dir, "0-1", 0);
+  augur_trace_close(t);
+  tu_flip_byte(tu_rank_file(dir, 1, 2), 40);
+  augur_error err;
+  if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
+  augur_pop p;
+  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  assert_false(p.trusted);
+  assert_true(p.ser_eff < 0 && p.trans_eff < 0 && p.t_ideal_ns < 0);
+  int damaged = 0, ideal = 0;
+  for (size_t i = 0; i < p.nnotes; i++) {
+    damaged += strstr(p.notes[i], "damaged trace: ") == p.notes[i];
+    ideal += !strcmp(p.notes[i], "no run time on the ideal network (the trace is damaged): "
+                                 "serialisation and transfer unknown");
+  }
+  if (damaged != 1 || ideal != 1) fail_msg("%zu notes, first: %s", p.nnotes, p.notes[0]);
+  char *js = augur_pop_json(&p, t);
+  assert_non_null(strstr(js, "\"serialisation\": null"));
+  free(js);
+  augur_pop_free(&p);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
 static augur_event omp(unsigned type, uint32_t thread, uint64_t t) {
   augur_event e = tu_ev(type, t, t);
   e.thread = thread;
@@ -401,9 +430,9 @@ static void test_hybrid_trace(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_mpi_only),     cmocka_unit_test(test_notes),
-      cmocka_unit_test(test_hybrid),       cmocka_unit_test(test_truncated),
-      cmocka_unit_test(test_hybrid_trace),
+      cmocka_unit_test(test_mpi_only),  cmocka_unit_test(test_notes),
+      cmocka_unit_test(test_damaged),   cmocka_unit_test(test_hybrid),
+      cmocka_unit_test(test_truncated), cmocka_unit_test(test_hybrid_trace),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
