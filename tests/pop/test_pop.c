@@ -428,11 +428,63 @@ static void test_hybrid_trace(void **state) {
   tu_cleanup(dir);
 }
 
+/* Random OpenMP records (any type, 3 threads, 3 region ids, MPI calls
+ * among them), 2000 sequences: never a crash, and every thread's states add
+ * up to the window whatever pairs or does not. */
+static void test_random(void **state) {
+  (void)state;
+  static const unsigned types[] = {AUGUR_EV_OMP_FORK,
+                                   AUGUR_EV_OMP_JOIN,
+                                   AUGUR_EV_OMP_ITASK_BEGIN,
+                                   AUGUR_EV_OMP_ITASK_END,
+                                   AUGUR_EV_OMP_WORK_BEGIN,
+                                   AUGUR_EV_OMP_WORK_END,
+                                   AUGUR_EV_OMP_SYNC_BEGIN,
+                                   AUGUR_EV_OMP_SYNC_END,
+                                   AUGUR_EV_OMP_WAIT_BEGIN,
+                                   AUGUR_EV_OMP_WAIT_END,
+                                   AUGUR_EV_OMP_MUTEX_ACQUIRE,
+                                   AUGUR_EV_OMP_MUTEX_ACQUIRED,
+                                   AUGUR_EV_OMP_MASKED_BEGIN,
+                                   AUGUR_EV_OMP_MASKED_END,
+                                   AUGUR_EV_OMP_DISPATCH,
+                                   AUGUR_EV_OMP_THREAD_BEGIN,
+                                   AUGUR_EV_BARRIER};
+  unsigned seed = 24;
+  for (int k = 0; k < 2000; k++) {
+    augur_event ev[64];
+    size_t n = 0;
+    uint64_t t = 100;
+    ev[n++] = tu_ev(AUGUR_EV_INIT, 0, t);
+    size_t len = 1 + (size_t)(rand_r(&seed) % 60);
+    for (size_t i = 0; i < len; i++) {
+      t += (uint64_t)(rand_r(&seed) % 50);
+      unsigned ty = types[rand_r(&seed) % (sizeof types / sizeof types[0])];
+      augur_event e = ty == AUGUR_EV_BARRIER ? tu_ev(ty, t, t + 20) : omp(ty, 0, t);
+      if (ty == AUGUR_EV_BARRIER) t += 20;
+      e.thread = (uint32_t)(rand_r(&seed) % 3);
+      e.req = (uint64_t)(rand_r(&seed) % 3);
+      e.aux = (uint32_t)(rand_r(&seed) % 4);
+      e.peer = rand_r(&seed) % 4;
+      e.flags = (uint16_t)(rand_r(&seed) % 2);
+      ev[n++] = e;
+    }
+    if (rand_r(&seed) % 2) ev[n++] = tu_ev(AUGUR_EV_FINALIZE, t + 10, t + 20);
+    augur_rank_states rs;
+    augur_error err;
+    assert_int_equal(augur_rank_states_events(ev, n, 0, &rs, &err), AUGUR_OK);
+    for (size_t i = 0; i < rs.nthreads; i++)
+      assert_int_equal(sum_states(&rs.threads[i]), rs.t1 - rs.t0);
+    augur_rank_states_free(&rs);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_mpi_only),  cmocka_unit_test(test_notes),
       cmocka_unit_test(test_damaged),   cmocka_unit_test(test_hybrid),
       cmocka_unit_test(test_truncated), cmocka_unit_test(test_hybrid_trace),
+      cmocka_unit_test(test_random),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
