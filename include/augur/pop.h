@@ -17,7 +17,8 @@
  *   MPI_LBE = LB, MPI_CE = CommE, MPI_PE = PE; OMP_PE = HPE / MPI_PE;
  *   OMP_LBE = HLBE / MPI_LBE; OMP_CE = OMP_PE / OMP_LBE.
  * TALP (thread time TT = sum over those threads of their rank's window):
- *   I_ser = idle time, I_lb and I_sch = the call sites' lb_ns and sched_ns;
+ *   I_ser = sum over ranks of (threads - 1) x (window - the initial
+ *   thread's region_ns), I_lb and I_sch = the call sites' lb_ns, sched_ns;
  *   OMP serialisation = (TT - I_ser) / TT, load balance = (TT - I_ser -
  *   I_lb) / (TT - I_ser), scheduling = (TT - I_ser - I_lb - I_sch) /
  *   (TT - I_ser - I_lb). */
@@ -59,7 +60,7 @@ typedef struct augur_pop {
   uint64_t nthreads; /* threads counted */
   double thread_useful_avg_ns, thread_useful_max_ns;
   double hpe, hlbe, omp_pe, omp_lbe, omp_ce;
-  double thread_ns, idle_ns, lb_ns, sched_ns; /* TALP's TT, I_ser, I_lb, I_sch */
+  double thread_ns, ser_ns, lb_ns, sched_ns; /* TALP's TT, I_ser, I_lb, I_sch */
   double omp_ser_eff, omp_lb_eff, omp_sched_eff;
   /* OpenMP begin/end records that did not pair (augur/omp.h): the hybrid
    * figures are not to be trusted when not 0 (the text and JSON say so in

@@ -68,7 +68,7 @@ void augur_pop_print_text(FILE *f, const augur_pop *p, augur_trace *t, int top) 
   row(f, 1, "OpenMP parallel efficiency", p->omp_pe, "= OpenMP load balance x other");
   row(f, 2, "OpenMP load balance", p->omp_lbe, "thread load balance / MPI load balance");
   row(f, 2, "OpenMP other", p->omp_ce, "fork, join, sync, idle threads");
-  row(f, 0, "OpenMP serialisation (TALP)", p->omp_ser_eff, "threads idle outside regions");
+  row(f, 0, "OpenMP serialisation (TALP)", p->omp_ser_eff, "other threads outside regions");
   row(f, 0, "OpenMP load balance (TALP)", p->omp_lb_eff, "inside regions");
   row(f, 0, "OpenMP scheduling (TALP)", p->omp_sched_eff, "inside regions");
   print_regions(f, p, t, top < 1 ? 1 : top);
@@ -131,10 +131,10 @@ char *augur_pop_json(const augur_pop *p, augur_trace *t) {
              {"load_balance", p->hlbe}, {"mpi_parallel", p->par_eff}, {"mpi_load_balance", p->lb},
              {"mpi_communication", p->comm_eff}, {"omp_parallel", p->omp_pe},
              {"omp_load_balance", p->omp_lbe}, {"omp_other", p->omp_ce});
-  json_t *talp =
-      OBJECT({"thread_ns", p->thread_ns}, {"idle_ns", p->idle_ns}, {"load_imbalance_ns", p->lb_ns},
-             {"scheduling_ns", p->sched_ns}, {"omp_serialisation", p->omp_ser_eff},
-             {"omp_load_balance", p->omp_lb_eff}, {"omp_scheduling", p->omp_sched_eff});
+  json_t *talp = OBJECT({"thread_ns", p->thread_ns}, {"outside_regions_ns", p->ser_ns},
+                        {"load_imbalance_ns", p->lb_ns}, {"scheduling_ns", p->sched_ns},
+                        {"omp_serialisation", p->omp_ser_eff}, {"omp_load_balance", p->omp_lb_eff},
+                        {"omp_scheduling", p->omp_sched_eff});
   json_t *notes = json_array();
   for (size_t i = 0; notes && i < p->nnotes; i++)
     json_array_append_new(notes, json_string(p->notes[i]));

@@ -331,9 +331,13 @@ static void test_hybrid(void **state) {
   near(p.omp_lbe, 4725.0 / 5600);
   near(p.hpe, p.par_eff * p.omp_pe);
   near(p.omp_pe, p.omp_lbe * p.omp_ce);
-  near(p.omp_ser_eff, (14600.0 - 3150) / 14600);
-  near(p.omp_lb_eff, (11450.0 - 750) / 11450);
-  near(p.omp_sched_eff, (10700.0 - 900) / 10700);
+  /* I_ser: thread 1 while thread 0 is outside its region (7300 - 4300) */
+  assert_int_equal(a->region_ns, 4300);
+  assert_int_equal(b->region_ns, 0);
+  near(p.ser_ns, 3000);
+  near(p.omp_ser_eff, (14600.0 - 3000) / 14600);
+  near(p.omp_lb_eff, (11600.0 - 750) / 11600);
+  near(p.omp_sched_eff, (10850.0 - 900) / 10850);
   augur_rank_states_free(&rs);
 }
 
@@ -411,9 +415,9 @@ static void test_hybrid_trace(void **state) {
   near(p.hpe, 16250.0 / 3 / 7300);
   near(p.hlbe, 16250.0 / 3 / 6800);
   near(p.omp_pe, p.hpe / p.par_eff);
-  near(p.omp_ser_eff, (21900.0 - 3150) / 21900);
-  near(p.omp_lb_eff, (18750.0 - 750) / 18750);
-  near(p.omp_sched_eff, (18000.0 - 900) / 18000);
+  near(p.omp_ser_eff, (21900.0 - 3000) / 21900);
+  near(p.omp_lb_eff, (18900.0 - 750) / 18900);
+  near(p.omp_sched_eff, (18150.0 - 900) / 18150);
   assert_int_equal(p.nregions, 1); /* rank 0's region, moved out of its states */
   assert_int_equal(p.regions[0].rank, 0);
   assert_int_equal(p.regions[0].site.elapsed_ns, 4300);
