@@ -1,7 +1,6 @@
 /* The POP efficiencies from thread states (include/augur/pop.h, docs/pop.md):
  * pure arithmetic, no trace, no simulation. */
 #include <assert.h>
-#include <math.h>
 #include <string.h>
 
 #include "augur/pop.h"
