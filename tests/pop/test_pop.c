@@ -432,6 +432,56 @@ static void test_hybrid_trace(void **state) {
   tu_cleanup(dir);
 }
 
+/* One thread in a region of one: a critical section it waits 50 ns for,
+ * a masked block (useful), a sync region of 30 ns with a wait of 10 inside,
+ * an initial task (not a region), and a second region from the same site. */
+static void test_mutex_sync(void **state) {
+  (void)state;
+  augur_event ev[32];
+  size_t n = 0;
+  ev[n++] = tu_ev(AUGUR_EV_INIT, 0, 100);
+  ev[n] = omp(AUGUR_EV_OMP_ITASK_BEGIN, 0, 100);
+  ev[n].flags = 1, ev[n++].peer = 1; /* the initial task */
+  for (uint64_t r = 1, t = 200; r <= 2; r++, t += 1000) {
+    ev[n] = omp(AUGUR_EV_OMP_FORK, 0, t);
+    ev[n].req = r, ev[n++].callsite = 0x77;
+    ev[n] = omp(AUGUR_EV_OMP_ITASK_BEGIN, 0, t + 10);
+    ev[n].req = r, ev[n++].peer = 1;
+    ev[n++] = omp(AUGUR_EV_OMP_MUTEX_ACQUIRE, 0, t + 100);
+    ev[n++] = omp(AUGUR_EV_OMP_MUTEX_ACQUIRED, 0, t + 150);
+    ev[n++] = omp(AUGUR_EV_OMP_MUTEX_RELEASED, 0, t + 200);
+    ev[n++] = omp(AUGUR_EV_OMP_MASKED_BEGIN, 0, t + 200);
+    ev[n++] = omp(AUGUR_EV_OMP_MASKED_END, 0, t + 300);
+    ev[n++] = omp(AUGUR_EV_OMP_SYNC_BEGIN, 0, t + 300);
+    ev[n++] = omp(AUGUR_EV_OMP_WAIT_BEGIN, 0, t + 310);
+    ev[n++] = omp(AUGUR_EV_OMP_WAIT_END, 0, t + 320);
+    ev[n++] = omp(AUGUR_EV_OMP_SYNC_END, 0, t + 330);
+    ev[n] = omp(AUGUR_EV_OMP_ITASK_END, 0, t + 340);
+    ev[n++].req = r;
+    ev[n] = omp(AUGUR_EV_OMP_JOIN, 0, t + 350);
+    ev[n++].req = r;
+  }
+  ev[n++] = tu_ev(AUGUR_EV_FINALIZE, 3100, 3200);
+  augur_rank_states rs;
+  augur_error err;
+  assert_int_equal(augur_rank_states_events(ev, n, 0, &rs, &err), AUGUR_OK);
+  assert_int_equal(rs.unbalanced, 0);
+  const augur_thread_time *a = &rs.threads[0];
+  assert_int_equal(a->ns[AUGUR_TS_OMP_MUTEX], 2 * 50);
+  assert_int_equal(a->ns[AUGUR_TS_OMP_SYNC], 2 * 20);
+  assert_int_equal(a->ns[AUGUR_TS_OMP_WAIT], 2 * 10);
+  assert_int_equal(a->ns[AUGUR_TS_OMP_FORK], 2 * 10);
+  assert_int_equal(a->ns[AUGUR_TS_OMP_JOIN], 2 * 10);
+  assert_int_equal(a->ns[AUGUR_TS_USEFUL], 2 * (90 + 150 + 10));
+  assert_int_equal(a->ns[AUGUR_TS_SERIAL], 3000 - 2 * 350);
+  assert_int_equal(a->region_ns, 2 * 350);
+  assert_int_equal(rs.nsites, 1);
+  assert_int_equal(rs.sites[0].instances, 2);
+  assert_int_equal(rs.sites[0].useful_ns[0], 2 * 250);
+  near(rs.sites[0].sched_ns, 2 * (350.0 - 250));
+  augur_rank_states_free(&rs);
+}
+
 /* Random OpenMP records (any type, 3 threads, 3 region ids, MPI calls
  * among them), 2000 sequences: never a crash, and every thread's states add
  * up to the window whatever pairs or does not. */
@@ -488,7 +538,7 @@ int main(void) {
       cmocka_unit_test(test_mpi_only),  cmocka_unit_test(test_notes),
       cmocka_unit_test(test_damaged),   cmocka_unit_test(test_hybrid),
       cmocka_unit_test(test_truncated), cmocka_unit_test(test_hybrid_trace),
-      cmocka_unit_test(test_random),
+      cmocka_unit_test(test_random),    cmocka_unit_test(test_mutex_sync),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
