@@ -51,6 +51,8 @@ endforeach()
 foreach(_app dp_wait_site sim_cpu)
   _augur_c_app(${_app} pg_common.h AUGUR_DP_APPS)
 endforeach()
+# POP efficiencies measured by the program's own timers (tests/pop).
+_augur_c_app(pop_check pg_common.h AUGUR_DP_APPS)
 
 # Diagnosis rule apps (apps/README.md, "Diagnosis rules"): each reproduces the
 # mechanism one rule of `augur diagnose` must get right (tests/diagnose).

@@ -1,0 +1,116 @@
+/* augur — thread states of a rank: where each thread's time goes between
+ * MPI and the OpenMP runtime (docs/openmp.md "Thread states", docs/pop.md).
+ *
+ * A rank's records of both kinds (MPI calls, OpenMP point records), in time
+ * order, go through a builder one at a time (augur_tstates_add), so a rank
+ * of any length costs memory in its threads, its open constructs and its
+ * parallel-region call sites, never in its length. The window is the one of
+ * `augur report` and `augur simulate`: from the end of MPI_Init to the start
+ * of MPI_Finalize (the first record / the last record's end when either is
+ * missing). Every thread's time is counted over the whole window: before a
+ * thread's first record and after its last it is idle (serial for the
+ * initial thread). */
+#ifndef AUGUR_OMP_H
+#define AUGUR_OMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "augur/api.h"
+#include "augur/error.h"
+#include "augur/event.h"
+#include "augur/reader.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The states of docs/openmp.md, one at a time per thread. */
+enum augur_tstate {
+  AUGUR_TS_MPI = 0,   /* inside an MPI call */
+  AUGUR_TS_OMP_WAIT,  /* OMP_WAIT_BEGIN .. END */
+  AUGUR_TS_OMP_SYNC,  /* in a sync region, not waiting */
+  AUGUR_TS_OMP_MUTEX, /* OMP_MUTEX_ACQUIRE .. ACQUIRED */
+  AUGUR_TS_OMP_FORK,  /* the region's OMP_FORK .. this thread's OMP_ITASK_BEGIN */
+  AUGUR_TS_OMP_JOIN,  /* encountering thread: its OMP_ITASK_END .. OMP_JOIN */
+  AUGUR_TS_IDLE,      /* a non-initial thread outside any implicit task */
+  AUGUR_TS_SERIAL,    /* the initial thread outside any parallel region, not in MPI */
+  AUGUR_TS_USEFUL,    /* inside an implicit task, none of the above */
+  AUGUR_TS_COUNT
+};
+
+/* "mpi", "omp_wait", ... (the JSON keys); "?" for other values. */
+AUGUR_API const char *augur_tstate_name(unsigned state);
+
+typedef struct augur_thread_time {
+  uint32_t thread;             /* the recorder's thread index */
+  int initial;                 /* the thread of MPI_Init (thread 0 without one) */
+  uint64_t ns[AUGUR_TS_COUNT]; /* sums to the rank's window */
+  uint64_t records;            /* records of this thread read */
+  /* inside parallel regions this thread forked (its OMP_FORK .. OMP_JOIN,
+   * whatever state): the initial thread's is the rank's parallel time */
+  uint64_t region_ns;
+} augur_thread_time;
+
+/* One parallel region call site (OMP_FORK's callsite), over its instances.
+ * Per team member (the thread's index in the team, OMP_ITASK_BEGIN's aux). */
+typedef struct augur_omp_site {
+  uint64_t callsite;
+  uint64_t instances;   /* regions forked there */
+  uint64_t elapsed_ns;  /* sum of fork .. join on the encountering thread */
+  uint32_t team;        /* the largest team seen; the arrays have this many entries */
+  uint64_t *useful_ns;  /* per member: useful time inside its implicit tasks */
+  uint64_t *iterations; /* per member: OMP_WORK_BEGIN iterations */
+  uint64_t *chunks;     /* per member: OMP_WORK_END chunks */
+  double imbalance;     /* max / avg of useful_ns over the members (1 = balanced) */
+  /* TALP, per instance and summed: with E the instance's elapsed time and
+   * u_j member j's useful time in it, lb = team x (max u - avg u) and
+   * sched = team x (E - max u), in thread-nanoseconds. */
+  double lb_ns, sched_ns;
+} augur_omp_site;
+
+typedef struct augur_rank_states {
+  uint32_t rank;
+  uint64_t t0, t1; /* the window (global ns) */
+  int started;     /* a record fell inside a window (else everything is 0) */
+  int finalized;   /* MPI_Finalize was read */
+  uint64_t omp_records;
+  /* Begin/end pairs that did not match: an end without its begin, a begin
+   * still open at the thread's last record (closed there), a region never
+   * joined (closed at the encountering thread's last record). */
+  uint64_t unbalanced;
+  size_t nthreads;
+  augur_thread_time *threads; /* by thread index, ascending */
+  size_t nsites;
+  augur_omp_site *sites; /* by elapsed time, descending */
+} augur_rank_states;
+
+/* The initial thread's entry (NULL when no record fell in the window). */
+AUGUR_API const augur_thread_time *augur_rank_states_initial(const augur_rank_states *s);
+
+typedef struct augur_tstates augur_tstates;
+
+/* A builder for RANK; NULL when out of memory. */
+AUGUR_API augur_tstates *augur_tstates_new(uint32_t rank);
+/* One record of the rank, in time order (MPI sub-records are skipped).
+ * Fails only when out of memory. Records after MPI_Finalize are ignored. */
+AUGUR_API int augur_tstates_add(augur_tstates *b, const augur_event *ev, augur_error *err);
+/* Closes what is open and fills *OUT (free with augur_rank_states_free).
+ * Frees B in every case. Fails only when out of memory. */
+AUGUR_API int augur_tstates_finish(augur_tstates *b, augur_rank_states *out, augur_error *err);
+AUGUR_API void augur_tstates_free(augur_tstates *b);
+AUGUR_API void augur_rank_states_free(augur_rank_states *s);
+
+/* The states of EV[0..n), one rank's records in time order. */
+AUGUR_API int augur_rank_states_events(const augur_event *ev, size_t n, uint32_t rank,
+                                       augur_rank_states *out, augur_error *err);
+/* The states of RANK of T, from its records of both kinds. On a read
+ * error *OUT still holds what was read before it (closed as a truncated
+ * stream) and the error is returned. */
+AUGUR_API int augur_rank_states_trace(augur_trace *t, uint32_t rank, augur_rank_states *out,
+                                      augur_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,549 @@
+/* Thread states of a rank (include/augur/omp.h, docs/pop.md): a stack of
+ * open OpenMP constructs per thread; the top of the stack says the state of
+ * the time up to the thread's next record, an MPI record's own span is MPI.
+ * Parallel-region instances are tracked from OMP_FORK to OMP_JOIN and the
+ * end of every member's implicit task, then folded into their call site. */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "augur/omp.h"
+#include "grow.h"
+#include "u64map.h"
+
+const char *augur_tstate_name(unsigned state) {
+  static const char *const names[AUGUR_TS_COUNT] = {"mpi",       "omp_wait", "omp_sync",
+                                                    "omp_mutex", "omp_fork", "omp_join",
+                                                    "idle",      "serial",   "useful"};
+  return state < AUGUR_TS_COUNT ? names[state] : "?";
+}
+
+enum frame_kind { F_FORK, F_JOIN, F_ITASK, F_WORK, F_SYNC, F_WAIT, F_MUTEX, F_MASKED };
+
+/* OUTSIDE: no construct open; serial or idle once the initial thread is known. */
+#define OUTSIDE AUGUR_TS_COUNT
+
+typedef struct frame {
+  uint8_t kind;    /* enum frame_kind */
+  uint32_t member; /* the thread's index in the team (F_FORK, F_JOIN: 0) */
+  uint64_t inst;   /* instance serial (F_FORK, F_JOIN, F_ITASK), else 0 */
+} frame;
+
+typedef struct thr {
+  uint32_t thread;
+  uint64_t last;     /* time accounted for up to here */
+  uint64_t last_rec; /* the end of its last record */
+  uint64_t records, region_ns;
+  uint64_t ns[AUGUR_TS_COUNT + 1]; /* + OUTSIDE */
+  frame *st;
+  size_t nst, cap;
+} thr;
+
+/* One parallel region from its fork to its join and the end of every
+ * member's implicit task. */
+typedef struct inst {
+  uint64_t serial, region, callsite;
+  uint32_t enc; /* encountering thread (its slot) */
+  uint64_t fork_t, join_t;
+  int joined;
+  uint32_t team, ended;
+  uint64_t *useful, *iters, *chunks; /* team entries, once known */
+} inst;
+
+typedef struct site_acc {
+  uint64_t callsite, instances, elapsed;
+  uint32_t team;
+  uint64_t *useful, *iters, *chunks;
+  double lb, sched;
+} site_acc;
+
+struct augur_tstates {
+  uint32_t rank;
+  int started, finalized;
+  uint64_t t0, t1, end_seen;
+  uint32_t init_thread;
+  int have_init;
+  uint64_t omp_records, unbalanced, next_serial;
+  aug_u64map thr_ix; /* thread index -> slot */
+  thr *thr;
+  size_t nthr, cap_thr;
+  inst *open;
+  size_t nopen, cap_open;
+  aug_u64map site_ix; /* callsite -> slot */
+  site_acc *sites;
+  size_t nsites, cap_sites;
+};
+
+augur_tstates *augur_tstates_new(uint32_t rank) {
+  augur_tstates *b = calloc(1, sizeof *b);
+  if (b) b->rank = rank;
+  return b;
+}
+
+static void inst_free(inst *in) {
+  free(in->useful);
+  free(in->iters);
+  free(in->chunks);
+}
+
+void augur_tstates_free(augur_tstates *b) {
+  if (!b) return;
+  for (size_t i = 0; i < b->nthr; i++)
+    free(b->thr[i].st);
+  free(b->thr);
+  for (size_t i = 0; i < b->nopen; i++)
+    inst_free(&b->open[i]);
+  free(b->open);
+  for (size_t i = 0; i < b->nsites; i++) {
+    free(b->sites[i].useful);
+    free(b->sites[i].iters);
+    free(b->sites[i].chunks);
+  }
+  free(b->sites);
+  aug_u64map_free(&b->thr_ix);
+  aug_u64map_free(&b->site_ix);
+  free(b);
+}
+
+static thr *thread_of(augur_tstates *b, uint32_t thread) {
+  int fresh;
+  uint32_t *ix = aug_u64map_slot(&b->thr_ix, thread, &fresh);
+  if (!ix) return NULL;
+  if (fresh) {
+    if (aug_grow((void **)&b->thr, &b->cap_thr, b->nthr + 1, sizeof *b->thr)) return NULL;
+    *ix = (uint32_t)b->nthr;
+    b->thr[b->nthr++] = (thr){.thread = thread, .last = b->t0};
+  }
+  return &b->thr[*ix];
+}
+
+static inst *inst_by_serial(augur_tstates *b, uint64_t serial) {
+  for (size_t i = 0; serial && i < b->nopen; i++)
+    if (b->open[i].serial == serial) return &b->open[i];
+  return NULL;
+}
+
+static inst *inst_by_region(augur_tstates *b, uint64_t region) {
+  for (size_t i = b->nopen; i-- > 0;)
+    if (b->open[i].region == region) return &b->open[i];
+  return NULL;
+}
+
+/* The state of the time before the thread's next record. */
+static unsigned top_state(const thr *th) {
+  if (!th->nst) return OUTSIDE;
+  switch (th->st[th->nst - 1].kind) {
+  case F_FORK:
+    return AUGUR_TS_OMP_FORK;
+  case F_JOIN:
+    return AUGUR_TS_OMP_JOIN;
+  case F_SYNC:
+    return AUGUR_TS_OMP_SYNC;
+  case F_WAIT:
+    return AUGUR_TS_OMP_WAIT;
+  case F_MUTEX:
+    return AUGUR_TS_OMP_MUTEX;
+  default:
+    return AUGUR_TS_USEFUL; /* implicit task, work, masked */
+  }
+}
+
+/* The innermost frame that belongs to a region instance, or NULL. */
+static const frame *inst_frame(const thr *th) {
+  for (size_t i = th->nst; i-- > 0;)
+    if (th->st[i].inst) return &th->st[i];
+  return NULL;
+}
+
+/* The thread is between a fork and the join of a region it forked. */
+static int forked(const thr *th) {
+  for (size_t i = 0; i < th->nst; i++)
+    if (th->st[i].kind == F_FORK || th->st[i].kind == F_JOIN) return 1;
+  return 0;
+}
+
+/* Counts [th->last, upto) in STATE (clipped to the window start). */
+static void charge(augur_tstates *b, thr *th, uint64_t upto, unsigned state) {
+  uint64_t a = th->last > b->t0 ? th->last : b->t0;
+  if (b->started && upto > a) {
+    th->ns[state] += upto - a;
+    if (forked(th)) th->region_ns += upto - a;
+    if (state == AUGUR_TS_USEFUL) {
+      const frame *f = inst_frame(th);
+      inst *in = f ? inst_by_serial(b, f->inst) : NULL;
+      if (in && in->useful && f->member < in->team) in->useful[f->member] += upto - a;
+    }
+  }
+  if (upto > th->last) th->last = upto;
+}
+
+static int push(thr *th, uint8_t kind, uint32_t member, uint64_t serial) {
+  if (aug_grow((void **)&th->st, &th->cap, th->nst + 1, sizeof *th->st)) return -1;
+  th->st[th->nst++] = (frame){kind, member, serial};
+  return 0;
+}
+
+/* Pops the innermost frame of KIND (and of instance SERIAL unless 0) with
+ * the frames above it, each counted as unbalanced; an end without its
+ * begin is counted too. Returns the popped frame's index or -1. */
+static long pop(augur_tstates *b, thr *th, uint8_t kind, uint64_t serial) {
+  for (size_t i = th->nst; i-- > 0;) {
+    if (th->st[i].kind != kind || (serial && th->st[i].inst != serial)) continue;
+    b->unbalanced += th->nst - 1 - i;
+    th->nst = i;
+    return (long)i;
+  }
+  b->unbalanced++;
+  return -1;
+}
+
+static site_acc *site_of(augur_tstates *b, uint64_t callsite) {
+  int fresh;
+  uint32_t *ix = aug_u64map_slot(&b->site_ix, callsite, &fresh);
+  if (!ix) return NULL;
+  if (fresh) {
+    if (aug_grow((void **)&b->sites, &b->cap_sites, b->nsites + 1, sizeof *b->sites)) return NULL;
+    *ix = (uint32_t)b->nsites;
+    b->sites[b->nsites++] = (site_acc){.callsite = callsite};
+  }
+  return &b->sites[*ix];
+}
+
+static int widen(uint64_t **a, uint32_t from, uint32_t to) {
+  uint64_t *p = realloc(*a, (to ? to : 1) * sizeof *p);
+  if (!p) return -1;
+  memset(p + from, 0, (size_t)(to - from) * sizeof *p);
+  *a = p;
+  return 0;
+}
+
+/* Adds instance I (joined at END) to its call site and drops it. */
+static int fold(augur_tstates *b, size_t i, uint64_t end) {
+  inst *in = &b->open[i];
+  site_acc *s = site_of(b, in->callsite);
+  if (!s) return -1;
+  if (in->team > s->team) {
+    if (widen(&s->useful, s->team, in->team) || widen(&s->iters, s->team, in->team) ||
+        widen(&s->chunks, s->team, in->team))
+      return -1;
+    s->team = in->team;
+  }
+  uint64_t e = end > in->fork_t ? end - in->fork_t : 0, max = 0, sum = 0;
+  for (uint32_t j = 0; j < in->team; j++) {
+    s->useful[j] += in->useful[j];
+    s->iters[j] += in->iters[j];
+    s->chunks[j] += in->chunks[j];
+    if (in->useful[j] > max) max = in->useful[j];
+    sum += in->useful[j];
+  }
+  s->instances++;
+  s->elapsed += e;
+  if (in->team) {
+    s->lb += (double)in->team * (double)max - (double)sum;
+    s->sched += (double)in->team * (double)(e > max ? e - max : 0);
+  }
+  inst_free(in);
+  b->open[i] = b->open[--b->nopen];
+  return 0;
+}
+
+static int maybe_fold(augur_tstates *b, inst *in) {
+  if (!in->joined || in->ended < in->team) return 0;
+  return fold(b, (size_t)(in - b->open), in->join_t);
+}
+
+static inst *inst_open(augur_tstates *b, uint64_t region, uint64_t callsite, uint32_t enc,
+                       uint64_t t) {
+  if (aug_grow((void **)&b->open, &b->cap_open, b->nopen + 1, sizeof *b->open)) return NULL;
+  inst *in = &b->open[b->nopen++];
+  *in = (inst){
+      .serial = ++b->next_serial, .region = region, .callsite = callsite, .enc = enc, .fork_t = t};
+  return in;
+}
+
+static int inst_team(inst *in, uint32_t team) {
+  if (in->useful || !team) return 0;
+  in->useful = calloc(team, sizeof *in->useful);
+  in->iters = calloc(team, sizeof *in->iters);
+  in->chunks = calloc(team, sizeof *in->chunks);
+  if (!in->useful || !in->iters || !in->chunks) return -1;
+  in->team = team;
+  return 0;
+}
+
+/* The constructs whose records only open and close a frame. */
+static const struct {
+  uint16_t begin, end;
+  uint8_t kind;
+} pairs[] = {{AUGUR_EV_OMP_WORK_BEGIN, AUGUR_EV_OMP_WORK_END, F_WORK},
+             {AUGUR_EV_OMP_SYNC_BEGIN, AUGUR_EV_OMP_SYNC_END, F_SYNC},
+             {AUGUR_EV_OMP_WAIT_BEGIN, AUGUR_EV_OMP_WAIT_END, F_WAIT},
+             {AUGUR_EV_OMP_MUTEX_ACQUIRE, AUGUR_EV_OMP_MUTEX_ACQUIRED, F_MUTEX},
+             {AUGUR_EV_OMP_MASKED_BEGIN, AUGUR_EV_OMP_MASKED_END, F_MASKED}};
+
+static int omp_record(augur_tstates *b, thr *th, const augur_event *ev) {
+  uint64_t t = ev->t_start;
+  uint32_t slot = (uint32_t)(th - b->thr);
+  b->omp_records++;
+  switch (ev->type) {
+  case AUGUR_EV_OMP_FORK: {
+    charge(b, th, t, top_state(th));
+    inst *in = inst_open(b, ev->req, ev->callsite, slot, t);
+    return in ? push(th, F_FORK, 0, in->serial) : -1;
+  }
+  case AUGUR_EV_OMP_ITASK_BEGIN: {
+    if ((ev->flags & 1) || !ev->req) { /* the initial task: not a parallel region */
+      charge(b, th, t, top_state(th));
+      return 0;
+    }
+    inst *in = inst_by_region(b, ev->req);
+    if (!in) { /* its fork was not read: the region starts here */
+      charge(b, th, t, top_state(th));
+      b->unbalanced++;
+      if (!(in = inst_open(b, ev->req, 0, slot, t))) return -1;
+    }
+    if (inst_team(in, (uint32_t)ev->peer > ev->aux ? (uint32_t)ev->peer : ev->aux + 1)) return -1;
+    /* Before the fork this thread was wherever it was; from the fork to
+     * now it waited for the team to start. */
+    if (in->fork_t < t) charge(b, th, in->fork_t, top_state(th));
+    charge(b, th, t, AUGUR_TS_OMP_FORK);
+    return push(th, F_ITASK, ev->aux, in->serial);
+  }
+  case AUGUR_EV_OMP_ITASK_END: {
+    charge(b, th, t, top_state(th));
+    if (!ev->req) return 0; /* the initial task */
+    inst *in = inst_by_region(b, ev->req);
+    if (!in) {
+      b->unbalanced++;
+      return 0;
+    }
+    if (pop(b, th, F_ITASK, in->serial) < 0) return 0; /* counted */
+    in->ended++;
+    if (th->nst && th->st[th->nst - 1].kind == F_FORK && th->st[th->nst - 1].inst == in->serial)
+      th->st[th->nst - 1].kind = F_JOIN;
+    return maybe_fold(b, in);
+  }
+  case AUGUR_EV_OMP_JOIN: {
+    charge(b, th, t, top_state(th));
+    inst *in = inst_by_region(b, ev->req);
+    if (!in) {
+      b->unbalanced++;
+      return 0;
+    }
+    long k = -1;
+    for (size_t i = th->nst; i-- > 0;)
+      if ((th->st[i].kind == F_FORK || th->st[i].kind == F_JOIN) && th->st[i].inst == in->serial) {
+        k = (long)i;
+        break;
+      }
+    if (k >= 0) {
+      b->unbalanced += th->nst - 1 - (size_t)k;
+      th->nst = (size_t)k;
+    } else {
+      b->unbalanced++;
+    }
+    in->joined = 1;
+    in->join_t = t;
+    return maybe_fold(b, in);
+  }
+  default:
+    break;
+  }
+  charge(b, th, t, top_state(th));
+  const frame *f = inst_frame(th);
+  inst *in = f ? inst_by_serial(b, f->inst) : NULL;
+  int member = in && in->useful && f->member < in->team;
+  if (member && ev->type == AUGUR_EV_OMP_WORK_BEGIN) in->iters[f->member] += ev->bytes;
+  if (member && ev->type == AUGUR_EV_OMP_WORK_END) in->chunks[f->member] += ev->aux;
+  for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+    if (ev->type == pairs[k].begin) return push(th, pairs[k].kind, 0, 0);
+    if (ev->type == pairs[k].end) {
+      pop(b, th, pairs[k].kind, 0);
+      return 0;
+    }
+  }
+  return 0; /* thread begin/end, tasks, dispatch, mutex released: no state */
+}
+
+int augur_tstates_add(augur_tstates *b, const augur_event *ev, augur_error *err) {
+  assert(b && ev);
+  if (b->finalized || augur_event_is_sub(ev->type)) return AUGUR_OK;
+  int omp = augur_event_is_omp(ev->type);
+  if (!b->started) {
+    /* The window opens at MPI_Init's end, or at the first record. */
+    b->started = 1;
+    b->t0 = ev->type == AUGUR_EV_INIT || ev->type == AUGUR_EV_INIT_THREAD ? ev->t_end : ev->t_start;
+  }
+  if (ev->type == AUGUR_EV_INIT || ev->type == AUGUR_EV_INIT_THREAD) {
+    b->init_thread = ev->thread;
+    b->have_init = 1;
+  }
+  thr *th = thread_of(b, ev->thread);
+  if (!th) return augur_fail(err, AUGUR_E_NOMEM, "thread states: out of memory (threads)");
+  th->records++;
+  uint64_t end = ev->t_end > ev->t_start ? ev->t_end : ev->t_start;
+  if (end > th->last_rec) th->last_rec = end;
+  if (end > b->end_seen) b->end_seen = end;
+  if (omp) {
+    if (omp_record(b, th, ev) < 0)
+      return augur_fail(err, AUGUR_E_NOMEM, "thread states: out of memory (regions)");
+    return AUGUR_OK;
+  }
+  charge(b, th, ev->t_start, top_state(th));
+  if (ev->type == AUGUR_EV_FINALIZE) {
+    b->finalized = 1;
+    b->t1 = ev->t_start;
+    return AUGUR_OK;
+  }
+  charge(b, th, end, AUGUR_TS_MPI);
+  return AUGUR_OK;
+}
+
+static int cmp_site(const void *a, const void *b) {
+  const augur_omp_site *x = a, *y = b;
+  if (x->elapsed_ns != y->elapsed_ns) return x->elapsed_ns > y->elapsed_ns ? -1 : 1;
+  return x->callsite < y->callsite ? -1 : (x->callsite > y->callsite);
+}
+
+static int cmp_thread(const void *a, const void *b) {
+  const augur_thread_time *x = a, *y = b;
+  return x->thread < y->thread ? -1 : (x->thread > y->thread);
+}
+
+static int fill(augur_tstates *b, augur_rank_states *out) {
+  out->threads = calloc(b->nthr ? b->nthr : 1, sizeof *out->threads);
+  out->sites = calloc(b->nsites ? b->nsites : 1, sizeof *out->sites);
+  if (!out->threads || !out->sites) return -1;
+  uint32_t initial = b->have_init ? b->init_thread : 0;
+  for (size_t i = 0; i < b->nthr; i++) {
+    const thr *th = &b->thr[i];
+    augur_thread_time *o = &out->threads[out->nthreads++];
+    o->thread = th->thread;
+    o->initial = th->thread == initial;
+    o->records = th->records;
+    o->region_ns = th->region_ns;
+    memcpy(o->ns, th->ns, sizeof o->ns);
+    o->ns[o->initial ? AUGUR_TS_SERIAL : AUGUR_TS_IDLE] += th->ns[OUTSIDE];
+  }
+  qsort(out->threads, out->nthreads, sizeof *out->threads, cmp_thread);
+  for (size_t i = 0; i < b->nsites; i++) {
+    site_acc *s = &b->sites[i];
+    augur_omp_site *o = &out->sites[out->nsites++];
+    *o = (augur_omp_site){.callsite = s->callsite,
+                          .instances = s->instances,
+                          .elapsed_ns = s->elapsed,
+                          .team = s->team,
+                          .useful_ns = s->useful,
+                          .iterations = s->iters,
+                          .chunks = s->chunks,
+                          .lb_ns = s->lb,
+                          .sched_ns = s->sched,
+                          .imbalance = 1};
+    s->useful = s->iters = s->chunks = NULL; /* moved */
+    uint64_t max = 0, sum = 0;
+    for (uint32_t j = 0; j < o->team; j++) {
+      if (o->useful_ns[j] > max) max = o->useful_ns[j];
+      sum += o->useful_ns[j];
+    }
+    if (sum) o->imbalance = (double)max * o->team / (double)sum;
+  }
+  qsort(out->sites, out->nsites, sizeof *out->sites, cmp_site);
+  return 0;
+}
+
+int augur_tstates_finish(augur_tstates *b, augur_rank_states *out, augur_error *err) {
+  assert(b && out);
+  memset(out, 0, sizeof *out);
+  out->rank = b->rank;
+  if (!b->finalized) b->t1 = b->end_seen;
+  if (b->t1 < b->t0) b->t1 = b->t0;
+  int rc = 0;
+  /* What is still open closes at its thread's last record; regions never
+   * joined close at their encountering thread's last record. */
+  for (size_t i = 0; i < b->nthr; i++) {
+    thr *th = &b->thr[i];
+    uint64_t stop = th->last_rec < b->t1 ? th->last_rec : b->t1;
+    charge(b, th, stop, top_state(th));
+    b->unbalanced += th->nst;
+    th->nst = 0;
+  }
+  while (!rc && b->nopen) {
+    inst *in = &b->open[b->nopen - 1];
+    uint64_t end = in->joined ? in->join_t : b->thr[in->enc].last_rec;
+    rc = fold(b, b->nopen - 1, end);
+  }
+  for (size_t i = 0; i < b->nthr; i++)
+    charge(b, &b->thr[i], b->t1, OUTSIDE);
+  out->t0 = b->t0;
+  out->t1 = b->t1;
+  out->started = b->started;
+  out->finalized = b->finalized;
+  out->omp_records = b->omp_records;
+  out->unbalanced = b->unbalanced;
+  if (!rc) rc = fill(b, out);
+  augur_tstates_free(b);
+  if (rc) {
+    augur_rank_states_free(out);
+    return augur_fail(err, AUGUR_E_NOMEM, "thread states: out of memory");
+  }
+  return AUGUR_OK;
+}
+
+void augur_rank_states_free(augur_rank_states *s) {
+  if (!s) return;
+  for (size_t i = 0; s->sites && i < s->nsites; i++) {
+    free(s->sites[i].useful_ns);
+    free(s->sites[i].iterations);
+    free(s->sites[i].chunks);
+  }
+  free(s->sites);
+  free(s->threads);
+  memset(s, 0, sizeof *s);
+}
+
+const augur_thread_time *augur_rank_states_initial(const augur_rank_states *s) {
+  for (size_t i = 0; i < s->nthreads; i++)
+    if (s->threads[i].initial) return &s->threads[i];
+  return NULL;
+}
+
+int augur_rank_states_events(const augur_event *ev, size_t n, uint32_t rank, augur_rank_states *out,
+                             augur_error *err) {
+  assert(out && (ev || !n));
+  augur_tstates *b = augur_tstates_new(rank);
+  if (!b) return augur_fail(err, AUGUR_E_NOMEM, "thread states: out of memory");
+  for (size_t i = 0; i < n; i++) {
+    int rc = augur_tstates_add(b, &ev[i], err);
+    if (rc < 0) {
+      augur_tstates_free(b);
+      memset(out, 0, sizeof *out);
+      return rc;
+    }
+  }
+  return augur_tstates_finish(b, out, err);
+}
+
+int augur_rank_states_trace(augur_trace *t, uint32_t rank, augur_rank_states *out,
+                            augur_error *err) {
+  assert(t && out);
+  memset(out, 0, sizeof *out);
+  augur_tstates *b = augur_tstates_new(rank);
+  if (!b) return augur_fail(err, AUGUR_E_NOMEM, "thread states: out of memory");
+  augur_stream *s = NULL;
+  int rc = augur_stream_rank_kinds(t, rank, AUGUR_KIND_MPI | AUGUR_KIND_OMP, &s, err);
+  if (rc < 0) {
+    augur_tstates_free(b);
+    return rc;
+  }
+  augur_event ev;
+  while ((rc = augur_stream_next(s, &ev, err)) == 1)
+    if ((rc = augur_tstates_add(b, &ev, err)) < 0) break;
+  augur_stream_close(s);
+  augur_error ferr = {0};
+  int frc = augur_tstates_finish(b, out, &ferr);
+  if (frc < 0) {
+    if (err) *err = ferr;
+    return frc;
+  }
+  return rc < 0 ? rc : AUGUR_OK;
+}
