@@ -90,4 +90,27 @@ if(_apps_f90 AND AUGUR_MPI_${flavour}_MPIFORT)
   set_property(GLOBAL APPEND PROPERTY AUGUR_APPS_${flavour} stencil_f)
 endif()
 
+# OpenMP checker (apps/README.md "omp_check"; tests/openmp): one source built
+# twice with this flavour's mpicc, as omp_check-clang (clang: LLVM's libomp,
+# which reports through OMPT; MPICH_CC / OMPI_CC pick the compiler) and
+# omp_check-gcc (its own gcc: GCC's libgomp). Listed in AUGUR_OMP_APPS_<flavour>.
+if(AUGUR_OMP_CLANG AND AUGUR_OMP_LIBOMP)
+  foreach(_cc clang gcc)
+    set(_env "")
+    if(_cc STREQUAL clang)
+      set(_env MPICH_CC=${AUGUR_OMP_CLANG} OMPI_CC=${AUGUR_OMP_CLANG})
+    endif()
+    add_custom_command(
+      OUTPUT ${_apps_out}/omp_check-${_cc}
+      COMMAND ${CMAKE_COMMAND} -E env ${_env} ${AUGUR_MPI_${flavour}_MPICC} -fopenmp
+              ${_apps_cflags} -o ${_apps_out}/omp_check-${_cc}
+              ${CMAKE_CURRENT_SOURCE_DIR}/omp_check.c
+      DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/omp_check.c ${CMAKE_CURRENT_SOURCE_DIR}/common.h
+      COMMENT "Building app ${flavour}/omp_check-${_cc}"
+      VERBATIM)
+    list(APPEND _apps_targets ${_apps_out}/omp_check-${_cc})
+    set_property(GLOBAL APPEND PROPERTY AUGUR_OMP_APPS_${flavour} omp_check-${_cc})
+  endforeach()
+endif()
+
 add_custom_target(apps_${flavour} ALL DEPENDS ${_apps_targets})

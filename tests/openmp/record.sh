@@ -1,0 +1,43 @@
+#!/bin/sh
+# Records apps/omp_check built with clang (libomp: mode ompt) and with gcc
+# (libgomp: mode ompt-preloaded, on LLVM's libomp that `augur record`
+# preloads) with `augur record --omp auto`, with small buffers, and with
+# --omp off; checks each trace against what the program did (augur-check-omp).
+#
+#   record.sh AUGUR CHECKER MPIEXEC APPDIR
+set -u
+augur=$1 check=$2 mpiexec=$3 apps=$4
+. "$(dirname "$0")/../lib.sh"
+# Open MPI as root, ranks x threads on 2 cores, containers without CMA.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+# Threads sleep at barriers instead of spinning: 2 ranks x 3 threads share 2 cores.
+export OMP_WAIT_POLICY=passive AUGUR_COUNTERS=none
+
+R=3 T=3 N=500 C=7 K=4 DMS=20 PRE=1
+run() { # run NAME MODE PROG [augur record options]
+  name=$1 mode=$2 prog=$3
+  shift 3
+  expect 0 - timeout 120 "$augur" record "$@" -o "$D/$name.augur" -- "$mpiexec" -n 2 "$prog" \
+    -r $R -t $T -n $N -c $C -k $K -d $DMS -p $PRE
+  cp "$D/out" "$D/$name.out"
+  cp "$D/err" "$D/$name.err"
+  grep -q "^omp_check ok" "$D/$name.out" || fail "$name: the program failed: $(cat "$D/$name.out")"
+  if [ "$mode" = off ]; then
+    "$check" off "$D/$name.augur" || fail "$name: trace check (off)"
+  else
+    "$check" record "$D/$name.augur" "$D/$name.out" "$mode" $R $T $N $K $DMS $PRE ||
+      fail "$name: trace check ($mode)"
+  fi
+}
+
+run clang ompt "$apps/omp_check-clang"
+# Buffers of 16 records: OpenMP blocks written mid-run by the threads that
+# fill them, none lost, none out of order.
+AUGUR_BUFFER_EVENTS=16 run small ompt "$apps/omp_check-clang"
+blocks=$("$augur" info "$D/small.augur" | sed -n 's/^OpenMP .* records in \([0-9]*\) blocks.*/\1/p')
+[ "${blocks:-0}" -gt 20 ] || fail "small buffers: ${blocks:-no} OpenMP blocks, want > 20"
+run gcc ompt-preloaded "$apps/omp_check-gcc"
+contains "$D/gcc.err" "libgomp"
+run off off "$apps/omp_check-clang" --omp off
+finish
