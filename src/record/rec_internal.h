@@ -14,7 +14,10 @@
  *                        when full): a SIGKILL loses at most that much recording
  *   AUGUR_SIGNATURE      signature mode (rec_signature.c): no trace, phases matched
  *                        and timed online; AUGUR_SIGNATURE_OUT results file
- *                        (default augur-sigresult.txt), AUGUR_SIGNATURE_MEASURE K */
+ *                        (default augur-sigresult.txt), AUGUR_SIGNATURE_MEASURE K
+ *   AUGUR_OMP            0 = no OMPT tool (rec_omp.c; --omp off)
+ *   AUGUR_OMP_MODE       what `augur record --omp` decided (ompt, ompt-preloaded,
+ *                        unavailable, none, off): context for trace.json "openmp" */
 #ifndef AUGUR_REC_INTERNAL_H
 #define AUGUR_REC_INTERNAL_H
 
