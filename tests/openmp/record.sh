@@ -3,10 +3,12 @@
 # (libgomp: mode ompt-preloaded, on LLVM's libomp that `augur record`
 # preloads) with `augur record --omp auto`, with small buffers, and with
 # --omp off; checks each trace against what the program did (augur-check-omp).
+# Then the libgomp build without libomp (mode unavailable), and a run ended
+# by SIGTERM (the OpenMP buffers written by the signal handler).
 #
-#   record.sh AUGUR CHECKER MPIEXEC APPDIR
+#   record.sh AUGUR CHECKER MPIEXEC APPDIR RECORDER_LIB
 set -u
-augur=$1 check=$2 mpiexec=$3 apps=$4
+augur=$1 check=$2 mpiexec=$3 apps=$4 lib=$5
 . "$(dirname "$0")/../lib.sh"
 # Open MPI as root, ranks x threads on 2 cores, containers without CMA.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -40,4 +42,31 @@ blocks=$("$augur" info "$D/small.augur" | sed -n 's/^OpenMP .* records in \([0-9
 run gcc ompt-preloaded "$apps/omp_check-gcc"
 contains "$D/gcc.err" "libgomp"
 run off off "$apps/omp_check-clang" --omp off
+
+# The recorder preloaded by hand into the libgomp build (no libomp): no tool,
+# trace.json says "unavailable" with its note, the MPI records are there.
+t="$D/gomp.augur"
+env LD_PRELOAD="$lib" AUGUR_TRACE_DIR="$t" timeout 120 "$mpiexec" -n 2 "$apps/omp_check-gcc" \
+  -r 1 -t 2 -p 0 >"$t.out" 2>&1 || fail "gomp: the program failed: $(cat "$t.out")"
+"$augur" info "$t" >"$t.info" 2>&1
+grep -q "^OpenMP *unavailable" "$t.info" || fail "gomp: not 'unavailable': $(cat "$t.info")"
+contains "$t.info" "libgomp has no OMPT"
+
+# SIGTERM to mpiexec in the middle, buffers larger than the run and no age
+# bound: only the signal handler can have written the OpenMP blocks.
+t="$D/term.augur"
+AUGUR_FLUSH_SECONDS=0 AUGUR_BUFFER_EVENTS=1000000 "$augur" record -o "$t" -- "$mpiexec" -n 2 \
+  "$apps/omp_check-clang" -r 100000 -t 2 -n 10 -d 1 -k 1 -p 0 >"$t.out" 2>&1 &
+rec=$!
+i=0
+while [ ! -f "$t/rank-00000.evt" ] || [ ! -f "$t/rank-00001.evt" ]; do
+  i=$((i + 1))
+  [ $i -gt 600 ] && break
+  sleep 0.1
+done
+sleep 1.5
+launcher=$(pgrep -P $rec)
+[ -n "$launcher" ] && kill -TERM $launcher
+wait $rec
+"$check" some "$t" 100 || fail "SIGTERM: OpenMP records lost"
 finish
