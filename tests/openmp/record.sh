@@ -3,12 +3,15 @@
 # (libgomp: mode ompt-preloaded, on LLVM's libomp that `augur record`
 # preloads) with `augur record --omp auto`, with small buffers, and with
 # --omp off; checks each trace against what the program did (augur-check-omp).
-# Then the libgomp build without libomp (mode unavailable), and a run ended
-# by SIGTERM (the OpenMP buffers written by the signal handler).
+# Then the libgomp build without libomp (mode unavailable), a run ended by
+# SIGTERM (the OpenMP buffers written by the signal handler), one whose ranks
+# get SIGKILL (the age bound wrote them), and a program hidden behind a
+# script (auto: not seen, said in one line; --omp on: recorded).
 #
-#   record.sh AUGUR CHECKER MPIEXEC APPDIR RECORDER_LIB
+#   record.sh AUGUR CHECKER MPIEXEC APPDIR RECORDER_LIB DEFAULT
+# DEFAULT: 1 when this flavour's recorder is the default one.
 set -u
-augur=$1 check=$2 mpiexec=$3 apps=$4 lib=$5
+augur=$1 check=$2 mpiexec=$3 apps=$4 lib=$5 default=$6
 . "$(dirname "$0")/../lib.sh"
 # Open MPI as root, ranks x threads on 2 cores, containers without CMA.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -25,7 +28,9 @@ run() { # run NAME MODE PROG [augur record options]
   cp "$D/out" "$D/$name.out"
   cp "$D/err" "$D/$name.err"
   grep -q "^omp_check ok" "$D/$name.out" || fail "$name: the program failed: $(cat "$D/$name.out")"
-  if [ "$mode" = off ]; then
+  if [ "$mode" = skip ]; then
+    :
+  elif [ "$mode" = off ]; then
     "$check" off "$D/$name.augur" || fail "$name: trace check (off)"
   else
     "$check" record "$D/$name.augur" "$D/$name.out" "$mode" $R $T $N $K $DMS $PRE ||
@@ -69,4 +74,35 @@ launcher=$(pgrep -P $rec)
 [ -n "$launcher" ] && kill -TERM $launcher
 wait $rec
 "$check" some "$t" 100 || fail "SIGTERM: OpenMP records lost"
+
+# SIGKILL to the ranks 2.5 s in: no handler runs; the 1 s age bound must have
+# written the OpenMP records older than a second (buffers never full).
+t="$D/kill.augur"
+args="-r 100000 -t 2 -n 10 -d 1 -k 1 -p 2"
+AUGUR_FLUSH_SECONDS=1 AUGUR_BUFFER_EVENTS=1000000 "$augur" record -o "$t" -- "$mpiexec" -n 2 \
+  "$apps/omp_check-clang" $args >"$t.out" 2>&1 &
+rec=$!
+i=0
+while [ ! -f "$t/rank-00000.evt" ] || [ ! -f "$t/rank-00001.evt" ]; do
+  i=$((i + 1))
+  [ $i -gt 600 ] && break
+  sleep 0.1
+done
+sleep 2.5
+for pid in $(pgrep -f "omp_check-clang $args"); do
+  [ "$(cat /proc/$pid/comm 2>/dev/null)" = omp_check-clang ] && kill -KILL "$pid"
+done
+wait $rec
+"$check" some "$t" 100 || fail "SIGKILL: the age bound wrote no OpenMP records"
+
+# A command whose program the detection cannot see (a shell runs it): auto
+# finds no OpenMP runtime and the libgomp build is not recorded; --omp on
+# preloads LLVM's libomp anyway. Default recorder only (no MPI seen either).
+if [ "$default" = 1 ]; then
+  printf '#!/bin/sh\nexec "%s" "$@"\n' "$apps/omp_check-gcc" >"$D/wrap.sh"
+  chmod +x "$D/wrap.sh"
+  run shell_auto skip "$D/wrap.sh"
+  contains "$D/shell_auto.err" "OpenMP not seen: libgomp has no OMPT"
+  run shell_on ompt-preloaded "$D/wrap.sh" --omp on
+fi
 finish
