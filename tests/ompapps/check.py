@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Runs one OpenMP app (apps/omp_stencil.c, apps/pg_omp_*.c) under mpiexec at
-2 ranks x 2 threads, built by one compiler (gcc: libgomp, clang: LLVM libomp),
+2 ranks x 2 threads (some cases 1 x 3), built by one compiler (gcc: libgomp, clang: LLVM libomp),
 and checks what the program itself measures.
 
 usage: check.py MPIEXEC APPDIR COMPILER CASE
@@ -29,14 +29,19 @@ ENV = dict(os.environ, OMP_WAIT_POLICY="passive", OMPI_ALLOW_RUN_AS_ROOT="1",
            OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
 failures = []
 
-# case: (app, extra arguments)
+# case: (app, extra arguments, ranks, threads). The *_1x3 cases vary the
+# shape (1 rank x 3 threads) so the ideal lost time's formula is checked at
+# another team size and rank count, not only at the default.
 CASES = {
-    "imbalance": ("pg_omp_imbalance", []),
-    "serial_before": ("pg_omp_serial", ["--where", "before"]),
-    "serial_single": ("pg_omp_serial", ["--where", "single"]),
-    "forkjoin": ("pg_omp_forkjoin", []),
-    "critical": ("pg_omp_critical", []),
-    "masteronly": ("pg_omp_masteronly", []),
+    "imbalance": ("pg_omp_imbalance", [], 2, 2),
+    "imbalance_1x3": ("pg_omp_imbalance", ["-b", "4000", "-k", "1"], 1, 3),
+    "serial_before": ("pg_omp_serial", ["--where", "before"], 2, 2),
+    "serial_single": ("pg_omp_serial", ["--where", "single"], 2, 2),
+    "serial_1x3": ("pg_omp_serial", ["-s", "4000"], 1, 3),
+    "forkjoin": ("pg_omp_forkjoin", [], 2, 2),
+    "critical": ("pg_omp_critical", [], 2, 2),
+    "critical_1x3": ("pg_omp_critical", ["-m", "6"], 1, 3),
+    "masteronly": ("pg_omp_masteronly", [], 2, 2),
 }
 
 
@@ -73,17 +78,19 @@ def marker_ok(app, name):
         re.match(r"\s*(#pragma omp |\w+\()", lines[at[0] + 1]) is not None
 
 
-def pg_case(app, extra):
-    args = ["-t", "2"] + extra
-    on_out, off_out = run(app, args), run(app, args + ["--off"])
+def pg_case(app, extra, np, threads):
+    args = ["-t", str(threads)] + extra
+    on_out, off_out = run(app, args, np=np), run(app, args + ["--off"], np=np)
     on_exp, on = fields(on_out, "expected"), fields(on_out, "measured")
     off_exp, off = fields(off_out, "expected"), fields(off_out, "measured")
     if None in (on_exp, on, off_exp, off):
         return
-    check(on["threads"] == "2" and off["threads"] == "2", "team of 2 threads")
+    check(on["threads"] == str(threads) and off["threads"] == str(threads),
+          "team of %d threads" % threads)
     check(on_exp["pattern"] != "none" and off_exp["pattern"] == "none",
           "ON expects %s, OFF expects %s" % (on_exp["pattern"], off_exp["pattern"]))
-    check(on_exp["ranks"] == "0,1", "ON names ranks 0,1: %s" % on_exp["ranks"])
+    ranks = ",".join(str(r) for r in range(np))
+    check(on_exp["ranks"] == ranks, "ON names ranks %s: %s" % (ranks, on_exp["ranks"]))
     site = on_exp.get("site", "")
     check(site.startswith(app + ".") and marker_ok(app, site),
           "site %s is a marker right before a pragma or call in %s.c" % (site, app))
@@ -125,7 +132,7 @@ def stencil_case():
 if CASE == "stencil":
     stencil_case()
 elif CASE == "usage":
-    for app in ["omp_stencil"] + sorted({a for a, _ in CASES.values()}):
+    for app in ["omp_stencil"] + sorted({c[0] for c in CASES.values()}):
         out = run(app, ["--bogus"], want_rc=2)
         check("usage:" in out, "%s: a usage line for a bad argument" % app)
 else:
