@@ -89,3 +89,34 @@ for cc in gcc clang; do
     fi
   done
 done
+
+# Whole-run overhead on the hybrid stencil (goal <= 2 %): the program's own
+# total (rank 0, barrier to end of loop: no start-up, no flush), plain vs
+# recorded, per build; 1 rank x 2 threads and 2 ranks x 1 thread (both a
+# thread per core on 2 cores: 2 x 2 would measure the scheduler).
+STENCIL=${STENCIL:--n 300 -x 512 -y 512}
+echo
+echo "omp_stencil ($F, $STENCIL): the program's own total, seconds"
+printf '  %-7s %-22s %10s %10s %10s  %s\n' build shape plain recorded overhead "openmp mode"
+for cc in gcc clang; do
+  EXE="$BUILD/apps/$F/omp_stencil.$cc"
+  [ -x "$EXE" ] || continue
+  for NP in 1 2; do
+    NT=$((3 - NP))
+    : >"$TMP/sp"; : >"$TMP/sr"
+    modes=""
+    i=0
+    while [ $i -lt "$R" ]; do
+      "mpiexec.$F" -n $NP "$EXE" $STENCIL -t $NT | sed -n 's/^omp_stencil: rank=0 total=\([0-9.]*\).*/\1/p' >>"$TMP/sp"
+      rm -rf "$TMP/st.augur"
+      "$BUILD/bin/augur" record -o "$TMP/st.augur" -- "mpiexec.$F" -n $NP "$EXE" $STENCIL -t $NT 2>/dev/null |
+        sed -n 's/^omp_stencil: rank=0 total=\([0-9.]*\).*/\1/p' >>"$TMP/sr"
+      modes="$modes $(mode "$TMP/st.augur")"
+      i=$((i + 1))
+    done
+    p=$(median <"$TMP/sp"); r=$(median <"$TMP/sr")
+    shape="$NP rank(s) x $NT thread(s)"
+    printf '  %-7s %-22s %10.3f %10.3f %+9.2f%%  %s\n' "$cc" "$shape" "$p" "$r" \
+      "$(calc "($r - $p) * 100 / $p")" "$(echo $modes | tr ' ' '\n' | sort -u | paste -sd' ')"
+  done
+done
