@@ -6,11 +6,13 @@
 # Usage: bench/openmp/run.sh [BUILD_DIR] [RUNS]
 # Environment: THREADS (default "1 2 4"; more threads than cores are reported
 # separately, as oversubscribed), INNER, OUTER (repetitions inside one run,
-# defaults 100 and 200), MPI (flavour, default mpich if built).
+# defaults 100 and 200), MPI (flavour, default mpich if built), BUILDS
+# (default "gcc clang"), STENCIL (omp_stencil's arguments).
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
 R=${2:-5}
 THREADS=${THREADS:-1 2 4}
+BUILDS=${BUILDS:-gcc clang}
 INNER=${INNER:-100}
 OUTER=${OUTER:-200}
 . "$(dirname "$0")/../../scripts/mpi-env.sh"
@@ -39,7 +41,7 @@ print(json.load(sys.stdin)["openmp"]["records"])' 2>/dev/null || true
 
 echo "augur bench/openmp  ($F, 1 rank, $CORES cores, runs per configuration: $R, medians;"
 echo "  each run: median of $OUTER x $INNER repetitions per construct, ns per construct)"
-for cc in gcc clang; do
+for cc in $BUILDS; do
   EXE="$BUILD/bin/augur-bench-omp-$F.$cc"
   [ -x "$EXE" ] || { echo; echo "$cc: not built (no clang with libomp)"; continue; }
   for T in $THREADS; do
@@ -98,7 +100,7 @@ STENCIL=${STENCIL:--n 300 -x 512 -y 512}
 echo
 echo "omp_stencil ($F, $STENCIL): the program's own total, seconds"
 printf '  %-7s %-22s %10s %10s %10s  %s\n' build shape plain recorded overhead "openmp mode"
-for cc in gcc clang; do
+for cc in $BUILDS; do
   EXE="$BUILD/apps/$F/omp_stencil.$cc"
   [ -x "$EXE" ] || continue
   for NP in 1 2; do
