@@ -38,20 +38,20 @@ run() { # run NAME MODE PROG [augur record options]
   fi
 }
 
-run clang ompt "$apps/omp_check-clang"
+run clang ompt "$apps/omp_check.clang"
 # Buffers of 16 records: OpenMP blocks written mid-run by the threads that
 # fill them, none lost, none out of order.
-AUGUR_BUFFER_EVENTS=16 run small ompt "$apps/omp_check-clang"
+AUGUR_BUFFER_EVENTS=16 run small ompt "$apps/omp_check.clang"
 blocks=$("$augur" info "$D/small.augur" | sed -n 's/^OpenMP .* records in \([0-9]*\) blocks.*/\1/p')
 [ "${blocks:-0}" -gt 20 ] || fail "small buffers: ${blocks:-no} OpenMP blocks, want > 20"
-run gcc ompt-preloaded "$apps/omp_check-gcc"
+run gcc ompt-preloaded "$apps/omp_check.gcc"
 contains "$D/gcc.err" "libgomp"
-run off off "$apps/omp_check-clang" --omp off
+run off off "$apps/omp_check.clang" --omp off
 
 # The recorder preloaded by hand into the libgomp build (no libomp): no tool,
 # trace.json says "unavailable" with its note, the MPI records are there.
 t="$D/gomp.augur"
-env LD_PRELOAD="$lib" AUGUR_TRACE_DIR="$t" timeout 120 "$mpiexec" -n 2 "$apps/omp_check-gcc" \
+env LD_PRELOAD="$lib" AUGUR_TRACE_DIR="$t" timeout 120 "$mpiexec" -n 2 "$apps/omp_check.gcc" \
   -r 1 -t 2 -p 0 >"$t.out" 2>&1 || fail "gomp: the program failed: $(cat "$t.out")"
 "$augur" info "$t" >"$t.info" 2>&1
 grep -q "^OpenMP *unavailable" "$t.info" || fail "gomp: not 'unavailable': $(cat "$t.info")"
@@ -61,7 +61,7 @@ contains "$t.info" "libgomp has no OMPT"
 # bound: only the signal handler can have written the OpenMP blocks.
 t="$D/term.augur"
 AUGUR_FLUSH_SECONDS=0 AUGUR_BUFFER_EVENTS=1000000 "$augur" record -o "$t" -- "$mpiexec" -n 2 \
-  "$apps/omp_check-clang" -r 100000 -t 2 -n 10 -d 1 -k 1 -p 0 >"$t.out" 2>&1 &
+  "$apps/omp_check.clang" -r 100000 -t 2 -n 10 -d 1 -k 1 -p 0 >"$t.out" 2>&1 &
 rec=$!
 i=0
 while [ ! -f "$t/rank-00000.evt" ] || [ ! -f "$t/rank-00001.evt" ]; do
@@ -80,7 +80,7 @@ wait $rec
 t="$D/kill.augur"
 args="-r 100000 -t 2 -n 10 -d 1 -k 1 -p 2"
 AUGUR_FLUSH_SECONDS=1 AUGUR_BUFFER_EVENTS=1000000 "$augur" record -o "$t" -- "$mpiexec" -n 2 \
-  "$apps/omp_check-clang" $args >"$t.out" 2>&1 &
+  "$apps/omp_check.clang" $args >"$t.out" 2>&1 &
 rec=$!
 i=0
 while [ ! -f "$t/rank-00000.evt" ] || [ ! -f "$t/rank-00001.evt" ]; do
@@ -89,8 +89,8 @@ while [ ! -f "$t/rank-00000.evt" ] || [ ! -f "$t/rank-00001.evt" ]; do
   sleep 0.1
 done
 sleep 2.5
-for pid in $(pgrep -f "omp_check-clang $args"); do
-  [ "$(cat /proc/$pid/comm 2>/dev/null)" = omp_check-clang ] && kill -KILL "$pid"
+for pid in $(pgrep -f "omp_check.clang $args"); do
+  [ "$(cat /proc/$pid/comm 2>/dev/null)" = omp_check.clang ] && kill -KILL "$pid"
 done
 wait $rec
 "$check" some "$t" 100 || fail "SIGKILL: the age bound wrote no OpenMP records"
@@ -99,7 +99,7 @@ wait $rec
 # finds no OpenMP runtime and the libgomp build is not recorded; --omp on
 # preloads LLVM's libomp anyway. Default recorder only (no MPI seen either).
 if [ "$default" = 1 ]; then
-  printf '#!/bin/sh\nexec "%s" "$@"\n' "$apps/omp_check-gcc" >"$D/wrap.sh"
+  printf '#!/bin/sh\nexec "%s" "$@"\n' "$apps/omp_check.gcc" >"$D/wrap.sh"
   chmod +x "$D/wrap.sh"
   run shell_auto skip "$D/wrap.sh"
   contains "$D/shell_auto.err" "OpenMP not seen: libgomp has no OMPT"
