@@ -2,12 +2,14 @@
  * for the OMPT recorder's test (tests/openmp; docs/openmp.md).
  *
  *   omp_check [-r REGIONS] [-t THREADS] [-n ITERS] [-c CHUNK] [-k CRITICAL]
- *             [-d DELAY_MS] [-p PRE]
+ *             [-d DELAY_MS] [-p PRE] [-a TASKS]
  *
  * MPI_Init_thread(FUNNELED); PRE parallel regions before it (their records
  * are dropped and counted); then REGIONS parallel regions of THREADS threads
  * (num_threads clause), each:
  *   - a schedule(dynamic, CHUNK) loop of ITERS iterations;
+ *   - one thread creates TASKS explicit tasks (single nowait), which run
+ *     by the explicit barrier at the latest;
  *   - thread j sleeps j * DELAY_MS ms, then an explicit barrier: thread j
  *     waits there about (THREADS - 1 - j) * DELAY_MS ms;
  *   - each thread enters a critical section CRITICAL times;
@@ -43,14 +45,16 @@ static void sleep_ms(long ms) {
 static volatile double sink;
 
 int main(int argc, char **argv) {
-  long regions = 3, threads = 4, iters = 1000, chunk = 7, critical = 5, delay = 10, pre = 1;
+  long regions = 3, threads = 4, iters = 1000, chunk = 7, critical = 5, delay = 10, pre = 1,
+       tasks = 0;
   const app_opt opts[] = {{'r', "REGIONS", 1, 100000, &regions},
                           {'t', "THREADS", 1, MAX_THREADS, &threads},
                           {'n', "ITERS", 0, 100000000, &iters},
                           {'c', "CHUNK", 1, 1000000, &chunk},
                           {'k', "CRITICAL", 0, 1000000, &critical},
                           {'d', "DELAY_MS", 0, 10000, &delay},
-                          {'p', "PRE", 0, 100, &pre}};
+                          {'p', "PRE", 0, 100, &pre},
+                          {'a', "TASKS", 0, 100000, &tasks}};
   int bad = app_parse(argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), 1);
   for (long p = 0; p < pre; p++) {
 #pragma omp parallel num_threads((int)threads)
@@ -79,6 +83,11 @@ int main(int argc, char **argv) {
         if (i % chunk == 0) pt[j].chunks++; /* dynamic chunks start at multiples of CHUNK */
         sink = sink + (double)i;
         total++;
+      }
+#pragma omp single nowait
+      for (long a = 0; a < tasks; a++) {
+#pragma omp task
+        sink = sink + 1.0;
       }
       sleep_ms(j * delay);
 #pragma omp barrier

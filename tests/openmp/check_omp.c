@@ -1,7 +1,7 @@
 /* Checks a trace of apps/omp_check against what the program did (its
  * stdout lines) and the parameters it ran with. Usage:
  *
- *   augur-check-omp record TRACE OUT MODE R T N K D PRE
+ *   augur-check-omp record TRACE OUT MODE R T N K D PRE A
  *   augur-check-omp off TRACE
  *   augur-check-omp some TRACE MIN
  *
@@ -14,7 +14,9 @@
  * barrier_implementation, see barrier_kind) whose wait lasts at least half
  * of (T - 1 - index) * D ms (thread j sleeps j * D ms before it), K critical
  * sections acquired and released, as many as the program says it entered
- * (OUT: "omp_check rank R region K thread J team T ... critical N").
+ * (OUT: "omp_check rank R region K thread J team T ... critical N"); per
+ * region A explicit tasks created (OMP_TASK_CREATE) and A switches to an
+ * explicit task (OMP_TASK_SCHEDULE to a task id other than 0).
  * off: mode "off" and no OpenMP record on any rank, MPI records present.
  * some: every rank has at least MIN OpenMP records, readable to the end.
  * Prints every failed expectation; exit status 1 if any failed. */
@@ -46,6 +48,7 @@ typedef struct rank_facts {
   int nfork;
   uint64_t region[MAXR]; /* region ids in fork order */
   uint32_t fork_thread[MAXR];
+  int creates[MAXR], starts[MAXR]; /* explicit tasks created, switched to */
   itask task[MAXR][MAXT];
 } rank_facts;
 
@@ -143,6 +146,12 @@ static int facts_of_rank(augur_trace *t, uint32_t r, rank_facts *f, int T) {
     case AUGUR_EV_OMP_MUTEX_ACQUIRED:
       if (it && e.tag == AUGUR_OMP_MUTEX_CRITICAL) it->acquired++;
       break;
+    case AUGUR_EV_OMP_TASK_CREATE:
+      if (it) f->creates[k]++;
+      break;
+    case AUGUR_EV_OMP_TASK_SCHEDULE:
+      if (it && e.req) f->starts[k]++;
+      break;
     case AUGUR_EV_OMP_MUTEX_RELEASED:
       if (it && e.tag == AUGUR_OMP_MUTEX_CRITICAL) it->released++;
       break;
@@ -198,7 +207,7 @@ static void check_meta(const augur_trace_info *info, const char *mode, int pre, 
 }
 
 static int check_record(augur_trace *t, const char *outpath, const char *mode, int R, int T,
-                        uint64_t N, int K, double D, int pre) {
+                        uint64_t N, int K, double D, int pre, int A) {
   FILE *out = fopen(outpath, "r");
   if (!out) {
     fprintf(stderr, "FAIL: cannot read %s\n", outpath);
@@ -214,6 +223,10 @@ static int check_record(augur_trace *t, const char *outpath, const char *mode, i
     CHECK(augur_trace_omp_nevents(t, r) > 0, "rank %u: no OpenMP records", r);
     if (facts_of_rank(t, r, f, T) < 0) continue;
     CHECK(f->nfork == R, "rank %u: %d parallel regions, want %d", r, f->nfork, R);
+    for (int k = 0; k < f->nfork && k < R; k++)
+      CHECK(f->creates[k] == A && f->starts[k] == A,
+            "rank %u region %d: %d tasks created, %d started, want %d", r, k + 1, f->creates[k],
+            f->starts[k], A);
     for (int k = 0; k < f->nfork && k < R; k++)
       for (int j = 0; j < T; j++) {
         itask *it = &f->task[k][j];
@@ -276,10 +289,10 @@ static void check_some(augur_trace *t, uint64_t min) {
 }
 
 int main(int argc, char **argv) {
-  int rec = argc == 11 && !strcmp(argv[1], "record"), off = argc == 3 && !strcmp(argv[1], "off");
+  int rec = argc == 12 && !strcmp(argv[1], "record"), off = argc == 3 && !strcmp(argv[1], "off");
   int some = argc == 4 && !strcmp(argv[1], "some");
   if (!rec && !off && !some) {
-    fprintf(stderr, "usage: augur-check-omp record TRACE OUT MODE R T N K D PRE | off TRACE | "
+    fprintf(stderr, "usage: augur-check-omp record TRACE OUT MODE R T N K D PRE A | off TRACE | "
                     "some TRACE MIN\n");
     return 2;
   }
@@ -291,7 +304,7 @@ int main(int argc, char **argv) {
   }
   if (rec)
     check_record(t, argv[3], argv[4], atoi(argv[5]), atoi(argv[6]), strtoull(argv[7], NULL, 10),
-                 atoi(argv[8]), atof(argv[9]), atoi(argv[10]));
+                 atoi(argv[8]), atof(argv[9]), atoi(argv[10]), atoi(argv[11]));
   else if (off)
     check_off(t);
   else

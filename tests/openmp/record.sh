@@ -19,12 +19,12 @@ export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechan
 # Threads sleep at barriers instead of spinning: 2 ranks x 3 threads share 2 cores.
 export OMP_WAIT_POLICY=passive AUGUR_COUNTERS=none
 
-R=3 T=3 N=500 C=7 K=4 DMS=20 PRE=1
+R=3 T=3 N=500 C=7 K=4 DMS=20 PRE=1 A=5
 run() { # run NAME MODE PROG [augur record options]
   name=$1 mode=$2 prog=$3
   shift 3
   expect 0 - timeout 120 "$augur" record "$@" -o "$D/$name.augur" -- "$mpiexec" -n 2 "$prog" \
-    -r $R -t $T -n $N -c $C -k $K -d $DMS -p $PRE
+    -r $R -t $T -n $N -c $C -k $K -d $DMS -p $PRE -a $A
   cp "$D/out" "$D/$name.out"
   cp "$D/err" "$D/$name.err"
   grep -q "^omp_check ok" "$D/$name.out" || fail "$name: the program failed: $(cat "$D/$name.out")"
@@ -33,7 +33,7 @@ run() { # run NAME MODE PROG [augur record options]
   elif [ "$mode" = off ]; then
     "$check" off "$D/$name.augur" || fail "$name: trace check (off)"
   else
-    "$check" record "$D/$name.augur" "$D/$name.out" "$mode" $R $T $N $K $DMS $PRE ||
+    "$check" record "$D/$name.augur" "$D/$name.out" "$mode" $R $T $N $K $DMS $PRE $A ||
       fail "$name: trace check ($mode)"
   fi
 }
