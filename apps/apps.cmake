@@ -67,6 +67,48 @@ foreach(_app pas2p_solver pas2p_irregular pred_short_phases pred_p2p_loop ph_per
   _augur_c_app(${_app} common.h AUGUR_PREDICT_APPS)
 endforeach()
 
+# OpenMP apps (apps/README.md, "Hybrid MPI+OpenMP"): each built twice,
+# build/apps/<flavour>/<app>.gcc with the wrapper's GCC and -fopenmp (libgomp)
+# and <app>.clang with clang -fopenmp (LLVM libomp) through the same wrapper
+# (MPICH_CC / OMPI_CC pick the compiler; the wrapper still adds MPI's flags).
+# The base names go in the global property AUGUR_OMP_APPS_<flavour> and the
+# compilers built in AUGUR_OMP_COMPILERS (gcc, and clang when
+# apps/CMakeLists.txt found clang with libomp).
+set(_omp_compilers gcc)
+if(AUGUR_OMP_CLANG)
+  list(APPEND _omp_compilers clang)
+endif()
+set_property(GLOBAL PROPERTY AUGUR_OMP_COMPILERS ${_omp_compilers})
+function(_augur_omp_app app)
+  foreach(_cc ${_omp_compilers})
+    set(_env "")
+    if(_cc STREQUAL "clang")
+      set(_env ${CMAKE_COMMAND} -E env MPICH_CC=${AUGUR_OMP_CLANG} OMPI_CC=${AUGUR_OMP_CLANG})
+    endif()
+    add_custom_command(
+      OUTPUT ${_apps_out}/${app}.${_cc}
+      COMMAND ${_env} ${AUGUR_MPI_${flavour}_MPICC} ${_apps_cflags} -fopenmp
+              -o ${_apps_out}/${app}.${_cc} ${CMAKE_CURRENT_SOURCE_DIR}/${app}.c -lm
+      DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${app}.c ${CMAKE_CURRENT_SOURCE_DIR}/pg_omp.h
+              ${CMAKE_CURRENT_SOURCE_DIR}/pg_common.h
+      COMMENT "Building app ${flavour}/${app}.${_cc}"
+      VERBATIM)
+    list(APPEND _apps_targets ${_apps_out}/${app}.${_cc})
+  endforeach()
+  set_property(GLOBAL APPEND PROPERTY AUGUR_OMP_APPS_${flavour} ${app})
+  set(_apps_targets ${_apps_targets} PARENT_SCOPE)
+endfunction()
+foreach(_app
+        omp_stencil
+        pg_omp_imbalance
+        pg_omp_serial
+        pg_omp_forkjoin
+        pg_omp_critical
+        pg_omp_masteronly
+        omp_check)
+  _augur_omp_app(${_app})
+endforeach()
+
 # Crash-salvage app (apps/README.md, "cr_crash"): a run that crashes or is
 # killed, for tests/record/crash.sh (issue 22 item 10).
 _augur_c_app(cr_crash common.h AUGUR_CR_APPS)

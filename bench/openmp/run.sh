@@ -1,0 +1,124 @@
+#!/bin/sh
+# bench/openmp: the overhead of OpenMP constructs (EPCC syncbench-like:
+# parallel, for, barrier, critical), plain vs recorded by `augur record`,
+# both runtimes (GCC/libgomp and clang/LLVM libomp builds), medians over runs.
+# See bench/openmp/README.md.
+# Usage: bench/openmp/run.sh [BUILD_DIR] [RUNS]
+# Environment: THREADS (default "1 2 4"; more threads than cores are reported
+# separately, as oversubscribed), INNER, OUTER (repetitions inside one run,
+# defaults 100 and 200), MPI (flavour, default mpich if built), BUILDS
+# (default "gcc clang"), STENCIL (omp_stencil's arguments).
+set -eu
+BUILD=$(cd "${1:-build}" && pwd)
+R=${2:-5}
+THREADS=${THREADS:-1 2 4}
+BUILDS=${BUILDS:-gcc clang}
+INNER=${INNER:-100}
+OUTER=${OUTER:-200}
+. "$(dirname "$0")/../../scripts/mpi-env.sh"
+. "$(dirname "$0")/../lib.sh"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+F=${MPI:-mpich}
+[ -x "$BUILD/bin/augur-bench-omp-$F.gcc" ] || F=openmpi
+[ -x "$BUILD/bin/augur-bench-omp-$F.gcc" ] || { echo "bench/openmp: no augur-bench-omp build in $BUILD/bin" >&2; exit 1; }
+CORES=$(nproc)
+TESTS="parallel for barrier critical"
+jget() { sed -n "s/.*\"$1\": *\"*\([^,\"}]*\).*/\1/p"; }
+# mode TRACE: the trace's OpenMP recording mode (docs/openmp.md, trace.json
+# "openmp"."mode"; "unknown" when the recorder does not write it yet).
+mode() {
+  python3 -c 'import json, sys
+print(json.load(open(sys.argv[1])).get("openmp", {}).get("mode", "unknown"))' "$1/trace.json" \
+    2>/dev/null || echo "no-trace"
+}
+# records TRACE: how many OpenMP records the trace holds (`augur info
+# --json`, "openmp"."records"); nothing when it cannot say.
+records() {
+  "$BUILD/bin/augur" info --json "$1" 2>/dev/null | python3 -c 'import json, sys
+print(json.load(sys.stdin)["openmp"]["records"])' 2>/dev/null || true
+}
+
+echo "augur bench/openmp  ($F, 1 rank, $CORES cores, runs per configuration: $R, medians;"
+echo "  each run: median of $OUTER x $INNER repetitions per construct, ns per construct)"
+for cc in $BUILDS; do
+  EXE="$BUILD/bin/augur-bench-omp-$F.$cc"
+  [ -x "$EXE" ] || { echo; echo "$cc: not built (no clang with libomp)"; continue; }
+  for T in $THREADS; do
+    for t in $TESTS; do : >"$TMP/p_$t"; : >"$TMP/r_$t"; done
+    : >"$TMP/records"
+    modes=""
+    i=0
+    while [ $i -lt "$R" ]; do
+      "mpiexec.$F" -n 1 "$EXE" -t "$T" -r "$OUTER" -i "$INNER" --json >"$TMP/plain.json"
+      rm -rf "$TMP/rec.augur"
+      "$BUILD/bin/augur" record -o "$TMP/rec.augur" -- "mpiexec.$F" -n 1 "$EXE" -t "$T" \
+        -r "$OUTER" -i "$INNER" --json >"$TMP/rec.out" 2>"$TMP/rec.err" ||
+        { echo "augur record failed: $(tail -3 "$TMP/rec.err")" >&2; exit 1; }
+      grep '^{' "$TMP/rec.out" >"$TMP/rec.json"
+      modes="$modes $(mode "$TMP/rec.augur")"
+      records "$TMP/rec.augur" >>"$TMP/records"
+      for t in $TESTS; do
+        jget "${t}_ns" <"$TMP/plain.json" >>"$TMP/p_$t"
+        jget "${t}_ns" <"$TMP/rec.json" >>"$TMP/r_$t"
+      done
+      i=$((i + 1))
+    done
+    m=$(echo $modes | tr ' ' '\n' | sort -u | paste -sd' ')
+    runtime=$(jget runtime <"$TMP/plain.json")
+    echo
+    over=""
+    [ "$T" -gt "$CORES" ] && over="  OVERSUBSCRIBED ($T threads > $CORES cores): not comparable with the rows above"
+    echo "$cc ($runtime), $T thread(s), recorded openmp mode: $m$over"
+    case "$m" in
+    ompt | ompt-preloaded) ;;
+    *) echo "  (OpenMP not recorded in this mode: 'recorded' is MPI-only recording, the OMPT overhead is not measured)" ;;
+    esac
+    printf '  %-9s %12s %12s %12s\n' construct "plain ns" "recorded ns" "overhead ns"
+    total=0
+    for t in $TESTS; do
+      p=$(median <"$TMP/p_$t")
+      r=$(median <"$TMP/r_$t")
+      printf '  %-9s %12.1f %12.1f %+12.1f\n' "$t" "$p" "$r" "$(calc "$r - $p")"
+      total=$(calc "$total + ($r - $p) * $OUTER * $INNER")
+    done
+    # Per OpenMP record: the run's added time (each test's overhead x its
+    # OUTER x INNER constructs) over the records the trace holds.
+    n=$(median <"$TMP/records")
+    if [ "$n" != 0 ] && [ -n "$n" ]; then
+      printf '  per OpenMP record: %.1f ns (%s records per run; goal <= 100 ns)\n' \
+        "$(calc "$total / $n")" "$n"
+    fi
+  done
+done
+
+# Whole-run overhead on the hybrid stencil (goal <= 2 %): the program's own
+# total (rank 0, barrier to end of loop: no start-up, no flush), plain vs
+# recorded, per build; 1 rank x 2 threads and 2 ranks x 1 thread (both a
+# thread per core on 2 cores: 2 x 2 would measure the scheduler).
+STENCIL=${STENCIL:--n 300 -x 512 -y 512}
+echo
+echo "omp_stencil ($F, $STENCIL): the program's own total, seconds"
+printf '  %-7s %-22s %10s %10s %10s  %s\n' build shape plain recorded overhead "openmp mode"
+for cc in $BUILDS; do
+  EXE="$BUILD/apps/$F/omp_stencil.$cc"
+  [ -x "$EXE" ] || continue
+  for NP in 1 2; do
+    NT=$((3 - NP))
+    : >"$TMP/sp"; : >"$TMP/sr"
+    modes=""
+    i=0
+    while [ $i -lt "$R" ]; do
+      "mpiexec.$F" -n $NP "$EXE" $STENCIL -t $NT | sed -n 's/^omp_stencil: rank=0 total=\([0-9.]*\).*/\1/p' >>"$TMP/sp"
+      rm -rf "$TMP/st.augur"
+      "$BUILD/bin/augur" record -o "$TMP/st.augur" -- "mpiexec.$F" -n $NP "$EXE" $STENCIL -t $NT 2>/dev/null |
+        sed -n 's/^omp_stencil: rank=0 total=\([0-9.]*\).*/\1/p' >>"$TMP/sr"
+      modes="$modes $(mode "$TMP/st.augur")"
+      i=$((i + 1))
+    done
+    p=$(median <"$TMP/sp"); r=$(median <"$TMP/sr")
+    shape="$NP rank(s) x $NT thread(s)"
+    printf '  %-7s %-22s %10.3f %10.3f %+9.2f%%  %s\n' "$cc" "$shape" "$p" "$r" \
+      "$(calc "($r - $p) * 100 / $p")" "$(echo $modes | tr ' ' '\n' | sort -u | paste -sd' ')"
+  done
+done
