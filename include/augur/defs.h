@@ -131,6 +131,22 @@ AUGUR_API int augur_cpu_mask(uint64_t *words, size_t nwords);
 /* min(affinity count, quota): what one process of this host can use. */
 AUGUR_API uint32_t augur_usable_cores(void);
 
+/* OpenMP as the recorder saw it (trace.json "openmp", docs/openmp.md). */
+typedef struct augur_omp_callback {
+  const char *name; /* "parallel_begin", ... */
+  int result;       /* ompt_set_callback's: 5 always ... 1 never, 0 error */
+} augur_omp_callback;
+typedef struct augur_omp_meta {
+  /* "ompt", "ompt-preloaded", "off", "none", "unavailable"; NULL: no
+   * "openmp" object (a reader then says "unknown") */
+  const char *mode;
+  const char *runtime; /* OMPT's runtime_version, or NULL/"" */
+  size_t ncallbacks;
+  const augur_omp_callback *callbacks;
+  const char *note;             /* what this mode cannot see, one line, or NULL/"" */
+  uint64_t dropped_before_init; /* OpenMP records dropped before MPI_Init */
+} augur_omp_meta;
+
 #ifdef __cplusplus
 }
 #endif

@@ -33,12 +33,16 @@ typedef struct augur_trace_info {
   int payload_hash;
   int complete;
   const char *counters_requested;
+  /* trace.json "openmp"; mode "unknown" (other fields empty) when the trace
+   * has none (recorders before format 1.4, other writers). Callback names
+   * owned by the trace. */
+  augur_omp_meta openmp;
 } augur_trace_info;
 
 /* Index entry of one block of a rank file. */
 typedef struct augur_block_info {
   uint64_t offset; /* byte offset of the block header in the rank file */
-  uint32_t kind;   /* 1 = events, 2 = definitions */
+  uint32_t kind;   /* 1 = MPI events, 3 = OpenMP events (format minor 4) */
   uint32_t thread;
   uint32_t nevents;
   uint64_t first_ns; /* local time of the first event (events blocks) */
@@ -124,7 +128,7 @@ AUGUR_API int augur_trace_resolve(augur_trace *t, uint32_t callsite, augur_srclo
 AUGUR_API uint32_t augur_trace_ncounters(const augur_trace *t);
 AUGUR_API const augur_counter_def *augur_trace_counter(const augur_trace *t, uint32_t index);
 
-/* Block index of a rank. */
+/* Block index of a rank: its MPI events blocks (kind 1). */
 AUGUR_API size_t augur_trace_nblocks(const augur_trace *t, uint32_t rank);
 AUGUR_API const augur_block_info *augur_trace_block(const augur_trace *t, uint32_t rank, size_t i);
 AUGUR_API uint64_t augur_trace_nevents(const augur_trace *t, uint32_t rank); /* from the index */
@@ -132,6 +136,14 @@ AUGUR_API uint64_t augur_trace_nevents(const augur_trace *t, uint32_t rank); /* 
  * index: a bound on its calls. The record count when a block does not say
  * (written before format minor 2). */
 AUGUR_API uint64_t augur_trace_nparents(const augur_trace *t, uint32_t rank);
+
+/* OpenMP events blocks (kind 3, format minor 4; docs/openmp.md) of a rank:
+ * indexed at open like the MPI blocks, in file order, never decoded by MPI
+ * streams. 0 / NULL for traces without OpenMP records. */
+AUGUR_API size_t augur_trace_omp_nblocks(const augur_trace *t, uint32_t rank);
+AUGUR_API const augur_block_info *augur_trace_omp_block(const augur_trace *t, uint32_t rank,
+                                                        size_t i);
+AUGUR_API uint64_t augur_trace_omp_nevents(const augur_trace *t, uint32_t rank);
 
 /* Converts a rank's local clock value to the global timeline. */
 AUGUR_API uint64_t augur_trace_global_ns(const augur_trace *t, uint32_t rank, uint64_t local_ns);
@@ -143,6 +155,22 @@ AUGUR_API uint64_t augur_trace_global_ns(const augur_trace *t, uint32_t rank, ui
  * a parent and its sub-records are always adjacent). */
 AUGUR_API int augur_stream_rank(augur_trace *t, uint32_t rank, augur_stream **s, augur_error *err);
 AUGUR_API int augur_stream_merged(augur_trace *t, augur_stream **s, augur_error *err);
+/* Streams of OpenMP records (docs/openmp.md), alone or with the MPI records.
+ * KINDS: AUGUR_KIND_MPI, AUGUR_KIND_OMP or both (anything else:
+ * AUGUR_E_ARG). The records of the selected kinds, merged in time order
+ * over threads and kinds (at equal times MPI before OpenMP, a parent's
+ * sub-records right behind it), on the global timeline, with global call
+ * site ids (an OpenMP record's codeptr_ra resolves like an MPI call site);
+ * MPI records are finished exactly as in augur_stream_rank. Damage in a
+ * block of either kind comes in time order: every record of every thread
+ * and kind before it is returned first. Same contract as augur_stream_rank
+ * and augur_stream_merged otherwise; AUGUR_KIND_MPI alone is those. */
+#define AUGUR_KIND_MPI 1u
+#define AUGUR_KIND_OMP 2u
+AUGUR_API int augur_stream_rank_kinds(augur_trace *t, uint32_t rank, unsigned kinds,
+                                      augur_stream **s, augur_error *err);
+AUGUR_API int augur_stream_merged_kinds(augur_trace *t, unsigned kinds, augur_stream **s,
+                                        augur_error *err);
 /* Returns 1 with *ev filled, 0 at the end, or a negative status: a damaged
  * block (message: file, rank, offset, expectation). Events before the damage
  * have all been returned. */
@@ -155,7 +183,8 @@ AUGUR_API int augur_stream_next(augur_stream *s, augur_event *ev, augur_error *e
  * need each rank's order and a bounded window, such as message matching.
  * 0 (the default): strict order. */
 AUGUR_API int augur_stream_set_slack(augur_stream *s, uint64_t ns, augur_error *err);
-/* Rank streams only: continue from block index `block` of the rank. */
+/* Rank streams of MPI records only: continue from block index `block` of
+ * the rank (augur_trace_block). AUGUR_E_ARG on a stream with OpenMP kinds. */
 AUGUR_API int augur_stream_seek_block(augur_stream *s, size_t block, augur_error *err);
 AUGUR_API void augur_stream_close(augur_stream *s);
 

@@ -33,6 +33,7 @@ typedef struct augur_trace_meta {
   int payload_hash;               /* 1 if payload fingerprints were recorded */
   int complete;                   /* 1 once rank 0 reached MPI_Finalize */
   const char *counters_requested; /* --counters as given, or NULL */
+  augur_omp_meta openmp;          /* mode NULL: not written */
 } augur_trace_meta;
 
 /* Creates DIR (and parents) if needed and (re)writes DIR/trace.json
@@ -60,6 +61,13 @@ AUGUR_API int augur_writer_def_callsite(augur_writer *w, const augur_callsite_de
 AUGUR_API int augur_writer_events(augur_writer *w, uint32_t thread, const augur_event *ev, size_t n,
                                   augur_error *err);
 
+/* As augur_writer_events, for OpenMP records (docs/openmp.md; every ev[i].type
+ * is OMP_*, augur_event_is_omp): written as events blocks of kind 3 of
+ * `thread`, encoded like kind 1. A thread's OpenMP records are in its order,
+ * like its MPI records; the two kinds go to separate blocks. */
+AUGUR_API int augur_writer_omp_events(augur_writer *w, uint32_t thread, const augur_event *ev,
+                                      size_t n, augur_error *err);
+
 /* Makes room for blocks of up to n records (at most one block's worth) so
  * that augur_writer_events_in_signal can write them without allocating. */
 AUGUR_API int augur_writer_reserve(augur_writer *w, size_t n, augur_error *err);
@@ -72,6 +80,10 @@ AUGUR_API int augur_writer_reserve(augur_writer *w, size_t n, augur_error *err);
  * written (lock busy, buffers too small, earlier write failure). */
 AUGUR_API int augur_writer_events_in_signal(augur_writer *w, uint32_t thread, const augur_event *ev,
                                             size_t n);
+
+/* As augur_writer_events_in_signal, for OpenMP records (kind-3 blocks). */
+AUGUR_API int augur_writer_omp_events_in_signal(augur_writer *w, uint32_t thread,
+                                                const augur_event *ev, size_t n);
 
 /* Writes pending definitions and fsyncs nothing (the kernel keeps written
  * blocks if the process dies). */

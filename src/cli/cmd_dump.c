@@ -1,4 +1,4 @@
-/* augur dump TRACE [--rank R] [--limit N] — every event, one line each. */
+/* augur dump TRACE [--rank R] [--limit N] [--kinds K] — every event, one line each. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +55,9 @@ static void print_event(augur_trace *t, const augur_event *ev, uint32_t nctr) {
     snprintf(name, sizeof name, "%s%s", sub ? "  " : "", augur_event_name(ev->type));
   fmt_comm(comm, sizeof comm, ev->comm);
   fmt_peer(peer, sizeof peer, has_peer(ev->type) ? ev->peer : AUGUR_PEER_NONE);
-  fmt_tag(tag, sizeof tag, has_peer(ev->type) ? ev->tag : AUGUR_TAG_NONE);
+  /* an OpenMP record's tag is its OMPT kind (docs/openmp.md) */
+  fmt_tag(tag, sizeof tag,
+          has_peer(ev->type) || augur_event_is_omp(ev->type) ? ev->tag : AUGUR_TAG_NONE);
   if (ev->req)
     snprintf(req, sizeof req, "%llx", (unsigned long long)ev->req);
   else
@@ -82,17 +84,22 @@ static void print_event(augur_trace *t, const augur_event *ev, uint32_t nctr) {
 
 int cmd_dump(int argc, char **argv) {
   long long rank = -1, limit = -1;
-  const cli_opt options[] = {CLI_INT("--rank", "R", &rank, 0, UINT32_MAX, "only rank R"),
-                             CLI_INT("--limit", "N", &limit, 0, LLONG_MAX, "stop after N events"),
-                             {0}};
+  const char *kinds_opt = "all";
+  const cli_opt options[] = {
+      CLI_INT("--rank", "R", &rank, 0, UINT32_MAX, "only rank R"),
+      CLI_INT("--limit", "N", &limit, 0, LLONG_MAX, "stop after N events"),
+      CLI_CHOICE("--kinds", "K", &kinds_opt, "all|mpi|omp",
+                 "records to print: all (default), mpi (MPI calls) or omp (OpenMP)"),
+      {0}};
   const cli_spec spec = {
-      .usage = "usage: augur dump TRACE [--rank R] [--limit N]\n"
+      .usage = "usage: augur dump TRACE [--rank R] [--limit N] [--kinds all|mpi|omp]\n"
                "\n"
                "One line per event, in global time order (or one rank's order with --rank):\n"
                "time and duration on the global timeline, rank, thread, call, communicator,\n"
                "peer (world rank), tag, bytes sent and received, request, call site, counters.\n"
                "Sub-records (completions, Sendrecv's receive, Startall's starts) are indented\n"
-               "under their call.\n",
+               "under their call. OpenMP records (docs/openmp.md) are points in time: their\n"
+               "tag is the OMPT kind, req the region or task id, bytes the iterations.\n",
       .opts = options,
       CLI_ONE_TRACE};
   cli_args args;
@@ -108,20 +115,21 @@ int cmd_dump(int argc, char **argv) {
     return cli_usage("--rank %lld: the trace has ranks 0..%u", rank, n ? n - 1 : 0);
   }
 
+  unsigned kinds = !strcmp(kinds_opt, "mpi")   ? AUGUR_KIND_MPI
+                   : !strcmp(kinds_opt, "omp") ? AUGUR_KIND_OMP
+                                               : AUGUR_KIND_MPI | AUGUR_KIND_OMP;
   augur_stream *s = NULL;
   augur_error err = {0};
-  rc =
-      rank >= 0 ? augur_stream_rank(t, (uint32_t)rank, &s, &err) : augur_stream_merged(t, &s, &err);
+  rc = rank >= 0 ? augur_stream_rank_kinds(t, (uint32_t)rank, kinds, &s, &err)
+                 : augur_stream_merged_kinds(t, kinds, &s, &err);
   if (rc != AUGUR_OK) {
     augur_trace_close(t);
     return cli_fail("%s", err.msg);
   }
   uint64_t total = 0;
-  if (rank >= 0)
-    total = augur_trace_nevents(t, (uint32_t)rank);
-  else
-    for (uint32_t r = 0; r < n; r++)
-      total += augur_trace_nevents(t, r);
+  for (uint32_t r = rank >= 0 ? (uint32_t)rank : 0; r < (rank >= 0 ? (uint32_t)rank + 1 : n); r++)
+    total += (kinds & AUGUR_KIND_MPI ? augur_trace_nevents(t, r) : 0) +
+             (kinds & AUGUR_KIND_OMP ? augur_trace_omp_nevents(t, r) : 0);
 
   /* Event lines are the bulk of the output: a big buffer keeps printf cheap. */
   static char obuf[1 << 16];

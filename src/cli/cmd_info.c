@@ -64,6 +64,36 @@ static void print_facts(augur_trace *t) {
          in->counters_requested ? in->counters_requested : "default (auto)");
 }
 
+/* What the recorder saw of OpenMP (trace.json "openmp", docs/openmp.md):
+ * the mode and what is recorded, then the note a user must read. */
+static void print_openmp(augur_trace *t) {
+  const augur_omp_meta *om = &augur_trace_info_get(t)->openmp;
+  uint64_t records = 0;
+  size_t blocks = 0;
+  for (uint32_t r = 0; r < augur_trace_nranks(t); r++) {
+    records += augur_trace_omp_nevents(t, r);
+    blocks += augur_trace_omp_nblocks(t, r);
+  }
+  char safe[4 * 1024 + 1], cut[1025];
+  snprintf(cut, sizeof cut, "%s", om->mode);
+  printf("OpenMP       %s", augur_text_safe(cut, safe, sizeof safe));
+  if (!strcmp(om->mode, "unknown"))
+    printf(" (trace.json does not say; recorders before trace format 1.4 did not record OpenMP)");
+  if (om->runtime[0]) {
+    snprintf(cut, sizeof cut, "%s", om->runtime);
+    printf(" - %s", augur_text_safe(cut, safe, sizeof safe));
+  }
+  if (records || strcmp(om->mode, "unknown"))
+    printf("; %llu records in %zu blocks", (unsigned long long)records, blocks);
+  if (om->dropped_before_init)
+    printf(", %llu dropped before MPI_Init", (unsigned long long)om->dropped_before_init);
+  printf("\n");
+  if (om->note[0]) {
+    snprintf(cut, sizeof cut, "%s", om->note);
+    printf("             %s\n", augur_text_safe(cut, safe, sizeof safe));
+  }
+}
+
 /* Where the ranks ran (augur_trace_hosts) and how their clocks were
  * joined: ranks on rank 0's host read its clock (offset 0, no ping-pong). */
 static void print_placement(augur_trace *t) {
@@ -219,6 +249,7 @@ int cmd_info(int argc, char **argv) {
   int rc = cli_open_trace(path, &t);
   if (rc != CLI_OK) return rc;
   print_facts(t);
+  print_openmp(t);
   print_placement(t);
   print_ranks(t);
   print_comms(t);

@@ -65,6 +65,11 @@ static int absolute(char *out, size_t n, const char *path) {
   return w < 0 || (size_t)w >= n ? -1 : 0;
 }
 
+static const char *base_name(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
 static int choose_output(char *out, size_t n, const char *explicit_dir, const char *app) {
   struct stat st;
   if (explicit_dir) {
@@ -75,7 +80,7 @@ static int choose_output(char *out, size_t n, const char *explicit_dir, const ch
     }
     return CLI_OK;
   }
-  const char *base = strrchr(app, '/') ? strrchr(app, '/') + 1 : app;
+  const char *base = base_name(app);
   char name[PATH_MAX];
   for (int k = 1; k < 10000; k++) {
     if (k == 1)
@@ -102,6 +107,21 @@ static uint64_t dir_bytes(const char *dir) {
   }
   closedir(d);
   return sum;
+}
+
+/* One line about OpenMP when the program has some: how many records, or
+ * why none were seen (trace.json "openmp" note). Nothing for MPI-only runs. */
+static void say_omp(const augur_trace *t) {
+  const augur_omp_meta *m = &augur_trace_info_get(t)->openmp;
+  uint64_t n = 0;
+  for (uint32_t r = 0; r < augur_trace_nranks(t); r++)
+    n += augur_trace_omp_nevents(t, r);
+  const char *mode = m->mode ? m->mode : "unknown";
+  int seen = !strcmp(mode, "ompt") || !strcmp(mode, "ompt-preloaded");
+  if (n)
+    cli_note("%llu OpenMP records (%s)", (unsigned long long)n, mode);
+  else if (seen || !strcmp(mode, "unavailable"))
+    cli_note("OpenMP not seen: %s", m->note && *m->note ? m->note : "the runtime reported nothing");
 }
 
 /* After the run: say where the trace is and what it holds, read back with
@@ -137,6 +157,7 @@ static int summarise(const char *dir, const char *cmd, int flavour) {
   cli_note("trace written to %s", dir);
   cli_note("%u rank%s, %llu events, %s on disk", n, n == 1 ? "" : "s", (unsigned long long)events,
            size);
+  say_omp(t);
   int rc = CLI_OK;
   if (unfinished) {
     cli_note("trace is INCOMPLETE: %u rank%s never reached MPI_Finalize (first: rank %u)",
@@ -152,6 +173,56 @@ static int summarise(const char *dir, const char *cmd, int flavour) {
   return rc;
 }
 
+/* --omp: which OpenMP runtime the program needs (the word that links MPI,
+ * else the first word that is an ELF executable with an OpenMP runtime)
+ * and what the ranks need to record it (docs/openmp.md "Recording"):
+ * libomp reports through OMPT itself; a libgomp program runs on LLVM's
+ * libomp preloaded before the recorder (LD_PRELOAD is prepended: call this
+ * after the recorder's cli_preload). The ranks get AUGUR_OMP (0 = register
+ * nothing) and AUGUR_OMP_MODE (what was decided here). */
+static int setup_omp(const char *omp, char **cmd, int ncmd, int app) {
+  int on = !strcmp(omp, "on");
+  if (!strcmp(omp, "off"))
+    return setenv("AUGUR_OMP", "0", 1) == 0 && setenv("AUGUR_OMP_MODE", "off", 1) == 0
+               ? CLI_OK
+               : cli_fail("cannot set the environment: %s", strerror(errno));
+  int rt = OMP_RUNTIME_NONE;
+  char lib[256] = "";
+  const char *prog = cmd[app >= 0 ? app : 0];
+  for (int i = app >= 0 ? app : 0; i < ncmd && rt <= OMP_RUNTIME_NONE; i++) {
+    char *p = mpi_flavour_which(cmd[i]);
+    if (p) rt = omp_runtime_of_exe(p, lib, sizeof lib);
+    if (p && rt > OMP_RUNTIME_NONE) prog = cmd[i];
+    free(p);
+    if (app >= 0) break; /* the MPI program is the one */
+  }
+  const char *mode = "none";
+  char libomp[PATH_MAX];
+  if (rt == OMP_RUNTIME_LLVM) {
+    mode = "ompt";
+  } else if (rt == OMP_RUNTIME_GNU || on) {
+    if (omp_find_libomp(libomp, sizeof libomp) == 0) {
+      if (cli_preload(libomp) != 0)
+        return cli_fail("cannot set the environment: %s", strerror(errno));
+      mode = "ompt-preloaded";
+      if (rt == OMP_RUNTIME_GNU)
+        cli_note("note: %s uses %s (no OMPT): recorded on LLVM's libomp, where GCC's "
+                 "schedule(static) loops give no work records",
+                 base_name(prog), lib);
+    } else if (on) {
+      return cli_fail("--omp on: LLVM's libomp.so.5 is not installed (Debian: libomp5)");
+    } else {
+      mode = "unavailable";
+      cli_note("note: OpenMP not recorded: %s uses %s (no OMPT) and LLVM's libomp.so.5, "
+               "which could stand in for it, is not installed",
+               base_name(prog), lib);
+    }
+  }
+  if (setenv("AUGUR_OMP", "1", 1) != 0 || setenv("AUGUR_OMP_MODE", mode, 1) != 0)
+    return cli_fail("cannot set the environment: %s", strerror(errno));
+  return CLI_OK;
+}
+
 static int run(char **cmd, const char *out, int flavour) {
   int code = cli_run_child(cmd);
   if (code == 127) return 127; /* could not run, already said why */
@@ -161,7 +232,7 @@ static int run(char **cmd, const char *out, int flavour) {
 }
 
 int cmd_record(int argc, char **argv) {
-  const char *outopt = NULL, *counters = NULL, *mpi = NULL;
+  const char *outopt = NULL, *counters = NULL, *mpi = NULL, *omp = "auto";
   int hash = 0;
   const cli_opt options[] = {
       CLI_STRING("--output", "-o", "DIR", &outopt, "a directory name",
@@ -174,6 +245,10 @@ int cmd_record(int argc, char **argv) {
       CLI_FLAG("--payload-hash", NULL, &hash, "fingerprint message payloads (xxh3)"),
       CLI_CALL("--mpi", NULL, "mpich|openmpi", cli_opt_mpi, &mpi,
                "use this recorder instead of detecting it"),
+      CLI_CHOICE("--omp", "auto|on|off", &omp, "auto|on|off",
+                 "record OpenMP through OMPT: auto (default: when the\n"
+                 "program links libomp, or libgomp run on LLVM's libomp),\n"
+                 "on (also preload LLVM's libomp otherwise), off"),
       {0}};
   const cli_spec spec = {
       .usage = "usage: augur record [options] -- COMMAND...\n"
@@ -226,5 +301,7 @@ int cmd_record(int argc, char **argv) {
            setenv("AUGUR_PAYLOAD_HASH", hash ? "1" : "0", 1) == 0 &&
            (!counters || setenv("AUGUR_COUNTERS", counters, 1) == 0);
   if (!ok) return cli_fail("cannot set the environment: %s", strerror(errno));
+  rc = setup_omp(omp, cmd, ncmd, app);
+  if (rc != CLI_OK) return rc;
   return run(cmd, out, flavour);
 }

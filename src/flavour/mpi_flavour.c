@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <gelf.h>
+#include <glob.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,6 +179,17 @@ static void add_dir(walk *w, const char *d) {
   if (w->ndirs < MAX_DIRS) w->dirs[w->ndirs++] = strdup(d);
 }
 
+/* LD_LIBRARY_PATH's directories, after those W has. */
+static void add_env_dirs(walk *w) {
+  const char *llp = getenv("LD_LIBRARY_PATH");
+  if (!llp) return;
+  elf_facts tmp = {0};
+  add_search_path(&tmp, llp, ".");
+  for (int i = 0; i < tmp.dirs_n; i++)
+    add_dir(w, tmp.dirs[i]);
+  facts_free(&tmp);
+}
+
 static int find_lib(const walk *w, const char *name, char *out, size_t n) {
   if (strchr(name, '/')) {
     snprintf(out, n, "%s", name);
@@ -208,7 +220,14 @@ static int flavour_of_lib(const char *name, const elf_facts *lib) {
   return MPI_FLAVOUR_NONE; /* e.g. another vendor's libmpi: its deps may still tell */
 }
 
-int mpi_flavour_of_exe(const char *path, char *lib, size_t libn) {
+/* A library decides (returns nonzero) or not (0), by its DT_NEEDED name
+ * and its own facts (NULL if it could not be found). */
+typedef int (*lib_decide)(const char *name, const elf_facts *lib);
+
+/* Walks the DT_NEEDED closure of the ELF executable at PATH breadth-first
+ * until DECIDE says something. Returns that value (0 if no library decides),
+ * or -1 if PATH is not a 64-bit ELF executable; LIB gets the deciding name. */
+static int walk_needed(const char *path, lib_decide decide, char *lib, size_t libn) {
   if (elf_version(EV_CURRENT) == EV_NONE) return -1;
   elf_facts f;
   if (read_facts(path, &f) < 0) return -1;
@@ -217,28 +236,21 @@ int mpi_flavour_of_exe(const char *path, char *lib, size_t libn) {
     return -1;
   }
   walk w = {0};
-  const char *llp = getenv("LD_LIBRARY_PATH");
   for (int i = 0; i < f.dirs_n; i++)
     add_dir(&w, f.dirs[i]);
-  if (llp) {
-    elf_facts tmp = {0};
-    add_search_path(&tmp, llp, ".");
-    for (int i = 0; i < tmp.dirs_n; i++)
-      add_dir(&w, tmp.dirs[i]);
-    facts_free(&tmp);
-  }
+  add_env_dirs(&w);
   /* Breadth-first over sonames: queue = w.seen, head walks it. */
   for (int i = 0; i < f.needed_n; i++)
     if (!seen(&w, f.needed[i]) && w.nlibs < MAX_LIBS) w.seen[w.nlibs++] = strdup(f.needed[i]);
   facts_free(&f);
-  int result = MPI_FLAVOUR_NONE;
-  for (int head = 0; head < w.nlibs && result == MPI_FLAVOUR_NONE; head++) {
+  int result = 0;
+  for (int head = 0; head < w.nlibs && result == 0; head++) {
     const char *name = w.seen[head];
     char p[4096];
     elf_facts lf;
     int have = find_lib(&w, name, p, sizeof p) && read_facts(p, &lf) == 0;
-    result = flavour_of_lib(name, have ? &lf : NULL);
-    if (result != MPI_FLAVOUR_NONE) {
+    result = decide(name, have ? &lf : NULL);
+    if (result != 0) {
       if (lib) snprintf(lib, libn, "%s", name);
     } else if (have) {
       for (int i = 0; i < lf.dirs_n; i++)
@@ -253,6 +265,46 @@ int mpi_flavour_of_exe(const char *path, char *lib, size_t libn) {
   for (int i = 0; i < w.ndirs; i++)
     free(w.dirs[i]);
   return result;
+}
+
+int mpi_flavour_of_exe(const char *path, char *lib, size_t libn) {
+  return walk_needed(path, flavour_of_lib, lib, libn);
+}
+
+/* libomp (LLVM; Intel's libiomp5 is the same runtime) or libgomp (GCC). */
+static int omp_of_lib(const char *name, const elf_facts *lib) {
+  (void)lib;
+  if (!strncmp(name, "libomp.so", 9) || !strncmp(name, "libiomp5.so", 11)) return OMP_RUNTIME_LLVM;
+  if (!strncmp(name, "libgomp.so", 10)) return OMP_RUNTIME_GNU;
+  return OMP_RUNTIME_NONE;
+}
+
+int omp_runtime_of_exe(const char *path, char *lib, size_t libn) {
+  return walk_needed(path, omp_of_lib, lib, libn);
+}
+
+int omp_find_libomp(char *out, size_t n) {
+  walk w = {0};
+  add_env_dirs(&w);
+  int found = find_lib(&w, "libomp.so.5", out, n);
+  for (int i = 0; i < w.ndirs; i++)
+    free(w.dirs[i]);
+  if (found) return 0;
+  /* LLVM's own directories, the newest version first */
+  glob_t g;
+  int rc = -1;
+  if (glob("/usr/lib/llvm-*/lib/libomp.so.5", 0, NULL, &g) == 0) {
+    long best = -1;
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+      long v = strtol(g.gl_pathv[i] + strlen("/usr/lib/llvm-"), NULL, 10);
+      if (v > best && is_file(g.gl_pathv[i]) && (size_t)snprintf(out, n, "%s", g.gl_pathv[i]) < n) {
+        best = v;
+        rc = 0;
+      }
+    }
+    globfree(&g);
+  }
+  return rc;
 }
 
 int mpi_flavour_detect(char *const *argv, int argc, int *app, char *why, size_t whyn) {

@@ -30,4 +30,17 @@ int mpi_flavour_of_exe(const char *path, char *lib, size_t libn);
  * explanation for messages. */
 int mpi_flavour_detect(char *const *argv, int argc, int *app, char *why, size_t whyn);
 
+/* The OpenMP runtime the executable at PATH needs (DT_NEEDED closure, as
+ * for MPI): LLVM's libomp (or libiomp5), GCC's libgomp, or none. Returns
+ * OMP_RUNTIME_*, or -1 if PATH is not a 64-bit ELF executable; LIB gets the
+ * runtime's soname. */
+enum omp_runtime { OMP_RUNTIME_NONE = 0, OMP_RUNTIME_LLVM = 1, OMP_RUNTIME_GNU = 2 };
+int omp_runtime_of_exe(const char *path, char *lib, size_t libn);
+
+/* Path of LLVM's libomp.so.5 (which also implements libgomp's GOMP_* entry
+ * points), searched like a DT_NEEDED library (LD_LIBRARY_PATH, the standard
+ * directories), then in /usr/lib/llvm-N/lib, newest N first. 0, or -1 if
+ * there is none. */
+int omp_find_libomp(char *out, size_t n);
+
 #endif

@@ -87,8 +87,8 @@ int aug_blkhdr_unpack(const uint8_t in[AUG_BLKHDR_SIZE], aug_blkhdr *h, char *wh
   h->last_ns = aug_get_le64(in + 32);
   h->payload_hash = aug_get_le64(in + 40);
   h->parents = aug_get_le32(in + 48);
-  if (h->kind != AUG_BLK_EVENTS && h->kind != AUG_BLK_DEFS) {
-    snprintf(why, n, "unknown block kind %u (expected 1 or 2)", h->kind);
+  if (h->kind != AUG_BLK_EVENTS && h->kind != AUG_BLK_DEFS && h->kind != AUG_BLK_OMP) {
+    snprintf(why, n, "unknown block kind %u (expected 1, 2 or 3)", h->kind);
     return AUGUR_E_FORMAT;
   }
   if (h->codec != AUG_CODEC_RAW && h->codec != AUG_CODEC_ZSTD) {

@@ -11,7 +11,7 @@
 #include "buf.h"
 
 #define AUG_FORMAT_MAJOR 1
-#define AUG_FORMAT_MINOR 3
+#define AUG_FORMAT_MINOR 4
 
 #define AUG_FILE_MAGIC   "AUGUREVT"
 #define AUG_FILEHDR_SIZE 32
@@ -20,6 +20,7 @@
 
 #define AUG_BLK_EVENTS 1
 #define AUG_BLK_DEFS   2
+#define AUG_BLK_OMP    3 /* OpenMP events (minor 4), encoded as AUG_BLK_EVENTS */
 #define AUG_CODEC_RAW  0
 #define AUG_CODEC_ZSTD 1
 

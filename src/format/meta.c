@@ -35,6 +35,25 @@ int augur_meta_write(const char *dir, const augur_trace_meta *m, augur_error *er
   json_object_set_new(o, "payload_hash", json_boolean(m->payload_hash));
   json_object_set_new(o, "complete", json_boolean(m->complete));
   json_object_set_new(o, "counters_requested", augur_json_text(m->counters_requested));
+  if (m->openmp.mode) {
+    const augur_omp_meta *om = &m->openmp;
+    json_t *omp = json_object(), *cb = json_object();
+    if (!omp || !cb) {
+      json_decref(omp);
+      json_decref(cb);
+      goto nomem;
+    }
+    json_object_set_new(omp, "mode", augur_json_text(om->mode));
+    json_object_set_new(omp, "runtime", augur_json_text(om->runtime ? om->runtime : ""));
+    for (size_t i = 0; i < om->ncallbacks; i++)
+      if (om->callbacks[i].name)
+        json_object_set_new(cb, om->callbacks[i].name, json_integer(om->callbacks[i].result));
+    json_object_set_new(omp, "callbacks", cb);
+    json_object_set_new(omp, "note", augur_json_text(om->note ? om->note : ""));
+    json_object_set_new(omp, "dropped_before_init",
+                        json_integer((json_int_t)om->dropped_before_init));
+    json_object_set_new(o, "openmp", omp);
+  }
 
   char tmp[4096], final[4096];
   int n1 = snprintf(tmp, sizeof tmp, "%s/.trace.json.%ld.tmp", dir, (long)getpid());

@@ -46,7 +46,8 @@ static int writer_check(const augur_writer *w) {
 static int write_block(augur_writer *w, unsigned kind, uint32_t thread, uint32_t count,
                        uint32_t parents, uint64_t first_ns, uint64_t last_ns, int compress,
                        augur_error *err) {
-  assert(w->fd >= 0 && !w->broken && (kind == AUG_BLK_EVENTS || kind == AUG_BLK_DEFS));
+  assert(w->fd >= 0 && !w->broken &&
+         (kind == AUG_BLK_EVENTS || kind == AUG_BLK_DEFS || kind == AUG_BLK_OMP));
   assert(count > 0 && parents <= count);
   size_t rawlen = w->raw.len;
   if (rawlen > AUG_MAX_RAW_SIZE)
@@ -208,12 +209,21 @@ static int is_sub(unsigned t) {
   return t >= AUGUR_EV_COMPLETION && t <= AUGUR_EV_SUB_START;
 }
 
-/* Writes pending definitions, then n events as blocks of about
- * AUG_BLOCK_TARGET records, never split between a parent and its
- * sub-records. Caller holds mu. */
-static int events_locked(augur_writer *w, uint32_t thread, const augur_event *ev, size_t n,
-                         int compress, augur_error *err) {
-  assert(w && (ev || !n));
+#ifndef NDEBUG
+/* Every record of an OpenMP call is an OpenMP record (docs/openmp.md). */
+static int all_omp(const augur_event *ev, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!augur_event_is_omp(ev[i].type)) return 0;
+  return 1;
+}
+#endif
+
+/* Writes pending definitions, then n events as blocks of KIND
+ * (AUG_BLK_EVENTS or AUG_BLK_OMP) of about AUG_BLOCK_TARGET records, never
+ * split between a parent and its sub-records. Caller holds mu. */
+static int events_locked(augur_writer *w, unsigned kind, uint32_t thread, const augur_event *ev,
+                         size_t n, int compress, augur_error *err) {
+  assert(w && (ev || !n) && (kind == AUG_BLK_EVENTS || kind == AUG_BLK_OMP));
   if (w->broken)
     return augur_fail(err, AUGUR_E_STATE, "%s: an earlier write failed; writer unusable", w->path);
   int rc = flush_defs(w, compress, err);
@@ -233,20 +243,31 @@ static int events_locked(augur_writer *w, uint32_t thread, const augur_event *ev
     if (rc == AUGUR_E_ARG)
       return augur_fail(err, rc, "%s: event type >= 128 in records %zu..%zu", w->path, i, j - 1);
     if (rc != AUGUR_OK) return augur_fail(err, rc, "%s: out of memory encoding events", w->path);
-    rc = write_block(w, AUG_BLK_EVENTS, thread, (uint32_t)(j - i), parents, ev[i].t_start, last,
-                     compress, err);
+    rc = write_block(w, kind, thread, (uint32_t)(j - i), parents, ev[i].t_start, last, compress,
+                     err);
     i = j;
   }
   return rc;
 }
 
-int augur_writer_events(augur_writer *w, uint32_t thread, const augur_event *ev, size_t n,
-                        augur_error *err) {
+static int events_call(augur_writer *w, unsigned kind, uint32_t thread, const augur_event *ev,
+                       size_t n, augur_error *err) {
   if (!w || (n && !ev)) return augur_fail(err, AUGUR_E_ARG, "augur_writer_events: NULL argument");
   pthread_mutex_lock(&w->mu);
-  int rc = events_locked(w, thread, ev, n, 1, err);
+  int rc = events_locked(w, kind, thread, ev, n, 1, err);
   pthread_mutex_unlock(&w->mu);
   return rc;
+}
+
+int augur_writer_events(augur_writer *w, uint32_t thread, const augur_event *ev, size_t n,
+                        augur_error *err) {
+  return events_call(w, AUG_BLK_EVENTS, thread, ev, n, err);
+}
+
+int augur_writer_omp_events(augur_writer *w, uint32_t thread, const augur_event *ev, size_t n,
+                            augur_error *err) {
+  assert(!n || !ev || all_omp(ev, n));
+  return events_call(w, AUG_BLK_OMP, thread, ev, n, err);
 }
 
 int augur_writer_reserve(augur_writer *w, size_t n, augur_error *err) {
@@ -263,8 +284,8 @@ int augur_writer_reserve(augur_writer *w, size_t n, augur_error *err) {
              : AUGUR_OK;
 }
 
-int augur_writer_events_in_signal(augur_writer *w, uint32_t thread, const augur_event *ev,
-                                  size_t n) {
+static int events_in_signal(augur_writer *w, unsigned kind, uint32_t thread, const augur_event *ev,
+                            size_t n) {
   if (!w || (n && !ev)) return -1;
   if (pthread_mutex_trylock(&w->mu) != 0) return -1;
   /* Only what fits in the reserved buffers: nothing may allocate here. */
@@ -279,10 +300,21 @@ int augur_writer_events_in_signal(augur_writer *w, uint32_t thread, const augur_
       while (n > 0 && is_sub(ev[n].type))
         n--;
     }
-    rc = events_locked(w, thread, ev, n, 0, NULL) == AUGUR_OK ? 0 : -1;
+    rc = events_locked(w, kind, thread, ev, n, 0, NULL) == AUGUR_OK ? 0 : -1;
   }
   pthread_mutex_unlock(&w->mu);
   return rc;
+}
+
+int augur_writer_events_in_signal(augur_writer *w, uint32_t thread, const augur_event *ev,
+                                  size_t n) {
+  return events_in_signal(w, AUG_BLK_EVENTS, thread, ev, n);
+}
+
+int augur_writer_omp_events_in_signal(augur_writer *w, uint32_t thread, const augur_event *ev,
+                                      size_t n) {
+  assert(!n || !ev || all_omp(ev, n));
+  return events_in_signal(w, AUG_BLK_OMP, thread, ev, n);
 }
 
 int augur_writer_flush(augur_writer *w, augur_error *err) {

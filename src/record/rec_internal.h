@@ -14,7 +14,10 @@
  *                        when full): a SIGKILL loses at most that much recording
  *   AUGUR_SIGNATURE      signature mode (rec_signature.c): no trace, phases matched
  *                        and timed online; AUGUR_SIGNATURE_OUT results file
- *                        (default augur-sigresult.txt), AUGUR_SIGNATURE_MEASURE K */
+ *                        (default augur-sigresult.txt), AUGUR_SIGNATURE_MEASURE K
+ *   AUGUR_OMP            0 = no OMPT tool (rec_omp.c; --omp off)
+ *   AUGUR_OMP_MODE       what `augur record --omp` decided (ompt, ompt-preloaded,
+ *                        unavailable, none, off): context for trace.json "openmp" */
 #ifndef AUGUR_REC_INTERNAL_H
 #define AUGUR_REC_INTERNAL_H
 
@@ -67,6 +70,13 @@ typedef struct aug_thread {
   size_t s_ints_cap;
   unsigned char *s_pack;
   size_t s_pack_cap;
+  /* OpenMP records (rec_omp.c): a second buffer, written as kind-3 blocks by
+   * the same flushes as buf; allocated at the thread's first OpenMP record. */
+  augur_event *obuf;
+  size_t on;            /* records in obuf (capacity: soft_cap) */
+  uint64_t oflushed_at; /* aug_ticks() at the last flush of obuf */
+  atomic_int in_omp;    /* 1 while the owner appends to obuf (see aug_omp_append) */
+  uint32_t dispatched;  /* OMP_DISPATCH records since the thread's last OMP_WORK_BEGIN */
   struct aug_thread *next;
 } aug_thread;
 
@@ -126,6 +136,24 @@ long aug_threads_flush_in_signal(void);
 augur_event *aug_rec_reserve(aug_thread *t, size_t n);
 void aug_rec_advance(aug_thread *t, size_t n);
 unsigned char *aug_scratch_pack(size_t n);
+/* The OpenMP hot path (rec_omp.c's callbacks): appends one point record
+ * (t_start = t_end = now) to this thread's OpenMP buffer while recording is
+ * active, and returns the thread (NULL when nothing was recorded: before
+ * MPI_Init it counts the record in aug_omp_dropped). No malloc, no lock, no
+ * syscall but the clock, except at a thread's first record and when the
+ * buffer is full or older than aug_flush_age (then it is written first). */
+aug_thread *aug_omp_append(uint16_t type, uint64_t callsite, uint64_t req, uint32_t aux,
+                           int32_t peer, int32_t tag, uint64_t bytes, uint16_t flags);
+extern atomic_ulong aug_omp_dropped; /* OpenMP records before MPI_Init */
+/* This thread's state, or NULL if it has none yet (never allocates). */
+aug_thread *aug_thread_here(void);
+
+/* ---- OpenMP (rec_omp.c) ---- */
+/* trace.json "openmp" (docs/openmp.md) but dropped_before_init: found out
+ * from what the runtime did (tool started, callbacks registered), which
+ * runtimes are loaded, and AUGUR_OMP / AUGUR_OMP_MODE from `augur record`.
+ * Strings and the callbacks array are static. */
+void aug_omp_describe(augur_omp_meta *m);
 
 /* ---- call sites (rec_callsite.c); caller holds aug_lock ---- */
 int aug_callsites_convert(augur_event *ev, size_t n);

@@ -166,8 +166,13 @@ static void read_argv(void) {
   meta.argv = argv_copy;
 }
 
+/* OpenMP records dropped before MPI_Init on all ranks (rank 0; from Init) */
+static uint64_t omp_dropped;
+
 static void write_meta(void) {
   augur_error err;
+  aug_omp_describe(&meta.openmp); /* at Init the runtime may not have started yet */
+  meta.openmp.dropped_before_init = omp_dropped;
   if (augur_meta_write(aug_cfg.trace_dir, &meta, &err) != AUGUR_OK)
     aug_rec_fail("writing trace.json", err.msg);
 }
@@ -368,6 +373,10 @@ void aug_lifecycle_init(int thread_level_provided, uint64_t t_enter) {
   aug_counters_setup(host_oversubscribed(rank_def.cores, rank_def.cpu_quota));
   if (gethostname(host, sizeof host - 1) != 0) snprintf(host, sizeof host, "?");
   sync_setup();
+  uint64_t dropped = atomic_load(&aug_omp_dropped);
+  omp_dropped = dropped;
+  if (aug_world_size > 1)
+    PMPI_Reduce(&dropped, &omp_dropped, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
   prepare_meta(); /* every rank: the version string is cheap, rank 0 writes it */
 
   rank_def.rank = (uint32_t)aug_world_rank;

@@ -5,7 +5,14 @@
  * buffer; a full buffer becomes one events block, written by the thread that
  * filled it under aug_lock (once per block, never per event). All thread
  * states sit in a registry so MPI_Finalize / MPI_Abort / exit can flush them,
- * and a pthread key destructor flushes a thread's buffer when it exits. */
+ * and a pthread key destructor flushes a thread's buffer when it exits.
+ *
+ * A thread's OpenMP records (rec_omp.c) go to a second buffer of the same
+ * thread state, written as kind-3 blocks by the same flushes. The OpenMP
+ * runtime's worker threads may still be leaving a barrier when the master
+ * calls MPI_Finalize, so appending is bracketed by in_omp (Dekker with
+ * aug_active): once recording is off and a thread's in_omp is 0, no record
+ * will be added to its buffer and another thread may write it. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -29,6 +36,7 @@ static pthread_key_t thread_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
 static void flush_locked(aug_thread *t);
+atomic_ulong aug_omp_dropped;
 
 static void thread_exit(void *arg) {
   aug_thread *t = arg;
@@ -49,6 +57,7 @@ static void thread_exit(void *arg) {
   free(t->s_status);
   free(t->s_ints);
   free(t->s_pack);
+  free(t->obuf);
   free(t);
 }
 
@@ -88,25 +97,38 @@ aug_thread *aug_thread_self(void) {
   return t;
 }
 
-/* Writes t's records as one block; caller holds aug_lock. Any thread may
- * flush any buffer (Finalize flushes all), which is safe once the owner makes
- * no more MPI calls; MPI forbids calls from other threads during
- * MPI_Finalize anyway. */
+/* Writes N records of T's buffer BUF as one block, of kind 1 (MPI) or 3
+ * (OMP); caller holds aug_lock. */
+static void write_locked(aug_thread *t, augur_event *buf, size_t n, int omp) {
+  if (!aug_writer || !n) return;
+  augur_error err;
+  aug_clock_to_ns(buf, n);
+  if (aug_callsites_convert(buf, n) != 0)
+    aug_rec_fail("call sites", "out of memory");
+  else if ((omp ? augur_writer_omp_events : augur_writer_events)(aug_writer, t->index, buf, n,
+                                                                 &err) != AUGUR_OK)
+    aug_rec_fail(omp ? "writing OpenMP events" : "writing events", err.msg);
+}
+
+/* Writes t's OpenMP records as one kind-3 block; caller holds aug_lock. */
+static void flush_omp_locked(aug_thread *t) {
+  t->oflushed_at = aug_ticks();
+  write_locked(t, t->obuf, t->on, 1);
+  t->on = 0;
+}
+
+/* Writes t's records as one block (and its OpenMP records as another);
+ * caller holds aug_lock. Any thread may flush any buffer (Finalize flushes
+ * all), which is safe once the owner makes no more MPI calls (MPI forbids
+ * calls from other threads during MPI_Finalize anyway) and, for the OpenMP
+ * buffer, once recording is off and the owner is out of aug_omp_append
+ * (aug_threads_flush_all waits for that). */
 static void flush_locked(aug_thread *t) {
+  flush_omp_locked(t);
   t->limit = t->soft_cap;
   t->flushed_at = aug_ticks();
-  if (aug_cfg.signature[0]) { /* signature mode: fed by aug_thread_flush only */
-    t->n = 0;
-    return;
-  }
-  if (aug_writer && t->n) {
-    augur_error err;
-    aug_clock_to_ns(t->buf, t->n);
-    if (aug_callsites_convert(t->buf, t->n) != 0)
-      aug_rec_fail("call sites", "out of memory");
-    else if (augur_writer_events(aug_writer, t->index, t->buf, t->n, &err) != AUGUR_OK)
-      aug_rec_fail("writing events", err.msg);
-  }
+  if (!aug_cfg.signature[0]) /* signature mode: fed by aug_thread_flush only */
+    write_locked(t, t->buf, t->n, 0);
   t->n = 0;
 }
 
@@ -146,15 +168,42 @@ long aug_threads_flush_in_signal(void) {
       written += (long)t->n;
     t->n = 0;
   }
+  for (aug_thread *t = registry; aug_writer && t; t = t->next) {
+    size_t n = t->on; /* finished records only: on grows after a record is complete */
+    if (!n) continue;
+    aug_clock_to_ns(t->obuf, n);
+    aug_callsites_convert_known(t->obuf, n);
+    if (augur_writer_omp_events_in_signal(aug_writer, t->index, t->obuf, n) == 0)
+      written += (long)n;
+    t->on = 0;
+  }
   pthread_mutex_unlock(&aug_lock);
   return written;
 }
 
+/* Recording is off (the callers cleared aug_active): waits until T's owner
+ * is out of aug_omp_append (a few ns, or a time slice if it was preempted
+ * there; at most ~1 s). Returns 0 if it stayed inside. */
+static int omp_quiet(aug_thread *t) {
+  for (int i = 0; i < 20000; i++) {
+    if (!atomic_load(&t->in_omp)) return 1;
+    struct timespec us = {0, 50000};
+    if (i >= 100) nanosleep(&us, NULL);
+  }
+  return 0;
+}
+
 void aug_threads_flush_all(void) {
   pthread_mutex_lock(&aug_lock);
-  for (aug_thread *t = registry; t; t = t->next)
+  for (aug_thread *t = registry; t; t = t->next) {
+    if (t->on && t != tls_thread && !omp_quiet(t)) t->on = 0; /* never racing its owner */
     flush_locked(t);
+  }
   pthread_mutex_unlock(&aug_lock);
+}
+
+aug_thread *aug_thread_here(void) {
+  return tls_thread;
 }
 
 augur_event *aug_rec_reserve(aug_thread *t, size_t n) {
@@ -215,6 +264,75 @@ void aug_rec_commit(const augur_event *ev) {
   if (!t) return;
   if (t->n == t->cap) aug_thread_flush(t);
   t->buf[t->n++] = *ev;
+}
+
+/* ---- the OpenMP hot path ---- */
+
+/* The calling thread's state with its OpenMP buffer (first record of a
+ * thread: allocates, takes aug_lock once). */
+static aug_thread *omp_thread(void) {
+  aug_thread *t = tls_thread ? tls_thread : aug_thread_self();
+  if (!t || t->obuf) return t;
+  augur_event *b = malloc(t->soft_cap * sizeof *b);
+  if (!b) return NULL;
+  t->oflushed_at = aug_ticks();
+  t->obuf = b;
+  return t;
+}
+
+static void omp_flush(aug_thread *t) {
+  pthread_mutex_lock(&aug_lock);
+  flush_omp_locked(t);
+  pthread_mutex_unlock(&aug_lock);
+}
+
+static void omp_drop(void) {
+  if (!aug_lifecycle_started())
+    atomic_fetch_add_explicit(&aug_omp_dropped, 1, memory_order_relaxed);
+}
+
+aug_thread *aug_omp_append(uint16_t type, uint64_t callsite, uint64_t req, uint32_t aux,
+                           int32_t peer, int32_t tag, uint64_t bytes, uint16_t flags) {
+  aug_thread *t = tls_thread;
+  if (__builtin_expect(!t || !t->obuf, 0)) {
+    if (!atomic_load_explicit(&aug_active, memory_order_relaxed)) {
+      omp_drop();
+      return NULL;
+    }
+    if (!(t = omp_thread())) return NULL;
+  }
+  uint64_t now;
+  for (;;) {
+    /* seq_cst store then load: pairs with aug_active = 0 then in_omp load
+     * in aug_threads_flush_all, so one of the two sees the other. */
+    atomic_store(&t->in_omp, 1);
+    if (!atomic_load(&aug_active)) {
+      atomic_store_explicit(&t->in_omp, 0, memory_order_release);
+      omp_drop();
+      return NULL;
+    }
+    now = aug_ticks();
+    if (__builtin_expect(t->on < t->soft_cap && now - t->oflushed_at <= aug_flush_age, 1)) break;
+    /* full or too old: written first, outside in_omp (the lock may be held
+     * by a Finalize that waits for in_omp to clear) */
+    atomic_store_explicit(&t->in_omp, 0, memory_order_release);
+    omp_flush(t);
+  }
+  augur_event *ev = &t->obuf[t->on];
+  memset(ev, 0, sizeof *ev);
+  ev->type = type;
+  ev->callsite = callsite;
+  ev->req = req;
+  ev->aux = aux;
+  ev->peer = peer;
+  ev->tag = tag;
+  ev->bytes = bytes;
+  ev->flags = flags;
+  ev->thread = t->index;
+  ev->t_start = ev->t_end = now;
+  t->on++;
+  atomic_store_explicit(&t->in_omp, 0, memory_order_release);
+  return t;
 }
 
 /* ---- scratch ---- */

@@ -53,6 +53,62 @@ static int opt_bool(json_t *o, const char *key, int *out) {
   return 0;
 }
 
+/* trace.json "openmp" (docs/openmp.md) into *OM, every string non-NULL;
+ * absent or null: mode "unknown". Returns 0, or -1 with *bad naming the
+ * member of the wrong type (or out of memory: "openmp"). */
+static int read_openmp(json_t *o, augur_omp_meta *om, const char **bad) {
+  json_t *v = json_object_get(o, "openmp");
+  int rc = 0;
+  if (v && !json_is_null(v)) {
+    json_t *cb = json_object_get(v, "callbacks"),
+           *dropped = json_object_get(v, "dropped_before_init");
+    if (!json_is_object(v))
+      *bad = "openmp";
+    else if (opt_string(v, "mode", &om->mode) || !om->mode)
+      *bad = "openmp\": \"mode";
+    else if (opt_string(v, "runtime", &om->runtime))
+      *bad = "openmp\": \"runtime";
+    else if (opt_string(v, "note", &om->note))
+      *bad = "openmp\": \"note";
+    else if (cb && !json_is_null(cb) && !json_is_object(cb))
+      *bad = "openmp\": \"callbacks";
+    else if (dropped && !json_is_null(dropped) &&
+             (!json_is_integer(dropped) || json_integer_value(dropped) < 0))
+      *bad = "openmp\": \"dropped_before_init";
+    if (*bad) return -1;
+    if (dropped && json_is_integer(dropped))
+      om->dropped_before_init = (uint64_t)json_integer_value(dropped);
+    size_t n = json_is_object(cb) ? json_object_size(cb) : 0;
+    augur_omp_callback *c = n ? calloc(n, sizeof *c) : NULL;
+    if (n && !c) rc = -1;
+    om->callbacks = c;
+    const char *key;
+    json_t *val;
+    if (c) json_object_foreach(cb, key, val) {
+        if (!json_is_integer(val)) {
+          *bad = "openmp\": \"callbacks";
+          return -1;
+        }
+        c[om->ncallbacks].result = (int)json_integer_value(val);
+        c[om->ncallbacks++].name = xstrdup(key);
+      }
+  }
+  if (!om->mode) om->mode = xstrdup("unknown");
+  if (!om->runtime) om->runtime = xstrdup("");
+  if (!om->note) om->note = xstrdup("");
+  if (rc || !om->mode || !om->runtime || !om->note) *bad = "openmp";
+  return *bad ? -1 : 0;
+}
+
+static void free_openmp(augur_omp_meta *om) {
+  for (size_t i = 0; i < om->ncallbacks; i++)
+    free((char *)om->callbacks[i].name);
+  free((void *)om->callbacks);
+  free((char *)om->mode);
+  free((char *)om->runtime);
+  free((char *)om->note);
+}
+
 static int read_meta(augur_trace *t, augur_error *err) {
   char file[4200];
   snprintf(file, sizeof file, "%s/trace.json", t->path);
@@ -144,6 +200,8 @@ static int read_meta(augur_trace *t, augur_error *err) {
     bad = "payload_hash";
   else if (opt_bool(o, "complete", &in->complete))
     bad = "complete";
+  else
+    read_openmp(o, &in->openmp, &bad);
   if (bad) rc = augur_fail(err, AUGUR_E_FORMAT, "%s: \"%s\": wrong type", file, bad);
 out:
   json_decref(o);
@@ -401,22 +459,23 @@ typedef struct scan_bufs {
 
 /* A thread's records are written in its order, one MPI call after the other,
  * so each events block of a thread starts no earlier than the previous one of
- * that thread ended (first_ns >= last_ns). A block that does not is damage
+ * that thread and kind ended (first_ns >= last_ns; BLOCKS[0..NBLOCKS) are the
+ * kind's blocks so far). A block that does not is damage
  * (issue 22 item 11: a block written twice keeps valid checksums but counts
  * its events twice and puts time backwards): named as a repeat when an earlier
  * block of the thread has the same first_ns, last_ns, count and payload hash,
  * as out of order otherwise. LAST maps a thread to the index of its last
  * block. Returns 1 to index the block, 0 to drop it. */
 static int in_order(aug_rank *r, uint32_t rank, uint64_t off, const aug_blkhdr *h,
-                    const aug_u64map *last) {
+                    const aug_block *blocks, size_t nblocks, const aug_u64map *last) {
   uint32_t ix;
   if (!aug_u64map_get(last, h->thread, &ix)) return 1;
-  const aug_block *prev = &r->blocks[ix];
+  const aug_block *prev = &blocks[ix];
   if (h->first_ns >= prev->info.last_ns) return 1;
   /* The repeat is looked for among the last 4096 blocks: bounded work per
    * bad block whatever the file holds. */
-  for (size_t i = r->nblocks, k = 0; i-- > 0 && k < 4096; k++) {
-    const aug_block *b = &r->blocks[i];
+  for (size_t i = nblocks, k = 0; i-- > 0 && k < 4096; k++) {
+    const aug_block *b = &blocks[i];
     if (b->info.thread == h->thread && b->info.first_ns == h->first_ns &&
         b->info.last_ns == h->last_ns && b->info.nevents == h->count &&
         b->payload_hash == h->payload_hash) {
@@ -436,6 +495,17 @@ static int in_order(aug_rank *r, uint32_t rank, uint64_t off, const aug_blkhdr *
   return 0;
 }
 
+/* B, an index entry for the events block whose header H is at OFF. */
+static void index_block(aug_block *b, uint64_t off, const aug_blkhdr *h) {
+  assert(h->kind == AUG_BLK_EVENTS || h->kind == AUG_BLK_OMP);
+  b->info =
+      (augur_block_info){off, h->kind, h->thread, h->count, h->first_ns, h->last_ns, h->parents};
+  b->codec = h->codec;
+  b->raw_size = h->raw_size;
+  b->stored_size = h->stored_size;
+  b->payload_hash = h->payload_hash;
+}
+
 static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *err) {
   aug_rank *r = &t->ranks[rank];
   char name[64];
@@ -452,7 +522,8 @@ static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *
     return augur_fail(err, AUGUR_E_IO, "%s: rank %u: %s", r->file, rank, strerror(errno));
   }
   int rc = AUGUR_OK;
-  aug_u64map last = {0}; /* thread -> index of its last events block */
+  aug_u64map last = {0};     /* thread -> index of its last MPI events block */
+  aug_u64map last_omp = {0}; /* thread -> index of its last OpenMP events block */
   struct stat st;
   uint8_t hdr[AUG_BLKHDR_SIZE];
   char why[256];
@@ -512,24 +583,30 @@ static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *
                  (unsigned long long)(size - off - AUG_BLKHDR_SIZE));
       break;
     }
-    if (h.kind == AUG_BLK_EVENTS && !in_order(r, rank, off, &h, &last)) {
+    if (h.kind == AUG_BLK_EVENTS && !in_order(r, rank, off, &h, r->blocks, r->nblocks, &last)) {
       /* dropped (augur_trace_dropped), the walk goes on */
+    } else if (h.kind == AUG_BLK_OMP &&
+               !in_order(r, rank, off, &h, r->omp.b, r->omp.n, &last_omp)) {
+      /* likewise */
     } else if (h.kind == AUG_BLK_EVENTS) {
       if (aug_grow((void **)&r->blocks, &r->capblocks, r->nblocks + 1, sizeof *r->blocks) ||
           aug_u64map_put(&last, h.thread, (uint32_t)r->nblocks)) {
         rc = augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory for the block index", r->file);
         goto out;
       }
-      aug_block *b = &r->blocks[r->nblocks++];
-      b->info =
-          (augur_block_info){off, h.kind, h.thread, h.count, h.first_ns, h.last_ns, h.parents};
-      b->codec = h.codec;
-      b->raw_size = h.raw_size;
-      b->stored_size = h.stored_size;
-      b->payload_hash = h.payload_hash;
+      index_block(&r->blocks[r->nblocks++], off, &h);
       r->nevents += h.count;
       r->nparents += h.parents;
       if (!h.parents && h.count) r->parents_unknown = 1; /* a block has at least one parent */
+    } else if (h.kind == AUG_BLK_OMP) {
+      /* Indexed, never decoded here: MPI readers skip these blocks. */
+      if (aug_grow((void **)&r->omp.b, &r->omp.cap, r->omp.n + 1, sizeof *r->omp.b) ||
+          aug_u64map_put(&last_omp, h.thread, (uint32_t)r->omp.n)) {
+        rc = augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory for the block index", r->file);
+        goto out;
+      }
+      index_block(&r->omp.b[r->omp.n++], off, &h);
+      r->omp.nevents += h.count;
     } else {
       code = aug_read_payload(fd, off, &h, &sb->stored, &sb->stored_cap, &sb->raw, &sb->raw_cap,
                               sb->dctx, why, sizeof why);
@@ -546,6 +623,7 @@ static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *
   }
 out:
   aug_u64map_free(&last);
+  aug_u64map_free(&last_omp);
   close(fd);
   return rc;
 }
@@ -617,6 +695,7 @@ void augur_trace_close(augur_trace *t) {
     aug_rank *k = &t->ranks[r];
     free(k->file);
     free(k->blocks);
+    free(k->omp.b);
     free(k->damage);
     free(k->dropped);
     if (k->has_def) aug_rank_def_free(&k->def);
@@ -643,6 +722,7 @@ void augur_trace_close(augur_trace *t) {
   free((char *)in->mpi_version);
   free((char *)in->recorder);
   free((char *)in->counters_requested);
+  free_openmp(&in->openmp);
   free(t->path);
   free(t);
 }
@@ -721,6 +801,20 @@ const augur_block_info *augur_trace_block(const augur_trace *t, uint32_t rank, s
 }
 uint64_t augur_trace_nevents(const augur_trace *t, uint32_t rank) {
   return rank < t->nranks ? t->ranks[rank].nevents : 0;
+}
+
+size_t augur_trace_omp_nblocks(const augur_trace *t, uint32_t rank) {
+  assert(t);
+  return rank < t->nranks ? t->ranks[rank].omp.n : 0;
+}
+const augur_block_info *augur_trace_omp_block(const augur_trace *t, uint32_t rank, size_t i) {
+  assert(t);
+  if (rank >= t->nranks || i >= t->ranks[rank].omp.n) return NULL;
+  return &t->ranks[rank].omp.b[i].info;
+}
+uint64_t augur_trace_omp_nevents(const augur_trace *t, uint32_t rank) {
+  assert(t);
+  return rank < t->nranks ? t->ranks[rank].omp.nevents : 0;
 }
 
 uint64_t augur_trace_nparents(const augur_trace *t, uint32_t rank) {

@@ -17,11 +17,19 @@ typedef struct aug_block {
   uint64_t payload_hash;
 } aug_block;
 
+/* One kind's events blocks of a rank file, in file order. */
+typedef struct aug_blocks {
+  aug_block *b;
+  size_t n, cap;
+  uint64_t nevents;
+} aug_blocks;
+
 typedef struct aug_rank {
-  char *file; /* full path of the rank file */
-  aug_block *blocks;
+  char *file;        /* full path of the rank file */
+  aug_block *blocks; /* MPI events blocks (kind 1) */
   size_t nblocks, capblocks;
   uint64_t nevents;
+  aug_blocks omp;      /* OpenMP events blocks (kind 3, format minor 4) */
   uint64_t nparents;   /* sum of the blocks' parent counts */
   int parents_unknown; /* a block without one (written before format minor 2) */
   int damage_code;

@@ -230,10 +230,14 @@ static void req_pop(reqtab *q, req_ent *x) {
 
 typedef struct cursor {
   uint32_t thread;
-  size_t next_block; /* next index in the rank's block list to consider */
+  const aug_block *blocks; /* the block list of the cursor's kind (MPI or OpenMP) */
+  size_t nblocks;
+  size_t next_block; /* next index in that list to consider */
   uint64_t block_off;
   int in_block, done;
-  int pending; /* decode error held back until the events before it are out */
+  int pending;      /* error held back until the events before it are out */
+  uint64_t fail_ns; /* with pending: local time it belongs at (threads merge by time) */
+  char errmsg[AUGUR_ERROR_MSG_MAX]; /* with pending: the message */
   uint8_t *stored, *raw;
   size_t stored_cap, raw_cap;
   aug_evdec *dec;
@@ -245,6 +249,7 @@ typedef struct cursor {
 struct augur_stream {
   augur_trace *t;
   int merged;
+  unsigned kinds; /* AUGUR_KIND_MPI | AUGUR_KIND_OMP */
   /* rank stream */
   uint32_t rank;
   aug_rank *r;
@@ -298,8 +303,27 @@ static int stream_fail(augur_stream *s, int code, augur_error *err) {
 
 static void finish_batch(augur_stream *s, cursor *c);
 
-/* Makes c->ev[c->pos] valid, or sets c->done. Returns AUGUR_OK or an error. */
-static int cursor_fill(augur_stream *s, cursor *c, augur_error *err) {
+/* Fails the stream with the error cursor c held back. */
+static int cursor_fail(augur_stream *s, cursor *c, augur_error *err) {
+  assert(c->pending && c->pos == c->n);
+  snprintf(s->errmsg, sizeof s->errmsg, "%s", c->errmsg);
+  return stream_fail(s, c->pending, err);
+}
+
+/* C's error: what went wrong in the block at c->block_off, belonging at
+ * local time AT (after the records of every thread and kind before it). */
+static void cursor_error(augur_stream *s, cursor *c, int code, uint64_t at, const char *why) {
+  snprintf(c->errmsg, sizeof c->errmsg, "%s: rank %u: block at offset %llu: %s", s->r->file,
+           s->rank, (unsigned long long)c->block_off, why);
+  c->in_block = 0;
+  c->done = 1;
+  c->pending = code;
+  c->fail_ns = at;
+}
+
+/* Makes c->ev[c->pos] valid, or sets c->done; c->pending when an error
+ * comes after the records it leaves (cursor_fail). */
+static void cursor_fill(augur_stream *s, cursor *c) {
   char why[256];
   while (c->pos == c->n && !c->done) {
     if (c->in_block) {
@@ -308,28 +332,21 @@ static int cursor_fill(augur_stream *s, cursor *c, augur_error *err) {
       c->n = got;
       c->pos = 0;
       if (c->dec->done == c->dec->count) c->in_block = 0;
-      if (rc != AUGUR_OK) {
-        /* Hand out what decoded cleanly first: the error comes after them. */
-        snprintf(s->errmsg, sizeof s->errmsg, "%s: rank %u: block at offset %llu: %s", s->r->file,
-                 s->rank, (unsigned long long)c->block_off, why);
-        c->in_block = 0;
-        c->done = 1;
-        c->pending = rc;
-      }
+      /* Hand out what decoded cleanly first: the error comes after them. */
+      if (rc != AUGUR_OK) cursor_error(s, c, rc, c->dec->prev_end, why);
       if (s->ncur == 1) finish_batch(s, c); /* a failing record there comes first */
-      if (c->pending && !c->n) return stream_fail(s, c->pending, err);
-      if (c->pending) return AUGUR_OK;
+      if (c->pending) return;
       continue;
     }
     size_t i = c->next_block;
-    while (i < s->r->nblocks && s->r->blocks[i].info.thread != c->thread)
+    while (i < c->nblocks && c->blocks[i].info.thread != c->thread)
       i++;
-    if (i >= s->r->nblocks) {
+    if (i >= c->nblocks) {
       c->done = 1;
       break;
     }
-    const aug_block *b = &s->r->blocks[i];
-    aug_blkhdr h = {.kind = AUG_BLK_EVENTS,
+    const aug_block *b = &c->blocks[i];
+    aug_blkhdr h = {.kind = (uint8_t)b->info.kind,
                     .codec = b->codec,
                     .thread = b->info.thread,
                     .count = b->info.nevents,
@@ -356,15 +373,11 @@ static int cursor_fill(augur_stream *s, cursor *c, augur_error *err) {
       rc = aug_ev_decode_begin(c->dec, c->raw, h.raw_size, h.count, h.first_ns, h.thread, why,
                                sizeof why);
     if (rc != AUGUR_OK) {
-      snprintf(s->errmsg, sizeof s->errmsg, "%s: rank %u: block at offset %llu: %s", s->r->file,
-               s->rank, (unsigned long long)b->info.offset, why);
-      c->done = 1;
-      return stream_fail(s, rc, err);
+      cursor_error(s, c, rc, h.first_ns, why);
+      return;
     }
     c->in_block = 1;
   }
-  if (c->pos == c->n && c->pending) return stream_fail(s, c->pending, err);
-  return AUGUR_OK;
 }
 
 static inline int32_t to_world(augur_stream *s, uint64_t comm, int32_t peer, int inter) {
@@ -495,6 +508,7 @@ static void finish_batch(augur_stream *s, cursor *c) {
     int rc = finish(s, &c->ev[i]);
     if (rc != AUGUR_OK) {
       c->n = i;
+      snprintf(c->errmsg, sizeof c->errmsg, "%s", s->errmsg);
       c->pending = rc;
       c->in_block = 0;
       c->done = 1;
@@ -523,9 +537,8 @@ static int rank_peek(augur_stream *s, const augur_event **ev, augur_error *err) 
   if (s->ncur == 1) { /* the common single-threaded rank: batches come finished */
     c = s->cur[0];
     if (c->pos == c->n) {
-      int rc = cursor_fill(s, c, err);
-      if (rc != AUGUR_OK) return rc;
-      if (c->done && c->pos == c->n) return end_of_rank(s, err);
+      cursor_fill(s, c);
+      if (c->pos == c->n) return c->pending ? cursor_fail(s, c, err) : end_of_rank(s, err);
     }
     *ev = &c->ev[c->pos];
     return 1;
@@ -538,23 +551,28 @@ static int rank_peek(augur_stream *s, const augur_event **ev, augur_error *err) 
   c = NULL;
   if (s->group >= 0) {
     cursor *g = s->cur[s->group];
-    int rc = cursor_fill(s, g, err);
-    if (rc != AUGUR_OK) return rc;
+    cursor_fill(s, g);
     if (g->pos < g->n && is_sub(g->ev[g->pos].type)) c = g;
   }
   if (!c) {
+    /* The earliest record over the cursors (MPI cursors come first, so they
+     * win ties); a cursor's held-back error takes its place in that order,
+     * so damage in one thread or kind hides nothing recorded before it. */
     s->group = -1;
+    uint64_t best = 0;
     for (uint32_t i = 0; i < s->ncur; i++) {
       cursor *k = s->cur[i];
-      int rc = cursor_fill(s, k, err);
-      if (rc != AUGUR_OK) return rc;
-      if (k->pos == k->n) continue;
-      if (!c || k->ev[k->pos].t_start < c->ev[c->pos].t_start) {
+      cursor_fill(s, k);
+      if (k->pos == k->n && !k->pending) continue;
+      uint64_t key = k->pos < k->n ? k->ev[k->pos].t_start : k->fail_ns;
+      if (!c || key < best) {
         c = k;
+        best = key;
         s->group = (int)i;
       }
     }
     if (!c) return end_of_rank(s, err);
+    if (c->pos == c->n) return cursor_fail(s, c, err);
   }
   /* Threads interleave by time, so a record is finished once it is chosen:
    * the request table sees the rank's calls in the order they are returned. */
@@ -600,11 +618,24 @@ static void reset_cursors(augur_stream *s, size_t block) {
   s->rq.npool = s->rq.freelist = 0;
 }
 
-static int open_rank_stream(augur_trace *t, uint32_t rank, ZSTD_DCtx *shared, uint8_t **carve,
-                            augur_stream **sp, augur_error *err);
+static int open_rank_stream(augur_trace *t, uint32_t rank, unsigned kinds, ZSTD_DCtx *shared,
+                            uint8_t **carve, augur_stream **sp, augur_error *err);
 
 int augur_stream_rank(augur_trace *t, uint32_t rank, augur_stream **sp, augur_error *err) {
-  return open_rank_stream(t, rank, NULL, NULL, sp, err);
+  return open_rank_stream(t, rank, AUGUR_KIND_MPI, NULL, NULL, sp, err);
+}
+
+static int bad_kinds(unsigned kinds, const char *who, augur_error *err) {
+  if (kinds && !(kinds & ~(AUGUR_KIND_MPI | AUGUR_KIND_OMP))) return 0;
+  return augur_fail(err, AUGUR_E_ARG,
+                    "%s: kinds 0x%x (expected AUGUR_KIND_MPI, AUGUR_KIND_OMP or both)", who, kinds);
+}
+
+int augur_stream_rank_kinds(augur_trace *t, uint32_t rank, unsigned kinds, augur_stream **sp,
+                            augur_error *err) {
+  *sp = NULL;
+  if (bad_kinds(kinds, "augur_stream_rank_kinds", err)) return AUGUR_E_ARG;
+  return open_rank_stream(t, rank, kinds, NULL, NULL, sp, err);
 }
 
 /* A merged stream's first pass touches every rank's cursor, decoder
@@ -612,16 +643,17 @@ int augur_stream_rank(augur_trace *t, uint32_t rank, augur_stream **sp, augur_er
  * about 3200 page faults. Single-threaded ranks (the common case) get them
  * from one huge-page arena instead, sized from the block index: the largest
  * raw and stored payload of the rank, so the buffers never grow. Bytes rank
- * R takes there (0: a rank with several threads or no blocks, which
- * allocates its own); *RAW and *STORED get the buffer sizes. */
+ * R takes there (0: a rank with several threads or no blocks, or OpenMP
+ * blocks among KINDS, which allocates its own); *RAW and *STORED get the
+ * buffer sizes. */
 #define LINE(n)    (((n) + 63) & ~(size_t)63) /* whole cache lines */
 #define CURSOR_AT  0                          /* a carved cursor's layout in the arena */
 #define DEC_AT     LINE(sizeof(cursor))
 #define BUFFERS_AT (DEC_AT + LINE(sizeof(aug_evdec))) /* then raw, then stored */
 
-static size_t cursor_arena(const aug_rank *r, size_t *raw, size_t *stored) {
+static size_t cursor_arena(const aug_rank *r, unsigned kinds, size_t *raw, size_t *stored) {
   *raw = *stored = 0;
-  if (!r->nblocks) return 0;
+  if (!r->nblocks || !(kinds & AUGUR_KIND_MPI) || ((kinds & AUGUR_KIND_OMP) && r->omp.n)) return 0;
   for (size_t i = 0; i < r->nblocks; i++) {
     const aug_block *b = &r->blocks[i];
     if (b->info.thread != r->blocks[0].info.thread) return 0;
@@ -634,15 +666,36 @@ static size_t cursor_arena(const aug_rank *r, size_t *raw, size_t *stored) {
   return BUFFERS_AT + *raw + *stored;
 }
 
-static int open_rank_stream(augur_trace *t, uint32_t rank, ZSTD_DCtx *shared, uint8_t **carve,
-                            augur_stream **sp, augur_error *err) {
+/* One cursor's share of a rank file: a thread's blocks of one kind. */
+typedef struct lane {
+  uint32_t thread;
+  const aug_block *blocks; /* the kind's block list */
+  size_t nblocks;
+} lane;
+
+/* Appends to L (room for one lane per block) a lane for each thread of
+ * BLOCKS[0..NBLOCKS). */
+static void add_lanes(lane *l, uint32_t *n, const aug_block *blocks, size_t nblocks) {
+  uint32_t from = *n;
+  for (size_t i = 0; i < nblocks; i++) {
+    uint32_t id = blocks[i].info.thread, j = from;
+    while (j < *n && l[j].thread != id)
+      j++;
+    if (j == *n) l[(*n)++] = (lane){id, blocks, nblocks};
+  }
+}
+
+static int open_rank_stream(augur_trace *t, uint32_t rank, unsigned kinds, ZSTD_DCtx *shared,
+                            uint8_t **carve, augur_stream **sp, augur_error *err) {
   *sp = NULL;
   if (!t || rank >= t->nranks)
     return augur_fail(err, AUGUR_E_ARG, "augur_stream_rank: rank %u out of range (trace has %u)",
                       rank, t ? t->nranks : 0);
+  assert(kinds && !(kinds & ~(AUGUR_KIND_MPI | AUGUR_KIND_OMP)));
   augur_stream *s = calloc(1, sizeof *s);
   if (!s) return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
   s->t = t;
+  s->kinds = kinds;
   s->rank = rank;
   s->r = &t->ranks[rank];
   s->fd = -1;
@@ -652,26 +705,19 @@ static int open_rank_stream(augur_trace *t, uint32_t rank, ZSTD_DCtx *shared, ui
   s->clk_base = aug_clock_base(&s->r->clk, t->shift);
   s->clk_slope = s->r->clk.slope;
   s->clk_l0 = s->r->clk.l0;
-  /* One cursor per thread seen in the index. */
-  uint32_t threads[64], nthreads = 0;
-  uint32_t *th = threads;
-  for (size_t i = 0; i < s->r->nblocks; i++) {
-    uint32_t id = s->r->blocks[i].info.thread, j = 0;
-    while (j < nthreads && th[j] != id)
-      j++;
-    if (j < nthreads) continue;
-    if (nthreads == 64 && th == threads) { /* many threads: move to the heap */
-      th = malloc(sizeof *th * s->r->nblocks);
-      if (!th) goto oom;
-      memcpy(th, threads, sizeof threads);
-    }
-    th[nthreads++] = id;
-  }
-  if (nthreads == 0) th[nthreads++] = 0; /* empty rank: one idle cursor */
+  /* One cursor per thread and kind seen in the index, the MPI ones first. */
+  lane lanes[64], *th = lanes;
+  uint32_t nthreads = 0;
+  size_t most =
+      (kinds & AUGUR_KIND_MPI ? s->r->nblocks : 0) + (kinds & AUGUR_KIND_OMP ? s->r->omp.n : 0);
+  if (most > 64 && !(th = malloc(sizeof *th * most))) goto oom;
+  if (kinds & AUGUR_KIND_MPI) add_lanes(th, &nthreads, s->r->blocks, s->r->nblocks);
+  if (kinds & AUGUR_KIND_OMP) add_lanes(th, &nthreads, s->r->omp.b, s->r->omp.n);
+  if (nthreads == 0) th[nthreads++] = (lane){0, NULL, 0}; /* empty rank: one idle cursor */
   s->cur = calloc(nthreads, sizeof *s->cur);
   if (!s->cur) goto oom_th;
   s->ncur = nthreads;
-  size_t raw, stored, bytes = carve && *carve ? cursor_arena(s->r, &raw, &stored) : 0;
+  size_t raw, stored, bytes = carve && *carve ? cursor_arena(s->r, kinds, &raw, &stored) : 0;
   int carved = bytes && nthreads == 1; /* cursor_arena is 0 for several threads */
   if (carved) {                        /* from the arena: zeroed there when first touched */
     uint8_t *at = *carve;
@@ -685,15 +731,18 @@ static int open_rank_stream(augur_trace *t, uint32_t rank, ZSTD_DCtx *shared, ui
     c->stored = stored ? c->raw + raw : NULL;
     c->stored_cap = stored;
     c->carved = 1;
-    c->thread = th[0];
   }
   for (uint32_t i = 0; i < nthreads && !carved; i++) {
     s->cur[i] = calloc(1, sizeof(cursor));
     if (!s->cur[i] || !(s->cur[i]->dec = malloc(sizeof(aug_evdec)))) goto oom_th;
-    s->cur[i]->thread = th[i];
   }
-  if (th != threads) free(th);
-  th = threads;
+  for (uint32_t i = 0; i < nthreads; i++) {
+    s->cur[i]->thread = th[i].thread;
+    s->cur[i]->blocks = th[i].blocks;
+    s->cur[i]->nblocks = th[i].nblocks;
+  }
+  if (th != lanes) free(th);
+  th = lanes;
   s->dctx = shared ? shared : ZSTD_createDCtx();
   s->own_dctx = !shared;
   if (!s->dctx) goto oom;
@@ -707,7 +756,7 @@ static int open_rank_stream(augur_trace *t, uint32_t rank, ZSTD_DCtx *shared, ui
   *sp = s;
   return AUGUR_OK;
 oom_th:
-  if (th != threads) free(th);
+  if (th != lanes) free(th);
 oom:
   augur_stream_close(s);
   return augur_fail(err, AUGUR_E_NOMEM, "rank %u: out of memory opening a stream", rank);
@@ -780,12 +829,13 @@ static void refill(augur_stream *m, uint32_t r, uint64_t last_key) {
   }
 }
 
-int augur_stream_merged(augur_trace *t, augur_stream **sp, augur_error *err) {
+static int open_merged(augur_trace *t, unsigned kinds, augur_stream **sp, augur_error *err) {
   *sp = NULL;
   if (!t) return augur_fail(err, AUGUR_E_ARG, "augur_stream_merged: NULL trace");
   augur_stream *m = calloc(1, sizeof *m);
   if (!m) return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
   m->t = t;
+  m->kinds = kinds;
   m->merged = 1;
   m->fd = -1;
   m->n = t->nranks;
@@ -806,12 +856,12 @@ int augur_stream_merged(augur_trace *t, augur_stream **sp, augur_error *err) {
     m->key[r] = UINT64_MAX;
   size_t arena = 0, raw, stored;
   for (uint32_t r = 0; r < m->n; r++)
-    arena += cursor_arena(&t->ranks[r], &raw, &stored);
+    arena += cursor_arena(&t->ranks[r], kinds, &raw, &stored);
   /* Below a huge page the arena would only add a copy of what malloc does. */
   uint8_t *carve = arena >= AUG_HUGE_PAGE ? aug_huge_alloc(arena) : NULL;
   m->arena = carve;
   for (uint32_t r = 0; r < m->n; r++) {
-    int rc = open_rank_stream(t, r, m->dctx, &carve, &m->rs[r], err);
+    int rc = open_rank_stream(t, r, kinds, m->dctx, &carve, &m->rs[r], err);
     if (rc != AUGUR_OK) {
       augur_stream_close(m);
       return rc;
@@ -838,6 +888,16 @@ int augur_stream_merged(augur_trace *t, augur_stream **sp, augur_error *err) {
   AUG_CHECK(tree_check(m));
   *sp = m;
   return AUGUR_OK;
+}
+
+int augur_stream_merged(augur_trace *t, augur_stream **sp, augur_error *err) {
+  return open_merged(t, AUGUR_KIND_MPI, sp, err);
+}
+
+int augur_stream_merged_kinds(augur_trace *t, unsigned kinds, augur_stream **sp, augur_error *err) {
+  *sp = NULL;
+  if (bad_kinds(kinds, "augur_stream_merged_kinds", err)) return AUGUR_E_ARG;
+  return open_merged(t, kinds, sp, err);
 }
 
 /* The caller works on the record just returned before it asks for the
@@ -942,6 +1002,10 @@ int augur_stream_next(augur_stream *s, augur_event *ev, augur_error *err) {
 int augur_stream_seek_block(augur_stream *s, size_t block, augur_error *err) {
   if (!s || s->merged)
     return augur_fail(err, AUGUR_E_ARG, "augur_stream_seek_block: only rank streams can seek");
+  if (s->kinds != AUGUR_KIND_MPI)
+    return augur_fail(err, AUGUR_E_ARG,
+                      "augur_stream_seek_block: only MPI-only streams can seek (block indices "
+                      "count MPI blocks)");
   if (block > s->r->nblocks)
     return augur_fail(err, AUGUR_E_ARG, "%s: rank %u: block %zu out of range (%zu blocks)",
                       s->r->file, s->rank, block, s->r->nblocks);

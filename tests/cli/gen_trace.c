@@ -4,6 +4,10 @@
  *        gen_trace DIR threads    2 ranks: persistent sends, a second thread
  *                                 whose call overlaps thread 0's (report.sh)
  *
+ * GEN_OMP=1 adds OpenMP records (kind-3 blocks, docs/openmp.md) on thread 0
+ * and on a thread 7 without MPI calls, and trace.json "openmp": the MPI
+ * analyses must print exactly what they print without them.
+ *
  * Three ranks on one clock (no sync records, every init_ns = 1000, so the
  * global time is local - 1000). Times are chosen so every gap and duration
  * is distinct enough to catch off-by-one-event mistakes. */
@@ -66,6 +70,38 @@ static int die(const char *what, const augur_error *err) {
   return 1;
 }
 
+/* GEN_OMP: after each MPI call of thread 0, a parallel region (fork,
+ * implicit task, barrier wait, join) 1..6 ns after its end; thread 7 (a
+ * worker with no MPI calls) has the team member's part of it. */
+static int write_omp(augur_writer *w, const augur_event *evs, size_t n) {
+  static const unsigned cycle[6] = {AUGUR_EV_OMP_FORK,       AUGUR_EV_OMP_ITASK_BEGIN,
+                                    AUGUR_EV_OMP_WAIT_BEGIN, AUGUR_EV_OMP_WAIT_END,
+                                    AUGUR_EV_OMP_ITASK_END,  AUGUR_EV_OMP_JOIN};
+  augur_event m[64], wk[64];
+  size_t nm = 0, nw = 0;
+  augur_error err = {0};
+  for (size_t i = 0; i + 1 < n && nm + 6 <= 64; i++) {
+    if (augur_event_is_sub(evs[i].type)) continue;
+    for (uint64_t k = 0; k < 6; k++) {
+      augur_event e;
+      memset(&e, 0, sizeof e);
+      e.type = (uint16_t)cycle[k];
+      e.t_start = e.t_end = evs[i].t_end + 1 + k;
+      e.req = nm / 6 + 1; /* region id */
+      e.tag = k == 2 || k == 3 ? AUGUR_OMP_SYNC_BARRIER_IMPLICIT_PARALLEL : 0;
+      e.callsite = k == 0 || k == 5 ? 3 : 0;
+      m[nm++] = e;
+      if (k == 0 || k == 5) continue;
+      e.thread = 7;
+      e.callsite = 0;
+      wk[nw++] = e;
+    }
+  }
+  if (augur_writer_omp_events(w, 0, m, nm, &err) || augur_writer_omp_events(w, 7, wk, nw, &err))
+    return die("openmp events", &err);
+  return 0;
+}
+
 static int write_rank(const char *dir, uint32_t rank, const augur_event *evs, size_t n,
                       uint64_t finalize_end, const augur_event *t1, size_t n1) {
   augur_error err = {0};
@@ -105,6 +141,7 @@ static int write_rank(const char *dir, uint32_t rank, const augur_event *evs, si
       augur_writer_events(w, 0, evs + half, n - half, &err))
     return die("events", &err);
   if (n1 && augur_writer_events(w, 1, t1, n1, &err)) return die("thread 1 events", &err);
+  if (getenv("GEN_OMP") && write_omp(w, evs, n)) return 1;
   if (augur_writer_close(w, &err)) return die("close", &err);
   return 0;
 }
@@ -171,6 +208,10 @@ int main(int argc, char **argv) {
                            .recorder = "gen_trace",
                            .start_unix_ns = 1763800000000000000ULL,
                            .complete = 1};
+  if (getenv("GEN_OMP"))
+    meta.openmp = (augur_omp_meta){.mode = "ompt",
+                                   .runtime = "gen_trace OpenMP",
+                                   .note = "gen_trace: hand-built OpenMP records"};
   if (augur_meta_write(dir, &meta, &err) != AUGUR_OK) return die("meta", &err);
 
   /* rank 0: compute 3700 ns, MPI 3300 ns */

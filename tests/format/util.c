@@ -83,6 +83,11 @@ augur_event *tu_read_rank(augur_trace *t, uint32_t rank, size_t *n, int *rc, aug
   *n = 0;
   *rc = augur_stream_rank(t, rank, &s, err);
   if (*rc) return NULL;
+  return tu_read_stream(s, n, rc, err);
+}
+
+augur_event *tu_read_stream(augur_stream *s, size_t *n, int *rc, augur_error *err) {
+  *n = 0;
   size_t cap = 1024;
   augur_event *v = malloc(cap * sizeof *v);
   assert_non_null(v);

@@ -26,6 +26,9 @@ augur_event tu_ev(unsigned type, uint64_t t_start, uint64_t t_end);
 /* Reads a whole rank stream into a malloc'ed array; *rc gets the final
  * status (0 = clean end, negative = error after *n events). */
 augur_event *tu_read_rank(augur_trace *t, uint32_t rank, size_t *n, int *rc, augur_error *err);
+/* The same for an open stream (rank or merged; a merged stream stops at its
+ * first error too), which it closes. */
+augur_event *tu_read_stream(augur_stream *s, size_t *n, int *rc, augur_error *err);
 
 /* Byte surgery on a file. */
 void tu_flip_byte(const char *file, uint64_t offset);

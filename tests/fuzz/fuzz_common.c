@@ -99,12 +99,25 @@ void fz_workout(void) {
     for (size_t b = 0; b < augur_trace_nblocks(t, r); b++)
       sink += augur_trace_block(t, r, b)->nevents;
     sink += augur_trace_global_ns(t, r, 12345);
+    for (size_t b = 0; b < augur_trace_omp_nblocks(t, r); b++)
+      sink += augur_trace_omp_block(t, r, b)->nevents;
+    sink += augur_trace_omp_nevents(t, r);
     augur_stream *s;
     if (augur_stream_rank(t, r, &s, &err) == AUGUR_OK) {
       drain(s, 0);
       augur_stream_close(s);
     }
+    /* OpenMP records (kind-3 blocks), alone and merged with the MPI ones */
+    for (unsigned kinds = AUGUR_KIND_OMP; kinds <= (AUGUR_KIND_MPI | AUGUR_KIND_OMP); kinds++)
+      if (augur_stream_rank_kinds(t, r, kinds, &s, &err) == AUGUR_OK) {
+        drain(s, 0);
+        augur_stream_close(s);
+      }
   }
+  const augur_omp_meta *om = &in->openmp;
+  sink += strlen(om->mode) + strlen(om->runtime) + strlen(om->note) + om->dropped_before_init;
+  for (size_t i = 0; i < om->ncallbacks; i++)
+    sink += strlen(om->callbacks[i].name) + (uint64_t)om->callbacks[i].result;
   for (size_t i = 0; i < augur_trace_ncomms(t); i++) {
     const augur_comm_def *c = augur_trace_comm_at(t, i);
     for (uint32_t k = 0; k < c->size; k++)
@@ -121,6 +134,10 @@ void fz_workout(void) {
   }
   augur_stream *s;
   if (augur_stream_merged(t, &s, &err) == AUGUR_OK) {
+    drain(s, 1);
+    augur_stream_close(s);
+  }
+  if (augur_stream_merged_kinds(t, AUGUR_KIND_MPI | AUGUR_KIND_OMP, &s, &err) == AUGUR_OK) {
     drain(s, 1);
     augur_stream_close(s);
   }

@@ -24,10 +24,19 @@ static void copy(const char *from, const char *to) {
   fclose(b);
 }
 
-/* variant 0: a bit of everything; 1: two threads; 2: definitions only */
+/* variant 0: a bit of everything; 1: two threads, with OpenMP records
+ * (kind-3 blocks) and trace.json "openmp"; 2: definitions only */
 static void trace(const char *dir, int variant) {
   augur_error err;
   augur_trace_meta m = {.nranks = 1, .recorder = "seed", .complete = variant != 2};
+  static const augur_omp_callback cbs[] = {{"parallel_begin", 5}, {"work", 4}};
+  if (variant == 1)
+    m.openmp = (augur_omp_meta){.mode = "ompt",
+                                .runtime = "LLVM OMP version: 5.0.20140926",
+                                .ncallbacks = 2,
+                                .callbacks = cbs,
+                                .note = "seed",
+                                .dropped_before_init = 3};
   if (augur_meta_write(dir, &m, &err)) die(dir, &err);
   augur_writer *w;
   if (augur_writer_open(&w, dir, 0, 1, 1, &err)) die(dir, &err);
@@ -84,6 +93,22 @@ static void trace(const char *dir, int variant) {
     }
     if (augur_writer_events(w, 0, e, 20, &err) || augur_writer_events(w, variant, e + 20, 20, &err))
       die("events", &err);
+    if (variant == 1) { /* a fork/join cycle of point records per thread */
+      static const unsigned omp[6] = {AUGUR_EV_OMP_FORK,       AUGUR_EV_OMP_ITASK_BEGIN,
+                                      AUGUR_EV_OMP_WAIT_BEGIN, AUGUR_EV_OMP_WAIT_END,
+                                      AUGUR_EV_OMP_ITASK_END,  AUGUR_EV_OMP_JOIN};
+      augur_event o[12];
+      memset(o, 0, sizeof o);
+      for (int i = 0; i < 12; i++) {
+        o[i].type = (uint16_t)omp[i % 6];
+        o[i].t_start = o[i].t_end = 250 + 70 * (uint64_t)i;
+        o[i].req = 1 + (uint64_t)i / 6;
+        o[i].callsite = i % 6 == 0 ? 1 : 0;
+        o[i].tag = i % 6 == 2 || i % 6 == 3 ? AUGUR_OMP_SYNC_BARRIER_IMPLICIT_PARALLEL : 0;
+      }
+      if (augur_writer_omp_events(w, 0, o, 12, &err) || augur_writer_omp_events(w, 1, o, 12, &err))
+        die("openmp events", &err);
+    }
   }
   if (augur_writer_close(w, &err)) die("close", &err);
 }

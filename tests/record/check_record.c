@@ -17,18 +17,7 @@
 #include <string.h>
 
 #include "augur/reader.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      failures++;                                                                                  \
-      fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                              \
-      fprintf(stderr, __VA_ARGS__);                                                                \
-      fputc('\n', stderr);                                                                         \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 typedef struct evlist {
   augur_event *ev;
