@@ -79,7 +79,14 @@ if(AUGUR_OMP_CLANG)
   list(APPEND _omp_compilers clang)
 endif()
 set_property(GLOBAL PROPERTY AUGUR_OMP_COMPILERS ${_omp_compilers})
+# _augur_omp_app(APP [HEADER...]): APP.c includes the HEADERs (default
+# pg_omp.h and pg_common.h).
 function(_augur_omp_app app)
+  set(_headers ${ARGN})
+  if(NOT _headers)
+    set(_headers pg_omp.h pg_common.h)
+  endif()
+  list(TRANSFORM _headers PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
   foreach(_cc ${_omp_compilers})
     set(_env "")
     if(_cc STREQUAL "clang")
@@ -89,8 +96,7 @@ function(_augur_omp_app app)
       OUTPUT ${_apps_out}/${app}.${_cc}
       COMMAND ${_env} ${AUGUR_MPI_${flavour}_MPICC} ${_apps_cflags} -fopenmp
               -o ${_apps_out}/${app}.${_cc} ${CMAKE_CURRENT_SOURCE_DIR}/${app}.c -lm
-      DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${app}.c ${CMAKE_CURRENT_SOURCE_DIR}/pg_omp.h
-              ${CMAKE_CURRENT_SOURCE_DIR}/pg_common.h
+      DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${app}.c ${_headers}
       COMMENT "Building app ${flavour}/${app}.${_cc}"
       VERBATIM)
     list(APPEND _apps_targets ${_apps_out}/${app}.${_cc})
@@ -108,6 +114,8 @@ foreach(_app
         omp_check)
   _augur_omp_app(${_app})
 endforeach()
+# The OpenMP recording checker (apps/README.md "omp_check"; tests/openmp).
+_augur_omp_app(omp_check common.h)
 
 # Crash-salvage app (apps/README.md, "cr_crash"): a run that crashes or is
 # killed, for tests/record/crash.sh (issue 22 item 10).

@@ -23,6 +23,13 @@ F=${MPI:-mpich}
 [ -x "$BUILD/bin/augur-bench-omp-$F.gcc" ] || F=openmpi
 [ -x "$BUILD/bin/augur-bench-omp-$F.gcc" ] || { echo "bench/openmp: no augur-bench-omp build in $BUILD/bin" >&2; exit 1; }
 CORES=$(nproc)
+# The LLVM libomp `augur record` preloads under a GCC build (mode
+# ompt-preloaded): the gcc rows are also run plainly on it, so "overhead" is
+# the recorder's cost, not libgomp vs libomp.
+LIBOMP=${LIBOMP:-}
+for l in /usr/lib/x86_64-linux-gnu/libomp.so.5 /usr/lib/llvm-14/lib/libomp.so.5; do
+  [ -z "$LIBOMP" ] && [ -f "$l" ] && LIBOMP=$l
+done
 TESTS="parallel for barrier critical"
 jget() { sed -n "s/.*\"$1\": *\"*\([^,\"}]*\).*/\1/p"; }
 # mode TRACE: the trace's OpenMP recording mode (docs/openmp.md, trace.json
@@ -45,12 +52,17 @@ for cc in $BUILDS; do
   EXE="$BUILD/bin/augur-bench-omp-$F.$cc"
   [ -x "$EXE" ] || { echo; echo "$cc: not built (no clang with libomp)"; continue; }
   for T in $THREADS; do
-    for t in $TESTS; do : >"$TMP/p_$t"; : >"$TMP/r_$t"; done
+    for t in $TESTS; do : >"$TMP/p_$t"; : >"$TMP/r_$t"; : >"$TMP/l_$t"; done
     : >"$TMP/records"
     modes=""
     i=0
     while [ $i -lt "$R" ]; do
       "mpiexec.$F" -n 1 "$EXE" -t "$T" -r "$OUTER" -i "$INNER" --json >"$TMP/plain.json"
+      if [ "$cc" = gcc ] && [ -n "$LIBOMP" ]; then
+        "mpiexec.$F" -n 1 env LD_PRELOAD="$LIBOMP" "$EXE" -t "$T" -r "$OUTER" -i "$INNER" --json \
+          >"$TMP/libomp.json"
+        for t in $TESTS; do jget "${t}_ns" <"$TMP/libomp.json" >>"$TMP/l_$t"; done
+      fi
       rm -rf "$TMP/rec.augur"
       "$BUILD/bin/augur" record -o "$TMP/rec.augur" -- "mpiexec.$F" -n 1 "$EXE" -t "$T" \
         -r "$OUTER" -i "$INNER" --json >"$TMP/rec.out" 2>"$TMP/rec.err" ||
@@ -74,14 +86,20 @@ for cc in $BUILDS; do
     ompt | ompt-preloaded) ;;
     *) echo "  (OpenMP not recorded in this mode: 'recorded' is MPI-only recording, the OMPT overhead is not measured)" ;;
     esac
-    printf '  %-9s %12s %12s %12s\n' construct "plain ns" "recorded ns" "overhead ns"
+    printf '  %-9s %12s %14s %12s %12s\n' construct "plain ns" "plain libomp" "recorded ns" \
+      "overhead ns"
     total=0
     for t in $TESTS; do
       p=$(median <"$TMP/p_$t")
       r=$(median <"$TMP/r_$t")
-      printf '  %-9s %12.1f %12.1f %+12.1f\n' "$t" "$p" "$r" "$(calc "$r - $p")"
-      total=$(calc "$total + ($r - $p) * $OUTER * $INNER")
+      l="-"
+      [ -s "$TMP/l_$t" ] && l=$(median <"$TMP/l_$t")
+      base=$p
+      [ "$m" = ompt-preloaded ] && [ "$l" != "-" ] && base=$l
+      printf '  %-9s %12.1f %14s %12.1f %+12.1f\n' "$t" "$p" "$l" "$r" "$(calc "$r - $base")"
+      total=$(calc "$total + ($r - $base) * $OUTER * $INNER")
     done
+    [ "$m" = ompt-preloaded ] && echo "  (overhead: recorded - plain on the preloaded libomp)"
     # Per OpenMP record: the run's added time (each test's overhead x its
     # OUTER x INNER constructs) over the records the trace holds.
     n=$(median <"$TMP/records")
@@ -99,17 +117,22 @@ done
 STENCIL=${STENCIL:--n 300 -x 512 -y 512}
 echo
 echo "omp_stencil ($F, $STENCIL): the program's own total, seconds"
-printf '  %-7s %-22s %10s %10s %10s  %s\n' build shape plain recorded overhead "openmp mode"
+printf '  %-7s %-22s %10s %13s %10s %10s  %s\n' build shape plain "plain libomp" recorded overhead \
+  "openmp mode"
 for cc in $BUILDS; do
   EXE="$BUILD/apps/$F/omp_stencil.$cc"
   [ -x "$EXE" ] || continue
   for NP in 1 2; do
     NT=$((3 - NP))
-    : >"$TMP/sp"; : >"$TMP/sr"
+    : >"$TMP/sp"; : >"$TMP/sr"; : >"$TMP/sl"
     modes=""
     i=0
     while [ $i -lt "$R" ]; do
       "mpiexec.$F" -n $NP "$EXE" $STENCIL -t $NT | sed -n 's/^omp_stencil: rank=0 total=\([0-9.]*\).*/\1/p' >>"$TMP/sp"
+      if [ "$cc" = gcc ] && [ -n "$LIBOMP" ]; then
+        "mpiexec.$F" -n $NP env LD_PRELOAD="$LIBOMP" "$EXE" $STENCIL -t $NT |
+          sed -n 's/^omp_stencil: rank=0 total=\([0-9.]*\).*/\1/p' >>"$TMP/sl"
+      fi
       rm -rf "$TMP/st.augur"
       "$BUILD/bin/augur" record -o "$TMP/st.augur" -- "mpiexec.$F" -n $NP "$EXE" $STENCIL -t $NT 2>/dev/null |
         sed -n 's/^omp_stencil: rank=0 total=\([0-9.]*\).*/\1/p' >>"$TMP/sr"
@@ -117,8 +140,13 @@ for cc in $BUILDS; do
       i=$((i + 1))
     done
     p=$(median <"$TMP/sp"); r=$(median <"$TMP/sr")
+    m=$(echo $modes | tr ' ' '\n' | sort -u | paste -sd' ')
+    l="-"
+    [ -s "$TMP/sl" ] && l=$(printf "%.3f" "$(median <"$TMP/sl")")
+    base=$p
+    [ "$m" = ompt-preloaded ] && [ "$l" != "-" ] && base=$l
     shape="$NP rank(s) x $NT thread(s)"
-    printf '  %-7s %-22s %10.3f %10.3f %+9.2f%%  %s\n' "$cc" "$shape" "$p" "$r" \
-      "$(calc "($r - $p) * 100 / $p")" "$(echo $modes | tr ' ' '\n' | sort -u | paste -sd' ')"
+    printf '  %-7s %-22s %10.3f %13s %10.3f %+9.2f%%  %s\n' "$cc" "$shape" "$p" "$l" "$r" \
+      "$(calc "($r - $base) * 100 / $base")" "$m"
   done
 done

@@ -129,8 +129,36 @@ def stencil_case():
     check(m is not None and m.group(1) == res[0],
           "residual %s, stencil (MPI only) prints %s" % (res[0], m.group(1) if m else None))
 
+def recorded_site_case():
+    """`augur record` (OMPT: the clang build on its libomp, the gcc build on
+    the libomp it preloads) sees pg_omp_imbalance's regions, and each fork
+    resolves to the line after the marker pg_omp_imbalance.loop: the line
+    the diagnosis will name."""
+    augur = os.environ["AUGUR"]
+    trace = os.path.join(os.environ.get("WORK", "/tmp"), "ompapps-site-%s.augur" % CC)
+    subprocess.run(["rm", "-rf", trace], check=True)
+    cmd = [augur, "record", "-o", trace, "--", MPIEXEC, "-n", "2",
+           os.path.join(APPDIR, "pg_omp_imbalance." + CC), "-t", "2", "-n", "3"]
+    print("+ " + " ".join(cmd))
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       timeout=60, env=ENV)
+    sys.stdout.write(p.stdout)
+    check(p.returncode == 0, "augur record exited %d" % p.returncode)
+    dump = subprocess.run([augur, "dump", trace, "--kinds", "omp"], stdout=subprocess.PIPE,
+                          text=True, timeout=60).stdout
+    forks = [l.split()[-1] for l in dump.splitlines() if " omp_fork " in l]
+    lines = open(os.path.join(SRC, "pg_omp_imbalance.c")).read().splitlines()
+    at = [i for i, l in enumerate(lines) if l.strip() == "/* @augur:pg_omp_imbalance.loop */"]
+    want = "(pg_omp_imbalance.c:%d)" % (at[0] + 2)
+    # 3 iterations x 2 ranks
+    check(len(forks) == 6, "%d omp_fork records, expected 6" % len(forks))
+    check(forks and all(f == want for f in forks), "forks at %s, expected %s" % (set(forks), want))
+
+
 if CASE == "stencil":
     stencil_case()
+elif CASE == "recorded_site":
+    recorded_site_case()
 elif CASE == "usage":
     for app in ["omp_stencil"] + sorted({c[0] for c in CASES.values()}):
         out = run(app, ["--bogus"], want_rc=2)
