@@ -117,8 +117,9 @@ def stencil_case():
         check([int(r[0]) for r in timers] == list(range(np)), "one timer line per rank")
         for r in timers:
             total, parts = float(r[1]), sum(float(x) for x in r[2:])
-            check(0 < parts <= total, "rank %s: sweep+halo+allreduce %.6f <= total %.6f" %
-                  (r[0], parts, total))
+            # each timer is printed to 1 us: three roundings may add 1.5 us
+            check(0 < parts <= total + 1.5e-6,
+                  "rank %s: sweep+halo+allreduce %.6f <= total %.6f" % (r[0], parts, total))
     check(res[0] is not None and res[0] == res[1],
           "residual independent of ranks and threads: %s" % res)
     # The same global problem as apps/stencil.c (the MPI-only Jacobi, written
