@@ -1,0 +1,29 @@
+# Thread rows of a hand-built hybrid trace (2 ranks, rank 0 with two threads
+# in one parallel region; tests/timeline/test_timeline_omp.c writes it): the
+# timeline SVG and the Chrome, Paraver and OTF2 exports hold every thread
+# and its OpenMP states with their exact times (check_omp.py); the OTF2
+# archive reads back with otf2-print and `augur import` keeps its MPI
+# records. MKHYBRID: the test program that writes the trace.
+. "$(dirname "$0")/../lib.sh"
+HERE="$(dirname "$0")"
+T="$D/h.augur"
+"$MKHYBRID" --write "$T" || { fail "writing the hybrid trace"; finish; }
+expect 0 0 "$AUGUR" timeline "$T" -o "$D/h.svg" --width 7500
+"$PY" "$HERE/check_omp.py" svg "$D/h.svg" || fail "timeline thread rows"
+expect 0 0 "$AUGUR" timeline "$T" -o "$D/h.html"
+contains "$D/h.html" '<table id="threads">'
+expect 0 - "$AUGUR" export "$T" --format chrome -o "$D/h.json"
+"$PY" "$HERE/check_omp.py" chrome "$D/h.json" || fail "chrome thread states"
+expect 0 - "$AUGUR" export "$T" --format paraver -o "$D/h"
+"$PY" "$HERE/check_omp.py" paraver "$D/h" || fail "paraver thread states"
+if command -v otf2-print >/dev/null 2>&1; then
+  expect 0 - "$AUGUR" export "$T" --format otf2 -o "$D/h.otf2"
+  otf2-print "$D/h.otf2/traces.otf2" >"$D/print.txt" 2>"$D/print.err" || fail "otf2-print: $(cat "$D/print.err")"
+  "$PY" "$HERE/check_omp.py" otf2 "$D/print.txt" || fail "otf2 OpenMP records"
+  expect 0 - "$AUGUR" import "$D/h.otf2" -o "$D/back.augur"
+  "$AUGUR" dump "$T" --kinds mpi >"$D/a.dump" && "$AUGUR" dump "$D/back.augur" >"$D/b.dump" &&
+    cmp -s "$D/a.dump" "$D/b.dump" || fail "import of the OTF2 export: MPI records differ"
+else
+  echo "otf2-print not installed: OTF2 part skipped"
+fi
+finish
