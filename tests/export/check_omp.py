@@ -19,7 +19,7 @@ WANT = {
              (USEFUL, 5200, 5300), (JOIN, 5300, 5400), (SERIAL, 5400, 6400), (MPI, 6400, 6900),
              (SERIAL, 6900, 7400)],
     (0, 1): [(IDLE, 100, 1100), (FORK, 1100, 1300), (USEFUL, 1300, 5100), (WAIT, 5100, 5200),
-             (USEFUL, 5200, 5250), (IDLE, 5250, 7400)],
+             (USEFUL, 5200, 5250), (IDLE, 5250, 6000), (MUTEX, 6000, 6100), (IDLE, 6100, 7400)],
     (1, 0): [(SERIAL, 100, 6000), (MPI, 6000, 6950), (SERIAL, 6950, 7400)],
 }
 errors = []
@@ -105,7 +105,7 @@ def otf2(path):
     nesting order, a fork and a join on the encountering thread."""
     per = {}
     for ln in open(path):
-        m = re.match(r"(ENTER|LEAVE|THREAD_FORK|THREAD_JOIN)\s+(\d+)\s+\d+\s+(.*)", ln)
+        m = re.match(r"(ENTER|LEAVE|THREAD_FORK|THREAD_JOIN|THREAD_ACQUIRE_LOCK|THREAD_RELEASE_LOCK)\s+(\d+)\s+\d+\s+(.*)", ln)
         if not m:
             continue
         rec, loc, rest = m.groups()
@@ -116,7 +116,9 @@ def otf2(path):
     body = ["ENTER !$omp parallel", "ENTER !$omp worksharing", "LEAVE !$omp worksharing",
             "ENTER !$omp sync region", "ENTER !$omp sync wait", "LEAVE !$omp sync wait",
             "LEAVE !$omp sync region", "LEAVE !$omp parallel"]
-    want = {0: ["THREAD_FORK"] + body + ["THREAD_JOIN"], 1 << 32: body}
+    lock = ["ENTER !$omp mutex wait", "LEAVE !$omp mutex wait", "THREAD_ACQUIRE_LOCK",
+            "THREAD_RELEASE_LOCK"]
+    want = {0: ["THREAD_FORK"] + body + ["THREAD_JOIN"], 1 << 32: body + lock}
     check(per == want, "otf2: %s, want %s" % (per, want))
 
 

@@ -31,7 +31,8 @@ static augur_event omp(unsigned type, uint32_t thread, uint64_t t) {
  * 0x42, 2 threads) to 1200, useful to 4200, barrier wait to 5200, useful
  * to 5300, joins to 5400, serial to 6400, MPI_Send to rank 1 6400..6900,
  * serial to MPI_Finalize at 7400. Thread 1: idle to 1100, fork to 1300,
- * useful to 5100, wait to 5200, useful to 5250, idle to 7400. */
+ * useful to 5100, wait to 5200, useful to 5250, idle to 6000, waits for a
+ * lock (mutex 7) to 6100, holds it to 6200, idle to 7400. */
 static size_t rank0_events(augur_event *ev) {
   size_t n = 0;
   ev[n++] = tu_ev(AUGUR_EV_INIT, 0, 100);
@@ -65,6 +66,12 @@ static size_t rank0_events(augur_event *ev) {
   ev[n].req = 1, ev[n++].aux = 0;
   ev[n] = omp(AUGUR_EV_OMP_JOIN, 0, 5400);
   ev[n++].req = 1;
+  ev[n] = omp(AUGUR_EV_OMP_MUTEX_ACQUIRE, 1, 6000);
+  ev[n].req = 7, ev[n++].tag = AUGUR_OMP_MUTEX_LOCK;
+  ev[n] = omp(AUGUR_EV_OMP_MUTEX_ACQUIRED, 1, 6100);
+  ev[n].req = 7, ev[n++].tag = AUGUR_OMP_MUTEX_LOCK;
+  ev[n] = omp(AUGUR_EV_OMP_MUTEX_RELEASED, 1, 6200);
+  ev[n].req = 7, ev[n++].tag = AUGUR_OMP_MUTEX_LOCK;
   ev[n] = tu_ev(AUGUR_EV_SEND, 6400, 6900);
   ev[n].peer = 1, ev[n].tag = 7, ev[n++].bytes = 8;
   ev[n++] = tu_ev(AUGUR_EV_FINALIZE, 7400, 7500);
@@ -168,9 +175,10 @@ static void test_thread_rows(void **state) {
                       {5200, 5300, AUGUR_TS_USEFUL}, {5300, 5400, AUGUR_TS_OMP_JOIN},
                       {5400, 6400, AUGUR_TS_SERIAL}, {6400, 6900, AUGUR_TS_MPI},
                       {6900, 7400, AUGUR_TS_SERIAL}};
-  const want t01[] = {{100, 1100, AUGUR_TS_IDLE},    {1100, 1300, AUGUR_TS_OMP_FORK},
-                      {1300, 5100, AUGUR_TS_USEFUL}, {5100, 5200, AUGUR_TS_OMP_WAIT},
-                      {5200, 5250, AUGUR_TS_USEFUL}, {5250, 7400, AUGUR_TS_IDLE}};
+  const want t01[] = {{100, 1100, AUGUR_TS_IDLE},       {1100, 1300, AUGUR_TS_OMP_FORK},
+                      {1300, 5100, AUGUR_TS_USEFUL},    {5100, 5200, AUGUR_TS_OMP_WAIT},
+                      {5200, 5250, AUGUR_TS_USEFUL},    {5250, 6000, AUGUR_TS_IDLE},
+                      {6000, 6100, AUGUR_TS_OMP_MUTEX}, {6100, 7400, AUGUR_TS_IDLE}};
   const want t10[] = {
       {100, 6000, AUGUR_TS_SERIAL}, {6000, 6950, AUGUR_TS_MPI}, {6950, 7400, AUGUR_TS_SERIAL}};
   check_thread(tl, 0, 0, 0, 1, t00, sizeof t00 / sizeof t00[0]);
