@@ -47,6 +47,10 @@ typedef struct augur_tl_options {
   uint32_t rank_lo, rank_count;
   uint32_t width;      /* pixel columns of the plot; 0 = 1600 */
   uint32_t max_arrows; /* messages drawn one by one; 0 = 2000; above, a sample */
+  /* 1: a trace with OpenMP records gets a row per thread (the thread
+   * states, docs/timeline.md "Threads"); 0: a row per rank, MPI records
+   * only, as for an MPI-only trace (what the diagnosis page draws). */
+  int threads;
   /* Called now and then while streaming (may be NULL): events read so far. */
   void (*progress)(void *arg, uint64_t events);
   void *progress_arg;
@@ -122,8 +126,8 @@ AUGUR_API void augur_timeline_column(const augur_timeline *tl, uint32_t rank, ui
                                      float out[AUGUR_TL_NSTATES]);
 AUGUR_API const augur_tl_message *augur_timeline_messages(const augur_timeline *tl, size_t *n);
 
-/* Thread rows. A trace with OpenMP records (augur_trace_omp_nblocks) gets
- * one row per thread, grouped by rank, in the thread states of
+/* Thread rows. With options.threads, a trace with OpenMP records
+ * (augur_trace_omp_nblocks) gets one row per thread, grouped by rank, in the thread states of
  * include/augur/omp.h (enum augur_tstate) over each rank's window; the rank
  * rows above are still built. 0 for an MPI-only trace. */
 AUGUR_API int augur_timeline_hybrid(const augur_timeline *tl);

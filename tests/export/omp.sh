@@ -3,7 +3,9 @@
 # timeline SVG and the Chrome, Paraver and OTF2 exports hold every thread
 # and its OpenMP states with their exact times (check_omp.py); the OTF2
 # archive reads back with otf2-print and `augur import` keeps its MPI
-# records. MKHYBRID: the test program that writes the trace.
+# records. The diagnosis page (an MPI analysis) is the same with and
+# without the OpenMP records. MKHYBRID: the test program that writes the
+# trace.
 . "$(dirname "$0")/../lib.sh"
 HERE="$(dirname "$0")"
 T="$D/h.augur"
@@ -26,4 +28,10 @@ if command -v otf2-print >/dev/null 2>&1; then
 else
   echo "otf2-print not installed: OTF2 part skipped"
 fi
+mkdir -p "$D/mpi"
+"$MKHYBRID" --write-mpi "$D/mpi/h.augur" || fail "writing the MPI-only trace"
+# (the page names the trace as given: the same relative name for both)
+(cd "$D" && "$AUGUR" diagnose h.augur --html diag.html >/dev/null) || fail "diagnose (OpenMP)"
+(cd "$D/mpi" && "$AUGUR" diagnose h.augur --html diag.html >/dev/null) || fail "diagnose (MPI)"
+cmp -s "$D/diag.html" "$D/mpi/diag.html" || fail "diagnose --html differs with OpenMP records"
 finish

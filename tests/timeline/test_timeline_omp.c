@@ -5,7 +5,8 @@
  * against the times written.
  *
  * `augur-test-timeline-omp --write DIR` writes the same trace to DIR (for
- * the CLI and export tests) and runs no test. */
+ * the CLI and export tests) and runs no test; `--write-mpi DIR` writes it
+ * without its OpenMP records. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -89,6 +90,8 @@ static size_t rank1_events(augur_event *ev) {
   return n;
 }
 
+static int with_omp = 1; /* 0: --write-mpi */
+
 static void write_rank(const char *dir, uint32_t r, augur_event *ev, size_t n) {
   augur_error err;
   int32_t world[2] = {0, 1};
@@ -115,7 +118,7 @@ static void write_rank(const char *dir, uint32_t r, augur_event *ev, size_t n) {
       mpi[nm++] = ev[i];
     }
     if (nm) assert_int_equal(augur_writer_events(w, th, mpi, nm, &err), 0);
-    if (no) assert_int_equal(augur_writer_omp_events(w, th, omps, no, &err), 0);
+    if (no && with_omp) assert_int_equal(augur_writer_omp_events(w, th, omps, no, &err), 0);
   }
   assert_int_equal(augur_writer_close(w, &err), 0);
 }
@@ -166,6 +169,12 @@ static void test_thread_rows(void **state) {
   if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
   augur_timeline *tl;
   augur_tl_options o = {.width = 1000};
+  /* Without threads: rank rows of the MPI records, as for an MPI-only trace. */
+  if (augur_timeline_build(&tl, t, &o, &err)) fail_msg("%s", err.msg);
+  assert_int_equal(augur_timeline_hybrid(tl), 0);
+  assert_int_equal(augur_timeline_nthreads(tl, 0), 0);
+  augur_timeline_free(tl);
+  o.threads = 1;
   if (augur_timeline_build(&tl, t, &o, &err)) fail_msg("%s", err.msg);
   assert_int_equal(augur_timeline_hybrid(tl), 1);
   assert_int_equal(augur_timeline_nthreads(tl, 0), 2);
@@ -208,7 +217,8 @@ static void test_thread_rows(void **state) {
 }
 
 int main(int argc, char **argv) {
-  if (argc == 3 && !strcmp(argv[1], "--write")) {
+  if (argc == 3 && (!strcmp(argv[1], "--write") || !strcmp(argv[1], "--write-mpi"))) {
+    with_omp = !strcmp(argv[1], "--write");
     write_hybrid(argv[2]);
     return 0;
   }

@@ -311,7 +311,7 @@ int augur_timeline_build(augur_timeline **out, augur_trace *t, const augur_tl_op
   tl->ranks = calloc(nr, sizeof *tl->ranks);
   tl->msg = malloc(o.max_arrows * sizeof *tl->msg);
   if (!tl->ranks || !tl->msg) goto nomem;
-  for (uint32_t r = 0; r < n && !tl->hybrid; r++)
+  for (uint32_t r = 0; r < n && o.threads && !tl->hybrid; r++)
     tl->hybrid = augur_trace_omp_nblocks(t, r) > 0;
   for (uint32_t i = 0; i < nr; i++) {
     tl_rank *r = &tl->ranks[i];
