@@ -111,6 +111,9 @@ typedef struct augur_tl_summary {
   uint64_t messages_drawn;  /* individually kept (== messages unless sampled) */
   uint64_t unmatched_sends; /* sends in range never matched by a receive */
   int exact;                /* 1: every rank's exact intervals were kept */
+  /* Thread rows: OpenMP begin/end records that did not pair (closed as the
+   * thread states close them, docs/pop.md): the rows are approximate. */
+  uint64_t omp_unbalanced;
 } augur_tl_summary;
 AUGUR_API void augur_timeline_summary(const augur_timeline *tl, augur_tl_summary *s);
 

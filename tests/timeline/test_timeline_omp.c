@@ -7,6 +7,7 @@
  * `augur-test-timeline-omp --write DIR` writes the same trace to DIR (for
  * the CLI and export tests) and runs no test; `--write-mpi DIR` writes it
  * without its OpenMP records. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -211,6 +212,44 @@ static void test_thread_rows(void **state) {
                       {5100, 5200, AUGUR_TS_OMP_WAIT},
                       {5200, 5220, AUGUR_TS_USEFUL}};
   check_thread(tl, 0, 1, 1, 0, w01, sizeof w01 / sizeof w01[0]);
+  augur_tl_summary s;
+  augur_timeline_summary(tl, &s);
+  assert_int_equal(s.omp_unbalanced, 0);
+  augur_timeline_free(tl);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
+/* Thread 1's end of its implicit task missing (a trace cut short inside
+ * the region): the rows are drawn, and the picture says they are
+ * approximate. */
+static void test_unpaired(void **state) {
+  (void)state;
+  char *dir = tu_tracedir();
+  tu_meta(dir, 2);
+  augur_event ev[32];
+  size_t n = rank0_events(ev), m = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!(ev[i].type == AUGUR_EV_OMP_ITASK_END && ev[i].thread == 1)) ev[m++] = ev[i];
+  write_rank(dir, 0, ev, m);
+  write_rank(dir, 1, ev, rank1_events(ev));
+  augur_trace *t;
+  augur_error err;
+  if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
+  augur_timeline *tl;
+  augur_tl_options o = {.threads = 1};
+  if (augur_timeline_build(&tl, t, &o, &err)) fail_msg("%s", err.msg);
+  augur_tl_summary s;
+  augur_timeline_summary(tl, &s);
+  assert_true(s.omp_unbalanced >= 1);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  assert_non_null(f);
+  assert_int_equal(augur_timeline_write_svg(tl, f, "t", &err), 0);
+  fclose(f);
+  assert_non_null(strstr(buf, "OpenMP begin/end records unpaired"));
+  free(buf);
   augur_timeline_free(tl);
   augur_trace_close(t);
   tu_cleanup(dir);
@@ -222,6 +261,7 @@ int main(int argc, char **argv) {
     write_hybrid(argv[2]);
     return 0;
   }
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_thread_rows)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_thread_rows),
+                                     cmocka_unit_test(test_unpaired)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -133,6 +133,7 @@ static int finish_threads(augur_timeline *tl, augur_error *err) {
     int rc = augur_tstates_finish(r->ts, &rs, err);
     r->ts = NULL;
     if (rc < 0) return rc;
+    tl->omp_unbalanced += rs.unbalanced;
     for (size_t k = 0; k < rs.nthreads && !tl->nomem; k++) {
       tl_thread *th = thread_row(tl, r, rs.threads[k].thread);
       if (th)
@@ -396,6 +397,7 @@ void augur_timeline_summary(const augur_timeline *tl, augur_tl_summary *s) {
   s->messages_drawn = tl->nmsg;
   s->unmatched_sends = tl->unmatched;
   s->exact = 1;
+  s->omp_unbalanced = tl->omp_unbalanced;
   for (uint32_t i = 0; i <= tl->rank_hi - tl->rank_lo; i++) {
     if (tl->ranks[i].row.overflow) s->exact = 0;
     for (size_t k = 0; k < tl->ranks[i].nthr; k++)

@@ -56,7 +56,8 @@ struct augur_timeline {
   size_t nbands, capbands;
   /* The trace has OpenMP records: one row per thread, grouped by rank. */
   int hybrid;
-  int nomem; /* a thread row could not grow (the tstates callback) */
+  int nomem;               /* a thread row could not grow (the tstates callback) */
+  uint64_t omp_unbalanced; /* unpaired OpenMP records over the ranks */
 };
 
 #endif

@@ -449,8 +449,14 @@ static void draw_legend(FILE *f, const augur_timeline *tl, const layout *L) {
     fprintf(f,
             "<text class=\"note\" id=\"note-threads\" x=\"10\" y=\"%.1f\">threads: a row per "
             "thread, grouped by rank; states from each rank's end of MPI_Init to its "
-            "MPI_Finalize (docs/openmp.md)</text>\n",
+            "MPI_Finalize (docs/openmp.md)",
             y + 32);
+  if (tl->hybrid && s.omp_unbalanced)
+    fprintf(f,
+            "; warning: %llu OpenMP begin/end records unpaired (trace cut short or "
+            "damaged?), closed at their thread's last record",
+            (unsigned long long)s.omp_unbalanced);
+  if (tl->hybrid) fputs("</text>\n", f);
   fputs("</g>\n", f);
 }
 
