@@ -305,7 +305,9 @@ int augur_export_chrome(augur_trace *t, const char *out, const augur_export_opts
                  "\"mpi_library\":\"%s\"",
                  path, c.nranks, (unsigned long long)events, (unsigned long long)mc.messages,
                  (unsigned long long)(mc.unmatched_send + mc.unmatched_recv), lib);
-  if (c.hybrid) exu_out_printf(&c.out, ",\"openmp_slices\":%llu", (unsigned long long)c.omp_slices);
+  if (c.hybrid)
+    exu_out_printf(&c.out, ",\"openmp_slices\":%llu,\"openmp_unpaired\":%llu",
+                   (unsigned long long)c.omp_slices, (unsigned long long)th.unpaired);
   exu_out_printf(&c.out, "}}\n");
   rc = exu_out_close(&c.out, err);
 done:
@@ -317,6 +319,7 @@ done:
     st->events = events;
     st->records = c.records;
     st->bytes = c.out.bytes;
+    st->omp_unpaired = th.unpaired;
   }
   augur_stream_close(s);
   exu_threads_free(&th);

@@ -162,6 +162,7 @@ int exu_threads_finish(exu_threads *x, augur_error *err) {
     int rc2 = augur_tstates_finish(x->r[i].b, &rs, err);
     x->r[i].b = NULL;
     if (rc2 < 0 && rc == AUGUR_OK) rc = rc2;
+    if (rc2 == AUGUR_OK) x->unpaired += rs.unbalanced;
     if (rc2 == AUGUR_OK) augur_rank_states_free(&rs);
   }
   return rc;

@@ -75,6 +75,7 @@ typedef struct exu_threads {
   exu_threads_rank *r;
   exu_state_fn fn;
   void *arg;
+  uint64_t unpaired; /* OpenMP begin/end records that did not pair (after finish) */
 } exu_threads;
 int exu_threads_open(exu_threads *x, augur_trace *t, exu_state_fn fn, void *arg, augur_error *err);
 int exu_threads_add(exu_threads *x, const augur_event *ev, augur_error *err);

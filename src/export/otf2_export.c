@@ -52,6 +52,7 @@ typedef struct xp {
   uint32_t nctr;
   uint32_t ctr_index[AUGUR_MAX_COUNTERS];
   int hybrid;          /* OpenMP records too */
+  uint64_t unpaired;   /* OpenMP ends without their begin, regions closed at the end */
   uint32_t lock_order; /* ThreadAcquireLock's acquisition order */
   augur_error *err;
   int rc;
@@ -313,6 +314,7 @@ static void omp_leave(xp *x, xloc *l, uint64_t ts) {
 static void omp_close(xp *x, xloc *l) {
   uint64_t ts = l->omp_ts;
   if (l->nomp && l->parent.t_end && ts < ts_of(x, l->parent.t_end)) ts = ts_of(x, l->parent.t_end);
+  x->unpaired += l->nomp;
   while (l->nomp)
     omp_leave(x, l, ts);
 }
@@ -366,7 +368,11 @@ static int omp_event(xp *x, xloc *l, const augur_event *e) {
   uint32_t k = l->nomp;
   while (k > 0 && l->omp_open[k - 1] != ty)
     k--;
-  if (!k) return x->rc; /* its begin was not seen */
+  if (!k) { /* its begin was not seen */
+    x->unpaired++;
+    return x->rc;
+  }
+  x->unpaired += l->nomp - k; /* regions left open inside it */
   while (l->nomp >= k)
     omp_leave(x, l, ts);
   if (e->type == AUGUR_EV_OMP_MUTEX_ACQUIRED) {
@@ -727,6 +733,7 @@ int augur_export_otf2(augur_trace *t, const char *out, const augur_export_opts *
     }
   }
   if (st) st->events = done;
+  if (st) st->omp_unpaired = x.unpaired;
   for (size_t i = 0; i < x.nlocs; i++) {
     if (st) st->records += x.locs[i].nevents;
     ok(&x, OTF2_Archive_CloseEvtWriter(x.ar, x.locs[i].w), "close event writer");

@@ -474,6 +474,7 @@ done:
     st->events = events;
     st->records = p.records;
     st->bytes = bytes;
+    st->omp_unpaired = th.unpaired;
   }
   augur_stream_close(s);
   exu_threads_free(&th);

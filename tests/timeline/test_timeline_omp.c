@@ -6,7 +6,8 @@
  *
  * `augur-test-timeline-omp --write DIR` writes the same trace to DIR (for
  * the CLI and export tests) and runs no test; `--write-mpi DIR` writes it
- * without its OpenMP records. */
+ * without its OpenMP records, `--write-cut DIR` without thread 1's end of
+ * its implicit task (as test_unpaired). */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -92,6 +93,7 @@ static size_t rank1_events(augur_event *ev) {
 }
 
 static int with_omp = 1; /* 0: --write-mpi */
+static int cut = 0;      /* 1: --write-cut */
 
 static void write_rank(const char *dir, uint32_t r, augur_event *ev, size_t n) {
   augur_error err;
@@ -124,10 +126,19 @@ static void write_rank(const char *dir, uint32_t r, augur_event *ev, size_t n) {
   assert_int_equal(augur_writer_close(w, &err), 0);
 }
 
+/* Rank 0's records without thread 1's OMP_ITASK_END; returns their count. */
+static size_t cut_itask_end(augur_event *ev, size_t n) {
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!(ev[i].type == AUGUR_EV_OMP_ITASK_END && ev[i].thread == 1)) ev[m++] = ev[i];
+  return m;
+}
+
 static void write_hybrid(const char *dir) {
   tu_meta(dir, 2);
   augur_event ev[32];
-  write_rank(dir, 0, ev, rank0_events(ev));
+  size_t n = rank0_events(ev);
+  write_rank(dir, 0, ev, cut ? cut_itask_end(ev, n) : n);
   write_rank(dir, 1, ev, rank1_events(ev));
 }
 
@@ -228,10 +239,7 @@ static void test_unpaired(void **state) {
   char *dir = tu_tracedir();
   tu_meta(dir, 2);
   augur_event ev[32];
-  size_t n = rank0_events(ev), m = 0;
-  for (size_t i = 0; i < n; i++)
-    if (!(ev[i].type == AUGUR_EV_OMP_ITASK_END && ev[i].thread == 1)) ev[m++] = ev[i];
-  write_rank(dir, 0, ev, m);
+  write_rank(dir, 0, ev, cut_itask_end(ev, rank0_events(ev)));
   write_rank(dir, 1, ev, rank1_events(ev));
   augur_trace *t;
   augur_error err;
@@ -256,8 +264,10 @@ static void test_unpaired(void **state) {
 }
 
 int main(int argc, char **argv) {
-  if (argc == 3 && (!strcmp(argv[1], "--write") || !strcmp(argv[1], "--write-mpi"))) {
-    with_omp = !strcmp(argv[1], "--write");
+  if (argc == 3 && (!strcmp(argv[1], "--write") || !strcmp(argv[1], "--write-mpi") ||
+                    !strcmp(argv[1], "--write-cut"))) {
+    with_omp = strcmp(argv[1], "--write-mpi") != 0;
+    cut = !strcmp(argv[1], "--write-cut");
     write_hybrid(argv[2]);
     return 0;
   }
