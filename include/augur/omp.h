@@ -47,6 +47,9 @@ typedef struct augur_thread_time {
   int initial;                 /* the thread of MPI_Init (thread 0 without one) */
   uint64_t ns[AUGUR_TS_COUNT]; /* sums to the rank's window */
   uint64_t records;            /* records of this thread read */
+  /* inside parallel regions this thread forked (its OMP_FORK .. OMP_JOIN,
+   * whatever state): the initial thread's is the rank's parallel time */
+  uint64_t region_ns;
 } augur_thread_time;
 
 /* One parallel region call site (OMP_FORK's callsite), over its instances.

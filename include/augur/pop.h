@@ -17,7 +17,8 @@
  *   MPI_LBE = LB, MPI_CE = CommE, MPI_PE = PE; OMP_PE = HPE / MPI_PE;
  *   OMP_LBE = HLBE / MPI_LBE; OMP_CE = OMP_PE / OMP_LBE.
  * TALP (thread time TT = sum over those threads of their rank's window):
- *   I_ser = idle time, I_lb and I_sch = the call sites' lb_ns and sched_ns;
+ *   I_ser = sum over ranks of (threads - 1) x (window - the initial
+ *   thread's region_ns), I_lb and I_sch = the call sites' lb_ns, sched_ns;
  *   OMP serialisation = (TT - I_ser) / TT, load balance = (TT - I_ser -
  *   I_lb) / (TT - I_ser), scheduling = (TT - I_ser - I_lb - I_sch) /
  *   (TT - I_ser - I_lb). */
@@ -37,8 +38,14 @@
 extern "C" {
 #endif
 
-#define AUGUR_POP_NOTES    4
+#define AUGUR_POP_NOTES    8
 #define AUGUR_POP_NOTE_MAX AUGUR_INCOMPLETE_MAX
+
+/* One parallel-region call site of one rank (augur/omp.h). */
+typedef struct augur_pop_region {
+  uint32_t rank;
+  augur_omp_site site;
+} augur_pop_region;
 
 typedef struct augur_pop {
   uint32_t nranks;   /* ranks with a window */
@@ -53,17 +60,24 @@ typedef struct augur_pop {
   uint64_t nthreads; /* threads counted */
   double thread_useful_avg_ns, thread_useful_max_ns;
   double hpe, hlbe, omp_pe, omp_lbe, omp_ce;
-  double thread_ns, idle_ns, lb_ns, sched_ns; /* TALP's TT, I_ser, I_lb, I_sch */
+  double thread_ns, ser_ns, lb_ns, sched_ns; /* TALP's TT, I_ser, I_lb, I_sch */
   double omp_ser_eff, omp_lb_eff, omp_sched_eff;
   /* OpenMP begin/end records that did not pair (augur/omp.h): the hybrid
    * figures are not to be trusted when not 0 (the text and JSON say so in
    * their hybrid part, so the MPI part reads as for an MPI-only trace). */
   uint64_t unbalanced;
+  /* Threads other than a rank's initial one with MPI time: their MPI calls
+   * are not in Useful_p (MPI_THREAD_MULTIPLE; augur_pop_trace notes it). */
+  uint64_t mpi_threads;
   /* What the figures cannot be trusted for (oversubscribed, incomplete,
    * damaged, no ideal time); trusted = 0 when any. */
   int trusted;
   size_t nnotes;
   char notes[AUGUR_POP_NOTES][AUGUR_POP_NOTE_MAX];
+  /* augur_pop_trace: every rank's parallel regions, by elapsed time
+   * descending (augur_pop_compute leaves them NULL / 0). */
+  size_t nregions;
+  augur_pop_region *regions;
 } augur_pop;
 
 /* The efficiencies of N ranks' states and T_IDEAL_NS (< 0: unknown). No
@@ -79,11 +93,14 @@ AUGUR_API void augur_pop_ideal_machine(augur_machine *m);
  * simulation failure leaves T_ideal unknown (noted). Fails only when out
  * of memory. */
 AUGUR_API int augur_pop_trace(augur_trace *t, augur_pop *out, augur_error *err);
+/* Frees what augur_pop_trace allocated (the regions). */
+AUGUR_API void augur_pop_free(augur_pop *p);
 
 /* The "Efficiencies (POP)" block of augur report, and its JSON object
- * (docs/pop.md; malloc'd, NULL when out of memory). */
-AUGUR_API void augur_pop_print_text(FILE *f, const augur_pop *p);
-AUGUR_API char *augur_pop_json(const augur_pop *p);
+ * (docs/pop.md; malloc'd, NULL when out of memory). T (may be NULL) names
+ * the regions' call sites; the text lists the TOP longest regions. */
+AUGUR_API void augur_pop_print_text(FILE *f, const augur_pop *p, augur_trace *t, int top);
+AUGUR_API char *augur_pop_json(const augur_pop *p, augur_trace *t);
 
 #ifdef __cplusplus
 }

@@ -16,8 +16,8 @@ static void on_progress(void *arg, uint32_t rank, uint32_t nranks, uint64_t even
 
 /* The report's JSON with the "efficiencies" object added last (the
  * report's own keys unchanged); takes REPORT, NULL when out of memory. */
-static char *with_efficiencies(char *report, const augur_pop *pop) {
-  char *eff = report ? augur_pop_json(pop) : NULL;
+static char *with_efficiencies(char *report, const augur_pop *pop, augur_trace *t) {
+  char *eff = report ? augur_pop_json(pop, t) : NULL;
   json_t *root = eff ? json_loads(report, 0, NULL) : NULL;
   json_t *e = root ? json_loads(eff, 0, NULL) : NULL;
   char *s = NULL;
@@ -76,8 +76,9 @@ int cmd_report(int argc, char **argv) {
     return cli_fail("%s", perr.msg);
   }
   if (json) {
-    char *s = with_efficiencies(augur_report_json(r, t, (int)top), &pop);
+    char *s = with_efficiencies(augur_report_json(r, t, (int)top), &pop, t);
     if (!s) {
+      augur_pop_free(&pop);
       augur_report_free(r);
       augur_trace_close(t);
       return cli_fail("out of memory writing JSON");
@@ -87,9 +88,10 @@ int cmd_report(int argc, char **argv) {
   } else {
     if (inc) printf("%s\n\n", inc);
     augur_report_print_text(stdout, r, t, (int)top);
-    augur_pop_print_text(stdout, &pop);
+    augur_pop_print_text(stdout, &pop, t, (int)top);
   }
   fflush(stdout);
+  augur_pop_free(&pop);
   augur_report_free(r);
   augur_trace_close(t);
   if (st != AUGUR_OK) return cli_fail("%s", err.msg);

@@ -1,7 +1,6 @@
 /* The POP efficiencies from thread states (include/augur/pop.h, docs/pop.md):
  * pure arithmetic, no trace, no simulation. */
 #include <assert.h>
-#include <math.h>
 #include <string.h>
 
 #include "augur/pop.h"
@@ -38,19 +37,25 @@ void augur_pop_compute(const augur_rank_states *ranks, uint32_t n, double t_idea
       out->useful_max_rank = s->rank;
     }
     out->unbalanced += s->unbalanced;
+    uint64_t threads = 0;
     if (s->omp_records) out->hybrid = 1;
     /* Threads: all of a rank with OpenMP records, else its initial thread
      * (other threads of an MPI-only rank are the program's own). */
     for (size_t i = 0; i < s->nthreads; i++) {
       const augur_thread_time *th = &s->threads[i];
+      if (!th->initial && th->ns[AUGUR_TS_MPI]) out->mpi_threads++;
       if (!s->omp_records && !th->initial) continue;
       double u = user_ns(th);
       out->nthreads++;
       tsum += u;
       if (u > out->thread_useful_max_ns) out->thread_useful_max_ns = u;
       out->thread_ns += window;
-      out->idle_ns += (double)th->ns[AUGUR_TS_IDLE];
+      threads++;
     }
+    /* The other threads had nothing to do while the initial one ran
+     * outside its parallel regions (measured on the initial thread: a
+     * worker's end of region can be reported late, at the next fork). */
+    if (threads > 1) out->ser_ns += (double)(threads - 1) * (window - (double)init->region_ns);
     for (size_t i = 0; i < s->nsites; i++) {
       out->lb_ns += s->sites[i].lb_ns;
       out->sched_ns += s->sites[i].sched_ns;
@@ -80,8 +85,9 @@ void augur_pop_compute(const augur_rank_states *ranks, uint32_t n, double t_idea
   out->omp_pe = ratio(out->hpe, out->par_eff);
   out->omp_lbe = ratio(out->hlbe, out->lb);
   out->omp_ce = ratio(out->omp_pe, out->omp_lbe);
-  double tt = out->thread_ns, a = tt - out->idle_ns, b = a - out->lb_ns, c = b - out->sched_ns;
+  double tt = out->thread_ns, a = tt - out->ser_ns, b = a - out->lb_ns, c = b - out->sched_ns;
+  /* Nested regions count their team's time again: never below 0. */
   out->omp_ser_eff = ratio(a, tt);
-  out->omp_lb_eff = ratio(b, a);
-  out->omp_sched_eff = ratio(c, b);
+  out->omp_lb_eff = b > 0 ? ratio(b, a) : 0;
+  out->omp_sched_eff = c > 0 ? ratio(c, b) : 0;
 }

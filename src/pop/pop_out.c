@@ -5,6 +5,7 @@
 
 #include "augur/pop.h"
 #include "augur/report.h"
+#include "augur/text.h"
 
 static void row(FILE *f, int depth, const char *name, double v, const char *what) {
   char label[64];
@@ -15,7 +16,25 @@ static void row(FILE *f, int depth, const char *name, double v, const char *what
     fprintf(f, "  %-30s %6.3f  %s\n", label, v, what);
 }
 
-void augur_pop_print_text(FILE *f, const augur_pop *p) {
+/* The TOP longest parallel regions: where, rank, instances, elapsed,
+ * imbalance (max / avg useful over the team), team. */
+static void print_regions(FILE *f, const augur_pop *p, augur_trace *t, int top) {
+  if (!p->nregions) return;
+  fprintf(f, "  %-34s %5s %9s %11s %9s %5s\n", "parallel region", "rank", "instances", "elapsed",
+          "imbalance", "team");
+  size_t n = p->nregions < (size_t)top ? p->nregions : (size_t)top;
+  for (size_t i = 0; i < n; i++) {
+    const augur_pop_region *r = &p->regions[i];
+    char where[512], el[32];
+    augur_fmt_callsite(where, sizeof where, t, (uint32_t)r->site.callsite);
+    augur_fmt_ns(el, sizeof el, r->site.elapsed_ns);
+    fprintf(f, "  %-34s %5u %9llu %11s %9.3f %5u\n", where, r->rank,
+            (unsigned long long)r->site.instances, el, r->site.imbalance, r->site.team);
+  }
+  if (p->nregions > n) fprintf(f, "  (%zu more; --json has all)\n", p->nregions - n);
+}
+
+void augur_pop_print_text(FILE *f, const augur_pop *p, augur_trace *t, int top) {
   fprintf(f, "\nEfficiencies (POP)\n");
   for (size_t i = 0; i < p->nnotes; i++)
     fprintf(f, "  warning: %s\n", p->notes[i]);
@@ -49,9 +68,10 @@ void augur_pop_print_text(FILE *f, const augur_pop *p) {
   row(f, 1, "OpenMP parallel efficiency", p->omp_pe, "= OpenMP load balance x other");
   row(f, 2, "OpenMP load balance", p->omp_lbe, "thread load balance / MPI load balance");
   row(f, 2, "OpenMP other", p->omp_ce, "fork, join, sync, idle threads");
-  row(f, 0, "OpenMP serialisation (TALP)", p->omp_ser_eff, "threads idle outside regions");
+  row(f, 0, "OpenMP serialisation (TALP)", p->omp_ser_eff, "other threads outside regions");
   row(f, 0, "OpenMP load balance (TALP)", p->omp_lb_eff, "inside regions");
   row(f, 0, "OpenMP scheduling (TALP)", p->omp_sched_eff, "inside regions");
+  print_regions(f, p, t, top < 1 ? 1 : top);
 }
 
 /* A figure: null when unknown (negative). */
@@ -70,7 +90,37 @@ static json_t *object(const field *f, size_t n) {
 #define OBJECT(...)                                                                                \
   object((const field[]){__VA_ARGS__}, sizeof((const field[]){__VA_ARGS__}) / sizeof(field))
 
-char *augur_pop_json(const augur_pop *p) {
+static json_t *u64s(const uint64_t *v, uint32_t n) {
+  json_t *a = json_array();
+  for (uint32_t i = 0; a && i < n; i++)
+    json_array_append_new(a, json_integer((json_int_t)v[i]));
+  return a;
+}
+
+/* Every rank's parallel regions (docs/pop.md). */
+static json_t *regions_json(const augur_pop *p, augur_trace *t) {
+  json_t *a = json_array();
+  for (size_t i = 0; a && i < p->nregions; i++) {
+    const augur_pop_region *r = &p->regions[i];
+    const augur_omp_site *s = &r->site;
+    char where[512];
+    augur_fmt_callsite(where, sizeof where, t, (uint32_t)s->callsite);
+    json_t *o = OBJECT({"elapsed_ns", (double)s->elapsed_ns}, {"imbalance", s->imbalance},
+                       {"load_imbalance_ns", s->lb_ns}, {"scheduling_ns", s->sched_ns});
+    json_object_set_new(o, "rank", json_integer(r->rank));
+    json_object_set_new(o, "callsite", json_integer((json_int_t)s->callsite));
+    json_object_set_new(o, "where", augur_json_text(where));
+    json_object_set_new(o, "instances", json_integer((json_int_t)s->instances));
+    json_object_set_new(o, "team", json_integer(s->team));
+    json_object_set_new(o, "useful_ns", u64s(s->useful_ns, s->team));
+    json_object_set_new(o, "iterations", u64s(s->iterations, s->team));
+    json_object_set_new(o, "chunks", u64s(s->chunks, s->team));
+    json_array_append_new(a, o);
+  }
+  return a;
+}
+
+char *augur_pop_json(const augur_pop *p, augur_trace *t) {
   json_t *o = OBJECT(
       {"run_ns", p->t_ns}, {"ideal_run_ns", p->t_ideal_ns}, {"useful_avg_ns", p->useful_avg_ns},
       {"useful_max_ns", p->useful_max_ns}, {"parallel", p->par_eff}, {"load_balance", p->lb},
@@ -81,10 +131,10 @@ char *augur_pop_json(const augur_pop *p) {
              {"load_balance", p->hlbe}, {"mpi_parallel", p->par_eff}, {"mpi_load_balance", p->lb},
              {"mpi_communication", p->comm_eff}, {"omp_parallel", p->omp_pe},
              {"omp_load_balance", p->omp_lbe}, {"omp_other", p->omp_ce});
-  json_t *talp =
-      OBJECT({"thread_ns", p->thread_ns}, {"idle_ns", p->idle_ns}, {"load_imbalance_ns", p->lb_ns},
-             {"scheduling_ns", p->sched_ns}, {"omp_serialisation", p->omp_ser_eff},
-             {"omp_load_balance", p->omp_lb_eff}, {"omp_scheduling", p->omp_sched_eff});
+  json_t *talp = OBJECT({"thread_ns", p->thread_ns}, {"outside_regions_ns", p->ser_ns},
+                        {"load_imbalance_ns", p->lb_ns}, {"scheduling_ns", p->sched_ns},
+                        {"omp_serialisation", p->omp_ser_eff}, {"omp_load_balance", p->omp_lb_eff},
+                        {"omp_scheduling", p->omp_sched_eff});
   json_t *notes = json_array();
   for (size_t i = 0; notes && i < p->nnotes; i++)
     json_array_append_new(notes, json_string(p->notes[i]));
@@ -99,6 +149,7 @@ char *augur_pop_json(const augur_pop *p) {
     json_object_set_new(h, "threads", json_integer((json_int_t)p->nthreads));
     json_object_set_new(h, "unbalanced_records", json_integer((json_int_t)p->unbalanced));
     json_object_set_new(h, "talp", talp);
+    json_object_set_new(h, "regions", regions_json(p, t));
     json_object_set_new(o, "hybrid", h);
     s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
   } else {

@@ -38,6 +38,42 @@ static void note(augur_pop *p, const char *fmt, ...) {
   va_end(ap);
 }
 
+static int cmp_region(const void *a, const void *b) {
+  const augur_pop_region *x = a, *y = b;
+  if (x->site.elapsed_ns != y->site.elapsed_ns)
+    return x->site.elapsed_ns > y->site.elapsed_ns ? -1 : 1;
+  if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+  return x->site.callsite < y->site.callsite ? -1 : (x->site.callsite > y->site.callsite);
+}
+
+/* Moves every rank's regions into P, longest first. */
+static int take_regions(augur_pop *p, augur_rank_states *rs, uint32_t n) {
+  size_t k = 0;
+  for (uint32_t r = 0; r < n; r++)
+    k += rs[r].nsites;
+  if (!k) return 0;
+  if (!(p->regions = calloc(k, sizeof *p->regions))) return -1;
+  for (uint32_t r = 0; r < n; r++) {
+    for (size_t i = 0; i < rs[r].nsites; i++)
+      p->regions[p->nregions++] = (augur_pop_region){rs[r].rank, rs[r].sites[i]};
+    rs[r].nsites = 0; /* moved: their arrays are P's now */
+  }
+  qsort(p->regions, p->nregions, sizeof *p->regions, cmp_region);
+  return 0;
+}
+
+void augur_pop_free(augur_pop *p) {
+  if (!p) return;
+  for (size_t i = 0; i < p->nregions; i++) {
+    free(p->regions[i].site.useful_ns);
+    free(p->regions[i].site.iterations);
+    free(p->regions[i].site.chunks);
+  }
+  free(p->regions);
+  p->regions = NULL;
+  p->nregions = 0;
+}
+
 int augur_pop_trace(augur_trace *t, augur_pop *out, augur_error *err) {
   assert(t && out);
   uint32_t n = augur_trace_nranks(t);
@@ -66,12 +102,17 @@ int augur_pop_trace(augur_trace *t, augur_pop *out, augur_error *err) {
     augur_sim_result_free(&sr);
   }
   augur_pop_compute(rs, n, ideal, out);
+  int rc = take_regions(out, rs, n);
   for (uint32_t r = 0; r < n; r++)
     augur_rank_states_free(&rs[r]);
   free(rs);
+  if (rc) return augur_fail(err, AUGUR_E_NOMEM, "efficiencies: out of memory (regions)");
 
   augur_hosts h;
-  if (augur_trace_hosts(t, &h, err) != AUGUR_OK) return AUGUR_E_NOMEM;
+  if (augur_trace_hosts(t, &h, err) != AUGUR_OK) {
+    augur_pop_free(out);
+    return AUGUR_E_NOMEM;
+  }
   if (h.oversubscribed)
     note(out,
          "oversubscribed: %u ranks on %u CPU%s (host %s%s): ranks also wait for a CPU, so "
@@ -82,8 +123,16 @@ int augur_pop_trace(augur_trace *t, augur_pop *out, augur_error *err) {
   char inc[AUGUR_INCOMPLETE_MAX];
   if (augur_trace_incomplete(t, inc, sizeof inc) > 0) note(out, "%s", inc);
   if (damaged[0]) note(out, "damaged trace: %s; the figures use what was read before", damaged);
-  if (src != AUGUR_OK)
+  if (out->mpi_threads)
+    note(out,
+         "MPI calls on %llu thread%s besides the ranks' initial threads (MPI_THREAD_MULTIPLE): "
+         "useful time is the initial threads' and counts those calls as useful",
+         (unsigned long long)out->mpi_threads, out->mpi_threads > 1 ? "s" : "");
+  if (out->nranks < n)
+    note(out, "%u of %u ranks have no records between MPI_Init and MPI_Finalize: left out",
+         n - out->nranks, n);
+  if (src != AUGUR_OK) /* a damaged trace's message is said once, above */
     note(out, "no run time on the ideal network (%s): serialisation and transfer unknown",
-         serr.msg);
+         damaged[0] && strstr(serr.msg, damaged) ? "the trace is damaged" : serr.msg);
   return AUGUR_OK;
 }

@@ -3,8 +3,14 @@
 # augur report's load balance and parallel efficiency within TOL (5 %) of
 # what the program's timers give, at 2 ranks, for an imbalanced run with
 # small messages and a near-balanced one with 1 MiB messages; the identity
-# PE = LB x SerE x TE holds in the JSON, the text block is there, and the
-# run on a CPU per rank is not flagged.
+# PE = LB x SerE x TE holds in the JSON, Useful is the report's compute time
+# per rank, the text block is there, and the
+# run on a CPU per rank is not flagged. Measured at load 8-9 on the 2 cores
+# (other jobs building and testing), 20 runs: 19 within 1.7 %; once +5.0 %
+# (LB) and +5.2 % (PE): a rank preempted or the recorder writing a block
+# outside an MPI call's timestamps, which augur counts as useful. Quiet, the
+# errors are +0.2 to +0.9 % (augur's window starts 0.6-1 ms earlier: the
+# recorder's work at the end of MPI_Init, after its timestamp).
 # usage: check.sh MPIEXEC APPDIR
 . "$(dirname "$0")/../lib.sh"
 mpiexec=$1
@@ -15,7 +21,7 @@ if [ ! -f "$lib" ] || [ ! -x "$apps/pop_check" ]; then
   echo "skipped: MPICH recorder or apps not built"
   exit 77
 fi
-for run in "imbalanced:-n 20 -b 4000 -k 100 -m 1024" "balanced:-n 10 -b 8000 -k 10 -m 1048576"; do
+for run in "imbalanced:-n 30 -b 6000 -k 100 -m 1024" "balanced:-n 20 -b 15000 -k 10 -m 1048576"; do
   name=${run%%:*}
   args=${run#*:}
   # shellcheck disable=SC2086 # ARGS are the app's options
@@ -45,6 +51,11 @@ for key, want in (("load_balance", lb), ("parallel", pe)):
         bad = 1
 if abs(e["parallel"] - e["load_balance"] * e["serialisation"] * e["transfer"]) > 1e-9:
     print(f"FAIL: {name}: PE != LB x SerE x TE: {e}")
+    bad = 1
+# Useful is report's compute time per rank (one thread: the same gaps)
+c = [r["compute_ns"] for r in json.load(open(report))["ranks"]]
+if abs(e["useful_max_ns"] - max(c)) > 1 or abs(e["useful_avg_ns"] - sum(c) / len(c)) > 1:
+    print(f"FAIL: {name}: useful {e['useful_avg_ns']} / {e['useful_max_ns']} != report's compute {c}")
     bad = 1
 if not e["trusted"] or e["notes"]:
     print(f"FAIL: {name}: a run with a CPU per rank flagged: {e['notes']}")

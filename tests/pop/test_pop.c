@@ -80,6 +80,7 @@ static augur_event msg(unsigned type, uint64_t t0, uint64_t t1, int32_t peer) {
  * 2.5 s, MPI_Finalize at 4.012 s. T = 4.002 s. On the ideal network the
  * message arrives when it is sent: rank 1 ends at 2 + 2 = 4 s = T_ideal.
  * LB = 2.75 / 3, CommE = 3 / 4.002, SerE = 3 / 4, TE = 4 / 4.002. */
+/* CUT: 1 = rank 1 stops before MPI_Finalize, 2 = its receive is on thread 1. */
 static augur_trace *serial_trace(char **dirp, const char *cpus, int cut) {
   char *dir = tu_tracedir();
   tu_meta(dir, 2);
@@ -90,8 +91,9 @@ static augur_trace *serial_trace(char **dirp, const char *cpus, int cut) {
   augur_event e1[] = {tu_ev(AUGUR_EV_INIT, 0, u),
                       msg(AUGUR_EV_RECV, u + 500 * MS, u + 2002 * MS, 0),
                       tu_ev(AUGUR_EV_FINALIZE, u + 4002 * MS, u + 4003 * MS)};
+  if (cut == 2) e1[1].thread = 1; /* the receive on a second thread */
   write_rank(dir, 0, e0, 3, cpus);
-  write_rank(dir, 1, e1, cut ? 2 : 3, cpus);
+  write_rank(dir, 1, e1, cut == 1 ? 2 : 3, cpus);
   augur_trace *t;
   augur_error err;
   if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
@@ -128,8 +130,20 @@ static void test_mpi_only(void **state) {
   near(p.omp_ser_eff, 1);
   near(p.omp_lb_eff, 1);
   near(p.omp_sched_eff, 1);
+  assert_int_equal(p.nregions, 0);
+  augur_pop_free(&p);
   augur_trace_close(t);
   tu_cleanup(dir);
+}
+
+/* The text block of P has A and B. */
+static void text_has(const augur_pop *p, augur_trace *t, const char *a, const char *b) {
+  char buf[4096];
+  FILE *f = fmemopen(buf, sizeof buf, "w");
+  assert_non_null(f);
+  augur_pop_print_text(f, p, t, 10);
+  fclose(f);
+  if (!strstr(buf, a) || !strstr(buf, b)) fail_msg("no '%s' or '%s' in:\n%s", a, b, buf);
 }
 
 /* The same run on one CPU, then with rank 1 cut before MPI_Finalize: the
@@ -144,11 +158,12 @@ static void test_notes(void **state) {
   assert_false(p.trusted);
   assert_int_equal(p.nnotes, 1);
   assert_non_null(strstr(p.notes[0], "oversubscribed: 2 ranks on 1 CPU (host h)"));
-  char *js = augur_pop_json(&p);
+  char *js = augur_pop_json(&p, t);
   assert_non_null(js);
   assert_non_null(strstr(js, "\"trusted\": false"));
   assert_non_null(strstr(js, "oversubscribed: 2 ranks"));
   free(js);
+  augur_pop_free(&p);
   augur_trace_close(t);
   tu_cleanup(dir);
 
@@ -158,12 +173,49 @@ static void test_notes(void **state) {
   assert_true(p.nnotes >= 1);
   if (!strstr(p.notes[0], "trace incomplete: rank 1")) fail_msg("%s", p.notes[0]);
   near(p.t_ns, 3001.0 * MS); /* rank 1 ends at its Recv (2.012 s), rank 0 at 3.011 s */
-  char buf[4096];
-  FILE *f = fmemopen(buf, sizeof buf, "w");
-  augur_pop_print_text(f, &p);
-  fclose(f);
-  assert_non_null(strstr(buf, "Efficiencies (POP)\n  warning: trace incomplete"));
-  assert_non_null(strstr(buf, "parallel efficiency"));
+  text_has(&p, t, "Efficiencies (POP)\n  warning: trace incomplete", "parallel efficiency");
+  augur_pop_free(&p);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+
+  /* Rank 1's receive made by a second thread: outside what the MPI figures
+   * cover (Useful is the initial thread's), and said. */
+  t = serial_trace(&dir, "0-1", 2);
+  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  assert_false(p.trusted);
+  assert_int_equal(p.mpi_threads, 1);
+  if (p.nnotes != 1 || !strstr(p.notes[0], "MPI calls on 1 thread besides"))
+    fail_msg("%zu notes: %s", p.nnotes, p.nnotes ? p.notes[0] : "");
+  augur_pop_free(&p);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
+/* A damaged rank file: the rank up to the damage, no ideal run time
+ * (serialisation and transfer unknown: null in the JSON), said once. */
+static void test_damaged(void **state) {
+  (void)state;
+  char *dir;
+  augur_trace *t = serial_trace(&dir, "0-1", 0);
+  augur_trace_close(t);
+  tu_flip_byte(tu_rank_file(dir, 1, 2), 40);
+  augur_error err;
+  if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
+  augur_pop p;
+  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  assert_false(p.trusted);
+  assert_true(p.ser_eff < 0 && p.trans_eff < 0 && p.t_ideal_ns < 0);
+  int damaged = 0, ideal = 0;
+  for (size_t i = 0; i < p.nnotes; i++) {
+    damaged += strstr(p.notes[i], "damaged trace: ") == p.notes[i];
+    ideal += !strcmp(p.notes[i], "no run time on the ideal network (the trace is damaged): "
+                                 "serialisation and transfer unknown");
+  }
+  if (damaged != 1 || ideal != 1) fail_msg("%zu notes, first: %s", p.nnotes, p.notes[0]);
+  char *js = augur_pop_json(&p, t);
+  assert_non_null(strstr(js, "\"serialisation\": null"));
+  free(js);
+  augur_pop_free(&p);
   augur_trace_close(t);
   tu_cleanup(dir);
 }
@@ -279,9 +331,13 @@ static void test_hybrid(void **state) {
   near(p.omp_lbe, 4725.0 / 5600);
   near(p.hpe, p.par_eff * p.omp_pe);
   near(p.omp_pe, p.omp_lbe * p.omp_ce);
-  near(p.omp_ser_eff, (14600.0 - 3150) / 14600);
-  near(p.omp_lb_eff, (11450.0 - 750) / 11450);
-  near(p.omp_sched_eff, (10700.0 - 900) / 10700);
+  /* I_ser: thread 1 while thread 0 is outside its region (7300 - 4300) */
+  assert_int_equal(a->region_ns, 4300);
+  assert_int_equal(b->region_ns, 0);
+  near(p.ser_ns, 3000);
+  near(p.omp_ser_eff, (14600.0 - 3000) / 14600);
+  near(p.omp_lb_eff, (11600.0 - 750) / 11600);
+  near(p.omp_sched_eff, (10850.0 - 900) / 10850);
   augur_rank_states_free(&rs);
 }
 
@@ -359,18 +415,130 @@ static void test_hybrid_trace(void **state) {
   near(p.hpe, 16250.0 / 3 / 7300);
   near(p.hlbe, 16250.0 / 3 / 6800);
   near(p.omp_pe, p.hpe / p.par_eff);
-  near(p.omp_ser_eff, (21900.0 - 3150) / 21900);
-  near(p.omp_lb_eff, (18750.0 - 750) / 18750);
-  near(p.omp_sched_eff, (18000.0 - 900) / 18000);
+  near(p.omp_ser_eff, (21900.0 - 3000) / 21900);
+  near(p.omp_lb_eff, (18900.0 - 750) / 18900);
+  near(p.omp_sched_eff, (18150.0 - 900) / 18150);
+  assert_int_equal(p.nregions, 1); /* rank 0's region, moved out of its states */
+  assert_int_equal(p.regions[0].rank, 0);
+  assert_int_equal(p.regions[0].site.elapsed_ns, 4300);
+  assert_int_equal(p.regions[0].site.useful_ns[1], 3850);
+  char *js = augur_pop_json(&p, t);
+  assert_non_null(js);
+  assert_non_null(strstr(js, "\"iterations\": [\n"));
+  free(js);
+  text_has(&p, t, "Efficiencies (POP, hybrid MPI+OpenMP: 3 threads)", "parallel region");
+  augur_pop_free(&p);
   augur_trace_close(t);
   tu_cleanup(dir);
 }
 
+/* One thread in a region of one: a critical section it waits 50 ns for,
+ * a masked block (useful), a sync region of 30 ns with a wait of 10 inside,
+ * an initial task (not a region), and a second region from the same site. */
+static void test_mutex_sync(void **state) {
+  (void)state;
+  augur_event ev[32];
+  size_t n = 0;
+  ev[n++] = tu_ev(AUGUR_EV_INIT, 0, 100);
+  ev[n] = omp(AUGUR_EV_OMP_ITASK_BEGIN, 0, 100);
+  ev[n].flags = 1, ev[n++].peer = 1; /* the initial task */
+  for (uint64_t r = 1, t = 200; r <= 2; r++, t += 1000) {
+    ev[n] = omp(AUGUR_EV_OMP_FORK, 0, t);
+    ev[n].req = r, ev[n++].callsite = 0x77;
+    ev[n] = omp(AUGUR_EV_OMP_ITASK_BEGIN, 0, t + 10);
+    ev[n].req = r, ev[n++].peer = 1;
+    ev[n++] = omp(AUGUR_EV_OMP_MUTEX_ACQUIRE, 0, t + 100);
+    ev[n++] = omp(AUGUR_EV_OMP_MUTEX_ACQUIRED, 0, t + 150);
+    ev[n++] = omp(AUGUR_EV_OMP_MUTEX_RELEASED, 0, t + 200);
+    ev[n++] = omp(AUGUR_EV_OMP_MASKED_BEGIN, 0, t + 200);
+    ev[n++] = omp(AUGUR_EV_OMP_MASKED_END, 0, t + 300);
+    ev[n++] = omp(AUGUR_EV_OMP_SYNC_BEGIN, 0, t + 300);
+    ev[n++] = omp(AUGUR_EV_OMP_WAIT_BEGIN, 0, t + 310);
+    ev[n++] = omp(AUGUR_EV_OMP_WAIT_END, 0, t + 320);
+    ev[n++] = omp(AUGUR_EV_OMP_SYNC_END, 0, t + 330);
+    ev[n] = omp(AUGUR_EV_OMP_ITASK_END, 0, t + 340);
+    ev[n++].req = r;
+    ev[n] = omp(AUGUR_EV_OMP_JOIN, 0, t + 350);
+    ev[n++].req = r;
+  }
+  ev[n++] = tu_ev(AUGUR_EV_FINALIZE, 3100, 3200);
+  augur_rank_states rs;
+  augur_error err;
+  assert_int_equal(augur_rank_states_events(ev, n, 0, &rs, &err), AUGUR_OK);
+  assert_int_equal(rs.unbalanced, 0);
+  const augur_thread_time *a = &rs.threads[0];
+  assert_int_equal(a->ns[AUGUR_TS_OMP_MUTEX], 2 * 50);
+  assert_int_equal(a->ns[AUGUR_TS_OMP_SYNC], 2 * 20);
+  assert_int_equal(a->ns[AUGUR_TS_OMP_WAIT], 2 * 10);
+  assert_int_equal(a->ns[AUGUR_TS_OMP_FORK], 2 * 10);
+  assert_int_equal(a->ns[AUGUR_TS_OMP_JOIN], 2 * 10);
+  assert_int_equal(a->ns[AUGUR_TS_USEFUL], 2 * (90 + 150 + 10));
+  assert_int_equal(a->ns[AUGUR_TS_SERIAL], 3000 - 2 * 350);
+  assert_int_equal(a->region_ns, 2 * 350);
+  assert_int_equal(rs.nsites, 1);
+  assert_int_equal(rs.sites[0].instances, 2);
+  assert_int_equal(rs.sites[0].useful_ns[0], 2 * 250);
+  near(rs.sites[0].sched_ns, 2 * (350.0 - 250));
+  augur_rank_states_free(&rs);
+}
+
+/* Random OpenMP records (any type, 3 threads, 3 region ids, MPI calls
+ * among them), 2000 sequences: never a crash, and every thread's states add
+ * up to the window whatever pairs or does not. */
+static void test_random(void **state) {
+  (void)state;
+  static const unsigned types[] = {AUGUR_EV_OMP_FORK,
+                                   AUGUR_EV_OMP_JOIN,
+                                   AUGUR_EV_OMP_ITASK_BEGIN,
+                                   AUGUR_EV_OMP_ITASK_END,
+                                   AUGUR_EV_OMP_WORK_BEGIN,
+                                   AUGUR_EV_OMP_WORK_END,
+                                   AUGUR_EV_OMP_SYNC_BEGIN,
+                                   AUGUR_EV_OMP_SYNC_END,
+                                   AUGUR_EV_OMP_WAIT_BEGIN,
+                                   AUGUR_EV_OMP_WAIT_END,
+                                   AUGUR_EV_OMP_MUTEX_ACQUIRE,
+                                   AUGUR_EV_OMP_MUTEX_ACQUIRED,
+                                   AUGUR_EV_OMP_MASKED_BEGIN,
+                                   AUGUR_EV_OMP_MASKED_END,
+                                   AUGUR_EV_OMP_DISPATCH,
+                                   AUGUR_EV_OMP_THREAD_BEGIN,
+                                   AUGUR_EV_BARRIER};
+  unsigned seed = 24;
+  for (int k = 0; k < 2000; k++) {
+    augur_event ev[64];
+    size_t n = 0;
+    uint64_t t = 100;
+    ev[n++] = tu_ev(AUGUR_EV_INIT, 0, t);
+    size_t len = 1 + (size_t)(rand_r(&seed) % 60);
+    for (size_t i = 0; i < len; i++) {
+      t += (uint64_t)(rand_r(&seed) % 50);
+      unsigned ty = types[rand_r(&seed) % (sizeof types / sizeof types[0])];
+      augur_event e = ty == AUGUR_EV_BARRIER ? tu_ev(ty, t, t + 20) : omp(ty, 0, t);
+      if (ty == AUGUR_EV_BARRIER) t += 20;
+      e.thread = (uint32_t)(rand_r(&seed) % 3);
+      e.req = (uint64_t)(rand_r(&seed) % 3);
+      e.aux = (uint32_t)(rand_r(&seed) % 4);
+      e.peer = rand_r(&seed) % 4;
+      e.flags = (uint16_t)(rand_r(&seed) % 2);
+      ev[n++] = e;
+    }
+    if (rand_r(&seed) % 2) ev[n++] = tu_ev(AUGUR_EV_FINALIZE, t + 10, t + 20);
+    augur_rank_states rs;
+    augur_error err;
+    assert_int_equal(augur_rank_states_events(ev, n, 0, &rs, &err), AUGUR_OK);
+    for (size_t i = 0; i < rs.nthreads; i++)
+      assert_int_equal(sum_states(&rs.threads[i]), rs.t1 - rs.t0);
+    augur_rank_states_free(&rs);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_mpi_only),     cmocka_unit_test(test_notes),
-      cmocka_unit_test(test_hybrid),       cmocka_unit_test(test_truncated),
-      cmocka_unit_test(test_hybrid_trace),
+      cmocka_unit_test(test_mpi_only),  cmocka_unit_test(test_notes),
+      cmocka_unit_test(test_damaged),   cmocka_unit_test(test_hybrid),
+      cmocka_unit_test(test_truncated), cmocka_unit_test(test_hybrid_trace),
+      cmocka_unit_test(test_random),    cmocka_unit_test(test_mutex_sync),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,7 +33,7 @@ typedef struct thr {
   uint32_t thread;
   uint64_t last;     /* time accounted for up to here */
   uint64_t last_rec; /* the end of its last record */
-  uint64_t records;
+  uint64_t records, region_ns;
   uint64_t ns[AUGUR_TS_COUNT + 1]; /* + OUTSIDE */
   frame *st;
   size_t nst, cap;
@@ -192,12 +192,20 @@ static void emit(augur_tstates *b, thr *th, uint64_t a, uint64_t upto, unsigned 
   th->pend_b = upto;
 }
 
+/* The thread is between a fork and the join of a region it forked. */
+static int forked(const thr *th) {
+  for (size_t i = 0; i < th->nst; i++)
+    if (th->st[i].kind == F_FORK || th->st[i].kind == F_JOIN) return 1;
+  return 0;
+}
+
 /* Counts [th->last, upto) in STATE (clipped to the window start). */
 static void charge(augur_tstates *b, thr *th, uint64_t upto, unsigned state) {
   uint64_t a = th->last > b->t0 ? th->last : b->t0;
   if (b->started && upto > a) {
     th->ns[state] += upto - a;
     emit(b, th, a, upto, state);
+    if (forked(th)) th->region_ns += upto - a;
     if (state == AUGUR_TS_USEFUL) {
       const frame *f = inst_frame(th);
       inst *in = f ? inst_by_serial(b, f->inst) : NULL;
@@ -451,6 +459,7 @@ static int fill(augur_tstates *b, augur_rank_states *out) {
     o->thread = th->thread;
     o->initial = th->thread == initial;
     o->records = th->records;
+    o->region_ns = th->region_ns;
     memcpy(o->ns, th->ns, sizeof o->ns);
     o->ns[o->initial ? AUGUR_TS_SERIAL : AUGUR_TS_IDLE] += th->ns[OUTSIDE];
   }
