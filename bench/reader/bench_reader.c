@@ -1,6 +1,6 @@
 /* augur-bench-reader — size and speed of the trace format.
  *
- *   augur-bench-reader [--events N] [--runs R] [--json] [--keep DIR] [TRACE.augur]
+ *   augur-bench-reader [--events N] [--runs R] [--json] [--keep DIR] [--omp] [TRACE.augur]
  *
  * Builds a synthetic halo-exchange trace (one rank, N records: Irecv, Irecv,
  * Isend, Isend, Waitall + 4 completions, Allreduce per iteration, jittery ns
@@ -8,7 +8,10 @@
  * disk, writer throughput and rank-stream reader throughput (median of R
  * runs), both in events per CPU second of one thread. --keep DIR writes the
  * synthetic trace to DIR (a NAME.augur path) and leaves it there. With a TRACE argument it also
- * reports that trace's figures. */
+ * reports that trace's figures. --omp writes as many OpenMP point records (kind-3 blocks, a
+ * fork/join cycle after each call) as MPI records, on the same thread: the reader figure is
+ * still the MPI rank stream's, to show what the OpenMP blocks cost an MPI analysis (bytes
+ * then count both kinds). */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <dirent.h>
 #include <ftw.h>
@@ -202,7 +205,7 @@ static int median_read(const char *path, int runs, double *rate, uint64_t *event
 
 int main(int argc, char **argv) {
   uint64_t n = 10000000;
-  int runs = 5, json = 0;
+  int runs = 5, json = 0, omp = 0;
   const char *trace = NULL, *keep = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--events") && i + 1 < argc)
@@ -211,10 +214,12 @@ int main(int argc, char **argv) {
       runs = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--json"))
       json = 1;
+    else if (!strcmp(argv[i], "--omp"))
+      omp = 1;
     else if (!strcmp(argv[i], "--keep") && i + 1 < argc)
       keep = argv[++i];
     else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-      printf("usage: augur-bench-reader [--events N] [--runs R] [--json] [--keep DIR] "
+      printf("usage: augur-bench-reader [--events N] [--runs R] [--json] [--keep DIR] [--omp] "
              "[TRACE.augur]\n");
       return 0;
     } else if (argv[i][0] != '-' && !trace)
@@ -247,7 +252,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   enum { BUF = 8192 };
-  augur_event *buf = malloc(BUF * sizeof *buf);
+  augur_event *buf = malloc(BUF * sizeof *buf), *obuf = omp ? malloc(BUF * sizeof *obuf) : NULL;
   gen g = {.t = 1000000000ull};
   augur_module_def mod = {1, "/usr/bin/stencil"};
   augur_writer_def_module(w, &mod, &err);
@@ -269,6 +274,18 @@ int main(int argc, char **argv) {
       fprintf(stderr, "augur-bench-reader: %s\n", err.msg);
       return 1;
     }
+    for (size_t i = 0; omp && i < k; i++) { /* one point record per MPI record, after it */
+      static const unsigned cycle[4] = {AUGUR_EV_OMP_FORK, AUGUR_EV_OMP_ITASK_BEGIN,
+                                        AUGUR_EV_OMP_ITASK_END, AUGUR_EV_OMP_JOIN};
+      memset(&obuf[i], 0, sizeof obuf[i]);
+      obuf[i].type = (uint16_t)cycle[i % 4];
+      obuf[i].t_start = obuf[i].t_end = (buf[k - 1].t_end ? buf[k - 1].t_end : g.t) + 1 + i;
+      obuf[i].req = g.iter;
+    }
+    if (omp && augur_writer_omp_events(w, 0, obuf, k, &err)) {
+      fprintf(stderr, "augur-bench-reader: %s\n", err.msg);
+      return 1;
+    }
     wsecs += now() - t0;
     done += k;
   }
@@ -279,6 +296,7 @@ int main(int argc, char **argv) {
   }
   wsecs += now() - t0;
   free(buf);
+  free(obuf);
 
   double rate;
   uint64_t events, bytes;

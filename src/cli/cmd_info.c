@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <jansson.h>
+
 #include "augur/report.h"
 #include "augur/text.h"
 #include "cli.h"
@@ -64,16 +66,23 @@ static void print_facts(augur_trace *t) {
          in->counters_requested ? in->counters_requested : "default (auto)");
 }
 
+/* OpenMP records and blocks of the whole trace. */
+static void omp_totals(augur_trace *t, uint64_t *records, size_t *blocks) {
+  *records = 0;
+  *blocks = 0;
+  for (uint32_t r = 0; r < augur_trace_nranks(t); r++) {
+    *records += augur_trace_omp_nevents(t, r);
+    *blocks += augur_trace_omp_nblocks(t, r);
+  }
+}
+
 /* What the recorder saw of OpenMP (trace.json "openmp", docs/openmp.md):
  * the mode and what is recorded, then the note a user must read. */
 static void print_openmp(augur_trace *t) {
   const augur_omp_meta *om = &augur_trace_info_get(t)->openmp;
-  uint64_t records = 0;
-  size_t blocks = 0;
-  for (uint32_t r = 0; r < augur_trace_nranks(t); r++) {
-    records += augur_trace_omp_nevents(t, r);
-    blocks += augur_trace_omp_nblocks(t, r);
-  }
+  uint64_t records;
+  size_t blocks;
+  omp_totals(t, &records, &blocks);
   char safe[4 * 1024 + 1], cut[1025];
   snprintf(cut, sizeof cut, "%s", om->mode);
   printf("OpenMP       %s", augur_text_safe(cut, safe, sizeof safe));
@@ -232,14 +241,86 @@ static int print_damage(augur_trace *t, const char **first) {
   return damaged;
 }
 
+/* The trace's facts as JSON (docs/cli.md "augur info"): what the text
+ * says but the communicators and counters. Returns the number of damage
+ * messages (as print_damage), *first the first one. */
+static int print_json(augur_trace *t, const char **first) {
+  const augur_trace_info *in = augur_trace_info_get(t);
+  const augur_omp_meta *om = &in->openmp;
+  json_t *o = json_object(), *argv = json_array(), *cbs = json_object(), *ranks = json_array(),
+         *damage = json_array();
+  for (int i = 0; i < in->argc; i++)
+    json_array_append_new(argv, augur_json_text(in->argv[i]));
+  for (size_t i = 0; i < om->ncallbacks; i++)
+    json_object_set_new(cbs, om->callbacks[i].name, json_integer(om->callbacks[i].result));
+  uint64_t records;
+  size_t blocks;
+  omp_totals(t, &records, &blocks);
+  int damaged = 0;
+  uint32_t n = augur_trace_nranks(t);
+  for (uint32_t r = 0; r < n; r++) {
+    const augur_rank_def *d = augur_trace_rank(t, r);
+    const char *dmg = NULL, *drop = NULL;
+    augur_trace_damage(t, r, &dmg);
+    size_t ndrop = augur_trace_dropped(t, r, &drop);
+    json_array_append_new(
+        ranks,
+        json_pack("{s:I,s:o,s:I,s:I,s:I,s:f,s:I,s:I,s:I,s:s}", "rank", (json_int_t)r, "host",
+                  augur_json_text(d && d->host ? d->host : ""), "pid", (json_int_t)(d ? d->pid : 0),
+                  "events", (json_int_t)augur_trace_nevents(t, r), "omp_records",
+                  (json_int_t)augur_trace_omp_nevents(t, r), "last_s",
+                  (double)augur_trace_rank_end_ns(t, r) / 1e9, "blocks",
+                  (json_int_t)augur_trace_nblocks(t, r), "omp_blocks",
+                  (json_int_t)augur_trace_omp_nblocks(t, r), "bytes",
+                  (json_int_t)rank_file_bytes(augur_trace_path(t), r, n), "status",
+                  dmg              ? "damaged"
+                  : !d             ? "no rank facts"
+                  : d->finalize_ns ? "complete"
+                                   : "no MPI_Finalize"));
+    if (dmg && !damaged++) *first = dmg;
+    if (dmg) json_array_append_new(damage, augur_json_text(dmg));
+    if (ndrop && !damaged++) *first = drop;
+    if (ndrop) json_array_append_new(damage, augur_json_text(drop));
+  }
+  json_object_set_new(o, "schema", json_integer(1));
+  json_object_set_new(o, "trace", augur_json_text(augur_trace_path(t)));
+  json_object_set_new(
+      o, "format",
+      json_pack("[I,I]", (json_int_t)in->version_major, (json_int_t)in->version_minor));
+  json_object_set_new(o, "argv", argv);
+  json_object_set_new(o, "mpi_library", augur_json_text(in->mpi_library));
+  json_object_set_new(o, "mpi_version", augur_json_text(in->mpi_version));
+  json_object_set_new(o, "recorder", augur_json_text(in->recorder));
+  json_object_set_new(o, "start_unix_ns", json_integer((json_int_t)in->start_unix_ns));
+  json_object_set_new(o, "nranks", json_integer(n));
+  json_object_set_new(o, "complete", json_boolean(in->complete));
+  json_object_set_new(o, "payload_hash", json_boolean(in->payload_hash));
+  json_object_set_new(o, "counters_requested", augur_json_text(in->counters_requested));
+  json_object_set_new(o, "openmp",
+                      json_pack("{s:o,s:o,s:o,s:I,s:I,s:I,s:o}", "mode", augur_json_text(om->mode),
+                                "runtime", augur_json_text(om->runtime), "note",
+                                augur_json_text(om->note), "records", (json_int_t)records, "blocks",
+                                (json_int_t)blocks, "dropped_before_init",
+                                (json_int_t)om->dropped_before_init, "callbacks", cbs));
+  json_object_set_new(o, "ranks", ranks);
+  json_object_set_new(o, "damage", damage);
+  char *js = json_dumps(o, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+  if (js) puts(js);
+  free(js);
+  json_decref(o);
+  return damaged;
+}
+
 int cmd_info(int argc, char **argv) {
-  const cli_opt options[] = {{0}};
+  int json = 0;
+  const cli_opt options[] = {
+      CLI_FLAG("--json", NULL, &json, "print the facts as JSON (schema: docs/cli.md)"), {0}};
   const cli_spec spec = {
-      .usage = "usage: augur info TRACE\n"
+      .usage = "usage: augur info TRACE [--json]\n"
                "\n"
-               "What a trace holds: the recorded command, MPI library, ranks (host, pid,\n"
-               "events, blocks, bytes on disk, complete or not), communicators, counters\n"
-               "and any damage. Exits 1 if the trace is damaged.\n",
+               "What a trace holds: the recorded command, MPI library, OpenMP, ranks (host,\n"
+               "pid, events, blocks, bytes on disk, complete or not), communicators,\n"
+               "counters and any damage. Exits 1 if the trace is damaged.\n",
       .opts = options,
       CLI_ONE_TRACE};
   cli_args args;
@@ -248,14 +329,19 @@ int cmd_info(int argc, char **argv) {
   augur_trace *t = NULL;
   int rc = cli_open_trace(path, &t);
   if (rc != CLI_OK) return rc;
-  print_facts(t);
-  print_openmp(t);
-  print_placement(t);
-  print_ranks(t);
-  print_comms(t);
-  print_counters(t);
   const char *first = NULL;
-  int damaged = print_damage(t, &first);
+  int damaged;
+  if (json) {
+    damaged = print_json(t, &first);
+  } else {
+    print_facts(t);
+    print_openmp(t);
+    print_placement(t);
+    print_ranks(t);
+    print_comms(t);
+    print_counters(t);
+    damaged = print_damage(t, &first);
+  }
   fflush(stdout);
   rc = CLI_OK;
   if (damaged)

@@ -466,19 +466,26 @@ typedef struct scan_bufs {
  * block of the thread has the same first_ns, last_ns, count and payload hash,
  * as out of order otherwise. LAST maps a thread to the index of its last
  * block. Returns 1 to index the block, 0 to drop it. */
+static int same_block(const aug_block *b, const aug_blkhdr *h) {
+  return b->info.thread == h->thread && b->info.first_ns == h->first_ns &&
+         b->info.last_ns == h->last_ns && b->info.nevents == h->count &&
+         b->payload_hash == h->payload_hash;
+}
+
 static int in_order(aug_rank *r, uint32_t rank, uint64_t off, const aug_blkhdr *h,
                     const aug_block *blocks, size_t nblocks, const aug_u64map *last) {
   uint32_t ix;
   if (!aug_u64map_get(last, h->thread, &ix)) return 1;
   const aug_block *prev = &blocks[ix];
-  if (h->first_ns >= prev->info.last_ns) return 1;
+  /* A block whose records all carry one time (OpenMP point records, or
+   * zero-length calls) may start where the previous one ended: only an
+   * exact copy of the previous block is a repeat then. */
+  if (h->first_ns >= prev->info.last_ns && !same_block(prev, h)) return 1;
   /* The repeat is looked for among the last 4096 blocks: bounded work per
    * bad block whatever the file holds. */
   for (size_t i = nblocks, k = 0; i-- > 0 && k < 4096; k++) {
     const aug_block *b = &blocks[i];
-    if (b->info.thread == h->thread && b->info.first_ns == h->first_ns &&
-        b->info.last_ns == h->last_ns && b->info.nevents == h->count &&
-        b->payload_hash == h->payload_hash) {
+    if (same_block(b, h)) {
       set_dropped(r,
                   "%s: rank %u: block at offset %llu: repeats the events block at offset %llu "
                   "(thread %u, same times and checksum); dropped",

@@ -1,9 +1,9 @@
 # OpenMP records change no MPI output (issue 24; docs/openmp.md): the known
 # trace, and the same with OpenMP records on thread 0 and on an extra thread
 # 7 (GEN_OMP), give byte-identical report (and --json; but for report's
-# hybrid efficiencies), diagnose --json, phases and
-# simulate --json. augur info says the OpenMP mode; augur dump shows the
-# OpenMP records, and with --kinds mpi prints what the MPI-only trace prints.
+# hybrid efficiencies), diagnose --json, phases and simulate --json. augur
+# info (text and --json) says the OpenMP mode; augur dump shows the OpenMP
+# records, and with --kinds mpi prints what the MPI-only trace prints.
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$D/mpi" "$D/omp"
 "$GEN" "$D/mpi/t.augur" || { fail "gen_trace failed"; finish; }
@@ -76,4 +76,12 @@ contains "$D/out" "OpenMP       ompt - gen_trace OpenMP; 190 records in 6 blocks
 contains "$D/out" "             gen_trace: hand-built OpenMP records"
 expect 0 0 "$AUGUR" info "$D/mpi/t.augur"
 contains "$D/out" "OpenMP       unknown (trace.json does not say"
+expect 0 0 "$AUGUR" info --json "$D/mpi/t.augur"
+tr -d ' \n' <"$D/out" >"$D/info.json"
+contains "$D/info.json" '"openmp":{"mode":"unknown","runtime":"","note":"","records":0,"blocks":0'
+expect 0 0 "$AUGUR" info --json "$D/omp/t.augur"
+tr -d ' \n' <"$D/out" >"$D/info.json"
+contains "$D/info.json" '"mode":"ompt","runtime":"gen_traceOpenMP","note":"gen_trace:hand-builtOpenMPrecords","records":190,"blocks":6,"dropped_before_init":0'
+contains "$D/info.json" '"events":9,"omp_records":60,'
+contains "$D/info.json" '"damage":[]'
 finish

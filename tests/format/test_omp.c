@@ -188,6 +188,47 @@ static void test_mpi_stream_unchanged(void **state) {
   free(h);
 }
 
+/* The signal handler's writer: OpenMP records go to a kind-3 block too,
+ * uncompressed, from the reserved buffers. */
+static void test_in_signal(void **state) {
+  (void)state;
+  char *dir = tu_tracedir();
+  tu_meta(dir, 1);
+  augur_error err;
+  augur_writer *w;
+  assert_int_equal(augur_writer_open(&w, dir, 0, 1, 0, &err), 0);
+  assert_int_equal(augur_writer_reserve(w, 64, &err), 0);
+  augur_event o[40], m = tu_ev(AUGUR_EV_BARRIER, 100, 200);
+  for (uint64_t i = 0; i < 40; i++) {
+    o[i] = tu_ev(i % 2 ? AUGUR_EV_OMP_WAIT_END : AUGUR_EV_OMP_WAIT_BEGIN, 150 + i, 150 + i);
+    o[i].thread = 3;
+  }
+  assert_int_equal(augur_writer_events_in_signal(w, 3, &m, 1), 0);
+  assert_int_equal(augur_writer_omp_events_in_signal(w, 3, o, 40), 0);
+  assert_int_equal(augur_writer_close(w, &err), 0);
+  augur_trace *t = open_ok(dir);
+  assert_int_equal(augur_trace_nblocks(t, 0), 1);
+  assert_int_equal(augur_trace_omp_nblocks(t, 0), 1);
+  const augur_block_info *b = augur_trace_omp_block(t, 0, 0);
+  assert_int_equal(b->kind, 3);
+  assert_int_equal(b->thread, 3);
+  assert_int_equal(b->nevents, 40);
+  augur_stream *s;
+  assert_int_equal(augur_stream_rank_kinds(t, 0, AUGUR_KIND_OMP, &s, &err), 0);
+  size_t n;
+  int rc;
+  augur_event *v = tu_read_stream(s, &n, &rc, &err);
+  assert_int_equal(rc, 0);
+  assert_int_equal(n, 40);
+  for (size_t i = 0; i < n; i++) {
+    assert_int_equal(v[i].type, o[i].type);
+    assert_int_equal(v[i].thread, 3);
+  }
+  free(v);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
 /* 0 for an MPI record, 1 for an OpenMP record. */
 static int kind_of(const augur_event *e) {
   return augur_event_is_omp(e->type);
@@ -287,7 +328,8 @@ static void test_kinds_stream(void **state) {
 }
 
 /* At equal times an MPI record comes before an OpenMP record, whatever the
- * threads. */
+ * threads; a repeated OpenMP block is dropped, also one of a single point
+ * record (it starts where the previous block ended). */
 static void test_ties(void **state) {
   (void)state;
   char *dir = tu_tracedir();
@@ -295,21 +337,37 @@ static void test_ties(void **state) {
   augur_error err;
   augur_writer *w;
   assert_int_equal(augur_writer_open(&w, dir, 0, 1, 0, &err), 0);
-  augur_event o = tu_ev(AUGUR_EV_OMP_FORK, 500, 500);
+  augur_event o[2] = {tu_ev(AUGUR_EV_OMP_FORK, 500, 500), tu_ev(AUGUR_EV_OMP_JOIN, 510, 510)};
   augur_event b = tu_ev(AUGUR_EV_BARRIER, 500, 600);
-  assert_int_equal(augur_writer_omp_events(w, 0, &o, 1, &err), 0);
+  assert_int_equal(augur_writer_omp_events(w, 0, o, 2, &err), 0);
   assert_int_equal(augur_writer_events(w, 1, &b, 1, &err), 0);
+  /* thread 0's OpenMP block written twice: the repeat is dropped like a
+   * repeated MPI block (the order rule holds per thread and kind); so is
+   * the repeat of a block of one point record, and a different block at
+   * that same time is kept */
+  assert_int_equal(augur_writer_omp_events(w, 0, o, 2, &err), 0);
+  assert_int_equal(augur_writer_omp_events(w, 0, o + 1, 1, &err), 0);
+  assert_int_equal(augur_writer_omp_events(w, 0, o + 1, 1, &err), 0);
+  augur_event masked = tu_ev(AUGUR_EV_OMP_MASKED_BEGIN, 510, 510);
+  assert_int_equal(augur_writer_omp_events(w, 0, &masked, 1, &err), 0);
   assert_int_equal(augur_writer_close(w, &err), 0);
   augur_trace *t = open_ok(dir);
+  const char *why;
+  assert_int_equal(augur_trace_dropped(t, 0, &why), 2);
+  assert_non_null(strstr(why, "repeats the events block"));
+  assert_int_equal(augur_trace_omp_nblocks(t, 0), 3);
   augur_stream *s;
   assert_int_equal(augur_stream_rank_kinds(t, 0, AUGUR_KIND_OMP | AUGUR_KIND_MPI, &s, &err), 0);
   size_t n;
   int rc;
   augur_event *v = tu_read_stream(s, &n, &rc, &err);
   assert_int_equal(rc, 0);
-  assert_int_equal(n, 2);
+  assert_int_equal(n, 5);
   assert_int_equal(v[0].type, AUGUR_EV_BARRIER);
   assert_int_equal(v[1].type, AUGUR_EV_OMP_FORK);
+  assert_int_equal(v[2].type, AUGUR_EV_OMP_JOIN);
+  assert_int_equal(v[3].type, AUGUR_EV_OMP_JOIN);
+  assert_int_equal(v[4].type, AUGUR_EV_OMP_MASKED_BEGIN);
   free(v);
   augur_trace_close(t);
   tu_cleanup(dir);
@@ -343,6 +401,24 @@ static void expect_damage_in_order(const char *dir, const hybrid *h, unsigned ki
   augur_trace_close(t);
 }
 
+/* Writes H into a new trace (one rank; OpenMP records if WITH_OMP) and
+ * flips a payload byte of its events block I (of the OpenMP index if OMP,
+ * else of the MPI one), which holds THREAD's records. Returns the trace
+ * directory; *OFF and *FIRST get the block's offset and first_ns. */
+static char *damaged_hybrid(const hybrid *h, int with_omp, int omp, size_t i, uint32_t thread,
+                            uint64_t *off, uint64_t *first) {
+  char *dir = tu_tracedir();
+  write_hybrid(dir, h, 1, with_omp);
+  augur_trace *t = open_ok(dir);
+  const augur_block_info *b = omp ? augur_trace_omp_block(t, 0, i) : augur_trace_block(t, 0, i);
+  assert_int_equal(b->thread, thread);
+  *off = b->offset;
+  *first = b->first_ns;
+  augur_trace_close(t);
+  tu_flip_byte(tu_rank_file(dir, 0, 1), *off + AUG_BLKHDR_SIZE + 3);
+  return dir;
+}
+
 /* Item 2, damage: a corrupted kind-3 payload is reported like one of kind
  * 1, in time order (the MPI records before it all come first), and MPI
  * streams do not see it. */
@@ -350,25 +426,18 @@ static void test_omp_damage(void **state) {
   (void)state;
   hybrid *h = malloc(sizeof *h);
   make_hybrid(h);
-  char *dir = tu_tracedir();
-  write_hybrid(dir, h, 1, 1);
-  augur_trace *t = open_ok(dir);
-  const augur_block_info *b = augur_trace_omp_block(t, 0, 2);
-  assert_int_equal(b->thread, 0);
-  uint64_t off = b->offset, first = b->first_ns;
-  uint64_t nmpi = augur_trace_nevents(t, 0);
-  augur_trace_close(t);
-  tu_flip_byte(tu_rank_file(dir, 0, 1), off + AUG_BLKHDR_SIZE + 3);
+  uint64_t off, first;
+  char *dir = damaged_hybrid(h, 1, 1, 2, 0, &off, &first);
   expect_damage_in_order(dir, h, AUGUR_KIND_MPI | AUGUR_KIND_OMP, off, first);
   expect_damage_in_order(dir, h, AUGUR_KIND_OMP, off, first);
-  t = open_ok(dir);
+  augur_trace *t = open_ok(dir);
   assert_int_equal(augur_trace_damage(t, 0, NULL), 0);
   size_t n;
   int rc;
   augur_error err;
   free(tu_read_rank(t, 0, &n, &rc, &err));
   assert_int_equal(rc, 0);
-  assert_int_equal(n, nmpi);
+  assert_int_equal(n, h->nmpi[0] + h->nmpi[1]);
   augur_trace_close(t);
   tu_cleanup(dir);
   free(h);
@@ -381,14 +450,8 @@ static void test_thread_damage_in_order(void **state) {
   (void)state;
   hybrid *h = malloc(sizeof *h);
   make_hybrid(h);
-  char *dir = tu_tracedir();
-  write_hybrid(dir, h, 1, 0);
-  augur_trace *t = open_ok(dir);
-  const augur_block_info *b = augur_trace_block(t, 0, 3);
-  assert_int_equal(b->thread, 1);
-  uint64_t off = b->offset, first = b->first_ns;
-  augur_trace_close(t);
-  tu_flip_byte(tu_rank_file(dir, 0, 1), off + AUG_BLKHDR_SIZE + 3);
+  uint64_t off, first;
+  char *dir = damaged_hybrid(h, 0, 0, 3, 1, &off, &first);
   expect_damage_in_order(dir, h, AUGUR_KIND_MPI, off, first);
   tu_cleanup(dir);
   free(h);
@@ -511,6 +574,7 @@ int main(void) {
       cmocka_unit_test(test_thread_damage_in_order),
       cmocka_unit_test(test_omp_truncated_and_header),
       cmocka_unit_test(test_meta_openmp),
+      cmocka_unit_test(test_in_signal),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
