@@ -32,6 +32,10 @@ typedef struct augur_export_stats {
   uint64_t events;  /* augur events read */
   uint64_t records; /* records written in the target format */
   uint64_t bytes;   /* bytes written */
+  /* Traces with OpenMP records: begin/end records that did not pair (a
+   * trace cut short or damaged), closed as the thread states close them
+   * (docs/export.md "Threads and OpenMP"). */
+  uint64_t omp_unpaired;
 } augur_export_stats;
 
 /* Chrome trace-event JSON (Perfetto, chrome://tracing): OUT is a file. */

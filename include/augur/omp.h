@@ -99,6 +99,17 @@ AUGUR_API int augur_tstates_add(augur_tstates *b, const augur_event *ev, augur_e
  * Frees B in every case. Fails only when out of memory. */
 AUGUR_API int augur_tstates_finish(augur_tstates *b, augur_rank_states *out, augur_error *err);
 AUGUR_API void augur_tstates_free(augur_tstates *b);
+
+/* Each state interval [t0, t1) of a thread, for a picture or an export:
+ * per thread in time order, inside the window, adjacent intervals of the
+ * same state merged, time outside any construct as AUGUR_TS_SERIAL (the
+ * initial thread) or AUGUR_TS_IDLE. An interval is passed on once the
+ * thread's next state is known (the last ones by augur_tstates_finish);
+ * the intervals of one thread tile what its ns[] count. */
+typedef void (*augur_tstates_interval_fn)(void *arg, uint32_t thread, unsigned state, uint64_t t0,
+                                          uint64_t t1);
+/* Sets the callback (NULL: none) before the first record is added. */
+AUGUR_API void augur_tstates_on_interval(augur_tstates *b, augur_tstates_interval_fn fn, void *arg);
 AUGUR_API void augur_rank_states_free(augur_rank_states *s);
 
 /* The states of EV[0..n), one rank's records in time order. */

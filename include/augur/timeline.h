@@ -15,6 +15,7 @@
 
 #include "augur/api.h"
 #include "augur/event.h"
+#include "augur/omp.h"
 #include "augur/reader.h"
 
 #ifdef __cplusplus
@@ -46,6 +47,10 @@ typedef struct augur_tl_options {
   uint32_t rank_lo, rank_count;
   uint32_t width;      /* pixel columns of the plot; 0 = 1600 */
   uint32_t max_arrows; /* messages drawn one by one; 0 = 2000; above, a sample */
+  /* 1: a trace with OpenMP records gets a row per thread (the thread
+   * states, docs/timeline.md "Threads"); 0: a row per rank, MPI records
+   * only, as for an MPI-only trace (what the diagnosis page draws). */
+  int threads;
   /* Called now and then while streaming (may be NULL): events read so far. */
   void (*progress)(void *arg, uint64_t events);
   void *progress_arg;
@@ -66,6 +71,7 @@ typedef struct augur_tl_message {
   uint64_t comm;
   uint32_t sender, receiver;
   int32_t tag;
+  uint32_t send_thread, recv_thread; /* recorder threads of the two calls */
 } augur_tl_message;
 
 /* A marked interval, drawn over a rank's row with its label as hover text. */
@@ -105,6 +111,9 @@ typedef struct augur_tl_summary {
   uint64_t messages_drawn;  /* individually kept (== messages unless sampled) */
   uint64_t unmatched_sends; /* sends in range never matched by a receive */
   int exact;                /* 1: every rank's exact intervals were kept */
+  /* Thread rows: OpenMP begin/end records that did not pair (closed as the
+   * thread states close them, docs/pop.md): the rows are approximate. */
+  uint64_t omp_unbalanced;
 } augur_tl_summary;
 AUGUR_API void augur_timeline_summary(const augur_timeline *tl, augur_tl_summary *s);
 
@@ -119,6 +128,30 @@ AUGUR_API const augur_tl_interval *augur_timeline_intervals(const augur_timeline
 AUGUR_API void augur_timeline_column(const augur_timeline *tl, uint32_t rank, uint32_t c,
                                      float out[AUGUR_TL_NSTATES]);
 AUGUR_API const augur_tl_message *augur_timeline_messages(const augur_timeline *tl, size_t *n);
+
+/* Thread rows. With options.threads, a trace with OpenMP records
+ * (augur_trace_omp_nblocks) gets one row per thread, grouped by rank, in the thread states of
+ * include/augur/omp.h (enum augur_tstate) over each rank's window; the rank
+ * rows above are still built. 0 for an MPI-only trace. */
+AUGUR_API int augur_timeline_hybrid(const augur_timeline *tl);
+typedef struct augur_tl_thread {
+  uint32_t thread;                 /* the recorder's thread index */
+  int initial;                     /* the thread of MPI_Init */
+  uint64_t totals[AUGUR_TS_COUNT]; /* ns per state inside the window */
+} augur_tl_thread;
+/* The threads of rank r with a row (ascending thread index); 0 for an
+ * MPI-only trace. */
+AUGUR_API size_t augur_timeline_nthreads(const augur_timeline *tl, uint32_t rank);
+/* The i-th thread row of rank r (i < augur_timeline_nthreads). */
+AUGUR_API void augur_timeline_thread(const augur_timeline *tl, uint32_t rank, size_t i,
+                                     augur_tl_thread *out);
+/* Its exact intervals (state: enum augur_tstate, type AUGUR_EV_NONE), or
+ * NULL (*n = 0) once there were too many and only the columns were kept. */
+AUGUR_API const augur_tl_interval *
+augur_timeline_thread_intervals(const augur_timeline *tl, uint32_t rank, size_t i, size_t *n);
+/* The thread states' labels and colours in the picture. */
+AUGUR_API const char *augur_tl_tstate_label(int state); /* "useful (parallel)", ... */
+AUGUR_API const char *augur_tl_tstate_color(int state); /* "#rrggbb" */
 
 /* Writers. title: shown at the top (e.g. the trace name); may be NULL.
  * Return 0, or -1 with err set when writing fails. */

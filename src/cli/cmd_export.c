@@ -116,5 +116,9 @@ int cmd_export(int argc, char **argv) {
   printf("%s: %llu events -> %llu %s records, %llu bytes in %.3f s (%.0f events/s)\n", out,
          (unsigned long long)st.events, (unsigned long long)st.records, format,
          (unsigned long long)st.bytes, secs, (double)st.events / secs);
+  if (st.omp_unpaired)
+    printf("warning: %llu OpenMP begin/end records unpaired (trace cut short or damaged?): "
+           "the threads' OpenMP states are approximate\n",
+           (unsigned long long)st.omp_unpaired);
   return CLI_OK;
 }

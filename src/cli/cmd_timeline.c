@@ -146,6 +146,7 @@ int cmd_timeline(int argc, char **argv) {
 
   cli_progress prog;
   cli_progress_init(&prog, "reading");
+  o.threads = 1; /* a row per thread for traces with OpenMP records */
   o.progress = on_progress;
   o.progress_arg = &prog;
   augur_timeline *tl = NULL;

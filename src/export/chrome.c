@@ -4,7 +4,9 @@
  * rank + nranks * thread for extra recorder threads); every MPI call a
  * complete ("X") event; every matched message a flow ("s" at the send,
  * "f" with bp "e" at the receive). Written while streaming the merged
- * trace: only unmatched message ends are held in memory. */
+ * trace: only unmatched message ends are held in memory. A trace with
+ * OpenMP records adds each thread's OpenMP states (src/analysis/omp) as
+ * "X" slices of category "omp" on its track. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,8 @@ typedef struct chrome {
   uint64_t records;
   char **sites; /* JSON-escaped "function file:line" per call-site id, lazily */
   size_t nsites;
+  int hybrid; /* OpenMP records: thread state slices */
+  uint64_t omp_slices;
 } chrome;
 
 /* Writes S as a JSON string body (no quotes) into buf; bytes that are not
@@ -179,6 +183,29 @@ static void slice(chrome *c, const augur_event *ev) {
   exu_out_write(&c->out, l.b, l.n);
 }
 
+/* A thread state as a slice on the thread's track. MPI is already there
+ * (the calls); serial and idle time are the gaps between slices. */
+static void state_slice(void *arg, uint32_t rank, uint32_t thread, unsigned state, uint64_t t0,
+                        uint64_t t1) {
+  chrome *c = arg;
+  if (state == AUGUR_TS_MPI || state == AUGUR_TS_SERIAL || state == AUGUR_TS_IDLE) return;
+  line l;
+  l.n = 0;
+  put(&l,
+      c->records ? ",\n{\"ph\":\"X\",\"pid\":0,\"tid\":" : "\n{\"ph\":\"X\",\"pid\":0,\"tid\":");
+  c->records++;
+  c->omp_slices++;
+  put_u64(&l, track(c, rank, thread));
+  put(&l, ",\"name\":\"");
+  put(&l, augur_tstate_name(state));
+  put(&l, "\",\"cat\":\"omp\",\"ts\":");
+  put_ts(&l, t0);
+  put(&l, ",\"dur\":");
+  put_ts(&l, t1 - t0);
+  put(&l, "}");
+  exu_out_write(&c->out, l.b, l.n);
+}
+
 /* The flow binds to the enclosing slices: start a nanosecond into the send
  * slice, finish a nanosecond before the receive slice ends. */
 static int on_match(void *ctx, const augur_message *msg) {
@@ -206,11 +233,10 @@ static void metadata(chrome *c) {
   exu_out_printf(&c->out, "{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\","
                           "\"args\":{\"name\":\"MPI job\"}}");
   uint32_t maxthreads = 1;
-  for (uint32_t r = 0; r < c->nranks; r++)
-    for (size_t b = 0; b < augur_trace_nblocks(c->t, r); b++) {
-      const augur_block_info *bi = augur_trace_block(c->t, r, b);
-      if (bi->thread + 1 > maxthreads) maxthreads = bi->thread + 1;
-    }
+  for (uint32_t r = 0; r < c->nranks; r++) {
+    uint32_t nt = exu_nthreads(c->t, r);
+    if (nt > maxthreads) maxthreads = nt;
+  }
   for (uint32_t th = 0; th < maxthreads; th++)
     for (uint32_t r = 0; r < c->nranks; r++) {
       sep(c);
@@ -242,14 +268,17 @@ int augur_export_chrome(augur_trace *t, const char *out, const augur_export_opts
   c.sites = calloc(c.nsites + 1, sizeof *c.sites);
   augur_matcher *m = augur_matcher_new(t, on_match, NULL, &c);
   augur_stream *s = NULL;
+  exu_threads th = {0};
   uint64_t events = 0, total = exu_total_events(t);
   int rc;
   if (!c.sites || !m) {
     rc = augur_fail(err, AUGUR_E_NOMEM, "chrome export: out of memory");
     goto done;
   }
+  c.hybrid = exu_hybrid(t);
   if ((rc = exu_check_damage(t, "chrome", err)) != AUGUR_OK) goto done;
-  if ((rc = augur_stream_merged(t, &s, err)) != AUGUR_OK) goto done;
+  if (c.hybrid && (rc = exu_threads_open(&th, t, state_slice, &c, err)) != AUGUR_OK) goto done;
+  if ((rc = exu_stream(t, c.hybrid, &s, err)) != AUGUR_OK) goto done;
   if ((rc = exu_out_open(&c.out, out, err)) != AUGUR_OK) goto done;
   exu_out_printf(&c.out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
   metadata(&c);
@@ -257,10 +286,13 @@ int augur_export_chrome(augur_trace *t, const char *out, const augur_export_opts
   while ((rc = augur_stream_next(s, &ev, err)) == 1) {
     events++;
     exu_progress(o, events, total);
+    if (c.hybrid && (rc = exu_threads_add(&th, &ev, err)) != AUGUR_OK) break;
+    if (augur_event_is_omp(ev.type)) continue;
     if (!augur_event_is_sub(ev.type)) slice(&c, &ev);
     if ((rc = augur_match_feed(m, &ev, err)) != AUGUR_OK) break;
   }
   if (rc < 0) goto done;
+  if (c.hybrid && (rc = exu_threads_finish(&th, err)) != AUGUR_OK) goto done;
   augur_match_counts mc;
   augur_match_counts_get(m, &mc);
   const augur_trace_info *info = augur_trace_info_get(t);
@@ -270,9 +302,13 @@ int augur_export_chrome(augur_trace *t, const char *out, const augur_export_opts
   exu_out_printf(&c.out,
                  "\n],\"otherData\":{\"generator\":\"augur\",\"trace\":\"%s\",\"ranks\":%u,"
                  "\"events\":%llu,\"messages\":%llu,\"unmatched_message_ends\":%llu,"
-                 "\"mpi_library\":\"%s\"}}\n",
+                 "\"mpi_library\":\"%s\"",
                  path, c.nranks, (unsigned long long)events, (unsigned long long)mc.messages,
                  (unsigned long long)(mc.unmatched_send + mc.unmatched_recv), lib);
+  if (c.hybrid)
+    exu_out_printf(&c.out, ",\"openmp_slices\":%llu,\"openmp_unpaired\":%llu",
+                   (unsigned long long)c.omp_slices, (unsigned long long)th.unpaired);
+  exu_out_printf(&c.out, "}}\n");
   rc = exu_out_close(&c.out, err);
 done:
   if (rc != AUGUR_OK && c.out.path) {
@@ -283,8 +319,10 @@ done:
     st->events = events;
     st->records = c.records;
     st->bytes = c.out.bytes;
+    st->omp_unpaired = th.unpaired;
   }
   augur_stream_close(s);
+  exu_threads_free(&th);
   augur_matcher_free(m);
   if (c.sites)
     for (size_t i = 0; i < c.nsites; i++)

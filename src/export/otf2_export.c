@@ -1,7 +1,10 @@
 /* augur -> OTF2 archive (libotf2, serial writer). One location per rank and
  * recorder thread; an augur event becomes Enter / MPI records / Leave, its
  * sub-records nested Enter/Leave pairs at the parent's end. Every augur field
- * rides along as attributes of the Enter record so the import is exact. */
+ * rides along as attributes of the Enter record so the import is exact.
+ * OpenMP records (traces with kind-3 blocks) go to their thread's location
+ * as OpenMP-paradigm regions (parallel, loop, sync, wait, mutex wait,
+ * masked), ThreadFork/ThreadJoin and the lock records (docs/export.md). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +26,9 @@ typedef struct xloc {
   augur_event parent;
   augur_event *subs;
   size_t nsubs, capsubs;
+  uint16_t omp_open[32]; /* OpenMP regions entered (their begin type), innermost last */
+  uint32_t nomp;
+  uint64_t omp_ts; /* the location's latest OpenMP record time (OTF2 time) */
 } xloc;
 
 typedef struct xcomm {
@@ -45,6 +51,9 @@ typedef struct xp {
   uint16_t region_type[AUGUR_EV_MAX]; /* inverse: augur type per region ref */
   uint32_t nctr;
   uint32_t ctr_index[AUGUR_MAX_COUNTERS];
+  int hybrid;          /* OpenMP records too */
+  uint64_t unpaired;   /* OpenMP ends without their begin, regions closed at the end */
+  uint32_t lock_order; /* ThreadAcquireLock's acquisition order */
   augur_error *err;
   int rc;
 } xp;
@@ -277,12 +286,112 @@ static void flush_loc(xp *x, xloc *l) {
   l->nsubs = 0;
 }
 
+/* ---- OpenMP records ---- */
+
+/* The region that OpenMP record TYPE begins (its begin type) or ends
+ * (*end = 1), or 0 for records that are no region. */
+static unsigned omp_region(unsigned type, int *end) {
+  static const uint16_t pairs[][2] = {{AUGUR_EV_OMP_ITASK_BEGIN, AUGUR_EV_OMP_ITASK_END},
+                                      {AUGUR_EV_OMP_WORK_BEGIN, AUGUR_EV_OMP_WORK_END},
+                                      {AUGUR_EV_OMP_SYNC_BEGIN, AUGUR_EV_OMP_SYNC_END},
+                                      {AUGUR_EV_OMP_WAIT_BEGIN, AUGUR_EV_OMP_WAIT_END},
+                                      {AUGUR_EV_OMP_MUTEX_ACQUIRE, AUGUR_EV_OMP_MUTEX_ACQUIRED},
+                                      {AUGUR_EV_OMP_MASKED_BEGIN, AUGUR_EV_OMP_MASKED_END}};
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+    *end = type == pairs[i][1];
+    if (type == pairs[i][0] || *end) return pairs[i][0];
+  }
+  return 0;
+}
+
+static void omp_leave(xp *x, xloc *l, uint64_t ts) {
+  unsigned ty = l->omp_open[--l->nomp];
+  ok(x, OTF2_EvtWriter_Leave(l->w, NULL, ts, x->region[ty] - 1), "leave");
+  l->nevents++;
+}
+
+/* Closes what is still open at the location's last OpenMP record. */
+static void omp_close(xp *x, xloc *l) {
+  uint64_t ts = l->omp_ts;
+  if (l->nomp && l->parent.t_end && ts < ts_of(x, l->parent.t_end)) ts = ts_of(x, l->parent.t_end);
+  x->unpaired += l->nomp;
+  while (l->nomp)
+    omp_leave(x, l, ts);
+}
+
+/* One OpenMP record on its thread's location. Regions nest per thread; an
+ * end closes its begin and what is open inside it, an end without its begin
+ * is left out, as are the initial task (no parallel region) and records
+ * that are no region (tasks, dispatch, thread begin/end). */
+static int omp_event(xp *x, xloc *l, const augur_event *e) {
+  if (l->pending) flush_loc(x, l); /* the thread's MPI call ended before */
+  uint64_t ts = ts_of(x, e->t_start);
+  if (l->parent.t_end && ts < ts_of(x, l->parent.t_end)) ts = ts_of(x, l->parent.t_end);
+  if (ts < l->omp_ts) ts = l->omp_ts;
+  l->omp_ts = ts;
+  switch (e->type) {
+  case AUGUR_EV_OMP_FORK:
+    ok(x, OTF2_EvtWriter_ThreadFork(l->w, NULL, ts, OTF2_PARADIGM_OPENMP, (uint32_t)e->aux),
+       "thread fork");
+    l->nevents++;
+    return x->rc;
+  case AUGUR_EV_OMP_JOIN:
+    ok(x, OTF2_EvtWriter_ThreadJoin(l->w, NULL, ts, OTF2_PARADIGM_OPENMP), "thread join");
+    l->nevents++;
+    return x->rc;
+  case AUGUR_EV_OMP_MUTEX_RELEASED:
+    ok(x,
+       OTF2_EvtWriter_ThreadReleaseLock(l->w, NULL, ts, OTF2_PARADIGM_OPENMP, (uint32_t)e->req,
+                                        x->lock_order),
+       "release lock");
+    l->nevents++;
+    return x->rc;
+  default:
+    break;
+  }
+  int end;
+  unsigned ty = omp_region(e->type, &end);
+  if (!ty || ((e->type == AUGUR_EV_OMP_ITASK_BEGIN || e->type == AUGUR_EV_OMP_ITASK_END) &&
+              ((e->flags & 1) || !e->req)))
+    return x->rc;
+  if (!end) {
+    if (l->nomp == sizeof l->omp_open / sizeof l->omp_open[0]) return x->rc; /* too deep */
+    if (!x->region[ty]) {
+      x->region_type[x->nregions] = (uint16_t)ty;
+      x->region[ty] = ++x->nregions;
+    }
+    ok(x, OTF2_EvtWriter_Enter(l->w, NULL, ts, x->region[ty] - 1), "enter");
+    l->nevents++;
+    l->omp_open[l->nomp++] = (uint16_t)ty;
+    return x->rc;
+  }
+  uint32_t k = l->nomp;
+  while (k > 0 && l->omp_open[k - 1] != ty)
+    k--;
+  if (!k) { /* its begin was not seen */
+    x->unpaired++;
+    return x->rc;
+  }
+  x->unpaired += l->nomp - k; /* regions left open inside it */
+  while (l->nomp >= k)
+    omp_leave(x, l, ts);
+  if (e->type == AUGUR_EV_OMP_MUTEX_ACQUIRED) {
+    ok(x,
+       OTF2_EvtWriter_ThreadAcquireLock(l->w, NULL, ts, OTF2_PARADIGM_OPENMP, (uint32_t)e->req,
+                                        ++x->lock_order),
+       "acquire lock");
+    l->nevents++;
+  }
+  return x->rc;
+}
+
 static int add_event(xp *x, const augur_event *e) {
   if (e->type >= AUGUR_EV_MAX)
     return augur_fail(x->err, AUGUR_E_FORMAT, "otf2 export: rank %u: event type %u out of range",
                       e->rank, e->type);
   xloc *l = get_loc(x, e->rank, e->thread);
   if (!l) return augur_fail(x->err, AUGUR_E_NOMEM, "otf2 export: out of memory for locations");
+  if (augur_event_is_omp(e->type)) return omp_event(x, l, e);
   if (augur_event_is_sub(e->type) && l->pending) {
     if (l->nsubs == l->capsubs) {
       size_t cap = l->capsubs ? 2 * l->capsubs : 8;
@@ -325,6 +434,21 @@ static uint32_t str_ref(strtab *st, const char *s) {
 }
 
 static OTF2_RegionRole region_role(unsigned type) {
+  switch (type) {
+  case AUGUR_EV_OMP_ITASK_BEGIN:
+    return OTF2_REGION_ROLE_PARALLEL;
+  case AUGUR_EV_OMP_WORK_BEGIN:
+    return OTF2_REGION_ROLE_LOOP;
+  case AUGUR_EV_OMP_SYNC_BEGIN:
+  case AUGUR_EV_OMP_WAIT_BEGIN:
+    return OTF2_REGION_ROLE_BARRIER;
+  case AUGUR_EV_OMP_MUTEX_ACQUIRE:
+    return OTF2_REGION_ROLE_CRITICAL;
+  case AUGUR_EV_OMP_MASKED_BEGIN:
+    return OTF2_REGION_ROLE_MASTER;
+  default:
+    break;
+  }
   if (type == AUGUR_EV_BARRIER || type == AUGUR_EV_IBARRIER) return OTF2_REGION_ROLE_BARRIER;
   if (augur_event_is_collective(type)) return OTF2_REGION_ROLE_COLL_ALL2ALL;
   if (augur_event_is_p2p_send(type) || augur_event_is_p2p_recv(type))
@@ -333,7 +457,15 @@ static OTF2_RegionRole region_role(unsigned type) {
 }
 
 static void region_name(unsigned type, char *buf, size_t n) {
-  if (augur_event_is_sub(type)) {
+  if (augur_event_is_omp(type)) {
+    const char *s = type == AUGUR_EV_OMP_ITASK_BEGIN     ? "!$omp parallel"
+                    : type == AUGUR_EV_OMP_WORK_BEGIN    ? "!$omp worksharing"
+                    : type == AUGUR_EV_OMP_SYNC_BEGIN    ? "!$omp sync region"
+                    : type == AUGUR_EV_OMP_WAIT_BEGIN    ? "!$omp sync wait"
+                    : type == AUGUR_EV_OMP_MUTEX_ACQUIRE ? "!$omp mutex wait"
+                                                         : "!$omp masked";
+    snprintf(buf, n, "%s", s);
+  } else if (augur_event_is_sub(type)) {
     const char *s = type == AUGUR_EV_COMPLETION ? "COMPLETION"
                     : type == AUGUR_EV_SUB_RECV ? "SUB_RECV"
                                                 : "SUB_START";
@@ -441,9 +573,10 @@ static void write_defs(xp *x) {
        "location");
   for (uint32_t i = 0; i < x->nregions; i++)
     ok(x,
-       OTF2_GlobalDefWriter_WriteRegion(d, i, s_region[i], s_region[i], s_empty,
-                                        region_role(x->region_type[i]), OTF2_PARADIGM_MPI,
-                                        OTF2_REGION_FLAG_NONE, s_empty, 0, 0),
+       OTF2_GlobalDefWriter_WriteRegion(
+           d, i, s_region[i], s_region[i], s_empty, region_role(x->region_type[i]),
+           augur_event_is_omp(x->region_type[i]) ? OTF2_PARADIGM_OPENMP : OTF2_PARADIGM_MPI,
+           OTF2_REGION_FLAG_NONE, s_empty, 0, 0),
        "region");
   /* Communicators: the world list of rank locations, then a group of world
    * ranks per communicator (indices into that list). */
@@ -544,6 +677,8 @@ int augur_export_otf2(augur_trace *t, const char *out, const augur_export_opts *
   x.err = err;
   x.offset = augur_trace_info_get(t)->start_unix_ns;
   x.nctr = augur_trace_ncounters(t);
+  for (uint32_t r = 0; r < augur_trace_nranks(t) && !x.hybrid; r++)
+    x.hybrid = augur_trace_omp_nblocks(t, r) > 0;
   for (uint32_t i = 0; i < x.nctr && i < AUGUR_MAX_COUNTERS; i++) {
     const augur_rank_def *rd = NULL;
     for (uint32_t r = 0; r < augur_trace_nranks(t) && !rd; r++)
@@ -574,11 +709,12 @@ int augur_export_otf2(augur_trace *t, const char *out, const augur_export_opts *
 
   uint64_t total = 0, done = 0;
   for (uint32_t r = 0; r < augur_trace_nranks(t); r++)
-    total += augur_trace_nevents(t, r);
+    total += augur_trace_nevents(t, r) + augur_trace_omp_nevents(t, r);
   augur_event ev;
   for (uint32_t r = 0; r < augur_trace_nranks(t) && x.rc == AUGUR_OK; r++) {
     augur_stream *s = NULL;
-    rc = augur_stream_rank(t, r, &s, err);
+    rc = x.hybrid ? augur_stream_rank_kinds(t, r, AUGUR_KIND_MPI | AUGUR_KIND_OMP, &s, err)
+                  : augur_stream_rank(t, r, &s, err);
     if (rc != AUGUR_OK) {
       x.rc = rc;
       break;
@@ -591,10 +727,13 @@ int augur_export_otf2(augur_trace *t, const char *out, const augur_export_opts *
     }
     augur_stream_close(s);
     if (rc < 0 && x.rc == AUGUR_OK) x.rc = rc;
-    for (size_t i = first; i < x.nlocs; i++)
+    for (size_t i = first; i < x.nlocs; i++) {
       flush_loc(&x, &x.locs[i]);
+      omp_close(&x, &x.locs[i]);
+    }
   }
   if (st) st->events = done;
+  if (st) st->omp_unpaired = x.unpaired;
   for (size_t i = 0; i < x.nlocs; i++) {
     if (st) st->records += x.locs[i].nevents;
     ok(&x, OTF2_Archive_CloseEvtWriter(x.ar, x.locs[i].w), "close event writer");

@@ -15,7 +15,12 @@
  * externally: runs of PRV_RUN records are sorted in memory (by begin time,
  * then by production order) and appended to OUT.prv.tmp; at the end the
  * header (which needs the end time, known only then) and a merge of the runs
- * make OUT.prv. Memory stays bounded by one run. */
+ * make OUT.prv. Memory stays bounded by one run.
+ *
+ * A trace with OpenMP records has a Paraver thread per recorder thread
+ * (thread = index + 1): its MPI calls as above, and between them the thread
+ * states of src/analysis/omp as Paraver states (instead of Running) plus an
+ * event 50000003 with the exact state (docs/export.md). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +34,7 @@
 #define PRV_RUN     (1u << 19) /* records per sorted run: about 32 MiB */
 #define PRV_EV_CALL 50000001
 #define PRV_EV_SITE 50000002
+#define PRV_EV_OMP  50000003 /* thread state: enum augur_tstate + 1, 0 = none */
 
 /* Paraver's conventional MPI states (the numbering Extrae uses). */
 enum {
@@ -39,7 +45,9 @@ enum {
   ST_BLOCK_SEND = 4,
   ST_SYNC = 5,
   ST_TEST = 6,
+  ST_FORK_JOIN = 7,
   ST_WAIT = 8,
+  ST_BLOCKED = 9,
   ST_ISEND = 10,
   ST_IRECV = 11,
   ST_GROUP = 13,
@@ -66,6 +74,33 @@ static const struct {
     {ST_OTHERS, "Others", "{192,224,0}"},
     {ST_SENDRECV, "Send Receive", "{192,112,0}"},
 };
+/* Written to the .pcf only for traces with OpenMP records. */
+static const struct {
+  int id;
+  const char *name;
+  const char *color;
+} omp_states[] = {
+    {ST_FORK_JOIN, "Scheduling and Fork/Join", "{255,0,0}"},
+    {ST_BLOCKED, "Blocked", "{255,255,0}"},
+};
+
+/* A thread state as a Paraver state (Extrae's numbering for OpenMP). */
+static int omp_state_of(unsigned s) {
+  switch (s) {
+  case AUGUR_TS_OMP_WAIT:
+  case AUGUR_TS_OMP_SYNC:
+    return ST_SYNC;
+  case AUGUR_TS_OMP_MUTEX:
+    return ST_BLOCKED;
+  case AUGUR_TS_OMP_FORK:
+  case AUGUR_TS_OMP_JOIN:
+    return ST_FORK_JOIN;
+  case AUGUR_TS_IDLE:
+    return ST_IDLE;
+  default: /* useful, serial */
+    return ST_RUNNING;
+  }
+}
 
 static int state_of(unsigned type) {
   switch (type) {
@@ -130,6 +165,7 @@ typedef struct paraver {
   uint64_t records;
   uint64_t *last_end; /* per rank: end of the previous call, UINT64_MAX before the first */
   uint64_t ftime;
+  int hybrid; /* OpenMP records: a Paraver thread per recorder thread */
 } paraver;
 
 static int item_cmp(const void *a, const void *b) {
@@ -189,26 +225,41 @@ static void run_add(paraver *p, uint64_t t, const char *line, size_t len) {
 static int on_match(void *ctx, const augur_message *msg) {
   paraver *p = ctx;
   const augur_match_end *s = &msg->send, *r = &msg->recv;
-  REC(p, 3, s->rank + 1, 1, s->rank + 1, 1, s->t_start, s->t_end, r->rank + 1, 1, r->rank + 1, 1,
-      r->t_start, r->t_end, s->bytes, (uint64_t)(msg->tag < 0 ? 0 : msg->tag));
+  uint64_t ths = p->hybrid ? s->thread + 1u : 1, thr = p->hybrid ? r->thread + 1u : 1;
+  REC(p, 3, s->rank + 1, 1, s->rank + 1, ths, s->t_start, s->t_end, r->rank + 1, 1, r->rank + 1,
+      thr, r->t_start, r->t_end, s->bytes, (uint64_t)(msg->tag < 0 ? 0 : msg->tag));
   return AUGUR_OK;
 }
 
 static void call(paraver *p, const augur_event *ev) {
-  uint64_t cpu = ev->rank + 1u, task = ev->rank + 1u;
+  uint64_t cpu = ev->rank + 1u, task = ev->rank + 1u, th = p->hybrid ? ev->thread + 1u : 1;
   uint64_t end = ev->t_end > ev->t_start ? ev->t_end : ev->t_start;
   uint64_t *last = &p->last_end[ev->rank];
-  if (*last != UINT64_MAX && ev->t_start > *last)
+  if (!p->hybrid && *last != UINT64_MAX && ev->t_start > *last) /* hybrid: thread states */
     REC(p, 1, cpu, 1, task, 1, *last, ev->t_start, ST_RUNNING);
-  REC(p, 1, cpu, 1, task, 1, ev->t_start, end, (uint64_t)state_of(ev->type));
-  REC(p, 2, cpu, 1, task, 1, ev->t_start, PRV_EV_CALL, ev->type);
-  if (ev->callsite) REC(p, 2, cpu, 1, task, 1, ev->t_start, PRV_EV_SITE, ev->callsite);
-  REC(p, 2, cpu, 1, task, 1, end, PRV_EV_CALL, 0);
+  REC(p, 1, cpu, 1, task, th, ev->t_start, end, (uint64_t)state_of(ev->type));
+  REC(p, 2, cpu, 1, task, th, ev->t_start, PRV_EV_CALL, ev->type);
+  if (ev->callsite) REC(p, 2, cpu, 1, task, th, ev->t_start, PRV_EV_SITE, ev->callsite);
+  REC(p, 2, cpu, 1, task, th, end, PRV_EV_CALL, 0);
   if (end > *last || *last == UINT64_MAX) *last = end;
   if (end > p->ftime) p->ftime = end;
 }
 
-static int write_pcf(augur_trace *t, const char *path, uint64_t *bytes, augur_error *err) {
+/* A thread state between MPI calls (those have their MPI state): the
+ * Paraver state and the exact one as an event, 0 at its end. */
+static void thread_state(void *arg, uint32_t rank, uint32_t thread, unsigned state, uint64_t t0,
+                         uint64_t t1) {
+  paraver *p = arg;
+  if (state == AUGUR_TS_MPI) return;
+  uint64_t cpu = rank + 1u, th = thread + 1u;
+  REC(p, 1, cpu, 1, cpu, th, t0, t1, (uint64_t)omp_state_of(state));
+  REC(p, 2, cpu, 1, cpu, th, t0, PRV_EV_OMP, state + 1u);
+  REC(p, 2, cpu, 1, cpu, th, t1, PRV_EV_OMP, 0);
+  if (t1 > p->ftime) p->ftime = t1;
+}
+
+static int write_pcf(augur_trace *t, int hybrid, const char *path, uint64_t *bytes,
+                     augur_error *err) {
   exu_out o;
   int rc = exu_out_open(&o, path, err);
   if (rc != AUGUR_OK) return rc;
@@ -217,11 +268,16 @@ static int write_pcf(augur_trace *t, const char *path, uint64_t *bytes, augur_er
                      "NUM_OF_STATE_COLORS 1000\nYMAX_SCALE          37\n\n\n"
                      "DEFAULT_SEMANTIC\n\nTHREAD_FUNC          State As Is\n\n\nSTATES\n");
   size_t n = sizeof states / sizeof states[0];
+  size_t no = hybrid ? sizeof omp_states / sizeof omp_states[0] : 0;
   for (size_t i = 0; i < n; i++)
     exu_out_printf(&o, "%-4d %s\n", states[i].id, states[i].name);
+  for (size_t i = 0; i < no; i++)
+    exu_out_printf(&o, "%-4d %s\n", omp_states[i].id, omp_states[i].name);
   exu_out_printf(&o, "\n\nSTATES_COLOR\n");
   for (size_t i = 0; i < n; i++)
     exu_out_printf(&o, "%-4d %s\n", states[i].id, states[i].color);
+  for (size_t i = 0; i < no; i++)
+    exu_out_printf(&o, "%-4d %s\n", omp_states[i].id, omp_states[i].color);
   exu_out_printf(&o, "\n\nEVENT_TYPE\n0    %d    MPI call\nVALUES\n0   End\n", PRV_EV_CALL);
   for (unsigned ty = 1; ty < AUGUR_EV_MAX; ty++) {
     const char *name = augur_event_name(ty);
@@ -236,12 +292,19 @@ static int write_pcf(augur_trace *t, const char *path, uint64_t *bytes, augur_er
     exu_callsite_name(t, (uint32_t)id, name, sizeof name);
     exu_out_printf(&o, "%zu   %s\n", id, name);
   }
+  if (hybrid) {
+    exu_out_printf(&o, "\n\nEVENT_TYPE\n0    %d    OpenMP thread state\nVALUES\n0   None\n",
+                   PRV_EV_OMP);
+    for (unsigned k = 0; k < AUGUR_TS_COUNT; k++)
+      if (k != AUGUR_TS_MPI) exu_out_printf(&o, "%u   %s\n", k + 1, augur_tstate_name(k));
+  }
   exu_out_printf(&o, "\n");
   *bytes += o.bytes;
   return exu_out_close(&o, err);
 }
 
-static int write_row(augur_trace *t, const char *path, uint64_t *bytes, augur_error *err) {
+static int write_row(augur_trace *t, int hybrid, const char *path, uint64_t *bytes,
+                     augur_error *err) {
   exu_out o;
   uint32_t n = augur_trace_nranks(t);
   int rc = exu_out_open(&o, path, err);
@@ -251,9 +314,18 @@ static int write_row(augur_trace *t, const char *path, uint64_t *bytes, augur_er
     const augur_rank_def *d = augur_trace_rank(t, r);
     exu_out_printf(&o, "%u.%s\n", r + 1, d && d->host ? d->host : "node");
   }
-  exu_out_printf(&o, "\nLEVEL NODE SIZE 1\nnode\n\nLEVEL THREAD SIZE %u\n", n);
+  uint32_t nth = 0;
   for (uint32_t r = 0; r < n; r++)
-    exu_out_printf(&o, "rank %u\n", r);
+    nth += hybrid ? exu_nthreads(t, r) : 1;
+  exu_out_printf(&o, "\nLEVEL NODE SIZE 1\nnode\n\nLEVEL THREAD SIZE %u\n", nth);
+  for (uint32_t r = 0; r < n; r++) {
+    if (!hybrid) {
+      exu_out_printf(&o, "rank %u\n", r);
+      continue;
+    }
+    for (uint32_t th = 0; th < exu_nthreads(t, r); th++)
+      exu_out_printf(&o, "rank %u thread %u\n", r, th);
+  }
   *bytes += o.bytes;
   return exu_out_close(&o, err);
 }
@@ -285,8 +357,8 @@ static void src_next(prv_src *s) {
 
 /* Header, then the runs merged by time (ties: the earlier run, which holds
  * the earlier records) into OUT.prv. */
-static int write_prv(augur_trace *t, const char *path, const char *tmp, const paraver *p,
-                     uint64_t *bytes, augur_error *err) {
+static int write_prv(augur_trace *t, int hybrid, const char *path, const char *tmp,
+                     const paraver *p, uint64_t *bytes, augur_error *err) {
   uint32_t n = augur_trace_nranks(t);
   const augur_trace_info *info = augur_trace_info_get(t);
   time_t when = info && info->start_unix_ns ? (time_t)(info->start_unix_ns / 1000000000u) : 0;
@@ -299,7 +371,7 @@ static int write_prv(augur_trace *t, const char *path, const char *tmp, const pa
                  tm.tm_mon + 1, tm.tm_year % 100, tm.tm_hour, tm.tm_min,
                  (unsigned long long)p->ftime, n, n);
   for (uint32_t r = 0; r < n; r++)
-    exu_out_printf(&o, "%s1:1", r ? "," : "");
+    exu_out_printf(&o, "%s%u:1", r ? "," : "", hybrid ? exu_nthreads(t, r) : 1);
   exu_out_printf(&o, ")\n");
   size_t k = p->nruns;
   prv_src *src = calloc(k ? k : 1, sizeof *src);
@@ -351,8 +423,10 @@ int augur_export_paraver(augur_trace *t, const char *out, const augur_export_opt
   p.items = malloc(PRV_RUN * sizeof *p.items);
   augur_matcher *m = augur_matcher_new(t, on_match, NULL, &p);
   augur_stream *s = NULL;
+  exu_threads th = {0};
   uint64_t events = 0, total = exu_total_events(t), bytes = 0;
   int rc, tmp_made = 0;
+  p.hybrid = exu_hybrid(t);
   if (!prv || !tmp || !pcf || !row || !p.last_end || !p.items || !m) {
     rc = augur_fail(err, AUGUR_E_NOMEM, "paraver export: out of memory");
     goto done;
@@ -364,26 +438,30 @@ int augur_export_paraver(augur_trace *t, const char *out, const augur_export_opt
   snprintf(pcf, len + 16, "%s.pcf", out);
   snprintf(row, len + 16, "%s.row", out);
   if ((rc = exu_check_damage(t, "paraver", err)) != AUGUR_OK) goto done;
-  if ((rc = augur_stream_merged(t, &s, err)) != AUGUR_OK) goto done;
+  if (p.hybrid && (rc = exu_threads_open(&th, t, thread_state, &p, err)) != AUGUR_OK) goto done;
+  if ((rc = exu_stream(t, p.hybrid, &s, err)) != AUGUR_OK) goto done;
   if ((rc = exu_out_open(&p.body, tmp, err)) != AUGUR_OK) goto done;
   tmp_made = 1;
   augur_event ev;
   while ((rc = augur_stream_next(s, &ev, err)) == 1) {
     events++;
     exu_progress(o, events, total);
+    if (p.hybrid && (rc = exu_threads_add(&th, &ev, err)) != AUGUR_OK) break;
+    if (augur_event_is_omp(ev.type)) continue;
     if (!augur_event_is_sub(ev.type) && ev.rank < n) call(&p, &ev);
     if ((rc = augur_match_feed(m, &ev, err)) != AUGUR_OK) break;
   }
   if (rc < 0) goto done;
+  if (p.hybrid && (rc = exu_threads_finish(&th, err)) != AUGUR_OK) goto done;
   run_flush(&p);
   if (p.oom) {
     rc = augur_fail(err, AUGUR_E_NOMEM, "paraver export: out of memory sorting records");
     goto done;
   }
   if ((rc = exu_out_close(&p.body, err)) != AUGUR_OK) goto done;
-  if ((rc = write_prv(t, prv, tmp, &p, &bytes, err)) != AUGUR_OK) goto done;
-  if ((rc = write_pcf(t, pcf, &bytes, err)) != AUGUR_OK) goto done;
-  rc = write_row(t, row, &bytes, err);
+  if ((rc = write_prv(t, p.hybrid, prv, tmp, &p, &bytes, err)) != AUGUR_OK) goto done;
+  if ((rc = write_pcf(t, p.hybrid, pcf, &bytes, err)) != AUGUR_OK) goto done;
+  rc = write_row(t, p.hybrid, row, &bytes, err);
 done:
   if (p.body.f) exu_out_close(&p.body, NULL);
   if (tmp_made) exu_remove_output(tmp);
@@ -396,8 +474,10 @@ done:
     st->events = events;
     st->records = p.records;
     st->bytes = bytes;
+    st->omp_unpaired = th.unpaired;
   }
   augur_stream_close(s);
+  exu_threads_free(&th);
   augur_matcher_free(m);
   free(p.last_end);
   free(p.items);

@@ -37,6 +37,9 @@ typedef struct thr {
   uint64_t ns[AUGUR_TS_COUNT + 1]; /* + OUTSIDE */
   frame *st;
   size_t nst, cap;
+  /* The interval not yet passed to the callback (pend_b > pend_a). */
+  unsigned pend_state;
+  uint64_t pend_a, pend_b;
 } thr;
 
 /* One parallel region from its fork to its join and the end of every
@@ -72,6 +75,8 @@ struct augur_tstates {
   aug_u64map site_ix; /* callsite -> slot */
   site_acc *sites;
   size_t nsites, cap_sites;
+  augur_tstates_interval_fn on_interval;
+  void *on_interval_arg;
 };
 
 augur_tstates *augur_tstates_new(uint32_t rank) {
@@ -155,6 +160,38 @@ static const frame *inst_frame(const thr *th) {
   return NULL;
 }
 
+void augur_tstates_on_interval(augur_tstates *b, augur_tstates_interval_fn fn, void *arg) {
+  assert(b);
+  b->on_interval = fn;
+  b->on_interval_arg = arg;
+}
+
+/* The thread of MPI_Init (thread 0 without one), as fill() decides it. */
+static int is_initial(const augur_tstates *b, const thr *th) {
+  return th->thread == (b->have_init ? b->init_thread : 0);
+}
+
+static void flush_interval(augur_tstates *b, thr *th) {
+  if (b->on_interval && th->pend_b > th->pend_a)
+    b->on_interval(b->on_interval_arg, th->thread, th->pend_state, th->pend_a, th->pend_b);
+  th->pend_a = th->pend_b = 0;
+}
+
+/* Passes [a, upto) in STATE on, merged with the pending interval when it
+ * continues it in the same state. */
+static void emit(augur_tstates *b, thr *th, uint64_t a, uint64_t upto, unsigned state) {
+  if (!b->on_interval) return;
+  if (state == OUTSIDE) state = is_initial(b, th) ? AUGUR_TS_SERIAL : AUGUR_TS_IDLE;
+  if (th->pend_b > th->pend_a && th->pend_state == state && th->pend_b == a) {
+    th->pend_b = upto;
+    return;
+  }
+  flush_interval(b, th);
+  th->pend_state = state;
+  th->pend_a = a;
+  th->pend_b = upto;
+}
+
 /* The thread is between a fork and the join of a region it forked. */
 static int forked(const thr *th) {
   for (size_t i = 0; i < th->nst; i++)
@@ -167,6 +204,7 @@ static void charge(augur_tstates *b, thr *th, uint64_t upto, unsigned state) {
   uint64_t a = th->last > b->t0 ? th->last : b->t0;
   if (b->started && upto > a) {
     th->ns[state] += upto - a;
+    emit(b, th, a, upto, state);
     if (forked(th)) th->region_ns += upto - a;
     if (state == AUGUR_TS_USEFUL) {
       const frame *f = inst_frame(th);
@@ -472,8 +510,10 @@ int augur_tstates_finish(augur_tstates *b, augur_rank_states *out, augur_error *
     uint64_t end = in->joined ? in->join_t : b->thr[in->enc].last_rec;
     rc = fold(b, b->nopen - 1, end);
   }
-  for (size_t i = 0; i < b->nthr; i++)
+  for (size_t i = 0; i < b->nthr; i++) {
     charge(b, &b->thr[i], b->t1, OUTSIDE);
+    flush_interval(b, &b->thr[i]);
+  }
   out->t0 = b->t0;
   out->t1 = b->t1;
   out->started = b->started;

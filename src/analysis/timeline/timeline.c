@@ -4,6 +4,7 @@
  * there are few (hover text wants call names), totals per state. Messages
  * come from the shared matcher (augur/match.h); an arrow runs from the send
  * call's start to the end of the call that completed the receive. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,23 @@ static const char *const state_names[AUGUR_TL_NSTATES] = {
 static const char *const state_colors[AUGUR_TL_NSTATES] = {"#b8e0b0", "#0072b2", "#d55e00",
                                                            "#cc79a7", "#e69f00", "#8c8c8c"};
 
+/* Thread states (enum augur_tstate): user code green as compute above,
+ * the OpenMP runtime's waits warm, MPI blue, idle a grey darker than the
+ * row background. */
+static const char *const ts_labels[AUGUR_TS_COUNT] = {
+    "MPI",    "OpenMP wait/barrier", "OpenMP sync", "OpenMP mutex wait", "fork", "join", "idle",
+    "serial", "useful (parallel)"};
+static const char *const ts_colors[AUGUR_TS_COUNT] = {"#0072b2", "#e69f00", "#f0e442",
+                                                      "#cc79a7", "#56b4e9", "#009e73",
+                                                      "#c8c8c8", "#6fa86a", "#b8e0b0"};
+
+const char *augur_tl_tstate_label(int state) {
+  return state >= 0 && state < AUGUR_TS_COUNT ? ts_labels[state] : "?";
+}
+const char *augur_tl_tstate_color(int state) {
+  return state >= 0 && state < AUGUR_TS_COUNT ? ts_colors[state] : "#000000";
+}
+
 const char *augur_tl_state_name(int state) {
   return state >= 0 && state < AUGUR_TL_NSTATES ? state_names[state] : "?";
 }
@@ -50,9 +68,10 @@ static tl_rank *rank_of(augur_timeline *tl, uint32_t rank) {
   return &tl->ranks[rank - tl->rank_lo];
 }
 
-/* Adds [t0, t1) in `state` to the rank's columns, totals and exact list. */
-static int add_interval(augur_timeline *tl, tl_rank *r, uint64_t t0, uint64_t t1, int state,
-                        unsigned type) {
+/* Adds [t0, t1) in `state` (one of NSTATES) to the row's columns, totals and
+ * exact list. */
+static int add_interval(augur_timeline *tl, tl_row *r, uint64_t t0, uint64_t t1, int state,
+                        unsigned type, int nstates) {
   if (t1 <= t0 || t1 <= tl->from || t0 >= tl->to) return 0;
   uint64_t a = t0 < tl->from ? tl->from : t0, b = t1 > tl->to ? tl->to : t1;
   r->totals[state] += b - a;
@@ -62,7 +81,7 @@ static int add_interval(augur_timeline *tl, tl_rank *r, uint64_t t0, uint64_t t1
   if (c0 > c1) c0 = c1;
   for (uint32_t c = c0; c <= c1; c++) {
     double lo = x0 > c ? x0 : c, hi = x1 < c + 1.0 ? x1 : c + 1.0;
-    if (hi > lo) r->cols[(size_t)c * AUGUR_TL_NSTATES + state] += (float)(hi - lo);
+    if (hi > lo) r->cols[(size_t)c * nstates + state] += (float)(hi - lo);
   }
   if (r->overflow) return 0;
   if (r->niv == (size_t)tl->width * EXACT_PER_COLUMN) { /* too many: columns only */
@@ -74,6 +93,58 @@ static int add_interval(augur_timeline *tl, tl_rank *r, uint64_t t0, uint64_t t1
   }
   if (aug_grow((void **)&r->iv, &r->cap, r->niv + 1, sizeof *r->iv)) return -1;
   r->iv[r->niv++] = (augur_tl_interval){a, b, (uint16_t)type, (uint8_t)state};
+  return 0;
+}
+
+/* The row of THREAD of rank R, made on first use. */
+static tl_thread *thread_row(augur_timeline *tl, tl_rank *r, uint32_t thread) {
+  for (size_t i = 0; i < r->nthr; i++)
+    if (r->thr[i].thread == thread) return &r->thr[i];
+  if (aug_grow((void **)&r->thr, &r->capthr, r->nthr + 1, sizeof *r->thr)) return NULL;
+  tl_thread *th = &r->thr[r->nthr];
+  *th = (tl_thread){.thread = thread};
+  th->row.cols = calloc((size_t)tl->width * AUGUR_TS_COUNT, sizeof(float));
+  if (!th->row.cols) return NULL;
+  r->nthr++;
+  return th;
+}
+
+/* The thread states' intervals (src/analysis/omp) go to the thread rows. */
+static void on_tstate(void *arg, uint32_t thread, unsigned state, uint64_t t0, uint64_t t1) {
+  tl_rank *r = arg;
+  augur_timeline *tl = r->tl;
+  tl_thread *th = thread_row(tl, r, thread);
+  if (!th || add_interval(tl, &th->row, t0, t1, (int)state, AUGUR_EV_NONE, AUGUR_TS_COUNT))
+    tl->nomem = 1;
+}
+
+static int cmp_thread_row(const void *a, const void *b) {
+  const tl_thread *x = a, *y = b;
+  return x->thread < y->thread ? -1 : (x->thread > y->thread);
+}
+
+/* Closes the thread states of every rank: its last intervals, a row for
+ * every thread that had records, the initial thread marked. */
+static int finish_threads(augur_timeline *tl, augur_error *err) {
+  for (uint32_t i = 0; i <= tl->rank_hi - tl->rank_lo; i++) {
+    tl_rank *r = &tl->ranks[i];
+    if (!r->ts) continue;
+    augur_rank_states rs;
+    int rc = augur_tstates_finish(r->ts, &rs, err);
+    r->ts = NULL;
+    if (rc < 0) return rc;
+    tl->omp_unbalanced += rs.unbalanced;
+    for (size_t k = 0; k < rs.nthreads && !tl->nomem; k++) {
+      tl_thread *th = thread_row(tl, r, rs.threads[k].thread);
+      if (th)
+        th->initial = rs.threads[k].initial;
+      else
+        tl->nomem = 1;
+    }
+    augur_rank_states_free(&rs);
+    if (tl->nomem) return augur_fail(err, AUGUR_E_NOMEM, "timeline: out of memory");
+    qsort(r->thr, r->nthr, sizeof *r->thr, cmp_thread_row);
+  }
   return 0;
 }
 
@@ -106,8 +177,8 @@ static int on_message(void *ctx, const augur_message *msg) {
   uint64_t t_send = msg->send.t_start, t_recv = msg->recv.t_end;
   uint64_t lo = t_send < t_recv ? t_send : t_recv, hi = t_send < t_recv ? t_recv : t_send;
   if (hi < tl->from || lo > tl->to) return 0;
-  augur_tl_message m = {t_send,      t_recv,        msg->bytes, msg->comm,
-                        msg->sender, msg->receiver, msg->tag};
+  augur_tl_message m = {t_send,        t_recv,   msg->bytes,       msg->comm,       msg->sender,
+                        msg->receiver, msg->tag, msg->send.thread, msg->recv.thread};
   keep_message(tl, &m);
   return 0;
 }
@@ -128,7 +199,8 @@ static int stream_window(augur_timeline *tl, augur_trace *t, const augur_tl_opti
   /* Reading stops past the window once no send of the window waits. */
   augur_matcher_set_horizon(mt, tl->to);
   augur_stream *s;
-  int rc = augur_stream_merged(t, &s, err);
+  int rc = tl->hybrid ? augur_stream_merged_kinds(t, AUGUR_KIND_MPI | AUGUR_KIND_OMP, &s, err)
+                      : augur_stream_merged(t, &s, err);
   if (rc < 0) {
     augur_matcher_free(mt);
     return rc;
@@ -148,16 +220,27 @@ static int stream_window(augur_timeline *tl, augur_trace *t, const augur_tl_opti
       opt->progress(opt->progress_arg, tl->events);
     uint32_t rk = ev.rank;
     if (rk >= n) continue;
+    if (tl->hybrid) {
+      /* Every record of a rank, in time order, makes its thread states. */
+      tl_rank *r = rank_of(tl, rk);
+      if (r && (rc = augur_tstates_add(r->ts, &ev, err)) < 0) goto out;
+      if (tl->nomem) goto nomem;
+      if (augur_event_is_omp(ev.type)) continue;
+    }
     int sub = augur_event_is_sub(ev.type);
     if (!sub) {
-      /* Past the window, and no send of it still waits for its receive. */
-      if (ev.t_start > tl->to && augur_match_sends_by_horizon(mt) == 0) break;
+      /* Past the window, and no send of it still waits for its receive.
+       * (Thread states need every record: a thread's state at the window's
+       * end is known only at its next record.) */
+      if (!tl->hybrid && ev.t_start > tl->to && augur_match_sends_by_horizon(mt) == 0) break;
       tl_rank *r = rank_of(tl, rk);
       if (r) {
         if (seen[rk] && ev.t_start > last_end[rk] &&
-            add_interval(tl, r, last_end[rk], ev.t_start, AUGUR_TL_COMPUTE, AUGUR_EV_NONE))
+            add_interval(tl, &r->row, last_end[rk], ev.t_start, AUGUR_TL_COMPUTE, AUGUR_EV_NONE,
+                         AUGUR_TL_NSTATES))
           goto nomem;
-        if (add_interval(tl, r, ev.t_start, ev.t_end, augur_tl_state_of(ev.type), ev.type))
+        if (add_interval(tl, &r->row, ev.t_start, ev.t_end, augur_tl_state_of(ev.type), ev.type,
+                         AUGUR_TL_NSTATES))
           goto nomem;
       }
       if (!seen[rk] || ev.t_end > last_end[rk]) last_end[rk] = ev.t_end;
@@ -176,6 +259,7 @@ static int stream_window(augur_timeline *tl, augur_trace *t, const augur_tl_opti
     augur_match_counts mc;
     augur_match_counts_get(mt, &mc);
     tl->dropped = mc.dropped;
+    rc = finish_threads(tl, err);
   }
   goto out;
 nomem:
@@ -228,9 +312,17 @@ int augur_timeline_build(augur_timeline **out, augur_trace *t, const augur_tl_op
   tl->ranks = calloc(nr, sizeof *tl->ranks);
   tl->msg = malloc(o.max_arrows * sizeof *tl->msg);
   if (!tl->ranks || !tl->msg) goto nomem;
+  for (uint32_t r = 0; r < n && o.threads && !tl->hybrid; r++)
+    tl->hybrid = augur_trace_omp_nblocks(t, r) > 0;
   for (uint32_t i = 0; i < nr; i++) {
-    tl->ranks[i].cols = calloc((size_t)o.width * AUGUR_TL_NSTATES, sizeof(float));
-    if (!tl->ranks[i].cols) goto nomem;
+    tl_rank *r = &tl->ranks[i];
+    r->tl = tl;
+    r->row.cols = calloc((size_t)o.width * AUGUR_TL_NSTATES, sizeof(float));
+    if (!r->row.cols) goto nomem;
+    if (tl->hybrid) {
+      if (!(r->ts = augur_tstates_new(o.rank_lo + i))) goto nomem;
+      augur_tstates_on_interval(r->ts, on_tstate, r);
+    }
   }
   int rc = stream_window(tl, t, &o, err);
   if (rc < 0) {
@@ -248,8 +340,15 @@ void augur_timeline_free(augur_timeline *tl) {
   if (!tl) return;
   if (tl->ranks)
     for (uint32_t i = 0; i <= tl->rank_hi - tl->rank_lo; i++) {
-      free(tl->ranks[i].cols);
-      free(tl->ranks[i].iv);
+      tl_rank *r = &tl->ranks[i];
+      free(r->row.cols);
+      free(r->row.iv);
+      for (size_t k = 0; k < r->nthr; k++) {
+        free(r->thr[k].row.cols);
+        free(r->thr[k].row.iv);
+      }
+      free(r->thr);
+      augur_tstates_free(r->ts);
     }
   free(tl->ranks);
   free(tl->msg);
@@ -298,32 +397,64 @@ void augur_timeline_summary(const augur_timeline *tl, augur_tl_summary *s) {
   s->messages_drawn = tl->nmsg;
   s->unmatched_sends = tl->unmatched;
   s->exact = 1;
-  for (uint32_t i = 0; i <= tl->rank_hi - tl->rank_lo; i++)
-    if (tl->ranks[i].overflow) s->exact = 0;
+  s->omp_unbalanced = tl->omp_unbalanced;
+  for (uint32_t i = 0; i <= tl->rank_hi - tl->rank_lo; i++) {
+    if (tl->ranks[i].row.overflow) s->exact = 0;
+    for (size_t k = 0; k < tl->ranks[i].nthr; k++)
+      if (tl->ranks[i].thr[k].row.overflow) s->exact = 0;
+  }
 }
 
 void augur_timeline_rank_totals(const augur_timeline *tl, uint32_t rank,
                                 uint64_t out[AUGUR_TL_NSTATES]) {
   const tl_rank *r = rank_of((augur_timeline *)tl, rank);
   for (int k = 0; k < AUGUR_TL_NSTATES; k++)
-    out[k] = r ? r->totals[k] : 0;
+    out[k] = r ? r->row.totals[k] : 0;
 }
 
 const augur_tl_interval *augur_timeline_intervals(const augur_timeline *tl, uint32_t rank,
                                                   size_t *n) {
   const tl_rank *r = rank_of((augur_timeline *)tl, rank);
-  *n = r && !r->overflow ? r->niv : 0;
-  return r && !r->overflow ? r->iv : NULL;
+  *n = r && !r->row.overflow ? r->row.niv : 0;
+  return r && !r->row.overflow ? r->row.iv : NULL;
 }
 
 void augur_timeline_column(const augur_timeline *tl, uint32_t rank, uint32_t c,
                            float out[AUGUR_TL_NSTATES]) {
   const tl_rank *r = rank_of((augur_timeline *)tl, rank);
   for (int k = 0; k < AUGUR_TL_NSTATES; k++)
-    out[k] = r && c < tl->width ? r->cols[(size_t)c * AUGUR_TL_NSTATES + k] : 0;
+    out[k] = r && c < tl->width ? r->row.cols[(size_t)c * AUGUR_TL_NSTATES + k] : 0;
 }
 
 const augur_tl_message *augur_timeline_messages(const augur_timeline *tl, size_t *n) {
   *n = tl->nmsg;
   return tl->msg;
+}
+
+int augur_timeline_hybrid(const augur_timeline *tl) {
+  return tl->hybrid;
+}
+
+size_t augur_timeline_nthreads(const augur_timeline *tl, uint32_t rank) {
+  const tl_rank *r = rank_of((augur_timeline *)tl, rank);
+  return r ? r->nthr : 0;
+}
+
+void augur_timeline_thread(const augur_timeline *tl, uint32_t rank, size_t i,
+                           augur_tl_thread *out) {
+  const tl_rank *r = rank_of((augur_timeline *)tl, rank);
+  assert(r && i < r->nthr);
+  const tl_thread *th = &r->thr[i];
+  out->thread = th->thread;
+  out->initial = th->initial;
+  memcpy(out->totals, th->row.totals, sizeof out->totals);
+}
+
+const augur_tl_interval *augur_timeline_thread_intervals(const augur_timeline *tl, uint32_t rank,
+                                                         size_t i, size_t *n) {
+  const tl_rank *r = rank_of((augur_timeline *)tl, rank);
+  assert(r && i < r->nthr);
+  const tl_row *row = &r->thr[i].row;
+  *n = row->overflow ? 0 : row->niv;
+  return row->overflow ? NULL : row->iv;
 }

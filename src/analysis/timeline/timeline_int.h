@@ -6,15 +6,34 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "augur/omp.h"
 #include "augur/timeline.h"
 #include "timeline_svg.h"
 
-typedef struct tl_rank {
-  float *cols; /* width x AUGUR_TL_NSTATES: fraction of each column per state */
-  uint64_t totals[AUGUR_TL_NSTATES];
+/* A row of the picture: a rank (states enum augur_tl_state) or one of its
+ * threads (states enum augur_tstate). */
+typedef struct tl_row {
+  float *cols; /* width x nstates: fraction of each column per state */
+  uint64_t totals[AUGUR_TS_COUNT];
   augur_tl_interval *iv; /* exact intervals, NULL once overflow */
   size_t niv, cap;
   int overflow;
+} tl_row;
+
+/* A thread row (traces with OpenMP records): the thread states of
+ * src/analysis/omp over the rank's window. */
+typedef struct tl_thread {
+  tl_row row;
+  uint32_t thread;
+  int initial;
+} tl_thread;
+
+typedef struct tl_rank {
+  tl_row row;
+  tl_thread *thr; /* by thread index, ascending once built */
+  size_t nthr, capthr;
+  augur_tstates *ts; /* while building (hybrid) */
+  struct augur_timeline *tl;
 } tl_rank;
 
 struct augur_timeline {
@@ -35,6 +54,10 @@ struct augur_timeline {
   size_t nmarks, capmarks;
   augur_tl_mark *bands; /* over all rows; rank unused */
   size_t nbands, capbands;
+  /* The trace has OpenMP records: one row per thread, grouped by rank. */
+  int hybrid;
+  int nomem;               /* a thread row could not grow (the tstates callback) */
+  uint64_t omp_unbalanced; /* unpaired OpenMP records over the ranks */
 };
 
 #endif

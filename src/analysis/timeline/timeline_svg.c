@@ -88,14 +88,50 @@ static double nice_step(double span, int want) {
   return step < 1 ? 1 : step; /* times are whole ns */
 }
 
+/* The states drawn: MPI classes per rank, or thread states per thread. */
+static int nstates(const augur_timeline *tl) {
+  return tl->hybrid ? AUGUR_TS_COUNT : AUGUR_TL_NSTATES;
+}
+static const char *state_label(const augur_timeline *tl, int k) {
+  return tl->hybrid ? augur_tl_tstate_label(k) : augur_tl_state_name(k);
+}
+static const char *state_color(const augur_timeline *tl, int k) {
+  return tl->hybrid ? augur_tl_tstate_color(k) : augur_tl_state_color(k);
+}
+
 /* states, message, mark, and the band when there are bands */
 static int legend_entries(const augur_timeline *tl) {
-  return AUGUR_TL_NSTATES + 2 + (tl->nbands ? 1 : 0);
+  return nstates(tl) + 2 + (tl->nbands ? 1 : 0);
+}
+
+/* Rows of rank r: 1, or (hybrid) one per thread. */
+static uint32_t rank_rows(const augur_timeline *tl, uint32_t rank) {
+  const tl_rank *r = &tl->ranks[rank - tl->rank_lo];
+  return tl->hybrid && r->nthr ? (uint32_t)r->nthr : 1;
+}
+
+/* Rows above rank r's first row. */
+static uint32_t rows_before(const augur_timeline *tl, uint32_t rank) {
+  if (!tl->hybrid) return rank - tl->rank_lo;
+  uint32_t n = 0;
+  for (uint32_t q = tl->rank_lo; q < rank; q++)
+    n += rank_rows(tl, q);
+  return n;
+}
+
+/* The row of (rank, thread): its thread row when there is one. */
+static uint32_t row_index(const augur_timeline *tl, uint32_t rank, uint32_t thread) {
+  uint32_t base = rows_before(tl, rank);
+  const tl_rank *r = &tl->ranks[rank - tl->rank_lo];
+  if (tl->hybrid)
+    for (size_t i = 0; i < r->nthr; i++)
+      if (r->thr[i].thread == thread) return base + (uint32_t)i;
+  return base;
 }
 
 static layout make_layout(const augur_timeline *tl) {
   layout L;
-  L.nr = tl->rank_hi - tl->rank_lo + 1;
+  L.nr = rows_before(tl, tl->rank_hi) + rank_rows(tl, tl->rank_hi);
   L.x0 = LEFT;
   L.w = tl->width;
   L.row_h = dfloor(520.0 / L.nr);
@@ -109,7 +145,7 @@ static layout make_layout(const augur_timeline *tl) {
   if (L.legend_cols < 1) L.legend_cols = 1;
   int entries = legend_entries(tl);
   L.legend_rows = (entries + L.legend_cols - 1) / L.legend_cols;
-  L.height = L.y_legend + L.legend_rows * 18 + 2 * 16 + 8;
+  L.height = L.y_legend + L.legend_rows * 18 + (tl->hybrid ? 3 : 2) * 16 + 8;
   return L;
 }
 
@@ -120,17 +156,76 @@ static double xpos(const augur_timeline *tl, const layout *L, uint64_t t) {
 }
 
 static double row_y(const augur_timeline *tl, const layout *L, uint32_t rank) {
-  return TOP + (rank - tl->rank_lo) * L->row_h;
+  return TOP + rows_before(tl, rank) * L->row_h;
 }
 
-static void draw_rect(FILE *f, double x, double y, double w, double h, int state,
-                      const char *title) {
+static void draw_rect(FILE *f, const char *cls, double x, double y, double w, double h, int state,
+                      const char *color, const char *title) {
   fprintf(f,
-          "<rect class=\"st st-%d\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
+          "<rect class=\"%s %s-%d\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
           "fill=\"%s\"><title>",
-          state, x, y, w, h, augur_tl_state_color(state));
+          cls, cls, state, x, y, w, h, color);
   tl_xml_escape(f, title);
   fputs("</title></rect>\n", f);
+}
+
+/* The states of one row at Y: exact intervals, or one rect per run of
+ * columns with the same dominant state. WHO starts every hover text. */
+static void draw_states(FILE *f, const augur_timeline *tl, const layout *L, const tl_row *r,
+                        double y, const char *who) {
+  int ns = nstates(tl);
+  const char *cls = tl->hybrid ? "ts" : "st";
+  char title[256], d[32];
+  if (!r->overflow) {
+    for (size_t i = 0; i < r->niv; i++) {
+      const augur_tl_interval *iv = &r->iv[i];
+      double x = xpos(tl, L, iv->t0), w = xpos(tl, L, iv->t1) - x;
+      fmt_dur(d, sizeof d, (double)(iv->t1 - iv->t0), (double)(iv->t1 - iv->t0));
+      if (tl->hybrid)
+        snprintf(title, sizeof title, "%s: %s, %s", who, augur_tl_tstate_label(iv->state), d);
+      else if (iv->type == AUGUR_EV_NONE)
+        snprintf(title, sizeof title, "%s: compute, %s", who, d);
+      else
+        snprintf(title, sizeof title, "%s: %s (%s), %s", who, augur_event_name(iv->type),
+                 augur_tl_state_name(iv->state), d);
+      draw_rect(f, cls, x, y, w < 0.05 ? 0.05 : w, L->bar_h, iv->state, state_color(tl, iv->state),
+                title);
+    }
+    return;
+  }
+  uint32_t c = 0;
+  while (c < tl->width) {
+    const float *v = &r->cols[(size_t)c * ns];
+    int dom = -1;
+    float best = 0.02f;
+    for (int k = 0; k < ns; k++) {
+      if (v[k] > best) best = v[k], dom = k;
+    }
+    uint32_t e = c + 1;
+    double acc[AUGUR_TS_COUNT] = {0};
+    for (int k = 0; k < ns; k++)
+      acc[k] = v[k];
+    while (e < tl->width) {
+      const float *u = &r->cols[(size_t)e * ns];
+      int d2 = -1;
+      float b2 = 0.02f;
+      for (int k = 0; k < ns; k++)
+        if (u[k] > b2) b2 = u[k], d2 = k;
+      if (d2 != dom) break;
+      for (int k = 0; k < ns; k++)
+        acc[k] += u[k];
+      e++;
+    }
+    if (dom >= 0) {
+      int len = snprintf(title, sizeof title, "%s:", who);
+      for (int k = 0; k < ns && len < (int)sizeof title - 40; k++)
+        if (acc[k] / (e - c) >= 0.005)
+          len += snprintf(title + len, sizeof title - len, " %s %.0f%%", state_label(tl, k),
+                          100.0 * acc[k] / (e - c));
+      draw_rect(f, cls, L->x0 + c, y, (double)(e - c), L->bar_h, dom, state_color(tl, dom), title);
+    }
+    c = e;
+  }
 }
 
 static void draw_row(FILE *f, const augur_timeline *tl, const layout *L, uint32_t rank) {
@@ -145,54 +240,53 @@ static void draw_row(FILE *f, const augur_timeline *tl, const layout *L, uint32_
           "<rect class=\"row-bg\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
           "fill=\"#f2f2f2\"/>\n",
           L->x0, y, L->w, L->bar_h);
-  char title[256], d[32];
-  if (!r->overflow) {
-    for (size_t i = 0; i < r->niv; i++) {
-      const augur_tl_interval *iv = &r->iv[i];
-      double x = xpos(tl, L, iv->t0), w = xpos(tl, L, iv->t1) - x;
-      fmt_dur(d, sizeof d, (double)(iv->t1 - iv->t0), (double)(iv->t1 - iv->t0));
-      if (iv->type == AUGUR_EV_NONE)
-        snprintf(title, sizeof title, "rank %u: compute, %s", rank, d);
+  char who[32];
+  snprintf(who, sizeof who, "rank %u", rank);
+  draw_states(f, tl, L, &r->row, y, who);
+  fputs("</g>\n", f);
+}
+
+/* Hybrid: a group per rank, a row per thread ("rank R t0", then "t1", ...),
+ * a line above every rank but the first. */
+static void draw_thread_rows(FILE *f, const augur_timeline *tl, const layout *L, uint32_t rank) {
+  const tl_rank *r = &tl->ranks[rank - tl->rank_lo];
+  double y0 = row_y(tl, L, rank);
+  fprintf(f, "<g class=\"rank\" id=\"rank-%u\" data-rank=\"%u\">\n", rank, rank);
+  if (rank > tl->rank_lo)
+    fprintf(f,
+            "<line class=\"rank-sep\" x1=\"4\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+            "stroke=\"#888\" stroke-width=\"0.6\"/>\n",
+            y0 - 1, L->x0 + L->w, y0 - 1);
+  if (!r->nthr && L->row_h >= 6) /* no record in the window's rank: an empty row */
+    fprintf(f,
+            "<text class=\"rank-label\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">rank %u</text>\n",
+            LEFT - 6, y0 + L->bar_h / 2 + 4, rank);
+  for (size_t i = 0; i < r->nthr; i++) {
+    const tl_thread *th = &r->thr[i];
+    double y = y0 + i * L->row_h;
+    fprintf(f,
+            "<g class=\"row thread-row\" id=\"rank-%u-thread-%u\" data-rank=\"%u\" "
+            "data-thread=\"%u\"%s>\n",
+            rank, th->thread, rank, th->thread, th->initial ? " data-initial=\"1\"" : "");
+    if (L->row_h >= 6) {
+      if (i == 0)
+        fprintf(f,
+                "<text class=\"rank-label\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">rank %u "
+                "t%u</text>\n",
+                LEFT - 6, y + L->bar_h / 2 + 4, rank, th->thread);
       else
-        snprintf(title, sizeof title, "rank %u: %s (%s), %s", rank, augur_event_name(iv->type),
-                 augur_tl_state_name(iv->state), d);
-      draw_rect(f, x, y, w < 0.05 ? 0.05 : w, L->bar_h, iv->state, title);
+        fprintf(f,
+                "<text class=\"thread-label\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">t%u</text>\n",
+                LEFT - 6, y + L->bar_h / 2 + 4, th->thread);
     }
-  } else {
-    /* One rect per run of columns with the same dominant state. */
-    uint32_t c = 0;
-    while (c < tl->width) {
-      const float *v = &r->cols[(size_t)c * AUGUR_TL_NSTATES];
-      int dom = -1;
-      float best = 0.02f;
-      for (int k = 0; k < AUGUR_TL_NSTATES; k++) {
-        if (v[k] > best) best = v[k], dom = k;
-      }
-      uint32_t e = c + 1;
-      double acc[AUGUR_TL_NSTATES] = {0};
-      for (int k = 0; k < AUGUR_TL_NSTATES; k++)
-        acc[k] = v[k];
-      while (e < tl->width) {
-        const float *u = &r->cols[(size_t)e * AUGUR_TL_NSTATES];
-        int d2 = -1;
-        float b2 = 0.02f;
-        for (int k = 0; k < AUGUR_TL_NSTATES; k++)
-          if (u[k] > b2) b2 = u[k], d2 = k;
-        if (d2 != dom) break;
-        for (int k = 0; k < AUGUR_TL_NSTATES; k++)
-          acc[k] += u[k];
-        e++;
-      }
-      if (dom >= 0) {
-        int len = snprintf(title, sizeof title, "rank %u:", rank);
-        for (int k = 0; k < AUGUR_TL_NSTATES && len < (int)sizeof title - 40; k++)
-          if (acc[k] / (e - c) >= 0.005)
-            len += snprintf(title + len, sizeof title - len, " %s %.0f%%", augur_tl_state_name(k),
-                            100.0 * acc[k] / (e - c));
-        draw_rect(f, L->x0 + c, y, (double)(e - c), L->bar_h, dom, title);
-      }
-      c = e;
-    }
+    fprintf(f,
+            "<rect class=\"row-bg\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+            "fill=\"#f2f2f2\"/>\n",
+            L->x0, y, L->w, L->bar_h);
+    char who[48];
+    snprintf(who, sizeof who, "rank %u thread %u", rank, th->thread);
+    draw_states(f, tl, L, &th->row, y, who);
+    fputs("</g>\n", f);
   }
   fputs("</g>\n", f);
 }
@@ -236,8 +330,8 @@ static void draw_messages(FILE *f, const augur_timeline *tl, const layout *L) {
     const augur_tl_message *m = &tl->msg[i];
     double x1 = L->x0 + ((double)m->t_send - (double)tl->from) / tl->col_ns;
     double x2 = L->x0 + ((double)m->t_recv - (double)tl->from) / tl->col_ns;
-    double y1 = row_y(tl, L, m->sender) + L->bar_h / 2,
-           y2 = row_y(tl, L, m->receiver) + L->bar_h / 2;
+    double y1 = TOP + row_index(tl, m->sender, m->send_thread) * L->row_h + L->bar_h / 2,
+           y2 = TOP + row_index(tl, m->receiver, m->recv_thread) * L->row_h + L->bar_h / 2;
     fmt_dur(a, sizeof a, (double)m->t_send, (double)m->t_send);
     fmt_dur(b, sizeof b, (double)m->t_recv - (double)m->t_send,
             (double)m->t_recv - (double)m->t_send);
@@ -260,7 +354,7 @@ static void draw_marks(FILE *f, const augur_timeline *tl, const layout *L) {
         f,
         "<rect class=\"mark\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
         "fill=\"#ff0000\" fill-opacity=\"0.18\" stroke=\"#d00000\" stroke-width=\"1.5\"><title>",
-        x, row_y(tl, L, m->rank) - 1, w, L->bar_h + 2);
+        x, row_y(tl, L, m->rank) - 1, w, (rank_rows(tl, m->rank) - 1) * L->row_h + L->bar_h + 2);
     tl_xml_escape(f, m->label);
     fputs("</title></rect>\n", f);
   }
@@ -294,19 +388,20 @@ static void draw_legend(FILE *f, const augur_timeline *tl, const layout *L) {
   int entries = legend_entries(tl);
   for (int i = 0; i < entries; i++) {
     double x = 10 + (i % L->legend_cols) * LEGEND_W, y = L->y_legend + (i / L->legend_cols) * 18;
-    if (i < AUGUR_TL_NSTATES)
+    int ns = nstates(tl);
+    if (i < ns)
       fprintf(f,
               "<g class=\"legend-entry\" data-state=\"%s\"><rect x=\"%.1f\" y=\"%.1f\" "
               "width=\"14\" height=\"10\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\">%s</text></g>\n",
-              augur_tl_state_name(i), x, y, augur_tl_state_color(i), x + 18, y + 9,
-              augur_tl_state_name(i));
-    else if (i == AUGUR_TL_NSTATES)
+              tl->hybrid ? augur_tstate_name((unsigned)i) : augur_tl_state_name(i), x, y,
+              state_color(tl, i), x + 18, y + 9, state_label(tl, i));
+    else if (i == ns)
       fprintf(f,
               "<g class=\"legend-entry\" data-state=\"message\"><line x1=\"%.1f\" y1=\"%.1f\" "
               "x2=\"%.1f\" y2=\"%.1f\" stroke=\"#222\" marker-end=\"url(#arrowhead)\"/>"
               "<text x=\"%.1f\" y=\"%.1f\">message</text></g>\n",
               x, y + 5, x + 14, y + 5, x + 18, y + 9);
-    else if (i == AUGUR_TL_NSTATES + 2)
+    else if (i == ns + 2)
       fprintf(f,
               "<g class=\"legend-entry\" data-state=\"band\"><rect x=\"%.1f\" y=\"%.1f\" "
               "width=\"14\" height=\"10\" fill=\"#6a3d9a\" fill-opacity=\"0.35\"/>"
@@ -326,7 +421,9 @@ static void draw_legend(FILE *f, const augur_timeline *tl, const layout *L) {
   char col[32];
   fmt_dur(col, sizeof col, tl->col_ns, tl->col_ns);
   fprintf(f, "<text class=\"note\" id=\"note-states\" x=\"10\" y=\"%.1f\">", y);
-  if (s.exact)
+  if (s.exact && tl->hybrid)
+    fprintf(f, "thread states: every interval drawn (1 px = %s)", col);
+  else if (s.exact)
     fprintf(f, "states: every call drawn (1 px = %s)", col);
   else
     fprintf(f,
@@ -347,7 +444,20 @@ static void draw_legend(FILE *f, const augur_timeline *tl, const layout *L) {
   if (tl->dropped)
     fprintf(f, "; %llu sends/receives not matched (too many in flight at once)",
             (unsigned long long)tl->dropped);
-  fputs("</text>\n</g>\n", f);
+  fputs("</text>\n", f);
+  if (tl->hybrid)
+    fprintf(f,
+            "<text class=\"note\" id=\"note-threads\" x=\"10\" y=\"%.1f\">threads: a row per "
+            "thread, grouped by rank; states from each rank's end of MPI_Init to its "
+            "MPI_Finalize (docs/openmp.md)",
+            y + 32);
+  if (tl->hybrid && s.omp_unbalanced)
+    fprintf(f,
+            "; warning: %llu OpenMP begin/end records unpaired (trace cut short or "
+            "damaged?), closed at their thread's last record",
+            (unsigned long long)s.omp_unbalanced);
+  if (tl->hybrid) fputs("</text>\n", f);
+  fputs("</g>\n", f);
 }
 
 static void write_svg_body(const augur_timeline *tl, FILE *f, const char *title) {
@@ -382,7 +492,10 @@ static void write_svg_body(const augur_timeline *tl, FILE *f, const char *title)
           a, b, tl->rank_lo, tl->rank_hi);
   fprintf(f, "<g id=\"rows\">\n");
   for (uint32_t r = tl->rank_lo; r <= tl->rank_hi; r++)
-    draw_row(f, tl, &L, r);
+    if (tl->hybrid)
+      draw_thread_rows(f, tl, &L, r);
+    else
+      draw_row(f, tl, &L, r);
   fprintf(f, "</g>\n");
   draw_bands(f, tl, &L);
   draw_marks(f, tl, &L);
@@ -457,7 +570,29 @@ int augur_timeline_write_html(const augur_timeline *tl, FILE *f, const char *tit
     }
     fputs("</tr>\n", f);
   }
-  fputs("</table>\n<p>Times are inside the window; hover over the picture for details.</p>\n"
+  fputs("</table>\n", f);
+  if (tl->hybrid) { /* the thread states, one line per thread */
+    fputs("<table id=\"threads\">\n<tr><th>rank</th><th>thread</th>", f);
+    for (int k = 0; k < AUGUR_TS_COUNT; k++)
+      fprintf(f, "<th>%s</th>", augur_tl_tstate_label(k));
+    fputs("</tr>\n", f);
+    for (uint32_t r = tl->rank_lo; r <= tl->rank_hi; r++) {
+      const tl_rank *rr = &tl->ranks[r - tl->rank_lo];
+      for (size_t i = 0; i < rr->nthr; i++) {
+        const tl_thread *th = &rr->thr[i];
+        fprintf(f, "<tr class=\"thread-row\"><td>%u</td><td>%u%s</td>", r, th->thread,
+                th->initial ? " (initial)" : "");
+        char d[32];
+        for (int k = 0; k < AUGUR_TS_COUNT; k++) {
+          fmt_dur(d, sizeof d, (double)th->row.totals[k], (double)th->row.totals[k]);
+          fprintf(f, "<td>%s</td>", th->row.totals[k] ? d : "0");
+        }
+        fputs("</tr>\n", f);
+      }
+    }
+    fputs("</table>\n", f);
+  }
+  fputs("<p>Times are inside the window; hover over the picture for details.</p>\n"
         "</body>\n</html>\n",
         f);
   return finish(f, err);
