@@ -32,7 +32,7 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-  long iter = 6, bytes = 1L << 20, items = 8, work_us = 6000, threads = 0, off = 0;
+  long iter = 6, bytes = 4L << 20, items = 8, work_us = 6000, threads = 0, off = 0;
   const pg_opt opts[] = {{"iter", 'n', PG_INT, 1, 1000000, &iter, NULL},
                          {"bytes", 's', PG_INT, 1, 1L << 30, &bytes, NULL},
                          {"items", 'm', PG_INT, 1, 100000000, &items, NULL},
