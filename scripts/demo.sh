@@ -76,6 +76,21 @@ say "augur timeline"
 "$AUGUR" timeline "$TRACE" -o "$BUILD/demo/stencil.html"
 echo "open $BUILD/demo/stencil.html in a browser: ranks x time, states, messages"
 
+# Hybrid MPI+OpenMP: the OpenMP stencil as GCC built it (libgomp, which has no
+# OMPT): `augur record` runs it on LLVM's libomp, no rebuild, and records
+# every thread. 2 ranks x 1 thread would not be hybrid, 2 x 2 would share 2
+# cores: 1 rank x 2 threads.
+OMP_APP="$BUILD/apps/$flavour/omp_stencil.gcc"
+if [ -x "$OMP_APP" ]; then
+  HYB="$BUILD/demo/hybrid.augur"
+  say "augur record -- mpiexec.$flavour -n 1 omp_stencil.gcc -t 2   (MPI+OpenMP, GCC build)"
+  "$AUGUR" record -o "$HYB" -- "mpiexec.$flavour" -n 1 "$OMP_APP" -t 2 -n 200 -x 400 -y 400
+  say "augur report   (the efficiencies, per thread)"
+  "$AUGUR" report "$HYB" | sed -n '/Efficiencies/,$p'
+  "$AUGUR" timeline "$HYB" -o "$BUILD/demo/hybrid.html"
+  echo "open $BUILD/demo/hybrid.html in a browser: a row per thread"
+fi
+
 say "next"
 echo "augur dump $TRACE --rank 1 --limit 20     # the events themselves"
 echo "augur report $TRACE --json                # the same report for programs"

@@ -145,7 +145,11 @@ for app in stencil:100 ring:300; do
     expect 0 0 "$AUGUR" simulate "$g" --json --cores 4
     # --spread draws the costs (lognormal/normal around the means), --smooth
     # averages the outliers away (docs/graph-format.md): looser.
-    tol=0.01
+    # Means: a cost's jitter below the outlier threshold is averaged, and a
+    # ring's critical path takes each step's slower rank, so the mean file
+    # predicts a little less (a fresh-clone check on a quiet machine: the
+    # 2-rank ring -1.6 %, 20 us spikes every 17 laps on both ranks): 3 %.
+    tol=0.03
     [ "$opt" = --spread ] && tol=0.05
     [ "$opt" = --exact ] && tol=1e-6 # every cost as recorded: the trace's own prediction
     # --smooth spreads each outlier (the `+ at(i, k:c)` terms of the default
@@ -172,7 +176,7 @@ print("%s: trace %.6f s, graph file %.6f s (%+.3f %%), compute %.6f / %.6f s, ou
 tol = float(sys.argv[4])
 assert abs(b - a) <= tol * a + outl
 assert len(f["ranks"]) == len(t["ranks"]) and f["graph"]["unmatched"] == 0
-exact = tol <= 0.01 or "smooth" in sys.argv[3]
+exact = tol <= 0.03 or "smooth" in sys.argv[3]
 assert abs(cb - ca) <= (1e-3 if exact else 0.3) * ca  # ns rounding per operation
 PYEOF
   done
