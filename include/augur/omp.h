@@ -79,6 +79,10 @@ typedef struct augur_rank_states {
    * still open at the thread's last record (closed there), a region never
    * joined (closed at the encountering thread's last record). */
   uint64_t unbalanced;
+  /* Not counted there: the open frames of team members whose records end in
+   * the closing barrier of a joined region (its ends not yet reported: libomp
+   * reports them at the next fork, so a run's last region has none). */
+  uint64_t late_ends;
   size_t nthreads;
   augur_thread_time *threads; /* by thread index, ascending */
   size_t nsites;

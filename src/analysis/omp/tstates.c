@@ -66,7 +66,7 @@ struct augur_tstates {
   uint64_t t0, t1, end_seen;
   uint32_t init_thread;
   int have_init;
-  uint64_t omp_records, unbalanced, next_serial;
+  uint64_t omp_records, unbalanced, late_ends, next_serial;
   aug_u64map thr_ix; /* thread index -> slot */
   thr *thr;
   size_t nthr, cap_thr;
@@ -126,6 +126,21 @@ static inst *inst_by_serial(augur_tstates *b, uint64_t serial) {
   for (size_t i = 0; serial && i < b->nopen; i++)
     if (b->open[i].serial == serial) return &b->open[i];
   return NULL;
+}
+
+/* A team member whose records end inside the closing barrier of a region
+ * its encountering thread has joined: the barrier's and the implicit task's
+ * ends were not reported yet, not lost (libomp reports a worker's end of a
+ * region when it leaves the barrier, at the next fork; docs/openmp.md). The
+ * frames from that implicit task up, or 0 when TH's open frames are
+ * anything else. */
+static size_t late_ends(augur_tstates *b, const thr *th) {
+  if (!th->nst || th->st[0].kind != F_ITASK) return 0;
+  const inst *in = inst_by_serial(b, th->st[0].inst);
+  if (!in || !in->joined) return 0;
+  for (size_t k = 1; k < th->nst; k++)
+    if (th->st[k].kind != F_SYNC && th->st[k].kind != F_WAIT) return 0;
+  return th->nst;
 }
 
 static inst *inst_by_region(augur_tstates *b, uint64_t region) {
@@ -502,7 +517,9 @@ int augur_tstates_finish(augur_tstates *b, augur_rank_states *out, augur_error *
     thr *th = &b->thr[i];
     uint64_t stop = th->last_rec < b->t1 ? th->last_rec : b->t1;
     charge(b, th, stop, top_state(th));
-    b->unbalanced += th->nst;
+    size_t late = late_ends(b, th);
+    b->late_ends += late;
+    b->unbalanced += th->nst - late;
     th->nst = 0;
   }
   while (!rc && b->nopen) {
@@ -520,6 +537,7 @@ int augur_tstates_finish(augur_tstates *b, augur_rank_states *out, augur_error *
   out->finalized = b->finalized;
   out->omp_records = b->omp_records;
   out->unbalanced = b->unbalanced;
+  out->late_ends = b->late_ends;
   if (!rc) rc = fill(b, out);
   augur_tstates_free(b);
   if (rc) {
