@@ -78,6 +78,12 @@ augur_event tu_ev(unsigned type, uint64_t t_start, uint64_t t_end) {
   return e;
 }
 
+augur_event tu_omp(unsigned type, uint32_t thread, uint64_t t) {
+  augur_event e = tu_ev(type, t, t);
+  e.thread = thread;
+  return e;
+}
+
 augur_event *tu_read_rank(augur_trace *t, uint32_t rank, size_t *n, int *rc, augur_error *err) {
   augur_stream *s = NULL;
   *n = 0;

@@ -22,6 +22,8 @@ const char *tu_rank_file(const char *dir, uint32_t rank, uint32_t nranks);
 
 /* A zeroed event of a type with times. */
 augur_event tu_ev(unsigned type, uint64_t t_start, uint64_t t_end);
+/* An OpenMP point record (docs/openmp.md) of THREAD at time T. */
+augur_event tu_omp(unsigned type, uint32_t thread, uint64_t t);
 
 /* Reads a whole rank stream into a malloc'ed array; *rc gets the final
  * status (0 = clean end, negative = error after *n events). */

@@ -220,12 +220,6 @@ static void test_damaged(void **state) {
   tu_cleanup(dir);
 }
 
-static augur_event omp(unsigned type, uint32_t thread, uint64_t t) {
-  augur_event e = tu_ev(type, t, t);
-  e.thread = thread;
-  return e;
-}
-
 /* One rank, 2 threads, one parallel region (site 0x42, region 1): thread 0
  * is serial 1000 ns, forks (100), works 3000 (100 iterations, 3 chunks),
  * waits in the barrier 1000, 100 more in its task, joins (100), serial
@@ -235,33 +229,33 @@ static augur_event omp(unsigned type, uint32_t thread, uint64_t t) {
 static size_t hybrid_events(augur_event *ev) {
   size_t n = 0;
   ev[n++] = tu_ev(AUGUR_EV_INIT, 0, 100);
-  ev[n] = omp(AUGUR_EV_OMP_FORK, 0, 1100);
+  ev[n] = tu_omp(AUGUR_EV_OMP_FORK, 0, 1100);
   ev[n].req = 1, ev[n].callsite = 0x42, ev[n++].aux = 2;
-  ev[n] = omp(AUGUR_EV_OMP_ITASK_BEGIN, 0, 1200);
+  ev[n] = tu_omp(AUGUR_EV_OMP_ITASK_BEGIN, 0, 1200);
   ev[n].req = 1, ev[n].aux = 0, ev[n++].peer = 2;
-  ev[n] = omp(AUGUR_EV_OMP_WORK_BEGIN, 0, 1200);
+  ev[n] = tu_omp(AUGUR_EV_OMP_WORK_BEGIN, 0, 1200);
   ev[n].tag = AUGUR_OMP_WORK_LOOP, ev[n++].bytes = 100;
-  ev[n] = omp(AUGUR_EV_OMP_ITASK_BEGIN, 1, 1300);
+  ev[n] = tu_omp(AUGUR_EV_OMP_ITASK_BEGIN, 1, 1300);
   ev[n].req = 1, ev[n].aux = 1, ev[n++].peer = 2;
-  ev[n] = omp(AUGUR_EV_OMP_WORK_BEGIN, 1, 1300);
+  ev[n] = tu_omp(AUGUR_EV_OMP_WORK_BEGIN, 1, 1300);
   ev[n].tag = AUGUR_OMP_WORK_LOOP, ev[n++].bytes = 60;
-  ev[n] = omp(AUGUR_EV_OMP_WORK_END, 0, 4200);
+  ev[n] = tu_omp(AUGUR_EV_OMP_WORK_END, 0, 4200);
   ev[n++].aux = 3;
-  ev[n++] = omp(AUGUR_EV_OMP_SYNC_BEGIN, 0, 4200);
-  ev[n++] = omp(AUGUR_EV_OMP_WAIT_BEGIN, 0, 4200);
-  ev[n] = omp(AUGUR_EV_OMP_WORK_END, 1, 5100);
+  ev[n++] = tu_omp(AUGUR_EV_OMP_SYNC_BEGIN, 0, 4200);
+  ev[n++] = tu_omp(AUGUR_EV_OMP_WAIT_BEGIN, 0, 4200);
+  ev[n] = tu_omp(AUGUR_EV_OMP_WORK_END, 1, 5100);
   ev[n++].aux = 2;
-  ev[n++] = omp(AUGUR_EV_OMP_SYNC_BEGIN, 1, 5100);
-  ev[n++] = omp(AUGUR_EV_OMP_WAIT_BEGIN, 1, 5100);
-  ev[n++] = omp(AUGUR_EV_OMP_WAIT_END, 0, 5200);
-  ev[n++] = omp(AUGUR_EV_OMP_SYNC_END, 0, 5200);
-  ev[n++] = omp(AUGUR_EV_OMP_WAIT_END, 1, 5200);
-  ev[n++] = omp(AUGUR_EV_OMP_SYNC_END, 1, 5200);
-  ev[n] = omp(AUGUR_EV_OMP_ITASK_END, 1, 5250);
+  ev[n++] = tu_omp(AUGUR_EV_OMP_SYNC_BEGIN, 1, 5100);
+  ev[n++] = tu_omp(AUGUR_EV_OMP_WAIT_BEGIN, 1, 5100);
+  ev[n++] = tu_omp(AUGUR_EV_OMP_WAIT_END, 0, 5200);
+  ev[n++] = tu_omp(AUGUR_EV_OMP_SYNC_END, 0, 5200);
+  ev[n++] = tu_omp(AUGUR_EV_OMP_WAIT_END, 1, 5200);
+  ev[n++] = tu_omp(AUGUR_EV_OMP_SYNC_END, 1, 5200);
+  ev[n] = tu_omp(AUGUR_EV_OMP_ITASK_END, 1, 5250);
   ev[n].req = 1, ev[n++].aux = 1;
-  ev[n] = omp(AUGUR_EV_OMP_ITASK_END, 0, 5300);
+  ev[n] = tu_omp(AUGUR_EV_OMP_ITASK_END, 0, 5300);
   ev[n].req = 1, ev[n++].aux = 0;
-  ev[n] = omp(AUGUR_EV_OMP_JOIN, 0, 5400);
+  ev[n] = tu_omp(AUGUR_EV_OMP_JOIN, 0, 5400);
   ev[n++].req = 1;
   ev[n++] = tu_ev(AUGUR_EV_BARRIER, 6400, 6900);
   ev[n++] = tu_ev(AUGUR_EV_FINALIZE, 7400, 7500);
@@ -352,7 +346,7 @@ static void test_truncated(void **state) {
   for (size_t i = 0; i < n; i++)
     if (ev[i].thread != 1 || ev[i].t_start <= 1300) cut[m++] = ev[i];
   cut[m] = cut[m - 1]; /* a stray end just before MPI_Finalize */
-  cut[m - 1] = omp(AUGUR_EV_OMP_WAIT_END, 0, 7000);
+  cut[m - 1] = tu_omp(AUGUR_EV_OMP_WAIT_END, 0, 7000);
   m++;
   augur_rank_states rs;
   augur_error err = {0};
@@ -455,25 +449,25 @@ static void test_mutex_sync(void **state) {
   augur_event ev[32];
   size_t n = 0;
   ev[n++] = tu_ev(AUGUR_EV_INIT, 0, 100);
-  ev[n] = omp(AUGUR_EV_OMP_ITASK_BEGIN, 0, 100);
+  ev[n] = tu_omp(AUGUR_EV_OMP_ITASK_BEGIN, 0, 100);
   ev[n].flags = 1, ev[n++].peer = 1; /* the initial task */
   for (uint64_t r = 1, t = 200; r <= 2; r++, t += 1000) {
-    ev[n] = omp(AUGUR_EV_OMP_FORK, 0, t);
+    ev[n] = tu_omp(AUGUR_EV_OMP_FORK, 0, t);
     ev[n].req = r, ev[n++].callsite = 0x77;
-    ev[n] = omp(AUGUR_EV_OMP_ITASK_BEGIN, 0, t + 10);
+    ev[n] = tu_omp(AUGUR_EV_OMP_ITASK_BEGIN, 0, t + 10);
     ev[n].req = r, ev[n++].peer = 1;
-    ev[n++] = omp(AUGUR_EV_OMP_MUTEX_ACQUIRE, 0, t + 100);
-    ev[n++] = omp(AUGUR_EV_OMP_MUTEX_ACQUIRED, 0, t + 150);
-    ev[n++] = omp(AUGUR_EV_OMP_MUTEX_RELEASED, 0, t + 200);
-    ev[n++] = omp(AUGUR_EV_OMP_MASKED_BEGIN, 0, t + 200);
-    ev[n++] = omp(AUGUR_EV_OMP_MASKED_END, 0, t + 300);
-    ev[n++] = omp(AUGUR_EV_OMP_SYNC_BEGIN, 0, t + 300);
-    ev[n++] = omp(AUGUR_EV_OMP_WAIT_BEGIN, 0, t + 310);
-    ev[n++] = omp(AUGUR_EV_OMP_WAIT_END, 0, t + 320);
-    ev[n++] = omp(AUGUR_EV_OMP_SYNC_END, 0, t + 330);
-    ev[n] = omp(AUGUR_EV_OMP_ITASK_END, 0, t + 340);
+    ev[n++] = tu_omp(AUGUR_EV_OMP_MUTEX_ACQUIRE, 0, t + 100);
+    ev[n++] = tu_omp(AUGUR_EV_OMP_MUTEX_ACQUIRED, 0, t + 150);
+    ev[n++] = tu_omp(AUGUR_EV_OMP_MUTEX_RELEASED, 0, t + 200);
+    ev[n++] = tu_omp(AUGUR_EV_OMP_MASKED_BEGIN, 0, t + 200);
+    ev[n++] = tu_omp(AUGUR_EV_OMP_MASKED_END, 0, t + 300);
+    ev[n++] = tu_omp(AUGUR_EV_OMP_SYNC_BEGIN, 0, t + 300);
+    ev[n++] = tu_omp(AUGUR_EV_OMP_WAIT_BEGIN, 0, t + 310);
+    ev[n++] = tu_omp(AUGUR_EV_OMP_WAIT_END, 0, t + 320);
+    ev[n++] = tu_omp(AUGUR_EV_OMP_SYNC_END, 0, t + 330);
+    ev[n] = tu_omp(AUGUR_EV_OMP_ITASK_END, 0, t + 340);
     ev[n++].req = r;
-    ev[n] = omp(AUGUR_EV_OMP_JOIN, 0, t + 350);
+    ev[n] = tu_omp(AUGUR_EV_OMP_JOIN, 0, t + 350);
     ev[n++].req = r;
   }
   ev[n++] = tu_ev(AUGUR_EV_FINALIZE, 3100, 3200);
@@ -529,7 +523,7 @@ static void test_random(void **state) {
     for (size_t i = 0; i < len; i++) {
       t += (uint64_t)(rand_r(&seed) % 50);
       unsigned ty = types[rand_r(&seed) % (sizeof types / sizeof types[0])];
-      augur_event e = ty == AUGUR_EV_BARRIER ? tu_ev(ty, t, t + 20) : omp(ty, 0, t);
+      augur_event e = ty == AUGUR_EV_BARRIER ? tu_ev(ty, t, t + 20) : tu_omp(ty, 0, t);
       if (ty == AUGUR_EV_BARRIER) t += 20;
       e.thread = (uint32_t)(rand_r(&seed) % 3);
       e.req = (uint64_t)(rand_r(&seed) % 3);

@@ -24,12 +24,6 @@
 #include "augur/writer.h"
 #include "util.h"
 
-static augur_event omp(unsigned type, uint32_t thread, uint64_t t) {
-  augur_event e = tu_ev(type, t, t);
-  e.thread = thread;
-  return e;
-}
-
 /* Rank 0 (as tests/pop): thread 0 serial 100..1100, forks region 1 (site
  * 0x42, 2 threads) to 1200, useful to 4200, barrier wait to 5200, useful
  * to 5300, joins to 5400, serial to 6400, MPI_Send to rank 1 6400..6900,
@@ -39,41 +33,41 @@ static augur_event omp(unsigned type, uint32_t thread, uint64_t t) {
 static size_t rank0_events(augur_event *ev) {
   size_t n = 0;
   ev[n++] = tu_ev(AUGUR_EV_INIT, 0, 100);
-  ev[n] = omp(AUGUR_EV_OMP_FORK, 0, 1100);
+  ev[n] = tu_omp(AUGUR_EV_OMP_FORK, 0, 1100);
   ev[n].req = 1, ev[n].callsite = 0x42, ev[n++].aux = 2;
-  ev[n] = omp(AUGUR_EV_OMP_ITASK_BEGIN, 0, 1200);
+  ev[n] = tu_omp(AUGUR_EV_OMP_ITASK_BEGIN, 0, 1200);
   ev[n].req = 1, ev[n].aux = 0, ev[n++].peer = 2;
-  ev[n] = omp(AUGUR_EV_OMP_WORK_BEGIN, 0, 1200);
+  ev[n] = tu_omp(AUGUR_EV_OMP_WORK_BEGIN, 0, 1200);
   ev[n].tag = AUGUR_OMP_WORK_LOOP, ev[n++].bytes = 100;
-  ev[n] = omp(AUGUR_EV_OMP_ITASK_BEGIN, 1, 1300);
+  ev[n] = tu_omp(AUGUR_EV_OMP_ITASK_BEGIN, 1, 1300);
   ev[n].req = 1, ev[n].aux = 1, ev[n++].peer = 2;
-  ev[n] = omp(AUGUR_EV_OMP_WORK_BEGIN, 1, 1300);
+  ev[n] = tu_omp(AUGUR_EV_OMP_WORK_BEGIN, 1, 1300);
   ev[n].tag = AUGUR_OMP_WORK_LOOP, ev[n++].bytes = 60;
-  ev[n] = omp(AUGUR_EV_OMP_WORK_END, 0, 4200);
+  ev[n] = tu_omp(AUGUR_EV_OMP_WORK_END, 0, 4200);
   ev[n++].aux = 3;
-  ev[n] = omp(AUGUR_EV_OMP_SYNC_BEGIN, 0, 4200);
+  ev[n] = tu_omp(AUGUR_EV_OMP_SYNC_BEGIN, 0, 4200);
   ev[n++].tag = AUGUR_OMP_SYNC_BARRIER_IMPLICIT_PARALLEL;
-  ev[n] = omp(AUGUR_EV_OMP_WAIT_BEGIN, 0, 4200);
+  ev[n] = tu_omp(AUGUR_EV_OMP_WAIT_BEGIN, 0, 4200);
   ev[n++].tag = AUGUR_OMP_SYNC_BARRIER_IMPLICIT_PARALLEL;
-  ev[n] = omp(AUGUR_EV_OMP_WORK_END, 1, 5100);
+  ev[n] = tu_omp(AUGUR_EV_OMP_WORK_END, 1, 5100);
   ev[n++].aux = 2;
-  ev[n++] = omp(AUGUR_EV_OMP_SYNC_BEGIN, 1, 5100);
-  ev[n++] = omp(AUGUR_EV_OMP_WAIT_BEGIN, 1, 5100);
-  ev[n++] = omp(AUGUR_EV_OMP_WAIT_END, 0, 5200);
-  ev[n++] = omp(AUGUR_EV_OMP_SYNC_END, 0, 5200);
-  ev[n++] = omp(AUGUR_EV_OMP_WAIT_END, 1, 5200);
-  ev[n++] = omp(AUGUR_EV_OMP_SYNC_END, 1, 5200);
-  ev[n] = omp(AUGUR_EV_OMP_ITASK_END, 1, 5250);
+  ev[n++] = tu_omp(AUGUR_EV_OMP_SYNC_BEGIN, 1, 5100);
+  ev[n++] = tu_omp(AUGUR_EV_OMP_WAIT_BEGIN, 1, 5100);
+  ev[n++] = tu_omp(AUGUR_EV_OMP_WAIT_END, 0, 5200);
+  ev[n++] = tu_omp(AUGUR_EV_OMP_SYNC_END, 0, 5200);
+  ev[n++] = tu_omp(AUGUR_EV_OMP_WAIT_END, 1, 5200);
+  ev[n++] = tu_omp(AUGUR_EV_OMP_SYNC_END, 1, 5200);
+  ev[n] = tu_omp(AUGUR_EV_OMP_ITASK_END, 1, 5250);
   ev[n].req = 1, ev[n++].aux = 1;
-  ev[n] = omp(AUGUR_EV_OMP_ITASK_END, 0, 5300);
+  ev[n] = tu_omp(AUGUR_EV_OMP_ITASK_END, 0, 5300);
   ev[n].req = 1, ev[n++].aux = 0;
-  ev[n] = omp(AUGUR_EV_OMP_JOIN, 0, 5400);
+  ev[n] = tu_omp(AUGUR_EV_OMP_JOIN, 0, 5400);
   ev[n++].req = 1;
-  ev[n] = omp(AUGUR_EV_OMP_MUTEX_ACQUIRE, 1, 6000);
+  ev[n] = tu_omp(AUGUR_EV_OMP_MUTEX_ACQUIRE, 1, 6000);
   ev[n].req = 7, ev[n++].tag = AUGUR_OMP_MUTEX_LOCK;
-  ev[n] = omp(AUGUR_EV_OMP_MUTEX_ACQUIRED, 1, 6100);
+  ev[n] = tu_omp(AUGUR_EV_OMP_MUTEX_ACQUIRED, 1, 6100);
   ev[n].req = 7, ev[n++].tag = AUGUR_OMP_MUTEX_LOCK;
-  ev[n] = omp(AUGUR_EV_OMP_MUTEX_RELEASED, 1, 6200);
+  ev[n] = tu_omp(AUGUR_EV_OMP_MUTEX_RELEASED, 1, 6200);
   ev[n].req = 7, ev[n++].tag = AUGUR_OMP_MUTEX_LOCK;
   ev[n] = tu_ev(AUGUR_EV_SEND, 6400, 6900);
   ev[n].peer = 1, ev[n].tag = 7, ev[n++].bytes = 8;
