@@ -410,7 +410,7 @@ static void print_json(const augur_signature *s, const augur_sigresult *r, const
   printf("{\"pet_seconds\": %.9f, \"set_seconds\": %.9f, \"stopped_early\": %s, "
          "\"pet_source\": \"%s\", \"model_pet_seconds\": %.9f, \"phases_not_seen\": %u, "
          "\"repeating_phase\": %s, "
-         "\"ranks\": %u, \"mode\": \"%s\", \"scale\": %.6f, \"pre_seconds\": %.9f, "
+         "\"ranks\": %u, \"mode\": \"%s\", \"scale\": %.9f, \"pre_seconds\": %.9f, "
          "\"rest_seconds\": %.9f, \"launch_seconds\": %.9f, "
          "\"base_run_seconds\": %.9f, \"run_seconds\": %.9f, \"remaining_seconds\": %.9f, "
          "\"remaining_from\": \"%s\", ",
@@ -419,7 +419,7 @@ static void print_json(const augur_signature *s, const augur_sigresult *r, const
          p->rest, p->launch, s->base_run_seconds, r->run_seconds, p->remaining,
          from_token[p->from]);
   if (p->fast > 0)
-    printf("\"speed_range\": [%.6f, %.6f], \"speed_varies\": %s, "
+    printf("\"speed_range\": [%.9f, %.9f], \"speed_varies\": %s, "
            "\"pet_range_seconds\": [%.9f, %.9f], ",
            p->fast, p->slow, speed_varies(p) ? "true" : "false", pet_at(p, p->fast),
            pet_at(p, p->slow));
