@@ -96,6 +96,38 @@ AUGUR_API int augur_pop_trace(augur_trace *t, augur_pop *out, augur_error *err);
 /* Frees what augur_pop_trace allocated (the regions). */
 AUGUR_API void augur_pop_free(augur_pop *p);
 
+/* One figure as the text block shows it: NAME, its DEPTH under the figure
+ * it is a factor of (0: a top figure), VALUE (< 0: unknown), WHAT (its
+ * formula or what it measures) and KEY (its JSON key in its section's
+ * object: "load_balance", "talp.omp_scheduling"). */
+typedef struct augur_pop_row {
+  const char *key, *name, *what;
+  int depth;
+  double value;
+} augur_pop_row;
+
+#define AUGUR_POP_ROWS 8
+
+/* One section of the block: its title, its warnings (notes, without the
+ * "warning: " prefix), its figures and the line under them (detail, ""
+ * when none). Notes point into the augur_pop or into the section. */
+typedef struct augur_pop_section {
+  char title[96];
+  size_t nnotes;
+  const char *notes[AUGUR_POP_NOTES];
+  char note[AUGUR_POP_NOTE_MAX];
+  size_t nrows;
+  augur_pop_row rows[AUGUR_POP_ROWS];
+  char detail[256];
+} augur_pop_section;
+
+/* The sections of P's block, as every output shows them (the text of
+ * augur report, the page of augur diagnose --html): SEC[0] the MPI figures
+ * (no rows when no rank has a window: its detail says so), SEC[1] the
+ * hybrid ones when P has OpenMP records and a rank has a window. Returns
+ * the number of sections (1 or 2); valid while P is. */
+AUGUR_API size_t augur_pop_sections(const augur_pop *p, augur_pop_section sec[2]);
+
 /* The "Efficiencies (POP)" block of augur report, and its JSON object
  * (docs/pop.md; malloc'd, NULL when out of memory). T (may be NULL) names
  * the regions' call sites; the text lists the TOP longest regions. */

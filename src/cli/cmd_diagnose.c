@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "augur/diagnose.h"
+#include "augur/pop.h"
 #include "cli.h"
 
 static void on_progress(void *arg, uint64_t events, uint64_t total) {
@@ -31,11 +32,43 @@ static int parse_share(const char *opt, const char *s, void *dst) {
   return 0;
 }
 
+/* The POP efficiencies' sections (docs/pop.md) as the page's tables: the
+ * diagnosis does not depend on them, so they are composed here. */
+static size_t pop_figures(const augur_pop *pop, augur_pop_section sec[2],
+                          augur_dx_figure rows[2][AUGUR_POP_ROWS], augur_dx_figures figs[2]) {
+  static const char *const ids[2] = {"efficiencies", "efficiencies-hybrid"};
+  size_t n = augur_pop_sections(pop, sec);
+  for (size_t k = 0; k < n; k++) {
+    for (size_t i = 0; i < sec[k].nrows; i++) {
+      const augur_pop_row *r = &sec[k].rows[i];
+      rows[k][i] = (augur_dx_figure){r->key, r->name, r->what, r->depth, r->value};
+    }
+    figs[k] = (augur_dx_figures){.id = ids[k],
+                                 .title = sec[k].title,
+                                 .notes = sec[k].notes,
+                                 .nnotes = sec[k].nnotes,
+                                 .rows = rows[k],
+                                 .nrows = sec[k].nrows,
+                                 .detail = sec[k].detail};
+  }
+  return n;
+}
+
 static int write_html(const augur_diagnosis *d, augur_trace *t, const char *file) {
-  FILE *f = fopen(file, "w");
-  if (!f) return cli_fail("cannot write %s: %s", file, strerror(errno));
+  augur_pop pop;
   augur_error err = {0};
-  int rc = augur_diagnosis_write_html(d, t, f, augur_trace_path(t), &err);
+  if (augur_pop_trace(t, &pop, &err) != AUGUR_OK) return cli_fail("%s", err.msg);
+  augur_pop_section sec[2];
+  augur_dx_figure rows[2][AUGUR_POP_ROWS];
+  augur_dx_figures figs[2];
+  size_t nfigs = pop_figures(&pop, sec, rows, figs);
+  FILE *f = fopen(file, "w");
+  if (!f) {
+    augur_pop_free(&pop);
+    return cli_fail("cannot write %s: %s", file, strerror(errno));
+  }
+  int rc = augur_diagnosis_write_html(d, t, f, augur_trace_path(t), figs, nfigs, &err);
+  augur_pop_free(&pop);
   if (fclose(f) && rc == 0) return cli_fail("writing %s failed: %s", file, strerror(errno));
   if (rc < 0) return cli_fail("%s: %s", file, err.msg);
   return CLI_OK;
@@ -50,8 +83,9 @@ int cmd_diagnose(int argc, char **argv) {
   const cli_opt options[] = {
       CLI_FLAG("--json", NULL, &json, "print the diagnosis as JSON (schema: docs/diagnose.md)"),
       CLI_STRING("--html", NULL, "FILE", &html, NULL,
-                 "also write a self-contained page with the timeline,\n"
-                 "the problem spots marked, and the findings"),
+                 "also write a self-contained page with the POP\n"
+                 "efficiencies, the timeline, the problem spots marked,\n"
+                 "and the findings"),
       CLI_CALL("--min-share", NULL, "F", parse_share, &opt.min_share,
                "report findings from this share of process-time on:\n"
                "a fraction (0.05) or a percentage (5%). Default 2%"),

@@ -81,8 +81,7 @@ static augur_event msg(unsigned type, uint64_t t0, uint64_t t1, int32_t peer) {
  * message arrives when it is sent: rank 1 ends at 2 + 2 = 4 s = T_ideal.
  * LB = 2.75 / 3, CommE = 3 / 4.002, SerE = 3 / 4, TE = 4 / 4.002. */
 /* CUT: 1 = rank 1 stops before MPI_Finalize, 2 = its receive is on thread 1. */
-static augur_trace *serial_trace(char **dirp, const char *cpus, int cut) {
-  char *dir = tu_tracedir();
+static void write_serial(const char *dir, const char *cpus, int cut) {
   tu_meta(dir, 2);
   const uint64_t u = 10 * MS;
   augur_event e0[] = {tu_ev(AUGUR_EV_INIT, 0, u),
@@ -94,6 +93,11 @@ static augur_trace *serial_trace(char **dirp, const char *cpus, int cut) {
   if (cut == 2) e1[1].thread = 1; /* the receive on a second thread */
   write_rank(dir, 0, e0, 3, cpus);
   write_rank(dir, 1, e1, cut == 1 ? 2 : 3, cpus);
+}
+
+static augur_trace *serial_trace(char **dirp, const char *cpus, int cut) {
+  char *dir = tu_tracedir();
+  write_serial(dir, cpus, cut);
   augur_trace *t;
   augur_error err;
   if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
@@ -397,9 +401,7 @@ static void test_truncated(void **state) {
  * 500): augur_pop_trace reads both kinds. T = 7300, T_ideal = 6800 (the
  * barrier costs nothing), Useful = 6800 on both ranks. Threads: rank 0's
  * two (5600 and 3850 of user code), rank 1's initial thread (6800). */
-static void test_hybrid_trace(void **state) {
-  (void)state;
-  char *dir = tu_tracedir();
+static void write_hybrid(const char *dir) {
   tu_meta(dir, 2);
   augur_event ev[32];
   size_t n = hybrid_events(ev);
@@ -407,6 +409,12 @@ static void test_hybrid_trace(void **state) {
   augur_event e1[] = {tu_ev(AUGUR_EV_INIT, 0, 100), tu_ev(AUGUR_EV_BARRIER, 6400, 6900),
                       tu_ev(AUGUR_EV_FINALIZE, 7400, 7500)};
   write_rank(dir, 1, e1, 3, "0-1");
+}
+
+static void test_hybrid_trace(void **state) {
+  (void)state;
+  char *dir = tu_tracedir();
+  write_hybrid(dir);
   augur_trace *t;
   augur_error err;
   if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
@@ -542,7 +550,47 @@ static void test_random(void **state) {
   }
 }
 
-int main(void) {
+/* Both ranks receive from the other (0.5 .. 2.002 s after MPI_Init), then
+ * send to it: a run no MPI can have made (each receive completes before
+ * its send starts), so the replay on the ideal network stalls and T_ideal
+ * is unknown. Useful 2.5 s on both ranks, T 4 s. */
+static void write_crossed(const char *dir) {
+  tu_meta(dir, 2);
+  const uint64_t u = 10 * MS;
+  for (uint32_t r = 0; r < 2; r++) {
+    augur_event e[] = {tu_ev(AUGUR_EV_INIT, 0, u),
+                       msg(AUGUR_EV_RECV, u + 500 * MS, u + 2002 * MS, (int32_t)(1 - r)),
+                       msg(AUGUR_EV_SEND, u + 2002 * MS, u + 2003 * MS, (int32_t)(1 - r)),
+                       tu_ev(AUGUR_EV_FINALIZE, u + 4003 * MS, u + 4004 * MS)};
+    write_rank(dir, r, e, 4, "0-1");
+  }
+}
+
+/* --write KIND DIR: writes one of the traces above to DIR for the tests of
+ * the outputs (tests/pop/html.sh): serial (2 CPUs), oversubscribed (1 CPU),
+ * cut (rank 1 stops before MPI_Finalize), crossed (no ideal run time),
+ * hybrid. */
+static int write_trace(const char *kind, const char *dir) {
+  if (!strcmp(kind, "serial"))
+    write_serial(dir, "0-1", 0);
+  else if (!strcmp(kind, "oversubscribed"))
+    write_serial(dir, "0", 0);
+  else if (!strcmp(kind, "cut"))
+    write_serial(dir, "0-1", 1);
+  else if (!strcmp(kind, "crossed"))
+    write_crossed(dir);
+  else if (!strcmp(kind, "hybrid"))
+    write_hybrid(dir);
+  else {
+    fprintf(stderr,
+            "augur-test-pop: no trace '%s' (serial, oversubscribed, cut, crossed, hybrid)\n", kind);
+    return 2;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 4 && !strcmp(argv[1], "--write")) return write_trace(argv[2], argv[3]);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_mpi_only),  cmocka_unit_test(test_notes),
       cmocka_unit_test(test_damaged),   cmocka_unit_test(test_hybrid),
