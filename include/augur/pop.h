@@ -51,6 +51,7 @@ typedef struct augur_pop {
   uint32_t nranks;   /* ranks with a window */
   double t_ns;       /* T */
   double t_ideal_ns; /* T_ideal, -1 when unknown (then ser_eff, trans_eff = -1) */
+  int ideal_skipped; /* augur_pop_trace was told not to replay (T_ideal unknown) */
   double useful_avg_ns, useful_max_ns;
   uint32_t useful_max_rank;
   double lb, comm_eff, ser_eff, trans_eff, par_eff;
@@ -88,11 +89,13 @@ AUGUR_API void augur_pop_compute(const augur_rank_states *ranks, uint32_t n, dou
  * overhead, infinite bandwidth, no contention, every message eager, and
  * one core per rank at the recorded speed. */
 AUGUR_API void augur_pop_ideal_machine(augur_machine *m);
-/* Everything for trace T: the thread states of every rank, T_ideal, and
- * the notes. A damaged rank is used up to its damage (and noted); a
- * simulation failure leaves T_ideal unknown (noted). Fails only when out
- * of memory. */
-AUGUR_API int augur_pop_trace(augur_trace *t, augur_pop *out, augur_error *err);
+/* Everything for trace T: the thread states of every rank, T_ideal (when
+ * IDEAL: the replay on the ideal network is one more streamed pass, the
+ * largest part of the cost; without it T_ideal is unknown and
+ * ideal_skipped set, not a note), and the notes. A damaged rank is used up
+ * to its damage (and noted); a simulation failure leaves T_ideal unknown
+ * (noted). Fails only when out of memory. */
+AUGUR_API int augur_pop_trace(augur_trace *t, int ideal, augur_pop *out, augur_error *err);
 /* Frees what augur_pop_trace allocated (the regions). */
 AUGUR_API void augur_pop_free(augur_pop *p);
 

@@ -1,4 +1,5 @@
-/* augur diagnose TRACE [--json] [--html FILE] [--min-share F] [--eager-limit BYTES] */
+/* augur diagnose TRACE [--json] [--html FILE] [--min-share F] [--eager-limit BYTES]
+ *                [--no-ideal] */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -54,10 +55,10 @@ static size_t pop_figures(const augur_pop *pop, augur_pop_section sec[2],
   return n;
 }
 
-static int write_html(const augur_diagnosis *d, augur_trace *t, const char *file) {
+static int write_html(const augur_diagnosis *d, augur_trace *t, const char *file, int ideal) {
   augur_pop pop;
   augur_error err = {0};
-  if (augur_pop_trace(t, &pop, &err) != AUGUR_OK) return cli_fail("%s", err.msg);
+  if (augur_pop_trace(t, ideal, &pop, &err) != AUGUR_OK) return cli_fail("%s", err.msg);
   augur_pop_section sec[2];
   augur_dx_figure rows[2][AUGUR_POP_ROWS];
   augur_dx_figures figs[2];
@@ -76,7 +77,7 @@ static int write_html(const augur_diagnosis *d, augur_trace *t, const char *file
 
 int cmd_diagnose(int argc, char **argv) {
   const char *html = NULL;
-  int json = 0;
+  int json = 0, no_ideal = 0;
   long long eager = 0;
   augur_dx_options opt;
   memset(&opt, 0, sizeof opt);
@@ -92,10 +93,14 @@ int cmd_diagnose(int argc, char **argv) {
       CLI_INT("--eager-limit", "BYTES", &eager, 1, LLONG_MAX,
               "standard sends up to BYTES complete without their\n"
               "receive (default: inferred from the trace)"),
+      CLI_FLAG("--no-ideal", NULL, &no_ideal,
+               "with --html: the efficiencies without the replay on\n"
+               "the ideal network (serialisation and transfer not\n"
+               "computed; docs/pop.md)"),
       {0}};
   const cli_spec spec = {
       .usage = "usage: augur diagnose TRACE [--json] [--html FILE] [--min-share F]\n"
-               "                      [--eager-limit BYTES]\n"
+               "                      [--eager-limit BYTES] [--no-ideal]\n"
                "\n"
                "Finds where the run loses time and why: exact wait states at every blocking\n"
                "point (late sender, late receiver, wrong order, waits at collectives and\n"
@@ -108,6 +113,7 @@ int cmd_diagnose(int argc, char **argv) {
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];
+  if (no_ideal && !html) return cli_usage("--no-ideal goes with --html FILE");
   opt.eager_limit = (uint64_t)eager;
 
   augur_trace *t = NULL;
@@ -140,7 +146,7 @@ int cmd_diagnose(int argc, char **argv) {
     st = augur_diagnosis_write_text(d, stdout, &err);
   }
   rc = st < 0 ? cli_fail("%s", err.msg) : CLI_OK;
-  if (rc == CLI_OK && html) rc = write_html(d, t, html);
+  if (rc == CLI_OK && html) rc = write_html(d, t, html, !no_ideal);
   augur_diagnosis_free(d);
   augur_trace_close(t);
   return rc;

@@ -58,11 +58,14 @@ size_t augur_pop_sections(const augur_pop *p, augur_pop_section sec[2]) {
   add(m, "communication", 1, "communication", p->comm_eff, "max useful / run time");
   add(m, "serialisation", 2, "serialisation", p->ser_eff, "max useful / ideal-network run time");
   add(m, "transfer", 2, "transfer", p->trans_eff, "ideal-network / measured run time");
-  char avg[32], mx[32], run[32], ideal[32] = "?";
+  char avg[32], mx[32], run[32], ideal[48] = "?";
   augur_fmt_ns(avg, sizeof avg, (uint64_t)p->useful_avg_ns);
   augur_fmt_ns(mx, sizeof mx, (uint64_t)p->useful_max_ns);
   augur_fmt_ns(run, sizeof run, (uint64_t)p->t_ns);
-  if (p->t_ideal_ns >= 0) augur_fmt_ns(ideal, sizeof ideal, (uint64_t)p->t_ideal_ns);
+  if (p->t_ideal_ns >= 0)
+    augur_fmt_ns(ideal, sizeof ideal, (uint64_t)p->t_ideal_ns);
+  else if (p->ideal_skipped)
+    snprintf(ideal, sizeof ideal, "not computed (--no-ideal)");
   snprintf(m->detail, sizeof m->detail,
            "useful avg %s, max %s (rank %u); run time %s, on an ideal network %s", avg, mx,
            p->useful_max_rank, run, ideal);
@@ -178,6 +181,7 @@ char *augur_pop_json(const augur_pop *p, augur_trace *t) {
     json_object_set_new(o, "notes", notes);
     json_object_set_new(o, "ranks", json_integer(p->nranks));
     json_object_set_new(o, "useful_max_rank", json_integer(p->useful_max_rank));
+    json_object_set_new(o, "ideal_computed", json_boolean(!p->ideal_skipped));
     json_object_set_new(h, "openmp", json_boolean(p->hybrid));
     json_object_set_new(h, "trusted", json_boolean(p->trusted && !p->unbalanced));
     json_object_set_new(h, "threads", json_integer((json_int_t)p->nthreads));

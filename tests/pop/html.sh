@@ -2,7 +2,7 @@
 # diagnose-html.md), on the hand-built traces of test_pop.c whose figures are
 # known (augur-test-pop --write KIND DIR): the figures to 1e-9, the notes of
 # the text, an unknown figure said and not invented, the hybrid table only
-# for a trace with OpenMP records.
+# for a trace with OpenMP records; --no-ideal (page and report).
 # usage: html.sh WRITER (environment: AUGUR, PY, CHECK_PAGE, WORK, NAME)
 . "$(dirname "$0")/../lib.sh"
 WRITER=$1
@@ -30,6 +30,22 @@ page oversubscribed
 # shellcheck disable=SC2086
 check figures "$D/oversubscribed.html" efficiencies $MPI
 check warnings "$D/oversubscribed.html" 1 "oversubscribed: 2 ranks on 1 CPU (host h)"
+
+# Without the replay on the ideal network (--no-ideal): SerE and TE unknown,
+# said to be not computed, no warning (the others are as trustworthy); and
+# the same in augur report. --no-ideal is for the page only.
+expect 0 - "$AUGUR" diagnose "$D/serial.augur" --html "$D/noideal.html" --no-ideal
+check figures "$D/noideal.html" efficiencies "parallel=2.75/3*3/4.002" load_balance=2.75/3 \
+  communication=3/4.002 serialisation=unknown transfer=unknown
+check warnings "$D/noideal.html" 0
+contains "$D/noideal.html" "run time 4.002 s, on an ideal network not computed (--no-ideal)"
+expect 2 1 "$AUGUR" diagnose "$D/serial.augur" --no-ideal
+contains "$D/err" "--no-ideal goes with --html FILE"
+expect 0 0 "$AUGUR" report "$D/serial.augur" --no-ideal
+contains "$D/out" "on an ideal network not computed (--no-ideal)"
+expect 0 0 "$AUGUR" report "$D/serial.augur" --no-ideal --json
+contains "$D/out" '"ideal_computed": false'
+contains "$D/out" '"serialisation": null'
 
 # Rank 1 stops before MPI_Finalize: said (the reader's words).
 page cut

@@ -111,7 +111,7 @@ static void test_mpi_only(void **state) {
   augur_trace *t = serial_trace(&dir, "0-1", 0);
   augur_pop p;
   augur_error err = {0};
-  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  assert_int_equal(augur_pop_trace(t, 1, &p, &err), AUGUR_OK);
   assert_int_equal(p.nranks, 2);
   near(p.t_ns, 4002.0 * MS);
   near(p.t_ideal_ns, 4000.0 * MS);
@@ -150,6 +150,42 @@ static void text_has(const augur_pop *p, augur_trace *t, const char *a, const ch
   if (!strstr(buf, a) || !strstr(buf, b)) fail_msg("no '%s' or '%s' in:\n%s", a, b, buf);
 }
 
+/* The same without the replay on the ideal network (report --no-ideal):
+ * SerE, TE and T_ideal unknown and said to be not computed, not a note
+ * (the figures are not less trustworthy); the others as with it. */
+static void test_no_ideal(void **state) {
+  (void)state;
+  char *dir;
+  augur_trace *t = serial_trace(&dir, "0-1", 0);
+  augur_pop p;
+  augur_error err = {0};
+  assert_int_equal(augur_pop_trace(t, 0, &p, &err), AUGUR_OK);
+  assert_true(p.ideal_skipped);
+  assert_true(p.t_ideal_ns < 0 && p.ser_eff < 0 && p.trans_eff < 0);
+  near(p.lb, 2.75 / 3);
+  near(p.comm_eff, 3.0 / 4.002);
+  near(p.par_eff, 2.75 / 3 * 3.0 / 4.002);
+  assert_true(p.trusted);
+  assert_int_equal(p.nnotes, 0);
+  text_has(&p, t, "serialisation                   ?",
+           "run time 4.002 s, on an ideal network not computed (--no-ideal)\n");
+  char *js = augur_pop_json(&p, t);
+  assert_non_null(js);
+  assert_non_null(strstr(js, "\"ideal_run_ns\": null"));
+  assert_non_null(strstr(js, "\"serialisation\": null"));
+  assert_non_null(strstr(js, "\"ideal_computed\": false"));
+  free(js);
+  augur_pop_free(&p);
+  assert_int_equal(augur_pop_trace(t, 1, &p, &err), AUGUR_OK);
+  assert_false(p.ideal_skipped);
+  js = augur_pop_json(&p, t);
+  assert_non_null(strstr(js, "\"ideal_computed\": true"));
+  free(js);
+  augur_pop_free(&p);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
 /* The same run on one CPU, then with rank 1 cut before MPI_Finalize: the
  * figures are computed and said to be untrustworthy, text and JSON. */
 static void test_notes(void **state) {
@@ -158,7 +194,7 @@ static void test_notes(void **state) {
   augur_trace *t = serial_trace(&dir, "0", 0);
   augur_pop p;
   augur_error err = {0};
-  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  assert_int_equal(augur_pop_trace(t, 1, &p, &err), AUGUR_OK);
   assert_false(p.trusted);
   assert_int_equal(p.nnotes, 1);
   assert_non_null(strstr(p.notes[0], "oversubscribed: 2 ranks on 1 CPU (host h)"));
@@ -172,7 +208,7 @@ static void test_notes(void **state) {
   tu_cleanup(dir);
 
   t = serial_trace(&dir, "0-1", 1);
-  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  assert_int_equal(augur_pop_trace(t, 1, &p, &err), AUGUR_OK);
   assert_false(p.trusted);
   assert_true(p.nnotes >= 1);
   if (!strstr(p.notes[0], "trace incomplete: rank 1")) fail_msg("%s", p.notes[0]);
@@ -185,7 +221,7 @@ static void test_notes(void **state) {
   /* Rank 1's receive made by a second thread: outside what the MPI figures
    * cover (Useful is the initial thread's), and said. */
   t = serial_trace(&dir, "0-1", 2);
-  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  assert_int_equal(augur_pop_trace(t, 1, &p, &err), AUGUR_OK);
   assert_false(p.trusted);
   assert_int_equal(p.mpi_threads, 1);
   if (p.nnotes != 1 || !strstr(p.notes[0], "MPI calls on 1 thread besides"))
@@ -206,7 +242,7 @@ static void test_damaged(void **state) {
   augur_error err;
   if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
   augur_pop p;
-  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  assert_int_equal(augur_pop_trace(t, 1, &p, &err), AUGUR_OK);
   assert_false(p.trusted);
   assert_true(p.ser_eff < 0 && p.trans_eff < 0 && p.t_ideal_ns < 0);
   int damaged = 0, ideal = 0;
@@ -419,7 +455,7 @@ static void test_hybrid_trace(void **state) {
   augur_error err;
   if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
   augur_pop p;
-  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  assert_int_equal(augur_pop_trace(t, 1, &p, &err), AUGUR_OK);
   if (p.nnotes) fail_msg("note: %s", p.notes[0]);
   assert_int_equal(p.hybrid, 1);
   assert_int_equal(p.nthreads, 3);
@@ -592,10 +628,11 @@ static int write_trace(const char *kind, const char *dir) {
 int main(int argc, char **argv) {
   if (argc == 4 && !strcmp(argv[1], "--write")) return write_trace(argv[2], argv[3]);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_mpi_only),  cmocka_unit_test(test_notes),
-      cmocka_unit_test(test_damaged),   cmocka_unit_test(test_hybrid),
-      cmocka_unit_test(test_truncated), cmocka_unit_test(test_hybrid_trace),
-      cmocka_unit_test(test_random),    cmocka_unit_test(test_mutex_sync),
+      cmocka_unit_test(test_mpi_only),     cmocka_unit_test(test_no_ideal),
+      cmocka_unit_test(test_notes),        cmocka_unit_test(test_damaged),
+      cmocka_unit_test(test_hybrid),       cmocka_unit_test(test_truncated),
+      cmocka_unit_test(test_hybrid_trace), cmocka_unit_test(test_random),
+      cmocka_unit_test(test_mutex_sync),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
