@@ -71,4 +71,11 @@ check figures "$D/hybrid.html" efficiencies-hybrid parallel=16250/3/7300 mpi_par
   "talp.omp_scheduling=(18150-900)/18150"
 check warnings "$D/hybrid.html" 0
 contains "$D/hybrid.html" "<h2>Efficiencies (POP, hybrid MPI+OpenMP: 3 threads)</h2>"
+
+# The hybrid rank cut inside its region: the reader's statement over the
+# MPI table, the unpaired OpenMP records over the hybrid one, as in the text.
+page hybrid-cut
+check warnings "$D/hybrid-cut.html" 2 "trace incomplete: rank 0" \
+  "OpenMP begin/end records did not pair"
+check figures "$D/hybrid-cut.html" efficiencies-hybrid omp_other=1
 finish

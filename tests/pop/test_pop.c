@@ -437,11 +437,12 @@ static void test_truncated(void **state) {
  * 500): augur_pop_trace reads both kinds. T = 7300, T_ideal = 6800 (the
  * barrier costs nothing), Useful = 6800 on both ranks. Threads: rank 0's
  * two (5600 and 3850 of user code), rank 1's initial thread (6800). */
-static void write_hybrid(const char *dir) {
+/* CUT: rank 0 stops inside its region, before both threads' ends. */
+static void write_hybrid(const char *dir, int cut) {
   tu_meta(dir, 2);
   augur_event ev[32];
   size_t n = hybrid_events(ev);
-  write_rank(dir, 0, ev, n, "0-1");
+  write_rank(dir, 0, ev, cut ? 12 : n, "0-1");
   augur_event e1[] = {tu_ev(AUGUR_EV_INIT, 0, 100), tu_ev(AUGUR_EV_BARRIER, 6400, 6900),
                       tu_ev(AUGUR_EV_FINALIZE, 7400, 7500)};
   write_rank(dir, 1, e1, 3, "0-1");
@@ -450,7 +451,7 @@ static void write_hybrid(const char *dir) {
 static void test_hybrid_trace(void **state) {
   (void)state;
   char *dir = tu_tracedir();
-  write_hybrid(dir);
+  write_hybrid(dir, 0);
   augur_trace *t;
   augur_error err;
   if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
@@ -605,7 +606,7 @@ static void write_crossed(const char *dir) {
 /* --write KIND DIR: writes one of the traces above to DIR for the tests of
  * the outputs (tests/pop/html.sh): serial (2 CPUs), oversubscribed (1 CPU),
  * cut (rank 1 stops before MPI_Finalize), crossed (no ideal run time),
- * hybrid. */
+ * hybrid, hybrid-cut (rank 0 stops inside its parallel region). */
 static int write_trace(const char *kind, const char *dir) {
   if (!strcmp(kind, "serial"))
     write_serial(dir, "0-1", 0);
@@ -616,10 +617,14 @@ static int write_trace(const char *kind, const char *dir) {
   else if (!strcmp(kind, "crossed"))
     write_crossed(dir);
   else if (!strcmp(kind, "hybrid"))
-    write_hybrid(dir);
+    write_hybrid(dir, 0);
+  else if (!strcmp(kind, "hybrid-cut"))
+    write_hybrid(dir, 1);
   else {
     fprintf(stderr,
-            "augur-test-pop: no trace '%s' (serial, oversubscribed, cut, crossed, hybrid)\n", kind);
+            "augur-test-pop: no trace '%s' (serial, oversubscribed, cut, crossed, hybrid, "
+            "hybrid-cut)\n",
+            kind);
     return 2;
   }
   return 0;
