@@ -83,6 +83,11 @@ int augur_diagnosis_write_text(const augur_diagnosis *d, FILE *f, augur_error *e
   fprintf(f, "augur diagnose: %u ranks, run %s, %.3f process-seconds, %llu events\n", d->nranks, a,
           d->process_seconds, (unsigned long long)d->events);
   if (d->oversubscription) fprintf(f, "warning: %s\n", d->oversubscription);
+  if (d->omp_ranks)
+    fprintf(f,
+            "OpenMP: %u rank%s with up to %u threads; an OpenMP finding's lost time is its "
+            "thread-time / threads\n",
+            d->omp_ranks, d->omp_ranks == 1 ? "" : "s", d->omp_threads);
   if (!d->nfindings)
     fprintf(f, "\nNothing above the threshold (%.1f %% of process-time).\n", 100 * d->min_share);
   else
