@@ -227,6 +227,24 @@ static void patterns(void **state) {
   if (!strstr(buf, "\"thread_seconds\"") || !strstr(buf, "\"openmp\""))
     fail_msg("JSON without OpenMP keys:\n%s", buf);
   free(buf);
+  /* text: the OpenMP line, and the findings' columns aligned with the
+   * longer OpenMP ids (the share's % at one column) */
+  m = open_memstream(&buf, &len);
+  assert_int_equal(augur_diagnosis_write_text(d, m, &err), 0);
+  fclose(m);
+  if (!strstr(buf, "\nOpenMP: 2 ranks with up to 2 threads;")) fail_msg("%s", buf);
+  long col = -1;
+  for (size_t i = 0; i < d->nfindings; i++) {
+    char row[64];
+    snprintf(row, sizeof row, "\n  %2zu  %s ", i + 1, augur_dx_pattern_id(d->findings[i].pattern));
+    const char *line = strstr(buf, row);
+    if (!line) fail_msg("no row '%s' in:\n%s", row + 1, buf);
+    const char *pct = strchr(line, '%');
+    if (col < 0) col = pct - line;
+    if (pct - line != col)
+      fail_msg("row %zu: %% at column %ld, not %ld:\n%s", i + 1, (long)(pct - line), col, buf);
+  }
+  free(buf);
   augur_diagnosis_free(d);
 }
 
