@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Proving ground for diagnose's OpenMP patterns (docs/diagnose.md, "OpenMP
 patterns"): records one apps/pg_omp_* program (one build: gcc or clang) at
-2 ranks x 2 threads with OMP_WAIT_POLICY=passive, ON and with --off, and
-checks with `augur diagnose --json`:
+2 ranks x 2 threads (cases *_1x3: 1 rank x 3 threads) with
+OMP_WAIT_POLICY=passive, ON and with --off, and checks with
+`augur diagnose --json`:
 
 * ON: the top OpenMP finding is the program's pattern (its "expected:"
   line) at the program's marked line (apps/README.md: where GCC and clang
@@ -46,8 +47,9 @@ def run(app, args, name):
     """Records APP ARGS; returns (expected, measured lost seconds, diagnosis)."""
     trace = os.path.join(OUTDIR, "%s-%s-%s.augur" % (CASE, CC, name))
     shutil.rmtree(trace, ignore_errors=True)
-    cmd = [AUGUR, "record", "-o", trace, "--", MPIEXEC, "-n", "2",
-           os.path.join(APPDIR, app + "." + CC), "-t", "2"] + args
+    ranks, threads = SHAPE
+    cmd = [AUGUR, "record", "-o", trace, "--", MPIEXEC, "-n", str(ranks),
+           os.path.join(APPDIR, app + "." + CC), "-t", str(threads)] + args
     print("+ " + " ".join(cmd))
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                        timeout=60, env=ENV)
@@ -90,6 +92,10 @@ CASES = {
     "masteronly": ("pg_omp_masteronly", ["-n", "12", "-s", "16777216"],
                    {"gcc": "exchange", "clang": "exchange"}),
 }
+# the same programs at another shape, 1 rank x 3 threads (ranks x threads)
+for name in ("imbalance", "serial_before", "critical"):
+    CASES[name + "_1x3"] = CASES[name]
+SHAPE = (1, 3) if CASE.endswith("_1x3") else (2, 2)
 app, args, where = CASES[CASE]
 exp, lost, on = run(app, args, "on")
 pattern = exp["pattern"]
