@@ -43,8 +43,9 @@ def marker(app, name):
     sys.exit("FAIL: no marker @augur:%s.%s in apps/%s.c" % (app, name, app))
 
 
-def run(app, args, name):
-    """Records APP ARGS; returns (expected, measured lost seconds, diagnosis)."""
+def run(app, args, name, env=None):
+    """Records APP ARGS (ENV: more environment); returns (expected, measured
+    lost seconds, diagnosis)."""
     trace = os.path.join(OUTDIR, "%s-%s-%s.augur" % (CASE, CC, name))
     shutil.rmtree(trace, ignore_errors=True)
     ranks, threads = SHAPE
@@ -52,7 +53,7 @@ def run(app, args, name):
            os.path.join(APPDIR, app + "." + CC), "-t", str(threads)] + args
     print("+ " + " ".join(cmd))
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       timeout=60, env=ENV)
+                       timeout=60, env=dict(ENV, **(env or {})))
     sys.stdout.write(p.stdout)
     if p.returncode != 0:
         sys.exit("FAIL: augur record exited with %d" % p.returncode)
@@ -61,7 +62,9 @@ def run(app, args, name):
         if line.startswith("expected: "):
             exp = dict(kv.split("=", 1) for kv in line[len("expected: "):].split())
         if line.startswith("measured: "):
-            lost = float(dict(kv.split("=", 1) for kv in line[10:].split())["lost_seconds"])
+            measured = dict(kv.split("=", 1) for kv in line[10:].split())
+            lost = float(measured["lost_seconds"])
+            exp["wall"] = float(measured["wall_seconds"])
     if exp is None or lost is None:
         sys.exit("FAIL: no 'expected:' or 'measured:' line from " + app)
     out = subprocess.run([AUGUR, "diagnose", "--json", trace], check=True, stdout=subprocess.PIPE,
@@ -96,6 +99,37 @@ CASES = {
 for name in ("imbalance", "serial_before", "critical"):
     CASES[name + "_1x3"] = CASES[name]
 SHAPE = (1, 3) if CASE.endswith("_1x3") else (2, 2)
+
+
+def limited():
+    """omp_limited_parallelism: pg_omp_imbalance asks for 2 threads at 1
+    rank (2 CPUs) under OMP_THREAD_LIMIT=1, teams of 1: one thread missing
+    for the regions' whole time (about the program's wall time); the control
+    runs without the limit."""
+    exp, _, on = run("pg_omp_imbalance", ["-n", "4"], "on", {"OMP_THREAD_LIMIT": "1"})
+    top = next((f for f in on["findings"] if f["pattern"] in OMP), None)
+    got = top["pattern"] if top else "none"
+    check(got == "omp_limited_parallelism", "ON: top OpenMP finding %s, expected "
+          "omp_limited_parallelism" % got)
+    if got == "omp_limited_parallelism":
+        want = marker("pg_omp_imbalance", "loop")
+        check(top["callsites"][0]["line"] == want, "ON: at line %s, expected %d"
+              % (top["callsites"][0]["line"], want))
+        check(0.5 * exp["wall"] <= top["thread_seconds"] <= 1.1 * exp["wall"],
+              "ON: %.4f thread-seconds missing, about the wall time %.4f"
+              % (top["thread_seconds"], exp["wall"]))
+    _, _, off = run("pg_omp_imbalance", ["-n", "4"], "off")
+    bad = [f for f in off["findings"] if f["pattern"] == "omp_limited_parallelism"]
+    check(not bad, "OFF (no limit): no omp_limited_parallelism above the threshold")
+
+
+if CASE == "limited":
+    SHAPE = (1, 2)
+    limited()
+    if failures:
+        print("%d failure(s)" % len(failures))
+        sys.exit(1)
+    sys.exit(0)
 app, args, where = CASES[CASE]
 exp, lost, on = run(app, args, "on")
 pattern = exp["pattern"]

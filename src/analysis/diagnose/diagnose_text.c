@@ -85,9 +85,10 @@ int augur_diagnosis_write_text(const augur_diagnosis *d, FILE *f, augur_error *e
   if (d->oversubscription) fprintf(f, "warning: %s\n", d->oversubscription);
   if (d->omp_ranks)
     fprintf(f,
-            "OpenMP: %u rank%s with up to %u threads; an OpenMP finding's lost time is its "
+            "OpenMP: %u rank%s with up to %u thread%s; an OpenMP finding's lost time is its "
             "thread-time / threads\n",
-            d->omp_ranks, d->omp_ranks == 1 ? "" : "s", d->omp_threads);
+            d->omp_ranks, d->omp_ranks == 1 ? "" : "s", d->omp_threads,
+            d->omp_threads == 1 ? "" : "s");
   if (!d->nfindings)
     fprintf(f, "\nNothing above the threshold (%.1f %% of process-time).\n", 100 * d->min_share);
   else

@@ -84,6 +84,7 @@ typedef struct dx_group {
    * ranks), the largest threads per rank, the largest team asked for */
   uint64_t thread_ns;
   uint32_t threads, requested;
+  uint32_t team, cpus; /* omp_limited_parallelism: the largest team run, the most CPUs */
 } dx_group;
 
 typedef struct dx_groups {

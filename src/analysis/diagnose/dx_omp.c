@@ -78,7 +78,10 @@ static int rank_groups(dx *d, uint32_t r, const augur_rank_states *s, uint32_t c
     if (x->team && want > x->team) {
       int32_t gi = dx_group_get(&d->groups, AUGUR_DX_OMP_LIMITED, -1, (uint32_t)x->callsite, -1);
       if (gi < 0) return -1;
-      if (x->requested > d->groups.g[gi].requested) d->groups.g[gi].requested = x->requested;
+      dx_group *g = &d->groups.g[gi];
+      if (x->requested > g->requested) g->requested = x->requested;
+      if (x->team > g->team) g->team = x->team;
+      if (cpus > g->cpus) g->cpus = cpus;
       if (add(d, AUGUR_DX_OMP_LIMITED, r, x->callsite, 0, (want - x->team) * x->elapsed_ns, want,
               x->instances))
         return -1;
@@ -210,10 +213,10 @@ int dx_omp_words(const dx *d, const dx_group *g, char **cause, char **rec) {
                             "(single nowait, tasks).");
     break;
   case AUGUR_DX_OMP_LIMITED:
-    *cause = dx_strdup_printf("The region at %s runs with fewer threads than it could use: up "
-                              "to %u (asked for %u, or the rank's CPUs); the missing threads "
-                              "stand for %.3f thread-seconds over %llu regions.",
-                              site, T, g->requested, ts, n);
+    *cause = dx_strdup_printf("The region at %s runs teams of %u threads where %u could work "
+                              "(asked for %u; the rank's share of CPUs: %u): the missing "
+                              "threads stand for %.3f thread-seconds over %llu regions.",
+                              site, g->team, T, g->requested, g->cpus, ts, n);
     *rec = dx_strdup_printf("Give the region the threads it asks for (OMP_NUM_THREADS, "
                             "num_threads, OMP_THREAD_LIMIT, OMP_DYNAMIC=false) or run fewer "
                             "threads per rank and more ranks.");
