@@ -213,10 +213,11 @@ int dx_omp_words(const dx *d, const dx_group *g, char **cause, char **rec) {
                             "(single nowait, tasks).");
     break;
   case AUGUR_DX_OMP_LIMITED:
-    *cause = dx_strdup_printf("The region at %s runs teams of %u threads where %u could work "
-                              "(asked for %u; the rank's share of CPUs: %u): the missing "
-                              "threads stand for %.3f thread-seconds over %llu regions.",
-                              site, g->team, T, g->requested, g->cpus, ts, n);
+    *cause =
+        dx_strdup_printf("The region at %s runs teams of %u thread%s where %u could work "
+                         "(asked for %u; the rank's share of CPUs: %u): the missing "
+                         "threads stand for %.3f thread-seconds over %llu regions.",
+                         site, g->team, g->team == 1 ? "" : "s", T, g->requested, g->cpus, ts, n);
     *rec = dx_strdup_printf("Give the region the threads it asks for (OMP_NUM_THREADS, "
                             "num_threads, OMP_THREAD_LIMIT, OMP_DYNAMIC=false) or run fewer "
                             "threads per rank and more ranks.");
