@@ -54,9 +54,17 @@ enum augur_dx_pattern {
   AUGUR_DX_SLOW_COMMUNICATION, /* "slow_communication" */
   AUGUR_DX_COLLECTIVE_VOLUME,  /* "collective_volume" */
   AUGUR_DX_POLLING,            /* "polling" */
+  /* OpenMP (docs/diagnose.md "OpenMP patterns"): lost thread-time */
+  AUGUR_DX_OMP_LOAD_IMBALANCE, /* "omp_load_imbalance" */
+  AUGUR_DX_OMP_CRITICAL,       /* "omp_critical_contention" */
+  AUGUR_DX_OMP_FORK_JOIN,      /* "omp_fork_join" */
+  AUGUR_DX_MPI_SERIAL,         /* "mpi_in_serial_section" */
+  AUGUR_DX_OMP_SERIAL,         /* "omp_serial_region" */
+  AUGUR_DX_OMP_LIMITED,        /* "omp_limited_parallelism" */
   AUGUR_DX_NPATTERNS
 };
-#define AUGUR_DX_NWAITSTATES 7 /* patterns 0..6 are wait states */
+#define AUGUR_DX_FIRST_OMP   AUGUR_DX_OMP_LOAD_IMBALANCE /* patterns from here on are OpenMP's */
+#define AUGUR_DX_NWAITSTATES 7                           /* patterns 0..6 are wait states */
 
 AUGUR_API const char *
 augur_dx_pattern_id(int pattern); /* "late_sender", ...; "?" if out of range */
@@ -109,6 +117,13 @@ typedef struct augur_dx_finding {
   char *undecided;              /* what could not be decided and why, or NULL */
   size_t nmarks;
   augur_dx_mark *marks; /* worst instances, by duration descending (at most 16) */
+  /* OpenMP patterns (pattern >= AUGUR_DX_FIRST_OMP): the lost thread-time,
+   * and the threads per rank it is shared by (the largest team; for
+   * omp_limited_parallelism the threads the regions could have had).
+   * seconds = the sum over ranks of thread_seconds / threads: lost
+   * process-time, which ranks them with the MPI findings. 0 otherwise. */
+  double thread_seconds;
+  uint32_t threads;
 } augur_dx_finding;
 
 /* An inefficiency interval of the active-process timeline: a maximal run of
@@ -177,6 +192,12 @@ typedef struct augur_diagnosis {
 
   size_t nnotes;
   char **notes; /* what the diagnosis could not decide for the whole trace */
+
+  /* OpenMP (docs/diagnose.md "OpenMP patterns"): ranks with OpenMP records
+   * (0: none, no OpenMP pattern looked for), the largest team, and the
+   * OpenMP findings among nbelow */
+  uint32_t omp_ranks, omp_threads;
+  size_t omp_below;
 } augur_diagnosis;
 
 /* Where D's eager limit comes from: "given" (options), "inferred" (standard

@@ -67,7 +67,41 @@ typedef struct augur_omp_site {
    * u_j member j's useful time in it, lb = team x (max u - avg u) and
    * sched = team x (E - max u), in thread-nanoseconds. */
   double lb_ns, sched_ns;
+  uint32_t requested; /* the largest team size asked for at its forks (OMP_FORK aux) */
+  /* Scalasca's wait at barrier, per barrier of an instance (its members'
+   * OMP_SYNC_BEGIN of a barrier kind, matched in order): the sum over the
+   * members of (the last arrival - their own arrival), in thread-ns. A
+   * barrier whose last arrival executed a `single` since its previous
+   * barrier (OMP_WORK_BEGIN single_executor) counts in single_wait_ns (the
+   * others wait for that one thread: serial work), the rest in
+   * barrier_wait_ns (load imbalance). */
+  uint64_t barrier_wait_ns;
+  uint64_t single_wait_ns;
+  uint64_t single_callsite; /* the single's call site (the first seen), or 0 */
+  /* Scalasca's thread management, in thread-ns: fork_ns = the sum over
+   * instances and members of (the member's OMP_ITASK_BEGIN - OMP_FORK),
+   * plus the part of the first barrier's waits that comes from members
+   * starting late (a barrier's waits are split: each member's work since its
+   * start, or since the previous barrier's release, against the longest -
+   * the imbalance, in barrier_wait_ns or single_wait_ns - and the rest);
+   * join_ns = the sum over instances of team x (OMP_JOIN - the last arrival
+   * at the instance's last barrier): the barrier's release and the join,
+   * when no member works (0 for an instance without a barrier). Instances
+   * whose fork started a thread (its OMP_THREAD_BEGIN after the fork: the
+   * runtime creating its pool) are left out of both, and counted in
+   * created. */
+  uint64_t fork_ns, join_ns;
+  uint64_t created;
 } augur_omp_site;
+
+/* Time of a rank at one call site (or pair of call sites), over the run. */
+typedef struct augur_omp_csite {
+  uint64_t callsite;
+  uint64_t callsite2; /* serial sections: the region before them (0: none) */
+  uint64_t ns;        /* between the rank's first fork and its last join */
+  uint64_t edge_ns;   /* before the first fork or after the last join */
+  uint64_t count;
+} augur_omp_csite;
 
 typedef struct augur_rank_states {
   uint32_t rank;
@@ -87,6 +121,25 @@ typedef struct augur_rank_states {
   augur_thread_time *threads; /* by thread index, ascending */
   size_t nsites;
   augur_omp_site *sites; /* by elapsed time, descending */
+  uint32_t team;         /* the largest team of its regions (1 without any) */
+  /* Mutex waits (OMP_MUTEX_ACQUIRE .. ACQUIRED: critical, lock, ordered) per
+   * acquire call site; count = acquisitions. By ns, descending. */
+  size_t nmutexes;
+  augur_omp_csite *mutexes;
+  /* The initial thread outside any parallel region and not in MPI (serial),
+   * per section between two regions: callsite = the fork site of the region
+   * that follows (0: none, the rank's end), callsite2 = the region before
+   * (0: none, the window's start; the first seen when several); count =
+   * sections. By ns, descending. The sections before the first region and
+   * after the last count in edge_ns (the team was not started yet, or is
+   * done). */
+  size_t nserial;
+  augur_omp_csite *serial;
+  /* The initial thread inside MPI and outside any region it forked, per MPI
+   * call site (clipped to the window); count = calls; calls before the first
+   * region or after the last count in edge_ns. By ns, descending. */
+  size_t nmpi_serial;
+  augur_omp_csite *mpi_serial;
 } augur_rank_states;
 
 /* The initial thread's entry (NULL when no record fell in the window). */

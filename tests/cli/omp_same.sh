@@ -48,6 +48,13 @@ print(json.dumps(d, indent=2))' "$D/reportjson.$k" >"$D/reportjson.$k.x" &&
 done
 same reportjson
 run diagnose 0 diagnose t.augur --json
+# but for diagnose's OpenMP findings (docs/diagnose.md "OpenMP patterns"):
+# the hybrid trace has some, below the threshold
+grep -q '"openmp"' "$D/diagnose.omp" || fail "diagnose of the hybrid trace has no openmp object"
+for k in mpi omp; do
+  python3 "$(dirname "$0")/../diagnose/mpi_part.py" "$D/diagnose.$k" >"$D/diagnose.$k.x" &&
+    mv "$D/diagnose.$k.x" "$D/diagnose.$k"
+done
 same diagnose
 run phases 0 phases t.augur
 same phases

@@ -216,6 +216,7 @@ int augur_diagnose(augur_trace *t, const augur_dx_options *opt_in, augur_diagnos
     }
   }
   if (s) augur_stream_close(s);
+  if (rc == 0) rc = dx_omp(&d, err);
   augur_diagnosis *res = NULL;
   if (rc == 0) {
     res = calloc(1, sizeof *res);

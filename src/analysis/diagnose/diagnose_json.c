@@ -19,6 +19,10 @@ static json_t *finding_json(const augur_dx_finding *x) {
   json_object_set_new(o, "share", json_real(x->share));
   json_object_set_new(o, "saving_seconds", json_real(x->saving_seconds));
   json_object_set_new(o, "instances", json_integer((json_int_t)x->instances));
+  if (x->pattern >= AUGUR_DX_FIRST_OMP) { /* lost thread-time (docs/diagnose.md) */
+    json_object_set_new(o, "thread_seconds", json_real(x->thread_seconds));
+    json_object_set_new(o, "threads", json_integer((json_int_t)x->threads));
+  }
   json_t *r = json_array();
   for (uint32_t i = 0; i < x->nranks; i++)
     json_array_append_new(r, json_integer(x->ranks[i]));
@@ -78,6 +82,13 @@ int augur_diagnosis_write_json(const augur_diagnosis *d, FILE *f, augur_error *e
     json_array_append_new(fs, finding_json(&d->findings[i]));
   json_object_set_new(o, "findings", fs);
   json_object_set_new(o, "below_threshold", json_integer((json_int_t)d->nbelow));
+  if (d->omp_ranks) { /* only with OpenMP records: MPI-only documents are unchanged */
+    json_t *omp = json_object();
+    json_object_set_new(omp, "ranks", json_integer((json_int_t)d->omp_ranks));
+    json_object_set_new(omp, "threads", json_integer((json_int_t)d->omp_threads));
+    json_object_set_new(omp, "below_threshold", json_integer((json_int_t)d->omp_below));
+    json_object_set_new(o, "openmp", omp);
+  }
   json_t *ws = json_object();
   for (int w = 0; w < AUGUR_DX_NWAITSTATES; w++) {
     json_t *e = json_object();

@@ -83,14 +83,25 @@ int augur_diagnosis_write_text(const augur_diagnosis *d, FILE *f, augur_error *e
   fprintf(f, "augur diagnose: %u ranks, run %s, %.3f process-seconds, %llu events\n", d->nranks, a,
           d->process_seconds, (unsigned long long)d->events);
   if (d->oversubscription) fprintf(f, "warning: %s\n", d->oversubscription);
+  if (d->omp_ranks)
+    fprintf(f,
+            "OpenMP: %u rank%s with up to %u thread%s; an OpenMP finding's lost time is its "
+            "thread-time / threads\n",
+            d->omp_ranks, d->omp_ranks == 1 ? "" : "s", d->omp_threads,
+            d->omp_threads == 1 ? "" : "s");
   if (!d->nfindings)
     fprintf(f, "\nNothing above the threshold (%.1f %% of process-time).\n", 100 * d->min_share);
   else
     fprintf(f, "\n%zu finding%s above %.1f %% of process-time, largest first:\n\n", d->nfindings,
             d->nfindings == 1 ? "" : "s", 100 * d->min_share);
+  int pw = 19; /* the pattern column: wider for the longer OpenMP ids only */
+  for (size_t i = 0; i < d->nfindings; i++) {
+    int n = (int)strlen(augur_dx_pattern_id(d->findings[i].pattern));
+    if (n > pw) pw = n;
+  }
   if (d->nfindings)
-    fprintf(f, "  %2s  %-19s %10s %7s %10s  %-9s %s\n", "#", "pattern", "lost", "share", "saving",
-            "ranks", "where");
+    fprintf(f, "  %2s  %-*s %10s %7s %10s  %-9s %s\n", "#", pw, "pattern", "lost", "share",
+            "saving", "ranks", "where");
   for (size_t i = 0; i < d->nfindings; i++) {
     const augur_dx_finding *x = &d->findings[i];
     char rk[64], where[160];
@@ -102,8 +113,8 @@ int augur_diagnosis_write_text(const augur_diagnosis *d, FILE *f, augur_error *e
       snprintf(where, sizeof where, "-");
     augur_fmt_ns(a, sizeof a, (uint64_t)(x->seconds * 1e9));
     augur_fmt_ns(b, sizeof b, (uint64_t)(x->saving_seconds * 1e9));
-    fprintf(f, "  %2zu  %-19s %10s %6.1f%% %10s  %-9s %s\n", i + 1, augur_dx_pattern_id(x->pattern),
-            a, 100 * x->share, b, rk, where);
+    fprintf(f, "  %2zu  %-*s %10s %6.1f%% %10s  %-9s %s\n", i + 1, pw,
+            augur_dx_pattern_id(x->pattern), a, 100 * x->share, b, rk, where);
     if (x->ncallsites > 1) { /* one problem at several call sites: all of them */
       char list[1024];
       size_t len = 0;

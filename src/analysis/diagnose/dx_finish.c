@@ -200,7 +200,9 @@ static int32_t resolved(const dx *d, int32_t g) {
  * the same ranks. Where in the code it happens does not split it. */
 static int same_problem(const dx *d, const dx_group *a, const dx_group *b) {
   size_t w = (d->nranks + 63) / 64;
-  return a->pattern == b->pattern && a->wait_state == b->wait_state && a->upstream == b->upstream &&
+  /* OpenMP groups are per region or construct: each its own finding */
+  return a->pattern < AUGUR_DX_FIRST_OMP && a->pattern == b->pattern &&
+         a->wait_state == b->wait_state && a->upstream == b->upstream &&
          !memcmp(a->rankbits, b->rankbits, w * sizeof(uint64_t)) &&
          !memcmp(a->partnerbits, b->partnerbits, w * sizeof(uint64_t));
 }
@@ -494,6 +496,7 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
     break;
   }
   default:
+    if (g->pattern >= AUGUR_DX_FIRST_OMP && dx_omp_words(d, g, &cause, &rec)) return -1;
     break;
   }
   f->cause = cause;
@@ -550,6 +553,8 @@ static int fill_finding(fin *F, const dx_group *g, augur_dx_finding *f) {
   f->seconds = (double)g->ns * NS;
   f->share = proc > 0 ? f->seconds / proc : 0;
   f->instances = g->instances;
+  f->thread_seconds = (double)g->thread_ns * NS;
+  f->threads = g->threads;
   f->comm = g->comm == UINT64_MAX ? 0 : g->comm;
   f->nranks = count_bits(g->rankbits, d->nranks);
   f->ranks = malloc((f->nranks ? f->nranks : 1) * sizeof *f->ranks);
@@ -604,6 +609,7 @@ static int findings(fin *F, double min_share) {
     if (s <= 0) continue;
     if (o->process_seconds > 0 && s / o->process_seconds < min_share) {
       o->nbelow++;
+      o->omp_below += d->groups.g[i].pattern >= AUGUR_DX_FIRST_OMP;
       continue;
     }
     c[n++] = (cand){(int32_t)i, s};
@@ -764,7 +770,7 @@ static int critical_path(fin *F) {
   return 0;
 }
 
-static int note(augur_diagnosis *o, char *s) {
+int dx_note(augur_diagnosis *o, char *s) {
   if (!s) return -1;
   char **nn = realloc(o->notes, (o->nnotes + 1) * sizeof *nn);
   if (!nn) {
@@ -804,31 +810,32 @@ static int notes(fin *F) {
   augur_diagnosis *o = F->out;
   int rc = 0;
   if (!o->placement_known)
-    rc |= note(o, dx_strdup_printf("the trace does not say how many CPUs its ranks had "
-                                   "(recorders before trace format 1.3 did not record them): "
-                                   "oversubscription cannot be detected"));
+    rc |= dx_note(o, dx_strdup_printf("the trace does not say how many CPUs its ranks had "
+                                      "(recorders before trace format 1.3 did not record them): "
+                                      "oversubscription cannot be detected"));
   if (!d->has_hashes)
-    rc |= note(o, dx_strdup_printf("no payload fingerprints: for blocked senders and multiple "
-                                   "output the data cases (same, modified, independent, "
-                                   "different) cannot be decided; record with --payload-hash"));
+    rc |= dx_note(o, dx_strdup_printf("no payload fingerprints: for blocked senders and multiple "
+                                      "output the data cases (same, modified, independent, "
+                                      "different) cannot be decided; record with --payload-hash"));
   if (!o->has_counters)
-    rc |= note(o, dx_strdup_printf("no hardware counters: imbalance is measured in time, so "
-                                   "more work cannot be told from slower execution"));
+    rc |= dx_note(o, dx_strdup_printf("no hardware counters: imbalance is measured in time, so "
+                                      "more work cannot be told from slower execution"));
   if (!d->cp)
-    rc |= note(o, dx_strdup_printf("critical path not computed: %u ranks x %zu call sites is "
-                                   "too many",
-                                   d->nranks, d->cpw / 2));
+    rc |= dx_note(o, dx_strdup_printf("critical path not computed: %u ranks x %zu call sites is "
+                                      "too many",
+                                      d->nranks, d->cpw / 2));
   augur_match_counts mc;
   augur_match_counts_get(d->matcher, &mc);
   if (mc.unmatched_send || mc.unmatched_recv)
-    rc |= note(o, dx_strdup_printf("%llu sends and %llu receives were never matched (a run cut "
-                                   "short, or messages outside the trace): their waits are not "
-                                   "counted",
-                                   (unsigned long long)mc.unmatched_send,
-                                   (unsigned long long)mc.unmatched_recv));
+    rc |= dx_note(o, dx_strdup_printf("%llu sends and %llu receives were never matched (a run cut "
+                                      "short, or messages outside the trace): their waits are not "
+                                      "counted",
+                                      (unsigned long long)mc.unmatched_send,
+                                      (unsigned long long)mc.unmatched_recv));
   if (d->nranks > DX_SERIAL_MAX_RANKS)
-    rc |= note(o, dx_strdup_printf("serialization is only looked for up to %d ranks",
-                                   DX_SERIAL_MAX_RANKS));
+    rc |= dx_note(o, dx_strdup_printf("serialization is only looked for up to %d ranks",
+                                      DX_SERIAL_MAX_RANKS));
+  rc |= dx_omp_notes(d, o);
   return rc ? -1 : 0;
 }
 
@@ -847,6 +854,8 @@ int dx_finish(dx *d, const augur_dx_options *opt, augur_diagnosis *out) {
     out->wait_instances[w] = d->wait_n[w];
   }
   out->has_hashes = d->has_hashes;
+  out->omp_ranks = d->omp_ranks;
+  out->omp_threads = d->omp_threads;
   out->min_share = opt->min_share > 0 ? opt->min_share : 0.02;
   out->eager_max = d->eager_max;
   out->rendezvous_min = d->rendezvous_min;

@@ -80,6 +80,11 @@ typedef struct dx_group {
   augur_dx_mark marks[DX_MARKS]; /* min-heap on duration */
   uint32_t nmarks;
   float *hist; /* lost ns per bin, or NULL */
+  /* OpenMP patterns: lost thread-ns (ns is thread-ns / threads, summed over
+   * ranks), the largest threads per rank, the largest team asked for */
+  uint64_t thread_ns;
+  uint32_t threads, requested;
+  uint32_t team, cpus; /* omp_limited_parallelism: the largest team run, the most CPUs */
 } dx_group;
 
 typedef struct dx_groups {
@@ -177,6 +182,12 @@ typedef struct dx {
   size_t cpw; /* counters per rank */
   double wait_ns[AUGUR_DX_NWAITSTATES];
   uint64_t wait_n[AUGUR_DX_NWAITSTATES];
+  /* OpenMP (dx_omp.c) */
+  uint32_t omp_ranks;                       /* ranks with OpenMP records */
+  uint32_t omp_threads;                     /* the largest team */
+  uint64_t omp_unbalanced;                  /* begin/end records that did not pair, all ranks */
+  uint32_t omp_host_threads, omp_host_cpus; /* the most threads per CPU on a host */
+  char omp_host[64];
 } dx;
 
 /* dx_groups.c */
@@ -224,6 +235,18 @@ int dx_isend_done(dx *d, const augur_event *c, const augur_event *call);
 
 /* dx_finish.c: groups -> findings, intervals, path */
 int dx_finish(dx *d, const augur_dx_options *opt, augur_diagnosis *out);
+/* Appends note S (taken; NULL: out of memory) to O's notes; 0 or -1. */
+int dx_note(augur_diagnosis *o, char *s);
+
+/* dx_omp.c: the OpenMP patterns, from each rank's thread states
+ * (include/augur/omp.h) into groups; 0 or a negative error (the reader's on
+ * damage, or out of memory). */
+int dx_omp(dx *d, augur_error *err);
+/* The cause and recommendation of an OpenMP group; -1 when out of memory. */
+int dx_omp_words(const dx *d, const dx_group *g, char **cause, char **rec);
+/* Notes on the OpenMP side of the trace (threads oversubscribed, records
+ * that did not pair, OpenMP not seen); -1 when out of memory. */
+int dx_omp_notes(const dx *d, augur_diagnosis *o);
 
 /* dx_names.c */
 char *dx_strdup_printf(const char *fmt, ...)

@@ -6,12 +6,29 @@
 
 #include "dx_int.h"
 
-static const char *const ids[AUGUR_DX_NPATTERNS] = {
-    "late_sender",     "late_receiver",  "wrong_order",        "wait_at_collective",
-    "wait_at_barrier", "late_broadcast", "early_reduce",       "blocked_sender",
-    "multiple_output", "master_bound",   "workers_bound",      "load_imbalance",
-    "late_arrival",    "serialization",  "slow_communication", "collective_volume",
-    "polling"};
+static const char *const ids[AUGUR_DX_NPATTERNS] = {"late_sender",
+                                                    "late_receiver",
+                                                    "wrong_order",
+                                                    "wait_at_collective",
+                                                    "wait_at_barrier",
+                                                    "late_broadcast",
+                                                    "early_reduce",
+                                                    "blocked_sender",
+                                                    "multiple_output",
+                                                    "master_bound",
+                                                    "workers_bound",
+                                                    "load_imbalance",
+                                                    "late_arrival",
+                                                    "serialization",
+                                                    "slow_communication",
+                                                    "collective_volume",
+                                                    "polling",
+                                                    "omp_load_imbalance",
+                                                    "omp_critical_contention",
+                                                    "omp_fork_join",
+                                                    "mpi_in_serial_section",
+                                                    "omp_serial_region",
+                                                    "omp_limited_parallelism"};
 
 static const char *const titles[AUGUR_DX_NPATTERNS] = {"Late sender",
                                                        "Late receiver",
@@ -29,7 +46,13 @@ static const char *const titles[AUGUR_DX_NPATTERNS] = {"Late sender",
                                                        "Serialization",
                                                        "Slow communication",
                                                        "Collective data movement",
-                                                       "Polling"};
+                                                       "Polling",
+                                                       "OpenMP load imbalance",
+                                                       "Critical section or lock contention",
+                                                       "Fork/join of short regions",
+                                                       "MPI in a serial section (masteronly)",
+                                                       "Serial section (Amdahl)",
+                                                       "Limited parallelism"};
 
 const char *augur_dx_pattern_id(int p) {
   return p >= 0 && p < AUGUR_DX_NPATTERNS ? ids[p] : "?";

@@ -40,6 +40,11 @@ typedef struct thr {
   /* The interval not yet passed to the callback (pend_b > pend_a). */
   unsigned pend_state;
   uint64_t pend_a, pend_b;
+  /* executed a single since its last barrier arrival (at single_cs) */
+  int single;
+  uint64_t single_cs;
+  uint64_t mutex_t, mutex_cs; /* an OMP_MUTEX_ACQUIRE not yet acquired (mutex_t 0: none) */
+  uint64_t born;              /* its OMP_THREAD_BEGIN (0: not seen) */
 } thr;
 
 /* One parallel region from its fork to its join and the end of every
@@ -49,16 +54,35 @@ typedef struct inst {
   uint32_t enc; /* encountering thread (its slot) */
   uint64_t fork_t, join_t;
   int joined;
-  uint32_t team, ended;
+  uint32_t team, ended, requested;
   uint64_t *useful, *iters, *chunks; /* team entries, once known */
+  /* the barrier being reached: each member's arrival (ARRIVED) and whether
+   * it executed a single since its previous one (SINGLE, at scs) */
+  uint64_t *arr, *scs;
+  uint8_t *bflags;
+  uint64_t *start; /* each member's OMP_ITASK_BEGIN */
+  uint32_t narr;
+  uint64_t lastmax; /* the last arrival at its latest complete barrier */
+  uint64_t bwait, swait, swait_cs, fork_ns, skew;
+  int creating; /* a member's thread began in its fork: the runtime created the team */
 } inst;
+
+enum { ARRIVED = 1, SINGLE = 2 };
 
 typedef struct site_acc {
   uint64_t callsite, instances, elapsed;
-  uint32_t team;
+  uint32_t team, requested;
   uint64_t *useful, *iters, *chunks;
   double lb, sched;
+  uint64_t bwait, swait, swait_cs, fork_ns, join_ns, created;
 } site_acc;
+
+/* Times per call site (mutex waits, serial sections, MPI outside regions). */
+typedef struct csites {
+  aug_u64map ix; /* callsite -> slot */
+  augur_omp_csite *v;
+  size_t n, cap;
+} csites;
 
 struct augur_tstates {
   uint32_t rank;
@@ -77,6 +101,11 @@ struct augur_tstates {
   size_t nsites, cap_sites;
   augur_tstates_interval_fn on_interval;
   void *on_interval_arg;
+  csites mutexes, serial, mpi_serial;
+  /* the initial thread since its last join (or the window's start): serial
+   * time, MPI time per call site; the region it joined last; regions forked */
+  uint64_t serial_acc, prev_region, forks;
+  csites mpi_pending;
 };
 
 augur_tstates *augur_tstates_new(uint32_t rank) {
@@ -89,6 +118,44 @@ static void inst_free(inst *in) {
   free(in->useful);
   free(in->iters);
   free(in->chunks);
+  free(in->arr);
+  free(in->scs);
+  free(in->bflags);
+  free(in->start);
+}
+
+static void csites_free(csites *c) {
+  aug_u64map_free(&c->ix);
+  free(c->v);
+  memset(c, 0, sizeof *c);
+}
+
+/* Adds NS, EDGE and COUNT to CALLSITE's entry; -1 when out of memory. */
+static int csites_add(csites *c, uint64_t callsite, uint64_t callsite2, uint64_t ns, uint64_t edge,
+                      uint64_t count) {
+  int fresh;
+  uint32_t *ix = aug_u64map_slot(&c->ix, callsite, &fresh);
+  if (!ix) return -1;
+  if (fresh) {
+    if (aug_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v)) return -1;
+    *ix = (uint32_t)c->n;
+    c->v[c->n++] = (augur_omp_csite){.callsite = callsite, .callsite2 = callsite2};
+  }
+  c->v[*ix].ns += ns;
+  c->v[*ix].edge_ns += edge;
+  c->v[*ix].count += count;
+  return 0;
+}
+
+/* Moves FROM's times into TO: as between regions, or as edges (EDGE). */
+static int csites_move(csites *to, csites *from, int edge) {
+  for (size_t i = 0; i < from->n; i++) {
+    const augur_omp_csite *x = &from->v[i];
+    if (csites_add(to, x->callsite, x->callsite2, edge ? 0 : x->ns, edge ? x->ns : 0, x->count))
+      return -1;
+  }
+  csites_free(from);
+  return 0;
 }
 
 void augur_tstates_free(augur_tstates *b) {
@@ -105,6 +172,10 @@ void augur_tstates_free(augur_tstates *b) {
     free(b->sites[i].chunks);
   }
   free(b->sites);
+  csites_free(&b->mutexes);
+  csites_free(&b->serial);
+  csites_free(&b->mpi_serial);
+  csites_free(&b->mpi_pending);
   aug_u64map_free(&b->thr_ix);
   aug_u64map_free(&b->site_ix);
   free(b);
@@ -219,6 +290,7 @@ static void charge(augur_tstates *b, thr *th, uint64_t upto, unsigned state) {
   uint64_t a = th->last > b->t0 ? th->last : b->t0;
   if (b->started && upto > a) {
     th->ns[state] += upto - a;
+    if (state == OUTSIDE && is_initial(b, th)) b->serial_acc += upto - a;
     emit(b, th, a, upto, state);
     if (forked(th)) th->region_ns += upto - a;
     if (state == AUGUR_TS_USEFUL) {
@@ -270,11 +342,71 @@ static int widen(uint64_t **a, uint32_t from, uint32_t to) {
   return 0;
 }
 
+/* Closes the barrier IN's members are reaching (those that arrived): each
+ * waited from its arrival to the last one (Scalasca's wait at barrier). */
+static void close_barrier(inst *in) {
+  if (!in->narr) return;
+  uint64_t max = 0, sum = 0, maxw = 0, imb = 0;
+  uint32_t last = 0;
+  /* Each member's work since the segment began: its implicit task's start
+   * (the first barrier), or the last arrival at the previous barrier (when
+   * the team was released). A member that started late arrives late: the
+   * waits that makes are the fork's, not the work's. */
+  for (uint32_t j = 0; j < in->team; j++) {
+    if (!(in->bflags[j] & ARRIVED)) continue;
+    if (in->arr[j] >= max) {
+      max = in->arr[j];
+      last = j;
+    }
+    uint64_t s0 = in->lastmax ? in->lastmax : in->start[j];
+    in->start[j] = in->arr[j] > s0 ? in->arr[j] - s0 : 0; /* reused: the work */
+    if (in->start[j] > maxw) maxw = in->start[j];
+  }
+  for (uint32_t j = 0; j < in->team; j++)
+    if (in->bflags[j] & ARRIVED) {
+      sum += max - in->arr[j];
+      imb += maxw - in->start[j];
+    }
+  if (imb > sum) imb = sum;
+  in->skew += sum - imb;
+  sum = imb;
+  if (in->bflags[last] & SINGLE) { /* the others waited for a single's one thread */
+    in->swait += sum;
+    if (!in->swait_cs) in->swait_cs = in->scs[last];
+  } else {
+    in->bwait += sum;
+  }
+  in->lastmax = max;
+  memset(in->bflags, 0, in->team);
+  in->narr = 0;
+}
+
+/* Member J of IN (thread TH) reaches a barrier at T. */
+static void arrive(inst *in, uint32_t j, thr *th, uint64_t t) {
+  if (in->bflags[j] & ARRIVED) close_barrier(in); /* J is past it: its records say so */
+  in->arr[j] = t;
+  in->bflags[j] = (uint8_t)(ARRIVED | (th->single ? SINGLE : 0));
+  in->scs[j] = th->single_cs;
+  th->single = 0;
+  if (++in->narr == in->team) close_barrier(in);
+}
+
 /* Adds instance I (joined at END) to its call site and drops it. */
 static int fold(augur_tstates *b, size_t i, uint64_t end) {
   inst *in = &b->open[i];
   site_acc *s = site_of(b, in->callsite);
   if (!s) return -1;
+  if (in->team) close_barrier(in);
+  s->bwait += in->bwait;
+  s->swait += in->swait;
+  if (!s->swait_cs) s->swait_cs = in->swait_cs;
+  if (in->creating) {
+    s->created++; /* creating threads is no fork overhead a merge of regions removes */
+  } else {
+    s->fork_ns += in->fork_ns + in->skew;
+    if (in->lastmax && end > in->lastmax) s->join_ns += (uint64_t)in->team * (end - in->lastmax);
+  }
+  if (in->requested > s->requested) s->requested = in->requested;
   if (in->team > s->team) {
     if (widen(&s->useful, s->team, in->team) || widen(&s->iters, s->team, in->team) ||
         widen(&s->chunks, s->team, in->team))
@@ -319,9 +451,21 @@ static int inst_team(inst *in, uint32_t team) {
   in->useful = calloc(team, sizeof *in->useful);
   in->iters = calloc(team, sizeof *in->iters);
   in->chunks = calloc(team, sizeof *in->chunks);
-  if (!in->useful || !in->iters || !in->chunks) return -1;
+  in->arr = calloc(team, sizeof *in->arr);
+  in->scs = calloc(team, sizeof *in->scs);
+  in->bflags = calloc(team, 1);
+  in->start = calloc(team, sizeof *in->start);
+  if (!in->useful || !in->iters || !in->chunks || !in->arr || !in->scs || !in->bflags || !in->start)
+    return -1;
   in->team = team;
   return 0;
+}
+
+static int is_barrier(int32_t tag) {
+  return tag == AUGUR_OMP_SYNC_BARRIER || tag == AUGUR_OMP_SYNC_BARRIER_IMPLICIT ||
+         tag == AUGUR_OMP_SYNC_BARRIER_EXPLICIT || tag == AUGUR_OMP_SYNC_BARRIER_IMPLEMENTATION ||
+         tag == AUGUR_OMP_SYNC_BARRIER_IMPLICIT_WORKSHARE ||
+         tag == AUGUR_OMP_SYNC_BARRIER_IMPLICIT_PARALLEL || tag == AUGUR_OMP_SYNC_BARRIER_TEAMS;
 }
 
 /* The constructs whose records only open and close a frame. */
@@ -341,7 +485,16 @@ static int omp_record(augur_tstates *b, thr *th, const augur_event *ev) {
   switch (ev->type) {
   case AUGUR_EV_OMP_FORK: {
     charge(b, th, t, top_state(th));
+    if (is_initial(b, th) && !forked(th)) { /* the section outside regions before it ends */
+      int edge = b->forks++ == 0;
+      if (b->serial_acc && csites_add(&b->serial, ev->callsite, b->prev_region,
+                                      edge ? 0 : b->serial_acc, edge ? b->serial_acc : 0, 1))
+        return -1;
+      b->serial_acc = 0;
+      if (csites_move(&b->mpi_serial, &b->mpi_pending, edge)) return -1;
+    }
     inst *in = inst_open(b, ev->req, ev->callsite, slot, t);
+    if (in) in->requested = ev->aux;
     return in ? push(th, F_FORK, 0, in->serial) : -1;
   }
   case AUGUR_EV_OMP_ITASK_BEGIN: {
@@ -360,6 +513,9 @@ static int omp_record(augur_tstates *b, thr *th, const augur_event *ev) {
      * now it waited for the team to start. */
     if (in->fork_t < t) charge(b, th, in->fork_t, top_state(th));
     charge(b, th, t, AUGUR_TS_OMP_FORK);
+    if (t > in->fork_t) in->fork_ns += t - in->fork_t;
+    if (ev->aux < in->team) in->start[ev->aux] = t;
+    if (th->born >= in->fork_t) in->creating = 1;
     return push(th, F_ITASK, ev->aux, in->serial);
   }
   case AUGUR_EV_OMP_ITASK_END: {
@@ -397,6 +553,7 @@ static int omp_record(augur_tstates *b, thr *th, const augur_event *ev) {
     }
     in->joined = 1;
     in->join_t = t;
+    if (is_initial(b, th) && !forked(th)) b->prev_region = in->callsite;
     return maybe_fold(b, in);
   }
   default:
@@ -408,6 +565,21 @@ static int omp_record(augur_tstates *b, thr *th, const augur_event *ev) {
   int member = in && in->useful && f->member < in->team;
   if (member && ev->type == AUGUR_EV_OMP_WORK_BEGIN) in->iters[f->member] += ev->bytes;
   if (member && ev->type == AUGUR_EV_OMP_WORK_END) in->chunks[f->member] += ev->aux;
+  if (ev->type == AUGUR_EV_OMP_WORK_BEGIN && ev->tag == AUGUR_OMP_WORK_SINGLE_EXECUTOR) {
+    th->single = 1;
+    th->single_cs = ev->callsite;
+  }
+  if (member && ev->type == AUGUR_EV_OMP_SYNC_BEGIN && is_barrier(ev->tag))
+    arrive(in, f->member, th, t);
+  if (ev->type == AUGUR_EV_OMP_THREAD_BEGIN) th->born = t;
+  if (ev->type == AUGUR_EV_OMP_MUTEX_ACQUIRE) {
+    th->mutex_t = t;
+    th->mutex_cs = ev->callsite;
+  }
+  if (ev->type == AUGUR_EV_OMP_MUTEX_ACQUIRED && th->mutex_t) {
+    if (csites_add(&b->mutexes, th->mutex_cs, 0, t - th->mutex_t, 0, 1)) return -1;
+    th->mutex_t = 0;
+  }
   for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
     if (ev->type == pairs[k].begin) return push(th, pairs[k].kind, 0, 0);
     if (ev->type == pairs[k].end) {
@@ -448,6 +620,10 @@ int augur_tstates_add(augur_tstates *b, const augur_event *ev, augur_error *err)
     b->t1 = ev->t_start;
     return AUGUR_OK;
   }
+  uint64_t a = th->last > b->t0 ? th->last : b->t0;
+  if (end > a && is_initial(b, th) && !forked(th) &&
+      csites_add(&b->mpi_pending, ev->callsite, 0, end - a, 0, 1))
+    return augur_fail(err, AUGUR_E_NOMEM, "thread states: out of memory (call sites)");
   charge(b, th, end, AUGUR_TS_MPI);
   return AUGUR_OK;
 }
@@ -461,6 +637,24 @@ static int cmp_site(const void *a, const void *b) {
 static int cmp_thread(const void *a, const void *b) {
   const augur_thread_time *x = a, *y = b;
   return x->thread < y->thread ? -1 : (x->thread > y->thread);
+}
+
+static int cmp_csite(const void *a, const void *b) {
+  const augur_omp_csite *x = a, *y = b;
+  if (x->ns != y->ns) return x->ns > y->ns ? -1 : 1;
+  if (x->edge_ns != y->edge_ns) return x->edge_ns > y->edge_ns ? -1 : 1;
+  return x->callsite < y->callsite ? -1 : (x->callsite > y->callsite);
+}
+
+/* Moves C's entries to *V (by ns, descending). */
+static int take(csites *c, augur_omp_csite **v, size_t *n) {
+  *v = c->n ? c->v : calloc(1, sizeof **v);
+  if (!*v) return -1;
+  *n = c->n;
+  qsort(*v, *n, sizeof **v, cmp_csite);
+  c->v = NULL;
+  c->n = c->cap = 0;
+  return 0;
 }
 
 static int fill(augur_tstates *b, augur_rank_states *out) {
@@ -491,7 +685,15 @@ static int fill(augur_tstates *b, augur_rank_states *out) {
                           .chunks = s->chunks,
                           .lb_ns = s->lb,
                           .sched_ns = s->sched,
-                          .imbalance = 1};
+                          .imbalance = 1,
+                          .requested = s->requested,
+                          .barrier_wait_ns = s->bwait,
+                          .single_wait_ns = s->swait,
+                          .single_callsite = s->swait_cs,
+                          .fork_ns = s->fork_ns,
+                          .join_ns = s->join_ns,
+                          .created = s->created};
+    if (o->team > out->team) out->team = o->team;
     s->useful = s->iters = s->chunks = NULL; /* moved */
     uint64_t max = 0, sum = 0;
     for (uint32_t j = 0; j < o->team; j++) {
@@ -501,6 +703,11 @@ static int fill(augur_tstates *b, augur_rank_states *out) {
     if (sum) o->imbalance = (double)max * o->team / (double)sum;
   }
   qsort(out->sites, out->nsites, sizeof *out->sites, cmp_site);
+  if (!out->team) out->team = 1;
+  if (take(&b->mutexes, &out->mutexes, &out->nmutexes) ||
+      take(&b->serial, &out->serial, &out->nserial) ||
+      take(&b->mpi_serial, &out->mpi_serial, &out->nmpi_serial))
+    return -1;
   return 0;
 }
 
@@ -531,6 +738,10 @@ int augur_tstates_finish(augur_tstates *b, augur_rank_states *out, augur_error *
     charge(b, &b->thr[i], b->t1, OUTSIDE);
     flush_interval(b, &b->thr[i]);
   }
+  /* the serial section after the last region */
+  if (!rc && b->serial_acc && csites_add(&b->serial, 0, b->prev_region, 0, b->serial_acc, 1))
+    rc = -1;
+  if (!rc && csites_move(&b->mpi_serial, &b->mpi_pending, 1)) rc = -1;
   out->t0 = b->t0;
   out->t1 = b->t1;
   out->started = b->started;
@@ -556,6 +767,9 @@ void augur_rank_states_free(augur_rank_states *s) {
   }
   free(s->sites);
   free(s->threads);
+  free(s->mutexes);
+  free(s->serial);
+  free(s->mpi_serial);
   memset(s, 0, sizeof *s);
 }
 
