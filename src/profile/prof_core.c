@@ -132,7 +132,7 @@ static void summarise(prof_thread *t, augp_thread *out, int self) {
 
 static void fold(augp_thread *slot, const augp_thread *t) {
   slot->flags |= AUGP_TF_OVERFLOW;
-  slot->nfolded++;
+  slot->nfolded += 1 + t->nfolded; /* t may hold folded threads itself */
   slot->cpu_ns += t->cpu_ns;
   slot->mpi_ns += t->mpi_ns;
   slot->io_ns += t->io_ns;
@@ -194,10 +194,21 @@ void prof_snapshot(augp_proc *rec, uint64_t flags) {
   rec->end_ns = prof_end_ns(ident.start_ns, ident_mono);
   rec->flags |= flags | done_flags;
   rec->nthreads = nseen;
-  /* Finished threads, then the running ones read in place. */
+  /* The initial thread first (it is never folded with others: the POP
+   * figures of a rank need its own MPI time), then the finished threads,
+   * then the other running ones, read in place. */
   augp_thread slots[AUGP_MAX_THREADS];
-  uint64_t nslots = ndone;
-  memcpy(slots, done, sizeof done);
+  memset(slots, 0, sizeof slots);
+  uint64_t nslots = 0;
+  int main_live = 0;
+  for (prof_thread *t = live; t; t = t->next)
+    main_live |= t == &main_thread;
+  if (main_live) summarise(&main_thread, &slots[nslots++], &main_thread == tls_self);
+  for (uint64_t i = 0; i < ndone; i++)
+    if (nslots < AUGP_MAX_THREADS)
+      slots[nslots++] = done[i];
+    else
+      fold(&slots[AUGP_MAX_THREADS - 1], &done[i]);
   for (int c = 0; c < AUGP_NMPI; c++) {
     rec->mpi_ns[c] = tot_mpi_ns[c];
     rec->mpi_calls[c] = tot_mpi_calls[c];
@@ -209,12 +220,14 @@ void prof_snapshot(augp_proc *rec, uint64_t flags) {
   rec->io_bytes_read = tot_rd;
   rec->io_bytes_written = tot_wr;
   for (prof_thread *t = live; t; t = t->next) {
-    augp_thread s;
-    summarise(t, &s, t == tls_self);
-    if (nslots < AUGP_MAX_THREADS)
-      slots[nslots++] = s;
-    else
-      fold(&slots[AUGP_MAX_THREADS - 1], &s);
+    if (t != &main_thread) {
+      augp_thread s;
+      summarise(t, &s, t == tls_self);
+      if (nslots < AUGP_MAX_THREADS)
+        slots[nslots++] = s;
+      else
+        fold(&slots[AUGP_MAX_THREADS - 1], &s);
+    }
     for (int c = 0; c < AUGP_NMPI; c++) {
       rec->mpi_ns[c] += PROF_GET(t->mpi_ns[c]);
       rec->mpi_calls[c] += PROF_GET(t->mpi_calls[c]);

@@ -1,0 +1,164 @@
+#!/bin/sh
+# The POP efficiencies of every job (issue 24; docs/monitoring.md,
+# "Efficiencies"): apps/pop_check times each of its MPI calls and prints
+# each rank's useful time and window. Profiled at 2 ranks through a real
+# augurd (SQLite): an imbalanced run (rank 1 computes 10x rank 0) gets the
+# load balance and parallel efficiency its own timers give, within TOL, and
+# is flagged below 60 % with "load balance"; its balanced control (-k 0) is
+# not. `augur jobs` shows, sorts and filters them (text, JSON, threshold
+# from the option and the environment), `augur web` shows the columns and
+# the flag; a database of schema version 1 (schema_v1.sql) is migrated by
+# augurd: new columns, its old job kept (no figures), new jobs with figures.
+# Usage: pop_jobs.sh MPIEXEC APPDIR
+MPIEXEC=$1
+APPS=$2
+. "$(dirname "$0")/lib.sh"
+. "$MPIENV"
+cd "$D" || exit 1
+TOL=${TOL:-0.05}
+WEB_PID=""
+trap 'stop_augurd; [ -n "$WEB_PID" ] && kill "$WEB_PID" 2>/dev/null' EXIT
+
+# The old database first: augurd migrates it when it opens it.
+python3 - "$DB" "$(dirname "$0")/schema_v1.sql" <<'PY' || fail "cannot make the old database"
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.executescript(open(sys.argv[2]).read())
+assert c.execute("pragma user_version").fetchone()[0] == 0
+PY
+# Before any augurd of version 2 opened it: jobs says so, and still lists.
+expect 0 0 "$AUGUR" jobs --db "$DB"
+contains "$D/out" "predates the efficiency columns"
+contains "$D/out" "augur-test-old-job"
+expect 1 1 "$AUGUR" jobs --db "$DB" --sort pe
+
+start_augurd
+export AUGUR_COLLECTOR="127.0.0.1:$PORT" AUGUR_KEY_FILE="$KEY" AUGUR_SPOOL="$D/spool"
+python3 - "$DB" <<'PY' || fail "migration (see above)"
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+assert c.execute("pragma user_version").fetchone()[0] == 2
+cols = [r[1] for r in c.execute("pragma table_info(job)")]
+for k in ("pop_ranks", "pop_run_ns", "pop_useful_avg_ns", "pop_useful_max_ns", "pop_lb",
+          "pop_comm", "pop_pe", "pop_omp_pe", "pop_note"):
+    assert k in cols, (k, cols)
+view = [r[1] for r in c.execute("pragma table_info(process_derived)")]
+assert "job_pe" in view and "wall_s" in view, view
+old = c.execute("select job_name, pop_pe from job").fetchall()
+assert old == [("augur-test-old-job", None)], old
+PY
+
+# pop_check: rank r computes BASE x (1 + K r / 100) per iteration.
+run() { # NAME ARGS...
+  n=$1
+  shift
+  SLURM_JOB_ID=$n expect 0 - "$AUGUR" profile -o "$D/$n.json" -- "$MPIEXEC" -n 2 "$APPS/pop_check" "$@"
+  grep '^pop_check: rank' "$D/out" >"$D/$n.timers"
+}
+run imbalanced -n 20 -b 2000 -k 900
+run balanced -n 20 -b 10000 -k 0
+[ "$(jobs_in_db)" = 3 ] || fail "want 3 jobs in the database, got $(jobs_in_db): $(cat "$LOG")"
+
+for n in imbalanced balanced; do
+  python3 - "$D/$n.timers" "$D/$n.json" "$TOL" "$n" <<'PY' || fail "$n: see above"
+import json, sys
+timers, record, tol, name = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+rows = [l.split() for l in open(timers)]
+if len(rows) != 2:
+    sys.exit(f"{name}: {len(rows)} ranks printed their timers, want 2")
+u = [int(r[4]) for r in rows]
+lb = sum(u) / 2 / max(u)
+pe = sum(u) / 2 / (max(int(r[8]) for r in rows) - min(int(r[6]) for r in rows))
+e = json.load(open(record))["efficiencies"]
+print(f"{name}: {e}")
+bad = 0
+for key, want in (("load_balance", lb), ("parallel", pe)):
+    err = (e[key] - want) / want
+    print(f"{name}: {key} profile {e[key]:.4f} timers {want:.4f} ({100 * err:+.2f} %)")
+    if abs(err) > tol:
+        print(f"FAIL: {name}: {key} off by more than {100 * tol:.0f} %")
+        bad = 1
+if abs(e["parallel"] - e["load_balance"] * e["communication"]) > 1e-9:
+    print(f"FAIL: {name}: PE != LB x CommE")
+    bad = 1
+if e["ranks"] != 2 or e["serialisation"] is not None or e["transfer"] is not None:
+    print(f"FAIL: {name}: want 2 ranks and no serialisation/transfer split: {e}")
+    bad = 1
+if not e["trusted"] or e["notes"]:
+    print(f"FAIL: {name}: a complete run flagged: {e['notes']}")
+    bad = 1
+sys.exit(bad)
+PY
+done
+
+# augur jobs: the columns, the flag, sorting and filtering.
+expect 0 0 "$AUGUR" jobs --db "$DB" --json --sort pe
+python3 - "$D/out" "$D/imbalanced.json" "$D/flags" <<'PY' || fail "jobs --json --sort pe (see above)"
+import json, sys
+jobs = json.load(open(sys.argv[1]))
+rec = json.load(open(sys.argv[2]))["efficiencies"]
+names = [j["job"] for j in jobs]
+assert names == ["imbalanced", "balanced", "augur-test-old-job"], names
+imb, bal, old = jobs
+assert abs(imb["efficiencies"]["parallel"] - rec["parallel"]) < 1e-9, (imb, rec)
+assert abs(imb["efficiencies"]["load_balance"] - rec["load_balance"]) < 1e-9
+assert imb["flag"] == {"below": 0.6, "limited_by": "load balance"}, imb["flag"]
+# The control is balanced; on a loaded machine its ranks also wait for a
+# CPU inside MPI, which is communication, never load balance.
+be = bal["efficiencies"]
+assert be["load_balance"] > 0.9, bal
+want = None if be["parallel"] >= 0.6 else {"below": 0.6, "limited_by": "communication"}
+assert bal["flag"] == want, bal
+assert old["flag"] is None and old["efficiencies"]["parallel"] is None, old
+open(sys.argv[3], "w").write(f"{1 + (want is not None)} {'communication' if want else ''}\n")
+PY
+read NFLAG CONTROL <"$D/flags"
+expect 0 0 "$AUGUR" jobs --db "$DB" --sort pe
+contains "$D/out" "CommE"
+head -2 "$D/out" | tail -1 | grep -q "imbalanced.*load balance" || fail "first row: $(cat "$D/out")"
+grep "balanced" "$D/out" | grep -v imbalanced | grep -q "load balance" && fail "control flagged"
+contains "$D/out" "$NFLAG of 3 jobs below 60 % parallel efficiency"
+expect 0 0 "$AUGUR" jobs --db "$DB" --flagged --json
+python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert len(j)==int(sys.argv[2]) and j[0]['job']=='imbalanced', j" "$D/out" "$NFLAG" ||
+  fail "--flagged: $(cat "$D/out")"
+# The threshold: the option, the environment, a bad value.
+expect 0 0 "$AUGUR" jobs --db "$DB" --flagged --json --pe-threshold 10
+[ "$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))))" "$D/out")" = 0 ] ||
+  fail "--pe-threshold 10 still flags: $(cat "$D/out")"
+AUGUR_PE_THRESHOLD=99.5% expect 0 0 "$AUGUR" jobs --db "$DB" --flagged --json
+[ "$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))))" "$D/out")" = 2 ] ||
+  fail "AUGUR_PE_THRESHOLD=99.5% does not flag both: $(cat "$D/out")"
+expect 2 1 "$AUGUR" jobs --db "$DB" --pe-threshold 150
+AUGUR_PE_THRESHOLD=abc expect 2 1 "$AUGUR" jobs --db "$DB"
+expect 2 1 "$AUGUR" jobs --db "$DB" --sort nonsense
+
+# augur web: the jobs table has the efficiency columns and the flag.
+rm -f "$D/web.port"
+"$AUGUR" web --db "$DB" --listen 127.0.0.1:0 --port-file "$D/web.port" 2>"$D/web.log" &
+WEB_PID=$!
+i=0
+while [ ! -s "$D/web.port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+python3 - "http://127.0.0.1:$(cat "$D/web.port")" "$CONTROL" <<'PY' || fail "augur web (see above)"
+import re, sys, urllib.request
+base, control = sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else ""
+page = urllib.request.urlopen(base + "/?order=job_pe_min").read().decode()
+for col in ("job_pe_min", "job_lb_min", "job_comm_min", "below 60 %"):
+    assert col in page, col
+rows = re.findall(r"<tr><td><a class=\"drill\" href=\"[^\"]*job=(\d+)[^>]*>([^<]*)</a>(.*?)</tr>",
+                  page)
+by = {r[1].split()[1]: r for r in rows}
+assert sorted(by) == ["augur-test-old-job", "balanced", "imbalanced"], list(by)
+# ordered by job_pe_min: its cells ascending (SQL puts the old job's NULL first)
+head = re.findall(r"<th>(?:<a [^>]*>)?([^<]*)", page)
+k = head.index("job_pe_min") - 2  # after the row label and the process count
+pe = [re.findall(r'<td class="n">([^<]*)</td>', r[2])[1:][k] for r in rows]
+assert pe[0] == "&#8211;" and float(pe[1]) <= float(pe[2]), pe
+assert '<td class="flag">load balance</td>' in by["imbalanced"][2], by["imbalanced"]
+assert f'<td class="flag">{control}</td>' in by["balanced"][2], (control, by["balanced"])
+assert '<td class="flag"></td>' in by["augur-test-old-job"][2]
+page = urllib.request.urlopen(base + "/?job=" + by["imbalanced"][0]).read().decode()
+assert "efficiencies (POP): parallel" in page and "limited by load balance" in page, page
+page = urllib.request.urlopen(base + "/?job=" + by["augur-test-old-job"][0]).read().decode()
+assert "efficiencies (POP): none (stored before" in page, page
+PY
+finish
