@@ -20,8 +20,8 @@ static json_t *counters(const uint64_t *ctr, uint64_t mask) {
 }
 
 static json_t *flags(uint64_t f) {
-  static const char *const names[] = {"exec",   "mpi",         "gathered",
-                                      "forked", "no_finalize", "bad_time"};
+  static const char *const names[] = {"exec",        "mpi",      "gathered",   "forked",
+                                      "no_finalize", "bad_time", "omp_runtime"};
   json_t *a = json_array();
   for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
     if (f & (1u << i)) json_array_append_new(a, json_string(names[i]));

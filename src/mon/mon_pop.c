@@ -76,7 +76,7 @@ void mon_job_pop(const uint8_t *payload, uint32_t len, mon_pop *out) {
   uint64_t seen = 0;
   double usum = 0, umax = 0, run = 0;
   int64_t umax_rank = 0;
-  uint64_t nofinish = 0, folded = 0, threaded = 0, badtime = 0;
+  uint64_t nofinish = 0, folded = 0, threaded = 0, badtime = 0, omprt = 0;
   int64_t nofinish_rank = -1, folded_rank = -1;
   for (uint64_t i = 0; i < j.nprocs; i++) {
     augp_proc p;
@@ -116,6 +116,7 @@ void mon_job_pop(const uint8_t *payload, uint32_t len, mon_pop *out) {
       if (nofinish_rank < 0) nofinish_rank = p.rank;
     }
     if (p.flags & AUGP_PF_BADTIME) badtime++;
+    if (p.flags & AUGP_PF_OMPRT) omprt++;
     usum += useful;
     if (useful > umax || seen == 1) {
       umax = useful;
@@ -160,6 +161,11 @@ void mon_job_pop(const uint8_t *payload, uint32_t len, mon_pop *out) {
          "the initial thread of %llu rank%s (rank %lld) shares its slot with other threads: "
          "their MPI time is counted as the rank's",
          (unsigned long long)folded, folded == 1 ? "" : "s", (long long)folded_rank);
+  if (omprt)
+    note(out,
+         "%llu rank%s ran an OpenMP runtime, which profile mode does not measure: MPI figures "
+         "only (threads idle or waiting in OpenMP not seen)",
+         (unsigned long long)omprt, omprt == 1 ? "" : "s");
   if (threaded)
     note(out, "MPI calls on threads besides the initial one in %llu rank%s: counted as useful",
          (unsigned long long)threaded, threaded == 1 ? "" : "s");

@@ -71,6 +71,9 @@ typedef struct augp_thread {
 #define AUGP_PF_FORKED   8u  /* started by fork (no exec yet) */
 #define AUGP_PF_NOFINISH 16u /* rank that never reached MPI_Finalize */
 #define AUGP_PF_BADTIME  32u /* ended before it started (clock step): end set to start */
+/* An OpenMP runtime (libgomp, libomp, libiomp5) was loaded: profile mode
+ * does not measure it, so a rank's POP figures are its MPI ones. */
+#define AUGP_PF_OMPRT 64u
 
 typedef struct augp_proc {
   char host[64];

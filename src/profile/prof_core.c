@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,12 +188,29 @@ static uint64_t tv_us(struct timeval tv) {
   return (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
 }
 
+/* Whether a loaded object's file name starts with one of the OpenMP
+ * runtimes' sonames (DATA: the list, NULL-terminated). */
+static int omp_module(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  const char *slash = strrchr(info->dlpi_name, '/');
+  const char *base = slash ? slash + 1 : info->dlpi_name;
+  for (const char *const *n = data; *n; n++)
+    if (!strncmp(base, *n, strlen(*n))) return 1;
+  return 0;
+}
+
+static int omp_runtime_loaded(void) {
+  static const char *const sonames[] = {"libgomp.so", "libomp.so", "libiomp5.so", NULL};
+  return dl_iterate_phdr(omp_module, (void *)sonames);
+}
+
 void prof_snapshot(augp_proc *rec, uint64_t flags) {
   memset(rec, 0, sizeof *rec);
   pthread_mutex_lock(&prof_lock);
   *rec = ident;
   rec->end_ns = prof_end_ns(ident.start_ns, ident_mono);
   rec->flags |= flags | done_flags;
+  if (omp_runtime_loaded()) rec->flags |= AUGP_PF_OMPRT;
   rec->nthreads = nseen;
   /* The initial thread first (it is never folded with others: the POP
    * figures of a rank need its own MPI time), then the finished threads,

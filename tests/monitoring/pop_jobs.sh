@@ -8,7 +8,8 @@
 # not. `augur jobs` shows, sorts and filters them (text, JSON, threshold
 # from the option and the environment), `augur web` shows the columns and
 # the flag; a database of schema version 1 (schema_v1.sql) is migrated by
-# augurd: new columns, its old job kept (no figures), new jobs with figures.
+# augurd: new columns, its old job kept (no figures), new jobs with figures;
+# a hybrid job's figures say they are MPI's only.
 # Usage: pop_jobs.sh MPIEXEC APPDIR
 MPIEXEC=$1
 APPS=$2
@@ -90,6 +91,24 @@ if not e["trusted"] or e["notes"]:
 sys.exit(bad)
 PY
 done
+
+# A hybrid job (MPI + OpenMP, GCC's libgomp): its ranks say they ran an
+# OpenMP runtime, and its figures say they are MPI's only (no OpenMP
+# efficiency in profile mode): never a silent 100 %. Not sent (no collector).
+if [ -x "$APPS/omp_stencil.gcc" ]; then
+  env -u AUGUR_COLLECTOR "$AUGUR" profile -o "$D/hybrid.json" -- \
+    "$MPIEXEC" -n 2 "$APPS/omp_stencil.gcc" -n 10 -t 2 >"$D/out" 2>"$D/err" ||
+    fail "hybrid run: $(cat "$D/err")"
+  python3 - "$D/hybrid.json" <<'PY' || fail "hybrid record (see above)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = d["efficiencies"]
+ranks = [p for p in d["processes"] if p["rank"] >= 0]
+assert len(ranks) == 2 and all("omp_runtime" in p["flags"] for p in ranks), ranks
+assert e["ranks"] == 2 and e["omp_parallel"] is None and not e["trusted"], e
+assert any("OpenMP runtime, which profile mode does not measure" in n for n in e["notes"]), e
+PY
+fi
 
 # augur jobs: the columns, the flag, sorting and filtering.
 expect 0 0 "$AUGUR" jobs --db "$DB" --json --sort pe

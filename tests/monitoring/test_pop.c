@@ -130,6 +130,20 @@ static void missing_and_unfinished(void **state) {
   assert_non_null(strstr(m.note, "1 rank never reached MPI_Finalize (rank 2)"));
 }
 
+/* A rank that ran an OpenMP runtime: MPI figures, said to be MPI's only
+ * (profile mode does not measure OpenMP), never an OpenMP efficiency. */
+static void openmp_runtime(void **state) {
+  (void)state;
+  augp_proc p[2] = {rank(0, 2, 10, 1, 5, 0), rank(1, 2, 10, 1, 2, 0)};
+  p[1].flags |= AUGP_PF_OMPRT;
+  mon_pop m;
+  pop_of(p, 2, &m);
+  assert_float_equal(m.pe, 6.5 / 9, 1e-12);
+  assert_true(m.omp_pe < 0);
+  assert_false(m.trusted);
+  assert_non_null(strstr(m.note, "1 rank ran an OpenMP runtime, which profile mode does not"));
+}
+
 /* No figures: not MPI; two runs (a rank twice, or two sizes). */
 static void no_figures(void **state) {
   (void)state;
@@ -201,6 +215,7 @@ int main(void) {
       cmocka_unit_test(no_figures),
       cmocka_unit_test(json_record),
       cmocka_unit_test(limiter_and_threshold),
+      cmocka_unit_test(openmp_runtime),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
