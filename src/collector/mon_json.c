@@ -20,8 +20,8 @@ static json_t *counters(const uint64_t *ctr, uint64_t mask) {
 }
 
 static json_t *flags(uint64_t f) {
-  static const char *const names[] = {"exec",        "mpi",      "gathered",   "forked",
-                                      "no_finalize", "bad_time", "omp_runtime"};
+  static const char *const names[] = {"exec",        "mpi",      "gathered",    "forked",
+                                      "no_finalize", "bad_time", "omp_runtime", "omp"};
   json_t *a = json_array();
   for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
     if (f & (1u << i)) json_array_append_new(a, json_string(names[i]));
@@ -78,6 +78,9 @@ static json_t *proc_json(const augp_proc *p) {
     json_object_set_new(to, "mpi_ns", u64(th->mpi_ns));
     json_object_set_new(to, "io_ns", u64(th->io_ns));
     json_object_set_new(to, "folded", u64(th->nfolded));
+    /* OpenMP threads: their user time (outside MPI and the runtime) */
+    json_object_set_new(to, "omp_useful_ns",
+                        th->flags & AUGP_TF_OMP ? u64(th->ctr[AUGP_CTR_RESERVED]) : json_null());
     json_object_set_new(to, "counters", counters(th->ctr, p->ctr_mask));
     json_array_append_new(ths, to);
   }

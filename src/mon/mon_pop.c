@@ -76,7 +76,8 @@ void mon_job_pop(const uint8_t *payload, uint32_t len, mon_pop *out) {
   uint64_t seen = 0;
   double usum = 0, umax = 0, run = 0;
   int64_t umax_rank = 0;
-  uint64_t nofinish = 0, folded = 0, threaded = 0, badtime = 0, omprt = 0;
+  uint64_t nofinish = 0, folded = 0, threaded = 0, badtime = 0, omprt = 0, omp = 0;
+  double tusum = 0, tcount = 0; /* threads' user time, threads */
   int64_t nofinish_rank = -1, folded_rank = -1;
   for (uint64_t i = 0; i < j.nprocs; i++) {
     augp_proc p;
@@ -116,7 +117,26 @@ void mon_job_pop(const uint8_t *payload, uint32_t len, mon_pop *out) {
       if (nofinish_rank < 0) nofinish_rank = p.rank;
     }
     if (p.flags & AUGP_PF_BADTIME) badtime++;
-    if (p.flags & AUGP_PF_OMPRT) omprt++;
+    if ((p.flags & AUGP_PF_OMPRT) && !(p.flags & AUGP_PF_OMP)) omprt++;
+    /* The hybrid figure (docs/pop.md): per thread its user time u; the
+     * OpenMP threads of a rank whose runtime started the tool, else the
+     * initial thread alone with u = Useful_p. */
+    if (p.flags & AUGP_PF_OMP) {
+      omp++;
+      uint64_t nt = p.nthreads < AUGP_MAX_THREADS ? p.nthreads : AUGP_MAX_THREADS;
+      for (uint64_t t = 0; t < nt; t++) {
+        const augp_thread *th = &p.threads[t];
+        if (!(th->flags & AUGP_TF_OMP)) continue;
+        double u = (double)th->ctr[AUGP_CTR_RESERVED];
+        /* the initial thread's life holds MPI_Init: the window does not */
+        if (th->tid == p.pid && u > useful) u = useful;
+        tusum += u;
+        tcount += 1 + th->nfolded;
+      }
+    } else {
+      tusum += useful;
+      tcount++;
+    }
     usum += useful;
     if (useful > umax || seen == 1) {
       umax = useful;
@@ -147,6 +167,12 @@ void mon_job_pop(const uint8_t *payload, uint32_t len, mon_pop *out) {
   out->lb = e.lb;
   out->comm = e.comm;
   out->pe = e.par;
+  if (omp && tcount > 0) {
+    /* HPE = avg u / T = MPI PE x OMP PE */
+    double hpe = augur_eff_ratio(tusum / tcount, run);
+    out->omp_pe = augur_eff_ratio(hpe, e.par);
+    out->pe = hpe;
+  }
   if ((int64_t)seen < nranks)
     note(out, "%lld of %lld ranks have no record: figures over the others",
          (long long)(nranks - (int64_t)seen), (long long)nranks);
@@ -163,8 +189,8 @@ void mon_job_pop(const uint8_t *payload, uint32_t len, mon_pop *out) {
          (unsigned long long)folded, folded == 1 ? "" : "s", (long long)folded_rank);
   if (omprt)
     note(out,
-         "%llu rank%s ran an OpenMP runtime, which profile mode does not measure: MPI figures "
-         "only (threads idle or waiting in OpenMP not seen)",
+         "OpenMP not seen: %llu rank%s ran an OpenMP runtime that started no tool (libgomp "
+         "without LLVM's libomp, or AUGUR_OMP=0): MPI figures only",
          (unsigned long long)omprt, omprt == 1 ? "" : "s");
   if (threaded)
     note(out, "MPI calls on threads besides the initial one in %llu rank%s: counted as useful",

@@ -129,10 +129,16 @@ static void summarise(prof_thread *t, augp_thread *out, int self) {
   for (int c = 0; c < AUGP_NIO; c++)
     out->io_ns += PROF_GET(t->io_ns[c]);
   prof_ctr_read(t, out->ctr, self);
+  /* The slot no counter uses carries the thread's OpenMP user time. */
+  int initial = t == &main_thread;
+  out->ctr[AUGP_CTR_RESERVED] =
+      prof_omp_useful(t, initial, out->end_ns - out->start_ns, out->mpi_ns, prof_mono_ns());
+  if (prof_omp_active() && (initial || atomic_load_explicit(&t->omp, memory_order_relaxed)))
+    out->flags |= AUGP_TF_OMP;
 }
 
 static void fold(augp_thread *slot, const augp_thread *t) {
-  slot->flags |= AUGP_TF_OVERFLOW;
+  slot->flags |= AUGP_TF_OVERFLOW | t->flags;
   slot->nfolded += 1 + t->nfolded; /* t may hold folded threads itself */
   slot->cpu_ns += t->cpu_ns;
   slot->mpi_ns += t->mpi_ns;
@@ -211,6 +217,7 @@ void prof_snapshot(augp_proc *rec, uint64_t flags) {
   rec->end_ns = prof_end_ns(ident.start_ns, ident_mono);
   rec->flags |= flags | done_flags;
   if (omp_runtime_loaded()) rec->flags |= AUGP_PF_OMPRT;
+  if (prof_omp_active()) rec->flags |= AUGP_PF_OMP;
   rec->nthreads = nseen;
   /* The initial thread first (it is never folded with others: the POP
    * figures of a rank need its own MPI time), then the finished threads,

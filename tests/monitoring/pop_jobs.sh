@@ -13,7 +13,8 @@
 # Usage: pop_jobs.sh MPIEXEC APPDIR
 MPIEXEC=$1
 APPS=$2
-. "$(dirname "$0")/lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
 . "$MPIENV"
 cd "$D" || exit 1
 TOL=${TOL:-0.05}
@@ -21,7 +22,7 @@ WEB_PID=""
 trap 'stop_augurd; [ -n "$WEB_PID" ] && kill "$WEB_PID" 2>/dev/null' EXIT
 
 # The old database first: augurd migrates it when it opens it.
-python3 - "$DB" "$(dirname "$0")/schema_v1.sql" <<'PY' || fail "cannot make the old database"
+python3 - "$DB" "$HERE/schema_v1.sql" <<'PY' || fail "cannot make the old database"
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
 c.executescript(open(sys.argv[2]).read())
@@ -92,11 +93,12 @@ sys.exit(bad)
 PY
 done
 
-# A hybrid job (MPI + OpenMP, GCC's libgomp): its ranks say they ran an
-# OpenMP runtime, and its figures say they are MPI's only (no OpenMP
-# efficiency in profile mode): never a silent 100 %. Not sent (no collector).
+# A hybrid job whose OpenMP the tool does not see (AUGUR_OMP=0 stands for
+# a libgomp program without LLVM's libomp): its ranks say they ran an
+# OpenMP runtime, its figures that they are MPI's only: never a silent
+# 100 %. Not sent (no collector).
 if [ -x "$APPS/omp_stencil.gcc" ]; then
-  env -u AUGUR_COLLECTOR "$AUGUR" profile -o "$D/hybrid.json" -- \
+  AUGUR_OMP=0 env -u AUGUR_COLLECTOR "$AUGUR" profile -o "$D/hybrid.json" -- \
     "$MPIEXEC" -n 2 "$APPS/omp_stencil.gcc" -n 10 -t 2 >"$D/out" 2>"$D/err" ||
     fail "hybrid run: $(cat "$D/err")"
   python3 - "$D/hybrid.json" <<'PY' || fail "hybrid record (see above)"
@@ -105,8 +107,9 @@ d = json.load(open(sys.argv[1]))
 e = d["efficiencies"]
 ranks = [p for p in d["processes"] if p["rank"] >= 0]
 assert len(ranks) == 2 and all("omp_runtime" in p["flags"] for p in ranks), ranks
+assert all("omp" not in p["flags"] for p in ranks), ranks
 assert e["ranks"] == 2 and e["omp_parallel"] is None and not e["trusted"], e
-assert any("OpenMP runtime, which profile mode does not measure" in n for n in e["notes"]), e
+assert any(n.startswith("OpenMP not seen: 2 ranks ran an OpenMP runtime") for n in e["notes"]), e
 PY
 fi
 
@@ -180,4 +183,54 @@ assert "efficiencies (POP): parallel" in page and "limited by load balance" in p
 page = urllib.request.urlopen(base + "/?job=" + by["augur-test-old-job"][0]).read().decode()
 assert "efficiencies (POP): none (stored before" in page, page
 PY
+
+# OpenMP in profile mode: pg_omp_imbalance (thread t of T computes (t+1)
+# units per item; --off: the same work spread evenly), 1 rank x 2
+# threads, GCC's build (run on LLVM's libomp, preloaded by augur profile)
+# and clang's. The threads' user time (outside MPI and the OpenMP runtime)
+# summed over the threads is what the program computed: T x its loop's
+# wall time less the barrier waits it measures itself, within TOL (the
+# serial code outside the loop is the rest); PE = LB x CommE x OMP_PE; the
+# imbalanced run is flagged "OpenMP" at 80 %, its control is not.
+for cc in gcc clang; do
+  [ -x "$APPS/pg_omp_imbalance.$cc" ] || continue
+  for v in on off; do
+    n=omp-$cc-$v
+    flag=""
+    [ $v = off ] && flag=--off
+    SLURM_JOB_ID=$n expect 0 - "$AUGUR" profile -o "$D/$n.json" -- \
+      "$MPIEXEC" -n 1 "$APPS/pg_omp_imbalance.$cc" -t 2 -n 20 -b 3000 $flag
+    grep '^measured:' "$D/out" >"$D/$n.timers" || fail "$n: no timers: $(cat "$D/out")"
+    python3 - "$D/$n.timers" "$D/$n.json" "$TOL" "$n" <<'PY' || fail "$n: see above"
+import json, sys
+f = dict(kv.split("=") for kv in open(sys.argv[1]).read().split()[1:])
+d = json.load(open(sys.argv[2]))
+tol, name = float(sys.argv[3]), sys.argv[4]
+e = d["efficiencies"]
+r = [p for p in d["processes"] if p["rank"] >= 0][0]
+assert "omp" in r["flags"] and e["omp_parallel"] is not None, (r["flags"], e)
+th = [t for t in r["threads"] if t["omp_useful_ns"] is not None]
+assert len(th) == 2, r["threads"]
+got = sum(t["omp_useful_ns"] for t in th) / 1e9
+want = 2 * float(f["wall_seconds"]) - float(f["lost_seconds"])
+err = (got - want) / want
+print(f"{name}: threads' user time {got:.4f} s, the program's work {want:.4f} s ({100 * err:+.2f} %),"
+      f" OMP_PE {e['omp_parallel']:.3f}")
+assert abs(err) <= tol, err
+assert abs(e["parallel"] - e["load_balance"] * e["communication"] * e["omp_parallel"]) < 1e-9, e
+assert e["trusted"] and not e["notes"], e
+PY
+  done
+done
+if [ -x "$APPS/pg_omp_imbalance.gcc" ]; then
+  expect 0 0 "$AUGUR" jobs --db "$DB" --flagged --pe-threshold 80 --json
+  python3 - "$D/out" <<'PY' || fail "OpenMP flag (see above)"
+import json, sys
+j = {x["job"]: x for x in json.load(open(sys.argv[1]))}
+for cc in ("gcc", "clang"):
+    if f"omp-{cc}-on" in j or cc == "gcc":
+        assert j[f"omp-{cc}-on"]["flag"]["limited_by"] == "OpenMP", j.get(f"omp-{cc}-on")
+    assert f"omp-{cc}-off" not in j, j[f"omp-{cc}-off"]
+PY
+fi
 finish

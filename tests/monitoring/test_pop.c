@@ -141,7 +141,35 @@ static void openmp_runtime(void **state) {
   assert_float_equal(m.pe, 6.5 / 9, 1e-12);
   assert_true(m.omp_pe < 0);
   assert_false(m.trusted);
-  assert_non_null(strstr(m.note, "1 rank ran an OpenMP runtime, which profile mode does not"));
+  assert_non_null(strstr(m.note, "OpenMP not seen: 1 rank ran an OpenMP runtime that started"));
+}
+
+/* OpenMP measured (the tool started): the threads' user time gives HPE =
+ * avg u / T, OMP_PE = HPE / MPI PE, and PE becomes the hybrid one. Rank 0:
+ * its initial thread u 4, a worker 3, a slot of 2 folded workers 5, a
+ * thread that is not OpenMP's (left out); rank 1 without OpenMP: one
+ * thread, u = Useful = 8. 5 threads, avg u 4, T 9. */
+static void openmp_measured(void **state) {
+  (void)state;
+  augp_proc p[2] = {rank(0, 2, 10, 1, 5, 0), rank(1, 2, 10, 1, 2, 0)};
+  p[0].flags |= AUGP_PF_OMPRT | AUGP_PF_OMP;
+  p[0].nthreads = 5;
+  const uint64_t u[4] = {4 * S, 3 * S, 5 * S, 7 * S};
+  const uint64_t fl[4] = {AUGP_TF_OMP, AUGP_TF_OMP, AUGP_TF_OMP | AUGP_TF_OVERFLOW, 0};
+  for (int t = 0; t < 4; t++) {
+    p[0].threads[t].tid = p[0].pid + (uint64_t)t;
+    p[0].threads[t].ctr[AUGP_CTR_RESERVED] = u[t];
+    p[0].threads[t].flags = fl[t];
+  }
+  p[0].threads[2].nfolded = 1;
+  mon_pop m;
+  pop_of(p, 2, &m);
+  assert_true(m.trusted);
+  assert_float_equal(m.lb, 6.5 / 8, 1e-12);
+  assert_float_equal(m.comm, 8.0 / 9, 1e-12);
+  assert_float_equal(m.omp_pe, 4 / 6.5, 1e-12);
+  assert_float_equal(m.pe, 4.0 / 9, 1e-12);
+  assert_float_equal(m.pe, m.lb * m.comm * m.omp_pe, 1e-12);
 }
 
 /* No figures: not MPI; two runs (a rank twice, or two sizes). */
@@ -216,6 +244,7 @@ int main(void) {
       cmocka_unit_test(json_record),
       cmocka_unit_test(limiter_and_threshold),
       cmocka_unit_test(openmp_runtime),
+      cmocka_unit_test(openmp_measured),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
