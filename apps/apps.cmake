@@ -111,7 +111,7 @@ foreach(_app
         pg_omp_forkjoin
         pg_omp_critical
         pg_omp_masteronly
-        omp_check)
+        pop_check_omp)
   _augur_omp_app(${_app})
 endforeach()
 # The OpenMP recording checker (apps/README.md "omp_check"; tests/openmp).

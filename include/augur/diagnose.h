@@ -195,11 +195,35 @@ AUGUR_API void augur_diagnosis_free(augur_diagnosis *d);
 /* Writers; return 0, or -1 with err set when writing fails. */
 AUGUR_API int augur_diagnosis_write_text(const augur_diagnosis *d, FILE *f, augur_error *err);
 AUGUR_API int augur_diagnosis_write_json(const augur_diagnosis *d, FILE *f, augur_error *err);
+
+/* A table of figures computed outside the diagnosis, for its page (the CLI
+ * fills one per section of the POP efficiencies: the diagnosis does not
+ * depend on them). Every string is the caller's, and is escaped. */
+typedef struct augur_dx_figure {
+  const char *key;  /* the row's data-key */
+  const char *name; /* the figure */
+  const char *what; /* its formula, or what it measures (may be NULL) */
+  int depth;        /* 0: a top figure; k: a factor of the row above at k - 1 */
+  double value;     /* < 0 or NaN: unknown, and shown so */
+} augur_dx_figure;
+
+typedef struct augur_dx_figures {
+  const char *id;           /* the table's element id */
+  const char *title;        /* its heading */
+  const char *const *notes; /* why the figures cannot be trusted, first */
+  size_t nnotes;
+  const augur_dx_figure *rows;
+  size_t nrows;
+  const char *detail; /* a line under the table (may be NULL) */
+} augur_dx_figures;
+
 /* One self-contained page: the timeline of the whole run (include/augur/
  * timeline.h) with the findings' worst instances marked, the active-process
- * curve, the findings and the critical path. Streams the trace again. */
+ * curve, the findings and the critical path; the NFIGS tables of FIGS (may
+ * be NULL, 0) under the run's facts. Streams the trace again. */
 AUGUR_API int augur_diagnosis_write_html(const augur_diagnosis *d, augur_trace *t, FILE *f,
-                                         const char *title, augur_error *err);
+                                         const char *title, const augur_dx_figures *figs,
+                                         size_t nfigs, augur_error *err);
 
 #ifdef __cplusplus
 }

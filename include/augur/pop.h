@@ -51,6 +51,7 @@ typedef struct augur_pop {
   uint32_t nranks;   /* ranks with a window */
   double t_ns;       /* T */
   double t_ideal_ns; /* T_ideal, -1 when unknown (then ser_eff, trans_eff = -1) */
+  int ideal_skipped; /* augur_pop_trace was told not to replay (T_ideal unknown) */
   double useful_avg_ns, useful_max_ns;
   uint32_t useful_max_rank;
   double lb, comm_eff, ser_eff, trans_eff, par_eff;
@@ -88,13 +89,47 @@ AUGUR_API void augur_pop_compute(const augur_rank_states *ranks, uint32_t n, dou
  * overhead, infinite bandwidth, no contention, every message eager, and
  * one core per rank at the recorded speed. */
 AUGUR_API void augur_pop_ideal_machine(augur_machine *m);
-/* Everything for trace T: the thread states of every rank, T_ideal, and
- * the notes. A damaged rank is used up to its damage (and noted); a
- * simulation failure leaves T_ideal unknown (noted). Fails only when out
- * of memory. */
-AUGUR_API int augur_pop_trace(augur_trace *t, augur_pop *out, augur_error *err);
+/* Everything for trace T: the thread states of every rank, T_ideal (when
+ * IDEAL: the replay on the ideal network is one more streamed pass, the
+ * largest part of the cost; without it T_ideal is unknown and
+ * ideal_skipped set, not a note), and the notes. A damaged rank is used up
+ * to its damage (and noted); a simulation failure leaves T_ideal unknown
+ * (noted). Fails only when out of memory. */
+AUGUR_API int augur_pop_trace(augur_trace *t, int ideal, augur_pop *out, augur_error *err);
 /* Frees what augur_pop_trace allocated (the regions). */
 AUGUR_API void augur_pop_free(augur_pop *p);
+
+/* One figure as the text block shows it: NAME, its DEPTH under the figure
+ * it is a factor of (0: a top figure), VALUE (< 0: unknown), WHAT (its
+ * formula or what it measures) and KEY (its JSON key in its section's
+ * object: "load_balance", "talp.omp_scheduling"). */
+typedef struct augur_pop_row {
+  const char *key, *name, *what;
+  int depth;
+  double value;
+} augur_pop_row;
+
+#define AUGUR_POP_ROWS 8
+
+/* One section of the block: its title, its warnings (notes, without the
+ * "warning: " prefix), its figures and the line under them (detail, ""
+ * when none). Notes point into the augur_pop or into the section. */
+typedef struct augur_pop_section {
+  char title[96];
+  size_t nnotes;
+  const char *notes[AUGUR_POP_NOTES];
+  char note[AUGUR_POP_NOTE_MAX];
+  size_t nrows;
+  augur_pop_row rows[AUGUR_POP_ROWS];
+  char detail[256];
+} augur_pop_section;
+
+/* The sections of P's block, as every output shows them (the text of
+ * augur report, the page of augur diagnose --html): SEC[0] the MPI figures
+ * (no rows when no rank has a window: its detail says so), SEC[1] the
+ * hybrid ones when P has OpenMP records and a rank has a window. Returns
+ * the number of sections (1 or 2); valid while P is. */
+AUGUR_API size_t augur_pop_sections(const augur_pop *p, augur_pop_section sec[2]);
 
 /* The "Efficiencies (POP)" block of augur report, and its JSON object
  * (docs/pop.md; malloc'd, NULL when out of memory). T (may be NULL) names

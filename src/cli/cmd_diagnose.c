@@ -1,4 +1,5 @@
-/* augur diagnose TRACE [--json] [--html FILE] [--min-share F] [--eager-limit BYTES] */
+/* augur diagnose TRACE [--json] [--html FILE] [--min-share F] [--eager-limit BYTES]
+ *                [--no-ideal] */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -6,6 +7,7 @@
 #include <string.h>
 
 #include "augur/diagnose.h"
+#include "augur/pop.h"
 #include "cli.h"
 
 static void on_progress(void *arg, uint64_t events, uint64_t total) {
@@ -31,11 +33,43 @@ static int parse_share(const char *opt, const char *s, void *dst) {
   return 0;
 }
 
-static int write_html(const augur_diagnosis *d, augur_trace *t, const char *file) {
-  FILE *f = fopen(file, "w");
-  if (!f) return cli_fail("cannot write %s: %s", file, strerror(errno));
+/* The POP efficiencies' sections (docs/pop.md) as the page's tables: the
+ * diagnosis does not depend on them, so they are composed here. */
+static size_t pop_figures(const augur_pop *pop, augur_pop_section sec[2],
+                          augur_dx_figure rows[2][AUGUR_POP_ROWS], augur_dx_figures figs[2]) {
+  static const char *const ids[2] = {"efficiencies", "efficiencies-hybrid"};
+  size_t n = augur_pop_sections(pop, sec);
+  for (size_t k = 0; k < n; k++) {
+    for (size_t i = 0; i < sec[k].nrows; i++) {
+      const augur_pop_row *r = &sec[k].rows[i];
+      rows[k][i] = (augur_dx_figure){r->key, r->name, r->what, r->depth, r->value};
+    }
+    figs[k] = (augur_dx_figures){.id = ids[k],
+                                 .title = sec[k].title,
+                                 .notes = sec[k].notes,
+                                 .nnotes = sec[k].nnotes,
+                                 .rows = rows[k],
+                                 .nrows = sec[k].nrows,
+                                 .detail = sec[k].detail};
+  }
+  return n;
+}
+
+static int write_html(const augur_diagnosis *d, augur_trace *t, const char *file, int ideal) {
+  augur_pop pop;
   augur_error err = {0};
-  int rc = augur_diagnosis_write_html(d, t, f, augur_trace_path(t), &err);
+  if (augur_pop_trace(t, ideal, &pop, &err) != AUGUR_OK) return cli_fail("%s", err.msg);
+  augur_pop_section sec[2];
+  augur_dx_figure rows[2][AUGUR_POP_ROWS];
+  augur_dx_figures figs[2];
+  size_t nfigs = pop_figures(&pop, sec, rows, figs);
+  FILE *f = fopen(file, "w");
+  if (!f) {
+    augur_pop_free(&pop);
+    return cli_fail("cannot write %s: %s", file, strerror(errno));
+  }
+  int rc = augur_diagnosis_write_html(d, t, f, augur_trace_path(t), figs, nfigs, &err);
+  augur_pop_free(&pop);
   if (fclose(f) && rc == 0) return cli_fail("writing %s failed: %s", file, strerror(errno));
   if (rc < 0) return cli_fail("%s: %s", file, err.msg);
   return CLI_OK;
@@ -43,25 +77,30 @@ static int write_html(const augur_diagnosis *d, augur_trace *t, const char *file
 
 int cmd_diagnose(int argc, char **argv) {
   const char *html = NULL;
-  int json = 0;
+  int json = 0, no_ideal = 0;
   long long eager = 0;
   augur_dx_options opt;
   memset(&opt, 0, sizeof opt);
   const cli_opt options[] = {
       CLI_FLAG("--json", NULL, &json, "print the diagnosis as JSON (schema: docs/diagnose.md)"),
       CLI_STRING("--html", NULL, "FILE", &html, NULL,
-                 "also write a self-contained page with the timeline,\n"
-                 "the problem spots marked, and the findings"),
+                 "also write a self-contained page with the POP\n"
+                 "efficiencies, the timeline, the problem spots marked,\n"
+                 "and the findings"),
       CLI_CALL("--min-share", NULL, "F", parse_share, &opt.min_share,
                "report findings from this share of process-time on:\n"
                "a fraction (0.05) or a percentage (5%). Default 2%"),
       CLI_INT("--eager-limit", "BYTES", &eager, 1, LLONG_MAX,
               "standard sends up to BYTES complete without their\n"
               "receive (default: inferred from the trace)"),
+      CLI_FLAG("--no-ideal", NULL, &no_ideal,
+               "with --html: the efficiencies without the replay on\n"
+               "the ideal network (serialisation and transfer not\n"
+               "computed; docs/pop.md)"),
       {0}};
   const cli_spec spec = {
       .usage = "usage: augur diagnose TRACE [--json] [--html FILE] [--min-share F]\n"
-               "                      [--eager-limit BYTES]\n"
+               "                      [--eager-limit BYTES] [--no-ideal]\n"
                "\n"
                "Finds where the run loses time and why: exact wait states at every blocking\n"
                "point (late sender, late receiver, wrong order, waits at collectives and\n"
@@ -74,6 +113,7 @@ int cmd_diagnose(int argc, char **argv) {
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   const char *path = args.operand[0];
+  if (no_ideal && !html) return cli_usage("--no-ideal goes with --html FILE");
   opt.eager_limit = (uint64_t)eager;
 
   augur_trace *t = NULL;
@@ -106,7 +146,7 @@ int cmd_diagnose(int argc, char **argv) {
     st = augur_diagnosis_write_text(d, stdout, &err);
   }
   rc = st < 0 ? cli_fail("%s", err.msg) : CLI_OK;
-  if (rc == CLI_OK && html) rc = write_html(d, t, html);
+  if (rc == CLI_OK && html) rc = write_html(d, t, html, !no_ideal);
   augur_diagnosis_free(d);
   augur_trace_close(t);
   return rc;

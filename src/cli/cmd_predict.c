@@ -46,6 +46,7 @@ typedef struct phase_pred {
 
 typedef struct prediction {
   double pet, set, pre, rest, scale;
+  double slow, fast;  /* the slowest and fastest phase's speed in the pool (0: fewer than 2) */
   uint32_t pet_rank;  /* irregular: the rank whose sum is PET's phase part */
   double launch;      /* SET - the ranks' own run: mpiexec start-up and exit */
   int pre_measured;   /* some phase was seen, so pre is a measurement */
@@ -237,6 +238,50 @@ static double speed(const augur_signature *s, const prediction *p) {
   return here > 0 && there > 0 ? here / there : 0;
 }
 
+/* A phase's sample counts in the spread of the speed when its timed
+ * repetitions took at least this long in the base run (seconds): below it, one
+ * descheduling of a rank (a time slice of 1-4 ms on a busy host) moves the
+ * ratio by more than the factor that spread() reports. */
+#define SPREAD_MIN_SAMPLE_S 1e-3
+
+/* The slowest and fastest speed among the phases speed() pools, each over
+ * its own timed repetitions (*SLOW, *FAST; 0 when fewer than two phases
+ * have a sample of SPREAD_MIN_SAMPLE_S). The pooled speed assumes the
+ * machine ran the whole run at one speed: phases whose speeds differ by
+ * more than the factor 1 + AUGUR_SIGNATURE_TYPICAL (the factor within
+ * which a sample is typical of its phase) say that it did not (the load
+ * changed during the run, or the phases scale differently here), and
+ * predict says so with the PET the two extremes would give. */
+static void spread(const augur_signature *s, const prediction *p, double *slow, double *fast) {
+  int n = 0;
+  *slow = *fast = 0;
+  for (uint32_t i = 0; i < s->nphases; i++) {
+    const augur_sig_phase *sp = &s->phase[i];
+    const phase_pred *q = &p->ph[i];
+    double there = sp->sample_seconds * q->measured;
+    if (!sample_known(sp, q) || there < SPREAD_MIN_SAMPLE_S) continue;
+    double v = q->timed_s / sp->sample_seconds;
+    if (!n++) *slow = *fast = v;
+    if (v > *slow) *slow = v;
+    if (v < *fast) *fast = v;
+  }
+  if (n < 2) *slow = *fast = 0;
+}
+
+/* Do the phases' speeds differ by more than a sample's typical factor? */
+static int speed_varies(const prediction *p) {
+  return p->fast > 0 && p->slow > p->fast * (1 + AUGUR_SIGNATURE_TYPICAL);
+}
+
+/* PET had the speed been V instead of the pooled one: what "run +
+ * remaining" predicted scales with it; the phases' sum (with measured
+ * PhaseET) only in its base x scale terms, so there PET is kept. */
+static double pet_at(const prediction *p, double v) {
+  if (!strcmp(p->source, "run + remaining") && p->from == FROM_CURVES && p->scale > 0)
+    return p->pet + p->remaining * (v / p->scale - 1);
+  return p->pet;
+}
+
 static void predict(const augur_signature *s, const augur_sigresult *r, double set, prediction *p) {
   if (s->irregular && r->irregular) {
     double tgt = predict_irregular(s, r, p);
@@ -277,6 +322,7 @@ static void predict(const augur_signature *s, const augur_sigresult *r, double s
   }
   finish(s, r, set, tgt, p);
   run_plus_remaining(s, r, p);
+  if (r->stopped) spread(s, p, &p->slow, &p->fast);
 }
 
 /* The weight and base PhaseET the table shows for phase I: the phase's,
@@ -318,6 +364,11 @@ static void print_text(const char *sigpath, const augur_signature *s, const augu
       printf("PET = %.6f s run until the stop (measured) + %.6f s predicted for what remained "
              "(%s) + %.6f s start-up and exit; the phases alone say %.6f s\n",
              r->run_seconds, p->remaining, from_text[p->from], p->launch, p->model);
+    if (speed_varies(p))
+      printf("warning: the phases ran at %.2f to %.2f x their base time, not at one speed (the "
+             "load changed during the run, or the phases scale differently here): PET takes the "
+             "pooled %.2f x; at the extremes it would be %.6f to %.6f s\n",
+             p->fast, p->slow, p->scale, pet_at(p, p->fast), pet_at(p, p->slow));
   } else {
     printf("%s: %u ranks, %u phases; the signature run went to the end of the program", sigpath,
            s->nranks, s->nphases);
@@ -359,7 +410,7 @@ static void print_json(const augur_signature *s, const augur_sigresult *r, const
   printf("{\"pet_seconds\": %.9f, \"set_seconds\": %.9f, \"stopped_early\": %s, "
          "\"pet_source\": \"%s\", \"model_pet_seconds\": %.9f, \"phases_not_seen\": %u, "
          "\"repeating_phase\": %s, "
-         "\"ranks\": %u, \"mode\": \"%s\", \"scale\": %.6f, \"pre_seconds\": %.9f, "
+         "\"ranks\": %u, \"mode\": \"%s\", \"scale\": %.9f, \"pre_seconds\": %.9f, "
          "\"rest_seconds\": %.9f, \"launch_seconds\": %.9f, "
          "\"base_run_seconds\": %.9f, \"run_seconds\": %.9f, \"remaining_seconds\": %.9f, "
          "\"remaining_from\": \"%s\", ",
@@ -367,6 +418,13 @@ static void print_json(const augur_signature *s, const augur_sigresult *r, const
          repeats(s) ? "true" : "false", s->nranks, irr ? "irregular" : "global", p->scale, p->pre,
          p->rest, p->launch, s->base_run_seconds, r->run_seconds, p->remaining,
          from_token[p->from]);
+  if (p->fast > 0)
+    printf("\"speed_range\": [%.9f, %.9f], \"speed_varies\": %s, "
+           "\"pet_range_seconds\": [%.9f, %.9f], ",
+           p->fast, p->slow, speed_varies(p) ? "true" : "false", pet_at(p, p->fast),
+           pet_at(p, p->slow));
+  else
+    printf("\"speed_range\": null, \"speed_varies\": false, \"pet_range_seconds\": null, ");
   if (irr) printf("\"pet_rank\": %u, ", p->pet_rank);
   printf("\"phases\": [");
   for (uint32_t i = 0; i < s->nphases; i++)

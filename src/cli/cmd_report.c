@@ -1,4 +1,4 @@
-/* augur report TRACE [--json] [--top N] */
+/* augur report TRACE [--json] [--top N] [--no-ideal] */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,15 +31,19 @@ static char *with_efficiencies(char *report, const augur_pop *pop, augur_trace *
 
 int cmd_report(int argc, char **argv) {
   const char *path = NULL;
-  int json = 0;
+  int json = 0, no_ideal = 0;
   long long top = 10;
   const cli_opt options[] = {
       CLI_FLAG("--json", NULL, &json, "print the report as JSON (schema: docs/cli.md)"),
       CLI_INT("--top", "N", &top, 1, INT_MAX,
               "show the N most expensive calls and pairs (default 10)"),
+      CLI_FLAG("--no-ideal", NULL, &no_ideal,
+               "no replay on the ideal network: serialisation and\n"
+               "transfer not computed (the replay is most of the\n"
+               "report's time; docs/pop.md)"),
       {0}};
   const cli_spec spec = {
-      .usage = "usage: augur report TRACE [--json] [--top N]\n"
+      .usage = "usage: augur report TRACE [--json] [--top N] [--no-ideal]\n"
                "\n"
                "Where the time goes: wall time, compute vs MPI time per rank, the MPI calls\n"
                "that cost most (with their call sites), message sizes, who talks to whom,\n"
@@ -70,7 +74,7 @@ int cmd_report(int argc, char **argv) {
   const char *inc = cli_incomplete(t, ibuf, sizeof ibuf);
   augur_pop pop;
   augur_error perr = {0};
-  if (augur_pop_trace(t, &pop, &perr) != AUGUR_OK) {
+  if (augur_pop_trace(t, !no_ideal, &pop, &perr) != AUGUR_OK) {
     augur_report_free(r);
     augur_trace_close(t);
     return cli_fail("%s", perr.msg);

@@ -1,7 +1,9 @@
 /* The efficiencies as aligned text (the "Efficiencies (POP)" block of
  * `augur report`) and as the JSON object "efficiencies" (docs/pop.md). */
+#include <assert.h>
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "augur/pop.h"
 #include "augur/report.h"
@@ -34,44 +36,79 @@ static void print_regions(FILE *f, const augur_pop *p, augur_trace *t, int top) 
   if (p->nregions > n) fprintf(f, "  (%zu more; --json has all)\n", p->nregions - n);
 }
 
-void augur_pop_print_text(FILE *f, const augur_pop *p, augur_trace *t, int top) {
-  fprintf(f, "\nEfficiencies (POP)\n");
-  for (size_t i = 0; i < p->nnotes; i++)
-    fprintf(f, "  warning: %s\n", p->notes[i]);
+static void add(augur_pop_section *s, const char *key, int depth, const char *name, double v,
+                const char *what) {
+  assert(s->nrows < AUGUR_POP_ROWS);
+  s->rows[s->nrows++] = (augur_pop_row){key, name, what, depth, v};
+}
+
+size_t augur_pop_sections(const augur_pop *p, augur_pop_section sec[2]) {
+  memset(sec, 0, 2 * sizeof *sec);
+  augur_pop_section *m = &sec[0], *h = &sec[1];
+  snprintf(m->title, sizeof m->title, "Efficiencies (POP)");
+  for (size_t i = 0; i < p->nnotes && i < AUGUR_POP_NOTES; i++)
+    m->notes[m->nnotes++] = p->notes[i];
   if (!p->nranks) {
-    fprintf(f, "  no rank has a window (MPI_Init .. MPI_Finalize) to measure\n");
-    return;
+    snprintf(m->detail, sizeof m->detail,
+             "no rank has a window (MPI_Init .. MPI_Finalize) to measure");
+    return 1;
   }
-  row(f, 0, "parallel efficiency", p->par_eff, "= load balance x communication");
-  row(f, 1, "load balance", p->lb, "avg / max useful");
-  row(f, 1, "communication", p->comm_eff, "max useful / run time");
-  row(f, 2, "serialisation", p->ser_eff, "max useful / ideal-network run time");
-  row(f, 2, "transfer", p->trans_eff, "ideal-network / measured run time");
-  char avg[32], mx[32], run[32], ideal[32] = "?";
+  add(m, "parallel", 0, "parallel efficiency", p->par_eff, "= load balance x communication");
+  add(m, "load_balance", 1, "load balance", p->lb, "avg / max useful");
+  add(m, "communication", 1, "communication", p->comm_eff, "max useful / run time");
+  add(m, "serialisation", 2, "serialisation", p->ser_eff, "max useful / ideal-network run time");
+  add(m, "transfer", 2, "transfer", p->trans_eff, "ideal-network / measured run time");
+  char avg[32], mx[32], run[32], ideal[48] = "?";
   augur_fmt_ns(avg, sizeof avg, (uint64_t)p->useful_avg_ns);
   augur_fmt_ns(mx, sizeof mx, (uint64_t)p->useful_max_ns);
   augur_fmt_ns(run, sizeof run, (uint64_t)p->t_ns);
-  if (p->t_ideal_ns >= 0) augur_fmt_ns(ideal, sizeof ideal, (uint64_t)p->t_ideal_ns);
-  fprintf(f, "  useful avg %s, max %s (rank %u); run time %s, on an ideal network %s\n", avg, mx,
-          p->useful_max_rank, run, ideal);
-  if (!p->hybrid) return;
-  /* Its own section: the lines above are what an MPI-only trace prints. */
-  fprintf(f, "\nEfficiencies (POP, hybrid MPI+OpenMP: %llu threads)\n",
-          (unsigned long long)p->nthreads);
-  if (p->unbalanced)
-    fprintf(f,
-            "  warning: %llu OpenMP begin/end records did not pair (a thread's records cut short): "
-            "closed at the thread's last record\n",
-            (unsigned long long)p->unbalanced);
-  row(f, 0, "hybrid parallel efficiency", p->hpe, "= MPI x OpenMP parallel efficiency");
-  row(f, 1, "MPI parallel efficiency", p->par_eff, "as above");
-  row(f, 1, "OpenMP parallel efficiency", p->omp_pe, "= OpenMP load balance x other");
-  row(f, 2, "OpenMP load balance", p->omp_lbe, "thread load balance / MPI load balance");
-  row(f, 2, "OpenMP other", p->omp_ce, "fork, join, sync, idle threads");
-  row(f, 0, "OpenMP serialisation (TALP)", p->omp_ser_eff, "other threads outside regions");
-  row(f, 0, "OpenMP load balance (TALP)", p->omp_lb_eff, "inside regions");
-  row(f, 0, "OpenMP scheduling (TALP)", p->omp_sched_eff, "inside regions");
-  print_regions(f, p, t, top < 1 ? 1 : top);
+  if (p->t_ideal_ns >= 0)
+    augur_fmt_ns(ideal, sizeof ideal, (uint64_t)p->t_ideal_ns);
+  else if (p->ideal_skipped)
+    snprintf(ideal, sizeof ideal, "not computed (--no-ideal)");
+  snprintf(m->detail, sizeof m->detail,
+           "useful avg %s, max %s (rank %u); run time %s, on an ideal network %s", avg, mx,
+           p->useful_max_rank, run, ideal);
+  if (!p->hybrid) return 1;
+  /* Its own section: the one above is what an MPI-only trace shows. */
+  snprintf(h->title, sizeof h->title, "Efficiencies (POP, hybrid MPI+OpenMP: %llu threads)",
+           (unsigned long long)p->nthreads);
+  if (p->unbalanced) {
+    snprintf(h->note, sizeof h->note,
+             "%llu OpenMP begin/end records did not pair (a thread's records cut short): "
+             "closed at the thread's last record",
+             (unsigned long long)p->unbalanced);
+    h->notes[h->nnotes++] = h->note;
+  }
+  add(h, "parallel", 0, "hybrid parallel efficiency", p->hpe, "= MPI x OpenMP parallel efficiency");
+  add(h, "mpi_parallel", 1, "MPI parallel efficiency", p->par_eff, "as above");
+  add(h, "omp_parallel", 1, "OpenMP parallel efficiency", p->omp_pe,
+      "= OpenMP load balance x other");
+  add(h, "omp_load_balance", 2, "OpenMP load balance", p->omp_lbe,
+      "thread load balance / MPI load balance");
+  add(h, "omp_other", 2, "OpenMP other", p->omp_ce, "fork, join, sync, idle threads");
+  add(h, "talp.omp_serialisation", 0, "OpenMP serialisation (TALP)", p->omp_ser_eff,
+      "other threads outside regions");
+  add(h, "talp.omp_load_balance", 0, "OpenMP load balance (TALP)", p->omp_lb_eff, "inside regions");
+  add(h, "talp.omp_scheduling", 0, "OpenMP scheduling (TALP)", p->omp_sched_eff, "inside regions");
+  return 2;
+}
+
+static void print_section(FILE *f, const augur_pop_section *s) {
+  fprintf(f, "\n%s\n", s->title);
+  for (size_t i = 0; i < s->nnotes; i++)
+    fprintf(f, "  warning: %s\n", s->notes[i]);
+  for (size_t i = 0; i < s->nrows; i++)
+    row(f, s->rows[i].depth, s->rows[i].name, s->rows[i].value, s->rows[i].what);
+  if (s->detail[0]) fprintf(f, "  %s\n", s->detail);
+}
+
+void augur_pop_print_text(FILE *f, const augur_pop *p, augur_trace *t, int top) {
+  augur_pop_section sec[2];
+  size_t n = augur_pop_sections(p, sec);
+  for (size_t i = 0; i < n; i++)
+    print_section(f, &sec[i]);
+  if (n > 1) print_regions(f, p, t, top < 1 ? 1 : top);
 }
 
 /* A figure: null when unknown (negative). */
@@ -144,6 +181,7 @@ char *augur_pop_json(const augur_pop *p, augur_trace *t) {
     json_object_set_new(o, "notes", notes);
     json_object_set_new(o, "ranks", json_integer(p->nranks));
     json_object_set_new(o, "useful_max_rank", json_integer(p->useful_max_rank));
+    json_object_set_new(o, "ideal_computed", json_boolean(!p->ideal_skipped));
     json_object_set_new(h, "openmp", json_boolean(p->hybrid));
     json_object_set_new(h, "trusted", json_boolean(p->trusted && !p->unbalanced));
     json_object_set_new(h, "threads", json_integer((json_int_t)p->nthreads));

@@ -74,7 +74,7 @@ void augur_pop_free(augur_pop *p) {
   p->nregions = 0;
 }
 
-int augur_pop_trace(augur_trace *t, augur_pop *out, augur_error *err) {
+int augur_pop_trace(augur_trace *t, int ideal_run, augur_pop *out, augur_error *err) {
   assert(t && out);
   uint32_t n = augur_trace_nranks(t);
   augur_rank_states *rs = calloc(n ? n : 1, sizeof *rs);
@@ -96,12 +96,13 @@ int augur_pop_trace(augur_trace *t, augur_pop *out, augur_error *err) {
   augur_sim_result sr;
   augur_error serr = {0};
   double ideal = -1;
-  int src = augur_simulate_trace(t, &m, NULL, &sr, NULL, &serr);
-  if (src == AUGUR_OK) {
+  int src = ideal_run ? augur_simulate_trace(t, &m, NULL, &sr, NULL, &serr) : AUGUR_OK;
+  if (src == AUGUR_OK && ideal_run) {
     ideal = sr.predicted_seconds * 1e9;
     augur_sim_result_free(&sr);
   }
   augur_pop_compute(rs, n, ideal, out);
+  out->ideal_skipped = !ideal_run;
   int rc = take_regions(out, rs, n);
   for (uint32_t r = 0; r < n; r++)
     augur_rank_states_free(&rs[r]);

@@ -5,8 +5,10 @@
  * Global times: Init 0-1000 on every rank; Barrier rank 0 2000-6000, rank 1
  * 3000-6000, rank 2 5900-6000; Finalize 7000-7500. Compute in between.
  *
- * Run with `--write FILE` it writes the page to FILE instead of testing
- * (tests/diagnose_html/browser.sh renders that in Chromium). */
+ * Run with `--write FILE` it writes the page, with a table of figures, to
+ * FILE instead of testing (tests/diagnose_html/browser.sh renders that in
+ * Chromium). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -150,6 +152,23 @@ static augur_dx_path_site path[] = {
      .share = 0.18}};
 static char *notes[] = {"No counters: <cause> of imbalance not split by work."};
 
+/* Figures computed elsewhere (the CLI gives the POP efficiencies): strings
+ * are the caller's; one figure unknown (negative), one NaN. */
+static const augur_dx_figure figrows[] = {
+    {"parallel", "parallel <efficiency>", "= load balance x communication", 0, 0.5},
+    {"load_balance", "load balance", "avg / max useful", 1, 2.0 / 3},
+    {"communication", "communication", "max useful / run time", 1, 0.75},
+    {"serialisation", "serialisation", "max useful / ideal-network run time", 2, -1},
+    {"transfer", "transfer", NULL, 2, NAN}};
+static const char *const fignotes[] = {"oversubscribed: 3 ranks on 1 CPU (host <h&1>)"};
+static const augur_dx_figures pop_figs[] = {{.id = "efficiencies",
+                                             .title = "Efficiencies (POP)",
+                                             .notes = fignotes,
+                                             .nnotes = 1,
+                                             .rows = figrows,
+                                             .nrows = 5,
+                                             .detail = "run time 6 us & more"}};
+
 static augur_diagnosis make_diagnosis(void) {
   augur_diagnosis d;
   memset(&d, 0, sizeof d);
@@ -178,14 +197,16 @@ static augur_diagnosis make_diagnosis(void) {
   return d;
 }
 
-/* Renders d (with the trace when with_trace) into memory; returns the
- * writer's status, the page in *page (caller frees). */
-static int render(const augur_diagnosis *d, int with_trace, char **page, augur_error *err) {
+/* Renders d (with the trace when with_trace, and the NFIGS tables FIGS)
+ * into memory; returns the writer's status, the page in *page (caller
+ * frees). */
+static int render_figures(const augur_diagnosis *d, int with_trace, const augur_dx_figures *figs,
+                          size_t nfigs, char **page, augur_error *err) {
   augur_trace *t = NULL;
   if (with_trace) assert_int_equal(augur_trace_open(&t, trace_dir, err), 0);
   FILE *f = tmpfile();
   assert_non_null(f);
-  int rc = augur_diagnosis_write_html(d, t, f, "diagnosis of <demo> & co", err);
+  int rc = augur_diagnosis_write_html(d, t, f, "diagnosis of <demo> & co", figs, nfigs, err);
   if (t) augur_trace_close(t);
   long n = ftell(f);
   assert_true(n >= 0);
@@ -195,6 +216,10 @@ static int render(const augur_diagnosis *d, int with_trace, char **page, augur_e
   assert_int_equal(fread(*page, 1, (size_t)n, f), (size_t)n);
   fclose(f);
   return rc;
+}
+
+static int render(const augur_diagnosis *d, int with_trace, char **page, augur_error *err) {
+  return render_figures(d, with_trace, NULL, 0, page, err);
 }
 
 static int count(const char *s, const char *needle) {
@@ -267,6 +292,58 @@ static void test_page(void **state) {
   free(page);
 }
 
+/* The caller's figures: a table under the run's facts, before the
+ * timeline, the notes first, every string escaped, each row with its key,
+ * depth and value (an unknown one said, no number); without figures, no
+ * table (the page as before). */
+static void test_figures(void **state) {
+  (void)state;
+  augur_diagnosis d = make_diagnosis();
+  augur_error err = {0};
+  char *page = NULL;
+  int rc = render_figures(&d, 1, pop_figs, 1, &page, &err);
+  if (rc) fail_msg("write_html returned %d: %s", rc, err.msg);
+  const char *table = strstr(page, "<table class=\"figures\" id=\"efficiencies\">");
+  assert_non_null(table);
+  assert_true(strstr(page, "id=\"run\"") < table);
+  assert_true(table < strstr(page, "<h2>Timeline</h2>"));
+  assert_true(strstr(page, "<h2>Efficiencies (POP)</h2>") < table);
+  assert_non_null(strstr(page, "<li class=\"warning\">warning: oversubscribed: 3 ranks on 1 CPU "
+                               "(host &lt;h&amp;1&gt;)</li>"));
+  assert_int_equal(count(page, "<tr class=\"figure\""), 5);
+  assert_non_null(strstr(page, "<tr class=\"figure\" data-key=\"parallel\"><th "
+                               "style=\"padding-left:8px\">parallel &lt;efficiency&gt;</th><td "
+                               "class=\"num\" data-value=\"0.5\">0.500</td><td>= load balance x "
+                               "communication</td></tr>"));
+  assert_non_null(strstr(page, "data-key=\"load_balance\"><th style=\"padding-left:26px\">load "
+                               "balance</th><td class=\"num\" "
+                               "data-value=\"0.66666666666666663\">0.667</td>"));
+  /* unknown: negative and NaN alike, no number invented */
+  assert_non_null(strstr(page, "data-key=\"serialisation\"><th style=\"padding-left:44px\">"
+                               "serialisation</th><td class=\"num unknown\">unknown</td>"));
+  assert_non_null(strstr(page, "data-key=\"transfer\"><th style=\"padding-left:44px\">transfer"
+                               "</th><td class=\"num unknown\">unknown</td><td></td></tr>"));
+  assert_null(strstr(page, "nan"));
+  assert_non_null(strstr(page, "<p class=\"explain\">run time 6 us &amp; more</p>"));
+  free(page);
+
+  /* no rows (nothing to measure): the notes and the detail, no table */
+  augur_dx_figures none = pop_figs[0];
+  none.nrows = 0;
+  none.detail = "no rank has a window";
+  assert_int_equal(render_figures(&d, 0, &none, 1, &page, &err), 0);
+  assert_null(strstr(page, "<table class=\"figures\""));
+  assert_non_null(strstr(page, "<li class=\"warning\">"));
+  assert_non_null(strstr(page, "no rank has a window"));
+  free(page);
+
+  assert_int_equal(render(&d, 1, &page, &err), 0);
+  assert_null(strstr(page, "<table class=\"figures\""));
+  assert_null(strstr(page, "<tr class=\"figure\""));
+  assert_null(strstr(page, "Efficiencies"));
+  free(page);
+}
+
 static void test_nothing_found_no_trace(void **state) {
   (void)state;
   augur_diagnosis d = make_diagnosis();
@@ -294,7 +371,7 @@ static void test_write_errors(void **state) {
 
   FILE *f = fopen("/dev/full", "w");
   assert_non_null(f);
-  assert_int_equal(augur_diagnosis_write_html(&d, t, f, NULL, &err), -1);
+  assert_int_equal(augur_diagnosis_write_html(&d, t, f, NULL, NULL, 0, &err), -1);
   assert_int_equal(err.code, AUGUR_E_IO);
   assert_non_null(strstr(err.msg, "No space left"));
   fclose(f);
@@ -303,12 +380,12 @@ static void test_write_errors(void **state) {
   memset(&err, 0, sizeof err);
   f = fopen("/dev/null", "r");
   assert_non_null(f);
-  assert_int_equal(augur_diagnosis_write_html(&d, NULL, f, NULL, &err), -1);
+  assert_int_equal(augur_diagnosis_write_html(&d, NULL, f, NULL, NULL, 0, &err), -1);
   assert_int_equal(err.code, AUGUR_E_IO);
   fclose(f);
 
   memset(&err, 0, sizeof err);
-  assert_int_equal(augur_diagnosis_write_html(NULL, t, stdout, NULL, &err), -1);
+  assert_int_equal(augur_diagnosis_write_html(NULL, t, stdout, NULL, NULL, 0, &err), -1);
   assert_int_equal(err.code, AUGUR_E_ARG);
   augur_trace_close(t);
 }
@@ -374,7 +451,7 @@ static int write_page(const char *out) {
   int rc = augur_trace_open(&t, trace_dir, &err);
   FILE *f = rc ? NULL : fopen(out, "w");
   if (f) {
-    rc = augur_diagnosis_write_html(&d, t, f, "diagnosis of <demo> & co", &err);
+    rc = augur_diagnosis_write_html(&d, t, f, "diagnosis of <demo> & co", pop_figs, 1, &err);
     if (fclose(f)) rc = -1;
   } else if (!rc) {
     perror(out);
@@ -388,8 +465,11 @@ static int write_page(const char *out) {
 int main(int argc, char **argv) {
   if (argc == 3 && !strcmp(argv[1], "--write")) return write_page(argv[2]);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_page),          cmocka_unit_test(test_nothing_found_no_trace),
-      cmocka_unit_test(test_write_errors),  cmocka_unit_test(test_bad_mark),
+      cmocka_unit_test(test_page),
+      cmocka_unit_test(test_figures),
+      cmocka_unit_test(test_nothing_found_no_trace),
+      cmocka_unit_test(test_write_errors),
+      cmocka_unit_test(test_bad_mark),
       cmocka_unit_test(test_timeline_band),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -81,8 +81,7 @@ static augur_event msg(unsigned type, uint64_t t0, uint64_t t1, int32_t peer) {
  * message arrives when it is sent: rank 1 ends at 2 + 2 = 4 s = T_ideal.
  * LB = 2.75 / 3, CommE = 3 / 4.002, SerE = 3 / 4, TE = 4 / 4.002. */
 /* CUT: 1 = rank 1 stops before MPI_Finalize, 2 = its receive is on thread 1. */
-static augur_trace *serial_trace(char **dirp, const char *cpus, int cut) {
-  char *dir = tu_tracedir();
+static void write_serial(const char *dir, const char *cpus, int cut) {
   tu_meta(dir, 2);
   const uint64_t u = 10 * MS;
   augur_event e0[] = {tu_ev(AUGUR_EV_INIT, 0, u),
@@ -94,6 +93,11 @@ static augur_trace *serial_trace(char **dirp, const char *cpus, int cut) {
   if (cut == 2) e1[1].thread = 1; /* the receive on a second thread */
   write_rank(dir, 0, e0, 3, cpus);
   write_rank(dir, 1, e1, cut == 1 ? 2 : 3, cpus);
+}
+
+static augur_trace *serial_trace(char **dirp, const char *cpus, int cut) {
+  char *dir = tu_tracedir();
+  write_serial(dir, cpus, cut);
   augur_trace *t;
   augur_error err;
   if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
@@ -107,7 +111,7 @@ static void test_mpi_only(void **state) {
   augur_trace *t = serial_trace(&dir, "0-1", 0);
   augur_pop p;
   augur_error err = {0};
-  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  assert_int_equal(augur_pop_trace(t, 1, &p, &err), AUGUR_OK);
   assert_int_equal(p.nranks, 2);
   near(p.t_ns, 4002.0 * MS);
   near(p.t_ideal_ns, 4000.0 * MS);
@@ -146,6 +150,42 @@ static void text_has(const augur_pop *p, augur_trace *t, const char *a, const ch
   if (!strstr(buf, a) || !strstr(buf, b)) fail_msg("no '%s' or '%s' in:\n%s", a, b, buf);
 }
 
+/* The same without the replay on the ideal network (report --no-ideal):
+ * SerE, TE and T_ideal unknown and said to be not computed, not a note
+ * (the figures are not less trustworthy); the others as with it. */
+static void test_no_ideal(void **state) {
+  (void)state;
+  char *dir;
+  augur_trace *t = serial_trace(&dir, "0-1", 0);
+  augur_pop p;
+  augur_error err = {0};
+  assert_int_equal(augur_pop_trace(t, 0, &p, &err), AUGUR_OK);
+  assert_true(p.ideal_skipped);
+  assert_true(p.t_ideal_ns < 0 && p.ser_eff < 0 && p.trans_eff < 0);
+  near(p.lb, 2.75 / 3);
+  near(p.comm_eff, 3.0 / 4.002);
+  near(p.par_eff, 2.75 / 3 * 3.0 / 4.002);
+  assert_true(p.trusted);
+  assert_int_equal(p.nnotes, 0);
+  text_has(&p, t, "serialisation                   ?",
+           "run time 4.002 s, on an ideal network not computed (--no-ideal)\n");
+  char *js = augur_pop_json(&p, t);
+  assert_non_null(js);
+  assert_non_null(strstr(js, "\"ideal_run_ns\": null"));
+  assert_non_null(strstr(js, "\"serialisation\": null"));
+  assert_non_null(strstr(js, "\"ideal_computed\": false"));
+  free(js);
+  augur_pop_free(&p);
+  assert_int_equal(augur_pop_trace(t, 1, &p, &err), AUGUR_OK);
+  assert_false(p.ideal_skipped);
+  js = augur_pop_json(&p, t);
+  assert_non_null(strstr(js, "\"ideal_computed\": true"));
+  free(js);
+  augur_pop_free(&p);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
 /* The same run on one CPU, then with rank 1 cut before MPI_Finalize: the
  * figures are computed and said to be untrustworthy, text and JSON. */
 static void test_notes(void **state) {
@@ -154,7 +194,7 @@ static void test_notes(void **state) {
   augur_trace *t = serial_trace(&dir, "0", 0);
   augur_pop p;
   augur_error err = {0};
-  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  assert_int_equal(augur_pop_trace(t, 1, &p, &err), AUGUR_OK);
   assert_false(p.trusted);
   assert_int_equal(p.nnotes, 1);
   assert_non_null(strstr(p.notes[0], "oversubscribed: 2 ranks on 1 CPU (host h)"));
@@ -168,7 +208,7 @@ static void test_notes(void **state) {
   tu_cleanup(dir);
 
   t = serial_trace(&dir, "0-1", 1);
-  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  assert_int_equal(augur_pop_trace(t, 1, &p, &err), AUGUR_OK);
   assert_false(p.trusted);
   assert_true(p.nnotes >= 1);
   if (!strstr(p.notes[0], "trace incomplete: rank 1")) fail_msg("%s", p.notes[0]);
@@ -181,7 +221,7 @@ static void test_notes(void **state) {
   /* Rank 1's receive made by a second thread: outside what the MPI figures
    * cover (Useful is the initial thread's), and said. */
   t = serial_trace(&dir, "0-1", 2);
-  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  assert_int_equal(augur_pop_trace(t, 1, &p, &err), AUGUR_OK);
   assert_false(p.trusted);
   assert_int_equal(p.mpi_threads, 1);
   if (p.nnotes != 1 || !strstr(p.notes[0], "MPI calls on 1 thread besides"))
@@ -202,7 +242,7 @@ static void test_damaged(void **state) {
   augur_error err;
   if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
   augur_pop p;
-  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  assert_int_equal(augur_pop_trace(t, 1, &p, &err), AUGUR_OK);
   assert_false(p.trusted);
   assert_true(p.ser_eff < 0 && p.trans_eff < 0 && p.t_ideal_ns < 0);
   int damaged = 0, ideal = 0;
@@ -397,21 +437,26 @@ static void test_truncated(void **state) {
  * 500): augur_pop_trace reads both kinds. T = 7300, T_ideal = 6800 (the
  * barrier costs nothing), Useful = 6800 on both ranks. Threads: rank 0's
  * two (5600 and 3850 of user code), rank 1's initial thread (6800). */
-static void test_hybrid_trace(void **state) {
-  (void)state;
-  char *dir = tu_tracedir();
+/* CUT: rank 0 stops inside its region, before both threads' ends. */
+static void write_hybrid(const char *dir, int cut) {
   tu_meta(dir, 2);
   augur_event ev[32];
   size_t n = hybrid_events(ev);
-  write_rank(dir, 0, ev, n, "0-1");
+  write_rank(dir, 0, ev, cut ? 12 : n, "0-1");
   augur_event e1[] = {tu_ev(AUGUR_EV_INIT, 0, 100), tu_ev(AUGUR_EV_BARRIER, 6400, 6900),
                       tu_ev(AUGUR_EV_FINALIZE, 7400, 7500)};
   write_rank(dir, 1, e1, 3, "0-1");
+}
+
+static void test_hybrid_trace(void **state) {
+  (void)state;
+  char *dir = tu_tracedir();
+  write_hybrid(dir, 0);
   augur_trace *t;
   augur_error err;
   if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
   augur_pop p;
-  assert_int_equal(augur_pop_trace(t, &p, &err), AUGUR_OK);
+  assert_int_equal(augur_pop_trace(t, 1, &p, &err), AUGUR_OK);
   if (p.nnotes) fail_msg("note: %s", p.notes[0]);
   assert_int_equal(p.hybrid, 1);
   assert_int_equal(p.nthreads, 3);
@@ -542,12 +587,57 @@ static void test_random(void **state) {
   }
 }
 
-int main(void) {
+/* Both ranks receive from the other (0.5 .. 2.002 s after MPI_Init), then
+ * send to it: a run no MPI can have made (each receive completes before
+ * its send starts), so the replay on the ideal network stalls and T_ideal
+ * is unknown. Useful 2.5 s on both ranks, T 4 s. */
+static void write_crossed(const char *dir) {
+  tu_meta(dir, 2);
+  const uint64_t u = 10 * MS;
+  for (uint32_t r = 0; r < 2; r++) {
+    augur_event e[] = {tu_ev(AUGUR_EV_INIT, 0, u),
+                       msg(AUGUR_EV_RECV, u + 500 * MS, u + 2002 * MS, (int32_t)(1 - r)),
+                       msg(AUGUR_EV_SEND, u + 2002 * MS, u + 2003 * MS, (int32_t)(1 - r)),
+                       tu_ev(AUGUR_EV_FINALIZE, u + 4003 * MS, u + 4004 * MS)};
+    write_rank(dir, r, e, 4, "0-1");
+  }
+}
+
+/* --write KIND DIR: writes one of the traces above to DIR for the tests of
+ * the outputs (tests/pop/html.sh): serial (2 CPUs), oversubscribed (1 CPU),
+ * cut (rank 1 stops before MPI_Finalize), crossed (no ideal run time),
+ * hybrid, hybrid-cut (rank 0 stops inside its parallel region). */
+static int write_trace(const char *kind, const char *dir) {
+  if (!strcmp(kind, "serial"))
+    write_serial(dir, "0-1", 0);
+  else if (!strcmp(kind, "oversubscribed"))
+    write_serial(dir, "0", 0);
+  else if (!strcmp(kind, "cut"))
+    write_serial(dir, "0-1", 1);
+  else if (!strcmp(kind, "crossed"))
+    write_crossed(dir);
+  else if (!strcmp(kind, "hybrid"))
+    write_hybrid(dir, 0);
+  else if (!strcmp(kind, "hybrid-cut"))
+    write_hybrid(dir, 1);
+  else {
+    fprintf(stderr,
+            "augur-test-pop: no trace '%s' (serial, oversubscribed, cut, crossed, hybrid, "
+            "hybrid-cut)\n",
+            kind);
+    return 2;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 4 && !strcmp(argv[1], "--write")) return write_trace(argv[2], argv[3]);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_mpi_only),  cmocka_unit_test(test_notes),
-      cmocka_unit_test(test_damaged),   cmocka_unit_test(test_hybrid),
-      cmocka_unit_test(test_truncated), cmocka_unit_test(test_hybrid_trace),
-      cmocka_unit_test(test_random),    cmocka_unit_test(test_mutex_sync),
+      cmocka_unit_test(test_mpi_only),     cmocka_unit_test(test_no_ideal),
+      cmocka_unit_test(test_notes),        cmocka_unit_test(test_damaged),
+      cmocka_unit_test(test_hybrid),       cmocka_unit_test(test_truncated),
+      cmocka_unit_test(test_hybrid_trace), cmocka_unit_test(test_random),
+      cmocka_unit_test(test_mutex_sync),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,6 +36,7 @@ check() {
   expect 0 0 "$AUGUR" phases "$T" --json $mp
   cp "$D/out" "$D/ph.json"
   expect 0 0 "$AUGUR" signature "$T" -o "$D/sig" $mp
+  [ "$nr" = 2 ] && cp "$D/sig" "$D/sig2"
   t0=$(ms)
   "$mpiexec" -n "$nr" "$app" $args >"$D/full.out" || fail "full run failed"
   t1=$(ms)
@@ -91,4 +92,24 @@ PYEOF
 # it, as NPB MG class B's (about 540 ticks at 2 ranks) is longer than 512]
 check 2 20 4 16 64 60 40
 check 4 12 3 64 512 40
+
+# Not one speed: the signature of a run with WORK 16 predicts a run with WORK
+# 64. The levels' compute is 4 x, the set-up's cheap exchanges are not, so the
+# phases' own speeds differ by far more than 1.25 and predict must say so
+# (text and JSON), with a PET range that brackets the pooled PET.
+"$mpiexec" -n 2 "$app" -n 20 -l 4 -w 64 -s 64 -S 60 >/dev/null || fail "full run failed"
+expect 0 - "$AUGUR" predict --signature "$D/sig2" -- "$mpiexec" -n 2 "$app" -n 20 -l 4 -w 64 -s 64 -S 60
+contains "$D/out" "not at one speed"
+expect 0 - "$AUGUR" predict --json --signature "$D/sig2" -- "$mpiexec" -n 2 "$app" -n 20 -l 4 -w 64 -s 64 -S 60
+grep '^{' "$D/out" >"$D/pred.json"
+"$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["stopped_early"] and d["speed_varies"] is True, d
+lo, hi = d["speed_range"]
+assert hi > 2 * lo, d["speed_range"]
+a, b = d["pet_range_seconds"]
+assert a < d["pet_seconds"] < b, d
+' "$D/pred.json" || fail "one speed: $(cat "$D/pred.json")"
+"$PY" "$(dirname "$0")/remaining.py" "$D/sig2" "$D/pred.json" || fail "one speed: remaining"
 finish

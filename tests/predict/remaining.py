@@ -5,7 +5,9 @@ signature it ran (docs/signature.md, "The speed and the repetitions to come"):
     the same repetitions' time in the base run (SAMPLE_SECONDS), over the
     phases whose planned repetitions were all timed and are typical of them;
   - remaining = scale x the curves' base time after `seen` (PhaseET per
-    repetition for a phase without a curve) + rest x the share left.
+    repetition for a phase without a curve) + rest x the share left;
+  - speed_range: the fastest and slowest phase's own speed (samples of 1 ms
+    or more), speed_varies beyond the factor 1.25, and the PET at each.
 usage: remaining.py SIGNATURE PREDICTION_JSON"""
 import json
 import sys
@@ -46,6 +48,25 @@ for q in pred["phases"]:
         there += sample * q["measured"]
 if here > 0:
     assert abs(pred["scale"] - here / there) <= 1e-5 * here / there, (pred["scale"], here / there)
+# The spread: the slowest and fastest of those phases' own speeds, over the
+# phases whose sample took 1 ms or more in the base run; it varies beyond the
+# factor 1.25 (AUGUR_SIGNATURE_TYPICAL); the PET range scales the remaining time.
+own = []
+for q in pred["phases"]:
+    _, _, k, sample, _ = line[q["id"]]
+    if q["status"] == "measured" and q["measured"] == k and sample > 0 and \
+            not q["untypical_sample"] and sample * q["measured"] >= 1e-3:
+        own.append(q["timed_seconds"] / sample)
+if pred["stopped_early"] and len(own) >= 2:
+    lo, hi = pred["speed_range"]
+    assert abs(lo - min(own)) <= 1e-5 * lo and abs(hi - max(own)) <= 1e-5 * hi, (own, lo, hi)
+    assert pred["speed_varies"] == (hi > lo * 1.25), pred
+    if pred["remaining_from"] == "base run x scale":
+        for v, t in zip((lo, hi), pred["pet_range_seconds"]):
+            want = pred["pet_seconds"] + pred["remaining_seconds"] * (v / pred["scale"] - 1)
+            assert abs(t - want) <= 1e-5 * want, (t, want)
+else:
+    assert pred["speed_range"] is None and pred["speed_varies"] is False, pred
 if pred["pet_source"] == "run + remaining":
     assert pred["remaining_from"] == "base run x scale", pred["remaining_from"]
     rem = done = whole = 0.0

@@ -13,7 +13,10 @@
 . "$3"
 mpiexec=$1
 app=$2/pred_short_phases
-ITERS=${ITERS:-150}
+# 600 iterations: the loop runs 0.3 s or more after the phases are measured
+# (about 10 repetitions in), time for the stop on a loaded machine (with 150,
+# 70 ms once did not suffice under CI's parallel tests: Open MPI, stop 31).
+ITERS=${ITERS:-600}
 [ -x "$app" ] || { echo "skipped: pred_short_phases not built"; exit 77; }
 
 T="$D/sp.augur"

@@ -3,7 +3,8 @@
  * The page needs no script and loads nothing: styles are inline, pictures
  * are inline SVG whose hover text comes from <title> elements, and links only
  * point inside the page. It shows, top to bottom: what was analysed and the
- * verdict; the timeline of the analysed window (include/augur/timeline.h) with the
+ * verdict; the caller's tables of figures (the POP efficiencies); the
+ * timeline of the analysed window (include/augur/timeline.h) with the
  * findings' worst instances as red marks and the inefficiency intervals as
  * purple bands over all rows; the active-process curve on the same time axis;
  * the findings; the intervals; the wait-state totals; the critical path.
@@ -170,6 +171,9 @@ static void write_head(FILE *f, const char *title) {
         "th{background:#eee}\n"
         "td.num{text-align:right;white-space:nowrap}\n"
         "table.facts th{text-align:left;font-weight:normal;background:#f6f6f6}\n"
+        "table.figures th{font-weight:normal;background:#f6f6f6;white-space:nowrap}\n"
+        "td.unknown{color:#8a5a00}\n"
+        "li.warning{color:#b00020}\n"
         "tr.finding td.text{max-width:360px}\n"
         "tr:target{background:#fff3c4}\n"
         "ul.sites{margin:0;padding-left:16px}\n"
@@ -180,6 +184,20 @@ static void write_head(FILE *f, const char *title) {
         f);
   tl_xml_escape(f, title);
   fputs("</h1>\n", f);
+}
+
+/* <ul ATTRS> of the N ITEMS (none: nothing), each <li class="CLASS">
+ * PREFIX item (escaped). */
+static void put_list(FILE *f, const char *attrs, const char *cls, const char *prefix,
+                     const char *const *items, size_t n) {
+  if (!n || !items) return;
+  fprintf(f, "<ul %s>\n", attrs);
+  for (size_t i = 0; i < n; i++) {
+    fprintf(f, "<li class=\"%s\">%s", cls, prefix);
+    tl_xml_escape(f, items[i]);
+    fputs("</li>\n", f);
+  }
+  fputs("</ul>\n", f);
 }
 
 static void write_summary(FILE *f, const augur_diagnosis *d) {
@@ -211,14 +229,48 @@ static void write_summary(FILE *f, const augur_diagnosis *d) {
     fprintf(f, "<tr><th>eager limit</th><td class=\"num\">%llu bytes</td></tr>\n",
             (unsigned long long)d->eager_limit);
   fputs("</table>\n", f);
-  if (d->nnotes) {
-    fputs("<ul id=\"notes\">\n", f);
-    for (size_t i = 0; i < d->nnotes; i++) {
-      fputs("<li class=\"note\">", f);
-      tl_xml_escape(f, d->notes[i]);
-      fputs("</li>\n", f);
+  put_list(f, "id=\"notes\"", "note", "", (const char *const *)d->notes, d->nnotes);
+}
+
+/* The caller's tables of figures (e.g. the POP efficiencies): the notes
+ * first, then one row per figure, indented by its depth; an unknown figure
+ * says so and shows no number. */
+static void write_figures(FILE *f, const augur_dx_figures *figs, size_t nfigs) {
+  for (size_t k = 0; figs && k < nfigs; k++) {
+    const augur_dx_figures *g = &figs[k];
+    fputs("<h2>", f);
+    tl_xml_escape(f, g->title);
+    fputs("</h2>\n", f);
+    put_list(f, "class=\"figure-notes\"", "warning", "warning: ", g->notes, g->nnotes);
+    if (g->nrows && g->rows) {
+      fputs("<table class=\"figures\"", f);
+      if (g->id) {
+        fputs(" id=\"", f);
+        tl_xml_escape(f, g->id);
+        fputs("\"", f);
+      }
+      fputs(">\n", f);
+      for (size_t i = 0; i < g->nrows; i++) {
+        const augur_dx_figure *r = &g->rows[i];
+        fputs("<tr class=\"figure\" data-key=\"", f);
+        tl_xml_escape(f, r->key);
+        fprintf(f, "\"><th style=\"padding-left:%dpx\">", 8 + 18 * (r->depth > 0 ? r->depth : 0));
+        tl_xml_escape(f, r->name);
+        if (r->value >= 0)
+          fprintf(f, "</th><td class=\"num\" data-value=\"%.17g\">%.3f</td><td>", r->value,
+                  r->value);
+        else /* negative or NaN */
+          fputs("</th><td class=\"num unknown\">unknown</td><td>", f);
+        tl_xml_escape(f, r->what);
+        fputs("</td></tr>\n", f);
+      }
+      fputs("</table>\n", f);
     }
-    fputs("</ul>\n", f);
+    if (g->detail && g->detail[0]) {
+      fputs("<p class=\"explain\">", f);
+      tl_xml_escape(f, g->detail);
+      fputs("</p>\n", f);
+    }
   }
 }
 
@@ -447,7 +499,7 @@ static void write_path(FILE *f, const augur_diagnosis *d) {
 }
 
 int augur_diagnosis_write_html(const augur_diagnosis *d, augur_trace *t, FILE *f, const char *title,
-                               augur_error *err) {
+                               const augur_dx_figures *figs, size_t nfigs, augur_error *err) {
   if (!d || !f) {
     augur_fail(err, AUGUR_E_ARG, "diagnose: no diagnosis or no output stream");
     return -1;
@@ -466,6 +518,7 @@ int augur_diagnosis_write_html(const augur_diagnosis *d, augur_trace *t, FILE *f
     fputs("</strong></p>\n", f);
   }
   write_summary(f, d);
+  write_figures(f, figs, nfigs);
   fputs("<h2>Timeline</h2>\n", f);
   uint64_t from = d->t_begin, to = d->t_end;
   double w = TL_WIDTH;
