@@ -222,6 +222,39 @@ assert e["trusted"] and not e["notes"], e
 PY
   done
 done
+# The hybrid figures against a program that times them itself
+# (apps/pop_check_omp: each thread its compute, the initial thread its
+# serial part and MPI calls): 2 ranks x 2 threads, both builds; the
+# profile's PE (HPE) and its MPI part (LB x CommE) within TOL of the
+# program's HPE and MPI_PE. Waiting threads sleep (4 threads, 2 cores).
+for cc in gcc clang; do
+  [ -x "$APPS/pop_check_omp.$cc" ] || continue
+  OMP_WAIT_POLICY=passive env -u AUGUR_COLLECTOR "$AUGUR" profile -o "$D/pco-$cc.json" -- \
+    "$MPIEXEC" -n 2 "$APPS/pop_check_omp.$cc" -n 20 -t 2 >"$D/pco-$cc.out" 2>"$D/err" ||
+    fail "pop_check_omp.$cc: $(cat "$D/err")"
+  python3 - "$D/pco-$cc.out" "$D/pco-$cc.json" "$TOL" "pop_check_omp.$cc" <<'PY' || fail "pop_check_omp.$cc: see above"
+import json, sys
+out, record, tol, name = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+span, mu, u = [], [], []
+for w in (l.split() for l in open(out) if l.startswith("pop_check_omp: rank")):
+    if w[3] == "thread":
+        u.append(int(w[6]))
+    else:
+        span += [int(w[4]), int(w[6])]
+        mu.append(int(w[8]))
+T = max(span) - min(span)
+e = json.load(open(record))["efficiencies"]
+assert len(mu) == 2 and len(u) == 4 and e["omp_parallel"] is not None, (mu, u, e)
+bad = 0
+for key, got, want in (("HPE", e["parallel"], sum(u) / 4 / T),
+                       ("MPI_PE", e["load_balance"] * e["communication"], sum(mu) / 2 / T)):
+    err = (got - want) / want
+    print(f"{name}: {key} profile {got:.4f} timers {want:.4f} ({100 * err:+.2f} %)")
+    bad |= abs(err) > tol
+sys.exit(bad)
+PY
+done
+
 if [ -x "$APPS/pg_omp_imbalance.gcc" ]; then
   expect 0 0 "$AUGUR" jobs --db "$DB" --flagged --pe-threshold 80 --json
   python3 - "$D/out" <<'PY' || fail "OpenMP flag (see above)"
