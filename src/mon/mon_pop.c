@@ -72,6 +72,23 @@ void mon_job_pop(const uint8_t *payload, uint32_t len, mon_pop *out) {
     note(out, "out of memory");
     return;
   }
+  /* A job without MPI ranks whose one OpenMP process started the tool is
+   * one rank of one (its MPI figures 1, its OpenMP one measured). */
+  int64_t mpiranks = 0, ompprocs = 0, omprt_procs = 0;
+  for (uint64_t i = 0; i < j.nprocs; i++) {
+    augp_proc p;
+    memcpy(&p, payload + sizeof j + i * sizeof p, sizeof p);
+    mpiranks += p.rank >= 0 && (p.flags & AUGP_PF_MPI);
+    ompprocs += (p.flags & AUGP_PF_OMP) != 0;
+    omprt_procs += (p.flags & AUGP_PF_OMPRT) != 0;
+  }
+  int omp_alone = !mpiranks && ompprocs == 1;
+  if (!mpiranks && ompprocs > 1) {
+    free(ranks);
+    note(out, "%lld OpenMP processes and no MPI ranks: no efficiencies (one process is a job)",
+         (long long)ompprocs);
+    return;
+  }
   int64_t nranks = -1;
   uint64_t seen = 0;
   double usum = 0, umax = 0, run = 0;
@@ -82,7 +99,12 @@ void mon_job_pop(const uint8_t *payload, uint32_t len, mon_pop *out) {
   for (uint64_t i = 0; i < j.nprocs; i++) {
     augp_proc p;
     memcpy(&p, payload + sizeof j + i * sizeof p, sizeof p);
-    if (p.rank < 0 || !(p.flags & AUGP_PF_MPI)) continue;
+    if (omp_alone && (p.flags & AUGP_PF_OMP)) {
+      p.rank = 0;
+      p.nranks = 1;
+    } else if (p.rank < 0 || !(p.flags & AUGP_PF_MPI)) {
+      continue;
+    }
     if (nranks < 0) nranks = p.nranks;
     if (p.nranks != nranks) {
       /* Two runs (sh -c 'mpiexec ...; mpiexec ...'): their ranks cannot be
@@ -155,7 +177,13 @@ void mon_job_pop(const uint8_t *payload, uint32_t len, mon_pop *out) {
     }
   free(ranks);
   if (!seen) {
-    note(out, "no MPI ranks: not an MPI job");
+    if (omprt_procs)
+      note(out,
+           "no MPI ranks, and OpenMP not seen: %lld process%s ran an OpenMP runtime that "
+           "started no tool (libgomp without LLVM's libomp, or AUGUR_OMP=0)",
+           (long long)omprt_procs, omprt_procs == 1 ? "" : "es");
+    else
+      note(out, "no MPI ranks: not an MPI job");
     return;
   }
   out->ranks = (uint32_t)seen;

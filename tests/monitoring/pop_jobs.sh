@@ -222,6 +222,35 @@ assert e["trusted"] and not e["notes"], e
 PY
   done
 done
+# OpenMP without MPI (omp_alone, clang): a job of one OpenMP process is a
+# rank of one, PE = OMP_PE, its two threads counted; the imbalanced run
+# (thread 1 computes 3x thread 0) below its control. (The threads' user
+# time is checked against a program's own timers with pg_omp_imbalance
+# below: against omp_alone's nominal spin times it runs 3-16 % over on a
+# loaded machine, where a thread preempted between its task's start and
+# its spin counts that time as its own.)
+if [ -n "${OMP_ALONE:-}" ] && [ -x "$OMP_ALONE" ]; then
+  for v in on off; do
+    flag=""
+    [ $v = off ] && flag=--off
+    env -u AUGUR_COLLECTOR "$AUGUR" profile -o "$D/alone-$v.json" -- \
+      "$OMP_ALONE" 40 5 $flag >"$D/out" 2>"$D/err" || fail "omp_alone $v: $(cat "$D/err")"
+  done
+  python3 - "$D/alone-on.json" "$D/alone-off.json" <<'PY' || fail "omp_alone (see above)"
+import json, sys
+pe = []
+for path in sys.argv[1:]:
+    d = json.load(open(path))
+    e, p = d["efficiencies"], d["processes"][0]
+    assert "omp" in p["flags"] and e["ranks"] == 1 and e["trusted"], (p["flags"], e)
+    assert e["load_balance"] == 1 and abs(e["parallel"] - e["omp_parallel"]) < 1e-12, e
+    assert len([t for t in p["threads"] if t["omp_useful_ns"] is not None]) == 2, p["threads"]
+    pe.append(e["omp_parallel"])
+print(f"omp_alone: OMP_PE {pe[0]:.3f}, control {pe[1]:.3f}")
+assert pe[0] < pe[1] - 0.05, pe
+PY
+fi
+
 # The hybrid figures against a program that times them itself
 # (apps/pop_check_omp: each thread its compute, the initial thread its
 # serial part and MPI calls): 2 ranks x 2 threads, both builds; the

@@ -172,6 +172,41 @@ static void openmp_measured(void **state) {
   assert_float_equal(m.pe, m.lb * m.comm * m.omp_pe, 1e-12);
 }
 
+/* OpenMP without MPI: the one process whose runtime started the tool is
+ * a rank of one (MPI figures 1, PE = OMP_PE); two such processes: no
+ * figures; an OpenMP runtime that started no tool: said. */
+static void openmp_alone(void **state) {
+  (void)state;
+  augp_proc p[2] = {rank(0, 1, 10, 0, 0, 0), rank(0, 1, 10, 0, 0, 0)};
+  for (int i = 0; i < 2; i++) {
+    p[i].rank = p[i].nranks = -1;
+    p[i].flags = AUGP_PF_OMPRT | AUGP_PF_OMP;
+    p[i].nthreads = 2;
+    p[i].threads[1].tid = p[i].pid + 1;
+    p[i].threads[0].flags = p[i].threads[1].flags = AUGP_TF_OMP;
+    p[i].threads[0].ctr[AUGP_CTR_RESERVED] = 6 * S;
+    p[i].threads[1].ctr[AUGP_CTR_RESERVED] = 9 * S;
+  }
+  p[1].flags = 0; /* the shell that ran it */
+  mon_pop m;
+  pop_of(p, 2, &m);
+  assert_int_equal(m.ranks, 1);
+  assert_true(m.trusted);
+  assert_float_equal(m.lb, 1, 1e-12);
+  assert_float_equal(m.comm, 1, 1e-12);
+  assert_float_equal(m.omp_pe, 7.5 / 10, 1e-12);
+  assert_float_equal(m.pe, 7.5 / 10, 1e-12);
+  p[1].flags = AUGP_PF_OMP;
+  pop_of(p, 2, &m);
+  assert_int_equal(m.ranks, 0);
+  assert_non_null(strstr(m.note, "2 OpenMP processes and no MPI ranks"));
+  p[0].flags = AUGP_PF_OMPRT;
+  p[1].flags = 0;
+  pop_of(p, 2, &m);
+  assert_int_equal(m.ranks, 0);
+  assert_non_null(strstr(m.note, "no MPI ranks, and OpenMP not seen: 1 process ran"));
+}
+
 /* No figures: not MPI; two runs (a rank twice, or two sizes). */
 static void no_figures(void **state) {
   (void)state;
@@ -245,6 +280,7 @@ int main(void) {
       cmocka_unit_test(limiter_and_threshold),
       cmocka_unit_test(openmp_runtime),
       cmocka_unit_test(openmp_measured),
+      cmocka_unit_test(openmp_alone),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
