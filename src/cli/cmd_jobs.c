@@ -110,9 +110,9 @@ static int list_jobs(mon_qdb *db, int json, long long limit, const char *sort, d
   if (!st) return cli_fail("%s", why);
   json_t *arr = json ? json_array() : NULL;
   if (!json)
-    printf("%-5s %-28s %-10s %-10s %6s %6s %5s %-19s %9s %4s %5s %5s %5s  %-15s %s\n", "#", "job",
-           "user", "cluster", "procs", "ranks", "level", "start (UTC)", "wall s", "exit", "PE",
-           "LB", "CommE", "below", "command");
+    printf("%-5s %-28s %-10s %-10s %6s %6s %5s %-19s %9s %4s %5s %5s %5s %5s  %-15s %s\n", "#",
+           "job", "user", "cluster", "procs", "ranks", "level", "start (UTC)", "wall s", "exit",
+           "PE", "LB", "CommE", "OMP", "below", "command");
   long nflag = 0, nrows = 0;
   while (mon_rows_next(st)) {
     const char *name = mon_rows_text(st, 1);
@@ -151,14 +151,14 @@ static int list_jobs(mon_qdb *db, int json, long long limit, const char *sort, d
     } else {
       /* Any user sets these (SLURM_JOB_ID, the command line): escaped. */
       char sn[TEXT_SAFE], su[TEXT_SAFE], sc[TEXT_SAFE], sm[TEXT_SAFE];
-      char pe[16], lb[16], ce[16];
-      printf("%-5lld %-28.28s %-10.10s %-10.10s %6lld %6lld %5lld %-19s %9.3f %4lld %5s %5s %5s  "
-             "%-15s %.60s\n",
+      char pe[16], lb[16], ce[16], omp[16];
+      printf("%-5lld %-28.28s %-10.10s %-10.10s %6lld %6lld %5lld %-19s %9.3f %4lld %5s %5s %5s "
+             "%5s  %-15s %.60s\n",
              mon_rows_int(st, 0), text_safe(name, sn), text_safe(user, su), text_safe(cl, sc),
              mon_rows_int(st, 4), mon_rows_int(st, 5), mon_rows_int(st, 6), when,
              mon_rows_double(st, 8), mon_rows_int(st, 9), eff_text(st, 12, pe),
-             eff_text(st, 13, lb), eff_text(st, 14, ce), limit_by ? limit_by : "",
-             text_safe(cmd, sm));
+             eff_text(st, 13, lb), eff_text(st, 14, ce), eff_text(st, 15, omp),
+             limit_by ? limit_by : "", text_safe(cmd, sm));
     }
   }
   int failed = mon_rows_error(st) != NULL;

@@ -568,7 +568,7 @@ int web_page(const char *dbpath, web_req *r, web_buf *w) {
   /* Jobs: their POP efficiencies too (absent from a database of schema
    * version 1: left out). */
   static const char *const def_job[] = {"wall_s", "cpu_s",  "compute_s", "mpi_pct",
-                                        "job_pe", "job_lb", "job_comm"};
+                                        "job_pe", "job_lb", "job_comm",  "job_omp_pe"};
   const char *eff[WEB_MAXM];
   int ne = 0;
   if (r->nm) {
