@@ -211,4 +211,11 @@ int cmd_profile(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
 int cmd_web(int argc, char **argv);
 
+/* The parallel-efficiency threshold of `augur jobs` and `augur web`
+ * (cmd_jobs.c): the --pe-threshold option's parser (a CLI_CALL into a
+ * double, the fraction), and the default from $AUGUR_PE_THRESHOLD (60 %
+ * without it; CLI_USAGE after the message when it is not a percentage). */
+int cli_pe_threshold(const char *opt, const char *val, void *dst);
+int cli_pe_threshold_env(double *out);
+
 #endif

@@ -194,6 +194,18 @@ int cmd_profile(int argc, char **argv) {
   int ok = cli_preload(lib) == 0 && setenv("AUGUR_PROFILE_DIR", dir, 1) == 0 &&
            setenv("AUGUR_PROFILE_LEVEL", lv, 1) == 0;
   if (!ok) return cli_fail("cannot set the environment: %s", strerror(errno));
+  /* OpenMP: libgomp has no OMPT; LLVM's libomp implements its entry points
+   * and reports to profile mode's tool, so a GCC-built program runs on it
+   * (docs/monitoring.md "Efficiencies"; as `augur record` does). Without
+   * libomp the job's record says OpenMP was not seen. */
+  char *exe = mpi_flavour_which(cmd[app >= 0 ? app : 0]);
+  char omplib[256] = "", libomp[PATH_MAX];
+  if (exe && omp_runtime_of_exe(exe, omplib, sizeof omplib) == OMP_RUNTIME_GNU &&
+      omp_find_libomp(libomp, sizeof libomp) == 0 && cli_preload(libomp) != 0) {
+    free(exe);
+    return cli_fail("cannot set the environment: %s", strerror(errno));
+  }
+  free(exe);
 
   augp_job job;
   fill_job(&job, cmd, ncmd, (int)level);

@@ -33,6 +33,9 @@ int cmd_web(int argc, char **argv) {
   int verbose = 0;
   long long timeout = 10;
   char allow[2048] = "";
+  double threshold;
+  int rc = cli_pe_threshold_env(&threshold);
+  if (rc != CLI_OK) return rc;
   const cli_opt options[] = {
       CLI_STRING("--db", NULL, "DB", &db, NULL,
                  "the database: a SQLite file, or PostgreSQL as a libpq URI\n"
@@ -54,6 +57,9 @@ int cmd_web(int argc, char **argv) {
               "the previous answer, else it is closed (default 10)"),
       CLI_STRING("--port-file", NULL, "FILE", &port_file, NULL,
                  "write the port there once listening (for scripts)"),
+      CLI_CALL("--pe-threshold", NULL, "PCT", cli_pe_threshold, &threshold,
+               "flag jobs below PCT % parallel efficiency with the factor\n"
+               "that limits them (default $AUGUR_PE_THRESHOLD or 60)"),
       CLI_FLAG("--verbose", "-v", &verbose, "log each request on stderr"),
       {0}};
   const cli_spec spec = {
@@ -96,13 +102,14 @@ int cmd_web(int argc, char **argv) {
   char why[512];
   if (mon_query_open(db, &probe, why, sizeof why) < 0) return cli_fail("%s", why);
   mon_query_close(probe);
-  web_opts o = {db, host, (int)port, token, port_file, verbose, allow, (int)timeout};
+  web_opts o = {db, host, (int)port, token, port_file, verbose, allow, (int)timeout, threshold};
   if (web_run(&o, why, sizeof why) < 0) return cli_fail("%s", why);
   return CLI_OK;
 #else
   (void)verbose;
   (void)port_file;
   (void)timeout;
+  (void)threshold;
   return cli_fail("this augur was built without libmicrohttpd (scripts/install-deps.sh)");
 #endif
 }

@@ -257,7 +257,7 @@ static const char *const schema_tables =
     " cluster_id @INT@ NOT NULL REFERENCES cluster(id), job_name TEXT NOT NULL,"
     " user_id @INT@ REFERENCES \"user\"(id), uid @INT@, command TEXT, level @INT@,"
     " start_ns @INT@, end_ns @INT@, exit_status @INT@, nprocs @INT@,"
-    " counter_note TEXT, received_ns @INT@);"
+    " counter_note TEXT, received_ns @INT@@POPCOLS@);"
     "CREATE INDEX IF NOT EXISTS job_by_name ON job(cluster_id, job_name);"
     "CREATE TABLE IF NOT EXISTS step(id @ID@,"
     " job_id @INT@ NOT NULL REFERENCES job(id), name TEXT NOT NULL);"
@@ -316,7 +316,15 @@ static const char *const metric_rows =
     "('cpu_util','process','ratio','avg,min,max','avg','(utime_us+stime_us)*1e3/(end_ns-start_ns)',"
     " 'CPU time / elapsed time'),"
     "('l2_mpki','process','per 1000 ins','avg,min,max','avg','1000.0*l2_dcm/instructions',"
-    " 'L2 misses per 1000 instructions')";
+    " 'L2 misses per 1000 instructions'),"
+    "('job_pe','job','ratio','min,max,avg','min','job.pop_pe',"
+    " 'parallel efficiency of the job (POP: load balance x communication)'),"
+    "('job_lb','job','ratio','min,max,avg','min','job.pop_lb',"
+    " 'MPI load balance of the job (avg / max useful time of its ranks)'),"
+    "('job_comm','job','ratio','min,max,avg','min','job.pop_comm',"
+    " 'communication efficiency of the job (max useful time / run time)'),"
+    "('job_omp_pe','job','ratio','min,max,avg','min','job.pop_omp_pe',"
+    " 'OpenMP parallel efficiency of the job (NULL: not measured)')";
 
 static const char *const view_sql =
     "@VIEW@ process_derived AS SELECT p.*,"
@@ -333,9 +341,38 @@ static const char *const view_sql =
     " AS io_pct,"
     " (p.utime_us+p.stime_us)*1e3/NULLIF(p.end_ns-p.start_ns,0) AS cpu_util,"
     " 1000.0*p.l2_dcm/NULLIF(p.instructions,0) AS l2_mpki,"
-    " s.job_id AS job_pk, s.name AS step, n.name AS node, g.name AS program"
-    " FROM process p JOIN step s ON s.id=p.step_id LEFT JOIN node n ON n.id=p.node_id"
-    " LEFT JOIN program g ON g.id=p.program_id;";
+    " s.job_id AS job_pk, s.name AS step, n.name AS node, g.name AS program,"
+    " jb.pop_pe AS job_pe, jb.pop_lb AS job_lb, jb.pop_comm AS job_comm,"
+    " jb.pop_omp_pe AS job_omp_pe"
+    " FROM process p JOIN step s ON s.id=p.step_id JOIN job jb ON jb.id=s.job_id"
+    " LEFT JOIN node n ON n.id=p.node_id LEFT JOIN program g ON g.id=p.program_id;";
+
+/* The job's POP efficiencies (mon_job_pop), added in schema version 2: a
+ * database made before gets them by ALTER TABLE (mon_db_migrate_sql). */
+const char *const mon_job_pop_cols[MON_NJOB_POP][2] = {{"pop_ranks", "@INT@"},
+                                                       {"pop_run_ns", "@REAL@"},
+                                                       {"pop_useful_avg_ns", "@REAL@"},
+                                                       {"pop_useful_max_ns", "@REAL@"},
+                                                       {"pop_lb", "@REAL@"},
+                                                       {"pop_comm", "@REAL@"},
+                                                       {"pop_pe", "@REAL@"},
+                                                       {"pop_omp_pe", "@REAL@"},
+                                                       {"pop_note", "TEXT"}};
+
+void mon_db_pop_values(const uint8_t *payload, uint32_t len, mon_pop_row *r) {
+  mon_pop p;
+  mon_job_pop(payload, len, &p);
+  memset(r, 0, sizeof *r);
+  r->ranks = p.ranks;
+  r->isnull[0] = !p.ranks;
+  const double v[] = {p.run_ns, p.useful_avg_ns, p.useful_max_ns, p.lb, p.comm, p.pe, p.omp_pe};
+  for (int i = 0; i < MON_NJOB_POP - 2; i++) {
+    r->v[i] = v[i];
+    /* sums: unknown without ranks; ratios: unknown when negative */
+    r->isnull[1 + i] = !p.ranks || v[i] < 0;
+  }
+  snprintf(r->note, sizeof r->note, "%s", p.note);
+}
 
 /* Replaces the @WORD@ tokens of a template by the dialect's words. */
 static void expand(sbuf *s, const mon_dialect *d, const char *t) {
@@ -345,12 +382,21 @@ static void expand(sbuf *s, const mon_dialect *d, const char *t) {
            {"@INT@", d->int64},
            {"@VIEW@", d->view},
            {"@METRIC@", d->metric},
-           {"@METRIC_END@", d->metric_end}};
+           {"@METRIC_END@", d->metric_end},
+           {"@REAL@", d->real}};
   while (*t) {
     const char *at = strchr(t, '@');
     putn(s, t, at ? (size_t)(at - t) : strlen(t));
     if (!at) break;
     const char *end = strchr(at + 1, '@');
+    if (!strncmp(at, "@POPCOLS@", 9)) { /* the job's efficiency columns */
+      for (int i = 0; i < MON_NJOB_POP; i++) {
+        put(s, ", %s ", mon_job_pop_cols[i][0], "");
+        expand(s, d, mon_job_pop_cols[i][1]);
+      }
+      t = at + 9;
+      continue;
+    }
     if (!strncmp(at, "@REF:", 5) && end) { /* a reference of a per-row table */
       if (d->row_refs) {
         put(s, " REFERENCES ", "", "");
@@ -367,6 +413,25 @@ static void expand(sbuf *s, const mon_dialect *d, const char *t) {
          i < sizeof w / sizeof w[0] ? strlen(w[i].val) : 1);
     t = at + (i < sizeof w / sizeof w[0] ? strlen(w[i].tok) : 1);
   }
+}
+
+void mon_db_add_column_sql(const mon_dialect *d, int i, int if_not_exists, char *out, size_t n) {
+  sbuf s = {NULL, 0, 0, 0};
+  put(&s, "ALTER TABLE job ADD COLUMN %s%s ", if_not_exists ? "IF NOT EXISTS " : "",
+      mon_job_pop_cols[i][0]);
+  expand(&s, d, mon_job_pop_cols[i][1]);
+  snprintf(out, n, "%s", s.b && !s.oom ? s.b : "");
+  free(s.b);
+}
+
+char *mon_db_view_sql(const mon_dialect *d) {
+  sbuf s = {NULL, 0, 0, 0};
+  expand(&s, d, view_sql);
+  if (s.oom) {
+    free(s.b);
+    return NULL;
+  }
+  return s.b;
 }
 
 char *mon_db_schema_sql(const mon_dialect *d) {
@@ -403,9 +468,13 @@ typedef struct sq_db {
 
 /* SQLite declares every reference (and, like any SQLite without
  * PRAGMA foreign_keys, does not enforce them). */
-static const mon_dialect sqlite_dialect = {
-    "INTEGER PRIMARY KEY",           "INTEGER", "CREATE VIEW IF NOT EXISTS",
-    "INSERT OR REPLACE INTO metric", "",        1};
+static const mon_dialect sqlite_dialect = {"INTEGER PRIMARY KEY",
+                                           "INTEGER",
+                                           "CREATE VIEW IF NOT EXISTS",
+                                           "INSERT OR REPLACE INTO metric",
+                                           "",
+                                           1,
+                                           "REAL"};
 
 static int exec_sql(sqlite3 *db, const char *sql, char *why, size_t whyn) {
   char *err = NULL;
@@ -443,6 +512,51 @@ static int prep_insert(sq_db *m, const char *table, const char *first, int nfirs
   return rc;
 }
 
+/* Brings a database of an older schema version to MON_SCHEMA_VERSION
+ * (inside the schema transaction; the tables exist): the job's efficiency
+ * columns, the view re-created with its job_* columns. Jobs stored before
+ * keep NULL efficiencies. A newer version is refused. */
+static int sqlite_migrate(sq_db *m, char *why, size_t whyn) {
+  sqlite3_stmt *st = NULL;
+  int version = -1;
+  if (prep(m->db, "PRAGMA user_version", &st, why, whyn)) return -1;
+  if (sqlite3_step(st) == SQLITE_ROW) version = sqlite3_column_int(st, 0);
+  sqlite3_finalize(st);
+  if (version < 0) {
+    snprintf(why, whyn, "sqlite: cannot read the schema version: %s", sqlite3_errmsg(m->db));
+    return -1;
+  }
+  if (version > MON_SCHEMA_VERSION) {
+    snprintf(why, whyn,
+             "the database's schema is version %d, newer than this augur's (%d): use a newer "
+             "augurd",
+             version, MON_SCHEMA_VERSION);
+    return -1;
+  }
+  if (version == MON_SCHEMA_VERSION) return 0;
+  /* Version 0 is a file made before versions were recorded, or a new one
+   * (whose job table the schema just made with the columns). */
+  if (prep(m->db, "SELECT 1 FROM pragma_table_info('job') WHERE name=?", &st, why, whyn)) return -1;
+  int rc = 0;
+  for (int i = 0; i < MON_NJOB_POP && !rc; i++) {
+    sqlite3_bind_text(st, 1, mon_job_pop_cols[i][0], -1, SQLITE_STATIC);
+    int present = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_reset(st);
+    char sql[256];
+    mon_db_add_column_sql(&sqlite_dialect, i, 0, sql, sizeof sql);
+    if (!present) rc = exec_sql(m->db, sql, why, whyn);
+  }
+  sqlite3_finalize(st);
+  char *view = mon_db_view_sql(&sqlite_dialect);
+  if (!view) snprintf(why, whyn, "out of memory");
+  char ver[64];
+  snprintf(ver, sizeof ver, "PRAGMA user_version=%d", MON_SCHEMA_VERSION);
+  rc = rc || !view || exec_sql(m->db, "DROP VIEW IF EXISTS process_derived", why, whyn) ||
+       exec_sql(m->db, view, why, whyn) || exec_sql(m->db, ver, why, whyn);
+  free(view);
+  return rc;
+}
+
 static void sqlite_close(mon_db *db);
 static int sqlite_insert(mon_db *db, const uint8_t *const *payloads, const uint32_t *lens, int n,
                          int *status, char *why, size_t whyn);
@@ -465,18 +579,32 @@ static int sqlite_open(mon_db **out, const char *path, char *why, size_t whyn) {
   sqlite3_busy_timeout(m->db, 5000);
   char *schema = mon_db_schema_sql(&sqlite_dialect);
   if (!schema) snprintf(why, whyn, "out of memory");
+  /* IMMEDIATE: two collectors opening one old file migrate it once. */
   int rc = !schema ||
            exec_sql(m->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL", why, whyn) ||
-           exec_sql(m->db, "BEGIN", why, whyn) || exec_sql(m->db, schema, why, whyn) ||
-           exec_sql(m->db, "COMMIT", why, whyn);
+           exec_sql(m->db, "BEGIN IMMEDIATE", why, whyn) || exec_sql(m->db, schema, why, whyn) ||
+           sqlite_migrate(m, why, whyn) || exec_sql(m->db, "COMMIT", why, whyn);
   free(schema);
+  if (rc) {
+    char ignore[64];
+    exec_sql(m->db, "ROLLBACK", ignore, sizeof ignore);
+  }
+  char cols[1024] = "", qs[64] = "";
+  for (int i = 0; i < MON_NJOB_POP; i++) {
+    size_t at = strlen(cols);
+    snprintf(cols + at, sizeof cols - at, ",%s", mon_job_pop_cols[i][0]);
+    at = strlen(qs);
+    snprintf(qs + at, sizeof qs - at, ",?");
+  }
+  char ins_job[2048];
+  snprintf(ins_job, sizeof ins_job,
+           "INSERT OR IGNORE INTO job(record_uid,cluster_id,job_name,user_id,uid,command,"
+           "level,start_ns,end_ns,exit_status,nprocs,counter_note,received_ns%s)"
+           " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?%s)",
+           cols, qs);
   if (!rc)
     rc =
-        prep(m->db,
-             "INSERT OR IGNORE INTO job(record_uid,cluster_id,job_name,user_id,uid,command,"
-             "level,start_ns,end_ns,exit_status,nprocs,counter_note,received_ns)"
-             " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
-             &m->ins_job, why, whyn) ||
+        prep(m->db, ins_job, &m->ins_job, why, whyn) ||
         prep(m->db, "INSERT INTO step(job_id,name) VALUES(?,?)", &m->ins_step, why, whyn) ||
         prep_insert(m, "process", "step_id,node_id,program_id,counter_note", 4, 0, MON_NPROC_VALUES,
                     &m->ins_proc, why, whyn) ||
@@ -578,7 +706,7 @@ static int insert_proc(sq_db *m, int64_t step, const augp_proc *p) {
 }
 
 /* One job; *status = STORED or DUPLICATE. */
-static int insert_job(sq_db *m, const uint8_t *payload, int *status) {
+static int insert_job(sq_db *m, const uint8_t *payload, uint32_t len, int *status) {
   augp_job j;
   memcpy(&j, payload, sizeof j);
   char hex[33];
@@ -608,6 +736,22 @@ static int insert_job(sq_db *m, const uint8_t *payload, int *status) {
   else
     sqlite3_bind_null(s, 12);
   sqlite3_bind_int64(s, 13, (sqlite3_int64)ts.tv_sec * 1000000000 + ts.tv_nsec);
+  mon_pop_row pop;
+  mon_db_pop_values(payload, len, &pop);
+  if (pop.isnull[0])
+    sqlite3_bind_null(s, 14);
+  else
+    sqlite3_bind_int64(s, 14, pop.ranks);
+  for (int i = 0; i < MON_NJOB_POP - 2; i++) {
+    if (pop.isnull[1 + i])
+      sqlite3_bind_null(s, 15 + i);
+    else
+      sqlite3_bind_double(s, 15 + i, pop.v[i]);
+  }
+  if (pop.note[0])
+    sqlite3_bind_text(s, 13 + MON_NJOB_POP, pop.note, -1, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null(s, 13 + MON_NJOB_POP);
   if (step_done(s)) return -1;
   if (sqlite3_changes(m->db) == 0) {
     *status = MON_ACK_DUPLICATE;
@@ -631,10 +775,9 @@ static int insert_job(sq_db *m, const uint8_t *payload, int *status) {
 static int sqlite_insert(mon_db *db, const uint8_t *const *payloads, const uint32_t *lens, int n,
                          int *status, char *why, size_t whyn) {
   sq_db *m = (sq_db *)db;
-  (void)lens;
   if (exec_sql(m->db, "BEGIN IMMEDIATE", why, whyn)) return -1;
   for (int i = 0; i < n; i++) {
-    if (insert_job(m, payloads[i], &status[i])) {
+    if (insert_job(m, payloads[i], lens[i], &status[i])) {
       snprintf(why, whyn, "sqlite insert: %s", sqlite3_errmsg(m->db));
       char ignore[64];
       exec_sql(m->db, "ROLLBACK", ignore, sizeof ignore);

@@ -69,9 +69,36 @@ void mon_cache_clear(mon_cache *c);
 typedef struct mon_dialect {
   const char *id, *int64, *view, *metric, *metric_end;
   int row_refs;
+  const char *real; /* @REAL@: a double */
 } mon_dialect;
 /* The schema script for a dialect (malloc'd), or NULL (out of memory). */
 char *mon_db_schema_sql(const mon_dialect *d);
+
+/* Schema versions: 1 the first (no version recorded: SQLite user_version
+ * 0), 2 adds the job's POP efficiency columns (mon_job_pop_cols) and the
+ * job_* columns of process_derived. A database of an older version is
+ * migrated when augurd opens it (docs/monitoring.md, "Schema versions"). */
+#define MON_SCHEMA_VERSION 2
+#define MON_NJOB_POP       9
+/* Name and type (a dialect word) of each efficiency column of job:
+ * pop_ranks, pop_run_ns, pop_useful_avg_ns, pop_useful_max_ns, pop_lb,
+ * pop_comm, pop_pe, pop_omp_pe, pop_note. */
+extern const char *const mon_job_pop_cols[MON_NJOB_POP][2];
+/* "ALTER TABLE job ADD COLUMN <column i> <type>" for the dialect (IF NOT
+ * EXISTS: PostgreSQL) into out. */
+void mon_db_add_column_sql(const mon_dialect *d, int i, int if_not_exists, char *out, size_t n);
+/* The process_derived view for the dialect (malloc'd; NULL: out of
+ * memory), to re-create it after a migration. */
+char *mon_db_view_sql(const mon_dialect *d);
+/* The values of those columns for one job payload: pop_ranks, then the
+ * seven reals (v, isnull[1..7]), then the note ("" = none: NULL). */
+typedef struct mon_pop_row {
+  uint32_t ranks;
+  double v[MON_NJOB_POP - 2];
+  unsigned char isnull[MON_NJOB_POP - 1];
+  char note[512];
+} mon_pop_row;
+void mon_db_pop_values(const uint8_t *payload, uint32_t len, mon_pop_row *r);
 
 /* Column lists after the identity columns: process rows start with
  * (step_id, node_id, program_id, counter_note), then the process list;

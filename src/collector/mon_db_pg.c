@@ -67,7 +67,8 @@ static const mon_dialect pg_dialect = {
     "ON CONFLICT (name) DO UPDATE SET scope=EXCLUDED.scope, unit=EXCLUDED.unit,"
     " aggregations=EXCLUDED.aggregations, preferred=EXCLUDED.preferred,"
     " derived=EXCLUDED.derived, description=EXCLUDED.description",
-    0};
+    0,
+    "DOUBLE PRECISION"};
 
 /* Serialises schema creation between collectors starting together
  * (CREATE TABLE IF NOT EXISTS is not safe against a concurrent twin). */
@@ -131,6 +132,56 @@ static void quiet(void *arg, const char *message) {
   (void)message; /* "relation ... already exists, skipping" and the like */
 }
 
+/* Runs the schema script SQL in one transaction under the schema lock
+ * (rolled back on failure); WHAT names it in the message. */
+static int schema_txn(pg_db *m, const char *sql, const char *what, char *why, size_t whyn) {
+  int rc = exec_ok(m, "BEGIN", PGRES_COMMAND_OK, "BEGIN", why, whyn) ||
+           exec_ok(m, SCHEMA_LOCK, PGRES_TUPLES_OK, "schema lock", why, whyn) ||
+           exec_ok(m, sql, PGRES_COMMAND_OK, what, why, whyn) ||
+           exec_ok(m, "COMMIT", PGRES_COMMAND_OK, what, why, whyn);
+  if (rc && !lost(m)) {
+    char ignore[256];
+    exec_ok(m, "ROLLBACK", PGRES_COMMAND_OK, "ROLLBACK", ignore, sizeof ignore);
+  }
+  return rc;
+}
+
+/* An existing schema of an older version (docs/monitoring.md, "Schema
+ * versions"): the job's efficiency columns are added and the view
+ * re-created with its job_* columns (appended, so CREATE OR REPLACE keeps
+ * the old ones). Nothing is done when every column is there, so a role
+ * that may only insert and select runs on a migrated database; on an old
+ * one it gets the server's refusal. */
+static int pg_migrate(pg_db *m, char *why, size_t whyn) {
+  PGresult *r = PQexec(m->conn, "SELECT count(*) FROM information_schema.columns"
+                                " WHERE table_schema=current_schema() AND table_name='job'"
+                                " AND column_name LIKE 'pop\\_%'");
+  if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1)
+    return fail(m, r, "cannot read the catalog", why, whyn);
+  int have = atoi(PQgetvalue(r, 0, 0));
+  PQclear(r);
+  if (have >= MON_NJOB_POP) return 0;
+  char *view = mon_db_view_sql(&pg_dialect);
+  size_t n = (view ? strlen(view) : 0) + MON_NJOB_POP * 128 + 1;
+  char *sql = view ? malloc(n) : NULL;
+  if (!sql) {
+    free(view);
+    snprintf(why, whyn, "out of memory");
+    return -1;
+  }
+  size_t at = 0;
+  for (int i = 0; i < MON_NJOB_POP; i++) {
+    mon_db_add_column_sql(&pg_dialect, i, 1, sql + at, n - at);
+    at += strlen(sql + at);
+    at += (size_t)snprintf(sql + at, n - at, ";");
+  }
+  snprintf(sql + at, n - at, "%s", view);
+  free(view);
+  int rc = schema_txn(m, sql, "cannot migrate the schema to version 2", why, whyn);
+  free(sql);
+  return rc;
+}
+
 /* Creates the schema unless it is there: a role that may only insert and
  * select can run augurd on a database an owner prepared. */
 static int ensure_schema(pg_db *m, char *why, size_t whyn) {
@@ -139,21 +190,14 @@ static int ensure_schema(pg_db *m, char *why, size_t whyn) {
     return fail(m, r, "cannot read the catalog", why, whyn);
   int present = PQgetvalue(r, 0, 0)[0] == 't';
   PQclear(r);
-  if (present) return 0;
+  if (present) return pg_migrate(m, why, whyn);
   char *schema = mon_db_schema_sql(&pg_dialect);
   if (!schema) {
     snprintf(why, whyn, "out of memory");
     return -1;
   }
-  int rc = exec_ok(m, "BEGIN", PGRES_COMMAND_OK, "BEGIN", why, whyn) ||
-           exec_ok(m, SCHEMA_LOCK, PGRES_TUPLES_OK, "schema lock", why, whyn) ||
-           exec_ok(m, schema, PGRES_COMMAND_OK, "cannot create the schema", why, whyn) ||
-           exec_ok(m, "COMMIT", PGRES_COMMAND_OK, "cannot create the schema", why, whyn);
+  int rc = schema_txn(m, schema, "cannot create the schema", why, whyn);
   free(schema);
-  if (rc && !lost(m)) {
-    char ignore[256];
-    exec_ok(m, "ROLLBACK", PGRES_COMMAND_OK, "ROLLBACK", ignore, sizeof ignore);
-  }
   return rc;
 }
 
@@ -184,11 +228,14 @@ static int pg_connect(pg_db *m, char *why, size_t whyn) {
   int rc = ensure_schema(m, why, whyn) ||
            prepare(m, "augur_job",
                    "WITH j AS (INSERT INTO job(record_uid,cluster_id,job_name,user_id,uid,command,"
-                   "level,start_ns,end_ns,exit_status,nprocs,counter_note,received_ns)"
-                   " VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)"
+                   "level,start_ns,end_ns,exit_status,nprocs,counter_note,received_ns,"
+                   "pop_ranks,pop_run_ns,pop_useful_avg_ns,pop_useful_max_ns,pop_lb,pop_comm,"
+                   "pop_pe,pop_omp_pe,pop_note)"
+                   " VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,"
+                   "$15,$16,$17,$18,$19,$20,$21,$22,$23)"
                    " ON CONFLICT (record_uid) DO NOTHING RETURNING id)"
                    " INSERT INTO step(job_id,name) SELECT id,$14::text FROM j RETURNING id",
-                   14, why, whyn) ||
+                   14 + MON_NJOB_POP, why, whyn) ||
            prepare(m, "augur_ids",
                    "SELECT nextval(pg_get_serial_sequence('process','id'))"
                    " FROM generate_series(1,$1::int)",
@@ -280,8 +327,8 @@ typedef struct batch {
 
 /* Queues one job's insert (pipeline mode): the job and, if it is new, its
  * step; the result is the step id, or no row for a duplicate. */
-static int send_job(pg_db *m, const augp_job *j, const augp_proc *p0, int64_t cluster,
-                    int64_t user) {
+static int send_job(pg_db *m, const augp_job *j, const augp_proc *p0, const mon_pop_row *pop,
+                    int64_t cluster, int64_t user) {
   char hex[33], name[sizeof j->job_id * 2], cmd[sizeof j->command * 2], stepn[sizeof j->step * 2],
       note[sizeof p0->counter_note * 2];
   char num[9][24];
@@ -302,11 +349,21 @@ static int send_job(pg_db *m, const augp_job *j, const augp_proc *p0, int64_t cl
   i64s(num[6], j->exit_status);
   i64s(num[7], (int64_t)j->nprocs);
   i64s(num[8], (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
-  const char *const v[14] = {hex,    num[0], name,   num[1], num[2], cmd,
-                             num[3], num[4], num[5], num[6], num[7], has_note ? note : NULL,
-                             num[8], stepn};
+  char popv[MON_NJOB_POP - 1][32], popnote[sizeof pop->note * 2];
+  snprintf(popv[0], sizeof popv[0], "%u", pop->ranks);
+  for (int i = 0; i < MON_NJOB_POP - 2; i++)
+    snprintf(popv[1 + i], sizeof popv[0], "%.17g", pop->v[i]);
+  augur_utf8_repair(pop->note, popnote, sizeof popnote);
+  const char *v[14 + MON_NJOB_POP] = {hex,    num[0], name,   num[1],
+                                      num[2], cmd,    num[3], num[4],
+                                      num[5], num[6], num[7], has_note ? note : NULL,
+                                      num[8], stepn};
+  for (int i = 0; i < MON_NJOB_POP - 1; i++)
+    v[14 + i] = pop->isnull[i] ? NULL : popv[i];
+  v[13 + MON_NJOB_POP] = popnote[0] ? popnote : NULL;
   /* libpq copies the values into its buffer: they may go out of scope. */
-  return PQsendQueryPrepared(m->conn, "augur_job", 14, v, NULL, NULL, 0) == 1 ? 0 : -1;
+  return PQsendQueryPrepared(m->conn, "augur_job", 14 + MON_NJOB_POP, v, NULL, NULL, 0) == 1 ? 0
+                                                                                             : -1;
 }
 
 /* Jobs per pipeline: bounds what the server writes back before we read. */
@@ -316,8 +373,8 @@ static int send_job(pg_db *m, const augp_job *j, const augp_proc *p0, int64_t cl
  * instead of one round trip each; b->step[i] gets the step id, or 0 for a
  * duplicate. A failure drops the connection: the transaction is gone, the
  * whole batch is retried. */
-static int insert_jobs(pg_db *m, const uint8_t *const *payloads, int n, batch *b, char *why,
-                       size_t whyn) {
+static int insert_jobs(pg_db *m, const uint8_t *const *payloads, const uint32_t *lens, int n,
+                       batch *b, char *why, size_t whyn) {
   for (int at = 0; at < n; at += PIPE_JOBS) {
     int end = n - at < PIPE_JOBS ? n : at + PIPE_JOBS, rc = 0;
     if (PQenterPipelineMode(m->conn) != 1) return fail(m, NULL, "pipeline", why, whyn);
@@ -325,7 +382,9 @@ static int insert_jobs(pg_db *m, const uint8_t *const *payloads, int n, batch *b
       augp_job j;
       memcpy(&j, payloads[i], sizeof j);
       if (j.nprocs) memcpy(b->p, payloads[i] + sizeof j, sizeof *b->p);
-      rc = send_job(m, &j, j.nprocs ? b->p : NULL, b->cl[i], b->us[i]);
+      mon_pop_row pop;
+      mon_db_pop_values(payloads[i], lens[i], &pop);
+      rc = send_job(m, &j, j.nprocs ? b->p : NULL, &pop, b->cl[i], b->us[i]);
     }
     if (rc || PQpipelineSync(m->conn) != 1) {
       fail(m, NULL, "insert job", why, whyn);
@@ -493,8 +552,8 @@ static int copy_rows(pg_db *m, const uint8_t *const *payloads, int n, batch *b, 
 }
 
 /* Everything between BEGIN and COMMIT. */
-static int store_batch(pg_db *m, const uint8_t *const *payloads, int n, int *status, batch *b,
-                       char *why, size_t whyn) {
+static int store_batch(pg_db *m, const uint8_t *const *payloads, const uint32_t *lens, int n,
+                       int *status, batch *b, char *why, size_t whyn) {
   if (n <= 0) return 0;
   size_t total = 0;
   for (int i = 0; i < n; i++) {
@@ -520,7 +579,7 @@ static int store_batch(pg_db *m, const uint8_t *const *payloads, int n, int *sta
     b->us[i] = b->cl[i] < 0 ? -1 : meta_id(m, MON_META_USER, j.user, why, whyn);
     if (b->us[i] < 0) return -1;
   }
-  if (insert_jobs(m, payloads, n, b, why, whyn)) return -1;
+  if (insert_jobs(m, payloads, lens, n, b, why, whyn)) return -1;
   for (int i = 0; i < n; i++) {
     augp_job j;
     memcpy(&j, payloads[i], sizeof j);
@@ -555,7 +614,6 @@ static void abandon(pg_db *m) {
 static int pg_insert(mon_db *db, const uint8_t *const *payloads, const uint32_t *lens, int n,
                      int *status, char *why, size_t whyn) {
   pg_db *m = (pg_db *)db;
-  (void)lens;
   /* A connection lost while idle (the server restarted between batches)
    * is only noticed now: reconnect once, nothing was sent yet. */
   for (int attempt = 0;; attempt++) {
@@ -567,7 +625,7 @@ static int pg_insert(mon_db *db, const uint8_t *const *payloads, const uint32_t 
     if (!gone || fresh || attempt) return -1;
   }
   batch b = {NULL, NULL, NULL, NULL, NULL, NULL, 0};
-  int rc = store_batch(m, payloads, n, status, &b, why, whyn);
+  int rc = store_batch(m, payloads, lens, n, status, &b, why, whyn);
   free(b.step);
   free(b.cl);
   free(b.us);

@@ -20,8 +20,8 @@ static json_t *counters(const uint64_t *ctr, uint64_t mask) {
 }
 
 static json_t *flags(uint64_t f) {
-  static const char *const names[] = {"exec",   "mpi",         "gathered",
-                                      "forked", "no_finalize", "bad_time"};
+  static const char *const names[] = {"exec",        "mpi",      "gathered",    "forked",
+                                      "no_finalize", "bad_time", "omp_runtime", "omp"};
   json_t *a = json_array();
   for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
     if (f & (1u << i)) json_array_append_new(a, json_string(names[i]));
@@ -78,10 +78,49 @@ static json_t *proc_json(const augp_proc *p) {
     json_object_set_new(to, "mpi_ns", u64(th->mpi_ns));
     json_object_set_new(to, "io_ns", u64(th->io_ns));
     json_object_set_new(to, "folded", u64(th->nfolded));
+    /* OpenMP threads: their user time (outside MPI and the runtime) */
+    json_object_set_new(to, "omp_useful_ns",
+                        th->flags & AUGP_TF_OMP ? u64(th->ctr[AUGP_CTR_RESERVED]) : json_null());
     json_object_set_new(to, "counters", counters(th->ctr, p->ctr_mask));
     json_array_append_new(ths, to);
   }
   json_object_set_new(o, "threads", ths);
+  return o;
+}
+
+/* A figure, or null when unknown (< 0). */
+static json_t *fig(double v) {
+  return v < 0 ? json_null() : json_real(v);
+}
+
+/* The job's "efficiencies" (mon_job_pop; docs/monitoring.md). */
+static json_t *pop_json(const uint8_t *payload, uint32_t len) {
+  mon_pop p;
+  mon_job_pop(payload, len, &p);
+  json_t *o = json_object();
+  json_object_set_new(o, "ranks", json_integer(p.ranks));
+  json_object_set_new(o, "run_ns", p.ranks ? json_real(p.run_ns) : json_null());
+  json_object_set_new(o, "useful_avg_ns", p.ranks ? json_real(p.useful_avg_ns) : json_null());
+  json_object_set_new(o, "useful_max_ns", p.ranks ? json_real(p.useful_max_ns) : json_null());
+  json_object_set_new(o, "useful_max_rank",
+                      p.ranks ? json_integer(p.useful_max_rank) : json_null());
+  json_object_set_new(o, "parallel", fig(p.pe));
+  json_object_set_new(o, "load_balance", fig(p.lb));
+  json_object_set_new(o, "communication", fig(p.comm));
+  /* No trace, no replay on an ideal network: no split of CommE. */
+  json_object_set_new(o, "serialisation", json_null());
+  json_object_set_new(o, "transfer", json_null());
+  json_object_set_new(o, "omp_parallel", fig(p.omp_pe));
+  json_object_set_new(o, "trusted", json_boolean(p.trusted));
+  json_t *notes = json_array();
+  for (const char *at = p.note; *at;) {
+    size_t n = strcspn(at, ";");
+    json_array_append_new(notes, json_stringn(at, n));
+    at += n;
+    while (*at == ';' || *at == ' ')
+      at++;
+  }
+  json_object_set_new(o, "notes", notes);
   return o;
 }
 
@@ -113,6 +152,7 @@ char *mon_job_json(const uint8_t *payload, uint32_t len) {
     json_array_append_new(procs, proc_json(&p));
   }
   json_object_set_new(o, "processes", procs);
+  json_object_set_new(o, "efficiencies", pop_json(payload, len));
   char *s = json_dumps(o, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
   json_decref(o);
   return s;

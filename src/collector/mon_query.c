@@ -360,6 +360,14 @@ int mon_query_find_job(mon_qdb *db, const char *spec, long long *id) {
   return failed ? -1 : found;
 }
 
+int mon_query_has_pop(mon_qdb *db) {
+  char why[64];
+  mon_rows *r =
+      mon_rows_query(db, "SELECT pop_pe, pop_note FROM job LIMIT 0", 0, NULL, why, sizeof why);
+  mon_rows_free(r);
+  return r != NULL;
+}
+
 int mon_query_job_has_ranks(mon_qdb *db, long long job, char *why, size_t whyn) {
   mon_val v = {NULL, job};
   mon_rows *r = mon_rows_query(

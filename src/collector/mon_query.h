@@ -86,6 +86,10 @@ int mon_query_metric_ok(mon_qdb *db, int by, const char *name);
  * -1 query failed); *id gets the newest. */
 int mon_query_find_job(mon_qdb *db, const char *spec, long long *id);
 
+/* 1 if the job table has the efficiency columns (schema version 2: a
+ * database no augurd of that version has opened has not), else 0. */
+int mon_query_has_pop(mon_qdb *db);
+
 /* 1 if the job (row id) has MPI ranks, 0 if not, -1 with why when the
  * query failed: the default resolution of a job's view. */
 int mon_query_job_has_ranks(mon_qdb *db, long long job, char *why, size_t whyn);

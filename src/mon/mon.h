@@ -142,6 +142,34 @@ int mon_records_collect(const char *dir, uid_t uid, augp_proc **procs, uint64_t 
 /* Removes DIR and the files in it (no recursion, links not followed). */
 void mon_dir_remove(const char *dir);
 
+/* ---- POP efficiencies of a job (mon_pop.c, docs/monitoring.md) ---- */
+typedef struct mon_pop {
+  uint32_t ranks; /* MPI ranks counted; 0: no figures (note says why) */
+  int64_t useful_max_rank;
+  double run_ns;                       /* T: the longest rank window */
+  double useful_avg_ns, useful_max_ns; /* useful: window less MPI time */
+  double lb, comm, pe;                 /* LB, CommE, PE; -1 when ranks == 0 */
+  double omp_pe;                       /* OpenMP parallel efficiency; -1: not measured */
+  int trusted;                         /* 0: note says why (or why there are no figures) */
+  char note[512];
+} mon_pop;
+/* The POP MPI efficiencies of a validated job payload (augp_job + its
+ * processes): per MPI rank, window = its life less MPI_Init/Finalize,
+ * useful = its life less its initial thread's MPI time; LB = avg useful /
+ * max useful, CommE = max useful / max window, PE = LB x CommE
+ * (augur/efficiency.h). */
+void mon_job_pop(const uint8_t *payload, uint32_t len, mon_pop *out);
+/* Flags a job below THRESHOLD (a fraction): the factor that limits it (the
+ * smallest of LB, CommE and, when >= 0, OMP_PE: "load balance",
+ * "communication", "OpenMP"), or NULL when PE < 0 (unknown) or PE >=
+ * THRESHOLD. */
+const char *mon_pop_limiter(double pe, double lb, double comm, double omp_pe, double threshold);
+/* The flag threshold as a percentage ("60", "60%", 0..100) into a fraction.
+ * 0, or -1 when TEXT is not one. */
+int mon_pop_threshold(const char *text, double *out);
+#define MON_PE_THRESHOLD_ENV     "AUGUR_PE_THRESHOLD"
+#define MON_PE_THRESHOLD_DEFAULT 0.60
+
 /* ---- site configuration files (mon_conf.c) ---- */
 /* One setting of a configuration file; WHERE is "PATH:LINE" for messages.
  * Nonzero stops the reading. */

@@ -54,6 +54,11 @@ enum augp_io {
 };
 
 #define AUGP_TF_OVERFLOW 1u /* more threads than slots: the last slot sums the rest */
+/* An OpenMP thread (it ran an implicit task, or the initial thread of a
+ * process whose runtime started profile mode's OMPT tool): its slot's
+ * ctr[AUGP_CTR_RESERVED] holds its user time for the POP hybrid figures
+ * (docs/monitoring.md, "Efficiencies"). */
+#define AUGP_TF_OMP 2u
 
 typedef struct augp_thread {
   uint64_t tid;
@@ -71,6 +76,12 @@ typedef struct augp_thread {
 #define AUGP_PF_FORKED   8u  /* started by fork (no exec yet) */
 #define AUGP_PF_NOFINISH 16u /* rank that never reached MPI_Finalize */
 #define AUGP_PF_BADTIME  32u /* ended before it started (clock step): end set to start */
+/* An OpenMP runtime (libgomp, libomp, libiomp5) was loaded: profile mode
+ * does not measure it, so a rank's POP figures are its MPI ones. */
+#define AUGP_PF_OMPRT 64u
+/* The OpenMP runtime started profile mode's OMPT tool: the threads flagged
+ * AUGP_TF_OMP carry their user time. */
+#define AUGP_PF_OMP 128u
 
 typedef struct augp_proc {
   char host[64];

@@ -3,10 +3,11 @@
 #include <assert.h>
 #include <string.h>
 
+#include "augur/efficiency.h"
 #include "augur/pop.h"
 
 static double ratio(double num, double den) {
-  return den > 0 ? num / den : 1.0;
+  return augur_eff_ratio(num, den);
 }
 
 /* User code of a thread: useful + serial. */
@@ -70,9 +71,10 @@ void augur_pop_compute(const augur_rank_states *ranks, uint32_t n, double t_idea
   }
   out->t_ns = (double)(t1 - t0);
   out->useful_avg_ns = sum / out->nranks;
-  out->lb = ratio(out->useful_avg_ns, out->useful_max_ns);
-  out->comm_eff = ratio(out->useful_max_ns, out->t_ns);
-  out->par_eff = out->lb * out->comm_eff;
+  augur_eff_mpi e = augur_eff_mpi_form(out->useful_avg_ns, out->useful_max_ns, out->t_ns);
+  out->lb = e.lb;
+  out->comm_eff = e.comm;
+  out->par_eff = e.par;
   if (out->t_ideal_ns >= 0) {
     out->ser_eff = ratio(out->useful_max_ns, out->t_ideal_ns);
     out->trans_eff = ratio(out->t_ideal_ns, out->t_ns);

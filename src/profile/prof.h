@@ -28,6 +28,14 @@ typedef struct prof_thread {
   uint64_t fd_id[AUGP_NCTR]; /* their kernel event ids (the program may reuse the fd) */
   int papi_set;              /* PAPI event set, -1 if none */
   int in_lib;                /* >0: inside augur's own I/O, not counted */
+  /* OpenMP (prof_omp.c, OMPT): time in implicit tasks and in
+   * synchronisation waits, and the start of the open one (0: none). */
+  _Atomic uint64_t omp_task_ns, omp_wait_ns, omp_task_t0, omp_wait_t0;
+  /* On the thread that forks: the runtime's time in its regions outside
+   * its own implicit task (fork, join), and the open region's start and
+   * implicit-task time at its fork. */
+  _Atomic uint64_t omp_fork_ns, omp_par_t0, omp_par_task0;
+  _Atomic int omp; /* ran an implicit task of a parallel region */
 } prof_thread;
 
 /* Relaxed add on a counter only its own thread writes: two plain moves on
@@ -71,6 +79,16 @@ void prof_ctr_read(prof_thread *t, uint64_t *out, int self);
 void prof_ctr_close(prof_thread *t);
 uint64_t prof_ctr_mask(void);
 const char *prof_ctr_note(void);
+
+/* ---- prof_omp.c ---- */
+/* 1 once an OpenMP runtime started the tool (ompt_start_tool). */
+int prof_omp_active(void);
+/* The user time of thread T for the POP hybrid figures (docs/monitoring.md,
+ * "Efficiencies"), at monotonic time NOW: the initial thread (INITIAL) its
+ * life less its MPI time, OpenMP waits and fork/join time; another OpenMP
+ * thread its time
+ * in implicit tasks less its waits and MPI time; 0 for other threads. */
+uint64_t prof_omp_useful(prof_thread *t, int initial, uint64_t life, uint64_t mpi, uint64_t now);
 
 /* ---- prof_io.c ---- */
 void prof_io_resolve(void);

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,11 +129,17 @@ static void summarise(prof_thread *t, augp_thread *out, int self) {
   for (int c = 0; c < AUGP_NIO; c++)
     out->io_ns += PROF_GET(t->io_ns[c]);
   prof_ctr_read(t, out->ctr, self);
+  /* The slot no counter uses carries the thread's OpenMP user time. */
+  int initial = t == &main_thread;
+  out->ctr[AUGP_CTR_RESERVED] =
+      prof_omp_useful(t, initial, out->end_ns - out->start_ns, out->mpi_ns, prof_mono_ns());
+  if (prof_omp_active() && (initial || atomic_load_explicit(&t->omp, memory_order_relaxed)))
+    out->flags |= AUGP_TF_OMP;
 }
 
 static void fold(augp_thread *slot, const augp_thread *t) {
-  slot->flags |= AUGP_TF_OVERFLOW;
-  slot->nfolded++;
+  slot->flags |= AUGP_TF_OVERFLOW | t->flags;
+  slot->nfolded += 1 + t->nfolded; /* t may hold folded threads itself */
   slot->cpu_ns += t->cpu_ns;
   slot->mpi_ns += t->mpi_ns;
   slot->io_ns += t->io_ns;
@@ -187,17 +194,46 @@ static uint64_t tv_us(struct timeval tv) {
   return (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
 }
 
+/* Whether a loaded object's file name starts with one of the OpenMP
+ * runtimes' sonames (DATA: the list, NULL-terminated). */
+static int omp_module(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  const char *slash = strrchr(info->dlpi_name, '/');
+  const char *base = slash ? slash + 1 : info->dlpi_name;
+  for (const char *const *n = data; *n; n++)
+    if (!strncmp(base, *n, strlen(*n))) return 1;
+  return 0;
+}
+
+static int omp_runtime_loaded(void) {
+  static const char *const sonames[] = {"libgomp.so", "libomp.so", "libiomp5.so", NULL};
+  return dl_iterate_phdr(omp_module, (void *)sonames);
+}
+
 void prof_snapshot(augp_proc *rec, uint64_t flags) {
   memset(rec, 0, sizeof *rec);
   pthread_mutex_lock(&prof_lock);
   *rec = ident;
   rec->end_ns = prof_end_ns(ident.start_ns, ident_mono);
   rec->flags |= flags | done_flags;
+  if (omp_runtime_loaded()) rec->flags |= AUGP_PF_OMPRT;
+  if (prof_omp_active()) rec->flags |= AUGP_PF_OMP;
   rec->nthreads = nseen;
-  /* Finished threads, then the running ones read in place. */
+  /* The initial thread first (it is never folded with others: the POP
+   * figures of a rank need its own MPI time), then the finished threads,
+   * then the other running ones, read in place. */
   augp_thread slots[AUGP_MAX_THREADS];
-  uint64_t nslots = ndone;
-  memcpy(slots, done, sizeof done);
+  memset(slots, 0, sizeof slots);
+  uint64_t nslots = 0;
+  int main_live = 0;
+  for (prof_thread *t = live; t; t = t->next)
+    main_live |= t == &main_thread;
+  if (main_live) summarise(&main_thread, &slots[nslots++], &main_thread == tls_self);
+  for (uint64_t i = 0; i < ndone; i++)
+    if (nslots < AUGP_MAX_THREADS)
+      slots[nslots++] = done[i];
+    else
+      fold(&slots[AUGP_MAX_THREADS - 1], &done[i]);
   for (int c = 0; c < AUGP_NMPI; c++) {
     rec->mpi_ns[c] = tot_mpi_ns[c];
     rec->mpi_calls[c] = tot_mpi_calls[c];
@@ -209,12 +245,14 @@ void prof_snapshot(augp_proc *rec, uint64_t flags) {
   rec->io_bytes_read = tot_rd;
   rec->io_bytes_written = tot_wr;
   for (prof_thread *t = live; t; t = t->next) {
-    augp_thread s;
-    summarise(t, &s, t == tls_self);
-    if (nslots < AUGP_MAX_THREADS)
-      slots[nslots++] = s;
-    else
-      fold(&slots[AUGP_MAX_THREADS - 1], &s);
+    if (t != &main_thread) {
+      augp_thread s;
+      summarise(t, &s, t == tls_self);
+      if (nslots < AUGP_MAX_THREADS)
+        slots[nslots++] = s;
+      else
+        fold(&slots[AUGP_MAX_THREADS - 1], &s);
+    }
     for (int c = 0; c < AUGP_NMPI; c++) {
       rec->mpi_ns[c] += PROF_GET(t->mpi_ns[c]);
       rec->mpi_calls[c] += PROF_GET(t->mpi_calls[c]);

@@ -57,6 +57,9 @@ typedef struct web_req {
   int desc;
   long long limit;
   int show_sql;
+  /* Not a URL parameter: the server's --pe-threshold (a fraction; default
+   * MON_PE_THRESHOLD_DEFAULT): jobs below it are flagged. */
+  double pe_threshold;
   char error[300]; /* set when a parameter is bad: answer 400 */
 } web_req;
 
@@ -90,6 +93,7 @@ typedef struct web_opts {
   int verbose;
   const char *allow_hosts; /* more Host names accepted, comma list, or NULL */
   int timeout_s;           /* a whole request within this (>= 1) */
+  double pe_threshold;     /* flag jobs below this parallel efficiency (a fraction) */
 } web_opts;
 
 /* Serves until SIGINT/SIGTERM. 0, or -1 with why. */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "mon.h"
 #include "web.h"
 
 static const char *const style =
@@ -21,7 +22,8 @@ static const char *const style =
     "tfoot td{background:#f6f6f6}.crumbs a{margin-right:.6em}"
     ".err{color:#a00;font-weight:bold}pre{background:#f6f6f6;padding:.6em;white-space:pre-wrap}"
     ".chart{display:block;margin:.6em 0}.ct{font-weight:bold;font-size:13px}"
-    ".cl,.cv{font-size:11px}.chart a:hover rect,.chart a:hover circle{opacity:.6}";
+    ".cl,.cv{font-size:11px}.chart a:hover rect,.chart a:hover circle{opacity:.6}"
+    ".flag{color:#a00}";
 
 /* Parameters carried by links, in this order; the first NFILTERS are the
  * filters. */
@@ -249,8 +251,44 @@ static void crumbs(web_buf *w, const web_req *r) {
   if (any) wb_raw(w, "</p>\n");
 }
 
+/* The job's POP efficiencies in its summary (nothing on a database
+ * without them: schema version 1). */
+static void job_efficiencies(web_buf *w, mon_qdb *db, long long job, double thr) {
+  if (!mon_query_has_pop(db)) return;
+  char why[256];
+  mon_val v = {NULL, job};
+  mon_rows *st = mon_rows_query(
+      db, "SELECT pop_pe, pop_lb, pop_comm, pop_omp_pe, pop_note FROM job WHERE id=?", 1, &v, why,
+      sizeof why);
+  if (!st) return;
+  if (mon_rows_next(st)) {
+    double e[4];
+    for (int i = 0; i < 4; i++)
+      e[i] = mon_rows_isnull(st, i) ? -1 : mon_rows_double(st, i);
+    wb_raw(w, "<br><span id=\"pop\">efficiencies (POP): ");
+    if (e[0] >= 0) {
+      wb_printf(w, "parallel %.3f = load balance %.3f &#215; communication %.3f", e[0], e[1], e[2]);
+      if (e[3] >= 0) wb_printf(w, ", OpenMP %.3f", e[3]);
+      const char *limit = mon_pop_limiter(e[0], e[1], e[2], e[3], thr);
+      if (limit)
+        wb_printf(w, " <b class=\"flag\">below %.0f %%: limited by %s</b>", thr * 100, limit);
+    } else {
+      wb_raw(w, "none");
+    }
+    const char *note = mon_rows_text(st, 4);
+    if (e[0] < 0 && !note) note = "stored before augur computed them: schema version 1";
+    if (note && *note) {
+      wb_raw(w, " (");
+      wb_html(w, note);
+      wb_raw(w, ")");
+    }
+    wb_raw(w, "</span>");
+  }
+  mon_rows_free(st);
+}
+
 /* The job's facts above its table; 0, or -1 when there is no such job. */
-static int job_summary(web_buf *w, mon_qdb *db, long long job) {
+static int job_summary(web_buf *w, mon_qdb *db, long long job, double thr) {
   char why[256];
   mon_val v = {NULL, job};
   mon_rows *st = mon_rows_query(db,
@@ -289,8 +327,9 @@ static int job_summary(web_buf *w, mon_qdb *db, long long job) {
     wb_raw(w, "<br>counters: ");
     wb_html(w, note);
   }
-  wb_raw(w, "</p></section>\n");
   mon_rows_free(st);
+  job_efficiencies(w, db, job, thr);
+  wb_raw(w, "</p></section>\n");
   return 0;
 }
 
@@ -334,6 +373,7 @@ static void drill(web_buf *w, const web_req *r, int by, const char *key, const c
 typedef struct rows {
   int n, cap, ncol;
   char **key, **label, **jobpk, **link;
+  const char **flag; /* by job: the factor limiting a job below the threshold, or NULL */
   long long *count;
   double *v; /* column by column, cap rows each: a column is a chart's series */
 } rows;
@@ -358,6 +398,7 @@ static void rows_free(rows *t) {
   free(t->label);
   free(t->jobpk);
   free(t->link);
+  free(t->flag);
   free(t->count);
   free(t->v);
 }
@@ -385,6 +426,47 @@ static int rows_fetch(mon_rows *st, rows *t, int ncol, long long limit) {
     if (!t->key[i] || !t->label[i] || !t->jobpk[i]) return -1;
   }
   return 0;
+}
+
+/* By job: which rows are jobs below the parallel-efficiency threshold,
+ * and what limits each (one query, the rows' job ids bound). */
+static int job_flags(mon_qdb *db, rows *t, double thr, char *why, size_t whyn) {
+  t->flag = calloc((size_t)(t->n ? t->n : 1), sizeof *t->flag);
+  if (!t->flag) return -1;
+  if (!t->n || !mon_query_has_pop(db)) return 0;
+  size_t n = 80 + 2 * (size_t)t->n;
+  char *sql = malloc(n);
+  mon_val *v = calloc((size_t)t->n, sizeof *v);
+  if (!sql || !v) {
+    free(sql);
+    free(v);
+    return -1;
+  }
+  size_t at = (size_t)snprintf(sql, n,
+                               "SELECT id, pop_pe, pop_lb, pop_comm, pop_omp_pe FROM job "
+                               "WHERE id IN (");
+  for (int i = 0; i < t->n; i++) {
+    at += (size_t)snprintf(sql + at, n - at, i ? ",?" : "?");
+    v[i].num = strtoll(t->key[i], NULL, 10);
+  }
+  snprintf(sql + at, n - at, ")");
+  mon_rows *st = mon_rows_query(db, sql, t->n, v, why, whyn);
+  free(sql);
+  free(v);
+  if (!st) return -2;
+  while (mon_rows_next(st)) {
+    long long id = mon_rows_int(st, 0);
+    double e[4];
+    for (int c = 0; c < 4; c++)
+      e[c] = mon_rows_isnull(st, 1 + c) ? -1 : mon_rows_double(st, 1 + c);
+    for (int i = 0; i < t->n; i++)
+      if (strtoll(t->key[i], NULL, 10) == id)
+        t->flag[i] = mon_pop_limiter(e[0], e[1], e[2], e[3], thr);
+  }
+  int rc = mon_rows_error(st) ? -2 : 0;
+  if (rc) snprintf(why, whyn, "%s", mon_rows_error(st));
+  mon_rows_free(st);
+  return rc;
 }
 
 /* The preferred aggregation of a metric, from the metric table (avg if the
@@ -428,6 +510,11 @@ static void table(web_buf *w, const web_req *r, int by, const rows *t, char (*co
     wb_html(w, colname[c]);
     wb_raw(w, "</a></th>");
   }
+  if (t->flag)
+    wb_printf(w,
+              "<th title=\"jobs below %.0f %% parallel efficiency, and the factor that "
+              "limits them\">below %.0f %%</th>",
+              r->pe_threshold * 100, r->pe_threshold * 100);
   wb_raw(w, "</tr></thead>\n<tbody>\n");
   for (int i = 0; i < t->n; i++) {
     wb_raw(w, "<tr><td>");
@@ -444,6 +531,7 @@ static void table(web_buf *w, const web_req *r, int by, const rows *t, char (*co
       wb_num(w, col(t, c)[i]);
       wb_raw(w, "</td>");
     }
+    if (t->flag) wb_printf(w, "<td class=\"flag\">%s</td>", t->flag[i] ? t->flag[i] : "");
     wb_raw(w, "</tr>\n");
   }
   wb_raw(w, "</tbody><tfoot>\n");
@@ -460,6 +548,7 @@ static void table(web_buf *w, const web_req *r, int by, const rows *t, char (*co
       wb_num(w, mon_stat_value(&s, a));
       wb_raw(w, "</td>");
     }
+    if (t->flag) wb_raw(w, "<td></td>");
     wb_raw(w, "</tr>\n");
   }
   wb_raw(w, "</tfoot></table>\n");
@@ -476,6 +565,10 @@ int web_page(const char *dbpath, web_req *r, web_buf *w) {
    * note when drilling down to threads; an unknown name is a bad request. */
   static const char *const def_proc[] = {"wall_s", "cpu_s", "compute_s", "mpi_pct", "maxrss_kb"};
   static const char *const def_thr[] = {"wall_s", "cpu_s", "compute_s", "mpi_s"};
+  /* Jobs: their POP efficiencies too (absent from a database of schema
+   * version 1: left out). */
+  static const char *const def_job[] = {"wall_s", "cpu_s",  "compute_s", "mpi_pct",
+                                        "job_pe", "job_lb", "job_comm",  "job_omp_pe"};
   const char *eff[WEB_MAXM];
   int ne = 0;
   if (r->nm) {
@@ -484,6 +577,10 @@ int web_page(const char *dbpath, web_req *r, web_buf *w) {
   } else if (by == MON_BY_THREAD) {
     for (size_t m = 0; m < sizeof def_thr / sizeof def_thr[0]; m++)
       eff[ne++] = def_thr[m];
+  } else if (by == MON_BY_JOB) {
+    for (size_t m = 0; m < sizeof def_job / sizeof def_job[0]; m++)
+      if (strncmp(def_job[m], "job_", 4) || mon_query_metric_ok(db, by, def_job[m]))
+        eff[ne++] = def_job[m];
   } else {
     for (size_t m = 0; m < sizeof def_proc / sizeof def_proc[0]; m++)
       eff[ne++] = def_proc[m];
@@ -561,11 +658,16 @@ int web_page(const char *dbpath, web_req *r, web_buf *w) {
     drill(&l, r, by, t.key[i], t.label[i], t.jobpk[i]);
     t.link[i] = l.b; /* NULL when there is nothing below */
   }
+  if (by == MON_BY_JOB && (frc = job_flags(db, &t, r->pe_threshold, why, sizeof why)) < 0) {
+    rows_free(&t);
+    mon_query_close(db);
+    return error_page(w, 500, frc == -2 ? why : "out of memory");
+  }
 
   head(w, "augur web");
   form(w, db, r, by, q.ncol, colname, eff, ne);
   crumbs(w, r);
-  if (r->job && job_summary(w, db, r->job) < 0) {
+  if (r->job && job_summary(w, db, r->job, r->pe_threshold) < 0) {
     status = 404;
     wb_printf(w, "<p class=\"err\" id=\"error\">no job #%lld in the database</p>\n", r->job);
   }

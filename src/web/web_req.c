@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mon.h"
 #include "web.h"
 
 const char *const web_view_names[WEB_NVIEW] = {"table", "bar", "line", "scatter"};
@@ -17,6 +18,7 @@ void web_req_init(web_req *r) {
   memset(r, 0, sizeof *r);
   r->by = -1;
   r->limit = 100;
+  r->pe_threshold = MON_PE_THRESHOLD_DEFAULT;
 }
 
 static int bad(web_req *r, const char *key, const char *why) {

@@ -313,6 +313,7 @@ static enum MHD_Result respond(server *s, struct MHD_Connection *c, const char *
   web_req *req = malloc(sizeof *req);
   if (!req) return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
   web_req_init(req);
+  req->pe_threshold = s->o->pe_threshold;
   collect k = {req, 0};
   MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, one_arg, &k);
   web_buf page = {0};

@@ -22,6 +22,7 @@
 #   6. the store API (augur-test-store, STORE) on SQLite and PostgreSQL:
 #      the same crafted records give the same rows
 #   7. a server that does not answer: augurd refuses to start, saying why
+#   8. a schema of version 1 migrated by augurd (efficiency columns, view)
 # Usage: postgres.sh [MPIEXEC APP]   (without them, no MPI job)
 MPIEXEC=${1:-}
 APP=${2:-}
@@ -238,7 +239,9 @@ if [ -n "${STORE:-}" ]; then
   Q='select j.record_uid, j.job_name, j.command, c.name, u.name, s.name, j.level, j.exit_status,
    j.nprocs, n.name, g.name, p.counter_note, p.pid, p.rank, p.nranks, p.maxrss_kb, p.task_clock,
    p.cycles, p.instructions, p.mpi_coll_ns, p.mpi_coll_calls, p.io_write_ns, p.io_bytes_written,
-   p.nthreads, t.slot, t.tid, t.cpu_ns, t.task_clock, t.cycles, t.nfolded, t.flags
+   p.nthreads, t.slot, t.tid, t.cpu_ns, t.task_clock, t.cycles, t.nfolded, t.flags,
+   j.pop_ranks, cast(j.pop_lb*1e9 as bigint), cast(j.pop_comm*1e9 as bigint),
+   cast(j.pop_pe*1e9 as bigint), cast(j.pop_run_ns as bigint), j.pop_note
    from job j join cluster c on c.id=j.cluster_id join "user" u on u.id=j.user_id
    join step s on s.job_id=j.id left join process p on p.step_id=s.id
    left join node n on n.id=p.node_id left join program g on g.id=p.program_id
@@ -268,6 +271,33 @@ assert "caf\ufffd 0" in pg[0] and "\\t" in pg[0], pg[0]
 print("store rows identical in SQLite and PostgreSQL:", len(pg))
 PY
 fi
+
+# 8. A database of schema version 1 (issue 24): the efficiency columns and
+#    the view's job_* columns taken away, the old view put back (the one in
+#    schema_v1.sql: the same template); augurd migrates it at start-up, the
+#    old jobs keep NULL efficiencies, a new MPI job gets them.
+stop_augurd
+DB="$CONN"
+sed -n 's/^CREATE VIEW process_derived AS/CREATE VIEW process_derived AS/p' \
+  "$(dirname "$0")/schema_v1.sql" >"$D/v1view.sql"
+sql "DROP VIEW process_derived; ALTER TABLE job DROP COLUMN pop_ranks, DROP COLUMN pop_run_ns,
+  DROP COLUMN pop_useful_avg_ns, DROP COLUMN pop_useful_max_ns, DROP COLUMN pop_lb,
+  DROP COLUMN pop_comm, DROP COLUMN pop_pe, DROP COLUMN pop_omp_pe, DROP COLUMN pop_note" ||
+  fail "cannot make a version 1 schema"
+"$PGBIN/psql" -X -q "$CONN" -f "$D/v1view.sql" || fail "cannot put the version 1 view back"
+OLDJOBS=$(sql 'select count(*) from job')
+start_augurd "$PORT"
+[ "$(sql "select count(*) from information_schema.columns where table_name='job' and column_name like 'pop%'")" = 9 ] ||
+  fail "augurd did not add the efficiency columns: $(tail -3 "$LOG")"
+[ "$(sql 'select count(*) from job where pop_pe is null')" = "$OLDJOBS" ] || fail "old jobs got figures"
+if [ -n "$MPIEXEC" ]; then
+  expect 0 - "$AUGUR" profile -- "$MPIEXEC" -n 2 "$APP" 0.05 "$D"
+  [ "$(sql 'select count(*) from job where pop_ranks=2 and pop_pe>0 and pop_pe<=1')" = 1 ] ||
+    fail "the MPI job after the migration has no efficiencies: $(sql 'select pop_ranks, pop_pe, pop_note from job')"
+  [ "$(sql 'select count(*) from process_derived where job_pe>0')" -ge 2 ] || fail "view without job_pe"
+fi
+expect 0 0 "$AUGUR" jobs --db "$CONN" --sort pe
+contains "$D/out" "CommE"
 
 # 7. Nobody answers: a clear refusal.
 expect 1 1 "$AUGURD" --listen 127.0.0.1:0 --key "$KEY" --db "postgresql://augur@127.0.0.1:1/augur"

@@ -47,6 +47,8 @@ p = py[-1]
 assert p["nthreads"] == 21, p["nthreads"]
 assert len(p["threads"]) == 8, len(p["threads"])
 assert p["threads"][7]["folded"] == 13, p["threads"][7]
+# slot 0 is the initial thread, never folded (a rank's POP figures need it)
+assert p["threads"][0]["tid"] == p["pid"] and p["threads"][0]["folded"] == 0, p["threads"][0]
 assert sum(t["cpu_ns"] for t in p["threads"]) > 0
 PY
 

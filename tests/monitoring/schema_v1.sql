@@ -1,0 +1,51 @@
+-- A monitoring database of schema version 1 (augur before issue 24: no
+-- efficiency columns, user_version 0) holding one non-MPI job, dumped from
+-- the integ branch's augurd (Python's sqlite3 iterdump). tests/monitoring/pop_jobs.sh
+-- migrates it.
+BEGIN TRANSACTION;
+CREATE TABLE cluster(id INTEGER PRIMARY KEY, name TEXT UNIQUE NOT NULL);
+INSERT INTO "cluster" VALUES(1,'old');
+CREATE TABLE job(id INTEGER PRIMARY KEY, record_uid TEXT UNIQUE NOT NULL, cluster_id INTEGER NOT NULL REFERENCES cluster(id), job_name TEXT NOT NULL, user_id INTEGER REFERENCES "user"(id), uid INTEGER, command TEXT, level INTEGER, start_ns INTEGER, end_ns INTEGER, exit_status INTEGER, nprocs INTEGER, counter_note TEXT, received_ns INTEGER);
+INSERT INTO "job" VALUES(1,'d85616c39bffc81758bf57da61b8df59',1,'augur-test-old-job',1,0,'true',2,1795874661497306279,1795874661816011716,0,1,'PAPI: Component containing event is disabled; cycles,instructions,loads,stores: perf: no hardware PMU; fp_ops: perf: no perf generic event',1795874661868257920);
+CREATE TABLE metric(name TEXT PRIMARY KEY, scope TEXT NOT NULL, unit TEXT NOT NULL, aggregations TEXT NOT NULL, preferred TEXT NOT NULL, derived TEXT, description TEXT NOT NULL);
+INSERT INTO "metric" VALUES('wall_s','process','s','avg,min,max,sum,stddev,balance','max','(end_ns-start_ns)/1e9','elapsed time of the process');
+INSERT INTO "metric" VALUES('cpu_s','process','s','avg,min,max,sum,stddev,balance','sum','(utime_us+stime_us)/1e6','user+system CPU time (rusage)');
+INSERT INTO "metric" VALUES('maxrss_kb','process','KiB','avg,min,max,sum','max',NULL,'peak resident memory');
+INSERT INTO "metric" VALUES('task_clock','process,thread','ns','avg,min,max,sum,stddev,balance','sum',NULL,'time on CPU (perf software event)');
+INSERT INTO "metric" VALUES('cycles','process,thread','count','avg,min,max,sum,stddev,balance','sum',NULL,'CPU cycles');
+INSERT INTO "metric" VALUES('instructions','process,thread','count','avg,min,max,sum,stddev,balance','sum',NULL,'instructions retired');
+INSERT INTO "metric" VALUES('fp_ops','process,thread','count','avg,min,max,sum','sum',NULL,'floating-point operations');
+INSERT INTO "metric" VALUES('loads','process,thread','count','avg,min,max,sum','sum',NULL,'load instructions');
+INSERT INTO "metric" VALUES('stores','process,thread','count','avg,min,max,sum','sum',NULL,'store instructions');
+INSERT INTO "metric" VALUES('l1_dcm','process,thread','count','avg,min,max,sum','sum',NULL,'L1 data cache misses');
+INSERT INTO "metric" VALUES('l2_dcm','process,thread','count','avg,min,max,sum','sum',NULL,'L2 data cache misses');
+INSERT INTO "metric" VALUES('tlb_dm','process,thread','count','avg,min,max,sum','sum',NULL,'data TLB misses');
+INSERT INTO "metric" VALUES('branches','process,thread','count','avg,min,max,sum','sum',NULL,'branch instructions');
+INSERT INTO "metric" VALUES('branch_misses','process,thread','count','avg,min,max,sum','sum',NULL,'mispredicted branches');
+INSERT INTO "metric" VALUES('mpi_s','process','s','avg,min,max,sum,stddev,balance','avg','(mpi_p2p_ns+mpi_wait_ns+mpi_coll_ns+mpi_init_fini_ns+mpi_other_ns)/1e9','time in MPI calls');
+INSERT INTO "metric" VALUES('compute_s','process','s','avg,min,max,sum,stddev,balance','balance','(end_ns-start_ns)/1e9-mpi_s-io_s','elapsed time outside MPI and I/O');
+INSERT INTO "metric" VALUES('io_s','process','s','avg,min,max,sum,stddev,balance','avg','(io_read_ns+io_write_ns+io_meta_ns+io_sync_ns)/1e9','time in I/O calls');
+INSERT INTO "metric" VALUES('ipc','process','ratio','avg,min,max','avg','1.0*instructions/cycles','instructions per cycle');
+INSERT INTO "metric" VALUES('mflops','process','Mflop/s','avg,min,max,sum','sum','fp_ops*1e3/(end_ns-start_ns)','floating-point rate');
+INSERT INTO "metric" VALUES('mpi_pct','process','%','avg,min,max,stddev','avg','100.0*(mpi_p2p_ns+mpi_wait_ns+mpi_coll_ns+mpi_init_fini_ns+mpi_other_ns)/(end_ns-start_ns)','share of the elapsed time in MPI');
+INSERT INTO "metric" VALUES('io_pct','process','%','avg,min,max,stddev','avg','100.0*(io_read_ns+io_write_ns+io_meta_ns+io_sync_ns)/(end_ns-start_ns)','share of the elapsed time in I/O');
+INSERT INTO "metric" VALUES('cpu_util','process','ratio','avg,min,max','avg','(utime_us+stime_us)*1e3/(end_ns-start_ns)','CPU time / elapsed time');
+INSERT INTO "metric" VALUES('l2_mpki','process','per 1000 ins','avg,min,max','avg','1000.0*l2_dcm/instructions','L2 misses per 1000 instructions');
+CREATE TABLE node(id INTEGER PRIMARY KEY, name TEXT UNIQUE NOT NULL);
+INSERT INTO "node" VALUES(1,'vm');
+CREATE TABLE process(id INTEGER PRIMARY KEY, step_id INTEGER NOT NULL REFERENCES step(id), node_id INTEGER REFERENCES node(id), program_id INTEGER REFERENCES program(id), counter_note TEXT, pid INTEGER, ppid INTEGER, rank INTEGER, nranks INTEGER, flags INTEGER, start_ns INTEGER, end_ns INTEGER, utime_us INTEGER, stime_us INTEGER, maxrss_kb INTEGER, minflt INTEGER, majflt INTEGER, nvcsw INTEGER, nivcsw INTEGER, inblock INTEGER, oublock INTEGER, ctr_mask INTEGER, nthreads INTEGER, io_bytes_read INTEGER, io_bytes_written INTEGER, task_clock INTEGER, cycles INTEGER, instructions INTEGER, fp_ops INTEGER, loads INTEGER, stores INTEGER, l1_dcm INTEGER, l2_dcm INTEGER, tlb_dm INTEGER, branches INTEGER, branch_misses INTEGER, mpi_p2p_ns INTEGER, mpi_p2p_calls INTEGER, mpi_wait_ns INTEGER, mpi_wait_calls INTEGER, mpi_coll_ns INTEGER, mpi_coll_calls INTEGER, mpi_init_fini_ns INTEGER, mpi_init_fini_calls INTEGER, mpi_other_ns INTEGER, mpi_other_calls INTEGER, io_read_ns INTEGER, io_read_calls INTEGER, io_write_ns INTEGER, io_write_calls INTEGER, io_meta_ns INTEGER, io_meta_calls INTEGER, io_sync_ns INTEGER, io_sync_calls INTEGER);
+INSERT INTO "process" VALUES(1,1,1,1,'PAPI: Component containing event is disabled; cycles,instructions,loads,stores: perf: no hardware PMU; fp_ops: perf: no perf generic event',28749,28748,-1,-1,0,1795874661620889646,1795874661800125300,8097,16194,4460,443,2,4,4,240,0,1,1,0,0,115859,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0);
+CREATE TABLE program(id INTEGER PRIMARY KEY, name TEXT UNIQUE NOT NULL);
+INSERT INTO "program" VALUES(1,'/usr/bin/true');
+CREATE TABLE step(id INTEGER PRIMARY KEY, job_id INTEGER NOT NULL REFERENCES job(id), name TEXT NOT NULL);
+INSERT INTO "step" VALUES(1,1,'0');
+CREATE TABLE thread(id INTEGER PRIMARY KEY, process_id INTEGER NOT NULL REFERENCES process(id), slot INTEGER, tid INTEGER, start_ns INTEGER, end_ns INTEGER, cpu_ns INTEGER, mpi_ns INTEGER, io_ns INTEGER, nfolded INTEGER, flags INTEGER, task_clock INTEGER, cycles INTEGER, instructions INTEGER, fp_ops INTEGER, loads INTEGER, stores INTEGER, l1_dcm INTEGER, l2_dcm INTEGER, tlb_dm INTEGER, branches INTEGER, branch_misses INTEGER);
+INSERT INTO "thread" VALUES(1,1,0,28749,1795874661800016935,1795874661800126101,24278688,0,0,0,0,115859,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL);
+CREATE TABLE "user"(id INTEGER PRIMARY KEY, name TEXT UNIQUE NOT NULL);
+INSERT INTO "user" VALUES(1,'root');
+CREATE INDEX job_by_name ON job(cluster_id, job_name);
+CREATE INDEX step_by_job ON step(job_id);
+CREATE INDEX process_by_step ON process(step_id);
+CREATE INDEX thread_by_process ON thread(process_id);
+CREATE VIEW process_derived AS SELECT p.*, (p.end_ns-p.start_ns)/1e9 AS wall_s, (p.utime_us+p.stime_us)/1e6 AS cpu_s, (p.mpi_p2p_ns+p.mpi_wait_ns+p.mpi_coll_ns+p.mpi_init_fini_ns+p.mpi_other_ns)/1e9 AS mpi_s, (p.io_read_ns+p.io_write_ns+p.io_meta_ns+p.io_sync_ns)/1e9 AS io_s, (p.end_ns-p.start_ns-p.mpi_p2p_ns-p.mpi_wait_ns-p.mpi_coll_ns-p.mpi_init_fini_ns-p.mpi_other_ns-p.io_read_ns-p.io_write_ns-p.io_meta_ns-p.io_sync_ns)/1e9 AS compute_s, 1.0*p.instructions/NULLIF(p.cycles,0) AS ipc, p.fp_ops*1e3/NULLIF(p.end_ns-p.start_ns,0) AS mflops, 100.0*(p.mpi_p2p_ns+p.mpi_wait_ns+p.mpi_coll_ns+p.mpi_init_fini_ns+p.mpi_other_ns)/NULLIF(p.end_ns-p.start_ns,0) AS mpi_pct, 100.0*(p.io_read_ns+p.io_write_ns+p.io_meta_ns+p.io_sync_ns)/NULLIF(p.end_ns-p.start_ns,0) AS io_pct, (p.utime_us+p.stime_us)*1e3/NULLIF(p.end_ns-p.start_ns,0) AS cpu_util, 1000.0*p.l2_dcm/NULLIF(p.instructions,0) AS l2_mpki, s.job_id AS job_pk, s.name AS step, n.name AS node, g.name AS program FROM process p JOIN step s ON s.id=p.step_id LEFT JOIN node n ON n.id=p.node_id LEFT JOIN program g ON g.id=p.program_id;
+COMMIT;
