@@ -114,7 +114,9 @@ done
 # total (rank 0, barrier to end of loop: no start-up, no flush), plain vs
 # recorded, per build; 1 rank x 2 threads and 2 ranks x 1 thread (both a
 # thread per core on 2 cores: 2 x 2 would measure the scheduler).
-STENCIL=${STENCIL:--n 300 -x 512 -y 512}
+# Runs of 1-11 s (gcc's build is about 4 x faster than clang's): shorter
+# runs measure the recorder's start and end more than its cost per region.
+STENCIL=${STENCIL:--n 3000 -x 1024 -y 1024}
 echo
 echo "omp_stencil ($F, $STENCIL): the program's own total, seconds"
 printf '  %-7s %-22s %10s %13s %10s %10s  %s\n' build shape plain "plain libomp" recorded overhead \
