@@ -143,6 +143,8 @@ if top and got == pattern:
     check(line == want, "ON: at line %s, expected %d (after @augur:%s.%s)" % (line, want, app,
                                                                             where[CC]))
     ts = top["thread_seconds"]
+    # for bench/diagnose/omp_accuracy.sh: augur's lost time against the program's
+    print("accuracy: case=%s cc=%s pattern=%s augur=%.6f measured=%.6f" % (CASE, CC, got, ts, lost))
     check(ts >= 0.25 * lost, "ON: %.4f thread-seconds lost >= a quarter of the measured %.4f"
           % (ts, lost))
 _, _, off = run(app, args + ["--off"], "off")

@@ -100,10 +100,17 @@ static int rank_groups(dx *d, uint32_t r, const augur_rank_states *s, uint32_t c
             x->count))
       return -1;
   }
-  for (size_t i = 0; i < s->nmpi_serial; i++)
-    if (add(d, AUGUR_DX_MPI_SERIAL, r, s->mpi_serial[i].callsite, 0, (T - 1) * s->mpi_serial[i].ns,
-            T, s->mpi_serial[i].count))
-      return -1;
+  /* MPI outside regions: between the first fork and the last join, and
+   * before or after them at a call site that is also called in between
+   * (a loop whose first exchange precedes its first region, as in
+   * pg_omp_masteronly); a call site met only there is set-up or
+   * teardown. An MPI record is the call's own span: no runtime start-up
+   * in it, unlike the serial sections' edges, which stay out. */
+  for (size_t i = 0; i < s->nmpi_serial; i++) {
+    const augur_omp_csite *x = &s->mpi_serial[i];
+    uint64_t ns = x->ns ? x->ns + x->edge_ns : 0;
+    if (add(d, AUGUR_DX_MPI_SERIAL, r, x->callsite, 0, (T - 1) * ns, T, x->count)) return -1;
+  }
   return 0;
 }
 
