@@ -56,10 +56,11 @@ static size_t barrier(augur_event *ev, uint32_t thread, uint64_t t0, uint64_t t1
  * Window [100, 100000]. Serial 100..1000 around MPI_Barrier 200..400 at
  * CS_MPI (counted: the loop's site); the initial thread's OMP_THREAD_BEGIN
  * at 600: its serial 100..600 is set-up (not counted), 600..1000 (400) is
- * the first section, before region A. Region A (CS_A, id 1, 2 asked): fork 1000, thread 1 created
- * in it (1050: no fork/join counted), members start 1000 and 1100, arrive at the closing barrier
- * 3000 and 5100: thread 0 waits 2100, of which 2000 from working 2000 against 4000 (imbalance) and
- * 100 from thread 1's late start; join 5300, thread 1's ends late (at the next fork). Serial
+ * the first section, before region A. Region A (CS_A, id 1, 2 asked): fork 1000, thread 1 created in
+ * it (1050: no fork/join counted), members start 1000 and 1100, arrive at
+ * the closing barrier 3000 and 5100: thread 0 waits 2100, of which 2000
+ * from working 2000 against 4000 (imbalance) and 100 from thread 1's late
+ * start; join 5300, thread 1's ends late (at the next fork). Serial
  * 5300..6000 and 6500..7000 (1200) around MPI_Barrier 6000..6500 (500).
  * Region B (CS_B, id 2, 4 asked, team 2): fork 7000, members start 7050
  * (fork 100); critical (CS_CRIT): thread 0 holds it 7100..8100, thread 1
