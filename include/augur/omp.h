@@ -98,7 +98,7 @@ typedef struct augur_omp_site {
 typedef struct augur_omp_csite {
   uint64_t callsite;
   uint64_t callsite2; /* serial sections: the region before them (0: none) */
-  uint64_t ns;        /* between the runtime's start (its first fork for MPI) and the last join */
+  uint64_t ns;        /* between the rank's first fork and its last join */
   uint64_t edge_ns;   /* before the first fork or after the last join */
   uint64_t count;
 } augur_omp_csite;

@@ -53,10 +53,8 @@ static size_t barrier(augur_event *ev, uint32_t thread, uint64_t t0, uint64_t t1
 }
 
 /* One rank's OpenMP records, by thread (the merged order is the reader's).
- * Window [100, 100000]. Serial 100..1000 around MPI_Barrier 200..400 at
- * CS_MPI (counted: the loop's site); the initial thread's OMP_THREAD_BEGIN
- * at 600: its serial 100..600 is set-up (not counted), 600..1000 (400) is
- * the first section, before region A. Region A (CS_A, id 1, 2 asked): fork 1000, thread 1 created in
+ * Window [100, 100000]. Serial 100..1000 (before the first region: not
+ * counted) around MPI_Barrier 200..400 at CS_MPI (counted: the loop's site). Region A (CS_A, id 1, 2 asked): fork 1000, thread 1 created in
  * it (1050: no fork/join counted), members start 1000 and 1100, arrive at
  * the closing barrier 3000 and 5100: thread 0 waits 2100, of which 2000
  * from working 2000 against 4000 (imbalance) and 100 from thread 1's late
@@ -73,7 +71,6 @@ static size_t barrier(augur_event *ev, uint32_t thread, uint64_t t0, uint64_t t1
 static size_t omp_records(augur_event *ev, uint32_t thread) {
   size_t n = 0;
   if (thread == 0) {
-    ev[n++] = omp(AUGUR_EV_OMP_THREAD_BEGIN, 0, 600); /* the runtime is up */
     ev[n++] = region(AUGUR_EV_OMP_FORK, 0, 1000, 1, 2);
     ev[n - 1].callsite = CS_A;
     ev[n++] = region(AUGUR_EV_OMP_ITASK_BEGIN, 0, 1000, 1, 0);
@@ -211,15 +208,13 @@ static void patterns(void **state) {
   /* B asked for 4 threads, ran 2 over 5200: 2 x 5200 thread-ns, of 4 */
   f = at(d, AUGUR_DX_OMP_LIMITED, 0x100 * CS_B);
   lost(f, 10400, 4);
-  /* the first section: from the runtime's start (600) to A's fork (1000) */
-  lost(at(d, AUGUR_DX_OMP_SERIAL, 0x100 * CS_A), 400, 2);
-  /* nothing else of OpenMP: A asked for 2, the set-up and the end are not serial */
+  /* nothing else of OpenMP: A asked for 2, the edges are not serial */
   size_t omp = 0;
   for (size_t i = 0; i < d->nfindings; i++) {
     omp += d->findings[i].pattern >= AUGUR_DX_FIRST_OMP;
     if (i) assert_true(d->findings[i].seconds <= d->findings[i - 1].seconds);
   }
-  assert_int_equal(omp, 9);
+  assert_int_equal(omp, 8);
   assert_int_equal(d->findings[0].pattern, AUGUR_DX_OMP_LIMITED); /* the largest */
   int oversubscribed = 0;
   for (size_t i = 0; i < d->nnotes; i++)

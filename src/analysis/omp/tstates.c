@@ -105,9 +105,6 @@ struct augur_tstates {
   /* the initial thread since its last join (or the window's start): serial
    * time, MPI time per call site; the region it joined last; regions forked */
   uint64_t serial_acc, prev_region, forks;
-  /* the initial thread's serial time before its OMP_THREAD_BEGIN (the
-   * program's set-up and the runtime's start-up): an edge, never a section */
-  uint64_t serial_pre;
   csites mpi_pending;
 };
 
@@ -489,14 +486,11 @@ static int omp_record(augur_tstates *b, thr *th, const augur_event *ev) {
   case AUGUR_EV_OMP_FORK: {
     charge(b, th, t, top_state(th));
     if (is_initial(b, th) && !forked(th)) { /* the section outside regions before it ends */
-      /* The first section: from the runtime's start (the initial thread's
-       * OMP_THREAD_BEGIN; the window's start when the runtime started
-       * before it) to the first fork, as between regions (docs/diagnose.md). */
       int edge = b->forks++ == 0;
-      if ((b->serial_acc || b->serial_pre) &&
-          csites_add(&b->serial, ev->callsite, b->prev_region, b->serial_acc, b->serial_pre, 1))
+      if (b->serial_acc && csites_add(&b->serial, ev->callsite, b->prev_region,
+                                      edge ? 0 : b->serial_acc, edge ? b->serial_acc : 0, 1))
         return -1;
-      b->serial_acc = b->serial_pre = 0;
+      b->serial_acc = 0;
       if (csites_move(&b->mpi_serial, &b->mpi_pending, edge)) return -1;
     }
     inst *in = inst_open(b, ev->req, ev->callsite, slot, t);
@@ -577,13 +571,7 @@ static int omp_record(augur_tstates *b, thr *th, const augur_event *ev) {
   }
   if (member && ev->type == AUGUR_EV_OMP_SYNC_BEGIN && is_barrier(ev->tag))
     arrive(in, f->member, th, t);
-  if (ev->type == AUGUR_EV_OMP_THREAD_BEGIN) {
-    th->born = t;
-    if (is_initial(b, th) && !b->forks) { /* what came before the runtime: an edge */
-      b->serial_pre += b->serial_acc;
-      b->serial_acc = 0;
-    }
-  }
+  if (ev->type == AUGUR_EV_OMP_THREAD_BEGIN) th->born = t;
   if (ev->type == AUGUR_EV_OMP_MUTEX_ACQUIRE) {
     th->mutex_t = t;
     th->mutex_cs = ev->callsite;
