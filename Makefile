@@ -55,7 +55,7 @@ check-asan:
 check-fuzz:
 	CC=clang cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=Debug -DAUGUR_FUZZ=ON -DAUGUR_MPI=OFF >/dev/null
 	cmake --build $(FUZZ) -j $(JOBS)
-	cd $(FUZZ) && ctest --output-on-failure -L 'fuzz|resolve' --timeout 300
+	cd $(FUZZ) && ctest --output-on-failure -j 2 -L 'fuzz|resolve' --timeout 300
 
 check-format:
 	@scripts/check-format.sh
