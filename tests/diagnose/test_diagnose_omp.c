@@ -54,20 +54,17 @@ static size_t barrier(augur_event *ev, uint32_t thread, uint64_t t0, uint64_t t1
 
 /* One rank's OpenMP records, by thread (the merged order is the reader's).
  * Window [100, 100000]. Serial 100..1000 (before the first region: not
- * counted) around MPI_Barrier 200..400 at CS_MPI (counted: the loop's site). Region A (CS_A, id 1, 2 asked): fork 1000, thread 1 created in
- * it (1050: no fork/join counted), members start 1000 and 1100, arrive at
- * the closing barrier 3000 and 5100: thread 0 waits 2100, of which 2000
- * from working 2000 against 4000 (imbalance) and 100 from thread 1's late
- * start; join 5300, thread 1's ends late (at the next fork). Serial
- * 5300..6000 and 6500..7000 (1200) around MPI_Barrier 6000..6500 (500).
- * Region B (CS_B, id 2, 4 asked, team 2): fork 7000, members start 7050
- * (fork 100); critical (CS_CRIT): thread 0 holds it 7100..8100, thread 1
- * waits 7300..8100 (800), holds it to 9000; thread 0 runs a single
- * (CS_SINGLE) 8100..10000, thread 1 skips it and waits at its barrier
- * 9000..10000 (1000, serial); closing barrier: thread 1 arrives 11050,
- * thread 0 12050 (1000, imbalance); join 12200: 2 x 150 of join. After it
- * serial, MPI_Barrier 13000..13500 at CS_END (after the last region, a site
- * met only there: teardown, not counted). */
+ * counted) around MPI_Barrier 200..400 at CS_MPI (counted: the loop's site). Region A (CS_A, id 1,
+ * 2 asked): fork 1000, thread 1 created in it (1050: no fork/join counted), members start 1000 and
+ * 1100, arrive at the closing barrier 3000 and 5100: thread 0 waits 2100, of which 2000 from
+ * working 2000 against 4000 (imbalance) and 100 from thread 1's late start; join 5300, thread 1's
+ * ends late (at the next fork). Serial 5300..6000 and 6500..7000 (1200) around MPI_Barrier
+ * 6000..6500 (500). Region B (CS_B, id 2, 4 asked, team 2): fork 7000, members start 7050 (fork
+ * 100); critical (CS_CRIT): thread 0 holds it 7100..8100, thread 1 waits 7300..8100 (800), holds it
+ * to 9000; thread 0 runs a single (CS_SINGLE) 8100..10000, thread 1 skips it and waits at its
+ * barrier 9000..10000 (1000, serial); closing barrier: thread 1 arrives 11050, thread 0 12050
+ * (1000, imbalance); join 12200: 2 x 150 of join. After it serial, MPI_Barrier 13000..13500 at
+ * CS_END (after the last region, a site met only there: teardown, not counted). */
 static size_t omp_records(augur_event *ev, uint32_t thread) {
   size_t n = 0;
   if (thread == 0) {
