@@ -217,6 +217,12 @@ static double sampled(const augur_sig_phase *sp, const phase_pred *q) {
   return sp->base_seconds * q->timed_s / sp->sample_seconds;
 }
 
+/* A phase's sample counts in the spread of the speed when its timed
+ * repetitions took at least this long in the base run (seconds): below it, one
+ * descheduling of a rank (a time slice of 1-4 ms on a busy host) moves the
+ * ratio by more than the factor speed_varies() reports. */
+#define SPREAD_MIN_SAMPLE_S 1e-3
+
 /* How fast this run goes against the base run, from every repetition timed
  * here of a global phase whose sample is known and typical (version 3:
  * exactly the planned repetitions timed, SAMPLE_SECONDS within the factor
@@ -225,47 +231,33 @@ static double sampled(const augur_sig_phase *sp, const phase_pred *q) {
  * time, as the irregular mode's scale). More samples than one phase's
  * window, which may be a single repetition. Untypical windows stay out, as
  * in sampled(): a tiny base time magnifies a repetition counted differently
- * (NPB MG A: 22 us there, 57 ms here). 0: none known. */
-static double speed(const augur_signature *s, const prediction *p) {
+ * (NPB MG A: 22 us there, 57 ms here). Returns 0 when none is known.
+ *
+ * The same pass sets the spread: P->slow and P->fast, the slowest and
+ * fastest of those phases' own speeds (0 when fewer than two phases have a
+ * sample of SPREAD_MIN_SAMPLE_S). The pooled speed assumes the machine ran
+ * the whole run at one speed: phases whose speeds differ by more than the
+ * factor 1 + AUGUR_SIGNATURE_TYPICAL (the factor within which a sample is
+ * typical of its phase) say that it did not (the load changed during the
+ * run, or the phases scale differently here), and predict says so with the
+ * PET the two extremes would give. */
+static double speed(const augur_signature *s, prediction *p) {
   double here = 0, there = 0;
+  int n = 0;
+  p->slow = p->fast = 0;
   for (uint32_t i = 0; i < s->nphases; i++) {
     const augur_sig_phase *sp = &s->phase[i];
     const phase_pred *q = &p->ph[i];
     if (!sample_known(sp, q)) continue;
     here += q->timed_s * q->measured;
     there += sp->sample_seconds * q->measured;
-  }
-  return here > 0 && there > 0 ? here / there : 0;
-}
-
-/* A phase's sample counts in the spread of the speed when its timed
- * repetitions took at least this long in the base run (seconds): below it, one
- * descheduling of a rank (a time slice of 1-4 ms on a busy host) moves the
- * ratio by more than the factor that spread() reports. */
-#define SPREAD_MIN_SAMPLE_S 1e-3
-
-/* The slowest and fastest speed among the phases speed() pools, each over
- * its own timed repetitions (*SLOW, *FAST; 0 when fewer than two phases
- * have a sample of SPREAD_MIN_SAMPLE_S). The pooled speed assumes the
- * machine ran the whole run at one speed: phases whose speeds differ by
- * more than the factor 1 + AUGUR_SIGNATURE_TYPICAL (the factor within
- * which a sample is typical of its phase) say that it did not (the load
- * changed during the run, or the phases scale differently here), and
- * predict says so with the PET the two extremes would give. */
-static void spread(const augur_signature *s, const prediction *p, double *slow, double *fast) {
-  int n = 0;
-  *slow = *fast = 0;
-  for (uint32_t i = 0; i < s->nphases; i++) {
-    const augur_sig_phase *sp = &s->phase[i];
-    const phase_pred *q = &p->ph[i];
-    double there = sp->sample_seconds * q->measured;
-    if (!sample_known(sp, q) || there < SPREAD_MIN_SAMPLE_S) continue;
+    if (sp->sample_seconds * q->measured < SPREAD_MIN_SAMPLE_S) continue;
     double v = q->timed_s / sp->sample_seconds;
-    if (!n++) *slow = *fast = v;
-    if (v > *slow) *slow = v;
-    if (v < *fast) *fast = v;
+    if (!n++ || v > p->slow) p->slow = v;
+    if (n == 1 || v < p->fast) p->fast = v;
   }
-  if (n < 2) *slow = *fast = 0;
+  if (n < 2) p->slow = p->fast = 0;
+  return here > 0 && there > 0 ? here / there : 0;
 }
 
 /* Do the phases' speeds differ by more than a sample's typical factor? */
@@ -277,7 +269,7 @@ static int speed_varies(const prediction *p) {
  * remaining" predicted scales with it; the phases' sum (with measured
  * PhaseET) only in its base x scale terms, so there PET is kept. */
 static double pet_at(const prediction *p, double v) {
-  if (!strcmp(p->source, "run + remaining") && p->from == FROM_CURVES && p->scale > 0)
+  if (p->from == FROM_CURVES && p->scale > 0) /* set by run_plus_remaining() only */
     return p->pet + p->remaining * (v / p->scale - 1);
   return p->pet;
 }
@@ -322,7 +314,7 @@ static void predict(const augur_signature *s, const augur_sigresult *r, double s
   }
   finish(s, r, set, tgt, p);
   run_plus_remaining(s, r, p);
-  if (r->stopped) spread(s, p, &p->slow, &p->fast);
+  if (!r->stopped) p->slow = p->fast = 0; /* a full run: no spread to report */
 }
 
 /* The weight and base PhaseET the table shows for phase I: the phase's,

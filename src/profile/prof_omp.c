@@ -25,6 +25,19 @@ int prof_omp_active(void) {
   return atomic_load_explicit(&active, memory_order_relaxed);
 }
 
+/* One scope of the calling thread: its begin time in *T0 (0: not open),
+ * its length added to *SUM at its end (its owner thread only writes both). */
+static void span(_Atomic uint64_t *t0, _Atomic uint64_t *sum, ompt_scope_endpoint_t endpoint) {
+  uint64_t now = prof_mono_ns();
+  if (endpoint == ompt_scope_begin) {
+    atomic_store_explicit(t0, now, memory_order_relaxed);
+    return;
+  }
+  uint64_t begin = PROF_GET(*t0);
+  if (begin) PROF_ADD(*sum, now - begin);
+  atomic_store_explicit(t0, 0, memory_order_relaxed);
+}
+
 static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,
                              ompt_data_t *task, unsigned int team, unsigned int index, int flags) {
   (void)parallel;
@@ -34,15 +47,8 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
   if (flags & ompt_task_initial) return; /* the initial task is no region */
   prof_thread *t = prof_self();
   if (!t) return;
-  uint64_t now = prof_mono_ns();
-  if (endpoint == ompt_scope_begin) {
-    atomic_store_explicit(&t->omp, 1, memory_order_relaxed);
-    atomic_store_explicit(&t->omp_task_t0, now, memory_order_relaxed);
-  } else {
-    uint64_t t0 = PROF_GET(t->omp_task_t0);
-    if (t0) PROF_ADD(t->omp_task_ns, now - t0);
-    atomic_store_explicit(&t->omp_task_t0, 0, memory_order_relaxed);
-  }
+  if (endpoint == ompt_scope_begin) atomic_store_explicit(&t->omp, 1, memory_order_relaxed);
+  span(&t->omp_task_t0, &t->omp_task_ns, endpoint);
 }
 
 static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
@@ -52,15 +58,7 @@ static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t e
   (void)task;
   (void)codeptr;
   prof_thread *t = prof_self();
-  if (!t) return;
-  uint64_t now = prof_mono_ns();
-  if (endpoint == ompt_scope_begin) {
-    atomic_store_explicit(&t->omp_wait_t0, now, memory_order_relaxed);
-  } else {
-    uint64_t t0 = PROF_GET(t->omp_wait_t0);
-    if (t0) PROF_ADD(t->omp_wait_ns, now - t0);
-    atomic_store_explicit(&t->omp_wait_t0, 0, memory_order_relaxed);
-  }
+  if (t) span(&t->omp_wait_t0, &t->omp_wait_ns, endpoint);
 }
 
 /* The encountering thread: a region's time outside its own implicit task
