@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,7 @@ typedef struct phase_pred {
 typedef struct prediction {
   double pet, set, pre, rest, scale;
   double slow, fast;  /* the slowest and fastest phase's speed in the pool (0: fewer than 2) */
+  double pet_own;     /* PET with each phase to come at its own speed (own_speed()) */
   uint32_t pet_rank;  /* irregular: the rank whose sum is PET's phase part */
   double launch;      /* SET - the ranks' own run: mpiexec start-up and exit */
   int pre_measured;   /* some phase was seen, so pre is a measurement */
@@ -92,6 +94,8 @@ static void finish(const augur_signature *s, const augur_sigresult *r, double se
   if (!r->stopped) p->pet = set;
 }
 
+static double own_speed(const augur_sig_phase *sp, const phase_pred *q, double pool);
+
 /* A run that stopped early has already run everything before the stop: that
  * part is measured (the ranks' own time up to the stop), and only the
  * repetitions still to come are predicted. With a version 4 signature those
@@ -105,8 +109,9 @@ static void finish(const augur_signature *s, const augur_sigresult *r, double se
  * charged in the share that remains. Needs every phase's seen count
  * (results version 3); global mode only. */
 static void run_plus_remaining(const augur_signature *s, const augur_sigresult *r, prediction *p) {
+  p->pet_own = p->pet;
   if (!r->stopped || (s->irregular && r->irregular)) return;
-  double remain = 0, done = 0, all = 0;
+  double remain = 0, done = 0, all = 0, own = 0;
   int curves = 0;
   for (uint32_t i = 0; i < s->nphases; i++) {
     if (p->ph[i].seen < 0) return; /* predict() found no count for it */
@@ -117,9 +122,11 @@ static void run_plus_remaining(const augur_signature *s, const augur_sigresult *
       curves = 1;
       left = augur_sig_base_left(sp, seen) * p->scale;
       whole = augur_sig_base_left(sp, 0) * p->scale;
+      own += left / p->scale * own_speed(sp, &p->ph[i], p->scale);
     } else {
       left = p->ph[i].phase_s * (double)(w - seen);
       whole = p->ph[i].phase_s * (double)w;
+      own += left;
     }
     remain += left;
     done += whole - left;
@@ -128,6 +135,7 @@ static void run_plus_remaining(const augur_signature *s, const augur_sigresult *
   double rest = all > 0 ? p->rest * (1 - done / all) : p->rest;
   p->remaining = remain + rest;
   p->pet = r->run_seconds + p->remaining + p->launch;
+  p->pet_own = r->run_seconds + own + rest + p->launch;
   p->source = "run + remaining";
   p->from = curves ? FROM_CURVES : FROM_PHASES;
 }
@@ -260,18 +268,28 @@ static double speed(const augur_signature *s, prediction *p) {
   return here > 0 && there > 0 ? here / there : 0;
 }
 
-/* Do the phases' speeds differ by more than a sample's typical factor? */
-static int speed_varies(const prediction *p) {
-  return p->fast > 0 && p->slow > p->fast * (1 + AUGUR_SIGNATURE_TYPICAL);
+/* Phase SP's own speed: its timed repetitions here over the same ones in the
+ * base run, when its sample is known (sample_known()) and took
+ * SPREAD_MIN_SAMPLE_S or more there; else the pooled speed POOL. */
+static double own_speed(const augur_sig_phase *sp, const phase_pred *q, double pool) {
+  if (!sample_known(sp, q) || sp->sample_seconds * q->measured < SPREAD_MIN_SAMPLE_S) return pool;
+  return q->timed_s / sp->sample_seconds;
 }
 
-/* PET had the speed been V instead of the pooled one: what "run +
- * remaining" predicted scales with it; the phases' sum (with measured
- * PhaseET) only in its base x scale terms, so there PET is kept. */
-static double pet_at(const prediction *p, double v) {
-  if (p->from == FROM_CURVES && p->scale > 0) /* set by run_plus_remaining() only */
-    return p->pet + p->remaining * (v / p->scale - 1);
-  return p->pet;
+/* PAS2P's accuracy goal: seed 000 reports a mean PETE of 2.7-8.9 % over its
+ * tables, issue 21 asks for 5 % on NPB. A prediction that moves by more than
+ * this when one assumption changes is not within the goal. */
+#define PETE_GOAL 0.05
+
+/* Does PET hinge on the pooled speed? The pool weighs the phases as the
+ * timed sample weighs them (the set-up, timed once, may dominate it); the
+ * time to come weighs them by the repetitions left. When each phase to come
+ * at its own speed moves PET by more than PETE_GOAL, one speed does not stand
+ * for the rest of the run (the load changed during the run, or the phases
+ * scale differently here). Only "run + remaining" from the curves uses the
+ * pooled speed for the phases to come; otherwise P->pet_own is P->pet. */
+static int speed_varies(const prediction *p) {
+  return p->from == FROM_CURVES && p->fast > 0 && fabs(p->pet_own - p->pet) > PETE_GOAL * p->pet;
 }
 
 static void predict(const augur_signature *s, const augur_sigresult *r, double set, prediction *p) {
@@ -359,8 +377,9 @@ static void print_text(const char *sigpath, const augur_signature *s, const augu
     if (speed_varies(p))
       printf("warning: the phases ran at %.2f to %.2f x their base time, not at one speed (the "
              "load changed during the run, or the phases scale differently here): PET takes the "
-             "pooled %.2f x; at the extremes it would be %.6f to %.6f s\n",
-             p->fast, p->slow, p->scale, pet_at(p, p->fast), pet_at(p, p->slow));
+             "pooled %.2f x for all that remains; with each phase at its own speed it would be "
+             "%.6f s (%+.1f %%)\n",
+             p->fast, p->slow, p->scale, p->pet_own, 100.0 * (p->pet_own - p->pet) / p->pet);
   } else {
     printf("%s: %u ranks, %u phases; the signature run went to the end of the program", sigpath,
            s->nranks, s->nphases);
@@ -412,11 +431,12 @@ static void print_json(const augur_signature *s, const augur_sigresult *r, const
          from_token[p->from]);
   if (p->fast > 0)
     printf("\"speed_range\": [%.9f, %.9f], \"speed_varies\": %s, "
-           "\"pet_range_seconds\": [%.9f, %.9f], ",
-           p->fast, p->slow, speed_varies(p) ? "true" : "false", pet_at(p, p->fast),
-           pet_at(p, p->slow));
+           "\"pet_own_speeds_seconds\": %.9f, \"pet_range_seconds\": [%.9f, %.9f], ",
+           p->fast, p->slow, speed_varies(p) ? "true" : "false", p->pet_own,
+           fmin(p->pet, p->pet_own), fmax(p->pet, p->pet_own));
   else
-    printf("\"speed_range\": null, \"speed_varies\": false, \"pet_range_seconds\": null, ");
+    printf("\"speed_range\": null, \"speed_varies\": false, \"pet_own_speeds_seconds\": null, "
+           "\"pet_range_seconds\": null, ");
   if (irr) printf("\"pet_rank\": %u, ", p->pet_rank);
   printf("\"phases\": [");
   for (uint32_t i = 0; i < s->nphases; i++)

@@ -7,7 +7,9 @@ signature it ran (docs/signature.md, "The speed and the repetitions to come"):
   - remaining = scale x the curves' base time after `seen` (PhaseET per
     repetition for a phase without a curve) + rest x the share left;
   - speed_range: the fastest and slowest phase's own speed (samples of 1 ms
-    or more), speed_varies beyond the factor 1.25, and the PET at each.
+    or more); pet_own_speeds_seconds: PET with each phase to come at its own
+    speed (the pool for a phase without one); speed_varies when that moves
+    PET by more than 5 %; pet_range_seconds spans the two PETs.
 usage: remaining.py SIGNATURE PREDICTION_JSON"""
 import json
 import sys
@@ -49,22 +51,36 @@ for q in pred["phases"]:
 if here > 0:
     assert abs(pred["scale"] - here / there) <= 1e-5 * here / there, (pred["scale"], here / there)
 # The spread: the slowest and fastest of those phases' own speeds, over the
-# phases whose sample took 1 ms or more in the base run; it varies beyond the
-# factor 1.25 (AUGUR_SIGNATURE_TYPICAL); the PET range scales the remaining time.
-own = []
+# phases whose sample took 1 ms or more in the base run.
+own = {}
 for q in pred["phases"]:
     _, _, k, sample, _ = line[q["id"]]
     if q["status"] == "measured" and q["measured"] == k and sample > 0 and \
             not q["untypical_sample"] and sample * q["measured"] >= 1e-3:
-        own.append(q["timed_seconds"] / sample)
+        own[q["id"]] = q["timed_seconds"] / sample
 if pred["stopped_early"] and len(own) >= 2:
     lo, hi = pred["speed_range"]
-    assert abs(lo - min(own)) <= 1e-5 * lo and abs(hi - max(own)) <= 1e-5 * hi, (own, lo, hi)
-    assert pred["speed_varies"] == (hi > lo * 1.25), pred
+    sp = list(own.values())
+    assert abs(lo - min(sp)) <= 1e-5 * lo and abs(hi - max(sp)) <= 1e-5 * hi, (own, lo, hi)
+    po = pred["pet_own_speeds_seconds"]
     if pred["remaining_from"] == "base run x scale":
-        for v, t in zip((lo, hi), pred["pet_range_seconds"]):
-            want = pred["pet_seconds"] + pred["remaining_seconds"] * (v / pred["scale"] - 1)
-            assert abs(t - want) <= 1e-5 * want, (t, want)
+        # Each phase's repetitions to come at its own speed, the pool for the rest.
+        k = pred["scale"]
+        o = done = whole = 0.0
+        for q in pred["phases"]:
+            w = line[q["id"]][0]
+            lq = left(q["id"], q["phase_seconds"] / k, min(q["seen"], w))
+            aq = left(q["id"], q["phase_seconds"] / k, 0)
+            v = own.get(q["id"], k) if line[q["id"]][4] else k  # no curve: PhaseET here
+            o, done, whole = o + lq * v, done + (aq - lq) * k, whole + aq * k
+        want = pred["run_seconds"] + o + pred["rest_seconds"] * (1 - done / whole) + \
+            pred["launch_seconds"]
+        assert abs(po - want) <= 1e-5 * want, (po, want)
+        assert pred["speed_varies"] == (abs(po - pred["pet_seconds"]) > 0.05 * pred["pet_seconds"])
+    else:
+        assert pred["speed_varies"] is False and po == pred["pet_seconds"], pred
+    a, b = pred["pet_range_seconds"]
+    assert a == min(po, pred["pet_seconds"]) and b == max(po, pred["pet_seconds"]), pred
 else:
     assert pred["speed_range"] is None and pred["speed_varies"] is False, pred
 if pred["pet_source"] == "run + remaining":
