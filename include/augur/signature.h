@@ -39,6 +39,11 @@ extern "C" {
  * never ends before the warm-up and K repetitions of the earliest repeating
  * phase (a short run's SET/AET is then above the share). */
 #define AUGUR_SIGNATURE_BUDGET 0.05
+/* ... but not before K repetitions of the earliest repeating phase, or as
+ * many of them as take this long in the base run (seconds) when fewer do and
+ * its repetitions do not vary: one descheduling of a rank (a 1-4 ms time
+ * slice) is then at most 1 % of the timed time, well within PAS2P's 5 %. */
+#define AUGUR_SIGNATURE_ENOUGH 0.4
 /* Seconds into the base run before which the measured repetitions do not
  * start when the budget leaves room: the start-up transient (ranks sharing
  * cores still being spread over them) is not the run's regime. 0.75 s:

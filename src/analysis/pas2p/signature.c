@@ -9,6 +9,7 @@
  * size class of calls whose bytes the recorder knows at the call itself
  * (completion calls get their bytes from the reader's request tracking, so
  * their size is not compared). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,10 +85,23 @@ static void plan(rep_at_fn at, const void *ctx, uint64_t weight, uint64_t len, u
   *measure = m;
 }
 
+/* How many repetitions of a phase whose repetitions take REP_NS each (CV:
+ * their coefficient of variation) the budget must leave room for: K, or as
+ * many as make AUGUR_SIGNATURE_ENOUGH seconds of timed time when fewer do
+ * (one descheduling is then at most 1 % of it) and the repetitions do not
+ * vary (AUGUR_PHASE_CV_WARN): there K average their differences. */
+static uint32_t floor_reps(double rep_ns, double cv, uint32_t k) {
+  if (rep_ns <= 0 || cv > AUGUR_PHASE_CV_WARN) return k;
+  double n = ceil(AUGUR_SIGNATURE_ENOUGH * 1e9 / rep_ns);
+  return n < k ? (n >= 1 ? (uint32_t)n : 1) : k;
+}
+
 /* Where the warm-up and K measured repetitions of a phase end (ticks), or
  * as many as it has: the budget never ends before those of the earliest
  * repeating phase, however short the run (its SET/AET is then above the
- * budget's share, and a prediction is still made of K repetitions). */
+ * budget's share, and a prediction is still made of K repetitions). K here
+ * is floor_reps(): long repetitions need fewer (NPB FT B: 20 iterations of
+ * about 0.5 s; K = 10 of them made SET/AET 68 %). */
 static uint64_t first_k_end(rep_at_fn at, const void *ctx, uint64_t weight, uint64_t len,
                             uint32_t k) {
   uint64_t j = k < weight - 1 ? k : weight - 1, u;
@@ -337,7 +351,8 @@ static int build_global(const augur_logical *lg, const augur_phases *p, augur_tr
   for (uint32_t i = 0; i < p->nphases; i++) {
     const augur_phase *ph = &p->phase[i];
     uint64_t e = ph->relevant && ph->weight >= 2
-                     ? first_k_end(global_rep, ph, ph->weight, ph->nunits, measure)
+                     ? first_k_end(global_rep, ph, ph->weight, ph->nunits,
+                                   floor_reps(ph->phase_ns, ph->cv, measure))
                      : UINT64_MAX;
     if (e < first_k) first_k = e;
   }
