@@ -46,6 +46,11 @@
 #include "rec_internal.h"
 #include "u64map.h"
 
+/* Repetitions of a phase that can be taken back (take_back()): a phase
+ * whose calls occur more often than this inside one repetition of a longer
+ * phase keeps the rest counted. */
+#define RECENT 64u
+
 typedef struct sig_state {
   const augur_sig_call *calls; /* this rank's fingerprint */
   uint32_t len;
@@ -59,6 +64,14 @@ typedef struct sig_state {
   uint32_t measured;
   double sum_ns;
   uint64_t first_start; /* start of the first repetition seen (0: none) */
+  /* The last RECENT repetitions counted (repetition k at k % RECENT): the
+   * number of the call each started at, whether it was timed and its time,
+   * so that one found inside a repetition of a longer phase is taken back
+   * (take_back()). NREC: how many of them are known. */
+  uint64_t rec_call[RECENT];
+  double rec_ns[RECENT];
+  uint8_t rec_timed[RECENT];
+  uint32_t nrec;
 } sig_state;
 
 /* The report to rank 0 (see the top): per phase PACK_PHASE doubles (the
@@ -437,12 +450,65 @@ static void measured(uint32_t i, uint64_t start, uint64_t end) {
   check_done = 1;
 }
 
-static void on_repetition(uint32_t i, uint64_t start, uint64_t end) {
+/* A repetition of phase I, from call number CALL (its first) at START to
+ * END. */
+static void on_repetition(uint32_t i, uint64_t call, uint64_t start, uint64_t end) {
   sig_state *s = &st[i];
   const augur_sig_phase *p = &sig->phase[i];
   uint64_t k = s->seen++;
+  uint32_t at = (uint32_t)(k % RECENT);
   if (!s->first_start) s->first_start = start;
-  if (!p->late && k >= s->start && s->measured < s->want) measured(i, start, end);
+  s->rec_call[at] = call;
+  s->rec_timed[at] = !p->late && k >= s->start && s->measured < s->want;
+  s->rec_ns[at] = end > start ? (double)(end - start) : 0;
+  if (s->nrec < RECENT) s->nrec++;
+  if (s->rec_timed[at]) measured(i, start, end);
+}
+
+/* Phase J's last counted repetition started at call number FROM or later. */
+static int last_from(const sig_state *j, uint64_t from) {
+  return j->nrec && j->rec_call[(j->seen - 1) % RECENT] >= from;
+}
+
+/* Phases are the pieces `augur phases` cut the run into: one repetition
+ * never lies inside another's. The matcher runs one automaton per phase, so
+ * a phase whose calls are part of a longer phase's (NPB MG B: phase 12's 18
+ * calls are the first 18 of phase 4's; LU A: phase 4's one call is in phase
+ * 6's five; SP W: the iteration's 31 calls are in the set-up's 40, which
+ * runs one time step) also matches inside it: its count ran ahead (MG's
+ * phase 4: seen 3 of weight 2) and a timed repetition could be one that
+ * was not its own. When phase I completes a repetition whose first call is
+ * call number FROM, every shorter phase's repetitions that began at FROM or
+ * later are taken back (not seen, and not timed). */
+static void take_back(uint32_t i, uint64_t from) {
+  for (uint32_t n = 0; n < sig->nphases; n++) {
+    sig_state *j = &st[n];
+    if (n == i || !j->len || j->len >= st[i].len) continue;
+    while (last_from(j, from)) {
+      uint32_t at = (uint32_t)((j->seen - 1) % RECENT);
+      if (j->rec_timed[at]) {
+        j->measured--;
+        j->sum_ns -= j->rec_ns[at];
+      }
+      j->seen--;
+      j->nrec--;
+      if (!j->seen) j->first_start = 0;
+      check_done = 1;
+    }
+  }
+}
+
+/* Could a repetition counted last be taken back yet: does a longer phase's
+ * partial match (its calls so far) cover it? The report then waits for the
+ * match to complete or fail: at most that phase's length in calls. */
+static int may_take_back(void) {
+  for (uint32_t i = 0; i < sig->nphases; i++) {
+    if (!st[i].pos) continue;
+    uint64_t from = ncalls - st[i].pos; /* ncalls: calls fed so far */
+    for (uint32_t n = 0; n < sig->nphases; n++)
+      if (n != i && st[n].len && st[n].len < st[i].len && last_from(&st[n], from)) return 1;
+  }
+  return 0;
 }
 
 /* Irregular signatures: a repetition is a stretch, from one bound to the
@@ -507,6 +573,7 @@ static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
   c.size_class = cls;
 
   ring[ncalls % ring_cap] = ev->t_start;
+  int completed = 0;
   for (uint32_t i = 0; i < sig->nphases && !sig->irregular; i++) {
     sig_state *s = &st[i];
     if (!s->len) continue;
@@ -514,11 +581,18 @@ static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
       s->pos = s->fail[s->pos - 1];
     if (same(&s->calls[s->pos], &c)) s->pos++;
     if (s->pos == s->len) {
-      uint64_t start = ring[(ncalls + 1 - s->len) % ring_cap];
-      on_repetition(i, start, now);
+      uint64_t from = ncalls + 1 - s->len;
+      on_repetition(i, from, ring[from % ring_cap], now);
       s->pos = s->fail[s->len - 1];
+      completed = 1;
     }
   }
+  /* After every automaton has seen the call: a phase may complete inside a
+   * longer one that completes at the same call. */
+  for (uint32_t i = 0; completed && i < sig->nphases; i++)
+    if (st[i].len && st[i].nrec &&
+        st[i].rec_call[(st[i].seen - 1) % RECENT] + st[i].len == ncalls + 1)
+      take_back(i, ncalls + 1 - st[i].len);
   if (sig->irregular) feed_irregular(&c, ev);
   ncalls++;
 }
@@ -541,7 +615,12 @@ void aug_sig_feed(augur_event *ev, size_t n) {
   }
   if (!reported && check_done) {
     check_done = 0;
-    if (locally_done()) start_report(1);
+    if (locally_done()) {
+      if (may_take_back())
+        check_done = 1; /* ask again at the next call */
+      else
+        start_report(1);
+    }
   }
   nfed += n != 0;
   if (hb_fd >= 0 && n && now - hb_last >= HB_EVERY_NS) {
