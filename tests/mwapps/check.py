@@ -20,7 +20,7 @@ CASE:
   scaling_APP           T_iter against the workload at 1 worker x 1 thread,
                         the ratio the seed's prototype predicts (nbody, heat:
                         ~W^2; kmeans: ~W), within a factor 1.5 (timing: the
-                        machine is shared; up to 3 attempts).
+                        machine is shared; label proving).
   phases_APP            `augur record` (AUGUR in the environment) and
                         `augur phases --json`: one repeating phase of weight
                         ITER, the master's sends to the master's receives.
@@ -200,31 +200,31 @@ def usage_case():
 
 
 def scaling_case(name):
-    """T_iter at two workloads W1 < W2, 1 worker x 1 thread: the minimum over
-    the iterations (the one least disturbed by other jobs on the shared
-    machine). The ratio must be the prototype's (W2/W1)^order within a factor
-    1.5; up to 3 attempts, as other jobs can still disturb every iteration of
-    one run. Both workloads in the same memory regime: heat's grids (16 N^2
-    bytes) are out of the cache at both sizes."""
-    app, w1, w2, order = {"nbody": ("mw_nbody", 1000, 2000, 2),
-                          "heat": ("mw_heat", 2000, 2828, 2),
-                          "kmeans": ("mw_kmeans", 8192, 16384, 1)}[name]
+    """T_iter at two workloads W1 < W2, 1 worker x 1 thread: the first
+    quartile of the iterations of two runs each (24 iterations: the least
+    disturbed by other jobs on the shared machine; the minimum favours the
+    short iterations, which slip between disturbances more often, and
+    measured the ratio less steadily at load 8 on the 2 cores). The ratio must be the prototype's (W2/W1)^order within a factor
+    1.5 (label proving: `make check` gives it up to 3 tries). Ratios of 4:
+    an iteration disturbed by a 4 ms scheduler tick moves it less than 1.5x.
+    Both workloads in one memory regime: heat's grids (16 N^2 bytes) are out
+    of the cache at both sizes (below N ~ 1000 they fit and run 3x faster
+    per cell)."""
+    app, w1, w2, order = {"nbody": ("mw_nbody", 1400, 2800, 2),
+                          "heat": ("mw_heat", 2000, 4000, 2),
+                          "kmeans": ("mw_kmeans", 16384, 65536, 1)}[name]
     want = (w2 / w1) ** order
-    ratios = []
-    for attempt in range(3):
-        t = []
-        for load in (w1, w2):
-            p = run(app, ["-W", str(load), "-i", "10"], 1, 1)
-            times, _ = parse(app, p.stdout, 10, 1, 1)
-            t.append(min(times) if times else float("nan"))
-        ratios.append(t[1] / t[0] if t[0] > 0 else float("nan"))
-        print("attempt %d: T_iter(%d) / T_iter(%d) = %.4f / %.4f = %.2f" %
-              (attempt + 1, w2, w1, t[1], t[0], ratios[-1]))
-        if want / 1.5 <= ratios[-1] <= want * 1.5:
-            break
-    check(want / 1.5 <= ratios[-1] <= want * 1.5,
-          "T_iter(%d) / T_iter(%d) = %s, the prototype says %.2f (x/ 1.5)" %
-          (w2, w1, ", ".join("%.2f" % r for r in ratios), want))
+    pooled = [[], []]
+    for _ in range(2):  # W1, W2, W1, W2: a slow spell hits both
+        for k, load in enumerate((w1, w2)):
+            p = run(app, ["-W", str(load), "-i", "12"], 1, 1)
+            times, _ = parse(app, p.stdout, 12, 1, 1)
+            pooled[k] += times
+    t = [sorted(x)[(len(x) - 1) // 4] if x else float("nan") for x in pooled]
+    ratio = t[1] / t[0] if t[0] > 0 else float("nan")
+    check(want / 1.5 <= ratio <= want * 1.5,
+          "T_iter(%d) / T_iter(%d) = %.4f / %.4f = %.2f, the prototype says %.2f (x/ 1.5)" %
+          (w2, w1, t[1], t[0], ratio, want))
 
 
 def phases_case(name):
