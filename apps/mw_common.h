@@ -17,6 +17,7 @@
 #include "pg_omp.h"
 
 #define MW_MAXITER    1000000L /* largest -i */
+#define MW_MAXT       64       /* largest team the apps accept (-t) */
 #define MW_TAG_SHARE  0        /* master -> worker */
 #define MW_TAG_RESULT 1        /* worker -> master */
 
@@ -83,6 +84,16 @@ static inline int mw_cpu(void) {
 #endif
 }
 
+/* Starts the OpenMP team before the timed loop (a worker calls it before
+ * the barrier), so that the first iteration does not pay for creating the
+ * threads, and records each thread's CPU in cpu[] (MW_MAXT entries). */
+static inline void mw_team_start(int *cpu) {
+#pragma omp parallel
+  {
+    if (omp_get_thread_num() < MW_MAXT) cpu[omp_get_thread_num()] = mw_cpu();
+  }
+}
+
 static inline int mw_cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
@@ -109,7 +120,6 @@ static inline void mw_report(const double *t, long n) {
 /* Rank 0's report of where the threads ran: cpus[r * MW_MAXT + t] is the
  * CPU of rank r's thread t in the last iteration (-1: unknown, -2: no such
  * thread), one line "cpus rank R: C0,C1,..." per rank. */
-#define MW_MAXT 64 /* largest team the apps accept (-t) */
 static inline void mw_cpus(const int *cpus, int size) {
   for (int r = 0; r < size; r++) {
     printf("cpus rank %d:", r);

@@ -113,6 +113,7 @@ int main(int argc, char **argv) {
   }
 
   double peak = 0.0;
+  if (rank > 0) mw_team_start(cpu);
   /* @augur:mw_heat.sync */
   MPI_Barrier(MPI_COMM_WORLD);
   for (long it = 0; it < iter; it++) {

@@ -111,6 +111,7 @@ int main(int argc, char **argv) {
       cen[c * d + a] = point(c, a, k, d);
   long *counts = rank == 0 ? calloc((size_t)k, sizeof *counts) : NULL;
 
+  if (rank > 0) mw_team_start(cpu);
   /* @augur:mw_kmeans.sync */
   MPI_Barrier(MPI_COMM_WORLD);
   for (long it = 0; it < iter; it++) {
