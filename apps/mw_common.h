@@ -84,10 +84,13 @@ static inline int mw_cpu(void) {
 #endif
 }
 
-/* Starts the OpenMP team before the timed loop (a worker calls it before
- * the barrier), so that the first iteration does not pay for creating the
- * threads, and records each thread's CPU in cpu[] (MW_MAXT entries). */
-static inline void mw_team_start(int *cpu) {
+/* Before the timed loop: cpu[0..MW_MAXT) = -2 (no such thread), then on a
+ * worker starts the OpenMP team, so that the first iteration does not pay
+ * for creating the threads, and records each thread's CPU in cpu[]. */
+static inline void mw_team_start(int *cpu, int worker) {
+  for (int t = 0; t < MW_MAXT; t++)
+    cpu[t] = -2;
+  if (!worker) return;
 #pragma omp parallel
   {
     if (omp_get_thread_num() < MW_MAXT) cpu[omp_get_thread_num()] = mw_cpu();

@@ -90,8 +90,6 @@ int main(int argc, char **argv) {
     MPI_Abort(MPI_COMM_WORLD, 1);
     return 1;
   }
-  for (int t = 0; t < MW_MAXT; t++)
-    cpu[t] = -2;
 #define U0(i, j)                                                                                   \
   ((i) == 0 || (i) == n - 1 || (j) == 0 || (j) == n - 1                                            \
        ? 0.0                                                                                       \
@@ -113,7 +111,7 @@ int main(int argc, char **argv) {
   }
 
   double peak = 0.0;
-  if (rank > 0) mw_team_start(cpu);
+  mw_team_start(cpu, rank > 0);
   /* @augur:mw_heat.sync */
   MPI_Barrier(MPI_COMM_WORLD);
   for (long it = 0; it < iter; it++) {

@@ -101,8 +101,6 @@ int main(int argc, char **argv) {
     MPI_Abort(MPI_COMM_WORLD, 1);
     return 1;
   }
-  for (int t = 0; t < MW_MAXT; t++)
-    cpu[t] = -2;
   for (long p = lo; p < hi; p++)
     for (long a = 0; a < d; a++)
       x[(p - lo) * d + a] = point(p, a, k, d);
@@ -111,7 +109,7 @@ int main(int argc, char **argv) {
       cen[c * d + a] = point(c, a, k, d);
   long *counts = rank == 0 ? calloc((size_t)k, sizeof *counts) : NULL;
 
-  if (rank > 0) mw_team_start(cpu);
+  mw_team_start(cpu, rank > 0);
   /* @augur:mw_kmeans.sync */
   MPI_Barrier(MPI_COMM_WORLD);
   for (long it = 0; it < iter; it++) {

@@ -77,8 +77,6 @@ int main(int argc, char **argv) {
   for (long i = lo; i < hi; i++)
     for (int c = 0; c < 3; c++)
       vel[3 * (i - lo) + c] = 0.2 * mw_unit((uint64_t)(8 * i + 4 + c)) - 0.1;
-  for (int t = 0; t < MW_MAXT; t++)
-    cpu[t] = -2;
   memset(out, 0, (size_t)mine * 6 * sizeof *out); /* its pages, before the timed loop */
   double p0[3] = {0, 0, 0}, scale = 0;
   for (long i = 0; rank == 0 && i < n; i++)
@@ -87,7 +85,7 @@ int main(int argc, char **argv) {
       scale += pos[4 * i + 3] * fabs(vel[3 * i + c]);
     }
 
-  if (rank > 0) mw_team_start(cpu);
+  mw_team_start(cpu, rank > 0);
   /* @augur:mw_nbody.sync */
   MPI_Barrier(MPI_COMM_WORLD);
   for (long it = 0; it < iter; it++) {
