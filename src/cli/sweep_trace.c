@@ -164,34 +164,56 @@ static int rank_of_pid(const augur_trace *tr, unsigned long long pid, uint32_t *
   return 0;
 }
 
-/* The threads of every rank: the affinity lines of LOG; a rank without any
- * (no OpenMP region, or a runtime that displays nothing) is one thread on
- * its recorded affinity mask, or on the whole machine when unknown. */
+static int has_rank(const places *p, uint32_t r) {
+  for (size_t i = 0; i < p->n; i++)
+    if (p->v[i].rank == r) return 1;
+  return 0;
+}
+
+/* The threads of every rank, from what LOG says, best first: the CPUs the
+ * program says its threads ran on ("cpus rank R: C0,C1,..."), else the
+ * CPUs the OpenMP runtime let them run on (the affinity lines); a rank
+ * with neither (no parallel region, no OpenMP) is one thread on the
+ * affinity mask the recorder saw at MPI_Init, or on the whole machine when
+ * the trace has none. */
 static void read_places(const augur_trace *tr, const char *log, const sweep_topo *topo, places *p) {
+  places ran = {0}, may = {0};
   FILE *f = fopen(log, "r");
   char line[4096];
+  uint32_t nranks = augur_trace_nranks(tr);
   while (f && fgets(line, sizeof line, f)) {
     char *s = strstr(line, SWEEP_AFFINITY_TAG " ");
     unsigned long long pid;
     long tnum;
     char cpus[2048];
     uint32_t rank;
+    unsigned r;
+    int at = 0;
     if (s && sscanf(s + strlen(SWEEP_AFFINITY_TAG), "%llu %ld %2047s", &pid, &tnum, cpus) == 3 &&
         rank_of_pid(tr, pid, &rank))
-      places_put(p, rank, tnum, cpus);
+      places_put(&may, rank, tnum, cpus);
+    else if (sscanf(line, "cpus rank %u: %n", &r, &at) == 1 && at > 0 && r < nranks)
+      for (char *save = NULL, *c = strtok_r(line + at, ", \n", &save); c;
+           c = strtok_r(NULL, ", \n", &save))
+        places_put(&ran, r, (long)ran.n, c);
   }
   if (f) fclose(f);
-  size_t given = p->n;
-  for (uint32_t r = 0; r < augur_trace_nranks(tr); r++) {
-    int has = 0;
-    for (size_t i = 0; i < given && !has; i++)
-      has = p->v[i].rank == r;
-    if (has) continue;
+  char all[2048];
+  hwloc_bitmap_list_snprintf(all, sizeof all, hwloc_topology_get_topology_cpuset(topo->h));
+  for (uint32_t r = 0; r < nranks; r++) {
+    const places *from = has_rank(&ran, r) ? &ran : has_rank(&may, r) ? &may : NULL;
+    for (size_t i = 0; from && i < from->n; i++)
+      if (from->v[i].rank == r) {
+        char cpus[2048];
+        hwloc_bitmap_list_snprintf(cpus, sizeof cpus, from->v[i].cpus);
+        places_put(p, r, from->v[i].tnum, cpus);
+      }
+    if (from) continue;
     const augur_rank_def *d = augur_trace_rank(tr, r);
-    char all[2048];
-    hwloc_bitmap_list_snprintf(all, sizeof all, hwloc_topology_get_topology_cpuset(topo->h));
     if (!d || !d->cpus || !*d->cpus || places_put(p, r, 0, d->cpus) != 0) places_put(p, r, 0, all);
   }
+  places_free(&ran);
+  places_free(&may);
 }
 
 /* Cores (hwloc) that SET touches. */
