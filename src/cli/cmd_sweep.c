@@ -637,6 +637,9 @@ int cmd_sweep(int argc, char **argv) {
                    set_omp_env("OMP_PROC_BIND", L.bind.v[ib]) == 0 &&
                    setenv("OMP_DISPLAY_AFFINITY", "TRUE", 1) == 0 &&
                    setenv("OMP_AFFINITY_FORMAT", SWEEP_AFFINITY_FORMAT, 1) == 0;
+              if (on_tty)
+                fprintf(stderr, "\r\033[K[%zu/%zu] workers=%s threads=%s workload=%s running", k,
+                        total, wk, th, wl);
               int timed_out = 0, code = ok ? run_logged(rargv, log, timeout, &timed_out) : -1;
               for (int i = 0; rargv && i < ntmpl; i++)
                 free(rargv[5 + i]);

@@ -13,4 +13,11 @@ expect 1 - "$AUGUR" sweep --workload 0.5,200,3000000 --iterations 2 --timeout 3 
 [ "$(col runs.csv status 3)" = timeout ] || fail "row 3: $(sed -n 4p runs.csv)"
 contains "$D/err" "run 1/3 (workers=1 threads=1 workload=0.5) failed"
 contains "$D/err" "run 3/3 (workers=1 threads=1 workload=3000000) timed out"
+# One iteration is no repeated cycle: a row saying no_cycle, no t_iter.
+expect 1 - "$AUGUR" sweep --workload 200 --iterations 1 -o one.csv -- \
+  "$MPIEXEC" -n {procs} "$APP" -W {workload} -i {iterations}
+[ "$(col one.csv status 1)" = no_cycle ] || fail "one iteration: $(cat one.csv)"
+[ "$(col one.csv t_iter 1)" = "" ] || fail "one iteration has a t_iter: $(cat one.csv)"
+[ "$(col one.csv t_app 1)" != "" ] || fail "one iteration lost the app's own time: $(cat one.csv)"
+contains "$D/err" "no_cycle: fewer than 2 master->workers->master cycles"
 finish
