@@ -578,7 +578,7 @@ int cmd_sweep(int argc, char **argv) {
   sigaction(SIGTERM, &sa, &old_term);
   size_t total = L.workload.n * L.workers.n * L.threads.n * L.places.n * L.bind.n * (size_t)reps,
          k = 0, failed = 0, skipped = 0;
-  int said_over = 0, on_tty = isatty(2);
+  int said_over = 0, said_elsewhere = 0, on_tty = isatty(2);
   char its[32];
   snprintf(its, sizeof its, "%lld", iterations);
   for (size_t iw = 0; iw < L.workload.n && rc == CLI_OK; iw++)
@@ -721,6 +721,14 @@ int cmd_sweep(int argc, char **argv) {
                          : code    ? "failed"
                                    : status,
                          timed_out || code ? "" : ": ", timed_out || code ? "" : m.note, log);
+              }
+              if (m.elsewhere && !said_elsewhere) {
+                said_elsewhere = 1;
+                if (on_tty && k != total) fprintf(stderr, "\n");
+                cli_note(
+                    "note: run %zu/%zu ran on another host than this one: its cores_used, "
+                    "oversubscribed and affinity columns are empty (hwloc reads this machine only)",
+                    k, total);
               }
               if (m.oversubscribed == 1 && !said_over) {
                 said_over = 1;

@@ -35,6 +35,8 @@ typedef struct sweep_measure {
   double t_app;
   double t_comp_master, t_comp_worker, t_comm, t_wait;
   double cores_used, oversubscribed;
+  int elsewhere;    /* 1: a rank ran on another host than this one: placement
+                       columns left empty (NaN), the topology is this machine's */
   double *affinity; /* sweep_topo_ncols values, owned by the caller */
 } sweep_measure;
 

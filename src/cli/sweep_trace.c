@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "augur/diagnose.h"
 #include "augur/phases.h" /* the logical trace */
@@ -233,6 +234,13 @@ static unsigned cores_in(const sweep_topo *topo, hwloc_const_bitmap_t set) {
  * the master: it counts for oversubscription only. */
 static void placement(const augur_trace *tr, const char *log, const sweep_topo *topo,
                       sweep_measure *m) {
+  char here[256] = "";
+  if (gethostname(here, sizeof here - 1) != 0) here[0] = 0;
+  for (uint32_t r = 0; r < augur_trace_nranks(tr); r++) {
+    const augur_rank_def *d = augur_trace_rank(tr, r);
+    if (d && d->host && strcmp(d->host, here)) m->elsewhere = 1;
+  }
+  if (m->elsewhere) return;
   places p = {0};
   read_places(tr, log, topo, &p);
   hwloc_bitmap_t workers = hwloc_bitmap_alloc(), all = hwloc_bitmap_alloc();
