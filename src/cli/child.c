@@ -82,13 +82,20 @@ static size_t relay(int fds[2], int ms, int drop) {
  * SIGTERM (mpiexec passes it on to the ranks), then SIGKILL 10 s later.
  * After a planned end (2) the child's output is dropped: what mpiexec says
  * about a terminated job is not the user's business. */
+/* A signal passed on to the child (forward) that has not ended it after
+ * cli_child_grace_s seconds: SIGKILL. mpiexec.hydra given SIGTERM while its
+ * ranks are in MPI_Init waited for them forever, and they for it (a sweep
+ * interrupted between two runs hung so, 1 in 3 under load). augur sweep,
+ * whose child is augur record, waits longer than record does for mpiexec. */
+double cli_child_grace_s = 20;
+
 static int wait_child(pid_t pid, int *status, int (*watch)(void *), void *ctx, int *ended,
                       int fds[2]) {
   const int tick_ms = 20; /* a planned end is noticed within ~20-40 ms */
-  double term_at = -1;
+  double term_at = -1, sig_at = -1;
   int killed9 = 0;
   for (;;) {
-    pid_t w = waitpid(pid, status, watch ? WNOHANG : 0);
+    pid_t w = waitpid(pid, status, WNOHANG);
     if (w == pid) break;
     if (w < 0 && errno != EINTR) return -1;
     if (w != 0) continue;
@@ -99,11 +106,13 @@ static int wait_child(pid_t pid, int *status, int (*watch)(void *), void *ctx, i
       relay(fds, tick_ms, *ended == 2);
     }
     int v;
-    if (term_at < 0 && (v = watch(ctx)) != 0) {
+    if (got_signal && sig_at < 0) sig_at = mono_s();
+    if (term_at < 0 && watch && (v = watch(ctx)) != 0) {
       *ended = v;
       kill(pid, SIGTERM);
       term_at = mono_s();
-    } else if (term_at >= 0 && !killed9 && mono_s() - term_at >= 10) {
+    } else if (!killed9 && ((term_at >= 0 && mono_s() - term_at >= 10) ||
+                            (sig_at >= 0 && mono_s() - sig_at >= cli_child_grace_s))) {
       kill(pid, SIGKILL);
       killed9 = 1;
     }
@@ -126,6 +135,7 @@ int cli_run_child_watched(char **cmd, int (*watch)(void *ctx), void *ctx, int *e
   int out[2] = {-1, -1}, err[2] = {-1, -1};
   if (watch && (pipe(out) != 0 || pipe(err) != 0)) return cli_fail("pipe: %s", strerror(errno));
   struct sigaction sa, old_int, old_term, old_pipe, ign;
+  got_signal = 0;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = forward;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
@@ -171,6 +181,7 @@ int cli_run_child_watched(char **cmd, int (*watch)(void *ctx), void *ctx, int *e
     _exit(127);
   }
   child_pid = pid;
+  if (got_signal) kill(pid, got_signal); /* it came between fork and here */
   int fds[2] = {out[0], err[0]};
   if (watch) {
     close(out[1]);

@@ -50,6 +50,9 @@ int cli_run_child(char **cmd);
  * what it still writes (mpiexec's report of the terminated job) is dropped,
  * nothing is said and the status is 0. */
 int cli_run_child_watched(char **cmd, int (*watch)(void *ctx), void *ctx, int *ended);
+/* Seconds a child may take to end after augur passed it a SIGINT or SIGTERM
+ * before it gets SIGKILL (both calls above; default 20). */
+extern double cli_child_grace_s;
 /* The last SIGINT or SIGTERM augur received while a child ran (from the
  * terminal or sent to it), 0 when none: a caller running several children
  * (sweep) stops instead of starting the next one. */

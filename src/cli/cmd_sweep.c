@@ -414,6 +414,13 @@ static int stopped(void) {
   return stop_sig ? stop_sig : cli_child_signal();
 }
 
+/* The sweep stops at run K of TOTAL: says so, returns its exit status. */
+static int interrupted(size_t k, size_t total) {
+  fprintf(stderr, "\n");
+  cli_note("interrupted at run %zu/%zu; rerun with the same -o to resume", k, total);
+  return 128 + stopped();
+}
+
 static int set_omp_env(const char *name, const char *val) {
   return !strcmp(val, "none") ? unsetenv(name) : setenv(name, val, 1);
 }
@@ -583,6 +590,7 @@ int cmd_sweep(int argc, char **argv) {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
+  cli_child_grace_s = 40; /* after augur record's 20 s for mpiexec (child.c) */
   size_t total = L.workload.n * L.workers.n * L.threads.n * L.places.n * L.bind.n * (size_t)reps,
          k = 0, failed = 0, skipped = 0;
   int said_over = 0, said_elsewhere = 0, on_tty = isatty(2);
@@ -619,6 +627,13 @@ int cmd_sweep(int argc, char **argv) {
                 free(cells);
                 skipped++;
                 continue;
+              }
+              if (stopped()) { /* came while the last row was measured: no new run */
+                for (size_t i = 0; i < c; i++)
+                  free(cells[i]);
+                free(cells);
+                rc = interrupted(k, total);
+                break;
               }
               /* The run: its trace directory and log. */
               char name[512], trace[PATH_MAX], log[PATH_MAX];
@@ -664,9 +679,7 @@ int cmd_sweep(int argc, char **argv) {
                 for (size_t i = 0; i < c; i++)
                   free(cells[i]);
                 free(cells);
-                fprintf(stderr, "\n");
-                cli_note("interrupted at run %zu/%zu; rerun with the same -o to resume", k, total);
-                rc = 128 + stopped();
+                rc = interrupted(k, total);
                 break;
               }
               sweep_measure m = {.affinity = aff};
