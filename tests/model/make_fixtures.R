@@ -13,6 +13,8 @@
 #   coef ID B1 B2 ...            coefficients (NA: aliased)
 #   test ID VAR STAT PADJ        sctest(m): statistic and adjusted p (NA: untestable)
 #   pred ROW NODE VALUE          predict() on data row ROW (1-based)
+# and NAME.print, R's print(m) (trailing blanks removed), which
+# test_model_cli.sh compares with `augur model show`.
 suppressMessages(library(partykit))
 out <- "tests/model/fixtures"
 dir.create(out, showWarnings = FALSE, recursive = TRUE)
@@ -57,6 +59,7 @@ write_case <- function(name, data, formula, weights = NULL, ...) {
   pn <- predict(m, newdata = data[rows, ], type = "node")
   pv <- predict(m, newdata = data[rows, ])
   for (i in seq_along(rows)) w("pred", rows[i], pn[i], num(pv[i]))
+  writeLines(sub(" +$", "", capture.output(print(m))), file.path(out, paste0(name, ".print")))
   cat(name, ": ", length(ids), " nodes\n", sep = "")
 }
 
