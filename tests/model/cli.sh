@@ -41,6 +41,9 @@ contains "$D/err" "ragged.csv:3: 2 cells, the header has 3"
 printf 'y,x,z\n1,2,3\n4,NaN,6\n' >"$D/nan.csv"
 expect 1 1 "$AUGUR" model fit "$D/nan.csv" --formula 'y ~ x | z'
 contains "$D/err" "nan.csv:3: column 'x': 'NaN' is not a finite number"
+printf 'y,x,z\n1,2,a\n2,3,\377\n' >"$D/utf8.csv"
+expect 1 1 "$AUGUR" model fit "$D/utf8.csv" --formula 'y ~ x | z'
+contains "$D/err" "utf8.csv:3: column 'z': a cell is not UTF-8 text"
 printf 'y,x,y\n1,2,3\n' >"$D/dup.csv"
 expect 1 1 "$AUGUR" model fit "$D/dup.csv" --formula 'y ~ x | y'
 contains "$D/err" "column name 'y' given twice"
