@@ -78,6 +78,9 @@ contains "$D/err" "factor 'f' has 17 levels"
 awk -F, 'BEGIN { OFS = "," } NR == 1 { print $0, "w"; next } { print $0, (NR == 5 ? -1 : 1) }' "$FIX/cars.csv" >"$D/negw.csv"
 expect 1 1 "$AUGUR" model fit "$D/negw.csv" --formula 'dist ~ speed | speed' --weights w
 contains "$D/err" "negative"
+# predict: blanks around names and values are allowed
+expect 0 0 "$AUGUR" model predict "$D/synth.json" --at 'x = 0.5, z1 = 0.2, z2 = 1, g = a'
+contains "$D/out" "(node 6)"
 # predict: a variable missing, unknown, not a number; damaged model files
 expect 1 1 "$AUGUR" model predict "$D/synth.json" --at 'x=0.5,z1=0.2'
 contains "$D/err" "no value for 'z2'"
