@@ -12,6 +12,12 @@
 #include "augur/text.h"
 #include "cli.h"
 
+int cli_open_model(const char *path, augur_model **m) {
+  augur_error err = {0};
+  if (augur_model_read(m, path, &err)) return cli_fail("%s", err.msg);
+  return CLI_OK;
+}
+
 static int print_model_json(const augur_model *m) {
   char *s = augur_model_to_json(m);
   if (!s) return cli_fail("out of memory writing JSON");
@@ -96,14 +102,11 @@ static int model_show(int argc, char **argv) {
                                   "\n"
                                   "Prints a model file's tree as R's print(lmtree) does.\n",
                          .opts = options,
-                         .max_operands = 1,
-                         .operand = "model",
-                         .required = "MODEL"};
+                         CLI_ONE_MODEL};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
-  augur_error err = {0};
   augur_model *m;
-  if (augur_model_read(&m, args.operand[0], &err)) return cli_fail("%s", err.msg);
+  if (cli_open_model(args.operand[0], &m)) return CLI_FAIL;
   int rc = CLI_OK;
   if (json)
     rc = print_model_json(m);
@@ -126,15 +129,13 @@ static int model_predict(int argc, char **argv) {
                "The model's prediction at one point and the leaf it falls in. Derived columns\n"
                "(w1, w2, local_workload) are not computed: pass each column the model uses.\n",
       .opts = options,
-      .max_operands = 1,
-      .operand = "model",
-      .required = "MODEL"};
+      CLI_ONE_MODEL};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   if (!at) return cli_usage("missing --at 'name=value,...'");
   augur_error err = {0};
   augur_model *m;
-  if (augur_model_read(&m, args.operand[0], &err)) return cli_fail("%s", err.msg);
+  if (cli_open_model(args.operand[0], &m)) return CLI_FAIL;
   int node;
   double v;
   int rc = augur_model_predict_at(m, at, &node, &v, &err);
