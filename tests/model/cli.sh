@@ -74,6 +74,10 @@ contains "$D/err" "no rows left (50 dropped for a missing value)"
 awk -F, 'BEGIN { OFS = "," } NR == 1 { print $0, "f"; next } { print $0, "L" (NR % 17) }' "$FIX/cars.csv" >"$D/levels.csv"
 expect 1 1 "$AUGUR" model fit "$D/levels.csv" --formula 'dist ~ speed | f'
 contains "$D/err" "factor 'f' has 17 levels"
+# too few rows to test anything: said
+head -15 "$FIX/cars.csv" >"$D/small.csv"
+expect 0 0 "$AUGUR" model fit "$D/small.csv" --formula 'dist ~ speed | speed'
+contains "$D/out" "(no instability tests: the data weigh 14, fewer than 2 x minsize = 2 x 20"
 # a negative weight
 awk -F, 'BEGIN { OFS = "," } NR == 1 { print $0, "w"; next } { print $0, (NR == 5 ? -1 : 1) }' "$FIX/cars.csv" >"$D/negw.csv"
 expect 1 1 "$AUGUR" model fit "$D/negw.csv" --formula 'dist ~ speed | speed' --weights w
