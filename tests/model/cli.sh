@@ -4,7 +4,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 # 1. fit, show and predict agree with R (fixtures/*.print, *.expect)
-for c in cars mtcars iris synth synth_weights prune_aic singular_leaf; do
+for c in cars mtcars iris synth synth_weights synth_fracweights prune_aic singular_leaf; do
   f=$(sed -n 's/^formula //p' "$FIX/$c.expect")
   opts=$(awk '$1 == "option" { v = $3; if ($2 == "prune") v = tolower(v); printf "--%s %s ", $2, v }' "$FIX/$c.expect")
   expect 0 0 "$AUGUR" model fit "$FIX/$c.csv" --formula "$f" $opts -o "$D/$c.json"
