@@ -205,6 +205,13 @@ int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_diagnose(int argc, char **argv);
+int cmd_model(int argc, char **argv);
+/* augur model: the operand of a sub-command that reads one model file (show,
+ * predict, best), and reading it: CLI_OK, or CLI_FAIL after the reader's one
+ * line (cmd_model.c). */
+#define CLI_ONE_MODEL .max_operands = 1, .operand = "model", .required = "MODEL"
+typedef struct augur_model augur_model;
+int cli_open_model(const char *path, augur_model **m);
 int cmd_phases(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_graph(int argc, char **argv);

@@ -26,6 +26,7 @@ static const command commands[] = {
     {"sweep", cmd_sweep,
      "run a command over a grid of workers x threads x workload, one CSV row each"},
     {"predict", cmd_predict, "run a signature and predict the full run's time (PAS2P)"},
+    {"model", cmd_model, "master/worker model: fit, show, predict a MOB tree (docs/model.md)"},
     {"profile", cmd_profile, "run a job in profile mode: one summary record per job"},
     {"jobs", cmd_jobs, "query the monitoring database: jobs, per-rank metrics"},
     {"web", cmd_web, "serve the monitoring database read-only as a web UI"},
