@@ -119,7 +119,9 @@ typedef struct augur_best_result {
 
 /* Evaluates model M at every admissible configuration of O for workload
  * O->workload: workers 1..max_workers x the thread counts x the placements
- * (the (places, bind) pairs of the training runs). The model's variables
+ * (the (places, bind) pairs of the training runs, when the model reads a
+ * variable besides the computed ones: else they would only repeat each
+ * other). The model's variables
  * are: workload, workers, threads, procs = workers + 1, w1 = W / (workers *
  * threads), w2 = W^2 / (workers * threads), local_workload = W / workers
  * (computed); places, bind (the placement); any other (affinity counts,

@@ -186,7 +186,7 @@ static int fill_x(const augur_model *m, const train *tr, const augur_best_result
   *tried = 0;
   for (size_t i = 0; tr && i < tr->nrows; i++)
     if (cell(tr->t, tr->c_workers, tr->row[i]) == (double)wk &&
-        cell(tr->t, tr->c_threads, tr->row[i]) == (double)thr && tr->placement[i] == p)
+        cell(tr->t, tr->c_threads, tr->row[i]) == (double)thr && (p < 0 || tr->placement[i] == p))
       *tried = 1;
   for (size_t v = 0; v < m->nvars; v++) {
     const augur_model_var *mv = &m->vars[v];
@@ -219,7 +219,8 @@ static int fill_x(const augur_model *m, const train *tr, const augur_best_result
       else if (xv != all)
         all_ok = 0;
       if (cell(tr->t, tr->c_workers, tr->row[i]) != (double)wk ||
-          cell(tr->t, tr->c_threads, tr->row[i]) != (double)thr || tr->placement[i] != p)
+          cell(tr->t, tr->c_threads, tr->row[i]) != (double)thr ||
+          (p >= 0 && tr->placement[i] != p))
         continue;
       if (!nsame++)
         same = xv;
@@ -332,6 +333,13 @@ static double leverage(const double *isqrt, const double *z, size_t k) {
   return h;
 }
 
+/* Whether M reads a variable best does not compute from the configuration. */
+static int reads_more(const augur_model *m) {
+  for (size_t v = 0; v < m->nvars; v++)
+    if (derived_of(m->vars[v].name) == D_NONE || m->vars[v].is_factor) return 1;
+  return 0;
+}
+
 static int by_rank(const void *a, const void *b) {
   const augur_best_config *x = a, *y = b;
   if ((x->out != 0) != (y->out != 0)) return x->out ? 1 : -1;
@@ -401,7 +409,10 @@ int augur_best_search(const augur_model *m, const augur_model_table *data,
   }
   long tmax = o->cores;
   size_t nthr = o->nthreads ? o->nthreads : (size_t)tmax;
-  size_t npl = r->nplacements ? r->nplacements : 1;
+  /* Placements matter only to a model that reads more than the derived
+   * columns (places, bind, affinity counts); else each would repeat. */
+  int use_pl = r->nplacements && (reads_more(m) || (o->tc && reads_more(o->tc)));
+  size_t npl = use_pl ? r->nplacements : 1;
   size_t cap = (size_t)o->max_workers * nthr * npl;
   r->configs = calloc(cap, sizeof *r->configs);
   size_t nv = m->nvars + (o->tc ? o->tc->nvars : 0);
@@ -419,7 +430,7 @@ int augur_best_search(const augur_model *m, const augur_model_table *data,
         long thr = o->nthreads ? o->threads[ti] : (long)ti + 1;
         int over = wk * thr > o->cores;
         if (over && !o->oversubscribe) continue;
-        int p = r->nplacements ? (int)pi : -1, tried = 0;
+        int p = use_pl ? (int)pi : -1, tried = 0;
         char why[256];
         int ok = fill_x(m, have ? &tr : NULL, r, o->workload, wk, thr, p, x, &tried, why,
                         sizeof why, err);

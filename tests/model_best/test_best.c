@@ -250,6 +250,57 @@ static void flags_extrapolation(void **state) {
   augur_model_table_free(t);
 }
 
+/* Two placements, the model splits on places: "spread" costs 2 ms more. */
+static void chooses_placement(void **state) {
+  (void)state;
+  static char text[1 << 14];
+  size_t len = (size_t)snprintf(text, sizeof text, "workload,workers,threads,places,w1,t_iter\n");
+  for (size_t i = 0; i < 4; i++)
+    for (size_t c = 0; c < NCONF; c++)
+      for (int pl = 0; pl < 2; pl++) {
+        double w = workloads[i], wk = configs[c][0], thr = configs[c][1];
+        len += (size_t)snprintf(text + len, sizeof text - len, "%g,%g,%g,%s,%.9g,%.9g\n", w, wk,
+                                thr, pl ? "spread" : "close", w / (wk * thr),
+                                truth(w, wk, thr) + 0.002 * pl);
+      }
+  augur_model_table *t = NULL;
+  assert_int_equal(augur_model_table_parse(&t, "placed", text, len, NULL), AUGUR_OK);
+  static char *levels[] = {"close", "spread"};
+  static signed char sides[] = {1, 2};
+  tree(1, 1, 0);
+  vars[3] = (augur_model_var){.name = "places", .is_factor = 1, .nlevels = 2, .levels = levels};
+  nodes[0].split_var = 3;
+  nodes[0].split_levels = sides;
+  nodes[1].nrows = nodes[2].nrows = NCONF * 4;
+  nodes[1].nobs = nodes[2].nobs = NCONF * 4;
+  coef[2][0] += 0.002;
+  augur_best_options o = opts(3000, 8);
+  augur_best_result r;
+  augur_error err = {0};
+  if (augur_best_search(&model, t, &o, &r, &err) != AUGUR_OK) fail_msg("%s", err.msg);
+  assert_int_equal(r.nplacements, 2);
+  char b[64];
+  assert_string_equal(augur_best_placement(&r, r.configs[0].placement, b, sizeof b), "close/-");
+  assert_int_equal(r.configs[0].workers, 4);
+  assert_int_equal(r.configs[0].threads, 2);
+  size_t spread = 0;
+  for (size_t i = 0; i < r.nconfigs; i++) {
+    const augur_best_config *c = &r.configs[i];
+    int is_spread = !strcmp(r.places[c->placement], "spread");
+    spread += (size_t)is_spread;
+    assert_int_equal(c->node, is_spread ? 3 : 2);
+  }
+  assert_int_equal(spread * 2, r.nconfigs);
+  augur_best_result_free(&r);
+  /* A model that does not read the placement: each configuration once. */
+  if (augur_best_search(tree(0, 2, 0), t, &o, &r, &err) != AUGUR_OK) fail_msg("%s", err.msg);
+  assert_int_equal(r.nconfigs, 20); /* workers x threads <= 8 */
+  for (size_t i = 0; i < r.nconfigs; i++)
+    assert_int_equal(r.configs[i].placement, -1);
+  augur_best_result_free(&r);
+  augur_model_table_free(t);
+}
+
 static void refuses(void **state) {
   (void)state;
   augur_model_table *t = table(2), *t1 = table(1);
@@ -282,6 +333,7 @@ int main(void) {
       cmocka_unit_test(finds_true_best),
       cmocka_unit_test(interval_by_hand),
       cmocka_unit_test(flags_extrapolation),
+      cmocka_unit_test(chooses_placement),
       cmocka_unit_test(refuses),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
