@@ -114,6 +114,7 @@ typedef struct augur_best_result {
   char skip_why[256];         /* why, for the first of them */
   int range_checked;          /* 1: training data given, the OUT_* bits and intervals exact */
   size_t ntrain;              /* training rows used */
+  size_t ntrain_over;         /* of which the data set says oversubscribed (column = 1) */
   double wmin, wmax;          /* training workloads; NaN: unknown */
 } augur_best_result;
 

@@ -115,6 +115,7 @@ static int train_read(train *tr, const augur_model *m, const augur_model_table *
   tr->c_places = augur_model_table_column(t, "places");
   tr->c_bind = augur_model_table_column(t, "bind");
   tr->c_workload = augur_model_table_column(t, "workload");
+  int c_over = augur_model_table_column(t, "oversubscribed");
   if (tr->c_workers < 0 || tr->c_threads < 0)
     return augur_fail(err, AUGUR_E_ARG, "training data has no %s column",
                       tr->c_workers < 0 ? "workers" : "threads");
@@ -158,6 +159,7 @@ static int train_read(train *tr, const augur_model *m, const augur_model_table *
       }
     }
     tr->placement[tr->nrows] = p;
+    if (cell(t, c_over, i) > 0) r->ntrain_over++;
     tr->row[tr->nrows++] = i;
     for (size_t v = 0; v < m->nvars; v++) {
       if (m->vars[v].is_factor) continue;
@@ -486,7 +488,8 @@ int augur_best_search(const augur_model *m, const augur_model_table *data,
           if (!isnan(r->wmin) && (o->workload < r->wmin || o->workload > r->wmax))
             c->out |= AUGUR_BEST_OUT_WORKLOAD;
           for (size_t v = 0; v < m->nvars; v++)
-            if (!m->vars[v].is_factor && (x[v] < tr.vmin[v] || x[v] > tr.vmax[v])) {
+            if (!m->vars[v].is_factor && (x[v] < tr.vmin[v] || x[v] > tr.vmax[v]) &&
+                !((c->out & AUGUR_BEST_OUT_WORKLOAD) && !strcmp(m->vars[v].name, "workload"))) {
               c->out |= AUGUR_BEST_OUT_RANGE;
               if (!c->out_var) c->out_var = m->vars[v].name;
             }
