@@ -1,0 +1,2 @@
+/* augur_model — p-values: chi^2 and supLM. */
+#include "model_int.h"
