@@ -22,6 +22,7 @@
 /* ---- augur model best --------------------------------------------------- */
 
 #define MAX_THREAD_LIST 64
+#define ST_LEN          400 /* a note: skip_why (256) and its words */
 
 typedef struct thread_list {
   long v[MAX_THREAD_LIST];
@@ -61,35 +62,35 @@ static const char *out_words(unsigned out, const char *var, char *b, size_t n) {
 }
 
 /* The statements about what the ranking rests on (text and JSON say them). */
-static size_t statements(const augur_best_result *r, const augur_best_options *o, char st[][300],
+static size_t statements(const augur_best_result *r, const augur_best_options *o, char st[][ST_LEN],
                          size_t max) {
   size_t n = 0;
   if (!r->range_checked && n < max)
-    snprintf(st[n++], 300,
+    snprintf(st[n++], ST_LEN,
              "no training data (--data): the training range is not checked and intervals use the "
              "leaf's mean leverage");
   if (r->range_checked && !isnan(r->wmin) && (o->workload < r->wmin || o->workload > r->wmax) &&
       n < max)
-    snprintf(st[n++], 300, "workload %g is outside the training workloads %g..%g: extrapolated",
+    snprintf(st[n++], ST_LEN, "workload %g is outside the training workloads %g..%g: extrapolated",
              o->workload, r->wmin, r->wmax);
   if (r->nconfigs && r->configs[0].out && n < max)
-    snprintf(st[n++], 300,
+    snprintf(st[n++], ST_LEN,
              "every configuration is outside the training range: the ranking is extrapolation");
   if (r->nskipped && n < max)
-    snprintf(st[n++], 300, "%zu configuration%s not evaluated: %s", r->nskipped,
+    snprintf(st[n++], ST_LEN, "%zu configuration%s not evaluated: %s", r->nskipped,
              r->nskipped == 1 ? "" : "s", r->skip_why);
   if (r->ntrain_over && n < max)
-    snprintf(st[n++], 300,
+    snprintf(st[n++], ST_LEN,
              "%zu of the %zu training runs were oversubscribed: their times include contention",
              r->ntrain_over, r->ntrain);
   if (o->oversubscribe && n < max)
-    snprintf(st[n++], 300, "oversubscribed configurations (workers x threads > %ld) included",
+    snprintf(st[n++], ST_LEN, "oversubscribed configurations (workers x threads > %ld) included",
              o->cores);
   return n;
 }
 
 static int print_json(const augur_best_result *r, const augur_best_options *o, const char *model,
-                      const char *data, const char *tc, size_t top, char st[][300], size_t nst) {
+                      const char *data, const char *tc, size_t top, char st[][ST_LEN], size_t nst) {
   json_t *j = json_object(), *a = json_array(), *s = json_array();
   json_object_set_new(j, "model", augur_json_text(model));
   json_object_set_new(j, "data", augur_json_text(data));
@@ -149,7 +150,7 @@ static int print_json(const augur_best_result *r, const augur_best_options *o, c
 }
 
 static void print_text(const augur_best_result *r, const augur_best_options *o, size_t top,
-                       char st[][300], size_t nst) {
+                       char st[][ST_LEN], size_t nst) {
   int ei = o->objective == AUGUR_BEST_EINDEX;
   for (size_t i = 0; i < nst; i++)
     printf("note: %s\n", st[i]);
@@ -280,7 +281,7 @@ int cmd_model_best(int argc, char **argv) {
     cli_fail("%s", err.msg);
     goto out;
   }
-  char st[8][300];
+  char st[8][ST_LEN];
   size_t nst = statements(&r, &o, st, 8);
   if (json)
     rc = print_json(&r, &o, args.operand[0], data, tc, (size_t)top, st, nst);

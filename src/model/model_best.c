@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "augur/model_best.h"
-#include "model_int.h"
 
 /* The columns best computes from the configuration (docs/model.md). */
 enum derived { D_NONE = -1, D_WORKLOAD, D_WORKERS, D_THREADS, D_PROCS, D_W1, D_W2, D_LOCAL };
@@ -250,32 +249,73 @@ static int fill_x(const augur_model *m, const train *tr, const augur_best_result
   return 1;
 }
 
-/* Leverage data per leaf: A^(-1/2), A = sum of w x x' over the leaf's
- * training rows (NULL for a leaf without). */
+/* Leverage data per leaf: the Cholesky factor L (row-major, lower) of
+ * A = sum of w z z' over the leaf's training rows, z the regressors with
+ * the leaf's aliased ones (coefficient NaN) left out (their row and column
+ * of A set to the identity, their z to 0). NULL: a leaf without rows, or
+ * whose A is numerically singular (the mean leverage stands in). */
 typedef struct leaves {
-  double **isqrt; /* per node id - 1 */
+  double **chol; /* per node id - 1 */
 } leaves;
 
 static void leaves_free(leaves *lv, size_t nnodes) {
-  for (size_t i = 0; lv->isqrt && i < nnodes; i++)
-    free(lv->isqrt[i]);
-  free(lv->isqrt);
+  for (size_t i = 0; lv->chol && i < nnodes; i++)
+    free(lv->chol[i]);
+  free(lv->chol);
 }
 
-/* The regressors (with the intercept) of model M at variable values X. */
-static void regressors(const augur_model *m, const double *x, double *z) {
+/* The regressors (with the intercept) of model M at variable values X;
+ * 0 for a coefficient NODE does not estimate. */
+static void regressors(const augur_model *m, const augur_model_node *node, const double *x,
+                       double *z) {
   for (size_t j = 0; j < m->k; j++)
-    z[j] = m->coef_var[j] < 0 ? 1 : x[m->coef_var[j]];
+    z[j] = isnan(node->coef[j]) ? 0 : m->coef_var[j] < 0 ? 1 : x[m->coef_var[j]];
+}
+
+/* A = L L' in place (K x K, row-major; the upper part is left as is).
+ * 0, or -1 when a pivot is not above 1e-12 of the largest diagonal. */
+static int cholesky(double *a, size_t k) {
+  double max = 0;
+  for (size_t j = 0; j < k; j++)
+    if (a[j * k + j] > max) max = a[j * k + j];
+  for (size_t j = 0; j < k; j++) {
+    double d = a[j * k + j];
+    for (size_t p = 0; p < j; p++)
+      d -= a[j * k + p] * a[j * k + p];
+    if (!(d > 1e-12 * max)) return -1;
+    a[j * k + j] = sqrt(d);
+    for (size_t r = j + 1; r < k; r++) {
+      double v = a[r * k + j];
+      for (size_t p = 0; p < j; p++)
+        v -= a[r * k + p] * a[j * k + p];
+      a[r * k + j] = v / a[j * k + j];
+    }
+  }
+  return 0;
+}
+
+/* z' A^-1 z = |L^-1 z|^2 (forward substitution). */
+static double leverage(const double *l, const double *z, size_t k) {
+  double h = 0, u[64];
+  assert(k <= 64);
+  for (size_t r = 0; r < k; r++) {
+    double v = z[r];
+    for (size_t p = 0; p < r; p++)
+      v -= l[r * k + p] * u[p];
+    u[r] = v / l[r * k + r];
+    h += u[r] * u[r];
+  }
+  return h;
 }
 
 static int leaves_build(leaves *lv, const augur_model *m, const train *tr, augur_error *err) {
   size_t k = m->k, nn = m->nnodes;
-  lv->isqrt = calloc(nn, sizeof *lv->isqrt);
+  lv->chol = calloc(nn, sizeof *lv->chol);
   double *A = calloc(nn * k * k, sizeof *A), *x = malloc(m->nvars * sizeof *x),
          *z = malloc(k * sizeof *z);
   size_t *count = calloc(nn, sizeof *count);
   int rc = AUGUR_OK;
-  if (!lv->isqrt || !A || !x || !z || !count) {
+  if (!lv->chol || !A || !x || !z || !count) {
     rc = augur_fail(err, AUGUR_E_NOMEM, "best: out of memory (leaf matrices)");
     goto out;
   }
@@ -286,11 +326,11 @@ static int leaves_build(leaves *lv, const augur_model *m, const train *tr, augur
     int node;
     double yhat, w = c_w >= 0 ? cell(tr->t, c_w, tr->row[i]) : 1;
     if (augur_model_predict(m, x, &node, &yhat, err) != AUGUR_OK) {
-      rc = augur_fail(err, AUGUR_E_ARG, "training data row %zu: %s", tr->row[i] + 2, err->msg);
+      rc = augur_fail(err, AUGUR_E_ARG, "training data row %zu: %s", tr->row[i] + 1, err->msg);
       goto out;
     }
     assert(node >= 1 && (size_t)node <= nn);
-    regressors(m, x, z);
+    regressors(m, &m->nodes[node - 1], x, z);
     double *a = A + (size_t)(node - 1) * k * k;
     for (size_t p = 0; p < k; p++)
       for (size_t q = 0; q < k; q++)
@@ -307,13 +347,20 @@ static int leaves_build(leaves *lv, const augur_model *m, const train *tr, augur
                       nd->id, count[i], nd->nrows);
       goto out;
     }
-    if (!count[i]) continue;
-    lv->isqrt[i] = malloc(k * k * sizeof **lv->isqrt);
-    if (!lv->isqrt[i]) {
+    double *a = A + i * k * k;
+    for (size_t j = 0; j < k; j++)
+      if (isnan(nd->coef[j])) {
+        for (size_t p = 0; p < k; p++)
+          a[j * k + p] = a[p * k + j] = 0;
+        a[j * k + j] = 1;
+      }
+    if (!count[i] || cholesky(a, k) != 0) continue;
+    lv->chol[i] = malloc(k * k * sizeof **lv->chol);
+    if (!lv->chol[i]) {
       rc = augur_fail(err, AUGUR_E_NOMEM, "best: out of memory (leaf matrices)");
       goto out;
     }
-    model_inv_sqrt(k, A + i * k * k, lv->isqrt[i]);
+    memcpy(lv->chol[i], a, k * k * sizeof *a);
   }
 out:
   free(A);
@@ -321,18 +368,6 @@ out:
   free(z);
   free(count);
   return rc;
-}
-
-/* x0' A^-1 x0 = |A^(-1/2) x0|^2. */
-static double leverage(const double *isqrt, const double *z, size_t k) {
-  double h = 0;
-  for (size_t p = 0; p < k; p++) {
-    double s = 0;
-    for (size_t q = 0; q < k; q++)
-      s += isqrt[p * k + q] * z[q];
-    h += s * s;
-  }
-  return h;
 }
 
 /* Whether M reads a variable best does not compute from the configuration. */
@@ -367,10 +402,10 @@ static int predict_one(const augur_model *m, const leaves *lv, const double *x, 
   c->lo = c->hi = NAN;
   double df = floor(nd->nobs - nd->rank + 1e-9);
   if (isnan(nd->sigma2) || df < 1) return AUGUR_OK;
-  regressors(m, x, z);
+  regressors(m, nd, x, z);
   /* Without the leaf's rows, the mean leverage rank / nobs stands in. */
-  double h = lv && lv->isqrt[c->node - 1] ? leverage(lv->isqrt[c->node - 1], z, m->k)
-                                          : (double)nd->rank / nd->nobs;
+  double h = lv && lv->chol[c->node - 1] ? leverage(lv->chol[c->node - 1], z, m->k)
+                                         : (double)nd->rank / nd->nobs;
   double half = augur_t_quantile(level, (long)df) * sqrt(nd->sigma2 * (1 + h));
   c->lo = c->t_iter - half;
   c->hi = c->t_iter + half;
