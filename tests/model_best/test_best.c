@@ -19,6 +19,12 @@
 #define C 1e-3
 #define D 1.5e-3
 
+/* |A - B| <= TOL * |B|. */
+static int near(double a, double b, double tol) {
+  return fabs(a - b) <= tol * fabs(b);
+}
+#define NEAR(a, b, tol) assert_true(near((a), (b), (tol)))
+
 static double truth(double w, double wk, double thr) {
   return A + B * w / (wk * thr) + C * wk + D * thr;
 }
@@ -227,6 +233,40 @@ static void interval_by_hand(void **state) {
   augur_model_table_free(t);
 }
 
+static const char *runs_csv; /* argv[1]: tests/model_best/runs.csv */
+
+/* R's lm on runs.csv and predict.lm's prediction intervals (interval.R):
+ * best's interval for a one-leaf tree with R's coefficients equals them. */
+static void interval_matches_r(void **state) {
+  (void)state;
+  augur_model_table *t = NULL;
+  augur_error err = {0};
+  if (augur_model_table_read(&t, runs_csv, &err) != AUGUR_OK) fail_msg("%s", err.msg);
+  tree(0, 3, 0);
+  double b[] = {0.00200249975323174, 1.0024817187070893e-05, 0.0010044623220719752,
+                0.0014921563281301755};
+  memcpy(coef[0], b, sizeof b);
+  nodes[0].sigma2 = 6.9181619466969288e-08;
+  static const double r[][5] = {{4, 2, 0.0127639681429316, 0.0122394650606156, 0.0132884712252475},
+                                {3, 1, 0.0165328602346487, 0.016007943166477, 0.0170577773028205},
+                                {8, 1, 0.0152896611030893, 0.0147520333702951, 0.0158272888358835}};
+  augur_best_options o = opts(3000, 8);
+  augur_best_result res;
+  if (augur_best_search(&model, t, &o, &res, &err) != AUGUR_OK) fail_msg("%s", err.msg);
+  for (size_t k = 0; k < 3; k++) {
+    size_t i = 0;
+    while (i < res.nconfigs &&
+           (res.configs[i].workers != (long)r[k][0] || res.configs[i].threads != (long)r[k][1]))
+      i++;
+    assert_true(i < res.nconfigs);
+    NEAR(res.configs[i].t_iter, r[k][2], 1e-12);
+    NEAR(res.configs[i].lo, r[k][3], 1e-12);
+    NEAR(res.configs[i].hi, r[k][4], 1e-12);
+  }
+  augur_best_result_free(&res);
+  augur_model_table_free(t);
+}
+
 static void flags_extrapolation(void **state) {
   (void)state;
   augur_model_table *t = table(1);
@@ -331,7 +371,8 @@ static void refuses(void **state) {
   augur_model_table_free(t1);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  runs_csv = argc > 1 ? argv[1] : "runs.csv";
   /* Until src/model's predict exists (branch mob publishes it as a stub
    * first): skipped, not failed. */
   int node;
@@ -341,11 +382,9 @@ int main(void) {
     return 77;
   }
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(finds_true_best),
-      cmocka_unit_test(interval_by_hand),
-      cmocka_unit_test(flags_extrapolation),
-      cmocka_unit_test(chooses_placement),
-      cmocka_unit_test(refuses),
+      cmocka_unit_test(finds_true_best),    cmocka_unit_test(interval_by_hand),
+      cmocka_unit_test(interval_matches_r), cmocka_unit_test(flags_extrapolation),
+      cmocka_unit_test(chooses_placement),  cmocka_unit_test(refuses),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
