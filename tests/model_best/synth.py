@@ -4,7 +4,7 @@ T_iter = A + B*W/(workers*threads) + C*workers + D*threads (+ noise): the
 first term is the workers' share of the work, the second the master's
 messages (one per worker), the third the threads' start-up. Usage:
 
-  synth.py data OUT.csv [--noise REL] [--noisy-config WK,THR,FACTOR]
+  synth.py data OUT.csv [--noise REL] [--noisy-config WK,THR,FACTOR] [--seed N]
   synth.py truth W CORES OBJECTIVE   # the true best among the trained configs
   synth.py t W WORKERS THREADS       # the true T_iter
 """
@@ -26,8 +26,8 @@ def t_comp(w, wk, thr):
     return B * w / (wk * thr) + 0.5 * D * thr
 
 
-def data(out, noise, noisy):
-    rng = random.Random(25)
+def data(out, noise, noisy, seed=25):
+    rng = random.Random(seed)
     cols = ["app", "workload", "workers", "threads", "procs", "rep", "iterations", "t_iter",
             "t_iter_sd", "t_comp_worker", "w1", "w2", "local_workload"]
     with open(out, "w") as f:
@@ -54,7 +54,7 @@ def truth(w, cores, objective):
 
 if __name__ == "__main__":
     if sys.argv[1] == "data":
-        noise, noisy = 0.01, None
+        noise, noisy, seed = 0.01, None, 25
         args = sys.argv[3:]
         for i, a in enumerate(args):
             if a == "--noise":
@@ -62,7 +62,9 @@ if __name__ == "__main__":
             if a == "--noisy-config":
                 wk, thr, fac = args[i + 1].split(",")
                 noisy = (int(wk), int(thr), float(fac))
-        data(sys.argv[2], noise, noisy)
+            if a == "--seed":
+                seed = int(args[i + 1])
+        data(sys.argv[2], noise, noisy, seed)
     elif sys.argv[1] == "truth":
         truth(float(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
     else:
