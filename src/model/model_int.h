@@ -13,14 +13,14 @@ int model_read_file(const char *path, char **text, size_t *len, augur_error *err
 /* Weighted least squares of y on the n x k matrix X (row-major) with weights
  * w (rows of weight 0 take no part). Householder QR with R's limited column
  * pivoting (dqrdc2, tolerance 1e-7): an aliased column gets coef NaN.
- * Returns the rank; resid[i] = y[i] - x_i'b for every row (aliased as 0). */
+ * Returns the rank (-1: no memory); resid[i] = y[i] - x_i'b for every row (aliased as 0). */
 int model_wls(size_t n, size_t k, const double *X, const double *y, const double *w, double *coef,
               double *resid);
 
-/* Symmetric inverse square root of the k x k positive semi-definite matrix
- * A (row-major) into out, by the eigen decomposition (Jacobi); eigenvalues
- * <= tol * max give 0 (a generalized inverse, as partykit's chol2inv/svd
- * fallback). Returns 0. */
+/* Symmetric inverse square root of the k x k symmetric matrix A (row-major)
+ * into out, by the eigen decomposition (Jacobi). Returns 0, or -1 when A is
+ * not positive definite (partykit's chol() fails there and the node's tests
+ * are skipped). */
 int model_inv_sqrt(size_t k, const double *A, double *out);
 
 /* P[chi^2(df) > x]. */
