@@ -26,6 +26,8 @@ contains "$D/err" "--tc-model"
 expect 2 1 "$AUGUR" model best "$M" --workload 3000 --level 1
 expect 2 1 "$AUGUR" model best "$M" "$M" --workload 3000
 expect 1 1 "$AUGUR" model best "$D/missing.json" --workload 3000
+expect 1 1 "$AUGUR" model best "$D/runs.csv" --workload 3000
+expect 1 1 "$AUGUR" model best "$M" --workload 3000 --objective eindex --tc-model "$D/missing.json"
 expect 1 1 "$AUGUR" model best "$M" --workload 3000 --data "$D/missing.csv"
 # Data that is not the model's training data.
 head -40 "$D/runs.csv" >"$D/part.csv"
