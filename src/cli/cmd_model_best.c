@@ -62,9 +62,13 @@ static const char *out_words(unsigned out, const char *var, char *b, size_t n) {
 }
 
 /* The statements about what the ranking rests on (text and JSON say them). */
-static size_t statements(const augur_best_result *r, const augur_best_options *o, char st[][ST_LEN],
-                         size_t max) {
+static size_t statements(const augur_best_result *r, const augur_best_options *o, int cores_default,
+                         char st[][ST_LEN], size_t max) {
   size_t n = 0;
+  if (cores_default && n < max)
+    snprintf(st[n++], ST_LEN,
+             "%ld cores: this machine's usable cores (--cores N for the machine the model is for)",
+             o->cores);
   if (!r->range_checked && n < max)
     snprintf(st[n++], ST_LEN,
              "no training data (--data): the training range is not checked and intervals use the "
@@ -282,7 +286,7 @@ int cmd_model_best(int argc, char **argv) {
     goto out;
   }
   char st[8][ST_LEN];
-  size_t nst = statements(&r, &o, st, 8);
+  size_t nst = statements(&r, &o, cores == 0, st, 8);
   if (json)
     rc = print_json(&r, &o, args.operand[0], data, tc, (size_t)top, st, nst);
   else {
