@@ -198,6 +198,7 @@ int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_diagnose(int argc, char **argv);
+int cmd_model(int argc, char **argv);
 int cmd_phases(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_graph(int argc, char **argv);

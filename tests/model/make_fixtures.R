@@ -5,14 +5,17 @@
 # it) and NAME.expect (what R computed), for each case below. The .expect
 # lines (read by tests/model/test_model_exact.c):
 #   formula F
-#   option NAME VALUE            alpha, minsize, trim, maxdepth, prune, weights
+#   option NAME VALUE            alpha, minsize, trim, maxdepth, prune, weights, party_compat
 #   rows USED DROPPED            rows fitted / dropped for NA
 #   node ID LEFT RIGHT NOBS      LEFT = RIGHT = 0 for a leaf
 #   split ID VAR POINT           numeric split: left when VAR <= POINT
 #   splitlev ID VAR L1 L2 ...    factor split: kid per level (1, 2, NA)
+#   splitvar ID VAR              (party) a factor split on VAR
 #   coef ID B1 B2 ...            coefficients (NA: aliased)
 #   test ID VAR STAT PADJ        sctest(m): statistic and adjusted p (NA: untestable)
 #   pred ROW NODE VALUE          predict() on data row ROW (1-based)
+# and NAME.print, R's print(m) (trailing blanks removed), which
+# test_model_cli.sh compares with `augur model show`.
 suppressMessages(library(partykit))
 out <- "tests/model/fixtures"
 dir.create(out, showWarnings = FALSE, recursive = TRUE)
@@ -57,6 +60,7 @@ write_case <- function(name, data, formula, weights = NULL, ...) {
   pn <- predict(m, newdata = data[rows, ], type = "node")
   pv <- predict(m, newdata = data[rows, ])
   for (i in seq_along(rows)) w("pred", rows[i], pn[i], num(pv[i]))
+  writeLines(sub(" +$", "", capture.output(print(m))), file.path(out, paste0(name, ".print")))
   cat(name, ": ", length(ids), " nodes\n", sep = "")
 }
 
@@ -91,3 +95,39 @@ write_case("prune_aic", e, "y ~ x | z + u", alpha = 0.9, minsize = 15, prune = "
 write_case("prune_bic", e, "y ~ x | z + u", alpha = 0.9, minsize = 15, prune = "BIC")
 # 9. maxdepth
 write_case("synth_depth", d, "y ~ x | z1 + z2 + g", maxdepth = 2)
+
+# 10. party::mob (the seed's version): --party-compat, integer weights
+# replicate rows, Bonferroni switch at 0.01, minsplit 20. Written in the same
+# .expect format (leaf coefficients only; factor splits by variable only,
+# "splitvar ID VAR"; party numbers the nodes in the same preorder).
+write_party <- function(name, data, formula, weights) {
+  suppressMessages(library(party))
+  write.csv(data, file.path(out, paste0(name, ".csv")), row.names = FALSE, quote = FALSE, na = "")
+  m <- party::mob(as.formula(formula), data = data, weights = data[[weights]],
+                  model = linearModel, control = mob_control(minsplit = 20))
+  con <- file(file.path(out, paste0(name, ".expect")), "w")
+  on.exit(close(con))
+  w <- function(...) writeLines(paste(...), con)
+  w("formula", formula)
+  w("option weights", weights)
+  w("option party_compat 1")
+  cf <- coef(m)
+  walk <- function(nd) {
+    l <- if (nd$terminal) 0 else nd$left$nodeID
+    r <- if (nd$terminal) 0 else nd$right$nodeID
+    w("node", nd$nodeID, l, r, num(nd$sumweights))
+    if (!nd$terminal) {
+      sp <- nd$psplit
+      if (inherits(sp, "orderedSplit")) w("split", nd$nodeID, sp$variableName, num(sp$splitpoint))
+      else w("splitvar", nd$nodeID, sp$variableName)
+    } else w("coef", nd$nodeID, paste(num(cf[as.character(nd$nodeID), ]), collapse = " "))
+    st <- nd$criterion$statistic
+    if (length(st) > 1 || !is.na(st[1]))
+      if (!(nd$terminal && sum(nd$weights) < 40))
+        for (v in names(st)) w("test", nd$nodeID, v, num(st[[v]]), num(1 - nd$criterion$criterion[[v]]))
+    if (!nd$terminal) { walk(nd$left); walk(nd$right) }
+  }
+  walk(m@tree)
+  cat(name, ": party::mob\n", sep = "")
+}
+write_party("party_weights", d, "y ~ x | z1 + z2 + g", "w")

@@ -74,6 +74,8 @@ int main(int argc, char **argv) {
         o.maxdepth = atoi(b);
       else if (!strcmp(a, "prune"))
         o.prune = !strcmp(b, "AIC") ? AUGUR_MODEL_PRUNE_AIC : AUGUR_MODEL_PRUNE_BIC;
+      else if (!strcmp(a, "party_compat"))
+        o.party_compat = atoi(b);
       else if (!strcmp(a, "weights"))
         snprintf(weights, sizeof weights, "%s", b), o.weights = weights;
       else
@@ -116,6 +118,10 @@ int main(int argc, char **argv) {
              nd->split_var < 0 ? "nothing" : m->vars[nd->split_var].name, tok[2]);
       else
         close_rel("split point", id, nd->split_point, num(tok[3]), 1e-9);
+    } else if (!strcmp(tok[0], "splitvar") && nd) {
+      if (nd->split_var < 0 || strcmp(m->vars[nd->split_var].name, tok[2]))
+        FAIL("node %d: split on %s, R on %s", id,
+             nd->split_var < 0 ? "nothing" : m->vars[nd->split_var].name, tok[2]);
     } else if (!strcmp(tok[0], "splitlev") && nd) {
       if (nd->split_var < 0 || strcmp(m->vars[nd->split_var].name, tok[2]) || !nd->split_levels)
         FAIL("node %d: factor split on %s expected", id, tok[2]);
