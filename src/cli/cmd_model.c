@@ -167,6 +167,8 @@ static const subcommand subcommands[] = {
     {"fit", model_fit, "fit a MOB tree of linear models on a data set CSV"},
     {"show", model_show, "print a model file's tree"},
     {"predict", model_predict, "predict at one point"},
+    {"best", cmd_model_best, "the best workers x threads (x placement) for a workload"},
+    {"weights", cmd_model_weights, "add observation weights (seed or variance) to a data set"},
 };
 #define NSUB (sizeof subcommands / sizeof subcommands[0])
 

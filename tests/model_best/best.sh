@@ -6,9 +6,7 @@
 # flagged; --objective eindex with a model of t_comp_worker finds the true
 # E_index best; weights from `augur model weights` keep the answer.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/lib.sh"
 S="$(dirname "$0")/synth.py"
-need_model_fit "$S"
 F='t_iter ~ w1 + workers + threads | workload + workers + threads'
 "$PY" "$S" data "$D/runs.csv" || fail "synth.py failed"
 expect 0 - "$AUGUR" model fit "$D/runs.csv" --formula "$F" -o "$D/m.json"

@@ -373,14 +373,6 @@ static void refuses(void **state) {
 
 int main(int argc, char **argv) {
   runs_csv = argc > 1 ? argv[1] : "runs.csv";
-  /* Until src/model's predict exists (branch mob publishes it as a stub
-   * first): skipped, not failed. */
-  int node;
-  double v, x[5] = {1000, 1, 1, 1000, 0};
-  if (augur_model_predict(tree(0, 1, 0), x, &node, &v, NULL) == AUGUR_E_STATE) {
-    printf("skipped: augur_model_predict is not implemented yet\n");
-    return 77;
-  }
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(finds_true_best),    cmocka_unit_test(interval_by_hand),
       cmocka_unit_test(interval_matches_r), cmocka_unit_test(flags_extrapolation),

@@ -1,9 +1,7 @@
 # `augur model best` / `augur model weights` command-line errors: one line on
 # stderr and exit 2 (a wrong command line) or 1 (bad input), never a crash.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/lib.sh"
 S="$(dirname "$0")/synth.py"
-need_model_fit "$S"
 "$PY" "$S" data "$D/runs.csv" || fail "synth.py failed"
 expect 0 - "$AUGUR" model fit "$D/runs.csv" -o "$D/m.json" \
   --formula 't_iter ~ w1 + workers + threads | workload + workers + threads'
