@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "augur/model_best.h"
+#include "model_int.h"
 
 /* The columns best computes from the configuration (docs/model.md). */
 enum derived { D_NONE = -1, D_WORKLOAD, D_WORKERS, D_THREADS, D_PROCS, D_W1, D_W2, D_LOCAL };
@@ -249,19 +250,19 @@ static int fill_x(const augur_model *m, const train *tr, const augur_best_result
   return 1;
 }
 
-/* Leverage data per leaf: the Cholesky factor L (row-major, lower) of
+/* Leverage data per leaf: S = A^(-1/2) (row-major, model_inv_sqrt) of
  * A = sum of w z z' over the leaf's training rows, z the regressors with
  * the leaf's aliased ones (coefficient NaN) left out (their row and column
  * of A set to the identity, their z to 0). NULL: a leaf without rows, or
- * whose A is numerically singular (the mean leverage stands in). */
+ * whose A is not positive definite (the mean leverage stands in). */
 typedef struct leaves {
-  double **chol; /* per node id - 1 */
+  double **isqrt; /* per node id - 1 */
 } leaves;
 
 static void leaves_free(leaves *lv, size_t nnodes) {
-  for (size_t i = 0; lv->chol && i < nnodes; i++)
-    free(lv->chol[i]);
-  free(lv->chol);
+  for (size_t i = 0; lv->isqrt && i < nnodes; i++)
+    free(lv->isqrt[i]);
+  free(lv->isqrt);
 }
 
 /* The regressors (with the intercept) of model M at variable values X;
@@ -272,50 +273,26 @@ static void regressors(const augur_model *m, const augur_model_node *node, const
     z[j] = isnan(node->coef[j]) ? 0 : m->coef_var[j] < 0 ? 1 : x[m->coef_var[j]];
 }
 
-/* A = L L' in place (K x K, row-major; the upper part is left as is).
- * 0, or -1 when a pivot is not above 1e-12 of the largest diagonal. */
-static int cholesky(double *a, size_t k) {
-  double max = 0;
-  for (size_t j = 0; j < k; j++)
-    if (a[j * k + j] > max) max = a[j * k + j];
-  for (size_t j = 0; j < k; j++) {
-    double d = a[j * k + j];
-    for (size_t p = 0; p < j; p++)
-      d -= a[j * k + p] * a[j * k + p];
-    if (!(d > 1e-12 * max)) return -1;
-    a[j * k + j] = sqrt(d);
-    for (size_t r = j + 1; r < k; r++) {
-      double v = a[r * k + j];
-      for (size_t p = 0; p < j; p++)
-        v -= a[r * k + p] * a[j * k + p];
-      a[r * k + j] = v / a[j * k + j];
-    }
-  }
-  return 0;
-}
-
-/* z' A^-1 z = |L^-1 z|^2 (forward substitution). */
-static double leverage(const double *l, const double *z, size_t k) {
-  double h = 0, u[64];
-  assert(k <= 64);
-  for (size_t r = 0; r < k; r++) {
-    double v = z[r];
-    for (size_t p = 0; p < r; p++)
-      v -= l[r * k + p] * u[p];
-    u[r] = v / l[r * k + r];
-    h += u[r] * u[r];
+/* z' A^-1 z = |A^(-1/2) z|^2. */
+static double leverage(const double *isqrt, const double *z, size_t k) {
+  double h = 0;
+  for (size_t p = 0; p < k; p++) {
+    double v = 0;
+    for (size_t q = 0; q < k; q++)
+      v += isqrt[p * k + q] * z[q];
+    h += v * v;
   }
   return h;
 }
 
 static int leaves_build(leaves *lv, const augur_model *m, const train *tr, augur_error *err) {
   size_t k = m->k, nn = m->nnodes;
-  lv->chol = calloc(nn, sizeof *lv->chol);
+  lv->isqrt = calloc(nn, sizeof *lv->isqrt);
   double *A = calloc(nn * k * k, sizeof *A), *x = malloc(m->nvars * sizeof *x),
          *z = malloc(k * sizeof *z);
   size_t *count = calloc(nn, sizeof *count);
   int rc = AUGUR_OK;
-  if (!lv->chol || !A || !x || !z || !count) {
+  if (!lv->isqrt || !A || !x || !z || !count) {
     rc = augur_fail(err, AUGUR_E_NOMEM, "best: out of memory (leaf matrices)");
     goto out;
   }
@@ -354,13 +331,16 @@ static int leaves_build(leaves *lv, const augur_model *m, const train *tr, augur
           a[j * k + p] = a[p * k + j] = 0;
         a[j * k + j] = 1;
       }
-    if (!count[i] || cholesky(a, k) != 0) continue;
-    lv->chol[i] = malloc(k * k * sizeof **lv->chol);
-    if (!lv->chol[i]) {
+    if (!count[i]) continue;
+    lv->isqrt[i] = malloc(k * k * sizeof **lv->isqrt);
+    if (!lv->isqrt[i]) {
       rc = augur_fail(err, AUGUR_E_NOMEM, "best: out of memory (leaf matrices)");
       goto out;
     }
-    memcpy(lv->chol[i], a, k * k * sizeof *a);
+    if (model_inv_sqrt(k, a, lv->isqrt[i]) != 0) {
+      free(lv->isqrt[i]);
+      lv->isqrt[i] = NULL;
+    }
   }
 out:
   free(A);
@@ -404,8 +384,8 @@ static int predict_one(const augur_model *m, const leaves *lv, const double *x, 
   if (isnan(nd->sigma2) || df < 1) return AUGUR_OK;
   regressors(m, nd, x, z);
   /* Without the leaf's rows, the mean leverage rank / nobs stands in. */
-  double h = lv && lv->chol[c->node - 1] ? leverage(lv->chol[c->node - 1], z, m->k)
-                                         : (double)nd->rank / nd->nobs;
+  double h = lv && lv->isqrt[c->node - 1] ? leverage(lv->isqrt[c->node - 1], z, m->k)
+                                          : (double)nd->rank / nd->nobs;
   double half = augur_t_quantile(level, (long)df) * sqrt(nd->sigma2 * (1 + h));
   c->lo = c->t_iter - half;
   c->hi = c->t_iter + half;
