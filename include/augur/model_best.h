@@ -86,6 +86,9 @@ typedef struct augur_best_options {
 
 AUGUR_API void augur_best_options_default(augur_best_options *o);
 
+/* At most this many configurations are evaluated (else AUGUR_E_ARG). */
+#define AUGUR_BEST_MAX_CONFIGS 10000000
+
 /* Why a configuration is outside what the training runs cover (bits). */
 #define AUGUR_BEST_OUT_WORKLOAD 1u /* W outside the training workloads */
 #define AUGUR_BEST_OUT_UNTRIED  2u /* no training run with these workers, threads, placement */
@@ -134,10 +137,10 @@ typedef struct augur_best_result {
  * sigma2 the leaf's residual variance, h = x0' (X'WX)^-1 x0 over the leaf's
  * training rows.
  * Fails: AUGUR_E_ARG for a bad option (W <= 0, cores or workers < 1,
- * EINDEX without O->tc), training data that is not the model's (a leaf's row
- * count differs), a variable measured per run (it differs between training
- * runs of one configuration), no configuration that can be evaluated;
- * AUGUR_E_NOMEM. On success free R with augur_best_result_free. */
+ * EINDEX without O->tc, more than AUGUR_BEST_MAX_CONFIGS configurations), training data that is not
+ * the model's (a leaf's row count differs), a variable measured per run (it differs between
+ * training runs of one configuration), no configuration that can be evaluated; AUGUR_E_NOMEM. On
+ * success free R with augur_best_result_free. */
 AUGUR_API int augur_best_search(const augur_model *m, const augur_model_table *data,
                                 const augur_best_options *o, augur_best_result *r,
                                 augur_error *err);

@@ -430,8 +430,22 @@ int augur_best_search(const augur_model *m, const augur_model_table *data,
    * columns (places, bind, affinity counts); else each would repeat. */
   int use_pl = r->nplacements && (reads_more(m) || (o->tc && reads_more(o->tc)));
   size_t npl = use_pl ? r->nplacements : 1;
-  size_t cap = (size_t)o->max_workers * nthr * npl;
-  r->configs = calloc(cap, sizeof *r->configs);
+  size_t cap = 0; /* the admissible configurations */
+  for (long wk = 1; wk <= o->max_workers; wk++)
+    if (!o->nthreads)
+      cap += o->oversubscribe ? nthr : (size_t)(o->cores / wk);
+    else
+      for (size_t ti = 0; ti < nthr; ti++)
+        cap += o->oversubscribe || wk * o->threads[ti] <= o->cores;
+  if (cap > AUGUR_BEST_MAX_CONFIGS / npl) {
+    rc = augur_fail(err, AUGUR_E_ARG,
+                    "%zu configurations to evaluate, more than %d: lower --cores or "
+                    "--max-workers, or give --threads",
+                    cap * npl, AUGUR_BEST_MAX_CONFIGS);
+    goto out;
+  }
+  cap *= npl;
+  r->configs = calloc(cap ? cap : 1, sizeof *r->configs);
   size_t nv = m->nvars + (o->tc ? o->tc->nvars : 0);
   double *x = malloc((nv ? nv : 1) * sizeof *x);
   double *z = malloc((m->k + (o->tc ? o->tc->k : 0) + 1) * sizeof *z);
@@ -442,11 +456,14 @@ int augur_best_search(const augur_model *m, const augur_model_table *data,
     goto out;
   }
   for (long wk = 1; wk <= o->max_workers && rc == AUGUR_OK; wk++)
-    for (size_t ti = 0; ti < nthr && rc == AUGUR_OK; ti++)
+    for (size_t ti = 0; ti < nthr && rc == AUGUR_OK; ti++) {
+      long thr = o->nthreads ? o->threads[ti] : (long)ti + 1;
+      int over = wk * thr > o->cores;
+      if (over && !o->oversubscribe) {
+        if (!o->nthreads) break; /* 1..cores ascending: the rest is over too */
+        continue;
+      }
       for (size_t pi = 0; pi < npl && rc == AUGUR_OK; pi++) {
-        long thr = o->nthreads ? o->threads[ti] : (long)ti + 1;
-        int over = wk * thr > o->cores;
-        if (over && !o->oversubscribe) continue;
         int p = use_pl ? (int)pi : -1, tried = 0;
         char why[256];
         int ok = fill_x(m, have ? &tr : NULL, r, o->workload, wk, thr, p, x, &tried, why,
@@ -511,6 +528,7 @@ int augur_best_search(const augur_model *m, const augur_model_table *data,
         }
         r->nconfigs++;
       }
+    }
   free(x);
   free(z);
   if (rc == AUGUR_OK && !r->nconfigs)

@@ -22,6 +22,9 @@ contains "$D/err" "expected time or eindex"
 expect 2 1 "$AUGUR" model best "$M" --workload 3000 --objective eindex
 contains "$D/err" "--tc-model"
 expect 2 1 "$AUGUR" model best "$M" --workload 3000 --level 1
+# Too many configurations: refused at once, not enumerated for minutes.
+expect 1 1 "$AUGUR" model best "$M" --workload 3000 --cores 1000000
+contains "$D/err" "configurations to evaluate"
 expect 2 1 "$AUGUR" model best "$M" "$M" --workload 3000
 expect 1 1 "$AUGUR" model best "$D/missing.json" --workload 3000
 expect 1 1 "$AUGUR" model best "$D/runs.csv" --workload 3000
