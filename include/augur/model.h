@@ -104,9 +104,9 @@ typedef struct augur_model_var {
 
 /* Parameter-instability test of one partitioning variable at one node. */
 typedef struct augur_model_test {
-  double statistic;  /* supLM (numeric) or chi^2 (factor); NaN: not testable */
-  double p_value;    /* unadjusted */
-  double p_adjusted; /* Bonferroni adjusted (as sctest(m) shows) */
+  double statistic;  /* supLM (numeric) or chi^2 (factor); 0 when not testable */
+  double p_value;    /* unadjusted; NaN: not testable (fewer than 2 distinct values) */
+  double p_adjusted; /* Bonferroni adjusted (as sctest(m) shows); NaN: not testable */
 } augur_model_test;
 
 typedef struct augur_model_node {

@@ -11,6 +11,10 @@
 #include "grow.h"
 #include "model_int.h"
 
+/* Levels of a factor partitioning variable: the split search tries all
+ * 2^(L-1) - 1 binary partitions (partykit does too), 32767 at 16. */
+#define MAX_LEVELS 16
+
 void augur_model_options_default(augur_model_options *o) {
   assert(o);
   *o = (augur_model_options){.alpha = 0.05, .bonferroni = 1, .trim = 0.1};
@@ -249,7 +253,8 @@ static int find_split(const data *d, const size_t *idx, size_t n, size_t v, doub
       has[(size_t)z[idx[i]]] = 1;
     for (size_t e = 0; e < nlev; e++)
       if (has[e]) present[np++] = e;
-    if (np >= 2 && np <= 24) {
+    if (np >= 2) {
+      assert(np <= MAX_LEVELS);
       unsigned long nsplit = (1ul << (np - 1)) - 1, bestmask = 0;
       for (unsigned long s = 1; s <= nsplit; s++) {
         size_t nl = 0, nr = 0;
@@ -581,6 +586,13 @@ int augur_model_fit(augur_model **out, const augur_model_table *t, const char *f
     cols[i] = augur_model_table_column(t, need[i]);
     if (cols[i] < 0) {
       rc = augur_fail(err, AUGUR_E_ARG, "model fit: no column '%s' in the data", need[i]);
+      goto out;
+    }
+    if (i >= nneed - f.npartition && augur_model_table_nlevels(t, (size_t)cols[i]) > MAX_LEVELS) {
+      rc = augur_fail(err, AUGUR_E_ARG,
+                      "model fit: factor '%s' has %zu levels; the split search tries every "
+                      "binary partition (2^(L-1)) and takes at most %d levels",
+                      need[i], augur_model_table_nlevels(t, (size_t)cols[i]), MAX_LEVELS);
       goto out;
     }
     if (i < nneed - f.npartition && augur_model_table_is_factor(t, (size_t)cols[i])) {

@@ -131,3 +131,13 @@ write_party <- function(name, data, formula, weights) {
   cat(name, ": party::mob\n", sep = "")
 }
 write_party("party_weights", d, "y ~ x | z1 + z2 + g", "w")
+
+# 11. a singular leaf (x constant where z <= 0.52: its slope is aliased, NA).
+# (Not with zero weights: partykit 1.2-16 recycles the unfiltered weights
+# against the scores of the positive-weight rows there, R warns "longer
+# object length", docs/model.md.)
+set.seed(3)
+s <- data.frame(z = round(runif(160), 6), x = round(runif(160), 6))
+s$x[s$z <= 0.52] <- 1
+s$y <- round(ifelse(s$z > 0.5, 2 + 3 * s$x, 1) + rnorm(160, sd = 0.2), 6)
+write_case("singular_leaf", s, "y ~ x | z", minsize = 20)
