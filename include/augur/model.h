@@ -34,7 +34,8 @@ typedef struct augur_model_table augur_model_table;
  * whose levels are its distinct non-empty cells sorted bytewise (R's factor()
  * in the C locale). An empty cell (or "NA") is missing.
  * Fails: AUGUR_E_IO (cannot read), AUGUR_E_FORMAT with "PATH:LINE: ..." for
- * a ragged row, an empty/duplicate name, a "NaN"/"Inf" cell, no data rows. */
+ * a ragged row, an empty/duplicate name, a "NaN"/"Inf" cell, text that is
+ * not UTF-8, a NUL byte, no data rows. */
 AUGUR_API int augur_model_table_read(augur_model_table **t, const char *path, augur_error *err);
 
 /* As augur_model_table_read on LEN bytes of TEXT (need not be

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "augur/model.h"
+#include "augur/text.h"
 #include "grow.h"
 #include "model_int.h"
 
@@ -61,6 +62,15 @@ static int cell_number(const cell *c, double *v) {
   errno = 0;
   *v = strtod(buf, &end);
   return end != buf && *end == 0;
+}
+
+/* 1 when S is valid UTF-8 (names and levels go into JSON model files). */
+static int is_utf8(const char *s) {
+  size_t n = strlen(s);
+  char *b = malloc(3 * n + 4);
+  int ok = b && augur_utf8_repair(s, b, 3 * n + 4) == 0;
+  free(b);
+  return ok;
 }
 
 static int cmp_str(const void *a, const void *b) {
@@ -115,7 +125,8 @@ int augur_model_table_parse(augur_model_table **out, const char *name, const cha
     line++;
     const char *le = e;
     if (le > p && le[-1] == '\r') le--;
-    if (memchr(p, 0, (size_t)(le - p))) {
+    size_t ll = le > p ? (size_t)(le - p) : 0;
+    if (ll && memchr(p, 0, ll)) {
       rc = augur_fail(err, AUGUR_E_FORMAT, "%s:%zu: a NUL byte: not a text file", name, line);
       goto out;
     }
@@ -151,6 +162,11 @@ int augur_model_table_parse(augur_model_table **out, const char *name, const cha
         }
         if (!(t->names[c] = dup_cell(&cells[c]))) {
           rc = augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory", name);
+          goto out;
+        }
+        if (!is_utf8(t->names[c])) {
+          rc = augur_fail(err, AUGUR_E_FORMAT, "%s:%zu: column %zu: the name is not UTF-8 text",
+                          name, line, c + 1);
           goto out;
         }
         for (size_t d = 0; d < c; d++)
@@ -236,6 +252,14 @@ int augur_model_table_parse(augur_model_table **out, const char *name, const cha
         goto out;
       }
       nl++;
+      if (!is_utf8(lv[nl - 1])) {
+        for (size_t i = 0; i < nl; i++)
+          free(lv[i]);
+        free(lv);
+        rc = augur_fail(err, AUGUR_E_FORMAT, "%s:%zu: column '%s': a cell is not UTF-8 text", name,
+                        lineno[r], t->names[c]);
+        goto out;
+      }
     }
     qsort(lv, nl, sizeof *lv, cmp_str);
     size_t u = 0;
