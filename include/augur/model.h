@@ -57,6 +57,12 @@ AUGUR_API const char *augur_model_table_level(const augur_model_table *t, size_t
  * NaN when the cell is missing. */
 AUGUR_API double augur_model_table_value(const augur_model_table *t, size_t col, size_t row);
 
+/* Appends a numeric column NAME with VALUES (nrows values; NaN = missing),
+ * e.g. computed case weights to name in augur_model_options.weights.
+ * Fails: AUGUR_E_ARG (NAME empty or already a column), AUGUR_E_NOMEM. */
+AUGUR_API int augur_model_table_add_column(augur_model_table *t, const char *name,
+                                           const double *values, augur_error *err);
+
 /* ---- formula ---------------------------------------------------------- */
 
 /* `y ~ x1 + x2 | z1 + z2`; `y ~ 1 | z1` (intercept only); `- 1` (or `+ 0`)

@@ -341,3 +341,37 @@ double augur_model_table_value(const augur_model_table *t, size_t col, size_t ro
   assert(col < t->ncols && row < t->nrows);
   return t->values[col][row];
 }
+
+int augur_model_table_add_column(augur_model_table *t, const char *name, const double *values,
+                                 augur_error *err) {
+  assert(t && name && values);
+  if (!*name || augur_model_table_column(t, name) >= 0)
+    return augur_fail(err, AUGUR_E_ARG, "data table: column '%s' %s", name,
+                      *name ? "already exists" : "needs a name");
+  size_t c = t->ncols, nr = t->nrows;
+  char **names = realloc(t->names, (c + 1) * sizeof *names);
+  if (names) t->names = names;
+  int *isf = names ? realloc(t->is_factor, (c + 1) * sizeof *isf) : NULL;
+  if (isf) t->is_factor = isf;
+  size_t *nl = isf ? realloc(t->nlevels, (c + 1) * sizeof *nl) : NULL;
+  if (nl) t->nlevels = nl;
+  char ***lv = nl ? realloc(t->levels, (c + 1) * sizeof *lv) : NULL;
+  if (lv) t->levels = lv;
+  double **vals = lv ? realloc(t->values, (c + 1) * sizeof *vals) : NULL;
+  if (vals) t->values = vals;
+  double *v = vals ? malloc((nr ? nr : 1) * sizeof *v) : NULL;
+  char *nm = v ? strdup(name) : NULL;
+  if (!nm) {
+    free(v);
+    return augur_fail(err, AUGUR_E_NOMEM, "data table: out of memory");
+  }
+  for (size_t r = 0; r < nr; r++)
+    v[r] = isfinite(values[r]) ? values[r] : NAN;
+  t->names[c] = nm;
+  t->is_factor[c] = 0;
+  t->nlevels[c] = 0;
+  t->levels[c] = NULL;
+  t->values[c] = v;
+  t->ncols = c + 1;
+  return AUGUR_OK;
+}
