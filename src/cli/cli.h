@@ -225,6 +225,15 @@ int cmd_profile(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
 int cmd_web(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+/* augur model best / augur model weights (cmd_model_best.c), dispatched by cmd_model.c. */
+int cmd_model_best(int argc, char **argv);
+int cmd_model_weights(int argc, char **argv);
+/* fit --weights seed|variance (cmd_model_best.c): when WEIGHTS names a
+ * scheme and T (read from DATA) has no such column, adds it, computed for
+ * FORMULA's response. CLI_OK, or CLI_FAIL after one line. */
+struct augur_model_table;
+int cli_model_weights_keyword(struct augur_model_table *t, const char *data, const char *weights,
+                              const char *formula);
 
 /* The parallel-efficiency threshold of `augur jobs` and `augur web`
  * (cmd_jobs.c): the --pe-threshold option's parser (a CLI_CALL into a

@@ -36,7 +36,9 @@ static int model_fit(int argc, char **argv) {
       CLI_STRING("--formula", "-f", "F", &formula, "a formula",
                  "'y ~ x1 + x2 | z1 + z2': response ~ regressors | partitioning variables"),
       CLI_STRING("--weights", NULL, "COL", &weights, "a column name",
-                 "case weights from column COL (whole numbers with --party-compat)"),
+                 "case weights from column COL (whole numbers with --party-compat);\n"
+                 "seed or variance (no such column): computed, as 'augur model\n"
+                 "weights' does"),
       CLI_REAL("--alpha", "A", &o.alpha, 1e-300, 1, "a number in (0, 1]",
                "significance level of the instability tests (default 0.05)"),
       CLI_INT("--minsize", "N", &minsize, 1, 1LL << 40,
@@ -75,6 +77,10 @@ static int model_fit(int argc, char **argv) {
   augur_error err = {0};
   augur_model_table *t;
   if (augur_model_table_read(&t, args.operand[0], &err)) return cli_fail("%s", err.msg);
+  if (cli_model_weights_keyword(t, args.operand[0], weights, formula) != CLI_OK) {
+    augur_model_table_free(t);
+    return CLI_FAIL;
+  }
   augur_model *m;
   int rc = augur_model_fit(&m, t, formula, &o, &err);
   augur_model_table_free(t);
@@ -168,6 +174,8 @@ static const subcommand subcommands[] = {
     {"fit", model_fit, "fit a MOB tree of linear models on a data set CSV"},
     {"show", model_show, "print a model file's tree"},
     {"predict", model_predict, "predict at one point"},
+    {"best", cmd_model_best, "the best workers x threads (x placement) for a workload"},
+    {"weights", cmd_model_weights, "add observation weights (seed or variance) to a data set"},
 };
 #define NSUB (sizeof subcommands / sizeof subcommands[0])
 
