@@ -91,6 +91,23 @@ if [ -x "$OMP_APP" ]; then
   echo "open $BUILD/demo/hybrid.html in a browser: a row per thread"
 fi
 
+# The master/worker model (seed 002): a few short training runs of the heat
+# app, a regression tree of T_iter, the best configuration for a workload
+# not run. 1 worker x 1 thread and 1 x 2 (the master polls: 1 x 2 shares
+# the 2 cores, and its rows say so).
+MW_APP="$BUILD/apps/$flavour/mw_heat.gcc"
+if [ -x "$MW_APP" ]; then
+  say "augur sweep -- mpiexec.$flavour -n {procs} mw_heat.gcc -W {workload}   (training runs)"
+  rm -rf "$BUILD/demo/heat.csv" "$BUILD/demo/heat.traces"
+  "$AUGUR" sweep --workers 1 --threads 1,2 --workload 600,800,1000,1200,1400 --iterations 5 \
+    -o "$BUILD/demo/heat.csv" -- "mpiexec.$flavour" -n {procs} "$MW_APP" -W {workload} \
+    -i {iterations} 2>&1 | tail -1
+  say "augur model fit; augur model best --workload 900"
+  "$AUGUR" model fit "$BUILD/demo/heat.csv" --minsize 4 -o "$BUILD/demo/heat.json" \
+    --formula 't_iter ~ w2 + w1 | w2 + w1 + workload + threads' | sed -n '/Fitted party/,$p'
+  "$AUGUR" model best "$BUILD/demo/heat.json" --workload 900 --data "$BUILD/demo/heat.csv"
+fi
+
 say "next"
 echo "augur dump $TRACE --rank 1 --limit 20     # the events themselves"
 echo "augur report $TRACE --json                # the same report for programs"
