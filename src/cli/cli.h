@@ -198,6 +198,7 @@ int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_diagnose(int argc, char **argv);
+int cmd_model(int argc, char **argv);
 int cmd_phases(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
@@ -210,6 +211,9 @@ int cli_cmp_double(const void *a, const void *b);
 int cmd_profile(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
 int cmd_web(int argc, char **argv);
+/* augur model best / augur model weights (cmd_model_best.c), dispatched by cmd_model.c. */
+int cmd_model_best(int argc, char **argv);
+int cmd_model_weights(int argc, char **argv);
 
 /* The parallel-efficiency threshold of `augur jobs` and `augur web`
  * (cmd_jobs.c): the --pe-threshold option's parser (a CLI_CALL into a

@@ -24,6 +24,7 @@ static const command commands[] = {
     {"phases", cmd_phases, "PAS2P phases: repeated stretches, their weights and share of the run"},
     {"signature", cmd_signature, "PAS2P signature: what a new run needs to recognise the phases"},
     {"predict", cmd_predict, "run a signature and predict the full run's time (PAS2P)"},
+    {"model", cmd_model, "master/worker model: fit, show, predict a MOB tree (docs/model.md)"},
     {"profile", cmd_profile, "run a job in profile mode: one summary record per job"},
     {"jobs", cmd_jobs, "query the monitoring database: jobs, per-rank metrics"},
     {"web", cmd_web, "serve the monitoring database read-only as a web UI"},

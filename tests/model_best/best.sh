@@ -1,0 +1,78 @@
+# `augur model best` on a synthetic data set whose best configuration is known
+# (synth.py: T = A + B*W/(workers*threads) + C*workers + D*threads, 1 % noise,
+# 3 runs of 10 configurations at 4 workloads), fitted by `augur model fit`:
+# best finds the true best, its interval covers the true T_iter, every
+# configuration shown is admissible under --cores, the untried ones are
+# flagged; --objective eindex with a model of t_comp_worker finds the true
+# E_index best; weights from `augur model weights` keep the answer.
+. "$(dirname "$0")/../lib.sh"
+S="$(dirname "$0")/synth.py"
+F='t_iter ~ w1 + workers + threads | workload + workers + threads'
+"$PY" "$S" data "$D/runs.csv" || fail "synth.py failed"
+expect 0 - "$AUGUR" model fit "$D/runs.csv" --formula "$F" -o "$D/m.json"
+
+# best_is CORES OBJECTIVE [ARGS...]: the JSON answer's best is synth.py's truth.
+best_is() {
+  cores=$1
+  obj=$2
+  shift 2
+  expect 0 0 "$AUGUR" model best "$D/m.json" --data "$D/runs.csv" --workload 3000 \
+    --cores "$cores" --objective "$obj" --json --top 100 "$@"
+  want=$("$PY" "$S" truth 3000 "$cores" "$obj")
+  "$PY" - "$D/out" "$cores" "$want" "$S" <<'PYEOF' || fail "best --cores $cores --objective $obj $*"
+import json, subprocess, sys
+j = json.load(open(sys.argv[1]))
+cores, want = int(sys.argv[2]), tuple(int(x) for x in sys.argv[3].split())
+b = j["best"]
+ok = b is not None and (b["workers"], b["threads"]) == want
+if not ok:
+    print("best is %s, the truth %s" % (b and (b["workers"], b["threads"]), want))
+true_t = float(subprocess.check_output([sys.executable, sys.argv[4], "t", "3000",
+                                        str(want[0]), str(want[1])]))
+if ok and not (b["lo"] <= true_t <= b["hi"]):
+    print("interval %g..%g misses the true %g" % (b["lo"], b["hi"], true_t)); ok = False
+for c in j["configurations"]:
+    if c["workers"] * c["threads"] > cores:
+        print("inadmissible %d x %d on %d cores" % (c["workers"], c["threads"], cores)); ok = False
+    tried = (c["workers"], c["threads"]) in [(1, 1), (1, 2), (1, 4), (1, 8), (2, 1), (2, 2),
+                                             (2, 4), (4, 1), (4, 2), (8, 1)]
+    if tried == ("untried" in c["outside"]):
+        print("%d x %d: outside %s" % (c["workers"], c["threads"], c["outside"])); ok = False
+ranks = [c["extrapolated"] for c in j["configurations"]]
+if ranks != sorted(ranks):
+    print("an extrapolated configuration ranked before one inside the range"); ok = False
+sys.exit(0 if ok else 1)
+PYEOF
+}
+best_is 8 time
+best_is 4 time
+best_is 2 time
+
+# E_index = T_iter^2 / t_comp_worker, t_comp_worker from a second model.
+expect 0 - "$AUGUR" model fit "$D/runs.csv" -o "$D/tc.json" \
+  --formula 't_comp_worker ~ w1 + threads | workload + workers + threads'
+best_is 8 eindex --tc-model "$D/tc.json"
+
+# The text answer: the best line and the untried configurations flagged.
+expect 0 0 "$AUGUR" model best "$D/m.json" --data "$D/runs.csv" --workload 3000 --cores 8 --top 40
+contains "$D/out" "best: 4 workers x 2 threads"
+contains "$D/out" "extrapolated: untried"
+# Outside the training workloads: said, and nothing is called best.
+expect 0 0 "$AUGUR" model best "$D/m.json" --data "$D/runs.csv" --workload 20000 --cores 8 --json
+contains "$D/out" '"best": null'
+contains "$D/out" "outside the training workloads 1000..8000"
+# Without the training data: said, still an answer.
+expect 0 0 "$AUGUR" model best "$D/m.json" --workload 3000 --cores 8
+contains "$D/out" "no training data (--data)"
+contains "$D/out" "best: 4 workers x 2 threads"
+
+# Weights: both schemes write a column the fit takes; the answer stays.
+for scheme in seed variance; do
+  expect 0 0 "$AUGUR" model weights "$D/runs.csv" --scheme "$scheme" -o "$D/w_$scheme.csv"
+  expect 0 - "$AUGUR" model fit "$D/w_$scheme.csv" --formula "$F" --weights weight \
+    -o "$D/m_$scheme.json"
+  expect 0 0 "$AUGUR" model best "$D/m_$scheme.json" --data "$D/w_$scheme.csv" --workload 3000 \
+    --cores 8
+  contains "$D/out" "best: 4 workers x 2 threads"
+done
+finish
