@@ -116,6 +116,12 @@ foreach(_app
 endforeach()
 # The OpenMP recording checker (apps/README.md "omp_check"; tests/openmp).
 _augur_omp_app(omp_check common.h)
+# Hybrid master/worker apps (apps/README.md, "Master/worker (issue 25)"):
+# the seed's Nbody, 2-D heat and K-means for `augur sweep` and `augur model`
+# (docs/model.md, "apps"; tests/mwapps).
+foreach(_app mw_nbody mw_heat mw_kmeans)
+  _augur_omp_app(${_app} mw_common.h pg_omp.h pg_common.h)
+endforeach()
 
 # Crash-salvage app (apps/README.md, "cr_crash"): a run that crashes or is
 # killed, for tests/record/crash.sh (issue 22 item 10).
