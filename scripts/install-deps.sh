@@ -5,7 +5,7 @@
 set -eu
 
 PKGS="build-essential cmake pkg-config make gfortran clang libclang-rt-14-dev clang-format
-libomp-dev
+libomp-dev libhwloc-dev
 mpich libmpich-dev openmpi-bin libopenmpi-dev
 libzstd-dev libxxhash-dev libdw-dev libelf-dev libjansson-dev libcmocka-dev
 libpapi-dev libinih-dev libssl-dev libsqlite3-dev python3 file procps time

@@ -17,12 +17,14 @@
 #include "mpi_flavour.h"
 
 static volatile sig_atomic_t child_pid = 0;
+static volatile sig_atomic_t got_signal = 0;
 
 /* Terminal-generated signals already reach the child (same process group);
  * only forward what someone sent to augur itself (kill, a batch system), so
  * the application does not see a Ctrl-C twice. */
 static void forward(int sig, siginfo_t *si, void *ctx) {
   (void)ctx;
+  got_signal = sig;
   if (child_pid > 0 && (!si || si->si_code == SI_USER || si->si_code == SI_QUEUE))
     kill((pid_t)child_pid, sig);
 }
@@ -188,6 +190,10 @@ int cli_run_child_watched(char **cmd, int (*watch)(void *ctx), void *ctx, int *e
     return 128 + WTERMSIG(status);
   }
   return CLI_FAIL;
+}
+
+int cli_child_signal(void) {
+  return got_signal;
 }
 
 int cli_lib_path(char *out, size_t n, const char *name) {

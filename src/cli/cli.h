@@ -50,6 +50,10 @@ int cli_run_child(char **cmd);
  * what it still writes (mpiexec's report of the terminated job) is dropped,
  * nothing is said and the status is 0. */
 int cli_run_child_watched(char **cmd, int (*watch)(void *ctx), void *ctx, int *ended);
+/* The last SIGINT or SIGTERM augur received while a child ran (from the
+ * terminal or sent to it), 0 when none: a caller running several children
+ * (sweep) stops instead of starting the next one. */
+int cli_child_signal(void);
 /* <dir of /proc/self/exe>/../lib/NAME: the build tree and an installed
  * prefix both work. Returns 0, or -1 if it does not fit. */
 int cli_lib_path(char *out, size_t n, const char *name);
@@ -214,6 +218,7 @@ int cmd_web(int argc, char **argv);
 /* augur model best / augur model weights (cmd_model_best.c), dispatched by cmd_model.c. */
 int cmd_model_best(int argc, char **argv);
 int cmd_model_weights(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 /* The parallel-efficiency threshold of `augur jobs` and `augur web`
  * (cmd_jobs.c): the --pe-threshold option's parser (a CLI_CALL into a

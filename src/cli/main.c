@@ -23,6 +23,8 @@ static const command commands[] = {
     {"calibrate", cmd_calibrate, "measure this machine and write its model for simulate"},
     {"phases", cmd_phases, "PAS2P phases: repeated stretches, their weights and share of the run"},
     {"signature", cmd_signature, "PAS2P signature: what a new run needs to recognise the phases"},
+    {"sweep", cmd_sweep,
+     "run a command over a grid of workers x threads x workload, one CSV row each"},
     {"predict", cmd_predict, "run a signature and predict the full run's time (PAS2P)"},
     {"model", cmd_model, "master/worker model: fit, show, predict a MOB tree (docs/model.md)"},
     {"profile", cmd_profile, "run a job in profile mode: one summary record per job"},
