@@ -21,9 +21,15 @@ import os
 import statistics
 import subprocess
 import sys
+import textwrap
 
 AFFINITY = ("tl2_", "pl2_", "tl3_", "pl3_", "ts_", "ps_")
 BASE_PARTITION = ["w2", "w1", "workers", "workload", "local_workload", "threads"]
+
+
+def say(msg):
+    """A note on stdout, wrapped at 100 columns."""
+    print(textwrap.fill(msg, 100, subsequent_indent="  "))
 
 
 def log(msg):
@@ -98,7 +104,7 @@ def evaluate(a, app, prototype, weights, subset, train_all, held_all, columns):
     res["train_rows"] = len(train)
     res["held_rows"] = len(held_err)
     if not train or not held_err:
-        res["error"] = "no rows"
+        res["skipped"] = "no training or held-out runs in this set"
         return res
     aff, aff_out = affinity_columns(train, columns)
     res["affinity_used"] = aff
@@ -142,6 +148,13 @@ def evaluate(a, app, prototype, weights, subset, train_all, held_all, columns):
                        "threads": cfg(r)[1], "rep": int(r["rep"]), "measured": meas,
                        "predicted": pred, "error": abs(pred - meas) / meas})
     e = [x["error"] for x in errors]
+    # The noise floor: the spread of the repetitions of each held-out
+    # configuration, (max - min) / median over its runs; the median of those.
+    reps = {}
+    for r in held_err:
+        reps.setdefault((r["workload"], cfg(r)), []).append(float(r["t_iter"]))
+    spread = [(max(v) - min(v)) / statistics.median(v) for v in reps.values() if len(v) > 1]
+    res["rep_spread_pct"] = 100 * statistics.median(spread) if spread else None
     res["median_error_pct"] = 100 * statistics.median(e)
     res["max_error_pct"] = 100 * max(e)
     res["errors"] = errors
@@ -194,6 +207,7 @@ def main():
     ap.add_argument("--minsize", default="")
     ap.add_argument("--reps", default="")
     ap.add_argument("--iterations", default="")
+    ap.add_argument("--load-start", default="")
     ap.add_argument("apps", nargs="+")
     a = ap.parse_args()
     results, notes = [], []
@@ -227,41 +241,48 @@ def main():
           (a.cores, a.reps, a.iterations))
     print("  |err| = |predicted - measured| / measured T_iter of each held-out run; best: held-out")
     print("  workloads whose chosen configuration measured within 2 % of the measured best")
-    hdr = "%-10s %-8s %-7s %6s %5s %7s %12s %9s %10s" % (
+    print("  rep spread: median over held-out configurations of (max - min) / median of its runs'")
+    print("  T_iter (the noise no model can predict)")
+    hdr = "%-10s %-8s %-7s %6s %5s %7s %12s %9s %10s %12s" % (
         "app", "configs", "weights", "train", "held", "leaves", "median|err|%", "max|err|%",
-        "best<=2%")
+        "best<=2%", "rep spread%")
     print(hdr)
     for r in results:
-        if "error" in r and "median_error_pct" not in r:
-            print("%-10s %-8s %-7s %6d %5d   %s" % (r["app"], r["configurations"], r["weights"],
-                                                    r["train_rows"], r["held_rows"], r["error"]))
+        if "median_error_pct" not in r:
+            print("%-10s %-8s %-7s %6d %5d   %s" % (
+                r["app"], r["configurations"], r["weights"], r["train_rows"], r["held_rows"],
+                r.get("error") or r.get("skipped")))
             continue
-        print("%-10s %-8s %-7s %6d %5d %7d %12.1f %9.1f %10s" % (
+        sp = r["rep_spread_pct"]
+        print("%-10s %-8s %-7s %6d %5d %7d %12.1f %9.1f %10s %12s" % (
             r["app"], r["configurations"], r["weights"], r["train_rows"], r["held_rows"],
             r["leaves"], r["median_error_pct"], r["max_error_pct"],
-            "%d/%d" % (r["best_found"], r["best_workloads"])))
-    print("configurations with workers x threads > %d are oversubscribed on this machine's %d "
+            "%d/%d" % (r["best_found"], r["best_workloads"]), "-" if sp is None else "%.1f" % sp))
+    say("configurations with workers x threads > %d are oversubscribed on this machine's %d "
           "cores: rows w*t>%d are fitted on every configuration and give |err| of the "
           "oversubscribed held-out runs only; their best may pick an oversubscribed one and is "
           "compared with the measured best over all." % (a.cores, a.cores, a.cores))
-    print("the master (rank 0) is one more busy process (MPICH's blocking MPI_Recv polls), so "
+    say("the master (rank 0) is one more busy process (MPICH's blocking MPI_Recv polls), so "
           "w*t<=%d still shares the cores with it." % a.cores)
+    with open("/proc/loadavg") as f:
+        load_end = f.read().split()[0]
+    print("machine load (1-min load average on %d cores): %s at the start, %s at the end" %
+          (a.cores, a.load_start or "?", load_end))
     for n in notes:
-        print("note: " + n)
+        say("note: " + n)
     for r in results:
         if r.get("affinity_left_out") and r["weights"] == "none" and \
                 r["configurations"].startswith("w*t<="):
-            print("note: %s: affinity columns left out (differ between runs of one configuration:"
-                  " threads not bound): %s" % (r["app"], ",".join(r["affinity_left_out"])))
-        if "error" in r:
-            print("note: %s %s weights %s: %s" % (r["app"], r["configurations"], r["weights"],
-                                                  r["error"]))
+            say("note: %s: affinity columns left out (they differ between runs of one"
+                " configuration: threads not bound): %s" % (r["app"], ",".join(r["affinity_left_out"])))
     path = os.path.join(a.out, "bench_model.json")
     with open(path, "w") as f:
         json.dump({"schema": 1, "cores": a.cores, "reps": a.reps, "iterations": a.iterations,
-                   "notes": notes, "results": results}, f, indent=1)
+                   "load_start": a.load_start, "load_end": load_end, "notes": notes, "results": results}, f, indent=1)
     print("figures: " + path)
+    # A fit, prediction or choice that failed fails the benchmark.
+    return 1 if any("error" in r for r in results) else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

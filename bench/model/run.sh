@@ -66,6 +66,7 @@ prototype() {
   esac
 }
 
+LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
 echo "bench/model: $APPS; workers $WORKERS x threads $THREADS, $REPS rep(s), $ITERS iterations," \
   "$MPI, $CC build, $CORES cores; output in $OUT" >&2
 for app in $APPS; do
@@ -92,4 +93,5 @@ done
 set --
 for app in $APPS; do set -- "$@" "$app=$(prototype "$app")"; done
 exec python3 "$HERE/evaluate.py" --augur "$AUGUR" --out "$OUT" --cores "$CORES" \
-  --minsize "${MINSIZE:-25}" --reps "$REPS" --iterations "$ITERS" "$@"
+  --minsize "${MINSIZE:-25}" --reps "$REPS" --iterations "$ITERS" \
+  --load-start "$LOAD_START" "$@"
