@@ -34,7 +34,8 @@ typedef struct augur_model_table augur_model_table;
  * whose levels are its distinct non-empty cells sorted bytewise (R's factor()
  * in the C locale). An empty cell (or "NA") is missing.
  * Fails: AUGUR_E_IO (cannot read), AUGUR_E_FORMAT with "PATH:LINE: ..." for
- * a ragged row, an empty/duplicate name, a "NaN"/"Inf" cell, no data rows. */
+ * a ragged row, an empty/duplicate name, a "NaN"/"Inf" cell, text that is
+ * not UTF-8, a NUL byte, no data rows. */
 AUGUR_API int augur_model_table_read(augur_model_table **t, const char *path, augur_error *err);
 
 /* As augur_model_table_read on LEN bytes of TEXT (need not be
@@ -55,6 +56,12 @@ AUGUR_API const char *augur_model_table_level(const augur_model_table *t, size_t
 /* Cell value: the number for a numeric column, the level index for a factor;
  * NaN when the cell is missing. */
 AUGUR_API double augur_model_table_value(const augur_model_table *t, size_t col, size_t row);
+
+/* Appends a numeric column NAME with VALUES (nrows values; NaN = missing),
+ * e.g. computed case weights to name in augur_model_options.weights.
+ * Fails: AUGUR_E_ARG (NAME empty or already a column), AUGUR_E_NOMEM. */
+AUGUR_API int augur_model_table_add_column(augur_model_table *t, const char *name,
+                                           const double *values, augur_error *err);
 
 /* ---- formula ---------------------------------------------------------- */
 

@@ -518,6 +518,11 @@ int cmd_sweep(int argc, char **argv) {
     snprintf(dirbuf, sizeof dirbuf, "%.*s.traces", (int)n, csv);
     dir = dirbuf;
   }
+  if (strpbrk(dir, ",\"\n")) {
+    /* its cells (trace) must need no quoting (docs/model.md) */
+    rc = cli_usage("--dir: '%s' has a comma, quote or newline, which a CSV cell cannot hold", dir);
+    goto out;
+  }
   if (aug_mkdir_p(dir) != 0) {
     rc = cli_fail("cannot create %s: %s", dir, strerror(errno));
     goto out;
@@ -566,8 +571,10 @@ int cmd_sweep(int argc, char **argv) {
   char why[PATH_MAX + 128];
   int appw = -1;
   mpi_flavour_detect(tmpl, ntmpl, &appw, why, sizeof why);
-  const char *app = strrchr(tmpl[appw >= 0 ? appw : 0], '/');
-  app = app ? app + 1 : tmpl[appw >= 0 ? appw : 0];
+  const char *base = strrchr(tmpl[appw >= 0 ? appw : 0], '/');
+  char app[256];
+  snprintf(app, sizeof app, "%s", base ? base + 1 : tmpl[appw >= 0 ? appw : 0]);
+  sanitize(app); /* a factor level: no comma or quote */
 
   struct sigaction sa, old_int, old_term;
   memset(&sa, 0, sizeof sa);

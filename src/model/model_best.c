@@ -52,6 +52,8 @@ typedef struct train {
   int c_workers, c_threads, c_places, c_bind, c_workload;
   size_t nrows;
   size_t *row;         /* table row of each kept row */
+  double *wt;          /* its weight; 0: a row the fit holds (nrows) but gives no say */
+  size_t npos;         /* rows of weight > 0 */
   int *placement;      /* placement index of each kept row (-1: no placement columns) */
   double *vmin, *vmax; /* per model variable (numeric ones) */
   double wmin, wmax;   /* training workloads (NaN: no workload column) */
@@ -102,6 +104,7 @@ static int same_str(const char *a, const char *b) {
 static void train_free(train *tr) {
   free(tr->row);
   free(tr->placement);
+  free(tr->wt);
   free(tr->vmin);
   free(tr->vmax);
 }
@@ -128,11 +131,12 @@ static int train_read(train *tr, const augur_model *m, const augur_model_table *
                       m->weights);
   tr->row = malloc((n ? n : 1) * sizeof *tr->row);
   tr->placement = malloc((n ? n : 1) * sizeof *tr->placement);
+  tr->wt = malloc((n ? n : 1) * sizeof *tr->wt);
   tr->vmin = malloc((m->nvars ? m->nvars : 1) * sizeof *tr->vmin);
   tr->vmax = malloc((m->nvars ? m->nvars : 1) * sizeof *tr->vmax);
   r->places = calloc(n ? n : 1, sizeof *r->places);
   r->bind = calloc(n ? n : 1, sizeof *r->bind);
-  if (!tr->row || !tr->placement || !tr->vmin || !tr->vmax || !r->places || !r->bind)
+  if (!tr->row || !tr->placement || !tr->wt || !tr->vmin || !tr->vmax || !r->places || !r->bind)
     return augur_fail(err, AUGUR_E_NOMEM, "best: out of memory (%zu training rows)", n);
   for (size_t v = 0; v < m->nvars; v++) {
     tr->vmin[v] = HUGE_VAL;
@@ -143,10 +147,18 @@ static int train_read(train *tr, const augur_model *m, const augur_model_table *
   for (size_t i = 0; i < n; i++) {
     int keep = !isnan(cell(t, c_y, i)) && !isnan(cell(t, tr->c_workers, i)) &&
                !isnan(cell(t, tr->c_threads, i));
-    if (c_w >= 0) keep = keep && cell(t, c_w, i) > 0;
+    double wt = c_w >= 0 ? cell(t, c_w, i) : 1;
+    keep = keep && !isnan(wt);
     for (size_t v = 0; v < m->nvars && keep; v++)
       keep = !isnan(model_cell(m, v, t, i));
     if (!keep) continue;
+    tr->wt[tr->nrows] = wt;
+    if (!(wt > 0)) { /* in the leaf's row count only (the fit keeps it, weightless) */
+      tr->placement[tr->nrows] = -1;
+      tr->row[tr->nrows++] = i;
+      continue;
+    }
+    tr->npos++;
     const char *pl = cell_level(t, tr->c_places, i), *bd = cell_level(t, tr->c_bind, i);
     int p = -1;
     if (tr->c_places >= 0 || tr->c_bind >= 0) {
@@ -171,7 +183,7 @@ static int train_read(train *tr, const augur_model *m, const augur_model_table *
     if (w < tr->wmin) tr->wmin = w;
     if (w > tr->wmax) tr->wmax = w;
   }
-  if (!tr->nrows)
+  if (!tr->npos)
     return augur_fail(err, AUGUR_E_ARG, "training data: no row has every column the model uses");
   if (tr->c_workload < 0 || isinf(tr->wmin)) tr->wmin = tr->wmax = NAN;
   return AUGUR_OK;
@@ -187,7 +199,7 @@ static int fill_x(const augur_model *m, const train *tr, const augur_best_result
                   augur_error *err) {
   *tried = 0;
   for (size_t i = 0; tr && i < tr->nrows; i++)
-    if (cell(tr->t, tr->c_workers, tr->row[i]) == (double)wk &&
+    if (tr->wt[i] > 0 && cell(tr->t, tr->c_workers, tr->row[i]) == (double)wk &&
         cell(tr->t, tr->c_threads, tr->row[i]) == (double)thr && (p < 0 || tr->placement[i] == p))
       *tried = 1;
   for (size_t v = 0; v < m->nvars; v++) {
@@ -215,6 +227,7 @@ static int fill_x(const augur_model *m, const train *tr, const augur_best_result
     int same_ok = 1, all_ok = 1, nsame = 0;
     size_t vary_row = 0;
     for (size_t i = 0; i < tr->nrows; i++) {
+      if (!(tr->wt[i] > 0)) continue;
       double xv = model_cell(m, v, tr->t, tr->row[i]);
       if (isnan(all))
         all = xv;
@@ -296,12 +309,11 @@ static int leaves_build(leaves *lv, const augur_model *m, const train *tr, augur
     rc = augur_fail(err, AUGUR_E_NOMEM, "best: out of memory (leaf matrices)");
     goto out;
   }
-  int c_w = m->weights ? augur_model_table_column(tr->t, m->weights) : -1;
   for (size_t i = 0; i < tr->nrows; i++) {
     for (size_t v = 0; v < m->nvars; v++)
       x[v] = model_cell(m, v, tr->t, tr->row[i]);
     int node;
-    double yhat, w = c_w >= 0 ? cell(tr->t, c_w, tr->row[i]) : 1;
+    double yhat, w = tr->wt[i];
     if (augur_model_predict(m, x, &node, &yhat, err) != AUGUR_OK) {
       rc = augur_fail(err, AUGUR_E_ARG, "training data row %zu: %s", tr->row[i] + 1, err->msg);
       goto out;
@@ -420,7 +432,7 @@ int augur_best_search(const augur_model *m, const augur_model_table *data,
     if (rc == AUGUR_OK) rc = leaves_build(&lv, m, &tr, err);
     if (rc != AUGUR_OK) goto out;
     r->range_checked = 1;
-    r->ntrain = tr.nrows;
+    r->ntrain = tr.npos;
     r->wmin = tr.wmin;
     r->wmax = tr.wmax;
   }

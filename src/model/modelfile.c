@@ -411,9 +411,9 @@ static int read_model(rd *r, augur_model *m, json_t *root) {
     json_t *lv = json_object_get(v, "levels");
     if (!json_is_array(lv) || json_array_size(lv) == 0)
       return BAD("%s: %s: factor without 'levels'", r->name, where);
-    mv->nlevels = json_array_size(lv);
-    if (!(mv->levels = calloc(mv->nlevels, sizeof *mv->levels)))
+    if (!(mv->levels = calloc(json_array_size(lv), sizeof *mv->levels)))
       return augur_fail(r->err, AUGUR_E_NOMEM, "%s: out of memory", r->name);
+    mv->nlevels = json_array_size(lv);
     for (size_t l = 0; l < mv->nlevels; l++) {
       json_t *s = json_array_get(lv, l);
       if (!json_is_string(s))

@@ -63,14 +63,23 @@ int augur_model_predict_at(const augur_model *m, const char *at, int *node, doub
       break;
     }
     char name[256], val[256];
-    size_t nl = (size_t)(eq - p), vl = (size_t)(e - eq - 1);
+    const char *vs = eq + 1, *ve = e, *ne = eq;
+    while (p < ne && *p == ' ')
+      p++;
+    while (ne > p && ne[-1] == ' ')
+      ne--;
+    while (vs < ve && *vs == ' ')
+      vs++;
+    while (ve > vs && ve[-1] == ' ')
+      ve--;
+    size_t nl = (size_t)(ne - p), vl = (size_t)(ve - vs);
     if (nl == 0 || nl >= sizeof name || vl == 0 || vl >= sizeof val) {
       rc = augur_fail(err, AUGUR_E_ARG, "model predict: '%.*s': expected name=value", (int)(e - p),
                       p);
       break;
     }
     memcpy(name, p, nl), name[nl] = 0;
-    memcpy(val, eq + 1, vl), val[vl] = 0;
+    memcpy(val, vs, vl), val[vl] = 0;
     int v = augur_model_var_index(m, name);
     if (v < 0) {
       rc = augur_fail(err, AUGUR_E_ARG, "model predict: the model has no variable '%s'", name);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "augur/model.h"
+#include "augur/text.h"
 #include "grow.h"
 #include "model_int.h"
 
@@ -61,6 +62,15 @@ static int cell_number(const cell *c, double *v) {
   errno = 0;
   *v = strtod(buf, &end);
   return end != buf && *end == 0;
+}
+
+/* 1 when S is valid UTF-8 (names and levels go into JSON model files). */
+static int is_utf8(const char *s) {
+  size_t n = strlen(s);
+  char *b = malloc(3 * n + 4);
+  int ok = b && augur_utf8_repair(s, b, 3 * n + 4) == 0;
+  free(b);
+  return ok;
 }
 
 static int cmp_str(const void *a, const void *b) {
@@ -115,7 +125,8 @@ int augur_model_table_parse(augur_model_table **out, const char *name, const cha
     line++;
     const char *le = e;
     if (le > p && le[-1] == '\r') le--;
-    if (memchr(p, 0, (size_t)(le - p))) {
+    size_t ll = le > p ? (size_t)(le - p) : 0;
+    if (ll && memchr(p, 0, ll)) {
       rc = augur_fail(err, AUGUR_E_FORMAT, "%s:%zu: a NUL byte: not a text file", name, line);
       goto out;
     }
@@ -151,6 +162,11 @@ int augur_model_table_parse(augur_model_table **out, const char *name, const cha
         }
         if (!(t->names[c] = dup_cell(&cells[c]))) {
           rc = augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory", name);
+          goto out;
+        }
+        if (!is_utf8(t->names[c])) {
+          rc = augur_fail(err, AUGUR_E_FORMAT, "%s:%zu: column %zu: the name is not UTF-8 text",
+                          name, line, c + 1);
           goto out;
         }
         for (size_t d = 0; d < c; d++)
@@ -236,6 +252,14 @@ int augur_model_table_parse(augur_model_table **out, const char *name, const cha
         goto out;
       }
       nl++;
+      if (!is_utf8(lv[nl - 1])) {
+        for (size_t i = 0; i < nl; i++)
+          free(lv[i]);
+        free(lv);
+        rc = augur_fail(err, AUGUR_E_FORMAT, "%s:%zu: column '%s': a cell is not UTF-8 text", name,
+                        lineno[r], t->names[c]);
+        goto out;
+      }
     }
     qsort(lv, nl, sizeof *lv, cmp_str);
     size_t u = 0;
@@ -316,4 +340,38 @@ const char *augur_model_table_level(const augur_model_table *t, size_t col, size
 double augur_model_table_value(const augur_model_table *t, size_t col, size_t row) {
   assert(col < t->ncols && row < t->nrows);
   return t->values[col][row];
+}
+
+int augur_model_table_add_column(augur_model_table *t, const char *name, const double *values,
+                                 augur_error *err) {
+  assert(t && name && values);
+  if (!*name || augur_model_table_column(t, name) >= 0)
+    return augur_fail(err, AUGUR_E_ARG, "data table: column '%s' %s", name,
+                      *name ? "already exists" : "needs a name");
+  size_t c = t->ncols, nr = t->nrows;
+  char **names = realloc(t->names, (c + 1) * sizeof *names);
+  if (names) t->names = names;
+  int *isf = names ? realloc(t->is_factor, (c + 1) * sizeof *isf) : NULL;
+  if (isf) t->is_factor = isf;
+  size_t *nl = isf ? realloc(t->nlevels, (c + 1) * sizeof *nl) : NULL;
+  if (nl) t->nlevels = nl;
+  char ***lv = nl ? realloc(t->levels, (c + 1) * sizeof *lv) : NULL;
+  if (lv) t->levels = lv;
+  double **vals = lv ? realloc(t->values, (c + 1) * sizeof *vals) : NULL;
+  if (vals) t->values = vals;
+  double *v = vals ? malloc((nr ? nr : 1) * sizeof *v) : NULL;
+  char *nm = v ? strdup(name) : NULL;
+  if (!nm) {
+    free(v);
+    return augur_fail(err, AUGUR_E_NOMEM, "data table: out of memory");
+  }
+  for (size_t r = 0; r < nr; r++)
+    v[r] = isfinite(values[r]) ? values[r] : NAN;
+  t->names[c] = nm;
+  t->is_factor[c] = 0;
+  t->nlevels[c] = 0;
+  t->levels[c] = NULL;
+  t->values[c] = v;
+  t->ncols = c + 1;
+  return AUGUR_OK;
 }

@@ -41,6 +41,9 @@ contains "$D/err" "ragged.csv:3: 2 cells, the header has 3"
 printf 'y,x,z\n1,2,3\n4,NaN,6\n' >"$D/nan.csv"
 expect 1 1 "$AUGUR" model fit "$D/nan.csv" --formula 'y ~ x | z'
 contains "$D/err" "nan.csv:3: column 'x': 'NaN' is not a finite number"
+printf 'y,x,z\n1,2,a\n2,3,\377\n' >"$D/utf8.csv"
+expect 1 1 "$AUGUR" model fit "$D/utf8.csv" --formula 'y ~ x | z'
+contains "$D/err" "utf8.csv:3: column 'z': a cell is not UTF-8 text"
 printf 'y,x,y\n1,2,3\n' >"$D/dup.csv"
 expect 1 1 "$AUGUR" model fit "$D/dup.csv" --formula 'y ~ x | y'
 contains "$D/err" "column name 'y' given twice"
@@ -75,6 +78,9 @@ contains "$D/err" "factor 'f' has 17 levels"
 awk -F, 'BEGIN { OFS = "," } NR == 1 { print $0, "w"; next } { print $0, (NR == 5 ? -1 : 1) }' "$FIX/cars.csv" >"$D/negw.csv"
 expect 1 1 "$AUGUR" model fit "$D/negw.csv" --formula 'dist ~ speed | speed' --weights w
 contains "$D/err" "negative"
+# predict: blanks around names and values are allowed
+expect 0 0 "$AUGUR" model predict "$D/synth.json" --at 'x = 0.5, z1 = 0.2, z2 = 1, g = a'
+contains "$D/out" "(node 6)"
 # predict: a variable missing, unknown, not a number; damaged model files
 expect 1 1 "$AUGUR" model predict "$D/synth.json" --at 'x=0.5,z1=0.2'
 contains "$D/err" "no value for 'z2'"

@@ -53,6 +53,41 @@ expect 0 - "$AUGUR" model fit "$D/runs.csv" -o "$D/tc.json" \
   --formula 't_comp_worker ~ w1 + threads | workload + workers + threads'
 best_is 8 eindex --tc-model "$D/tc.json"
 
+# A leaf with an aliased slope (threads constant in workers > 4): the
+# interval is still R's predict.lm one (interval.R).
+expect 0 - "$AUGUR" model fit "$D/runs.csv" -o "$D/al.json" --minsize 12 \
+  --formula 't_iter ~ w1 + threads | workers'
+expect 0 0 "$AUGUR" model best "$D/al.json" --data "$D/runs.csv" --workload 3000 --cores 8 \
+  --json --top 100
+"$PY" - "$D/out" <<'PYEOF' || fail "aliased leaf: not R's interval"
+import json, sys
+want = (0.0153055664385507, 0.0148611613079791, 0.0157499715691224)
+c = [c for c in json.load(open(sys.argv[1]))["configurations"]
+     if (c["workers"], c["threads"]) == (8, 1)][0]
+got = (c["t_iter"], c["lo"], c["hi"])
+sys.exit(0 if all(abs(g - w) <= 1e-9 * w for g, w in zip(got, want)) else (print(got), 1)[1])
+PYEOF
+
+# Rows of weight 0: the fit keeps them in its leaves' row counts (not the
+# data's fault), but they give no say: 8 x 1 weighted 0 counts as untried.
+"$PY" - "$D/runs.csv" "$D/w0.csv" <<'PYEOF' || fail "w0.csv"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+h = rows[0]
+out = [h + ["weight"]] + [r + ["0" if (r[h.index("workers")], r[h.index("threads")]) == ("8", "1")
+                               else "1"] for r in rows[1:]]
+csv.writer(open(sys.argv[2], "w"), lineterminator="\n").writerows(out)
+PYEOF
+expect 0 - "$AUGUR" model fit "$D/w0.csv" --formula "$F" --weights weight -o "$D/m_w0.json"
+expect 0 0 "$AUGUR" model best "$D/m_w0.json" --data "$D/w0.csv" --workload 3000 --cores 8 \
+  --json --top 100
+"$PY" - "$D/out" <<'PYEOF' || fail "weight 0: 8 x 1 not untried, or rows miscounted"
+import json, sys
+j = json.load(open(sys.argv[1]))
+c = [c for c in j["configurations"] if (c["workers"], c["threads"]) == (8, 1)][0]
+sys.exit(0 if "untried" in c["outside"] and j["training_rows"] == 108 else 1)
+PYEOF
+
 # The text answer: the best line and the untried configurations flagged.
 expect 0 0 "$AUGUR" model best "$D/m.json" --data "$D/runs.csv" --workload 3000 --cores 8 --top 40
 contains "$D/out" "best: 4 workers x 2 threads"

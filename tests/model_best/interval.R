@@ -12,3 +12,11 @@ for (c in list(c(4, 2), c(3, 1), c(8, 1))) {
   nd <- data.frame(w1 = 3000 / (c[1] * c[2]), workers = c[1], threads = c[2])
   cat("W=3000", c, sprintf("%.15g", predict(m, nd, interval = "prediction", level = 0.95)), "\n")
 }
+# An aliased coefficient: `augur model fit runs.csv --formula 't_iter ~ w1 +
+# threads | workers' --minsize 12` has a leaf workers > 4 (only 8 x 1: threads
+# constant, its slope NA); best.sh checks best's interval at 8 x 1, W = 3000
+# against this (predict.lm warns that the fit is rank-deficient).
+m <- lm(t_iter ~ w1 + threads, data = d[d$workers > 4, ])
+cat("aliased W=3000 8 1",
+    sprintf("%.15g", suppressWarnings(predict(m, data.frame(w1 = 375, threads = 1),
+                                              interval = "prediction"))), "\n")

@@ -22,6 +22,8 @@ expect 2 1 "$AUGUR" sweep --workload 10 -- mpiexec -n {procs} ./app -W {load}
 contains "$D/err" "unknown placeholder '{load}'"
 expect 2 1 "$AUGUR" sweep --workload 10 -- ./app {workers
 contains "$D/err" "unknown placeholder '{workers'"
+expect 2 1 "$AUGUR" sweep --workload 10 --dir "a,b" $T
+contains "$D/err" "--dir: 'a,b' has a comma"
 expect 0 0 "$AUGUR" sweep --help
 contains "$D/out" "{procs}"
 [ ! -e runs.csv ] || fail "a bad command line wrote runs.csv"
