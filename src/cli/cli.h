@@ -203,6 +203,12 @@ int cmd_import(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_diagnose(int argc, char **argv);
 int cmd_model(int argc, char **argv);
+/* augur model: the operand of a sub-command that reads one model file (show,
+ * predict, best), and reading it: CLI_OK, or CLI_FAIL after the reader's one
+ * line (cmd_model.c). */
+#define CLI_ONE_MODEL .max_operands = 1, .operand = "model", .required = "MODEL"
+typedef struct augur_model augur_model;
+int cli_open_model(const char *path, augur_model **m);
 int cmd_phases(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
@@ -219,6 +225,12 @@ int cmd_web(int argc, char **argv);
 int cmd_model_best(int argc, char **argv);
 int cmd_model_weights(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+/* fit --weights seed|variance (cmd_model_best.c): when WEIGHTS names a
+ * scheme and T (read from DATA) has no such column, adds it, computed for
+ * FORMULA's response. CLI_OK, or CLI_FAIL after one line. */
+struct augur_model_table;
+int cli_model_weights_keyword(struct augur_model_table *t, const char *data, const char *weights,
+                              const char *formula);
 
 /* The parallel-efficiency threshold of `augur jobs` and `augur web`
  * (cmd_jobs.c): the --pe-threshold option's parser (a CLI_CALL into a

@@ -12,6 +12,12 @@
 #include "augur/text.h"
 #include "cli.h"
 
+int cli_open_model(const char *path, augur_model **m) {
+  augur_error err = {0};
+  if (augur_model_read(m, path, &err)) return cli_fail("%s", err.msg);
+  return CLI_OK;
+}
+
 static int print_model_json(const augur_model *m) {
   char *s = augur_model_to_json(m);
   if (!s) return cli_fail("out of memory writing JSON");
@@ -30,7 +36,9 @@ static int model_fit(int argc, char **argv) {
       CLI_STRING("--formula", "-f", "F", &formula, "a formula",
                  "'y ~ x1 + x2 | z1 + z2': response ~ regressors | partitioning variables"),
       CLI_STRING("--weights", NULL, "COL", &weights, "a column name",
-                 "case weights from column COL (whole numbers with --party-compat)"),
+                 "case weights from column COL (whole numbers with --party-compat);\n"
+                 "seed or variance (no such column): computed, as 'augur model\n"
+                 "weights' does"),
       CLI_REAL("--alpha", "A", &o.alpha, 1e-300, 1, "a number in (0, 1]",
                "significance level of the instability tests (default 0.05)"),
       CLI_INT("--minsize", "N", &minsize, 1, 1LL << 40,
@@ -69,6 +77,10 @@ static int model_fit(int argc, char **argv) {
   augur_error err = {0};
   augur_model_table *t;
   if (augur_model_table_read(&t, args.operand[0], &err)) return cli_fail("%s", err.msg);
+  if (cli_model_weights_keyword(t, args.operand[0], weights, formula) != CLI_OK) {
+    augur_model_table_free(t);
+    return CLI_FAIL;
+  }
   augur_model *m;
   int rc = augur_model_fit(&m, t, formula, &o, &err);
   augur_model_table_free(t);
@@ -96,14 +108,11 @@ static int model_show(int argc, char **argv) {
                                   "\n"
                                   "Prints a model file's tree as R's print(lmtree) does.\n",
                          .opts = options,
-                         .max_operands = 1,
-                         .operand = "model",
-                         .required = "MODEL"};
+                         CLI_ONE_MODEL};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
-  augur_error err = {0};
   augur_model *m;
-  if (augur_model_read(&m, args.operand[0], &err)) return cli_fail("%s", err.msg);
+  if (cli_open_model(args.operand[0], &m)) return CLI_FAIL;
   int rc = CLI_OK;
   if (json)
     rc = print_model_json(m);
@@ -126,15 +135,13 @@ static int model_predict(int argc, char **argv) {
                "The model's prediction at one point and the leaf it falls in. Derived columns\n"
                "(w1, w2, local_workload) are not computed: pass each column the model uses.\n",
       .opts = options,
-      .max_operands = 1,
-      .operand = "model",
-      .required = "MODEL"};
+      CLI_ONE_MODEL};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   if (!at) return cli_usage("missing --at 'name=value,...'");
   augur_error err = {0};
   augur_model *m;
-  if (augur_model_read(&m, args.operand[0], &err)) return cli_fail("%s", err.msg);
+  if (cli_open_model(args.operand[0], &m)) return CLI_FAIL;
   int node;
   double v;
   int rc = augur_model_predict_at(m, at, &node, &v, &err);

@@ -280,6 +280,8 @@ int cmd_model_best(int argc, char **argv) {
     cli_fail("%s", err.msg);
     goto out;
   }
+  /* A model fitted with --weights seed|variance: the same weights again. */
+  if (t && cli_model_weights_keyword(t, data, m->weights, m->formula) != CLI_OK) goto out;
   o.tc = mt;
   if (augur_best_search(m, t, &o, &r, &err) != AUGUR_OK) {
     cli_fail("%s", err.msg);
@@ -375,6 +377,54 @@ static double *column(const augur_model_table *t, const char *name) {
   return v;
 }
 
+/* W (NaN for a row without a response) by SCHEME ("seed" or "variance")
+ * for the response RESP of table T read from DATA (for messages). CLI_OK, or
+ * CLI_FAIL after one line. INFO (variance) may be NULL. */
+static int compute_weights(const augur_model_table *t, const char *data, const char *scheme,
+                           const char *resp, double *w, augur_weights_info *info) {
+  size_t n = augur_model_table_nrows(t);
+  double *y = column(t, resp), *sd = column(t, "t_iter_sd"), *it = column(t, "iterations");
+  size_t *g = calloc(n ? n : 1, sizeof *g);
+  int variance = !strcmp(scheme, "variance"), rc = CLI_FAIL;
+  augur_error err = {0};
+  if (!y)
+    cli_fail("%s has no numeric column '%s' (the response the weights are for)", data, resp);
+  else if (!g)
+    cli_fail("out of memory");
+  else if (variance && config_groups(t, g) != 0)
+    cli_fail("%s has none of the columns app, workload, workers, threads, places, bind: "
+             "repetitions of a configuration cannot be found",
+             data);
+  else if ((variance ? augur_model_weights_variance(y, g, sd, it, n, w, info, &err)
+                     : augur_model_weights_seed(y, n, w, &err)) != AUGUR_OK)
+    cli_fail("%s: %s", data, err.msg);
+  else
+    rc = CLI_OK;
+  free(y);
+  free(sd);
+  free(it);
+  free(g);
+  return rc;
+}
+
+int cli_model_weights_keyword(augur_model_table *t, const char *data, const char *weights,
+                              const char *formula) {
+  if (!weights || (strcmp(weights, "seed") && strcmp(weights, "variance")) ||
+      augur_model_table_column(t, weights) >= 0)
+    return CLI_OK;
+  augur_model_formula f;
+  augur_error err = {0};
+  if (augur_model_formula_parse(&f, formula, &err) != AUGUR_OK) return CLI_OK; /* fit says it */
+  size_t n = augur_model_table_nrows(t);
+  double *w = malloc((n ? n : 1) * sizeof *w);
+  int rc = w ? compute_weights(t, data, weights, f.response, w, NULL) : cli_fail("out of memory");
+  if (rc == CLI_OK && augur_model_table_add_column(t, weights, w, &err) != AUGUR_OK)
+    rc = cli_fail("%s", err.msg);
+  augur_model_formula_free(&f);
+  free(w);
+  return rc;
+}
+
 int cmd_model_weights(int argc, char **argv) {
   const char *scheme = NULL, *outp = NULL, *resp = "t_iter", *name = "weight";
   const cli_opt options[] = {
@@ -392,7 +442,8 @@ int cmd_model_weights(int argc, char **argv) {
   const cli_spec spec = {.usage = "usage: augur model weights DATA --scheme seed|variance -o OUT\n"
                                   "\n"
                                   "Writes DATA with one more column, the observation weights, for\n"
-                                  "'augur model fit OUT --weights weight'. See docs/model.md.\n",
+                                  "'augur model fit OUT --weights weight' (or fit DATA with\n"
+                                  "--weights seed|variance directly). See docs/model.md.\n",
                          .opts = options,
                          .max_operands = 1,
                          .operand = "data set",
@@ -406,25 +457,13 @@ int cmd_model_weights(int argc, char **argv) {
   if (augur_model_table_read(&t, args.operand[0], &err) != AUGUR_OK) return cli_fail("%s", err.msg);
   int rc = CLI_FAIL;
   size_t n = augur_model_table_nrows(t), m = 0;
-  double *y = column(t, resp), *sd = column(t, "t_iter_sd"), *it = column(t, "iterations");
-  double *w = malloc(n * sizeof *w);
-  size_t *g = calloc(n, sizeof *g);
+  double *w = malloc((n ? n : 1) * sizeof *w);
   augur_weights_info info = {0};
-  int variance = !strcmp(scheme, "variance");
   if (augur_model_table_column(t, name) >= 0)
     cli_fail("%s already has a column '%s' (--name to choose another)", args.operand[0], name);
-  else if (!y)
-    cli_fail("%s has no numeric column '%s' (--response)", args.operand[0], resp);
-  else if (!w || !g)
+  else if (!w)
     cli_fail("out of memory");
-  else if (variance && config_groups(t, g) != 0)
-    cli_fail("%s has none of the columns app, workload, workers, threads, places, bind: "
-             "repetitions of a configuration cannot be found",
-             args.operand[0]);
-  else if ((variance ? augur_model_weights_variance(y, g, sd, it, n, w, &info, &err)
-                     : augur_model_weights_seed(y, n, w, &err)) != AUGUR_OK)
-    cli_fail("%s: %s", args.operand[0], err.msg);
-  else
+  else if (compute_weights(t, args.operand[0], scheme, resp, w, &info) == CLI_OK)
     rc = write_csv(t, name, w, outp);
   if (rc != CLI_OK) goto out;
   double lo = HUGE_VAL, hi = 0;
@@ -437,16 +476,12 @@ int cmd_model_weights(int argc, char **argv) {
   printf("%s: %zu rows weighted (%s), weights %.4g..%.4g", outp, m, scheme, lo, hi);
   if (m < n) printf(", %zu rows without %s left unweighted", n - m, resp);
   printf("\n");
-  if (variance)
+  if (!strcmp(scheme, "variance"))
     printf("sigma from repetitions: %zu rows, from t_iter_sd: %zu rows; floor %.3g %% of T_iter "
            "(%zu rows raised to it)\n",
            info.from_reps, info.from_sd, info.floor_rel * 100, info.floored);
 out:
-  free(y);
-  free(sd);
-  free(it);
   free(w);
-  free(g);
   augur_model_table_free(t);
   return rc;
 }

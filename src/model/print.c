@@ -137,4 +137,13 @@ void augur_model_print(const augur_model *m, FILE *out) {
           "Objective function (residual sum of squares): %s\n",
           inner, m->nnodes - inner, m->k, o);
   if (m->nrows_dropped) fprintf(out, "(%zu rows with a missing value dropped)\n", m->nrows_dropped);
+  if (!m->nodes[0].tested) {
+    char n[64], ms[64];
+    fmt_sig(n, sizeof n, m->nodes[0].nobs, 7);
+    fmt_sig(ms, sizeof ms, m->options.minsize, 7);
+    fprintf(out,
+            "(no instability tests: the data weigh %s, fewer than 2 x minsize = 2 x %s, or "
+            "the scores are singular)\n",
+            n, ms);
+  }
 }

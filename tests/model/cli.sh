@@ -4,7 +4,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 # 1. fit, show and predict agree with R (fixtures/*.print, *.expect)
-for c in cars mtcars iris synth synth_weights prune_aic singular_leaf; do
+for c in cars mtcars iris synth synth_weights synth_fracweights prune_aic singular_leaf; do
   f=$(sed -n 's/^formula //p' "$FIX/$c.expect")
   opts=$(awk '$1 == "option" { v = $3; if ($2 == "prune") v = tolower(v); printf "--%s %s ", $2, v }' "$FIX/$c.expect")
   expect 0 0 "$AUGUR" model fit "$FIX/$c.csv" --formula "$f" $opts -o "$D/$c.json"
@@ -74,6 +74,10 @@ contains "$D/err" "no rows left (50 dropped for a missing value)"
 awk -F, 'BEGIN { OFS = "," } NR == 1 { print $0, "f"; next } { print $0, "L" (NR % 17) }' "$FIX/cars.csv" >"$D/levels.csv"
 expect 1 1 "$AUGUR" model fit "$D/levels.csv" --formula 'dist ~ speed | f'
 contains "$D/err" "factor 'f' has 17 levels"
+# too few rows to test anything: said
+head -15 "$FIX/cars.csv" >"$D/small.csv"
+expect 0 0 "$AUGUR" model fit "$D/small.csv" --formula 'dist ~ speed | speed'
+contains "$D/out" "(no instability tests: the data weigh 14, fewer than 2 x minsize = 2 x 20"
 # a negative weight
 awk -F, 'BEGIN { OFS = "," } NR == 1 { print $0, "w"; next } { print $0, (NR == 5 ? -1 : 1) }' "$FIX/cars.csv" >"$D/negw.csv"
 expect 1 1 "$AUGUR" model fit "$D/negw.csv" --formula 'dist ~ speed | speed' --weights w

@@ -141,3 +141,11 @@ s <- data.frame(z = round(runif(160), 6), x = round(runif(160), 6))
 s$x[s$z <= 0.52] <- 1
 s$y <- round(ifelse(s$z > 0.5, 2 + 3 * s$x, 1) + rnorm(160, sd = 0.2), 6)
 write_case("singular_leaf", s, "y ~ x | z", minsize = 20)
+
+# 12. no intercept ("- 1") on a tree that splits
+write_case("nointercept", d, "y ~ x - 1 | z1 + z2 + g")
+
+# 13. fractional case weights (n = sum of weights, not rows)
+fw <- d
+fw$fw <- 0.5 + (seq_len(nrow(fw)) + 1) %% 4 * 0.37
+write_case("synth_fracweights", fw, "y ~ x | z1 + z2 + g", weights = "fw")

@@ -110,4 +110,25 @@ for scheme in seed variance; do
     --cores 8
   contains "$D/out" "best: 4 workers x 2 threads"
 done
+# fit --weights seed|variance computes the weights itself (best too, from
+# --data): the same model and answer as through a weights column.
+for scheme in seed variance; do
+  expect 0 - "$AUGUR" model fit "$D/runs.csv" --formula "$F" --weights "$scheme" \
+    -o "$D/k_$scheme.json"
+  expect 0 0 "$AUGUR" model best "$D/k_$scheme.json" --data "$D/runs.csv" --workload 3000 \
+    --cores 8 --json
+  mv "$D/out" "$D/k_$scheme.out"
+  expect 0 0 "$AUGUR" model best "$D/m_$scheme.json" --data "$D/w_$scheme.csv" --workload 3000 \
+    --cores 8 --json
+  "$PY" - "$D/k_$scheme.out" "$D/out" <<'PYEOF' || fail "--weights $scheme differs from the column"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+pick = lambda j: [(c["workers"], c["threads"], c["t_iter"], c["lo"], c["hi"]) for c in j["configurations"]]
+# the same up to the CSV's %.9g rounding of the weights
+same = all(p[:2] == q[:2] and all(abs(x - y) <= 1e-8 * abs(y) for x, y in zip(p[2:], q[2:]))
+           for p, q in zip(pick(a), pick(b))) and len(pick(a)) == len(pick(b))
+sys.exit(0 if same else (print(pick(a), pick(b)), 1)[1])
+PYEOF
+done
+
 finish

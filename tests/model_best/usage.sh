@@ -55,4 +55,8 @@ contains "$D/err" "row 2"
 printf 'workload,workers,threads,t_iter\n1000,1,1,0.5\n1000,2,1,0.3\n' >"$D/once.csv"
 expect 1 1 "$AUGUR" model weights "$D/once.csv" --scheme variance -o "$D/w.csv"
 contains "$D/err" "repetitions or t_iter_sd"
+# ... nor through fit --weights variance.
+expect 1 1 "$AUGUR" model fit "$D/once.csv" --formula 't_iter ~ workers | threads' \
+  --weights variance
+contains "$D/err" "repetitions or t_iter_sd"
 finish
