@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""bench/model's second half (run.sh runs the sweeps, then this): for each
+app, fit the seed's prototype on the training sweep (with and without the
+seed's weights), predict every held-out run, choose the best configuration
+per held-out workload, print one table and write OUT/bench_model.json.
+
+Usage: evaluate.py --augur AUGUR --out OUT --cores N [--minsize M]
+                   APP=PROTOTYPE ...   (OUT/APP-train.csv, OUT/APP-held.csv)
+
+Two configuration sets per app and weighting:
+  w*t<=N  trained and evaluated on configurations with workers x threads <= N
+          cores (uncontended for the workers; `augur model best --cores N`);
+  w*t>N   trained on every configuration, |error| on the oversubscribed
+          held-out runs only, best with --oversubscribe against the measured
+          best over every configuration.
+"""
+import argparse
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+import textwrap
+
+AFFINITY = ("tl2_", "pl2_", "tl3_", "pl3_", "ts_", "ps_")
+BASE_PARTITION = ["w2", "w1", "workers", "workload", "local_workload", "threads"]
+
+
+def say(msg):
+    """A note on stdout, wrapped at 100 columns."""
+    print(textwrap.fill(msg, 100, subsequent_indent="  "))
+
+
+def log(msg):
+    print("bench/model: " + msg, file=sys.stderr, flush=True)
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    return rows
+
+
+def write_csv(path, rows, columns):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
+        w.writeheader()
+        for r in rows:
+            w.writerow({c: r.get(c, "") for c in columns})
+
+
+def run(args):
+    p = subprocess.run(args, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def cfg(r):
+    return (int(r["workers"]), int(r["threads"]))
+
+
+def affinity_columns(rows, columns):
+    """Affinity columns that vary over the training rows and are one value
+    per (workers, threads) configuration: `best` takes a configuration's
+    placement from its training runs and refuses a column that differs
+    between runs of one configuration (unbound threads land anywhere)."""
+    used, left_out = [], []
+    for c in columns:
+        if not c.startswith(AFFINITY):
+            continue
+        values = {r[c] for r in rows}
+        if len(values) < 2:
+            continue
+        per = {}
+        for r in rows:
+            per.setdefault(cfg(r), set()).add(r[c])
+        if all(len(v) == 1 for v in per.values()):
+            used.append(c)
+        else:
+            left_out.append(c)
+    return used, left_out
+
+
+def leaves(model_path):
+    with open(model_path) as f:
+        m = json.load(f)
+    return sum(1 for n in m["nodes"] if n["left"] == 0), [v["name"] for v in m["variables"]]
+
+
+def evaluate(a, app, prototype, weights, subset, train_all, held_all, columns):
+    """One line of the table: returns a dict of figures (or with 'error')."""
+    cores = a.cores
+    tag = "%s-%s-%s" % (app, "w" if weights else "u", "over" if subset == "over" else "unc")
+    res = {"app": app, "weights": "seed" if weights else "none",
+           "configurations": "w*t<=%d" % cores if subset == "unc" else "w*t>%d" % cores}
+    if subset == "unc":
+        train = [r for r in train_all if cfg(r)[0] * cfg(r)[1] <= cores]
+        held = [r for r in held_all if cfg(r)[0] * cfg(r)[1] <= cores]
+        held_err = held
+    else:
+        train = list(train_all)
+        held = list(held_all)
+        held_err = [r for r in held if cfg(r)[0] * cfg(r)[1] > cores]
+    res["train_rows"] = len(train)
+    res["held_rows"] = len(held_err)
+    if not train or not held_err:
+        res["skipped"] = "no training or held-out runs in this set"
+        return res
+    aff, aff_out = affinity_columns(train, columns)
+    res["affinity_used"] = aff
+    res["affinity_left_out"] = aff_out
+    partition = BASE_PARTITION + aff
+    formula = "t_iter ~ %s | %s" % (prototype, " + ".join(partition))
+    res["formula"] = formula
+    data = os.path.join(a.out, tag + ".csv")
+    write_csv(data, train, columns)
+    if weights:
+        wdata = os.path.join(a.out, tag + "-w.csv")
+        rc, _, err = run([a.augur, "model", "weights", data, "--scheme", "seed", "-o", wdata])
+        if rc != 0:
+            res["error"] = "weights: " + err.strip().splitlines()[-1]
+            return res
+        data = wdata
+    model = os.path.join(a.out, tag + ".model.json")
+    fit = [a.augur, "model", "fit", data, "--formula", formula, "-o", model]
+    if weights:
+        fit += ["--weights", "weight"]
+    if a.minsize:
+        fit += ["--minsize", a.minsize]
+    rc, out, err = run(fit)
+    if rc != 0:
+        res["error"] = "fit: " + (err.strip().splitlines() or ["exit %d" % rc])[-1]
+        return res
+    with open(model[:-len(".json")] + ".txt", "w") as f:
+        f.write(out)
+    res["leaves"], variables = leaves(model)
+    # Held-out |error| per run (seed eq. 5.1).
+    errors = []
+    for r in held_err:
+        at = ",".join("%s=%s" % (v, r[v]) for v in variables)
+        rc, out, err = run([a.augur, "model", "predict", model, "--at", at, "--json"])
+        if rc != 0:
+            res["error"] = "predict: " + err.strip().splitlines()[-1]
+            return res
+        pred = json.loads(out)["prediction"]
+        meas = float(r["t_iter"])
+        errors.append({"workload": float(r["workload"]), "workers": cfg(r)[0],
+                       "threads": cfg(r)[1], "rep": int(r["rep"]), "measured": meas,
+                       "predicted": pred, "error": abs(pred - meas) / meas})
+    e = [x["error"] for x in errors]
+    # The noise floor: the spread of the repetitions of each held-out
+    # configuration, (max - min) / median over its runs; the median of those.
+    reps = {}
+    for r in held_err:
+        reps.setdefault((r["workload"], cfg(r)), []).append(float(r["t_iter"]))
+    spread = [(max(v) - min(v)) / statistics.median(v) for v in reps.values() if len(v) > 1]
+    res["rep_spread_pct"] = 100 * statistics.median(spread) if spread else None
+    res["median_error_pct"] = 100 * statistics.median(e)
+    res["max_error_pct"] = 100 * max(e)
+    res["errors"] = errors
+    # Best configuration per held-out workload against the measured best (the
+    # median over the repetitions of each configuration).
+    choices = []
+    for w in sorted({float(r["workload"]) for r in held}, key=float):
+        meas = {}
+        for r in held:
+            if float(r["workload"]) == w:
+                meas.setdefault(cfg(r), []).append(float(r["t_iter"]))
+        meas = {c: statistics.median(v) for c, v in meas.items()}
+        wl = next(r["workload"] for r in held if float(r["workload"]) == w)
+        cmd = [a.augur, "model", "best", model, "--workload", wl, "--data", data, "--cores",
+               str(cores), "--max-workers", str(max(c[0] for c in meas)), "--threads",
+               ",".join(str(t) for t in sorted({c[1] for c in meas})), "--json"]
+        if subset == "over":
+            cmd.append("--oversubscribe")
+        rc, out, err = run(cmd)
+        ch = {"workload": w, "measured_best": None, "chosen": None, "found": False}
+        best_c = min(meas, key=meas.get)
+        ch["measured_best"] = {"workers": best_c[0], "threads": best_c[1], "t_iter": meas[best_c]}
+        if rc != 0:
+            ch["why"] = "best: " + err.strip().splitlines()[-1]
+        else:
+            b = json.loads(out)["best"]
+            if b is None:
+                ch["why"] = "best: none (every configuration extrapolated)"
+            else:
+                c = (b["workers"], b["threads"])
+                ch["chosen"] = {"workers": c[0], "threads": c[1], "predicted": b["t_iter"],
+                                "t_iter": meas.get(c)}
+                if c in meas:
+                    ch["ratio"] = meas[c] / meas[best_c]
+                    ch["found"] = meas[c] <= 1.02 * meas[best_c]
+                else:
+                    ch["why"] = "chosen configuration not measured"
+        choices.append(ch)
+    res["best_found"] = sum(1 for c in choices if c["found"])
+    res["best_workloads"] = len(choices)
+    res["choices"] = choices
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--augur", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--cores", type=int, required=True)
+    ap.add_argument("--minsize", default="")
+    ap.add_argument("--reps", default="")
+    ap.add_argument("--iterations", default="")
+    ap.add_argument("--load-start", default="")
+    ap.add_argument("apps", nargs="+")
+    a = ap.parse_args()
+    results, notes = [], []
+    for spec in a.apps:
+        app, prototype = spec.split("=", 1)
+        tr_path = os.path.join(a.out, app + "-train.csv")
+        he_path = os.path.join(a.out, app + "-held.csv")
+        train_all, held_all = read_csv(tr_path), read_csv(he_path)
+        with open(tr_path) as f:
+            columns = f.readline().strip().split(",")
+        bad = [r for r in train_all + held_all if r["status"] != "ok"]
+        if bad:
+            notes.append("%s: %d run(s) not ok (%s), left out" %
+                         (app, len(bad), ", ".join(sorted({r["status"] for r in bad}))))
+        train_all = [r for r in train_all if r["status"] == "ok"]
+        held_all = [r for r in held_all if r["status"] == "ok"]
+        tw = {r["workload"] for r in train_all}
+        hw = {r["workload"] for r in held_all}
+        if tw & hw:
+            notes.append("%s: held-out workloads %s are also training workloads" %
+                         (app, ",".join(sorted(tw & hw))))
+        for subset in ("unc", "over"):
+            for weights in (False, True):
+                log("%s: fit and evaluate (%s, weights %s)" %
+                    (app, "w*t<=%d" % a.cores if subset == "unc" else "all configurations",
+                     "seed" if weights else "none"))
+                results.append(evaluate(a, app, prototype, weights, subset, train_all,
+                                        held_all, columns))
+    # The table.
+    print("augur bench/model  (seed 002 accuracy; %d cores; %s rep(s), %s iterations per run)" %
+          (a.cores, a.reps, a.iterations))
+    print("  |err| = |predicted - measured| / measured T_iter of each held-out run; best: held-out")
+    print("  workloads whose chosen configuration measured within 2 % of the measured best")
+    print("  rep spread: median over held-out configurations of (max - min) / median of its runs'")
+    print("  T_iter (the noise no model can predict)")
+    hdr = "%-10s %-8s %-7s %6s %5s %7s %12s %9s %10s %12s" % (
+        "app", "configs", "weights", "train", "held", "leaves", "median|err|%", "max|err|%",
+        "best<=2%", "rep spread%")
+    print(hdr)
+    for r in results:
+        if "median_error_pct" not in r:
+            print("%-10s %-8s %-7s %6d %5d   %s" % (
+                r["app"], r["configurations"], r["weights"], r["train_rows"], r["held_rows"],
+                r.get("error") or r.get("skipped")))
+            continue
+        sp = r["rep_spread_pct"]
+        print("%-10s %-8s %-7s %6d %5d %7d %12.1f %9.1f %10s %12s" % (
+            r["app"], r["configurations"], r["weights"], r["train_rows"], r["held_rows"],
+            r["leaves"], r["median_error_pct"], r["max_error_pct"],
+            "%d/%d" % (r["best_found"], r["best_workloads"]), "-" if sp is None else "%.1f" % sp))
+    say("configurations with workers x threads > %d are oversubscribed on this machine's %d "
+          "cores: rows w*t>%d are fitted on every configuration and give |err| of the "
+          "oversubscribed held-out runs only; their best may pick an oversubscribed one and is "
+          "compared with the measured best over all." % (a.cores, a.cores, a.cores))
+    say("the master (rank 0) is one more busy process (MPICH's blocking MPI_Recv polls), so "
+          "w*t<=%d still shares the cores with it." % a.cores)
+    with open("/proc/loadavg") as f:
+        load_end = f.read().split()[0]
+    print("machine load (1-min load average on %d cores): %s at the start, %s at the end" %
+          (a.cores, a.load_start or "?", load_end))
+    for n in notes:
+        say("note: " + n)
+    for r in results:
+        if r.get("affinity_left_out") and r["weights"] == "none" and \
+                r["configurations"].startswith("w*t<="):
+            say("note: %s: affinity columns left out (they differ between runs of one"
+                " configuration: threads not bound): %s" % (r["app"], ",".join(r["affinity_left_out"])))
+    path = os.path.join(a.out, "bench_model.json")
+    with open(path, "w") as f:
+        json.dump({"schema": 1, "cores": a.cores, "reps": a.reps, "iterations": a.iterations,
+                   "load_start": a.load_start, "load_end": load_end, "notes": notes, "results": results}, f, indent=1)
+    print("figures: " + path)
+    # A fit, prediction or choice that failed fails the benchmark.
+    return 1 if any("error" in r for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

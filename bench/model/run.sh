@@ -1,0 +1,97 @@
+#!/bin/sh
+# bench/model: the seed 002 accuracy benchmark (issue 25, Acceptance
+# "Accuracy"; bench/model/README.md). For each master/worker app: a training
+# sweep and a disjoint held-out sweep inside the trained range (`augur
+# sweep`), `augur model fit` with the seed's prototype, with and without the
+# seed's weights (`augur model weights --scheme seed`), the held-out |error|
+# of T_iter (`augur model predict`) and the best configuration (`augur model
+# best`) against the measured best. One table on stdout, the figures in
+# OUT/bench_model.json, progress on stderr.
+# Usage: bench/model/run.sh [BUILD_DIR] [OUT_DIR]
+# Environment: APPS (default "mw_nbody mw_heat mw_kmeans"), WORKERS, THREADS
+# (sweep lists, default 1,2 and 1,2), REPS (2), ITERS (10, the seed's),
+# MPI (mpich), CC (gcc: the apps' OpenMP build), CORES (default nproc),
+# TRAIN_<app>, HELD_<app> (workload lists, e.g. TRAIN_mw_heat=1500,2000),
+# MINSIZE (fit's --minsize, default 25: the seed's minsplit on its cluster,
+# Listing 4.1), TIMEOUT (per run, 300 s), FRESH=1 (run the sweeps again
+# instead of resuming those already in OUT).
+set -eu
+BUILD=$(cd "${1:-build}" && pwd)
+OUT=${2:-$BUILD/bench-model}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../../scripts/mpi-env.sh"
+APPS=${APPS:-mw_nbody mw_heat mw_kmeans}
+WORKERS=${WORKERS:-1,2}
+THREADS=${THREADS:-1,2}
+REPS=${REPS:-2}
+ITERS=${ITERS:-10}
+MPI=${MPI:-mpich}
+CC=${CC:-gcc}
+CORES=${CORES:-$(nproc)}
+TIMEOUT=${TIMEOUT:-300}
+AUGUR=$BUILD/bin/augur
+[ -x "$AUGUR" ] || { echo "bench/model: no $AUGUR" >&2; exit 1; }
+command -v "mpiexec.$MPI" >/dev/null || { echo "bench/model: no mpiexec.$MPI" >&2; exit 1; }
+# Idle OpenMP threads sleep instead of spinning (the master's MPI_Recv still
+# spins under MPICH: docs/model.md, "apps").
+export OMP_WAIT_POLICY=passive
+
+# The seed's workload ranges, scaled to this machine: an iteration at
+# 1 worker x 1 thread takes about 5-100 ms (docs/model.md "apps" measured
+# nbody 1400 -> 16 ms, 2800 -> 73 ms; heat N 2000 -> 25 ms, 4000 -> 98 ms;
+# kmeans 16384 -> 32 ms, 65536 -> 132 ms). Held-out workloads lie inside the
+# training range and are not training workloads.
+default_train() {
+  case $1 in
+  mw_nbody) echo 700,1200,1800,2400,3000 ;;
+  mw_heat) echo 1500,2000,2600,3200,4000 ;;
+  mw_kmeans) echo 3000,10000,20000,32000,48000 ;;
+  esac
+}
+default_held() {
+  case $1 in
+  mw_nbody) echo 1000,1500,2100 ;;
+  mw_heat) echo 1800,2300,2900 ;;
+  mw_kmeans) echo 7000,15000,26000 ;;
+  esac
+}
+# The seed's prototypes (Tables 5.4, 5.8, 5.15) and partitioning variables.
+prototype() {
+  case $1 in
+  mw_nbody) echo "w2 + w1 + workers + local_workload" ;;
+  mw_heat) echo "w2 + w1 + workers + workload" ;;
+  *) echo "w2 + w1 + workers" ;;
+  esac
+}
+
+LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
+echo "bench/model: $APPS; workers $WORKERS x threads $THREADS, $REPS rep(s), $ITERS iterations," \
+  "$MPI, $CC build, $CORES cores; output in $OUT" >&2
+for app in $APPS; do
+  exe="$BUILD/apps/$MPI/$app.$CC"
+  [ -x "$exe" ] || { echo "bench/model: no $exe (build the apps first)" >&2; exit 1; }
+  train=$(eval "echo \${TRAIN_$app:-}")
+  [ -n "$train" ] || train=$(default_train "$app")
+  held=$(eval "echo \${HELD_$app:-}")
+  [ -n "$held" ] || held=$(default_held "$app")
+  for set in train held; do
+    if [ $set = train ]; then wl=$train; else wl=$held; fi
+    echo "bench/model: $app $set sweep, workloads $wl" >&2
+    [ "${FRESH:-0}" = 1 ] && rm -rf "$OUT/$app-$set.csv" "$OUT/$app-$set.traces"
+    # A sweep that stops half-way is resumed by running it again (docs/model.md
+    # "sweep", Resume): failed runs are rows with a status, not an error here.
+    "$AUGUR" sweep --workers "$WORKERS" --threads "$THREADS" --workload "$wl" --reps "$REPS" \
+      --iterations "$ITERS" --timeout "$TIMEOUT" -o "$OUT/$app-$set.csv" -- \
+      "mpiexec.$MPI" -n '{procs}' "$exe" -W '{workload}' -i '{iterations}' >&2 ||
+      echo "bench/model: $app $set sweep: some runs failed (their rows say why)" >&2
+  done
+done
+
+# The fits, predictions and choices (evaluate.py) and the table.
+set --
+for app in $APPS; do set -- "$@" "$app=$(prototype "$app")"; done
+exec python3 "$HERE/evaluate.py" --augur "$AUGUR" --out "$OUT" --cores "$CORES" \
+  --minsize "${MINSIZE:-25}" --reps "$REPS" --iterations "$ITERS" \
+  --load-start "$LOAD_START" "$@"
