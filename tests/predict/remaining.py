@@ -9,7 +9,7 @@ signature it ran (docs/signature.md, "The speed and the repetitions to come"):
   - speed_range: the fastest and slowest phase's own speed (samples of 1 ms
     or more); pet_own_speeds_seconds: PET with each phase to come at its own
     speed (the pool for a phase without one); speed_varies when that moves
-    PET by more than 5 %; pet_range_seconds spans the two PETs.
+    PET by more than 15 %; pet_range_seconds spans the two PETs.
 usage: remaining.py SIGNATURE PREDICTION_JSON"""
 import json
 import sys
@@ -76,7 +76,7 @@ if pred["stopped_early"] and len(own) >= 2:
         want = pred["run_seconds"] + o + pred["rest_seconds"] * (1 - done / whole) + \
             pred["launch_seconds"]
         assert abs(po - want) <= 1e-5 * want, (po, want)
-        assert pred["speed_varies"] == (abs(po - pred["pet_seconds"]) > 0.05 * pred["pet_seconds"])
+        assert pred["speed_varies"] == (abs(po - pred["pet_seconds"]) > 0.15 * pred["pet_seconds"])
     else:
         assert pred["speed_varies"] is False and po == pred["pet_seconds"], pred
     a, b = pred["pet_range_seconds"]
