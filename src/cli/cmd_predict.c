@@ -282,9 +282,9 @@ static double own_speed(const augur_sig_phase *sp, const phase_pred *q, double p
  * and LU A (2 ranks, 9 runs, stop 33) differ by 3-14 % while the pooled PET
  * was within 5 % of the run in 7 of them; plain runs of CG B differ by 14 %
  * among themselves, BT A's by 19 %. A difference within that spread is not
- * evidence that one speed is wrong; the cases that were (a set-up slowed
- * alone by a neighbour, +53 %; levels whose compute scales 4 x, -32 %) moved
- * PET by 20 % and 58 %. */
+ * evidence that one speed is wrong; the cases that were (levels whose
+ * compute scales 4 x: PET -32 %; a set-up slowed alone by a neighbour: PET
+ * +53 %) move it by 58 % and, estimated from stop 31's figures, 20 %. */
 #define OWN_SPEED_WARN 0.15
 
 /* Does PET hinge on the pooled speed? The pool weighs the phases as the
