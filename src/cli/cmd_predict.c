@@ -231,6 +231,14 @@ static double sampled(const augur_sig_phase *sp, const phase_pred *q) {
  * ratio by more than the factor speed_varies() reports. */
 #define SPREAD_MIN_SAMPLE_S 1e-3
 
+/* Phase SP's own speed: its timed repetitions here over the same ones in the
+ * base run, when its sample is known (sample_known()) and took
+ * SPREAD_MIN_SAMPLE_S or more there; else the pooled speed POOL. */
+static double own_speed(const augur_sig_phase *sp, const phase_pred *q, double pool) {
+  if (!sample_known(sp, q) || sp->sample_seconds * q->measured < SPREAD_MIN_SAMPLE_S) return pool;
+  return q->timed_s / sp->sample_seconds;
+}
+
 /* How fast this run goes against the base run, from every repetition timed
  * here of a global phase whose sample is known and typical (version 3:
  * exactly the planned repetitions timed, SAMPLE_SECONDS within the factor
@@ -242,13 +250,9 @@ static double sampled(const augur_sig_phase *sp, const phase_pred *q) {
  * (NPB MG A: 22 us there, 57 ms here). Returns 0 when none is known.
  *
  * The same pass sets the spread: P->slow and P->fast, the slowest and
- * fastest of those phases' own speeds (0 when fewer than two phases have a
- * sample of SPREAD_MIN_SAMPLE_S). The pooled speed assumes the machine ran
- * the whole run at one speed: phases whose speeds differ by more than the
- * factor 1 + AUGUR_SIGNATURE_TYPICAL (the factor within which a sample is
- * typical of its phase) say that it did not (the load changed during the
- * run, or the phases scale differently here), and predict says so with the
- * PET the two extremes would give. */
+ * fastest of those phases' own speeds (own_speed(); 0 when fewer than two
+ * phases have one). Whether one speed stands for the rest of the run is
+ * speed_varies()'s question. */
 static double speed(const augur_signature *s, prediction *p) {
   double here = 0, there = 0;
   int n = 0;
@@ -259,21 +263,13 @@ static double speed(const augur_signature *s, prediction *p) {
     if (!sample_known(sp, q)) continue;
     here += q->timed_s * q->measured;
     there += sp->sample_seconds * q->measured;
-    if (sp->sample_seconds * q->measured < SPREAD_MIN_SAMPLE_S) continue;
-    double v = q->timed_s / sp->sample_seconds;
+    double v = own_speed(sp, q, 0);
+    if (v <= 0) continue;
     if (!n++ || v > p->slow) p->slow = v;
     if (n == 1 || v < p->fast) p->fast = v;
   }
   if (n < 2) p->slow = p->fast = 0;
   return here > 0 && there > 0 ? here / there : 0;
-}
-
-/* Phase SP's own speed: its timed repetitions here over the same ones in the
- * base run, when its sample is known (sample_known()) and took
- * SPREAD_MIN_SAMPLE_S or more there; else the pooled speed POOL. */
-static double own_speed(const augur_sig_phase *sp, const phase_pred *q, double pool) {
-  if (!sample_known(sp, q) || sp->sample_seconds * q->measured < SPREAD_MIN_SAMPLE_S) return pool;
-  return q->timed_s / sp->sample_seconds;
 }
 
 /* How far PET with each phase at its own speed may be from the pooled PET
