@@ -1,7 +1,7 @@
 /* mw_heat — 2-D transient heat conduction as a blocking hybrid master/worker
  * program (seed 002's Heat; apps/README.md, "Master/worker (issue 25)").
  *
- * usage: mw_heat [-W N] [-i ITER] [-t THREADS]
+ * usage: mw_heat [-W N] [-i ITER] [-t THREADS] [-s]
  *   (defaults 2048, 10, 0 = OMP_NUM_THREADS or the runtime's default)
  *
  * An N x N grid, evenly spaced, constant diffusivity, explicit finite
@@ -38,7 +38,7 @@
 
 #include "mw_common.h"
 
-#define USAGE "mw_heat [-W N] [-i ITER] [-t THREADS]"
+#define USAGE "mw_heat [-W N] [-i ITER] [-t THREADS] [-s]"
 #define ALPHA 0.2 /* diffusivity * dt / h^2 */
 /* Rows are LD = N + PAD doubles apart, and a worker's second grid starts PAD
  * doubles after its first one ends: with N a power of two and no padding,
@@ -55,11 +55,12 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-  long ln = 2048, iter = 10, threads = 0;
+  long ln = 2048, iter = 10, threads = 0, sleepwait = 0;
   const pg_opt opts[] = {{"workload", 'W', PG_INT, 3, 1L << 16, &ln, NULL},
                          {"iter", 'i', PG_INT, 1, MW_MAXITER, &iter, NULL},
-                         {"threads", 't', PG_INT, 0, MW_MAXT, &threads, NULL}};
-  int bad = pg_parse(argc, argv, opts, 3, rank == 0);
+                         {"threads", 't', PG_INT, 0, MW_MAXT, &threads, NULL},
+                         {"sleep-wait", 's', PG_FLAG, 0, 1, &sleepwait, NULL}};
+  int bad = pg_parse(argc, argv, opts, 4, rank == 0);
   int rc = mw_args(bad, provided >= MPI_THREAD_FUNNELED, rank, size, bad ? 0 : ln - 2, "mw_heat",
                    "interior rows", USAGE);
   if (rc) {
@@ -128,6 +129,19 @@ int main(int argc, char **argv) {
         MPI_Send(buf, 2 * n, MPI_DOUBLE, w, MW_TAG_SHARE, MPI_COMM_WORLD);
       }
       for (int w = 1; w <= workers; w++) {
+        if (sleepwait) {
+          MPI_Request rq;
+          int done = 0;
+          /* @augur:mw_heat.irecv_result */
+          MPI_Irecv(&u[(size_t)(w - 1) * (2 * (size_t)n + 1)], 2 * n + 1, MPI_DOUBLE, w,
+                    MW_TAG_RESULT, MPI_COMM_WORLD, &rq);
+          while (!done) {
+            /* @augur:mw_heat.test_result */
+            MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
+            if (!done) mw_nap();
+          }
+          continue;
+        }
         /* @augur:mw_heat.recv_result */
         MPI_Recv(&u[(size_t)(w - 1) * (2 * (size_t)n + 1)], 2 * n + 1, MPI_DOUBLE, w, MW_TAG_RESULT,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);

@@ -2,7 +2,7 @@
  * master/worker program (seed 002's Kmeans, after NU-MineBench; apps/README.md,
  * "Master/worker (issue 25)").
  *
- * usage: mw_kmeans [-W POINTS] [-i ITER] [-k CLUSTERS] [-d ATTRIBUTES] [-t THREADS]
+ * usage: mw_kmeans [-W POINTS] [-i ITER] [-k CLUSTERS] [-d ATTRIBUTES] [-t THREADS] [-s]
  *   (defaults 16384, 10, 10, 125, 0 = OMP_NUM_THREADS or the runtime's default;
  *   the seed used 10 clusters of objects with 125 attributes)
  *
@@ -40,7 +40,7 @@
 
 #include "mw_common.h"
 
-#define USAGE "mw_kmeans [-W POINTS] [-i ITER] [-k CLUSTERS] [-d ATTRIBUTES] [-t THREADS]"
+#define USAGE "mw_kmeans [-W POINTS] [-i ITER] [-k CLUSTERS] [-d ATTRIBUTES] [-t THREADS] [-s]"
 
 /* Attribute a of the true centre of cluster c (d attributes). */
 static double centre(long c, long a, long d) {
@@ -61,13 +61,14 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-  long np = 16384, iter = 10, k = 10, d = 125, threads = 0;
+  long np = 16384, iter = 10, k = 10, d = 125, threads = 0, sleepwait = 0;
   const pg_opt opts[] = {{"workload", 'W', PG_INT, 1, 1L << 26, &np, NULL},
                          {"iter", 'i', PG_INT, 1, MW_MAXITER, &iter, NULL},
                          {"clusters", 'k', PG_INT, 1, 4096, &k, NULL},
                          {"attributes", 'd', PG_INT, 1, 4096, &d, NULL},
-                         {"threads", 't', PG_INT, 0, MW_MAXT, &threads, NULL}};
-  int bad = pg_parse(argc, argv, opts, 5, rank == 0);
+                         {"threads", 't', PG_INT, 0, MW_MAXT, &threads, NULL},
+                         {"sleep-wait", 's', PG_FLAG, 0, 1, &sleepwait, NULL}};
+  int bad = pg_parse(argc, argv, opts, 6, rank == 0);
   if (!bad && np < k) {
     bad = 1;
     if (rank == 0)
@@ -120,6 +121,19 @@ int main(int argc, char **argv) {
         MPI_Send(cen, (int)kd, MPI_DOUBLE, w, MW_TAG_SHARE, MPI_COMM_WORLD);
       }
       for (int w = 1; w <= workers; w++) {
+        if (sleepwait) {
+          MPI_Request rq;
+          int done = 0;
+          /* @augur:mw_kmeans.irecv_result */
+          MPI_Irecv(&res[(size_t)(w - 1) * (size_t)len], (int)len, MPI_DOUBLE, w, MW_TAG_RESULT,
+                    MPI_COMM_WORLD, &rq);
+          while (!done) {
+            /* @augur:mw_kmeans.test_result */
+            MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
+            if (!done) mw_nap();
+          }
+          continue;
+        }
         /* @augur:mw_kmeans.recv_result */
         MPI_Recv(&res[(size_t)(w - 1) * (size_t)len], (int)len, MPI_DOUBLE, w, MW_TAG_RESULT,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);

@@ -1,7 +1,7 @@
 /* mw_nbody — gravitational N-body as a blocking hybrid master/worker program
  * (seed 002's Nbody; apps/README.md, "Master/worker (issue 25)").
  *
- * usage: mw_nbody [-W BODIES] [-i ITER] [-t THREADS]
+ * usage: mw_nbody [-W BODIES] [-i ITER] [-t THREADS] [-s]
  *   (defaults 2000, 10, 0 = OMP_NUM_THREADS or the runtime's default)
  *
  * Rank 0 is the master, ranks 1..N-1 the workers; worker w owns the bodies
@@ -32,7 +32,7 @@
 
 #include "mw_common.h"
 
-#define USAGE "mw_nbody [-W BODIES] [-i ITER] [-t THREADS]"
+#define USAGE "mw_nbody [-W BODIES] [-i ITER] [-t THREADS] [-s]"
 #define DT    1e-3 /* time step */
 #define SOFT  1e-2 /* softening, squared distance added to every pair's */
 
@@ -44,11 +44,12 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-  long n = 2000, iter = 10, threads = 0;
+  long n = 2000, iter = 10, threads = 0, sleepwait = 0;
   const pg_opt opts[] = {{"workload", 'W', PG_INT, 1, 1L << 22, &n, NULL},
                          {"iter", 'i', PG_INT, 1, MW_MAXITER, &iter, NULL},
-                         {"threads", 't', PG_INT, 0, MW_MAXT, &threads, NULL}};
-  int rc = mw_args(pg_parse(argc, argv, opts, 3, rank == 0), provided >= MPI_THREAD_FUNNELED, rank,
+                         {"threads", 't', PG_INT, 0, MW_MAXT, &threads, NULL},
+                         {"sleep-wait", 's', PG_FLAG, 0, 1, &sleepwait, NULL}};
+  int rc = mw_args(pg_parse(argc, argv, opts, 4, rank == 0), provided >= MPI_THREAD_FUNNELED, rank,
                    size, n, "mw_nbody", "bodies", USAGE);
   if (rc) {
     /* @augur:mw_nbody.finalize_usage */
@@ -98,6 +99,19 @@ int main(int argc, char **argv) {
       for (int w = 1; w <= workers; w++) {
         long l, h;
         mw_share(n, workers, w, &l, &h);
+        if (sleepwait) {
+          MPI_Request rq;
+          int done = 0;
+          /* @augur:mw_nbody.irecv_result */
+          MPI_Irecv(out + 6 * l, (int)(6 * (h - l)), MPI_DOUBLE, w, MW_TAG_RESULT, MPI_COMM_WORLD,
+                    &rq);
+          while (!done) {
+            /* @augur:mw_nbody.test_result */
+            MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
+            if (!done) mw_nap();
+          }
+          continue;
+        }
         /* @augur:mw_nbody.recv_result */
         MPI_Recv(out + 6 * l, (int)(6 * (h - l)), MPI_DOUBLE, w, MW_TAG_RESULT, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);

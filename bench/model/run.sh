@@ -14,7 +14,9 @@
 # TRAIN_<app>, HELD_<app> (workload lists, e.g. TRAIN_mw_heat=1500,2000),
 # MINSIZE (fit's --minsize, default 25: the seed's minsplit on its cluster,
 # Listing 4.1), TIMEOUT (per run, 300 s), FRESH=1 (run the sweeps again
-# instead of resuming those already in OUT).
+# instead of resuming those already in OUT), MASTER (sleep: the apps' -s, the
+# master sleeps between MPI_Test calls and leaves its core to the workers;
+# poll: a blocking MPI_Recv, which polls and keeps a core busy).
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
 OUT=${2:-$BUILD/bench-model}
@@ -34,9 +36,15 @@ TIMEOUT=${TIMEOUT:-300}
 AUGUR=$BUILD/bin/augur
 [ -x "$AUGUR" ] || { echo "bench/model: no $AUGUR" >&2; exit 1; }
 command -v "mpiexec.$MPI" >/dev/null || { echo "bench/model: no mpiexec.$MPI" >&2; exit 1; }
-# Idle OpenMP threads sleep instead of spinning (the master's MPI_Recv still
-# spins under MPICH: docs/model.md, "apps").
+# Idle OpenMP threads sleep instead of spinning; so does the master with -s
+# (docs/model.md, "apps"): then workers x threads <= cores run uncontended.
 export OMP_WAIT_POLICY=passive
+MASTER=${MASTER:-sleep}
+case $MASTER in
+sleep) MASTER_ARG=-s ;;
+poll) MASTER_ARG= ;;
+*) echo "bench/model: MASTER=$MASTER: expected sleep or poll" >&2; exit 2 ;;
+esac
 
 # The seed's workload ranges, scaled to this machine: an iteration at
 # 1 worker x 1 thread takes about 5-100 ms (docs/model.md "apps" measured
@@ -68,7 +76,7 @@ prototype() {
 
 LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
 echo "bench/model: $APPS; workers $WORKERS x threads $THREADS, $REPS rep(s), $ITERS iterations," \
-  "$MPI, $CC build, $CORES cores; output in $OUT" >&2
+  "$MPI, $CC build, $CORES cores, master: $MASTER; output in $OUT" >&2
 for app in $APPS; do
   exe="$BUILD/apps/$MPI/$app.$CC"
   [ -x "$exe" ] || { echo "bench/model: no $exe (build the apps first)" >&2; exit 1; }
@@ -84,7 +92,7 @@ for app in $APPS; do
     # "sweep", Resume): failed runs are rows with a status, not an error here.
     "$AUGUR" sweep --workers "$WORKERS" --threads "$THREADS" --workload "$wl" --reps "$REPS" \
       --iterations "$ITERS" --timeout "$TIMEOUT" -o "$OUT/$app-$set.csv" -- \
-      "mpiexec.$MPI" -n '{procs}' "$exe" -W '{workload}' -i '{iterations}' >&2 ||
+      "mpiexec.$MPI" -n '{procs}' "$exe" -W '{workload}' -i '{iterations}' $MASTER_ARG >&2 ||
       echo "bench/model: $app $set sweep: some runs failed (their rows say why)" >&2
   done
 done
@@ -94,4 +102,4 @@ set --
 for app in $APPS; do set -- "$@" "$app=$(prototype "$app")"; done
 exec python3 "$HERE/evaluate.py" --augur "$AUGUR" --out "$OUT" --cores "$CORES" \
   --minsize "${MINSIZE:-25}" --reps "$REPS" --iterations "$ITERS" \
-  --load-start "$LOAD_START" "$@"
+  --load-start "$LOAD_START" --master "$MASTER" "$@"
