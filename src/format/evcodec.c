@@ -1,6 +1,9 @@
 /* augur — events block codec: context-predicted fields in three columns
  * (ops, times, fields). Layout in docs/trace-format.md, "Events blocks". */
+#include <assert.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "augur/error.h"
@@ -133,6 +136,38 @@ void aug_ev_encoder_free(aug_evenc *enc) {
     if (aug_get_varint(&(col), (end), &(v))) goto bad_varint;                                      \
   } while (0)
 
+void aug_ev_decode_init(aug_evdec *d) {
+  memset(d, 0, offsetof(aug_evdec, at));
+  d->pool = d->small;
+  d->cap = AUG_DEC_SMALL;
+  memset(d->at, 0, sizeof d->at);
+}
+
+void aug_ev_decode_fini(aug_evdec *d) {
+  if (d->pool != d->small) free(d->pool);
+  d->pool = d->small;
+  d->cap = AUG_DEC_SMALL;
+  d->used = 0;
+}
+
+/* The pool index + 1 of SLOT, which the block uses for the first time: a
+ * zero prediction. Returns 0 when out of memory. */
+static unsigned take_slot(aug_evdec *d, unsigned slot) {
+  assert(slot < AUG_CTX_SLOTS && !d->at[slot] && d->used <= d->cap);
+  if (d->used == d->cap) {
+    uint32_t cap = 2 * d->cap;
+    augur_event *p = malloc(cap * sizeof *p);
+    if (!p) return 0;
+    memcpy(p, d->pool, d->used * sizeof *p);
+    if (d->pool != d->small) free(d->pool);
+    d->pool = p;
+    d->cap = cap;
+  }
+  memset(&d->pool[d->used], 0, sizeof *d->pool);
+  d->at[slot] = (uint16_t)++d->used;
+  return d->used;
+}
+
 int aug_ev_decode_begin(aug_evdec *d, const uint8_t *raw, size_t len, uint32_t count,
                         uint64_t first_ns, uint32_t thread, char *why, size_t whylen) {
   const uint8_t *p = raw, *end = raw + len;
@@ -151,7 +186,9 @@ int aug_ev_decode_begin(aug_evdec *d, const uint8_t *raw, size_t len, uint32_t c
   d->thread = thread;
   d->count = count;
   d->done = 0;
-  memset(d->ctx, 0, sizeof d->ctx);
+  assert(d->pool && d->used <= d->cap && d->cap <= AUG_CTX_SLOTS);
+  memset(d->at, 0, sizeof d->at); /* 1 KB; the pool keeps its room */
+  d->used = 0;
   return AUGUR_OK;
 }
 
@@ -175,7 +212,9 @@ int aug_ev_decode_some(aug_evdec *d, augur_event *out, uint32_t max, uint32_t *g
      * output and the slot with scalar stores. (Patching the slot and then
      * copying it would read just-written bytes with wide loads: a
      * store-forwarding stall per record.) */
-    augur_event *c = &d->ctx[slot_of(type, prev_type)];
+    unsigned slot = slot_of(type, prev_type), at = d->at[slot];
+    if (__builtin_expect(!at, 0) && !(at = take_slot(d, slot))) goto no_memory;
+    augur_event *c = &d->pool[at - 1];
     augur_event *e = &out[i];
     *e = *c;
     if (has_mask) {
@@ -281,6 +320,11 @@ bad_varint:
   snprintf(why, whylen, "record %u of %u: %s column ends early or holds a bad varint", d->done + i,
            d->count, column);
   return AUGUR_E_FORMAT;
+no_memory:
+  *got = i;
+  snprintf(why, whylen, "record %u of %u: out of memory for the context table", d->done + i,
+           d->count);
+  return AUGUR_E_NOMEM;
 bad_value:
   *got = i;
   snprintf(why, whylen, "record %u of %u: flags value out of range", d->done + i, d->count);

@@ -84,15 +84,32 @@ int aug_ev_encoder_reserve(aug_evenc *enc, size_t n);
 int aug_ev_encoder_fits(const aug_evenc *enc, size_t n);
 
 /* Resumable decoder: a block is decompressed once, then decoded in small
- * batches so a stream holds a few hundred decoded events, not a block's worth. */
+ * batches so a stream holds a few hundred decoded events, not a block's worth.
+ *
+ * The context table is the encoder's (AUG_CTX_SLOTS predictions, all zero at
+ * a block's start), kept compact: a block uses a few of the 512 slots, so
+ * at[slot] numbers the slots in the order the block first uses them (0: not
+ * used yet, its prediction is all zero) and pool[at[slot] - 1] holds the
+ * prediction. The pool is `small` until more slots are used, then on the
+ * heap (grown by doubling). A merged stream keeps one decoder per rank: at
+ * thousands of ranks a full table (60 KB) per rank was most of the memory
+ * (issue 27). aug_ev_decode_init before first use, aug_ev_decode_fini after. */
+#define AUG_DEC_SMALL 8
 typedef struct aug_evdec {
   const uint8_t *op, *op_end, *tm, *tm_end, *fl, *fl_end;
   uint64_t prev_end, ps, pe;
   unsigned prev_type;
   uint32_t thread, count, done;
-  augur_event ctx[AUG_CTX_SLOTS];
+  augur_event *pool;          /* small, or the heap */
+  uint32_t used, cap;         /* pool entries in use, and allocated */
+  uint16_t at[AUG_CTX_SLOTS]; /* slot -> pool index + 1; 0: unused in this block */
+  augur_event small[AUG_DEC_SMALL];
 } aug_evdec;
 
+/* Makes D an empty decoder (no block). Allocates nothing. */
+void aug_ev_decode_init(aug_evdec *d);
+/* Frees what D allocated; D may then be initialised again or discarded. */
+void aug_ev_decode_fini(aug_evdec *d);
 /* Starts decoding `count` records of raw[0..len) (which must outlive the
  * decoder). Returns AUGUR_OK or AUGUR_E_FORMAT with a description in why. */
 int aug_ev_decode_begin(aug_evdec *d, const uint8_t *raw, size_t len, uint32_t count,

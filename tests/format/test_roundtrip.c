@@ -97,6 +97,7 @@ static void test_codec_exact(void **state) {
   augur_event *v = malloc(N * sizeof *v), *out = malloc(N * sizeof *out);
   aug_evenc *enc = calloc(1, sizeof *enc);
   aug_evdec *dec = malloc(sizeof *dec);
+  aug_ev_decode_init(dec);
   aug_buf raw = {0};
   size_t n = gen(v, N, 1);
   /* Sub-records take the preceding parent's times on disk. */
@@ -122,6 +123,9 @@ static void test_codec_exact(void **state) {
   }
   for (size_t i = 0; i < n; i++)
     tu_assert_event_eq(&v[i], &out[i], i);
+  /* The block used more context slots than the decoder's inline pool holds:
+   * the pool grew onto the heap on the way. */
+  assert_true(dec->used > AUG_DEC_SMALL && dec->pool != dec->small);
   /* A record count larger than what was encoded is caught. */
   assert_int_equal(
       aug_ev_decode_begin(dec, raw.p, raw.len, (uint32_t)n + 1, v[0].t_start, 3, why, sizeof why),
@@ -137,6 +141,7 @@ static void test_codec_exact(void **state) {
   aug_buf_free(&raw);
   aug_ev_encoder_free(enc);
   free(enc);
+  aug_ev_decode_fini(dec);
   free(dec);
   free(v);
   free(out);
