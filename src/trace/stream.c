@@ -16,7 +16,14 @@
 #include "prefetch.h"
 #include "reader_int.h"
 
-#define BATCH 256 /* events decoded at a time per thread cursor */
+#define BATCH 256 /* events decoded at a time per thread cursor (at most) */
+/* A merged stream of many ranks holds one batch per rank: from 64 ranks on
+ * the batch shrinks so the batches take no more than 64 full ones (16 events
+ * at least; issue 27: 30 KB per rank was a third of the memory at 4096). */
+static uint32_t batch_for(uint32_t nranks) {
+  uint32_t b = nranks > 64 ? BATCH * 64 / nranks : BATCH;
+  return b < 16 ? 16 : b;
+}
 
 /* Per-type work the rank stream does (bit set per event type). */
 enum {
@@ -241,10 +248,11 @@ typedef struct cursor {
   uint8_t *stored, *raw;
   size_t stored_cap, raw_cap;
   aug_evdec *dec;
-  int carved; /* the cursor, its decoder and buffers live in the merged stream's arena */
-  augur_event ev[BATCH];
-  uint32_t n, pos;
+  int carved;           /* the cursor, its decoder and buffers live in the merged stream's arena */
+  uint32_t n, pos, cap; /* ev[pos..n) to hand out; room for cap */
+  augur_event ev[];     /* the batch */
 } cursor;
+#define CURSOR_SIZE(batch) (offsetof(cursor, ev) + (size_t)(batch) * sizeof(augur_event))
 
 struct augur_stream {
   augur_trace *t;
@@ -289,11 +297,12 @@ struct augur_stream {
   const augur_event **end;
   int *state; /* 1 lookahead valid, 0 exhausted, < 0 error pending */
   uint64_t *key;
-  uint32_t k;     /* leaves of the tournament tree: n rounded up to a power of two */
-  uint32_t *tree; /* tree[0] the winner, tree[1 .. k-1] each match's loser */
-  uint64_t slack; /* augur_stream_set_slack; 0: strict time order */
-  uint64_t until; /* slack > 0: the winner keeps winning while its key is at most this */
-  void *arena;    /* single-threaded ranks' cursors (see cursor_arena), or NULL */
+  uint32_t k;      /* leaves of the tournament tree: n rounded up to a power of two */
+  uint32_t *tree;  /* tree[0] the winner, tree[1 .. k-1] each match's loser */
+  uint64_t slack;  /* augur_stream_set_slack; 0: strict time order */
+  uint64_t until;  /* slack > 0: the winner keeps winning while its key is at most this */
+  void *arena;     /* single-threaded ranks' cursors (see cursor_arena), or NULL */
+  uint8_t *stored; /* with arena: the compressed-block buffer their cursors share */
 };
 
 static int stream_fail(augur_stream *s, int code, augur_error *err) {
@@ -328,7 +337,7 @@ static void cursor_fill(augur_stream *s, cursor *c) {
   while (c->pos == c->n && !c->done) {
     if (c->in_block) {
       uint32_t got;
-      int rc = aug_ev_decode_some(c->dec, c->ev, BATCH, &got, why, sizeof why);
+      int rc = aug_ev_decode_some(c->dec, c->ev, c->cap, &got, why, sizeof why);
       c->n = got;
       c->pos = 0;
       if (c->dec->done == c->dec->count) c->in_block = 0;
@@ -618,11 +627,23 @@ static void reset_cursors(augur_stream *s, size_t block) {
   s->rq.npool = s->rq.freelist = 0;
 }
 
-static int open_rank_stream(augur_trace *t, uint32_t rank, unsigned kinds, ZSTD_DCtx *shared,
-                            uint8_t **carve, augur_stream **sp, augur_error *err);
+/* What a merged stream gives its rank streams: its decompression context,
+ * its arena (NULL: none) to carve single-threaded ranks' cursors from, the
+ * one compressed-block buffer they share (decompression is one block at a
+ * time), and the batch size. */
+typedef struct carving {
+  ZSTD_DCtx *dctx;
+  uint8_t *at; /* the next free byte of the arena, or NULL */
+  uint8_t *stored;
+  size_t stored_cap;
+  uint32_t batch;
+} carving;
+
+static int open_rank_stream(augur_trace *t, uint32_t rank, unsigned kinds, carving *m,
+                            augur_stream **sp, augur_error *err);
 
 int augur_stream_rank(augur_trace *t, uint32_t rank, augur_stream **sp, augur_error *err) {
-  return open_rank_stream(t, rank, AUGUR_KIND_MPI, NULL, NULL, sp, err);
+  return open_rank_stream(t, rank, AUGUR_KIND_MPI, NULL, sp, err);
 }
 
 static int bad_kinds(unsigned kinds, const char *who, augur_error *err) {
@@ -635,23 +656,26 @@ int augur_stream_rank_kinds(augur_trace *t, uint32_t rank, unsigned kinds, augur
                             augur_error *err) {
   *sp = NULL;
   if (bad_kinds(kinds, "augur_stream_rank_kinds", err)) return AUGUR_E_ARG;
-  return open_rank_stream(t, rank, kinds, NULL, NULL, sp, err);
+  return open_rank_stream(t, rank, kinds, NULL, sp, err);
 }
 
 /* A merged stream's first pass touches every rank's cursor, decoder
- * context table and block buffers: with 64 ranks, 13 MB in 4 KiB pages,
- * about 3200 page faults. Single-threaded ranks (the common case) get them
- * from one huge-page arena instead, sized from the block index: the largest
- * raw and stored payload of the rank, so the buffers never grow. Bytes rank
- * R takes there (0: a rank with several threads or no blocks, or OpenMP
- * blocks among KINDS, which allocates its own); *RAW and *STORED get the
- * buffer sizes. */
-#define LINE(n)    (((n) + 63) & ~(size_t)63) /* whole cache lines */
-#define CURSOR_AT  0                          /* a carved cursor's layout in the arena */
-#define DEC_AT     LINE(sizeof(cursor))
-#define BUFFERS_AT (DEC_AT + LINE(sizeof(aug_evdec))) /* then raw, then stored */
+ * and block buffer: with 64 ranks, 13 MB in 4 KiB pages, about 3200 page
+ * faults (before the decoder's table became compact). Single-threaded ranks
+ * (the common case) get them from one huge-page arena instead, sized from the
+ * block index: the largest raw payload of the rank, so the buffer never
+ * grows; their compressed payloads go through one buffer of the merged
+ * stream, the largest of all. Bytes rank R takes in the arena (0: a rank
+ * with several threads or no blocks, or OpenMP blocks among KINDS, which
+ * allocates its own); *RAW and *STORED get its largest payloads. */
+#define LINE(n) (((n) + 63) & ~(size_t)63) /* whole cache lines */
+/* A carved cursor's layout in the arena: the cursor with its batch, the
+ * decoder, then the raw buffer. */
+#define DEC_AT(batch)     LINE(CURSOR_SIZE(batch))
+#define BUFFERS_AT(batch) (DEC_AT(batch) + LINE(sizeof(aug_evdec)))
 
-static size_t cursor_arena(const aug_rank *r, unsigned kinds, size_t *raw, size_t *stored) {
+static size_t cursor_arena(const aug_rank *r, unsigned kinds, uint32_t batch, size_t *raw,
+                           size_t *stored) {
   *raw = *stored = 0;
   if (!r->nblocks || !(kinds & AUGUR_KIND_MPI) || ((kinds & AUGUR_KIND_OMP) && r->omp.n)) return 0;
   for (size_t i = 0; i < r->nblocks; i++) {
@@ -663,7 +687,7 @@ static size_t cursor_arena(const aug_rank *r, unsigned kinds, size_t *raw, size_
   }
   *raw = LINE(*raw);
   *stored = LINE(*stored);
-  return BUFFERS_AT + *raw + *stored;
+  return BUFFERS_AT(batch) + *raw;
 }
 
 /* One cursor's share of a rank file: a thread's blocks of one kind. */
@@ -685,8 +709,8 @@ static void add_lanes(lane *l, uint32_t *n, const aug_block *blocks, size_t nblo
   }
 }
 
-static int open_rank_stream(augur_trace *t, uint32_t rank, unsigned kinds, ZSTD_DCtx *shared,
-                            uint8_t **carve, augur_stream **sp, augur_error *err) {
+static int open_rank_stream(augur_trace *t, uint32_t rank, unsigned kinds, carving *m,
+                            augur_stream **sp, augur_error *err) {
   *sp = NULL;
   if (!t || rank >= t->nranks)
     return augur_fail(err, AUGUR_E_ARG, "augur_stream_rank: rank %u out of range (trace has %u)",
@@ -717,37 +741,41 @@ static int open_rank_stream(augur_trace *t, uint32_t rank, unsigned kinds, ZSTD_
   s->cur = calloc(nthreads, sizeof *s->cur);
   if (!s->cur) goto oom_th;
   s->ncur = nthreads;
-  size_t raw, stored, bytes = carve && *carve ? cursor_arena(s->r, kinds, &raw, &stored) : 0;
+  const uint32_t batch = m ? m->batch : BATCH;
+  size_t raw, stored, bytes = m && m->at ? cursor_arena(s->r, kinds, batch, &raw, &stored) : 0;
   int carved = bytes && nthreads == 1; /* cursor_arena is 0 for several threads */
   if (carved) {                        /* from the arena: zeroed there when first touched */
-    uint8_t *at = *carve;
-    *carve += bytes;
-    cursor *c = s->cur[0] = (cursor *)(void *)(at + CURSOR_AT);
+    assert(stored <= m->stored_cap);
+    uint8_t *at = m->at;
+    m->at += bytes;
+    cursor *c = s->cur[0] = (cursor *)(void *)at;
     memset(c, 0, offsetof(cursor, ev)); /* the batch need not be zeroed */
-    c->n = c->pos = 0;
-    c->dec = (aug_evdec *)(void *)(at + DEC_AT);
-    c->raw = at + BUFFERS_AT;
+    c->dec = (aug_evdec *)(void *)(at + DEC_AT(batch));
+    aug_ev_decode_init(c->dec);
+    c->raw = at + BUFFERS_AT(batch);
     c->raw_cap = raw;
-    c->stored = stored ? c->raw + raw : NULL;
-    c->stored_cap = stored;
+    c->stored = stored ? m->stored : NULL;
+    c->stored_cap = stored ? m->stored_cap : 0;
     c->carved = 1;
   }
   for (uint32_t i = 0; i < nthreads && !carved; i++) {
-    s->cur[i] = calloc(1, sizeof(cursor));
+    s->cur[i] = calloc(1, CURSOR_SIZE(batch));
     if (!s->cur[i] || !(s->cur[i]->dec = malloc(sizeof(aug_evdec)))) goto oom_th;
+    aug_ev_decode_init(s->cur[i]->dec);
   }
   for (uint32_t i = 0; i < nthreads; i++) {
+    s->cur[i]->cap = batch;
     s->cur[i]->thread = th[i].thread;
     s->cur[i]->blocks = th[i].blocks;
     s->cur[i]->nblocks = th[i].nblocks;
   }
   if (th != lanes) free(th);
   th = lanes;
-  s->dctx = shared ? shared : ZSTD_createDCtx();
-  s->own_dctx = !shared;
+  s->dctx = m ? m->dctx : ZSTD_createDCtx();
+  s->own_dctx = !m;
   if (!s->dctx) goto oom;
-  if (!shared) s->fd = open(s->r->file, O_RDONLY | O_CLOEXEC);
-  if (!shared && s->fd < 0) {
+  if (!m) s->fd = open(s->r->file, O_RDONLY | O_CLOEXEC);
+  if (!m && s->fd < 0) {
     int rc = augur_fail(err, AUGUR_E_IO, "%s: rank %u: cannot open: %s", s->r->file, rank,
                         strerror(errno));
     augur_stream_close(s);
@@ -854,14 +882,21 @@ static int open_merged(augur_trace *t, unsigned kinds, augur_stream **sp, augur_
   }
   for (uint32_t r = m->n; r < m->k; r++)
     m->key[r] = UINT64_MAX;
+  carving cv = {.dctx = m->dctx, .batch = batch_for(m->n)};
   size_t arena = 0, raw, stored;
-  for (uint32_t r = 0; r < m->n; r++)
-    arena += cursor_arena(&t->ranks[r], kinds, &raw, &stored);
-  /* Below a huge page the arena would only add a copy of what malloc does. */
-  uint8_t *carve = arena >= AUG_HUGE_PAGE ? aug_huge_alloc(arena) : NULL;
-  m->arena = carve;
   for (uint32_t r = 0; r < m->n; r++) {
-    int rc = open_rank_stream(t, r, kinds, m->dctx, &carve, &m->rs[r], err);
+    arena += cursor_arena(&t->ranks[r], kinds, cv.batch, &raw, &stored);
+    if (stored > cv.stored_cap) cv.stored_cap = stored;
+  }
+  /* Below a huge page the arena would only add a copy of what malloc does. */
+  cv.at = arena >= AUG_HUGE_PAGE ? aug_huge_alloc(arena) : NULL;
+  m->arena = cv.at;
+  if (cv.at && cv.stored_cap && !(m->stored = cv.stored = malloc(cv.stored_cap))) {
+    augur_stream_close(m);
+    return augur_fail(err, AUGUR_E_NOMEM, "out of memory for a merged stream of %u ranks", m->n);
+  }
+  for (uint32_t r = 0; r < m->n; r++) {
+    int rc = open_rank_stream(t, r, kinds, &cv, &m->rs[r], err);
     if (rc != AUGUR_OK) {
       augur_stream_close(m);
       return rc;
@@ -1025,8 +1060,10 @@ void augur_stream_close(augur_stream *s) {
     free(s->key);
     free(s->tree);
     free(s->arena); /* after the rank streams: their carved cursors live here */
+    free(s->stored);
   }
   for (uint32_t i = 0; s->cur && i < s->ncur; i++) {
+    if (s->cur[i] && s->cur[i]->dec) aug_ev_decode_fini(s->cur[i]->dec);
     if (!s->cur[i] || s->cur[i]->carved) continue;
     free(s->cur[i]->dec);
     free(s->cur[i]->stored);
