@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""bench/scale (issue 27): how augur's analyses scale with the number of ranks.
+
+For each rank count it generates a synthetic trace (augur-bench-dx-gen: a halo
+exchange with injected waits, the same total number of records at every rank
+count) and runs each command on it, printing wall time, records/s, peak RSS
+and RSS per rank, and each command's cost per record against its cost at the
+smallest rank count ("cost vs 16" = the 16-rank rate / this rate; issue 27's
+goal: at most 2x at 65,536 ranks; peak RSS <= 8 GB).
+
+usage: bench/scale/run.py [BUILD_DIR] [OUT_DIR]
+environment: RANKS ("16 1024 4096"), EVENTS (total records, 4000000),
+COMMANDS ("report diagnose phases simulate"), REPS (1: the median of REPS runs).
+Traces are kept in OUT_DIR (default BUILD_DIR/bench-scale) and reused.
+"""
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
+out = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else os.path.join(build, "bench-scale"))
+ranks = [int(r) for r in os.environ.get("RANKS", "16 1024 4096").split()]
+events = int(os.environ.get("EVENTS", "4000000"))
+commands = os.environ.get("COMMANDS", "report diagnose phases simulate").split()
+reps = int(os.environ.get("REPS", "1"))
+augur = os.path.join(build, "bin", "augur")
+gen = os.path.join(build, "bin", "augur-bench-dx-gen")
+for exe in (augur, gen):
+    if not os.access(exe, os.X_OK):
+        sys.exit("bench/scale: no %s (build first)" % exe)
+os.makedirs(out, exist_ok=True)
+
+
+def run_one(argv):
+    """Wall seconds and peak RSS (KB) of one child process."""
+    t0 = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, 1)
+        os.dup2(fd, 2)
+        try:
+            os.execv(argv[0], argv)
+        finally:
+            os._exit(127)
+    _, status, ru = os.wait4(pid, 0)
+    wall = time.monotonic() - t0
+    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+        sys.exit("bench/scale: %s failed (status %d)" % (" ".join(argv), status))
+    return wall, ru.ru_maxrss
+
+
+rows = []
+print("bench/scale: %d records per trace, ranks %s, %d rep(s); %d cores, load %s" %
+      (events, " ".join(map(str, ranks)), reps, os.cpu_count(),
+       open("/proc/loadavg").read().split()[0]), file=sys.stderr)
+for r in ranks:
+    trace = os.path.join(out, "halo-%d-%d" % (r, events))
+    if not os.path.isdir(trace):
+        print("bench/scale: generating %s" % trace, file=sys.stderr)
+        subprocess.run([gen, trace, "--ranks", str(r), "--events", str(events)], check=True,
+                       stdout=subprocess.DEVNULL)
+    for c in commands:
+        runs = [run_one([augur, c, trace]) for _ in range(reps)]
+        wall = statistics.median(w for w, _ in runs)
+        rss = max(m for _, m in runs)
+        rows.append((r, c, wall, rss))
+        print("bench/scale: %d ranks, %s: %.2f s" % (r, c, wall), file=sys.stderr)
+
+base = {c: events / w for r, c, w, _ in rows if r == ranks[0]}
+print("%-8s %-9s %9s %12s %10s %11s %12s" %
+      ("ranks", "command", "seconds", "records/s", "peak MB", "KB/rank", "cost vs %d" % ranks[0]))
+for r, c, w, rss in rows:
+    rate = events / w
+    print("%-8d %-9s %9.2f %12.3g %10.1f %11.1f %11.2fx" %
+          (r, c, w, rate, rss / 1024.0, rss / r, base[c] / rate))
