@@ -1,6 +1,7 @@
 # `augur summary` on a real 4-rank MPICH run of pg_blocked_sender (a demo
 # program: a chain of blocked receivers, so there are findings, and ten
-# iterations, so there are phases): usage errors in one line; the text, the
+# iterations, so there are phases), then of pas2p_solver (the demo's
+# iterative solver): usage errors in one line; the text, the
 # JSON and the page have every section, and their numbers are the ones
 # `augur report/diagnose/phases/simulate --json` give; the page renders in
 # headless Chromium (not blank, the same DOM); a signature's phases.
@@ -90,4 +91,22 @@ else
   echo "no chromium: the page is checked as written only"
 fi
 echo "findings on the page: $n"
+
+# The demo's other program, an iterative solver (a phase of weight -n): the
+# same checks of the JSON and the page against the commands' JSON.
+S="$D/solver.augur"
+expect 0 - "$AUGUR" record -o "$S" -- "$MPIEXEC" -n 4 "$APPS/pas2p_solver" -n 10 -w 1
+[ -d "$S" ] || { fail "no solver trace recorded"; finish; }
+for c in report diagnose phases; do
+  "$AUGUR" $c "$S" --json >"$D/s-$c.json" 2>"$D/s-$c.err" || fail "$c of the solver trace"
+done
+expect 0 0 "$AUGUR" summary "$S" --json
+cp "$D/out" "$D/s-summary.json"
+"$PY" "$CHECK" json "$D/s-summary.json" "$D/s-report.json" "$D/s-diagnose.json" \
+  "$D/s-phases.json" || fail "solver: summary JSON against the commands' JSON"
+"$PY" -c 'import json,sys; p=json.load(open(sys.argv[1]))["phases"]["phases"]; assert any(q["relevant"] and q["weight"] >= 10 for q in p), p' \
+  "$D/s-summary.json" || fail "solver: no relevant phase repeated 10 times"
+expect 0 0 "$AUGUR" summary "$S" -o "$D/solver.html"
+"$PY" "$CHECK" text "$D/out" "$D/s-summary.json" || fail "solver: summary text"
+"$PY" "$CHECK" page "$D/solver.html" "$D/s-summary.json" || fail "solver: the page"
 finish
