@@ -143,22 +143,16 @@ static void text_findings(const cli_summary *s) {
     printf("  nothing above the threshold (%zu below it)\n", d->nbelow);
     return;
   }
-  printf("  %-2s %-26s %9s %6s %9s %5s  %s\n", "#", "pattern", "lost s", "share", "saving s",
+  printf("  %-2s %-23s %9s %6s %9s %5s  %s\n", "#", "pattern", "lost s", "share", "saving s",
          "ranks", "where");
   for (size_t i = 0; i < n; i++) {
     const augur_dx_finding *f = &d->findings[i];
-    char where[512] = "unknown call site";
-    if (f->ncallsites && f->callsites) {
-      const augur_dx_callsite *c = &f->callsites[0];
-      if (c->file)
-        snprintf(where, sizeof where, "%s:%d%s%s", c->file, c->line, c->function ? " " : "",
-                 c->function ? c->function : "");
-      else
-        snprintf(where, sizeof where, "%s", c->where);
-    }
+    /* the call site as augur diagnose's text names it: "main (app.c:81)" */
+    const char *where = f->ncallsites && f->callsites ? f->callsites[0].where : "unknown call site";
+    const char *more = f->ncallsites > 1 ? " and others" : "";
     const char *id = augur_dx_pattern_id(f->pattern);
-    printf("  %-2zu %-26s %9.3f %5.1f%% %9.3f %5u  %s\n", i + 1, id ? id : "?", f->seconds,
-           100.0 * f->share, f->saving_seconds, f->nranks, where);
+    printf("  %-2zu %-23s %9.3f %5.1f%% %9.3f %5u  %s%s\n", i + 1, id ? id : "?", f->seconds,
+           100.0 * f->share, f->saving_seconds, f->nranks, where, more);
   }
 }
 
