@@ -42,6 +42,7 @@ CHAIN="$BUILD/demo/chain.augur"
 say "augur diagnose"
 "$AUGUR" diagnose "$CHAIN" --html "$BUILD/demo/chain.html"
 echo "open $BUILD/demo/chain.html in a browser: the findings and the timeline with them marked"
+say "augur summary -o chain-summary.html   (the first page to open)"; "$AUGUR" summary "$CHAIN" -o "$BUILD/demo/chain-summary.html"
 
 # PAS2P: the phases of a recorded run, its signature, and a prediction of a
 # full run from a short signature run of the same program and input.

@@ -246,6 +246,33 @@ AUGUR_API int augur_diagnosis_write_html(const augur_diagnosis *d, augur_trace *
                                          const char *title, const augur_dx_figures *figs,
                                          size_t nfigs, augur_error *err);
 
+/* The parts augur_diagnosis_write_html is made of, for a page that puts
+ * them in its own order (augur summary, docs/summary.md). Strings are
+ * escaped; nothing here fails but the timeline's two. */
+struct augur_timeline;
+/* <!DOCTYPE html> to <h1>TITLE</h1>: the page's head with its styles and
+ * CSS (extra rules, may be NULL) after them. */
+AUGUR_API void augur_dx_html_head(FILE *f, const char *title, const char *css);
+/* TEXT (may be NULL) escaped for HTML text and attribute values. */
+AUGUR_API void augur_dx_html_text(FILE *f, const char *text);
+/* The NFIGS tables of FIGS (may be NULL, 0), each under its <h2> title:
+ * its warnings first, an unknown figure said, never a number. */
+AUGUR_API void augur_dx_html_figures(FILE *f, const augur_dx_figures *figs, size_t nfigs);
+/* The first MAX findings of D (MAX 0: all) as <table id="findings">, a row
+ * <tr class="finding" id="finding-N"> each; none: <p id="no-findings">. */
+AUGUR_API void augur_dx_html_findings(FILE *f, const augur_diagnosis *d, size_t max);
+/* The timeline of D's analysed window of T, the worst instances of the
+ * findings marked and the inefficiency intervals as bands: 0 and *TL, or
+ * -1 with ERR set (a damaged trace). Free it with augur_timeline_free. */
+AUGUR_API int augur_dx_html_timeline_build(const augur_diagnosis *d, augur_trace *t,
+                                           struct augur_timeline **tl, augur_error *err);
+/* TL (NULL: says there is none) as <div id="timeline">, then the
+ * active-process curve of D on its time axis under <h2>Active
+ * processes</h2>; 0, or -1 with ERR set. */
+AUGUR_API int augur_dx_html_timeline(FILE *f, const augur_diagnosis *d,
+                                     const struct augur_timeline *tl, const char *title,
+                                     augur_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -205,6 +205,7 @@ int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_diagnose(int argc, char **argv);
+int cmd_summary(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 /* augur model: the operand of a sub-command that reads one model file (show,
  * predict, best), and reading it: CLI_OK, or CLI_FAIL after the reader's one

@@ -9,6 +9,7 @@
 #include "augur/diagnose.h"
 #include "augur/pop.h"
 #include "cli.h"
+#include "cli_summary.h"
 
 static void on_progress(void *arg, uint64_t events, uint64_t total) {
   cli_progress_update(arg, "%llu of %llu events", (unsigned long long)events,
@@ -35,8 +36,8 @@ static int parse_share(const char *opt, const char *s, void *dst) {
 
 /* The POP efficiencies' sections (docs/pop.md) as the page's tables: the
  * diagnosis does not depend on them, so they are composed here. */
-static size_t pop_figures(const augur_pop *pop, augur_pop_section sec[2],
-                          augur_dx_figure rows[2][AUGUR_POP_ROWS], augur_dx_figures figs[2]) {
+size_t cli_pop_figures(const augur_pop *pop, augur_pop_section sec[2],
+                       augur_dx_figure rows[2][AUGUR_POP_ROWS], augur_dx_figures figs[2]) {
   static const char *const ids[2] = {"efficiencies", "efficiencies-hybrid"};
   size_t n = augur_pop_sections(pop, sec);
   for (size_t k = 0; k < n; k++) {
@@ -62,7 +63,7 @@ static int write_html(const augur_diagnosis *d, augur_trace *t, const char *file
   augur_pop_section sec[2];
   augur_dx_figure rows[2][AUGUR_POP_ROWS];
   augur_dx_figures figs[2];
-  size_t nfigs = pop_figures(&pop, sec, rows, figs);
+  size_t nfigs = cli_pop_figures(&pop, sec, rows, figs);
   FILE *f = fopen(file, "w");
   if (!f) {
     augur_pop_free(&pop);

@@ -12,6 +12,7 @@
 #include "augur/sim.h"
 #include "augur/simgraph.h"
 #include "cli.h"
+#include "cli_summary.h"
 #include "cmd_graph.h"
 
 #define MAX_GCLASSES 32 /* --class options */
@@ -199,8 +200,8 @@ static int write_platform(const char *dir, const augur_machine *m, uint32_t nran
  * during the recording becomes the model's background load (unless the
  * model sets one), and the output says so. Fills up to 3 lines of
  * NOTES, pointed to by NOTE[0..*N). */
-static int recorded_cores(augur_trace *t, augur_machine *m, int forced, char notes[3][320],
-                          const char *note[3], size_t *n) {
+int cli_recorded_cores(augur_trace *t, augur_machine *m, int forced, char notes[3][320],
+                       const char *note[3], size_t *n) {
   augur_hosts h;
   augur_error err = {0};
   if (augur_trace_hosts(t, &h, &err) != AUGUR_OK) return cli_fail("%s", err.msg);
@@ -361,7 +362,7 @@ int cmd_simulate(int argc, char **argv) {
   char notes[3][320];
   const char *note[3];
   size_t nnotes = 0;
-  rc = recorded_cores(t, &mach, cores > 0, notes, note, &nnotes);
+  rc = cli_recorded_cores(t, &mach, cores > 0, notes, note, &nnotes);
   if (rc != CLI_OK) {
     augur_trace_close(t);
     return rc;

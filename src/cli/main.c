@@ -14,6 +14,7 @@ typedef struct command {
 static const command commands[] = {
     {"record", cmd_record, "run an MPI program and record a trace of its MPI calls"},
     {"report", cmd_report, "where the time goes: per rank, per call, per call site"},
+    {"summary", cmd_summary, "the run at a glance: efficiencies, findings, timeline, phases"},
     {"info", cmd_info, "what a trace holds: ranks, communicators, counters, damage"},
     {"dump", cmd_dump, "print a trace's events, one line each"},
     {"timeline", cmd_timeline, "draw a window of the run as SVG or HTML"},

@@ -13,6 +13,7 @@
  * names, causes, notes, the title) goes through html_escape. Output size is
  * bounded by ranks x timeline width plus the (capped) lists of the diagnosis,
  * never by the number of events. */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -116,8 +117,9 @@ static const char *pattern_title(int p) {
 /* The timeline of the analysed window with the findings' worst instances marked
  * (label "<pattern id>: <seconds> s lost on rank R (finding #N)") and the
  * inefficiency intervals as bands over all rows. */
-static int build_timeline(augur_timeline **out, const augur_diagnosis *d, augur_trace *t,
-                          augur_error *err) {
+int augur_dx_html_timeline_build(const augur_diagnosis *d, augur_trace *t, augur_timeline **out,
+                                 augur_error *err) {
+  assert(d && t && out);
   augur_tl_options o;
   memset(&o, 0, sizeof o);
   o.width = TL_WIDTH;
@@ -157,7 +159,11 @@ fail:
   return -1;
 }
 
-static void write_head(FILE *f, const char *title) {
+void augur_dx_html_text(FILE *f, const char *text) {
+  tl_xml_escape(f, text);
+}
+
+void augur_dx_html_head(FILE *f, const char *title, const char *css) {
   fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
   tl_xml_escape(f, title);
   fputs("</title>\n<style>\n"
@@ -179,9 +185,10 @@ static void write_head(FILE *f, const char *title) {
         "ul.sites{margin:0;padding-left:16px}\n"
         ".loc{color:#555}\n"
         ".undecided{color:#8a5a00}\n"
-        ".explain{font-size:13px;color:#444;max-width:1100px}\n"
-        "</style>\n</head>\n<body>\n<h1>",
+        ".explain{font-size:13px;color:#444;max-width:1100px}\n",
         f);
+  if (css) fputs(css, f);
+  fputs("</style>\n</head>\n<body>\n<h1>", f);
   tl_xml_escape(f, title);
   fputs("</h1>\n", f);
 }
@@ -235,7 +242,7 @@ static void write_summary(FILE *f, const augur_diagnosis *d) {
 /* The caller's tables of figures (e.g. the POP efficiencies): the notes
  * first, then one row per figure, indented by its depth; an unknown figure
  * says so and shows no number. */
-static void write_figures(FILE *f, const augur_dx_figures *figs, size_t nfigs) {
+void augur_dx_html_figures(FILE *f, const augur_dx_figures *figs, size_t nfigs) {
   for (size_t k = 0; figs && k < nfigs; k++) {
     const augur_dx_figures *g = &figs[k];
     fputs("<h2>", f);
@@ -381,8 +388,8 @@ static void write_active(FILE *f, const augur_diagnosis *d, uint64_t from, uint6
   fputs("</svg>\n", f);
 }
 
-static void write_findings(FILE *f, const augur_diagnosis *d) {
-  fputs("<h2>Findings</h2>\n", f);
+void augur_dx_html_findings(FILE *f, const augur_diagnosis *d, size_t max) {
+  assert(f && d);
   if (!d->nfindings) {
     fputs("<p id=\"no-findings\">No finding reaches the threshold.</p>\n", f);
     return;
@@ -391,7 +398,8 @@ static void write_findings(FILE *f, const augur_diagnosis *d) {
         "<th>saving</th><th>ranks</th><th>call sites</th><th>cause</th><th>recommendation</th>"
         "<th>undecided</th></tr>\n",
         f);
-  for (size_t i = 0; i < d->nfindings; i++) {
+  size_t n = max && max < d->nfindings ? max : d->nfindings;
+  for (size_t i = 0; i < n; i++) {
     const augur_dx_finding *fd = &d->findings[i];
     fprintf(f, "<tr class=\"finding\" id=\"finding-%zu\" data-pattern=\"", i + 1);
     tl_xml_escape(f, pattern_id(fd->pattern));
@@ -498,28 +506,9 @@ static void write_path(FILE *f, const augur_diagnosis *d) {
   fputs("</table>\n", f);
 }
 
-int augur_diagnosis_write_html(const augur_diagnosis *d, augur_trace *t, FILE *f, const char *title,
-                               const augur_dx_figures *figs, size_t nfigs, augur_error *err) {
-  if (!d || !f) {
-    augur_fail(err, AUGUR_E_ARG, "diagnose: no diagnosis or no output stream");
-    return -1;
-  }
-  if (!title) title = "augur diagnosis";
-  /* Stream the trace before writing anything: a damaged trace leaves no
-   * half page behind. */
-  augur_timeline *tl = NULL;
-  if (t && build_timeline(&tl, d, t, err)) return -1;
-
-  write_head(f, title);
-  char incomplete[AUGUR_INCOMPLETE_MAX];
-  if (t && augur_trace_incomplete(t, incomplete, sizeof incomplete)) {
-    fputs("<p id=\"incomplete\"><strong>", f);
-    tl_xml_escape(f, incomplete);
-    fputs("</strong></p>\n", f);
-  }
-  write_summary(f, d);
-  write_figures(f, figs, nfigs);
-  fputs("<h2>Timeline</h2>\n", f);
+int augur_dx_html_timeline(FILE *f, const augur_diagnosis *d, const augur_timeline *tl,
+                           const char *title, augur_error *err) {
+  assert(f && d);
   uint64_t from = d->t_begin, to = d->t_end;
   double w = TL_WIDTH;
   if (tl) {
@@ -531,9 +520,7 @@ int augur_diagnosis_write_html(const augur_diagnosis *d, augur_trace *t, FILE *f
           "intervals, where fewer than all ranks compute (hover over the strip above the rows)."
           "</p>\n<div id=\"timeline\">\n",
           f);
-    int rc = augur_timeline_write_svg_element(tl, f, title, err);
-    augur_timeline_free(tl);
-    if (rc) return -1;
+    if (augur_timeline_write_svg_element(tl, f, title, err)) return -1;
     fputs("</div>\n", f);
   } else {
     fputs("<p id=\"no-timeline\">No timeline: the trace was not given.</p>\n", f);
@@ -544,7 +531,36 @@ int augur_diagnosis_write_html(const augur_diagnosis *d, augur_trace *t, FILE *f
         f);
   write_active(f, d, from, to, w);
   fputs("</div>\n", f);
-  write_findings(f, d);
+  return 0;
+}
+
+int augur_diagnosis_write_html(const augur_diagnosis *d, augur_trace *t, FILE *f, const char *title,
+                               const augur_dx_figures *figs, size_t nfigs, augur_error *err) {
+  if (!d || !f) {
+    augur_fail(err, AUGUR_E_ARG, "diagnose: no diagnosis or no output stream");
+    return -1;
+  }
+  if (!title) title = "augur diagnosis";
+  /* Stream the trace before writing anything: a damaged trace leaves no
+   * half page behind. */
+  augur_timeline *tl = NULL;
+  if (t && augur_dx_html_timeline_build(d, t, &tl, err)) return -1;
+
+  augur_dx_html_head(f, title, NULL);
+  char incomplete[AUGUR_INCOMPLETE_MAX];
+  if (t && augur_trace_incomplete(t, incomplete, sizeof incomplete)) {
+    fputs("<p id=\"incomplete\"><strong>", f);
+    tl_xml_escape(f, incomplete);
+    fputs("</strong></p>\n", f);
+  }
+  write_summary(f, d);
+  augur_dx_html_figures(f, figs, nfigs);
+  fputs("<h2>Timeline</h2>\n", f);
+  int rc = augur_dx_html_timeline(f, d, tl, title, err);
+  augur_timeline_free(tl);
+  if (rc) return -1;
+  fputs("<h2>Findings</h2>\n", f);
+  augur_dx_html_findings(f, d, 0);
   write_intervals(f, d);
   write_wait_states(f, d);
   write_path(f, d);
