@@ -33,8 +33,9 @@ for c in $cmds; do
     for o in $(option_names "$words"); do
       grep -q -- "$o\\b" "$D/$page.txt" || fail "man $page does not name option $o"
     done
-    grep -q 'augur(1)' "$D/$page.txt" || [ "$page" = augur-model-fit ] ||
-      grep -q "augur-$c(1)" "$D/$page.txt" || fail "man $page: no SEE ALSO to its parent"
+    parent="augur(1)"
+    [ "$w" = "$c" ] || parent="augur-$c(1)"
+    sed -n '/^SEE ALSO/,$p' "$D/$page.txt" | grep -q -F "$parent" || fail "man $page: SEE ALSO lacks $parent"
   done
 done
 man augur >"$D/augur.txt" 2>&1 || fail "man augur: $(head -3 "$D/augur.txt")"
