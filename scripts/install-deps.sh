@@ -11,6 +11,7 @@ libzstd-dev libxxhash-dev libdw-dev libelf-dev libjansson-dev libcmocka-dev
 libpapi-dev libinih-dev libssl-dev libsqlite3-dev python3 file procps time
 libotf2-trace-dev otf2-tools python3-otf2 libsimgrid-dev chromium fonts-dejavu-core
 libmicrohttpd-dev libslurm-dev slurmctld slurmd munge libmunge-dev
+man-db groff-base dpkg-dev lmod
 postgresql libpq-dev"
 
 missing=""
