@@ -4,6 +4,7 @@
 #   make check      install missing packages, build, run the whole test suite
 #                   (release build, ASan+UBSan build, short libFuzzer runs)
 #   make install PREFIX=/opt/augur
+#   make deb        a Debian package of the build: BUILD/augur_VERSION_ARCH.deb (docs/install.md)
 #   make bench      print the benchmark figures (not part of check)
 #   make format     clang-format the sources in place
 
@@ -62,6 +63,10 @@ check-format:
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+.PHONY: deb
+deb: build
+	@scripts/make-deb.sh $(BUILD)
 
 bench: build
 	@scripts/bench.sh $(BUILD)

@@ -12,6 +12,7 @@ libpapi-dev libinih-dev libssl-dev libsqlite3-dev python3 file procps time
 python3-cffi python3-numpy python3-pandas python3-pytest
 libotf2-trace-dev otf2-tools python3-otf2 libsimgrid-dev chromium fonts-dejavu-core
 libmicrohttpd-dev libslurm-dev slurmctld slurmd munge libmunge-dev
+man-db groff-base dpkg-dev lmod
 postgresql libpq-dev"
 
 missing=""
