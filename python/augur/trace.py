@@ -6,6 +6,7 @@ analyses (docs/python.md says which come from the C API and which from the
 import collections
 import json
 import subprocess
+import weakref
 
 import numpy as np
 
@@ -34,6 +35,25 @@ _KINDS = {"all": lib.AUGUR_KIND_MPI | lib.AUGUR_KIND_OMP, "mpi": lib.AUGUR_KIND_
           "omp": lib.AUGUR_KIND_OMP}
 # Events read per chunk by to_numpy: 64 Ki x 120 bytes, a few MiB.
 _CHUNK = 1 << 16
+# ... and by events(), which makes a tuple of each.
+_ITER_CHUNK = 1 << 12
+
+
+class _Stream:
+    """An open augur_stream, closed when done, collected, or when its trace
+    closes (a stream must not outlive its trace: it reads the trace's
+    index)."""
+
+    def __init__(self, s):
+        self.s = s
+
+    def close(self):
+        if self.s is not None:
+            lib.augur_stream_close(self.s)
+            self.s = None
+
+    def __del__(self):
+        self.close()
 
 
 def _event_dtype():
@@ -89,11 +109,14 @@ class Trace:
         if rc != 0:
             raise_error(rc, err)
         self._t = tp[0]
+        self._streams = weakref.WeakSet()
         self.nranks = lib.augur_trace_nranks(self._t)
 
     # -- life ---------------------------------------------------------------
     def close(self):
         if getattr(self, "_t", None) is not None:
+            for st in list(self._streams):
+                st.close()
             lib.augur_trace_close(self._t)
             self._t = None
 
@@ -254,7 +277,9 @@ class Trace:
         else:
             rc = lib.augur_stream_rank_kinds(t, self._check_rank(rank), _KINDS[kinds], sp, err)
         check(rc, err)
-        return ffi.gc(sp[0], lib.augur_stream_close)
+        st = _Stream(sp[0])
+        self._streams.add(st)
+        return st
 
     def events(self, rank=None, kinds="all"):
         """Iterates the events as Event tuples: one rank's in its time order,
@@ -263,21 +288,31 @@ class Trace:
         default), "mpi" (what the analyses read) or "omp". Times are ns on
         the global timeline. A damaged block raises AugurError after every
         event before it was yielded."""
-        s = self._stream(rank, kinds)
-        ev = ffi.new("augur_event *")
+        st = self._stream(rank, kinds)
+        buf = ffi.new("augur_event[]", _ITER_CHUNK)
+        view = np.frombuffer(ffi.buffer(buf), dtype=EVENT_DTYPE)
+        got = ffi.new("size_t *")
         err = new_error()
-        nxt = lib.augur_stream_next
         names = _CALL_NAMES
-        while True:
-            rc = nxt(s, ev, err)
-            if rc == 0:
-                break
-            if rc < 0:
-                raise_error(rc, err)
-            yield Event(names[ev.type] if ev.type < len(names) else "?", ev.type, ev.rank,
-                        ev.thread, ev.t_start, ev.t_end, ev.peer, ev.tag, ev.comm, ev.bytes,
-                        ev.bytes_recv, ev.req, ev.callsite, ev.flags, ev.aux, ev.hash,
-                        tuple(ev.ctr))
+        f = {name: i for i, name in enumerate(EVENT_DTYPE.names)}
+        order = [f[k] for k in ("rank", "thread", "t_start", "t_end", "peer", "tag", "comm",
+                                "bytes", "bytes_recv", "req", "callsite", "flags", "aux",
+                                "hash")]
+        ty, ctr = f["type"], f["ctr"]
+        try:
+            while True:
+                if st.s is None:
+                    raise ValueError("augur: the trace was closed while its events were read")
+                rc = lib.augur_stream_read(st.s, buf, _ITER_CHUNK, got, err)
+                for row in view[:got[0]].tolist():  # Python ints, one C call per chunk
+                    yield Event(names[row[ty]], row[ty], *[row[i] for i in order],
+                                tuple(row[ctr]))
+                if rc < 0:
+                    raise_error(rc, err)
+                if rc == 0:
+                    return
+        finally:
+            st.close()
 
     def to_numpy(self, rank=None, kinds="all"):
         """The events of one rank (or of all, merged in global time order)
@@ -287,7 +322,7 @@ class Trace:
         64 Ki events, no Python object per event. On a damaged trace raises
         AugurError whose `partial` is the array of every event that could be
         read (a merged read goes on with the other ranks, like augur dump)."""
-        s = self._stream(rank, kinds)
+        st = self._stream(rank, kinds)
         t = self._handle()
         # The block index counts the records: the array is allocated once
         # and the reader writes into it, a chunk per call.
@@ -306,7 +341,7 @@ class Trace:
             if n == len(arr):  # more than the index said: grow
                 arr = np.concatenate([arr, np.empty(len(arr), dtype=EVENT_DTYPE)])
             base = ffi.cast("augur_event *", arr.ctypes.data) + n
-            rc = lib.augur_stream_read(s, base, min(_CHUNK, len(arr) - n), got, err)
+            rc = lib.augur_stream_read(st.s, base, min(_CHUNK, len(arr) - n), got, err)
             n += got[0]
             if rc < 0 and first_error is None:
                 first_error = (rc, ffi.string(err.msg).decode("utf-8", "replace"))
@@ -314,6 +349,7 @@ class Trace:
             # damaged rank and goes on with the others (reader.h): read on.
             if rc == 0 or (rc < 0 and rank is not None):
                 break
+        st.close()
         arr = arr[:n]
         if first_error is not None:
             rc, msg = first_error

@@ -118,6 +118,20 @@ def test_bad_arguments(stencil):
         t.to_numpy()
 
 
+
+def test_close_while_reading(damaged):
+    """A stream must not outlive its trace (it reads the trace's index):
+    events left after close() raise, never read freed memory. Rank 0 of
+    the generated trace has more events than one chunk."""
+    t = augur.open(damaged)
+    it = t.events(rank=0)
+    assert next(it).rank == 0
+    t.close()
+    with pytest.raises(ValueError, match="closed"):
+        for _ in it:
+            pass
+
+
 def test_wrong_file(tmp_path, stencil):
     with pytest.raises(augur.AugurError) as e:
         augur.open(str(tmp_path / "nothing.augur"))
