@@ -9,9 +9,6 @@ import subprocess
 
 import pytest
 
-ENV = ("AUGUR_LIB", "AUGUR_BIN", "AUGUR_MPIEXEC", "AUGUR_STENCIL", "AUGUR_DXGEN", "WORK")
-
-
 def env(name):
     v = os.environ.get(name)
     if not v:

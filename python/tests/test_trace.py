@@ -168,8 +168,10 @@ def test_damaged_trace_raises(damaged):
         assert len(got) == len(r2) > 0
         with pytest.raises(augur.AugurError) as e:
             t.to_pandas()
-        assert len(e.value.partial) == len(lines)
-        assert isinstance(e.value.partial.index, type(e.value.partial.index))
+        part = e.value.partial
+        assert len(part) == len(lines)
+        assert [int((part["rank"] == r).sum()) for r in range(3)] == [
+            t.ranks[0].events, t.ranks[1].events, len(r2)]
         with pytest.raises(augur.AugurError) as e:
             t.to_numpy(rank=2)
         assert len(e.value.partial) == len(r2)
