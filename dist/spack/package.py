@@ -14,8 +14,9 @@ class Augur(CMakePackage):
     libraries, libaugur (the C API) with pkg-config and CMake files, man pages
     and bash completion."""
 
-    # No public release yet: the git URL is the site's own clone.
-    git = "file://" + join_path("", "opt", "src", "augur")
+    # No public release or repository yet: point git at the site's own clone
+    # (or use `spack dev-build augur@main` inside a checkout).
+    git = "file:///opt/src/augur"
 
     version("main", branch="main")
 

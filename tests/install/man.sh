@@ -30,9 +30,10 @@ for c in $cmds; do
     [ -s "$D/man.err" ] && fail "groff warns on $page: $(head -3 "$D/man.err")"
     grep -q "^SYNOPSIS" "$D/$page.txt" || fail "man $page: no SYNOPSIS"
     grep -q "augur $words" "$D/$page.txt" || fail "man $page: no 'augur $words' usage"
-    for o in $(option_names "$words"); do
-      grep -q -- "$o\\b" "$D/$page.txt" || fail "man $page does not name option $o"
-    done
+    option_names "$words" | sort -u >"$D/opts"
+    grep -o -E -- '-[-A-Za-z0-9]+' "$D/$page.txt" | sort -u >"$D/seen"
+    missing=$(comm -23 "$D/opts" "$D/seen" | tr '\n' ' ')
+    [ -z "$missing" ] || fail "man $page does not name option(s) $missing"
     parent="augur(1)"
     [ "$w" = "$c" ] || parent="augur-$c(1)"
     sed -n '/^SEE ALSO/,$p' "$D/$page.txt" | grep -q -F "$parent" || fail "man $page: SEE ALSO lacks $parent"
