@@ -5,6 +5,7 @@ AUGUR_LIB, AUGUR_BIN, AUGUR_MPIEXEC, AUGUR_STENCIL, AUGUR_DXGEN, WORK."""
 import json
 import os
 import shutil
+import struct
 import subprocess
 
 import pytest
@@ -76,4 +77,29 @@ def interrupted(work):
     path = os.path.join(work, "interrupted.augur")
     subprocess.run([env("AUGUR_DXGEN"), path, "--ranks", "3", "--events", "3000"], check=True,
                    stdout=subprocess.DEVNULL)
+    return path
+
+
+@pytest.fixture(scope="session")
+def dropped(work):
+    """A generated 2-rank trace with rank 1's second events block written
+    again at the end of its file (valid checksums): the reader drops the
+    copy (tests/record/dup_block.sh makes the same damage)."""
+    path = os.path.join(work, "dropped.augur")
+    subprocess.run([env("AUGUR_DXGEN"), path, "--ranks", "2", "--events", "40000"], check=True,
+                   stdout=subprocess.DEVNULL)
+    f = os.path.join(path, "rank-00001.evt")
+    b = open(f, "rb").read()
+    off, k = 32, 0  # past the file header; blocks: 56-byte header + stored bytes
+    while off < len(b):
+        end = off + 56 + struct.unpack_from("<I", b, off + 20)[0]
+        if b[off + 4] == 1:  # an events block
+            if k == 1:
+                b += b[off:end]
+                break
+            k += 1
+        off = end
+    else:
+        pytest.fail("no second events block in %s" % f)
+    open(f, "wb").write(b)
     return path

@@ -2,7 +2,7 @@
 CLI's JSON, and an incomplete trace says so like the CLI."""
 
 import augur
-from conftest import cli_json
+from conftest import cli_json, dump_lines
 
 
 def test_report_equals_cli(stencil):
@@ -62,3 +62,16 @@ def test_incomplete_trace_says_so(interrupted):
             assert doc == cli, name
             assert doc.incomplete == t.incomplete
             assert [k.finalized for k in doc.kept] == [False] * 3
+
+
+def test_dropped_block_says_so(dropped):
+    """A repeated events block: dropped by the reader, and every result
+    says so first, in the CLI's words."""
+    with augur.open(dropped) as t:
+        assert t.ranks[1].dropped == 1 and t.ranks[0].dropped == 0
+        assert "trace damaged: 1 events block dropped" in t.incomplete
+        lines, _ = dump_lines(dropped)
+        assert len(t.to_numpy()) == len(lines) == sum(r.events for r in t.ranks)
+        r = t.report(ideal=False)
+        assert r == cli_json("report", dropped, "--no-ideal")
+        assert r.incomplete == t.incomplete
