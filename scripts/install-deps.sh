@@ -9,6 +9,7 @@ libomp-dev libhwloc-dev
 mpich libmpich-dev openmpi-bin libopenmpi-dev
 libzstd-dev libxxhash-dev libdw-dev libelf-dev libjansson-dev libcmocka-dev
 libpapi-dev libinih-dev libssl-dev libsqlite3-dev python3 file procps time
+python3-cffi python3-numpy python3-pandas python3-pytest
 libotf2-trace-dev otf2-tools python3-otf2 libsimgrid-dev chromium fonts-dejavu-core
 libmicrohttpd-dev libslurm-dev slurmctld slurmd munge libmunge-dev
 man-db groff-base dpkg-dev lmod

@@ -175,6 +175,15 @@ AUGUR_API int augur_stream_merged_kinds(augur_trace *t, unsigned kinds, augur_st
  * block (message: file, rank, offset, expectation). Events before the damage
  * have all been returned. */
 AUGUR_API int augur_stream_next(augur_stream *s, augur_event *ev, augur_error *err);
+/* Up to MAX events at once into EV[0..MAX): *N gets how many were read.
+ * The same events, in the same order, as MAX calls of augur_stream_next,
+ * for callers that pay per call (the Python package, python/augur). Returns
+ * 1 when *N == MAX (more may follow), 0 at the end of the stream, or
+ * augur_stream_next's negative status at a damaged block: the *N events
+ * before it are valid, and a merged stream goes on with the other ranks at
+ * the next call. AUGUR_E_ARG when S, EV or N is NULL. */
+AUGUR_API int augur_stream_read(augur_stream *s, augur_event *ev, size_t max, size_t *n,
+                                augur_error *err);
 /* Merged streams only, before the first augur_stream_next: let records come
  * up to NS nanoseconds out of global time order (by t_start); each rank's
  * order, and a parent's sub-records right behind it, stay as they are. A

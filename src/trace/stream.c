@@ -1034,6 +1034,17 @@ int augur_stream_next(augur_stream *s, augur_event *ev, augur_error *err) {
   return rank_next(s, ev, err);
 }
 
+int augur_stream_read(augur_stream *s, augur_event *ev, size_t max, size_t *n, augur_error *err) {
+  if (!s || !ev || !n) return augur_fail(err, AUGUR_E_ARG, "augur_stream_read: NULL argument");
+  *n = 0;
+  while (*n < max) {
+    int rc = augur_stream_next(s, ev + *n, err);
+    if (rc <= 0) return rc;
+    (*n)++;
+  }
+  return 1;
+}
+
 int augur_stream_seek_block(augur_stream *s, size_t block, augur_error *err) {
   if (!s || s->merged)
     return augur_fail(err, AUGUR_E_ARG, "augur_stream_seek_block: only rank streams can seek");

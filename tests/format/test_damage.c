@@ -141,6 +141,61 @@ static void test_payload_flip(void **state) {
   tu_cleanup(dir);
 }
 
+/* augur_stream_read: the events of augur_stream_next, in chunks, with its
+ * damage semantics (the events before the damage, the error, sticky on a
+ * rank stream; a merged stream goes on after it). */
+static void test_stream_read(void **state) {
+  (void)state;
+  char *dir = make_trace();
+  augur_trace *t = open_ok(dir);
+  uint64_t off = augur_trace_block(t, 1, 3)->offset;
+  augur_trace_close(t);
+  tu_flip_byte(tu_rank_file(dir, 1, 2), off + 56 + 5);
+  t = open_ok(dir);
+  size_t n;
+  int rc;
+  augur_error err;
+  augur_event *want = tu_read_rank(t, 1, &n, &rc, &err);
+  assert_int_equal(rc, AUGUR_E_CHECKSUM);
+  augur_stream *s;
+  assert_int_equal(augur_stream_rank(t, 1, &s, &err), 0);
+  augur_event buf[7];
+  size_t got, k = 0;
+  while ((rc = augur_stream_read(s, buf, 7, &got, &err)) == 1) {
+    assert_int_equal(got, 7);
+    for (size_t i = 0; i < got; i++, k++)
+      tu_assert_event_eq(&want[k], &buf[i], k);
+  }
+  assert_int_equal(rc, AUGUR_E_CHECKSUM);
+  assert_true(got < 7);
+  for (size_t i = 0; i < got; i++, k++)
+    tu_assert_event_eq(&want[k], &buf[i], k);
+  assert_int_equal(k, n);
+  assert_int_equal(augur_stream_read(s, buf, 7, &got, &err), AUGUR_E_CHECKSUM);
+  assert_int_equal(got, 0);
+  assert_int_equal(augur_stream_read(NULL, buf, 7, &got, &err), AUGUR_E_ARG);
+  assert_int_equal(augur_stream_read(s, buf, 7, NULL, &err), AUGUR_E_ARG);
+  augur_stream_close(s);
+  free(want);
+  /* Merged: everything but rank 1's damaged part, the error once. */
+  assert_int_equal(augur_stream_merged(t, &s, &err), 0);
+  size_t errors = 0;
+  k = 0;
+  while ((rc = augur_stream_read(s, buf, 7, &got, &err)) != 0) {
+    k += got;
+    if (rc < 0) {
+      assert_int_equal(rc, AUGUR_E_CHECKSUM);
+      errors++;
+    }
+  }
+  k += got;
+  assert_int_equal(errors, 1);
+  assert_int_equal(k, NBLOCKS * PER_BLOCK + 3 * PER_BLOCK);
+  augur_stream_close(s);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
 /* A flipped byte in block 2's header: the index stops before it. */
 static void test_header_flip(void **state) {
   (void)state;
@@ -431,7 +486,7 @@ int main(void) {
       cmocka_unit_test(test_defs_flip),     cmocka_unit_test(test_file_header),
       cmocka_unit_test(test_missing_rank),  cmocka_unit_test(test_bad_json),
       cmocka_unit_test(test_paths),         cmocka_unit_test(test_writer_errors),
-      cmocka_unit_test(test_parent_counts),
+      cmocka_unit_test(test_parent_counts), cmocka_unit_test(test_stream_read),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
