@@ -61,14 +61,45 @@ static const char *out_words(unsigned out, const char *var, char *b, size_t n) {
   return b;
 }
 
-/* The statements about what the ranking rests on (text and JSON say them). */
-static size_t statements(const augur_best_result *r, const augur_best_options *o, int cores_default,
-                         char st[][ST_LEN], size_t max) {
-  size_t n = 0;
+/* Statement N+1 of ST (at most MAX) when the cores are this machine's. */
+static size_t st_cores(int cores_default, const augur_best_options *o, char st[][ST_LEN], size_t n,
+                       size_t max) {
   if (cores_default && n < max)
     snprintf(st[n++], ST_LEN,
              "%ld cores: this machine's usable cores (--cores N for the machine the model is for)",
              o->cores);
+  return n;
+}
+
+/* Statements on oversubscribed training runs and candidates. */
+static size_t st_training(size_t nover, size_t ntrain, const augur_best_options *o,
+                          char st[][ST_LEN], size_t n, size_t max) {
+  if (nover && n < max)
+    snprintf(st[n++], ST_LEN,
+             "%zu of the %zu training runs were oversubscribed: their times include contention",
+             nover, ntrain);
+  if (o->oversubscribe && n < max)
+    snprintf(st[n++], ST_LEN, "oversubscribed configurations (workers x threads > %ld) included",
+             o->cores);
+  return n;
+}
+
+/* A predicted configuration's common JSON members. */
+static void prediction_json(json_t *e, const char *places, const char *bind, int over, int node,
+                            double t, double lo, double hi) {
+  json_object_set_new(e, "places", augur_json_text(places));
+  json_object_set_new(e, "bind", augur_json_text(bind));
+  json_object_set_new(e, "oversubscribed", json_boolean(over));
+  json_object_set_new(e, "leaf", json_integer(node));
+  json_object_set_new(e, "t_iter", num(t));
+  json_object_set_new(e, "lo", num(lo));
+  json_object_set_new(e, "hi", num(hi));
+}
+
+/* The statements about what the ranking rests on (text and JSON say them). */
+static size_t statements(const augur_best_result *r, const augur_best_options *o, int cores_default,
+                         char st[][ST_LEN], size_t max) {
+  size_t n = st_cores(cores_default, o, st, 0, max);
   if (!r->range_checked && n < max)
     snprintf(st[n++], ST_LEN,
              "no training data (--data): the training range is not checked and intervals use the "
@@ -83,14 +114,7 @@ static size_t statements(const augur_best_result *r, const augur_best_options *o
   if (r->nskipped && n < max)
     snprintf(st[n++], ST_LEN, "%zu configuration%s not evaluated: %s", r->nskipped,
              r->nskipped == 1 ? "" : "s", r->skip_why);
-  if (r->ntrain_over && n < max)
-    snprintf(st[n++], ST_LEN,
-             "%zu of the %zu training runs were oversubscribed: their times include contention",
-             r->ntrain_over, r->ntrain);
-  if (o->oversubscribe && n < max)
-    snprintf(st[n++], ST_LEN, "oversubscribed configurations (workers x threads > %ld) included",
-             o->cores);
-  return n;
+  return st_training(r->ntrain_over, r->ntrain, o, st, n, max);
 }
 
 static int print_json(const augur_best_result *r, const augur_best_options *o, const char *model,
@@ -126,13 +150,8 @@ static int print_json(const augur_best_result *r, const augur_best_options *o, c
     json_object_set_new(e, "threads", json_integer(c->threads));
     json_object_set_new(e, "procs", json_integer(c->workers + 1));
     int pl = c->placement >= 0;
-    json_object_set_new(e, "places", augur_json_text(pl ? r->places[c->placement] : NULL));
-    json_object_set_new(e, "bind", augur_json_text(pl ? r->bind[c->placement] : NULL));
-    json_object_set_new(e, "oversubscribed", json_boolean(c->oversubscribed));
-    json_object_set_new(e, "leaf", json_integer(c->node));
-    json_object_set_new(e, "t_iter", num(c->t_iter));
-    json_object_set_new(e, "lo", num(c->lo));
-    json_object_set_new(e, "hi", num(c->hi));
+    prediction_json(e, pl ? r->places[c->placement] : NULL, pl ? r->bind[c->placement] : NULL,
+                    c->oversubscribed, c->node, c->t_iter, c->lo, c->hi);
     json_object_set_new(e, "t_comp", num(c->t_comp));
     json_object_set_new(e, "eindex", num(c->eindex));
     json_object_set_new(e, "extrapolated", json_boolean(c->out != 0));
@@ -504,11 +523,7 @@ static const char *sweep_args(const augur_suggest_result *r, const augur_suggest
 /* What the suggestions rest on (text and JSON say them). */
 static size_t suggest_statements(const augur_suggest_result *r, const augur_best_options *o,
                                  int cores_default, char st[][ST_LEN], size_t max) {
-  size_t n = 0;
-  if (cores_default && n < max)
-    snprintf(st[n++], ST_LEN,
-             "%ld cores: this machine's usable cores (--cores N for the machine the model is for)",
-             o->cores);
+  size_t n = st_cores(cores_default, o, st, 0, max);
   if (r->noutside && n < max)
     snprintf(st[n++], ST_LEN,
              "%zu configurations outside the training range (workload, workers, threads, a "
@@ -519,14 +534,7 @@ static size_t suggest_statements(const augur_suggest_result *r, const augur_best
              "%zu candidates fall in a leaf without residual degrees of freedom: no interval, "
              "ranked first (width inf)",
              r->nnointerval);
-  if (r->ntrain_over && n < max)
-    snprintf(st[n++], ST_LEN,
-             "%zu of the %zu training runs were oversubscribed: their times include contention",
-             r->ntrain_over, r->ntrain);
-  if (o->oversubscribe && n < max)
-    snprintf(st[n++], ST_LEN, "oversubscribed configurations (workers x threads > %ld) included",
-             o->cores);
-  return n;
+  return st_training(r->ntrain_over, r->ntrain, o, st, n, max);
 }
 
 static int suggest_json(const augur_suggest_result *r, const augur_best_options *o,
@@ -559,13 +567,8 @@ static int suggest_json(const augur_suggest_result *r, const augur_best_options 
     json_object_set_new(e, "workload", json_real(c->workload));
     json_object_set_new(e, "workers", json_integer(c->workers));
     json_object_set_new(e, "threads", json_integer(c->threads));
-    json_object_set_new(e, "places", augur_json_text(pl ? r->places[c->placement] : NULL));
-    json_object_set_new(e, "bind", augur_json_text(pl ? r->bind[c->placement] : NULL));
-    json_object_set_new(e, "oversubscribed", json_boolean(c->oversubscribed));
-    json_object_set_new(e, "leaf", json_integer(c->node));
-    json_object_set_new(e, "t_iter", num(c->t_iter));
-    json_object_set_new(e, "lo", num(c->lo));
-    json_object_set_new(e, "hi", num(c->hi));
+    prediction_json(e, pl ? r->places[c->placement] : NULL, pl ? r->bind[c->placement] : NULL,
+                    c->oversubscribed, c->node, c->t_iter, c->lo, c->hi);
     json_object_set_new(e, "width", num(c->width));
     json_object_set_new(e, "distance", num(c->distance));
     json_object_set_new(e, "score", num(c->score));
