@@ -205,6 +205,16 @@ def evaluate(a, app, prototype, weights, subset, train_all, held_all, columns):
                 else:
                     ch["why"] = "chosen configuration not measured"
         choices.append(ch)
+    # The runs `augur model suggest` would add to this training set (the
+    # same configuration space as best's).
+    cmd = [a.augur, "model", "suggest", model, "--data", data, "--cores", str(cores),
+           "--max-workers", str(max(cfg(r)[0] for r in train)), "--threads",
+           ",".join(str(t) for t in sorted({cfg(r)[1] for r in train})), "--count", "3", "--json"]
+    if subset == "over":
+        cmd.append("--oversubscribe")
+    rc, out, err = run(cmd)
+    res["suggested_runs"] = [s["sweep_args"] for s in json.loads(out)["suggestions"]] \
+        if rc == 0 else "suggest: " + (err.strip().splitlines() or ["exit %d" % rc])[-1]
     res["best_found"] = sum(1 for c in choices if c["found"])
     res["best_workloads"] = len(choices)
     res["choices"] = choices

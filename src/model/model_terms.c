@@ -142,7 +142,8 @@ static double press(const rows *d, const size_t *s, size_t ns, double *X, double
   for (size_t i = 0; i < n; i++) {
     X[i * k] = 1;
     for (size_t c = 0; c < ns; c++)
-      X[i * k + c + 1] = d->term[s[c] * n + i];
+      if (!isfinite(X[i * k + c + 1] = d->term[s[c] * n + i]))
+        return INFINITY; /* a term beyond double's range (W^2 of W > 1e154) */
   }
   int rank = model_wls(n, k, X, d->y, d->w, coef, resid);
   if (rank < 0) return NAN;
@@ -265,7 +266,7 @@ static int rows_read(rows *d, const augur_model_table *t, const augur_model_form
       v[i] = augur_model_term_value(tm, base[3 * i], base[3 * i + 1], base[3 * i + 2]);
       ss += d->w[i] * v[i] * v[i];
     }
-    double s = ss > 0 ? sqrt(ss / sw) : 1; /* the hat matrix does not change */
+    double s = ss > 0 && isfinite(ss) ? sqrt(ss / sw) : 1; /* the hat matrix does not change */
     for (size_t i = 0; i < n; i++)
       v[i] /= s;
   }
