@@ -135,9 +135,12 @@ int augur_model_predict_at(const augur_model *m, const char *at, int *node, doub
     for (size_t i = 0; i < m->nvars; i++)
       if (isnan(x[i])) {
         rc = augur_fail(err, AUGUR_E_ARG,
-                        "model predict: no value for '%s' (the model uses it; "
-                        "pass it with --at)",
-                        m->vars[i].name);
+                        "model predict: no value for '%s' (the model uses it; pass it with "
+                        "--at%s)",
+                        m->vars[i].name,
+                        augur_model_term_parse(m->vars[i].name, NULL)
+                            ? ", or workload, workers and threads to compute it"
+                            : "");
         break;
       }
   if (rc == AUGUR_OK) rc = augur_model_predict(m, x, node, value, err);

@@ -32,6 +32,13 @@ expect 0 0 "$AUGUR" model predict "$D/law2.json" --at 'workload=5000,workers=2,t
 awk '{ match($0, /"prediction": [^,}]*/); p = substr($0, RSTART + 14, RLENGTH - 14) + 0
        exit !(p > 0.045532 * 0.98 && p < 0.045532 * 1.02) }' "$D/out" ||
   fail "predict at W=5000, 2x2: $(cat "$D/out"), the law says 0.045532"
+# a model that reads neither workers nor threads: predict takes them for its terms
+expect 0 0 "$AUGUR" model fit "$D/law2.csv" --formula 't_iter ~ 1 | workload' --terms auto -o "$D/law2w.json"
+expect 0 0 "$AUGUR" model predict "$D/law2w.json" --at 'workload=5000,workers=2,threads=2'
+expect 1 1 "$AUGUR" model predict "$D/law2w.json" --at 'workload=5000,workers=2'
+contains "$D/err" "no value for 'W1_log2W' (the model uses it; pass it with --at, or workload, workers and threads to compute it)"
+expect 1 1 "$AUGUR" model predict "$D/law2w.json" --at 'workload=5000,workers=2,threads=2,workers=3'
+contains "$D/err" "'workers' given twice"
 expect 0 0 "$AUGUR" model best "$D/law2.json" --workload 5000 --data "$D/law2.csv" --cores 16 --json
 contains "$D/out" '"workers": 4,'
 contains "$D/out" '"threads": 4,'
