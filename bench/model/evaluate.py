@@ -90,8 +90,10 @@ def leaves(model_path):
 def evaluate(a, app, prototype, weights, subset, train_all, held_all, columns):
     """One line of the table: returns a dict of figures (or with 'error')."""
     cores = a.cores
-    tag = "%s-%s-%s" % (app, "w" if weights else "u", "over" if subset == "over" else "unc")
-    res = {"app": app, "weights": "seed" if weights else "none",
+    auto = prototype == "auto"  # the leaf terms chosen by fit --terms auto
+    tag = "%s-%s-%s%s" % (app, "w" if weights else "u", "over" if subset == "over" else "unc",
+                          "-auto" if auto else "")
+    res = {"app": app, "terms": "auto" if auto else "seed", "weights": "seed" if weights else "none",
            "configurations": "w*t<=%d" % cores if subset == "unc" else "w*t>%d" % cores}
     if subset == "unc":
         train = [r for r in train_all if cfg(r)[0] * cfg(r)[1] <= cores]
@@ -110,7 +112,7 @@ def evaluate(a, app, prototype, weights, subset, train_all, held_all, columns):
     res["affinity_used"] = aff
     res["affinity_left_out"] = aff_out
     partition = BASE_PARTITION + aff
-    formula = "t_iter ~ %s | %s" % (prototype, " + ".join(partition))
+    formula = "t_iter ~ %s | %s" % ("1" if auto else prototype, " + ".join(partition))
     res["formula"] = formula
     data = os.path.join(a.out, tag + ".csv")
     write_csv(data, train, columns)
@@ -127,17 +129,27 @@ def evaluate(a, app, prototype, weights, subset, train_all, held_all, columns):
         fit += ["--weights", "weight"]
     if a.minsize:
         fit += ["--minsize", a.minsize]
+    if auto:
+        fit += ["--terms", "auto"]
     rc, out, err = run(fit)
     if rc != 0:
         res["error"] = "fit: " + (err.strip().splitlines() or ["exit %d" % rc])[-1]
         return res
+    if auto:
+        with open(model) as f:
+            res["formula"] = json.load(f)["formula"]
     with open(model[:-len(".json")] + ".txt", "w") as f:
         f.write(out)
     res["leaves"], variables = leaves(model)
     # Held-out |error| per run (seed eq. 5.1).
     errors = []
     for r in held_err:
-        at = ",".join("%s=%s" % (v, r[v]) for v in variables)
+        # PMNF terms (--terms auto) are not data set columns: predict computes
+        # them from workload, workers, threads.
+        given = [v for v in variables if v in r]
+        if len(given) < len(variables):
+            given += [v for v in ("workload", "workers", "threads") if v not in given]
+        at = ",".join("%s=%s" % (v, r[v]) for v in given)
         rc, out, err = run([a.augur, "model", "predict", model, "--at", at, "--json"])
         if rc != 0:
             res["error"] = "predict: " + err.strip().splitlines()[-1]
@@ -193,6 +205,16 @@ def evaluate(a, app, prototype, weights, subset, train_all, held_all, columns):
                 else:
                     ch["why"] = "chosen configuration not measured"
         choices.append(ch)
+    # The runs `augur model suggest` would add to this training set (the
+    # same configuration space as best's).
+    cmd = [a.augur, "model", "suggest", model, "--data", data, "--cores", str(cores),
+           "--max-workers", str(max(cfg(r)[0] for r in train)), "--threads",
+           ",".join(str(t) for t in sorted({cfg(r)[1] for r in train})), "--count", "3", "--json"]
+    if subset == "over":
+        cmd.append("--oversubscribe")
+    rc, out, err = run(cmd)
+    res["suggested_runs"] = [s["sweep_args"] for s in json.loads(out)["suggestions"]] \
+        if rc == 0 else "suggest: " + (err.strip().splitlines() or ["exit %d" % rc])[-1]
     res["best_found"] = sum(1 for c in choices if c["found"])
     res["best_workloads"] = len(choices)
     res["choices"] = choices
@@ -244,19 +266,19 @@ def main():
     print("  workloads whose chosen configuration measured within 2 % of the measured best")
     print("  rep spread: median over held-out configurations of (max - min) / median of its runs'")
     print("  T_iter (the noise no model can predict)")
-    hdr = "%-10s %-8s %-7s %6s %5s %7s %12s %9s %10s %12s" % (
-        "app", "configs", "weights", "train", "held", "leaves", "median|err|%", "max|err|%",
+    hdr = "%-10s %-5s %-8s %-7s %6s %5s %7s %12s %9s %10s %12s" % (
+        "app", "terms", "configs", "weights", "train", "held", "leaves", "median|err|%", "max|err|%",
         "best<=2%", "rep spread%")
     print(hdr)
     for r in results:
         if "median_error_pct" not in r:
-            print("%-10s %-8s %-7s %6d %5d   %s" % (
-                r["app"], r["configurations"], r["weights"], r["train_rows"], r["held_rows"],
+            print("%-10s %-5s %-8s %-7s %6d %5d   %s" % (
+                r["app"], r["terms"], r["configurations"], r["weights"], r["train_rows"], r["held_rows"],
                 r.get("error") or r.get("skipped")))
             continue
         sp = r["rep_spread_pct"]
-        print("%-10s %-8s %-7s %6d %5d %7d %12.1f %9.1f %10s %12s" % (
-            r["app"], r["configurations"], r["weights"], r["train_rows"], r["held_rows"],
+        print("%-10s %-5s %-8s %-7s %6d %5d %7d %12.1f %9.1f %10s %12s" % (
+            r["app"], r["terms"], r["configurations"], r["weights"], r["train_rows"], r["held_rows"],
             r["leaves"], r["median_error_pct"], r["max_error_pct"],
             "%d/%d" % (r["best_found"], r["best_workloads"]), "-" if sp is None else "%.1f" % sp))
     say("configurations with workers x threads > %d are oversubscribed on this machine's %d "
@@ -273,10 +295,10 @@ def main():
         load_end = f.read().split()[0]
     print("machine load (1-min load average on %d cores): %s at the start, %s at the end" %
           (a.cores, a.load_start or "?", load_end))
-    for n in notes:
+    for n in dict.fromkeys(notes):
         say("note: " + n)
     for r in results:
-        if r.get("affinity_left_out") and r["weights"] == "none" and \
+        if r.get("affinity_left_out") and r["weights"] == "none" and r["terms"] == "seed" and \
                 r["configurations"].startswith("w*t<="):
             say("note: %s: affinity columns left out (they differ between runs of one"
                 " configuration: threads not bound): %s" % (r["app"], ",".join(r["affinity_left_out"])))

@@ -100,6 +100,9 @@ done
 # The fits, predictions and choices (evaluate.py) and the table.
 set --
 for app in $APPS; do set -- "$@" "$app=$(prototype "$app")"; done
+# The same with the leaf terms chosen by `augur model fit --terms auto`
+# (docs/model.md, "Leaf terms chosen automatically"): prototype vs auto.
+for app in $APPS; do set -- "$@" "$app=auto"; done
 exec python3 "$HERE/evaluate.py" --augur "$AUGUR" --out "$OUT" --cores "$CORES" \
   --minsize "${MINSIZE:-25}" --reps "$REPS" --iterations "$ITERS" \
   --load-start "$LOAD_START" --master "$MASTER" "$@"

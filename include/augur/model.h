@@ -201,6 +201,88 @@ AUGUR_API int augur_model_read(augur_model **m, const char *path, augur_error *e
 AUGUR_API int augur_model_parse(augur_model **m, const char *name, const char *text, size_t len,
                                 augur_error *err);
 
+/* ---- PMNF leaf terms (augur model fit --terms auto) -------------------- */
+
+/* A term of the performance model normal form (Calotoiu et al., SC'13) in
+ * the workload W, workers Wk and threads Thr:
+ * W^i * log2(W)^j / (Wk * Thr)^k, i in {0, 1/2, 1, 3/2, 2}, j in {0, 1, 2},
+ * k in {0, 1}, not all 0 (the intercept is always in the model). */
+typedef struct augur_model_term {
+  double i;
+  int j, k;
+} augur_model_term;
+
+/* The family's size (5 * 3 * 2 - 1) and the most terms one choice may hold. */
+#define AUGUR_MODEL_NTERMS    29
+#define AUGUR_MODEL_MAX_TERMS 4
+#define AUGUR_MODEL_TERMS_TOP 5
+
+/* Term number IDX (0 .. AUGUR_MODEL_NTERMS - 1) in the family's order: k,
+ * then i, then j ascending (so W, the simplest, comes before W^2 / (Wk*Thr)). */
+AUGUR_API augur_model_term augur_model_term_at(size_t idx);
+
+/* The term's column name into BUF (N bytes), returned: "workload" (W),
+ * "w1" (W / (Wk Thr)), "w2" (W^2 / (Wk Thr)) as the data set names them,
+ * else '_'-joined parts "W0.5".."W2", "log2W" or "log2Wsq", "perWT" (e.g.
+ * "W1.5_log2W_perWT"). */
+AUGUR_API const char *augur_model_term_name(augur_model_term t, char *buf, size_t n);
+
+/* 1 and *T when NAME is a term's name (as augur_model_term_name writes it),
+ * else 0. T may be NULL. */
+AUGUR_API int augur_model_term_parse(const char *name, augur_model_term *t);
+
+/* The term at workload W > 0, WK workers, THR threads (NaN when W <= 0 or
+ * WK * THR <= 0). */
+AUGUR_API double augur_model_term_value(augur_model_term t, double w, double wk, double thr);
+
+/* One candidate set of terms and its leave-one-out error. */
+typedef struct augur_model_terms_set {
+  size_t n;                           /* terms (0: the intercept alone) */
+  size_t term[AUGUR_MODEL_MAX_TERMS]; /* family indices, ascending */
+  double press;                       /* sum of w_i (e_i / (1 - h_ii))^2 */
+} augur_model_terms_set;
+
+typedef struct augur_model_terms_result {
+  char *formula;    /* malloc'd: "RESPONSE ~ t1 + t2 | partitioning part as given" */
+  size_t nrows;     /* rows the choice used (no missing value, weight > 0) */
+  size_t nsets;     /* candidate sets evaluated (the intercept alone included) */
+  size_t nrejected; /* of which not estimable (an aliased term, a row of leverage 1) */
+  size_t ntop;
+  augur_model_terms_set top[AUGUR_MODEL_TERMS_TOP];         /* the best sets, best first */
+  augur_model_terms_set by_size[AUGUR_MODEL_MAX_TERMS + 1]; /* the best set of each size
+                                                             * (press INFINITY: none) */
+  double press_se;                                          /* standard error of top[0].press */
+  augur_model_terms_set chosen; /* the fewest terms within press_se of top[0] */
+} augur_model_terms_result;
+
+/* Chooses the leaf regressors of FORMULA ("y ~ 1 | z1 + z2": the
+ * regressors part must be the intercept alone) from the PMNF family: every
+ * set of at most MAX_TERMS (1 .. AUGUR_MODEL_MAX_TERMS) terms is fitted as
+ * the root linear model (weighted least squares, weights from column
+ * WEIGHTS or 1) and scored by its PRESS (leave-one-out squared error); the
+ * choice is the set with the fewest terms whose PRESS is within one
+ * standard error of the smallest (the one-standard-error rule), the
+ * smallest PRESS among those (docs/model.md). Equal PRESS: the earlier set
+ * in the family's order. W, Wk, Thr are the columns workload, workers,
+ * threads. Rows used: those the fit would use (no missing value in the
+ * response, the partitioning variables, the weights, W, Wk, Thr). Adds the
+ * chosen terms' columns to T (a column already named so must hold the
+ * term's values). Fails: AUGUR_E_ARG with one line for a bad formula,
+ * regressors given, a column missing, W <= 0 or Wk, Thr < 1, a constant
+ * workload or response, fewer rows than any candidate needs, no estimable
+ * set; AUGUR_E_NOMEM. On success free R with augur_model_terms_result_free. */
+AUGUR_API int augur_model_terms_choose(augur_model_table *t, const char *formula,
+                                       const char *weights, size_t max_terms,
+                                       augur_model_terms_result *r, augur_error *err);
+AUGUR_API void augur_model_terms_result_free(augur_model_terms_result *r);
+
+/* Adds to T the column of each of the N NAMES that is a term's name and not
+ * yet a column, computed from T's workload, workers, threads (NaN where one
+ * is missing). Fails: AUGUR_E_ARG (one of those columns missing or a
+ * factor), AUGUR_E_NOMEM. */
+AUGUR_API int augur_model_table_add_terms(augur_model_table *t, const char *const *names, size_t n,
+                                          augur_error *err);
+
 #ifdef __cplusplus
 }
 #endif

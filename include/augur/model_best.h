@@ -149,6 +149,59 @@ AUGUR_API void augur_best_result_free(augur_best_result *r);
 /* "places/bind" of placement P ("-" for none) in BUF (N bytes); returns BUF. */
 AUGUR_API const char *augur_best_placement(const augur_best_result *r, int p, char *buf, size_t n);
 
+/* ---- Suggested runs (augur model suggest) ------------------------------ */
+
+typedef struct augur_suggest_options {
+  augur_best_options best; /* cores, max_workers, threads, oversubscribe, level (not workload) */
+  size_t count;            /* suggestions wanted (>= 1) */
+} augur_suggest_options;
+
+typedef struct augur_suggestion {
+  double workload;
+  long workers, threads;
+  int placement;      /* index in augur_suggest_result's places/bind; -1: none */
+  int oversubscribed; /* workers * threads > cores */
+  int node;           /* the model's leaf */
+  double t_iter;      /* predicted (s) */
+  double lo, hi;      /* prediction interval (s); NaN: the leaf has no residual df */
+  double width;       /* hi - lo (s); INFINITY: no interval */
+  double distance;    /* to the nearest training run or earlier suggestion (see docs) */
+  double score;       /* width * (1 + distance): what is ranked */
+} augur_suggestion;
+
+typedef struct augur_suggest_result {
+  size_t n; /* suggestions, best first */
+  augur_suggestion *s;
+  size_t ncandidates;    /* configurations inside the training range evaluated */
+  size_t noutside;       /* left out: outside the training range */
+  size_t nnointerval;    /* candidates whose leaf has no residual df */
+  size_t nworkloads;     /* candidate workloads */
+  size_t nplacements;    /* as augur_best_result */
+  char **places, **bind; /* level names (NULL: no such column), owned by DATA */
+  size_t ntrain, ntrain_over;
+  double wmin, wmax; /* training workloads */
+  long wkmin, wkmax, thrmin, thrmax;
+} augur_suggest_result;
+
+/* Which runs to add to DATA, model M's training data, where M is least
+ * sure: every configuration augur_best_search admits under O->best for
+ * each candidate workload (the training workloads and the midpoints
+ * between neighbours, rounded when every training workload is a whole
+ * number), inside the training range (workload, workers, threads and every
+ * numeric model variable; untried configurations are the point), scored by
+ * the width (s) of its prediction interval times (1 + its distance to
+ * the nearest training run), chosen greedily: each suggestion counts as a
+ * run for the distances of the next. The distance is Euclidean over
+ * log2(workload), log2(workers), log2(threads), each divided by its
+ * training range (0 when the range is 0), plus 1 for another placement.
+ * Fails: as augur_best_search; AUGUR_E_ARG for count 0, data without a
+ * workload column or rows, no candidate inside the training range;
+ * AUGUR_E_NOMEM. On success free R with augur_suggest_result_free. */
+AUGUR_API int augur_suggest(const augur_model *m, const augur_model_table *data,
+                            const augur_suggest_options *o, augur_suggest_result *r,
+                            augur_error *err);
+AUGUR_API void augur_suggest_result_free(augur_suggest_result *r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -229,6 +229,7 @@ int cmd_sweep(int argc, char **argv);
 /* augur model best / augur model weights (cmd_model_best.c), dispatched by cmd_model.c. */
 int cmd_model_best(int argc, char **argv);
 int cmd_model_weights(int argc, char **argv);
+int cmd_model_suggest(int argc, char **argv); /* augur model suggest (cmd_model_best.c) */
 /* fit --weights seed|variance (cmd_model_best.c): when WEIGHTS names a
  * scheme and T (read from DATA) has no such column, adds it, computed for
  * FORMULA's response. CLI_OK, or CLI_FAIL after one line. */

@@ -2,6 +2,7 @@
  * model, a MOB tree of linear models (partykit's lmtree) fitted on a data
  * set CSV, kept as a JSON model file. Each sub-command is one entry of
  * `subcommands` below (`augur model best` is added there). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,10 +27,34 @@ static int print_model_json(const augur_model *m) {
   return bad ? cli_fail("writing to stdout failed") : CLI_OK;
 }
 
+/* What --terms auto chose: the best set of each size, the chosen marked. */
+static void print_terms(const augur_model_terms_result *r, FILE *out) {
+  fprintf(out,
+          "terms: leave-one-out error (PRESS) of the root linear model, %zu rows, %zu sets of "
+          "terms (%zu not estimable)\n",
+          r->nrows, r->nsets, r->nrejected);
+  fprintf(out, "%5s %12s    %s\n", "terms", "PRESS", "best set of this size");
+  for (size_t n = 0; n <= AUGUR_MODEL_MAX_TERMS && n < r->nsets; n++) {
+    const augur_model_terms_set *s = &r->by_size[n];
+    if (s->n != n || isinf(s->press)) continue;
+    char buf[32];
+    fprintf(out, "%5zu %12.6g %s  %s", n, s->press, n == r->chosen.n ? " *" : "  ",
+            n ? "" : "(intercept alone)");
+    for (size_t c = 0; c < s->n; c++)
+      fprintf(out, "%s%s", c ? " + " : "",
+              augur_model_term_name(augur_model_term_at(s->term[c]), buf, sizeof buf));
+    fprintf(out, "\n");
+  }
+  fprintf(out,
+          "chosen (*): the fewest terms within one standard error (%.4g) of the smallest PRESS\n",
+          r->press_se);
+  fprintf(out, "formula: %s\n\n", r->formula);
+}
+
 static int model_fit(int argc, char **argv) {
-  const char *formula = NULL, *weights = NULL, *outpath = NULL, *prune = "none";
+  const char *formula = NULL, *weights = NULL, *outpath = NULL, *prune = "none", *terms = NULL;
   int json = 0, party = 0;
-  long long minsize = 0, maxdepth = 0;
+  long long minsize = 0, maxdepth = 0, max_terms = 3;
   augur_model_options o;
   augur_model_options_default(&o);
   const cli_opt options[] = {
@@ -53,6 +78,11 @@ static int model_fit(int argc, char **argv) {
                "Bonferroni switch at 0.01, minsize 20"),
       CLI_STRING("--output", "-o", "MODEL", &outpath, "a file name", "write the model file (JSON)"),
       CLI_FLAG("--json", NULL, &json, "print the model as JSON (schema: docs/model.md)"),
+      CLI_CHOICE("--terms", "auto", &terms, "auto",
+                 "choose the regressors from the PMNF family W^i log2(W)^j /\n"
+                 "(workers threads)^k by leave-one-out error (formula 'y ~ 1 | ...')"),
+      CLI_INT("--max-terms", "K", &max_terms, 1, AUGUR_MODEL_MAX_TERMS,
+              "--terms auto: at most K terms besides the intercept (default 3)"),
       {0}};
   const cli_spec spec = {
       .usage = "usage: augur model fit DATA --formula F [options] [-o MODEL.json]\n"
@@ -81,10 +111,20 @@ static int model_fit(int argc, char **argv) {
     augur_model_table_free(t);
     return CLI_FAIL;
   }
+  augur_model_terms_result tr = {0};
+  if (terms && augur_model_terms_choose(t, formula, weights, (size_t)max_terms, &tr, &err)) {
+    augur_model_table_free(t);
+    return cli_fail("%s", err.msg);
+  }
   augur_model *m;
-  int rc = augur_model_fit(&m, t, formula, &o, &err);
+  int rc = augur_model_fit(&m, t, terms ? tr.formula : formula, &o, &err);
   augur_model_table_free(t);
-  if (rc) return cli_fail("%s", err.msg);
+  if (rc) {
+    augur_model_terms_result_free(&tr);
+    return cli_fail("%s", err.msg);
+  }
+  if (terms) print_terms(&tr, json ? stderr : stdout);
+  augur_model_terms_result_free(&tr);
   if (m->nrows_dropped)
     cli_note("%zu of %zu rows dropped: a missing value in a column the formula uses",
              m->nrows_dropped, m->nrows_dropped + m->nrows_used);
@@ -176,6 +216,7 @@ static const subcommand subcommands[] = {
     {"predict", model_predict, "predict at one point"},
     {"best", cmd_model_best, "the best workers x threads (x placement) for a workload"},
     {"weights", cmd_model_weights, "add observation weights (seed or variance) to a data set"},
+    {"suggest", cmd_model_suggest, "which runs to add where the model is least sure"},
 };
 #define NSUB (sizeof subcommands / sizeof subcommands[0])
 

@@ -61,14 +61,45 @@ static const char *out_words(unsigned out, const char *var, char *b, size_t n) {
   return b;
 }
 
-/* The statements about what the ranking rests on (text and JSON say them). */
-static size_t statements(const augur_best_result *r, const augur_best_options *o, int cores_default,
-                         char st[][ST_LEN], size_t max) {
-  size_t n = 0;
+/* Statement N+1 of ST (at most MAX) when the cores are this machine's. */
+static size_t st_cores(int cores_default, const augur_best_options *o, char st[][ST_LEN], size_t n,
+                       size_t max) {
   if (cores_default && n < max)
     snprintf(st[n++], ST_LEN,
              "%ld cores: this machine's usable cores (--cores N for the machine the model is for)",
              o->cores);
+  return n;
+}
+
+/* Statements on oversubscribed training runs and candidates. */
+static size_t st_training(size_t nover, size_t ntrain, const augur_best_options *o,
+                          char st[][ST_LEN], size_t n, size_t max) {
+  if (nover && n < max)
+    snprintf(st[n++], ST_LEN,
+             "%zu of the %zu training runs were oversubscribed: their times include contention",
+             nover, ntrain);
+  if (o->oversubscribe && n < max)
+    snprintf(st[n++], ST_LEN, "oversubscribed configurations (workers x threads > %ld) included",
+             o->cores);
+  return n;
+}
+
+/* A predicted configuration's common JSON members. */
+static void prediction_json(json_t *e, const char *places, const char *bind, int over, int node,
+                            double t, double lo, double hi) {
+  json_object_set_new(e, "places", augur_json_text(places));
+  json_object_set_new(e, "bind", augur_json_text(bind));
+  json_object_set_new(e, "oversubscribed", json_boolean(over));
+  json_object_set_new(e, "leaf", json_integer(node));
+  json_object_set_new(e, "t_iter", num(t));
+  json_object_set_new(e, "lo", num(lo));
+  json_object_set_new(e, "hi", num(hi));
+}
+
+/* The statements about what the ranking rests on (text and JSON say them). */
+static size_t statements(const augur_best_result *r, const augur_best_options *o, int cores_default,
+                         char st[][ST_LEN], size_t max) {
+  size_t n = st_cores(cores_default, o, st, 0, max);
   if (!r->range_checked && n < max)
     snprintf(st[n++], ST_LEN,
              "no training data (--data): the training range is not checked and intervals use the "
@@ -83,14 +114,7 @@ static size_t statements(const augur_best_result *r, const augur_best_options *o
   if (r->nskipped && n < max)
     snprintf(st[n++], ST_LEN, "%zu configuration%s not evaluated: %s", r->nskipped,
              r->nskipped == 1 ? "" : "s", r->skip_why);
-  if (r->ntrain_over && n < max)
-    snprintf(st[n++], ST_LEN,
-             "%zu of the %zu training runs were oversubscribed: their times include contention",
-             r->ntrain_over, r->ntrain);
-  if (o->oversubscribe && n < max)
-    snprintf(st[n++], ST_LEN, "oversubscribed configurations (workers x threads > %ld) included",
-             o->cores);
-  return n;
+  return st_training(r->ntrain_over, r->ntrain, o, st, n, max);
 }
 
 static int print_json(const augur_best_result *r, const augur_best_options *o, const char *model,
@@ -126,13 +150,8 @@ static int print_json(const augur_best_result *r, const augur_best_options *o, c
     json_object_set_new(e, "threads", json_integer(c->threads));
     json_object_set_new(e, "procs", json_integer(c->workers + 1));
     int pl = c->placement >= 0;
-    json_object_set_new(e, "places", augur_json_text(pl ? r->places[c->placement] : NULL));
-    json_object_set_new(e, "bind", augur_json_text(pl ? r->bind[c->placement] : NULL));
-    json_object_set_new(e, "oversubscribed", json_boolean(c->oversubscribed));
-    json_object_set_new(e, "leaf", json_integer(c->node));
-    json_object_set_new(e, "t_iter", num(c->t_iter));
-    json_object_set_new(e, "lo", num(c->lo));
-    json_object_set_new(e, "hi", num(c->hi));
+    prediction_json(e, pl ? r->places[c->placement] : NULL, pl ? r->bind[c->placement] : NULL,
+                    c->oversubscribed, c->node, c->t_iter, c->lo, c->hi);
     json_object_set_new(e, "t_comp", num(c->t_comp));
     json_object_set_new(e, "eindex", num(c->eindex));
     json_object_set_new(e, "extrapolated", json_boolean(c->out != 0));
@@ -483,5 +502,199 @@ int cmd_model_weights(int argc, char **argv) {
 out:
   free(w);
   augur_model_table_free(t);
+  return rc;
+}
+
+/* ---- augur model suggest ------------------------------------------------- */
+
+/* The `augur sweep` arguments of suggestion S into BUF. */
+static const char *sweep_args(const augur_suggest_result *r, const augur_suggestion *s, char *buf,
+                              size_t n) {
+  int o = snprintf(buf, n, "--workers %ld --threads %ld --workload %.9g", s->workers, s->threads,
+                   s->workload);
+  int p = s->placement >= 0 ? s->placement : r->nplacements == 1 ? 0 : -1;
+  if (p >= 0 && r->places[p] && o > 0 && (size_t)o < n)
+    o += snprintf(buf + o, n - (size_t)o, " --places %s", r->places[p]);
+  if (p >= 0 && r->bind[p] && o > 0 && (size_t)o < n)
+    snprintf(buf + o, n - (size_t)o, " --bind %s", r->bind[p]);
+  return buf;
+}
+
+/* What the suggestions rest on (text and JSON say them). */
+static size_t suggest_statements(const augur_suggest_result *r, const augur_best_options *o,
+                                 int cores_default, char st[][ST_LEN], size_t max) {
+  size_t n = st_cores(cores_default, o, st, 0, max);
+  if (r->noutside && n < max)
+    snprintf(st[n++], ST_LEN,
+             "%zu configurations outside the training range (workload, workers, threads, a "
+             "variable of the model) not considered",
+             r->noutside);
+  if (r->nnointerval && n < max)
+    snprintf(st[n++], ST_LEN,
+             "%zu candidates fall in a leaf without residual degrees of freedom: no interval, "
+             "ranked first (width inf)",
+             r->nnointerval);
+  return st_training(r->ntrain_over, r->ntrain, o, st, n, max);
+}
+
+static int suggest_json(const augur_suggest_result *r, const augur_best_options *o,
+                        const char *model, const char *data, size_t count, char st[][ST_LEN],
+                        size_t nst) {
+  json_t *j = json_object(), *a = json_array(), *s = json_array();
+  json_object_set_new(j, "model", augur_json_text(model));
+  json_object_set_new(j, "data", augur_json_text(data));
+  json_object_set_new(j, "cores", json_integer(o->cores));
+  json_object_set_new(j, "max_workers", json_integer(o->max_workers));
+  json_object_set_new(j, "oversubscribe", json_boolean(o->oversubscribe));
+  json_object_set_new(j, "level", json_real(o->level));
+  json_object_set_new(j, "count", json_integer((json_int_t)count));
+  json_object_set_new(j, "training_rows", json_integer((json_int_t)r->ntrain));
+  json_object_set_new(j, "training_oversubscribed", json_integer((json_int_t)r->ntrain_over));
+  json_object_set_new(j, "training_workload_min", num(r->wmin));
+  json_object_set_new(j, "training_workload_max", num(r->wmax));
+  json_object_set_new(j, "workloads", json_integer((json_int_t)r->nworkloads));
+  json_object_set_new(j, "candidates", json_integer((json_int_t)r->ncandidates));
+  json_object_set_new(j, "outside", json_integer((json_int_t)r->noutside));
+  for (size_t i = 0; i < nst; i++)
+    json_array_append_new(s, augur_json_text(st[i]));
+  json_object_set_new(j, "statements", s);
+  for (size_t i = 0; i < r->n; i++) {
+    const augur_suggestion *c = &r->s[i];
+    json_t *e = json_object();
+    char args[512];
+    int pl = c->placement >= 0;
+    json_object_set_new(e, "rank", json_integer((json_int_t)i + 1));
+    json_object_set_new(e, "workload", json_real(c->workload));
+    json_object_set_new(e, "workers", json_integer(c->workers));
+    json_object_set_new(e, "threads", json_integer(c->threads));
+    prediction_json(e, pl ? r->places[c->placement] : NULL, pl ? r->bind[c->placement] : NULL,
+                    c->oversubscribed, c->node, c->t_iter, c->lo, c->hi);
+    json_object_set_new(e, "width", num(c->width));
+    json_object_set_new(e, "distance", num(c->distance));
+    json_object_set_new(e, "score", num(c->score));
+    json_object_set_new(e, "sweep_args", augur_json_text(sweep_args(r, c, args, sizeof args)));
+    json_array_append_new(a, e);
+  }
+  json_object_set_new(j, "suggestions", a);
+  char *text = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+  json_decref(j);
+  if (!text) return cli_fail("out of memory");
+  int rc = cli_print_json(NULL, text, strlen(text), NULL);
+  free(text);
+  return rc;
+}
+
+static void suggest_text(const augur_suggest_result *r, const augur_best_options *o,
+                         char st[][ST_LEN], size_t nst) {
+  for (size_t i = 0; i < nst; i++)
+    printf("note: %s\n", st[i]);
+  printf("runs to add where the model is least sure: %zu of %zu candidates (%zu workloads "
+         "%g..%g, workers %ld..%ld, threads %ld..%ld, workers x threads <= %ld%s)\n",
+         r->n, r->ncandidates, r->nworkloads, r->wmin, r->wmax, r->wkmin, r->wkmax, r->thrmin,
+         r->thrmax, o->cores, o->oversubscribe ? " or over" : "");
+  printf("score = interval width (s) x (1 + distance to the nearest run)\n\n");
+  char lv[48], pb[128], args[512];
+  snprintf(lv, sizeof lv, "%g%% interval (s)", o->level * 100);
+  int placed = 0;
+  for (size_t i = 0; i < r->n; i++)
+    placed |= r->s[i].placement >= 0;
+  printf("%4s %10s %7s %7s", "rank", "workload", "workers", "threads");
+  if (placed) printf(" %-16s", "placement");
+  printf(" %11s %23s %9s %8s %5s  %s\n", "T_iter (s)", lv, "width (s)", "distance", "leaf",
+         "augur sweep arguments");
+  for (size_t i = 0; i < r->n; i++) {
+    const augur_suggestion *c = &r->s[i];
+    char iv[64], wd[16];
+    if (isnan(c->lo))
+      snprintf(iv, sizeof iv, "(no residual df)");
+    else
+      snprintf(iv, sizeof iv, "%.4g..%.4g", c->lo, c->hi);
+    if (isinf(c->width))
+      snprintf(wd, sizeof wd, "inf");
+    else
+      snprintf(wd, sizeof wd, "%.3g", c->width);
+    printf("%4zu %10.6g %7ld %7ld", i + 1, c->workload, c->workers, c->threads);
+    if (placed) {
+      augur_best_result br = {.nplacements = r->nplacements, .places = r->places, .bind = r->bind};
+      printf(" %-16s", augur_best_placement(&br, c->placement, pb, sizeof pb));
+    }
+    printf(" %11.4g %23s %9s %8.3f %5d  %s\n", c->t_iter, iv, wd, c->distance, c->node,
+           sweep_args(r, c, args, sizeof args));
+  }
+}
+
+int cmd_model_suggest(int argc, char **argv) {
+  augur_suggest_options so = {.count = 5};
+  augur_best_options *o = &so.best;
+  augur_best_options_default(o);
+  long long cores = 0, max_workers = 0, count = 5;
+  const char *data = NULL;
+  int json = 0;
+  thread_list tl = {.n = 0};
+  const cli_opt options[] = {
+      CLI_STRING("--data", NULL, "DATA", &data, "a file name",
+                 "the model's training data (CSV; required)"),
+      CLI_INT("--cores", "N", &cores, 1, 1 << 20,
+              "cores for the workers: workers x threads <= N (default: this\n"
+              "machine's usable cores)"),
+      CLI_INT("--max-workers", "K", &max_workers, 1, 1 << 20, "workers 1..K (default: N)"),
+      CLI_FLAG("--oversubscribe", NULL, &o->oversubscribe,
+               "also configurations with workers x threads > N"),
+      CLI_CALL("--threads", NULL, "LIST", opt_threads, &tl,
+               "thread counts per worker to consider, e.g. 1,2,4 (default 1..N)"),
+      CLI_INT("--count", "K", &count, 1, 1000, "runs to suggest (default 5)"),
+      CLI_REAL("--level", "P", &o->level, 0.5, 0.999, "a level from 0.5 to 0.999",
+               "prediction interval level (default 0.95)"),
+      CLI_FLAG("--json", NULL, &json, "JSON output (docs/model.md)"),
+      {0}};
+  const cli_spec spec = {
+      .usage = "usage: augur model suggest MODEL --data DATA [--cores N] [--threads LIST]\n"
+               "                           [--count K] [--json]\n"
+               "\n"
+               "Which runs to add to the training data DATA where MODEL is least sure: the\n"
+               "configurations inside the training range (workloads at and between the\n"
+               "training ones), ranked by their prediction interval's relative width and\n"
+               "their distance from the runs made, as augur sweep arguments. See\n"
+               "docs/model.md.\n",
+      .opts = options,
+      .max_operands = 1,
+      .operand = "model",
+      .required = "MODEL"};
+  cli_args args;
+  if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
+  if (!data) return cli_usage("missing --data DATA (the model's training data)");
+  o->cores = cores ? (long)cores : (long)augur_usable_cores();
+  if (o->cores < 1) o->cores = 1;
+  o->max_workers = max_workers ? (long)max_workers : o->cores;
+  so.count = (size_t)count;
+  o->threads = tl.n ? tl.v : NULL;
+  o->nthreads = tl.n;
+  augur_error err = {0};
+  augur_model *m = NULL;
+  augur_model_table *t = NULL;
+  augur_suggest_result r;
+  int rc = CLI_FAIL;
+  if (augur_model_read(&m, args.operand[0], &err) != AUGUR_OK ||
+      augur_model_table_read(&t, data, &err) != AUGUR_OK) {
+    cli_fail("%s", err.msg);
+    goto out;
+  }
+  if (cli_model_weights_keyword(t, data, m->weights, m->formula) != CLI_OK) goto out;
+  if (augur_suggest(m, t, &so, &r, &err) != AUGUR_OK) {
+    cli_fail("%s", err.msg);
+    goto out;
+  }
+  char st[8][ST_LEN];
+  size_t nst = suggest_statements(&r, o, cores == 0, st, 8);
+  if (json)
+    rc = suggest_json(&r, o, args.operand[0], data, so.count, st, nst);
+  else {
+    suggest_text(&r, o, st, nst);
+    rc = ferror(stdout) ? CLI_FAIL : CLI_OK;
+  }
+  augur_suggest_result_free(&r);
+out:
+  augur_model_table_free(t);
+  augur_model_free(m);
   return rc;
 }

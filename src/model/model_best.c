@@ -83,6 +83,11 @@ static int model_level(const augur_model *m, size_t v, const char *name) {
  * factor by level name); NaN when missing or not a level of the model. */
 static double model_cell(const augur_model *m, size_t v, const augur_model_table *t, size_t row) {
   int col = augur_model_table_column(t, m->vars[v].name);
+  augur_model_term tm; /* a PMNF term (fit --terms auto) the data set has no column for */
+  if (col < 0 && !m->vars[v].is_factor && augur_model_term_parse(m->vars[v].name, &tm))
+    return augur_model_term_value(tm, cell(t, augur_model_table_column(t, "workload"), row),
+                                  cell(t, augur_model_table_column(t, "workers"), row),
+                                  cell(t, augur_model_table_column(t, "threads"), row));
   if (col < 0) return NAN;
   if (!m->vars[v].is_factor) {
     if (augur_model_table_is_factor(t, (size_t)col)) return NAN;
@@ -205,8 +210,13 @@ static int fill_x(const augur_model *m, const train *tr, const augur_best_result
   for (size_t v = 0; v < m->nvars; v++) {
     const augur_model_var *mv = &m->vars[v];
     int d = derived_of(mv->name);
+    augur_model_term tm;
     if (d != D_NONE && !mv->is_factor) {
       x[v] = derived_value(d, w, (double)wk, (double)thr);
+      continue;
+    }
+    if (!mv->is_factor && augur_model_term_parse(mv->name, &tm)) {
+      x[v] = augur_model_term_value(tm, w, (double)wk, (double)thr);
       continue;
     }
     if (mv->is_factor && p >= 0 && (!strcmp(mv->name, "places") || !strcmp(mv->name, "bind"))) {
@@ -365,7 +375,9 @@ out:
 /* Whether M reads a variable best does not compute from the configuration. */
 static int reads_more(const augur_model *m) {
   for (size_t v = 0; v < m->nvars; v++)
-    if (derived_of(m->vars[v].name) == D_NONE || m->vars[v].is_factor) return 1;
+    if ((derived_of(m->vars[v].name) == D_NONE && !augur_model_term_parse(m->vars[v].name, NULL)) ||
+        m->vars[v].is_factor)
+      return 1;
   return 0;
 }
 
