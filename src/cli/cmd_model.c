@@ -176,6 +176,7 @@ static const subcommand subcommands[] = {
     {"predict", model_predict, "predict at one point"},
     {"best", cmd_model_best, "the best workers x threads (x placement) for a workload"},
     {"weights", cmd_model_weights, "add observation weights (seed or variance) to a data set"},
+    {"analytic", cmd_model_analytic, "the seed's analytic model (approach A) from microbenchmarks"},
 };
 #define NSUB (sizeof subcommands / sizeof subcommands[0])
 

@@ -71,6 +71,10 @@ static int parse_num(const char *v, double scale, double *out) {
   return 0;
 }
 
+int sim_parse_number(const char *v, double scale, double *out) {
+  return parse_num(v, scale, out);
+}
+
 static int set_pos(load_ctx *c, const char *key, const char *v, double scale, double min,
                    double *out) {
   double x;
@@ -180,6 +184,7 @@ static int handler(void *user, const char *section, const char *name, const char
   augur_machine *m = c->m;
   char key[128];
   snprintf(key, sizeof key, "%s.%s", section, name);
+  if (!strcasecmp(section, "microbench")) return 1; /* augur model analytic's (microbench.c) */
 #define IS(s) (strcasecmp(key, s) == 0)
   if (IS("machine.name")) {
     snprintf(m->name, sizeof m->name, "%s", value);

@@ -47,6 +47,10 @@ struct augur_sim_graph {
 
 /* qsort comparator of doubles, ascending. */
 int sim_cmp_double(const void *a, const void *b);
+/* A machine file's number: optional k/M/G suffix, powers of SCALE (1024
+ * for sizes, 1000 for rates and times); 0, or -1 when V is not one
+ * (machine.c; microbench.c reads its section with it). */
+int sim_parse_number(const char *v, double scale, double *out);
 /* splitmix64: the next value of the sequence whose state is *X. */
 uint64_t sim_splitmix(uint64_t *x);
 /* Makes compute op OP take 1/FACTOR of its time (wall and CPU alike). */
