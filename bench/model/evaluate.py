@@ -87,6 +87,22 @@ def leaves(model_path):
     return sum(1 for n in m["nodes"] if n["left"] == 0), [v["name"] for v in m["variables"]]
 
 
+def held_workloads(held):
+    """Per held-out workload (ascending): the workload as written, the median
+    measured T_iter of each configuration (over its repetitions), and the
+    choice options `best` and `analytic` take for it (the measured
+    configurations: their largest worker count and their thread counts)."""
+    for w in sorted({float(r["workload"]) for r in held}):
+        meas = {}
+        for r in held:
+            if float(r["workload"]) == w:
+                meas.setdefault(cfg(r), []).append(float(r["t_iter"]))
+        meas = {c: statistics.median(v) for c, v in meas.items()}
+        wl = next(r["workload"] for r in held if float(r["workload"]) == w)
+        yield wl, meas, ["--max-workers", str(max(c[0] for c in meas)), "--threads",
+                         ",".join(str(t) for t in sorted({c[1] for c in meas}))]
+
+
 def evaluate(a, app, prototype, weights, subset, train_all, held_all, columns):
     """One line of the table: returns a dict of figures (or with 'error')."""
     cores = a.cores
@@ -161,16 +177,10 @@ def evaluate(a, app, prototype, weights, subset, train_all, held_all, columns):
     # Best configuration per held-out workload against the measured best (the
     # median over the repetitions of each configuration).
     choices = []
-    for w in sorted({float(r["workload"]) for r in held}, key=float):
-        meas = {}
-        for r in held:
-            if float(r["workload"]) == w:
-                meas.setdefault(cfg(r), []).append(float(r["t_iter"]))
-        meas = {c: statistics.median(v) for c, v in meas.items()}
-        wl = next(r["workload"] for r in held if float(r["workload"]) == w)
+    for wl, meas, which in held_workloads(held):
+        w = float(wl)
         cmd = [a.augur, "model", "best", model, "--workload", wl, "--data", data, "--cores",
-               str(cores), "--max-workers", str(max(c[0] for c in meas)), "--threads",
-               ",".join(str(t) for t in sorted({c[1] for c in meas})), "--json"]
+               str(cores)] + which + ["--json"]
         if subset == "over":
             cmd.append("--oversubscribe")
         rc, out, err = run(cmd)
@@ -243,16 +253,9 @@ def analytic(a, app, spec, subset, train_all, held_all):
     res["analytic_median_error_pct"] = 100 * statistics.median(x["error"] for x in errors)
     res["analytic_errors"] = errors
     found, choices = 0, []
-    for w in sorted({float(r["workload"]) for r in held}):
-        meas = {}
-        for r in held:
-            if float(r["workload"]) == w:
-                meas.setdefault(cfg(r), []).append(float(r["t_iter"]))
-        meas = {c: statistics.median(v) for c, v in meas.items()}
-        wl = next(r["workload"] for r in held if float(r["workload"]) == w)
-        cmd = base + ["--workload", wl, "--cores", str(cores), "--max-workers",
-                      str(max(c[0] for c in meas)), "--threads",
-                      ",".join(str(t) for t in sorted({c[1] for c in meas}))]
+    for wl, meas, which in held_workloads(held):
+        w = float(wl)
+        cmd = base + ["--workload", wl, "--cores", str(cores)] + which
         if subset == "over":
             cmd.append("--oversubscribe")
         rc, out, err = run(cmd)

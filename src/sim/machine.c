@@ -269,18 +269,25 @@ static int handler(void *user, const char *section, const char *name, const char
   return 0;
 }
 
-int augur_machine_load(augur_machine *m, const char *path, augur_error *err) {
+int sim_ini_load(const char *path, int (*h)(void *, const char *, const char *, const char *),
+                 void *ctx, const char *msg, augur_error *err) {
   FILE *f = fopen(path, "r");
   if (!f)
     return augur_fail(err, errno == ENOENT ? AUGUR_E_MISSING : AUGUR_E_IO, "%s: %s", path,
                       strerror(errno));
-  load_ctx c = {m, path, ""};
-  int line = ini_parse_file(f, handler, &c);
+  int line = ini_parse_file(f, h, ctx);
   fclose(f);
   if (line > 0)
     return augur_fail(err, AUGUR_E_FORMAT, "%s:%d: %s", path, line,
-                      c.msg[0] ? c.msg : "expected '[section]' or 'key = value'");
+                      msg[0] ? msg : "expected '[section]' or 'key = value'");
   if (line < 0) return augur_fail(err, AUGUR_E_IO, "%s: cannot read", path);
+  return AUGUR_OK;
+}
+
+int augur_machine_load(augur_machine *m, const char *path, augur_error *err) {
+  load_ctx c = {m, path, ""};
+  int rc = sim_ini_load(path, handler, &c, c.msg, err);
+  if (rc != AUGUR_OK) return rc;
   if (m->topology == AUGUR_TOPO_TORUS && m->torus_ndims == 0)
     return augur_fail(err, AUGUR_E_FORMAT, "%s: topology = torus needs [torus] dims (e.g. 4x4)",
                       path);

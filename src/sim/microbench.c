@@ -4,7 +4,6 @@
  * this file reads and writes it for the analytic model (analytic.c). */
 #include <assert.h>
 #include <errno.h>
-#include <ini.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +105,7 @@ static int suffix(const char *key, const char *prefix, double lo, double hi, dou
 static int handler(void *user, const char *section, const char *name, const char *value) {
   mb_ctx *c = user;
   if (strcasecmp(section, "microbench")) return 1; /* the simulator's sections */
+  if (c->msg[0]) return 0; /* libinih goes on after an error: keep the first (its line) */
   augur_microbench *b = c->b;
   double v;
   if (sim_parse_number(value, 1000, &v) || !figure(v)) {
@@ -149,17 +149,9 @@ static int handler(void *user, const char *section, const char *name, const char
 int augur_mb_load(augur_microbench *b, const char *path, augur_error *err) {
   assert(b && path);
   augur_mb_init(b);
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return augur_fail(err, errno == ENOENT ? AUGUR_E_MISSING : AUGUR_E_IO, "%s: %s", path,
-                      strerror(errno));
   mb_ctx c = {b, 0, ""};
-  int line = ini_parse_file(f, handler, &c);
-  fclose(f);
-  if (line > 0)
-    return augur_fail(err, AUGUR_E_FORMAT, "%s:%d: %s", path, line,
-                      c.msg[0] ? c.msg : "expected '[section]' or 'key = value'");
-  if (line < 0) return augur_fail(err, AUGUR_E_IO, "%s: cannot read", path);
+  int rc = sim_ini_load(path, handler, &c, c.msg, err);
+  if (rc != AUGUR_OK) return rc;
   if (!c.seen)
     return augur_fail(err, AUGUR_E_FORMAT,
                       "%s: no [microbench] section (write one with `augur calibrate --openmp`)",
