@@ -204,8 +204,9 @@ int cmd_model_analytic(int argc, char **argv) {
       CLI_REAL("--workload", "W", &workload, DBL_MIN, DBL_MAX, "a workload > 0",
                "rank every admissible configuration for workload W"),
       CLI_INT("--cores", "N", &cores, 1, 1 << 20,
-              "with --workload: workers x threads <= N (default: this\n"
-              "machine's usable cores)"),
+              "cores of the machine (default: this one's usable cores):\n"
+              "with --workload workers x threads <= N; configurations that\n"
+              "share cores with the master are said"),
       CLI_INT("--max-workers", "K", &max_workers, 1, 1 << 20, "workers 1..K (default: N)"),
       CLI_CALL("--threads", NULL, "LIST", cli_opt_threads, &tl,
                "thread counts per worker to try, e.g. 1,2 (default 1..N)"),
@@ -327,6 +328,17 @@ int cmd_model_analytic(int argc, char **argv) {
       goto out;
     }
   }
+  /* The formula gives every thread a core; the master's blocking receive
+   * polls (MPICH), so K x T + 1 busy threads on N cores share them. */
+  size_t shared = 0;
+  for (size_t i = 0; i < ncf; i++)
+    shared += (double)cf[i].k * (double)cf[i].t + 1 > (double)ncores;
+  if (shared && nst < MAX_ST)
+    snprintf(st[nst++], ST_LEN,
+             "%zu configuration%s with workers x threads + 1 (the polling master) > %ld cores: "
+             "the formula ignores the contention, so %s too short",
+             shared, shared == 1 ? "" : "s", ncores,
+             shared == 1 ? "its T_iter is" : "their T_iter are");
   if (json) {
     json_t *j = json_object(), *s = json_array(), *cal = json_object();
     json_object_set_new(j, "model", json_string("analytic"));

@@ -13,7 +13,7 @@ expect 0 0 $A --at workload=2000,workers=2,threads=2
 v=$(sed -n 's/^t_iter = \([^ ]*\)  (analytic)$/\1/p' "$D/out")
 near "$v" 0.010383 || fail "t_iter at 2000/2/2: $v, by hand 0.010383"
 grep -q '^  sends *0.00013$' "$D/out" || fail "sends term: $(cat "$D/out")"
-expect 0 0 $A --at workload=2000,workers=2,threads=2 --json
+expect 0 0 $A --at workload=2000,workers=2,threads=2 --cores 8 --json
 python3 - "$D/out" <<'PY' || fail "JSON at 2000/2/2: $(cat "$D/out")"
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -34,6 +34,9 @@ expect 0 0 $A --workload 2000 --cores 2 --json
 python3 - "$D/out" <<'PY' || fail "ranking at 2000: $(cat "$D/out")"
 import json, sys
 j = json.load(open(sys.argv[1]))
+# 1 x 2 and 2 x 1 share the 2 cores with the polling master: said.
+assert any(s.startswith("2 configurations with workers x threads + 1 (the polling master) > 2 "
+                        "cores") for s in j["statements"]), j["statements"]
 got = [(c["workers"], c["threads"], c["t_iter"]) for c in j["configurations"]]
 want = [(1, 2, 0.020366), (2, 1, 0.0203805), (1, 1, 0.0403635)]
 assert len(got) == 3, got
@@ -49,8 +52,11 @@ expect 0 0 $A --workload 2000 --cores 2 --oversubscribe --threads 1,2,3
 grep -q '^   1       2       2 .*oversubscribed$' "$D/out" || fail "oversubscribed: $(cat "$D/out")"
 grep -q 'note: 2 configurations not evaluated: no OpenMP figures' "$D/out" || fail "skipped note"
 # At the calibration workload no note about the seed's 10-15 %.
-expect 0 0 $A --at workload=1050,workers=1,threads=1
-grep -q '^note:' "$D/out" && fail "a note within 5 % of the calibration workload"
+expect 0 0 $A --at workload=1050,workers=1,threads=1 --cores 2
+grep -q '^note:' "$D/out" && fail "a note within 5 % of the calibration workload, 1 x 1 on 2 cores"
+expect 0 0 $A --at workload=1050,workers=1,threads=2 --cores 2
+grep -q '^note: 1 configuration with workers x threads + 1 (the polling master) > 2 cores: the formula ignores the contention, so its T_iter is too short$' "$D/out" ||
+  fail "1 x 2 on 2 cores: no contention note: $(cat "$D/out")"
 # The simulator reads the same file (the [microbench] section is skipped).
 expect 0 - "$AUGUR" simulate "$GRAPHS/master-worker.graph" --machine "$D/m.ini"
 finish
