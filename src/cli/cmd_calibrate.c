@@ -176,7 +176,7 @@ int cmd_calibrate(int argc, char **argv) {
   long ncpu = (long)augur_usable_cores();
   if (openmp) {
     char *const ocmd[] = {ompprog, nbuf, NULL};
-    snprintf(nbuf, sizeof nbuf, "%ld", ncpu > 0 ? ncpu : 1);
+    snprintf(nbuf, sizeof nbuf, "%ld", ncpu < 1 ? 1 : ncpu > 256 ? 256 : ncpu); /* its limit */
     if (measure(ocmd, 0, &fig, &mb, ompprog) != CLI_OK) return CLI_FAIL;
     if (!augur_mb_has_openmp(&mb) || mb.nsizes < 2)
       return cli_fail("the calibration run (%s) printed no OpenMP figures", ompprog);

@@ -26,6 +26,14 @@ assert near(t["compute"], 0.01) and near(t["master"], 2e-4)
 assert near(j["calibration"]["per_element"], 1e-8) and j["calibration"]["runs"] == 1
 assert len(j["statements"]) == 1 and "100 %" in j["statements"][0]
 PY
+# Beyond the largest measured size (101000 bytes), at the slope of the last
+# two: W = 4000, 1 x 1 sends 128000 bytes = 102e-6 + 27000 ns = 129e-6 s.
+expect 0 0 $A --at workload=4000,workers=1,threads=1 --cores 8 --json
+python3 - "$D/out" <<'PY' || fail "extrapolated message cost: $(cat "$D/out")"
+import json, sys
+t = json.load(open(sys.argv[1]))["terms"]
+assert abs(t["sends"] - 129e-6) <= 1e-15, t
+PY
 # The ranking at W = 2000 on 2 cores (by hand):
 #   1 x 2: 2e-4 + 65e-6 + 0.02 + 4e-6 + 97e-6   = 0.020366
 #   2 x 1: 2e-4 + 130e-6 + 0.02 + 1.5e-6 + 49e-6 = 0.0203805
