@@ -104,7 +104,7 @@ typedef struct augur_analytic_terms {
 /* Parses a byte count such as "32*W", "48*W/workers", "16*W + 8", "10080"
  * into A (a + b W + c W / workers). Terms: NUMBER, NUMBER*W, NUMBER*W/workers,
  * W, W/workers, joined by '+'. Fails (AUGUR_E_ARG) with "WHAT: expected ...
- * got 'TEXT'". */
+ * got 'TEXT'", A unchanged. */
 int augur_analytic_bytes(const char *text, const char *what, double a[3], augur_error *err);
 
 /* The OpenMP overhead Theta(T) of one parallel region holding one for

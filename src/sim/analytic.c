@@ -17,9 +17,9 @@
 
 #include "augur/microbench.h"
 
-int augur_analytic_bytes(const char *text, const char *what, double a[3], augur_error *err) {
-  assert(text && what && a);
-  a[0] = a[1] = a[2] = 0;
+int augur_analytic_bytes(const char *text, const char *what, double out[3], augur_error *err) {
+  assert(text && what && out);
+  double a[3] = {0, 0, 0};
   const char *p = text;
   int terms = 0;
   for (;;) {
@@ -64,7 +64,10 @@ int augur_analytic_bytes(const char *text, const char *what, double a[3], augur_
       p++;
       continue;
     }
-    if (!*p) return AUGUR_OK;
+    if (!*p) {
+      memcpy(out, a, sizeof a);
+      return AUGUR_OK;
+    }
     break;
   }
   return augur_fail(err, AUGUR_E_ARG,
