@@ -88,7 +88,7 @@ typedef struct augur_analytic_app {
   double recv[3];     /* each worker -> master */
   int power;          /* e */
   double per_element; /* s per work element (augur_analytic_calibrate) */
-  double master;      /* s: the master's own work per iteration */
+  double master;      /* s: the master's own work per iteration (fitted) */
 } augur_analytic_app;
 
 /* One iteration's terms (eq. 3.1), seconds. */
@@ -111,16 +111,19 @@ int augur_analytic_bytes(const char *text, const char *what, double a[3], augur_
  * loop: parallel_T + for_T; -1 when B has no figures for T threads. */
 double augur_analytic_omp(const augur_microbench *b, long threads);
 
-/* Fits APP's per_element from one measured run at workload W, K workers,
- * T threads whose workers computed T_COMP_WORKER s per iteration (OpenMP
- * overhead included) and whose master computed T_COMP_MASTER s:
- * per_element = (T_COMP_WORKER - Theta(T)) / x, master = T_COMP_MASTER.
+/* Fits APP's per_element and master from one measured run at workload W, K
+ * workers, T threads whose workers computed T_COMP_WORKER s per iteration
+ * (OpenMP overhead included) and whose iteration took T_ITER s:
+ * per_element = (T_COMP_WORKER - Theta(T)) / x; master = T_ITER - the
+ * other terms at that run (>= 0), so the model reproduces the run. (The
+ * trace's master computation is not taken: a master that sleeps while it
+ * waits, the mw_* apps' -s, shows its sleep as computation.)
  * Fails (AUGUR_E_ARG) when B has no figures for T threads, when a time is
  * not a finite number >= 0, or when T_COMP_WORKER <= Theta(T) ("the
  * calibration run's worker computation ... is not more than the OpenMP
  * overhead ..."). */
 int augur_analytic_calibrate(augur_analytic_app *app, const augur_microbench *b, double w, long k,
-                             long t, double t_comp_worker, double t_comp_master, augur_error *err);
+                             long t, double t_comp_worker, double t_iter, augur_error *err);
 
 /* Evaluates eq. 3.1 at W > 0, K >= 1 workers, T >= 1 threads into OUT.
  * Fails (AUGUR_E_ARG) when B has no figures for T threads, or a message

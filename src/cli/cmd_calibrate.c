@@ -78,7 +78,11 @@ static int measure(char *const *cmd, int openmpi, augur_calib_figures *fig, augu
   int pfd[2];
   if (pipe(pfd)) return cli_fail("pipe: %s", strerror(errno));
   pid_t pid = fork();
-  if (pid < 0) return cli_fail("fork: %s", strerror(errno));
+  if (pid < 0) {
+    close(pfd[0]);
+    close(pfd[1]);
+    return cli_fail("fork: %s", strerror(errno));
+  }
   if (pid == 0) {
     dup2(pfd[1], 1);
     close(pfd[0]);

@@ -63,11 +63,11 @@ static int parse_point(const char *opt, const char *text, point *p) {
                    opt, text);
 }
 
-/* The calibration configuration's median computation times from DATA. */
+/* The calibration configuration's median worker computation and T_iter from DATA. */
 typedef struct calib {
   point at;
   size_t runs;
-  double comp_worker, comp_master;
+  double comp_worker, t_iter;
   int oversubscribed;
 } calib;
 
@@ -80,8 +80,7 @@ static int read_calib(const char *data, const char *spec, calib *c) {
   augur_error err = {0};
   augur_model_table *t;
   if (augur_model_table_read(&t, data, &err)) return cli_fail("%s", err.msg);
-  static const char *const need[] = {"workload", "workers", "threads", "t_comp_worker",
-                                     "t_comp_master"};
+  static const char *const need[] = {"workload", "workers", "threads", "t_comp_worker", "t_iter"};
   int col[5];
   for (size_t i = 0; i < 5; i++)
     if ((col[i] = augur_model_table_column(t, need[i])) < 0 ||
@@ -133,12 +132,11 @@ static int read_calib(const char *data, const char *spec, calib *c) {
     rc = nok ? cli_fail("%s: no complete run (status ok, computation times) at workload=%g, "
                         "workers=%ld, threads=%ld",
                         data, c->at.w, c->at.k, c->at.t)
-             : cli_fail("%s: no complete run (status ok, with t_comp_worker and t_comp_master)",
-                        data);
+             : cli_fail("%s: no complete run (status ok, with t_comp_worker and t_iter)", data);
     goto out;
   }
   c->comp_worker = median_of(wv, c->runs);
-  c->comp_master = median_of(mv, c->runs);
+  c->t_iter = median_of(mv, c->runs);
 out:
   free(wv);
   free(mv);
@@ -254,8 +252,7 @@ int cmd_model_analytic(int argc, char **argv) {
   }
   if ((rc = read_calib(data, calib_s, &c)) != CLI_OK) goto out;
   rc = CLI_FAIL;
-  if (augur_analytic_calibrate(&app, mb, c.at.w, c.at.k, c.at.t, c.comp_worker, c.comp_master,
-                               &err)) {
+  if (augur_analytic_calibrate(&app, mb, c.at.w, c.at.k, c.at.t, c.comp_worker, c.t_iter, &err)) {
     rc = cli_fail("%s", err.msg);
     goto out;
   }
@@ -328,17 +325,17 @@ int cmd_model_analytic(int argc, char **argv) {
       goto out;
     }
   }
-  /* The formula gives every thread a core; the master's blocking receive
-   * polls (MPICH), so K x T + 1 busy threads on N cores share them. */
+  /* The formula gives every thread a core. A master whose receive polls
+   * (MPICH's blocking MPI_Recv; the mw_* apps without -s) is one more busy
+   * thread: K x T + 1 threads on N cores share them. */
   size_t shared = 0;
   for (size_t i = 0; i < ncf; i++)
     shared += (double)cf[i].k * (double)cf[i].t + 1 > (double)ncores;
   if (shared && nst < MAX_ST)
     snprintf(st[nst++], ST_LEN,
-             "%zu configuration%s with workers x threads + 1 (the polling master) > %ld cores: "
-             "the formula ignores the contention, so %s too short",
-             shared, shared == 1 ? "" : "s", ncores,
-             shared == 1 ? "its T_iter is" : "their T_iter are");
+             "%zu configuration%s with workers x threads + 1 > %ld cores: if the master's receive "
+             "polls (MPICH's blocking MPI_Recv) %s the cores with it, which the formula ignores",
+             shared, shared == 1 ? "" : "s", ncores, shared == 1 ? "it shares" : "they share");
   if (json) {
     json_t *j = json_object(), *s = json_array(), *cal = json_object();
     json_object_set_new(j, "model", json_string("analytic"));
@@ -349,7 +346,8 @@ int cmd_model_analytic(int argc, char **argv) {
     json_object_set_new(cal, "threads", json_integer(c.at.t));
     json_object_set_new(cal, "runs", json_integer((json_int_t)c.runs));
     json_object_set_new(cal, "t_comp_worker", json_real(c.comp_worker));
-    json_object_set_new(cal, "t_comp_master", json_real(c.comp_master));
+    json_object_set_new(cal, "t_iter", json_real(c.t_iter));
+    json_object_set_new(cal, "master", json_real(app.master));
     json_object_set_new(cal, "per_element", json_real(app.per_element));
     json_object_set_new(cal, "oversubscribed", json_boolean(c.oversubscribed));
     json_object_set_new(j, "calibration", cal);

@@ -104,24 +104,28 @@ static int no_threads(const augur_microbench *b, long t, augur_error *err) {
 }
 
 int augur_analytic_calibrate(augur_analytic_app *app, const augur_microbench *b, double w, long k,
-                             long t, double t_comp_worker, double t_comp_master, augur_error *err) {
-  assert(app && b && (app->power == 1 || app->power == 2));
+                             long t, double t_comp_worker, double t_iter, augur_error *err) {
+  assert(app && b && (app->power == 1 || app->power == 2) && b->nsizes >= 2);
   assert(w > 0 && k >= 1 && t >= 1);
   double theta = augur_analytic_omp(b, t);
   if (theta < 0) return no_threads(b, t, err);
-  if (!(isfinite(t_comp_worker) && t_comp_worker >= 0 && isfinite(t_comp_master) &&
-        t_comp_master >= 0))
+  if (!(isfinite(t_comp_worker) && t_comp_worker >= 0 && isfinite(t_iter) && t_iter >= 0))
     return augur_fail(err, AUGUR_E_ARG,
-                      "the calibration run has no worker and master computation times "
-                      "(t_comp_worker %g, t_comp_master %g)",
-                      t_comp_worker, t_comp_master);
+                      "the calibration run has no worker computation time and T_iter "
+                      "(t_comp_worker %g, t_iter %g)",
+                      t_comp_worker, t_iter);
   if (t_comp_worker <= theta)
     return augur_fail(err, AUGUR_E_ARG,
                       "the calibration run's worker computation (%g s per iteration) is not more "
                       "than the OpenMP overhead of %ld threads (%g s): no work per element to fit",
                       t_comp_worker, t, theta);
   app->per_element = (t_comp_worker - theta) / elements(app, w, k, t);
-  app->master = t_comp_master;
+  app->master = 0;
+  augur_analytic_terms x;
+  int rc = augur_analytic_eval(app, b, w, k, t, &x, err);
+  if (rc != AUGUR_OK) return rc;
+  /* The rest of the calibration run's iteration is the master's */
+  app->master = t_iter > x.t_iter ? t_iter - x.t_iter : 0;
   return AUGUR_OK;
 }
 

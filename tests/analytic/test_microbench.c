@@ -117,10 +117,13 @@ static void test_formula(void **state) {
   near(app.recv[1], 1);
   assert_int_equal(augur_analytic_bytes("8*V", "--reply", app.recv, &err), AUGUR_E_ARG);
   assert_non_null(strstr(err.msg, "--reply: expected bytes"));
-  /* Calibrated at W 1000, 1 x 2: x = 500, Theta(2) = 4 us: per element 2e-6 s. */
-  assert_int_equal(augur_analytic_calibrate(&app, &b, 1000, 1, 2, 1e-3 + 4e-6, 5e-5, &err),
-                   AUGUR_OK);
+  /* Calibrated at W 1000, 1 x 2: x = 500, Theta(2) = 4 us: per element 2e-6 s;
+   * send 24024 bytes 25e-6, reply 1000 bytes 1e-6 + 1e-6 * 1000/1024: the
+   * terms 1.0309765625e-3, the master the rest of T_iter, 5e-5. */
+  assert_int_equal(
+      augur_analytic_calibrate(&app, &b, 1000, 1, 2, 1e-3 + 4e-6, 1.0809765625e-3, &err), AUGUR_OK);
   near(app.per_element, 2e-6);
+  near(app.master, 5e-5);
   /* W 2000, 2 x 1: x = 1000 -> 2e-3; Theta(1) 2e-6; send 8*2000 + 24 + 16*1000 = 32024
    * bytes -> 2e-6 + 31000 ns = 33e-6, twice; reply 2000 -> 2e-6 + 976 ns. */
   augur_analytic_terms x;

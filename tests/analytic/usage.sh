@@ -53,7 +53,7 @@ expect 1 1 $A "$D/neg.ini" --data "$D/runs.csv" $ok --workload 10
 # Data sets: missing, no such column, no such configuration, two
 # configurations and no --calib, a worker computation below the overhead.
 expect 1 1 $A "$M" --data "$D/none.csv" $ok --workload 10
-printf 'workload,workers,threads,t_comp_master\n1,1,1,0.1\n' >"$D/nocol.csv"
+printf 'workload,workers,threads,t_iter\n1,1,1,0.1\n' >"$D/nocol.csv"
 expect 1 1 $A "$M" --data "$D/nocol.csv" $ok --workload 10
 contains "$D/err" "no numeric column 't_comp_worker'"
 expect 1 1 $A "$M" --data "$D/runs.csv" --calib workload=5,workers=1,threads=1 $ok --workload 10
@@ -62,7 +62,7 @@ contains "$D/err" "no complete run"
 expect 2 1 $A "$M" --data "$D/two.csv" $ok --workload 10
 contains "$D/err" "choose the calibration run with --calib"
 expect 0 0 $A "$M" --data "$D/two.csv" --calib workload=2000,workers=1,threads=1 $ok --workload 10
-printf 'workload,workers,threads,t_comp_master,t_comp_worker\n1,1,1,0.1,1e-6\n' >"$D/tiny.csv"
+printf 'workload,workers,threads,t_iter,t_comp_worker\n1,1,1,0.1,1e-6\n' >"$D/tiny.csv"
 expect 1 1 $A "$M" --data "$D/tiny.csv" $ok --workload 10
 contains "$D/err" "is not more than the OpenMP overhead"
 # calibrate: --openmp measures this machine, not a trace.
