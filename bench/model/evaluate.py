@@ -87,6 +87,22 @@ def leaves(model_path):
     return sum(1 for n in m["nodes"] if n["left"] == 0), [v["name"] for v in m["variables"]]
 
 
+def held_workloads(held):
+    """Per held-out workload (ascending): the workload as written, the median
+    measured T_iter of each configuration (over its repetitions), and the
+    choice options `best` and `analytic` take for it (the measured
+    configurations: their largest worker count and their thread counts)."""
+    for w in sorted({float(r["workload"]) for r in held}):
+        meas = {}
+        for r in held:
+            if float(r["workload"]) == w:
+                meas.setdefault(cfg(r), []).append(float(r["t_iter"]))
+        meas = {c: statistics.median(v) for c, v in meas.items()}
+        wl = next(r["workload"] for r in held if float(r["workload"]) == w)
+        yield wl, meas, ["--max-workers", str(max(c[0] for c in meas)), "--threads",
+                         ",".join(str(t) for t in sorted({c[1] for c in meas}))]
+
+
 def evaluate(a, app, prototype, weights, subset, train_all, held_all, columns):
     """One line of the table: returns a dict of figures (or with 'error')."""
     cores = a.cores
@@ -173,16 +189,10 @@ def evaluate(a, app, prototype, weights, subset, train_all, held_all, columns):
     # Best configuration per held-out workload against the measured best (the
     # median over the repetitions of each configuration).
     choices = []
-    for w in sorted({float(r["workload"]) for r in held}, key=float):
-        meas = {}
-        for r in held:
-            if float(r["workload"]) == w:
-                meas.setdefault(cfg(r), []).append(float(r["t_iter"]))
-        meas = {c: statistics.median(v) for c, v in meas.items()}
-        wl = next(r["workload"] for r in held if float(r["workload"]) == w)
+    for wl, meas, which in held_workloads(held):
+        w = float(wl)
         cmd = [a.augur, "model", "best", model, "--workload", wl, "--data", data, "--cores",
-               str(cores), "--max-workers", str(max(c[0] for c in meas)), "--threads",
-               ",".join(str(t) for t in sorted({c[1] for c in meas})), "--json"]
+               str(cores)] + which + ["--json"]
         if subset == "over":
             cmd.append("--oversubscribe")
         rc, out, err = run(cmd)
@@ -221,6 +231,73 @@ def evaluate(a, app, prototype, weights, subset, train_all, held_all, columns):
     return res
 
 
+def analytic(a, app, spec, subset, train_all, held_all):
+    """The seed's analytic model (approach A, `augur model analytic`) on the
+    same held-out runs and choices as the tree: calibrated on one training
+    configuration (1 worker x 1 thread at the median training workload, the
+    median of its repetitions), message costs and OpenMP overheads from the
+    machine model's [microbench] section (`augur calibrate --openmp`)."""
+    cores = a.cores
+    if subset == "unc":
+        train = [r for r in train_all if cfg(r)[0] * cfg(r)[1] <= cores]
+        held = [r for r in held_all if cfg(r)[0] * cfg(r)[1] <= cores]
+        held_err = held
+    else:
+        train, held = list(train_all), list(held_all)
+        held_err = [r for r in held if cfg(r)[0] * cfg(r)[1] > cores]
+    res = {}
+    if not train or not held_err:
+        return res
+    send, reply, work = spec.split(";")
+    wls = sorted({float(r["workload"]) for r in train})
+    mid = wls[len(wls) // 2]
+    row = next((r for r in train if float(r["workload"]) == mid and cfg(r) == (1, 1)),
+               next(r for r in train if float(r["workload"]) == mid))
+    calib = "workload=%s,workers=%s,threads=%s" % (row["workload"], row["workers"], row["threads"])
+    data = os.path.join(a.out, "%s-analytic-%s.csv" % (app, subset))
+    with open(os.path.join(a.out, app + "-train.csv")) as f:
+        columns = f.readline().strip().split(",")
+    write_csv(data, train, columns)
+    base = [a.augur, "model", "analytic", a.machine, "--data", data, "--calib", calib,
+            "--send", send, "--reply", reply, "--work", work, "--json"]
+    res["analytic_calibration"] = calib
+    errors = []
+    for r in held_err:
+        at = "workload=%s,workers=%s,threads=%s" % (r["workload"], r["workers"], r["threads"])
+        rc, out, err = run(base + ["--at", at])
+        if rc != 0:
+            res["analytic_error"] = err.strip().splitlines()[-1]
+            return res
+        pred, meas = json.loads(out)["prediction"], float(r["t_iter"])
+        errors.append({"workload": float(r["workload"]), "workers": cfg(r)[0],
+                       "threads": cfg(r)[1], "measured": meas, "predicted": pred,
+                       "error": abs(pred - meas) / meas})
+    res["analytic_median_error_pct"] = 100 * statistics.median(x["error"] for x in errors)
+    res["analytic_errors"] = errors
+    found, choices = 0, []
+    for wl, meas, which in held_workloads(held):
+        w = float(wl)
+        cmd = base + ["--workload", wl, "--cores", str(cores)] + which
+        if subset == "over":
+            cmd.append("--oversubscribe")
+        rc, out, err = run(cmd)
+        if rc != 0:
+            res["analytic_error"] = err.strip().splitlines()[-1]
+            return res
+        b = json.loads(out)["best"]
+        c = (b["workers"], b["threads"])
+        best_c = min(meas, key=meas.get)
+        ok = c in meas and meas[c] <= 1.02 * meas[best_c]
+        found += ok
+        choices.append({"workload": w, "chosen": {"workers": c[0], "threads": c[1],
+                                                  "predicted": b["t_iter"], "t_iter": meas.get(c)},
+                        "measured_best": {"workers": best_c[0], "threads": best_c[1],
+                                          "t_iter": meas[best_c]}, "found": ok})
+    res["analytic_best_found"] = found
+    res["analytic_choices"] = choices
+    return res
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--augur", required=True)
@@ -231,9 +308,15 @@ def main():
     ap.add_argument("--iterations", default="")
     ap.add_argument("--load-start", default="")
     ap.add_argument("--master", default="poll", choices=("poll", "sleep"))
+    ap.add_argument("--machine", default="",
+                    help="machine model with [microbench] (augur calibrate --openmp)")
+    ap.add_argument("--analytic", action="append", default=[],
+                    help="APP=SEND;REPLY;WORK for augur model analytic")
     ap.add_argument("apps", nargs="+")
     a = ap.parse_args()
     results, notes = [], []
+    specs = dict(x.split("=", 1) for x in a.analytic)
+    an_done = {}  # (app, subset) -> the analytic figures
     for spec in a.apps:
         app, prototype = spec.split("=", 1)
         tr_path = os.path.join(a.out, app + "-train.csv")
@@ -253,22 +336,32 @@ def main():
             notes.append("%s: held-out workloads %s are also training workloads" %
                          (app, ",".join(sorted(tw & hw))))
         for subset in ("unc", "over"):
+            an = {}
+            if a.machine and app in specs and (app, subset) in an_done:
+                an = an_done[(app, subset)]  # the prototype's and auto's rows: one analytic run
+            elif a.machine and app in specs:
+                log("%s: analytic model (%s)" % (app, "w*t<=%d" % a.cores if subset == "unc"
+                                                  else "all configurations"))
+                an = an_done[(app, subset)] = analytic(a, app, specs[app], subset, train_all,
+                                                       held_all)
             for weights in (False, True):
                 log("%s: fit and evaluate (%s, weights %s)" %
                     (app, "w*t<=%d" % a.cores if subset == "unc" else "all configurations",
                      "seed" if weights else "none"))
                 results.append(evaluate(a, app, prototype, weights, subset, train_all,
                                         held_all, columns))
+                results[-1].update(an)
     # The table.
     print("augur bench/model  (seed 002 accuracy; %d cores; %s rep(s), %s iterations per run)" %
           (a.cores, a.reps, a.iterations))
     print("  |err| = |predicted - measured| / measured T_iter of each held-out run; best: held-out")
     print("  workloads whose chosen configuration measured within 2 % of the measured best")
     print("  rep spread: median over held-out configurations of (max - min) / median of its runs'")
-    print("  T_iter (the noise no model can predict)")
-    hdr = "%-10s %-5s %-8s %-7s %6s %5s %7s %12s %9s %10s %12s" % (
+    print("  T_iter (the noise no model can predict); analytic: the seed's approach A (augur model")
+    print("  analytic) on the same held-out runs: median |err| % and best found")
+    hdr = "%-10s %-5s %-8s %-7s %6s %5s %7s %12s %9s %10s %12s %14s %9s" % (
         "app", "terms", "configs", "weights", "train", "held", "leaves", "median|err|%", "max|err|%",
-        "best<=2%", "rep spread%")
+        "best<=2%", "rep spread%", "analytic|err|%", "an.best")
     print(hdr)
     for r in results:
         if "median_error_pct" not in r:
@@ -277,10 +370,13 @@ def main():
                 r.get("error") or r.get("skipped")))
             continue
         sp = r["rep_spread_pct"]
-        print("%-10s %-5s %-8s %-7s %6d %5d %7d %12.1f %9.1f %10s %12s" % (
+        an = r.get("analytic_median_error_pct")
+        print("%-10s %-5s %-8s %-7s %6d %5d %7d %12.1f %9.1f %10s %12s %14s %9s" % (
             r["app"], r["terms"], r["configurations"], r["weights"], r["train_rows"], r["held_rows"],
             r["leaves"], r["median_error_pct"], r["max_error_pct"],
-            "%d/%d" % (r["best_found"], r["best_workloads"]), "-" if sp is None else "%.1f" % sp))
+            "%d/%d" % (r["best_found"], r["best_workloads"]), "-" if sp is None else "%.1f" % sp,
+            "-" if an is None else "%.1f" % an,
+            "%d/%d" % (r["analytic_best_found"], r["best_workloads"]) if an is not None else "-"))
     say("configurations with workers x threads > %d are oversubscribed on this machine's %d "
           "cores: rows w*t>%d are fitted on every configuration and give |err| of the "
           "oversubscribed held-out runs only; their best may pick an oversubscribed one and is "
@@ -297,6 +393,13 @@ def main():
           (a.cores, a.load_start or "?", load_end))
     for n in dict.fromkeys(notes):
         say("note: " + n)
+    for r in results:
+        if r.get("analytic_error") and r["weights"] == "none" and r["terms"] == "seed":
+            say("note: %s %s: analytic model failed: %s" % (r["app"], r["configurations"],
+                                                           r["analytic_error"]))
+    if not a.machine:
+        say("note: no machine model with [microbench] (augur calibrate --openmp): no analytic "
+            "column")
     for r in results:
         if r.get("affinity_left_out") and r["weights"] == "none" and r["terms"] == "seed" and \
                 r["configurations"].startswith("w*t<="):

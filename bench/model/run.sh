@@ -74,6 +74,17 @@ prototype() {
   esac
 }
 
+# The seed's analytic model (approach A, `augur model analytic`): bytes the
+# master sends each worker and each worker sends back (apps/README.md), and
+# how a thread's work grows (docs/model.md "Analytic baseline").
+analytic_spec() {
+  case $1 in
+  mw_nbody) echo "32*W;48*W/workers;w2" ;;
+  mw_heat) echo "16*W;16*W+8;w2" ;;
+  mw_kmeans) echo "10000;10080;w1" ;;
+  esac
+}
+
 LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
 echo "bench/model: $APPS; workers $WORKERS x threads $THREADS, $REPS rep(s), $ITERS iterations," \
   "$MPI, $CC build, $CORES cores, master: $MASTER; output in $OUT" >&2
@@ -97,12 +108,23 @@ for app in $APPS; do
   done
 done
 
+# The analytic baseline's machine model (`augur calibrate --openmp`, once:
+# kept in OUT like the sweeps; FRESH=1 measures again).
+[ "${FRESH:-0}" = 1 ] && rm -f "$OUT/machine.ini"
+if [ ! -s "$OUT/machine.ini" ]; then
+  echo "bench/model: augur calibrate --openmp (the analytic baseline's microbenchmarks)" >&2
+  "$AUGUR" calibrate --openmp --mpi "$MPI" -o "$OUT/machine.ini" >&2 ||
+    { echo "bench/model: calibrate --openmp failed: no analytic column" >&2; rm -f "$OUT/machine.ini"; }
+fi
+
 # The fits, predictions and choices (evaluate.py) and the table.
 set --
 for app in $APPS; do set -- "$@" "$app=$(prototype "$app")"; done
 # The same with the leaf terms chosen by `augur model fit --terms auto`
 # (docs/model.md, "Leaf terms chosen automatically"): prototype vs auto.
 for app in $APPS; do set -- "$@" "$app=auto"; done
+for app in $APPS; do set -- "$@" --analytic "$app=$(analytic_spec "$app")"; done
+[ -s "$OUT/machine.ini" ] && set -- "$@" --machine "$OUT/machine.ini"
 exec python3 "$HERE/evaluate.py" --augur "$AUGUR" --out "$OUT" --cores "$CORES" \
   --minsize "${MINSIZE:-25}" --reps "$REPS" --iterations "$ITERS" \
   --load-start "$LOAD_START" --master "$MASTER" "$@"

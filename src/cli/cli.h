@@ -230,6 +230,17 @@ int cmd_sweep(int argc, char **argv);
 int cmd_model_best(int argc, char **argv);
 int cmd_model_weights(int argc, char **argv);
 int cmd_model_suggest(int argc, char **argv); /* augur model suggest (cmd_model_best.c) */
+/* --threads "1,2,4" of augur model best and analytic (cmd_model_best.c): a
+ * CLI_CALL into a cli_thread_list, whole numbers >= 1, at most
+ * CLI_MAX_THREAD_LIST. */
+#define CLI_MAX_THREAD_LIST 64
+typedef struct cli_thread_list {
+  long v[CLI_MAX_THREAD_LIST];
+  size_t n;
+} cli_thread_list;
+int cli_opt_threads(const char *opt, const char *val, void *dst);
+/* augur model analytic (cmd_model_analytic.c), dispatched by cmd_model.c. */
+int cmd_model_analytic(int argc, char **argv);
 /* fit --weights seed|variance (cmd_model_best.c): when WEIGHTS names a
  * scheme and T (read from DATA) has no such column, adds it, computed for
  * FORMULA's response. CLI_OK, or CLI_FAIL after one line. */

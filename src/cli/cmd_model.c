@@ -217,6 +217,7 @@ static const subcommand subcommands[] = {
     {"best", cmd_model_best, "the best workers x threads (x placement) for a workload"},
     {"weights", cmd_model_weights, "add observation weights (seed or variance) to a data set"},
     {"suggest", cmd_model_suggest, "which runs to add where the model is least sure"},
+    {"analytic", cmd_model_analytic, "the seed's analytic model (approach A) from microbenchmarks"},
 };
 #define NSUB (sizeof subcommands / sizeof subcommands[0])
 

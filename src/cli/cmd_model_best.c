@@ -21,17 +21,10 @@
 
 /* ---- augur model best --------------------------------------------------- */
 
-#define MAX_THREAD_LIST 64
-#define ST_LEN          400 /* a note: skip_why (256) and its words */
+#define ST_LEN 400 /* a note: skip_why (256) and its words */
 
-typedef struct thread_list {
-  long v[MAX_THREAD_LIST];
-  size_t n;
-} thread_list;
-
-/* --threads "1,2,4": whole numbers >= 1, at most MAX_THREAD_LIST. */
-static int opt_threads(const char *opt, const char *val, void *dst) {
-  thread_list *tl = dst;
+int cli_opt_threads(const char *opt, const char *val, void *dst) {
+  cli_thread_list *tl = dst;
   tl->n = 0;
   const char *p = val;
   for (;;) {
@@ -39,9 +32,9 @@ static int opt_threads(const char *opt, const char *val, void *dst) {
     errno = 0;
     long v = strtol(p, &end, 10);
     if (end == p || errno || v < 1 || v > 1 << 20 || (*end && *end != ',') ||
-        tl->n == MAX_THREAD_LIST) {
+        tl->n == CLI_MAX_THREAD_LIST) {
       cli_usage("%s: expected a list of thread counts >= 1 such as 1,2,4 (at most %d), got '%s'",
-                opt, MAX_THREAD_LIST, val);
+                opt, CLI_MAX_THREAD_LIST, val);
       return -1;
     }
     tl->v[tl->n++] = v;
@@ -231,7 +224,7 @@ int cmd_model_best(int argc, char **argv) {
   long long cores = 0, max_workers = 0, top = 5;
   const char *data = NULL, *objective = "time", *tc = NULL;
   int json = 0;
-  thread_list tl = {.n = 0};
+  cli_thread_list tl = {.n = 0};
   const cli_opt options[] = {
       CLI_REAL("--workload", "W", &workload, DBL_MIN, DBL_MAX, "a workload > 0",
                "the workload W to choose a configuration for (required)"),
@@ -242,7 +235,7 @@ int cmd_model_best(int argc, char **argv) {
               "cores for the workers: workers x threads <= N (default: this\n"
               "machine's usable cores)"),
       CLI_INT("--max-workers", "K", &max_workers, 1, 1 << 20, "workers 1..K (default: N)"),
-      CLI_CALL("--threads", NULL, "LIST", opt_threads, &tl,
+      CLI_CALL("--threads", NULL, "LIST", cli_opt_threads, &tl,
                "thread counts per worker to try, e.g. 1,2,4 (default 1..N)"),
       CLI_FLAG("--oversubscribe", NULL, &o.oversubscribe,
                "also configurations with workers x threads > N"),

@@ -71,6 +71,10 @@ static int parse_num(const char *v, double scale, double *out) {
   return 0;
 }
 
+int sim_parse_number(const char *v, double scale, double *out) {
+  return parse_num(v, scale, out);
+}
+
 static int set_pos(load_ctx *c, const char *key, const char *v, double scale, double min,
                    double *out) {
   double x;
@@ -180,6 +184,7 @@ static int handler(void *user, const char *section, const char *name, const char
   augur_machine *m = c->m;
   char key[128];
   snprintf(key, sizeof key, "%s.%s", section, name);
+  if (!strcasecmp(section, "microbench")) return 1; /* augur model analytic's (microbench.c) */
 #define IS(s) (strcasecmp(key, s) == 0)
   if (IS("machine.name")) {
     snprintf(m->name, sizeof m->name, "%s", value);
@@ -264,18 +269,25 @@ static int handler(void *user, const char *section, const char *name, const char
   return 0;
 }
 
-int augur_machine_load(augur_machine *m, const char *path, augur_error *err) {
+int sim_ini_load(const char *path, int (*h)(void *, const char *, const char *, const char *),
+                 void *ctx, const char *msg, augur_error *err) {
   FILE *f = fopen(path, "r");
   if (!f)
     return augur_fail(err, errno == ENOENT ? AUGUR_E_MISSING : AUGUR_E_IO, "%s: %s", path,
                       strerror(errno));
-  load_ctx c = {m, path, ""};
-  int line = ini_parse_file(f, handler, &c);
+  int line = ini_parse_file(f, h, ctx);
   fclose(f);
   if (line > 0)
     return augur_fail(err, AUGUR_E_FORMAT, "%s:%d: %s", path, line,
-                      c.msg[0] ? c.msg : "expected '[section]' or 'key = value'");
+                      msg[0] ? msg : "expected '[section]' or 'key = value'");
   if (line < 0) return augur_fail(err, AUGUR_E_IO, "%s: cannot read", path);
+  return AUGUR_OK;
+}
+
+int augur_machine_load(augur_machine *m, const char *path, augur_error *err) {
+  load_ctx c = {m, path, ""};
+  int rc = sim_ini_load(path, handler, &c, c.msg, err);
+  if (rc != AUGUR_OK) return rc;
   if (m->topology == AUGUR_TOPO_TORUS && m->torus_ndims == 0)
     return augur_fail(err, AUGUR_E_FORMAT, "%s: topology = torus needs [torus] dims (e.g. 4x4)",
                       path);

@@ -47,6 +47,17 @@ struct augur_sim_graph {
 
 /* qsort comparator of doubles, ascending. */
 int sim_cmp_double(const void *a, const void *b);
+/* A machine file's number: optional k/M/G suffix, powers of SCALE (1024
+ * for sizes, 1000 for rates and times); 0, or -1 when V is not one
+ * (machine.c; microbench.c reads its section with it). */
+int sim_parse_number(const char *v, double scale, double *out);
+/* Reads the INI file PATH with libinih, calling H(CTX, section, key,
+ * value) per key; MSG is the handler's message buffer (read after a
+ * failure; empty: a malformed line). Fails: AUGUR_E_MISSING/AUGUR_E_IO
+ * "PATH: errno text", AUGUR_E_FORMAT "PATH:LINE: MSG" (machine.c; the
+ * machine model and its [microbench] section, microbench.c). */
+int sim_ini_load(const char *path, int (*h)(void *, const char *, const char *, const char *),
+                 void *ctx, const char *msg, augur_error *err);
 /* splitmix64: the next value of the sequence whose state is *X. */
 uint64_t sim_splitmix(uint64_t *x);
 /* Makes compute op OP take 1/FACTOR of its time (wall and CPU alike). */
