@@ -623,7 +623,7 @@ int cmd_model_suggest(int argc, char **argv) {
   long long cores = 0, max_workers = 0, count = 5;
   const char *data = NULL;
   int json = 0;
-  thread_list tl = {.n = 0};
+  cli_thread_list tl = {.n = 0};
   const cli_opt options[] = {
       CLI_STRING("--data", NULL, "DATA", &data, "a file name",
                  "the model's training data (CSV; required)"),
@@ -633,7 +633,7 @@ int cmd_model_suggest(int argc, char **argv) {
       CLI_INT("--max-workers", "K", &max_workers, 1, 1 << 20, "workers 1..K (default: N)"),
       CLI_FLAG("--oversubscribe", NULL, &o->oversubscribe,
                "also configurations with workers x threads > N"),
-      CLI_CALL("--threads", NULL, "LIST", opt_threads, &tl,
+      CLI_CALL("--threads", NULL, "LIST", cli_opt_threads, &tl,
                "thread counts per worker to consider, e.g. 1,2,4 (default 1..N)"),
       CLI_INT("--count", "K", &count, 1, 1000, "runs to suggest (default 5)"),
       CLI_REAL("--level", "P", &o->level, 0.5, 0.999, "a level from 0.5 to 0.999",
