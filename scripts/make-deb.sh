@@ -74,7 +74,9 @@ mkdir -p "$root/DEBIAN"
   echo "Installed-Size: $(du -sk "$u" | cut -f1)"
   echo "Depends: $depends"
   [ -z "$recommends" ] || echo "Recommends: $recommends"
-  echo "Suggests: libjansson-dev, pkgconf"
+  # The Python package (lib/python3/dist-packages/augur) needs cffi and numpy;
+  # pandas only for to_pandas().
+  echo "Suggests: libjansson-dev, pkgconf, python3-cffi, python3-numpy, python3-pandas"
   echo "Section: devel"
   echo "Priority: optional"
   echo "Description: performance analysis of MPI programs"

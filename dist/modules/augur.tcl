@@ -24,3 +24,4 @@ prepend-path MANPATH $prefix/share/man
 prepend-path PKG_CONFIG_PATH $prefix/lib/pkgconfig
 prepend-path CMAKE_PREFIX_PATH $prefix
 prepend-path LD_LIBRARY_PATH $prefix/lib
+prepend-path PYTHONPATH $prefix/lib/python3/dist-packages

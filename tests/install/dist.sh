@@ -20,7 +20,8 @@ for dir in share/lmod/modulefiles share/modulefiles; do
     eval "$("$1" sh load augur)" || exit 1
     printf "%s\n" "PATH=$PATH" "MANPATH=${MANPATH:-}" "PKG_CONFIG_PATH=${PKG_CONFIG_PATH:-}" \
       "CMAKE_PREFIX_PATH=${CMAKE_PREFIX_PATH:-}" "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}" \
-      "AUGUR_ROOT=${AUGUR_ROOT:-}" "LOADED=${LOADEDMODULES:-}"
+      "AUGUR_ROOT=${AUGUR_ROOT:-}" "LOADED=${LOADEDMODULES:-}" "PYTHONPATH=${PYTHONPATH:-}"
+    echo "py=$(python3 -c "import augur; print(augur.__file__)" 2>&1)"
     echo "version=$(augur --version)"
     echo "man=$(man -w augur-diagnose 2>&1)"
     echo "pc=$(pkg-config --modversion augur 2>&1)"' sh "$lmod" >"$D/env.out" 2>"$D/env.err" ||
@@ -33,6 +34,11 @@ for dir in share/lmod/modulefiles share/modulefiles; do
   [ "$(get CMAKE_PREFIX_PATH)" = "$p" ] || fail "$dir: CMAKE_PREFIX_PATH=$(get CMAKE_PREFIX_PATH)"
   [ "$(get LD_LIBRARY_PATH)" = "$p/lib" ] || fail "$dir: LD_LIBRARY_PATH=$(get LD_LIBRARY_PATH)"
   [ "$(get AUGUR_ROOT)" = "$p" ] || fail "$dir: AUGUR_ROOT=$(get AUGUR_ROOT)"
+  [ "$(get PYTHONPATH)" = "$p/lib/python3/dist-packages" ] || fail "$dir: PYTHONPATH=$(get PYTHONPATH)"
+  if [ -d "$p/lib/python3/dist-packages/augur" ]; then
+    [ "$(get py)" = "$p/lib/python3/dist-packages/augur/__init__.py" ] ||
+      fail "$dir: import augur after load: $(get py)"
+  fi
   # ... and what they point to is there and works.
   [ "$(get version)" = "augur $v" ] || fail "$dir: augur --version after load: $(get version)"
   [ "$(get man)" = "$p/share/man/man1/augur-diagnose.1" ] || fail "$dir: man -w augur-diagnose: $(get man)"
