@@ -3,10 +3,15 @@
  * MPI_Alltoall (or MPI_Alltoallv with --v): the time after the last rank
  * arrives is the transfer itself.
  *
- * usage: dx_alltoall [-n ITER] [-w W_US] [-s BYTES_PER_PEER] [--v]   (>= 2 ranks) */
+ * --touch writes both buffers before the loop: the first call then does not
+ * fault their pages in (simulate's large-message test, which leaves that
+ * cost out: docs/simulate.md "Large messages").
+ *
+ * usage: dx_alltoall [-n ITER] [-w W_US] [-s BYTES_PER_PEER] [--v] [--touch]   (>= 2 ranks) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pg_common.h"
 
@@ -16,14 +21,15 @@ int main(int argc, char **argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  long iter = 10, w_us = 5000, bytes = 4L << 20, v = 0;
+  long iter = 10, w_us = 5000, bytes = 4L << 20, v = 0, touch = 0;
   const pg_opt opts[] = {{"iter", 'n', PG_INT, 1, 1000000, &iter, NULL},
                          {"work", 'w', PG_INT, 0, 100000000, &w_us, NULL},
                          {"size", 's', PG_INT, 1, 1L << 28, &bytes, NULL},
-                         {"v", 0, PG_FLAG, 0, 1, &v, NULL}};
-  if (pg_parse(argc, argv, opts, 4, rank == 0) != 0 || size < 2) {
+                         {"v", 0, PG_FLAG, 0, 1, &v, NULL},
+                         {"touch", 0, PG_FLAG, 0, 1, &touch, NULL}};
+  if (pg_parse(argc, argv, opts, 5, rank == 0) != 0 || size < 2) {
     if (rank == 0)
-      fprintf(stderr, "usage: dx_alltoall [-n ITER] [-w W_US] [-s BYTES_PER_PEER] [--v] "
+      fprintf(stderr, "usage: dx_alltoall [-n ITER] [-w W_US] [-s BYTES_PER_PEER] [--v] [--touch] "
                       "(at least 2 ranks)\n");
     MPI_Finalize();
     return 2;
@@ -35,6 +41,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "dx_alltoall: rank %d: out of memory\n", rank);
     MPI_Abort(MPI_COMM_WORLD, 1);
     return 1;
+  }
+  if (touch) {
+    memset(out, 1, (size_t)bytes * (size_t)size);
+    memset(in, 1, (size_t)bytes * (size_t)size);
   }
   for (int k = 0; k < size; k++) {
     counts[k] = (int)bytes;

@@ -6,6 +6,9 @@
  *   pingpong BYTES M B A  half round trip: median, best, mean of the repetitions
  *   latency M A         median of the sizes' medians and mean of their means, sizes <= 1 KiB
  *   bandwidth B         bytes/s between 1 and 4 MiB (best times: the slope)
+ *                       (the ping-pongs go on to 16 and 64 MiB: messages
+ *                       larger than the caches, docs/simulate.md "Large
+ *                       messages")
  *   allreduce8 S        an 8-byte MPI_Allreduce, mean
  *   ringstep S          one step of a 1-byte ring exchange over all ranks, mean
  *   barrier S           MPI_Barrier, mean
@@ -224,9 +227,10 @@ int main(int argc, char **argv) {
     if (rank == 0) fprintf(stderr, "augur-calibrate: needs 2 ranks or more\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  const int maxbytes = 4 << 20;
-  char *buf = calloc(1, (size_t)maxbytes);
+  const int maxbytes = 4 << 20, largest = 64 << 20;
+  char *buf = malloc((size_t)largest);
   if (!buf) MPI_Abort(MPI_COMM_WORLD, 1);
+  memset(buf, 0, (size_t)largest); /* in memory before any ping-pong */
 
   /* Per-call overhead: an MPI call that finds nothing to do. */
   double best = 1e30;
@@ -246,8 +250,8 @@ int main(int argc, char **argv) {
   cpu_set_t saved;
   pin_pair(rank, 0, &saved);            /* unpinned, where pinning fails */
   pingpong(rank, buf, 0, 21, &b0, &m0); /* warm-up: first contact, connection set-up */
-  for (int bytes = 0; bytes <= maxbytes; bytes = bytes ? bytes * 4 : 1) {
-    int reps = bytes >= (1 << 20) ? 7 : 21;
+  for (int bytes = 0; bytes <= largest; bytes = bytes ? bytes * 4 : 1) {
+    int reps = bytes > maxbytes ? 5 : bytes >= (1 << 20) ? 7 : 21;
     double b, mean;
     double t = pingpong(rank, buf, bytes, reps, &b, &mean);
     if (rank == 0) printf("pingpong %d %.9g %.9g %.9g\n", bytes, t, b, mean);
