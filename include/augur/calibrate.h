@@ -45,6 +45,8 @@ typedef struct augur_calib_figures {
   double freshbuf, firsttouch; /* extra s per byte: new buffer, pages not in memory */
   double eager;                /* largest MPI_Send that returned before its receive */
   double mean1m, mean4m;       /* mean ping-pong of 1 and 4 MiB, s */
+  double best4m;               /* best ping-pong of 4 MiB, s */
+  double best16m, best64m;     /* ... of 16 and 64 MiB (large messages), s */
   double bests[AUGUR_CALIB_MAX_BESTS]; /* best time of each size up to 1 KiB, in order */
   size_t nbest;
   char notes[4096]; /* the ping-pong table as comment lines for the model file */
@@ -86,7 +88,12 @@ typedef struct augur_calib_how {
  *    the small sizes' best times, cpu.cores NCPU, cpu.quantum the slice
  *    (the simulator takes the turns itself);
  *  - otherwise latency the ping-pong median, cpu.cores NCPU;
- *  - fresh_buffer, first_touch, and the eager limit when measured.
+ *  - fresh_buffer, first_touch, and the eager limit when measured;
+ *  - large messages (docs/simulate.md "Large messages"): when the slope of
+ *    the best times between 16 and 64 MiB is a lower bandwidth than the
+ *    bandwidth above, shm.large_bandwidth = that slope and shm.large_from =
+ *    where the two lines (through 4 MiB and through 64 MiB) cross, kept
+ *    within [4, 16] MiB; none with ranks taking turns (ring step).
  * HOW (not NULL) receives the choices for augur_calib_write.
  * Fails (AUGUR_E_ARG) if F has no overhead, latency or bandwidth figure:
  * "the calibration run printed no latency/bandwidth figures" (also when

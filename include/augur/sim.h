@@ -41,6 +41,11 @@ enum augur_sim_kind {
 /* COMPUTE: b holds its CPU time (task-clock); the rest of a is off the CPU
  * (sleep, I/O, preempted while recorded). */
 #define AUGUR_SIM_F_CPU 0x08u
+/* COLL (all-to-all): the rank received into a buffer no earlier large
+ * receive used, and its pages were not in memory yet (docs/simulate.md
+ * "First receive into a buffer"). */
+#define AUGUR_SIM_F_FRESH     0x10u
+#define AUGUR_SIM_F_UNTOUCHED 0x20u
 
 #define AUGUR_SIM_NONE UINT64_MAX /* message/instance id not (yet) known */
 
@@ -166,7 +171,12 @@ typedef struct augur_machine {
   double latency, bandwidth;         /* network between nodes: s, bytes/s */
   double injection_bandwidth;        /* per node in and out, bytes/s; 0 = unlimited */
   double shm_latency, shm_bandwidth; /* inside a node */
-  uint64_t eager_limit;              /* bytes; larger messages use rendezvous */
+  /* Messages inside a node larger than the caches: the bytes beyond
+   * SHM_LARGE_FROM move at SHM_LARGE_BANDWIDTH (docs/simulate.md "Large
+   * messages"); 0 = shm_bandwidth for every size. */
+  double shm_large_bandwidth;
+  uint64_t shm_large_from;
+  uint64_t eager_limit; /* bytes; larger messages use rendezvous */
   /* A receive's extra cost on the receiver (docs/simulate.md "First receive
    * into a buffer"): s per MiB received into a buffer no earlier large
    * receive used (AUGUR_F_FRESH_BUF), and more when its pages were not in
@@ -203,6 +213,10 @@ AUGUR_API void augur_machine_default(augur_machine *m);
 AUGUR_API int augur_machine_load(augur_machine *m, const char *path, augur_error *err);
 /* Writes M as an INI file that augur_machine_load reads back. */
 AUGUR_API int augur_machine_write(const augur_machine *m, FILE *f);
+/* Seconds BYTES take to move inside a node at its bandwidths (no latency):
+ * bytes / shm.bandwidth, plus the part beyond shm.large_from at
+ * shm.large_bandwidth instead when that is set. */
+AUGUR_API double augur_machine_shm_copy(const augur_machine *m, uint64_t bytes);
 /* Node of a world rank. */
 AUGUR_API uint32_t augur_machine_node(const augur_machine *m, uint32_t rank);
 /* The model as a SimGrid platform (a cluster of its nodes, loopback = the

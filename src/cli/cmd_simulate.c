@@ -322,6 +322,7 @@ int cmd_simulate(int argc, char **argv) {
   if (w.bw > 0) mach.bandwidth = w.bw;
   mach.bandwidth *= w.bwf;
   mach.shm_bandwidth *= w.bwf;
+  mach.shm_large_bandwidth *= w.bwf;
   mach.injection_bandwidth *= w.bwf;
   mach.fattree_uplink_bandwidth *= w.bwf;
   if (w.lat >= 0) mach.latency = w.lat;

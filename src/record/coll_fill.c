@@ -3,6 +3,8 @@
  * arguments to C first): bytes = what this rank sends (contributes),
  * bytes_recv = what it receives; v variants sum their counts arrays;
  * arguments significant only at the root are read only there. */
+#include <limits.h>
+
 #include "wrap.h"
 
 static int is_root(const augur_event *ev) {
@@ -107,6 +109,16 @@ void aug_coll_fill_alltoall(augur_event *ev, const void *sbuf, const int *scount
                                      : aug_bytes(scount, sdt) * (uint64_t)n;
   aug_fill_coll(ev, comm, AUGUR_PEER_NONE, sent, recvd);
   in_place(ev, sbuf);
+}
+
+int aug_alltoall_recv_count(const int *rcounts, const int *rdispls, int rcount, MPI_Comm comm) {
+  int n = aug_comm_nprocs_for_counts(comm);
+  if (!rcounts || !rdispls) return rcount > 0 && n > 0 && rcount <= INT_MAX / n ? rcount * n : 0;
+  long long end = 0;
+  for (int i = 0; i < n; i++)
+    if (rcounts[i] > 0 && (long long)rdispls[i] + rcounts[i] > end)
+      end = (long long)rdispls[i] + rcounts[i];
+  return end <= INT_MAX ? (int)end : 0;
 }
 
 /* Reduce_scatter: the full vector goes in, this rank's block comes out. */

@@ -7,7 +7,8 @@
  * receive into a buffer"), so the recorder notes, for receives of at least
  * AUG_RECVBUF_MIN bytes:
  *   AUGUR_F_FRESH_BUF  no earlier large receive of this thread covered the
- *                      buffer (a ring of the last AUG_RECVBUF_RING buffers);
+ *                      buffer, or its start and most of it (a ring of the
+ *                      last AUG_RECVBUF_RING buffers);
  *   AUGUR_F_UNTOUCHED  more than half of its pages were not resident
  *                      (mincore), i.e. the receive will first-touch them.
  * Only fresh buffers are checked with mincore, so a loop that reuses its
@@ -28,9 +29,21 @@ typedef struct span {
 static _Thread_local span ring[AUG_RECVBUF_RING];
 static _Thread_local unsigned ring_n, ring_next;
 
+/* Did an earlier large receive use [lo, hi)? Or start of it and most of
+ * it, while its pages are in memory (not a new mapping where a freed one
+ * was)? Then that buffer grows to cover all of it: a receive whose size
+ * varies from call to call into the same buffer (an all-to-all's counts)
+ * is not new each time it reaches a little further. */
+static int untouched(uintptr_t lo, uintptr_t hi);
 static int covered(uintptr_t lo, uintptr_t hi) {
-  for (unsigned i = 0; i < ring_n; i++)
-    if (ring[i].lo <= lo && hi <= ring[i].hi) return 1;
+  for (unsigned i = 0; i < ring_n; i++) {
+    if (lo < ring[i].lo || lo >= ring[i].hi) continue;
+    if (hi <= ring[i].hi) return 1;
+    if ((ring[i].hi - lo) * 2 > hi - lo && !untouched(lo, hi)) {
+      ring[i].hi = hi;
+      return 1;
+    }
+  }
   return 0;
 }
 

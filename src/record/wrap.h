@@ -57,6 +57,10 @@ void aug_coll_fill_scatter(augur_event *ev, const int *scounts, int scount, MPI_
                            const void *rbuf, int rcount, MPI_Datatype rdt, int root, MPI_Comm comm);
 void aug_coll_fill_allgather(augur_event *ev, const void *sbuf, int scount, MPI_Datatype sdt,
                              const int *rcounts, int rcount, MPI_Datatype rdt, MPI_Comm comm);
+/* Elements of the receive buffer an all-to-all writes, from its start: RCOUNT
+ * per member (RCOUNTS NULL), or the furthest RDISPLS[i] + RCOUNTS[i]; 0 when
+ * that does not fit an int (the buffer is then not checked). */
+int aug_alltoall_recv_count(const int *rcounts, const int *rdispls, int rcount, MPI_Comm comm);
 void aug_coll_fill_alltoall(augur_event *ev, const void *sbuf, const int *scounts, int scount,
                             MPI_Datatype sdt, const int *rcounts, int rcount, MPI_Datatype rdt,
                             MPI_Comm comm);

@@ -20,6 +20,25 @@
     return rc;                                                                                     \
   }
 
+/* AUG_COLL for a collective whose receive buffer (RBUF, RCOUNT elements of
+ * RDT, read before the call) can be a large new one: its state lands in
+ * ev.flags like a point-to-point receive's (aug_recv_buffer; docs/simulate.md
+ * "First receive into a buffer"). */
+#define AUG_COLL_RECV(NAME, INAME, TYPE, PARAMS, ARGS, RBUF, RCOUNT, RDT, FILL)                    \
+  AUGUR_API int MPI_##NAME(AUG_UNPAREN PARAMS) {                                                   \
+    AUG_WRAP_RECV(AUGUR_EV_##TYPE, RBUF, RCOUNT, RDT, PMPI_##NAME(AUG_UNPAREN ARGS));              \
+    FILL;                                                                                          \
+    aug_rec_commit(&ev);                                                                           \
+    return rc;                                                                                     \
+  }                                                                                                \
+  AUGUR_API int MPI_##INAME(AUG_UNPAREN PARAMS, MPI_Request *request) {                            \
+    AUG_WRAP_RECV(AUGUR_EV_I##TYPE, RBUF, RCOUNT, RDT, PMPI_##INAME(AUG_UNPAREN ARGS, request));   \
+    FILL;                                                                                          \
+    ev.req = aug_req_id(*request);                                                                 \
+    aug_rec_commit(&ev);                                                                           \
+    return rc;                                                                                     \
+  }
+
 /* Alltoallw: per-peer datatypes, so the sums are taken here. */
 static void fill_alltoallw(augur_event *ev, const void *sbuf, const int *scounts,
                            const MPI_Datatype *sdts, const int *rcounts, const MPI_Datatype *rdts,
@@ -87,17 +106,20 @@ AUG_COLL(Allgatherv, Iallgatherv, ALLGATHERV,
          (sbuf, scount, sdt, rbuf, rcounts, displs, rdt, comm),
          aug_coll_fill_allgather(&ev, sbuf, scount, sdt, rcounts, 0, rdt, comm))
 
-AUG_COLL(Alltoall, Ialltoall, ALLTOALL,
-         (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
-          MPI_Comm comm),
-         (sbuf, scount, sdt, rbuf, rcount, rdt, comm),
-         aug_coll_fill_alltoall(&ev, sbuf, NULL, scount, sdt, NULL, rcount, rdt, comm))
+AUG_COLL_RECV(Alltoall, Ialltoall, ALLTOALL,
+              (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+               MPI_Datatype rdt, MPI_Comm comm),
+              (sbuf, scount, sdt, rbuf, rcount, rdt, comm), rbuf,
+              aug_alltoall_recv_count(NULL, NULL, rcount, comm), rdt,
+              aug_coll_fill_alltoall(&ev, sbuf, NULL, scount, sdt, NULL, rcount, rdt, comm))
 
-AUG_COLL(Alltoallv, Ialltoallv, ALLTOALLV,
-         (const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype sdt, void *rbuf,
-          const int rcounts[], const int rdispls[], MPI_Datatype rdt, MPI_Comm comm),
-         (sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, comm),
-         aug_coll_fill_alltoall(&ev, sbuf, scounts, 0, sdt, rcounts, 0, rdt, comm))
+AUG_COLL_RECV(Alltoallv, Ialltoallv, ALLTOALLV,
+              (const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype sdt,
+               void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rdt,
+               MPI_Comm comm),
+              (sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, comm), rbuf,
+              aug_alltoall_recv_count(rcounts, rdispls, 0, comm), rdt,
+              aug_coll_fill_alltoall(&ev, sbuf, scounts, 0, sdt, rcounts, 0, rdt, comm))
 
 AUG_COLL(Alltoallw, Ialltoallw, ALLTOALLW,
          (const void *sbuf, const int scounts[], const int sdispls[], const MPI_Datatype sdts[],

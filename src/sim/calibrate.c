@@ -18,6 +18,7 @@ void augur_calib_init(augur_calib_figures *f) {
   f->overhead = f->sendcost = f->latency = f->lat_mean = f->bandwidth = -1;
   f->allreduce = f->barrier = f->ring = f->flops = f->quantum = -1;
   f->mean1m = f->mean4m = -1;
+  f->best4m = f->best16m = f->best64m = -1;
   f->freshbuf = f->firsttouch = 0;
   f->eager = -2; /* -1 is a figure: every send waited */
 }
@@ -49,7 +50,12 @@ void augur_calib_line(augur_calib_figures *f, const char *line) {
              f->nnotes < sizeof f->notes - 100) {
     if (a <= 1024 && f->nbest < AUGUR_CALIB_MAX_BESTS) f->bests[f->nbest++] = c;
     if (a == 1048576) f->mean1m = d;
-    if (a == 4194304) f->mean4m = d;
+    if (a == 4194304) {
+      f->mean4m = d;
+      f->best4m = c;
+    }
+    if (a == 16777216) f->best16m = c;
+    if (a == 67108864) f->best64m = c;
     f->nnotes +=
         (size_t)snprintf(f->notes + f->nnotes, sizeof f->notes - f->nnotes,
                          "#   %10.0f bytes: median %10.3f us, best %10.3f us, mean %10.3f us\n", a,
@@ -63,6 +69,25 @@ void augur_calib_read(augur_calib_figures *f, FILE *in) {
   char line[256];
   while (in && fgets(line, sizeof line, in))
     augur_calib_line(f, line);
+}
+
+/* Messages larger than the caches: the slope of the best times between 16
+ * and 64 MiB, from where the line through 64 MiB meets the line through
+ * 4 MiB at the bandwidth (docs/simulate.md "Large messages"). Not with
+ * ranks taking turns in the measurement (their times are the scheduler's). */
+static void large_messages(const augur_calib_figures *f, int shared, augur_machine *m) {
+  const double mib4 = 4194304.0, mib16 = 16777216.0, mib64 = 67108864.0;
+  m->shm_large_bandwidth = 0;
+  m->shm_large_from = 0;
+  if (shared || !(f->best64m > f->best16m && f->best16m > 0 && f->best4m > 0)) return;
+  double bwl = (mib64 - mib16) / (f->best64m - f->best16m), bw = m->shm_bandwidth;
+  if (!(bwl < bw) || !isfinite(bwl)) return;
+  /* f->best4m + (n - 4M) / bw = f->best64m + (n - 64M) / bwl */
+  double from = (f->best64m - f->best4m - mib64 / bwl + mib4 / bw) / (1 / bw - 1 / bwl);
+  if (!(from >= mib4)) from = mib4;
+  if (from > mib16) from = mib16;
+  m->shm_large_bandwidth = bwl;
+  m->shm_large_from = (uint64_t)from;
 }
 
 int augur_calib_derive(const augur_calib_figures *f, long ncpu, long long nranks, const char *host,
@@ -112,6 +137,7 @@ int augur_calib_derive(const augur_calib_figures *f, long ncpu, long long nranks
   if (shared && f->mean4m > f->mean1m && f->mean1m > 0)
     bw = (4194304.0 - 1048576.0) / (f->mean4m - f->mean1m);
   m->shm_bandwidth = m->bandwidth = bw;
+  large_messages(f, shared, m);
   m->fresh_buffer = f->freshbuf;
   m->first_touch = f->firsttouch;
   if (f->eager >= -1) m->eager_limit = f->eager < 0 ? 0 : (uint64_t)f->eager;
@@ -156,6 +182,9 @@ int augur_calib_write(FILE *out, const augur_calib_figures *f, const augur_calib
                        : "the ping-pong median");
   fprintf(out, "# bandwidth = the slope between 1 and 4 MiB of the %s times\n",
           how->shared ? "mean" : "best");
+  if (m->shm_large_bandwidth > 0)
+    fprintf(out, "# large_bandwidth = the slope between 16 and 64 MiB of the best times, from "
+                 "large_from (where the two lines cross)\n");
   if (f->flops > 0)
     fprintf(out, "# compute rate: %.1f Mflop/s (dependent multiply-add chain)\n", f->flops / 1e6);
   fprintf(out, "\n");

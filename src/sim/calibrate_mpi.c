@@ -6,6 +6,9 @@
  *   pingpong BYTES M B A  half round trip: median, best, mean of the repetitions
  *   latency M A         median of the sizes' medians and mean of their means, sizes <= 1 KiB
  *   bandwidth B         bytes/s between 1 and 4 MiB (best times: the slope)
+ *                       (the ping-pongs go on to 16 and 64 MiB: messages
+ *                       larger than the caches, docs/simulate.md "Large
+ *                       messages")
  *   allreduce8 S        an 8-byte MPI_Allreduce, mean
  *   ringstep S          one step of a 1-byte ring exchange over all ranks, mean
  *   barrier S           MPI_Barrier, mean
@@ -224,9 +227,10 @@ int main(int argc, char **argv) {
     if (rank == 0) fprintf(stderr, "augur-calibrate: needs 2 ranks or more\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  const int maxbytes = 4 << 20;
-  char *buf = calloc(1, (size_t)maxbytes);
+  const int maxbytes = 4 << 20, largest = 64 << 20;
+  char *buf = malloc((size_t)largest);
   if (!buf) MPI_Abort(MPI_COMM_WORLD, 1);
+  memset(buf, 0, (size_t)largest); /* in memory before any ping-pong */
 
   /* Per-call overhead: an MPI call that finds nothing to do. */
   double best = 1e30;
@@ -260,6 +264,12 @@ int main(int argc, char **argv) {
   }
   fresh_costs(rank, buf, maxbytes);
   eager_limit(rank, buf, maxbytes);
+  /* Messages larger than the caches, last: nothing above runs after them. */
+  for (int bytes = maxbytes * 4; bytes <= largest; bytes *= 4) {
+    double b, mean;
+    double t = pingpong(rank, buf, bytes, 5, &b, &mean);
+    if (rank == 0) printf("pingpong %d %.9g %.9g %.9g\n", bytes, t, b, mean);
+  }
   restore(&saved);
   /* Bandwidth from the slope between 1 MiB and 4 MiB: the per-message costs
    * (latency, rendezvous handshake) cancel out. */

@@ -534,6 +534,8 @@ static void on_event(builder *b, const augur_event *ev) {
     op.comm = (uint32_t)ci;
     op.peer = ev->peer;
     op.a = AUGUR_SIM_NONE;
+    op.flags = (uint8_t)((ev->flags & AUGUR_F_FRESH_BUF ? AUGUR_SIM_F_FRESH : 0) |
+                         (ev->flags & AUGUR_F_UNTOUCHED ? AUGUR_SIM_F_UNTOUCHED : 0));
     if (create) {
       /* Every member waits for the others: a barrier over the parent. */
       int64_t slot = mm_find(&b->map, ev->rank, SIDE_COMMGMT, (uint64_t)ci);

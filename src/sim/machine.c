@@ -1,5 +1,6 @@
 /* Machine model: defaults, INI reading (libinih) and writing, placement.
  * The format is documented in docs/simulate.md "Machine file". */
+#include <assert.h>
 #include <errno.h>
 #include <ini.h>
 #include <math.h>
@@ -257,6 +258,8 @@ static int handler(void *user, const char *section, const char *name, const char
   if (IS("cpu.quota_period")) return set_pos(c, key, value, 1000, 1e-6, &m->cpu_quota_period);
   if (IS("shm.latency")) return set_pos(c, key, value, 1000, 0, &m->shm_latency);
   if (IS("shm.bandwidth")) return set_pos(c, key, value, 1000, 1, &m->shm_bandwidth);
+  if (IS("shm.large_bandwidth")) return set_pos(c, key, value, 1000, 0, &m->shm_large_bandwidth);
+  if (IS("shm.large_from")) return set_u64(c, key, value, 1024, 0, 1e15, &m->shm_large_from);
   if (IS("memory.fresh_buffer")) return set_pos(c, key, value, 1000, 0, &m->fresh_buffer);
   if (IS("memory.first_touch")) return set_pos(c, key, value, 1000, 0, &m->first_touch);
   if (IS("collectives.bcast_short")) return set_u64(c, key, value, 1024, 0, 1e15, &m->bcast_short);
@@ -329,12 +332,23 @@ int augur_machine_write(const augur_machine *m, FILE *f) {
     fprintf(f, "\n");
   }
   fprintf(f, "\n[shm]\nlatency = %.6g\nbandwidth = %.6g\n", m->shm_latency, m->shm_bandwidth);
+  if (m->shm_large_bandwidth > 0)
+    fprintf(f, "large_bandwidth = %.6g\nlarge_from = %llu\n", m->shm_large_bandwidth,
+            (unsigned long long)m->shm_large_from);
   fprintf(f, "\n[memory]\nfresh_buffer = %.6g\nfirst_touch = %.6g\n", m->fresh_buffer,
           m->first_touch);
   fprintf(f, "\n[collectives]\nbcast_short = %llu\nallreduce_short = %llu\nallgather_long = %llu\n",
           (unsigned long long)m->bcast_short, (unsigned long long)m->allreduce_short,
           (unsigned long long)m->allgather_long);
   return ferror(f) ? AUGUR_E_IO : AUGUR_OK;
+}
+
+double augur_machine_shm_copy(const augur_machine *m, uint64_t bytes) {
+  assert(m && m->shm_bandwidth > 0);
+  double t = (double)bytes / m->shm_bandwidth;
+  if (m->shm_large_bandwidth > 0 && bytes > m->shm_large_from)
+    t += (double)(bytes - m->shm_large_from) * (1 / m->shm_large_bandwidth - 1 / m->shm_bandwidth);
+  return t;
 }
 
 uint32_t augur_machine_node(const augur_machine *m, uint32_t rank) {

@@ -529,7 +529,7 @@ static void flow_done(sim *s, uint32_t fi, uint32_t ver, double now) {
 static void xfer(sim *s, uint32_t v, double now) {
   const mslot *m = &s->slots[v];
   if (same_node(s, m->src, m->dst)) {
-    schedule(s, now + s->m->shm_latency + (double)m->bytes / s->m->shm_bandwidth + m->extra,
+    schedule(s, now + s->m->shm_latency + augur_machine_shm_copy(s->m, m->bytes) + m->extra,
              EV_ARRIVE, v, 0);
   } else if (m->bytes == 0) {
     schedule(s, now + lat(s, m->src, m->dst), EV_ARRIVE, v, 0);
@@ -1034,7 +1034,14 @@ static void run_rank(sim *s, uint32_t r) {
       if (op->flags & AUGUR_SIM_F_UNMATCHED) break;
       /* All-to-all: the rank copies its own block too (MPICH's and Open
        * MPI's algorithms start with it), a memory copy. */
-      if (is_alltoall(op->type)) cpu_work(rr, (double)op->b / s->m->shm_bandwidth, &rr->acc.mpi);
+      if (is_alltoall(op->type)) {
+        cpu_work(rr, augur_machine_shm_copy(s->m, op->b), &rr->acc.mpi);
+        /* Its receive buffer new (the recorder's flags): what the first
+         * receive into it costs, for all it receives (a block per member). */
+        unsigned fl = (op->flags & AUGUR_SIM_F_FRESH ? AUGUR_SIM_MSG_FRESH : 0) |
+                      (op->flags & AUGUR_SIM_F_UNTOUCHED ? AUGUR_SIM_MSG_UNTOUCHED : 0);
+        if (fl) cpu_work(rr, recv_extra(s, op->b * s->g->comms[op->comm].size, fl), &rr->acc.mpi);
+      }
       coll_begin(s, r, op);
       if (!coll_advance(s, r)) {
         rr->blocked = BLK_COLL;
@@ -1151,7 +1158,7 @@ typedef struct sim_input {
 static int machine_check(const augur_machine *m, augur_error *err) {
   if (!(m->cpu_speed > 0) || !(m->bandwidth > 0) || !(m->shm_bandwidth > 0) || m->latency < 0 ||
       m->shm_latency < 0 || m->overhead < 0 || !(m->hop_latency >= 0) ||
-      m->fattree_uplink_bandwidth < 0)
+      m->fattree_uplink_bandwidth < 0 || !(m->shm_large_bandwidth >= 0))
     return augur_fail(err, AUGUR_E_ARG,
                       "machine model: speeds and bandwidths must be > 0, latencies >= 0");
   if (!(m->cpu_background_load >= 0 && m->cpu_background_load < 1))

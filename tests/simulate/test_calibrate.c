@@ -20,7 +20,7 @@ typedef struct run {
   double overhead, sendcost, lat, lat_mean, bw, ar, bar, ring, flops, quantum, freshbuf, firsttouch,
       eager;
   size_t nsizes;
-  double size[12], median[12], best[12], mean[12];
+  double size[14], median[14], best[14], mean[14];
 } run;
 
 /* A run of 12 sizes 1 B .. 4 MiB (powers of 4), best times out of order. */
@@ -143,6 +143,22 @@ static void test_read_noise(void **state) {
   read_text(&f, text);
   assert_true(f.nnotes < sizeof f.notes && strlen(f.notes) == f.nnotes);
   assert_int_equal(f.nbest, AUGUR_CALIB_MAX_BESTS);
+}
+
+/* R with the sizes of 16 and 64 MiB: best times on a line of bandwidth BWL
+ * that meets the line through 4 MiB at R's bandwidth at FROM bytes. */
+static void add_large(run *r, double bwl, double from) {
+  double at4 = 0;
+  for (size_t i = 0; i < r->nsizes; i++)
+    if (r->size[i] == 4194304) at4 = r->best[i];
+  double at_from = at4 + (from - 4194304.0) / r->bw;
+  for (double s = 16777216.0; s <= 67108864.0; s *= 4) {
+    size_t i = r->nsizes++;
+    r->size[i] = s;
+    r->best[i] = at_from + (s - from) / bwl;
+    r->median[i] = r->best[i] * 1.5;
+    r->mean[i] = r->best[i] * 2;
+  }
 }
 
 static int derive(const augur_calib_figures *f, long ncpu, long long nranks, augur_machine *m,
@@ -318,6 +334,67 @@ static int near6(double a, double b) {
   return d <= 1e-5 * m;
 }
 
+/* Large messages: the slope of the best times between 16 and 64 MiB, from
+ * where its line meets the line through 4 MiB at the bandwidth (here 8
+ * MiB); kept within [4, 16] MiB; none when large messages are no slower,
+ * when the 64 MiB figure is missing, or when the ranks took turns (ring
+ * step). The model file carries both keys. */
+static void test_derive_large(void **state) {
+  (void)state;
+  augur_calib_figures f;
+  augur_machine m;
+  augur_calib_how how;
+  augur_error err = {0};
+  run r = sample();
+  add_large(&r, 2.5e9, 8388608.0);
+  figures_of(&r, 0, &f);
+  assert_int_equal(derive(&f, 8, 2, &m, &how, &err), AUGUR_OK);
+  assert_true(fabs(m.shm_large_bandwidth - 2.5e9) < 1);
+  assert_true(m.shm_large_from > 8388608 - 64 && m.shm_large_from < 8388608 + 64);
+  assert_true(m.shm_bandwidth == r.bw);
+  char text[16384];
+  FILE *out = fmemopen(text, sizeof text, "w");
+  assert_int_equal(augur_calib_write(out, &f, &how, &m), AUGUR_OK);
+  fclose(out);
+  assert_non_null(strstr(text, "\nlarge_bandwidth = 2.5e+09\n"));
+  assert_non_null(strstr(text, "\nlarge_from = "));
+  /* the lines would meet below 4 MiB or above 16 MiB: the range's ends */
+  r = sample();
+  add_large(&r, 2.5e9, 1048576.0);
+  figures_of(&r, 0, &f);
+  assert_int_equal(derive(&f, 8, 2, &m, &how, &err), AUGUR_OK);
+  assert_int_equal(m.shm_large_from, 4194304);
+  r = sample();
+  add_large(&r, 5e9, 20971520.0);
+  figures_of(&r, 0, &f);
+  assert_int_equal(derive(&f, 8, 2, &m, &how, &err), AUGUR_OK);
+  assert_int_equal(m.shm_large_from, 16777216);
+  /* large messages faster than the bandwidth: none */
+  r = sample();
+  add_large(&r, 2 * r.bw, 8388608.0);
+  figures_of(&r, 0, &f);
+  assert_int_equal(derive(&f, 8, 2, &m, &how, &err), AUGUR_OK);
+  assert_true(m.shm_large_bandwidth == 0);
+  /* no 64 MiB ping-pong (an older calibration program): none */
+  r = sample();
+  add_large(&r, 2.5e9, 8388608.0);
+  r.nsizes--;
+  figures_of(&r, 0, &f);
+  assert_int_equal(derive(&f, 8, 2, &m, &how, &err), AUGUR_OK);
+  assert_true(m.shm_large_bandwidth == 0);
+  out = fmemopen(text, sizeof text, "w");
+  assert_int_equal(augur_calib_write(out, &f, &how, &m), AUGUR_OK);
+  fclose(out);
+  assert_null(strstr(text, "large_"));
+  /* more ranks than CPUs, no slice: the times are the scheduler's */
+  r = sample();
+  add_large(&r, 2.5e9, 8388608.0);
+  figures_of(&r, NO_QUANTUM, &f);
+  assert_int_equal(derive(&f, 2, 4, &m, &how, &err), AUGUR_OK);
+  assert_true(how.shared);
+  assert_true(m.shm_large_bandwidth == 0);
+}
+
 /* The model file reads back as the model derived, and its comments say
  * which rule gave the latency. */
 static void test_write_round_trip(void **state) {
@@ -333,6 +410,7 @@ static void test_write_round_trip(void **state) {
                {8, 0, "# latency = the ping-pong median\n"}};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     run r = sample();
+    add_large(&r, 2.5e9, 8388608.0);
     augur_calib_figures f;
     figures_of(&r, cases[c].skip, &f);
     augur_machine m, back;
@@ -358,6 +436,8 @@ static void test_write_round_trip(void **state) {
     assert_int_equal(rc, AUGUR_OK);
     assert_true(near6(back.latency, m.latency) && near6(back.bandwidth, m.bandwidth));
     assert_true(near6(back.overhead, m.overhead) && near6(back.cpu_quantum, m.cpu_quantum));
+    assert_true(near6(back.shm_large_bandwidth, m.shm_large_bandwidth));
+    assert_int_equal(back.shm_large_from, m.shm_large_from);
     assert_int_equal(back.cpu_cores, m.cpu_cores);
     assert_int_equal(back.eager_limit, m.eager_limit);
     assert_string_equal(back.name, m.name);
@@ -395,7 +475,7 @@ int main(void) {
       cmocka_unit_test(test_derive_dedicated), cmocka_unit_test(test_derive_shared),
       cmocka_unit_test(test_derive_slices),    cmocka_unit_test(test_derive_eager),
       cmocka_unit_test(test_derive_missing),   cmocka_unit_test(test_write_round_trip),
-      cmocka_unit_test(test_trace_turns),
+      cmocka_unit_test(test_trace_turns),      cmocka_unit_test(test_derive_large),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -313,6 +313,51 @@ static void test_alltoall_self_copy(void **state) {
   }
 }
 
+/* Messages beyond the caches (docs/simulate.md "Large messages"): inside a
+ * node the bytes beyond shm.large_from move at shm.large_bandwidth. 3 MB
+ * from 0 to 1 with 2 MB/s up to 1 MB and 0.5 MB/s beyond: 0.5 + 4 = 4.5 s;
+ * below large_from nothing changes (0.5 MB back: 0.25 s more); an all-to-all of 3 MB
+ * per peer copies its own block at the same rate: 4.5 + 4.5 s. Between
+ * nodes the network's bandwidth holds for every size (1 MB/s: 3 s). */
+static void test_large_messages(void **state) {
+  (void)state;
+  augur_machine m;
+  machine(&m, 0, 1e6);
+  m.cores_per_node = 2;
+  m.shm_bandwidth = 2e6;
+  m.shm_large_bandwidth = 5e5;
+  m.shm_large_from = 1000000;
+  assert_float_equal(augur_machine_shm_copy(&m, 3000000), 4.5, EPS);
+  assert_float_equal(augur_machine_shm_copy(&m, 500000), 0.25, EPS);
+  augur_sim_graph *g = augur_sim_graph_new(2);
+  send(g, 0, 1, 3000000);
+  send(g, 1, 0, 500000);
+  augur_sim_result r = run(g, &m);
+  assert_float_equal(r.ranks[0].finish, 4.75, EPS);
+  augur_sim_result_free(&r);
+  m.cores_per_node = 1;
+  r = run(g, &m);
+  assert_float_equal(r.ranks[0].finish, 3.5, EPS);
+  augur_sim_result_free(&r);
+  augur_sim_graph_free(g);
+  m.cores_per_node = 2;
+  uint32_t world[2] = {0, 1};
+  g = augur_sim_graph_new(2);
+  int64_t c = augur_sim_add_comm(g, world, 2);
+  for (uint32_t k = 0; k < 2; k++)
+    augur_sim_add_coll(g, k, AUGUR_EV_ALLTOALLV, (uint32_t)c, -1, 3000000, 0);
+  r = run(g, &m);
+  assert_float_equal(r.predicted_seconds, 9.0, EPS);
+  assert_float_equal(r.ranks[0].mpi, 4.5, EPS);
+  augur_sim_result_free(&r);
+  /* no large_bandwidth: one bandwidth for every size, as before */
+  m.shm_large_bandwidth = 0;
+  r = run(g, &m);
+  assert_float_equal(r.predicted_seconds, 3.0, EPS);
+  augur_sim_result_free(&r);
+  augur_sim_graph_free(g);
+}
+
 /* A receive whose send never comes: a clear error, not a hang. */
 static void test_stall(void **state) {
   (void)state;
@@ -503,15 +548,11 @@ static void test_from_trace(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_pipeline),
-      cmocka_unit_test(test_bus),
-      cmocka_unit_test(test_eager_rendezvous),
-      cmocka_unit_test(test_fresh_buffer),
-      cmocka_unit_test(test_collectives),
-      cmocka_unit_test(test_alltoall_self_copy),
-      cmocka_unit_test(test_stall),
-      cmocka_unit_test(test_machine_file),
-      cmocka_unit_test(test_from_trace),
+      cmocka_unit_test(test_pipeline),           cmocka_unit_test(test_bus),
+      cmocka_unit_test(test_eager_rendezvous),   cmocka_unit_test(test_fresh_buffer),
+      cmocka_unit_test(test_large_messages),     cmocka_unit_test(test_collectives),
+      cmocka_unit_test(test_alltoall_self_copy), cmocka_unit_test(test_stall),
+      cmocka_unit_test(test_machine_file),       cmocka_unit_test(test_from_trace),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
