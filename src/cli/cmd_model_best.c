@@ -646,7 +646,7 @@ int cmd_model_suggest(int argc, char **argv) {
                "\n"
                "Which runs to add to the training data DATA where MODEL is least sure: the\n"
                "configurations inside the training range (workloads at and between the\n"
-               "training ones), ranked by their prediction interval's relative width and\n"
+               "training ones), ranked by their prediction interval's width in seconds and\n"
                "their distance from the runs made, as augur sweep arguments. See\n"
                "docs/model.md.\n",
       .opts = options,

@@ -1,7 +1,7 @@
 /* augur — which runs to add where the model is least sure
  * (include/augur/model_best.h, docs/model.md "Suggested runs"): the
  * configurations augur_best_search evaluates, at the training workloads and
- * between them, ranked by the relative width of their prediction interval
+ * between them, ranked by the width (seconds) of their prediction interval
  * and their distance from the training runs. */
 #include <assert.h>
 #include <math.h>
