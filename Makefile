@@ -67,7 +67,8 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 .PHONY: deb
-deb: build
+# Like demo and check, it first installs missing packages (scripts/install-deps.sh).
+deb: deps build
 	@scripts/make-deb.sh $(BUILD)
 
 bench: build

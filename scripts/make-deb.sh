@@ -73,10 +73,11 @@ mkdir -p "$root/DEBIAN"
   echo "Maintainer: augur developers <augur@localhost>"
   echo "Installed-Size: $(du -sk "$u" | cut -f1)"
   echo "Depends: $depends"
-  [ -z "$recommends" ] || echo "Recommends: $recommends"
-  # The Python package (lib/python3/dist-packages/augur) needs cffi and numpy;
-  # pandas only for to_pandas().
-  echo "Suggests: libjansson-dev, pkgconf, python3-cffi, python3-numpy, python3-pandas"
+  # The Python package (lib/python3/dist-packages/augur) needs cffi and numpy
+  # (Recommends: apt installs them, `dpkg -i` does not); pandas only for
+  # to_pandas().
+  echo "Recommends: ${recommends:+$recommends, }python3-cffi, python3-numpy"
+  echo "Suggests: libjansson-dev, pkgconf, python3-pandas"
   echo "Section: devel"
   echo "Priority: optional"
   echo "Description: performance analysis of MPI programs"

@@ -21,6 +21,10 @@ done
 grep -q -E "libmpich12|libopenmpi3" "$D/depends" && fail "an MPI library is in Depends: $(cat "$D/depends")"
 grep -q -E "libmpich12|libopenmpi3" "$D/recommends" ||
   fail "Recommends names no MPI runtime: $(cat "$D/recommends")"
+# The Python package's imports (python/augur: cffi, numpy).
+for p in python3-cffi python3-numpy; do
+  grep -q -E "(^|, )$p( |,|\$)" "$D/recommends" || fail "Recommends lacks $p: $(cat "$D/recommends")"
+done
 # "perms owner size date time NAME" or "... NAME -> TARGET" for a link.
 dpkg-deb -c "$deb" | awk '{ print ($(NF - 1) == "->") ? $(NF - 2) : $NF }' >"$D/files"
 for f in ./usr/bin/augur ./usr/bin/augurd ./usr/lib/libaugur.so.$v ./usr/lib/libaugur.so \
