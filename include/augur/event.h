@@ -84,9 +84,9 @@ extern "C" {
 
 /* OpenMP records (format minor 4; docs/openmp.md "Records"): point events
  * (t_start == t_end) from the OMPT callbacks, in a thread's OpenMP blocks
- * (block kind 3), never in its MPI blocks. They share the type space (the op
- * byte holds types < 128) but not the MPI streams: augur_stream_rank returns
- * MPI records only; augur_stream_rank_kinds selects OpenMP records too. */
+ * (block kind 3), never in its MPI blocks. They share the type space but not the MPI streams:
+ * augur_stream_rank returns MPI records only; augur_stream_rank_kinds selects OpenMP records too.
+ */
 /* clang-format off */
 #define AUGUR_OMP_EVENT_TYPES(X)                                                                    \
   X(OMP_FORK, 104) X(OMP_JOIN, 105) X(OMP_ITASK_BEGIN, 106) X(OMP_ITASK_END, 107)                  \
@@ -97,11 +97,30 @@ extern "C" {
   X(OMP_MASKED_END, 124) X(OMP_THREAD_BEGIN, 125) X(OMP_THREAD_END, 126)
 /* clang-format on */
 
+/* Types 128..254 (format minor 5): the op byte holds 127, the escape, and
+ * the next byte the type (docs/trace-format.md, "Events blocks"). Ranges:
+ * 128..175 MPI-IO, 176..215 one-sided (RMA), 216..239 neighbourhood
+ * collectives and process management, 240..254 reserved. 127 and 255 are
+ * never types. Each family's list follows; values are on-disk: append only. */
+/* MPI-IO (128..175): docs/trace-format.md "MPI-IO records". */
+#define AUGUR_IO_EVENT_TYPES(X)
+/* One-sided (176..215): docs/trace-format.md "One-sided records". */
+#define AUGUR_RMA_EVENT_TYPES(X)
+/* Neighbourhood collectives, process management (216..239). */
+#define AUGUR_NEIGH_EVENT_TYPES(X)
+
+/* Every type list, for tables indexed by type. */
+#define AUGUR_ALL_EVENT_TYPES(X)                                                                   \
+  AUGUR_EVENT_TYPES(X)                                                                             \
+  AUGUR_OMP_EVENT_TYPES(X) AUGUR_IO_EVENT_TYPES(X) AUGUR_RMA_EVENT_TYPES(X)                        \
+      AUGUR_NEIGH_EVENT_TYPES(X)
+
 enum augur_event_type {
 #define AUGUR_X_ENUM(name, val) AUGUR_EV_##name = val,
-  AUGUR_EVENT_TYPES(AUGUR_X_ENUM) AUGUR_OMP_EVENT_TYPES(AUGUR_X_ENUM)
+  AUGUR_ALL_EVENT_TYPES(AUGUR_X_ENUM)
 #undef AUGUR_X_ENUM
-      AUGUR_EV_MAX = 128
+      AUGUR_EV_ESCAPE = 127, /* on disk only: the op byte of a type >= 128 */
+  AUGUR_EV_MAX = 256
 };
 
 /* Kinds carried in `tag` by OpenMP records, the OMPT enumerations' values
@@ -187,6 +206,8 @@ AUGUR_API int augur_event_is_completion(unsigned type); /* WAIT..TESTSOME */
 AUGUR_API int augur_event_is_comm_mgmt(unsigned type);  /* COMM_* / CART_* / GRAPH / INTERCOMM */
 AUGUR_API int augur_event_is_sub(unsigned type);        /* COMPLETION, SUB_RECV, SUB_START */
 AUGUR_API int augur_event_is_omp(unsigned type);        /* OMP_* (docs/openmp.md) */
+AUGUR_API int augur_event_is_io(unsigned type);         /* MPI_File_* (128..175) */
+AUGUR_API int augur_event_is_rma(unsigned type);        /* MPI_Win_*, Put, Get, ... (176..215) */
 
 #ifdef __cplusplus
 }

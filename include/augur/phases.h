@@ -55,7 +55,7 @@ typedef struct augur_lt_event {
                               call's collective instance + 1, or 0 */
   uint32_t callsite;       /* global call-site id, 0 = unknown */
   int32_t peer;            /* peer - rank (world ranks); AUGUR_PEER_* value v: INT32_MIN - v */
-  uint8_t type;            /* enum augur_event_type (all values < 128) */
+  uint8_t type;            /* enum augur_event_type (all values < 255) */
   uint8_t size_class;      /* 0: no bytes; else 1 + floor(log2(bytes)) */
   uint8_t flags;           /* AUGUR_LT_* */
   uint8_t comm;            /* communicator: index into augur_logical.comm, 0 = none or

@@ -22,7 +22,7 @@ TYPES = r"""
 #define AUGUR_KIND_OMP 2
 #define AUGUR_POP_NOTES 8
 #define AUGUR_POP_NOTE_MAX 1024
-#define AUGUR_EV_MAX 128
+#define AUGUR_EV_MAX 256
 
 typedef struct augur_error {
   int code;

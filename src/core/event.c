@@ -11,7 +11,7 @@ static const struct {
   const char *upper; /* "ISEND" */
 } names[] = {
 #define AUGUR_X_NAME(n, v) {v, #n},
-    AUGUR_EVENT_TYPES(AUGUR_X_NAME) AUGUR_OMP_EVENT_TYPES(AUGUR_X_NAME)
+    AUGUR_ALL_EVENT_TYPES(AUGUR_X_NAME)
 #undef AUGUR_X_NAME
 };
 
@@ -128,6 +128,9 @@ static const char *const display[AUGUR_EV_MAX] = {
     [AUGUR_EV_OMP_MASKED_END] = "omp_masked_end",
     [AUGUR_EV_OMP_THREAD_BEGIN] = "omp_thread_begin",
     [AUGUR_EV_OMP_THREAD_END] = "omp_thread_end",
+    /* MPI-IO (128..175) */
+    /* One-sided (176..215) */
+    /* Neighbourhood collectives, process management (216..239) */
 };
 
 const char *augur_event_name(unsigned type) {
@@ -187,4 +190,12 @@ int augur_event_is_sub(unsigned t) {
 int augur_event_is_omp(unsigned t) {
   return (t >= AUGUR_EV_OMP_FORK && t <= AUGUR_EV_OMP_DISPATCH) ||
          (t >= AUGUR_EV_OMP_MASKED_BEGIN && t <= AUGUR_EV_OMP_THREAD_END);
+}
+
+int augur_event_is_io(unsigned t) {
+  return t >= 128 && t <= 175 && display[t];
+}
+
+int augur_event_is_rma(unsigned t) {
+  return t >= 176 && t <= 215 && display[t];
 }

@@ -44,7 +44,7 @@ static inline int64_t diff32(uint32_t a, uint32_t b) {
 
 /* Per-record room of each column: op (type + mask), times (two varints),
  * fields (every field changed). */
-#define OPS_MAX    3
+#define OPS_MAX    4 /* op byte, escaped type, mask varint (2 bytes) */
 #define TIMES_MAX  20
 #define FIELDS_MAX (13 * AUG_VARINT_MAX + 8)
 
@@ -73,7 +73,7 @@ int aug_ev_encode(aug_evenc *enc, const augur_event *ev, size_t n, aug_buf *out)
   unsigned prev_type = 0;
   for (size_t i = 0; i < n; i++) {
     const augur_event *e = &ev[i];
-    if (e->type >= 128) return AUGUR_E_ARG;
+    if (e->type >= AUGUR_EV_MAX - 1 || e->type == AUGUR_EV_ESCAPE) return AUGUR_E_ARG;
     augur_event *p = &enc->ctx[slot_of(e->type, prev_type)];
     unsigned mask = 0;
     if (e->req != p->req)
@@ -100,12 +100,10 @@ int aug_ev_encode(aug_evenc *enc, const augur_event *ev, size_t n, aug_buf *out)
     if (e->hash != p->hash) mask |= M_HASH, aug_put_le64(fl, e->hash), fl += 8;
     for (int c = 1; c < AUGUR_MAX_COUNTERS; c++)
       if (e->ctr[c] != p->ctr[c]) mask |= M_CTR1 << (c - 1), fl += aug_put_varint(fl, e->ctr[c]);
-    if (mask) {
-      *op++ = (uint8_t)(e->type | 0x80);
-      op += aug_put_varint(op, mask);
-    } else {
-      *op++ = (uint8_t)e->type;
-    }
+    unsigned low = e->type < AUGUR_EV_ESCAPE ? e->type : AUGUR_EV_ESCAPE;
+    *op++ = (uint8_t)(low | (mask ? 0x80 : 0));
+    if (low == AUGUR_EV_ESCAPE) *op++ = (uint8_t)e->type;
+    if (mask) op += aug_put_varint(op, mask);
     if (!is_sub(e->type)) {
       tm += aug_put_varint(tm, aug_zigzag((int64_t)(e->t_start - prev_end)));
       tm += aug_put_varint(tm, aug_zigzag((int64_t)(e->t_end - e->t_start)));
@@ -208,6 +206,11 @@ int aug_ev_decode_some(aug_evdec *d, augur_event *out, uint32_t max, uint32_t *g
     unsigned type = *op++;
     unsigned has_mask = type & 0x80;
     type &= 0x7f;
+    if (type == AUGUR_EV_ESCAPE) { /* format minor 5: the type is the next byte */
+      if (op >= op_end) goto bad_varint;
+      type = *op++;
+      if (type <= AUGUR_EV_ESCAPE || type == AUGUR_EV_MAX - 1) goto bad_type;
+    }
     /* Copy the prediction out whole, then patch changed fields in both the
      * output and the slot with scalar stores. (Patching the slot and then
      * copying it would read just-written bytes with wide loads: a
@@ -325,6 +328,11 @@ no_memory:
   snprintf(why, whylen, "record %u of %u: out of memory for the context table", d->done + i,
            d->count);
   return AUGUR_E_NOMEM;
+bad_type:
+  *got = i;
+  snprintf(why, whylen, "record %u of %u: escaped event type %u is not above 127 or is 255",
+           d->done + i, d->count, op[-1]);
+  return AUGUR_E_FORMAT;
 bad_value:
   *got = i;
   snprintf(why, whylen, "record %u of %u: flags value out of range", d->done + i, d->count);

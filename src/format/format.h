@@ -11,7 +11,7 @@
 #include "buf.h"
 
 #define AUG_FORMAT_MAJOR 1
-#define AUG_FORMAT_MINOR 4
+#define AUG_FORMAT_MINOR 5
 
 #define AUG_FILE_MAGIC   "AUGUREVT"
 #define AUG_FILEHDR_SIZE 32
@@ -72,7 +72,7 @@ typedef struct aug_evenc {
 } aug_evenc;
 
 /* Appends the raw payload of n records to out. Returns 0, or AUGUR_E_ARG
- * (type >= 128) / AUGUR_E_NOMEM. */
+ * (type 127 or >= 255) / AUGUR_E_NOMEM. */
 int aug_ev_encode(aug_evenc *enc, const augur_event *ev, size_t n, aug_buf *out);
 void aug_ev_encoder_free(aug_evenc *enc);
 /* Most bytes aug_ev_encode appends to out for n records. */

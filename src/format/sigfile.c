@@ -278,7 +278,7 @@ static int read_call(lines *L, const augur_signature *s, augur_sig_call *c) {
   int rc;
   uint32_t v;
   if ((rc = expect(L, "call", 5, "'call TYPE PEER SIZE MODULE OFFSET'")) != AUGUR_OK) return rc;
-  if ((rc = get_u32(L, 1, AUGUR_EV_MAX - 1, &v, "a call type number below 128")) != AUGUR_OK)
+  if ((rc = get_u32(L, 1, AUGUR_EV_MAX - 2, &v, "a call type number below 255")) != AUGUR_OK)
     return rc;
   if (v == AUGUR_EV_NONE || augur_event_is_sub(v)) return bad(L, "a call type (not a sub-record)");
   c->type = (uint8_t)v;

@@ -271,7 +271,7 @@ struct augur_stream {
   int err;
   char errmsg[AUGUR_ERROR_MSG_MAX];
   reqtab rq;
-  uint16_t cls[128];
+  uint16_t cls[AUGUR_EV_MAX];
   /* clock of this rank, copied here so the hot path does not chase pointers */
   int64_t clk_base; /* off0 - shift */
   double clk_slope;
@@ -439,7 +439,7 @@ static inline int finish(augur_stream *s, augur_event *ev) {
   }
   ev->t_start = to_global(s, src->t_start);
   ev->t_end = to_global(s, src->t_end);
-  unsigned k = s->cls[src->type & 127];
+  unsigned k = s->cls[src->type & (AUGUR_EV_MAX - 1)];
   if (!k) return AUGUR_OK;
   uint64_t comm = src->comm;
   int32_t peer = src->peer;
@@ -724,7 +724,7 @@ static int open_rank_stream(augur_trace *t, uint32_t rank, unsigned kinds, carvi
   s->r = &t->ranks[rank];
   s->fd = -1;
   s->group = s->peeked = -1;
-  for (unsigned i = 0; i < 128; i++)
+  for (unsigned i = 0; i < AUGUR_EV_MAX; i++)
     s->cls[i] = (uint16_t)classify(i);
   s->clk_base = aug_clock_base(&s->r->clk, t->shift);
   s->clk_slope = s->r->clk.slope;

@@ -123,7 +123,7 @@ static void test_block_kinds(void **state) {
   augur_trace *t;
   augur_error err;
   assert_int_equal(augur_trace_open(&t, dir, &err), 0);
-  assert_int_equal(augur_trace_info_get(t)->version_minor, 4);
+  assert_true(augur_trace_info_get(t)->version_minor >= 4); /* OpenMP blocks came with 4 */
   assert_int_equal(augur_trace_damage(t, 0, NULL), 0);
   assert_int_equal(augur_trace_nblocks(t, 0), 2 * NTHREADS);
   assert_int_equal(augur_trace_omp_nblocks(t, 0), 2 * NTHREADS);

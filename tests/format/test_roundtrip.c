@@ -70,7 +70,10 @@ static size_t gen(augur_event *v, size_t n, int full_range) {
     e.peer = full_range ? (int32_t)rnd() : (int32_t)(rnd() % 5) - 3;
     e.tag = full_range ? (int32_t)rnd() : (int32_t)(rnd() % 50) - 2;
     e.flags = (uint16_t)(rnd() & 0x0fff);
-    if (full_range) e.type = (uint16_t)(rnd() % 128); /* any 7-bit value */
+    if (full_range) { /* any type value, escaped ones (>= 128) too */
+      e.type = (uint16_t)(rnd() % (AUGUR_EV_MAX - 1));
+      if (e.type == AUGUR_EV_ESCAPE) e.type = AUGUR_EV_MAX - 2;
+    }
     unsigned nsub = rnd() % 3 == 0 ? (unsigned)(rnd() % 5) : 0;
     if (k + 1 + nsub > n) nsub = 0;
     e.aux = nsub ? nsub : (uint32_t)(rnd() % 3);
@@ -134,10 +137,25 @@ static void test_codec_exact(void **state) {
   for (total = 0; rc == AUGUR_OK && total <= n; total += got)
     rc = aug_ev_decode_some(dec, out, 4096, &got, why, sizeof why);
   assert_int_equal(rc, AUGUR_E_FORMAT);
-  /* A type >= 128 cannot be encoded. */
-  v[5].type = 200;
+  /* The escape value and 255 are not types: they cannot be encoded. */
+  v[5].type = AUGUR_EV_ESCAPE;
   raw.len = 0;
   assert_int_equal(aug_ev_encode(enc, v, n, &raw), AUGUR_E_ARG);
+  v[5].type = AUGUR_EV_MAX - 1;
+  raw.len = 0;
+  assert_int_equal(aug_ev_encode(enc, v, n, &raw), AUGUR_E_ARG);
+  /* An escaped type byte below 128 is a damaged block, not a record. */
+  augur_event one = tu_ev(200, 10, 20);
+  raw.len = 0;
+  assert_int_equal(aug_ev_encode(enc, &one, 1, &raw), AUGUR_OK);
+  assert_true(raw.len > 4 && (raw.p[2] & 0x7f) == AUGUR_EV_ESCAPE && raw.p[3] == 200);
+  assert_int_equal(aug_ev_decode_begin(dec, raw.p, raw.len, 1, 10, 0, why, sizeof why), AUGUR_OK);
+  assert_int_equal(aug_ev_decode_some(dec, out, 1, &got, why, sizeof why), AUGUR_OK);
+  assert_int_equal(out[0].type, 200);
+  raw.p[3] = AUGUR_EV_SEND;
+  assert_int_equal(aug_ev_decode_begin(dec, raw.p, raw.len, 1, 10, 0, why, sizeof why), AUGUR_OK);
+  assert_int_equal(aug_ev_decode_some(dec, out, 1, &got, why, sizeof why), AUGUR_E_FORMAT);
+  assert_non_null(strstr(why, "escaped event type"));
   aug_buf_free(&raw);
   aug_ev_encoder_free(enc);
   free(enc);

@@ -250,8 +250,8 @@ struct augur_matcher {
   qtab chan, req;
   coll_comm *comms;
   size_t ncomms, capcomms, lastcomm;
-  call_times parent; /* last non-sub-record: sub-records take its times */
-  uint8_t act[128];  /* per event type: what feeding it does (enum act) */
+  call_times parent;         /* last non-sub-record: sub-records take its times */
+  uint8_t act[AUGUR_EV_MAX]; /* per event type: what feeding it does (enum act) */
   uint64_t horizon;
   augur_match_counts cnt;
   size_t waiting; /* ends in channels */
@@ -309,7 +309,7 @@ augur_matcher *augur_matcher_new(augur_trace *trace, augur_message_fn on_message
   m->ctx = ctx;
   m->horizon = UINT64_MAX;
   m->parent.call = AUGUR_MATCH_NO_CALL;
-  for (unsigned t = 0; t < 128; t++)
+  for (unsigned t = 0; t < AUGUR_EV_MAX; t++)
     m->act[t] = act_of(t);
   if (qt_init(&m->chan, sizeof(augur_match_end)) || qt_init(&m->req, sizeof(post))) {
     free(m->chan.slot);
@@ -715,7 +715,7 @@ int augur_match_feed_call(augur_matcher *m, const augur_event *ev, uint64_t call
     m->parent = own;
     par = &own;
   }
-  switch (type < 128 ? m->act[type] : A_NONE) {
+  switch (type < AUGUR_EV_MAX ? m->act[type] : A_NONE) {
   case A_POST_PERSISTENT:
     return post_request(m, ev, par, AUGUR_MATCH_PERSISTENT, ev->bytes, type != AUGUR_EV_RECV_INIT,
                         1, err);
