@@ -31,8 +31,11 @@ static void fill_alltoallw(augur_event *ev, const void *sbuf, const MPI_Fint *sc
 
 /* Defines a collective and its nonblocking twin (one more argument, the
  * request, before ierr) from one implementation: `req` is NULL for the
- * blocking call. PARAMS/ARGS exclude request and ierr; FILL fills `ev`. */
-#define F_COLL(lower, UPPER, ilower, IUPPER, TYPE, PARAMS, ARGS, FILL)                             \
+ * blocking call. PARAMS/ARGS exclude request and ierr; FILL fills `ev`.
+ * RBUF_FLAGS, evaluated before the call when it is recorded, gives the
+ * receive buffer's state flags (aug_recv_buffer, as AUG_COLL_RECV does for
+ * C; 0 for the collectives whose buffers are not checked). */
+#define F_COLL_R(lower, UPPER, ilower, IUPPER, TYPE, PARAMS, ARGS, RBUF_FLAGS, FILL)               \
   typedef void (*lower##_fn)(AUG_F_UNPAREN PARAMS, F_INT * ierr);                                  \
   typedef void (*ilower##_fn)(AUG_F_UNPAREN PARAMS, F_INT * req, F_INT * ierr);                    \
   static aug_f_slot s_##lower = AUG_F_SLOT(lower), s_##ilower = AUG_F_SLOT(ilower);                \
@@ -40,13 +43,14 @@ static void fill_alltoallw(augur_event *ev, const void *sbuf, const MPI_Fint *sc
     aug_f_fn real = aug_f_real(req ? &s_##ilower : &s_##lower);                                    \
     augur_event ev;                                                                                \
     int rec = aug_rec_enter(&ev, req ? AUGUR_EV_I##TYPE : AUGUR_EV_##TYPE, caller);                \
+    uint16_t rbuf_flags = rec ? (RBUF_FLAGS) : 0;                                                  \
     if (req)                                                                                       \
       ((ilower##_fn)real)(AUG_F_UNPAREN ARGS, req, ierr);                                          \
     else                                                                                           \
       ((lower##_fn)real)(AUG_F_UNPAREN ARGS, ierr);                                                \
     if (!rec) return;                                                                              \
     aug_rec_exit(&ev);                                                                             \
-    ev.flags |= AUGUR_F_FORTRAN;                                                                   \
+    ev.flags |= AUGUR_F_FORTRAN | rbuf_flags;                                                      \
     FILL;                                                                                          \
     if (req) ev.req = aug_req_id(PMPI_Request_f2c(*req));                                          \
     aug_rec_commit(&ev);                                                                           \
@@ -55,6 +59,8 @@ static void fill_alltoallw(augur_event *ev, const void *sbuf, const MPI_Fint *sc
                   f_##lower(AUG_CALLER(), AUG_F_UNPAREN ARGS, NULL, ierr))                         \
   AUG_F_SPELLINGS(ilower, IUPPER, (AUG_F_UNPAREN PARAMS, F_INT * req, F_INT * ierr),               \
                   f_##lower(AUG_CALLER(), AUG_F_UNPAREN ARGS, req, ierr))
+#define F_COLL(lower, UPPER, ilower, IUPPER, TYPE, PARAMS, ARGS, FILL)                             \
+  F_COLL_R(lower, UPPER, ilower, IUPPER, TYPE, PARAMS, ARGS, 0, FILL)
 
 #define CT(h) PMPI_Type_f2c(*(h))
 #define CC(h) PMPI_Comm_f2c(*(h))
@@ -126,17 +132,23 @@ F_COLL(mpi_allgatherv, MPI_ALLGATHERV, mpi_iallgatherv, MPI_IALLGATHERV, ALLGATH
        (sbuf, scount, sdt, rbuf, rcounts, displs, rdt, comm),
        aug_coll_fill_allgather(&ev, c_buf(sbuf), *scount, CT(sdt), rcounts, 0, CT(rdt), CC(comm)))
 
-F_COLL(mpi_alltoall, MPI_ALLTOALL, mpi_ialltoall, MPI_IALLTOALL, ALLTOALL,
-       (void *sbuf, F_INT *scount, F_INT *sdt, void *rbuf, F_INT *rcount, F_INT *rdt, F_INT *comm),
-       (sbuf, scount, sdt, rbuf, rcount, rdt, comm),
-       aug_coll_fill_alltoall(&ev, c_buf(sbuf), NULL, *scount, CT(sdt), NULL, *rcount, CT(rdt),
-                              CC(comm)))
+F_COLL_R(mpi_alltoall, MPI_ALLTOALL, mpi_ialltoall, MPI_IALLTOALL, ALLTOALL,
+         (void *sbuf, F_INT *scount, F_INT *sdt, void *rbuf, F_INT *rcount, F_INT *rdt,
+          F_INT *comm),
+         (sbuf, scount, sdt, rbuf, rcount, rdt, comm),
+         aug_recv_buffer(aug_f_cbuf(rbuf), aug_alltoall_recv_count(NULL, NULL, *rcount, CC(comm)),
+                         CT(rdt)),
+         aug_coll_fill_alltoall(&ev, c_buf(sbuf), NULL, *scount, CT(sdt), NULL, *rcount, CT(rdt),
+                                CC(comm)))
 
-F_COLL(mpi_alltoallv, MPI_ALLTOALLV, mpi_ialltoallv, MPI_IALLTOALLV, ALLTOALLV,
-       (void *sbuf, F_INT *scounts, F_INT *sdispls, F_INT *sdt, void *rbuf, F_INT *rcounts,
-        F_INT *rdispls, F_INT *rdt, F_INT *comm),
-       (sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, comm),
-       aug_coll_fill_alltoall(&ev, c_buf(sbuf), scounts, 0, CT(sdt), rcounts, 0, CT(rdt), CC(comm)))
+F_COLL_R(mpi_alltoallv, MPI_ALLTOALLV, mpi_ialltoallv, MPI_IALLTOALLV, ALLTOALLV,
+         (void *sbuf, F_INT *scounts, F_INT *sdispls, F_INT *sdt, void *rbuf, F_INT *rcounts,
+          F_INT *rdispls, F_INT *rdt, F_INT *comm),
+         (sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, comm),
+         aug_recv_buffer(aug_f_cbuf(rbuf), aug_alltoall_recv_count(rcounts, rdispls, 0, CC(comm)),
+                         CT(rdt)),
+         aug_coll_fill_alltoall(&ev, c_buf(sbuf), scounts, 0, CT(sdt), rcounts, 0, CT(rdt),
+                                CC(comm)))
 
 F_COLL(mpi_alltoallw, MPI_ALLTOALLW, mpi_ialltoallw, MPI_IALLTOALLW, ALLTOALLW,
        (void *sbuf, F_INT *scounts, F_INT *sdispls, F_INT *sdts, void *rbuf, F_INT *rcounts,

@@ -17,6 +17,7 @@ program calls_f
   integer :: ibuf(10), ibuf2(10), gcounts(64), gdispls(64), a2a_s(128), a2a_r(128)
   integer :: v1(1), w1(1), two(2)
   double precision :: dbuf(5), pbuf, pres, ired
+  integer, allocatable :: big_s(:), big_r(:)
   logical :: flag(1)
 
   ! @augur:calls.init_thread
@@ -55,6 +56,15 @@ program calls_f
   a2a_s = rank
   ! @augur:calls.alltoall
   call MPI_Alltoall(a2a_s, 2, MPI_INTEGER, a2a_r, 2, MPI_INTEGER, MPI_COMM_WORLD, ierr(1))
+  ! A large receive buffer (128 KiB per rank) just allocated: the first
+  ! all-to-all into it is recorded as a fresh, untouched buffer, the second not.
+  allocate (big_s(32768*n), big_r(32768*n))
+  big_s = rank
+  ! @augur:calls.alltoall_fresh
+  call MPI_Alltoall(big_s, 32768, MPI_INTEGER, big_r, 32768, MPI_INTEGER, MPI_COMM_WORLD, ierr(1))
+  ! @augur:calls.alltoall_again
+  call MPI_Alltoall(big_s, 32768, MPI_INTEGER, big_r, 32768, MPI_INTEGER, MPI_COMM_WORLD, ierr(1))
+  deallocate (big_s, big_r)
 
   ! Even and odd world ranks, ordered by world rank.
   ! @augur:calls.comm_split

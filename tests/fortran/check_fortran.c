@@ -346,6 +346,13 @@ static void check_calls_rank(checker *c) {
   flags_has(c, AUGUR_F_IN_PLACE, 0);
   if (!next(c, AUGUR_EV_ALLTOALL, "calls.alltoall")) return;
   coll(c, AUGUR_COMM_WORLD, AUGUR_PEER_NONE, 8 * (uint64_t)n, 8 * (uint64_t)n);
+  flags_has(c, AUGUR_F_FRESH_BUF | AUGUR_F_UNTOUCHED, 0); /* 8n bytes: below 64 KiB */
+  if (!next(c, AUGUR_EV_ALLTOALL, "calls.alltoall_fresh")) return;
+  coll(c, AUGUR_COMM_WORLD, AUGUR_PEER_NONE, 131072 * (uint64_t)n, 131072 * (uint64_t)n);
+  flags_has(c, AUGUR_F_FRESH_BUF, 1);
+  flags_has(c, AUGUR_F_UNTOUCHED, 1);
+  if (!next(c, AUGUR_EV_ALLTOALL, "calls.alltoall_again")) return;
+  flags_has(c, AUGUR_F_FRESH_BUF | AUGUR_F_UNTOUCHED, 0);
 
   if (!next(c, AUGUR_EV_COMM_SPLIT, "calls.comm_split")) return;
   eq(c, "comm", (int64_t)c->cur->comm, AUGUR_COMM_WORLD);
