@@ -110,10 +110,11 @@ extern "C" {
 #define AUGUR_NEIGH_EVENT_TYPES(X)
 
 /* Every type list, for tables indexed by type. */
-#define AUGUR_ALL_EVENT_TYPES(X)                                                                   \
-  AUGUR_EVENT_TYPES(X)                                                                             \
-  AUGUR_OMP_EVENT_TYPES(X) AUGUR_IO_EVENT_TYPES(X) AUGUR_RMA_EVENT_TYPES(X)                        \
-      AUGUR_NEIGH_EVENT_TYPES(X)
+/* clang-format off */
+#define AUGUR_ALL_EVENT_TYPES(X)                                                                    \
+  AUGUR_EVENT_TYPES(X) AUGUR_OMP_EVENT_TYPES(X) AUGUR_IO_EVENT_TYPES(X) AUGUR_RMA_EVENT_TYPES(X)    \
+  AUGUR_NEIGH_EVENT_TYPES(X)
+/* clang-format on */
 
 enum augur_event_type {
 #define AUGUR_X_ENUM(name, val) AUGUR_EV_##name = val,

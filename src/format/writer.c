@@ -241,7 +241,8 @@ static int events_locked(augur_writer *w, unsigned kind, uint32_t thread, const 
     w->raw.len = 0;
     rc = aug_ev_encode(&w->enc, ev + i, j - i, &w->raw);
     if (rc == AUGUR_E_ARG)
-      return augur_fail(err, rc, "%s: event type 127 or above 254 in records %zu..%zu", w->path, i, j - 1);
+      return augur_fail(err, rc, "%s: event type 127 or above 254 in records %zu..%zu", w->path, i,
+                        j - 1);
     if (rc != AUGUR_OK) return augur_fail(err, rc, "%s: out of memory encoding events", w->path);
     rc = write_block(w, kind, thread, (uint32_t)(j - i), parents, ev[i].t_start, last, compress,
                      err);
