@@ -1,9 +1,10 @@
 /* augur recorder — machinery shared by the Fortran wrappers (fortran_*.c).
  *
- * A Fortran code (mpif.h or `use mpi`; not mpi_f08, whose bindings have their
- * own names) calls mpi_send_ (gfortran, ifort, flang), mpi_send__ (g77/f2c
- * style), MPI_SEND (upper-case conventions) or mpi_send (xlf,
- * -fno-underscoring), depending on its compiler: we define all four, each a
+ * A Fortran code (mpif.h or `use mpi`; `use mpi_f08` has its own names, see
+ * fortran_f08.h, whose wrappers forward to these) calls mpi_send_ (gfortran,
+ * ifort, flang), mpi_send__ (g77/f2c style), MPI_SEND (upper-case
+ * conventions) or mpi_send (xlf, -fno-underscoring), depending on its
+ * compiler: we define all four, each a
  * thin function that passes its own return address (the application's call
  * site) and the arguments to one static implementation.
  *
@@ -79,6 +80,20 @@ const void *aug_f_cbuf(const void *buf);
 /* Looks up where the library keeps its Fortran MPI_IN_PLACE and MPI_BOTTOM
  * (once; called by mpi_init_ / mpi_init_thread_, and lazily on first use). */
 void aug_f_after_init(void);
+
+/* The application's call site for the spellings below. A Fortran 2008
+ * binding (fortran_f08.c) forwards to one of them from inside the recorder,
+ * so it hands over its own return address first (aug_f08_hand_over): the
+ * first spelling reached takes that one instead of its own, once. */
+extern _Thread_local const void *aug_f08_caller __attribute__((tls_model("initial-exec")));
+static inline const void *aug_f_caller(const void *own) {
+  const void *handed = aug_f08_caller;
+  if (__builtin_expect(handed == NULL, 1)) return own;
+  aug_f08_caller = NULL;
+  return handed;
+}
+#undef AUG_CALLER
+#define AUG_CALLER() aug_f_caller(__builtin_return_address(0))
 
 /* Expands a parenthesised list without its parentheses. */
 #define AUG_F_UNPAREN(...) __VA_ARGS__

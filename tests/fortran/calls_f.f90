@@ -5,15 +5,38 @@
 ! line after its "@augur:calls.NAME" marker). Any number of ranks >= 2; the
 ! ranks form a ring (left = r-1, right = r+1 modulo n).
 !
+! The same source is the `use mpi_f08` test when preprocessed with
+! -DAUGUR_F08 (gfortran -cpp): the handles are then derived types, and the
+! calls written with OPT_IERR or ONLY_IERR leave out the optional ierror (the bindings get
+! a NULL pointer). The in-place Allreduce checks its result (the recorder
+! passes each binding's MPI_IN_PLACE on to the library).
+!
 ! INTENT(OUT) arguments are array elements (ierr(1), flag(1)), not whole
 ! scalars: gfortran 12 gives a call that passes a whole scalar to an
 ! INTENT(OUT) dummy of an explicit interface (Open MPI's `use mpi`) the source
 ! line of another statement, and call sites would resolve to wrong lines.
+#ifdef AUGUR_F08
+#define OPT_IERR
+#define ONLY_IERR
+#else
+#define OPT_IERR , ierr(1)
+#define ONLY_IERR ierr(1)
+#endif
 program calls_f
+#ifdef AUGUR_F08
+  use mpi_f08
+#else
   use mpi
+#endif
   implicit none
-  integer :: ierr(1), provided, rank, n, left, right, i, sub, tests
-  integer :: st(MPI_STATUS_SIZE), req, reqs(3), preqs(2), sreq, idx, outcount, idxs(3)
+  integer :: ierr(1), provided, rank, n, left, right, i, tests, idx, outcount, idxs(3)
+#ifdef AUGUR_F08
+  type(MPI_Comm) :: sub
+  type(MPI_Status) :: st
+  type(MPI_Request) :: req, reqs(3), preqs(2), sreq
+#else
+  integer :: sub, st(MPI_STATUS_SIZE), req, reqs(3), preqs(2), sreq
+#endif
   integer :: ibuf(10), ibuf2(10), gcounts(64), gdispls(64), a2a_s(128), a2a_r(128)
   integer :: v1(1), w1(1), two(2)
   double precision :: dbuf(5), pbuf, pres, ired
@@ -46,7 +69,11 @@ program calls_f
   call MPI_Reduce(ibuf, ibuf2, 3, MPI_INTEGER, MPI_SUM, 1, MPI_COMM_WORLD, ierr(1))
   two = rank
   ! @augur:calls.allreduce_in_place
-  call MPI_Allreduce(MPI_IN_PLACE, two, 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr(1))
+  call MPI_Allreduce(MPI_IN_PLACE, two, 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD OPT_IERR)
+  if (two(1) /= n*(n - 1)/2 .or. two(2) /= n*(n - 1)/2) then
+    write (0, '(a,2i6)') 'calls_f: in-place Allreduce gave ', two
+    call MPI_Abort(MPI_COMM_WORLD, 3, ierr(1))
+  end if
   do i = 1, n
     gcounts(i) = i
     gdispls(i) = i*(i - 1)/2
@@ -73,7 +100,7 @@ program calls_f
   ! @augur:calls.sub_allreduce
   call MPI_Allreduce(v1(1), w1, 1, MPI_INTEGER, MPI_SUM, sub, ierr(1))
   ! @augur:calls.comm_free
-  call MPI_Comm_free(sub, ierr(1))
+  call MPI_Comm_free(sub OPT_IERR)
 
   ! Test with MPI_STATUS_IGNORE until the receive is done; Ssend + Barrier
   ! make the first Test find it done in practice (the checker accepts
@@ -83,7 +110,7 @@ program calls_f
   ! @augur:calls.ssend
   call MPI_Ssend(rank, 1, MPI_INTEGER, right, 9, MPI_COMM_WORLD, ierr(1))
   ! @augur:calls.barrier
-  call MPI_Barrier(MPI_COMM_WORLD, ierr(1))
+  call MPI_Barrier(MPI_COMM_WORLD OPT_IERR)
   tests = 0
   do
     tests = tests + 1
@@ -101,7 +128,7 @@ program calls_f
   ! @augur:calls.waitany
   call MPI_Waitany(2, reqs, idx, st, ierr(1))
   ! @augur:calls.wait_send
-  call MPI_Wait(sreq, MPI_STATUS_IGNORE, ierr(1))
+  call MPI_Wait(sreq, MPI_STATUS_IGNORE OPT_IERR)
 
   ! Waitsome over (null, receive, null) with MPI_STATUSES_IGNORE.
   reqs(1) = MPI_REQUEST_NULL
@@ -123,7 +150,7 @@ program calls_f
   ! @augur:calls.recv_init
   call MPI_Recv_init(pres, 1, MPI_DOUBLE_PRECISION, left, 13, MPI_COMM_WORLD, preqs(2), ierr(1))
   ! @augur:calls.startall
-  call MPI_Startall(2, preqs, ierr(1))
+  call MPI_Startall(2, preqs OPT_IERR)
   ! @augur:calls.waitall
   call MPI_Waitall(2, preqs, MPI_STATUSES_IGNORE, ierr(1))
   ! @augur:calls.request_free
@@ -149,5 +176,5 @@ program calls_f
 
   if (rank == 0) write (*, '(a,i0,a,i0,a,i0)') 'calls_f: ranks=', n, ' tests=', tests, ' provided=', provided
   ! @augur:calls.finalize
-  call MPI_Finalize(ierr(1))
+  call MPI_Finalize(ONLY_IERR)
 end program calls_f
