@@ -9,9 +9,9 @@
 /* ---- point to point ---- */
 
 #define F08_SEND(fn)                                                                               \
-  F08TS(fn,                                                                                        \
-        (void *buf, F_INT *count, F_INT *dt, F_INT *dest, F_INT *tag, F_INT *comm, F_INT *ierr),   \
-        (buf), (buf, count, dt, dest, tag, comm), (F08_B(buf), count, dt, dest, tag, comm))
+  F08TS_B(                                                                                         \
+      fn, (void *buf, F_INT *count, F_INT *dt, F_INT *dest, F_INT *tag, F_INT *comm, F_INT *ierr), \
+      (buf), (NULL), (buf, count, dt, dest, tag, comm), (F08_B(buf), count, dt, dest, tag, comm))
 F08_SEND(send)
 F08_SEND(bsend)
 F08_SEND(ssend)
@@ -34,23 +34,24 @@ F08_IREQ(ssend_init)
 F08_IREQ(rsend_init)
 F08_IREQ(recv_init)
 
-F08TS(recv,
-      (void *buf, F_INT *count, F_INT *dt, F_INT *src, F_INT *tag, F_INT *comm, F_INT *st,
-       F_INT *ierr),
-      (buf), (buf, count, dt, src, tag, comm, st),
-      (F08_B(buf), count, dt, src, tag, comm, F08_ST(st)))
+F08TS_B(recv,
+        (void *buf, F_INT *count, F_INT *dt, F_INT *src, F_INT *tag, F_INT *comm, F_INT *st,
+         F_INT *ierr),
+        (NULL), (buf), (buf, count, dt, src, tag, comm, st),
+        (F08_B(buf), count, dt, src, tag, comm, F08_ST(st)))
 
-F08TS(sendrecv,
-      (void *sbuf, F_INT *scount, F_INT *sdt, F_INT *dest, F_INT *stag, void *rbuf, F_INT *rcount,
-       F_INT *rdt, F_INT *src, F_INT *rtag, F_INT *comm, F_INT *st, F_INT *ierr),
-      (sbuf, rbuf), (sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, src, rtag, comm, st),
-      (F08_B(sbuf), scount, sdt, dest, stag, F08_B(rbuf), rcount, rdt, src, rtag, comm, F08_ST(st)))
+F08TS_B(sendrecv,
+        (void *sbuf, F_INT *scount, F_INT *sdt, F_INT *dest, F_INT *stag, void *rbuf, F_INT *rcount,
+         F_INT *rdt, F_INT *src, F_INT *rtag, F_INT *comm, F_INT *st, F_INT *ierr),
+        (sbuf), (rbuf), (sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, src, rtag, comm, st),
+        (F08_B(sbuf), scount, sdt, dest, stag, F08_B(rbuf), rcount, rdt, src, rtag, comm,
+         F08_ST(st)))
 
-F08TS(sendrecv_replace,
-      (void *buf, F_INT *count, F_INT *dt, F_INT *dest, F_INT *stag, F_INT *src, F_INT *rtag,
-       F_INT *comm, F_INT *st, F_INT *ierr),
-      (buf), (buf, count, dt, dest, stag, src, rtag, comm, st),
-      (F08_B(buf), count, dt, dest, stag, src, rtag, comm, F08_ST(st)))
+F08TS_B(sendrecv_replace,
+        (void *buf, F_INT *count, F_INT *dt, F_INT *dest, F_INT *stag, F_INT *src, F_INT *rtag,
+         F_INT *comm, F_INT *st, F_INT *ierr),
+        (NULL), (buf), (buf, count, dt, dest, stag, src, rtag, comm, st),
+        (F08_B(buf), count, dt, dest, stag, src, rtag, comm, F08_ST(st)))
 
 F08(probe, (F_INT * src, F_INT *tag, F_INT *comm, F_INT *st, F_INT *ierr),
     (src, tag, comm, F08_ST(st)))
@@ -61,8 +62,8 @@ F08(mprobe, (F_INT * src, F_INT *tag, F_INT *comm, F_INT *msg, F_INT *st, F_INT 
 F08(improbe,
     (F_INT * src, F_INT *tag, F_INT *comm, F_INT *flag, F_INT *msg, F_INT *st, F_INT *ierr),
     (src, tag, comm, flag, msg, F08_ST(st)))
-F08TS(mrecv, (void *buf, F_INT *count, F_INT *dt, F_INT *msg, F_INT *st, F_INT *ierr), (buf),
-      (buf, count, dt, msg, st), (F08_B(buf), count, dt, msg, F08_ST(st)))
+F08TS_B(mrecv, (void *buf, F_INT *count, F_INT *dt, F_INT *msg, F_INT *st, F_INT *ierr), (NULL),
+        (buf), (buf, count, dt, msg, st), (F08_B(buf), count, dt, msg, F08_ST(st)))
 F08TS(imrecv, (void *buf, F_INT *count, F_INT *dt, F_INT *msg, F_INT *req, F_INT *ierr), (buf),
       (buf, count, dt, msg, req), (F08_B(buf), count, dt, msg, req))
 
@@ -90,24 +91,25 @@ F08(testsome,
 
 /* ---- collectives: each with its nonblocking twin (a request before ierr) ---- */
 
-#define F08_COLL(fn, PARAMS, BUFS, NAMES, ARGS)                                                    \
-  F08TS(fn, (AUG_F_UNPAREN PARAMS, F_INT * ierr), BUFS, NAMES, ARGS)                               \
-  F08TS(i##fn, (AUG_F_UNPAREN PARAMS, F_INT * req, F_INT * ierr), BUFS,                            \
-        (AUG_F_UNPAREN NAMES, req), (AUG_F_UNPAREN ARGS, req))
+#define F08_COLL(fn, PARAMS, INS, OUTS, NAMES, ARGS)                                               \
+  F08TS_B(fn, (AUG_F_UNPAREN PARAMS, F_INT * ierr), INS, OUTS, NAMES, ARGS)                        \
+  F08TS(i##fn, (AUG_F_UNPAREN PARAMS, F_INT * req, F_INT * ierr),                                  \
+        (AUG_F_UNPAREN INS, AUG_F_UNPAREN OUTS), (AUG_F_UNPAREN NAMES, req),                       \
+        (AUG_F_UNPAREN ARGS, req))
 
 F08(barrier, (F_INT * comm, F_INT *ierr), (comm))
 F08(ibarrier, (F_INT * comm, F_INT *req, F_INT *ierr), (comm, req))
 
-F08_COLL(bcast, (void *buf, F_INT *count, F_INT *dt, F_INT *root, F_INT *comm), (buf),
+F08_COLL(bcast, (void *buf, F_INT *count, F_INT *dt, F_INT *root, F_INT *comm), (NULL), (buf),
          (buf, count, dt, root, comm), (F08_B(buf), count, dt, root, comm))
 F08_COLL(reduce,
          (void *sbuf, void *rbuf, F_INT *count, F_INT *dt, F_INT *op, F_INT *root, F_INT *comm),
-         (sbuf, rbuf), (sbuf, rbuf, count, dt, op, root, comm),
+         (sbuf), (rbuf), (sbuf, rbuf, count, dt, op, root, comm),
          (F08_B(sbuf), F08_B(rbuf), count, dt, op, root, comm))
 
 #define F08_REDUCE_ALL(fn)                                                                         \
-  F08_COLL(fn, (void *sbuf, void *rbuf, F_INT *count, F_INT *dt, F_INT *op, F_INT *comm),          \
-           (sbuf, rbuf), (sbuf, rbuf, count, dt, op, comm),                                        \
+  F08_COLL(fn, (void *sbuf, void *rbuf, F_INT *count, F_INT *dt, F_INT *op, F_INT *comm), (sbuf),  \
+           (rbuf), (sbuf, rbuf, count, dt, op, comm),                                              \
            (F08_B(sbuf), F08_B(rbuf), count, dt, op, comm))
 F08_REDUCE_ALL(allreduce)
 F08_REDUCE_ALL(scan)
@@ -117,7 +119,7 @@ F08_REDUCE_ALL(exscan)
   F08_COLL(fn,                                                                                     \
            (void *sbuf, F_INT *scount, F_INT *sdt, void *rbuf, F_INT *rcount, F_INT *rdt,          \
             F_INT *root, F_INT *comm),                                                             \
-           (sbuf, rbuf), (sbuf, scount, sdt, rbuf, rcount, rdt, root, comm),                       \
+           (sbuf), (rbuf), (sbuf, scount, sdt, rbuf, rcount, rdt, root, comm),                     \
            (F08_B(sbuf), scount, sdt, F08_B(rbuf), rcount, rdt, root, comm))
 F08_ROOTED(gather)
 F08_ROOTED(scatter)
@@ -125,19 +127,19 @@ F08_ROOTED(scatter)
 F08_COLL(gatherv,
          (void *sbuf, F_INT *scount, F_INT *sdt, void *rbuf, F_INT *rcounts, F_INT *displs,
           F_INT *rdt, F_INT *root, F_INT *comm),
-         (sbuf, rbuf), (sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root, comm),
+         (sbuf), (rbuf), (sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root, comm),
          (F08_B(sbuf), scount, sdt, F08_B(rbuf), rcounts, displs, rdt, root, comm))
 F08_COLL(scatterv,
          (void *sbuf, F_INT *scounts, F_INT *displs, F_INT *sdt, void *rbuf, F_INT *rcount,
           F_INT *rdt, F_INT *root, F_INT *comm),
-         (sbuf, rbuf), (sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root, comm),
+         (sbuf), (rbuf), (sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root, comm),
          (F08_B(sbuf), scounts, displs, sdt, F08_B(rbuf), rcount, rdt, root, comm))
 
 #define F08_ALL(fn)                                                                                \
   F08_COLL(                                                                                        \
       fn,                                                                                          \
       (void *sbuf, F_INT *scount, F_INT *sdt, void *rbuf, F_INT *rcount, F_INT *rdt, F_INT *comm), \
-      (sbuf, rbuf), (sbuf, scount, sdt, rbuf, rcount, rdt, comm),                                  \
+      (sbuf), (rbuf), (sbuf, scount, sdt, rbuf, rcount, rdt, comm),                                \
       (F08_B(sbuf), scount, sdt, F08_B(rbuf), rcount, rdt, comm))
 F08_ALL(allgather)
 F08_ALL(alltoall)
@@ -145,7 +147,7 @@ F08_ALL(alltoall)
 F08_COLL(allgatherv,
          (void *sbuf, F_INT *scount, F_INT *sdt, void *rbuf, F_INT *rcounts, F_INT *displs,
           F_INT *rdt, F_INT *comm),
-         (sbuf, rbuf), (sbuf, scount, sdt, rbuf, rcounts, displs, rdt, comm),
+         (sbuf), (rbuf), (sbuf, scount, sdt, rbuf, rcounts, displs, rdt, comm),
          (F08_B(sbuf), scount, sdt, F08_B(rbuf), rcounts, displs, rdt, comm))
 
 /* Alltoallv (sdt, rdt one handle each) and Alltoallw (arrays of handles). */
@@ -153,16 +155,17 @@ F08_COLL(allgatherv,
   F08_COLL(fn,                                                                                     \
            (void *sbuf, F_INT *scounts, F_INT *sdispls, F_INT *sdt, void *rbuf, F_INT *rcounts,    \
             F_INT *rdispls, F_INT *rdt, F_INT *comm),                                              \
-           (sbuf, rbuf), (sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, comm),         \
+           (sbuf), (rbuf), (sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, comm),       \
            (F08_B(sbuf), scounts, sdispls, sdt, F08_B(rbuf), rcounts, rdispls, rdt, comm))
 F08_ALLV(alltoallv)
 F08_ALLV(alltoallw)
 
 F08_COLL(reduce_scatter,
-         (void *sbuf, void *rbuf, F_INT *rcounts, F_INT *dt, F_INT *op, F_INT *comm), (sbuf, rbuf),
-         (sbuf, rbuf, rcounts, dt, op, comm), (F08_B(sbuf), F08_B(rbuf), rcounts, dt, op, comm))
+         (void *sbuf, void *rbuf, F_INT *rcounts, F_INT *dt, F_INT *op, F_INT *comm), (sbuf),
+         (rbuf), (sbuf, rbuf, rcounts, dt, op, comm),
+         (F08_B(sbuf), F08_B(rbuf), rcounts, dt, op, comm))
 F08_COLL(reduce_scatter_block,
-         (void *sbuf, void *rbuf, F_INT *rcount, F_INT *dt, F_INT *op, F_INT *comm), (sbuf, rbuf),
+         (void *sbuf, void *rbuf, F_INT *rcount, F_INT *dt, F_INT *op, F_INT *comm), (sbuf), (rbuf),
          (sbuf, rbuf, rcount, dt, op, comm), (F08_B(sbuf), F08_B(rbuf), rcount, dt, op, comm))
 
 /* ---- communicators ---- */

@@ -36,18 +36,35 @@ static inline void aug_f08_hand_over(const void *caller) {
   aug_f08_caller = caller;
 }
 
-/* 1 if every choice buffer of a call can be passed to the `mpi` binding as
- * an address: always with Open MPI; with MPICH, when its descriptor
- * describes contiguous memory (a scalar, a whole array, a contiguous
- * section). Otherwise the wrapper passes the call to the library's own f08
- * entry, which builds a datatype for the section. */
-int aug_f08_fit(void *const *bufs, int n);
-#define AUG_F08_FIT(...)                                                                           \
-  aug_f08_fit((void *const[]){__VA_ARGS__},                                                        \
-              (int)(sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *)))
-/* The `mpi` binding's buffer argument for an f08 choice buffer that fits:
- * its address, MPI_IN_PLACE / MPI_BOTTOM for the f08 constants. */
-void *aug_f08_buf(void *buf);
+/* The choice buffers of one call, as the `mpi` bindings take them: an
+ * address each. With Open MPI that is the argument itself (the compiler
+ * already copied a non-contiguous section into a temporary, as for
+ * `use mpi`). MPICH passes descriptors: a contiguous one gives its base
+ * address (MPI_IN_PLACE / MPI_BOTTOM for the f08 constants); a
+ * non-contiguous section of a blocking call is copied into a temporary (and
+ * back after the call if the call writes it), which is what gfortran does
+ * for the `mpi` bindings' DIMENSION(*) buffers; a nonblocking call cannot
+ * use a temporary, so it goes to MPICH's own f08 entry instead. */
+#define AUG_F08_MAXBUFS 2
+typedef struct aug_f08_bufs {
+  int n;
+  void *desc[AUG_F08_MAXBUFS]; /* the arguments */
+  void *addr[AUG_F08_MAXBUFS]; /* what the `mpi` binding gets */
+  void *tmp[AUG_F08_MAXBUFS];  /* malloc'd copy of a section, or NULL */
+  int out[AUG_F08_MAXBUFS];    /* the call writes it: copy back */
+} aug_f08_bufs;
+/* Fills b from the call's buffers: ins are only read, outs written (NULL
+ * entries are skipped); copy: 1 for a blocking call. Returns 0 when the call
+ * must go to the library's own entry (a nonblocking call with a
+ * non-contiguous section, or no memory for the copy). */
+int aug_f08_prepare(aug_f08_bufs *b, void *const *ins, int nin, void *const *outs, int nout,
+                    int copy);
+/* The address for argument desc (one of those given to aug_f08_prepare). */
+void *aug_f08_addr(const aug_f08_bufs *b, void *desc);
+/* After the call: copies the written sections back, frees the copies. */
+void aug_f08_finish(aug_f08_bufs *b);
+#define AUG_F08_LIST(...) ((void *const[]){__VA_ARGS__})
+#define AUG_F08_N(...)    ((int)(sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *)))
 /* The `mpi` binding's MPI_STATUS_IGNORE / MPI_STATUSES_IGNORE for the f08
  * ones; any other status pointer unchanged. */
 F_INT *aug_f08_status(F_INT *st);
@@ -81,27 +98,36 @@ F_INT *aug_f08_weights(F_INT *w);
 /* A binding whose only argument is ierr. */
 #define F08_IERR(fn) F08_DEF(fn, (F_INT * ierr), (F08_IERRP))
 
-/* A binding with choice buffers BUFS (their parameter names); NAMES are all
- * parameter names but ierr, for MPICH's own entry when a buffer is a
- * non-contiguous section; ARGS convert buffers with F08_B(). */
+/* A binding with choice buffers: INS (parameter names of the buffers it
+ * reads) and OUTS (those it writes); (NULL) for none. F08TS_B is a blocking
+ * call, F08TS a nonblocking one (BUFS: all its buffers). NAMES are all
+ * parameter names but ierr, for MPICH's own entry (aug_f08_prepare); ARGS
+ * convert buffers with F08_B(). */
 #if defined(MPICH)
-#define F08TS(fn, PARAMS, BUFS, NAMES, ARGS)                                                       \
+#define F08TS_ANY(fn, PARAMS, INS, OUTS, COPY, NAMES, ARGS)                                        \
   typedef void(*fn##_f08ts_fn) PARAMS;                                                             \
   static aug_f_slot s08_##fn = {.name = "pmpir_" #fn "_f08ts_"};                                   \
   void mpi_##fn##_ PARAMS;                                                                         \
   AUGUR_API void mpi_##fn##_f08ts_ PARAMS;                                                         \
   void mpi_##fn##_f08ts_ PARAMS {                                                                  \
-    if (!AUG_F08_FIT BUFS) {                                                                       \
+    aug_f08_bufs f08_bufs;                                                                         \
+    if (!aug_f08_prepare(&f08_bufs, AUG_F08_LIST INS, AUG_F08_N INS, AUG_F08_LIST OUTS,            \
+                         AUG_F08_N OUTS, COPY)) {                                                  \
       ((fn##_f08ts_fn)aug_f_real(&s08_##fn))(AUG_F_UNPAREN NAMES, ierr);                           \
       return;                                                                                      \
     }                                                                                              \
     F08_FORWARD(fn, (AUG_F_UNPAREN ARGS, F08_IERRP));                                              \
+    aug_f08_finish(&f08_bufs);                                                                     \
   }
+#define F08TS_B(fn, PARAMS, INS, OUTS, NAMES, ARGS) F08TS_ANY(fn, PARAMS, INS, OUTS, 1, NAMES, ARGS)
+#define F08TS(fn, PARAMS, BUFS, NAMES, ARGS)        F08TS_ANY(fn, PARAMS, BUFS, (NULL), 0, NAMES, ARGS)
+#define F08_B(buf)                                  aug_f08_addr(&f08_bufs, buf)
 #else
-#define F08TS(fn, PARAMS, BUFS, NAMES, ARGS) F08(fn, PARAMS, ARGS)
+#define F08TS_B(fn, PARAMS, INS, OUTS, NAMES, ARGS) F08(fn, PARAMS, ARGS)
+#define F08TS(fn, PARAMS, BUFS, NAMES, ARGS)        F08(fn, PARAMS, ARGS)
+#define F08_B(buf)                                  (buf)
 #endif
 
-#define F08_B(buf)   aug_f08_buf(buf)
 #define F08_ST(st)   aug_f08_status(st)
 #define F08_STS(sts) aug_f08_statuses(sts)
 

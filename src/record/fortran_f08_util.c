@@ -6,6 +6,8 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "fortran_f08.h"
 
@@ -49,6 +51,20 @@ static void f08_lookup(void) {
   f08_weights_empty = dlsym(RTLD_DEFAULT, "__mpi_f08_link_constants_MOD_mpi_weights_empty");
 }
 
+/* Elements of a section (0 if empty); -1 for a descriptor we do not read
+ * (a rank outside 0..15). */
+static ptrdiff_t elements(const gfc_desc *d) {
+  int rank = d->dtype.rank;
+  if (rank < 0 || rank > 15) return -1;
+  ptrdiff_t n = 1;
+  for (int i = 0; i < rank; i++) {
+    ptrdiff_t extent = d->dim[i].ubound - d->dim[i].lbound + 1;
+    if (extent <= 0) return 0;
+    n *= extent;
+  }
+  return n;
+}
+
 static int contiguous(const gfc_desc *d) {
   int rank = d->dtype.rank;
   if (rank == 0) return 1;
@@ -64,18 +80,84 @@ static int contiguous(const gfc_desc *d) {
   return 1;
 }
 
-int aug_f08_fit(void *const *bufs, int n) {
-  for (int i = 0; i < n; i++)
-    if (!contiguous(bufs[i])) return 0;
+/* Copies the n elements of section d to (to_tmp) or from the packed tmp,
+ * first dimension fastest, as Fortran orders them. */
+static void section_copy(const gfc_desc *d, char *tmp, ptrdiff_t n, int to_tmp) {
+  int rank = d->dtype.rank;
+  size_t len = d->dtype.elem_len;
+  ptrdiff_t idx[15] = {0};
+  for (ptrdiff_t k = 0; k < n; k++) {
+    ptrdiff_t off = 0;
+    for (int i = 0; i < rank; i++)
+      off += idx[i] * d->dim[i].stride;
+    char *elem = (char *)d->base_addr + off * d->span;
+    if (to_tmp)
+      memcpy(tmp + (size_t)k * len, elem, len);
+    else
+      memcpy(elem, tmp + (size_t)k * len, len);
+    for (int i = 0; i < rank; i++) { /* next index, first dimension fastest */
+      if (++idx[i] <= d->dim[i].ubound - d->dim[i].lbound) break;
+      idx[i] = 0;
+    }
+  }
+}
+
+/* Adds one buffer to b; 0 when the call must go to MPICH's own entry. */
+static int prepare_one(aug_f08_bufs *b, void *arg, int out, int copy) {
+  if (!arg) return 1;
+  if (b->n == AUG_F08_MAXBUFS) return 0;
+  const gfc_desc *d = arg;
+  int i = b->n++;
+  b->desc[i] = arg;
+  b->tmp[i] = NULL;
+  b->out[i] = out;
+  if (contiguous(d)) {
+    void *base = d->base_addr;
+    b->addr[i] = base && base == f08_in_place ? MPI_IN_PLACE
+                 : base && base == f08_bottom ? MPI_BOTTOM
+                                              : base;
+    return 1;
+  }
+  ptrdiff_t n = elements(d);
+  if (!copy || n < 0 || d->dtype.elem_len == 0) return 0;
+  b->tmp[i] = malloc(n > 0 ? (size_t)n * d->dtype.elem_len : 1);
+  if (!b->tmp[i]) return 0;
+  section_copy(d, b->tmp[i], n, 1);
+  b->addr[i] = b->tmp[i];
   return 1;
 }
 
-void *aug_f08_buf(void *buf) {
+int aug_f08_prepare(aug_f08_bufs *b, void *const *ins, int nin, void *const *outs, int nout,
+                    int copy) {
   pthread_once(&f08_once, f08_lookup);
-  void *base = ((gfc_desc *)buf)->base_addr;
-  if (base && base == f08_in_place) return MPI_IN_PLACE;
-  if (base && base == f08_bottom) return MPI_BOTTOM;
-  return base;
+  b->n = 0;
+  int ok = 1;
+  for (int i = 0; ok && i < nin; i++)
+    ok = prepare_one(b, ins[i], 0, copy);
+  for (int i = 0; ok && i < nout; i++)
+    ok = prepare_one(b, outs[i], 1, copy);
+  if (!ok) {
+    for (int i = 0; i < b->n; i++)
+      free(b->tmp[i]);
+    b->n = 0;
+  }
+  return ok;
+}
+
+void *aug_f08_addr(const aug_f08_bufs *b, void *desc) {
+  for (int i = 0; i < b->n; i++)
+    if (b->desc[i] == desc) return b->addr[i];
+  return NULL; /* not reached: every buffer argument was prepared */
+}
+
+void aug_f08_finish(aug_f08_bufs *b) {
+  for (int i = 0; i < b->n; i++) {
+    if (!b->tmp[i]) continue;
+    const gfc_desc *d = b->desc[i];
+    if (b->out[i]) section_copy(d, b->tmp[i], elements(d), 0);
+    free(b->tmp[i]);
+  }
+  b->n = 0;
 }
 
 F_INT *aug_f08_status(F_INT *st) {
@@ -96,16 +178,6 @@ F_INT *aug_f08_weights(F_INT *w) {
 }
 
 #else /* Open MPI: the f08 arguments are those of the `mpi` bindings. */
-
-int aug_f08_fit(void *const *bufs, int n) {
-  (void)bufs;
-  (void)n;
-  return 1;
-}
-
-void *aug_f08_buf(void *buf) {
-  return buf;
-}
 
 F_INT *aug_f08_status(F_INT *st) {
   return st;

@@ -9,7 +9,9 @@
 ! -DAUGUR_F08 (gfortran -cpp): the handles are then derived types, and the
 ! calls written with OPT_IERR or ONLY_IERR leave out the optional ierror (the bindings get
 ! a NULL pointer). The in-place Allreduce checks its result (the recorder
-! passes each binding's MPI_IN_PLACE on to the library).
+! passes each binding's MPI_IN_PLACE on to the library), and so do a Send
+! from and a Recv into non-contiguous array sections (copied for `use mpi`
+! by the compiler, for mpi_f08 with MPICH by the recorder).
 !
 ! INTENT(OUT) arguments are array elements (ierr(1), flag(1)), not whole
 ! scalars: gfortran 12 gives a call that passes a whole scalar to an
@@ -136,12 +138,17 @@ program calls_f
   ! @augur:calls.irecv_some
   call MPI_Irecv(ibuf2, 3, MPI_INTEGER, right, 12, MPI_COMM_WORLD, reqs(2), ierr(1))
   ! Three lines: the call site is the statement's first line, not its last.
+  ! The buffer is a non-contiguous section (every other element).
   ! @augur:calls.send
-  call MPI_Send(ibuf, 3, MPI_INTEGER, &
+  call MPI_Send(ibuf(1:5:2), 3, MPI_INTEGER, &
                 left, 12, &
                 MPI_COMM_WORLD, ierr(1))
   ! @augur:calls.waitsome
   call MPI_Waitsome(3, reqs, outcount, idxs, MPI_STATUSES_IGNORE, ierr(1))
+  if (any(ibuf2(1:3) /= right)) then
+    write (0, '(a,3i6)') 'calls_f: Send of a section gave ', ibuf2(1:3)
+    call MPI_Abort(MPI_COMM_WORLD, 3, ierr(1))
+  end if
 
   ! Persistent pair, started together.
   pbuf = rank
@@ -158,13 +165,20 @@ program calls_f
   ! @augur:calls.request_free
   call MPI_Request_free(preqs(2), ierr(1))
 
-  ! Probe, then a wildcard receive that must resolve to the left neighbour.
+  ! Probe, then a wildcard receive that must resolve to the left neighbour,
+  ! into a non-contiguous section (the elements between keep their values).
+  ibuf(1:3) = 10*rank + [1, 2, 3]
+  ibuf2 = -1
   ! @augur:calls.isend_probe
   call MPI_Isend(ibuf, 3, MPI_INTEGER, right, 14, MPI_COMM_WORLD, sreq, ierr(1))
   ! @augur:calls.probe
   call MPI_Probe(left, 14, MPI_COMM_WORLD, st, ierr(1))
   ! @augur:calls.recv_any_source
-  call MPI_Recv(ibuf2, 3, MPI_INTEGER, MPI_ANY_SOURCE, 14, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr(1))
+  call MPI_Recv(ibuf2(1:5:2), 3, MPI_INTEGER, MPI_ANY_SOURCE, 14, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr(1))
+  if (any(ibuf2(1:6) /= [10*left + 1, -1, 10*left + 2, -1, 10*left + 3, -1])) then
+    write (0, '(a,6i6)') 'calls_f: Recv into a section gave ', ibuf2(1:6)
+    call MPI_Abort(MPI_COMM_WORLD, 3, ierr(1))
+  end if
   ! @augur:calls.wait_probe
   call MPI_Wait(sreq, st, ierr(1))
 
