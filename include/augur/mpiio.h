@@ -44,8 +44,12 @@ AUGUR_API int augur_io_is_collective(unsigned type);  /* _all, _ordered (and the
 AUGUR_API int augur_io_is_begin(unsigned type);       /* split collective *_begin */
 AUGUR_API int augur_io_is_end(unsigned type);         /* split collective *_end */
 AUGUR_API int augur_io_has_offset(unsigned type);     /* augur_io_offset is meaningful */
-/* Bytes the record moved: bytes written + bytes read. Split *_begin records carry the
- * requested size and *_end the moved bytes: the pair counts once, at the end. */
+/* A COMPLETION (from the reader) of an MPI-IO request: none of F_SENDREQ, F_RECVREQ,
+ * F_COLLREQ, F_UNMATCHED. Its hash is the file id. */
+AUGUR_API int augur_io_is_completion(const augur_event *e);
+/* Bytes the record moved, written + read, counted once per transfer: blocking calls and
+ * split *_end (their status), COMPLETIONs of File_i* requests (theirs); 0 for File_i* and
+ * *_begin records (their sizes are the requested ones) and every other record. */
 AUGUR_API uint64_t augur_io_bytes(const augur_event *e);
 
 #ifdef __cplusplus

@@ -81,7 +81,14 @@ int augur_io_has_offset(unsigned t) {
   }
 }
 
+int augur_io_is_completion(const augur_event *e) {
+  return e->type == AUGUR_EV_COMPLETION &&
+         !(e->flags & (AUGUR_F_SENDREQ | AUGUR_F_RECVREQ | AUGUR_F_COLLREQ | AUGUR_F_UNMATCHED));
+}
+
 uint64_t augur_io_bytes(const augur_event *e) {
-  if (!augur_io_is_data(e->type) || augur_io_is_begin(e->type)) return 0;
+  if (augur_io_is_completion(e)) return e->bytes + e->bytes_recv;
+  if (!augur_io_is_data(e->type) || augur_io_is_begin(e->type) || augur_io_is_nonblocking(e->type))
+    return 0;
   return e->bytes + e->bytes_recv;
 }

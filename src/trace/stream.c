@@ -460,11 +460,12 @@ static inline int finish(augur_stream *s, augur_event *ev) {
     int fresh;
     req_ent *x = req_slot(&s->rq, src->req, &fresh);
     if (!x) goto oom;
+    /* an MPI-IO request keeps its file id in bytes and whether it reads in tag */
     req_ent info = {.comm = comm,
-                    .bytes = src->bytes,
+                    .bytes = k & C_IIO ? src->hash : src->bytes,
                     .bytes_recv = src->bytes_recv,
                     .peer = peer,
-                    .tag = k & C_IIO ? AUGUR_TAG_NONE : src->tag, /* I/O: tag = offset */
+                    .tag = k & C_IIO ? augur_io_is_read(src->type) : src->tag,
                     /* an MPI-IO request has none of the three */
                     .flags = (uint16_t)((k & C_ISEND   ? AUGUR_F_SENDREQ
                                          : k & C_IRECV ? AUGUR_F_RECVREQ
@@ -499,12 +500,13 @@ static inline int finish(augur_stream *s, augur_event *ev) {
     if (x->flags & AUGUR_F_RECVREQ) {
       ev->peer = to_world(s, x->comm, peer, (x->flags & AUGUR_F_INTER) != 0);
     } else if (!(x->flags & (AUGUR_F_SENDREQ | AUGUR_F_COLLREQ))) {
-      /* MPI-IO (docs/trace-format.md "MPI-IO records"): the status's count is
-       * the bytes read (iread*) or written (iwrite*) */
+      /* MPI-IO (docs/trace-format.md "MPI-IO records"): the file id, and the
+       * status's count as the bytes read (iread*) or written (iwrite*) */
       ev->peer = AUGUR_PEER_NONE;
       ev->tag = AUGUR_TAG_NONE;
-      ev->bytes = x->bytes_recv ? 0 : src->bytes_recv;
-      ev->bytes_recv = x->bytes_recv ? src->bytes_recv : 0;
+      ev->hash = x->bytes;
+      ev->bytes = x->tag ? 0 : src->bytes_recv;
+      ev->bytes_recv = x->tag ? src->bytes_recv : 0;
     } else {
       ev->peer = x->peer;
       ev->tag = x->tag;

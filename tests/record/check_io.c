@@ -127,8 +127,9 @@ static void check_record(uint32_t r, int i, const augur_event *e, const want *w,
         "rank %u #%d %s: bytes %llu/%llu, expected %llu written, %llu read", r, i, nm,
         (unsigned long long)e->bytes, (unsigned long long)e->bytes_recv, (unsigned long long)wb,
         (unsigned long long)rb);
-  CHECK(augur_io_bytes(e) == (augur_io_is_begin(e->type) ? 0 : wb + rb),
-        "rank %u #%d %s: augur_io_bytes %llu", r, i, nm, (unsigned long long)augur_io_bytes(e));
+  int later = augur_io_is_begin(e->type) || augur_io_is_nonblocking(e->type);
+  CHECK(augur_io_bytes(e) == (later ? 0 : wb + rb), "rank %u #%d %s: augur_io_bytes %llu", r, i, nm,
+        (unsigned long long)augur_io_bytes(e));
 }
 
 /* The WAIT after an I* call: one COMPLETION of its request, paired by the reader. */
@@ -141,8 +142,11 @@ static void check_wait(uint32_t r, int i, const augur_event *wait, const augur_e
         (unsigned long long)c->req, (unsigned long long)start->req);
   CHECK(!(c->flags & (AUGUR_F_UNMATCHED | AUGUR_F_SENDREQ | AUGUR_F_RECVREQ | AUGUR_F_COLLREQ)),
         "rank %u #%d: completion flags %#x", r, i, c->flags);
-  CHECK(c->comm == start->comm, "rank %u #%d: completion comm %#llx", r, i,
-        (unsigned long long)c->comm);
+  CHECK(c->comm == start->comm && c->hash == start->hash,
+        "rank %u #%d: completion comm %#llx, file %#llx", r, i, (unsigned long long)c->comm,
+        (unsigned long long)c->hash);
+  CHECK(augur_io_is_completion(c) && augur_io_bytes(c) == BLK,
+        "rank %u #%d: not an I/O completion of %llu bytes", r, i, (unsigned long long)BLK);
   int rd = augur_io_is_read(start->type);
   CHECK(c->bytes == (rd ? 0 : BLK) && c->bytes_recv == (rd ? BLK : 0),
         "rank %u #%d: completion of %s: bytes %llu/%llu", r, i, augur_event_name(start->type),
