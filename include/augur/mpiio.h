@@ -12,6 +12,7 @@
 #define AUGUR_MPIIO_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "augur/api.h"
 #include "augur/event.h"
@@ -51,6 +52,9 @@ AUGUR_API int augur_io_is_completion(const augur_event *e);
  * split *_end (their status), COMPLETIONs of File_i* requests (theirs); 0 for File_i* and
  * *_begin records (their sizes are the requested ones) and every other record. */
 AUGUR_API uint64_t augur_io_bytes(const augur_event *e);
+/* Prints "  file XXXXXXXX" (the id's high 32 bits in hex, as `augur dump` shows hashed
+ * ids) and, where the type has one, " offset N" to f. */
+AUGUR_API void augur_io_describe(FILE *f, const augur_event *e);
 
 #ifdef __cplusplus
 }

@@ -92,3 +92,8 @@ uint64_t augur_io_bytes(const augur_event *e) {
     return 0;
   return e->bytes + e->bytes_recv;
 }
+
+void augur_io_describe(FILE *f, const augur_event *e) {
+  fprintf(f, "  file %08llx", (unsigned long long)(e->hash >> 32));
+  if (augur_io_has_offset(e->type)) fprintf(f, " offset %lld", (long long)augur_io_offset(e));
+}

@@ -1,11 +1,11 @@
 /* Checks a trace of tests/record/rec_io.c (augur-check-record io TRACE
- * NRANKS): on every rank the exact sequence of records, and each MPI-IO
- * record's fields (docs/trace-format.md "MPI-IO records"): one file id for
- * every call on the file (both opens and the delete), the file's
- * communicator, offsets, whence, bytes from the statuses (0 at the end of
- * the file), requests completed by Wait as COMPLETION sub-records paired by
- * the reader. Nothing the MPI library's I/O layer calls internally may show
- * up: the sequence admits no other record. */
+ * NRANKS) or of its Fortran twin rec_io_f.f90 (... io TRACE NRANKS
+ * --fortran: every MPI-IO record and completion has AUGUR_F_FORTRAN): on every rank the exact
+ * sequence of records, and each MPI-IO record's fields (docs/trace-format.md "MPI-IO records"): one
+ * file id for every call on the file (both opens and the delete), the file's communicator, offsets,
+ * whence, bytes from the statuses (0 at the end of the file), requests completed by Wait as
+ * COMPLETION sub-records paired by the reader. Nothing the MPI library's I/O layer calls internally
+ * may show up: the sequence admits no other record. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,10 +98,13 @@ static void expected(wlist *l, uint32_t r, uint32_t n) {
 static const uint64_t comm_ids[] = {AUGUR_COMM_WORLD, AUGUR_COMM_SELF, AUGUR_COMM_NONE};
 
 /* One IO record against its expectation; *file: the file id seen first. */
+static int fortran; /* --fortran */
+
 static void check_record(uint32_t r, int i, const augur_event *e, const want *w, uint64_t *file) {
   const char *nm = augur_event_name(e->type);
   CHECK(e->peer == AUGUR_PEER_NONE, "rank %u #%d %s: peer %d", r, i, nm, e->peer);
-  CHECK(!(e->flags & AUGUR_F_FORTRAN), "rank %u #%d %s: Fortran flag", r, i, nm);
+  CHECK(!(e->flags & AUGUR_F_FORTRAN) == !fortran, "rank %u #%d %s: Fortran flag %s", r, i, nm,
+        fortran ? "missing" : "set");
   CHECK(e->callsite != 0, "rank %u #%d %s: no call site", r, i, nm);
   CHECK(e->comm == comm_ids[w->comm], "rank %u #%d %s: comm %#llx, expected %#llx", r, i, nm,
         (unsigned long long)e->comm, (unsigned long long)comm_ids[w->comm]);
@@ -142,6 +145,7 @@ static void check_wait(uint32_t r, int i, const augur_event *wait, const augur_e
         (unsigned long long)c->req, (unsigned long long)start->req);
   CHECK(!(c->flags & (AUGUR_F_UNMATCHED | AUGUR_F_SENDREQ | AUGUR_F_RECVREQ | AUGUR_F_COLLREQ)),
         "rank %u #%d: completion flags %#x", r, i, c->flags);
+  CHECK(!(c->flags & AUGUR_F_FORTRAN) == !fortran, "rank %u #%d: completion's Fortran flag", r, i);
   CHECK(c->comm == start->comm && c->hash == start->hash,
         "rank %u #%d: completion comm %#llx, file %#llx", r, i, (unsigned long long)c->comm,
         (unsigned long long)c->hash);
@@ -153,8 +157,9 @@ static void check_wait(uint32_t r, int i, const augur_event *wait, const augur_e
         (unsigned long long)c->bytes, (unsigned long long)c->bytes_recv);
 }
 
-int check_io(augur_trace *t, uint32_t n);
-int check_io(augur_trace *t, uint32_t n) {
+int check_io(augur_trace *t, uint32_t n, int argc, char **argv);
+int check_io(augur_trace *t, uint32_t n, int argc, char **argv) {
+  fortran = argc > 4 && strcmp(argv[4], "--fortran") == 0;
   uint64_t file = 0; /* the same on every rank */
   wlist *l = malloc(sizeof *l);
   augur_event *ev = malloc(1024 * sizeof *ev);

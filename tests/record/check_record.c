@@ -8,7 +8,7 @@
  *   augur-check-record noexit TRACE NRANKS
  *   augur-check-record more TRACE NRANKS [--hash]   (even NRANKS)
  *   augur-check-record recvbuf TRACE 2
- *   augur-check-record io TRACE NRANKS            (check_io.c)
+ *   augur-check-record io TRACE NRANKS [--fortran] (check_io.c)
  *
  * LINE is the source line of the AUGUR_MARK_EXSCAN call in rec_basic.c.
  * Prints every failed expectation; exit status 1 if any failed. */
@@ -954,7 +954,7 @@ static int check_recvbuf(augur_trace *t, uint32_t n) {
   return 0;
 }
 
-int check_io(augur_trace *t, uint32_t n); /* check_io.c */
+int check_io(augur_trace *t, uint32_t n, int argc, char **argv); /* check_io.c */
 int main(int argc, char **argv) {
   if (argc < 4) {
     fprintf(stderr,
@@ -985,7 +985,7 @@ int main(int argc, char **argv) {
   else if (strcmp(argv[1], "recvbuf") == 0)
     rc = check_recvbuf(t, n);
   else if (strcmp(argv[1], "io") == 0)
-    rc = check_io(t, n);
+    rc = check_io(t, n, argc, argv);
   else
     rc = 2;
   augur_trace_close(t);
