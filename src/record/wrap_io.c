@@ -1,10 +1,10 @@
 /* augur recorder — MPI-IO wrappers (MPI_File_*). Field meaning:
  * include/augur/mpiio.h and docs/trace-format.md "MPI-IO records".
  *
- * The MPI library's I/O layer (ROMIO in MPICH, OMPIO in Open MPI) calls MPI
- * functions of its own inside these calls (File_open duplicates the
- * communicator, collective I/O exchanges data): the nesting rule of rec.h
- * passes them through unrecorded, so only the application's calls appear. */
+ * The MPI library's I/O layer (ROMIO in MPICH, OMPIO in Open MPI) communicates
+ * inside these calls through internal or PMPI_ entries, not our MPI_ symbols
+ * (measured: docs/trace-format.md "MPI-IO records"); were it to call an MPI_
+ * function, the nesting rule of rec.h would pass it through unrecorded. */
 #include "augur/mpiio.h"
 #include "rec_io.h"
 #include "wrap.h"

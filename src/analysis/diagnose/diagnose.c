@@ -50,6 +50,7 @@ static int before(dx *d, const augur_event *ev) {
     return 0;
   }
   if (r->finalized) return 0;
+  if (augur_event_is_io(ev->type)) d->io_calls++, d->io_ns += ev->t_end - ev->t_start;
   if (!r->started) { /* no MPI_Init recorded: the window opens at the first call */
     r->started = 1;
     r->win_start = r->last_end = r->cp_t = ev->t_start > d->t_ready ? ev->t_start : d->t_ready;

@@ -817,6 +817,14 @@ static int notes(fin *F) {
     rc |= dx_note(o, dx_strdup_printf("no payload fingerprints: for blocked senders and multiple "
                                       "output the data cases (same, modified, independent, "
                                       "different) cannot be decided; record with --payload-hash"));
+  if (d->io_calls)
+    rc |= dx_note(o, dx_strdup_printf("%llu MPI-IO calls, %.6f s (%.1f %% of process-time): file "
+                                      "I/O is not diagnosed; its time counts as time in MPI "
+                                      "(augur report shows it per rank, file and call site)",
+                                      (unsigned long long)d->io_calls, (double)d->io_ns * NS,
+                                      o->process_seconds > 0
+                                          ? 100.0 * (double)d->io_ns * NS / o->process_seconds
+                                          : 0.0));
   if (!o->has_counters)
     rc |= dx_note(o, dx_strdup_printf("no hardware counters: imbalance is measured in time, so "
                                       "more work cannot be told from slower execution"));

@@ -170,6 +170,7 @@ typedef struct dx {
   dx_isends *isends;
   augur_error *err;
   int has_hashes;
+  uint64_t io_calls, io_ns; /* MPI-IO calls (not analysed: a note says so) and their time */
   uint64_t eager_limit_opt;
   uint64_t eager_max, rendezvous_min;
   /* active-process timeline */

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""augur report's MPI-IO section on a trace of tests/record/rec_io.c.
+"""augur report's MPI-IO section, and diagnose's note that it does not
+diagnose file I/O, on a trace of tests/record/rec_io.c.
 
-usage: report_io.py AUGUR TRACE NRANKS
+usage: io_analyses.py AUGUR TRACE NRANKS
 
 Exact figures from what rec_io.c does on each rank: 14 blocks of 64 bytes
 written, 15 read (one more through the second open), one file (both opens and
 the delete have one id) used by every rank, I/O calls = its MPI_File_* calls
 plus the 10 MPI_Wait calls that completed I/O requests (rank 0 also deletes the
-file). The text output has the section; a rank's figures sum to the total."""
+file). The text output has the section; a rank's figures sum to the total.
+diagnose says, text and JSON, how many MPI-IO calls it did not analyse."""
 import json
 import subprocess
 import sys
@@ -53,6 +55,15 @@ check(sum(s["bytes_written"] for s in sites) == io.get("bytes_written"), "sites'
 text = subprocess.run([augur, "report", trace], check=True, capture_output=True,
                       text=True).stdout
 check("\nMPI-IO (" in text and "  all ranks " in text, "text: no MPI-IO section")
+io_calls = n * 56 + 1  # every rank's MPI_File_* calls and rank 0's delete
+dx = json.loads(subprocess.run([augur, "diagnose", trace, "--json"], check=True,
+                               capture_output=True, text=True).stdout)
+notes = [x for x in dx.get("notes", []) if "MPI-IO calls" in x]
+check(len(notes) == 1 and notes[0].startswith(f"{io_calls} MPI-IO calls,"),
+      f"diagnose --json notes: {notes}")
+text = subprocess.run([augur, "diagnose", trace], check=True, capture_output=True,
+                      text=True).stdout
+check(f"note: {io_calls} MPI-IO calls, " in text, "diagnose text: no MPI-IO note")
 for f in fails:
     print("FAIL:", f)
 print("ok" if not fails else f"{len(fails)} check(s) failed")
