@@ -24,6 +24,7 @@ static pthread_mutex_t io_lock = PTHREAD_MUTEX_INITIALIZER;
 static aug_u64map io_handles; /* handle -> index + 1 in io_files (0: closed) */
 static io_file *io_files;
 static size_t io_nfiles, io_cap;
+static aug_u64map io_named; /* ids whose name this rank defined */
 
 static uint64_t handle_key(MPI_File fh) {
   uint64_t k = 0;
@@ -37,9 +38,27 @@ uint64_t aug_io_name_id(const char *name) {
   return id ? id : 1;
 }
 
+/* Queues the definition of ID's name, once per rank (docs/trace-format.md: definition tag 5). */
+static void define_name(uint64_t id, const char *name) {
+  int fresh = 0;
+  pthread_mutex_lock(&io_lock);
+  uint32_t *v = aug_u64map_slot(&io_named, id, &fresh);
+  pthread_mutex_unlock(&io_lock);
+  if (!v || !fresh) return;
+  augur_file_def def = {id, (char *)name};
+  pthread_mutex_lock(&aug_lock);
+  if (aug_writer) {
+    augur_error err;
+    if (augur_writer_def_file(aug_writer, &def, &err) != AUGUR_OK)
+      aug_rec_fail("file definition", err.msg);
+  }
+  pthread_mutex_unlock(&aug_lock);
+}
+
 void aug_io_deleted(augur_event *ev, const char *name) {
   ev->hash = aug_io_name_id(name);
   ev->peer = AUGUR_PEER_NONE;
+  if (ev->hash) define_name(ev->hash, name);
 }
 
 void aug_io_opened(augur_event *ev, const char *name, MPI_Comm comm, MPI_File fh) {

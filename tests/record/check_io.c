@@ -200,7 +200,15 @@ int check_io(augur_trace *t, uint32_t n, int argc, char **argv) {
     }
     CHECK(k == l->n, "rank %u: %d records matched of %d expected", r, k, l->n);
   }
+  /* the name, defined by the ranks that opened or deleted it */
+  const char *name = augur_trace_file_name(t, file);
+  const char *prefix = fortran ? "/tmp/augur-rec-io-f-" : "/tmp/augur-rec-io-";
+  size_t len = name ? strlen(name) : 0;
+  CHECK(name && !strncmp(name, prefix, strlen(prefix)) && len > 4 &&
+            !strcmp(name + len - 4, ".dat"),
+        "file %#llx is named %s, expected %s<pid>.dat", (unsigned long long)file,
+        name ? name : "(undefined)", prefix);
   free(l);
   free(ev);
-  return 0;
+  return failures ? 1 : 0; /* check.h's counter is this file's own */
 }

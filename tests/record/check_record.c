@@ -954,7 +954,8 @@ static int check_recvbuf(augur_trace *t, uint32_t n) {
   return 0;
 }
 
-int check_io(augur_trace *t, uint32_t n, int argc, char **argv); /* check_io.c */
+/* check_io.c: 0, 1 when a check failed (its own `failures`), 2 on bad arguments */
+int check_io(augur_trace *t, uint32_t n, int argc, char **argv);
 int main(int argc, char **argv) {
   if (argc < 4) {
     fprintf(stderr,
@@ -985,7 +986,7 @@ int main(int argc, char **argv) {
   else if (strcmp(argv[1], "recvbuf") == 0)
     rc = check_recvbuf(t, n);
   else if (strcmp(argv[1], "io") == 0)
-    rc = check_io(t, n, argc, argv);
+    failures += rc = check_io(t, n, argc, argv); /* 1: its checks failed */
   else
     rc = 2;
   augur_trace_close(t);

@@ -34,6 +34,8 @@ check(io.get("bytes_read") == n * 15 * BLK, f"bytes_read {io.get('bytes_read')}"
 check(io.get("files_total") == 1, f"files_total {io.get('files_total')}")
 files = io.get("files", [{}])
 check(files and files[0].get("ranks") == n, f"file used by {files[0].get('ranks')} ranks")
+check(files and str(files[0].get("name")).startswith("/tmp/augur-rec-io-"),
+      f"file name {files[0].get('name')}")
 check(0 < io.get("wait_ns", 0) < io.get("time_ns", 0), "wait_ns not inside time_ns")
 ranks = io.get("ranks", [])
 check(len(ranks) == n, f"{len(ranks)} ranks")

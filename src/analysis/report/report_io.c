@@ -183,7 +183,14 @@ void aug_report_io_text(FILE *f, const augur_report *r, augur_trace *t, int top)
           "bandwidth", "ranks");
   for (size_t i = 0; i < nf; i++) {
     char label[32], tail[32];
-    snprintf(label, sizeof label, "%016llx", (unsigned long long)p->files[i].key);
+    const char *name = augur_trace_file_name(t, p->files[i].key);
+    size_t len = name ? strlen(name) : 0;
+    if (!name) /* not defined by the trace: the id */
+      snprintf(label, sizeof label, "%016llx", (unsigned long long)p->files[i].key);
+    else if (len <= 24)
+      snprintf(label, sizeof label, "%s", name);
+    else /* the end of the path says most */
+      snprintf(label, sizeof label, "...%s", name + len - 21);
     snprintf(tail, sizeof tail, "  %u", p->files[i].ranks);
     print_row(f, label, &p->files[i], tail);
   }
@@ -237,6 +244,7 @@ json_t *aug_report_io_json(const augur_report *r, augur_trace *t, int top) {
     /* 64-bit ids exceed JSON's exact integers: a hex string */
     snprintf(id, sizeof id, "%016llx", (unsigned long long)p->files[i].key);
     json_object_set_new(x, "file", json_string(id));
+    json_object_set_new(x, "name", augur_json_text(augur_trace_file_name(t, p->files[i].key)));
     json_object_set_new(x, "ranks", u64(p->files[i].ranks));
     json_array_append_new(files, row_json(x, &p->files[i]));
   }
