@@ -9,7 +9,8 @@ written, 15 read (one more through the second open), one file (both opens and
 the delete have one id) used by every rank, I/O calls = its MPI_File_* calls
 plus the 10 MPI_Wait calls that completed I/O requests (rank 0 also deletes the
 file). The text output has the section; a rank's figures sum to the total.
-diagnose says, text and JSON, how many MPI-IO calls it did not analyse."""
+diagnose says, text and JSON, how many MPI-IO calls it did not analyse. The
+Paraver export names the MPI-IO types."""
 import json
 import subprocess
 import sys
@@ -66,6 +67,17 @@ check(len(notes) == 1 and notes[0].startswith(f"{io_calls} MPI-IO calls,"),
 text = subprocess.run([augur, "diagnose", trace], check=True, capture_output=True,
                       text=True).stdout
 check(f"note: {io_calls} MPI-IO calls, " in text, "diagnose text: no MPI-IO note")
+# the Paraver export names the MPI-IO types of a trace that has them (and only then: a
+# trace without them keeps its .pcf, tests/compare/outputs.sh)
+import os
+import tempfile
+with tempfile.TemporaryDirectory() as tmp:
+    out = os.path.join(tmp, "t")
+    subprocess.run([augur, "export", trace, "-f", "paraver", "-o", out], check=True,
+                   capture_output=True)
+    pcf = open(out + ".pcf").read()
+    check("   MPI_File_write_at_all\n" in pcf and "   MPI_File_open\n" in pcf,
+          "paraver .pcf: no MPI_File_* names")
 for f in fails:
     print("FAIL:", f)
 print("ok" if not fails else f"{len(fails)} check(s) failed")
