@@ -49,6 +49,14 @@ typedef struct augur_comm_def {
   int32_t periods[AUGUR_MAX_DIMS];
 } augur_comm_def;
 
+/* A file of MPI-IO records (format minor 5; docs/trace-format.md "MPI-IO
+ * records"): its id (the records' `hash`) and the name as the application
+ * gave it to MPI_File_open / MPI_File_delete. */
+typedef struct augur_file_def {
+  uint64_t id;
+  char *name;
+} augur_file_def;
+
 /* A code module (executable or shared object) seen at a call site. */
 typedef struct augur_module_def {
   uint32_t id;

@@ -54,6 +54,8 @@ enum augur_dx_pattern {
   AUGUR_DX_SLOW_COMMUNICATION, /* "slow_communication" */
   AUGUR_DX_COLLECTIVE_VOLUME,  /* "collective_volume" */
   AUGUR_DX_POLLING,            /* "polling" */
+  AUGUR_DX_IO_SERIALISED,      /* "io_serialised": the last rank at a collective was late
+                                  from MPI-IO (docs/diagnose.md) */
   /* OpenMP (docs/diagnose.md "OpenMP patterns"): lost thread-time */
   AUGUR_DX_OMP_LOAD_IMBALANCE, /* "omp_load_imbalance" */
   AUGUR_DX_OMP_CRITICAL,       /* "omp_critical_contention" */

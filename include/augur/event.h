@@ -102,8 +102,28 @@ extern "C" {
  * 128..175 MPI-IO, 176..215 one-sided (RMA), 216..239 neighbourhood
  * collectives and process management, 240..254 reserved. 127 and 255 are
  * never types. Each family's list follows; values are on-disk: append only. */
-/* MPI-IO (128..175): docs/trace-format.md "MPI-IO records". */
-#define AUGUR_IO_EVENT_TYPES(X)
+/* MPI-IO (128..175): docs/trace-format.md "MPI-IO records"; classes in
+ * include/augur/io.h. 171..175 are free. */
+/* clang-format off */
+#define AUGUR_IO_EVENT_TYPES(X)                                                                     \
+  X(FILE_OPEN, 128) X(FILE_CLOSE, 129) X(FILE_DELETE, 130) X(FILE_SET_SIZE, 131)                   \
+  X(FILE_PREALLOCATE, 132) X(FILE_SYNC, 133) X(FILE_SET_VIEW, 134) X(FILE_SEEK, 135)               \
+  X(FILE_SEEK_SHARED, 136)                                                                         \
+  /* blocking data access: read, write alternate */                                                \
+  X(FILE_READ, 137) X(FILE_WRITE, 138) X(FILE_READ_ALL, 139) X(FILE_WRITE_ALL, 140)                \
+  X(FILE_READ_AT, 141) X(FILE_WRITE_AT, 142) X(FILE_READ_AT_ALL, 143) X(FILE_WRITE_AT_ALL, 144)    \
+  X(FILE_READ_SHARED, 145) X(FILE_WRITE_SHARED, 146) X(FILE_READ_ORDERED, 147)                     \
+  X(FILE_WRITE_ORDERED, 148)                                                                       \
+  /* nonblocking */                                                                                \
+  X(FILE_IREAD, 149) X(FILE_IWRITE, 150) X(FILE_IREAD_AT, 151) X(FILE_IWRITE_AT, 152)              \
+  X(FILE_IREAD_ALL, 153) X(FILE_IWRITE_ALL, 154) X(FILE_IREAD_AT_ALL, 155)                         \
+  X(FILE_IWRITE_AT_ALL, 156) X(FILE_IREAD_SHARED, 157) X(FILE_IWRITE_SHARED, 158)                  \
+  /* split collectives */                                                                          \
+  X(FILE_READ_ALL_BEGIN, 159) X(FILE_READ_ALL_END, 160) X(FILE_WRITE_ALL_BEGIN, 161)               \
+  X(FILE_WRITE_ALL_END, 162) X(FILE_READ_AT_ALL_BEGIN, 163) X(FILE_READ_AT_ALL_END, 164)           \
+  X(FILE_WRITE_AT_ALL_BEGIN, 165) X(FILE_WRITE_AT_ALL_END, 166) X(FILE_READ_ORDERED_BEGIN, 167)    \
+  X(FILE_READ_ORDERED_END, 168) X(FILE_WRITE_ORDERED_BEGIN, 169) X(FILE_WRITE_ORDERED_END, 170)
+/* clang-format on */
 /* One-sided (176..215): docs/trace-format.md "One-sided records". */
 #define AUGUR_RMA_EVENT_TYPES(X)
 /* Neighbourhood collectives, process management (216..239). */

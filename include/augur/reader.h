@@ -122,6 +122,9 @@ AUGUR_API const augur_comm_def *augur_trace_comm(const augur_trace *t,
 AUGUR_API size_t augur_trace_ncallsites(const augur_trace *t); /* global ids are 1..n */
 AUGUR_API const augur_callsite_def *augur_trace_callsite(const augur_trace *t, uint32_t id);
 AUGUR_API const augur_module_def *augur_trace_module(const augur_trace *t, uint32_t id);
+/* The name of an MPI-IO file id (augur/mpiio.h), valid while T is open; NULL if the trace
+ * does not define it (recorders before format minor 5 did not). */
+AUGUR_API const char *augur_trace_file_name(const augur_trace *t, uint64_t id);
 /* Resolves a call site to function, file and line with libdw (cached). Fields
  * are NULL/0 when the module has no debug info or no longer exists. */
 AUGUR_API int augur_trace_resolve(augur_trace *t, uint32_t callsite, augur_srcloc *out);

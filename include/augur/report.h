@@ -112,6 +112,7 @@ typedef struct augur_report {
 
   /* First error met while streaming (a damaged block), or "" */
   char error[AUGUR_ERROR_MSG_MAX];
+  struct augur_report_io *io; /* MPI-IO (augur/report_io.h); NULL: the trace has none */
 } augur_report;
 
 /* Called after each rank (and every ~1M events) so a CLI can show progress. */

@@ -54,6 +54,7 @@ AUGUR_API int augur_writer_def_module(augur_writer *w, const augur_module_def *d
                                       augur_error *err);
 AUGUR_API int augur_writer_def_callsite(augur_writer *w, const augur_callsite_def *def,
                                         augur_error *err);
+AUGUR_API int augur_writer_def_file(augur_writer *w, const augur_file_def *def, augur_error *err);
 
 /* Encodes n events of one thread (in that thread's order) as one event block
  * and writes it (with any pending definitions first). Events must already

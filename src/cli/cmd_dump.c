@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "augur/mpiio.h"
 #include "augur/report.h"
 #include "cli.h"
 
@@ -79,6 +80,8 @@ static void print_event(augur_trace *t, const augur_event *ev, uint32_t nctr) {
     }
     printf("]");
   }
+  if (augur_event_is_io(ev->type) || augur_io_is_completion(ev)) /* docs/trace-format.md */
+    augur_io_describe(stdout, ev);
   putchar('\n');
 }
 

@@ -165,7 +165,8 @@ typedef struct paraver {
   uint64_t records;
   uint64_t *last_end; /* per rank: end of the previous call, UINT64_MAX before the first */
   uint64_t ftime;
-  int hybrid; /* OpenMP records: a Paraver thread per recorder thread */
+  int hybrid;                            /* OpenMP records: a Paraver thread per recorder thread */
+  uint8_t seen_high[AUGUR_EV_MAX - 128]; /* types >= 128 (MPI-IO, RMA, ...) in the trace */
 } paraver;
 
 static int item_cmp(const void *a, const void *b) {
@@ -258,8 +259,10 @@ static void thread_state(void *arg, uint32_t rank, uint32_t thread, unsigned sta
   if (t1 > p->ftime) p->ftime = t1;
 }
 
-static int write_pcf(augur_trace *t, int hybrid, const char *path, uint64_t *bytes,
-                     augur_error *err) {
+/* seen_high: which types >= 128 the trace holds; only those are named, so a trace
+ * without them gets the .pcf it got before those types existed. */
+static int write_pcf(augur_trace *t, int hybrid, const uint8_t *seen_high, const char *path,
+                     uint64_t *bytes, augur_error *err) {
   exu_out o;
   int rc = exu_out_open(&o, path, err);
   if (rc != AUGUR_OK) return rc;
@@ -281,7 +284,8 @@ static int write_pcf(augur_trace *t, int hybrid, const char *path, uint64_t *byt
   exu_out_printf(&o, "\n\nEVENT_TYPE\n0    %d    MPI call\nVALUES\n0   End\n", PRV_EV_CALL);
   for (unsigned ty = 1; ty < AUGUR_EV_MAX; ty++) {
     const char *name = augur_event_name(ty);
-    if (strcmp(name, "?") != 0 && !augur_event_is_sub(ty) && !augur_event_is_omp(ty))
+    if (strcmp(name, "?") != 0 && !augur_event_is_sub(ty) && !augur_event_is_omp(ty) &&
+        (ty < 128 || seen_high[ty - 128]))
       exu_out_printf(&o, "%u   %s\n", ty, name);
   }
   exu_out_printf(&o, "\n\nEVENT_TYPE\n0    %d    MPI call site\nVALUES\n0   Unknown\n",
@@ -448,6 +452,7 @@ int augur_export_paraver(augur_trace *t, const char *out, const augur_export_opt
     exu_progress(o, events, total);
     if (p.hybrid && (rc = exu_threads_add(&th, &ev, err)) != AUGUR_OK) break;
     if (augur_event_is_omp(ev.type)) continue;
+    if (ev.type >= 128 && ev.type < AUGUR_EV_MAX) p.seen_high[ev.type - 128] = 1;
     if (!augur_event_is_sub(ev.type) && ev.rank < n) call(&p, &ev);
     if ((rc = augur_match_feed(m, &ev, err)) != AUGUR_OK) break;
   }
@@ -460,7 +465,7 @@ int augur_export_paraver(augur_trace *t, const char *out, const augur_export_opt
   }
   if ((rc = exu_out_close(&p.body, err)) != AUGUR_OK) goto done;
   if ((rc = write_prv(t, p.hybrid, prv, tmp, &p, &bytes, err)) != AUGUR_OK) goto done;
-  if ((rc = write_pcf(t, p.hybrid, pcf, &bytes, err)) != AUGUR_OK) goto done;
+  if ((rc = write_pcf(t, p.hybrid, p.seen_high, pcf, &bytes, err)) != AUGUR_OK) goto done;
   rc = write_row(t, p.hybrid, row, &bytes, err);
 done:
   if (p.body.f) exu_out_close(&p.body, NULL);

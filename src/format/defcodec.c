@@ -96,6 +96,18 @@ nomem:
   return AUGUR_E_NOMEM;
 }
 
+int aug_def_put_file(aug_buf *b, const augur_file_def *d) {
+  aug_buf s = {0};
+  PUT(aug_buf_varint(&s, d->id));
+  PUT(aug_buf_string(&s, d->name));
+  int rc = put_record(b, AUG_DEF_FILE, &s);
+  aug_buf_free(&s);
+  return rc;
+nomem:
+  aug_buf_free(&s);
+  return AUGUR_E_NOMEM;
+}
+
 int aug_def_put_callsite(aug_buf *b, const augur_callsite_def *d) {
   aug_buf s = {0};
   PUT(aug_buf_varint(&s, d->id));
@@ -278,6 +290,20 @@ int aug_def_get_module(const uint8_t *body, size_t len, augur_module_def *d, con
     *why = oom ? "out of memory" : "malformed module definition";
     free(d->path);
     d->path = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+int aug_def_get_file(const uint8_t *body, size_t len, augur_file_def *d, const char **why) {
+  cur c = {body, body + len, 0};
+  int oom = 0;
+  d->id = u64(&c);
+  d->name = str(&c, &oom);
+  if (c.bad || !d->name) {
+    *why = oom ? "out of memory" : "malformed file definition";
+    free(d->name);
+    d->name = NULL;
     return -1;
   }
   return 0;

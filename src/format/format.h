@@ -125,11 +125,13 @@ int aug_ev_decode_some(aug_evdec *d, augur_event *out, uint32_t max, uint32_t *g
 #define AUG_DEF_COMM     2
 #define AUG_DEF_MODULE   3
 #define AUG_DEF_CALLSITE 4
+#define AUG_DEF_FILE     5 /* MPI-IO file names (minor 5) */
 
 int aug_def_put_rank(aug_buf *b, const augur_rank_def *d);
 int aug_def_put_comm(aug_buf *b, const augur_comm_def *d);
 int aug_def_put_module(aug_buf *b, const augur_module_def *d);
 int aug_def_put_callsite(aug_buf *b, const augur_callsite_def *d);
+int aug_def_put_file(aug_buf *b, const augur_file_def *d);
 
 /* Splits the next record off [*p, end). Returns 1 with tag/body, 0 at end,
  * -1 if the record header or length is bad. */
@@ -141,6 +143,7 @@ int aug_def_get_rank(const uint8_t *body, size_t len, augur_rank_def *d, const c
 int aug_def_get_comm(const uint8_t *body, size_t len, augur_comm_def *d, const char **why);
 int aug_def_get_module(const uint8_t *body, size_t len, augur_module_def *d, const char **why);
 int aug_def_get_callsite(const uint8_t *body, size_t len, augur_callsite_def *d, const char **why);
+int aug_def_get_file(const uint8_t *body, size_t len, augur_file_def *d, const char **why);
 void aug_rank_def_free(augur_rank_def *d);
 void aug_comm_def_free(augur_comm_def *d);
 /* Deep copies; 0 or -1 (out of memory). */

@@ -191,6 +191,9 @@ static int put_module(aug_buf *b, const void *d) {
 static int put_callsite(aug_buf *b, const void *d) {
   return aug_def_put_callsite(b, d);
 }
+static int put_file(aug_buf *b, const void *d) {
+  return aug_def_put_file(b, d);
+}
 
 int augur_writer_def_rank(augur_writer *w, const augur_rank_def *def, augur_error *err) {
   return queue_def(w, put_rank, def, err);
@@ -203,6 +206,9 @@ int augur_writer_def_module(augur_writer *w, const augur_module_def *def, augur_
 }
 int augur_writer_def_callsite(augur_writer *w, const augur_callsite_def *def, augur_error *err) {
   return queue_def(w, put_callsite, def, err);
+}
+int augur_writer_def_file(augur_writer *w, const augur_file_def *def, augur_error *err) {
+  return queue_def(w, put_file, def, err);
 }
 
 static int is_sub(unsigned t) {

@@ -360,6 +360,8 @@ static int apply_defs(augur_trace *t, aug_rank *r, const uint8_t *p, size_t len,
       } else if (pass == 0 && tag == AUG_DEF_MODULE) {
         augur_module_def d;
         if (aug_def_get_module(body, blen, &d, why) || merge_module(t, r, &d, why)) return -1;
+      } else if (pass == 0 && tag == AUG_DEF_FILE) {
+        if (aug_merge_file(t, body, blen, why)) return -1;
       } else if (pass == 1 && tag == AUG_DEF_CALLSITE) {
         augur_callsite_def d;
         if (aug_def_get_callsite(body, blen, &d, why) || merge_callsite(t, r, &d, why)) return -1;
@@ -720,6 +722,7 @@ void augur_trace_close(augur_trace *t) {
   aug_u64map_free(&t->comm_ix);
   aug_u64map_free(&t->module_ix);
   aug_u64map_free(&t->callsite_ix);
+  aug_files_free(t);
   aug_resolver_free(t->res);
   augur_trace_info *in = &t->info;
   for (int i = 0; in->argv && i < in->argc; i++)

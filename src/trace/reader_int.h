@@ -59,9 +59,17 @@ struct augur_trace {
   augur_callsite_def *callsites; /* global id = index + 1 */
   size_t ncallsites, capcallsites;
   aug_u64map callsite_ix; /* xxh3(module, offset) -> global id */
+  augur_file_def *files;  /* MPI-IO file names (reader_io.c) */
+  size_t nfiles, capfiles;
+  aug_u64map file_ix; /* file id -> index */
   int64_t shift;
   aug_resolver *res;
 };
+
+/* MPI-IO file names (reader_io.c): one definition body of tag AUG_DEF_FILE;
+ * the first name of an id stays. 0, or -1 with *why. */
+int aug_merge_file(augur_trace *t, const uint8_t *body, size_t len, const char **why);
+void aug_files_free(augur_trace *t);
 
 /* Global time of a rank's local time. */
 static inline uint64_t aug_global_ns(const aug_rank *r, int64_t shift, uint64_t local) {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "augur/mpiio.h"
 #include "check.h"
 #include "grow.h"
 #include "hugealloc.h"
@@ -36,6 +37,7 @@ enum {
   C_PERSIST = 1 << 6,    /* *_INIT: the request is persistent */
   C_FREE = 1 << 7,       /* REQUEST_FREE */
   C_COMPLETION = 1 << 8, /* COMPLETION sub-record */
+  C_IIO = 1 << 9,        /* starts an MPI-IO request (File_iread*, File_iwrite*) */
 };
 
 static unsigned classify(unsigned t) {
@@ -52,6 +54,7 @@ static unsigned classify(unsigned t) {
   if (t == AUGUR_EV_RECV_INIT) k |= C_IRECV | C_PERSIST;
   if (t == AUGUR_EV_REQUEST_FREE) k |= C_FREE;
   if (t == AUGUR_EV_COMPLETION) k |= C_COMPLETION;
+  if (augur_io_is_nonblocking(t)) k |= C_IIO;
   return k;
 }
 
@@ -453,18 +456,21 @@ static inline int finish(augur_stream *s, augur_event *ev) {
     if (!comm) ev->comm = comm = s->parent_comm;
     ev->peer = peer = to_world(s, comm, peer, inter || s->parent_inter);
   }
-  if ((k & (C_ISEND | C_IRECV | C_ICOLL)) && src->req) {
+  if ((k & (C_ISEND | C_IRECV | C_ICOLL | C_IIO)) && src->req) {
     int fresh;
     req_ent *x = req_slot(&s->rq, src->req, &fresh);
     if (!x) goto oom;
+    /* an MPI-IO request keeps its file id in bytes and whether it reads in tag */
     req_ent info = {.comm = comm,
-                    .bytes = src->bytes,
+                    .bytes = k & C_IIO ? src->hash : src->bytes,
                     .bytes_recv = src->bytes_recv,
                     .peer = peer,
-                    .tag = src->tag,
+                    .tag = k & C_IIO ? augur_io_is_read(src->type) : src->tag,
+                    /* an MPI-IO request has none of the three */
                     .flags = (uint16_t)((k & C_ISEND   ? AUGUR_F_SENDREQ
                                          : k & C_IRECV ? AUGUR_F_RECVREQ
-                                                       : AUGUR_F_COLLREQ) |
+                                         : k & C_ICOLL ? AUGUR_F_COLLREQ
+                                                       : 0) |
                                         (k & C_PERSIST ? AUGUR_F_PERSISTENT : 0) |
                                         (inter ? AUGUR_F_INTER : 0))};
     if (!fresh && !(k & C_PERSIST) && !(x->flags & AUGUR_F_PERSISTENT)) {
@@ -493,6 +499,14 @@ static inline int finish(augur_stream *s, augur_event *ev) {
     ev->flags = (uint16_t)(src->flags | x->flags);
     if (x->flags & AUGUR_F_RECVREQ) {
       ev->peer = to_world(s, x->comm, peer, (x->flags & AUGUR_F_INTER) != 0);
+    } else if (!(x->flags & (AUGUR_F_SENDREQ | AUGUR_F_COLLREQ))) {
+      /* MPI-IO (docs/trace-format.md "MPI-IO records"): the file id, and the
+       * status's count as the bytes read (iread*) or written (iwrite*) */
+      ev->peer = AUGUR_PEER_NONE;
+      ev->tag = AUGUR_TAG_NONE;
+      ev->hash = x->bytes;
+      ev->bytes = x->tag ? 0 : src->bytes_recv;
+      ev->bytes_recv = x->tag ? src->bytes_recv : 0;
     } else {
       ev->peer = x->peer;
       ev->tag = x->tag;

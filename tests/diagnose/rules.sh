@@ -213,6 +213,36 @@ assert "Scatter" not in txt and "MPI_Bcast" not in txt, txt
 PY
   done
   ;;
+io)
+  # io_serialised (apps/pg_io_serial.c): rank 0 writes and syncs everybody's
+  # blocks while the others wait at the barrier; the same through the shared
+  # file pointer (--shared); collective I/O (--off) is not it. Varied: ranks
+  # 2-4, blocks 1-8 MiB, compute 2-20 ms per iteration.
+  line=$(($(grep -n '@augur:pg_io_serial.barrier' "$(dirname "$0")/../../apps/pg_io_serial.c" |
+    cut -d: -f1) + 1))
+  i=0
+  for cfg in "4 -n 6 -s 4096 -b 2000" "2 -n 6 -s 1024 -b 20000" "3 -n 5 -s 8192 -b 5000" \
+    "4 -n 6 -s 2048 --shared"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    run io$i pg_io_serial $cfg || continue
+    LINE=$line SHARED=$(case "$cfg" in *--shared*) echo 1 ;; *) echo 0 ;; esac) check io$i <<'PY'
+import os
+f = fs("io_serialised")
+assert f and ids()[0] == "io_serialised", ids()
+f = f[0]
+assert f["callsites"][0]["line"] == int(os.environ["LINE"]), f["callsites"][0]
+if os.environ["SHARED"] == "0":
+    assert 0 not in f["ranks"], f["ranks"]  # rank 0 writes, the others wait
+assert "collective I/O" in f["recommendation"], f["recommendation"]
+assert "MPI-IO calls" in f["cause"], f["cause"]
+PY
+  done
+  run io_off pg_io_serial 4 -n 6 -s 4096 -b 2000 --off &&
+    check io_off <<'PY'
+assert not fs("io_serialised"), ids()
+PY
+  ;;
 *)
   fail "unknown CASE '$CASE'"
   ;;

@@ -8,6 +8,7 @@
  *   augur-check-record noexit TRACE NRANKS
  *   augur-check-record more TRACE NRANKS [--hash]   (even NRANKS)
  *   augur-check-record recvbuf TRACE 2
+ *   augur-check-record io TRACE NRANKS [--fortran] (check_io.c)
  *
  * LINE is the source line of the AUGUR_MARK_EXSCAN call in rec_basic.c.
  * Prints every failed expectation; exit status 1 if any failed. */
@@ -953,6 +954,8 @@ static int check_recvbuf(augur_trace *t, uint32_t n) {
   return 0;
 }
 
+/* check_io.c: 0, 1 when a check failed (its own `failures`), 2 on bad arguments */
+int check_io(augur_trace *t, uint32_t n, int argc, char **argv);
 int main(int argc, char **argv) {
   if (argc < 4) {
     fprintf(stderr,
@@ -982,6 +985,8 @@ int main(int argc, char **argv) {
     rc = check_more(t, n, argc, argv);
   else if (strcmp(argv[1], "recvbuf") == 0)
     rc = check_recvbuf(t, n);
+  else if (strcmp(argv[1], "io") == 0)
+    failures += rc = check_io(t, n, argc, argv); /* 1: its checks failed */
   else
     rc = 2;
   augur_trace_close(t);

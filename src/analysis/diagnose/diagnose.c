@@ -50,6 +50,7 @@ static int before(dx *d, const augur_event *ev) {
     return 0;
   }
   if (r->finalized) return 0;
+  if (augur_event_is_io(ev->type)) d->io_calls++, d->io_ns += ev->t_end - ev->t_start;
   if (!r->started) { /* no MPI_Init recorded: the window opens at the first call */
     r->started = 1;
     r->win_start = r->last_end = r->cp_t = ev->t_start > d->t_ready ? ev->t_start : d->t_ready;
@@ -86,6 +87,8 @@ static void after(dx *d, const augur_event *ev) {
    * when its last member arrives) */
   if (!r->finalized && !augur_event_is_collective(ev->type) && ev->t_end > ev->t_start)
     r->seg.mpi_ns += ev->t_end - ev->t_start;
+  if (!r->finalized && dx_io_serial(d, ev) && ev->t_end > ev->t_start)
+    r->seg.io_ns += ev->t_end - ev->t_start;
   if (!r->finalized && ev->t_end > r->last_end) r->last_end = ev->t_end;
   r->in_call_until = ev->t_end;
   if (!r->finalized) cp_advance(d, ev->rank, ev->callsite, ev->t_end, 1);

@@ -68,6 +68,7 @@ typedef struct dx_group {
   uint64_t excess_compute_ns; /* load imbalance / late arrival: late rank's extra compute */
   uint64_t excess_wait_ns;    /* ... its extra waiting */
   uint64_t excess_mpi_ns;     /* ... its extra time in MPI calls that are not waits */
+  uint64_t excess_io_ns;      /* ... of which in MPI-IO calls */
   uint64_t lateness_ns;       /* ... summed lateness of the last arrivals */
   uint64_t chain_ns;          /* blocked sender: part of the waits the sender was blocked too */
   uint64_t bytes;             /* collective_volume: bytes moved (sent + received) */
@@ -103,6 +104,7 @@ typedef struct dx_seg {
   uint64_t wait_ns;
   uint64_t top_wait_ns;
   int32_t top_group;
+  uint64_t io_ns; /* part of mpi_ns in MPI-IO calls (io_serialised) */
 } dx_seg;
 
 typedef struct dx_snap {
@@ -170,6 +172,7 @@ typedef struct dx {
   dx_isends *isends;
   augur_error *err;
   int has_hashes;
+  uint64_t io_calls, io_ns; /* MPI-IO calls (not analysed: a note says so) and their time */
   uint64_t eager_limit_opt;
   uint64_t eager_max, rendezvous_min;
   /* active-process timeline */
@@ -215,6 +218,11 @@ int dx_on_coll(void *ctx, const augur_coll_instance *c);
  * (DX_POLL_GAP). Returns 1 when the gap before EV was charged as polling
  * (it is then no computation). */
 int dx_poll(dx *d, const augur_event *ev);
+/* io_serialised (docs/diagnose.md): an MPI-IO call whose time counts as one rank doing the
+ * program's I/O alone: independent calls (not collective, or on a one-rank communicator:
+ * a file of the rank's own) and the shared-pointer calls (_shared, _ordered), which MPI
+ * serialises. Collective I/O (every rank takes part) does not count. */
+int dx_io_serial(const dx *d, const augur_event *ev);
 /* Flushes a rank's held large transfer into slow_communication if alone. */
 void dx_flush_transfer(dx *d, dx_rank *r);
 /* Charges a wait state of RANK: counts the exact total, puts it in group G,

@@ -7,6 +7,7 @@
 
 #include "augur/event.h"
 #include "grow.h"
+#include "report_io.h"
 #include "u64map.h"
 
 /* Per (call type, call site) accumulator: the number of distinct pairs is
@@ -126,6 +127,10 @@ static int scan_rank(augur_trace *t, augur_report *r, uint32_t rank, call_acc *c
     rr->events++;
     r->events++;
     if (progress && (r->events & ((1u << 20) - 1)) == 0) progress(arg, rank, r->nranks, r->events);
+    if (aug_report_io_event(r, &ev, rank)) {
+      augur_stream_close(s);
+      return augur_fail(err, AUGUR_E_NOMEM, "report: out of memory (MPI-IO)");
+    }
     if (augur_event_is_sub(ev.type)) {
       if (is_persistent_send_completion(&ev)) count_message(r, &ev);
       if (parent) parent->recv += received_at_completion(&ev);
@@ -318,6 +323,7 @@ int augur_report_compute(augur_trace *t, augur_report **out, augur_report_progre
   r->wall_ns = r->t_last - r->t_first;
   load_balance(r);
   if (build_calls(r, calls, &sites) < 0) goto nomem;
+  if (aug_report_io_finish(r) < 0) goto nomem;
   free(calls);
   free(sites.slots);
   aug_u64map_free(&sites.index);
@@ -342,5 +348,6 @@ void augur_report_free(augur_report *r) {
   free(r->ranks);
   free(r->matrix_bytes);
   free(r->matrix_msgs);
+  aug_report_io_free(r);
   free(r);
 }

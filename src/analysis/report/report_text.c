@@ -5,6 +5,7 @@
 
 #include "augur/event.h"
 #include "augur/report.h"
+#include "report_io.h"
 
 #define MAX_RANK_ROWS 16 /* beyond this, show only the ranks that matter */
 
@@ -204,6 +205,7 @@ int augur_report_print_text(FILE *f, const augur_report *r, augur_trace *t, int 
   if (top < 1) top = 1;
   print_header(f, r, t);
   print_calls(f, r, t, top);
+  aug_report_io_text(f, r, t, top);
   print_ranks(f, r);
   print_balance(f, r);
   print_collectives(f, r);
