@@ -36,6 +36,7 @@ enum {
   C_PERSIST = 1 << 6,    /* *_INIT: the request is persistent */
   C_FREE = 1 << 7,       /* REQUEST_FREE */
   C_COMPLETION = 1 << 8, /* COMPLETION sub-record */
+  C_IRMA = 1 << 9,       /* RPUT, RGET, RACCUMULATE, RGET_ACCUMULATE: starts an RMA request */
 };
 
 static unsigned classify(unsigned t) {
@@ -52,6 +53,8 @@ static unsigned classify(unsigned t) {
   if (t == AUGUR_EV_RECV_INIT) k |= C_IRECV | C_PERSIST;
   if (t == AUGUR_EV_REQUEST_FREE) k |= C_FREE;
   if (t == AUGUR_EV_COMPLETION) k |= C_COMPLETION;
+  if (augur_event_is_rma(t)) k |= C_PEER; /* target rank in the window's group */
+  if (t >= AUGUR_EV_RPUT && t <= AUGUR_EV_RGET_ACCUMULATE) k |= C_IRMA;
   return k;
 }
 
@@ -453,7 +456,7 @@ static inline int finish(augur_stream *s, augur_event *ev) {
     if (!comm) ev->comm = comm = s->parent_comm;
     ev->peer = peer = to_world(s, comm, peer, inter || s->parent_inter);
   }
-  if ((k & (C_ISEND | C_IRECV | C_ICOLL)) && src->req) {
+  if ((k & (C_ISEND | C_IRECV | C_ICOLL | C_IRMA)) && src->req) {
     int fresh;
     req_ent *x = req_slot(&s->rq, src->req, &fresh);
     if (!x) goto oom;
@@ -464,6 +467,7 @@ static inline int finish(augur_stream *s, augur_event *ev) {
                     .tag = src->tag,
                     .flags = (uint16_t)((k & C_ISEND   ? AUGUR_F_SENDREQ
                                          : k & C_IRECV ? AUGUR_F_RECVREQ
+                                         : k & C_IRMA  ? 0 /* RMA: none of the three */
                                                        : AUGUR_F_COLLREQ) |
                                         (k & C_PERSIST ? AUGUR_F_PERSISTENT : 0) |
                                         (inter ? AUGUR_F_INTER : 0))};
@@ -497,8 +501,9 @@ static inline int finish(augur_stream *s, augur_event *ev) {
       ev->peer = x->peer;
       ev->tag = x->tag;
       ev->bytes = x->bytes;
-      /* a send's status count is undefined (MPICH leaves stale values) */
-      ev->bytes_recv = x->flags & AUGUR_F_COLLREQ ? x->bytes_recv : 0;
+      /* a send's status count is undefined (MPICH leaves stale values); an
+       * RMA request's completion keeps what its start fetched */
+      ev->bytes_recv = x->flags & AUGUR_F_SENDREQ ? 0 : x->bytes_recv;
     }
     if (!(x->flags & AUGUR_F_PERSISTENT)) req_pop(&s->rq, x);
   }
