@@ -985,7 +985,7 @@ int main(int argc, char **argv) {
   else if (strcmp(argv[1], "recvbuf") == 0)
     rc = check_recvbuf(t, n);
   else if (strcmp(argv[1], "rma") == 0)
-    rc = check_rma(t, n);
+    rc = check_rma(t, n, argc, argv);
   else
     rc = 2;
   augur_trace_close(t);

@@ -81,7 +81,7 @@ static void check_rma_group(augur_trace *t, uint32_t r, uint64_t id, int32_t wan
 /* One rank's records against rma_seq; wins[] gets its window ids (A..D),
  * rev the id of the reversed communicator (the Comm_split). */
 static void check_rma_rank(augur_trace *t, uint32_t r, uint32_t n, const evlist *l,
-                           uint64_t wins[4], uint64_t *rev) {
+                           uint64_t wins[4], uint64_t *rev, int fortran) {
   int32_t right = (int32_t)((r + 1) % n), left = (int32_t)((r + n - 1) % n);
   *rev = 0;
   size_t k = 0, npost = 0, nstart = 0;
@@ -131,6 +131,9 @@ static void check_rma_rank(augur_trace *t, uint32_t r, uint32_t n, const evlist 
                 c->req == e->req,
             "rank %u: %s not completed by the next MPI_Wait", r, augur_event_name(e->type));
     }
+    if (fortran && e->type != AUGUR_EV_COMPLETION)
+      CHECK(e->flags & AUGUR_F_FORTRAN, "rank %u: record %zu (%s) without F_FORTRAN", r, k,
+            augur_event_name(e->type));
     if (e->type == AUGUR_EV_COMPLETION)
       CHECK((e->flags &
              (AUGUR_F_SENDREQ | AUGUR_F_RECVREQ | AUGUR_F_COLLREQ | AUGUR_F_UNMATCHED)) == 0,
@@ -143,14 +146,16 @@ static void check_rma_rank(augur_trace *t, uint32_t r, uint32_t n, const evlist 
   CHECK(npost == 2 && nstart == 2, "rank %u: %zu posts %zu starts", r, npost, nstart);
 }
 
-static int check_rma(augur_trace *t, uint32_t n) {
+/* argv[4] "--fortran": rec_rma_f.f90, every call through the Fortran bindings. */
+static int check_rma(augur_trace *t, uint32_t n, int argc, char **argv) {
+  int fortran = argc > 4 && strcmp(argv[4], "--fortran") == 0;
   CHECK(augur_trace_info_get(t)->complete == 1, "trace not complete");
   uint64_t wins0[4] = {0}, rev0 = 0;
   for (uint32_t r = 0; r < n; r++) {
     evlist l;
     if (load_rank(t, r, &l) != 0) continue;
     uint64_t wins[4] = {0}, rev = 0;
-    check_rma_rank(t, r, n, &l, wins, &rev);
+    check_rma_rank(t, r, n, &l, wins, &rev, fortran);
     free(l.ev);
     if (r == 0) {
       memcpy(wins0, wins, sizeof wins);

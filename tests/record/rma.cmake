@@ -1,6 +1,7 @@
 # One-sided communication (issue 28): rec_rma.c records every one-sided call
 # of each epoch kind; check_rma.c (through augur-check-record rma) checks each
-# record's fields, the window and group definitions. 2 and 4 ranks, each MPI.
+# record's fields, the window and group definitions. 2 and 4 ranks, each MPI;
+# rec_rma_f.f90 makes the same calls through the Fortran bindings (`use mpi`).
 foreach(flavour ${AUGUR_MPIS})
   set(_out ${CMAKE_BINARY_DIR}/tests/record/${flavour})
   add_custom_command(OUTPUT ${_out}/rec_rma
@@ -8,7 +9,17 @@ foreach(flavour ${AUGUR_MPIS})
             ${CMAKE_CURRENT_SOURCE_DIR}/rec_rma.c
     DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/rec_rma.c
     COMMENT "Building recorder test ${flavour}/rec_rma" VERBATIM)
-  add_custom_target(record-rma-${flavour} ALL DEPENDS ${_out}/rec_rma)
+  set(_rma_progs ${_out}/rec_rma)
+  if(AUGUR_RECORD_FORTRAN AND AUGUR_MPI_${flavour}_MPIFORT)
+    file(MAKE_DIRECTORY ${_out}/rma_mod)
+    add_custom_command(OUTPUT ${_out}/rec_rma_f
+      COMMAND ${AUGUR_MPI_${flavour}_MPIFORT} -g -O0 -Wall -J ${_out}/rma_mod -o ${_out}/rec_rma_f
+              ${CMAKE_CURRENT_SOURCE_DIR}/rec_rma_f.f90
+      DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/rec_rma_f.f90
+      COMMENT "Building recorder test ${flavour}/rec_rma_f" VERBATIM)
+    list(APPEND _rma_progs ${_out}/rec_rma_f)
+  endif()
+  add_custom_target(record-rma-${flavour} ALL DEPENDS ${_rma_progs})
   foreach(n 2 4)
     set(_t ${_out}/trace-${n}-rma.augur)
     add_test(NAME record.${flavour}.n${n}.rma COMMAND ${_run} ${AUGUR_MPI_${flavour}_MPIEXEC} ${n}
@@ -19,5 +30,13 @@ foreach(flavour ${AUGUR_MPIS})
     # cannot make shared windows; sm makes those. MPICH ignores the variable.
     set_tests_properties(record.${flavour}.n${n}.rma PROPERTIES TIMEOUT 120 LABELS "mpi;record"
       ENVIRONMENT OMPI_MCA_osc=sm,pt2pt)
+    if(AUGUR_RECORD_FORTRAN AND AUGUR_MPI_${flavour}_MPIFORT)
+      set(_t ${_out}/trace-${n}-rma-f.augur)
+      add_test(NAME record.${flavour}.n${n}.rma_fortran COMMAND ${_run}
+        ${AUGUR_MPI_${flavour}_MPIEXEC} ${n} $<TARGET_FILE:augur-mpi-${flavour}> ${_out}/rec_rma_f
+        ${_t} ok ${_check} rma ${_t} ${n} --fortran)
+      set_tests_properties(record.${flavour}.n${n}.rma_fortran PROPERTIES TIMEOUT 120
+        LABELS "mpi;record;fortran" ENVIRONMENT OMPI_MCA_osc=sm,pt2pt)
+    endif()
   endforeach()
 endforeach()
