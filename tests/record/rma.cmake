@@ -30,6 +30,12 @@ foreach(flavour ${AUGUR_MPIS})
     # cannot make shared windows; sm makes those. MPICH ignores the variable.
     set_tests_properties(record.${flavour}.n${n}.rma PROPERTIES TIMEOUT 120 LABELS "mpi;record"
       ENVIRONMENT OMPI_MCA_osc=sm,pt2pt)
+    set_tests_properties(record.${flavour}.n${n}.rma PROPERTIES FIXTURES_SETUP rma_${flavour}_${n})
+    # augur report's one-sided section on that trace
+    add_test(NAME record.${flavour}.n${n}.rma_report COMMAND sh
+      ${CMAKE_CURRENT_SOURCE_DIR}/rma_report.sh $<TARGET_FILE:augur> ${_t} ${n})
+    set_tests_properties(record.${flavour}.n${n}.rma_report PROPERTIES TIMEOUT 60
+      LABELS "record" FIXTURES_REQUIRED rma_${flavour}_${n})
     if(AUGUR_RECORD_FORTRAN AND AUGUR_MPI_${flavour}_MPIFORT)
       set(_t ${_out}/trace-${n}-rma-f.augur)
       add_test(NAME record.${flavour}.n${n}.rma_fortran COMMAND ${_run}
