@@ -165,7 +165,8 @@ typedef struct paraver {
   uint64_t records;
   uint64_t *last_end; /* per rank: end of the previous call, UINT64_MAX before the first */
   uint64_t ftime;
-  int hybrid; /* OpenMP records: a Paraver thread per recorder thread */
+  int hybrid;                       /* OpenMP records: a Paraver thread per recorder thread */
+  unsigned char seen[AUGUR_EV_MAX]; /* types >= 128 exported: only those get .pcf names */
 } paraver;
 
 static int item_cmp(const void *a, const void *b) {
@@ -258,8 +259,8 @@ static void thread_state(void *arg, uint32_t rank, uint32_t thread, unsigned sta
   if (t1 > p->ftime) p->ftime = t1;
 }
 
-static int write_pcf(augur_trace *t, int hybrid, const char *path, uint64_t *bytes,
-                     augur_error *err) {
+static int write_pcf(augur_trace *t, int hybrid, const unsigned char *seen, const char *path,
+                     uint64_t *bytes, augur_error *err) {
   exu_out o;
   int rc = exu_out_open(&o, path, err);
   if (rc != AUGUR_OK) return rc;
@@ -281,7 +282,8 @@ static int write_pcf(augur_trace *t, int hybrid, const char *path, uint64_t *byt
   exu_out_printf(&o, "\n\nEVENT_TYPE\n0    %d    MPI call\nVALUES\n0   End\n", PRV_EV_CALL);
   for (unsigned ty = 1; ty < AUGUR_EV_MAX; ty++) {
     const char *name = augur_event_name(ty);
-    if (strcmp(name, "?") != 0 && !augur_event_is_sub(ty) && !augur_event_is_omp(ty))
+    if (strcmp(name, "?") != 0 && !augur_event_is_sub(ty) && !augur_event_is_omp(ty) &&
+        (ty < 128 || seen[ty])) /* the families of 128..254 when the trace has them */
       exu_out_printf(&o, "%u   %s\n", ty, name);
   }
   exu_out_printf(&o, "\n\nEVENT_TYPE\n0    %d    MPI call site\nVALUES\n0   Unknown\n",
@@ -449,6 +451,7 @@ int augur_export_paraver(augur_trace *t, const char *out, const augur_export_opt
     if (p.hybrid && (rc = exu_threads_add(&th, &ev, err)) != AUGUR_OK) break;
     if (augur_event_is_omp(ev.type)) continue;
     if (!augur_event_is_sub(ev.type) && ev.rank < n) call(&p, &ev);
+    p.seen[ev.type & (AUGUR_EV_MAX - 1)] = 1;
     if ((rc = augur_match_feed(m, &ev, err)) != AUGUR_OK) break;
   }
   if (rc < 0) goto done;
@@ -460,7 +463,7 @@ int augur_export_paraver(augur_trace *t, const char *out, const augur_export_opt
   }
   if ((rc = exu_out_close(&p.body, err)) != AUGUR_OK) goto done;
   if ((rc = write_prv(t, p.hybrid, prv, tmp, &p, &bytes, err)) != AUGUR_OK) goto done;
-  if ((rc = write_pcf(t, p.hybrid, pcf, &bytes, err)) != AUGUR_OK) goto done;
+  if ((rc = write_pcf(t, p.hybrid, p.seen, pcf, &bytes, err)) != AUGUR_OK) goto done;
   rc = write_row(t, p.hybrid, row, &bytes, err);
 done:
   if (p.body.f) exu_out_close(&p.body, NULL);
