@@ -27,7 +27,12 @@ enum augur_comm_kind {
   AUGUR_COMM_KIND_DIST_GRAPH = 9,
   AUGUR_COMM_KIND_INTERCOMM = 10,
   AUGUR_COMM_KIND_MERGE = 11,
-  AUGUR_COMM_KIND_OTHER = 12
+  AUGUR_COMM_KIND_OTHER = 12,
+  /* minor 5, one-sided (docs/trace-format.md "One-sided records"): a window
+   * (parent = its communicator, members = the communicator's), and a group
+   * named by MPI_Win_post / MPI_Win_start (parent 0, members sorted) */
+  AUGUR_COMM_KIND_WINDOW = 13,
+  AUGUR_COMM_KIND_GROUP = 14
 };
 
 #define AUGUR_MAX_DIMS 8

@@ -125,7 +125,17 @@ extern "C" {
   X(FILE_READ_ORDERED_END, 168) X(FILE_WRITE_ORDERED_BEGIN, 169) X(FILE_WRITE_ORDERED_END, 170)
 /* clang-format on */
 /* One-sided (176..215): docs/trace-format.md "One-sided records". */
-#define AUGUR_RMA_EVENT_TYPES(X)
+/* clang-format off */
+#define AUGUR_RMA_EVENT_TYPES(X)                                                                    \
+  X(WIN_CREATE, 176) X(WIN_ALLOCATE, 177) X(WIN_ALLOCATE_SHARED, 178)                              \
+  X(WIN_CREATE_DYNAMIC, 179) X(WIN_ATTACH, 180) X(WIN_DETACH, 181) X(WIN_FREE, 182)                \
+  X(WIN_FENCE, 183) X(WIN_POST, 184) X(WIN_START, 185) X(WIN_COMPLETE, 186) X(WIN_WAIT, 187)       \
+  X(WIN_TEST, 188) X(WIN_LOCK, 189) X(WIN_UNLOCK, 190) X(WIN_LOCK_ALL, 191)                        \
+  X(WIN_UNLOCK_ALL, 192) X(WIN_FLUSH, 193) X(WIN_FLUSH_ALL, 194) X(WIN_FLUSH_LOCAL, 195)           \
+  X(WIN_FLUSH_LOCAL_ALL, 196) X(WIN_SYNC, 197) X(PUT, 198) X(GET, 199) X(ACCUMULATE, 200)          \
+  X(GET_ACCUMULATE, 201) X(FETCH_AND_OP, 202) X(COMPARE_AND_SWAP, 203) X(RPUT, 204) X(RGET, 205)   \
+  X(RACCUMULATE, 206) X(RGET_ACCUMULATE, 207)
+/* clang-format on */
 /* Neighbourhood collectives, process management (216..239). */
 #define AUGUR_NEIGH_EVENT_TYPES(X)
 
@@ -135,6 +145,10 @@ extern "C" {
   AUGUR_EVENT_TYPES(X) AUGUR_OMP_EVENT_TYPES(X) AUGUR_IO_EVENT_TYPES(X) AUGUR_RMA_EVENT_TYPES(X)    \
   AUGUR_NEIGH_EVENT_TYPES(X)
 /* clang-format on */
+#define AUGUR_ALL_EVENT_TYPES(X)                                                                   \
+  AUGUR_EVENT_TYPES(X)                                                                             \
+  AUGUR_OMP_EVENT_TYPES(X)                                                                         \
+  AUGUR_IO_EVENT_TYPES(X) AUGUR_RMA_EVENT_TYPES(X) AUGUR_NEIGH_EVENT_TYPES(X)
 
 enum augur_event_type {
 #define AUGUR_X_ENUM(name, val) AUGUR_EV_##name = val,
@@ -142,6 +156,18 @@ enum augur_event_type {
 #undef AUGUR_X_ENUM
       AUGUR_EV_ESCAPE = 127, /* on disk only: the op byte of a type >= 128 */
   AUGUR_EV_MAX = 256
+};
+
+/* One-sided records: `tag` of WIN_LOCK; assertions (MPI_MODE_*) in `aux` of
+ * WIN_FENCE, WIN_POST, WIN_START, WIN_LOCK, WIN_LOCK_ALL as augur's own bits
+ * (the MPIs' values differ). docs/trace-format.md "One-sided records". */
+enum augur_rma_lock { AUGUR_RMA_LOCK_EXCLUSIVE = 1, AUGUR_RMA_LOCK_SHARED = 2 };
+enum augur_rma_mode {
+  AUGUR_RMA_MODE_NOCHECK = 0x1,
+  AUGUR_RMA_MODE_NOSTORE = 0x2,
+  AUGUR_RMA_MODE_NOPUT = 0x4,
+  AUGUR_RMA_MODE_NOPRECEDE = 0x8,
+  AUGUR_RMA_MODE_NOSUCCEED = 0x10
 };
 
 /* Kinds carried in `tag` by OpenMP records, the OMPT enumerations' values

@@ -82,6 +82,45 @@ typedef struct augur_report_bucket {
 
 #define AUGUR_REPORT_NBUCKETS 65
 
+/* One-sided communication (report_rma.c). Each one-sided call of a rank is
+ * counted in the epoch kind its window was in on that rank: the kind named
+ * by the call itself for synchronisation calls (Win_fence: fence; Win_post,
+ * _start, _complete, _wait, _test: pscw; Win_lock, _unlock: lock; Win_lock_all,
+ * _unlock_all: lock_all), the rank's open epoch on the window for data calls,
+ * flushes and Win_sync (a lock of any target first, then lock_all, an access
+ * epoch of start, an epoch between fences), "window" for Win_create...,
+ * _free, _attach, _detach, "none" for a data call outside every epoch the
+ * rank opened. Completion calls of R* requests are not counted here. */
+enum augur_rma_epoch {
+  AUGUR_RMA_EPOCH_FENCE = 0,
+  AUGUR_RMA_EPOCH_PSCW = 1,
+  AUGUR_RMA_EPOCH_LOCK = 2,
+  AUGUR_RMA_EPOCH_LOCK_ALL = 3,
+  AUGUR_RMA_EPOCH_WINDOW = 4,
+  AUGUR_RMA_EPOCH_NONE = 5,
+  AUGUR_RMA_NEPOCHS = 6
+};
+
+typedef struct augur_report_rma_kind {
+  uint64_t calls, time_ns;
+  uint64_t ops;       /* data calls (Put ... Rget_accumulate) */
+  uint64_t bytes_put; /* origin bytes of the data calls (augur_event.bytes) */
+  uint64_t bytes_got; /* bytes fetched into the origin (augur_event.bytes_recv) */
+} augur_report_rma_kind;
+
+#define AUGUR_RMA_NTYPES (AUGUR_EV_RGET_ACCUMULATE - AUGUR_EV_WIN_CREATE + 1)
+
+typedef struct augur_report_rma {
+  augur_report_rma_kind kind[AUGUR_RMA_NEPOCHS]; /* sums over ranks */
+  augur_report_rma_kind call[AUGUR_RMA_NTYPES];  /* by call: type - AUGUR_EV_WIN_CREATE */
+  augur_report_rma_kind *ranks;                  /* nranks entries, every kind summed */
+  uint64_t windows;                              /* distinct windows created */
+  uint64_t time_ns;                              /* every one-sided call, sum over ranks */
+} augur_report_rma;
+
+/* "fence", "pscw", "lock", "lock_all", "window", "none". */
+AUGUR_API const char *augur_rma_epoch_name(unsigned kind);
+
 typedef struct augur_report {
   uint32_t nranks;
   uint64_t events;  /* over all ranks */
@@ -113,6 +152,8 @@ typedef struct augur_report {
   /* First error met while streaming (a damaged block), or "" */
   char error[AUGUR_ERROR_MSG_MAX];
   struct augur_report_io *io; /* MPI-IO (augur/report_io.h); NULL: the trace has none */
+
+  augur_report_rma *rma; /* NULL when the trace has no one-sided record */
 } augur_report;
 
 /* Called after each rank (and every ~1M events) so a CLI can show progress. */

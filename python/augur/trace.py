@@ -30,7 +30,7 @@ Hosts = collections.namedtuple(
 
 # enum augur_comm_kind (include/augur/defs.h), in order.
 _COMM_KINDS = ("world", "self", "dup", "split", "split_type", "create", "cart", "cart_sub",
-               "graph", "dist_graph", "intercomm", "merge", "other")
+               "graph", "dist_graph", "intercomm", "merge", "other", "window", "group")
 _KINDS = {"all": lib.AUGUR_KIND_MPI | lib.AUGUR_KIND_OMP, "mpi": lib.AUGUR_KIND_MPI,
           "omp": lib.AUGUR_KIND_OMP}
 # Events read per chunk by to_numpy: 64 Ki x 120 bytes, a few MiB.

@@ -11,9 +11,9 @@
 #include "cli.h"
 
 static const char *kind_name(uint32_t kind) {
-  static const char *names[] = {"world",     "self",  "dup",      "split", "split_type",
-                                "create",    "cart",  "cart_sub", "graph", "dist_graph",
-                                "intercomm", "merge", "other"};
+  static const char *names[] = {"world",     "self",  "dup",      "split",  "split_type",
+                                "create",    "cart",  "cart_sub", "graph",  "dist_graph",
+                                "intercomm", "merge", "other",    "window", "group"};
   return kind < sizeof names / sizeof names[0] ? names[kind] : "?";
 }
 

@@ -82,7 +82,9 @@ int augur_io_has_offset(unsigned t) {
 }
 
 int augur_io_is_completion(const augur_event *e) {
-  return e->type == AUGUR_EV_COMPLETION &&
+  /* the reader gives it the starting File_i* call's type in tag */
+  return e->type == AUGUR_EV_COMPLETION && e->tag >= 0 &&
+         augur_io_is_nonblocking((unsigned)e->tag) &&
          !(e->flags & (AUGUR_F_SENDREQ | AUGUR_F_RECVREQ | AUGUR_F_COLLREQ | AUGUR_F_UNMATCHED));
 }
 

@@ -171,9 +171,11 @@ static void queue_def(const augur_comm_def *def) {
   pthread_mutex_unlock(&aug_lock);
 }
 
-/* Builds and queues the definition of c and maps its handle. Returns the id.
- * id_kind differs from kind only for Comm_idup (its own creation counter). */
-static uint64_t define(MPI_Comm c, uint64_t parent, unsigned kind, unsigned id_kind) {
+/* Builds and queues the definition of c and maps KEY (c's handle, or a
+ * window's made over c: rec_rma.c) to it. Returns the id. id_kind differs
+ * from kind only for Comm_idup (its own creation counter). */
+static uint64_t define_keyed(MPI_Comm c, uint64_t key, uint64_t parent, unsigned kind,
+                             unsigned id_kind) {
   int size = 0, rank = 0, inter = 0, rsize = 0;
   PMPI_Comm_test_inter(c, &inter);
   PMPI_Comm_size(c, &size);
@@ -230,12 +232,16 @@ static uint64_t define(MPI_Comm c, uint64_t parent, unsigned kind, unsigned id_k
   pthread_mutex_lock(&comm_lock);
   def.id = make_id(id_kind, def.parent, members, size, remote, rsize);
   if (def.id != AUGUR_COMM_NONE)
-    put(handle_key(c), def.id, (uint32_t)rank, (uint32_t)size, inter, (uint32_t)rsize);
+    put(key, def.id, (uint32_t)rank, (uint32_t)size, inter, (uint32_t)rsize);
   pthread_mutex_unlock(&comm_lock);
   if (def.id != AUGUR_COMM_NONE) queue_def(&def);
   free(members);
   free(remote);
   return def.id;
+}
+
+static uint64_t define(MPI_Comm c, uint64_t parent, unsigned kind, unsigned id_kind) {
+  return define_keyed(c, handle_key(c), parent, kind, id_kind);
 }
 
 void aug_comm_setup(void) {
@@ -376,4 +382,32 @@ void aug_comm_idup_completed(uint64_t req) {
       break;
     }
   pthread_mutex_unlock(&comm_lock);
+}
+
+/* ---- for one-sided windows (rec_rma.c) ---- */
+
+uint64_t aug_comm_define_object(MPI_Comm comm, uint64_t key, unsigned kind) {
+  uint64_t pid = aug_comm_id(comm);
+  if (pid == AUGUR_COMM_NONE || key == 0) return AUGUR_COMM_NONE;
+  return define_keyed(comm, key, pid, kind, kind);
+}
+
+uint64_t aug_comm_object_id(uint64_t key) {
+  slot *s = key ? find(key) : NULL;
+  return s ? atomic_load_explicit(&s->id, memory_order_acquire) : AUGUR_COMM_NONE;
+}
+
+void aug_comm_object_freed(uint64_t key) {
+  pthread_mutex_lock(&comm_lock);
+  slot *s = key ? find(key) : NULL;
+  if (s) atomic_store_explicit(&s->id, 0, memory_order_release);
+  pthread_mutex_unlock(&comm_lock);
+}
+
+int32_t *aug_group_world(MPI_Group g, int n) {
+  return group_world(g, n);
+}
+
+void aug_comm_queue_def(const augur_comm_def *def) {
+  queue_def(def);
 }

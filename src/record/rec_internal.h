@@ -181,6 +181,16 @@ int aug_comm_rank_in(MPI_Comm comm); /* this process's rank in comm (cached) */
 void aug_comm_idup_started(augur_event *ev, MPI_Comm parent, MPI_Comm *newcomm, MPI_Request req);
 void aug_comm_idup_completed(uint64_t req);
 extern atomic_int aug_idup_pending;
+/* An object made collectively over COMM's members (a window): defined like a
+ * communicator of KIND whose parent is COMM and whose members are COMM's, its
+ * id mapped under KEY, the object's handle bytes (the MPIs keep them apart
+ * from live communicator handles). Returns the id, or AUGUR_COMM_NONE. */
+uint64_t aug_comm_define_object(MPI_Comm comm, uint64_t key, unsigned kind);
+uint64_t aug_comm_object_id(uint64_t key); /* AUGUR_COMM_NONE when unknown */
+void aug_comm_object_freed(uint64_t key);
+/* World ranks of G's N members in group order (malloc'd; NULL if out of memory). */
+int32_t *aug_group_world(MPI_Group g, int n);
+void aug_comm_queue_def(const augur_comm_def *def); /* to the writer, under aug_lock */
 
 /* ---- payload hashing of nonblocking receives (rec_fields.c) ---- */
 void aug_recv_track(MPI_Request req, void *buf, int count, MPI_Datatype dt, int persistent);

@@ -38,6 +38,7 @@ enum {
   C_FREE = 1 << 7,       /* REQUEST_FREE */
   C_COMPLETION = 1 << 8, /* COMPLETION sub-record */
   C_IIO = 1 << 9,        /* starts an MPI-IO request (File_iread*, File_iwrite*) */
+  C_IRMA = 1 << 10,      /* RPUT, RGET, RACCUMULATE, RGET_ACCUMULATE: starts an RMA request */
 };
 
 static unsigned classify(unsigned t) {
@@ -55,6 +56,8 @@ static unsigned classify(unsigned t) {
   if (t == AUGUR_EV_REQUEST_FREE) k |= C_FREE;
   if (t == AUGUR_EV_COMPLETION) k |= C_COMPLETION;
   if (augur_io_is_nonblocking(t)) k |= C_IIO;
+  if (augur_event_is_rma(t)) k |= C_PEER; /* target rank in the window's group */
+  if (t >= AUGUR_EV_RPUT && t <= AUGUR_EV_RGET_ACCUMULATE) k |= C_IRMA;
   return k;
 }
 
@@ -66,6 +69,7 @@ typedef struct req_ent {
   uint64_t bytes, bytes_recv;
   int32_t peer, tag; /* peer already a world rank */
   uint16_t flags;    /* AUGUR_F_SENDREQ/RECVREQ/COLLREQ | PERSISTENT | INTER */
+  uint16_t start;    /* type of the call that started it */
   uint16_t used;
   uint32_t qhead, qtail; /* later starts with the same handle (pool index + 1) */
 } req_ent;
@@ -230,6 +234,7 @@ static void req_pop(reqtab *q, req_ent *x) {
   x->peer = n->peer;
   x->tag = n->tag;
   x->flags = n->flags;
+  x->start = n->start;
   x->qhead = n->qhead;
   if (!x->qhead) x->qtail = 0;
   n->qhead = q->freelist;
@@ -456,17 +461,18 @@ static inline int finish(augur_stream *s, augur_event *ev) {
     if (!comm) ev->comm = comm = s->parent_comm;
     ev->peer = peer = to_world(s, comm, peer, inter || s->parent_inter);
   }
-  if ((k & (C_ISEND | C_IRECV | C_ICOLL | C_IIO)) && src->req) {
+  if ((k & (C_ISEND | C_IRECV | C_ICOLL | C_IIO | C_IRMA)) && src->req) {
     int fresh;
     req_ent *x = req_slot(&s->rq, src->req, &fresh);
     if (!x) goto oom;
-    /* an MPI-IO request keeps its file id in bytes and whether it reads in tag */
+    /* an MPI-IO request keeps its file id in bytes; MPI-IO and one-sided
+     * requests have none of the three request flags */
     req_ent info = {.comm = comm,
                     .bytes = k & C_IIO ? src->hash : src->bytes,
                     .bytes_recv = src->bytes_recv,
                     .peer = peer,
-                    .tag = k & C_IIO ? augur_io_is_read(src->type) : src->tag,
-                    /* an MPI-IO request has none of the three */
+                    .tag = src->tag,
+                    .start = src->type,
                     .flags = (uint16_t)((k & C_ISEND   ? AUGUR_F_SENDREQ
                                          : k & C_IRECV ? AUGUR_F_RECVREQ
                                          : k & C_ICOLL ? AUGUR_F_COLLREQ
@@ -483,6 +489,7 @@ static inline int finish(augur_stream *s, augur_event *ev) {
       x->peer = info.peer;
       x->tag = info.tag;
       x->flags = info.flags;
+      x->start = info.start;
     }
   }
   if (k & C_FREE) {
@@ -499,20 +506,24 @@ static inline int finish(augur_stream *s, augur_event *ev) {
     ev->flags = (uint16_t)(src->flags | x->flags);
     if (x->flags & AUGUR_F_RECVREQ) {
       ev->peer = to_world(s, x->comm, peer, (x->flags & AUGUR_F_INTER) != 0);
-    } else if (!(x->flags & (AUGUR_F_SENDREQ | AUGUR_F_COLLREQ))) {
-      /* MPI-IO (docs/trace-format.md "MPI-IO records"): the file id, and the
-       * status's count as the bytes read (iread*) or written (iwrite*) */
+    } else if (augur_io_is_nonblocking(x->start)) {
+      /* MPI-IO (docs/trace-format.md "MPI-IO records"): the starting call's
+       * type, the file id, and the status's count as the bytes read (iread*)
+       * or written (iwrite*) */
+      int rd = augur_io_is_read(x->start);
       ev->peer = AUGUR_PEER_NONE;
-      ev->tag = AUGUR_TAG_NONE;
+      ev->tag = x->start;
       ev->hash = x->bytes;
-      ev->bytes = x->tag ? 0 : src->bytes_recv;
-      ev->bytes_recv = x->tag ? src->bytes_recv : 0;
+      ev->bytes = rd ? 0 : src->bytes_recv;
+      ev->bytes_recv = rd ? src->bytes_recv : 0;
     } else {
       ev->peer = x->peer;
-      ev->tag = x->tag;
+      /* one-sided requests' completions carry their starting call's type */
+      ev->tag = x->flags & (AUGUR_F_SENDREQ | AUGUR_F_COLLREQ) ? x->tag : (int32_t)x->start;
       ev->bytes = x->bytes;
-      /* a send's status count is undefined (MPICH leaves stale values) */
-      ev->bytes_recv = x->flags & AUGUR_F_COLLREQ ? x->bytes_recv : 0;
+      /* a send's status count is undefined (MPICH leaves stale values); an
+       * RMA request's completion keeps what its start fetched */
+      ev->bytes_recv = x->flags & AUGUR_F_SENDREQ ? 0 : x->bytes_recv;
     }
     if (!(x->flags & AUGUR_F_PERSISTENT)) req_pop(&s->rq, x);
   }

@@ -956,6 +956,8 @@ static int check_recvbuf(augur_trace *t, uint32_t n) {
 
 /* check_io.c: 0, 1 when a check failed (its own `failures`), 2 on bad arguments */
 int check_io(augur_trace *t, uint32_t n, int argc, char **argv);
+#include "check_rma.c"
+
 int main(int argc, char **argv) {
   if (argc < 4) {
     fprintf(stderr,
@@ -987,6 +989,8 @@ int main(int argc, char **argv) {
     rc = check_recvbuf(t, n);
   else if (strcmp(argv[1], "io") == 0)
     failures += rc = check_io(t, n, argc, argv); /* 1: its checks failed */
+  else if (strcmp(argv[1], "rma") == 0)
+    rc = check_rma(t, n, argc, argv);
   else
     rc = 2;
   augur_trace_close(t);

@@ -38,9 +38,9 @@ static const char *mode_name(int mode) {
 }
 
 static const char *comm_kind_name(uint32_t kind) {
-  static const char *names[] = {"world",     "self",  "dup",      "split", "split_type",
-                                "create",    "cart",  "cart_sub", "graph", "dist_graph",
-                                "intercomm", "merge", "other"};
+  static const char *names[] = {"world",     "self",  "dup",      "split",  "split_type",
+                                "create",    "cart",  "cart_sub", "graph",  "dist_graph",
+                                "intercomm", "merge", "other",    "window", "group"};
   return kind < sizeof names / sizeof *names ? names[kind] : "other";
 }
 

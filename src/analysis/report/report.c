@@ -8,6 +8,7 @@
 #include "augur/event.h"
 #include "grow.h"
 #include "report_io.h"
+#include "report_rma.h"
 #include "u64map.h"
 
 /* Per (call type, call site) accumulator: the number of distinct pairs is
@@ -175,6 +176,10 @@ static int scan_rank(augur_trace *t, augur_report *r, uint32_t rank, call_acc *c
       return augur_fail(err, AUGUR_E_NOMEM, "report: out of memory (call sites)");
     }
     if (is_message(ev.type)) count_message(r, &ev);
+    if (augur_event_is_rma(ev.type) && aug_report_rma_event(r, &ev, dur) < 0) {
+      augur_stream_close(s);
+      return augur_fail(err, AUGUR_E_NOMEM, "report: out of memory (one-sided)");
+    }
   }
   augur_stream_close(s);
   if (!finalized) {
@@ -349,5 +354,6 @@ void augur_report_free(augur_report *r) {
   free(r->matrix_bytes);
   free(r->matrix_msgs);
   aug_report_io_free(r);
+  aug_report_rma_free(r->rma);
   free(r);
 }

@@ -8,6 +8,7 @@
 #include "augur/report.h"
 #include "augur/text.h"
 #include "report_io.h"
+#include "report_rma.h"
 
 static json_t *u64(uint64_t v) {
   return json_integer((json_int_t)v);
@@ -157,6 +158,7 @@ char *augur_report_json(const augur_report *r, augur_trace *t, int top) {
   json_object_set_new(root, "matrix", matrix_json(r));
   json_object_set_new(root, "load_balance", balance_json(r));
   if (r->io) json_object_set_new(root, "io", aug_report_io_json(r, t, top));
+  if (r->rma) json_object_set_new(root, "rma", aug_report_rma_json(r));
   json_object_set_new(root, "error", augur_json_text(r->error[0] ? r->error : NULL));
   char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
   json_decref(root);

@@ -6,6 +6,7 @@
 #include "augur/event.h"
 #include "augur/report.h"
 #include "report_io.h"
+#include "report_rma.h"
 
 #define MAX_RANK_ROWS 16 /* beyond this, show only the ranks that matter */
 
@@ -211,5 +212,6 @@ int augur_report_print_text(FILE *f, const augur_report *r, augur_trace *t, int 
   print_collectives(f, r);
   print_sizes(f, r);
   print_matrix(f, r, top);
+  aug_report_rma_text(f, r);
   return ferror(f) ? AUGUR_E_IO : AUGUR_OK;
 }
