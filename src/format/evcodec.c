@@ -29,6 +29,39 @@ enum {
   M_ALL = (1u << 14) - 1
 };
 
+/* The predicted fields (bytes .. aux) are one run of the record: 1 when all
+ * of them and flags equal the prediction's. The recorder's repeated calls
+ * (a polling loop's Iprobe / Test) mostly take this path: no per-field
+ * compare, no copy of the record into the context. */
+#define PRED_LO offsetof(augur_event, bytes)
+#define PRED_HI offsetof(augur_event, type)
+_Static_assert(offsetof(augur_event, bytes_recv) > PRED_LO &&
+                   offsetof(augur_event, req) > PRED_LO && offsetof(augur_event, comm) > PRED_LO &&
+                   offsetof(augur_event, hash) > PRED_LO &&
+                   offsetof(augur_event, callsite) > PRED_LO &&
+                   offsetof(augur_event, ctr) > PRED_LO && offsetof(augur_event, aux) < PRED_HI &&
+                   offsetof(augur_event, peer) < PRED_HI && offsetof(augur_event, tag) < PRED_HI &&
+                   (PRED_HI - PRED_LO) % 4 == 0,
+               "the predicted fields are one run from bytes to aux");
+static inline int same_fields(const augur_event *a, const augur_event *b) {
+  const unsigned char *x = (const unsigned char *)a + PRED_LO;
+  const unsigned char *y = (const unsigned char *)b + PRED_LO;
+  uint64_t d = (uint64_t)(a->flags ^ b->flags);
+  for (size_t k = 0; k + 8 <= PRED_HI - PRED_LO; k += 8) {
+    uint64_t u, v;
+    memcpy(&u, x + k, 8);
+    memcpy(&v, y + k, 8);
+    d |= u ^ v;
+  }
+  if ((PRED_HI - PRED_LO) % 8) {
+    uint32_t u, v;
+    memcpy(&u, x + (PRED_HI - PRED_LO) - 4, 4);
+    memcpy(&v, y + (PRED_HI - PRED_LO) - 4, 4);
+    d |= u ^ v;
+  }
+  return d == 0;
+}
+
 static inline unsigned slot_of(unsigned type, unsigned prev) {
   return (type * 67u + prev * 7u) & (AUG_CTX_SLOTS - 1);
 }
@@ -76,6 +109,7 @@ int aug_ev_encode(aug_evenc *enc, const augur_event *ev, size_t n, aug_buf *out)
     if (e->type >= AUGUR_EV_MAX - 1 || e->type == AUGUR_EV_ESCAPE) return AUGUR_E_ARG;
     augur_event *p = &enc->ctx[slot_of(e->type, prev_type)];
     unsigned mask = 0;
+    if (same_fields(e, p)) goto fields_done;
     if (e->req != p->req)
       mask |= M_REQ, fl += aug_put_varint(fl, aug_zigzag((int64_t)(e->req - p->req)));
     if (e->peer != p->peer)
@@ -100,6 +134,8 @@ int aug_ev_encode(aug_evenc *enc, const augur_event *ev, size_t n, aug_buf *out)
     if (e->hash != p->hash) mask |= M_HASH, aug_put_le64(fl, e->hash), fl += 8;
     for (int c = 1; c < AUGUR_MAX_COUNTERS; c++)
       if (e->ctr[c] != p->ctr[c]) mask |= M_CTR1 << (c - 1), fl += aug_put_varint(fl, e->ctr[c]);
+    *p = *e;
+  fields_done:;
     unsigned low = e->type < AUGUR_EV_ESCAPE ? e->type : AUGUR_EV_ESCAPE;
     *op++ = (uint8_t)(low | (mask ? 0x80 : 0));
     if (low == AUGUR_EV_ESCAPE) *op++ = (uint8_t)e->type;
@@ -109,7 +145,6 @@ int aug_ev_encode(aug_evenc *enc, const augur_event *ev, size_t n, aug_buf *out)
       tm += aug_put_varint(tm, aug_zigzag((int64_t)(e->t_end - e->t_start)));
       prev_end = e->t_end;
     }
-    *p = *e;
     prev_type = e->type;
   }
   enc->ops.len = (size_t)(op - enc->ops.p);
