@@ -36,30 +36,29 @@ enum {
 #define PRED_LO offsetof(augur_event, bytes)
 #define PRED_HI offsetof(augur_event, type)
 _Static_assert(offsetof(augur_event, bytes_recv) > PRED_LO &&
-                   offsetof(augur_event, req) > PRED_LO && offsetof(augur_event, comm) > PRED_LO &&
-                   offsetof(augur_event, hash) > PRED_LO &&
-                   offsetof(augur_event, callsite) > PRED_LO &&
-                   offsetof(augur_event, ctr) > PRED_LO && offsetof(augur_event, aux) < PRED_HI &&
-                   offsetof(augur_event, peer) < PRED_HI && offsetof(augur_event, tag) < PRED_HI &&
-                   (PRED_HI - PRED_LO) % 4 == 0,
+               offsetof(augur_event, req) > PRED_LO && offsetof(augur_event, comm) > PRED_LO &&
+               offsetof(augur_event, hash) > PRED_LO && offsetof(augur_event, callsite) > PRED_LO &&
+               offsetof(augur_event, ctr) > PRED_LO && offsetof(augur_event, aux) < PRED_HI &&
+               offsetof(augur_event, peer) < PRED_HI && offsetof(augur_event, tag) < PRED_HI &&
                "the predicted fields are one run from bytes to aux");
+/* 16-byte unaligned loads (GCC/clang vector extension; SSE2 on x86-64). */
+typedef uint64_t aug_u64x2 __attribute__((vector_size(16), aligned(1), may_alias));
 static inline int same_fields(const augur_event *a, const augur_event *b) {
   const unsigned char *x = (const unsigned char *)a + PRED_LO;
   const unsigned char *y = (const unsigned char *)b + PRED_LO;
-  uint64_t d = (uint64_t)(a->flags ^ b->flags);
-  for (size_t k = 0; k + 8 <= PRED_HI - PRED_LO; k += 8) {
-    uint64_t u, v;
-    memcpy(&u, x + k, 8);
-    memcpy(&v, y + k, 8);
-    d |= u ^ v;
-  }
-  if ((PRED_HI - PRED_LO) % 8) {
-    uint32_t u, v;
-    memcpy(&u, x + (PRED_HI - PRED_LO) - 4, 4);
-    memcpy(&v, y + (PRED_HI - PRED_LO) - 4, 4);
-    d |= u ^ v;
-  }
-  return d == 0;
+  _Static_assert(PRED_HI - PRED_LO == 5 * 16 + 8 + 4, "same_fields: 5 x 16 + 8 + 4 bytes");
+  aug_u64x2 d = (*(const aug_u64x2 *)(x + 0) ^ *(const aug_u64x2 *)(y + 0)) |
+                (*(const aug_u64x2 *)(x + 16) ^ *(const aug_u64x2 *)(y + 16)) |
+                (*(const aug_u64x2 *)(x + 32) ^ *(const aug_u64x2 *)(y + 32)) |
+                (*(const aug_u64x2 *)(x + 48) ^ *(const aug_u64x2 *)(y + 48)) |
+                (*(const aug_u64x2 *)(x + 64) ^ *(const aug_u64x2 *)(y + 64));
+  uint64_t u8, v8;
+  uint32_t u4, v4;
+  memcpy(&u8, x + 80, 8);
+  memcpy(&v8, y + 80, 8);
+  memcpy(&u4, x + 88, 4);
+  memcpy(&v4, y + 88, 4);
+  return (d[0] | d[1] | (u8 ^ v8) | (uint64_t)(u4 ^ v4) | (uint64_t)(a->flags ^ b->flags)) == 0;
 }
 
 static inline unsigned slot_of(unsigned type, unsigned prev) {
