@@ -34,6 +34,10 @@
 #include "format.h" /* aug_ev_encode: the writer's encoding step alone */
 #include "wrap.h"
 
+#ifndef AUGUR_BENCH_MPI
+#define AUGUR_BENCH_MPI "?"
+#endif
+
 static uint64_t ns_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -249,17 +253,19 @@ int main(int argc, char **argv) {
       fclose(f);
     }
     if (json) {
-      printf("{\"calls\": %ld, \"runs\": %d, \"load1\": %.2f, \"iprobe_overhead_ns\": %.2f, "
+      printf("{\"mpi\": \"%s\", \"calls\": %ld, \"runs\": %d, \"load1\": %.2f, "
+             "\"iprobe_overhead_ns\": %.2f, "
              "\"test_overhead_ns\": %.2f, \"clock_ns\": %.2f, \"enter_exit_ns\": %.2f, "
              "\"fill_ns\": %.2f, \"commit_ns\": %.2f, \"flush_ns\": %.2f, "
              "\"flush_clock_ns\": %.2f, \"flush_callsites_ns\": %.2f, \"flush_writer_ns\": "
              "%.2f, \"flush_encode_ns\": %.2f, \"steps_sum_ns\": %.2f}\n",
-             calls, runs, load[0], ov_iprobe, ov_test, steps[0], steps[1], steps[2], steps[3],
-             steps[4], fmed[F_CLOCK], fmed[F_CALLSITES], fmed[F_WRITER], fmed[F_ENCODE], sum);
+             AUGUR_BENCH_MPI, calls, runs, load[0], ov_iprobe, ov_test, steps[0], steps[1],
+             steps[2], steps[3], steps[4], fmed[F_CLOCK], fmed[F_CALLSITES], fmed[F_WRITER],
+             fmed[F_ENCODE], sum);
     } else {
-      printf("recorder cost per call, linked in (median of %d alternating runs of %ld calls; "
-             "load %.2f)\n\n",
-             runs, calls, load[0]);
+      printf("recorder cost per call, linked in (%s, 1 process; median of %d alternating runs "
+             "of %ld calls; load %.2f)\n\n",
+             AUGUR_BENCH_MPI, runs, calls, load[0]);
       printf("  %-32s %8.1f ns   (wrapped %.1f, plain %.1f)\n", "MPI_Iprobe overhead", ov_iprobe,
              med[L_WRAP_IPROBE], med[L_PLAIN_IPROBE]);
       printf("  %-32s %8.1f ns   (wrapped %.1f, plain %.1f)\n\n", "MPI_Test (pending) overhead",
