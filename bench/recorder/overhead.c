@@ -1,6 +1,7 @@
 /* Recorder overhead per intercepted call: a tight loop of calls that do no
  * communication (MPI_Iprobe with no message pending, MPI_Test on
- * MPI_REQUEST_NULL), timed on every rank. Run it once plainly and once with
+ * MPI_REQUEST_NULL, MPI_Test on a receive that never completes), timed on
+ * every rank. Run it once plainly and once with
  * the recorder preloaded; the difference of the ns/call figures is the
  * recorder's cost per call.
  *
@@ -76,16 +77,29 @@ int main(int argc, char **argv) {
     MPI_Test(&null, &flag, MPI_STATUS_IGNORE);
   double test = (now_ns() - t0) / (double)calls;
 
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Request pending;
+  int sink = 0;
+  MPI_Irecv(&sink, 1, MPI_INT, MPI_ANY_SOURCE, 4243, MPI_COMM_WORLD, &pending);
+  t0 = now_ns();
+  for (long i = 0; i < calls; i++)
+    MPI_Test(&pending, &flag, MPI_STATUS_IGNORE);
+  double test_pending = (now_ns() - t0) / (double)calls;
+  MPI_Cancel(&pending);
+  MPI_Wait(&pending, MPI_STATUS_IGNORE);
+
   double m_iprobe = median(iprobe, rank, n), m_test = median(test, rank, n);
+  double m_pending = median(test_pending, rank, n);
   if (rank == 0) {
     if (json)
       printf("{\"ranks\": %d, \"calls\": %ld, \"iprobe_ns_per_call\": %.2f, "
-             "\"test_null_ns_per_call\": %.2f}\n",
-             n, calls, m_iprobe, m_test);
+             "\"test_null_ns_per_call\": %.2f, \"test_pending_ns_per_call\": %.2f}\n",
+             n, calls, m_iprobe, m_test, m_pending);
     else
       printf("ranks                 %d\ncalls per loop        %ld\n"
-             "MPI_Iprobe (no msg)   %.2f ns/call\nMPI_Test (null req)   %.2f ns/call\n",
-             n, calls, m_iprobe, m_test);
+             "MPI_Iprobe (no msg)   %.2f ns/call\nMPI_Test (null req)   %.2f ns/call\n"
+             "MPI_Test (pending)    %.2f ns/call\n",
+             n, calls, m_iprobe, m_test, m_pending);
   }
   MPI_Finalize();
   return 0;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench/recorder: the recorder's figures from one run (issue: foundation).
-#   1. overhead per intercepted call (tight loop of MPI_Iprobe / MPI_Test(NULL), recorded vs plain)
+#   1. overhead per intercepted call and its breakdown (cost.sh: MPI_Iprobe / MPI_Test loops,
+#      recorded vs plain, 1 and 2 ranks, both MPIs)
 #   2. whole-app overhead on the stencil (wall time of mpiexec, recorded vs plain)
 #   3. bytes per event on disk for that stencil trace
 #   4. reader throughput (events/s on one core): the stencil trace, and a synthetic 10 M-event trace
@@ -16,31 +17,10 @@ trap 'rm -rf "$TMP"' EXIT
 . "$(dirname "$0")/../lib.sh"
 jget() { sed -n "s/.*\"$1\": *\([0-9.eE+-]*\).*/\1/p"; }
 
-CALLS=${CALLS:-2000000}
 echo "augur bench/recorder  (runs per configuration: $R, medians; $(nproc) cores)"
 echo
-printf '%-9s %-12s %10s %10s %10s\n' "mpi" "loop" "plain ns" "recorded" "overhead"
-for F in mpich openmpi; do
-  [ -x "$BUILD/bin/augur-bench-overhead-$F" ] || continue
-  : >"$TMP/p_iprobe"; : >"$TMP/r_iprobe"; : >"$TMP/p_test"; : >"$TMP/r_test"
-  i=0
-  while [ $i -lt "$R" ]; do
-    out=$("mpiexec.$F" -n 2 "$BUILD/bin/augur-bench-overhead-$F" -n "$CALLS" --json)
-    echo "$out" | jget iprobe_ns_per_call >>"$TMP/p_iprobe"
-    echo "$out" | jget test_null_ns_per_call >>"$TMP/p_test"
-    rm -rf "$TMP/ov.augur"
-    out=$(env AUGUR_TRACE_DIR="$TMP/ov.augur" LD_PRELOAD="$BUILD/lib/libaugur-mpi-$F.so" \
-      "mpiexec.$F" -n 2 "$BUILD/bin/augur-bench-overhead-$F" -n "$CALLS" --json)
-    echo "$out" | jget iprobe_ns_per_call >>"$TMP/r_iprobe"
-    echo "$out" | jget test_null_ns_per_call >>"$TMP/r_test"
-    i=$((i + 1))
-  done
-  for loop in iprobe test; do
-    p=$(median <"$TMP/p_$loop"); r=$(median <"$TMP/r_$loop")
-    printf '%-9s %-12s %10.1f %10.1f %+9.1f   (goal <= 50 ns)\n' "$F" "$loop" "$p" "$r" \
-      "$(calc "$r - $p")"
-  done
-done
+echo "overhead per intercepted call and its breakdown (bench/recorder/cost.sh)"
+sh "$(dirname "$0")/cost.sh" "$BUILD" "$R" | sed 's/^/  /'
 
 echo
 F=mpich

@@ -29,6 +29,38 @@ enum {
   M_ALL = (1u << 14) - 1
 };
 
+/* The predicted fields (bytes .. aux) are one run of the record: 1 when all
+ * of them and flags equal the prediction's. The recorder's repeated calls
+ * (a polling loop's Iprobe / Test) mostly take this path: no per-field
+ * compare, no copy of the record into the context. */
+#define PRED_LO offsetof(augur_event, bytes)
+#define PRED_HI offsetof(augur_event, type)
+_Static_assert(offsetof(augur_event, bytes_recv) > PRED_LO &&
+               offsetof(augur_event, req) > PRED_LO && offsetof(augur_event, comm) > PRED_LO &&
+               offsetof(augur_event, hash) > PRED_LO && offsetof(augur_event, callsite) > PRED_LO &&
+               offsetof(augur_event, ctr) > PRED_LO && offsetof(augur_event, aux) < PRED_HI &&
+               offsetof(augur_event, peer) < PRED_HI && offsetof(augur_event, tag) < PRED_HI &&
+               "the predicted fields are one run from bytes to aux");
+/* 16-byte unaligned loads (GCC/clang vector extension; SSE2 on x86-64). */
+typedef uint64_t aug_u64x2 __attribute__((vector_size(16), aligned(1), may_alias));
+static inline int same_fields(const augur_event *a, const augur_event *b) {
+  const unsigned char *x = (const unsigned char *)a + PRED_LO;
+  const unsigned char *y = (const unsigned char *)b + PRED_LO;
+  _Static_assert(PRED_HI - PRED_LO == 5 * 16 + 8 + 4, "same_fields: 5 x 16 + 8 + 4 bytes");
+  aug_u64x2 d = (*(const aug_u64x2 *)(x + 0) ^ *(const aug_u64x2 *)(y + 0)) |
+                (*(const aug_u64x2 *)(x + 16) ^ *(const aug_u64x2 *)(y + 16)) |
+                (*(const aug_u64x2 *)(x + 32) ^ *(const aug_u64x2 *)(y + 32)) |
+                (*(const aug_u64x2 *)(x + 48) ^ *(const aug_u64x2 *)(y + 48)) |
+                (*(const aug_u64x2 *)(x + 64) ^ *(const aug_u64x2 *)(y + 64));
+  uint64_t u8, v8;
+  uint32_t u4, v4;
+  memcpy(&u8, x + 80, 8);
+  memcpy(&v8, y + 80, 8);
+  memcpy(&u4, x + 88, 4);
+  memcpy(&v4, y + 88, 4);
+  return (d[0] | d[1] | (u8 ^ v8) | (uint64_t)(u4 ^ v4) | (uint64_t)(a->flags ^ b->flags)) == 0;
+}
+
 static inline unsigned slot_of(unsigned type, unsigned prev) {
   return (type * 67u + prev * 7u) & (AUG_CTX_SLOTS - 1);
 }
@@ -76,6 +108,7 @@ int aug_ev_encode(aug_evenc *enc, const augur_event *ev, size_t n, aug_buf *out)
     if (e->type >= AUGUR_EV_MAX - 1 || e->type == AUGUR_EV_ESCAPE) return AUGUR_E_ARG;
     augur_event *p = &enc->ctx[slot_of(e->type, prev_type)];
     unsigned mask = 0;
+    if (same_fields(e, p)) goto fields_done;
     if (e->req != p->req)
       mask |= M_REQ, fl += aug_put_varint(fl, aug_zigzag((int64_t)(e->req - p->req)));
     if (e->peer != p->peer)
@@ -100,6 +133,8 @@ int aug_ev_encode(aug_evenc *enc, const augur_event *ev, size_t n, aug_buf *out)
     if (e->hash != p->hash) mask |= M_HASH, aug_put_le64(fl, e->hash), fl += 8;
     for (int c = 1; c < AUGUR_MAX_COUNTERS; c++)
       if (e->ctr[c] != p->ctr[c]) mask |= M_CTR1 << (c - 1), fl += aug_put_varint(fl, e->ctr[c]);
+    *p = *e;
+  fields_done:;
     unsigned low = e->type < AUGUR_EV_ESCAPE ? e->type : AUGUR_EV_ESCAPE;
     *op++ = (uint8_t)(low | (mask ? 0x80 : 0));
     if (low == AUGUR_EV_ESCAPE) *op++ = (uint8_t)e->type;
@@ -109,7 +144,6 @@ int aug_ev_encode(aug_evenc *enc, const augur_event *ev, size_t n, aug_buf *out)
       tm += aug_put_varint(tm, aug_zigzag((int64_t)(e->t_end - e->t_start)));
       prev_end = e->t_end;
     }
-    *p = *e;
     prev_type = e->type;
   }
   enc->ops.len = (size_t)(op - enc->ops.p);

@@ -245,7 +245,7 @@ uint64_t aug_recv_hash(uint64_t req, const MPI_Status *st) {
 
 /* A sub-record of parent: its times, call site, thread and language. */
 static augur_event *sub_record(augur_event *s, const augur_event *parent, unsigned type) {
-  memset(s, 0, sizeof *s);
+  aug_zero_event(s);
   s->type = (uint16_t)type;
   s->t_start = parent->t_start;
   s->t_end = parent->t_end;

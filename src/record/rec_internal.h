@@ -103,6 +103,25 @@ static inline uint64_t aug_ticks(void) {
 #endif
   return aug_now();
 }
+/* memset(ev, 0, sizeof *ev) written as 16-byte stores (the hot path's records): GCC -O2 makes that
+ * memset a `rep stos`, whose start-up (~30 cycles on AMD Zen) is more than
+ * the whole event fill. */
+typedef unsigned char aug_v16 __attribute__((vector_size(16), aligned(1), may_alias));
+static inline void aug_zero_event(augur_event *ev) {
+  unsigned char *p = (unsigned char *)ev;
+  const aug_v16 z = {0};
+  _Static_assert(sizeof *ev == 120, "aug_zero_event stores 7 x 16 + 8 bytes");
+  *(aug_v16 *)(p + 0) = z;
+  *(aug_v16 *)(p + 16) = z;
+  *(aug_v16 *)(p + 32) = z;
+  *(aug_v16 *)(p + 48) = z;
+  *(aug_v16 *)(p + 64) = z;
+  *(aug_v16 *)(p + 80) = z;
+  *(aug_v16 *)(p + 96) = z;
+  ev->thread = 0;
+  ev->rank = 0;
+}
+
 void aug_clock_setup(void);     /* Init, first */
 void aug_clock_calibrate(void); /* Init, last */
 void aug_clock_to_ns(augur_event *ev, size_t n);

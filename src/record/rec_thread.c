@@ -235,7 +235,7 @@ int aug_rec_enter(augur_event *ev, unsigned type, const void *callsite) {
   /* Flushing here, outside any parent/sub-record group, keeps groups whole;
    * its cost lands in the compute burst, not in the MPI call. */
   if (__builtin_expect(t->n >= t->limit, 0)) aug_thread_flush(t);
-  memset(ev, 0, sizeof *ev);
+  aug_zero_event(ev);
   ev->type = (uint16_t)type;
   ev->callsite = (uint64_t)(uintptr_t)callsite;
   ev->thread = t->index;
@@ -319,7 +319,7 @@ aug_thread *aug_omp_append(uint16_t type, uint64_t callsite, uint64_t req, uint3
     omp_flush(t);
   }
   augur_event *ev = &t->obuf[t->on];
-  memset(ev, 0, sizeof *ev);
+  aug_zero_event(ev);
   ev->type = type;
   ev->callsite = callsite;
   ev->req = req;

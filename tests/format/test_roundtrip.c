@@ -93,6 +93,64 @@ static size_t gen(augur_event *v, size_t n, int full_range) {
   return k;
 }
 
+/* The encoder's shortcut for a record whose predicted fields all equal the
+ * prediction (evcodec.c, same_fields): a change of any one byte of any
+ * predicted field, or of flags, between records of one context slot must
+ * still be written and read back. */
+static void test_codec_one_byte(void **state) {
+  (void)state;
+  static const struct {
+    size_t off, size;
+  } fields[] = {
+      {offsetof(augur_event, bytes), 8},
+      {offsetof(augur_event, bytes_recv), 8},
+      {offsetof(augur_event, req), 8},
+      {offsetof(augur_event, comm), 8},
+      {offsetof(augur_event, hash), 8},
+      {offsetof(augur_event, callsite), 8},
+      {offsetof(augur_event, ctr), 8 * AUGUR_MAX_COUNTERS},
+      {offsetof(augur_event, peer), 4},
+      {offsetof(augur_event, tag), 4},
+      {offsetof(augur_event, aux), 4},
+      {offsetof(augur_event, flags), 2},
+  };
+  aug_evenc *enc = calloc(1, sizeof *enc);
+  aug_evdec *dec = malloc(sizeof *dec);
+  aug_ev_decode_init(dec);
+  aug_buf raw = {0};
+  char why[256];
+  int checked = 0;
+  for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++)
+    for (size_t k = 0; k < fields[f].size; k++) {
+      augur_event v[4], out[4];
+      v[0] = tu_ev(AUGUR_EV_IPROBE, 100, 130);
+      v[0].peer = 1, v[0].tag = 7, v[0].comm = 1, v[0].callsite = 3, v[0].flags = 0x800;
+      v[1] = v[0];
+      ((unsigned char *)&v[1])[fields[f].off + k] ^= 0x5a;
+      v[2] = v[0];
+      v[3] = v[1];
+      for (int i = 1; i < 4; i++)
+        v[i].t_start = v[i - 1].t_end + 10, v[i].t_end = v[i].t_start + 30;
+      raw.len = 0;
+      assert_int_equal(aug_ev_encode(enc, v, 4, &raw), AUGUR_OK);
+      assert_int_equal(
+          aug_ev_decode_begin(dec, raw.p, raw.len, 4, v[0].t_start, v[0].thread, why, sizeof why),
+          AUGUR_OK);
+      uint32_t got = 0;
+      assert_int_equal(aug_ev_decode_some(dec, out, 4, &got, why, sizeof why), AUGUR_OK);
+      assert_int_equal(got, 4);
+      for (size_t i = 0; i < 4; i++)
+        tu_assert_event_eq(&v[i], &out[i], i);
+      checked++;
+    }
+  assert_int_equal(checked, 8 * 6 + 8 * AUGUR_MAX_COUNTERS + 3 * 4 + 2);
+  aug_buf_free(&raw);
+  aug_ev_encoder_free(enc);
+  free(enc);
+  aug_ev_decode_fini(dec);
+  free(dec);
+}
+
 /* The codec alone: any field values, all 128 type values. */
 static void test_codec_exact(void **state) {
   (void)state;
@@ -883,6 +941,7 @@ int main(void) {
       cmocka_unit_test(test_definitions),    cmocka_unit_test(test_clock_merged),
       cmocka_unit_test(test_writer_threads), cmocka_unit_test(test_many_ranks),
       cmocka_unit_test(test_slack),          cmocka_unit_test(test_hosts),
+      cmocka_unit_test(test_codec_one_byte),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

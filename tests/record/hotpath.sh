@@ -1,0 +1,31 @@
+#!/bin/sh
+# The recorder's per-call functions stay free of string instructions and of
+# calls to memset/memcpy (issue 28 item 4, bench/recorder/README.md): GCC -O2
+# compiled aug_rec_enter's memset of the event into `rep stos`, whose start-up
+# (~30 cycles on AMD Zen) cost more than the rest of the event fill. Checks
+# the disassembly of each function below in every LIB given.
+#
+#   hotpath.sh LIB...
+set -u
+FUNCS="aug_rec_enter aug_rec_exit aug_rec_commit"
+command -v objdump >/dev/null || { echo "hotpath.sh: objdump not found (binutils)"; exit 1; }
+failures=0
+for lib in "$@"; do
+  dis=$(objdump -d --no-show-raw-insn "$lib")
+  for f in $FUNCS; do
+    body=$(printf '%s\n' "$dis" | awk -v f="<$f>:" '$2 == f { on = 1; next } on && /^$/ { exit } on')
+    if [ -z "$body" ]; then
+      echo "FAIL $lib: $f not found in the disassembly"
+      failures=$((failures + 1))
+      continue
+    fi
+    bad=$(printf '%s\n' "$body" | grep -E 'rep[a-z]* +(stos|movs)|call.*<(memset|memcpy|memmove)' || true)
+    if [ -n "$bad" ]; then
+      echo "FAIL $lib: $f:"
+      printf '%s\n' "$bad" | sed 's/^/  /'
+      failures=$((failures + 1))
+    fi
+  done
+done
+[ "$failures" -eq 0 ] && echo "hotpath: $FUNCS clean in $# libraries"
+[ "$failures" -eq 0 ]
