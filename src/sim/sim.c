@@ -928,12 +928,9 @@ static int coll_advance(sim *s, uint32_t r) {
 static int coll_begin(sim *s, uint32_t r, const augur_sim_op *op) {
   rrun *rr = &s->r[r];
   const sim_comm *c = &s->g->comms[op->comm];
-  uint32_t me = NONE32;
-  int32_t root = -1;
-  for (uint32_t i = 0; i < c->size; i++) {
-    if (c->members[i] == r) me = i;
-    if (op->peer >= 0 && c->members[i] == (uint32_t)op->peer) root = (int32_t)i;
-  }
+  int64_t mine = sim_comm_rank(c, r);
+  uint32_t me = mine < 0 ? NONE32 : (uint32_t)mine;
+  int32_t root = op->peer >= 0 ? (int32_t)sim_comm_rank(c, (uint32_t)op->peer) : -1;
   rr->nsteps = rr->step = 0;
   rr->posted = 0;
   rr->t_coll = rr->t;
