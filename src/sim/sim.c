@@ -206,7 +206,9 @@ typedef struct rrun {
   double t;
   int blocked;
   double t_block;
+  uint32_t bslot; /* BLK_SEND, BLK_RECV: the slot waited for */
   /* collective in progress */
+  uint64_t inst; /* its instance (the operation's a) */
   sim_step *steps;
   size_t nsteps, step, steps_cap;
   uint32_t cur_s, cur_r;
@@ -743,7 +745,9 @@ static int stopped(const sim *s) {
   return s->nomem || s->src_rc < 0;
 }
 
-/* Rank R's operation at its pc (held: streaming keeps it until it ran). */
+/* Rank R's operation at its pc (held: streaming keeps it until it ran).
+ * At thousands of ranks this is a cache miss or two (the rank's entry in
+ * the graph, its array): what a rank blocked on needs is kept in its rrun. */
 static const augur_sim_op *op_at(const sim *s, uint32_t r) {
   const sim_rank_ops *ro = &s->g->ranks[r];
   return &ro->ops[s->r[r].pc - ro->base];
@@ -887,19 +891,18 @@ static int wait_done(const sim *s, uint32_t r, const augur_sim_op *op, double *t
 /* Runs the collective's steps until one must wait; 1 when all are done. */
 static int coll_advance(sim *s, uint32_t r) {
   rrun *rr = &s->r[r];
-  const augur_sim_op *op = op_at(s, r);
   while (rr->step < rr->nsteps) {
     const sim_step *st = &rr->steps[rr->step];
     if (!rr->posted) {
       rr->posted = 1;
       rr->cur_s = rr->cur_r = NONE32;
       if (st->to >= 0) {
-        rr->cur_s = coll_slot(s, op->a, r, (uint32_t)st->to, st->tag, st->sbytes);
+        rr->cur_s = coll_slot(s, rr->inst, r, (uint32_t)st->to, st->tag, st->sbytes);
         if (rr->cur_s == NONE32) return 0;
         post_send(s, rr->cur_s, rr->t);
       }
       if (st->from >= 0) {
-        rr->cur_r = coll_slot(s, op->a, (uint32_t)st->from, r, st->tag, st->rbytes);
+        rr->cur_r = coll_slot(s, rr->inst, (uint32_t)st->from, r, st->tag, st->rbytes);
         if (rr->cur_r == NONE32) return 0;
         post_recv(s, rr->cur_r, rr->t);
       }
@@ -933,6 +936,7 @@ static int coll_begin(sim *s, uint32_t r, const augur_sim_op *op) {
   int32_t root = op->peer >= 0 ? (int32_t)sim_comm_rank(c, (uint32_t)op->peer) : -1;
   rr->nsteps = rr->step = 0;
   rr->posted = 0;
+  rr->inst = op->a;
   rr->t_coll = rr->t;
   if (me == NONE32) return 0;
   size_t n = sim_coll_steps(s->m, op->type, c, me, root, op->b, rr->steps, rr->steps_cap);
@@ -1010,6 +1014,7 @@ static void run_rank(sim *s, uint32_t r) {
         break;
       }
       rr->blocked = send ? BLK_SEND : BLK_RECV;
+      rr->bslot = v;
       rr->t_block = rr->t;
       return;
     }
@@ -1059,8 +1064,7 @@ static void run_rank(sim *s, uint32_t r) {
 static void wake(sim *s, uint32_t r) {
   rrun *rr = &s->r[r];
   if (rr->blocked == BLK_NONE) return;
-  const augur_sim_op *op = op_at(s, r);
-  uint32_t v = (uint32_t)op->a;
+  const uint32_t v = rr->bslot;
   switch (rr->blocked) {
   case BLK_SEND:
     if (s->slots[v].sdone >= 0) {
@@ -1075,6 +1079,7 @@ static void wake(sim *s, uint32_t r) {
     }
     return;
   case BLK_WAIT: {
+    const augur_sim_op *op = op_at(s, r);
     double d;
     int recv;
     if (wait_done(s, r, op, &d, &recv)) {
