@@ -7,7 +7,7 @@
  * filled in as they become known; all completion times are maxima over the
  * posts involved, so a rank posting "in the future" of the global clock gets
  * the same answer as if it had waited for it. Data movement goes through
- * the global event queue (a binary heap ordered by time, then insertion), so
+ * the global event queue (a 4-ary heap ordered by time, then insertion), so
  * transfers that share a link (network resources: per-node injection, the
  * shared bus, fat-tree and torus links: topo.c) are simulated in time order
  * as fluid flows that split the link's bandwidth equally.
