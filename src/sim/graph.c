@@ -2,6 +2,7 @@
  * the wait lists and the communicators. Everything is a flat growable array
  * so a graph costs 32 bytes per operation plus 16 per message and 4 per
  * waited request (docs/simulate.md "Memory"). */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,11 @@
 
 int sim_cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
 }
 
@@ -41,8 +47,10 @@ void augur_sim_graph_free(augur_sim_graph *g) {
   free(g->ranks);
   free(g->msgs);
   free(g->waits);
-  for (size_t i = 0; i < g->ncomms; i++)
+  for (size_t i = 0; i < g->ncomms; i++) {
     free(g->comms[i].members);
+    free(g->comms[i].byworld);
+  }
   free(g->comms);
   free(g);
 }
@@ -166,13 +174,38 @@ int64_t augur_sim_add_comm(augur_sim_graph *g, const uint32_t *members, uint32_t
     if (members[i] >= g->nranks) return -1;
   if (aug_grow((void **)&g->comms, &g->comm_cap, g->ncomms + 1, sizeof *g->comms)) return -1;
   uint32_t *m = malloc(n * sizeof *m);
-  if (!m) return -1;
+  uint64_t *bw = malloc(n * sizeof *bw);
+  if (!m || !bw) {
+    free(m);
+    free(bw);
+    return -1;
+  }
   memcpy(m, members, n * sizeof *m);
+  for (uint32_t i = 0; i < n; i++)
+    bw[i] = (uint64_t)members[i] << 32 | i;
+  qsort(bw, n, sizeof *bw, cmp_u64);
   sim_comm *c = &g->comms[g->ncomms];
   c->id = 0;
   c->size = n;
   c->members = m;
+  c->byworld = bw;
   return (int64_t)g->ncomms++;
+}
+
+int64_t sim_comm_rank(const sim_comm *c, uint32_t world) {
+  assert(c && c->byworld);
+  /* the first entry above every (WORLD, comm rank) */
+  const uint64_t key = (uint64_t)world << 32 | UINT32_MAX;
+  size_t lo = 0, hi = c->size;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (c->byworld[mid] <= key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == 0 || c->byworld[lo - 1] >> 32 != world) return -1;
+  return (int64_t)(c->byworld[lo - 1] & UINT32_MAX);
 }
 
 int64_t augur_sim_add_coll(augur_sim_graph *g, uint32_t rank, unsigned type, uint32_t comm,

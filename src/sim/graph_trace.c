@@ -635,6 +635,12 @@ static int on_coll(void *ctx, const augur_coll_instance *c) {
   uint64_t inst = b->g->ninstances;
   int found = 0;
   uint64_t idx[1];
+  /* The size is the instance's, over all members: computed once per
+   * communicator the members' operations name (one, in a sane trace), not
+   * once per member (a world collective at 4,096 ranks would read its
+   * members 4,096 times). */
+  uint32_t bytes_comm = UINT32_MAX;
+  uint64_t bytes = 0;
   for (uint32_t i = 0; i < c->nmembers; i++) {
     const augur_coll_member *mb = &c->members[i];
     if (mb->rank >= b->g->nranks) continue;
@@ -642,8 +648,12 @@ static int on_coll(void *ctx, const augur_coll_instance *c) {
     augur_sim_op *op = op_ref(b, mb->rank, idx[0]);
     const sim_comm *sc = &b->g->comms[op->comm];
     if (sc->size != c->nmembers) continue;
+    if (op->comm != bytes_comm) {
+      bytes_comm = op->comm;
+      bytes = coll_bytes(c, sc);
+    }
     op->a = inst;
-    op->b = coll_bytes(c, sc);
+    op->b = bytes;
     op->peer = mb->root;
     found++;
   }

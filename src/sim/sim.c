@@ -7,7 +7,7 @@
  * filled in as they become known; all completion times are maxima over the
  * posts involved, so a rank posting "in the future" of the global clock gets
  * the same answer as if it had waited for it. Data movement goes through
- * the global event queue (a binary heap ordered by time, then insertion), so
+ * the global event queue (a 4-ary heap ordered by time, then insertion), so
  * transfers that share a link (network resources: per-node injection, the
  * shared bus, fat-tree and torus links: topo.c) are simulated in time order
  * as fluid flows that split the link's bandwidth equally.
@@ -58,6 +58,12 @@ typedef struct hev {
   uint32_t idx, ver;
 } hev;
 
+/* Children per node: at thousands of ranks the heap holds an event or two
+ * per rank (8,192 at 4,096 ranks), and a 4-ary heap is half as deep as a
+ * binary one, with a node's children side by side in memory: fewer cache
+ * misses per pop. Any arity pops the same (key, sk) order. */
+#define HEAP_D 4
+
 typedef struct heap {
   hev *h;
   size_t n, cap;
@@ -93,7 +99,7 @@ static int hless(const hev *a, const hev *b) {
 static int heap_check(const heap *q) {
   if (q->n > q->cap || q->rn > q->rcap || (q->rcap && !AUG_POW2(q->rcap))) return 0;
   for (size_t i = 0; i < q->n; i++)
-    if ((i > 0 && hless(&q->h[i], &q->h[(i - 1) / 2])) || !(q->h[i].sk & 7) ||
+    if ((i > 0 && hless(&q->h[i], &q->h[(i - 1) / HEAP_D])) || !(q->h[i].sk & 7) ||
         (q->h[i].sk & 7) > EV_CDONE)
       return 0;
   for (size_t k = 1; k < q->rn; k++) {
@@ -129,7 +135,7 @@ static int heap_push(heap *q, double t, uint32_t kind, uint32_t idx, uint32_t ve
   if (aug_grow((void **)&q->h, &q->cap, q->n + 1, sizeof *q->h)) return -1;
   size_t i = q->n++;
   while (i > 0) {
-    size_t p = (i - 1) / 2;
+    size_t p = (i - 1) / HEAP_D;
     if (!hless(&e, &q->h[p])) break;
     q->h[i] = q->h[p];
     i = p;
@@ -146,7 +152,7 @@ static int heap_empty(const heap *q) {
   return q->n == 0 && q->rn == 0;
 }
 
-/* The ring's head or the heap's top; in the heap the smaller child is
+/* The ring's head or the heap's top; in the heap the smallest child is
  * selected without a branch. */
 static hev heap_pop(heap *q) {
   assert(!heap_empty(q));
@@ -160,8 +166,11 @@ static hev heap_pop(heap *q) {
   hev top = q->h[0], last = q->h[--q->n];
   const size_t n = q->n;
   size_t i = 0, c;
-  while ((c = 2 * i + 1) < n) {
-    c += (size_t)(c + 1 < n) & (size_t)hless(&q->h[c + 1], &q->h[c]);
+  while ((c = HEAP_D * i + 1) < n) {
+    size_t best = c, end = c + HEAP_D < n ? c + HEAP_D : n;
+    for (size_t k = c + 1; k < end; k++)
+      best = hless(&q->h[k], &q->h[best]) ? k : best;
+    c = best;
     if (!hless(&q->h[c], &last)) break;
     q->h[i] = q->h[c];
     i = c;
@@ -206,7 +215,9 @@ typedef struct rrun {
   double t;
   int blocked;
   double t_block;
+  uint32_t bslot; /* BLK_SEND, BLK_RECV: the slot waited for */
   /* collective in progress */
+  uint64_t inst; /* its instance (the operation's a) */
   sim_step *steps;
   size_t nsteps, step, steps_cap;
   uint32_t cur_s, cur_r;
@@ -743,7 +754,9 @@ static int stopped(const sim *s) {
   return s->nomem || s->src_rc < 0;
 }
 
-/* Rank R's operation at its pc (held: streaming keeps it until it ran). */
+/* Rank R's operation at its pc (held: streaming keeps it until it ran).
+ * At thousands of ranks this is a cache miss or two (the rank's entry in
+ * the graph, its array): what a rank blocked on needs is kept in its rrun. */
 static const augur_sim_op *op_at(const sim *s, uint32_t r) {
   const sim_rank_ops *ro = &s->g->ranks[r];
   return &ro->ops[s->r[r].pc - ro->base];
@@ -887,19 +900,18 @@ static int wait_done(const sim *s, uint32_t r, const augur_sim_op *op, double *t
 /* Runs the collective's steps until one must wait; 1 when all are done. */
 static int coll_advance(sim *s, uint32_t r) {
   rrun *rr = &s->r[r];
-  const augur_sim_op *op = op_at(s, r);
   while (rr->step < rr->nsteps) {
     const sim_step *st = &rr->steps[rr->step];
     if (!rr->posted) {
       rr->posted = 1;
       rr->cur_s = rr->cur_r = NONE32;
       if (st->to >= 0) {
-        rr->cur_s = coll_slot(s, op->a, r, (uint32_t)st->to, st->tag, st->sbytes);
+        rr->cur_s = coll_slot(s, rr->inst, r, (uint32_t)st->to, st->tag, st->sbytes);
         if (rr->cur_s == NONE32) return 0;
         post_send(s, rr->cur_s, rr->t);
       }
       if (st->from >= 0) {
-        rr->cur_r = coll_slot(s, op->a, (uint32_t)st->from, r, st->tag, st->rbytes);
+        rr->cur_r = coll_slot(s, rr->inst, (uint32_t)st->from, r, st->tag, st->rbytes);
         if (rr->cur_r == NONE32) return 0;
         post_recv(s, rr->cur_r, rr->t);
       }
@@ -928,14 +940,12 @@ static int coll_advance(sim *s, uint32_t r) {
 static int coll_begin(sim *s, uint32_t r, const augur_sim_op *op) {
   rrun *rr = &s->r[r];
   const sim_comm *c = &s->g->comms[op->comm];
-  uint32_t me = NONE32;
-  int32_t root = -1;
-  for (uint32_t i = 0; i < c->size; i++) {
-    if (c->members[i] == r) me = i;
-    if (op->peer >= 0 && c->members[i] == (uint32_t)op->peer) root = (int32_t)i;
-  }
+  int64_t mine = sim_comm_rank(c, r);
+  uint32_t me = mine < 0 ? NONE32 : (uint32_t)mine;
+  int32_t root = op->peer >= 0 ? (int32_t)sim_comm_rank(c, (uint32_t)op->peer) : -1;
   rr->nsteps = rr->step = 0;
   rr->posted = 0;
+  rr->inst = op->a;
   rr->t_coll = rr->t;
   if (me == NONE32) return 0;
   size_t n = sim_coll_steps(s->m, op->type, c, me, root, op->b, rr->steps, rr->steps_cap);
@@ -1013,6 +1023,7 @@ static void run_rank(sim *s, uint32_t r) {
         break;
       }
       rr->blocked = send ? BLK_SEND : BLK_RECV;
+      rr->bslot = v;
       rr->t_block = rr->t;
       return;
     }
@@ -1062,8 +1073,7 @@ static void run_rank(sim *s, uint32_t r) {
 static void wake(sim *s, uint32_t r) {
   rrun *rr = &s->r[r];
   if (rr->blocked == BLK_NONE) return;
-  const augur_sim_op *op = op_at(s, r);
-  uint32_t v = (uint32_t)op->a;
+  const uint32_t v = rr->bslot;
   switch (rr->blocked) {
   case BLK_SEND:
     if (s->slots[v].sdone >= 0) {
@@ -1078,6 +1088,7 @@ static void wake(sim *s, uint32_t r) {
     }
     return;
   case BLK_WAIT: {
+    const augur_sim_op *op = op_at(s, r);
     double d;
     int recv;
     if (wait_done(s, r, op, &d, &recv)) {

@@ -29,7 +29,13 @@ typedef struct sim_comm {
   uint64_t id; /* trace communicator id (0 for hand-built) */
   uint32_t size;
   uint32_t *members; /* world ranks in comm rank order */
+  uint64_t *byworld; /* world rank << 32 | comm rank, ascending: sim_comm_rank */
 } sim_comm;
+
+/* The comm rank of world rank WORLD in C (the last one if it is there
+ * twice), or -1: O(log size), so a member of a collective over thousands
+ * of ranks finds its place without reading all of them. */
+int64_t sim_comm_rank(const sim_comm *c, uint32_t world);
 
 struct augur_sim_graph {
   uint32_t nranks;

@@ -288,6 +288,35 @@ static void test_collectives(void **state) {
   augur_sim_graph_free(g);
 }
 
+/* A rooted collective on a communicator whose comm ranks are not the world
+ * ranks, over 4 of 5 ranks (the simulator finds a member's comm rank and
+ * the root's by a search of the members sorted by world rank: sim_comm_rank).
+ * Members {2, 0, 3, 1}, root world rank 3 = comm rank 2; binomial bcast
+ * vranks: comm 2 -> 0, 3 -> 1, 0 -> 2, 1 -> 3. The root (world 3) sends to
+ * vrank 2 (comm 0, world 2) and vrank 1 (comm 3, world 1) at once (eager);
+ * world 2 forwards to vrank 3 (comm 1, world 0). World rank 4 only computes. */
+static void test_permuted_comm(void **state) {
+  (void)state;
+  augur_machine m;
+  machine(&m, 0.001, 1e12);
+  uint32_t members[4] = {2, 0, 3, 1};
+  augur_sim_graph *g = augur_sim_graph_new(5);
+  int64_t c = augur_sim_add_comm(g, members, 4);
+  assert_true(c >= 0);
+  for (uint32_t r = 0; r < 5; r++) {
+    augur_sim_add_compute(g, r, 0.5);
+    if (r < 4) assert_true(augur_sim_add_coll(g, r, AUGUR_EV_BCAST, (uint32_t)c, 3, 8, 0) >= 0);
+  }
+  augur_sim_result res = run(g, &m);
+  assert_float_equal(res.ranks[3].finish, 0.5, EPS);
+  assert_float_equal(res.ranks[2].finish, 0.501, EPS);
+  assert_float_equal(res.ranks[1].finish, 0.501, EPS);
+  assert_float_equal(res.ranks[0].finish, 0.502, EPS);
+  assert_float_equal(res.ranks[4].finish, 0.5, EPS);
+  augur_sim_result_free(&res);
+  augur_sim_graph_free(g);
+}
+
 /* All-to-all of 2 ranks on 2 nodes, 1 MB per peer: each rank copies its
  * own block (1 MB at the node's shm bandwidth, 2 MB/s: 0.5 s of CPU) and
  * exchanges one block over the network (1 MB/s: 1 s). NPB IS and FT move
@@ -553,6 +582,7 @@ int main(void) {
       cmocka_unit_test(test_large_messages),     cmocka_unit_test(test_collectives),
       cmocka_unit_test(test_alltoall_self_copy), cmocka_unit_test(test_stall),
       cmocka_unit_test(test_machine_file),       cmocka_unit_test(test_from_trace),
+      cmocka_unit_test(test_permuted_comm),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
