@@ -1,6 +1,7 @@
 /* The "rma" scenario (rec_rma.c): every one-sided record of every rank, in
  * order, with its exact fields; the window and group definitions. Included
  * by check_record.c (its load_rank, CHECK). */
+#include "augur/mpiio.h"
 
 enum { RIGHT = -100, LEFT = -101, NONE = AUGUR_PEER_NONE, TN = AUGUR_TAG_NONE };
 enum { W_COMM = 9 }; /* rma_want.win: comm is the creating communicator, req the window */
@@ -138,6 +139,8 @@ static void check_rma_rank(augur_trace *t, uint32_t r, uint32_t n, const evlist 
       CHECK((e->flags &
              (AUGUR_F_SENDREQ | AUGUR_F_RECVREQ | AUGUR_F_COLLREQ | AUGUR_F_UNMATCHED)) == 0,
             "rank %u: RMA completion flags %#x", r, e->flags);
+    if (e->type == AUGUR_EV_COMPLETION) /* told apart from an MPI-IO request's completion */
+      CHECK(!augur_io_is_completion(e), "rank %u: RMA completion taken for MPI-IO", r);
     if (e->type == AUGUR_EV_WIN_POST) check_rma_group(t, r, e->req, left, k), npost++;
     if (e->type == AUGUR_EV_WIN_START) check_rma_group(t, r, e->req, right, k), nstart++;
     k++;
