@@ -180,6 +180,10 @@ int aug_comm_rank_in(MPI_Comm comm); /* this process's rank in comm (cached) */
 /* A Comm_idup request completed: map its new handle to the id chosen at the call. */
 void aug_comm_idup_started(augur_event *ev, MPI_Comm parent, MPI_Comm *newcomm, MPI_Request req);
 void aug_comm_idup_completed(uint64_t req);
+/* aug_comm_created with its own creation counter ID_KIND (Comm_create_group:
+ * collective over the group only, so it must not share Comm_create's). */
+void aug_comm_created_as(augur_event *ev, MPI_Comm parent, MPI_Comm newcomm, unsigned kind,
+                         unsigned id_kind);
 extern atomic_int aug_idup_pending;
 
 /* ---- payload hashing of nonblocking receives (rec_fields.c) ---- */

@@ -953,6 +953,8 @@ static int check_recvbuf(augur_trace *t, uint32_t n) {
   return 0;
 }
 
+int check_neigh(augur_trace *t, uint32_t n); /* check_neigh.c */
+
 int main(int argc, char **argv) {
   if (argc < 4) {
     fprintf(stderr,
@@ -982,6 +984,8 @@ int main(int argc, char **argv) {
     rc = check_more(t, n, argc, argv);
   else if (strcmp(argv[1], "recvbuf") == 0)
     rc = check_recvbuf(t, n);
+  else if (strcmp(argv[1], "neigh") == 0)
+    rc = 0, failures += check_neigh(t, n);
   else
     rc = 2;
   augur_trace_close(t);
