@@ -2,14 +2,19 @@
  * neighbourhood collective with its NEIGH_SEND / NEIGH_RECV sub-records
  * (peers as world ranks, bytes per neighbour, sums in the parent), the
  * nonblocking twins' completions, Comm_create_group and Comm_disconnect.
- * Returns the number of failed checks (check_record.c's main adds them). */
+ * FORTRAN: the program is rec_neigh_f.f90 (the same calls through the
+ * Fortran bindings): every record checked has AUGUR_F_FORTRAN. Returns the
+ * number of failed checks (check_record.c's main adds them). */
 #include <inttypes.h>
 #include <stdlib.h>
 
 #include "augur/reader.h"
 #include "check.h"
 
-int check_neigh(augur_trace *t, uint32_t n);
+int check_neigh(augur_trace *t, uint32_t n, int fortran);
+
+/* rec_neigh_f.f90: every record of the calls checked here has F_FORTRAN. */
+static int want_fortran;
 
 typedef struct nlist {
   augur_event *ev;
@@ -75,6 +80,7 @@ static void expect_call(const nlist *l, uint32_t r, const want *w) {
         "rank %u: %s #%d bytes %" PRIu64 "/%" PRIu64 ", expected %" PRIu64 "/%" PRIu64, r, nm, w->k,
         p->bytes, p->bytes_recv, sb, rb);
   CHECK(p->aux == (uint32_t)(w->nout + w->nin), "rank %u: %s aux %u", r, nm, p->aux);
+  CHECK(!want_fortran || (p->flags & AUGUR_F_FORTRAN), "rank %u: %s without F_FORTRAN", r, nm);
   CHECK((size_t)i + 1 + (size_t)(w->nout + w->nin) <= l->n, "rank %u: %s truncated", r, nm);
   if ((size_t)i + 1 + (size_t)(w->nout + w->nin) > l->n) return;
   for (int j = 0; j < w->nout + w->nin; j++) {
@@ -87,6 +93,7 @@ static void expect_call(const nlist *l, uint32_t r, const want *w) {
     CHECK(s->peer == peer, "rank %u: %s sub %d peer %d, expected %d", r, nm, j, s->peer, peer);
     CHECK(s->comm == w->comm, "rank %u: %s sub %d comm", r, nm, j);
     CHECK(s->aux == (uint32_t)x, "rank %u: %s sub %d aux %u", r, nm, j, s->aux);
+    CHECK(!want_fortran || (s->flags & AUGUR_F_FORTRAN), "rank %u: %s sub %d flags", r, nm, j);
     CHECK(s->t_start == p->t_start && s->t_end == p->t_end, "rank %u: %s sub %d times", r, nm, j);
     uint64_t b = send ? s->bytes : s->bytes_recv, wb = send ? w->sb[x] : w->rb[x];
     uint64_t other = send ? s->bytes_recv : s->bytes;
@@ -179,6 +186,7 @@ static void check_rank(augur_trace *t, uint32_t r, uint32_t n, const nlist *l) {
   CHECK((cg >= 0) == (r % 2 == 0), "rank %u: Comm_create_group at %ld", r, cg);
   if (cg >= 0) {
     const augur_event *e = &l->ev[cg];
+    CHECK(!want_fortran || (e->flags & AUGUR_F_FORTRAN), "rank %u: Comm_create_group flags", r);
     CHECK(e->comm == AUGUR_COMM_WORLD && e->tag == 7 && e->req > AUGUR_COMM_SELF,
           "rank %u: Comm_create_group comm %#" PRIx64 " tag %d req %#" PRIx64, r, e->comm, e->tag,
           e->req);
@@ -195,9 +203,12 @@ static void check_rank(augur_trace *t, uint32_t r, uint32_t n, const nlist *l) {
   long dup = find(l, AUGUR_EV_COMM_DUP, 0), dis = find(l, AUGUR_EV_COMM_DISCONNECT, 0);
   CHECK(dup >= 0 && dis > dup && l->ev[dis].comm == l->ev[dup].req && l->ev[dup].req != 0,
         "rank %u: Comm_disconnect of the duplicate (at %ld, dup at %ld)", r, dis, dup);
+  CHECK(!want_fortran || dis < 0 || (l->ev[dis].flags & AUGUR_F_FORTRAN),
+        "rank %u: Comm_disconnect flags", r);
 }
 
-int check_neigh(augur_trace *t, uint32_t n) {
+int check_neigh(augur_trace *t, uint32_t n, int fortran) {
+  want_fortran = fortran;
   for (uint32_t r = 0; r < n; r++) {
     nlist l;
     if (load(t, r, &l) == 0) check_rank(t, r, n, &l);

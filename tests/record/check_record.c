@@ -953,7 +953,7 @@ static int check_recvbuf(augur_trace *t, uint32_t n) {
   return 0;
 }
 
-int check_neigh(augur_trace *t, uint32_t n); /* check_neigh.c */
+int check_neigh(augur_trace *t, uint32_t n, int fortran); /* check_neigh.c */
 
 int main(int argc, char **argv) {
   if (argc < 4) {
@@ -985,7 +985,7 @@ int main(int argc, char **argv) {
   else if (strcmp(argv[1], "recvbuf") == 0)
     rc = check_recvbuf(t, n);
   else if (strcmp(argv[1], "neigh") == 0)
-    rc = 0, failures += check_neigh(t, n);
+    rc = 0, failures += check_neigh(t, n, argc > 4 && strcmp(argv[4], "--fortran") == 0);
   else
     rc = 2;
   augur_trace_close(t);
