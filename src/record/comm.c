@@ -299,9 +299,11 @@ uint64_t aug_comm_id(MPI_Comm comm) {
 
 int aug_comm_is_inter(MPI_Comm comm) {
   if (comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF || comm == MPI_COMM_NULL) return 0;
-  if (aug_comm_id(comm) == AUGUR_COMM_NONE) return 0;
+  uint64_t id = aug_comm_id(comm);
   slot *s = find(handle_key(comm));
-  return s ? (int)(atomic_load_explicit(&s->inter_rsize, memory_order_relaxed) >> 32) : 0;
+  uint64_t ir = s ? atomic_load_explicit(&s->inter_rsize, memory_order_relaxed) : 0;
+  if (id == AUGUR_COMM_NONE && !(ir & FOREIGN)) return 0; /* unknown */
+  return (int)(ir >> 32) & 1;
 }
 
 int aug_comm_rank_in(MPI_Comm comm) {

@@ -3,6 +3,8 @@
  * communicator's topology at every call (MPI_Topo_test, then Cart_shift,
  * Graph_neighbors or Dist_graph_neighbors) into the thread's scratch: no
  * lock, no allocation once the scratch is large enough. */
+#include <stdio.h>
+
 #include "neigh.h"
 
 /* In- and out-neighbours of COMM in MPI's order (MPI-4.0 §7.6), in the
@@ -106,4 +108,13 @@ void aug_process_fill(augur_event *ev, MPI_Comm parent, int root, int rc, MPI_Co
   int n = 0;
   if (rc == MPI_SUCCESS && inter != MPI_COMM_NULL) PMPI_Comm_remote_size(inter, &n);
   ev->aux = (uint32_t)n;
+}
+
+int aug_spawned(void) {
+  MPI_Comm parent = MPI_COMM_NULL;
+  if (PMPI_Comm_get_parent(&parent) != MPI_SUCCESS || parent == MPI_COMM_NULL) return 0;
+  if (aug_world_rank == 0)
+    fprintf(stderr, "augur: processes started by MPI_Comm_spawn are not recorded (%d here)\n",
+            aug_world_size);
+  return 1;
 }

@@ -216,3 +216,41 @@ int check_neigh(augur_trace *t, uint32_t n, int fortran) {
   }
   return failures;
 }
+
+int check_spawn(augur_trace *t, uint32_t n, int spawned);
+
+/* rec_spawn.c: SPAWNED 1 = the spawn succeeded (one child, not traced),
+ * 0 = it failed. Every rank has the COMM_SPAWN (comm world, F_ROOT on rank
+ * 0, aux = remote size, req 0: the intercommunicator is foreign), the
+ * trace holds the parent job's ranks only, and after a success the
+ * receive from the child and the disconnect use communicator id 0. */
+int check_spawn(augur_trace *t, uint32_t n, int spawned) {
+  CHECK(augur_trace_nranks(t) == n, "%u ranks in the trace", augur_trace_nranks(t));
+  for (uint32_t r = 0; r < n; r++) {
+    nlist l;
+    if (load(t, r, &l) != 0) {
+      free(l.ev);
+      continue;
+    }
+    long s = find(&l, AUGUR_EV_COMM_SPAWN, 0);
+    CHECK(s >= 0 && find(&l, AUGUR_EV_COMM_SPAWN, 1) < 0, "rank %u: one Comm_spawn", r);
+    if (s >= 0) {
+      const augur_event *e = &l.ev[s];
+      CHECK(e->comm == AUGUR_COMM_WORLD && e->req == 0 && e->aux == (uint32_t)spawned,
+            "rank %u: Comm_spawn comm %#" PRIx64 " req %#" PRIx64 " aux %u", r, e->comm, e->req,
+            e->aux);
+      CHECK(((e->flags & AUGUR_F_ROOT) != 0) == (r == 0), "rank %u: Comm_spawn flags %#x", r,
+            e->flags);
+    }
+    long d = find(&l, AUGUR_EV_COMM_DISCONNECT, 0);
+    CHECK((d >= 0) == spawned && (d < 0 || l.ev[d].comm == 0), "rank %u: Comm_disconnect", r);
+    long rv = find(&l, AUGUR_EV_RECV, 0);
+    CHECK((rv >= 0) == (spawned && r == 0), "rank %u: Recv from the child", r);
+    if (rv >= 0)
+      CHECK(l.ev[rv].comm == 0 && l.ev[rv].bytes_recv == 8 && (l.ev[rv].flags & AUGUR_F_INTER),
+            "rank %u: Recv comm %#" PRIx64 " bytes %" PRIu64 " flags %#x", r, l.ev[rv].comm,
+            l.ev[rv].bytes_recv, l.ev[rv].flags);
+    free(l.ev);
+  }
+  return failures;
+}

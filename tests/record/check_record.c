@@ -954,6 +954,7 @@ static int check_recvbuf(augur_trace *t, uint32_t n) {
 }
 
 int check_neigh(augur_trace *t, uint32_t n, int fortran); /* check_neigh.c */
+int check_spawn(augur_trace *t, uint32_t n, int spawned); /* check_neigh.c */
 
 int main(int argc, char **argv) {
   if (argc < 4) {
@@ -984,6 +985,8 @@ int main(int argc, char **argv) {
     rc = check_more(t, n, argc, argv);
   else if (strcmp(argv[1], "recvbuf") == 0)
     rc = check_recvbuf(t, n);
+  else if (strcmp(argv[1], "spawn") == 0 && argc > 4)
+    rc = 0, failures += check_spawn(t, n, atoi(argv[4]));
   else if (strcmp(argv[1], "neigh") == 0)
     rc = 0, failures += check_neigh(t, n, argc > 4 && strcmp(argv[4], "--fortran") == 0);
   else
