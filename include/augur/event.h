@@ -136,8 +136,19 @@ extern "C" {
   X(GET_ACCUMULATE, 201) X(FETCH_AND_OP, 202) X(COMPARE_AND_SWAP, 203) X(RPUT, 204) X(RGET, 205)   \
   X(RACCUMULATE, 206) X(RGET_ACCUMULATE, 207)
 /* clang-format on */
-/* Neighbourhood collectives, process management (216..239). */
-#define AUGUR_NEIGH_EVENT_TYPES(X)
+/* Neighbourhood collectives, process management (216..239):
+ * docs/trace-format.md "Neighbourhood and process records". NEIGH_SEND and
+ * NEIGH_RECV are sub-records (one per out- / in-neighbour) of a
+ * neighbourhood collective. */
+/* clang-format off */
+#define AUGUR_NEIGH_EVENT_TYPES(X)                                                                  \
+  X(NEIGHBOR_ALLGATHER, 216) X(NEIGHBOR_ALLGATHERV, 217) X(NEIGHBOR_ALLTOALL, 218)                 \
+  X(NEIGHBOR_ALLTOALLV, 219) X(NEIGHBOR_ALLTOALLW, 220) X(INEIGHBOR_ALLGATHER, 221)                \
+  X(INEIGHBOR_ALLGATHERV, 222) X(INEIGHBOR_ALLTOALL, 223) X(INEIGHBOR_ALLTOALLV, 224)              \
+  X(INEIGHBOR_ALLTOALLW, 225) X(COMM_CREATE_GROUP, 226) X(COMM_SPAWN, 227)                         \
+  X(COMM_SPAWN_MULTIPLE, 228) X(COMM_CONNECT, 229) X(COMM_ACCEPT, 230) X(COMM_JOIN, 231)           \
+  X(COMM_DISCONNECT, 232) X(NEIGH_SEND, 233) X(NEIGH_RECV, 234)
+/* clang-format on */
 
 /* Every type list, for tables indexed by type. */
 /* clang-format off */
@@ -251,10 +262,12 @@ AUGUR_API int augur_event_is_collective(unsigned type); /* blocking or nonblocki
 AUGUR_API int augur_event_is_nonblocking(unsigned type);
 AUGUR_API int augur_event_is_completion(unsigned type); /* WAIT..TESTSOME */
 AUGUR_API int augur_event_is_comm_mgmt(unsigned type);  /* COMM_* / CART_* / GRAPH / INTERCOMM */
-AUGUR_API int augur_event_is_sub(unsigned type);        /* COMPLETION, SUB_RECV, SUB_START */
+AUGUR_API int augur_event_is_sub(unsigned type);        /* COMPLETION..SUB_START, NEIGH_* */
 AUGUR_API int augur_event_is_omp(unsigned type);        /* OMP_* (docs/openmp.md) */
 AUGUR_API int augur_event_is_io(unsigned type);         /* MPI_File_* (128..175) */
 AUGUR_API int augur_event_is_rma(unsigned type);        /* MPI_Win_*, Put, Get, ... (176..215) */
+AUGUR_API int augur_event_is_neighbor(unsigned type);   /* (I)Neighbor_* (216..225) */
+AUGUR_API int augur_event_is_process(unsigned type);    /* Comm_spawn..Comm_disconnect */
 
 #ifdef __cplusplus
 }

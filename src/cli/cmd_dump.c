@@ -44,7 +44,8 @@ static void fmt_tag(char *b, size_t n, int32_t tag) {
 static int has_peer(unsigned type) {
   return augur_event_is_p2p_send(type) || augur_event_is_p2p_recv(type) ||
          augur_event_is_collective(type) || (type >= AUGUR_EV_PROBE && type <= AUGUR_EV_IMRECV) ||
-         type == AUGUR_EV_SUB_RECV || type == AUGUR_EV_COMPLETION ||
+         type == AUGUR_EV_SUB_RECV || type == AUGUR_EV_COMPLETION || type == AUGUR_EV_NEIGH_SEND ||
+         type == AUGUR_EV_NEIGH_RECV ||
          augur_event_is_rma(type); /* target; tag: lock type, disp_unit */
 }
 

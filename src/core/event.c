@@ -206,6 +206,25 @@ static const char *const display[AUGUR_EV_MAX] = {
     [AUGUR_EV_RACCUMULATE] = "MPI_Raccumulate",
     [AUGUR_EV_RGET_ACCUMULATE] = "MPI_Rget_accumulate",
     /* Neighbourhood collectives, process management (216..239) */
+    [AUGUR_EV_NEIGHBOR_ALLGATHER] = "MPI_Neighbor_allgather",
+    [AUGUR_EV_NEIGHBOR_ALLGATHERV] = "MPI_Neighbor_allgatherv",
+    [AUGUR_EV_NEIGHBOR_ALLTOALL] = "MPI_Neighbor_alltoall",
+    [AUGUR_EV_NEIGHBOR_ALLTOALLV] = "MPI_Neighbor_alltoallv",
+    [AUGUR_EV_NEIGHBOR_ALLTOALLW] = "MPI_Neighbor_alltoallw",
+    [AUGUR_EV_INEIGHBOR_ALLGATHER] = "MPI_Ineighbor_allgather",
+    [AUGUR_EV_INEIGHBOR_ALLGATHERV] = "MPI_Ineighbor_allgatherv",
+    [AUGUR_EV_INEIGHBOR_ALLTOALL] = "MPI_Ineighbor_alltoall",
+    [AUGUR_EV_INEIGHBOR_ALLTOALLV] = "MPI_Ineighbor_alltoallv",
+    [AUGUR_EV_INEIGHBOR_ALLTOALLW] = "MPI_Ineighbor_alltoallw",
+    [AUGUR_EV_COMM_CREATE_GROUP] = "MPI_Comm_create_group",
+    [AUGUR_EV_COMM_SPAWN] = "MPI_Comm_spawn",
+    [AUGUR_EV_COMM_SPAWN_MULTIPLE] = "MPI_Comm_spawn_multiple",
+    [AUGUR_EV_COMM_CONNECT] = "MPI_Comm_connect",
+    [AUGUR_EV_COMM_ACCEPT] = "MPI_Comm_accept",
+    [AUGUR_EV_COMM_JOIN] = "MPI_Comm_join",
+    [AUGUR_EV_COMM_DISCONNECT] = "MPI_Comm_disconnect",
+    [AUGUR_EV_NEIGH_SEND] = "NEIGH_SEND",
+    [AUGUR_EV_NEIGH_RECV] = "NEIGH_RECV",
 };
 
 const char *augur_event_name(unsigned type) {
@@ -247,7 +266,8 @@ int augur_event_is_collective(unsigned t) {
 int augur_event_is_nonblocking(unsigned t) {
   return (t >= AUGUR_EV_ISEND && t <= AUGUR_EV_IRSEND) || t == AUGUR_EV_IRECV ||
          t == AUGUR_EV_IPROBE || t == AUGUR_EV_IMPROBE || t == AUGUR_EV_IMRECV ||
-         (t >= AUGUR_EV_IBARRIER && t <= AUGUR_EV_IEXSCAN) || t == AUGUR_EV_COMM_IDUP;
+         (t >= AUGUR_EV_IBARRIER && t <= AUGUR_EV_IEXSCAN) || t == AUGUR_EV_COMM_IDUP ||
+         (t >= AUGUR_EV_INEIGHBOR_ALLGATHER && t <= AUGUR_EV_INEIGHBOR_ALLTOALLW);
 }
 
 int augur_event_is_completion(unsigned t) {
@@ -259,7 +279,8 @@ int augur_event_is_comm_mgmt(unsigned t) {
 }
 
 int augur_event_is_sub(unsigned t) {
-  return t >= AUGUR_EV_COMPLETION && t <= AUGUR_EV_SUB_START;
+  return (t >= AUGUR_EV_COMPLETION && t <= AUGUR_EV_SUB_START) || t == AUGUR_EV_NEIGH_SEND ||
+         t == AUGUR_EV_NEIGH_RECV;
 }
 
 int augur_event_is_omp(unsigned t) {
@@ -273,4 +294,12 @@ int augur_event_is_io(unsigned t) {
 
 int augur_event_is_rma(unsigned t) {
   return t >= 176 && t <= 215 && display[t];
+}
+
+int augur_event_is_neighbor(unsigned t) {
+  return t >= AUGUR_EV_NEIGHBOR_ALLGATHER && t <= AUGUR_EV_INEIGHBOR_ALLTOALLW;
+}
+
+int augur_event_is_process(unsigned t) {
+  return t >= AUGUR_EV_COMM_SPAWN && t <= AUGUR_EV_COMM_DISCONNECT;
 }

@@ -66,7 +66,8 @@ static inline unsigned slot_of(unsigned type, unsigned prev) {
 }
 
 static inline int is_sub(unsigned type) {
-  return type - AUGUR_EV_COMPLETION <= AUGUR_EV_SUB_START - AUGUR_EV_COMPLETION;
+  return type - AUGUR_EV_COMPLETION <= AUGUR_EV_SUB_START - AUGUR_EV_COMPLETION ||
+         type - AUGUR_EV_NEIGH_SEND <= AUGUR_EV_NEIGH_RECV - AUGUR_EV_NEIGH_SEND;
 }
 
 /* 32-bit fields are differenced modulo 2^32 so every value round-trips. */

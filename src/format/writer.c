@@ -212,7 +212,8 @@ int augur_writer_def_file(augur_writer *w, const augur_file_def *def, augur_erro
 }
 
 static int is_sub(unsigned t) {
-  return t >= AUGUR_EV_COMPLETION && t <= AUGUR_EV_SUB_START;
+  return (t >= AUGUR_EV_COMPLETION && t <= AUGUR_EV_SUB_START) ||
+         (t >= AUGUR_EV_NEIGH_SEND && t <= AUGUR_EV_NEIGH_RECV);
 }
 
 #ifndef NDEBUG

@@ -27,8 +27,13 @@ typedef struct slot {
   _Atomic uint64_t key;
   _Atomic uint64_t id;
   _Atomic uint64_t rank_size;   /* my rank << 32 | size */
-  _Atomic uint64_t inter_rsize; /* is_inter << 32 | remote size */
+  _Atomic uint64_t inter_rsize; /* FOREIGN | is_inter << 32 | remote size */
 } slot;
+
+/* inter_rsize bit of a handle whose members are not all in our
+ * MPI_COMM_WORLD (Comm_spawn, connect/accept between jobs): id 0, never
+ * defined (a definition holds world ranks). Cleared when it is freed. */
+#define FOREIGN (1ull << 33)
 
 static slot table[SLOTS];
 static pthread_mutex_t comm_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -171,9 +176,18 @@ static void queue_def(const augur_comm_def *def) {
   pthread_mutex_unlock(&aug_lock);
 }
 
+/* 1 if a member is outside our MPI_COMM_WORLD (a spawned or connected job). */
+static int foreign_members(const int32_t *m, int n) {
+  for (int i = 0; m && i < n; i++)
+    if (m[i] < 0 || m[i] >= aug_world_size) return 1;
+  return 0;
+}
+
 /* Builds and queues the definition of c and maps KEY (c's handle, or a
- * window's made over c: rec_rma.c) to it. Returns the id. id_kind differs
- * from kind only for Comm_idup (its own creation counter). */
+ * window's made over c: rec_rma.c) to it. Returns the id (AUGUR_COMM_NONE for
+ * a communicator with members outside our world, which is marked FOREIGN
+ * instead). id_kind differs from kind only for Comm_idup (its own creation
+ * counter). */
 static uint64_t define_keyed(MPI_Comm c, uint64_t key, uint64_t parent, unsigned kind,
                              unsigned id_kind) {
   int size = 0, rank = 0, inter = 0, rsize = 0;
@@ -192,6 +206,16 @@ static uint64_t define_keyed(MPI_Comm c, uint64_t key, uint64_t parent, unsigned
     PMPI_Group_free(&g);
   }
   if (!members || (inter && !remote)) {
+    free(members);
+    free(remote);
+    return AUGUR_COMM_NONE;
+  }
+  if (foreign_members(members, size) || foreign_members(remote, rsize)) {
+    pthread_mutex_lock(&comm_lock);
+    put(key, AUGUR_COMM_NONE, (uint32_t)rank, (uint32_t)size, inter, (uint32_t)rsize);
+    slot *s = find(key);
+    if (s) atomic_fetch_or_explicit(&s->inter_rsize, FOREIGN, memory_order_relaxed);
+    pthread_mutex_unlock(&comm_lock);
     free(members);
     free(remote);
     return AUGUR_COMM_NONE;
@@ -271,6 +295,8 @@ uint64_t aug_comm_id(MPI_Comm comm) {
   slot *s = find(handle_key(comm));
   uint64_t id = s ? atomic_load_explicit(&s->id, memory_order_acquire) : 0;
   if (id) return id;
+  if (s && (atomic_load_explicit(&s->inter_rsize, memory_order_relaxed) & FOREIGN))
+    return AUGUR_COMM_NONE;
   /* Created by a call we do not wrap (Comm_create_group, Comm_accept, ...):
    * define it now, once. */
   if (!aug_rec_active()) return AUGUR_COMM_NONE;
@@ -279,9 +305,11 @@ uint64_t aug_comm_id(MPI_Comm comm) {
 
 int aug_comm_is_inter(MPI_Comm comm) {
   if (comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF || comm == MPI_COMM_NULL) return 0;
-  if (aug_comm_id(comm) == AUGUR_COMM_NONE) return 0;
+  uint64_t id = aug_comm_id(comm);
   slot *s = find(handle_key(comm));
-  return s ? (int)(atomic_load_explicit(&s->inter_rsize, memory_order_relaxed) >> 32) : 0;
+  uint64_t ir = s ? atomic_load_explicit(&s->inter_rsize, memory_order_relaxed) : 0;
+  if (id == AUGUR_COMM_NONE && !(ir & FOREIGN)) return 0; /* unknown */
+  return (int)(ir >> 32) & 1;
 }
 
 int aug_comm_rank_in(MPI_Comm comm) {
@@ -318,10 +346,15 @@ int aug_comm_nprocs_for_counts(MPI_Comm comm) {
 }
 
 void aug_comm_created(augur_event *ev, MPI_Comm parent, MPI_Comm newcomm, unsigned kind) {
+  aug_comm_created_as(ev, parent, newcomm, kind, kind);
+}
+
+void aug_comm_created_as(augur_event *ev, MPI_Comm parent, MPI_Comm newcomm, unsigned kind,
+                         unsigned id_kind) {
   uint64_t pid = aug_comm_id(parent);
   ev->comm = pid;
   if (newcomm == MPI_COMM_NULL) return;
-  ev->req = define(newcomm, pid, kind, kind);
+  ev->req = define(newcomm, pid, kind, id_kind);
 }
 
 void aug_comm_freed(augur_event *ev, MPI_Comm comm) {
@@ -329,7 +362,10 @@ void aug_comm_freed(augur_event *ev, MPI_Comm comm) {
   if (comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF || comm == MPI_COMM_NULL) return;
   pthread_mutex_lock(&comm_lock);
   slot *s = find(handle_key(comm));
-  if (s) atomic_store_explicit(&s->id, 0, memory_order_release);
+  if (s) {
+    atomic_store_explicit(&s->id, 0, memory_order_release);
+    atomic_store_explicit(&s->inter_rsize, 0, memory_order_relaxed);
+  }
   pthread_mutex_unlock(&comm_lock);
 }
 

@@ -255,6 +255,10 @@ static augur_event *sub_record(augur_event *s, const augur_event *parent, unsign
   return s;
 }
 
+augur_event *aug_sub_record(augur_event *s, const augur_event *parent, unsigned type) {
+  return sub_record(s, parent, type);
+}
+
 void aug_commit_completions(augur_event *parent, int ncompleted, const uint64_t *reqs,
                             const int *index, const MPI_Status *st) {
   aug_commit_completions_ex(parent, ncompleted, reqs, index, st, 0);

@@ -199,6 +199,14 @@ int aug_comm_rank_in(MPI_Comm comm); /* this process's rank in comm (cached) */
 /* A Comm_idup request completed: map its new handle to the id chosen at the call. */
 void aug_comm_idup_started(augur_event *ev, MPI_Comm parent, MPI_Comm *newcomm, MPI_Request req);
 void aug_comm_idup_completed(uint64_t req);
+/* 1 in a process started by MPI_Comm_spawn(_multiple) (it has a parent):
+ * it is not recorded, since its ranks would overwrite the parent job's rank
+ * files; its rank 0 says so on stderr (rec_neigh.c). After PMPI_Init. */
+int aug_spawned(void);
+/* aug_comm_created with its own creation counter ID_KIND (Comm_create_group:
+ * collective over the group only, so it must not share Comm_create's). */
+void aug_comm_created_as(augur_event *ev, MPI_Comm parent, MPI_Comm newcomm, unsigned kind,
+                         unsigned id_kind);
 extern atomic_int aug_idup_pending;
 /* An object made collectively over COMM's members (a window): defined like a
  * communicator of KIND whose parent is COMM and whose members are COMM's, its

@@ -343,6 +343,7 @@ void aug_lifecycle_init(int thread_level_provided, uint64_t t_enter) {
   aug_clock_setup();
   PMPI_Comm_rank(MPI_COMM_WORLD, &aug_world_rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &aug_world_size);
+  if (aug_spawned()) return; /* not recorded (rec_neigh.c) */
   aug_threads_setup();
   aug_thread *t = aug_thread_self(); /* the Init thread is thread 0 */
   augur_error err;

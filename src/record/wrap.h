@@ -31,6 +31,9 @@
   MPI_Status name##_own;                                                                           \
   MPI_Status *name = (app_status) == MPI_STATUS_IGNORE ? &name##_own : (app_status)
 
+/* Zeroes S and makes it a sub-record of PARENT of TYPE (its times, call
+ * site, thread, F_FORTRAN); returns S. */
+augur_event *aug_sub_record(augur_event *s, const augur_event *parent, unsigned type);
 /* Parent + one sub-record, kept in one block. */
 void aug_commit_pair(const augur_event *parent, const augur_event *sub);
 /* Like aug_commit_completions; st_by_index: st is indexed by the request's

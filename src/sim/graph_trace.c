@@ -29,7 +29,8 @@ enum {
   SIDE_COLL = 3,
   SIDE_REQ = 4,
   SIDE_PERSIST = 5,
-  SIDE_COMMGMT = 6
+  SIDE_COMMGMT = 6,
+  SIDE_NEIGH = 7 /* an Ineighbor_* request -> its send and receive ends */
 };
 
 typedef struct mm_slot {
@@ -348,6 +349,14 @@ static void flush_parent(builder *b) {
     }
     add_wait(b, p, b->wl, (uint32_t)b->nwl);
     b->nwl = 0;
+  } else if (augur_event_is_neighbor(p->type)) {
+    /* blocking: a WAIT over its exchanges (neighbour_sub); nonblocking: the
+     * call itself, its exchanges are waited for at the completion */
+    if (b->nwl == 0 || augur_event_is_nonblocking(p->type))
+      local(b, p);
+    else
+      add_wait(b, p, b->wl, (uint32_t)b->nwl);
+    b->nwl = 0;
   } else if (p->type == AUGUR_EV_SENDRECV || p->type == AUGUR_EV_SENDRECV_REPLACE) {
     /* No SUB_RECV (the receive was from MPI_PROC_NULL): wait for the send only. */
     if (b->sendrecv_send >= 0) {
@@ -360,15 +369,40 @@ static void flush_parent(builder *b) {
   }
 }
 
+/* A neighbourhood collective is replayed as the point-to-point exchanges
+ * it stands for (docs/simulate.md "Neighbourhood collectives"): each
+ * NEIGH_SEND / NEIGH_RECV sub-record of its parent P is a nonblocking send or
+ * receive end posted at the call (the matcher pairs them), which the call
+ * waits for (blocking) or its request's completion (Ineighbor_*). */
+static void neighbour_sub(builder *b, const augur_event *p, const augur_event *ev) {
+  if (!augur_event_is_neighbor(p->type) || ev->peer < 0) return;
+  int send = ev->type == AUGUR_EV_NEIGH_SEND;
+  int64_t o = p2p(b, ev->rank, p->type, ev->peer, send ? ev->bytes : ev->bytes_recv, p->t_start,
+                  p->callsite, send, 1, 0);
+  if (o < 0) return;
+  if (augur_event_is_nonblocking(p->type)) {
+    if (mm_put(&b->map, ev->rank, SIDE_NEIGH, p->req, (uint64_t)o)) b->nomem = 1;
+  } else {
+    wl_push(b, (uint64_t)o);
+  }
+}
+
 static void on_sub(builder *b, const augur_event *ev) {
   augur_event *p = &b->parent;
   if (!b->have_parent || p->rank != ev->rank) return;
   uint64_t v;
   switch (ev->type) {
   case AUGUR_EV_COMPLETION:
+    if ((ev->flags & AUGUR_F_COLLREQ) && !(ev->flags & AUGUR_F_UNMATCHED))
+      while (mm_take(&b->map, ev->rank, SIDE_NEIGH, ev->req, &v))
+        wl_push(b, v);
     if (!(ev->flags & (AUGUR_F_SENDREQ | AUGUR_F_RECVREQ)) || (ev->flags & AUGUR_F_UNMATCHED))
       return;
     if (mm_take(&b->map, ev->rank, SIDE_REQ, ev->req, &v)) wl_push(b, v);
+    return;
+  case AUGUR_EV_NEIGH_SEND:
+  case AUGUR_EV_NEIGH_RECV:
+    neighbour_sub(b, p, ev);
     return;
   case AUGUR_EV_SUB_RECV: {
     uint64_t w[2];
@@ -443,6 +477,12 @@ static void on_event(builder *b, const augur_event *ev) {
     return;
   }
   burst(b, ev);
+  if (augur_event_is_neighbor(type)) { /* its sub-records follow (neighbour_sub) */
+    b->have_parent = 1;
+    b->parent = *ev;
+    b->nwl = 0;
+    return;
+  }
   int nb = augur_event_is_nonblocking(type);
   if (augur_event_is_p2p_send(type) && type != AUGUR_EV_SEND_INIT && type != AUGUR_EV_BSEND_INIT &&
       type != AUGUR_EV_SSEND_INIT && type != AUGUR_EV_RSEND_INIT) {

@@ -46,11 +46,13 @@ static unsigned classify(unsigned t) {
   if ((t >= AUGUR_EV_SEND && t <= AUGUR_EV_IMRECV) ||
       (t >= AUGUR_EV_SEND_INIT && t <= AUGUR_EV_RECV_INIT) || augur_event_is_collective(t))
     k |= C_PEER;
+  if (t == AUGUR_EV_NEIGH_SEND || t == AUGUR_EV_NEIGH_RECV) k |= C_PEER; /* comm set by recorder */
   if (t == AUGUR_EV_SENDRECV || t == AUGUR_EV_SENDRECV_REPLACE) k |= C_PARENT;
   if (t == AUGUR_EV_SUB_RECV) k |= C_SUBRECV;
   if (t >= AUGUR_EV_ISEND && t <= AUGUR_EV_IRSEND) k |= C_ISEND;
   if (t == AUGUR_EV_IRECV || t == AUGUR_EV_IMRECV) k |= C_IRECV;
   if (t >= AUGUR_EV_IBARRIER && t <= AUGUR_EV_IEXSCAN) k |= C_ICOLL;
+  if (t >= AUGUR_EV_INEIGHBOR_ALLGATHER && t <= AUGUR_EV_INEIGHBOR_ALLTOALLW) k |= C_ICOLL;
   if (t >= AUGUR_EV_SEND_INIT && t <= AUGUR_EV_RSEND_INIT) k |= C_ISEND | C_PERSIST;
   if (t == AUGUR_EV_RECV_INIT) k |= C_IRECV | C_PERSIST;
   if (t == AUGUR_EV_REQUEST_FREE) k |= C_FREE;
@@ -552,7 +554,8 @@ static void finish_batch(augur_stream *s, cursor *c) {
 }
 
 static int is_sub(unsigned t) {
-  return t >= AUGUR_EV_COMPLETION && t <= AUGUR_EV_SUB_START;
+  return (t >= AUGUR_EV_COMPLETION && t <= AUGUR_EV_SUB_START) ||
+         (t >= AUGUR_EV_NEIGH_SEND && t <= AUGUR_EV_NEIGH_RECV);
 }
 
 static int end_of_rank(augur_stream *s, augur_error *err) {

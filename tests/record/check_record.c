@@ -957,6 +957,8 @@ static int check_recvbuf(augur_trace *t, uint32_t n) {
 /* check_io.c: 0, 1 when a check failed (its own `failures`), 2 on bad arguments */
 int check_io(augur_trace *t, uint32_t n, int argc, char **argv);
 #include "check_rma.c"
+int check_neigh(augur_trace *t, uint32_t n, int fortran); /* check_neigh.c */
+int check_spawn(augur_trace *t, uint32_t n, int spawned); /* check_neigh.c */
 
 int main(int argc, char **argv) {
   if (argc < 4) {
@@ -991,6 +993,10 @@ int main(int argc, char **argv) {
     failures += rc = check_io(t, n, argc, argv); /* 1: its checks failed */
   else if (strcmp(argv[1], "rma") == 0)
     rc = check_rma(t, n, argc, argv);
+  else if (strcmp(argv[1], "spawn") == 0 && argc > 4)
+    rc = 0, failures += check_spawn(t, n, atoi(argv[4]));
+  else if (strcmp(argv[1], "neigh") == 0)
+    rc = 0, failures += check_neigh(t, n, argc > 4 && strcmp(argv[4], "--fortran") == 0);
   else
     rc = 2;
   augur_trace_close(t);

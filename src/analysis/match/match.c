@@ -251,6 +251,7 @@ struct augur_matcher {
   coll_comm *comms;
   size_t ncomms, capcomms, lastcomm;
   call_times parent;         /* last non-sub-record: sub-records take its times */
+  uint16_t parent_type;      /* its type */
   uint8_t act[AUGUR_EV_MAX]; /* per event type: what feeding it does (enum act) */
   uint64_t horizon;
   augur_match_counts cnt;
@@ -268,7 +269,8 @@ enum act {
   A_START, /* Start, SUB_START */
   A_FREE,  /* Request_free */
   A_COMPLETION,
-  A_COLL
+  A_COLL,
+  A_NEIGH /* NEIGH_SEND / NEIGH_RECV: one end of a neighbourhood exchange */
 };
 
 static int is_send_init(unsigned type) {
@@ -294,6 +296,9 @@ static uint8_t act_of(unsigned t) {
     return A_FREE;
   case AUGUR_EV_COMPLETION:
     return A_COMPLETION;
+  case AUGUR_EV_NEIGH_SEND:
+  case AUGUR_EV_NEIGH_RECV:
+    return A_NEIGH;
   default:
     return augur_event_is_collective(t) ? A_COLL : A_NONE;
   }
@@ -699,6 +704,28 @@ static int add_collective(augur_matcher *m, const augur_event *ev, uint64_t call
 
 /* ---- feeding -------------------------------------------------------------- */
 
+/* A neighbourhood collective's exchange with one neighbour is a message on
+ * the channel (sender, receiver, comm, AUGUR_TAG_NONE), a tag no
+ * point-to-point end has: MPI orders a rank's neighbourhood collectives on a
+ * communicator, so the k-th send from a to b there pairs with b's k-th receive
+ * from a. Both ends take the call's times (Ineighbor_*: the call that started
+ * it, kind NONBLOCKING; its wait is not followed); the end's type is the
+ * parent's. A rank that is its own neighbour twice (a periodic dimension of
+ * size 2) pairs its blocks in order, which may swap two blocks' sizes. */
+static int neigh_end(augur_matcher *m, const augur_event *ev, const call_times *par,
+                     augur_error *err) {
+  if (ev->peer < 0) return AUGUR_OK; /* PROC_NULL */
+  int kind =
+      augur_event_is_nonblocking(m->parent_type) ? AUGUR_MATCH_NONBLOCKING : AUGUR_MATCH_BLOCKING;
+  augur_event e = *ev;
+  e.tag = AUGUR_TAG_NONE;
+  if (ev->type == AUGUR_EV_NEIGH_SEND)
+    return post_end(m, 0, ev->rank, (uint32_t)ev->peer, &e, par, kind, ev->bytes, NULL,
+                    m->parent_type, err);
+  return post_end(m, 1, (uint32_t)ev->peer, ev->rank, &e, par, kind, ev->bytes_recv, NULL,
+                  m->parent_type, err);
+}
+
 int augur_match_feed(augur_matcher *m, const augur_event *ev, augur_error *err) {
   return augur_match_feed_call(m, ev, AUGUR_MATCH_NO_CALL, err);
 }
@@ -709,10 +736,12 @@ int augur_match_feed_call(augur_matcher *m, const augur_event *ev, uint64_t call
   unsigned type = ev->type;
   call_times own;
   const call_times *par = &m->parent;
-  if (type - AUGUR_EV_COMPLETION >
-      AUGUR_EV_SUB_START - AUGUR_EV_COMPLETION) { /* not a sub-record */
+  if (type - AUGUR_EV_COMPLETION > AUGUR_EV_SUB_START - AUGUR_EV_COMPLETION &&
+      type - AUGUR_EV_NEIGH_SEND >
+          AUGUR_EV_NEIGH_RECV - AUGUR_EV_NEIGH_SEND) { /* not a sub-record */
     own = (call_times){ev->t_start, ev->t_end, ev->callsite, call};
     m->parent = own;
+    m->parent_type = (uint16_t)type;
     par = &own;
   }
   switch (type < AUGUR_EV_MAX ? m->act[type] : A_NONE) {
@@ -742,6 +771,8 @@ int augur_match_feed_call(augur_matcher *m, const augur_event *ev, uint64_t call
   case A_COLL:
     if (m->trace && m->on_coll) return add_collective(m, ev, call, err);
     return AUGUR_OK;
+  case A_NEIGH:
+    return neigh_end(m, ev, par, err);
   default:
     return AUGUR_OK;
   }

@@ -148,7 +148,7 @@ char *augur_report_json(const augur_report *r, augur_trace *t, int top) {
   json_t *calls = json_array(), *coll = json_array();
   for (size_t i = 0; i < r->ncalls; i++) {
     if (i < (size_t)top) json_array_append_new(calls, call_json(r, &r->calls[i], t, top));
-    if (augur_event_is_collective(r->calls[i].type))
+    if (augur_event_is_collective(r->calls[i].type) || augur_event_is_neighbor(r->calls[i].type))
       json_array_append_new(coll, call_json(r, &r->calls[i], NULL, top));
   }
   json_object_set_new(root, "calls", calls);

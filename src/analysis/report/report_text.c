@@ -106,7 +106,7 @@ static void print_collectives(FILE *f, const augur_report *r) {
   int any = 0;
   for (size_t i = 0; i < r->ncalls; i++) {
     const augur_report_call *c = &r->calls[i];
-    if (!augur_event_is_collective(c->type)) continue;
+    if (!augur_event_is_collective(c->type) && !augur_event_is_neighbor(c->type)) continue;
     if (!any) {
       fprintf(f, "\nCollectives\n");
       fprintf(f, "  %-24s %10s %11s %11s %11s\n", "call", "count", "time", "sent", "received");
