@@ -36,10 +36,11 @@ enum {
 #define PRED_LO offsetof(augur_event, bytes)
 #define PRED_HI offsetof(augur_event, type)
 _Static_assert(offsetof(augur_event, bytes_recv) > PRED_LO &&
-               offsetof(augur_event, req) > PRED_LO && offsetof(augur_event, comm) > PRED_LO &&
-               offsetof(augur_event, hash) > PRED_LO && offsetof(augur_event, callsite) > PRED_LO &&
-               offsetof(augur_event, ctr) > PRED_LO && offsetof(augur_event, aux) < PRED_HI &&
-               offsetof(augur_event, peer) < PRED_HI && offsetof(augur_event, tag) < PRED_HI &&
+                   offsetof(augur_event, req) > PRED_LO && offsetof(augur_event, comm) > PRED_LO &&
+                   offsetof(augur_event, hash) > PRED_LO &&
+                   offsetof(augur_event, callsite) > PRED_LO &&
+                   offsetof(augur_event, ctr) > PRED_LO && offsetof(augur_event, aux) < PRED_HI &&
+                   offsetof(augur_event, peer) < PRED_HI && offsetof(augur_event, tag) < PRED_HI,
                "the predicted fields are one run from bytes to aux");
 /* 16-byte unaligned loads (GCC/clang vector extension; SSE2 on x86-64). */
 typedef uint64_t aug_u64x2 __attribute__((vector_size(16), aligned(1), may_alias));
