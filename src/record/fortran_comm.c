@@ -97,13 +97,14 @@ AUG_F_SPELLINGS(mpi_comm_idup, MPI_COMM_IDUP,
                 (F_INT * comm, F_INT *newcomm, F_INT *req, F_INT *ierr),
                 f_comm_idup(AUG_CALLER(), comm, newcomm, req, ierr))
 
-typedef void (*comm_free_fn)(F_INT *, F_INT *);
+typedef void (*comm_release_fn)(F_INT *, F_INT *);
 static aug_f_slot s_comm_free = AUG_F_SLOT(mpi_comm_free);
 
-static void f_comm_free(const void *caller, F_INT *comm, F_INT *ierr) {
-  comm_free_fn real = (comm_free_fn)aug_f_real(&s_comm_free);
+void aug_f_comm_release(const void *caller, unsigned type, aug_f_slot *slot, F_INT *comm,
+                        F_INT *ierr) {
+  comm_release_fn real = (comm_release_fn)aug_f_real(slot);
   augur_event ev;
-  if (!aug_rec_enter(&ev, AUGUR_EV_COMM_FREE, caller)) {
+  if (!aug_rec_enter(&ev, type, caller)) {
     real(comm, ierr);
     return;
   }
@@ -112,6 +113,10 @@ static void f_comm_free(const void *caller, F_INT *comm, F_INT *ierr) {
   aug_rec_exit(&ev);
   ev.flags |= AUGUR_F_FORTRAN;
   aug_rec_commit(&ev);
+}
+
+static void f_comm_free(const void *caller, F_INT *comm, F_INT *ierr) {
+  aug_f_comm_release(caller, AUGUR_EV_COMM_FREE, &s_comm_free, comm, ierr);
 }
 
 AUG_F_SPELLINGS(mpi_comm_free, MPI_COMM_FREE, (F_INT * comm, F_INT *ierr),

@@ -185,21 +185,10 @@ static void f_join(const void *caller, F_INT *fd, F_INT *inter, F_INT *ierr) {
 AUG_F_SPELLINGS(mpi_comm_join, MPI_COMM_JOIN, (F_INT * fd, F_INT *inter, F_INT *ierr),
                 f_join(AUG_CALLER(), fd, inter, ierr))
 
-typedef void (*disconnect_fn)(F_INT *, F_INT *);
 static aug_f_slot s_disconnect = AUG_F_SLOT(mpi_comm_disconnect);
 
 static void f_disconnect(const void *caller, F_INT *comm, F_INT *ierr) {
-  disconnect_fn real = (disconnect_fn)aug_f_real(&s_disconnect);
-  augur_event ev;
-  if (!aug_rec_enter(&ev, AUGUR_EV_COMM_DISCONNECT, caller)) {
-    real(comm, ierr);
-    return;
-  }
-  aug_comm_freed(&ev, CC(comm)); /* before: the handle is MPI_COMM_NULL afterwards */
-  real(comm, ierr);
-  aug_rec_exit(&ev);
-  ev.flags |= AUGUR_F_FORTRAN;
-  aug_rec_commit(&ev);
+  aug_f_comm_release(caller, AUGUR_EV_COMM_DISCONNECT, &s_disconnect, comm, ierr);
 }
 
 AUG_F_SPELLINGS(mpi_comm_disconnect, MPI_COMM_DISCONNECT, (F_INT * comm, F_INT *ierr),

@@ -80,6 +80,11 @@ const void *aug_f_cbuf(const void *buf);
 /* Looks up where the library keeps its Fortran MPI_IN_PLACE and MPI_BOTTOM
  * (once; called by mpi_init_ / mpi_init_thread_, and lazily on first use). */
 void aug_f_after_init(void);
+/* Comm_free / Comm_disconnect (TYPE) through the library's entry in SLOT:
+ * the communicator's release is recorded before the handle is nulled
+ * (fortran_comm.c). */
+void aug_f_comm_release(const void *caller, unsigned type, aug_f_slot *slot, F_INT *comm,
+                        F_INT *ierr);
 
 /* The application's call site for the spellings below. A Fortran 2008
  * binding (fortran_f08.c) forwards to one of them from inside the recorder,
