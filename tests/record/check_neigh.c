@@ -16,37 +16,8 @@ int check_neigh(augur_trace *t, uint32_t n, int fortran);
 /* rec_neigh_f.f90: every record of the calls checked here has F_FORTRAN. */
 static int want_fortran;
 
-typedef struct nlist {
-  augur_event *ev;
-  size_t n;
-} nlist;
-
-static int load(augur_trace *t, uint32_t r, nlist *out) {
-  augur_stream *s;
-  augur_error err;
-  size_t cap = 256;
-  out->n = 0;
-  out->ev = malloc(cap * sizeof *out->ev);
-  if (!out->ev || augur_stream_rank(t, r, &s, &err) != AUGUR_OK) {
-    CHECK(0, "stream rank %u", r);
-    return -1;
-  }
-  int rc;
-  augur_event e;
-  while ((rc = augur_stream_next(s, &e, &err)) == 1) {
-    if (out->n == cap) {
-      cap *= 2;
-      out->ev = realloc(out->ev, cap * sizeof *out->ev);
-    }
-    out->ev[out->n++] = e;
-  }
-  augur_stream_close(s);
-  CHECK(rc == 0, "rank %u: %s", r, err.msg);
-  return rc == 0 ? 0 : -1;
-}
-
 /* Index of the k-th event of TYPE, or -1. */
-static long find(const nlist *l, unsigned type, int k) {
+static long find(const evlist *l, unsigned type, int k) {
   for (size_t i = 0; i < l->n; i++)
     if (l->ev[i].type == type && k-- == 0) return (long)i;
   return -1;
@@ -62,7 +33,7 @@ typedef struct want {
   uint64_t sb[2], rb[2];
 } want;
 
-static void expect_call(const nlist *l, uint32_t r, const want *w) {
+static void expect_call(const evlist *l, uint32_t r, const want *w) {
   long i = find(l, w->type, w->k);
   CHECK(i >= 0, "rank %u: no %s #%d", r, augur_event_name(w->type), w->k);
   if (i < 0) return;
@@ -116,7 +87,7 @@ static void expect_call(const nlist *l, uint32_t r, const want *w) {
   }
 }
 
-static void check_rank(augur_trace *t, uint32_t r, uint32_t n, const nlist *l) {
+static void check_rank(augur_trace *t, uint32_t r, uint32_t n, const evlist *l) {
   /* the communicators, from their constructors, in program order */
   long c0 = find(l, AUGUR_EV_CART_CREATE, 0), c1 = find(l, AUGUR_EV_CART_CREATE, 1);
   long g = find(l, AUGUR_EV_DIST_GRAPH_CREATE_ADJACENT, 0);
@@ -210,8 +181,8 @@ static void check_rank(augur_trace *t, uint32_t r, uint32_t n, const nlist *l) {
 int check_neigh(augur_trace *t, uint32_t n, int fortran) {
   want_fortran = fortran;
   for (uint32_t r = 0; r < n; r++) {
-    nlist l;
-    if (load(t, r, &l) == 0) check_rank(t, r, n, &l);
+    evlist l;
+    if (load_rank(t, r, &l) == 0) check_rank(t, r, n, &l);
     free(l.ev);
   }
   return failures;
@@ -227,8 +198,8 @@ int check_spawn(augur_trace *t, uint32_t n, int spawned);
 int check_spawn(augur_trace *t, uint32_t n, int spawned) {
   CHECK(augur_trace_nranks(t) == n, "%u ranks in the trace", augur_trace_nranks(t));
   for (uint32_t r = 0; r < n; r++) {
-    nlist l;
-    if (load(t, r, &l) != 0) {
+    evlist l;
+    if (load_rank(t, r, &l) != 0) {
       free(l.ev);
       continue;
     }

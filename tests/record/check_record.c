@@ -20,40 +20,6 @@
 #include "augur/reader.h"
 #include "check.h"
 
-typedef struct evlist {
-  augur_event *ev;
-  size_t n;
-} evlist;
-
-static int load_rank(augur_trace *t, uint32_t r, evlist *out) {
-  augur_stream *s;
-  augur_error err;
-  size_t cap = 256;
-  out->n = 0;
-  out->ev = malloc(cap * sizeof *out->ev);
-  if (augur_stream_rank(t, r, &s, &err) != AUGUR_OK) {
-    fprintf(stderr, "FAIL: stream rank %u: %s\n", r, err.msg);
-    failures++;
-    return -1;
-  }
-  int rc;
-  augur_event e;
-  while ((rc = augur_stream_next(s, &e, &err)) == 1) {
-    if (out->n == cap) {
-      cap *= 2;
-      out->ev = realloc(out->ev, cap * sizeof *out->ev);
-    }
-    out->ev[out->n++] = e;
-  }
-  augur_stream_close(s);
-  if (rc < 0) {
-    fprintf(stderr, "FAIL: rank %u: %s\n", r, err.msg);
-    failures++;
-    return -1;
-  }
-  return 0;
-}
-
 static size_t count(const evlist *l, unsigned type) {
   size_t c = 0;
   for (size_t i = 0; i < l->n; i++)
