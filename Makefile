@@ -14,6 +14,10 @@ FUZZ    ?= build-fuzz
 PREFIX  ?= /usr/local
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
+# Tests run Debian's python3 (the one install-deps.sh gives cffi, numpy, pytest,
+# otf2), not a user's pyenv/conda shim earlier in PATH: such a shim is a shell
+# script costing 0.5-1 s of CPU per call, and the suite calls python3 hundreds of times.
+TEST_ENV = PATH=/usr/bin:$$PATH
 
 .PHONY: all build deps demo check check-release check-asan check-fuzz check-format install bench format clean
 
@@ -43,22 +47,22 @@ check: deps
 # with margins; a busy neighbour on a 2-core machine can eat a margin, so they
 # get up to three tries. Every other test must pass the first time.
 check-release: build
-	cd $(BUILD) && ctest --output-on-failure -j 2 --timeout 300 -LE proving
-	cd $(BUILD) && ctest --output-on-failure --timeout 300 -L proving --repeat until-pass:3
+	cd $(BUILD) && $(TEST_ENV) ctest --output-on-failure -j 2 --timeout 300 -LE proving
+	cd $(BUILD) && $(TEST_ENV) ctest --output-on-failure --timeout 300 -L proving --repeat until-pass:3
 
 # ASan+UBSan: the library, CLI and unit tests (the MPI recorder is exercised in
 # the release build: ASan cannot be LD_PRELOADed into an uninstrumented mpiexec).
 check-asan:
 	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DAUGUR_SANITIZE=ON -DAUGUR_MPI=OFF >/dev/null
 	cmake --build $(ASAN) -j $(JOBS)
-	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j 2 --timeout 300
+	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 UBSAN_OPTIONS=print_stacktrace=1 $(TEST_ENV) ctest --output-on-failure -j 2 --timeout 300
 
 # The clang build makes only the targets of its tests (fuzz_stage: fuzz_* and
 # the resolve tests, tests/CMakeLists.txt), not the whole tree again.
 check-fuzz:
 	CC=clang cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=Debug -DAUGUR_FUZZ=ON -DAUGUR_MPI=OFF >/dev/null
 	cmake --build $(FUZZ) -j $(JOBS) --target fuzz_stage
-	cd $(FUZZ) && ctest --output-on-failure -j 2 -L 'fuzz|resolve' --timeout 300
+	cd $(FUZZ) && $(TEST_ENV) ctest --output-on-failure -j 2 -L 'fuzz|resolve' --timeout 300
 
 check-format:
 	@scripts/check-format.sh
