@@ -1,0 +1,29 @@
+# `use mpi_f08` (issue 28 item 3): rec_io_f.f90, rec_rma_f.f90 and
+# rec_neigh_f.f90 preprocessed with -DAUGUR_F08 make the same calls through
+# the Fortran 2008 bindings; the same checkers as for `use mpi` (--fortran:
+# AUGUR_F_FORTRAN on every record) plus --site (check_site.c: each record at
+# the program's line of its call). 2 and 4 ranks. Included from
+# CMakeLists.txt inside its per-flavour loop (flavour, _out, _run, _check,
+# _lib set) when the flavour has a Fortran compiler and the recorder its
+# Fortran bindings.
+foreach(_f08_prog io rma neigh)
+  set(_f08_bin ${_out}/rec_${_f08_prog}_f08)
+  file(MAKE_DIRECTORY ${_out}/mod_${_f08_prog}_f08)
+  add_custom_command(OUTPUT ${_f08_bin}
+    COMMAND ${AUGUR_MPI_${flavour}_MPIFORT} -g -O0 -Wall -cpp -DAUGUR_F08
+            -J ${_out}/mod_${_f08_prog}_f08 -o ${_f08_bin}
+            ${CMAKE_CURRENT_SOURCE_DIR}/rec_${_f08_prog}_f.f90
+    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/rec_${_f08_prog}_f.f90
+    COMMENT "Building recorder test ${flavour}/rec_${_f08_prog}_f08" VERBATIM)
+  add_custom_target(record-tests-${_f08_prog}-f08-${flavour} ALL DEPENDS ${_f08_bin})
+  foreach(n 2 4)
+    set(_f08_t ${_out}/trace-${n}-${_f08_prog}-f08.augur)
+    add_test(NAME record.${flavour}.n${n}.${_f08_prog}_f08 COMMAND ${_run}
+      ${AUGUR_MPI_${flavour}_MPIEXEC} ${n} ${_lib} ${_f08_bin} ${_f08_t} ok ${_check}
+      ${_f08_prog} ${_f08_t} ${n} --fortran --site
+      ${CMAKE_CURRENT_SOURCE_DIR}/rec_${_f08_prog}_f.f90)
+    # OMPI_MCA_osc: Open MPI's one-sided components that work here (rma.cmake).
+    set_tests_properties(record.${flavour}.n${n}.${_f08_prog}_f08 PROPERTIES TIMEOUT 120
+      LABELS "mpi;record;fortran" ENVIRONMENT OMPI_MCA_osc=sm,pt2pt)
+  endforeach()
+endforeach()
