@@ -58,3 +58,29 @@ foreach(_f08_v f f08)
   set_tests_properties(record.${flavour}.n2.spawn_${_f08_v} PROPERTIES TIMEOUT 120
     LABELS "mpi;record;fortran" ENVIRONMENT REC_SPAWN=${_f08_mode})
 endforeach()
+
+# Comm_connect / Comm_accept / Comm_disconnect through both bindings
+# (rec_port_f.f90, check_port.c), Open MPI only: MPICH 4.0's MPI_Open_port
+# fails here ("not supported with ucx netmod").
+if(flavour STREQUAL "openmpi")
+  foreach(_f08_v f f08)
+    set(_f08_bin ${_out}/rec_port_${_f08_v})
+    set(_f08_def)
+    if(_f08_v STREQUAL f08)
+      set(_f08_def -DAUGUR_F08)
+    endif()
+    file(MAKE_DIRECTORY ${_out}/mod_port_${_f08_v})
+    add_custom_command(OUTPUT ${_f08_bin}
+      COMMAND ${AUGUR_MPI_${flavour}_MPIFORT} -g -O0 -Wall -cpp ${_f08_def}
+              -J ${_out}/mod_port_${_f08_v} -o ${_f08_bin} ${CMAKE_CURRENT_SOURCE_DIR}/rec_port_f.f90
+      DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/rec_port_f.f90
+      COMMENT "Building recorder test ${flavour}/rec_port_${_f08_v}" VERBATIM)
+    add_custom_target(record-tests-port-${_f08_v}-${flavour} ALL DEPENDS ${_f08_bin})
+    set(_f08_t ${_out}/trace-4-port-${_f08_v}.augur)
+    add_test(NAME record.${flavour}.n4.port_${_f08_v} COMMAND ${_run}
+      ${AUGUR_MPI_${flavour}_MPIEXEC} 4 ${_lib} ${_f08_bin} ${_f08_t} ok ${_check} port ${_f08_t} 4
+      --site ${CMAKE_CURRENT_SOURCE_DIR}/rec_port_f.f90)
+    set_tests_properties(record.${flavour}.n4.port_${_f08_v} PROPERTIES TIMEOUT 120
+      LABELS "mpi;record;fortran")
+  endforeach()
+endif()
