@@ -89,13 +89,7 @@ F08(testsome,
     (F_INT * count, F_INT *reqs, F_INT *outcount, F_INT *indices, F_INT *sts, F_INT *ierr),
     (count, reqs, outcount, indices, F08_STS(sts)))
 
-/* ---- collectives: each with its nonblocking twin (a request before ierr) ---- */
-
-#define F08_COLL(fn, PARAMS, INS, OUTS, NAMES, ARGS)                                               \
-  F08TS_B(fn, (AUG_F_UNPAREN PARAMS, F_INT * ierr), INS, OUTS, NAMES, ARGS)                        \
-  F08TS(i##fn, (AUG_F_UNPAREN PARAMS, F_INT * req, F_INT * ierr),                                  \
-        (AUG_F_UNPAREN INS, AUG_F_UNPAREN OUTS), (AUG_F_UNPAREN NAMES, req),                       \
-        (AUG_F_UNPAREN ARGS, req))
+/* ---- collectives: each with its nonblocking twin (F08_COLL) ---- */
 
 F08(barrier, (F_INT * comm, F_INT *ierr), (comm))
 F08(ibarrier, (F_INT * comm, F_INT *req, F_INT *ierr), (comm, req))
@@ -135,28 +129,12 @@ F08_COLL(scatterv,
          (sbuf), (rbuf), (sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root, comm),
          (F08_B(sbuf), scounts, displs, sdt, F08_B(rbuf), rcount, rdt, root, comm))
 
-#define F08_ALL(fn)                                                                                \
-  F08_COLL(                                                                                        \
-      fn,                                                                                          \
-      (void *sbuf, F_INT *scount, F_INT *sdt, void *rbuf, F_INT *rcount, F_INT *rdt, F_INT *comm), \
-      (sbuf), (rbuf), (sbuf, scount, sdt, rbuf, rcount, rdt, comm),                                \
-      (F08_B(sbuf), scount, sdt, F08_B(rbuf), rcount, rdt, comm))
 F08_ALL(allgather)
 F08_ALL(alltoall)
 
-F08_COLL(allgatherv,
-         (void *sbuf, F_INT *scount, F_INT *sdt, void *rbuf, F_INT *rcounts, F_INT *displs,
-          F_INT *rdt, F_INT *comm),
-         (sbuf), (rbuf), (sbuf, scount, sdt, rbuf, rcounts, displs, rdt, comm),
-         (F08_B(sbuf), scount, sdt, F08_B(rbuf), rcounts, displs, rdt, comm))
+F08_ALLGV(allgatherv)
 
 /* Alltoallv (sdt, rdt one handle each) and Alltoallw (arrays of handles). */
-#define F08_ALLV(fn)                                                                               \
-  F08_COLL(fn,                                                                                     \
-           (void *sbuf, F_INT *scounts, F_INT *sdispls, F_INT *sdt, void *rbuf, F_INT *rcounts,    \
-            F_INT *rdispls, F_INT *rdt, F_INT *comm),                                              \
-           (sbuf), (rbuf), (sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, comm),       \
-           (F08_B(sbuf), scounts, sdispls, sdt, F08_B(rbuf), rcounts, rdispls, rdt, comm))
 F08_ALLV(alltoallv)
 F08_ALLV(alltoallw)
 

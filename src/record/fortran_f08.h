@@ -45,7 +45,7 @@ static inline void aug_f08_hand_over(const void *caller) {
  * back after the call if the call writes it), which is what gfortran does
  * for the `mpi` bindings' DIMENSION(*) buffers; a nonblocking call cannot
  * use a temporary, so it goes to MPICH's own f08 entry instead. */
-#define AUG_F08_MAXBUFS 2
+#define AUG_F08_MAXBUFS 3 /* MPI_Compare_and_swap's origin, compare, result */
 typedef struct aug_f08_bufs {
   int n;
   void *desc[AUG_F08_MAXBUFS]; /* the arguments */
@@ -127,6 +127,35 @@ F_INT *aug_f08_weights(F_INT *w);
 #define F08TS(fn, PARAMS, BUFS, NAMES, ARGS)        F08(fn, PARAMS, ARGS)
 #define F08_B(buf)                                  (buf)
 #endif
+
+/* A blocking collective and its nonblocking twin i##fn (a request before
+ * ierr): PARAMS without ierr. */
+#define F08_COLL(fn, PARAMS, INS, OUTS, NAMES, ARGS)                                               \
+  F08TS_B(fn, (AUG_F_UNPAREN PARAMS, F_INT * ierr), INS, OUTS, NAMES, ARGS)                        \
+  F08TS(i##fn, (AUG_F_UNPAREN PARAMS, F_INT * req, F_INT * ierr),                                  \
+        (AUG_F_UNPAREN INS, AUG_F_UNPAREN OUTS), (AUG_F_UNPAREN NAMES, req),                       \
+        (AUG_F_UNPAREN ARGS, req))
+
+/* The all-to-all shapes (regular and neighbourhood collectives alike). */
+#define F08_ALL(fn)                                                                                \
+  F08_COLL(                                                                                        \
+      fn,                                                                                          \
+      (void *sbuf, F_INT *scount, F_INT *sdt, void *rbuf, F_INT *rcount, F_INT *rdt, F_INT *comm), \
+      (sbuf), (rbuf), (sbuf, scount, sdt, rbuf, rcount, rdt, comm),                                \
+      (F08_B(sbuf), scount, sdt, F08_B(rbuf), rcount, rdt, comm))
+#define F08_ALLGV(fn)                                                                              \
+  F08_COLL(fn,                                                                                     \
+           (void *sbuf, F_INT *scount, F_INT *sdt, void *rbuf, F_INT *rcounts, F_INT *displs,      \
+            F_INT *rdt, F_INT *comm),                                                              \
+           (sbuf), (rbuf), (sbuf, scount, sdt, rbuf, rcounts, displs, rdt, comm),                  \
+           (F08_B(sbuf), scount, sdt, F08_B(rbuf), rcounts, displs, rdt, comm))
+/* Alltoallv's shape: counts and displacements per peer, one datatype each way. */
+#define F08_ALLV(fn)                                                                               \
+  F08_COLL(fn,                                                                                     \
+           (void *sbuf, F_INT *scounts, F_INT *sdispls, F_INT *sdt, void *rbuf, F_INT *rcounts,    \
+            F_INT *rdispls, F_INT *rdt, F_INT *comm),                                              \
+           (sbuf), (rbuf), (sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, comm),       \
+           (F08_B(sbuf), scounts, sdispls, sdt, F08_B(rbuf), rcounts, rdispls, rdt, comm))
 
 #define F08_ST(st)   aug_f08_status(st)
 #define F08_STS(sts) aug_f08_statuses(sts)

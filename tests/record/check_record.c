@@ -926,6 +926,10 @@ int check_io(augur_trace *t, uint32_t n, int argc, char **argv);
 int check_neigh(augur_trace *t, uint32_t n, int fortran); /* check_neigh.c */
 int check_spawn(augur_trace *t, uint32_t n, int spawned); /* check_neigh.c */
 
+/* check_site.c: --site SRC (any kind), its failed checks */
+int check_sites(augur_trace *t, uint32_t n, const char *src);
+int check_port(augur_trace *t, uint32_t n); /* check_port.c */
+
 int main(int argc, char **argv) {
   if (argc < 4) {
     fprintf(stderr,
@@ -963,8 +967,12 @@ int main(int argc, char **argv) {
     rc = 0, failures += check_spawn(t, n, atoi(argv[4]));
   else if (strcmp(argv[1], "neigh") == 0)
     rc = 0, failures += check_neigh(t, n, argc > 4 && strcmp(argv[4], "--fortran") == 0);
+  else if (strcmp(argv[1], "port") == 0)
+    rc = 0, failures += check_port(t, n);
   else
     rc = 2;
+  for (int i = 4; rc != 2 && i + 1 < argc; i++)
+    if (strcmp(argv[i], "--site") == 0) failures += check_sites(t, n, argv[i + 1]);
   augur_trace_close(t);
   if (rc == 2) {
     fprintf(stderr, "%s: bad arguments\n", argv[0]);

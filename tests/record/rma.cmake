@@ -13,7 +13,7 @@ foreach(flavour ${AUGUR_MPIS})
   if(AUGUR_RECORD_FORTRAN AND AUGUR_MPI_${flavour}_MPIFORT)
     file(MAKE_DIRECTORY ${_out}/rma_mod)
     add_custom_command(OUTPUT ${_out}/rec_rma_f
-      COMMAND ${AUGUR_MPI_${flavour}_MPIFORT} -g -O0 -Wall -J ${_out}/rma_mod -o ${_out}/rec_rma_f
+      COMMAND ${AUGUR_MPI_${flavour}_MPIFORT} -g -O0 -Wall -cpp -J ${_out}/rma_mod -o ${_out}/rec_rma_f
               ${CMAKE_CURRENT_SOURCE_DIR}/rec_rma_f.f90
       DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/rec_rma_f.f90
       COMMENT "Building recorder test ${flavour}/rec_rma_f" VERBATIM)
@@ -40,7 +40,7 @@ foreach(flavour ${AUGUR_MPIS})
       set(_t ${_out}/trace-${n}-rma-f.augur)
       add_test(NAME record.${flavour}.n${n}.rma_fortran COMMAND ${_run}
         ${AUGUR_MPI_${flavour}_MPIEXEC} ${n} $<TARGET_FILE:augur-mpi-${flavour}> ${_out}/rec_rma_f
-        ${_t} ok ${_check} rma ${_t} ${n} --fortran)
+        ${_t} ok ${_check} rma ${_t} ${n} --fortran --site ${CMAKE_CURRENT_SOURCE_DIR}/rec_rma_f.f90)
       set_tests_properties(record.${flavour}.n${n}.rma_fortran PROPERTIES TIMEOUT 120
         LABELS "mpi;record;fortran" ENVIRONMENT OMPI_MCA_osc=sm,pt2pt)
     endif()
