@@ -371,6 +371,8 @@ static int32_t world_peer(const im *m, uint64_t comm, uint32_t local, uint32_t r
  * other group for intercommunicator peers), the inverse of the reader. */
 static int32_t stored_peer(const im *m, const augur_event *e, uint32_t rank) {
   if (e->peer < 0) return e->peer;
+  /* the reader leaves these peers as stored (Comm_free's 0 is no rank) */
+  if (augur_event_is_comm_mgmt(e->type) || augur_event_is_process(e->type)) return e->peer;
   if (e->comm == AUGUR_COMM_SELF) return e->peer == (int32_t)rank ? 0 : e->peer;
   const augur_comm_def *c = find_cdef(m, e->comm);
   if (!c) return e->peer;
@@ -734,6 +736,8 @@ static int write_rank_defs(im *m, uint32_t r) {
     for (uint32_t k = 0; c.remote && k < c.remote_size; k++)
       if (c.remote[k] == (int32_t)r) member = 1;
     int32_t self = (int32_t)r;
+    /* a group (Win_post/start) is defined by the ranks that name it, members or not */
+    if (c.kind == AUGUR_COMM_KIND_GROUP) member = 1;
     if (c.id == AUGUR_COMM_SELF) {
       c.members = &self;
       c.size = 1;

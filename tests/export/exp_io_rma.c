@@ -15,7 +15,8 @@
  *   Compare_and_swap 8 B on next; unlock_all; Win_free.
  *   Per rank: 3 puts (208 B), 1 get (32 B), 3 atomics.
  * Neighbourhood: a periodic 1-D Cartesian communicator, Neighbor_allgather of one int
- *   (2 neighbours: 8 B sent, 8 B received).
+ *   (2 neighbours: 8 B sent, 8 B received); then a communicator of the ranks in reverse
+ *   order, split and freed.
  * usage: exp_io_rma */
 #include <mpi.h>
 #include <stdio.h>
@@ -89,13 +90,16 @@ static void rma_part(int rank, int size) {
   MPI_Win_free(&win);
 }
 
-static void neigh_part(int size) {
-  MPI_Comm cart;
+static void neigh_part(int rank, int size) {
+  MPI_Comm cart, rev;
   int dims[1] = {size}, periods[1] = {1};
   MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &cart);
   int mine = 1, theirs[2];
   MPI_Neighbor_allgather(&mine, 1, MPI_INT, theirs, 1, MPI_INT, cart);
   MPI_Comm_free(&cart);
+  /* ranks in reverse order: Comm_free's peer field is no rank to translate (import) */
+  MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &rev);
+  MPI_Comm_free(&rev);
 }
 
 int main(int argc, char **argv) {
@@ -110,7 +114,7 @@ int main(int argc, char **argv) {
   }
   io_part(rank);
   rma_part(rank, size);
-  neigh_part(size);
+  neigh_part(rank, size);
   MPI_Finalize();
   return 0;
 }

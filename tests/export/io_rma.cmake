@@ -11,5 +11,5 @@ add_custom_command(OUTPUT ${_exp_out}/exp_io_rma
 add_custom_target(export-tests-io-rma ALL DEPENDS ${_exp_out}/exp_io_rma)
 add_test(NAME export_io_rma COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/io_rma.sh)
 set_tests_properties(export_io_rma PROPERTIES
-  ENVIRONMENT "${_export_env};NAME=io_rma;EXP_IO_RMA=${_exp_out}/exp_io_rma"
+  ENVIRONMENT "${_export_env};NAME=io_rma;EXP_IO_RMA=${_exp_out}/exp_io_rma;COMPARE=$<$<TARGET_EXISTS:augur-test-compare-traces>:$<TARGET_FILE:augur-test-compare-traces>>"
   LABELS "export;otf2" SKIP_RETURN_CODE 77 TIMEOUT 90)
