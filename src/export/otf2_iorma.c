@@ -330,6 +330,7 @@ static uint64_t rma_end(otf2_iorma *x, OTF2_EvtWriter *w, uint64_t loc, const au
   }
   if (!augur_event_is_rma(t)) return 0;
   uint32_t wr = win_ref(x, e->comm, 0);
+  if (wr == OTF2_UNDEFINED_RMA_WIN) return 0; /* out of memory: otf2_iorma_defs reports it */
   if (t == AUGUR_EV_WIN_FREE) {
     int alloc = x->wins[wr].alloc;
     keep(rc, OTF2_EvtWriter_RmaWinDestroy(w, NULL, ts, wr));
