@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "augur/export.h"
+#include "augur/mpiio.h"
 #include "augur/text.h"
 #include "export_util.h"
 
@@ -24,6 +25,7 @@ typedef struct chrome {
   size_t nsites;
   int hybrid; /* OpenMP records: thread state slices */
   uint64_t omp_slices;
+  uint64_t rma_flows; /* one-sided transfers drawn as flows */
 } chrome;
 
 /* Writes S as a JSON string body (no quotes) into buf; bytes that are not
@@ -138,6 +140,72 @@ static const char *recv_field(unsigned type) {
   }
 }
 
+/* "KEY":"ID": hashed ids exceed JSON's exact integers, so a hex string. */
+static void put_id(line *l, int *first, const char *key, uint64_t v) {
+  char id[24];
+  if (v == AUGUR_COMM_WORLD)
+    snprintf(id, sizeof id, "world");
+  else if (v == AUGUR_COMM_SELF)
+    snprintf(id, sizeof id, "self");
+  else
+    snprintf(id, sizeof id, "0x%016llx", (unsigned long long)v);
+  put(l, *first ? "\"" : ",\"");
+  put(l, key);
+  put(l, "\":\"");
+  put(l, id);
+  put(l, "\"");
+  *first = 0;
+}
+
+/* MPI-IO calls: the file's name and the offset; one-sided calls: the target
+ * (world rank) and the window a Win_create* made (docs/export.md). */
+static void iorma_args(chrome *c, line *l, int *first, const augur_event *ev) {
+  if (augur_event_is_io(ev->type)) {
+    const char *name = augur_trace_file_name(c->t, ev->hash);
+    if (name) {
+      char esc[1024];
+      json_escape(name, esc, sizeof esc);
+      put(l, *first ? "\"file\":\"" : ",\"file\":\"");
+      put(l, esc);
+      put(l, "\"");
+      *first = 0;
+    } else if (ev->hash) {
+      put_id(l, first, "file", ev->hash);
+    }
+    if (augur_io_has_offset(ev->type) && augur_io_offset(ev) >= 0)
+      put_field_u64(l, first, "offset", (uint64_t)augur_io_offset(ev));
+    return;
+  }
+  if (ev->peer >= 0) put_field_u64(l, first, "target", (uint64_t)ev->peer);
+  if (ev->type >= AUGUR_EV_WIN_CREATE && ev->type <= AUGUR_EV_WIN_CREATE_DYNAMIC && ev->req)
+    put_id(l, first, "window", ev->req);
+}
+
+/* A one-sided data transfer as a flow from the origin's call to the target's
+ * track at the call's end (bound to the target's slice there, as a message's
+ * receive end is). Ids above 2^52 keep them apart from the messages'. */
+static void rma_flow(chrome *c, const augur_event *ev) {
+  if (ev->type < AUGUR_EV_PUT || ev->type > AUGUR_EV_RGET_ACCUMULATE || ev->peer < 0 ||
+      (uint32_t)ev->peer >= c->nranks)
+    return;
+  const char *name = ev->type == AUGUR_EV_PUT || ev->type == AUGUR_EV_RPUT   ? "put"
+                     : ev->type == AUGUR_EV_GET || ev->type == AUGUR_EV_RGET ? "get"
+                                                                             : "atomic";
+  unsigned long long id = (1ull << 52) + c->rma_flows++;
+  uint64_t ts = ev->t_end > ev->t_start + 2 ? ev->t_start + 1 : ev->t_start;
+  sep(c);
+  exu_out_printf(&c->out,
+                 "{\"ph\":\"s\",\"pid\":0,\"tid\":%llu,\"name\":\"%s\",\"cat\":\"rma\","
+                 "\"id\":%llu,\"ts\":" TS_FMT ",\"args\":{\"bytes\":%llu,\"bytes_recv\":%llu}}",
+                 (unsigned long long)track(c, ev->rank, ev->thread), name, id, TS_ARG(ts),
+                 (unsigned long long)ev->bytes, (unsigned long long)ev->bytes_recv);
+  sep(c);
+  exu_out_printf(&c->out,
+                 "{\"ph\":\"f\",\"bp\":\"e\",\"pid\":0,\"tid\":%u,\"name\":\"%s\","
+                 "\"cat\":\"rma\",\"id\":%llu,\"ts\":" TS_FMT "}",
+                 (unsigned)ev->peer, name, id, TS_ARG(ev->t_end));
+}
+
 static void slice(chrome *c, const augur_event *ev) {
   uint64_t dur = ev->t_end > ev->t_start ? ev->t_end - ev->t_start : 0;
   line l;
@@ -160,19 +228,14 @@ static void slice(chrome *c, const augur_event *ev) {
     put_field_u64(&l, &first, "tag", (uint64_t)ev->tag);
   if (ev->bytes) put_field_u64(&l, &first, "bytes", ev->bytes);
   if (ev->bytes_recv) put_field_u64(&l, &first, recv_field(ev->type), ev->bytes_recv);
-  if (ev->comm) { /* hashed ids exceed JSON's exact integers: a hex string */
-    char id[24];
-    if (ev->comm == AUGUR_COMM_WORLD)
-      snprintf(id, sizeof id, "world");
-    else if (ev->comm == AUGUR_COMM_SELF)
-      snprintf(id, sizeof id, "self");
-    else
-      snprintf(id, sizeof id, "0x%016llx", (unsigned long long)ev->comm);
-    put(&l, first ? "\"comm\":\"" : ",\"comm\":\"");
-    put(&l, id);
-    put(&l, "\"");
-    first = 0;
-  }
+  if (ev->comm) /* a one-sided call's comm is its window */
+    put_id(&l, &first,
+           augur_event_is_rma(ev->type) &&
+                   !(ev->type >= AUGUR_EV_WIN_CREATE && ev->type <= AUGUR_EV_WIN_CREATE_DYNAMIC)
+               ? "window"
+               : "comm",
+           ev->comm);
+  if (augur_event_is_io(ev->type) || augur_event_is_rma(ev->type)) iorma_args(c, &l, &first, ev);
   const char *site = site_name(c, (uint32_t)ev->callsite);
   if (site) {
     put(&l, first ? "\"callsite\":\"" : ",\"callsite\":\"");
@@ -289,6 +352,7 @@ int augur_export_chrome(augur_trace *t, const char *out, const augur_export_opts
     if (c.hybrid && (rc = exu_threads_add(&th, &ev, err)) != AUGUR_OK) break;
     if (augur_event_is_omp(ev.type)) continue;
     if (!augur_event_is_sub(ev.type)) slice(&c, &ev);
+    if (augur_event_is_rma(ev.type)) rma_flow(&c, &ev);
     if ((rc = augur_match_feed(m, &ev, err)) != AUGUR_OK) break;
   }
   if (rc < 0) goto done;
@@ -305,6 +369,7 @@ int augur_export_chrome(augur_trace *t, const char *out, const augur_export_opts
                  "\"mpi_library\":\"%s\"",
                  path, c.nranks, (unsigned long long)events, (unsigned long long)mc.messages,
                  (unsigned long long)(mc.unmatched_send + mc.unmatched_recv), lib);
+  if (c.rma_flows) exu_out_printf(&c.out, ",\"rma_flows\":%llu", (unsigned long long)c.rma_flows);
   if (c.hybrid)
     exu_out_printf(&c.out, ",\"openmp_slices\":%llu,\"openmp_unpaired\":%llu",
                    (unsigned long long)c.omp_slices, (unsigned long long)th.unpaired);

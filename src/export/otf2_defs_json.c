@@ -46,7 +46,7 @@ static json_t *comm_json(const augur_comm_def *c) {
                    ints(c->dims, nd), "periods", ints(c->periods, nd));
 }
 
-char *otf2_defs_to_json(augur_trace *t) {
+char *otf2_defs_to_json(augur_trace *t, const uint64_t *files, size_t nfiles) {
   const augur_trace_info *in = augur_trace_info_get(t);
   json_t *argv = json_array();
   for (int i = 0; i < in->argc; i++)
@@ -75,6 +75,12 @@ char *otf2_defs_to_json(augur_trace *t) {
   }
   json_t *doc = json_pack("{s:i,s:o,s:o,s:o,s:o,s:o}", "version", 1, "meta", meta, "ranks", ranks,
                           "comms", comms, "modules", mods, "callsites", sites);
+  json_t *fs = nfiles ? json_array() : NULL;
+  for (size_t i = 0; i < nfiles; i++) {
+    const char *name = augur_trace_file_name(t, files[i]);
+    if (name) json_array_append_new(fs, json_pack("[o,o]", u64(files[i]), augur_json_text(name)));
+  }
+  if (doc && fs) json_object_set_new(doc, "files", fs);
   char *s = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
   json_decref(doc);
   return s;

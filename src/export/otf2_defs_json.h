@@ -4,8 +4,10 @@
 
 #include "augur/reader.h"
 
-/* Malloc'd compact JSON of t's definitions and trace.json facts, or NULL. */
-char *otf2_defs_to_json(augur_trace *t);
+/* Malloc'd compact JSON of t's definitions and trace.json facts, or NULL.
+ * FILES (NFILES ids): the MPI-IO files whose names go in "files" (a key only
+ * present when NFILES > 0, so traces without MPI-IO give the same text). */
+char *otf2_defs_to_json(augur_trace *t, const uint64_t *files, size_t nfiles);
 
 /* The same definitions parsed back (everything owned by the struct). */
 typedef struct otf2_defs {
@@ -23,6 +25,8 @@ typedef struct otf2_defs {
   uint32_t nmodules;
   augur_callsite_def *callsites; /* ids 1..ncallsites */
   uint32_t ncallsites;
+  augur_file_def *files; /* MPI-IO file names (optional key "files") */
+  size_t nfiles;
 } otf2_defs;
 
 /* Returns 0, or -1 if text is not a complete augur definitions document. */

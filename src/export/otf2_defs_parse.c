@@ -47,6 +47,9 @@ void otf2_defs_free(otf2_defs *d) {
     free(d->modules[i].path);
   free(d->modules);
   free(d->callsites);
+  for (size_t i = 0; i < d->nfiles; i++)
+    free(d->files[i].name);
+  free(d->files);
   for (int i = 0; i < d->argc; i++)
     free(d->argv[i]);
   free(d->argv);
@@ -166,6 +169,16 @@ int otf2_defs_parse(const char *text, otf2_defs *d) {
     d->callsites[i].id = i + 1;
     d->callsites[i].module = (uint32_t)u64(json_array_get(s, 0));
     d->callsites[i].offset = u64(json_array_get(s, 1));
+  }
+  const json_t *files = json_object_get(doc, "files"); /* optional: only with MPI-IO */
+  d->nfiles = json_is_array(files) ? json_array_size(files) : 0;
+  d->files = calloc(d->nfiles ? d->nfiles : 1, sizeof *d->files);
+  if (!d->files) goto out;
+  for (size_t i = 0; i < d->nfiles; i++) {
+    const json_t *f = json_array_get(files, i);
+    d->files[i].id = u64(json_array_get(f, 0));
+    d->files[i].name = dup_or_null(json_array_get(f, 1));
+    if (!d->files[i].name) goto out;
   }
   rc = 0;
 out:

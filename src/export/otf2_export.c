@@ -17,6 +17,7 @@
 #include "grow.h"
 #include "otf2_common.h"
 #include "otf2_defs_json.h"
+#include "otf2_iorma.h"
 
 typedef struct xloc {
   uint32_t rank, thread;
@@ -54,6 +55,7 @@ typedef struct xp {
   int hybrid;          /* OpenMP records too */
   uint64_t unpaired;   /* OpenMP ends without their begin, regions closed at the end */
   uint32_t lock_order; /* ThreadAcquireLock's acquisition order */
+  otf2_iorma *io;      /* MPI-IO, one-sided and neighbourhood records (otf2_iorma.c) */
   augur_error *err;
   int rc;
 } xp;
@@ -95,6 +97,10 @@ static uint32_t comm_ref(const xp *x, uint64_t id) {
   xcomm key = {id, 0};
   const xcomm *c = bsearch(&key, x->comms, x->ncomms, sizeof key, cmp_comm);
   return c ? c->ref : OTF2_UNDEFINED_COMM;
+}
+
+static uint32_t comm_ref_cb(const void *x, uint64_t id) {
+  return comm_ref(x, id);
 }
 
 /* World rank -> rank in the communicator (remote group for intercomm peers),
@@ -205,6 +211,9 @@ static void write_start(xp *x, xloc *l, const augur_event *e, uint64_t ts) {
   put_attrs(x, e);
   ok(x, OTF2_EvtWriter_Enter(l->w, x->al, ts, x->region[e->type] - 1), "enter");
   l->nevents++;
+  OTF2_ErrorCode ioe = OTF2_SUCCESS;
+  l->nevents += otf2_iorma_start(x->io, l->w, loc_ref(l->rank, l->thread), e, ts, &ioe);
+  ok(x, ioe, "I/O, one-sided or neighbourhood record");
   uint32_t cr = comm_ref(x, e->comm);
   uint32_t peer = comm_rank(x, e->comm, e->peer, e->flags);
   if (cr == OTF2_UNDEFINED_COMM) {
@@ -229,6 +238,9 @@ static void write_start(xp *x, xloc *l, const augur_event *e, uint64_t ts) {
 
 /* What happens at the end of event e (a parent or one of its sub-records). */
 static void write_end_records(xp *x, xloc *l, const augur_event *e, uint64_t ts) {
+  OTF2_ErrorCode ioe = OTF2_SUCCESS;
+  l->nevents += otf2_iorma_end(x->io, l->w, loc_ref(l->rank, l->thread), e, ts, &ioe);
+  ok(x, ioe, "I/O, one-sided or neighbourhood record");
   uint32_t cr = comm_ref(x, e->comm);
   uint32_t peer = comm_rank(x, e->comm, e->peer, e->flags);
   if (is_blocking_coll(e->type)) {
@@ -433,6 +445,10 @@ static uint32_t str_ref(strtab *st, const char *s) {
   return st->s[st->n] ? st->n++ : 0;
 }
 
+static uint32_t str_ref_cb(void *st, const char *s) {
+  return str_ref(st, s);
+}
+
 static OTF2_RegionRole region_role(unsigned type) {
   switch (type) {
   case AUGUR_EV_OMP_ITASK_BEGIN:
@@ -450,6 +466,9 @@ static OTF2_RegionRole region_role(unsigned type) {
     break;
   }
   if (type == AUGUR_EV_BARRIER || type == AUGUR_EV_IBARRIER) return OTF2_REGION_ROLE_BARRIER;
+  if (augur_event_is_io(type)) return OTF2_REGION_ROLE_FILE_IO;
+  if (augur_event_is_rma(type)) return OTF2_REGION_ROLE_RMA;
+  if (augur_event_is_neighbor(type)) return OTF2_REGION_ROLE_COLL_OTHER;
   if (augur_event_is_collective(type)) return OTF2_REGION_ROLE_COLL_ALL2ALL;
   if (augur_event_is_p2p_send(type) || augur_event_is_p2p_recv(type))
     return OTF2_REGION_ROLE_POINT2POINT;
@@ -466,9 +485,11 @@ static void region_name(unsigned type, char *buf, size_t n) {
                                                          : "!$omp masked";
     snprintf(buf, n, "%s", s);
   } else if (augur_event_is_sub(type)) {
-    const char *s = type == AUGUR_EV_COMPLETION ? "COMPLETION"
-                    : type == AUGUR_EV_SUB_RECV ? "SUB_RECV"
-                                                : "SUB_START";
+    const char *s = type == AUGUR_EV_COMPLETION   ? "COMPLETION"
+                    : type == AUGUR_EV_SUB_RECV   ? "SUB_RECV"
+                    : type == AUGUR_EV_NEIGH_SEND ? "NEIGH_SEND"
+                    : type == AUGUR_EV_NEIGH_RECV ? "NEIGH_RECV"
+                                                  : "SUB_START";
     snprintf(buf, n, "%s%s", OTF2_SUB_PREFIX, s);
   } else {
     snprintf(buf, n, "%s", augur_event_name(type));
@@ -500,6 +521,7 @@ static void write_defs(xp *x) {
   uint32_t s_world = str_ref(&st, "MPI_COMM_WORLD locations");
   uint32_t s_ctr[AUGUR_MAX_COUNTERS] = {0}, s_ctr_desc = str_ref(&st, "augur counter delta");
   uint32_t s_unit = str_ref(&st, "#");
+  otf2_iorma_strings(x->io, str_ref_cb, &st);
   if (!s_host || !s_rank || !s_loc || !s_comm) {
     ok(x, OTF2_ERROR_MEM_ALLOC_FAILED, "definitions");
     goto out;
@@ -526,7 +548,11 @@ static void write_defs(xp *x) {
     else if (c->id == AUGUR_COMM_SELF)
       snprintf(buf, sizeof buf, "MPI_COMM_SELF");
     else
-      snprintf(buf, sizeof buf, "comm %016llx", (unsigned long long)c->id);
+      snprintf(buf, sizeof buf, "%s %016llx",
+               c->kind == AUGUR_COMM_KIND_WINDOW  ? "window"
+               : c->kind == AUGUR_COMM_KIND_GROUP ? "group"
+                                                  : "comm",
+               (unsigned long long)c->id);
     s_comm[i] = str_ref(&st, buf);
   }
   for (uint32_t i = 0; i < x->nctr; i++) {
@@ -615,6 +641,7 @@ static void write_defs(xp *x) {
                                       OTF2_COMM_FLAG_NONE),
        "comm");
   }
+  ok(x, otf2_iorma_defs(x->io, d), "I/O and one-sided definitions");
   if (x->nctr) {
     OTF2_MetricMemberRef mm[AUGUR_MAX_COUNTERS];
     for (uint32_t i = 0; i < x->nctr; i++) {
@@ -689,9 +716,10 @@ int augur_export_otf2(augur_trace *t, const char *out, const augur_export_opts *
   x.ncomms = augur_trace_ncomms(t);
   x.comms = calloc(x.ncomms ? x.ncomms : 1, sizeof *x.comms);
   x.al = OTF2_AttributeList_New();
+  x.io = otf2_iorma_new(t, comm_ref_cb, &x);
   x.ar = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                            OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-  if (!x.comms || !x.al || !x.ar) {
+  if (!x.comms || !x.al || !x.ar || !x.io) {
     rc = augur_fail(err, x.ar ? AUGUR_E_NOMEM : AUGUR_E_IO, "%s: cannot create the OTF2 archive",
                     out);
     goto done;
@@ -747,7 +775,9 @@ int augur_export_otf2(augur_trace *t, const char *out, const augur_export_opts *
   }
   ok(&x, OTF2_Archive_CloseDefFiles(x.ar), "close definition files");
   if (x.rc == AUGUR_OK) write_defs(&x);
-  char *json = otf2_defs_to_json(t);
+  size_t nfiles;
+  const uint64_t *files = otf2_iorma_files(x.io, &nfiles);
+  char *json = otf2_defs_to_json(t, files, nfiles);
   if (!json)
     ok(&x, OTF2_ERROR_MEM_ALLOC_FAILED, "definitions as JSON");
   else
@@ -758,6 +788,7 @@ done:
   if (x.ar && OTF2_Archive_Close(x.ar) != OTF2_SUCCESS && rc == AUGUR_OK)
     rc = augur_fail(err, AUGUR_E_IO, "%s: closing the OTF2 archive failed", out);
   if (x.al) OTF2_AttributeList_Delete(x.al);
+  otf2_iorma_free(x.io);
   for (size_t i = 0; i < x.nlocs; i++)
     free(x.locs[i].subs);
   free(x.locs);

@@ -13,6 +13,7 @@
 #include <otf2/otf2.h>
 
 #include "augur/export.h"
+#include "augur/mpiio.h"
 #include "augur/writer.h"
 #include "clock.h"
 #include "otf2_common.h"
@@ -89,6 +90,7 @@ typedef struct im {
   uint64_t last_ns;
   /* counts for the notes */
   uint64_t events, skipped_regions, metrics, unmapped_records, foreign_events, exact_events;
+  uint64_t iorma_records; /* Io* and Rma* records of a foreign archive (not read) */
   uint64_t done, total;
   const augur_export_opts *opts;
 } im;
@@ -369,6 +371,8 @@ static int32_t world_peer(const im *m, uint64_t comm, uint32_t local, uint32_t r
  * other group for intercommunicator peers), the inverse of the reader. */
 static int32_t stored_peer(const im *m, const augur_event *e, uint32_t rank) {
   if (e->peer < 0) return e->peer;
+  /* the reader leaves these peers as stored (Comm_free's 0 is no rank) */
+  if (augur_event_is_comm_mgmt(e->type) || augur_event_is_process(e->type)) return e->peer;
   if (e->comm == AUGUR_COMM_SELF) return e->peer == (int32_t)rank ? 0 : e->peer;
   const augur_comm_def *c = find_cdef(m, e->comm);
   if (!c) return e->peer;
@@ -439,6 +443,11 @@ static int push(im *m, lstate *s, const augur_event *e) {
     o->t_end = aug_clock_to_local(&c, m->shift, e->t_end);
   }
   o->peer = stored_peer(m, e, s->rank);
+  if (augur_io_is_completion(e) && augur_io_is_write((unsigned)e->tag)) {
+    /* the reader moves an iwrite's status count from bytes_recv (on disk) to bytes */
+    o->bytes_recv = e->bytes;
+    o->bytes = 0;
+  }
   if (o->t_end > m->last_ns) m->last_ns = o->t_end;
   m->events++;
   m->done++;
@@ -675,6 +684,45 @@ static OTF2_CallbackCode e_metric(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64
   return OTF2_CALLBACK_SUCCESS;
 }
 
+/* MPI-IO and one-sided records: an augur archive's events come from their
+ * attributes; another tool's are counted for the note (not mapped). */
+static OTF2_CallbackCode count_iorma(void *u) {
+  ectx *c = u;
+  if (!c->m->augur) c->m->iorma_records++;
+  return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode e_io_create(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t p, void *u,
+                                     OTF2_AttributeList *a, OTF2_IoHandleRef h, OTF2_IoAccessMode m,
+                                     OTF2_IoCreationFlag cf, OTF2_IoStatusFlag sf) {
+  (void)l, (void)t, (void)p, (void)a, (void)h, (void)m, (void)cf, (void)sf;
+  return count_iorma(u);
+}
+static OTF2_CallbackCode e_io_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t p, void *u,
+                                    OTF2_AttributeList *a, OTF2_IoHandleRef h,
+                                    OTF2_IoOperationMode m, OTF2_IoOperationFlag f, uint64_t b,
+                                    uint64_t id) {
+  (void)l, (void)t, (void)p, (void)a, (void)h, (void)m, (void)f, (void)b, (void)id;
+  return count_iorma(u);
+}
+static OTF2_CallbackCode e_rma_win(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t p, void *u,
+                                   OTF2_AttributeList *a, OTF2_RmaWinRef w) {
+  (void)l, (void)t, (void)p, (void)a, (void)w;
+  return count_iorma(u);
+}
+static OTF2_CallbackCode e_rma_xfer(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t p, void *u,
+                                    OTF2_AttributeList *a, OTF2_RmaWinRef w, uint32_t r, uint64_t b,
+                                    uint64_t id) {
+  (void)l, (void)t, (void)p, (void)a, (void)w, (void)r, (void)b, (void)id;
+  return count_iorma(u);
+}
+static OTF2_CallbackCode e_rma_atomic(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t p, void *u,
+                                      OTF2_AttributeList *a, OTF2_RmaWinRef w, uint32_t r,
+                                      OTF2_RmaAtomicType ty, uint64_t bs, uint64_t br,
+                                      uint64_t id) {
+  (void)l, (void)t, (void)p, (void)a, (void)w, (void)r, (void)ty, (void)bs, (void)br, (void)id;
+  return count_iorma(u);
+}
+
 /* ---- per rank ---- */
 
 static int write_rank_defs(im *m, uint32_t r) {
@@ -688,6 +736,8 @@ static int write_rank_defs(im *m, uint32_t r) {
     for (uint32_t k = 0; c.remote && k < c.remote_size; k++)
       if (c.remote[k] == (int32_t)r) member = 1;
     int32_t self = (int32_t)r;
+    /* a group (Win_post/start) is defined by the ranks that name it, members or not */
+    if (c.kind == AUGUR_COMM_KIND_GROUP) member = 1;
     if (c.id == AUGUR_COMM_SELF) {
       c.members = &self;
       c.size = 1;
@@ -700,6 +750,8 @@ static int write_rank_defs(im *m, uint32_t r) {
       rc = augur_writer_def_module(m->w, &m->defs.modules[i], err);
     for (uint32_t i = 0; i < m->defs.ncallsites && rc == AUGUR_OK; i++)
       rc = augur_writer_def_callsite(m->w, &m->defs.callsites[i], err);
+    for (size_t i = 0; i < m->defs.nfiles && rc == AUGUR_OK; i++)
+      rc = augur_writer_def_file(m->w, &m->defs.files[i], err);
   }
   return rc;
 }
@@ -724,6 +776,12 @@ static int import_rank(im *m, OTF2_Reader *rd, uint32_t r, const char *out) {
     OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, e_irecv);
     OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, e_collend);
     OTF2_EvtReaderCallbacks_SetMetricCallback(cb, e_metric);
+    OTF2_EvtReaderCallbacks_SetIoCreateHandleCallback(cb, e_io_create);
+    OTF2_EvtReaderCallbacks_SetIoOperationBeginCallback(cb, e_io_begin);
+    OTF2_EvtReaderCallbacks_SetRmaWinCreateCallback(cb, e_rma_win);
+    OTF2_EvtReaderCallbacks_SetRmaPutCallback(cb, e_rma_xfer);
+    OTF2_EvtReaderCallbacks_SetRmaGetCallback(cb, e_rma_xfer);
+    OTF2_EvtReaderCallbacks_SetRmaAtomicCallback(cb, e_rma_atomic);
   }
   for (size_t i = 0; i < m->nlocs && rc == AUGUR_OK; i++) {
     if (m->locs[i].rank != r) continue;
@@ -982,6 +1040,12 @@ int augur_import_otf2(const char *anchor, const char *out, const augur_export_op
         note(rep, "no counters");
       if (m.skipped_regions)
         note(rep, "%llu calls of non-MPI regions skipped", (unsigned long long)m.skipped_regions);
+      if (m.iorma_records)
+        note(rep,
+             "%llu MPI-IO and one-sided records (IoCreateHandle, IoOperationBegin, RmaWinCreate, "
+             "RmaPut, RmaGet, RmaAtomic) not read: their calls have no file, window, target or "
+             "bytes",
+             (unsigned long long)m.iorma_records);
       if (m.unmapped_records)
         note(rep, "%llu MPI records outside any MPI call region skipped",
              (unsigned long long)m.unmapped_records);

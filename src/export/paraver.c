@@ -29,12 +29,20 @@
 #include <time.h>
 
 #include "augur/export.h"
+#include "augur/mpiio.h"
 #include "export_util.h"
+#include "grow.h"
 
 #define PRV_RUN     (1u << 19) /* records per sorted run: about 32 MiB */
 #define PRV_EV_CALL 50000001
 #define PRV_EV_SITE 50000002
 #define PRV_EV_OMP  50000003 /* thread state: enum augur_tstate + 1, 0 = none */
+/* MPI-IO and one-sided calls (only in traces that have them): at call entry. */
+#define PRV_EV_IO_BYTES                                                                            \
+  50000004 /* bytes read + written: requested (File_i*, *_begin), else moved */
+#define PRV_EV_IO_FILE   50000005 /* the file: index (names in the .pcf) */
+#define PRV_EV_RMA_BYTES 50000006 /* bytes the data call moves, origin + result */
+#define PRV_EV_RMA_PEER  50000007 /* target world rank + 1 */
 
 /* Paraver's conventional MPI states (the numbering Extrae uses). */
 enum {
@@ -52,7 +60,12 @@ enum {
   ST_IRECV = 11,
   ST_GROUP = 13,
   ST_OTHERS = 15,
-  ST_SENDRECV = 16
+  ST_SENDRECV = 16,
+  ST_IO = 12,        /* Extrae's numbers for these four */
+  ST_RMA = 20,       /* Remote memory access */
+  ST_ATOMIC = 21,    /* Atomic memory operation */
+  ST_RMA_ORDER = 22, /* Memory ordering operation */
+  ST_RMA_LOCK = 23   /* Distributed locking */
 };
 
 static const struct {
@@ -84,6 +97,19 @@ static const struct {
     {ST_BLOCKED, "Blocked", "{255,255,0}"},
 };
 
+/* Written to the .pcf only for traces with MPI-IO or one-sided records. */
+static const struct {
+  int id;
+  const char *name;
+  const char *color;
+} iorma_states[] = {
+    {ST_IO, "I/O", "{172,174,41}"},
+    {ST_RMA, "Remote memory access", "{255,46,0}"},
+    {ST_ATOMIC, "Atomic memory operation", "{100,100,177}"},
+    {ST_RMA_ORDER, "Memory ordering operation", "{172,101,0}"},
+    {ST_RMA_LOCK, "Distributed locking", "{182,45,151}"},
+};
+
 /* A thread state as a Paraver state (Extrae's numbering for OpenMP). */
 static int omp_state_of(unsigned s) {
   switch (s) {
@@ -103,6 +129,18 @@ static int omp_state_of(unsigned s) {
 }
 
 static int state_of(unsigned type) {
+  if (augur_event_is_io(type)) return ST_IO;
+  if (augur_event_is_rma(type)) {
+    if (type >= AUGUR_EV_WIN_CREATE && type <= AUGUR_EV_WIN_FREE) return ST_OTHERS;
+    if (type == AUGUR_EV_WIN_LOCK || type == AUGUR_EV_WIN_UNLOCK || type == AUGUR_EV_WIN_LOCK_ALL ||
+        type == AUGUR_EV_WIN_UNLOCK_ALL)
+      return ST_RMA_LOCK;
+    if (type == AUGUR_EV_PUT || type == AUGUR_EV_GET || type == AUGUR_EV_RPUT ||
+        type == AUGUR_EV_RGET)
+      return ST_RMA;
+    if (type >= AUGUR_EV_ACCUMULATE) return ST_ATOMIC;
+    return ST_RMA_ORDER; /* fence, post/start/complete/wait/test, flush, sync */
+  }
   switch (type) {
   case AUGUR_EV_RECV:
   case AUGUR_EV_MRECV:
@@ -167,6 +205,9 @@ typedef struct paraver {
   uint64_t ftime;
   int hybrid;                            /* OpenMP records: a Paraver thread per recorder thread */
   uint8_t seen_high[AUGUR_EV_MAX - 128]; /* types >= 128 (MPI-IO, RMA, ...) in the trace */
+  augur_trace *t;
+  uint64_t *files; /* MPI-IO file ids, index + 1 = event PRV_EV_IO_FILE's value */
+  size_t nfiles, capfiles;
 } paraver;
 
 static int item_cmp(const void *a, const void *b) {
@@ -232,6 +273,30 @@ static int on_match(void *ctx, const augur_message *msg) {
   return AUGUR_OK;
 }
 
+/* File and bytes of an MPI-IO call, target and bytes of a one-sided data call, at its entry. */
+static void iorma_events(paraver *p, const augur_event *ev, uint64_t th) {
+  uint64_t cpu = ev->rank + 1u;
+  if (augur_event_is_io(ev->type)) {
+    size_t i = 0;
+    while (i < p->nfiles && p->files[i] != ev->hash)
+      i++;
+    if (i == p->nfiles) {
+      if (aug_grow((void **)&p->files, &p->capfiles, p->nfiles + 1, sizeof *p->files)) {
+        p->oom = 1;
+        return;
+      }
+      p->files[p->nfiles++] = ev->hash;
+    }
+    REC(p, 2, cpu, 1, cpu, th, ev->t_start, PRV_EV_IO_FILE, i + 1);
+    if (augur_io_is_data(ev->type) && !augur_io_is_end(ev->type)) /* *_end: at its *_begin */
+      REC(p, 2, cpu, 1, cpu, th, ev->t_start, PRV_EV_IO_BYTES, ev->bytes + ev->bytes_recv);
+    return;
+  }
+  if (ev->type < AUGUR_EV_PUT || ev->peer < 0) return;
+  REC(p, 2, cpu, 1, cpu, th, ev->t_start, PRV_EV_RMA_PEER, (uint64_t)ev->peer + 1);
+  REC(p, 2, cpu, 1, cpu, th, ev->t_start, PRV_EV_RMA_BYTES, ev->bytes + ev->bytes_recv);
+}
+
 static void call(paraver *p, const augur_event *ev) {
   uint64_t cpu = ev->rank + 1u, task = ev->rank + 1u, th = p->hybrid ? ev->thread + 1u : 1;
   uint64_t end = ev->t_end > ev->t_start ? ev->t_end : ev->t_start;
@@ -241,6 +306,7 @@ static void call(paraver *p, const augur_event *ev) {
   REC(p, 1, cpu, 1, task, th, ev->t_start, end, (uint64_t)state_of(ev->type));
   REC(p, 2, cpu, 1, task, th, ev->t_start, PRV_EV_CALL, ev->type);
   if (ev->callsite) REC(p, 2, cpu, 1, task, th, ev->t_start, PRV_EV_SITE, ev->callsite);
+  if (augur_event_is_io(ev->type) || augur_event_is_rma(ev->type)) iorma_events(p, ev, th);
   REC(p, 2, cpu, 1, task, th, end, PRV_EV_CALL, 0);
   if (end > *last || *last == UINT64_MAX) *last = end;
   if (end > p->ftime) p->ftime = end;
@@ -261,8 +327,12 @@ static void thread_state(void *arg, uint32_t rank, uint32_t thread, unsigned sta
 
 /* seen_high: which types >= 128 the trace holds; only those are named, so a trace
  * without them gets the .pcf it got before those types existed. */
-static int write_pcf(augur_trace *t, int hybrid, const uint8_t *seen_high, const char *path,
+static int write_pcf(augur_trace *t, int hybrid, const paraver *p, const char *path,
                      uint64_t *bytes, augur_error *err) {
+  const uint8_t *seen_high = p->seen_high;
+  int iorma = 0;
+  for (unsigned ty = 128; ty < AUGUR_EV_MAX; ty++)
+    if (seen_high[ty - 128] && (augur_event_is_io(ty) || augur_event_is_rma(ty))) iorma = 1;
   exu_out o;
   int rc = exu_out_open(&o, path, err);
   if (rc != AUGUR_OK) return rc;
@@ -276,11 +346,16 @@ static int write_pcf(augur_trace *t, int hybrid, const uint8_t *seen_high, const
     exu_out_printf(&o, "%-4d %s\n", states[i].id, states[i].name);
   for (size_t i = 0; i < no; i++)
     exu_out_printf(&o, "%-4d %s\n", omp_states[i].id, omp_states[i].name);
+  size_t ni = iorma ? sizeof iorma_states / sizeof iorma_states[0] : 0;
+  for (size_t i = 0; i < ni; i++)
+    exu_out_printf(&o, "%-4d %s\n", iorma_states[i].id, iorma_states[i].name);
   exu_out_printf(&o, "\n\nSTATES_COLOR\n");
   for (size_t i = 0; i < n; i++)
     exu_out_printf(&o, "%-4d %s\n", states[i].id, states[i].color);
   for (size_t i = 0; i < no; i++)
     exu_out_printf(&o, "%-4d %s\n", omp_states[i].id, omp_states[i].color);
+  for (size_t i = 0; i < ni; i++)
+    exu_out_printf(&o, "%-4d %s\n", iorma_states[i].id, iorma_states[i].color);
   exu_out_printf(&o, "\n\nEVENT_TYPE\n0    %d    MPI call\nVALUES\n0   End\n", PRV_EV_CALL);
   for (unsigned ty = 1; ty < AUGUR_EV_MAX; ty++) {
     const char *name = augur_event_name(ty);
@@ -302,6 +377,21 @@ static int write_pcf(augur_trace *t, int hybrid, const uint8_t *seen_high, const
     for (unsigned k = 0; k < AUGUR_TS_COUNT; k++)
       if (k != AUGUR_TS_MPI) exu_out_printf(&o, "%u   %s\n", k + 1, augur_tstate_name(k));
   }
+  if (p->nfiles) {
+    exu_out_printf(&o, "\n\nEVENT_TYPE\n0    %d    MPI-IO file\nVALUES\n", PRV_EV_IO_FILE);
+    for (size_t i = 0; i < p->nfiles; i++) {
+      const char *name = augur_trace_file_name(t, p->files[i]);
+      if (name)
+        exu_out_printf(&o, "%zu   %s\n", i + 1, name);
+      else
+        exu_out_printf(&o, "%zu   file %016llx\n", i + 1, (unsigned long long)p->files[i]);
+    }
+    exu_out_printf(&o, "\n\nEVENT_TYPE\n0    %d    MPI-IO bytes\n", PRV_EV_IO_BYTES);
+  }
+  if (iorma && !p->nfiles) exu_out_printf(&o, "\n");
+  if (iorma)
+    exu_out_printf(&o, "\nEVENT_TYPE\n0    %d    RMA target (rank + 1)\n0    %d    RMA bytes\n",
+                   PRV_EV_RMA_PEER, PRV_EV_RMA_BYTES);
   exu_out_printf(&o, "\n");
   *bytes += o.bytes;
   return exu_out_close(&o, err);
@@ -465,7 +555,7 @@ int augur_export_paraver(augur_trace *t, const char *out, const augur_export_opt
   }
   if ((rc = exu_out_close(&p.body, err)) != AUGUR_OK) goto done;
   if ((rc = write_prv(t, p.hybrid, prv, tmp, &p, &bytes, err)) != AUGUR_OK) goto done;
-  if ((rc = write_pcf(t, p.hybrid, p.seen_high, pcf, &bytes, err)) != AUGUR_OK) goto done;
+  if ((rc = write_pcf(t, p.hybrid, &p, pcf, &bytes, err)) != AUGUR_OK) goto done;
   rc = write_row(t, p.hybrid, row, &bytes, err);
 done:
   if (p.body.f) exu_out_close(&p.body, NULL);
@@ -488,6 +578,7 @@ done:
   free(p.items);
   free(p.text);
   free(p.runs);
+  free(p.files);
   free(prv);
   free(tmp);
   free(pcf);

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Writes a small OTF2 archive with python3-otf2 (a writer that is not augur):
 2 ranks, rank 0 sends 64 bytes with tag 7 to rank 1 (MPI_Send / MPI_Recv),
-then both call MPI_Barrier, plus a non-MPI region "compute" on each rank.
+then both call MPI_Barrier, plus a non-MPI region "compute" on each rank;
+then rank 0 puts 32 bytes to rank 1 (MPI_Put with an RmaPut record on a window).
 Times are in ns from the global offset. Usage: foreign_archive.py DIR"""
 import sys
 
@@ -27,6 +28,8 @@ def main(path):
         recv = d.region("MPI_Recv", region_role=RegionRole.POINT2POINT, paradigm=Paradigm.MPI)
         barrier = d.region("MPI_Barrier", region_role=RegionRole.BARRIER, paradigm=Paradigm.MPI)
         compute = d.region("compute", region_role=RegionRole.FUNCTION)
+        put = d.region("MPI_Put", region_role=RegionRole.RMA, paradigm=Paradigm.MPI)
+        win = d.rma_win("window", world)
         w0, w1 = writers
         t = OFFSET
         # rank 0: compute, send, barrier
@@ -39,6 +42,9 @@ def main(path):
         w0.mpi_collective_begin(t + 3000)
         w0.mpi_collective_end(t + 4000, CollectiveOp.BARRIER, world, 0xFFFFFFFF, 0, 0)
         w0.leave(t + 4000, barrier)
+        w0.enter(t + 5000, put)
+        w0.rma_put(t + 5010, win, 1, 32, 1)
+        w0.leave(t + 6000, put)
         # rank 1: compute, recv, barrier
         w1.enter(t + 200, compute)
         w1.leave(t + 500, compute)
