@@ -3,6 +3,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -75,4 +76,38 @@ void par_block(const augur_trace *t, int me, int m, uint32_t *lo, uint32_t *hi) 
     if (k == me + 1) *hi = c;
     prev = c;
   }
+}
+
+void par_wait(MPI_Request *req) {
+  int done = 0;
+  MPI_Test(req, &done, MPI_STATUS_IGNORE);
+  while (!done) {
+    nanosleep(&(struct timespec){0, 200000}, NULL);
+    MPI_Test(req, &done, MPI_STATUS_IGNORE);
+  }
+}
+
+static double seconds(clockid_t c) {
+  struct timespec ts;
+  clock_gettime(c, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void par_time(const char *step) {
+  static int on = -1;
+  static double wall0, cpu0;
+  if (on < 0) {
+    const char *e = getenv("AUGUR_PARALLEL_TIMES");
+    on = e && *e == '1';
+    wall0 = seconds(CLOCK_MONOTONIC);
+    cpu0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
+  }
+  if (!on || !step) return;
+  double wall = seconds(CLOCK_MONOTONIC), cpu = seconds(CLOCK_PROCESS_CPUTIME_ID);
+  int me = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  fprintf(stderr, "augur-parallel: rank %d %-8s wall %.3f cpu %.3f\n", me, step, wall - wall0,
+          cpu - cpu0);
+  wall0 = wall;
+  cpu0 = cpu;
 }
