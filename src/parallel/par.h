@@ -53,10 +53,13 @@ int par_open(const char *path, augur_trace **t);
  * disk (the block index) are shared most evenly. */
 void par_block(const augur_trace *t, int me, int m, uint32_t *lo, uint32_t *hi);
 
-/* Waits for REQ without spinning a CPU: MPI_Test, then a short sleep. An
+/* Waits for REQ without spinning a CPU: MPI_Test, then a sleep. An
  * analysis rank that is done waits for rank 0 (the efficiencies) this way,
  * instead of taking CPU time from it on an oversubscribed node. */
 void par_wait(MPI_Request *req);
+/* One nap of such a wait: sleeps *NS ns (start with 100000) and doubles it
+ * up to 10 ms. */
+void par_nap(long *ns);
 
 /* With AUGUR_PARALLEL_TIMES=1 in the environment, one line per analysis
  * rank and step on stderr: "augur-parallel: rank K STEP wall S cpu S"

@@ -9,7 +9,6 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "augur/pop.h"
 #include "augur/report.h"
@@ -37,10 +36,11 @@ static void send_blob(unsigned char *buf, size_t n, int to, int tag) {
 static int recv_blob(int from, int tag, unsigned char **buf, int *n) {
   MPI_Status st;
   int there = 0;
+  long ns = 100000;
   for (;;) { /* MPI_Probe would spin a CPU */
     MPI_Iprobe(from, tag, MPI_COMM_WORLD, &there, &st);
     if (there) break;
-    nanosleep(&(struct timespec){0, 200000}, NULL);
+    par_nap(&ns);
   }
   MPI_Get_count(&st, MPI_BYTE, n);
   *buf = malloc(*n > 0 ? (size_t)*n : 1);

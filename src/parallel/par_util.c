@@ -78,11 +78,17 @@ void par_block(const augur_trace *t, int me, int m, uint32_t *lo, uint32_t *hi) 
   }
 }
 
+void par_nap(long *ns) {
+  nanosleep(&(struct timespec){0, *ns}, NULL);
+  if (*ns < 10000000) *ns *= 2; /* 100 us doubling to 10 ms: few wake-ups in a long wait */
+}
+
 void par_wait(MPI_Request *req) {
   int done = 0;
+  long ns = 100000;
   MPI_Test(req, &done, MPI_STATUS_IGNORE);
   while (!done) {
-    nanosleep(&(struct timespec){0, 200000}, NULL);
+    par_nap(&ns);
     MPI_Test(req, &done, MPI_STATUS_IGNORE);
   }
 }
