@@ -30,6 +30,12 @@ int mpi_flavour_of_exe(const char *path, char *lib, size_t libn);
  * explanation for messages. */
 int mpi_flavour_detect(char *const *argv, int argc, int *app, char *why, size_t whyn);
 
+/* The MPI whose mpiexec started this process, from its environment
+ * (mpi_launcher.c): MPI_FLAVOUR_OPENMPI, MPI_FLAVOUR_MPICH, or
+ * MPI_FLAVOUR_NONE when no launcher started it. WHY (may be NULL) gets a
+ * one-line explanation for messages. */
+int mpi_flavour_of_launcher(char *why, size_t whyn);
+
 /* The OpenMP runtime the executable at PATH needs (DT_NEEDED closure, as
  * for MPI): LLVM's libomp (or libiomp5), GCC's libgomp, or none. Returns
  * OMP_RUNTIME_*, or -1 if PATH is not a 64-bit ELF executable; LIB gets the

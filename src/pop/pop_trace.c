@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "augur/pop.h"
+#include "pop_states.h"
 
 void augur_pop_ideal_machine(augur_machine *m) {
   assert(m);
@@ -91,6 +92,12 @@ int augur_pop_trace(augur_trace *t, int ideal_run, augur_pop *out, augur_error *
     }
     if (rc < 0 && !damaged[0]) snprintf(damaged, sizeof damaged, "%s", rerr.msg);
   }
+  return aug_pop_from_states(t, rs, n, damaged, ideal_run, out, err);
+}
+
+int aug_pop_from_states(augur_trace *t, augur_rank_states *rs, uint32_t n, const char *damaged,
+                        int ideal_run, augur_pop *out, augur_error *err) {
+  assert(t && rs && damaged && out);
   augur_machine m;
   augur_pop_ideal_machine(&m);
   augur_sim_result sr;

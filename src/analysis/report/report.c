@@ -2,37 +2,23 @@
  * Definitions of every figure are in include/augur/report.h. */
 #include "augur/report.h"
 
+#include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "augur/event.h"
 #include "grow.h"
 #include "report_io.h"
+#include "report_part.h"
 #include "report_rma.h"
 #include "u64map.h"
 
-/* Per (call type, call site) accumulator: the number of distinct pairs is
- * small (bounded by the program's call sites), so this is the only
- * structure that grows, and it grows with code, not time. The map holds
- * each pair's index in slots (in order of first appearance). */
-typedef struct site_slot {
-  uint64_t key; /* type << 32 | callsite */
-  uint64_t count;
-  uint64_t time_ns;
-} site_slot;
-
-typedef struct site_table {
-  aug_u64map index;
-  site_slot *slots;
-  size_t cap, used;
-} site_table;
-
-typedef struct call_acc {
-  uint64_t count, time_ns, sent, recv;
-} call_acc;
-
 static int site_add(site_table *st, unsigned type, uint32_t callsite, uint64_t dur) {
-  uint64_t key = ((uint64_t)type << 32) | callsite;
+  return aug_report_site_add(st, ((uint64_t)type << 32) | callsite, 1, dur);
+}
+
+int aug_report_site_add(site_table *st, uint64_t key, uint64_t count, uint64_t dur) {
   int fresh;
   uint32_t *ix = aug_u64map_slot(&st->index, key, &fresh);
   if (!ix) return -1;
@@ -44,7 +30,7 @@ static int site_add(site_table *st, unsigned type, uint32_t callsite, uint64_t d
     *ix = (uint32_t)st->used;
     st->slots[st->used++] = (site_slot){key, 0, 0};
   }
-  st->slots[*ix].count++;
+  st->slots[*ix].count += count;
   st->slots[*ix].time_ns += dur;
   return 0;
 }
@@ -274,15 +260,13 @@ static void load_balance(augur_report *r) {
   r->avg_max_ratio = r->compute_max_ns ? r->compute_avg_ns / (double)r->compute_max_ns : 1.0;
 }
 
-int augur_report_compute(augur_trace *t, augur_report **out, augur_report_progress progress,
-                         void *progress_arg, augur_error *err) {
-  *out = NULL;
-  if (!t) return augur_fail(err, AUGUR_E_ARG, "report: no trace");
+int aug_report_part_begin(augur_trace *t, aug_report_part *p, augur_error *err) {
+  assert(t && p);
+  memset(p, 0, sizeof *p);
   uint32_t n = augur_trace_nranks(t);
-  augur_report *r = calloc(1, sizeof *r);
-  call_acc *calls = calloc(AUGUR_EV_MAX, sizeof *calls);
-  site_table sites = {0};
-  if (!r || !calls) goto nomem;
+  augur_report *r = p->r = calloc(1, sizeof *r);
+  p->calls = calloc(AUGUR_EV_MAX, sizeof *p->calls);
+  if (!r || !p->calls) goto nomem;
   r->nranks = n;
   r->t_first = UINT64_MAX;
   r->ranks = calloc(n ? n : 1, sizeof *r->ranks);
@@ -294,16 +278,27 @@ int augur_report_compute(augur_trace *t, augur_report **out, augur_report_progre
     r->buckets[k].lo = k == 0 ? 0 : (uint64_t)1 << (k - 1);
     r->buckets[k].hi = k == 0 ? 0 : k >= 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1;
   }
-
-  int status = AUGUR_OK;
-  r->complete = 1;
-  for (uint32_t rank = 0; rank < n; rank++) {
+  for (uint32_t rank = 0; rank < n; rank++)
     r->ranks[rank].rank = rank;
+  p->status = AUGUR_OK;
+  r->complete = 1;
+  return AUGUR_OK;
+nomem:
+  aug_report_part_free(p);
+  return augur_fail(err, AUGUR_E_NOMEM, "report: out of memory");
+}
+
+int aug_report_part_scan(augur_trace *t, aug_report_part *p, uint32_t lo, uint32_t hi,
+                         augur_report_progress progress, void *arg, augur_error *err) {
+  assert(t && p && p->r && (lo == p->hi || p->lo == p->hi) && lo <= hi && hi <= p->r->nranks);
+  augur_report *r = p->r;
+  if (p->lo == p->hi) p->lo = lo; /* an empty part starts where it is told */
+  for (uint32_t rank = lo; rank < hi; rank++) {
     augur_error e = {0};
-    int rc = scan_rank(t, r, rank, calls, &sites, progress, progress_arg, &e);
+    int rc = scan_rank(t, r, rank, p->calls, &p->sites, progress, arg, &e);
     if (rc == AUGUR_E_NOMEM) {
       if (err) *err = e;
-      goto fail;
+      return rc;
     }
     const char *dmg = NULL;
     augur_trace_damage(t, rank, &dmg);
@@ -315,34 +310,60 @@ int augur_report_compute(augur_trace *t, augur_report **out, augur_report_progre
     if (rc < 0) {
       /* Keep going: the other ranks are still worth reporting. */
       r->ranks[rank].damaged = 1;
-      if (status == AUGUR_OK) {
-        status = rc;
+      if (p->status == AUGUR_OK) {
+        p->status = rc;
         snprintf(r->error, sizeof r->error, "%s", e.msg);
-        if (err) *err = e;
+        p->err = e;
       }
     }
     if (!r->ranks[rank].finalized || r->ranks[rank].damaged) r->complete = 0;
   }
+  p->hi = hi;
+  return AUGUR_OK;
+}
+
+int aug_report_part_finish(aug_report_part *p, augur_report **out, augur_error *err) {
+  assert(p && p->r && out);
+  augur_report *r = p->r;
+  *out = NULL;
   if (r->t_first == UINT64_MAX) r->t_first = 0;
   if (r->t_last < r->t_first) r->t_last = r->t_first;
   r->wall_ns = r->t_last - r->t_first;
   load_balance(r);
-  if (build_calls(r, calls, &sites) < 0) goto nomem;
-  if (aug_report_io_finish(r) < 0) goto nomem;
-  free(calls);
-  free(sites.slots);
-  aug_u64map_free(&sites.index);
+  if (build_calls(r, p->calls, &p->sites) < 0 || aug_report_io_finish(r) < 0) {
+    aug_report_part_free(p);
+    return augur_fail(err, AUGUR_E_NOMEM, "report: out of memory");
+  }
+  int status = p->status;
+  if (status != AUGUR_OK && err) *err = p->err;
+  p->r = NULL;
+  aug_report_part_free(p);
   *out = r;
   return status;
+}
 
-nomem:
-  augur_fail(err, AUGUR_E_NOMEM, "report: out of memory");
-fail:
-  free(calls);
-  free(sites.slots);
-  aug_u64map_free(&sites.index);
-  augur_report_free(r);
-  return AUGUR_E_NOMEM;
+void aug_report_part_free(aug_report_part *p) {
+  if (!p) return;
+  free(p->calls);
+  free(p->sites.slots);
+  aug_u64map_free(&p->sites.index);
+  augur_report_free(p->r);
+  memset(p, 0, sizeof *p);
+}
+
+int augur_report_compute(augur_trace *t, augur_report **out, augur_report_progress progress,
+                         void *progress_arg, augur_error *err) {
+  *out = NULL;
+  if (!t) return augur_fail(err, AUGUR_E_ARG, "report: no trace");
+  aug_report_part p;
+  int rc = aug_report_part_begin(t, &p, err);
+  if (rc == AUGUR_OK)
+    rc = aug_report_part_scan(t, &p, 0, augur_trace_nranks(t), progress, progress_arg, err);
+  if (rc != AUGUR_OK) {
+    aug_report_part_free(&p);
+    return rc;
+  }
+  return aug_report_part_finish(&p, out, err);
 }
 
 void augur_report_free(augur_report *r) {

@@ -1,0 +1,35 @@
+/* `augur report`'s command line and output, shared by cmd_report.c and the
+ * per-flavour MPI executable of `augur report --parallel` (src/parallel),
+ * so both parse the same options and print the same bytes. */
+#ifndef AUGUR_CLI_REPORT_H
+#define AUGUR_CLI_REPORT_H
+
+#include "augur/pop.h"
+#include "augur/report.h"
+
+typedef struct cli_report_opts {
+  const char *path;
+  int json, no_ideal, parallel;
+  long long top;
+} cli_report_opts;
+
+/* Parses `augur report`'s ARGV[1..ARGC) into O. 1: go on; 0: stop with
+ * exit status *STATUS (after --help, or a usage line on stderr). */
+int cli_report_args(int argc, char **argv, cli_report_opts *o, int *status);
+/* The efficiencies of T as O asks (docs/pop.md). CLI_OK, or CLI_FAIL after
+ * saying why. */
+int cli_report_pop(augur_trace *t, const cli_report_opts *o, augur_pop *pop);
+/* Prints report R of T with the efficiencies POP, as text or JSON (O), and
+ * the error line when ST (augur_report_compute's status, message in ERR) is
+ * not AUGUR_OK. Returns the command's exit status. */
+int cli_report_print(augur_trace *t, const augur_report *r, const augur_pop *pop, int st,
+                     const augur_error *err, const cli_report_opts *o);
+
+/* `augur CMD --parallel ...` (src/cli/parallel.c): run under mpiexec, execs
+ * the analysis executable built for the launcher's MPI,
+ * <prefix>/lib/augur-parallel-<flavour>, with CMD and ARGV[1..ARGC) minus
+ * --parallel. Returns only when it cannot: CLI_USAGE when not started by
+ * mpiexec, CLI_FAIL when that executable is missing (both said). */
+int cli_parallel_exec(const char *cmd, int argc, char **argv);
+
+#endif
