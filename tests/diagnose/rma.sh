@@ -47,6 +47,13 @@ latepost)
   TOP=1
   one lp3 3 pg_rma_latepost -n 4 -d 50000 -s 1048576
   one lc2 2 pg_rma_latepost -n 4 -d 50000 -s 4096 --late-complete
+  case "$MPIEXEC" in *openmpi*)
+    # osc pt2pt alone: Win_start returns at once, the first MPI_Put waits
+    export OMPI_MCA_osc=pt2pt
+    one lpput3 3 pg_rma_latepost -n 4 -d 50000 -s 1048576
+    export OMPI_MCA_osc=sm,pt2pt
+    ;;
+  esac
   one lpoff2 2 pg_rma_latepost -n 3 -d 150000 -s 64 --off
   one lpoff3 3 pg_rma_latepost -n 3 -d 150000 -s 1048576 --off
   ;;
