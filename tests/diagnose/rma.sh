@@ -37,7 +37,9 @@ one() {
 # Sizes: D of 50-60 ms, 3-4 iterations: with 3 or 4 ranks on the 2 cores a
 # waiting MPI rank polls and takes a CPU, so every synchronisation costs some
 # milliseconds of scheduling even when nobody is late (tests/proving's note);
-# the injected time must dwarf that, in the controls too.
+# the injected time must dwarf that, in the controls too (300 ms: a sleeping
+# rank woke up to 24 ms late at load 13-20, which at 150 ms put a control's
+# fence waits at 2.2-2.5 % of process-time).
 case "$CASE" in
 latepost)
   # at 2 ranks the target's wait in the MPI_Allreduce for the origin's
@@ -54,14 +56,14 @@ latepost)
     export OMPI_MCA_osc=sm,pt2pt
     ;;
   esac
-  one lpoff2 2 pg_rma_latepost -n 3 -d 150000 -s 64 --off
-  one lpoff3 3 pg_rma_latepost -n 3 -d 150000 -s 1048576 --off
+  one lpoff2 2 pg_rma_latepost -n 3 -d 300000 -s 64 --off
+  one lpoff3 3 pg_rma_latepost -n 3 -d 300000 -s 1048576 --off
   ;;
 fence)
-  one f2 2 pg_rma_fence -n 4 -d 50000 -b 2000 -s 64
+  one f2 2 pg_rma_fence -n 4 -d 50000 -b 2000 -s 1048576
   one f4 4 pg_rma_fence -n 3 -d 60000 -b 5000 -s 65536
-  one foff2 2 pg_rma_fence -n 3 -d 150000 -b 2000 -s 64 --off
-  one foff3 3 pg_rma_fence -n 3 -d 150000 -b 5000 -s 1048576 --off
+  one foff2 2 pg_rma_fence -n 3 -d 300000 -b 2000 -s 64 --off
+  one foff3 3 pg_rma_fence -n 3 -d 300000 -b 5000 -s 65536 --off
   ;;
 *)
   fail "unknown CASE '$CASE'"
