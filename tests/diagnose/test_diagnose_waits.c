@@ -440,7 +440,8 @@ static double rank_seconds(const augur_dx_finding *f, uint32_t nranks, const uin
  * Win_start until the post (80 ns); rank 2's Win_start returns and it
  * blocks in its Put (10 + 60 ns: each call its own part). Rank 0's Win_wait
  * [101, 400] waits for rank 2's Win_complete (at 350): 49 ns until rank 2's
- * last operation ended (150, early wait), 200 ns after it (late complete). */
+ * last operation ended (150, early wait), 200 ns after it (late complete).
+ * Rank 3's access epoch has no exposure epoch to match: a note, no wait. */
 static void rma_pscw(void **state) {
   (void)state;
   static scene s;
@@ -453,6 +454,9 @@ static void rma_pscw(void **state) {
   rma(&s, 2, AUGUR_EV_WIN_START, 30, 40, AUGUR_PEER_NONE)->req = G_TARGET;
   rma(&s, 2, AUGUR_EV_PUT, 40, 150, 0)->bytes = 8;
   rma(&s, 2, AUGUR_EV_WIN_COMPLETE, 350, 360, AUGUR_PEER_NONE);
+  /* rank 3's epoch names rank 0, whose post does not name it: no partner */
+  rma(&s, 3, AUGUR_EV_WIN_START, 20, 30, AUGUR_PEER_NONE)->req = G_TARGET;
+  rma(&s, 3, AUGUR_EV_WIN_COMPLETE, 40, 50, AUGUR_PEER_NONE);
   augur_diagnosis *d = diagnose(&s, 0.0001);
   const uint32_t origins[] = {1, 2}, target[] = {0};
   assert_ns(rank_seconds(finding(d, AUGUR_DX_LATE_POST), 2, origins), 80 + 10 + 60);
@@ -461,6 +465,11 @@ static void rma_pscw(void **state) {
   assert_true(finding(d, AUGUR_DX_LATE_POST)->wait_state == -1);
   assert_non_null(strstr(finding(d, AUGUR_DX_LATE_POST)->cause, "MPI_Win_post"));
   only_wait(d, -1, 0); /* no two-sided wait state */
+  int said = 0;
+  for (size_t i = 0; i < d->nnotes; i++)
+    said +=
+        strstr(d->notes[i], "one-sided epochs or fences with no partner in the trace: 1 ") != NULL;
+  assert_int_equal(said, 1);
   augur_diagnosis_free(d);
 }
 

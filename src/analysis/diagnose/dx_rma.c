@@ -526,9 +526,10 @@ int dx_rma_notes(const dx *d, augur_diagnosis *o) {
                           "are not followed",
                           s, o->process_seconds > 0 ? 100.0 * s / o->process_seconds : 0.0));
   if (R->unmatched || R->unknown_win)
-    rc |= dx_note(o, dx_strdup_printf("%llu one-sided epochs or fences have no partner in the "
-                                      "trace (a run cut short, or a group or window not "
-                                      "defined): their waits are not counted",
-                                      (unsigned long long)(R->unmatched + R->unknown_win)));
+    rc |= dx_note(
+        o, dx_strdup_printf("one-sided epochs or fences with no partner in the trace: %llu (a run "
+                            "cut short, or a group or window not defined); their waits "
+                            "are not counted",
+                            (unsigned long long)(R->unmatched + R->unknown_win)));
   return rc ? -1 : 0;
 }
