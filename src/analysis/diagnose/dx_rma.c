@@ -461,7 +461,11 @@ int dx_rma_words(const dx_group *g, const char *who, const char *site, const cha
     *rec = dx_strdup_printf("Let %s call MPI_Win_post earlier: before its computation (the window "
                             "may stay exposed while it computes, MPI_Win_wait then closes it), or "
                             "use fence or passive-target synchronisation (MPI_Win_lock) so the "
-                            "origins do not wait for the target.",
+                            "origins do not wait for the target. Where the MPI moves one-sided "
+                            "data only inside MPI calls (MPICH by default) the origins then wait "
+                            "in MPI_Win_complete until the target calls MPI: let it enter MPI now "
+                            "and then while it computes (an MPI_Iprobe), or turn on asynchronous "
+                            "progress (MPICH_ASYNC_PROGRESS=1).",
                             partner);
     break;
   case AUGUR_DX_EARLY_WAIT:
