@@ -43,7 +43,8 @@ endforeach()
 foreach(_app pg_late_barrier pg_imbalance pg_late_receiver pg_wrong_order pg_slow_comm
         pg_late_bcast pg_early_reduce pg_blocked_sender pg_multicast pg_master_worker
         pg_serialization
-        pg_io_serial)
+        pg_io_serial
+        pg_rma_latepost pg_rma_fence)
   _augur_c_app(${_app} pg_common.h AUGUR_PG_APPS)
 endforeach()
 

@@ -56,6 +56,12 @@ enum augur_dx_pattern {
   AUGUR_DX_POLLING,            /* "polling" */
   AUGUR_DX_IO_SERIALISED,      /* "io_serialised": the last rank at a collective was late
                                   from MPI-IO (docs/diagnose.md) */
+  /* one-sided (docs/diagnose.md "One-sided wait states") */
+  AUGUR_DX_LATE_POST,       /* "late_post": an origin waits for the target's MPI_Win_post */
+  AUGUR_DX_EARLY_WAIT,      /* "early_wait": MPI_Win_wait before the origins' Win_complete */
+  AUGUR_DX_LATE_COMPLETE,   /* "late_complete": ... after the origin's last RMA operation */
+  AUGUR_DX_WAIT_AT_FENCE,   /* "wait_at_fence" */
+  AUGUR_DX_LOCK_CONTENTION, /* "lock_contention" */
   /* OpenMP (docs/diagnose.md "OpenMP patterns"): lost thread-time */
   AUGUR_DX_OMP_LOAD_IMBALANCE, /* "omp_load_imbalance" */
   AUGUR_DX_OMP_CRITICAL,       /* "omp_critical_contention" */

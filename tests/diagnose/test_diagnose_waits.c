@@ -21,6 +21,7 @@ typedef struct scene {
   augur_event v[NR][32];
   size_t n[NR];
   uint64_t init_end[NR]; /* 0: 10 */
+  int rma;               /* write the one-sided definitions below (rma_* cases) */
 } scene;
 
 static augur_event *add(scene *s, uint32_t rank, unsigned type, uint64_t t0, uint64_t t1) {
@@ -53,6 +54,28 @@ static void coll(scene *s, unsigned type, const uint64_t t0[NR], const uint64_t 
   }
 }
 
+/* One-sided cases: window WIN over the world, group G_TARGET = {0}, group
+ * G_ORIGINS = {1, 2} (docs/trace-format.md "One-sided records"). */
+#define WIN       0x5151u
+#define G_TARGET  0x6161u
+#define G_ORIGINS 0x7171u
+
+static void rma_defs(augur_writer *w) {
+  augur_error err;
+  int32_t world[NR] = {0, 1, 2, 3}, target[1] = {0}, origins[2] = {1, 2};
+  augur_comm_def win = {.id = WIN,
+                        .parent = AUGUR_COMM_WORLD,
+                        .kind = AUGUR_COMM_KIND_WINDOW,
+                        .size = NR,
+                        .members = world};
+  augur_comm_def gt = {.id = G_TARGET, .kind = AUGUR_COMM_KIND_GROUP, .size = 1, .members = target};
+  augur_comm_def go = {
+      .id = G_ORIGINS, .kind = AUGUR_COMM_KIND_GROUP, .size = 2, .members = origins};
+  assert_int_equal(augur_writer_def_comm(w, &win, &err), 0);
+  assert_int_equal(augur_writer_def_comm(w, &gt, &err), 0);
+  assert_int_equal(augur_writer_def_comm(w, &go, &err), 0);
+}
+
 /* Writes the scene (with Init and Finalize around it), diagnoses it. */
 static augur_diagnosis *diagnose(scene *s, double min_share) {
   char *dir = tu_tracedir();
@@ -64,6 +87,7 @@ static augur_diagnosis *diagnose(scene *s, double min_share) {
     int32_t world[NR] = {0, 1, 2, 3};
     augur_comm_def cw = {.id = AUGUR_COMM_WORLD, .size = NR, .members = world};
     assert_int_equal(augur_writer_def_comm(w, &cw, &err), 0);
+    if (s->rma) rma_defs(w);
     augur_event all[40];
     size_t n = 0;
     all[n] = tu_ev(AUGUR_EV_INIT, 0, s->init_end[r] ? s->init_end[r] : 10);
@@ -394,6 +418,101 @@ static void polling(void **state) {
   augur_diagnosis_free(d);
 }
 
+/* A one-sided call on WIN. */
+static augur_event *rma(scene *s, uint32_t rank, unsigned type, uint64_t t0, uint64_t t1,
+                        int32_t peer) {
+  s->rma = 1;
+  augur_event *e = add(s, rank, type, t0, t1);
+  e->comm = WIN;
+  e->peer = peer;
+  e->tag = AUGUR_TAG_NONE;
+  return e;
+}
+
+static double rank_seconds(const augur_dx_finding *f, uint32_t nranks, const uint32_t *ranks) {
+  assert_int_equal(f->nranks, nranks);
+  for (uint32_t i = 0; i < nranks; i++)
+    assert_int_equal(f->ranks[i], ranks[i]);
+  return f->seconds;
+}
+
+/* PSCW: rank 0 posts at 100 for origins 1 and 2. Rank 1 blocks in
+ * Win_start until the post (80 ns); rank 2's Win_start returns and it
+ * blocks in its Put (10 + 60 ns: each call its own part). Rank 0's Win_wait
+ * [101, 400] waits for rank 2's Win_complete (at 350): 49 ns until rank 2's
+ * last operation ended (150, early wait), 200 ns after it (late complete).
+ * Rank 3's access epoch has no exposure epoch to match: a note, no wait. */
+static void rma_pscw(void **state) {
+  (void)state;
+  static scene s;
+  memset(&s, 0, sizeof s);
+  rma(&s, 0, AUGUR_EV_WIN_POST, 100, 101, AUGUR_PEER_NONE)->req = G_ORIGINS;
+  rma(&s, 0, AUGUR_EV_WIN_WAIT, 101, 400, AUGUR_PEER_NONE);
+  rma(&s, 1, AUGUR_EV_WIN_START, 20, 120, AUGUR_PEER_NONE)->req = G_TARGET;
+  rma(&s, 1, AUGUR_EV_PUT, 120, 130, 0)->bytes = 8;
+  rma(&s, 1, AUGUR_EV_WIN_COMPLETE, 300, 310, AUGUR_PEER_NONE);
+  rma(&s, 2, AUGUR_EV_WIN_START, 30, 40, AUGUR_PEER_NONE)->req = G_TARGET;
+  rma(&s, 2, AUGUR_EV_PUT, 40, 150, 0)->bytes = 8;
+  rma(&s, 2, AUGUR_EV_WIN_COMPLETE, 350, 360, AUGUR_PEER_NONE);
+  /* rank 3's epoch names rank 0, whose post does not name it: no partner */
+  rma(&s, 3, AUGUR_EV_WIN_START, 20, 30, AUGUR_PEER_NONE)->req = G_TARGET;
+  rma(&s, 3, AUGUR_EV_WIN_COMPLETE, 40, 50, AUGUR_PEER_NONE);
+  augur_diagnosis *d = diagnose(&s, 0.0001);
+  const uint32_t origins[] = {1, 2}, target[] = {0};
+  assert_ns(rank_seconds(finding(d, AUGUR_DX_LATE_POST), 2, origins), 80 + 10 + 60);
+  assert_ns(rank_seconds(finding(d, AUGUR_DX_EARLY_WAIT), 1, target), 49);
+  assert_ns(rank_seconds(finding(d, AUGUR_DX_LATE_COMPLETE), 1, target), 200);
+  assert_true(finding(d, AUGUR_DX_LATE_POST)->wait_state == -1);
+  assert_non_null(strstr(finding(d, AUGUR_DX_LATE_POST)->cause, "MPI_Win_post"));
+  only_wait(d, -1, 0); /* no two-sided wait state */
+  int said = 0;
+  for (size_t i = 0; i < d->nnotes; i++)
+    said +=
+        strstr(d->notes[i], "one-sided epochs or fences with no partner in the trace: 1 ") != NULL;
+  assert_int_equal(said, 1);
+  augur_diagnosis_free(d);
+}
+
+/* Fences: ranks enter the first at 100, 150, 300 and 120, all leave at
+ * 310: 200 + 150 + 180 ns for rank 2; the second fence, together, nothing. */
+static void rma_fence(void **state) {
+  (void)state;
+  static scene s;
+  memset(&s, 0, sizeof s);
+  const uint64_t in[NR] = {100, 150, 300, 120};
+  for (uint32_t r = 0; r < NR; r++) {
+    rma(&s, r, AUGUR_EV_WIN_FENCE, in[r], 310, AUGUR_PEER_NONE);
+    rma(&s, r, AUGUR_EV_WIN_FENCE, 500, 510, AUGUR_PEER_NONE);
+  }
+  augur_diagnosis *d = diagnose(&s, 0.0001);
+  const uint32_t waiting[] = {0, 1, 3};
+  const augur_dx_finding *f = finding(d, AUGUR_DX_WAIT_AT_FENCE);
+  assert_ns(rank_seconds(f, 3, waiting), 200 + 150 + 180);
+  assert_non_null(strstr(f->cause, "rank 2"));
+  augur_diagnosis_free(d);
+}
+
+/* Locks on target 0: rank 1 holds it exclusively until its unlock ends at
+ * 400; rank 2's exclusive Win_lock [150, 500] waits 250 ns of it; rank 3's
+ * shared lock after both meets nobody. */
+static void rma_lock(void **state) {
+  (void)state;
+  static scene s;
+  memset(&s, 0, sizeof s);
+  rma(&s, 1, AUGUR_EV_WIN_LOCK, 100, 110, 0)->tag = AUGUR_RMA_LOCK_EXCLUSIVE;
+  rma(&s, 1, AUGUR_EV_PUT, 110, 120, 0)->bytes = 8;
+  rma(&s, 1, AUGUR_EV_WIN_UNLOCK, 120, 400, 0);
+  rma(&s, 2, AUGUR_EV_WIN_LOCK, 150, 500, 0)->tag = AUGUR_RMA_LOCK_EXCLUSIVE;
+  rma(&s, 2, AUGUR_EV_PUT, 500, 510, 0)->bytes = 8;
+  rma(&s, 2, AUGUR_EV_WIN_UNLOCK, 510, 520, 0);
+  rma(&s, 3, AUGUR_EV_WIN_LOCK, 600, 610, 0)->tag = AUGUR_RMA_LOCK_SHARED;
+  rma(&s, 3, AUGUR_EV_WIN_UNLOCK, 610, 620, 0);
+  augur_diagnosis *d = diagnose(&s, 0.0001);
+  const uint32_t waiting[] = {2};
+  assert_ns(rank_seconds(finding(d, AUGUR_DX_LOCK_CONTENTION), 1, waiting), 250);
+  augur_diagnosis_free(d);
+}
+
 static void threshold(void **state) {
   (void)state;
   static scene s;
@@ -422,6 +541,9 @@ int main(void) {
       cmocka_unit_test(chain_with_processing),
       cmocka_unit_test(polling),
       cmocka_unit_test(threshold),
+      cmocka_unit_test(rma_pscw),
+      cmocka_unit_test(rma_fence),
+      cmocka_unit_test(rma_lock),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -159,6 +159,7 @@ static void teardown(dx *d) {
   dx_groups_free(&d->groups);
   if (d->matcher) augur_matcher_free(d->matcher);
   dx_isends_free(d->isends);
+  dx_rma_free(d);
 }
 
 /* A damaged rank file stops the index before the damage; diagnosing what
@@ -204,6 +205,10 @@ int augur_diagnose(augur_trace *t, const augur_dx_options *opt_in, augur_diagnos
       opt.progress(opt.progress_arg, events, total);
     if (ev.rank >= d.nranks) continue;
     int sub = augur_event_is_sub(ev.type);
+    if (!sub && augur_event_is_rma(ev.type) && dx_rma_event(&d, &ev)) {
+      rc = augur_fail(err, AUGUR_E_NOMEM, "diagnose: out of memory");
+      break;
+    }
     if (!sub && before(&d, &ev)) {
       rc = augur_fail(err, AUGUR_E_NOMEM, "diagnose: out of memory");
       break;
@@ -220,6 +225,7 @@ int augur_diagnose(augur_trace *t, const augur_dx_options *opt_in, augur_diagnos
   }
   if (s) augur_stream_close(s);
   if (rc == 0) rc = dx_omp(&d, err);
+  if (rc == 0 && dx_rma(&d)) rc = augur_fail(err, AUGUR_E_NOMEM, "diagnose: out of memory");
   augur_diagnosis *res = NULL;
   if (rc == 0) {
     res = calloc(1, sizeof *res);

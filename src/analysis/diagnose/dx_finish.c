@@ -514,6 +514,7 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
   }
   default:
     if (g->pattern >= AUGUR_DX_FIRST_OMP && dx_omp_words(d, g, &cause, &rec)) return -1;
+    if (dx_rma_words(g, who, site, partner, many, &cause, &rec)) return -1;
     break;
   }
   f->cause = cause;
@@ -862,6 +863,7 @@ static int notes(fin *F) {
     rc |= dx_note(o, dx_strdup_printf("serialization is only looked for up to %d ranks",
                                       DX_SERIAL_MAX_RANKS));
   rc |= dx_omp_notes(d, o);
+  rc |= dx_rma_notes(d, o);
   return rc ? -1 : 0;
 }
 

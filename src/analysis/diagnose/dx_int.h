@@ -162,6 +162,7 @@ typedef struct dx_rank {
 } dx_rank;
 
 typedef struct dx_isends dx_isends; /* dx_isend.c */
+typedef struct dx_rmas dx_rmas;     /* dx_rma.c */
 
 typedef struct dx {
   augur_trace *trace;
@@ -170,6 +171,7 @@ typedef struct dx {
   dx_groups groups;
   augur_matcher *matcher;
   dx_isends *isends;
+  dx_rmas *rma; /* one-sided calls (dx_rma.c), NULL when none */
   augur_error *err;
   int has_hashes;
   uint64_t io_calls, io_ns; /* MPI-IO calls (not analysed: a note says so) and their time */
@@ -223,6 +225,9 @@ int dx_poll(dx *d, const augur_event *ev);
  * a file of the rank's own) and the shared-pointer calls (_shared, _ordered), which MPI
  * serialises. Collective I/O (every rank takes part) does not count. */
 int dx_io_serial(const dx *d, const augur_event *ev);
+/* One more synchronisation of group G whose last arrival was RANK (the
+ * majority vote for the rank most often late). */
+void dx_vote(dx_group *g, uint32_t rank);
 /* Flushes a rank's held large transfer into slow_communication if alone. */
 void dx_flush_transfer(dx *d, dx_rank *r);
 /* Charges a wait state of RANK: counts the exact total, puts it in group G,
@@ -255,6 +260,22 @@ int dx_omp_words(const dx *d, const dx_group *g, char **cause, char **rec);
 /* Notes on the OpenMP side of the trace (threads oversubscribed, records
  * that did not pair, OpenMP not seen); -1 when out of memory. */
 int dx_omp_notes(const dx *d, augur_diagnosis *o);
+
+/* dx_rma.c: the one-sided wait states (docs/diagnose.md "One-sided wait
+ * states"). dx_rma_event keeps EV, a parent one-sided event (0, or -1 when out
+ * of memory); dx_rma, after the streaming pass, charges the waits to groups
+ * (0 or -1); dx_rma_free frees what they kept. */
+int dx_rma_event(dx *d, const augur_event *ev);
+int dx_rma(dx *d);
+void dx_rma_free(dx *d);
+/* The cause and recommendation of a one-sided group (0 for other patterns);
+ * -1 when out of memory. WHO: "Rank 1" / "Ranks 1-3"; PARTNER: the ranks that
+ * cause it; MANY: WHO is several ranks. */
+int dx_rma_words(const dx_group *g, const char *who, const char *site, const char *partner,
+                 int many, char **cause, char **rec);
+/* The one-sided notes (time in one-sided calls, epochs without partners);
+ * nothing for a trace without one-sided calls; -1 when out of memory. */
+int dx_rma_notes(const dx *d, augur_diagnosis *o);
 
 /* dx_names.c */
 char *dx_strdup_printf(const char *fmt, ...)

@@ -395,7 +395,7 @@ static int sync_pattern(int cls, const dx_seg *late, const dx_seg *early, uint64
   return AUGUR_DX_WAIT_AT_COLLECTIVE;
 }
 
-static void vote(dx_group *g, uint32_t rank) {
+void dx_vote(dx_group *g, uint32_t rank) {
   g->syncs++;
   if (g->late_votes == 0) {
     g->late_rank = rank;
@@ -475,7 +475,7 @@ int dx_on_coll(void *ctx, const augur_coll_instance *c) {
       if (g0 >= 0) {
         dx_group *G = &d->groups.g[g0];
         G->saving_ns += maxw;
-        vote(G, M[L].rank);
+        dx_vote(G, M[L].rank);
         G->lateness_ns += lateness;
         G->excess_compute_ns += excess(segs[L].compute_ns, segs[E].compute_ns);
         G->excess_wait_ns += excess(segs[L].wait_ns, segs[E].wait_ns);
@@ -507,7 +507,7 @@ int dx_on_coll(void *ctx, const augur_coll_instance *c) {
       }
       if (g0 >= 0) {
         d->groups.g[g0].saving_ns += maxw;
-        vote(&d->groups.g[g0], M[root].rank);
+        dx_vote(&d->groups.g[g0], M[root].rank);
       }
     } else if (root < n) {
       uint32_t L = root;
@@ -518,7 +518,7 @@ int dx_on_coll(void *ctx, const augur_coll_instance *c) {
         int32_t g = group(d, AUGUR_DX_EARLY_REDUCE, AUGUR_DX_EARLY_REDUCE, M[root].callsite, -1);
         if (g >= 0) {
           dx_group_partner(&d->groups, &d->groups.g[g], M[L].rank, M[L].callsite);
-          vote(&d->groups.g[g], M[L].rank);
+          dx_vote(&d->groups.g[g], M[L].rank);
           d->groups.g[g].saving_ns += to - M[root].t_start;
         }
         dx_charge(d, AUGUR_DX_EARLY_REDUCE, g, M[root].rank, M[root].callsite, M[root].t_start, to,
