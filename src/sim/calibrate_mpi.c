@@ -87,32 +87,22 @@ static int schedstat(unsigned long long *cpu, unsigned long long *slices) {
   return ok;
 }
 
-/* Seconds of CPU the thread has used (schedstat), 0 when not readable. */
-static double cpu_used(void) {
-  unsigned long long cpu = 0, slices;
-  return schedstat(&cpu, &slices) ? (double)cpu * 1e-9 : 0;
-}
-
 /* Rank 0 sends BYTES to rank 1, which receives them into a buffer: the
  * used one (WARM), a new one it wrote first, or a new one never touched
- * (mmap'd, unmapped after). Returns on rank 0 the median of rank 1's CPU
- * time in the receive (schedstat; sent back in the reply), else of the
- * round trip: the round trip holds other work's turns, which are the run's
- * to say (docs/simulate.md "CPU"; at load 14 a calibration gave 24 ms per
- * MiB with them, 3.4 quiet). */
+ * (mmap'd, unmapped after). Returns the median round trip (the reply is one
+ * byte) on rank 0. */
 enum { BUF_WARM, BUF_NEW, BUF_UNTOUCHED };
 static double fresh_recv(int rank, char *warm, int bytes, int kind) {
   double t[7];
   int reps = 7, ok = 1;
   for (int r = 0; r < reps; r++) {
     char c = 0;
-    double d1 = 0;
     if (rank == 0) {
       MPI_Recv(&c, 1, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* rank 1 is ready */
       double t0 = MPI_Wtime();
       MPI_Send(warm, bytes, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
-      MPI_Recv(&d1, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      t[r] = d1 > 0 ? d1 : MPI_Wtime() - t0;
+      MPI_Recv(&c, 1, MPI_CHAR, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      t[r] = MPI_Wtime() - t0;
     } else if (rank == 1) {
       char *b = warm;
       if (kind != BUF_WARM) {
@@ -125,10 +115,8 @@ static double fresh_recv(int rank, char *warm, int bytes, int kind) {
         }
       }
       MPI_Send(&c, 1, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
-      d1 = cpu_used();
       MPI_Recv(b, bytes, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      d1 = d1 > 0 ? cpu_used() - d1 : 0;
-      MPI_Send(&d1, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
+      MPI_Send(&c, 1, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
       if (b != warm) munmap(b, (size_t)bytes);
     }
   }

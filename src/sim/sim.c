@@ -635,6 +635,15 @@ static void cpu_work(rrun *rr, double d, double *bucket) {
   rr->t = end;
 }
 
+/* The same for a cost measured as wall time with a core per rank (the
+ * calibration's overhead and copies, a local call's recorded duration):
+ * it holds the other work of its moment, so under time slices, whose
+ * cycle holds the other work (background load b), it is (1 - b) of CPU. */
+static void wall_work(const sim *s, rrun *rr, double d, double *bucket) {
+  int turns = rr->win_len > 0 && !(s->m->cpu_quota > 0);
+  cpu_work(rr, turns ? d * s->cpu_eff : d, bucket);
+}
+
 /* The rank waited for something done at DONE: it goes on when it runs. */
 static void wait_until(rrun *rr, double done, double *bucket) {
   done = own_next(rr, done);
@@ -1066,12 +1075,12 @@ static void run_rank(sim *s, uint32_t r) {
       break;
     }
     case AUGUR_SIM_LOCAL: {
-      cpu_work(rr, (double)op->a * 1e-9, &rr->acc.mpi);
+      wall_work(s, rr, (double)op->a * 1e-9, &rr->acc.mpi);
       break;
     }
     case AUGUR_SIM_SEND:
     case AUGUR_SIM_RECV: {
-      cpu_work(rr, o, &rr->acc.mpi);
+      wall_work(s, rr, o, &rr->acc.mpi);
       if (op->flags & AUGUR_SIM_F_UNMATCHED) break;
       int send = op->kind == AUGUR_SIM_SEND;
       uint32_t v = (uint32_t)op->a;
@@ -1094,7 +1103,7 @@ static void run_rank(sim *s, uint32_t r) {
       return;
     }
     case AUGUR_SIM_WAIT: {
-      cpu_work(rr, o, &rr->acc.mpi);
+      wall_work(s, rr, o, &rr->acc.mpi);
       double d;
       int recv;
       if (wait_done(s, r, op, &d, &recv)) {
@@ -1107,17 +1116,18 @@ static void run_rank(sim *s, uint32_t r) {
       return;
     }
     case AUGUR_SIM_COLL:
-      cpu_work(rr, o, &rr->acc.mpi);
+      wall_work(s, rr, o, &rr->acc.mpi);
       if (op->flags & AUGUR_SIM_F_UNMATCHED) break;
       /* All-to-all: the rank copies its own block too (MPICH's and Open
        * MPI's algorithms start with it), a memory copy. */
       if (is_alltoall(op->type)) {
-        cpu_work(rr, augur_machine_shm_copy(s->m, op->b), &rr->acc.mpi);
+        wall_work(s, rr, augur_machine_shm_copy(s->m, op->b), &rr->acc.mpi);
         /* Its receive buffer new (the recorder's flags): what the first
          * receive into it costs, for all it receives (a block per member). */
         unsigned fl = (op->flags & AUGUR_SIM_F_FRESH ? AUGUR_SIM_MSG_FRESH : 0) |
                       (op->flags & AUGUR_SIM_F_UNTOUCHED ? AUGUR_SIM_MSG_UNTOUCHED : 0);
-        if (fl) cpu_work(rr, recv_extra(s, op->b * s->g->comms[op->comm].size, fl), &rr->acc.mpi);
+        if (fl)
+          wall_work(s, rr, recv_extra(s, op->b * s->g->comms[op->comm].size, fl), &rr->acc.mpi);
       }
       coll_begin(s, r, op);
       if (!coll_advance(s, r)) {
