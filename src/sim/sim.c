@@ -614,11 +614,17 @@ static double own_next(const rrun *rr, double t) {
 static double own_run(const rrun *rr, double t, double d) {
   if (rr->win_len <= 0) return t + d;
   t = own_next(rr, t);
-  while (rr->sh_n > 1) { /* window by window */
-    double start = own_period(rr, t), left = own_start(rr, start) + rr->win_len - t;
-    if (d <= left) return t + d;
-    d -= left > 0 ? left : 0;
-    t = own_start(rr, start + rr->win_t);
+  if (rr->sh_n > 1) { /* window by window, counting the periods (a window
+                       * start a rounding below its period's start would
+                       * map back to the period before) */
+    double start = own_period(rr, t);
+    for (;;) {
+      double w = own_start(rr, start), left = w + rr->win_len - (t > w ? t : w);
+      if (left > 0 && d <= left) return (t > w ? t : w) + d;
+      if (left > 0) d -= left;
+      start += rr->win_t;
+      t = own_start(rr, start);
+    }
   }
   double start = own_period(rr, t), left = start + rr->win_len - t;
   if (left < 0) left = 0;
