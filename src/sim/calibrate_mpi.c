@@ -20,10 +20,13 @@
  *                       a buffer")
  *   eager B             the largest MPI_Send (bytes, up to 4 MiB) that returns
  *                       before its receiver posts the receive; -1: none does
- *   quantum S           half round trip of a ping-pong with ranks 0 and 1 on
- *                       one CPU: the scheduler's time slice, since a rank
- *                       polls until the kernel preempts it (left out when
- *                       the ranks cannot be pinned)
+ *   quantum S           the scheduler's time slice: rank 0's CPU time per
+ *                       turn (schedstat) in a ping-pong with ranks 0 and 1
+ *                       on one CPU, since a rank polls until the kernel
+ *                       preempts it (the half round trip without schedstat;
+ *                       left out when the ranks cannot be pinned)
+ *   turn S              that ping-pong's half round trip (other work's turns
+ *                       included)
  * With more ranks than cores the medians include the operating system's
  * scheduling of polling processes: that is what such runs pay per message.
  * The ping-pongs run with ranks 0 and 1 pinned to two CPUs (pin_pair), so
@@ -71,6 +74,17 @@ static double pingpong(int rank, char *buf, int bytes, int reps, double *best, d
   for (int r = 0; r < reps; r++)
     *mean += t[r] / reps;
   return t[reps / 2];
+}
+
+/* The thread's CPU time (ns) and how many times it got a CPU, from
+ * /proc/thread-self/schedstat ("cpu_ns run_delay_ns slices"); 0 when not
+ * readable. */
+static int schedstat(unsigned long long *cpu, unsigned long long *slices) {
+  FILE *f = fopen("/proc/thread-self/schedstat", "r");
+  unsigned long long delay;
+  int ok = f && fscanf(f, "%llu %llu %llu", cpu, &delay, slices) == 3;
+  if (f) fclose(f);
+  return ok;
 }
 
 /* Rank 0 sends BYTES to rank 1, which receives them into a buffer: the
@@ -208,14 +222,25 @@ static void restore(const cpu_set_t *saved) {
   if (CPU_COUNT(saved) > 0) sched_setaffinity(0, sizeof *saved, saved);
 }
 
-/* The time slice: ranks 0 and 1 on one CPU; the others wait in the barrier. */
+/* The time slice: ranks 0 and 1 on one CPU; the others wait in the barrier.
+ * Each rank polls until the kernel preempts it, so rank 0's CPU time per
+ * turn (schedstat) is the slice. The half round trip is that only on an
+ * idle CPU: other work's turns come in between (at load 15 on this VM it
+ * was 8 ms for a 4 ms slice), and simulate adds the other work of the run
+ * it replays itself (docs/simulate.md "CPU"). */
 static void quantum(int rank, char *buf) {
   cpu_set_t saved;
   if (!pin_pair(rank, 1, &saved)) return;
   double best, mean;
   pingpong(rank, buf, 0, 3, &best, &mean); /* both ranks settle on the CPU */
+  unsigned long long c0 = 0, n0 = 0, c1 = 0, n1 = 0;
+  int ok = schedstat(&c0, &n0);
   double q = pingpong(rank, buf, 0, 15, &best, &mean);
-  if (rank == 0) printf("quantum %.9g\n", q);
+  ok = ok && schedstat(&c1, &n1) && n1 > n0 + 4;
+  if (rank == 0) {
+    printf("turn %.9g\n", q);
+    printf("quantum %.9g\n", ok ? (double)(c1 - c0) * 1e-9 / (double)(n1 - n0) : q);
+  }
 }
 
 int main(int argc, char **argv) {
