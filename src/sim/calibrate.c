@@ -178,8 +178,7 @@ int augur_calib_write(FILE *out, const augur_calib_figures *f, const augur_calib
   else if (f->eager == -1)
     fprintf(out, "# eager limit: every MPI_Send waited for its receiver\n");
   if (how->slices)
-    fprintf(out, "# time slice: CPU time per turn of ranks 0 and 1 polling on one CPU: %.3f ms\n",
-            f->quantum * 1e3);
+    fprintf(out, "# time slice: ranks 0 and 1 polling on one CPU: %.3f ms\n", f->quantum * 1e3);
   fprintf(out, "# latency = %s\n",
           how->shared  ? "the ring step (more ranks than cores: scheduling)"
           : how->turns ? "the median best ping-pong (more ranks than cores: "

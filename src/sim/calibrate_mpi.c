@@ -222,6 +222,23 @@ static void restore(const cpu_set_t *saved) {
   if (CPU_COUNT(saved) > 0) sched_setaffinity(0, sizeof *saved, saved);
 }
 
+/* The nice value of the calling process's autogroup (the scheduler's
+ * group of its session) into *NICE: 0 when not readable. */
+static int autogroup_nice(int *nice) {
+  FILE *f = fopen("/proc/self/autogroup", "r");
+  int ok = f && fscanf(f, "/autogroup-%*d nice %d", nice) == 1;
+  if (f) fclose(f);
+  return ok;
+}
+
+/* Sets it: 0 when the kernel refuses (no CAP_SYS_NICE for < 0). */
+static int autogroup_set(int nice) {
+  FILE *f = fopen("/proc/self/autogroup", "w");
+  if (!f) return 0;
+  int ok = fprintf(f, "%d", nice) > 0;
+  return fclose(f) == 0 && ok;
+}
+
 /* The time slice: ranks 0 and 1 on one CPU; the others wait in the barrier.
  * Each rank polls until the kernel preempts it, so rank 0's CPU time per
  * turn (schedstat) is the slice. The half round trip is that only on an
@@ -231,16 +248,25 @@ static void restore(const cpu_set_t *saved) {
 static void quantum(int rank, char *buf) {
   cpu_set_t saved;
   if (!pin_pair(rank, 1, &saved)) return;
+  /* Other jobs' wake-ups cut a turn short (at load 16 the CPU per turn
+   * moved between 2.2 and 3.8 ms from one calibration to the next): the
+   * slice is the kernel's without them. With autogrouping (hydra starts
+   * each rank in a session of its own) the session's nice -20 gives the
+   * pair the CPU against other sessions (root only; restored after). */
+  int nice0 = 0, prio = autogroup_nice(&nice0) && autogroup_set(-20);
   double best, mean;
   pingpong(rank, buf, 0, 3, &best, &mean); /* both ranks settle on the CPU */
   unsigned long long c0 = 0, n0 = 0, c1 = 0, n1 = 0;
   int ok = schedstat(&c0, &n0);
-  double q = pingpong(rank, buf, 0, 15, &best, &mean);
+  double q = pingpong(rank, buf, 0, 41, &best, &mean);
   ok = ok && schedstat(&c1, &n1) && n1 > n0 + 4;
   if (rank == 0) {
     printf("turn %.9g\n", q);
-    printf("quantum %.9g\n", ok ? (double)(c1 - c0) * 1e-9 / (double)(n1 - n0) : q);
+    /* with the CPU to themselves the half round trip is the slice; else
+     * the CPU per turn, which other jobs' wake-ups shorten */
+    printf("quantum %.9g\n", prio || !ok ? q : (double)(c1 - c0) * 1e-9 / (double)(n1 - n0));
   }
+  if (prio) autogroup_set(nice0);
 }
 
 int main(int argc, char **argv) {

@@ -234,10 +234,11 @@ typedef struct rrun {
   double win_t, win_off, win_len;
   /* ...or, shuffled (sh_n > 1): period k holds the rank's window at place
    * perm_k(sh_i) of sh_n places of sh_step each, perm_k drawn from sh_seed
-   * and k, the same for the ranks of one core */
+   * and k, the same for the ranks of one core: with probability sh_p a
+   * permutation drawn anew, else the identity */
   uint32_t sh_n, sh_i;
   uint64_t sh_seed;
-  double sh_step;
+  double sh_step, sh_p;
   augur_sim_rank acc;
   /* streaming: open requests, sorted by op (dead ones until compacted) */
   sreq *req;
@@ -584,8 +585,10 @@ static double own_start(const rrun *rr, double start) {
   if (rr->sh_n <= 1) return start;
   uint64_t k = (uint64_t)(int64_t)llround((start - rr->win_off) / rr->win_t);
   uint64_t x = rr->sh_seed ^ (k * UINT64_C(0x9E3779B97F4A7C15));
-  uint32_t n = rr->sh_n, at;
-  if (n <= 16) { /* Fisher-Yates: place[i] is turn i's */
+  uint32_t n = rr->sh_n, at = rr->sh_i;
+  if ((double)(sim_splitmix(&x) >> 11) * 0x1p-53 >= rr->sh_p) {
+    /* the deal's order */
+  } else if (n <= 16) { /* Fisher-Yates: place[i] is turn i's */
     uint32_t place[16];
     for (uint32_t i = 0; i < n; i++)
       place[i] = i;
@@ -746,14 +749,15 @@ static int own_windows(sim *s, uint32_t nnodes, uint32_t variant) {
         /* A core's ranks take turns, and other work (background load b)
          * takes turns between theirs: a rank runs one quantum in every
          * cycle of on_core x quantum / (1 - b), its core's ranks' places
-         * spread over it. The order of the turns is fixed only for two
-         * ranks alone on a core (they alternate); otherwise the kernel's
-         * order changes from one round to the next (a 4-rank ring on one
-         * core: 8.8 slices a lap, a fixed rotation gives 4 to 5), so each
-         * cycle deals the places anew, and the other work's part of a place
-         * comes before the rank's turn by a fraction drawn per cycle. The
-         * other work differs between cores, so in each deal a core's cycle
-         * starts a pseudo-random part of that gap after core 0's. */
+         * spread over it. Alone on a core the ranks keep one order (two
+         * polling ranks alternate: 4.000 ms half round trips); other work
+         * changes it: a cycle deals the places anew with probability b / 2
+         * (docs/simulate.md "Other work and the order of turns": measured
+         * on sim_halo2d quiet and at b 0.5-0.65), and the other work's
+         * part of a place comes before the rank's turn by a fraction drawn
+         * per cycle. The other work differs between cores, so in each deal
+         * a core's cycle starts a pseudo-random part of that gap after
+         * core 0's. */
         uint32_t core = slot[i] % cores, turn = slot[i] / cores;
         uint32_t on_core = nr / cores + (core < nr % cores);
         double cycle = on_core * m->cpu_quantum / s->cpu_eff, step = cycle / on_core;
@@ -762,12 +766,13 @@ static int own_windows(sim *s, uint32_t nnodes, uint32_t variant) {
         rr->win_t = cycle;
         rr->win_off = turn * step + drift * (step - m->cpu_quantum);
         rr->win_len = m->cpu_quantum;
-        if (on_core > 2 || s->cpu_eff < 1) {
+        if (s->cpu_eff < 1) {
           rr->win_off -= turn * step;
           rr->sh_n = on_core;
           rr->sh_i = turn;
           rr->sh_step = step;
           rr->sh_seed = sim_splitmix(&x);
+          rr->sh_p = (1 - s->cpu_eff) / 2;
         }
       }
     }
