@@ -20,11 +20,12 @@
  *                       a buffer")
  *   eager B             the largest MPI_Send (bytes, up to 4 MiB) that returns
  *                       before its receiver posts the receive; -1: none does
- *   quantum S           the scheduler's time slice: rank 0's CPU time per
- *                       turn (schedstat) in a ping-pong with ranks 0 and 1
- *                       on one CPU, since a rank polls until the kernel
- *                       preempts it (the half round trip without schedstat;
- *                       left out when the ranks cannot be pinned)
+ *   quantum S           the scheduler's time slice: the half round trip of
+ *                       a ping-pong with ranks 0 and 1 on one CPU, their
+ *                       autogroups at nice -20 (a rank polls until the
+ *                       kernel preempts it); without that privilege rank
+ *                       0's CPU time per turn (schedstat); left out when
+ *                       the ranks cannot be pinned
  *   turn S              that ping-pong's half round trip (other work's turns
  *                       included)
  * With more ranks than cores the medians include the operating system's
@@ -240,11 +241,12 @@ static int autogroup_set(int nice) {
 }
 
 /* The time slice: ranks 0 and 1 on one CPU; the others wait in the barrier.
- * Each rank polls until the kernel preempts it, so rank 0's CPU time per
- * turn (schedstat) is the slice. The half round trip is that only on an
- * idle CPU: other work's turns come in between (at load 15 on this VM it
- * was 8 ms for a 4 ms slice), and simulate adds the other work of the run
- * it replays itself (docs/simulate.md "CPU"). */
+ * Each rank polls until the kernel preempts it, so the half round trip is
+ * the slice on an otherwise idle CPU: other work's turns come in between
+ * (at load 15 on this VM it was 8 ms for a 4 ms slice), so the pair takes
+ * priority over it (below) or, failing that, rank 0's CPU time per turn
+ * (schedstat) stands for the slice. Simulate adds the other work of the
+ * run it replays itself (docs/simulate.md "CPU"). */
 static void quantum(int rank, char *buf) {
   cpu_set_t saved;
   if (!pin_pair(rank, 1, &saved)) return;
