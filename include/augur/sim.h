@@ -299,9 +299,10 @@ AUGUR_API int augur_simulate_trace(augur_trace *t, const augur_machine *m,
 /* The fraction of HOST's CPUs that other work took while T was recorded
  * (docs/simulate.md "Oversubscribed recordings"), from its ranks' compute
  * bursts and their run-delay (the counter the recorder adds on a host with
- * more ranks than CPUs): MPI ranks are runnable all along (computing, or
- * polling in MPI), so the N ranks of a host with CORES CPUs and no other
- * work get CORES / N of the bursts' wall time on a CPU; they got
+ * more ranks than CPUs) and, when recorded, its MPI calls and their
+ * run-delay-mpi: MPI ranks are runnable all along (computing, or polling
+ * in MPI), so the N ranks of a host with CORES CPUs and no other work get
+ * CORES / N of their wall time on a CPU; they got
  * S = sum(wall - run-delay) / sum(wall), and *LOAD = 1 - S * N / CORES,
  * within [0, 0.95]. *LOAD = -1 when the trace has no run-delay or HOST no
  * bursts. Reads the ranks of HOST once. Fails on a damaged trace. */

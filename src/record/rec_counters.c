@@ -15,7 +15,13 @@
  * host with more ranks than CPUs the recorder adds it by default
  * (aug_counters_setup): a compute burst's wall time then holds the turns the
  * ranks took, and simulate removes them (docs/simulate.md "Oversubscribed
- * recordings"). */
+ * recordings"). A burst is short when the program polls (a rank leaves a
+ * wait while it has a CPU and is rarely preempted before its next call), so
+ * run-delay misses where polling ranks lose their CPU: inside the calls.
+ * "run-delay-mpi", added with it, is the delay during the PREVIOUS MPI call:
+ * a counter's delta runs from one call's exit to the next call's entry, so
+ * the exit read reports the sum of the calls' delays before this call and
+ * adds this call's, which the next entry's delta then carries. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +43,7 @@ typedef struct ctr_spec {
   uint32_t perf_type;
   uint64_t perf_config;
   int papi_index; /* position in the thread's PAPI event set */
+  int mpi_delay;  /* run-delay-mpi */
 } ctr_spec;
 
 static ctr_spec specs[AUGUR_MAX_COUNTERS];
@@ -65,7 +72,7 @@ static const struct {
 };
 
 /* Counters the kernel keeps per thread (source AUGUR_CTR_OS). */
-static const char *const os_names[] = {"run-delay"};
+static const char *const os_names[] = {"run-delay", "run-delay-mpi"};
 
 static int os_open(void) {
   return open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
@@ -181,6 +188,7 @@ static int try_add(aug_thread *t, const char *name) {
       return 0;
     }
     s->source = AUGUR_CTR_OS;
+    s->mpi_delay = k == 1;
     t->ctr_fd[aug_nctr] = fd;
     aug_nctr++;
     return 1;
@@ -229,6 +237,7 @@ void aug_counters_setup(int oversubscribed) {
   }
   /* More ranks than CPUs on this host: every burst's wait for a CPU. */
   if (oversubscribed && !in_use("run-delay")) try_add(t, "run-delay");
+  if (oversubscribed && !in_use("run-delay-mpi")) try_add(t, "run-delay-mpi");
 #ifdef AUGUR_HAVE_PAPI
   if (npapi) t->papi_set = papi_thread_set();
 #endif
@@ -284,6 +293,18 @@ void aug_counters_read(aug_thread *t, uint64_t *out) {
     uint64_t v = 0;
     if (specs[i].source == AUGUR_CTR_PERF) {
       if (t->ctr_fd[i] >= 0 && read(t->ctr_fd[i], &v, sizeof v) != (ssize_t)sizeof v) v = 0;
+    } else if (specs[i].mpi_delay) {
+      v = os_read(t->ctr_fd[i]);
+      if (out != t->ctr_last) { /* a call's entry */
+        t->mpi_delay_entry = v;
+        t->mpi_delay_in = 1;
+        v = t->mpi_delay;
+      } else { /* its exit (or the thread's first read) */
+        uint64_t before = t->mpi_delay;
+        if (t->mpi_delay_in && v > t->mpi_delay_entry) t->mpi_delay += v - t->mpi_delay_entry;
+        t->mpi_delay_in = 0;
+        v = before;
+      }
     } else if (specs[i].source == AUGUR_CTR_OS)
       v = os_read(t->ctr_fd[i]);
 #ifdef AUGUR_HAVE_PAPI

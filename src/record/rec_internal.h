@@ -61,6 +61,8 @@ typedef struct aug_thread {
   int ctr_fd[AUGUR_MAX_COUNTERS];
   int papi_set;
   uint64_t ctr_last[AUGUR_MAX_COUNTERS];
+  uint64_t mpi_delay, mpi_delay_entry; /* run-delay-mpi: the sum so far, the delay at entry */
+  int mpi_delay_in;                    /* 1 between a call's entry and exit reads */
   /* scratch: request values, statuses, ints, packed payloads */
   uint64_t *s_reqs;
   size_t s_reqs_cap;

@@ -46,6 +46,11 @@ void augur_calib_line(augur_calib_figures *f, const char *line) {
   } else if (sscanf(line, "latency %lf %lf", &a, &b) == 2) {
     f->latency = a;
     f->lat_mean = b;
+  } else if (sscanf(line, "turn %lf", &a) == 1 && f->nnotes < sizeof f->notes - 100) {
+    f->nnotes += (size_t)snprintf(f->notes + f->nnotes, sizeof f->notes - f->nnotes,
+                                  "#   0 bytes, both ranks on one CPU: %.3f ms (the time slice "
+                                  "and other work's turns)\n",
+                                  a * 1e3);
   } else if (sscanf(line, "pingpong %lf %lf %lf %lf", &a, &b, &c, &d) == 4 &&
              f->nnotes < sizeof f->notes - 100) {
     if (a <= 1024 && f->nbest < AUGUR_CALIB_MAX_BESTS) f->bests[f->nbest++] = c;
@@ -173,8 +178,7 @@ int augur_calib_write(FILE *out, const augur_calib_figures *f, const augur_calib
   else if (f->eager == -1)
     fprintf(out, "# eager limit: every MPI_Send waited for its receiver\n");
   if (how->slices)
-    fprintf(out, "# time slice: ping-pong with ranks 0 and 1 on one CPU: %.3f ms\n",
-            f->quantum * 1e3);
+    fprintf(out, "# time slice: ranks 0 and 1 polling on one CPU: %.3f ms\n", f->quantum * 1e3);
   fprintf(out, "# latency = %s\n",
           how->shared  ? "the ring step (more ranks than cores: scheduling)"
           : how->turns ? "the median best ping-pong (more ranks than cores: "

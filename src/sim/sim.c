@@ -232,6 +232,13 @@ typedef struct rrun {
   double cfloor;      /* it ends no earlier (its time off the CPU, see run_rank) */
   /* time slices: the rank runs in [k T + off, k T + off + len); len = 0: always */
   double win_t, win_off, win_len;
+  /* ...or, shuffled (sh_n > 1): period k holds the rank's window at place
+   * perm_k(sh_i) of sh_n places of sh_step each, perm_k drawn from sh_seed
+   * and k, the same for the ranks of one core: with probability sh_p a
+   * permutation drawn anew, else the identity */
+  uint32_t sh_n, sh_i;
+  uint64_t sh_seed;
+  double sh_step, sh_p;
   augur_sim_rank acc;
   /* streaming: open requests, sorted by op (dead ones until compacted) */
   sreq *req;
@@ -564,10 +571,55 @@ static double own_period(const rrun *rr, double t) {
   return start;
 }
 
+static uint64_t gcd64(uint64_t a, uint64_t b) {
+  while (b) {
+    uint64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/* Where rank RR's window starts in the period starting at START. */
+static double own_start(const rrun *rr, double start) {
+  if (rr->sh_n <= 1) return start;
+  uint64_t k = (uint64_t)(int64_t)llround((start - rr->win_off) / rr->win_t);
+  uint64_t x = rr->sh_seed ^ (k * UINT64_C(0x9E3779B97F4A7C15));
+  uint32_t n = rr->sh_n, at = rr->sh_i;
+  if ((double)(sim_splitmix(&x) >> 11) * 0x1p-53 >= rr->sh_p) {
+    /* the deal's order */
+  } else if (n <= 16) { /* Fisher-Yates: place[i] is turn i's */
+    uint32_t place[16];
+    for (uint32_t i = 0; i < n; i++)
+      place[i] = i;
+    for (uint32_t i = n - 1; i > 0; i--) {
+      uint32_t j = (uint32_t)(sim_splitmix(&x) % (i + 1)), v = place[i];
+      place[i] = place[j];
+      place[j] = v;
+    }
+    at = place[rr->sh_i];
+  } else { /* many ranks on a core: an affine permutation, O(1) */
+    uint64_t a = sim_splitmix(&x) % n, c = sim_splitmix(&x) % n;
+    while (a < 1 || gcd64(a, n) != 1)
+      a = (a + 1) % n;
+    at = (uint32_t)((a * rr->sh_i + c) % n);
+  }
+  /* other work's share of the place (its part beyond the quantum) comes
+   * before the rank's turn by a fraction drawn per period */
+  double u = (double)(sim_splitmix(&x) >> 11) * 0x1p-53;
+  return start + at * rr->sh_step + u * (rr->sh_step - rr->win_len);
+}
+
 /* The first instant at or after T when rank RR runs. */
 static double own_next(const rrun *rr, double t) {
   if (rr->win_len <= 0) return t;
   double start = own_period(rr, t);
+  if (rr->sh_n > 1) {
+    double w = own_start(rr, start);
+    if (t < w) return w;
+    if (t - w < rr->win_len) return t;
+    return own_start(rr, start + rr->win_t);
+  }
   if (t - start < rr->win_len) return t;
   return start + rr->win_t;
 }
@@ -576,6 +628,18 @@ static double own_next(const rrun *rr, double t) {
 static double own_run(const rrun *rr, double t, double d) {
   if (rr->win_len <= 0) return t + d;
   t = own_next(rr, t);
+  if (rr->sh_n > 1) { /* window by window, counting the periods (a window
+                       * start a rounding below its period's start would
+                       * map back to the period before) */
+    double start = own_period(rr, t);
+    for (;;) {
+      double w = own_start(rr, start), left = w + rr->win_len - (t > w ? t : w);
+      if (left > 0 && d <= left) return (t > w ? t : w) + d;
+      if (left > 0) d -= left;
+      start += rr->win_t;
+      t = own_start(rr, start);
+    }
+  }
   double start = own_period(rr, t), left = start + rr->win_len - t;
   if (left < 0) left = 0;
   if (d <= left) return t + d;
@@ -589,6 +653,15 @@ static void cpu_work(rrun *rr, double d, double *bucket) {
   double end = own_run(rr, rr->t, d);
   *bucket += end - rr->t;
   rr->t = end;
+}
+
+/* The same for a cost measured as wall time with a core per rank (the
+ * calibration's overhead and copies, a local call's recorded duration):
+ * it holds the other work of its moment, so under time slices, whose
+ * cycle holds the other work (background load b), it is (1 - b) of CPU. */
+static void wall_work(const sim *s, rrun *rr, double d, double *bucket) {
+  int turns = rr->win_len > 0 && !(s->m->cpu_quota > 0);
+  cpu_work(rr, turns ? d * s->cpu_eff : d, bucket);
 }
 
 /* The rank waited for something done at DONE: it goes on when it runs. */
@@ -673,12 +746,34 @@ static int own_windows(sim *s, uint32_t nnodes, uint32_t variant) {
           rr->win_len = len;
         }
       } else if (turns) {
-        /* A core's ranks take turns. */
+        /* A core's ranks take turns, and other work (background load b)
+         * takes turns between theirs: a rank runs one quantum in every
+         * cycle of on_core x quantum / (1 - b), its core's ranks' places
+         * spread over it. Alone on a core the ranks keep one order (two
+         * polling ranks alternate: 4.000 ms half round trips); other work
+         * changes it: a cycle deals the places anew with probability b / 2
+         * (docs/simulate.md "Other work and the order of turns": measured
+         * on sim_halo2d quiet and at b 0.5-0.65), and the other work's
+         * part of a place comes before the rank's turn by a fraction drawn
+         * per cycle. The other work differs between cores, so in each deal
+         * a core's cycle starts a pseudo-random part of that gap after
+         * core 0's. */
         uint32_t core = slot[i] % cores, turn = slot[i] / cores;
         uint32_t on_core = nr / cores + (core < nr % cores);
-        rr->win_t = on_core * m->cpu_quantum;
-        rr->win_off = turn * m->cpu_quantum;
+        double cycle = on_core * m->cpu_quantum / s->cpu_eff, step = cycle / on_core;
+        uint64_t x = ((uint64_t)(variant + 1) << 40) ^ ((uint64_t)nd << 20) ^ core;
+        double drift = core ? (double)(sim_splitmix(&x) >> 11) * 0x1p-53 : 0;
+        rr->win_t = cycle;
+        rr->win_off = turn * step + drift * (step - m->cpu_quantum);
         rr->win_len = m->cpu_quantum;
+        if (s->cpu_eff < 1) {
+          rr->win_off -= turn * step;
+          rr->sh_n = on_core;
+          rr->sh_i = turn;
+          rr->sh_step = step;
+          rr->sh_seed = sim_splitmix(&x);
+          rr->sh_p = (1 - s->cpu_eff) / 2;
+        }
       }
     }
   }
@@ -980,7 +1075,9 @@ static void run_rank(sim *s, uint32_t r) {
        * recorded): the burst lasts at least that plus its CPU work. */
       double wall = (double)op->a * 1e-9;
       double cpu = op->flags & AUGUR_SIM_F_CPU ? (double)op->b * 1e-9 : wall;
-      double dt = cpu / speed, alone = wall - cpu + dt / s->cpu_eff;
+      /* Under time slices the other work is in the turns' cycle. */
+      double eff = rr->win_len > 0 && !(s->m->cpu_quota > 0) ? 1 : s->cpu_eff;
+      double dt = cpu / speed, alone = wall - cpu + dt / eff;
       if (rr->shared && dt > 0) {
         /* Its speed depends on the node's other ranks from now on: the
          * queue orders it with them. */
@@ -991,7 +1088,7 @@ static void run_rank(sim *s, uint32_t r) {
         return;
       }
       double t0 = rr->t;
-      cpu_work(rr, dt / s->cpu_eff, &rr->acc.compute);
+      cpu_work(rr, dt / eff, &rr->acc.compute);
       if (rr->t < t0 + alone) {
         rr->acc.compute += t0 + alone - rr->t;
         rr->t = t0 + alone;
@@ -999,12 +1096,12 @@ static void run_rank(sim *s, uint32_t r) {
       break;
     }
     case AUGUR_SIM_LOCAL: {
-      cpu_work(rr, (double)op->a * 1e-9, &rr->acc.mpi);
+      wall_work(s, rr, (double)op->a * 1e-9, &rr->acc.mpi);
       break;
     }
     case AUGUR_SIM_SEND:
     case AUGUR_SIM_RECV: {
-      cpu_work(rr, o, &rr->acc.mpi);
+      wall_work(s, rr, o, &rr->acc.mpi);
       if (op->flags & AUGUR_SIM_F_UNMATCHED) break;
       int send = op->kind == AUGUR_SIM_SEND;
       uint32_t v = (uint32_t)op->a;
@@ -1028,7 +1125,7 @@ static void run_rank(sim *s, uint32_t r) {
       return;
     }
     case AUGUR_SIM_WAIT: {
-      cpu_work(rr, o, &rr->acc.mpi);
+      wall_work(s, rr, o, &rr->acc.mpi);
       double d;
       int recv;
       if (wait_done(s, r, op, &d, &recv)) {
@@ -1041,17 +1138,18 @@ static void run_rank(sim *s, uint32_t r) {
       return;
     }
     case AUGUR_SIM_COLL:
-      cpu_work(rr, o, &rr->acc.mpi);
+      wall_work(s, rr, o, &rr->acc.mpi);
       if (op->flags & AUGUR_SIM_F_UNMATCHED) break;
       /* All-to-all: the rank copies its own block too (MPICH's and Open
        * MPI's algorithms start with it), a memory copy. */
       if (is_alltoall(op->type)) {
-        cpu_work(rr, augur_machine_shm_copy(s->m, op->b), &rr->acc.mpi);
+        wall_work(s, rr, augur_machine_shm_copy(s->m, op->b), &rr->acc.mpi);
         /* Its receive buffer new (the recorder's flags): what the first
          * receive into it costs, for all it receives (a block per member). */
         unsigned fl = (op->flags & AUGUR_SIM_F_FRESH ? AUGUR_SIM_MSG_FRESH : 0) |
                       (op->flags & AUGUR_SIM_F_UNTOUCHED ? AUGUR_SIM_MSG_UNTOUCHED : 0);
-        if (fl) cpu_work(rr, recv_extra(s, op->b * s->g->comms[op->comm].size, fl), &rr->acc.mpi);
+        if (fl)
+          wall_work(s, rr, recv_extra(s, op->b * s->g->comms[op->comm].size, fl), &rr->acc.mpi);
       }
       coll_begin(s, r, op);
       if (!coll_advance(s, r)) {

@@ -514,7 +514,8 @@ static void test_time_slices(void **state) {
   /* Three ranks of 0.25 s on one core, quantum 0.1: the rank taking turn j
    * ends at 0.65 + 0.1 j (two whole turns, half of a third). Over the 6
    * deals every rank takes every turn twice: each ends at 0.75 on average,
-   * and the run at 0.85 in every deal. */
+   * and the run at 0.85 in every deal (no other work: the order of turns
+   * is the deal's all run). */
   static const double w3[] = {0.25, 0.25, 0.25};
   g = computing(3, w3, NULL);
   m.cores_per_node = 3;
@@ -525,6 +526,22 @@ static void test_time_slices(void **state) {
     assert_float_equal(r.ranks[k].finish, 0.75, EPS);
   assert_float_equal(r.predicted_seconds, 0.85, EPS);
   augur_sim_result_free(&r);
+
+  /* Other work takes half the core (background load 0.5): a rank's turn
+   * comes every 3 x 0.1 / 0.5 = 0.6 s, one in each place of 0.2 s (the
+   * places dealt anew in a quarter of the cycles), after a drawn part of
+   * the other work's 0.1 s. The third turn starts at 1.2
+   * at the earliest and ends 0.05 later, by 1.85 at the latest (the one in
+   * the last place: from 1.65); each rank
+   * computes its 0.25 s once (the cycle holds the other work: no
+   * slowdown on top). */
+  m.cpu_background_load = 0.5;
+  r = run(g, &m);
+  for (uint32_t k = 0; k < 3; k++)
+    assert_in_range(r.ranks[k].finish * 1e6, 1.25e6 - 1, 1.85e6 + 1);
+  assert_true(r.predicted_seconds > 1.65 - EPS && r.predicted_seconds < 1.85 + EPS);
+  augur_sim_result_free(&r);
+  m.cpu_background_load = 0;
   augur_sim_graph_free(g);
   m.cores_per_node = 2;
   m.cpu_quantum = 0;
