@@ -354,7 +354,15 @@ double sim_iorma_cost(const augur_machine *m, const augur_sim_op *op, int same_n
   return lat + bytes / bw;
 }
 
-void sim_graph_iorma_stats(const augur_sim_graph *g, augur_sim_graph_stats *s) {
+void sim_graph_iorma_stats(const augur_sim_graph *g, const sim_iorma *st, size_t st_size,
+                           augur_sim_graph_stats *s) {
+  const size_t counters = sizeof g->iorma_modelled + sizeof g->iorma_recorded +
+                          sizeof g->iorma_approx + sizeof g->iorma_replayed;
+  s->bytes -= counters;
+  if (g->iorma_modelled + g->iorma_recorded) {
+    s->bytes += counters + st_size;
+    if (st) s->bytes += st->pend_cap * sizeof *st->pend + st->ep_cap * sizeof *st->ep;
+  }
   s->iorma_modelled = g->iorma_modelled;
   s->iorma_recorded = g->iorma_recorded;
   s->iorma_approx = g->iorma_approx;

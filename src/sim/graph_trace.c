@@ -167,7 +167,6 @@ struct builder {
   size_t nsites;
   uint64_t held, nops, ncompute, nwaitops, nmsgs, nunmatched;
   sim_iorma iorma; /* graph_iorma.c */
-  int iorma_req;   /* the pending Wait/Test completed an I/O or one-sided request */
 };
 
 typedef struct builder builder;
@@ -348,16 +347,16 @@ static void flush_parent(builder *b) {
   augur_event *p = &b->parent;
   b->have_parent = 0;
   if (augur_event_is_completion(p->type)) {
-    if (b->nwl == 0 && b->iorma_req) { /* I/O or one-sided: charged at the call (graph_iorma.c) */
+    if (b->nwl == 0 && b->iorma.req) { /* I/O or one-sided: charged at the call (graph_iorma.c) */
       augur_sim_op op = {.kind = AUGUR_SIM_LOCAL, .flags = AUGUR_SIM_F_MODEL, .b = SIM_XFER_NONE};
       op.type = p->type;
       op.callsite = (uint32_t)p->callsite;
       op.peer = -1;
       add(b, p->rank, &op);
-      b->iorma_req = 0;
+      b->iorma.req = 0;
       return;
     }
-    b->iorma_req = 0;
+    b->iorma.req = 0;
     if (b->nwl == 0) {
       local(b, p);
       return;
@@ -410,7 +409,7 @@ static void on_sub(builder *b, const augur_event *ev) {
   case AUGUR_EV_COMPLETION:
     if (!(ev->flags & (AUGUR_F_SENDREQ | AUGUR_F_RECVREQ | AUGUR_F_COLLREQ | AUGUR_F_UNMATCHED)) &&
         (augur_event_is_io((unsigned)ev->tag) || augur_event_is_rma((unsigned)ev->tag)))
-      b->iorma_req = 1;
+      b->iorma.req = 1;
     if ((ev->flags & AUGUR_F_COLLREQ) && !(ev->flags & AUGUR_F_UNMATCHED))
       while (mm_take(&b->map, ev->rank, SIDE_NEIGH, ev->req, &v))
         wl_push(b, v);
@@ -1120,7 +1119,6 @@ void sim_src_stats(const sim_src *b, augur_sim_graph_stats *s) {
   s->unmatched = b->nunmatched;
   s->trace_events = g->trace_events;
   s->measured_seconds = g->measured;
-  sim_graph_iorma_stats(g, s);
   uint64_t bytes = sizeof *b + sizeof *g + g->nranks * (sizeof *g->ranks + sizeof *b->rs);
   for (uint32_t r = 0; r < g->nranks; r++)
     bytes += g->ranks[r].cap * sizeof(augur_sim_op) + g->ranks[r].wl_cap * sizeof(uint64_t);
@@ -1128,7 +1126,8 @@ void sim_src_stats(const sim_src *b, augur_sim_graph_stats *s) {
     bytes += g->comms[i].size * sizeof(uint32_t);
   bytes += (b->map.cap + b->cnt.cap) * sizeof(mm_slot) + b->pers_cap * sizeof *b->pers +
            b->wl_cap * sizeof *b->wl;
-  s->bytes = bytes;
+  s->bytes = bytes - sizeof b->iorma;
+  sim_graph_iorma_stats(g, &b->iorma, sizeof b->iorma, s);
 }
 
 void sim_src_close(sim_src *b) {

@@ -171,6 +171,7 @@ typedef struct sim_iorma {
   size_t npend, pend_cap;
   sim_iorma_epoch *ep; /* (rank, window or file) -> post/start group, bytes written */
   size_t nep, ep_cap;
+  int req; /* the pending Wait/Test completed an I/O or one-sided request */
 } sim_iorma;
 
 /* Builds the operations of I/O or one-sided call EV (graph_trace.c calls it
@@ -183,8 +184,13 @@ double sim_iorma_cost(const augur_machine *m, const augur_sim_op *op, int same_n
 /* ... on the default machine, both ranks on one node: what a graph file
  * (gfile_write.c) states for it. */
 double sim_iorma_default_cost(const augur_sim_op *op);
-/* G's counts of such calls into S (augur_sim_graph_stats_get, sim_src_stats). */
-void sim_graph_iorma_stats(const augur_sim_graph *g, augur_sim_graph_stats *s);
+/* G's counts of such calls into S (augur_sim_graph_stats_get, sim_src_stats),
+ * and to S's bytes (which leave them out) the memory their bookkeeping
+ * holds, if the trace has any: G's counters, the builder's ST (may be NULL)
+ * of ST_SIZE bytes and what it allocated. A trace without them shows the
+ * size it showed before they existed. */
+void sim_graph_iorma_stats(const augur_sim_graph *g, const sim_iorma *st, size_t st_size,
+                           augur_sim_graph_stats *s);
 
 /* calibrate.c's MPI-IO and one-sided figures (calibrate_iorma.c): set to
  * "not measured", read a protocol line (1 if it was one of them), set
