@@ -14,14 +14,17 @@
 #    prediction by half and by a quarter of that work again (before: the
 #    origin replayed its recorded wait in Win_start, the prediction did not
 #    move); rank 0 waits at the fences for rank 1 (sync_wait, before 0).
-# 3. Those traces need no note (every call is in the model).
+# 3. Those traces need no note (every call is in the model); rec_rma's
+#    MPI_Win_test loop is replayed with its recorded time and the text and
+#    JSON say so, as they say its exclusive locks are simplified.
 # 4. The prediction is no longer than the measured run (+10 %): the model
 #    adds no time the run did not have (printed: the ratio).
-# usage: iorma.sh MPIEXEC APPDIR SIM_RMA
+# usage: iorma.sh MPIEXEC APPDIR SIM_RMA [REC_RMA]
 . "$(dirname "$0")/../lib.sh"
 mpiexec=$1
 apps=$2
 rma=$3
+rec_rma=${4:-}
 [ -x "$apps/pg_io_serial" ] && [ -x "$rma" ] || { echo "skipped: no pg_io_serial or sim_rma"; exit 77; }
 printf '[io]\nwrite_bandwidth = 1e7\ncollective_bandwidth = 1e7\n' >"$D/slow.ini"
 printf '[io]\nwrite_bandwidth = 1e9\ncollective_bandwidth = 1e9\n' >"$D/fast.ini"
@@ -81,4 +84,12 @@ if d["predicted_seconds"] > 1.10 * m:
     ok = False
 sys.exit(0 if ok else 1)
 PY
+if [ -n "$rec_rma" ] && [ -x "$rec_rma" ]; then
+  expect 0 - "$AUGUR" record -o "$D/rec_rma.augur" -- "$mpiexec" -n 2 "$rec_rma"
+  expect 0 0 "$AUGUR" simulate "$D/rec_rma.augur"
+  contains "$D/out" "not in the model replayed with their recorded time: MPI_Win_test"
+  contains "$D/out" "exclusive locks without contention"
+  expect 0 0 "$AUGUR" simulate "$D/rec_rma.augur" --json
+  contains "$D/out" "recorded time: MPI_Win_test"
+fi
 finish
