@@ -49,8 +49,14 @@ typedef struct augur_calib_figures {
   double best16m, best64m;     /* ... of 16 and 64 MiB (large messages), s */
   double bests[AUGUR_CALIB_MAX_BESTS]; /* best time of each size up to 1 KiB, in order */
   size_t nbest;
-  char notes[4096]; /* the ping-pong table as comment lines for the model file */
-  size_t nnotes;    /* bytes used in notes */
+  /* MPI-IO and one-sided (calibrate_iorma_mpi.c), s; < 0: not measured */
+  double io_write[3], io_read[3]; /* rank 0's File_write_at / read_at of 4 KiB, 1, 4 MiB */
+  double io_coll[2];              /* File_write_at_all, 1 and 4 MiB per rank */
+  double io_sync, io_sync_bytes;  /* File_sync after writing that many bytes */
+  double rma_put[3], rma_get[3];  /* lock / Put or Get / unlock of 8 bytes, 1, 4 MiB */
+  double rma_fence;               /* fence / Put 8 bytes / fence */
+  char notes[4096];               /* the ping-pong table as comment lines for the model file */
+  size_t nnotes;                  /* bytes used in notes */
 } augur_calib_figures;
 
 /* Sets every figure to "not measured". */

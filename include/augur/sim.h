@@ -46,6 +46,10 @@ enum augur_sim_kind {
  * "First receive into a buffer"). */
 #define AUGUR_SIM_F_FRESH     0x10u
 #define AUGUR_SIM_F_UNTOUCHED 0x20u
+/* LOCAL: an MPI-IO or one-sided transfer whose time the machine model gives
+ * (its [io] and [rma] keys, docs/simulate.md "I/O and one-sided
+ * operations"): a = bytes, b = SIM_XFER_* bits, peer = one-sided target. */
+#define AUGUR_SIM_F_MODEL 0x40u
 
 #define AUGUR_SIM_NONE UINT64_MAX /* message/instance id not (yet) known */
 
@@ -82,6 +86,13 @@ typedef struct augur_sim_graph_stats {
   uint64_t bytes;          /* memory held by the graph */
   double measured_seconds; /* trace: last MPI_Finalize entry - first MPI_Init exit
                               (-1 for hand-built graphs) */
+  /* MPI-IO and one-sided calls (docs/simulate.md "I/O and one-sided
+   * operations"): charged from the machine model; replayed with their
+   * recorded time (not modelled); charged with a simplification the
+   * output names (nonblocking I/O at its call, exclusive locks without
+   * contention, shared file pointers without serialisation). */
+  uint64_t iorma_modelled, iorma_recorded, iorma_approx;
+  uint64_t iorma_replayed[2]; /* bit t - 128: type t was replayed */
 } augur_sim_graph_stats;
 
 AUGUR_API augur_sim_graph *augur_sim_graph_new(uint32_t nranks);
@@ -205,6 +216,15 @@ typedef struct augur_machine {
   double cpu_quantum;      /* seconds; 0 = processor sharing */
   double cpu_quota;        /* CPUs' worth per period for a node's ranks; 0 = none */
   double cpu_quota_period; /* seconds (the cgroup default: 0.1) */
+  /* MPI-IO (docs/simulate.md "I/O and one-sided operations"): a call costs
+   * io_latency + bytes / its bandwidth; a collective one moves all
+   * members' bytes at io_coll_bandwidth; File_sync the bytes written since
+   * the last one at io_sync_bandwidth (0: latency only). */
+  double io_latency, io_write_bandwidth, io_read_bandwidth, io_coll_bandwidth;
+  double io_sync_bandwidth;
+  /* One-sided data transfers: rma_latency + bytes / rma_bandwidth; 0: the
+   * point-to-point path's latency / bandwidth between the two ranks. */
+  double rma_latency, rma_bandwidth;
 } augur_machine;
 
 /* This machine's defaults (docs/simulate.md lists them). */
@@ -308,6 +328,11 @@ AUGUR_API int augur_simulate_trace(augur_trace *t, const augur_machine *m,
  * bursts. Reads the ranks of HOST once. Fails on a damaged trace. */
 AUGUR_API int augur_sim_recorded_load(augur_trace *t, const char *host, uint32_t cores,
                                       double *load, augur_error *err);
+
+/* What the output must say about the trace's MPI-IO and one-sided calls
+ * (GS of augur_simulate_trace): lines of those replayed with their
+ * recorded time and those simplified; returns how many (0..2). */
+AUGUR_API size_t augur_sim_iorma_notes(const augur_sim_graph_stats *gs, char lines[2][320]);
 
 /* Writers: aligned text, and JSON {"predicted_seconds", "ranks":[...], ...}.
  * MEASURED < 0 leaves the measured time out. NOTES (NNOTES lines, may be

@@ -360,8 +360,8 @@ int cmd_simulate(int argc, char **argv) {
   augur_trace *t = NULL;
   int rc = cli_open_trace(path, &t);
   if (rc != CLI_OK) return rc;
-  char notes[3][320];
-  const char *note[3];
+  char notes[3][320], ionotes[2][320];
+  const char *note[5];
   size_t nnotes = 0;
   rc = cli_recorded_cores(t, &mach, cores > 0, notes, note, &nnotes);
   if (rc != CLI_OK) {
@@ -388,6 +388,8 @@ int cmd_simulate(int argc, char **argv) {
     augur_trace_close(t);
     return cli_fail("%s", err.msg);
   }
+  for (size_t i = 0, k = augur_sim_iorma_notes(&gs, ionotes); i < k; i++) /* graph_iorma.c */
+    note[nnotes++] = ionotes[i];
   if (json) {
     char *buf = NULL;
     size_t len = 0;

@@ -21,6 +21,7 @@ void augur_calib_init(augur_calib_figures *f) {
   f->best4m = f->best16m = f->best64m = -1;
   f->freshbuf = f->firsttouch = 0;
   f->eager = -2; /* -1 is a figure: every send waited */
+  calib_iorma_init(f);
 }
 
 void augur_calib_line(augur_calib_figures *f, const char *line) {
@@ -43,6 +44,7 @@ void augur_calib_line(augur_calib_figures *f, const char *line) {
       ;
   if (k < none) {
     *one[k].to = a;
+  } else if (calib_iorma_line(f, line)) {
   } else if (sscanf(line, "latency %lf %lf", &a, &b) == 2) {
     f->latency = a;
     f->lat_mean = b;
@@ -146,6 +148,7 @@ int augur_calib_derive(const augur_calib_figures *f, long ncpu, long long nranks
   m->fresh_buffer = f->freshbuf;
   m->first_touch = f->firsttouch;
   if (f->eager >= -1) m->eager_limit = f->eager < 0 ? 0 : (uint64_t)f->eager;
+  calib_iorma_derive(f, m);
   *how = (augur_calib_how){ncpu, nranks, shared, slices, turns, lat, mpi};
   return AUGUR_OK;
 }
@@ -191,6 +194,7 @@ int augur_calib_write(FILE *out, const augur_calib_figures *f, const augur_calib
                  "large_from (where the two lines cross)\n");
   if (f->flops > 0)
     fprintf(out, "# compute rate: %.1f Mflop/s (dependent multiply-add chain)\n", f->flops / 1e6);
+  calib_iorma_write(out, f, m);
   fprintf(out, "\n");
   return augur_machine_write(m, out);
 }

@@ -40,6 +40,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+void calib_iorma(int rank, int size, char *buf);
+
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -372,6 +374,7 @@ int main(int argc, char **argv) {
   double t_fl = MPI_Wtime() - t0;
   x = xv;
   if (rank == 0) printf("flops %.6g\n", 2 * 20000000.0 / t_fl);
+  calib_iorma(rank, size, buf); /* calibrate_iorma_mpi.c: file and one-sided figures */
   quantum(rank, buf);
   free(buf);
   MPI_Finalize();

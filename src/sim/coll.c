@@ -128,6 +128,7 @@ size_t sim_coll_steps(const augur_machine *m, unsigned type, const sim_comm *c, 
   uint64_t chunk = (bytes + (uint64_t)p - 1) / (uint64_t)p;
   unsigned bt = blocking_type(type);
   if (augur_event_is_comm_mgmt(bt)) bt = AUGUR_EV_BARRIER; /* communicator creation */
+  if (augur_event_is_io(bt) || augur_event_is_rma(bt)) bt = AUGUR_EV_BARRIER; /* graph_iorma.c */
   switch (bt) {
   case AUGUR_EV_BARRIER: {
     uint32_t round = 0;

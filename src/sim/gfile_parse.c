@@ -455,7 +455,8 @@ static int parse_coll(parser *p, gstmt *s, const char *kw) {
     if (p->t.tt != T_ID) return perr(p, "coll: expected an MPI call name, got %s", desc(p));
     int ty = augur_event_from_name(p->t.id);
     if (ty < 0 || !(augur_event_is_collective((unsigned)ty) ||
-                    (augur_event_is_comm_mgmt((unsigned)ty) && ty != AUGUR_EV_COMM_FREE)))
+                    (augur_event_is_comm_mgmt((unsigned)ty) && ty != AUGUR_EV_COMM_FREE) ||
+                    augur_event_is_io((unsigned)ty) || augur_event_is_rma((unsigned)ty)))
       return perr(p, "coll: '%s' is not a collective or communicator-creating MPI call", p->t.id);
     /* As from a trace (docs/simulate.md): its two groups meet through their
      * leaders only, which the graph does not know. */

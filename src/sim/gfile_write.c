@@ -190,6 +190,7 @@ static int rank_leaves(wctx *w, uint32_t r, witem **out, size_t *nout) {
     case AUGUR_SIM_COMPUTE:
     case AUGUR_SIM_LOCAL: {
       double s = (double)op->a * 1e-9;
+      if (op->flags & AUGUR_SIM_F_MODEL) s = sim_iorma_default_cost(op); /* graph_iorma.c */
       it.tok = intern(w, op->kind == AUGUR_SIM_COMPUTE ? "compute" : "local");
       it.val = 1;
       it.sum = s;

@@ -90,6 +90,7 @@ void augur_sim_graph_stats_get(const augur_sim_graph *g, augur_sim_graph_stats *
   s->trace_events = g->trace_events;
   s->bytes = bytes;
   s->measured_seconds = g->measured;
+  sim_graph_iorma_stats(g, NULL, 0, s);
 }
 
 int64_t augur_sim_add_op(augur_sim_graph *g, uint32_t rank, const augur_sim_op *op) {

@@ -30,7 +30,10 @@ enum {
   SIDE_REQ = 4,
   SIDE_PERSIST = 5,
   SIDE_COMMGMT = 6,
-  SIDE_NEIGH = 7 /* an Ineighbor_* request -> its send and receive ends */
+  SIDE_NEIGH = 7, /* an Ineighbor_* request -> its send and receive ends */
+  SIDE_SYNC = 8,  /* graph_iorma.c: per rank and (space, communicator), its calls so far */
+  SIDE_TOKS = 9,  /* graph_iorma.c: a token's send end waiting for its receive end */
+  SIDE_TOKR = 10  /* ... and a receive end waiting for its send end */
 };
 
 typedef struct mm_slot {
@@ -163,6 +166,7 @@ struct builder {
   const augur_sim_site_scale *sites;
   size_t nsites;
   uint64_t held, nops, ncompute, nwaitops, nmsgs, nunmatched;
+  sim_iorma iorma; /* graph_iorma.c */
 };
 
 typedef struct builder builder;
@@ -343,6 +347,16 @@ static void flush_parent(builder *b) {
   augur_event *p = &b->parent;
   b->have_parent = 0;
   if (augur_event_is_completion(p->type)) {
+    if (b->nwl == 0 && b->iorma.req) { /* I/O or one-sided: charged at the call (graph_iorma.c) */
+      augur_sim_op op = {.kind = AUGUR_SIM_LOCAL, .flags = AUGUR_SIM_F_MODEL, .b = SIM_XFER_NONE};
+      op.type = p->type;
+      op.callsite = (uint32_t)p->callsite;
+      op.peer = -1;
+      add(b, p->rank, &op);
+      b->iorma.req = 0;
+      return;
+    }
+    b->iorma.req = 0;
     if (b->nwl == 0) {
       local(b, p);
       return;
@@ -393,6 +407,9 @@ static void on_sub(builder *b, const augur_event *ev) {
   uint64_t v;
   switch (ev->type) {
   case AUGUR_EV_COMPLETION:
+    if (!(ev->flags & (AUGUR_F_SENDREQ | AUGUR_F_RECVREQ | AUGUR_F_COLLREQ | AUGUR_F_UNMATCHED)) &&
+        (augur_event_is_io((unsigned)ev->tag) || augur_event_is_rma((unsigned)ev->tag)))
+      b->iorma.req = 1;
     if ((ev->flags & AUGUR_F_COLLREQ) && !(ev->flags & AUGUR_F_UNMATCHED))
       while (mm_take(&b->map, ev->rank, SIDE_NEIGH, ev->req, &v))
         wl_push(b, v);
@@ -449,6 +466,121 @@ static int is_comm_create(unsigned type) {
   }
 }
 
+/* The instance of RANK's next call in SPACE (0: communicator creations,
+ * SIM_SYNC_* of graph_iorma.c) on communicator CI, a barrier-like
+ * synchronisation of CI's members: the K-th such call of every member is
+ * one instance. *MEMBERS (may be NULL) gets how many members reached it so
+ * far. */
+static uint64_t sync_instance(builder *b, uint32_t rank, uint32_t ci, unsigned space,
+                              uint64_t *members) {
+  assert(space < 4 && ci < (1u << 28));
+  uint32_t side = space ? SIDE_SYNC : SIDE_COMMGMT;
+  uint64_t key = (uint64_t)space << 32 | ci;
+  int64_t slot = mm_find(&b->map, rank, side, key);
+  uint64_t k = 0;
+  if (slot >= 0)
+    k = ++b->map.s[slot].val;
+  else if (mm_put(&b->map, rank, side, key, 0))
+    b->nomem = 1;
+  uint64_t inst = SIM_INST_COMMGMT | (uint64_t)space << 60 | (uint64_t)ci << 32 | (k & 0xffffffffu);
+  /* A call some member never reached (a run cut short) would wait forever:
+   * members are counted, the count checked when it runs. */
+  int64_t c = mm_find(&b->cnt, 0, SIDE_COMMGMT, inst);
+  uint64_t n = 1;
+  if (c >= 0)
+    n = ++b->cnt.s[c].val;
+  else if (mm_put(&b->cnt, 0, SIDE_COMMGMT, inst, 1))
+    b->nomem = 1;
+  if (members) *members = n;
+  return inst;
+}
+
+/* ---- For graph_iorma.c (sim_int.h) ---- */
+
+int64_t sim_b_add(sim_src *b, uint32_t rank, augur_sim_op *op) {
+  return add(b, rank, op);
+}
+
+augur_sim_op *sim_b_op(sim_src *b, uint32_t rank, uint64_t i) {
+  return op_ref(b, rank, i);
+}
+
+int64_t sim_b_comm(sim_src *b, uint64_t id, uint32_t *size) {
+  int64_t ci = comm_index(b, id);
+  if (ci >= 0 && ci < (1 << 28)) {
+    *size = b->g->comms[ci].size;
+    return ci;
+  }
+  return -1;
+}
+
+augur_trace *sim_b_trace(sim_src *b) {
+  return b->t;
+}
+
+augur_sim_graph *sim_b_graph(sim_src *b) {
+  return b->g;
+}
+
+void sim_b_local(sim_src *b, const augur_event *ev) {
+  local(b, ev);
+}
+
+void sim_b_nomem(sim_src *b) {
+  b->nomem = 1;
+}
+
+int64_t sim_b_sync(sim_src *b, const augur_event *ev, uint32_t ci, unsigned space,
+                   uint64_t *members) {
+  augur_sim_op op = {0};
+  op.kind = AUGUR_SIM_COLL;
+  op.type = ev->type;
+  op.callsite = (uint32_t)ev->callsite;
+  op.comm = ci;
+  op.peer = -1;
+  op.a = sync_instance(b, ev->rank, ci, space, members);
+  return add(b, ev->rank, &op);
+}
+
+/* A zero-byte message from one end to the other, both made by the
+ * builder (not the matcher): pairs end OP of RANK with the oldest opposite
+ * end under (PEER, KEY), or waits for it. */
+void sim_b_token(sim_src *b, int send, uint32_t rank, uint32_t peer, uint64_t key, uint64_t op) {
+  uint32_t recv_rank = send ? peer : rank;
+  uint64_t other;
+  if (!mm_take(&b->map, recv_rank, send ? SIDE_TOKR : SIDE_TOKS, key, &other)) {
+    if (mm_put(&b->map, recv_rank, send ? SIDE_TOKS : SIDE_TOKR, key, op)) b->nomem = 1;
+    return;
+  }
+  uint32_t sender = send ? rank : peer;
+  uint64_t so = send ? op : other, ro = send ? other : op;
+  uint64_t id;
+  if (b->stream) {
+    id = b->new_msg(b->msg_ctx, sender, recv_rank, 0, 0);
+    if (id == AUGUR_SIM_NONE) {
+      b->nomem = 1;
+      return;
+    }
+    b->nmsgs++;
+  } else {
+    int64_t i = augur_sim_add_message(b->g, sender, recv_rank, 0, 0);
+    if (i < 0) {
+      b->nomem = 1;
+      return;
+    }
+    id = (uint64_t)i;
+  }
+  augur_sim_op *s = op_ref(b, sender, so), *r = op_ref(b, recv_rank, ro);
+  s->a = r->a = id;
+  s->peer = (int32_t)recv_rank;
+  r->peer = (int32_t)sender;
+}
+
+int64_t sim_b_wait(sim_src *b, const augur_event *p, const uint64_t *ops, uint32_t n) {
+  add_wait(b, p, ops, n);
+  return 0;
+}
+
 static void on_event(builder *b, const augur_event *ev) {
   if (augur_event_is_sub(ev->type)) {
     on_sub(b, ev);
@@ -477,6 +609,10 @@ static void on_event(builder *b, const augur_event *ev) {
     return;
   }
   burst(b, ev);
+  if (augur_event_is_io(type) || augur_event_is_rma(type)) { /* graph_iorma.c */
+    sim_iorma_event(b, &b->iorma, ev);
+    return;
+  }
   if (augur_event_is_neighbor(type)) { /* its sub-records follow (neighbour_sub) */
     b->have_parent = 1;
     b->parent = *ev;
@@ -578,21 +714,8 @@ static void on_event(builder *b, const augur_event *ev) {
                          (ev->flags & AUGUR_F_UNTOUCHED ? AUGUR_SIM_F_UNTOUCHED : 0));
     if (create) {
       /* Every member waits for the others: a barrier over the parent. */
-      int64_t slot = mm_find(&b->map, ev->rank, SIDE_COMMGMT, (uint64_t)ci);
-      uint64_t k = 0;
-      if (slot >= 0)
-        k = ++b->map.s[slot].val;
-      else if (mm_put(&b->map, ev->rank, SIDE_COMMGMT, (uint64_t)ci, 0))
-        b->nomem = 1;
       op.peer = -1;
-      op.a = SIM_INST_COMMGMT | (uint64_t)ci << 32 | (k & 0xffffffffu);
-      /* A creation some member never reached (a run cut short) would wait
-       * forever: members are counted, the count checked when it runs. */
-      int64_t c = mm_find(&b->cnt, 0, SIDE_COMMGMT, op.a);
-      if (c >= 0)
-        b->cnt.s[c].val++;
-      else if (mm_put(&b->cnt, 0, SIDE_COMMGMT, op.a, 1))
-        b->nomem = 1;
+      op.a = sync_instance(b, ev->rank, (uint32_t)ci, 0, NULL);
       add(b, ev->rank, &op);
       return;
     }
@@ -774,6 +897,7 @@ static void builder_free(builder *b) {
   free(b->wl);
   free(b->map.s);
   free(b->cnt.s);
+  sim_iorma_free(&b->iorma);
   free(b);
 }
 
@@ -1016,7 +1140,8 @@ void sim_src_stats(const sim_src *b, augur_sim_graph_stats *s) {
     bytes += g->comms[i].size * sizeof(uint32_t);
   bytes += (b->map.cap + b->cnt.cap) * sizeof(mm_slot) + b->pers_cap * sizeof *b->pers +
            b->wl_cap * sizeof *b->wl;
-  s->bytes = bytes;
+  s->bytes = bytes - sizeof b->iorma;
+  sim_graph_iorma_stats(g, &b->iorma, sizeof b->iorma, s);
 }
 
 void sim_src_close(sim_src *b) {

@@ -30,6 +30,12 @@ void augur_machine_default(augur_machine *m) {
   m->allreduce_short = 2048;
   m->allgather_long = 524288;
   m->cpu_quota_period = 0.1;
+  /* A local file system's page cache (docs/simulate.md "I/O and one-sided
+   * operations"); one-sided transfers on the point-to-point path. */
+  m->io_latency = 20e-6;
+  m->io_write_bandwidth = 1e9;
+  m->io_read_bandwidth = 2e9;
+  m->io_coll_bandwidth = 1e9;
   /* Topology and CPU-sharing parameters stay 0: off until a file sets them. */
 }
 
@@ -262,6 +268,13 @@ static int handler(void *user, const char *section, const char *name, const char
   if (IS("shm.large_from")) return set_u64(c, key, value, 1024, 0, 1e15, &m->shm_large_from);
   if (IS("memory.fresh_buffer")) return set_pos(c, key, value, 1000, 0, &m->fresh_buffer);
   if (IS("memory.first_touch")) return set_pos(c, key, value, 1000, 0, &m->first_touch);
+  if (IS("io.latency")) return set_pos(c, key, value, 1000, 0, &m->io_latency);
+  if (IS("io.write_bandwidth")) return set_pos(c, key, value, 1000, 1, &m->io_write_bandwidth);
+  if (IS("io.read_bandwidth")) return set_pos(c, key, value, 1000, 1, &m->io_read_bandwidth);
+  if (IS("io.collective_bandwidth")) return set_pos(c, key, value, 1000, 1, &m->io_coll_bandwidth);
+  if (IS("io.sync_bandwidth")) return set_pos(c, key, value, 1000, 0, &m->io_sync_bandwidth);
+  if (IS("rma.latency")) return set_pos(c, key, value, 1000, 0, &m->rma_latency);
+  if (IS("rma.bandwidth")) return set_pos(c, key, value, 1000, 0, &m->rma_bandwidth);
   if (IS("collectives.bcast_short")) return set_u64(c, key, value, 1024, 0, 1e15, &m->bcast_short);
   if (IS("collectives.allreduce_short"))
     return set_u64(c, key, value, 1024, 0, 1e15, &m->allreduce_short);
@@ -340,6 +353,12 @@ int augur_machine_write(const augur_machine *m, FILE *f) {
   fprintf(f, "\n[collectives]\nbcast_short = %llu\nallreduce_short = %llu\nallgather_long = %llu\n",
           (unsigned long long)m->bcast_short, (unsigned long long)m->allreduce_short,
           (unsigned long long)m->allgather_long);
+  fprintf(f,
+          "\n[io]\nlatency = %.6g\nwrite_bandwidth = %.6g\nread_bandwidth = %.6g\n"
+          "collective_bandwidth = %.6g\nsync_bandwidth = %.6g\n",
+          m->io_latency, m->io_write_bandwidth, m->io_read_bandwidth, m->io_coll_bandwidth,
+          m->io_sync_bandwidth);
+  fprintf(f, "\n[rma]\nlatency = %.6g\nbandwidth = %.6g\n", m->rma_latency, m->rma_bandwidth);
   return ferror(f) ? AUGUR_E_IO : AUGUR_OK;
 }
 

@@ -1096,6 +1096,13 @@ static void run_rank(sim *s, uint32_t r) {
       break;
     }
     case AUGUR_SIM_LOCAL: {
+      if (op->flags & AUGUR_SIM_F_MODEL) { /* I/O, one-sided (graph_iorma.c) */
+        int near = op->peer < 0 || (uint32_t)op->peer >= s->g->nranks ||
+                   same_node(s, r, (uint32_t)op->peer);
+        /* calibrated with a core per rank, as the overhead and copies */
+        wall_work(s, rr, o + sim_iorma_cost(s->m, op, near), &rr->acc.mpi);
+        break;
+      }
       wall_work(s, rr, (double)op->a * 1e-9, &rr->acc.mpi);
       break;
     }

@@ -49,6 +49,11 @@ struct augur_sim_graph {
   uint64_t ninstances;
   uint64_t trace_events;
   double measured;
+  /* I/O and one-sided calls: charged from the model, replayed with their
+   * recorded time (Win_test), approximated (docs/simulate.md); which
+   * types were replayed (bit t - 128) */
+  uint64_t iorma_modelled, iorma_recorded, iorma_approx;
+  uint64_t iorma_replayed[2];
 };
 
 /* qsort comparator of doubles, ascending. */
@@ -141,6 +146,82 @@ const augur_error *sim_src_error(const sim_src *b);
 uint64_t sim_src_held(const sim_src *b);
 void sim_src_stats(const sim_src *b, augur_sim_graph_stats *s);
 void sim_src_close(sim_src *b);
+/* ---- I/O and one-sided calls (graph_iorma.c, docs/simulate.md "I/O and
+ * one-sided operations") -------------------------------------------------
+ * The builder turns an MPI-IO or one-sided call into operations the
+ * simulator already runs: synchronisations as barrier-like COLL instances
+ * of the file's or window's communicator (sim_b_sync), ordering between
+ * ranks (rank-order token of _ordered calls, post -> start and complete ->
+ * wait of PSCW) as zero-byte messages (sim_b_token), and the transfer as a
+ * LOCAL operation with AUGUR_SIM_F_MODEL whose time the machine model gives
+ * (sim_iorma_cost). */
+
+/* Spaces of sim_b_sync's instances, besides communicator creations (0). */
+enum { SIM_SYNC_FILE = 1, SIM_SYNC_WIN = 2, SIM_SYNC_WINCREATE = 3 };
+/* A modelled transfer's b: the bytes are all members' of a collective. */
+#define SIM_XFER_COLLECTIVE 1u
+/* ... nothing moves: the call costs its overhead only (lock, unlock, flush,
+ * seek, split *_end, the completion of a request charged at its call). */
+#define SIM_XFER_NONE 2u
+
+typedef struct sim_iorma_pend sim_iorma_pend;
+typedef struct sim_iorma_epoch sim_iorma_epoch;
+typedef struct sim_iorma {
+  sim_iorma_pend *pend; /* collective transfers waiting for all members */
+  size_t npend, pend_cap;
+  sim_iorma_epoch *ep; /* (rank, window or file) -> post/start group, bytes written */
+  size_t nep, ep_cap;
+  int req; /* the pending Wait/Test completed an I/O or one-sided request */
+} sim_iorma;
+
+/* Builds the operations of I/O or one-sided call EV (graph_trace.c calls it
+ * after the compute burst before EV). */
+void sim_iorma_event(sim_src *b, sim_iorma *st, const augur_event *ev);
+void sim_iorma_free(sim_iorma *st);
+/* Seconds modelled operation OP (AUGUR_SIM_F_MODEL) takes on M; SAME_NODE:
+ * its one-sided target is on the caller's node. */
+double sim_iorma_cost(const augur_machine *m, const augur_sim_op *op, int same_node);
+/* ... on the default machine, both ranks on one node: what a graph file
+ * (gfile_write.c) states for it. */
+double sim_iorma_default_cost(const augur_sim_op *op);
+/* G's counts of such calls into S (augur_sim_graph_stats_get, sim_src_stats),
+ * and to S's bytes (which leave them out) the memory their bookkeeping
+ * holds, if the trace has any: G's counters, the builder's ST (may be NULL)
+ * of ST_SIZE bytes and what it allocated. A trace without them shows the
+ * size it showed before they existed. */
+void sim_graph_iorma_stats(const augur_sim_graph *g, const sim_iorma *st, size_t st_size,
+                           augur_sim_graph_stats *s);
+
+/* calibrate.c's MPI-IO and one-sided figures (calibrate_iorma.c): set to
+ * "not measured", read a protocol line (1 if it was one of them), set
+ * the model's [io] and [rma] keys from those measured, comment lines. */
+struct augur_calib_figures;
+void calib_iorma_init(struct augur_calib_figures *f);
+int calib_iorma_line(struct augur_calib_figures *f, const char *line);
+void calib_iorma_derive(const struct augur_calib_figures *f, augur_machine *m);
+void calib_iorma_write(FILE *out, const struct augur_calib_figures *f, const augur_machine *m);
+
+/* The builder's parts graph_iorma.c uses (graph_trace.c). */
+int64_t sim_b_add(sim_src *b, uint32_t rank, augur_sim_op *op);
+augur_sim_op *sim_b_op(sim_src *b, uint32_t rank, uint64_t i);
+/* Index of communicator (or window) ID in the graph and its *SIZE, or -1. */
+int64_t sim_b_comm(sim_src *b, uint64_t id, uint32_t *size);
+augur_trace *sim_b_trace(sim_src *b);
+augur_sim_graph *sim_b_graph(sim_src *b);
+void sim_b_local(sim_src *b, const augur_event *ev);
+void sim_b_nomem(sim_src *b);
+/* EV's barrier-like instance over communicator CI in SPACE (SIM_SYNC_*):
+ * the K-th such call of every member is one; *MEMBERS (may be NULL) how
+ * many reached it so far. Returns the COLL operation's number (or -1). */
+int64_t sim_b_sync(sim_src *b, const augur_event *ev, uint32_t ci, unsigned space,
+                   uint64_t *members);
+/* Pairs end OP (a SEND if SEND, else a RECV) of RANK with the oldest
+ * opposite end of PEER under KEY into a zero-byte message, or keeps it
+ * until that end comes. */
+void sim_b_token(sim_src *b, int send, uint32_t rank, uint32_t peer, uint64_t key, uint64_t op);
+/* A WAIT of call P over P's rank's operations OPS[0..n). */
+int64_t sim_b_wait(sim_src *b, const augur_event *p, const uint64_t *ops, uint32_t n);
+
 /* ---- Network topology (topo.c) ------------------------------------------
  * The links between nodes as resources with a bandwidth; a route is the
  * list of resources a transfer from one node to another crosses. Layout:
