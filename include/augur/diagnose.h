@@ -56,6 +56,9 @@ enum augur_dx_pattern {
   AUGUR_DX_POLLING,            /* "polling" */
   AUGUR_DX_IO_SERIALISED,      /* "io_serialised": the last rank at a collective was late
                                   from MPI-IO (docs/diagnose.md) */
+  AUGUR_DX_IO_SMALL_REQUESTS,  /* "io_small_requests": many small independent MPI-IO requests */
+  AUGUR_DX_IO_IMBALANCE,       /* "io_imbalance": the last rank at a collective was late from
+                                  more MPI-IO than the first (docs/diagnose.md) */
   /* OpenMP (docs/diagnose.md "OpenMP patterns"): lost thread-time */
   AUGUR_DX_OMP_LOAD_IMBALANCE, /* "omp_load_imbalance" */
   AUGUR_DX_OMP_CRITICAL,       /* "omp_critical_contention" */
