@@ -157,7 +157,7 @@ int dx_io_words(const dx *d, const dx_group *g, int many, const char *who, const
     augur_fmt_bytes(a, sizeof a, g->instances ? g->bytes / g->instances : 0);
     augur_fmt_bytes(b, sizeof b, DX_IO_SMALL);
     file_text(d, g->io_file, f, sizeof f);
-    const char *call = g->call_type ? augur_event_name(g->call_type) : "independent MPI-IO calls";
+    const char *call = g->call_type ? augur_event_name(g->call_type) : "reads and writes";
     *cause = dx_strdup_printf(
         "%s make%s %llu small independent requests (%s) at %s to %s, %s on average, taking "
         "%.3f s: below %s a request costs more in per-call overhead than in moving its data, "
