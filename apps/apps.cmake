@@ -44,7 +44,9 @@ foreach(_app pg_late_barrier pg_imbalance pg_late_receiver pg_wrong_order pg_slo
         pg_late_bcast pg_early_reduce pg_blocked_sender pg_multicast pg_master_worker
         pg_serialization
         pg_io_serial
-        pg_rma_latepost pg_rma_fence)
+        pg_rma_latepost pg_rma_fence
+        pg_io_small
+        pg_io_imbal)
   _augur_c_app(${_app} pg_common.h AUGUR_PG_APPS)
 endforeach()
 
@@ -58,7 +60,8 @@ _augur_c_app(pop_check pg_common.h AUGUR_DP_APPS)
 
 # Diagnosis rule apps (apps/README.md, "Diagnosis rules"): each reproduces the
 # mechanism one rule of `augur diagnose` must get right (tests/diagnose).
-foreach(_app dx_chain dx_split dx_alltoall dx_poll dx_eager dx_mpilate dx_halo)
+foreach(_app dx_chain dx_split dx_alltoall dx_poll dx_eager dx_mpilate dx_halo
+        dx_io_reqsize)
   _augur_c_app(${_app} pg_common.h AUGUR_DX_APPS)
 endforeach()
 

@@ -8,6 +8,8 @@
 #   OUT_DIR: the binaries land in OUT_DIR/kernel.CLASS.NP (e.g. cg.A.2).
 #   SPEC:    kernel:CLASS:NP, e.g. cg:A:2 (NPB 3.3 fixes class and rank count
 #            at compile time). A binary already in OUT_DIR is not rebuilt.
+#            BT-IO: btio-full, btio-simple (BT with SUBTYPE=full / simple:
+#            MPI-IO collective / independent), e.g. btio-simple:S:4.
 # Built with -O2 -g (augur resolves call sites from the debug information);
 # gfortran >= 10 needs -fallow-argument-mismatch for NPB's untyped MPI buffers
 # (and -fallow-invalid-boz for randi8.f).
@@ -74,9 +76,15 @@ for spec in "$@"; do
   fi
   # One kernel at a time per tree: the kernels share common/ objects and
   # sys/setparams writes the kernel's npbparams.h.
-  if (cd "$B" && make "$k" CLASS="$cls" NPROCS="$np") >"$OUT/log/$name.log" 2>&1 &&
-    [ -x "$B/bin/$name" ]; then
-    cp "$B/bin/$name" "$OUT/$name"
+  # BT-IO: make bt SUBTYPE=full|simple writes bin/bt.CLASS.NP.mpi_io_SUBTYPE
+  mk=$k sub="" bin="$name"
+  case "$k" in btio-*)
+    mk=bt sub=${k#btio-} bin="bt.$cls.$np.mpi_io_${k#btio-}"
+    ;;
+  esac
+  if (cd "$B" && make "$mk" CLASS="$cls" NPROCS="$np" ${sub:+SUBTYPE=$sub}) >"$OUT/log/$name.log" 2>&1 &&
+    [ -x "$B/bin/$bin" ]; then
+    cp "$B/bin/$bin" "$OUT/$name"
     echo "$name built"
   else
     echo "$name FAILED (log: $OUT/log/$name.log)"

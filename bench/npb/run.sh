@@ -24,7 +24,8 @@
 #   --quick  smoke run: class S everywhere, RUNS=1 (a few minutes).
 #   env: NPB_BUILD (where NPB is built, default /tmp/augur-npb-build),
 #        OUT (results, default ./npb-results), MPIS ("mpich openmpi"),
-#        KERNELS ("cg mg lu ft is ep bt sp"), RUNS (3),
+#        KERNELS ("cg mg lu ft is ep bt sp"; optional: btio-full btio-simple,
+#        BT with MPI-IO output, collective / independent), RUNS (3),
 #        CLASSES (per-kernel class overrides, e.g. "cg=A lu=B"),
 #        NP (per-kernel rank counts, e.g. "cg=4"; default 2, LU/BT/SP 4),
 #        TIMEOUT (seconds for the first plain run of a kernel, default 1800;
@@ -60,7 +61,7 @@ else
   # an idle machine CG, MG, IS and FT need class B for runs >= 10 s (CLASSES).
   DEFAULT_CLASSES="cg=A mg=A lu=A ft=A is=A ep=A bt=A sp=A"
 fi
-DEFAULT_NP="cg=2 mg=2 lu=4 ft=2 is=2 ep=2 bt=4 sp=4"
+DEFAULT_NP="cg=2 mg=2 lu=4 ft=2 is=2 ep=2 bt=4 sp=4 btio-full=4 btio-simple=4"
 mkdir -p "$OUT" "$NPB_BUILD"
 OUT=$(cd "$OUT" && pwd)
 # Open MPI as root on an oversubscribed VM (docs: common rules).

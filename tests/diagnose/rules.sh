@@ -243,6 +243,69 @@ PY
 assert not fs("io_serialised"), ids()
 PY
   ;;
+iosmall)
+  # io_small_requests (apps/pg_io_small.c): every rank writes its output as
+  # many independent MPI_File_write_at requests below the half-plateau size
+  # (16 KiB, docs/diagnose.md); --off writes the same bytes in one request.
+  # Varied: ranks 2-4, requests of 512 B, 2 KiB and 8 KiB, 1-4 MiB per rank.
+  export TMPDIR="$D" # the program's file goes to the test's directory
+  src="$(dirname "$0")/../../apps/pg_io_small.c"
+  line=$(($(grep -n '@augur:pg_io_small.write \*/' "$src" | cut -d: -f1) + 1))
+  i=0
+  for cfg in "4 -n 5 -s 512 -k 1024" "2 -n 4 -s 2048 -k 4096 -b 5000" "3 -n 4 -s 8192 -k 2048"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    run iosmall$i pg_io_small $cfg || continue
+    LINE=$line NP=${cfg%% *} check iosmall$i <<'PY'
+import os
+f = fs("io_small_requests")
+assert f and ids()[0] == "io_small_requests", ids()
+f = f[0]
+assert f["callsites"][0]["line"] == int(os.environ["LINE"]), f["callsites"][0]
+assert f["ranks"] == list(range(int(os.environ["NP"]))), f["ranks"]
+assert "pg_io_small-" in f["cause"] and "MPI_File_write_at" in f["cause"], f["cause"]
+assert "collective buffering" in f["recommendation"], f["recommendation"]
+assert not fs("io_imbalance") and not fs("io_serialised"), ids()
+PY
+  done
+  run iosmall_off pg_io_small 4 -n 5 -s 512 -k 1024 --off &&
+    check iosmall_off <<'PY'
+assert not [p for p in ids() if p.startswith("io_")], ids()
+PY
+  ;;
+ioimbal)
+  # io_imbalance (apps/pg_io_imbal.c): one rank writes F blocks, the others
+  # one each (large independent requests, each synced), and they wait for it
+  # at the barrier; --off spreads the same blocks evenly. Varied: ranks 2-4,
+  # blocks of 256 KiB-2 MiB, F 4-8, the heavy rank 0 or the last, 2-10 ms of
+  # computation.
+  export TMPDIR="$D"
+  line=$(($(grep -n '@augur:pg_io_imbal.barrier' "$(dirname "$0")/../../apps/pg_io_imbal.c" |
+    cut -d: -f1) + 1))
+  i=0
+  for cfg in "4 -n 6 -s 1024 -f 6" "2 -n 6 -s 2048 -f 4 -b 10000" "3 -n 5 -s 256 -f 8 -r 2"; do
+    i=$((i + 1))
+    heavy=$(case "$cfg" in *"-r "*) echo "${cfg##*-r }" ;; *) echo 0 ;; esac)
+    # shellcheck disable=SC2086
+    run ioimbal$i pg_io_imbal $cfg || continue
+    LINE=$line HEAVY=$heavy check ioimbal$i <<'PY'
+import os
+heavy = int(os.environ["HEAVY"])
+f = fs("io_imbalance")
+assert f and ids()[0] == "io_imbalance", ids()
+f = f[0]
+assert f["callsites"][0]["line"] == int(os.environ["LINE"]), f["callsites"][0]
+assert heavy not in f["ranks"] and f["ranks"], f["ranks"]  # the others wait for it
+assert "(rank %d)" % heavy in f["cause"], f["cause"]
+assert "equal share" in f["recommendation"], f["recommendation"]
+assert not fs("io_serialised") and not fs("io_small_requests"), ids()
+PY
+  done
+  run ioimbal_off pg_io_imbal 4 -n 6 -s 1024 -f 6 --off &&
+    check ioimbal_off <<'PY'
+assert not [p for p in ids() if p.startswith("io_")], ids()
+PY
+  ;;
 *)
   fail "unknown CASE '$CASE'"
   ;;

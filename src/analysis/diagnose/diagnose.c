@@ -87,8 +87,7 @@ static void after(dx *d, const augur_event *ev) {
    * when its last member arrives) */
   if (!r->finalized && !augur_event_is_collective(ev->type) && ev->t_end > ev->t_start)
     r->seg.mpi_ns += ev->t_end - ev->t_start;
-  if (!r->finalized && dx_io_serial(d, ev) && ev->t_end > ev->t_start)
-    r->seg.io_ns += ev->t_end - ev->t_start;
+  dx_io_after(d, ev);
   if (!r->finalized && ev->t_end > r->last_end) r->last_end = ev->t_end;
   r->in_call_until = ev->t_end;
   if (!r->finalized) cp_advance(d, ev->rank, ev->callsite, ev->t_end, 1);

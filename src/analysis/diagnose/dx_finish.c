@@ -349,23 +349,11 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
                              "no instruction counters");
     break;
   }
-  case AUGUR_DX_IO_SERIALISED: {
-    /* the last to arrive was late from MPI-IO: the file I/O goes through it */
-    const char *what = g->wait_state == AUGUR_DX_WAIT_AT_BARRIER ? "the barrier" : "the collective";
-    cause = dx_strdup_printf(
-        "%s %s in %s at %s for the last rank to arrive (%s), late from file I/O: summed over "
-        "%llu instances it arrives %.3f s late, having spent %.3f s more in MPI-IO calls than "
-        "the first to arrive. The ranks' I/O goes through that rank (or is ordered through a "
-        "shared file pointer), so the others wait for it.",
-        who, wait, what, site, late, (unsigned long long)g->syncs, (double)g->lateness_ns * NS,
-        (double)g->excess_io_ns * NS);
-    rec = dx_strdup_printf("Let every rank read or write its own part of the file with "
-                           "collective I/O (a file view per rank and MPI_File_write_all / "
-                           "MPI_File_read_all, or the _at_all calls) instead of funnelling the "
-                           "data through one rank or a shared file pointer before %s.",
-                           site);
+  case AUGUR_DX_IO_SERIALISED:
+  case AUGUR_DX_IO_SMALL_REQUESTS:
+  case AUGUR_DX_IO_IMBALANCE:
+    if (dx_io_words(d, g, many, who, wait, site, late, &cause, &rec)) return -1;
     break;
-  }
   case AUGUR_DX_LATE_BROADCAST:
     cause = dx_strdup_printf("%s %s in %s because the root, %s, enters the broadcast "
                              "late (at %s).",
@@ -836,10 +824,11 @@ static int notes(fin *F) {
                                       "output the data cases (same, modified, independent, "
                                       "different) cannot be decided; record with --payload-hash"));
   if (d->io_calls)
-    rc |= dx_note(o, dx_strdup_printf("%llu MPI-IO calls, %.6f s (%.1f %% of process-time): of "
-                                      "file I/O only io_serialised is diagnosed; its time counts "
-                                      "as time in MPI (augur report shows it per rank, file and "
-                                      "call site)",
+    rc |= dx_note(o, dx_strdup_printf("%llu MPI-IO calls, %.6f s (%.1f %% of process-time): "
+                                      "diagnosed as io_serialised, io_imbalance (waits at "
+                                      "collectives) and io_small_requests; the rest of their "
+                                      "time counts as time in MPI (augur report shows it per "
+                                      "rank, file and call site)",
                                       (unsigned long long)d->io_calls, (double)d->io_ns * NS,
                                       o->process_seconds > 0
                                           ? 100.0 * (double)d->io_ns * NS / o->process_seconds

@@ -201,6 +201,11 @@ void dx_group_merge(const dx *d, dx_group *into, dx_group *from) {
   into->lateness_ns += from->lateness_ns;
   into->chain_ns += from->chain_ns;
   into->bytes += from->bytes;
+  into->excess_io_ns += from->excess_io_ns;
+  into->io_ns += from->io_ns;
+  into->io_late_bytes += from->io_late_bytes;
+  into->io_early_bytes += from->io_early_bytes;
+  if (into->io_file != from->io_file) into->io_file = UINT64_MAX;
   if (into->call_type != from->call_type) into->call_type = 0;
   if (from->late_votes && from->late_rank == into->late_rank)
     into->late_votes += from->late_votes;

@@ -32,6 +32,10 @@
 #define DX_POLL_GAP 10000u /* ns */
 /* serialization is only looked for up to this many ranks (O(ranks) test). */
 #define DX_SERIAL_MAX_RANKS 256
+/* io_small_requests: an independent MPI-IO request below this size spends
+ * more time in per-request cost than in moving data (the half-plateau size
+ * of write bandwidth against request size, measured: docs/diagnose.md). */
+#define DX_IO_SMALL (16u * 1024u)
 
 /* What a blocked-sender or multiple-output instance says about the data. */
 enum dx_data {
@@ -86,6 +90,9 @@ typedef struct dx_group {
   uint64_t thread_ns;
   uint32_t threads, requested;
   uint32_t team, cpus; /* omp_limited_parallelism: the largest team run, the most CPUs */
+  uint64_t io_file;    /* io_small_requests: the file id, UINT64_MAX when several (dx_io.c) */
+  uint64_t io_ns;      /* io_small_requests: the calls' time; io_imbalance: the late rank's extra */
+  uint64_t io_late_bytes, io_early_bytes; /* io_imbalance: bytes of the last and first arrivals */
 } dx_group;
 
 typedef struct dx_groups {
@@ -104,7 +111,10 @@ typedef struct dx_seg {
   uint64_t wait_ns;
   uint64_t top_wait_ns;
   int32_t top_group;
-  uint64_t io_ns; /* part of mpi_ns in MPI-IO calls (io_serialised) */
+  uint64_t io_ns;     /* part of mpi_ns in MPI-IO calls (io_serialised) */
+  uint64_t io_any_ns; /* time in every MPI-IO call, collective ones too (io_imbalance) */
+  uint64_t io_bytes;  /* bytes the rank's MPI-IO data calls moved or requested */
+  int io_shared;      /* a shared-file-pointer call (_shared, _ordered) */
 } dx_seg;
 
 typedef struct dx_snap {
@@ -220,7 +230,7 @@ int dx_on_coll(void *ctx, const augur_coll_instance *c);
  * (DX_POLL_GAP). Returns 1 when the gap before EV was charged as polling
  * (it is then no computation). */
 int dx_poll(dx *d, const augur_event *ev);
-/* io_serialised (docs/diagnose.md): an MPI-IO call whose time counts as one rank doing the
+/* dx_io.c. io_serialised (docs/diagnose.md): an MPI-IO call whose time counts as one rank doing the
  * program's I/O alone: independent calls (not collective, or on a one-rank communicator:
  * a file of the rank's own) and the shared-pointer calls (_shared, _ordered), which MPI
  * serialises. Collective I/O (every rank takes part) does not count. */
@@ -228,6 +238,18 @@ int dx_io_serial(const dx *d, const augur_event *ev);
 /* One more synchronisation of group G whose last arrival was RANK (the
  * majority vote for the rank most often late). */
 void dx_vote(dx_group *g, uint32_t rank);
+/* A rank's MPI-IO call EV, after the matcher: its segment's I/O time and bytes, and
+ * io_small_requests. */
+void dx_io_after(dx *d, const augur_event *ev);
+/* The I/O pattern that explains a collective's lateness from its last arrival's segment LATE
+ * against the first's EARLY (io_serialised, io_imbalance), or -1. */
+int dx_io_late(const dx_seg *late, const dx_seg *early, uint64_t lateness);
+/* Adds an instance's I/O excess to G (an io_imbalance group; others unchanged). */
+void dx_io_coll(dx_group *g, const dx_seg *late, const dx_seg *early);
+/* Cause and recommendation of an I/O group (who: "Ranks 1-3", many: more than one rank;
+ * wait: "wait(s)"; site: where; late: the last arrival); 0, or -1 for another pattern. */
+int dx_io_words(const dx *d, const dx_group *g, int many, const char *who, const char *wait,
+                const char *site, const char *late, char **cause, char **rec);
 /* Flushes a rank's held large transfer into slow_communication if alone. */
 void dx_flush_transfer(dx *d, dx_rank *r);
 /* Charges a wait state of RANK: counts the exact total, puts it in group G,

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "augur/mpiio.h"
 #include "dx_int.h"
 
 static uint64_t min64(uint64_t a, uint64_t b) {
@@ -358,7 +357,7 @@ static int coll_class(unsigned t) {
 }
 
 static dx_seg take_snap(dx *d, uint32_t rank, uint64_t comm, uint64_t t_start) {
-  dx_seg none = {0, 0, 0, 0, -1, 0};
+  dx_seg none = {.top_group = -1};
   if (rank >= d->nranks) return none;
   dx_rank *r = &d->ranks[rank];
   for (size_t i = 0; i < r->nsnaps; i++)
@@ -386,8 +385,8 @@ static int sync_pattern(int cls, const dx_seg *late, const dx_seg *early, uint64
     return AUGUR_DX_LATE_ARRIVAL;
   }
   /* late from file I/O: the same "half of the lateness" as for its waits */
-  if (late->io_ns > early->io_ns && (late->io_ns - early->io_ns) * 2 >= lateness)
-    return AUGUR_DX_IO_SERIALISED;
+  int io = dx_io_late(late, early, lateness);
+  if (io >= 0) return io;
   if (cls == C_BARRIER) return AUGUR_DX_WAIT_AT_BARRIER;
   if (late->compute_ns > early->compute_ns &&
       (late->compute_ns - early->compute_ns) * 2 >= lateness)
@@ -483,6 +482,7 @@ int dx_on_coll(void *ctx, const augur_coll_instance *c) {
         G->excess_mpi_ns += excess(excess(segs[L].mpi_ns, segs[L].wait_ns),
                                    excess(segs[E].mpi_ns, segs[E].wait_ns));
         G->excess_io_ns += excess(segs[L].io_ns, segs[E].io_ns);
+        dx_io_coll(G, &segs[L], &segs[E]);
       }
     }
   } else if (cls == C_1TON || cls == C_NTO1) {
@@ -530,31 +530,4 @@ int dx_on_coll(void *ctx, const augur_coll_instance *c) {
   if (cls != C_NONE && cls != C_BARRIER) volume(d, c);
   free(heap);
   return AUGUR_OK;
-}
-
-static int shared_pointer(unsigned t) {
-  switch (t) {
-  case AUGUR_EV_FILE_READ_SHARED:
-  case AUGUR_EV_FILE_WRITE_SHARED:
-  case AUGUR_EV_FILE_IREAD_SHARED:
-  case AUGUR_EV_FILE_IWRITE_SHARED:
-  case AUGUR_EV_FILE_READ_ORDERED:
-  case AUGUR_EV_FILE_WRITE_ORDERED:
-  case AUGUR_EV_FILE_READ_ORDERED_BEGIN:
-  case AUGUR_EV_FILE_READ_ORDERED_END:
-  case AUGUR_EV_FILE_WRITE_ORDERED_BEGIN:
-  case AUGUR_EV_FILE_WRITE_ORDERED_END:
-  case AUGUR_EV_FILE_SEEK_SHARED:
-    return 1;
-  default:
-    return 0;
-  }
-}
-
-int dx_io_serial(const dx *d, const augur_event *ev) {
-  if (!augur_event_is_io(ev->type)) return 0;
-  if (shared_pointer(ev->type) || !augur_io_is_collective(ev->type)) return 1;
-  if (ev->comm == AUGUR_COMM_SELF) return 1;
-  const augur_comm_def *c = augur_trace_comm(d->trace, ev->comm);
-  return c && c->size == 1;
 }

@@ -1,0 +1,177 @@
+/* augur diagnose — the file I/O findings (docs/diagnose.md, "File I/O"):
+ * io_serialised and io_imbalance (a collective's last rank late from its
+ * MPI-IO calls: alone, or more than the others) and io_small_requests
+ * (independent requests below the half-plateau size, DX_IO_SMALL). */
+#include <assert.h>
+#include <stdio.h>
+
+#include "augur/mpiio.h"
+#include "augur/report.h" /* augur_fmt_bytes */
+#include "dx_int.h"
+
+#define NS 1e-9
+
+static uint64_t excess(uint64_t late, uint64_t early) {
+  return late > early ? late - early : 0;
+}
+
+static int shared_pointer(unsigned t) {
+  switch (t) {
+  case AUGUR_EV_FILE_READ_SHARED:
+  case AUGUR_EV_FILE_WRITE_SHARED:
+  case AUGUR_EV_FILE_IREAD_SHARED:
+  case AUGUR_EV_FILE_IWRITE_SHARED:
+  case AUGUR_EV_FILE_READ_ORDERED:
+  case AUGUR_EV_FILE_WRITE_ORDERED:
+  case AUGUR_EV_FILE_READ_ORDERED_BEGIN:
+  case AUGUR_EV_FILE_READ_ORDERED_END:
+  case AUGUR_EV_FILE_WRITE_ORDERED_BEGIN:
+  case AUGUR_EV_FILE_WRITE_ORDERED_END:
+  case AUGUR_EV_FILE_SEEK_SHARED:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+int dx_io_serial(const dx *d, const augur_event *ev) {
+  if (!augur_event_is_io(ev->type)) return 0;
+  if (shared_pointer(ev->type) || !augur_io_is_collective(ev->type)) return 1;
+  if (ev->comm == AUGUR_COMM_SELF) return 1;
+  const augur_comm_def *c = augur_trace_comm(d->trace, ev->comm);
+  return c && c->size == 1;
+}
+
+/* The bytes a data call asks to move: what it moved (blocking calls, split
+ * *_end) or requested (File_i*, *_begin). */
+static uint64_t request_bytes(const augur_event *ev) {
+  return ev->bytes + ev->bytes_recv;
+}
+
+/* io_small_requests: an independent read or write of S < DX_IO_SMALL bytes
+ * that took T. With a request costing o + S/B (o per request, B the
+ * bandwidth) and DX_IO_SMALL = o·B, the part of T that aggregation into
+ * large requests saves is o/(o + S/B) = DX_IO_SMALL/(DX_IO_SMALL + S). */
+static void small_request(dx *d, const augur_event *ev) {
+  if (!augur_io_is_data(ev->type) || augur_io_is_collective(ev->type)) return;
+  uint64_t s = request_bytes(ev);
+  if (s >= DX_IO_SMALL || ev->t_end <= ev->t_start) return;
+  uint64_t t = ev->t_end - ev->t_start;
+  uint64_t lost = (uint64_t)((double)t * (double)DX_IO_SMALL / (double)(DX_IO_SMALL + s));
+  int32_t g = dx_group_get(&d->groups, AUGUR_DX_IO_SMALL_REQUESTS, -1, (uint32_t)ev->callsite, -1);
+  if (g < 0) return;
+  dx_group *G = &d->groups.g[g];
+  if (!G->instances)
+    G->io_file = ev->hash;
+  else if (G->io_file != ev->hash)
+    G->io_file = UINT64_MAX;
+  G->bytes += s;
+  G->io_ns += t;
+  G->call_type = G->instances && G->call_type != ev->type ? 0 : ev->type;
+  dx_group_add(d, g, ev->rank, (uint32_t)ev->callsite, ev->t_end - lost, ev->t_end, ev->comm);
+}
+
+void dx_io_after(dx *d, const augur_event *ev) {
+  assert(d && ev && ev->rank < d->nranks);
+  dx_rank *r = &d->ranks[ev->rank];
+  if (r->finalized || !augur_event_is_io(ev->type) || ev->t_end < ev->t_start) return;
+  uint64_t t = ev->t_end - ev->t_start;
+  if (dx_io_serial(d, ev)) r->seg.io_ns += t;
+  r->seg.io_any_ns += t;
+  if (augur_io_is_data(ev->type)) r->seg.io_bytes += request_bytes(ev);
+  if (shared_pointer(ev->type)) r->seg.io_shared = 1;
+  small_request(d, ev);
+}
+
+int dx_io_late(const dx_seg *late, const dx_seg *early, uint64_t lateness) {
+  assert(late && early);
+  /* one rank moves the data alone (the first to arrive moved none: opening
+   * or syncing a file of its own is no funnel), or through the shared file
+   * pointer */
+  if (excess(late->io_ns, early->io_ns) * 2 >= lateness &&
+      ((late->io_bytes && !early->io_bytes) || late->io_shared || early->io_shared))
+    return AUGUR_DX_IO_SERIALISED;
+  /* every rank does I/O, the late one more of it (all MPI-IO calls) */
+  if (excess(late->io_any_ns, early->io_any_ns) * 2 >= lateness && late->io_bytes > early->io_bytes)
+    return AUGUR_DX_IO_IMBALANCE;
+  return -1;
+}
+
+void dx_io_coll(dx_group *g, const dx_seg *late, const dx_seg *early) {
+  assert(g && late && early);
+  if (g->pattern != AUGUR_DX_IO_IMBALANCE) return;
+  g->io_ns += excess(late->io_any_ns, early->io_any_ns);
+  g->io_late_bytes += late->io_bytes;
+  g->io_early_bytes += early->io_bytes;
+}
+
+/* "file NAME", "N files" (several) or "an unnamed file". */
+static void file_text(const dx *d, uint64_t id, char *buf, size_t n) {
+  const char *name = id && id != UINT64_MAX ? augur_trace_file_name(d->trace, id) : NULL;
+  if (id == UINT64_MAX)
+    snprintf(buf, n, "several files");
+  else if (name)
+    snprintf(buf, n, "file %s", name);
+  else
+    snprintf(buf, n, "a file opened before recording started");
+}
+
+int dx_io_words(const dx *d, const dx_group *g, int many, const char *who, const char *wait,
+                const char *site, const char *late, char **cause, char **rec) {
+  assert(d && g && who && wait && site && late && cause && rec);
+  const char *what = g->wait_state == AUGUR_DX_WAIT_AT_BARRIER ? "the barrier" : "the collective";
+  char a[32], b[32], f[300];
+  switch (g->pattern) {
+  case AUGUR_DX_IO_SERIALISED: /* the last to arrive was late from MPI-IO: the I/O goes through it
+                                */
+    *cause = dx_strdup_printf(
+        "%s %s in %s at %s for the last rank to arrive (%s), late from file I/O: summed over "
+        "%llu instances it arrives %.3f s late, having spent %.3f s more in MPI-IO calls than "
+        "the first to arrive. The ranks' I/O goes through that rank (or is ordered through a "
+        "shared file pointer), so the others wait for it.",
+        who, wait, what, site, late, (unsigned long long)g->syncs, (double)g->lateness_ns * NS,
+        (double)g->excess_io_ns * NS);
+    *rec = dx_strdup_printf("Let every rank read or write its own part of the file with "
+                            "collective I/O (a file view per rank and MPI_File_write_all / "
+                            "MPI_File_read_all, or the _at_all calls) instead of funnelling the "
+                            "data through one rank or a shared file pointer before %s.",
+                            site);
+    return 0;
+  case AUGUR_DX_IO_IMBALANCE:
+    augur_fmt_bytes(a, sizeof a, g->io_late_bytes);
+    augur_fmt_bytes(b, sizeof b, g->io_early_bytes);
+    *cause = dx_strdup_printf(
+        "%s %s in %s at %s for the last rank to arrive (%s), late from file I/O: summed over "
+        "%llu instances it arrives %.3f s late, having spent %.3f s more in MPI-IO calls and "
+        "read or written %s against %s of the first to arrive. The ranks' I/O is unequal: one "
+        "rank moves most of the data while the others wait.",
+        who, wait, what, site, late, (unsigned long long)g->syncs, (double)g->lateness_ns * NS,
+        (double)g->io_ns * NS, a, b);
+    *rec = dx_strdup_printf("Give every rank an equal share of the file I/O before %s (split "
+                            "the data evenly over the ranks, each writing its part, e.g. with "
+                            "collective MPI_File_write_all), or overlap the I/O with "
+                            "computation (MPI_File_iwrite) instead of waiting for it.",
+                            site);
+    return 0;
+  case AUGUR_DX_IO_SMALL_REQUESTS: {
+    augur_fmt_bytes(a, sizeof a, g->instances ? g->bytes / g->instances : 0);
+    augur_fmt_bytes(b, sizeof b, DX_IO_SMALL);
+    file_text(d, g->io_file, f, sizeof f);
+    const char *call = g->call_type ? augur_event_name(g->call_type) : "reads and writes";
+    *cause = dx_strdup_printf(
+        "%s make%s %llu small independent requests (%s) at %s to %s, %s on average, taking "
+        "%.3f s: below %s a request costs more in per-call overhead than in moving its data, "
+        "and about %.3f s of that time is that overhead.",
+        who, many ? "" : "s", (unsigned long long)g->instances, call, site, f, a,
+        (double)g->io_ns * NS, b, (double)g->ns * NS);
+    *rec = dx_strdup_printf("Aggregate the data into larger requests (one contiguous buffer or a "
+                            "derived datatype and a file view per call), or use collective I/O "
+                            "with collective buffering (MPI_File_write_all / read_all; hints "
+                            "romio_cb_write / romio_cb_read, cb_buffer_size) so that MPI "
+                            "aggregates the small pieces into large file accesses.");
+    return 0;
+  }
+  default:
+    return -1;
+  }
+}
