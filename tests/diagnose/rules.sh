@@ -226,10 +226,16 @@ io)
     i=$((i + 1))
     # shellcheck disable=SC2086
     run io$i pg_io_serial $cfg || continue
-    LINE=$line SHARED=$(case "$cfg" in *--shared*) echo 1 ;; *) echo 0 ;; esac) check io$i <<'PY'
+    # More ranks than CPUs: first, or second after the CPU waits at the barrier
+    # (as iosmall below; seen for io4 in about 1 run of 4).
+    LINE=$line NP=${cfg%% *} CPUS=$(nproc) \
+      SHARED=$(case "$cfg" in *--shared*) echo 1 ;; *) echo 0 ;; esac) check io$i <<'PY'
 import os
 f = fs("io_serialised")
-assert f and ids()[0] == "io_serialised", ids()
+top = 1 if int(os.environ["NP"]) <= int(os.environ["CPUS"]) else 2
+assert f and "io_serialised" in ids()[:top], ids()
+if top == 2:
+    assert ids()[0] in ("io_serialised", "wait_at_barrier"), ids()
 f = f[0]
 assert f["callsites"][0]["line"] == int(os.environ["LINE"]), f["callsites"][0]
 if os.environ["SHARED"] == "0":
@@ -256,10 +262,18 @@ iosmall)
     i=$((i + 1))
     # shellcheck disable=SC2086
     run iosmall$i pg_io_small $cfg || continue
-    LINE=$line NP=${cfg%% *} check iosmall$i <<'PY'
+    # More ranks than CPUs (3 on this 2-CPU machine): the ranks also wait for a
+    # CPU, and those waits (wait_at_barrier at the next barrier, which diagnose
+    # warns about) can outweigh the requests' overhead (seen: 72 against 58 ms
+    # after another test's writes were still being flushed): there the finding
+    # must be first or second after wait_at_barrier.
+    LINE=$line NP=${cfg%% *} CPUS=$(nproc) check iosmall$i <<'PY'
 import os
 f = fs("io_small_requests")
-assert f and ids()[0] == "io_small_requests", ids()
+top = 1 if int(os.environ["NP"]) <= int(os.environ["CPUS"]) else 2
+assert f and "io_small_requests" in ids()[:top], ids()
+if top == 2:
+    assert ids()[0] in ("io_small_requests", "wait_at_barrier"), ids()
 f = f[0]
 assert f["callsites"][0]["line"] == int(os.environ["LINE"]), f["callsites"][0]
 assert f["ranks"] == list(range(int(os.environ["NP"]))), f["ranks"]
