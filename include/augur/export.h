@@ -36,6 +36,10 @@ typedef struct augur_export_stats {
    * trace cut short or damaged), closed as the thread states close them
    * (docs/export.md "Threads and OpenMP"). */
   uint64_t omp_unpaired;
+  /* SimGrid export: MPI-IO, one-sided, neighbourhood and process calls,
+   * which its time-independent actions cannot express: their time is
+   * written as compute (docs/export.md "SimGrid"). */
+  uint64_t as_compute;
 } augur_export_stats;
 
 /* Chrome trace-event JSON (Perfetto, chrome://tracing): OUT is a file. */

@@ -120,5 +120,10 @@ int cmd_export(int argc, char **argv) {
     printf("warning: %llu OpenMP begin/end records unpaired (trace cut short or damaged?): "
            "the threads' OpenMP states are approximate\n",
            (unsigned long long)st.omp_unpaired);
+  if (st.as_compute)
+    printf("note: %llu MPI-IO, one-sided, neighbourhood or process calls written as compute: "
+           "SimGrid's "
+           "time-independent traces have no action for them (their time is kept)\n",
+           (unsigned long long)st.as_compute);
   return CLI_OK;
 }

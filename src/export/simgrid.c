@@ -70,6 +70,7 @@ typedef struct sg_rank {
   augur_event sendrecv; /* Sendrecv waiting for its SUB_RECV */
   int have_sendrecv;
   uint64_t pending_ns; /* compute not written yet */
+  uint64_t as_compute; /* calls written as compute (I/O, one-sided, neighbourhood, process) */
   uint64_t records;
   uint64_t skipped; /* collectives on communicators other than world */
 } sg_rank;
@@ -195,6 +196,13 @@ static int event(sg_rank *g, const augur_event *e) {
     return AUGUR_OK;
   }
   if (g->have_sendrecv) flush_sendrecv(g, NULL);
+  if (g->started && (augur_event_is_io(ty) || augur_event_is_rma(ty) ||
+                     augur_event_is_neighbor(ty) || augur_event_is_process(ty))) {
+    /* No action for them: prev_end stays, so their time and the gaps around
+     * them go into the next compute action (counted, and said by the CLI). */
+    g->as_compute++;
+    return AUGUR_OK;
+  }
   if (g->started && e->t_start > g->prev_end) g->pending_ns += e->t_start - g->prev_end;
   if (e->t_end > g->prev_end || !g->started) g->prev_end = e->t_end;
   g->started = 1;
@@ -259,6 +267,7 @@ int augur_export_simgrid(augur_trace *t, const char *out, const augur_export_opt
   uint32_t n = augur_trace_nranks(t);
   double rate = o && o->simgrid_flops_per_s > 0 ? o->simgrid_flops_per_s : 1e9;
   uint64_t events = 0, total = exu_total_events(t), records = 0, bytes = 0, skipped = 0;
+  uint64_t as_compute = 0;
   int drc = exu_check_damage(t, "simgrid", err);
   if (drc != AUGUR_OK) return drc;
   size_t plen = strlen(out) + 32;
@@ -300,6 +309,7 @@ int augur_export_simgrid(augur_trace *t, const char *out, const augur_export_opt
     records += g.records;
     bytes += g.out.bytes;
     skipped += g.skipped;
+    as_compute += g.as_compute;
     free(g.active.v);
     free(g.persistent.v);
   }
@@ -327,6 +337,7 @@ int augur_export_simgrid(augur_trace *t, const char *out, const augur_export_opt
     st->events = events;
     st->records = records;
     st->bytes = bytes;
+    st->as_compute = as_compute;
   }
   (void)skipped;
   return rc;
