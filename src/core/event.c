@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "augur/event.h"
+#include "subrec.h"
 
 /* Short upper-case names straight from the X-macro, for reverse lookup. */
 static const struct {
@@ -279,8 +280,7 @@ int augur_event_is_comm_mgmt(unsigned t) {
 }
 
 int augur_event_is_sub(unsigned t) {
-  return (t >= AUGUR_EV_COMPLETION && t <= AUGUR_EV_SUB_START) || t == AUGUR_EV_NEIGH_SEND ||
-         t == AUGUR_EV_NEIGH_RECV;
+  return aug_type_is_sub(t);
 }
 
 int augur_event_is_omp(unsigned t) {

@@ -8,6 +8,7 @@
 
 #include "augur/error.h"
 #include "format.h"
+#include "subrec.h"
 #include "varint.h"
 
 /* Mask bits, in the order their values appear in the fields column. */
@@ -64,11 +65,6 @@ static inline int same_fields(const augur_event *a, const augur_event *b) {
 
 static inline unsigned slot_of(unsigned type, unsigned prev) {
   return (type * 67u + prev * 7u) & (AUG_CTX_SLOTS - 1);
-}
-
-static inline int is_sub(unsigned type) {
-  return type - AUGUR_EV_COMPLETION <= AUGUR_EV_SUB_START - AUGUR_EV_COMPLETION ||
-         type - AUGUR_EV_NEIGH_SEND <= AUGUR_EV_NEIGH_RECV - AUGUR_EV_NEIGH_SEND;
 }
 
 /* 32-bit fields are differenced modulo 2^32 so every value round-trips. */
@@ -141,7 +137,7 @@ int aug_ev_encode(aug_evenc *enc, const augur_event *ev, size_t n, aug_buf *out)
     *op++ = (uint8_t)(low | (mask ? 0x80 : 0));
     if (low == AUGUR_EV_ESCAPE) *op++ = (uint8_t)e->type;
     if (mask) op += aug_put_varint(op, mask);
-    if (!is_sub(e->type)) {
+    if (!aug_type_is_sub(e->type)) {
       tm += aug_put_varint(tm, aug_zigzag((int64_t)(e->t_start - prev_end)));
       tm += aug_put_varint(tm, aug_zigzag((int64_t)(e->t_end - e->t_start)));
       prev_end = e->t_end;
@@ -325,7 +321,7 @@ int aug_ev_decode_some(aug_evdec *d, augur_event *out, uint32_t max, uint32_t *g
         }
       }
     }
-    if (is_sub(type)) {
+    if (aug_type_is_sub(type)) {
       e->t_start = ps;
       e->t_end = pe;
     } else {

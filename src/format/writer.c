@@ -14,6 +14,7 @@
 #include "check.h"
 #include "format.h"
 #include "io.h"
+#include "subrec.h"
 
 struct augur_writer {
   int fd;
@@ -211,11 +212,6 @@ int augur_writer_def_file(augur_writer *w, const augur_file_def *def, augur_erro
   return queue_def(w, put_file, def, err);
 }
 
-static int is_sub(unsigned t) {
-  return (t >= AUGUR_EV_COMPLETION && t <= AUGUR_EV_SUB_START) ||
-         (t >= AUGUR_EV_NEIGH_SEND && t <= AUGUR_EV_NEIGH_RECV);
-}
-
 #ifndef NDEBUG
 /* Every record of an OpenMP call is an OpenMP record (docs/openmp.md). */
 static int all_omp(const augur_event *ev, size_t n) {
@@ -236,14 +232,14 @@ static int events_locked(augur_writer *w, unsigned kind, uint32_t thread, const 
   int rc = flush_defs(w, compress, err);
   for (size_t i = 0; rc == AUGUR_OK && i < n;) {
     size_t j = i + (n - i > AUG_BLOCK_TARGET ? AUG_BLOCK_TARGET : n - i);
-    while (j < n && is_sub(ev[j].type) && j - i < AUG_MAX_BLOCK_RECORDS)
+    while (j < n && aug_type_is_sub(ev[j].type) && j - i < AUG_MAX_BLOCK_RECORDS)
       j++;
     assert(j > i && j - i <= AUG_MAX_BLOCK_RECORDS);
     uint64_t last = 0;
     uint32_t parents = 0;
     for (size_t k = i; k < j; k++) {
       if (ev[k].t_end > last) last = ev[k].t_end;
-      parents += !is_sub(ev[k].type);
+      parents += !aug_type_is_sub(ev[k].type);
     }
     w->raw.len = 0;
     rc = aug_ev_encode(&w->enc, ev + i, j - i, &w->raw);
@@ -305,7 +301,7 @@ static int events_in_signal(augur_writer *w, unsigned kind, uint32_t thread, con
       w->out.cap >= AUG_BLKHDR_SIZE + raw) {
     if (n > most) { /* a huge group grew the buffer: the groups that fit, whole */
       n = most;
-      while (n > 0 && is_sub(ev[n].type))
+      while (n > 0 && aug_type_is_sub(ev[n].type))
         n--;
     }
     rc = events_locked(w, kind, thread, ev, n, 0, NULL) == AUGUR_OK ? 0 : -1;

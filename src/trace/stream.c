@@ -16,6 +16,7 @@
 #include "idletab.h"
 #include "prefetch.h"
 #include "reader_int.h"
+#include "subrec.h"
 
 #define BATCH 256 /* events decoded at a time per thread cursor (at most) */
 /* A merged stream of many ranks holds one batch per rank: from 64 ranks on
@@ -553,11 +554,6 @@ static void finish_batch(augur_stream *s, cursor *c) {
   }
 }
 
-static int is_sub(unsigned t) {
-  return (t >= AUGUR_EV_COMPLETION && t <= AUGUR_EV_SUB_START) ||
-         (t >= AUGUR_EV_NEIGH_SEND && t <= AUGUR_EV_NEIGH_RECV);
-}
-
 static int end_of_rank(augur_stream *s, augur_error *err) {
   if (s->r->damage) {
     snprintf(s->errmsg, sizeof s->errmsg, "%s", s->r->damage);
@@ -589,7 +585,7 @@ static int rank_peek(augur_stream *s, const augur_event **ev, augur_error *err) 
   if (s->group >= 0) {
     cursor *g = s->cur[s->group];
     cursor_fill(s, g);
-    if (g->pos < g->n && is_sub(g->ev[g->pos].type)) c = g;
+    if (g->pos < g->n && aug_type_is_sub(g->ev[g->pos].type)) c = g;
   }
   if (!c) {
     /* The earliest record over the cursors (MPI cursors come first, so they
@@ -1009,7 +1005,7 @@ static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
       m->key[r] = p->t_start;
       /* sub-records stay with their parent; with slack, so does a record
        * within it */
-      if (is_sub(p->type) || (m->slack && p->t_start <= m->until)) return 1;
+      if (aug_type_is_sub(p->type) || (m->slack && p->t_start <= m->until)) return 1;
       replay(m, r);
       winner_changed(m);
       return 1;
@@ -1017,7 +1013,7 @@ static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
     cursor *c = m->rs[r]->cur[0];
     c->pos = c->n; /* the batch is used up: the cursor catches up */
     refill(m, r, ev->t_start);
-    if (m->state[r] != 1 || !is_sub(m->la[r]->type)) replay(m, r);
+    if (m->state[r] != 1 || !aug_type_is_sub(m->la[r]->type)) replay(m, r);
     winner_changed(m);
     return 1;
   }
@@ -1035,7 +1031,7 @@ static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
   refill(m, r, ev->t_start);
   /* A parent's sub-records follow it: r stays the winner (no replay) while
    * the lookahead is a sub-record; they share the parent's t_start anyway. */
-  if (m->state[r] != 1 || !is_sub(m->la[r]->type)) replay(m, r);
+  if (m->state[r] != 1 || !aug_type_is_sub(m->la[r]->type)) replay(m, r);
   winner_changed(m);
   return 1;
 }
