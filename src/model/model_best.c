@@ -411,7 +411,9 @@ static int predict_one(const augur_model *m, const leaves *lv, const double *x, 
   double h = lv && lv->isqrt[c->node - 1] ? leverage(lv->isqrt[c->node - 1], z, m->k)
                                           : (double)nd->rank / nd->nobs;
   double half = augur_t_quantile(level, (long)df) * sqrt(nd->sigma2 * (1 + h));
-  c->lo = c->t_iter - half;
+  /* A time is not negative: the interval is cut at 0 (its coverage is the
+   * same); suggest ranks by the whole width, hi - t_iter on both sides. */
+  c->lo = fmax(0, c->t_iter - half);
   c->hi = c->t_iter + half;
   return AUGUR_OK;
 }

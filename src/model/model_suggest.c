@@ -195,7 +195,7 @@ int augur_suggest(const augur_model *m, const augur_model_table *data,
                               .lo = c->lo,
                               .hi = c->hi};
       if (isnan(c->lo)) r->nnointerval++;
-      s->width = isnan(c->lo) ? INFINITY : c->hi - c->lo;
+      s->width = isnan(c->lo) ? INFINITY : 2 * (c->hi - c->t_iter);
     }
     augur_best_result_free(&br);
   }

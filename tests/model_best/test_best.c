@@ -233,6 +233,27 @@ static void interval_by_hand(void **state) {
   augur_model_table_free(t);
 }
 
+/* A leaf too noisy for its prediction (s = 0.1 s against T_iter of ms):
+ * the interval's lower end is 0, not a negative time; its upper end is
+ * still T_iter + half. */
+static void interval_cut_at_zero(void **state) {
+  (void)state;
+  tree(0, 3, 0);
+  nodes[0].sigma2 = 1e-2;
+  augur_best_options o = opts(3000, 8);
+  augur_best_result r;
+  assert_int_equal(augur_best_search(&model, NULL, &o, &r, NULL), AUGUR_OK);
+  assert_true(r.nconfigs > 0);
+  for (size_t i = 0; i < r.nconfigs; i++) {
+    const augur_best_config *c = &r.configs[i];
+    double half = augur_t_quantile(0.95, 116) * 0.1 * sqrt(1 + 4.0 / 120);
+    assert_true(c->t_iter < half);
+    assert_true(c->lo == 0);
+    assert_true(fabs(c->hi - (c->t_iter + half)) < 1e-9 * half);
+  }
+  augur_best_result_free(&r);
+}
+
 static const char *runs_csv; /* argv[1]: tests/model_best/runs.csv */
 
 /* R's lm on runs.csv and predict.lm's prediction intervals (interval.R):
@@ -374,9 +395,13 @@ static void refuses(void **state) {
 int main(int argc, char **argv) {
   runs_csv = argc > 1 ? argv[1] : "runs.csv";
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(finds_true_best),    cmocka_unit_test(interval_by_hand),
-      cmocka_unit_test(interval_matches_r), cmocka_unit_test(flags_extrapolation),
-      cmocka_unit_test(chooses_placement),  cmocka_unit_test(refuses),
+      cmocka_unit_test(finds_true_best),
+      cmocka_unit_test(interval_by_hand),
+      cmocka_unit_test(interval_cut_at_zero),
+      cmocka_unit_test(interval_matches_r),
+      cmocka_unit_test(flags_extrapolation),
+      cmocka_unit_test(chooses_placement),
+      cmocka_unit_test(refuses),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
