@@ -217,6 +217,14 @@ static void print_text(const augur_best_result *r, const augur_best_options *o, 
   }
 }
 
+/* --cores N (0: this machine's usable cores, at least 1) and --max-workers K
+ * (0: N), as best and suggest take them. */
+static void set_cores(augur_best_options *o, long long cores, long long max_workers) {
+  o->cores = cores ? (long)cores : (long)augur_usable_cores();
+  if (o->cores < 1) o->cores = 1;
+  o->max_workers = max_workers ? (long)max_workers : o->cores;
+}
+
 int cmd_model_best(int argc, char **argv) {
   augur_best_options o;
   augur_best_options_default(&o);
@@ -268,9 +276,7 @@ int cmd_model_best(int argc, char **argv) {
   if (ei && !tc)
     return cli_usage("--objective eindex needs --tc-model MODEL2 (a model of t_comp_worker)");
   o.workload = workload;
-  o.cores = cores ? (long)cores : (long)augur_usable_cores();
-  if (o.cores < 1) o.cores = 1;
-  o.max_workers = max_workers ? (long)max_workers : o.cores;
+  set_cores(&o, cores, max_workers);
   o.objective = ei ? AUGUR_BEST_EINDEX : AUGUR_BEST_TIME;
   o.threads = tl.n ? tl.v : NULL;
   o.nthreads = tl.n;
@@ -656,9 +662,7 @@ int cmd_model_suggest(int argc, char **argv) {
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
   if (!data) return cli_usage("missing --data DATA (the model's training data)");
-  o->cores = cores ? (long)cores : (long)augur_usable_cores();
-  if (o->cores < 1) o->cores = 1;
-  o->max_workers = max_workers ? (long)max_workers : o->cores;
+  set_cores(o, cores, max_workers);
   so.count = (size_t)count;
   o->threads = tl.n ? tl.v : NULL;
   o->nthreads = tl.n;
