@@ -44,7 +44,7 @@ foreach(_app pg_late_barrier pg_imbalance pg_late_receiver pg_wrong_order pg_slo
         pg_late_bcast pg_early_reduce pg_blocked_sender pg_multicast pg_master_worker
         pg_serialization
         pg_io_serial
-        pg_rma_latepost pg_rma_fence
+        pg_rma_latepost pg_rma_fence pg_rma_bulk
         pg_io_small
         pg_io_imbal)
   _augur_c_app(${_app} pg_common.h AUGUR_PG_APPS)

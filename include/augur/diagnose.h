@@ -65,6 +65,7 @@ enum augur_dx_pattern {
   AUGUR_DX_LATE_COMPLETE,   /* "late_complete": ... after the origin's last RMA operation */
   AUGUR_DX_WAIT_AT_FENCE,   /* "wait_at_fence" */
   AUGUR_DX_LOCK_CONTENTION, /* "lock_contention" */
+  AUGUR_DX_RMA_VOLUME,      /* "rma_volume": completing large one-sided transfers */
   /* OpenMP (docs/diagnose.md "OpenMP patterns"): lost thread-time */
   AUGUR_DX_OMP_LOAD_IMBALANCE, /* "omp_load_imbalance" */
   AUGUR_DX_OMP_CRITICAL,       /* "omp_critical_contention" */

@@ -492,6 +492,44 @@ static void rma_fence(void **state) {
   augur_diagnosis_free(d);
 }
 
+/* One-sided data movement: the part of a call completing >= 64 KiB of the
+ * origin's operations outside its waits. Rank 1: a 1 MiB Put [110, 130]
+ * (20 ns, an operation of that size) and the flush completing it [130, 330]
+ * (200). Rank 2 waits for rank 1's exclusive lock until 340 in its lock, its
+ * 1 MiB Put and its unlock (lock contention 10 + 10 + 170), then the unlock
+ * completes the Put: 340..600 (260); the Put itself is all wait. Rank 3:
+ * 40 KiB to 1 and to 2, flush(1) completes 40 KiB (below: nothing), another
+ * 40 KiB to 1, flush_all completes 80 KiB [710, 900] (190); a 1 MiB MPI_Rput
+ * completes in MPI_Wait (not followed): its unlock_all moves nothing. */
+static void rma_volume(void **state) {
+  (void)state;
+  static scene s;
+  memset(&s, 0, sizeof s);
+  rma(&s, 1, AUGUR_EV_WIN_LOCK, 100, 110, 0)->tag = AUGUR_RMA_LOCK_EXCLUSIVE;
+  rma(&s, 1, AUGUR_EV_PUT, 110, 130, 0)->bytes = 1 << 20;
+  rma(&s, 1, AUGUR_EV_WIN_FLUSH, 130, 330, 0);
+  rma(&s, 1, AUGUR_EV_WIN_UNLOCK, 330, 340, 0);
+  rma(&s, 2, AUGUR_EV_WIN_LOCK, 150, 160, 0)->tag = AUGUR_RMA_LOCK_EXCLUSIVE;
+  rma(&s, 2, AUGUR_EV_PUT, 160, 170, 0)->bytes = 1 << 20;
+  rma(&s, 2, AUGUR_EV_WIN_UNLOCK, 170, 600, 0);
+  rma(&s, 3, AUGUR_EV_WIN_LOCK_ALL, 600, 610, AUGUR_PEER_NONE);
+  rma(&s, 3, AUGUR_EV_PUT, 610, 620, 1)->bytes = 40 << 10;
+  rma(&s, 3, AUGUR_EV_PUT, 620, 630, 2)->bytes = 40 << 10;
+  rma(&s, 3, AUGUR_EV_WIN_FLUSH, 630, 700, 1);
+  rma(&s, 3, AUGUR_EV_PUT, 700, 710, 1)->bytes = 40 << 10;
+  rma(&s, 3, AUGUR_EV_WIN_FLUSH_ALL, 710, 900, AUGUR_PEER_NONE);
+  rma(&s, 3, AUGUR_EV_RPUT, 900, 910, 1)->bytes = 1 << 20;
+  rma(&s, 3, AUGUR_EV_WIN_UNLOCK_ALL, 910, 1000, AUGUR_PEER_NONE);
+  augur_diagnosis *d = diagnose(&s, 0.0001);
+  const uint32_t movers[] = {1, 2, 3}, waiting[] = {2};
+  const augur_dx_finding *f = finding(d, AUGUR_DX_RMA_VOLUME);
+  assert_ns(rank_seconds(f, 3, movers), 220 + 260 + 190);
+  assert_ns(rank_seconds(finding(d, AUGUR_DX_LOCK_CONTENTION), 1, waiting), 10 + 10 + 170);
+  assert_non_null(strstr(f->cause, "over 4 calls"));
+  assert_non_null(strstr(f->recommendation, "MPI_Win_allocate_shared"));
+  augur_diagnosis_free(d);
+}
+
 /* Locks on target 0: rank 1 holds it exclusively until its unlock ends at
  * 400; rank 2's exclusive Win_lock [150, 500] waits 250 ns of it; rank 3's
  * shared lock after both meets nobody. */
@@ -544,6 +582,7 @@ int main(void) {
       cmocka_unit_test(rma_pscw),
       cmocka_unit_test(rma_fence),
       cmocka_unit_test(rma_lock),
+      cmocka_unit_test(rma_volume),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,13 +11,16 @@
  * spent it: MPI implementations block in different calls (Win_start, the
  * first Put, Win_complete, Win_unlock), so a wait is the part of *each* call
  * of the epoch that lies before the moment the partner let it go.
- * docs/diagnose.md, "One-sided wait states". Memory: 56 bytes per one-sided
+ * Then the time origins spend completing large transfers (rma_volume: the
+ * slow_communication rule for one-sided data), outside those waits.
+ * docs/diagnose.md, "One-sided wait states". Memory: 72 bytes per one-sided
  * call of the trace (the only part of diagnose that grows with events). */
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "augur/event.h"
+#include "augur/report.h" /* augur_fmt_bytes */
 #include "dx_int.h"
 #include "grow.h"
 
@@ -25,12 +28,14 @@
 
 typedef struct rma_call {
   uint64_t t0, t1;
-  uint64_t win;  /* the window's id */
-  uint64_t ref;  /* WIN_POST, WIN_START: the group's id */
-  uint64_t seq;  /* order in the stream (a rank's program order) */
-  uint32_t rank; /* world rank */
-  uint32_t cs;   /* call site */
-  int32_t peer;  /* target (world rank), or < 0 */
+  uint64_t win;    /* the window's id */
+  uint64_t ref;    /* WIN_POST, WIN_START: the group's id */
+  uint64_t seq;    /* order in the stream (a rank's program order) */
+  uint64_t bytes;  /* an RMA operation's origin bytes, put plus got */
+  uint64_t waited; /* the end of the waits charged to this call (0: none) */
+  uint32_t rank;   /* world rank */
+  uint32_t cs;     /* call site */
+  int32_t peer;    /* target (world rank), or < 0 */
   uint16_t type;
   uint16_t x; /* WIN_LOCK: lock type; WIN_TEST: 1 when it found the epoch not done */
 } rma_call;
@@ -110,6 +115,7 @@ int dx_rma_event(dx *d, const augur_event *ev) {
                           .rank = ev->rank,
                           .cs = (uint32_t)ev->callsite,
                           .peer = ev->peer,
+                          .bytes = is_op(t) ? ev->bytes + ev->bytes_recv : 0,
                           .type = (uint16_t)t,
                           .x = (uint16_t)(t == AUGUR_EV_WIN_LOCK   ? (uint16_t)ev->tag
                                           : t == AUGUR_EV_WIN_TEST ? !!(ev->flags & AUGUR_F_NOTDONE)
@@ -150,9 +156,10 @@ static int by_lock(const void *a, const void *b) {
 /* Charges [t0, t1) of RANK at call site CS to PATTERN, caused by PARTNER (at
  * PCS), clipped to the rank's window (docs/diagnose.md "Window"). Returns the
  * group, -1 when nothing was charged, -2 when out of memory. */
-static int32_t charge(dx *d, int pattern, const rma_call *c, uint64_t t0, uint64_t t1,
-                      uint32_t partner, uint32_t pcs) {
+static int32_t charge(dx *d, int pattern, rma_call *c, uint64_t t0, uint64_t t1, uint32_t partner,
+                      uint32_t pcs) {
   const dx_rank *r = &d->ranks[c->rank];
+  c->waited = max64(c->waited, t1);
   t0 = max64(t0, d->t_ready);
   if (r->finalized) t1 = min64(t1, r->win_end);
   if (t1 <= t0) return -1;
@@ -168,7 +175,7 @@ static int32_t charge(dx *d, int pattern, const rma_call *c, uint64_t t0, uint64
 static int charge_calls(rma_ctx *X, int pattern, size_t first, size_t last, int32_t target,
                         uint64_t until, uint32_t partner, uint32_t pcs) {
   for (size_t j = first; j <= last; j++) {
-    const rma_call *c = &X->c[j];
+    rma_call *c = &X->c[j];
     if (target >= 0 && c->peer >= 0 && c->peer != target) continue;
     if (c->t0 >= until) break;
     if (charge(X->d, pattern, c, c->t0, min64(c->t1, until), partner, pcs) == -2) return -1;
@@ -305,7 +312,7 @@ static int charge_pscw(rma_ctx *X) {
   for (size_t i = 0; i < X->nexp; i++) {
     const epoch *x = &X->exp[i];
     if (x->partner == DX_NONE_U32 || x->last == SIZE_MAX) continue;
-    const rma_call *w = &X->c[x->last];
+    rma_call *w = &X->c[x->last];
     uint64_t end = min64(w->t1, x->until);
     if (end <= w->t0) continue;
     uint64_t split = min64(end, max64(w->t0, x->until_lastop));
@@ -363,7 +370,7 @@ static int fences(rma_ctx *X, size_t b, size_t e) {
       uint64_t maxw = 0;
       int32_t g0 = -1;
       for (uint32_t m = 0; rc == 0 && m < w->size; m++) {
-        const rma_call *c = &X->c[idx[start[m] + k]];
+        rma_call *c = &X->c[idx[start[m] + k]];
         if (m == L) continue;
         int32_t g = charge(d, AUGUR_DX_WAIT_AT_FENCE, c, c->t0, min64(c->t1, late->t0), late->rank,
                            late->cs);
@@ -417,6 +424,75 @@ static int contention(rma_ctx *X) {
   return 0;
 }
 
+/* One-sided data movement (the slow_communication rule, seed 3.1.2, for
+ * one-sided data): an origin's call that completes at least DX_LARGE_MESSAGE
+ * bytes of its RMA operations (a flush or unlock of their target; a
+ * flush_all, unlock_all, Win_complete or fence: all of them), and an RMA
+ * operation of that size itself (the MPI may copy inside it), spends the
+ * part of the call after its waits (late post, wait at fence, lock
+ * contention) moving the data. Request-based operations (MPI_Rput, ...)
+ * complete in MPI_Wait, which is not followed: they are left out. Calls of
+ * one rank on one window, [b, e), in program order; PEND holds the bytes not
+ * yet completed per target. */
+typedef struct pend {
+  int32_t target;
+  uint64_t bytes;
+} pend;
+
+/* BYTES: what the call moved or completed; COUNT: add them to the finding's
+ * volume (an operation's bytes count once, when they are completed). */
+static int volume_call(dx *d, rma_call *c, uint64_t bytes, int count) {
+  if (bytes < DX_LARGE_MESSAGE) return 0;
+  uint64_t t0 = max64(max64(c->t0, c->waited), d->t_ready), t1 = c->t1;
+  if (d->ranks[c->rank].finalized) t1 = min64(t1, d->ranks[c->rank].win_end);
+  if (t1 <= t0) return 0;
+  int32_t g = dx_group_get(&d->groups, AUGUR_DX_RMA_VOLUME, -1, c->cs, -1);
+  if (g < 0) return -1;
+  dx_group *G = &d->groups.g[g];
+  G->call_type = c->type;
+  G->bytes += count ? bytes : 0;
+  dx_group_add(d, g, c->rank, c->cs, t0, t1, c->win);
+  return 0;
+}
+
+static int volume(rma_ctx *X, size_t b, size_t e, pend **pv, size_t *cap) {
+  size_t np = 0;
+  for (size_t i = b; i < e; i++) {
+    rma_call *c = &X->c[i];
+    unsigned t = c->type;
+    uint64_t done = 0;
+    if (t >= AUGUR_EV_RPUT && t <= AUGUR_EV_RGET_ACCUMULATE) continue;
+    if (is_op(t)) {
+      if (volume_call(X->d, c, c->bytes, 0)) return -1;
+      size_t k = 0;
+      while (k < np && (*pv)[k].target != c->peer)
+        k++;
+      if (k == np) {
+        if (aug_grow((void **)pv, cap, np + 1, sizeof **pv)) return -1;
+        (*pv)[np++] = (pend){.target = c->peer, .bytes = 0};
+      }
+      (*pv)[k].bytes += c->bytes;
+      continue;
+    }
+    if (t == AUGUR_EV_WIN_FLUSH || t == AUGUR_EV_WIN_FLUSH_LOCAL || t == AUGUR_EV_WIN_UNLOCK) {
+      for (size_t k = 0; k < np; k++)
+        if ((*pv)[k].target == c->peer) {
+          done = (*pv)[k].bytes;
+          (*pv)[k] = (*pv)[--np];
+          break;
+        }
+    } else if (t == AUGUR_EV_WIN_FLUSH_ALL || t == AUGUR_EV_WIN_FLUSH_LOCAL_ALL ||
+               t == AUGUR_EV_WIN_UNLOCK_ALL || t == AUGUR_EV_WIN_COMPLETE ||
+               t == AUGUR_EV_WIN_FENCE) {
+      for (size_t k = 0; k < np; k++)
+        done += (*pv)[k].bytes;
+      np = 0;
+    }
+    if (done && volume_call(X->d, c, done, 1)) return -1;
+  }
+  return 0;
+}
+
 int dx_rma(dx *d) {
   dx_rmas *R = d->rma;
   if (!R || !R->n) return 0;
@@ -441,6 +517,16 @@ int dx_rma(dx *d) {
     b = e;
   }
   if (rc == 0) rc = contention(&X);
+  pend *pv = NULL;
+  size_t cap = 0;
+  for (size_t b = 0; rc == 0 && b < R->n;) {
+    size_t e = b; /* one rank on one window: [b, e) */
+    while (e < R->n && R->c[e].win == R->c[b].win && R->c[e].rank == R->c[b].rank)
+      e++;
+    rc = volume(&X, b, e, &pv, &cap);
+    b = e;
+  }
+  free(pv);
   free(X.acc);
   free(X.exp);
   free(X.locks);
@@ -512,6 +598,26 @@ int dx_rma_words(const dx_group *g, const char *who, const char *site, const cha
                             "atomic operations (MPI_Accumulate, MPI_Fetch_and_op) instead of an "
                             "exclusive lock, or spread the data over several targets.");
     break;
+  case AUGUR_DX_RMA_VOLUME: {
+    char vol[32], rate[32] = "?";
+    augur_fmt_bytes(vol, sizeof vol, g->bytes);
+    if (g->ns) augur_fmt_bytes(rate, sizeof rate, (uint64_t)((double)g->bytes / (g->ns * NS)));
+    *cause = dx_strdup_printf(
+        "%s spend%s the time in %s at %s completing one-sided transfers (%s over %llu calls, "
+        "%s/s while in them), outside any wait for another rank: the data movement itself, or "
+        "the target not making progress on it (an MPI that moves one-sided data only inside "
+        "the target's MPI calls).",
+        who, many ? "" : "s", g->call_type ? augur_event_name(g->call_type) : "one-sided calls",
+        site, vol, (unsigned long long)g->instances, rate);
+    *rec = dx_strdup_printf(
+        "Move less data through the window, or overlap the transfer: issue the RMA operations "
+        "early and complete them (flush, unlock, Win_complete, fence) after independent "
+        "computation. Where the MPI moves one-sided data only inside MPI calls (MPICH by "
+        "default) that needs asynchronous progress (MPICH_ASYNC_PROGRESS=1) or request-based "
+        "operations (MPI_Rput, MPI_Rget) tested while computing. Ranks on one node can share "
+        "the data in place instead of copying it (MPI_Win_allocate_shared).");
+    break;
+  }
   default:
     return 0;
   }
@@ -525,9 +631,10 @@ int dx_rma_notes(const dx *d, augur_diagnosis *o) {
   int rc = dx_note(
       o, dx_strdup_printf("one-sided calls: %.6f s (%.1f %% of process-time); their waits are "
                           "diagnosed as late post, early wait, late complete, wait at fence and "
-                          "lock contention, the rest counts as time in MPI (augur report shows "
-                          "it per epoch kind); MPI_Win_lock_all, flushes and MPI_Win_test loops "
-                          "are not followed",
+                          "lock contention, the completion of large transfers as rma_volume, "
+                          "the rest counts as time in MPI (augur report shows it per epoch "
+                          "kind); MPI_Win_lock_all epochs and MPI_Win_test loops are not "
+                          "followed",
                           s, o->process_seconds > 0 ? 100.0 * s / o->process_seconds : 0.0));
   if (R->unmatched || R->unknown_win)
     rc |= dx_note(
