@@ -13,7 +13,8 @@
  *   - PSCW: post sends a token to each origin of its group, start waits for
  *     one from each target; complete sends one to each target, wait waits
  *     for one from each origin of the matching post;
- *   - Put, Get, accumulates: latency + bytes / bandwidth at the origin;
+ *   - Put, Get, accumulates: latency + bytes / bandwidth at the origin (in
+ *     fence and PSCW epochs bytes / bandwidth: the latency is the sync's);
  *     lock, unlock, flush: the call's overhead.
  * MPI_Win_test is replayed with its recorded time and counted as such. */
 #include <assert.h>
@@ -33,6 +34,7 @@ struct sim_iorma_epoch { /* per (rank, window or file) */
   uint64_t post, start; /* group ids of the last Win_post / Win_start */
   uint64_t dirty;       /* bytes written since the last File_sync */
   uint32_t rank;
+  uint32_t locks; /* passive-target epochs open (Win_lock, Win_lock_all) */
 };
 
 void sim_iorma_free(sim_iorma *st) {
@@ -48,7 +50,7 @@ static sim_iorma_epoch *epoch(sim_src *b, sim_iorma *st, uint32_t rank, uint64_t
     sim_b_nomem(b);
     return NULL;
   }
-  st->ep[st->nep] = (sim_iorma_epoch){id, 0, 0, 0, rank};
+  st->ep[st->nep] = (sim_iorma_epoch){id, 0, 0, 0, rank, 0};
   return &st->ep[st->nep++];
 }
 
@@ -300,14 +302,22 @@ static void rma_event(sim_src *b, sim_iorma *st, const augur_event *ev, augur_si
   case AUGUR_EV_WIN_TEST:
     break;
   case AUGUR_EV_WIN_LOCK:
-    if (ev->tag == AUGUR_RMA_LOCK_EXCLUSIVE) g->iorma_approx++;
+  case AUGUR_EV_WIN_LOCK_ALL:
+  case AUGUR_EV_WIN_UNLOCK:
+  case AUGUR_EV_WIN_UNLOCK_ALL: {
+    sim_iorma_epoch *e = epoch(b, st, ev->rank, ev->comm);
+    if (!e) return;
+    int lock = t == AUGUR_EV_WIN_LOCK || t == AUGUR_EV_WIN_LOCK_ALL;
+    if (lock)
+      e->locks++;
+    else if (e->locks)
+      e->locks--;
+    if (t == AUGUR_EV_WIN_LOCK && ev->tag == AUGUR_RMA_LOCK_EXCLUSIVE) g->iorma_approx++;
     xfer(b, ev, 0, SIM_XFER_NONE);
     return;
+  }
   case AUGUR_EV_WIN_ATTACH:
   case AUGUR_EV_WIN_DETACH:
-  case AUGUR_EV_WIN_UNLOCK:
-  case AUGUR_EV_WIN_LOCK_ALL:
-  case AUGUR_EV_WIN_UNLOCK_ALL:
   case AUGUR_EV_WIN_FLUSH:
   case AUGUR_EV_WIN_FLUSH_ALL:
   case AUGUR_EV_WIN_FLUSH_LOCAL:
@@ -315,9 +325,12 @@ static void rma_event(sim_src *b, sim_iorma *st, const augur_event *ev, augur_si
   case AUGUR_EV_WIN_SYNC:
     xfer(b, ev, 0, SIM_XFER_NONE); /* the overhead only */
     return;
-  default: /* Put, Get, accumulates, their R* forms */
-    xfer(b, ev, ev->bytes + ev->bytes_recv, 0);
+  default: { /* Put, Get, accumulates, their R* forms */
+    sim_iorma_epoch *e = epoch(b, st, ev->rank, ev->comm);
+    if (!e) return;
+    xfer(b, ev, ev->bytes + ev->bytes_recv, e->locks ? 0 : SIM_XFER_ACTIVE);
     return;
+  }
   }
   /* Not modelled: replayed with its recorded time, and said so. */
   g->iorma_modelled--;
@@ -351,7 +364,7 @@ double sim_iorma_cost(const augur_machine *m, const augur_sim_op *op, int same_n
   }
   double lat = m->rma_latency > 0 ? m->rma_latency : same_node ? m->shm_latency : m->latency;
   double bw = m->rma_bandwidth > 0 ? m->rma_bandwidth : same_node ? m->shm_bandwidth : m->bandwidth;
-  return lat + bytes / bw;
+  return (op->b & SIM_XFER_ACTIVE ? 0 : lat) + bytes / bw;
 }
 
 void sim_graph_iorma_stats(const augur_sim_graph *g, const sim_iorma *st, size_t st_size,

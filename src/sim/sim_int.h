@@ -163,6 +163,9 @@ enum { SIM_SYNC_FILE = 1, SIM_SYNC_WIN = 2, SIM_SYNC_WINCREATE = 3 };
 /* ... nothing moves: the call costs its overhead only (lock, unlock, flush,
  * seek, split *_end, the completion of a request charged at its call). */
 #define SIM_XFER_NONE 2u
+/* ... a one-sided operation of an active-target epoch (fence, PSCW): its
+ * latency is the synchronisation's (barrier, tokens), only bytes cost. */
+#define SIM_XFER_ACTIVE 4u
 
 typedef struct sim_iorma_pend sim_iorma_pend;
 typedef struct sim_iorma_epoch sim_iorma_epoch;
