@@ -84,6 +84,23 @@ if d["predicted_seconds"] > 1.10 * m:
     ok = False
 sys.exit(0 if ok else 1)
 PY
+# rma.latency is calibrated as a whole lock / Put / unlock epoch: it is charged
+# to the operations of passive-target epochs only; in fence and PSCW epochs the
+# synchronisation (barrier, tokens) carries the latency. A 10 ms rma.latency
+# leaves sim_rma's prediction (PSCW, fences) as it is (before: +10 ms per Put
+# on its path) and adds it per Put of pg_rma_bulk (lock_all, Put, flush: 4 per
+# rank, each on the critical path between two barriers).
+printf '[cpu]\noverhead = 0.5e-6\n[rma]\nlatency = 0.01\n' >"$D/lat.ini"
+pl=$(predicted "$D/rma.augur" "$D/lat.ini")
+expect 0 - "$AUGUR" record -o "$D/bulk.augur" -- "$mpiexec" -n 2 "$apps/pg_rma_bulk" -n 4 -b 500 -s 65536
+b1=$(predicted "$D/bulk.augur" "$D/default.ini")
+bl=$(predicted "$D/bulk.augur" "$D/lat.ini")
+"$PY" - "$p1" "$pl" "$b1" "$bl" <<'PY' || fail "rma.latency charged where the synchronisation carries it"
+import sys
+p1, pl, b1, bl = (float(x) for x in sys.argv[1:5])
+print("rma.latency 10 ms: sim_rma (PSCW, fence) %+.4f s (want 0), pg_rma_bulk (lock_all) %+.4f s (want 0.04)" % (pl - p1, bl - b1))
+sys.exit(0 if abs(pl - p1) < 1e-4 and 0.035 <= bl - b1 <= 0.045 else 1)
+PY
 if [ -n "$rec_rma" ] && [ -x "$rec_rma" ]; then
   expect 0 - "$AUGUR" record -o "$D/rec_rma.augur" -- "$mpiexec" -n 2 "$rec_rma"
   expect 0 0 "$AUGUR" simulate "$D/rec_rma.augur"
