@@ -8,7 +8,10 @@
  * and an MPI_Allreduce of one double. Every K-th iteration adds one more
  * exchange with the right neighbour (Irecv, Isend, Wait, Wait of 4 x BYTES)
  * after the Allreduce. Before the loop, SETUP us of compute stand for a
- * set-up (reading input, building the mesh). Needs at least 2 ranks.
+ * set-up (reading input, building the mesh). -x N: the N iterations from
+ * the middle on compute 3 x WORK, as if another job had slowed a stretch of
+ * the run (a recording disturbed for a while: docs/signature.md, "Disturbed
+ * repetitions of the base run"). Needs at least 2 ranks.
  * All MPI calls are in main() with @augur markers (apps/README.md). */
 #include <mpi.h>
 #include <stdio.h>
@@ -22,16 +25,15 @@ int main(int argc, char **argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  long iter = 60, k = 5, work = 20, bytes = 4096, setup = 0;
-  const app_opt opts[] = {{'n', "ITER", 1, 1000000000L, &iter},
-                          {'k', "K", 1, 1000000L, &k},
-                          {'w', "WORK", 0, 1000000L, &work},
-                          {'s', "BYTES", 8, 1L << 26, &bytes},
-                          {'S', "SETUP_US", 0, 100000000L, &setup}};
-  if (app_parse(argc, argv, opts, 5, rank == 0) != 0 || size < 2) {
+  long iter = 60, k = 5, work = 20, bytes = 4096, setup = 0, slow = 0;
+  const app_opt opts[] = {
+      {'n', "ITER", 1, 1000000000L, &iter},     {'k', "K", 1, 1000000L, &k},
+      {'w', "WORK", 0, 1000000L, &work},        {'s', "BYTES", 8, 1L << 26, &bytes},
+      {'S', "SETUP_US", 0, 100000000L, &setup}, {'x', "SLOW", 0, 1000000000L, &slow}};
+  if (app_parse(argc, argv, opts, 6, rank == 0) != 0 || size < 2) {
     if (rank == 0)
       fprintf(stderr, "usage: ph_periodic [-n ITER] [-k K] [-w WORK] [-s BYTES] [-S SETUP_US] "
-                      "(>= 2 ranks)\n");
+                      "[-x SLOW] (>= 2 ranks)\n");
     MPI_Finalize();
     return 2;
   }
@@ -52,7 +54,7 @@ int main(int argc, char **argv) {
   for (long it = 0; it < iter; it++) {
     MPI_Request req[4];
     MPI_Status sts[4];
-    local = app_relax(a, n, work);
+    local = app_relax(a, n, it >= iter / 2 && it < iter / 2 + slow ? 3 * work : work);
     sl[0] = sr[0] = local;
     /* @augur:ph_periodic.irecv_left */
     MPI_Irecv(rl, (int)cnt, MPI_DOUBLE, left, 1, MPI_COMM_WORLD, &req[0]);

@@ -58,6 +58,16 @@ extern "C" {
 #define AUGUR_SIGNATURE_TYPICAL 0.25
 #define AUGUR_SIGNATURE_VARIETY 0.2
 
+/* A repetition of a phase whose repetitions are alike (below) that took more than
+ * this many times their median in the base run was disturbed (another job):
+ * the signature counts it at the median (docs/signature.md, "Disturbed
+ * repetitions of the base run"). */
+#define AUGUR_SIGNATURE_DISTURBED 2.0
+/* ... in a phase whose repetitions are alike: the upper quartile of their
+ * times at most this many times the lower one (NPB MG's levels, which share
+ * one phase, are not). */
+#define AUGUR_SIGNATURE_ALIKE 1.5
+
 /* Most points of a phase's curve (version 4): every repetition's when the
  * weight is below it, else evenly spaced ones (interpolated between). */
 #define AUGUR_SIG_CURVE_MAX 65

@@ -241,19 +241,85 @@ static double rep_ns(const augur_logical *lg, uint64_t u, uint64_t len) {
   return lg->nranks ? t / lg->nranks : 0;
 }
 
-/* Mean base-run time of repetitions START .. START + K - 1 of PH (seconds):
- * what the signature run's measured repetitions are compared with. */
-static double sample_seconds(const augur_logical *lg, const augur_phase *ph, uint32_t start,
-                             uint32_t k) {
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* How the base run's repetitions of a phase are counted: a disturbed one
+ * (above ABOVE ns; HUGE_VAL: none is) counts MED, and MEAN is the mean
+ * they make (ns). */
+typedef struct base_reps {
+  double above, med, mean;
+} base_reps;
+
+/* A phase whose repetitions are alike (the upper quartile of their times at
+ * most AUGUR_SIGNATURE_ALIKE x the lower one, weight 4 or more; not the CV,
+ * which the disturbed ones themselves raise: on a busy machine a recording
+ * of apps/ph_periodic had CV 0.94) has disturbed ones where a repetition took more than
+ * AUGUR_SIGNATURE_DISTURBED x the median in the base run: another job took
+ * the CPU or the memory for a while during the recording. Such a stretch
+ * is not the program's: counted as it was, it would be in every prediction
+ * made from this signature, since the repetitions to come count their base
+ * time (the curve) x the speed, and the sample is compared with its own
+ * base time (NPB CG B, 2 ranks, a recording at load 13: 90 repetitions of
+ * the inner phase at 2-4 x the median made its mean 14.5 ms, 13.6 ms
+ * without them). They count the median instead. */
+static base_reps disturbed(const augur_logical *lg, const augur_phase *ph) {
+  base_reps b = {HUGE_VAL, 0, ph->phase_ns};
+  if (ph->weight < 4) return b;
+  double *t = malloc(ph->weight * sizeof *t), *o = malloc(ph->weight * sizeof *o);
+  uint64_t n = 0;
+  for (uint64_t j = 0; t && o && j < ph->weight; j++) {
+    uint64_t u = occurrence_unit(ph, j);
+    if (u != UINT64_MAX) t[n++] = rep_ns(lg, u, ph->nunits);
+  }
+  if (n >= 4) {
+    memcpy(o, t, n * sizeof *t);
+    qsort(o, n, sizeof *o, cmp_double);
+    double med = n % 2 ? o[n / 2] : (o[n / 2 - 1] + o[n / 2]) / 2, sum = 0;
+    double q1 = o[n / 4], q3 = o[n - 1 - n / 4]; /* quartiles: alike repetitions */
+    if (med > 0 && q1 > 0 && q3 <= AUGUR_SIGNATURE_ALIKE * q1 &&
+        o[n - 1] > AUGUR_SIGNATURE_DISTURBED * med) {
+      b.above = AUGUR_SIGNATURE_DISTURBED * med;
+      b.med = med;
+      for (uint64_t j = 0; j < n; j++)
+        sum += t[j] > b.above ? med : t[j];
+      b.mean = sum / (double)ph->weight;
+    }
+  }
+  free(t);
+  free(o);
+  return b;
+}
+
+/* Base-run time of the repetition of PH at tick U (ns), as B counts it. */
+static double base_rep_ns(const augur_logical *lg, const augur_phase *ph, uint64_t u,
+                          const base_reps *b) {
+  double t = rep_ns(lg, u, ph->nunits);
+  return t > b->above ? b->med : t;
+}
+
+/* Mean base-run time of repetitions START .. START + K - 1 of PH (seconds),
+ * as B counts them: what the signature run's measured repetitions are
+ * compared with. */
+static double sample_base(const augur_logical *lg, const augur_phase *ph, uint32_t start,
+                          uint32_t k, const base_reps *b) {
   double sum = 0;
   uint32_t n = 0;
   for (uint32_t j = start; j < start + k; j++) {
     uint64_t u = occurrence_unit(ph, j);
     if (u == UINT64_MAX) break;
-    sum += rep_ns(lg, u, ph->nunits);
+    sum += base_rep_ns(lg, ph, u, b);
     n++;
   }
   return n ? sum / n / 1e9 : 0;
+}
+
+static double sample_seconds(const augur_logical *lg, const augur_phase *ph, uint32_t start,
+                             uint32_t k) {
+  const base_reps all = {HUGE_VAL, 0, ph->phase_ns};
+  return sample_base(lg, ph, start, k, &all);
 }
 
 /* Is a sample of mean SAMPLE typical of a phase of mean MEAN? */
@@ -308,8 +374,8 @@ static void plan_global(const augur_logical *lg, const augur_phase *ph, uint32_t
  * spaced points. At a stop, the repetitions still to come are known by
  * number, and this says what they took in the base run (NPB MG's levels
  * share one phase but not its time). 0 points for a single repetition. */
-static int build_curve(const augur_logical *lg, const augur_phase *ph, augur_sig_phase *sp,
-                       augur_error *err) {
+static int build_curve(const augur_logical *lg, const augur_phase *ph, const base_reps *b,
+                       augur_sig_phase *sp, augur_error *err) {
   if (ph->weight < 2) return AUGUR_OK;
   uint64_t w = ph->weight;
   uint32_t n = w + 1 < AUGUR_SIG_CURVE_MAX ? (uint32_t)w + 1 : AUGUR_SIG_CURVE_MAX;
@@ -325,10 +391,16 @@ static int build_curve(const augur_logical *lg, const augur_phase *ph, augur_sig
       sp->curve_seconds[k++] = sum / 1e9;
     }
     uint64_t u = j < w ? occurrence_unit(ph, j) : UINT64_MAX;
-    if (u != UINT64_MAX) sum += rep_ns(lg, u, ph->nunits);
+    if (u != UINT64_MAX) sum += base_rep_ns(lg, ph, u, b);
   }
   sp->ncurve = k;
   return AUGUR_OK;
+}
+
+/* Where repetition J of PH ends (ticks), UINT64_MAX if unknown. */
+static uint64_t rep_end(const augur_phase *ph, uint64_t j) {
+  uint64_t u = occurrence_unit(ph, j);
+  return u == UINT64_MAX ? UINT64_MAX : u + ph->nunits;
 }
 
 /* Global mode: one signature phase per relevant phase, every rank's calls
@@ -357,7 +429,27 @@ static int build_global(const augur_logical *lg, const augur_phases *p, augur_tr
     if (e < first_k) first_k = e;
   }
   if (first_k != UINT64_MAX && first_k > budget) budget = first_k;
+  uint32_t *start = calloc(p->nphases ? p->nphases : 1, sizeof *start);
+  uint32_t *k = calloc(p->nphases ? p->nphases : 1, sizeof *k);
+  base_reps *b = calloc(p->nphases ? p->nphases : 1, sizeof *b);
+  if (!start || !k || !b) {
+    free(start);
+    free(k);
+    free(b);
+    return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+  }
+  for (uint32_t i = 0; i < p->nphases; i++)
+    if (p->phase[i].relevant) {
+      plan_global(lg, &p->phase[i], measure, budget, settle, &start[i], &k[i]);
+      b[i] = disturbed(lg, &p->phase[i]);
+    }
   uint64_t window_end = 0;
+  for (uint32_t i = 0; i < p->nphases; i++) {
+    uint64_t e = p->phase[i].relevant && p->phase[i].weight >= 2
+                     ? rep_end(&p->phase[i], start[i] + k[i] - 1) /* the last one measured */
+                     : UINT64_MAX;
+    if (e != UINT64_MAX && e > window_end) window_end = e;
+  }
   int repeating = 0;
   uint64_t first_tick = UINT64_MAX;
   double relevant_ns = 0;
@@ -366,30 +458,26 @@ static int build_global(const augur_logical *lg, const augur_phases *p, augur_tr
     if (!ph->relevant) continue;
     relevant_ns += ph->total_ns;
     if (ph->tick_first < first_tick) first_tick = ph->tick_first;
-    if (ph->weight < 2) continue;
-    repeating = 1;
-    uint32_t start, k;
-    plan_global(lg, ph, measure, budget, settle, &start, &k);
-    uint64_t u = occurrence_unit(ph, start + k - 1); /* the last one measured */
-    if (u != UINT64_MAX && u + ph->nunits > window_end) window_end = u + ph->nunits;
+    if (ph->weight >= 2) repeating = 1;
   }
   uint64_t best_weight = 0;
-  int sync = -1;
-  for (uint32_t i = 0; i < p->nphases; i++) {
+  int sync = -1, rc = AUGUR_OK;
+  for (uint32_t i = 0; i < p->nphases && !rc; i++) {
     const augur_phase *ph = &p->phase[i];
     if (!ph->relevant) continue;
     augur_sig_phase *sp = &s->phase[s->nphases++];
     sp->id = ph->id;
     sp->weight = ph->weight;
-    sp->base_seconds = ph->phase_ns / 1e9;
-    plan_global(lg, ph, measure, budget, settle, &sp->start, &sp->measure);
-    sp->sample_seconds = sample_seconds(lg, ph, sp->start, sp->measure);
+    sp->start = start[i];
+    sp->measure = k[i];
+    sp->base_seconds = b[i].mean / 1e9; /* the disturbed repetitions at the median */
+    sp->sample_seconds = sample_base(lg, ph, sp->start, sp->measure, &b[i]);
     sp->late = repeating && ph->weight == 1 && ph->tick_first >= window_end;
-    int rc = build_curve(lg, ph, sp, err);
+    rc = build_curve(lg, ph, &b[i], sp, err);
     if (!rc) rc = alloc_ranks(s, sp, err);
     for (uint32_t r = 0; r < s->nranks && !rc; r++)
       rc = fingerprint_rank(s, lg, r, ph->tick_first, ph->tick_last, t, sp, err);
-    if (rc) return rc;
+    if (rc) break;
     int everyone = 1;
     for (uint32_t r = 0; r < s->nranks; r++)
       if (!sp->ncalls[r]) everyone = 0;
@@ -398,6 +486,10 @@ static int build_global(const augur_logical *lg, const augur_phases *p, augur_tr
       sync = (int)(s->nphases - 1);
     }
   }
+  free(start);
+  free(k);
+  free(b);
+  if (rc) return rc;
   if (sync >= 0) s->phase[sync].sync = 1;
   double pre = pre_ns(lg, first_tick), rest = p->run_ns - pre - relevant_ns;
   s->base_pre_seconds = pre / 1e9;
