@@ -315,9 +315,10 @@ int dx_io_words(const dx *d, const dx_group *g, int many, const char *who, const
         "moving it takes %.3f s, so %.0f %% of the time is %s.",
         who, many ? "" : "s", t, (unsigned long long)g->instances, call, site, f, a, bw,
         DX_IO_BANDWIDTH / 1e6, data, t > 0 ? 100.0 * (t - data) / t : 0.0,
-        overhead ? "the collective's own overhead (exchanging the pieces between the ranks, "
-                   "many small file accesses, synchronisation), not data movement"
-                 : "beyond data movement: the time is mostly moving the data");
+        overhead ? "not data movement at that rate: the collective's own overhead (exchanging "
+                   "the pieces between the ranks, many small file accesses, synchronisation) or "
+                   "a file system slower than that"
+                 : "beyond moving the data at that rate: the calls are mostly data movement");
     if (overhead)
       *rec = dx_strdup_printf(
           "Make each collective call move more per piece: fewer, larger collective calls "
