@@ -325,13 +325,13 @@ iocoll)
   # MPI_File_write_at_all per iteration through a file view that interleaves the ranks in
   # pieces of S bytes: the call's own time (after the last rank arrived) is the finding,
   # overhead rather than data movement. Varied: ranks 2-4, pieces of 16-64 B, 256 KiB-1 MiB
-  # per rank, 10-20 ms of computation per iteration.
+  # per rank, 10-20 ms of computation per iteration (3 iterations: the suite's time).
   export TMPDIR="$D"
   line=$(($(grep -n '@augur:pg_io_coll.write' "$(dirname "$0")/../../apps/pg_io_coll.c" |
     cut -d: -f1) + 1))
   i=0
-  for cfg in "2 -n 4 -k 1024 -s 16 -b 20000" "3 -n 4 -k 256 -s 16 -b 10000" \
-    "4 -n 4 -k 512 -s 64 -b 20000"; do
+  for cfg in "2 -n 3 -k 1024 -s 16 -b 20000" "3 -n 3 -k 256 -s 16 -b 10000" \
+    "4 -n 3 -k 256 -s 64 -b 20000"; do
     i=$((i + 1))
     # shellcheck disable=SC2086
     run iocoll$i pg_io_coll $cfg || continue
@@ -353,7 +353,7 @@ PY
   # collective write, a load_imbalance there that names it (parts contiguous: --off). With
   # more ranks than CPUs the contiguous write's own time under load can come first (seen at
   # load average 27: io_collective 25 %, load_imbalance 20 % with 50 ms).
-  run iocoll_late pg_io_coll 3 -n 4 -k 256 -b 10000 -r 2 -l 80000 --off &&
+  run iocoll_late pg_io_coll 3 -n 3 -k 256 -b 10000 -r 2 -l 80000 --off &&
     LINE=$line NP=3 CPUS=$(nproc) check iocoll_late <<'PY'
 import os
 f = fs("load_imbalance")
@@ -371,7 +371,7 @@ PY
   # no I/O finding, at 22-27 it had io_collective 10-18 % (iocoll1: 68-71 %). So: no other
   # I/O pattern, and io_collective's time, if any, at most a quarter of iocoll1's (the same
   # work; measured: 0.04 s against 1.15 s at load 22).
-  WRAP="sh $(dirname "$0")/../simulate/quiet_rank.sh" run iocoll_off pg_io_coll 2 -n 4 \
+  WRAP="sh $(dirname "$0")/../simulate/quiet_rank.sh" run iocoll_off pg_io_coll 2 -n 3 \
     -k 1024 -s 16 -b 20000 --off &&
     check iocoll_off <<'PY'
 import os
