@@ -121,9 +121,8 @@ typedef struct dx_seg {
   uint64_t io_ns;     /* part of mpi_ns in MPI-IO calls (io_serialised) */
   uint64_t io_any_ns; /* time in every MPI-IO call, collective ones too but those that
                          synchronise (dx_io_is_sync), for io_imbalance */
-  uint64_t
-      io_bytes;  /* bytes its MPI-IO data calls (not the synchronising ones) moved or asked for */
-  int io_shared; /* a shared-file-pointer call (_shared, _ordered) */
+  uint64_t io_bytes;  /* bytes its MPI-IO data calls (but the synchronising ones) moved */
+  int io_shared;      /* a shared-file-pointer call (_shared, _ordered) */
 } dx_seg;
 
 typedef struct dx_snap {
