@@ -46,7 +46,8 @@ foreach(_app pg_late_barrier pg_imbalance pg_late_receiver pg_wrong_order pg_slo
         pg_io_serial
         pg_rma_latepost pg_rma_fence pg_rma_bulk
         pg_io_small
-        pg_io_imbal)
+        pg_io_imbal
+        pg_io_coll)
   _augur_c_app(${_app} pg_common.h AUGUR_PG_APPS)
 endforeach()
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Computes for ns nanoseconds of CLOCK_MONOTONIC time, ending at an absolute
  * deadline, so the injected time is exact whatever the CPU speed and an app
@@ -116,6 +117,13 @@ static inline void pg_expected(const char *pattern, double lost_s, int first, in
     printf("%s%d", r == first ? "" : ",", r);
   printf("%s%s\n", extra && *extra ? " " : "", extra ? extra : "");
   fflush(stdout);
+}
+
+/* The path of an I/O app's file: $TMPDIR (default /tmp)/STEM-<pid>SUFFIX, into name[n]
+ * (rank 0 makes it, then broadcasts it: the pid is its own). */
+static inline void pg_tmpname(char *name, size_t n, const char *stem, const char *suffix) {
+  const char *dir = getenv("TMPDIR");
+  snprintf(name, n, "%s/%s-%ld%s", dir && *dir ? dir : "/tmp", stem, (long)getpid(), suffix);
 }
 
 #define PG_US 1000LL /* ns per microsecond */

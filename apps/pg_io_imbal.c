@@ -51,9 +51,7 @@ int main(int argc, char **argv) {
   if (!buf) MPI_Abort(MPI_COMM_WORLD, 2);
   memset(buf, 'a' + rank % 26, (size_t)block);
   char name[512];
-  const char *dir = getenv("TMPDIR");
-  if (rank == 0)
-    snprintf(name, sizeof name, "%s/pg_io_imbal-%ld", dir && *dir ? dir : "/tmp", (long)getpid());
+  if (rank == 0) pg_tmpname(name, sizeof name, "pg_io_imbal", "");
   MPI_Bcast(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
   char mine_name[600];
   snprintf(mine_name, sizeof mine_name, "%s.%d", name, rank);

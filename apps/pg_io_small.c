@@ -44,10 +44,7 @@ int main(int argc, char **argv) {
   if (!buf) MPI_Abort(MPI_COMM_WORLD, 2);
   memset(buf, 'a' + rank % 26, (size_t)block);
   char name[512];
-  const char *dir = getenv("TMPDIR");
-  if (rank == 0)
-    snprintf(name, sizeof name, "%s/pg_io_small-%ld.dat", dir && *dir ? dir : "/tmp",
-             (long)getpid());
+  if (rank == 0) pg_tmpname(name, sizeof name, "pg_io_small", ".dat");
   MPI_Bcast(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
   MPI_File fh;
   MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);

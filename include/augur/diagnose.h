@@ -59,6 +59,8 @@ enum augur_dx_pattern {
   AUGUR_DX_IO_SMALL_REQUESTS,  /* "io_small_requests": many small independent MPI-IO requests */
   AUGUR_DX_IO_IMBALANCE,       /* "io_imbalance": the last rank at a collective was late from
                                   more MPI-IO than the first (docs/diagnose.md) */
+  AUGUR_DX_IO_COLLECTIVE,      /* "io_collective": time inside collective MPI-IO data calls
+                                  after the last rank arrived (docs/diagnose.md) */
   /* one-sided (docs/diagnose.md "One-sided wait states") */
   AUGUR_DX_LATE_POST,       /* "late_post": an origin waits for the target's MPI_Win_post */
   AUGUR_DX_EARLY_WAIT,      /* "early_wait": MPI_Win_wait before the origins' Win_complete */

@@ -10,13 +10,13 @@ REC_AUGUR=${REC_AUGUR:-$AUGUR}
 
 # run NAME APP NP ARGS...: records APP on NP ranks and diagnoses it into
 # $D/NAME.json and $D/NAME.txt; extra record options in $REC_OPTS, extra
-# diagnose options in $DX_OPTS.
+# diagnose options in $DX_OPTS, a command that starts each rank in $WRAP.
 run() {
   name=$1 app=$2 np=$3
   shift 3
   # shellcheck disable=SC2086
   expect 0 - "$REC_AUGUR" record ${REC_OPTS:-} -o "$D/$name.augur" -- "$MPIEXEC" -n "$np" \
-    "$APPS/$app" "$@"
+    ${WRAP:-} "$APPS/$app" "$@"
   if [ ! -d "$D/$name.augur" ]; then
     fail "$name: no trace recorded"
     return 1
@@ -318,6 +318,68 @@ PY
   run ioimbal_off pg_io_imbal 4 -n 6 -s 1024 -f 6 --off &&
     check ioimbal_off <<'PY'
 assert not [p for p in ids() if p.startswith("io_")], ids()
+PY
+  ;;
+iocoll)
+  # io_collective (apps/pg_io_coll.c): every rank writes its output with one collective
+  # MPI_File_write_at_all per iteration through a file view that interleaves the ranks in
+  # pieces of S bytes: the call's own time (after the last rank arrived) is the finding,
+  # overhead rather than data movement. Varied: ranks 2-4, pieces of 16-64 B, 256 KiB-1 MiB
+  # per rank, 10-20 ms of computation per iteration (3 iterations: the suite's time).
+  export TMPDIR="$D"
+  line=$(($(grep -n '@augur:pg_io_coll.write' "$(dirname "$0")/../../apps/pg_io_coll.c" |
+    cut -d: -f1) + 1))
+  i=0
+  for cfg in "2 -n 3 -k 1024 -s 16 -b 20000" "3 -n 3 -k 256 -s 16 -b 10000" \
+    "4 -n 3 -k 256 -s 64 -b 20000"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    run iocoll$i pg_io_coll $cfg || continue
+    LINE=$line NP=${cfg%% *} check iocoll$i <<'PY'
+import os
+f = fs("io_collective")
+assert f and ids()[0] == "io_collective", ids()
+f = f[0]
+assert f["callsites"][0]["line"] == int(os.environ["LINE"]), f["callsites"][0]
+assert f["ranks"] == list(range(int(os.environ["NP"]))), f["ranks"]
+assert "MPI_File_write_at_all" in f["cause"] and "pg_io_coll-" in f["cause"], f["cause"]
+assert "overhead" in f["cause"], f["cause"]
+assert "romio_cb_write" in f["recommendation"], f["recommendation"]
+assert "MPI_File_iwrite_all" in f["recommendation"], f["recommendation"]
+assert not [p for p in ids() if p.startswith("io_") and p != "io_collective"], ids()
+PY
+  done
+  # A late rank (rank 2 of 3 computes 80 ms more): the others wait for it inside the
+  # collective write, a load_imbalance there that names it (parts contiguous: --off). With
+  # more ranks than CPUs the contiguous write's own time under load can come first (seen at
+  # load average 27: io_collective 25 %, load_imbalance 20 % with 50 ms).
+  run iocoll_late pg_io_coll 3 -n 3 -k 256 -b 10000 -r 2 -l 80000 --off &&
+    LINE=$line NP=3 CPUS=$(nproc) check iocoll_late <<'PY'
+import os
+f = fs("load_imbalance")
+top = 1 if int(os.environ["NP"]) <= int(os.environ["CPUS"]) else 2
+assert f and "load_imbalance" in ids()[:top], ids()
+f = f[0]
+assert f["callsites"][0]["line"] == int(os.environ["LINE"]), f["callsites"][0]
+assert f["ranks"] == [0, 1], f["ranks"]
+assert "(rank 2)" in f["cause"] and "computed" in f["cause"], f["cause"]
+assert "Balance the computation" in f["recommendation"], f["recommendation"]
+PY
+  # --off: iocoll1 with each rank's part contiguous, at nice -20 (tests/simulate/
+  # quiet_rank.sh). On this 2-core machine shared with other jobs any collective call costs
+  # a time slice per exchange round (docs/diagnose.md): at load average 12 the control has
+  # no I/O finding, at 22-27 it had io_collective 10-18 % (iocoll1: 68-71 %). So: no other
+  # I/O pattern, and io_collective's time, if any, at most a quarter of iocoll1's (the same
+  # work; measured: 0.04 s against 1.15 s at load 22).
+  WRAP="sh $(dirname "$0")/../simulate/quiet_rank.sh" run iocoll_off pg_io_coll 2 -n 3 \
+    -k 1024 -s 16 -b 20000 --off &&
+    check iocoll_off <<'PY'
+import os
+assert not [p for p in ids() if p.startswith("io_") and p != "io_collective"], ids()
+on = json.load(open(os.path.join(os.path.dirname(sys.argv[1]), "iocoll1.json")))
+on = sum(f["seconds"] for f in on["findings"] if f["pattern"] == "io_collective")
+off = sum(f["seconds"] for f in fs("io_collective"))
+assert on > 0 and off <= on / 4, (off, on)
 PY
   ;;
 *)

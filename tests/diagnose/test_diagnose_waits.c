@@ -276,6 +276,53 @@ static void barrier_and_imbalance(void **state) {
   augur_diagnosis_free(d);
 }
 
+/* Collective MPI-IO data calls (dx_io_pair): the waits for the last rank to enter are the
+ * collective rule's (here load_imbalance: rank 3 computed 100 ns more), the time after it
+ * io_collective; overhead or data movement against DX_IO_BANDWIDTH (256 MiB/s: 8 B take
+ * 30 ns, 1 KiB 3815 ns, more than the 200 ns each rank spends after the last arrival). */
+static void collective_io(void **state) {
+  (void)state;
+  static scene s;
+  const uint64_t t0[NR] = {100, 120, 130, 200}, t1[NR] = {400, 400, 400, 400};
+  for (int big = 0; big < 2; big++) {
+    memset(&s, 0, sizeof s);
+    coll(&s, AUGUR_EV_FILE_WRITE_AT_ALL, t0, t1, AUGUR_PEER_NONE);
+    for (uint32_t r = 0; r < NR; r++) {
+      s.v[r][0].hash = 0xf11e;
+      s.v[r][0].bytes = big ? 1024 : 8;
+    }
+    augur_diagnosis *d = diagnose(&s, 1e-9);
+    only_wait(d, AUGUR_DX_WAIT_AT_COLLECTIVE, 100 + 80 + 70);
+    const augur_dx_finding *f = finding(d, AUGUR_DX_LOAD_IMBALANCE);
+    assert_ns(f->seconds, 250);
+    assert_non_null(strstr(f->cause, "(rank 3)"));
+    f = finding(d, AUGUR_DX_IO_COLLECTIVE);
+    assert_ns(f->seconds, 4 * 200);
+    assert_int_equal(f->nranks, NR);
+    assert_int_equal(f->wait_state, -1);
+    assert_non_null(strstr(f->cause, "MPI_File_write_at_all"));
+    if (big) { /* 200 ns of 3815 ns of data: nothing beyond it to save */
+      assert_non_null(strstr(f->cause, "mostly data movement"));
+      assert_non_null(strstr(f->recommendation, "less often"));
+    } else { /* the largest member's time beyond its 30 ns of data */
+      assert_ns(f->saving_seconds, 200 - 29);
+      assert_non_null(strstr(f->cause, "not data movement"));
+      assert_non_null(strstr(f->recommendation, "romio_cb_write"));
+    }
+    augur_diagnosis_free(d);
+  }
+  /* the same call on a file of each rank's own (MPI_COMM_SELF) synchronises nothing */
+  memset(&s, 0, sizeof s);
+  coll(&s, AUGUR_EV_FILE_WRITE_AT_ALL, t0, t1, AUGUR_PEER_NONE);
+  for (uint32_t r = 0; r < NR; r++)
+    s.v[r][0].comm = AUGUR_COMM_SELF;
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  only_wait(d, -1, 0);
+  for (size_t i = 0; i < d->nfindings; i++)
+    assert_int_not_equal(d->findings[i].pattern, AUGUR_DX_IO_COLLECTIVE);
+  augur_diagnosis_free(d);
+}
+
 static void broadcast_and_reduce(void **state) {
   (void)state;
   static scene s;
@@ -573,6 +620,7 @@ int main(void) {
       cmocka_unit_test(waitall_counts_once),
       cmocka_unit_test(barrier_and_imbalance),
       cmocka_unit_test(broadcast_and_reduce),
+      cmocka_unit_test(collective_io),
       cmocka_unit_test(init_skew_is_not_lost),
       cmocka_unit_test(blocked_sender),
       cmocka_unit_test(multiple_output),

@@ -928,7 +928,8 @@ int check_spawn(augur_trace *t, uint32_t n, int spawned); /* check_neigh.c */
 
 /* check_site.c: --site SRC (any kind), its failed checks */
 int check_sites(augur_trace *t, uint32_t n, const char *src);
-int check_port(augur_trace *t, uint32_t n); /* check_port.c */
+int check_port(augur_trace *t, uint32_t n);                           /* check_port.c */
+int check_procs(augur_trace *t, uint32_t n, int spawned, int joined); /* check_port.c */
 
 int main(int argc, char **argv) {
   if (argc < 4) {
@@ -969,6 +970,8 @@ int main(int argc, char **argv) {
     rc = 0, failures += check_neigh(t, n, argc > 4 && strcmp(argv[4], "--fortran") == 0);
   else if (strcmp(argv[1], "port") == 0)
     rc = 0, failures += check_port(t, n);
+  else if (strcmp(argv[1], "procs") == 0 && argc > 5)
+    rc = 0, failures += check_procs(t, n, atoi(argv[4]), atoi(argv[5]));
   else
     rc = 2;
   for (int i = 4; rc != 2 && i + 1 < argc; i++)

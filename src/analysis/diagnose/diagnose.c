@@ -66,7 +66,7 @@ static int before(dx *d, const augur_event *ev) {
     r->win_end = ev->t_start;
     return 0;
   }
-  if (augur_event_is_collective(ev->type) && push_snap(r, ev)) return -1;
+  if ((augur_event_is_collective(ev->type) || dx_io_is_sync(d, ev)) && push_snap(r, ev)) return -1;
   if (is_counted_send(ev->type) && ev->peer >= 0 && (uint32_t)ev->peer < d->nranks) {
     d->ranks[ev->peer].pending_in++;
     dx_sent *x = &r->sent[r->nsent++ % DX_SEND_RING];
@@ -85,7 +85,8 @@ static void after(dx *d, const augur_event *ev) {
   dx_rank *r = &d->ranks[ev->rank];
   /* a collective's own time belongs to no segment (its waits are found
    * when its last member arrives) */
-  if (!r->finalized && !augur_event_is_collective(ev->type) && ev->t_end > ev->t_start)
+  if (!r->finalized && !augur_event_is_collective(ev->type) && !dx_io_is_sync(d, ev) &&
+      ev->t_end > ev->t_start)
     r->seg.mpi_ns += ev->t_end - ev->t_start;
   dx_io_after(d, ev);
   if (!r->finalized && ev->t_end > r->last_end) r->last_end = ev->t_end;
@@ -159,6 +160,7 @@ static void teardown(dx *d) {
   if (d->matcher) augur_matcher_free(d->matcher);
   dx_isends_free(d->isends);
   dx_rma_free(d);
+  dx_io_free(d);
 }
 
 /* A damaged rank file stops the index before the damage; diagnosing what
@@ -216,6 +218,7 @@ int augur_diagnose(augur_trace *t, const augur_dx_options *opt_in, augur_diagnos
     if (rc < 0) break;
     if (!sub) {
       after(&d, &ev);
+      if ((rc = dx_io_pair(&d, &ev)) < 0) break;
       call = ev;
     } else if (ev.type == AUGUR_EV_COMPLETION && dx_isend_done(&d, &ev, &call)) {
       rc = augur_fail(err, AUGUR_E_NOMEM, "diagnose: out of memory");

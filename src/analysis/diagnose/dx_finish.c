@@ -352,6 +352,7 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
   case AUGUR_DX_IO_SERIALISED:
   case AUGUR_DX_IO_SMALL_REQUESTS:
   case AUGUR_DX_IO_IMBALANCE:
+  case AUGUR_DX_IO_COLLECTIVE:
     if (dx_io_words(d, g, many, who, wait, site, late, &cause, &rec)) return -1;
     break;
   case AUGUR_DX_LATE_BROADCAST:
@@ -826,9 +827,10 @@ static int notes(fin *F) {
   if (d->io_calls)
     rc |= dx_note(o, dx_strdup_printf("%llu MPI-IO calls, %.6f s (%.1f %% of process-time): "
                                       "diagnosed as io_serialised, io_imbalance (waits at "
-                                      "collectives) and io_small_requests; the rest of their "
-                                      "time counts as time in MPI (augur report shows it per "
-                                      "rank, file and call site)",
+                                      "collectives), io_small_requests, and for collective "
+                                      "data calls their waits and io_collective; the rest of "
+                                      "their time counts as time in MPI (augur report shows it "
+                                      "per rank, file and call site)",
                                       (unsigned long long)d->io_calls, (double)d->io_ns * NS,
                                       o->process_seconds > 0
                                           ? 100.0 * (double)d->io_ns * NS / o->process_seconds

@@ -205,6 +205,7 @@ void dx_group_merge(const dx *d, dx_group *into, dx_group *from) {
   into->io_ns += from->io_ns;
   into->io_late_bytes += from->io_late_bytes;
   into->io_early_bytes += from->io_early_bytes;
+  into->io_data_ns += from->io_data_ns;
   if (into->io_file != from->io_file) into->io_file = UINT64_MAX;
   if (into->call_type != from->call_type) into->call_type = 0;
   if (from->late_votes && from->late_rank == into->late_rank)

@@ -36,6 +36,12 @@
  * more time in per-request cost than in moving data (the half-plateau size
  * of write bandwidth against request size, measured: docs/diagnose.md). */
 #define DX_IO_SMALL (16u * 1024u)
+/* io_collective: the file bandwidth per rank that moving a collective call's
+ * bytes takes at least, in bytes per second: the lowest plateau measured with
+ * apps/dx_io_reqsize (327 MB/s per rank, 2 ranks on 2 loaded cores; 755-902
+ * otherwise, docs/diagnose.md) rounded down to a power of two. Time in a call
+ * beyond bytes / this is not data movement. */
+#define DX_IO_BANDWIDTH (256.0 * 1024 * 1024)
 
 /* What a blocked-sender or multiple-output instance says about the data. */
 enum dx_data {
@@ -93,6 +99,7 @@ typedef struct dx_group {
   uint64_t io_file;    /* io_small_requests: the file id, UINT64_MAX when several (dx_io.c) */
   uint64_t io_ns;      /* io_small_requests: the calls' time; io_imbalance: the late rank's extra */
   uint64_t io_late_bytes, io_early_bytes; /* io_imbalance: bytes of the last and first arrivals */
+  uint64_t io_data_ns; /* io_collective: bytes / DX_IO_BANDWIDTH, summed over the members */
 } dx_group;
 
 typedef struct dx_groups {
@@ -112,8 +119,9 @@ typedef struct dx_seg {
   uint64_t top_wait_ns;
   int32_t top_group;
   uint64_t io_ns;     /* part of mpi_ns in MPI-IO calls (io_serialised) */
-  uint64_t io_any_ns; /* time in every MPI-IO call, collective ones too (io_imbalance) */
-  uint64_t io_bytes;  /* bytes the rank's MPI-IO data calls moved or requested */
+  uint64_t io_any_ns; /* time in every MPI-IO call, collective ones too but those that
+                         synchronise (dx_io_is_sync), for io_imbalance */
+  uint64_t io_bytes;  /* bytes its MPI-IO data calls (but the synchronising ones) moved */
   int io_shared;      /* a shared-file-pointer call (_shared, _ordered) */
 } dx_seg;
 
@@ -171,8 +179,9 @@ typedef struct dx_rank {
   uint64_t cp_t;
 } dx_rank;
 
-typedef struct dx_isends dx_isends; /* dx_isend.c */
-typedef struct dx_rmas dx_rmas;     /* dx_rma.c */
+typedef struct dx_isends dx_isends;   /* dx_isend.c */
+typedef struct dx_rmas dx_rmas;       /* dx_rma.c */
+typedef struct dx_iocolls dx_iocolls; /* dx_io.c */
 
 typedef struct dx {
   augur_trace *trace;
@@ -181,7 +190,8 @@ typedef struct dx {
   dx_groups groups;
   augur_matcher *matcher;
   dx_isends *isends;
-  dx_rmas *rma; /* one-sided calls (dx_rma.c), NULL when none */
+  dx_rmas *rma;       /* one-sided calls (dx_rma.c), NULL when none */
+  dx_iocolls *iocoll; /* collective MPI-IO data calls being paired (dx_io.c), NULL when none */
   augur_error *err;
   int has_hashes;
   uint64_t io_calls, io_ns; /* MPI-IO calls (not analysed: a note says so) and their time */
@@ -244,6 +254,16 @@ void dx_io_after(dx *d, const augur_event *ev);
 /* The I/O pattern that explains a collective's lateness from its last arrival's segment LATE
  * against the first's EARLY (io_serialised, io_imbalance), or -1. */
 int dx_io_late(const dx_seg *late, const dx_seg *early, uint64_t lateness);
+/* A collective MPI-IO data call (MPI_File_read/write(_at)_all) on a file opened by two
+ * ranks or more: a synchronisation of its ranks, paired into instances like a collective
+ * (dx_io_pair), its time no part of the rank's segment. */
+int dx_io_is_sync(const dx *d, const augur_event *ev);
+/* EV, a parent event after dx_io_after: a dx_io_is_sync call joins its instance (the k-th
+ * such call of each rank on the file and communicator); a complete instance goes to
+ * dx_on_coll (its waits), then its time after the last arrival to io_collective. 0, or a
+ * negative error (out of memory). */
+int dx_io_pair(dx *d, const augur_event *ev);
+void dx_io_free(dx *d);
 /* Adds an instance's I/O excess to G (an io_imbalance group; others unchanged). */
 void dx_io_coll(dx_group *g, const dx_seg *late, const dx_seg *early);
 /* Cause and recommendation of an I/O group (who: "Ranks 1-3", many: more than one rank;

@@ -4,10 +4,13 @@
  * (independent requests below the half-plateau size, DX_IO_SMALL). */
 #include <assert.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "augur/mpiio.h"
 #include "augur/report.h" /* augur_fmt_bytes */
 #include "dx_int.h"
+#include "grow.h"
 
 #define NS 1e-9
 
@@ -71,10 +74,155 @@ static void small_request(dx *d, const augur_event *ev) {
   dx_group_add(d, g, ev->rank, (uint32_t)ev->callsite, ev->t_end - lost, ev->t_end, ev->comm);
 }
 
+/* A collective MPI-IO data call: every rank of the file's communicator calls it, and
+ * (two-phase I/O) none leaves before the others have brought their data. */
+static int coll_data(unsigned t) {
+  return t == AUGUR_EV_FILE_READ_ALL || t == AUGUR_EV_FILE_WRITE_ALL ||
+         t == AUGUR_EV_FILE_READ_AT_ALL || t == AUGUR_EV_FILE_WRITE_AT_ALL;
+}
+
+int dx_io_is_sync(const dx *d, const augur_event *ev) {
+  if (!coll_data(ev->type) || ev->comm == AUGUR_COMM_SELF) return 0;
+  const augur_comm_def *c = augur_trace_comm(d->trace, ev->comm);
+  return c && c->size >= 2;
+}
+
+/* Open instances of the collective data calls on one (communicator, file). MPI orders a
+ * file handle's collective calls alike on every rank, so the k-th call of each rank is
+ * one instance. Two handles on the same file name and communicator open at once share
+ * the key (the file id is the name's hash): their calls are paired in the order of each
+ * rank's calls, which is right when the program alternates the handles alike. */
+typedef struct io_inst {
+  uint64_t index;
+  uint32_t n;
+  augur_coll_member *m; /* size members, arrival order */
+} io_inst;
+
+typedef struct io_key {
+  uint64_t comm, file;
+  uint32_t size;
+  uint64_t *next; /* per world rank: its next instance index */
+  io_inst *open;
+  size_t nopen, capopen;
+} io_key;
+
+struct dx_iocolls {
+  io_key *k;
+  size_t n, cap;
+};
+
+static io_key *key_get(dx *d, uint64_t comm, uint64_t file, uint32_t size) {
+  if (!d->iocoll && !(d->iocoll = calloc(1, sizeof *d->iocoll))) return NULL;
+  dx_iocolls *t = d->iocoll;
+  for (size_t i = 0; i < t->n; i++)
+    if (t->k[i].comm == comm && t->k[i].file == file) return &t->k[i];
+  if (aug_grow((void **)&t->k, &t->cap, t->n + 1, sizeof *t->k)) return NULL;
+  io_key *k = &t->k[t->n];
+  memset(k, 0, sizeof *k);
+  k->comm = comm;
+  k->file = file;
+  k->size = size;
+  if (!(k->next = calloc(d->nranks ? d->nranks : 1, sizeof *k->next))) return NULL;
+  t->n++;
+  return k;
+}
+
+/* io_collective (docs/diagnose.md): the time a member of instance C on FILE spends in a collective
+ * MPI-IO data call after the last member arrived — the collective's own work (exchanging the pieces
+ * between aggregators and accessing the file), disjoint from the instance's wait, which
+ * ends at that arrival. The part beyond moving its bytes at DX_IO_BANDWIDTH is what
+ * reaching the plateau bandwidth would save; per instance the run shortens by the
+ * largest member's part. */
+static void transfer(dx *d, const augur_coll_instance *c, uint64_t file) {
+  const augur_coll_member *M = c->members;
+  uint64_t last = 0, save = 0;
+  int32_t g0 = -1;
+  for (uint32_t i = 0; i < c->nmembers; i++)
+    if (M[i].t_start > last) last = M[i].t_start;
+  for (uint32_t i = 0; i < c->nmembers; i++) {
+    uint64_t t0 = M[i].t_start > last ? M[i].t_start : last;
+    if (M[i].t_end <= t0) continue;
+    int32_t g = dx_group_get(&d->groups, AUGUR_DX_IO_COLLECTIVE, -1, (uint32_t)M[i].callsite, -1);
+    if (g < 0) continue;
+    dx_group *G = &d->groups.g[g];
+    uint64_t s = M[i].bytes + M[i].bytes_recv, t = M[i].t_end - t0;
+    uint64_t data = (uint64_t)((double)s / DX_IO_BANDWIDTH * 1e9);
+    if (!G->instances)
+      G->io_file = file;
+    else if (G->io_file != file)
+      G->io_file = UINT64_MAX;
+    G->call_type = G->instances && G->call_type != M[i].type ? 0 : M[i].type;
+    G->bytes += s;
+    G->io_ns += t;
+    G->io_data_ns += data < t ? data : t;
+    if (t > data && t - data > save) save = t - data;
+    if (g0 < 0) g0 = g;
+    dx_group_add(d, g, M[i].rank, (uint32_t)M[i].callsite, t0, M[i].t_end, c->comm);
+  }
+  if (g0 >= 0) d->groups.g[g0].saving_ns += save;
+}
+
+int dx_io_pair(dx *d, const augur_event *ev) {
+  if (ev->rank >= d->nranks || d->ranks[ev->rank].finalized || !dx_io_is_sync(d, ev)) return 0;
+  const augur_comm_def *c = augur_trace_comm(d->trace, ev->comm);
+  io_key *k = key_get(d, ev->comm, ev->hash, c->size);
+  if (!k) return augur_fail(d->err, AUGUR_E_NOMEM, "diagnose: out of memory");
+  uint64_t idx = k->next[ev->rank]++;
+  io_inst *in = NULL;
+  for (size_t i = 0; i < k->nopen && !in; i++)
+    if (k->open[i].index == idx) in = &k->open[i];
+  if (!in) {
+    if (aug_grow((void **)&k->open, &k->capopen, k->nopen + 1, sizeof *k->open))
+      return augur_fail(d->err, AUGUR_E_NOMEM, "diagnose: out of memory");
+    in = &k->open[k->nopen];
+    *in = (io_inst){.index = idx, .m = calloc(k->size, sizeof *in->m)};
+    if (!in->m) return augur_fail(d->err, AUGUR_E_NOMEM, "diagnose: out of memory");
+    k->nopen++;
+  }
+  if (in->n < k->size)
+    in->m[in->n++] = (augur_coll_member){.rank = ev->rank,
+                                         .thread = ev->thread,
+                                         .t_start = ev->t_start,
+                                         .t_end = ev->t_end,
+                                         .bytes = ev->bytes,
+                                         .bytes_recv = ev->bytes_recv,
+                                         .callsite = ev->callsite,
+                                         .root = AUGUR_PEER_NONE,
+                                         .type = ev->type,
+                                         .call = AUGUR_MATCH_NO_CALL};
+  if (in->n < k->size) return 0;
+  augur_coll_instance ci = {
+      .comm = ev->comm, .index = idx, .type = in->m[0].type, .nmembers = in->n, .members = in->m};
+  for (uint32_t i = 1; i < in->n; i++)
+    if (in->m[i].type != ci.type) ci.mixed = 1;
+  int rc = dx_on_coll(d, &ci); /* the waits for the last to arrive */
+  if (rc >= 0) transfer(d, &ci, ev->hash);
+  free(in->m);
+  *in = k->open[--k->nopen];
+  return rc < 0 ? rc : 0;
+}
+
+void dx_io_free(dx *d) {
+  dx_iocolls *t = d->iocoll;
+  if (!t) return;
+  for (size_t i = 0; i < t->n; i++) {
+    for (size_t j = 0; j < t->k[i].nopen; j++)
+      free(t->k[i].open[j].m);
+    free(t->k[i].open);
+    free(t->k[i].next);
+  }
+  free(t->k);
+  free(t);
+  d->iocoll = NULL;
+}
+
 void dx_io_after(dx *d, const augur_event *ev) {
   assert(d && ev && ev->rank < d->nranks);
   dx_rank *r = &d->ranks[ev->rank];
   if (r->finalized || !augur_event_is_io(ev->type) || ev->t_end < ev->t_start) return;
+  /* a synchronising collective data call's time belongs to its instance (waits and
+   * io_collective), not to the segment before the next collective */
+  if (dx_io_is_sync(d, ev)) return;
   uint64_t t = ev->t_end - ev->t_start;
   if (dx_io_serial(d, ev)) r->seg.io_ns += t;
   r->seg.io_any_ns += t;
@@ -153,6 +301,39 @@ int dx_io_words(const dx *d, const dx_group *g, int many, const char *who, const
                             "computation (MPI_File_iwrite) instead of waiting for it.",
                             site);
     return 0;
+  case AUGUR_DX_IO_COLLECTIVE: {
+    augur_fmt_bytes(a, sizeof a, g->bytes);
+    file_text(d, g->io_file, f, sizeof f);
+    const char *call =
+        g->call_type ? augur_event_name(g->call_type) : "collective reads and writes";
+    double t = (double)g->io_ns * NS, data = (double)g->io_data_ns * NS;
+    double bw = t > 0 ? (double)g->bytes / t / 1e6 : 0;
+    int overhead = g->io_data_ns * 2 < g->io_ns; /* below half the plateau bandwidth */
+    *cause = dx_strdup_printf(
+        "%s spend%s %.3f s in %llu calls of %s at %s (%s) after the last rank had arrived "
+        "(waits for it are counted apart): %s moved, %.1f MB/s per rank. At %.0f MB/s per rank "
+        "moving it takes %.3f s, so %.0f %% of the time is %s.",
+        who, many ? "" : "s", t, (unsigned long long)g->instances, call, site, f, a, bw,
+        DX_IO_BANDWIDTH / 1e6, data, t > 0 ? 100.0 * (t - data) / t : 0.0,
+        overhead ? "not data movement at that rate: the collective's own overhead (exchanging "
+                   "the pieces between the ranks, many small file accesses, synchronisation) or "
+                   "a file system slower than that"
+                 : "beyond moving the data at that rate: the calls are mostly data movement");
+    if (overhead)
+      *rec = dx_strdup_printf(
+          "Make each collective call move more per piece: fewer, larger collective calls "
+          "(gather several steps or variables into one call), larger contiguous blocks per rank "
+          "in the file view, hints cb_nodes (fewer aggregators) or romio_cb_write / "
+          "romio_cb_read = disable when each rank's part is already large and contiguous; and "
+          "overlap what remains with computation (MPI_File_iwrite_all, or the split collectives "
+          "MPI_File_write_all_begin / _end).");
+    else
+      *rec = dx_strdup_printf("Write less or less often (every k steps, fewer variables), or "
+                              "overlap the I/O with computation (MPI_File_iwrite_all / "
+                              "iread_all, or the split collectives MPI_File_write_all_begin / "
+                              "_end).");
+    return 0;
+  }
   case AUGUR_DX_IO_SMALL_REQUESTS: {
     augur_fmt_bytes(a, sizeof a, g->instances ? g->bytes / g->instances : 0);
     augur_fmt_bytes(b, sizeof b, DX_IO_SMALL);

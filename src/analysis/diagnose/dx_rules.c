@@ -342,6 +342,10 @@ static int coll_class(unsigned t) {
   case AUGUR_EV_ALLTOALLW:
   case AUGUR_EV_REDUCE_SCATTER:
   case AUGUR_EV_REDUCE_SCATTER_BLOCK:
+  case AUGUR_EV_FILE_READ_ALL: /* collective MPI-IO data calls (dx_io_pair) */
+  case AUGUR_EV_FILE_WRITE_ALL:
+  case AUGUR_EV_FILE_READ_AT_ALL:
+  case AUGUR_EV_FILE_WRITE_AT_ALL:
     return C_NXN;
   case AUGUR_EV_BCAST:
   case AUGUR_EV_SCATTER:
@@ -527,7 +531,8 @@ int dx_on_coll(void *ctx, const augur_coll_instance *c) {
       }
     }
   }
-  if (cls != C_NONE && cls != C_BARRIER) volume(d, c);
+  /* a collective MPI-IO call's own time is io_collective's (dx_io_pair) */
+  if (cls != C_NONE && cls != C_BARRIER && !augur_event_is_io(c->type)) volume(d, c);
   free(heap);
   return AUGUR_OK;
 }
