@@ -22,6 +22,7 @@ typedef struct scene {
   size_t n[NR];
   uint64_t init_end[NR]; /* 0: 10 */
   int rma;               /* write the one-sided definitions below (rma_* cases) */
+  int sites;             /* define call sites 1 and 2 (two lines of one program) */
 } scene;
 
 static augur_event *add(scene *s, uint32_t rank, unsigned type, uint64_t t0, uint64_t t1) {
@@ -88,6 +89,14 @@ static augur_diagnosis *diagnose(scene *s, double min_share) {
     augur_comm_def cw = {.id = AUGUR_COMM_WORLD, .size = NR, .members = world};
     assert_int_equal(augur_writer_def_comm(w, &cw, &err), 0);
     if (s->rma) rma_defs(w);
+    if (s->sites) {
+      augur_module_def mod = {.id = 1, .path = "/nonexistent/prog"};
+      augur_callsite_def c1 = {.id = 1, .module = 1, .offset = 0x10};
+      augur_callsite_def c2 = {.id = 2, .module = 1, .offset = 0x20};
+      assert_int_equal(augur_writer_def_module(w, &mod, &err), 0);
+      assert_int_equal(augur_writer_def_callsite(w, &c1, &err), 0);
+      assert_int_equal(augur_writer_def_callsite(w, &c2, &err), 0);
+    }
     augur_event all[40];
     size_t n = 0;
     all[n] = tu_ev(AUGUR_EV_INIT, 0, s->init_end[r] ? s->init_end[r] : 10);
@@ -577,6 +586,36 @@ static void rma_volume(void **state) {
   augur_diagnosis_free(d);
 }
 
+/* Collective data movement by ranks that reach one MPI_Reduce from their own
+ * call sites (the root's MPI_IN_PLACE branch, the others' send branch: the
+ * PRK reduce kernel): one finding over both sites and all ranks, not one per
+ * rank. All arrive at 100, 1 MiB each, out at 300, 310, 320, 330. */
+static void volume_one_problem(void **state) {
+  (void)state;
+  static scene s;
+  memset(&s, 0, sizeof s);
+  const uint64_t t0[NR] = {100, 100, 100, 100}, t1[NR] = {300, 310, 320, 330};
+  coll(&s, AUGUR_EV_REDUCE, t0, t1, 0);
+  s.sites = 1;
+  for (uint32_t r = 0; r < NR; r++) {
+    s.v[r][0].callsite = r == 0 ? 1 : 2;
+    if (r == 0)
+      s.v[r][0].bytes_recv = 3u << 20;
+    else
+      s.v[r][0].bytes = 1u << 20;
+  }
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  size_t n = 0;
+  for (size_t i = 0; i < d->nfindings; i++)
+    n += d->findings[i].pattern == AUGUR_DX_COLLECTIVE_VOLUME;
+  assert_int_equal(n, 1);
+  const uint32_t all[] = {0, 1, 2, 3};
+  const augur_dx_finding *f = finding(d, AUGUR_DX_COLLECTIVE_VOLUME);
+  assert_ns(rank_seconds(f, 4, all), 200 + 210 + 220 + 230);
+  assert_int_equal(f->ncallsites, 2);
+  augur_diagnosis_free(d);
+}
+
 /* Locks on target 0: rank 1 holds it exclusively until its unlock ends at
  * 400; rank 2's exclusive Win_lock [150, 500] waits 250 ns of it; rank 3's
  * shared lock after both meets nobody. */
@@ -631,6 +670,7 @@ int main(void) {
       cmocka_unit_test(rma_fence),
       cmocka_unit_test(rma_lock),
       cmocka_unit_test(rma_volume),
+      cmocka_unit_test(volume_one_problem),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

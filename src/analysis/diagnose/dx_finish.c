@@ -200,6 +200,12 @@ static int32_t resolved(const dx *d, int32_t g) {
  * the same ranks. Where in the code it happens does not split it. */
 static int same_problem(const dx *d, const dx_group *a, const dx_group *b) {
   size_t w = (d->nranks + 63) / 64;
+  /* Data movement in collectives of one communicator by one MPI call: every
+   * member takes part in each instance, so ranks that reach it from their
+   * own call sites (the root's MPI_IN_PLACE branch) share the problem. */
+  if (a->pattern == b->pattern &&
+      (a->pattern == AUGUR_DX_COLLECTIVE_VOLUME || a->pattern == AUGUR_DX_IO_COLLECTIVE))
+    return a->comm == b->comm && a->comm != UINT64_MAX && a->call_type == b->call_type;
   /* OpenMP groups are per region or construct: each its own finding */
   return a->pattern < AUGUR_DX_FIRST_OMP && a->pattern == b->pattern &&
          a->wait_state == b->wait_state && a->upstream == b->upstream &&
