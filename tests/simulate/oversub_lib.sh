@@ -2,8 +2,8 @@
 # sources ../lib.sh, sets mpiexec, apps and quiet (quiet_rank.sh), skips
 # (77) without the calibration program or CPUs 0-1, and calibrates
 # $D/machine.ini with 2 ranks on CPUs 0-1.
-# check_trace TOL LABEL: $D/out (simulate --json) within TOL of the
-# measured time, simulated on the 2 CPUs; prints the figures; $1 nonzero
+# check_trace TOL LABEL NEED_B: $D/out (simulate --json) within TOL of the
+# measured time, simulated on the 2 CPUs; prints the figures; NEED_B 1
 # also demands the recorded other work (run-delay).
 . "$(dirname "$0")/../lib.sh"
 # shellcheck disable=SC2034 # used by the scripts that source this
