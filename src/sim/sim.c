@@ -239,6 +239,8 @@ typedef struct rrun {
   uint32_t sh_n, sh_i;
   uint64_t sh_seed;
   double sh_step, sh_p;
+  uint64_t sh_k, sh_j; /* cache: the last period asked for, its order's draw */
+  int sh_cached;
   augur_sim_rank acc;
   /* streaming: open requests, sorted by op (dead ones until compacted) */
   sreq *req;
@@ -431,12 +433,18 @@ static void release(sim *s, uint32_t v) {
 
 /* ---- Posting ------------------------------------------------------------ */
 
+static double own_next(rrun *rr, double t);
+
+/* The handshake reaches the receiver one latency after both ends are
+ * posted; the receiver answers it (and pulls the data, UCX's rendezvous)
+ * when it runs: under time slices, at its next turn (docs/simulate.md
+ * "Rendezvous under time slices"). */
 static void start_rndv(sim *s, uint32_t v) {
   mslot *m = &s->slots[v];
   if (m->started) return;
   m->started = 1;
   double t = (m->spost > m->rpost ? m->spost : m->rpost) + lat(s, m->src, m->dst);
-  schedule(s, t, EV_XFER, v, 0);
+  schedule(s, own_next(&s->r[m->dst], t), EV_XFER, v, 0);
 }
 
 static void post_send(sim *s, uint32_t v, double t) {
@@ -580,15 +588,58 @@ static uint64_t gcd64(uint64_t a, uint64_t b) {
   return a;
 }
 
-/* Where rank RR's window starts in the period starting at START. */
-static double own_start(const rrun *rr, double start) {
+/* Periods looked back for the last change of a core's order: beyond it the
+ * deal's order holds (p = 0.01: e^-41). */
+#define SH_LOOKBACK 4096
+/* The most periods that draw a new order: other work that takes ticks in
+ * runs shifts the order by the run's length, not each tick. Measured:
+ * sim_halo2d at b 0.34-0.65 (5 recordings, 4 ranks on 2 CPUs) mean
+ * absolute error 8.9 % with 1/2, 14.4 % uncapped, 9.9 % with 1/4. */
+#define SH_MOST 0.5
+
+static int sh_redraws(const rrun *rr, uint64_t j) {
+  uint64_t x = rr->sh_seed ^ (j * UINT64_C(0x9E3779B97F4A7C15));
+  return (double)(sim_splitmix(&x) >> 11) * 0x1p-53 < rr->sh_p;
+}
+
+/* The period at or before K whose draw orders period K: the last redraw
+ * within SH_LOOKBACK periods, or UINT64_MAX (the deal's order). Asked
+ * mostly for later and later periods: the rank keeps the last answer. */
+static uint64_t sh_draw_of(rrun *rr, uint64_t k) {
+  uint64_t lo = k >= SH_LOOKBACK - 1 ? k - (SH_LOOKBACK - 1) : 0, j = k;
+  uint64_t stop = rr->sh_cached && rr->sh_k <= k && rr->sh_k >= lo ? rr->sh_k + 1 : lo;
+  uint64_t found = UINT64_MAX;
+  for (;; j--) {
+    if (j < stop) break;
+    if (sh_redraws(rr, j)) {
+      found = j;
+      break;
+    }
+    if (j == 0) break;
+  }
+  if (found == UINT64_MAX && stop != lo && rr->sh_j != UINT64_MAX && rr->sh_j >= lo)
+    found = rr->sh_j;
+  if (!rr->sh_cached || k >= rr->sh_k) {
+    rr->sh_cached = 1;
+    rr->sh_k = k;
+    rr->sh_j = found;
+  }
+  return found;
+}
+
+/* Where rank RR's window starts in the period starting at START: the
+ * place of its turn in the core's order, which other work changes now and
+ * then and which then stays (docs/simulate.md "Other work and the order of
+ * turns"), after the other work's part of the place, drawn per period. */
+static double own_start(rrun *rr, double start) {
   if (rr->sh_n <= 1) return start;
   uint64_t k = (uint64_t)(int64_t)llround((start - rr->win_off) / rr->win_t);
-  uint64_t x = rr->sh_seed ^ (k * UINT64_C(0x9E3779B97F4A7C15));
   uint32_t n = rr->sh_n, at = rr->sh_i;
-  if ((double)(sim_splitmix(&x) >> 11) * 0x1p-53 >= rr->sh_p) {
+  uint64_t d = sh_draw_of(rr, k);
+  if (d == UINT64_MAX) {
     /* the deal's order */
   } else if (n <= 16) { /* Fisher-Yates: place[i] is turn i's */
+    uint64_t x = rr->sh_seed ^ (d * UINT64_C(0x9E3779B97F4A7C15)) ^ UINT64_C(0x5851F42D4C957F2D);
     uint32_t place[16];
     for (uint32_t i = 0; i < n; i++)
       place[i] = i;
@@ -599,6 +650,7 @@ static double own_start(const rrun *rr, double start) {
     }
     at = place[rr->sh_i];
   } else { /* many ranks on a core: an affine permutation, O(1) */
+    uint64_t x = rr->sh_seed ^ (d * UINT64_C(0x9E3779B97F4A7C15)) ^ UINT64_C(0x5851F42D4C957F2D);
     uint64_t a = sim_splitmix(&x) % n, c = sim_splitmix(&x) % n;
     while (a < 1 || gcd64(a, n) != 1)
       a = (a + 1) % n;
@@ -606,12 +658,13 @@ static double own_start(const rrun *rr, double start) {
   }
   /* other work's share of the place (its part beyond the quantum) comes
    * before the rank's turn by a fraction drawn per period */
-  double u = (double)(sim_splitmix(&x) >> 11) * 0x1p-53;
+  uint64_t y = rr->sh_seed ^ (k * UINT64_C(0xBF58476D1CE4E5B9));
+  double u = (double)(sim_splitmix(&y) >> 11) * 0x1p-53;
   return start + at * rr->sh_step + u * (rr->sh_step - rr->win_len);
 }
 
 /* The first instant at or after T when rank RR runs. */
-static double own_next(const rrun *rr, double t) {
+static double own_next(rrun *rr, double t) {
   if (rr->win_len <= 0) return t;
   double start = own_period(rr, t);
   if (rr->sh_n > 1) {
@@ -625,7 +678,7 @@ static double own_next(const rrun *rr, double t) {
 }
 
 /* When D seconds of rank RR's CPU time started at T end. */
-static double own_run(const rrun *rr, double t, double d) {
+static double own_run(rrun *rr, double t, double d) {
   if (rr->win_len <= 0) return t + d;
   t = own_next(rr, t);
   if (rr->sh_n > 1) { /* window by window, counting the periods (a window
@@ -678,17 +731,20 @@ static void wait_until(rrun *rr, double done, double *bucket) {
  * QUOTA_PHASES phases spread over the period. */
 #define QUOTA_PHASES 8
 /* With time slices, which ranks share a core and in which order they take
- * turns is the kernel's choice, and it changes during a run: the prediction
- * is the mean over CORE_DEALS deals of a node's ranks to its cores (all of
- * them when there are fewer). */
+ * turns is the kernel's choice: the prediction is the mean over the deals
+ * of a node's ranks to its cores, all of them up to ALL_DEALS (4 ranks: the
+ * kernel keeps a placement for most of a run, and a run's time depends on
+ * which ranks share a core: NPB CG A, docs/simulate.md "Which ranks share
+ * a core"), else CORE_DEALS pseudo-random ones. */
 #define CORE_DEALS 8
+#define ALL_DEALS  24
 
-/* Deals of N ranks: N! up to CORE_DEALS, else CORE_DEALS. */
+/* Deals of N ranks: N! up to ALL_DEALS, else CORE_DEALS. */
 static uint32_t deals_of(uint32_t n) {
   uint32_t f = 1;
-  for (uint32_t i = 2; i <= n && f <= CORE_DEALS; i++)
+  for (uint32_t i = 2; i <= n && f <= ALL_DEALS; i++)
     f *= i;
-  return f < CORE_DEALS ? f : CORE_DEALS;
+  return f <= ALL_DEALS ? f : CORE_DEALS;
 }
 
 /* SLOT[i]: local rank I's place in deal D of N ranks (place p: core p mod
@@ -700,7 +756,7 @@ static void deal_slots(uint32_t *slot, uint32_t n, uint32_t d, uint32_t node) {
     slot[i] = i;
   d %= deals_of(n);
   if (!d) return;
-  if (deals_of(n) < CORE_DEALS) {
+  if (deals_of(n) != CORE_DEALS) {         /* all N! of them */
     for (uint32_t i = 0; i + 1 < n; i++) { /* digit i in base n - i picks from the rest */
       uint32_t k = i + d % (n - i);
       d /= n - i;
@@ -750,14 +806,16 @@ static int own_windows(sim *s, uint32_t nnodes, uint32_t variant) {
          * takes turns between theirs: a rank runs one quantum in every
          * cycle of on_core x quantum / (1 - b), its core's ranks' places
          * spread over it. Alone on a core the ranks keep one order (two
-         * polling ranks alternate: 4.000 ms half round trips); other work
-         * changes it: a cycle deals the places anew with probability b / 2
-         * (docs/simulate.md "Other work and the order of turns": measured
-         * on sim_halo2d quiet and at b 0.5-0.65), and the other work's
-         * part of a place comes before the rank's turn by a fraction drawn
-         * per cycle. The other work differs between cores, so in each deal
-         * a core's cycle starts a pseudo-random part of that gap after
-         * core 0's. */
+         * polling ranks alternate: 4.000 ms half round trips); a tick the
+         * other work takes on a core shifts its order against the other
+         * cores' for good (perf sched on 4 ranks on 2 CPUs: the order
+         * stays until the next such tick). A cycle holds on_core x b /
+         * (1 - b) of them, so a cycle draws a new order, which then stays,
+         * with that probability over the chance that a drawn order
+         * differs (docs/simulate.md "Other work and the order of turns").
+         * The other work's part of a place comes before the rank's turn by
+         * a fraction drawn per cycle, and in each deal a core's cycle
+         * starts a pseudo-random part of that gap after core 0's. */
         uint32_t core = slot[i] % cores, turn = slot[i] / cores;
         uint32_t on_core = nr / cores + (core < nr % cores);
         double cycle = on_core * m->cpu_quantum / s->cpu_eff, step = cycle / on_core;
@@ -767,12 +825,17 @@ static int own_windows(sim *s, uint32_t nnodes, uint32_t variant) {
         rr->win_off = turn * step + drift * (step - m->cpu_quantum);
         rr->win_len = m->cpu_quantum;
         if (s->cpu_eff < 1) {
+          double same = 1; /* a drawn order is the one before: 1 / on_core! */
+          for (uint32_t f = 2; f <= on_core && same > 1e-9; f++)
+            same /= f;
           rr->win_off -= turn * step;
           rr->sh_n = on_core;
           rr->sh_i = turn;
           rr->sh_step = step;
           rr->sh_seed = sim_splitmix(&x);
-          rr->sh_p = (1 - s->cpu_eff) / 2;
+          rr->sh_p = on_core * (1 - s->cpu_eff) / s->cpu_eff / (1 - same);
+          if (rr->sh_p > SH_MOST) rr->sh_p = SH_MOST;
+          rr->sh_cached = 0;
         }
       }
     }
