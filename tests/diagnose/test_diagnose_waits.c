@@ -218,6 +218,31 @@ static void isend_late_receiver(void **state) {
   augur_diagnosis_free(d);
 }
 
+/* A late receiver behind an MPI_Isend (call site 1) completed by an MPI_Wait
+ * (call site 2): the words name the wait and the send, and the fix is to
+ * compute between them (the send is already nonblocking). */
+static void isend_late_receiver_words(void **state) {
+  (void)state;
+  static scene s;
+  memset(&s, 0, sizeof s);
+  s.sites = 1;
+  augur_event *e = p2p(&s, 0, AUGUR_EV_ISEND, 100, 101, 1, 0, 1 << 20);
+  e->req = 0xA;
+  e->callsite = 1;
+  e = add(&s, 0, AUGUR_EV_WAIT, 110, 300);
+  e->aux = 1;
+  e->callsite = 2;
+  add(&s, 0, AUGUR_EV_COMPLETION, 0, 0)->req = 0xA;
+  p2p(&s, 1, AUGUR_EV_RECV, 250, 310, 0, 0, 1 << 20)->callsite = 2;
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  only_wait(d, AUGUR_DX_LATE_RECEIVER, 140);
+  const augur_dx_finding *f = finding(d, AUGUR_DX_LATE_RECEIVER);
+  assert_non_null(strstr(f->cause, "the nonblocking sends posted at"));
+  assert_non_null(strstr(f->recommendation, "compute more between posting the send at"));
+  assert_null(strstr(f->recommendation, "send with MPI_Isend"));
+  augur_diagnosis_free(d);
+}
+
 /* Rank 1 insists on B (sent at 200) while A (sent at 100) is there. */
 static void wrong_order(void **state) {
   (void)state;
@@ -655,6 +680,7 @@ int main(void) {
       cmocka_unit_test(late_sender),
       cmocka_unit_test(late_receiver_and_eager_limit),
       cmocka_unit_test(isend_late_receiver),
+      cmocka_unit_test(isend_late_receiver_words),
       cmocka_unit_test(wrong_order),
       cmocka_unit_test(waitall_counts_once),
       cmocka_unit_test(barrier_and_imbalance),

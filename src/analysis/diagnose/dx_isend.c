@@ -155,7 +155,12 @@ static void judge(dx *d, uint32_t sender, uint32_t receiver, uint64_t comm, cons
   S->sacct_until = to;
   int32_t g =
       dx_group_get(&d->groups, AUGUR_DX_LATE_RECEIVER, AUGUR_DX_LATE_RECEIVER, done->send_cs, -1);
-  if (g >= 0) dx_group_partner(&d->groups, &d->groups.g[g], receiver, m->recv_cs);
+  if (g >= 0) {
+    dx_group *G = &d->groups.g[g];
+    dx_group_partner(&d->groups, G, receiver, m->recv_cs);
+    /* the wait completes a send posted elsewhere: the words name both */
+    if (!G->post_cs && m->send_cs != done->send_cs) G->post_cs = m->send_cs;
+  }
   dx_charge(d, AUGUR_DX_LATE_RECEIVER, g, sender, done->send_cs, from, to, comm);
 }
 
