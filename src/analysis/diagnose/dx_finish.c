@@ -302,10 +302,10 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
       char post[256];
       site_text(d->trace, g->post_cs, post, sizeof post);
       cause = dx_strdup_printf(
-          "%s %s in %s until %s posts the receive at %s: the nonblocking sends posted at %s "
+          "%s %s in %s until %s post%s the receive at %s: the nonblocking sends posted at %s "
           "are synchronous or rendezvous messages, which cannot complete before their receive "
           "exists.%s",
-          who, wait, site, partner, psite, post,
+          who, wait, site, partner, pmany ? "" : "s", psite, post,
           d->rendezvous_min ? " Standard sends of this size wait for their receive here." : "");
       rec = dx_strdup_printf("Post the receive earlier on %s (MPI_Irecv before its computation), "
                              "or compute more between posting the send at %s and waiting at %s.",
@@ -313,9 +313,9 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
       break;
     }
     cause = dx_strdup_printf(
-        "%s %s in the synchronous or rendezvous send at %s until %s posts the "
+        "%s %s in the synchronous or rendezvous send at %s until %s post%s the "
         "receive at %s.%s",
-        who, block, site, partner, psite,
+        who, block, site, partner, pmany ? "" : "s", psite,
         d->rendezvous_min ? " Standard sends of this size wait for their receive here." : "");
     rec = dx_strdup_printf("Post the receive earlier on %s (MPI_Irecv before its computation), "
                            "or send with MPI_Isend and complete it later.",
