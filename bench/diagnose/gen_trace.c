@@ -26,9 +26,9 @@
 #include "augur/writer.h"
 
 #define HALO_BYTES  8192
-#define PER_ITER    10      /* records per rank and iteration (barrier aside) */
-#define BUF_RECORDS 4096    /* per rank, flushed at iteration boundaries */
-#define GROUP       4096u   /* ranks written in one pass */
+#define PER_ITER    10    /* records per rank and iteration (barrier aside) */
+#define BUF_RECORDS 4096  /* per rank, flushed at iteration boundaries */
+#define GROUP       4096u /* ranks written in one pass */
 #define MAX_RANKS   65536u
 #define INIT_NS     1000ull /* every rank's MPI_Init starts here: one clock */
 
