@@ -14,7 +14,10 @@
  * Allreduce. Deterministic for a given seed.
  *
  * The ranks are written side by side, a few thousand records each at a time,
- * so memory stays small whatever N. */
+ * so memory stays small whatever N. Up to 4,096 ranks (GROUP) are written
+ * at once (a writer holds a file and a compressor); more ranks (up to
+ * 65,536) are written in passes of GROUP, each replaying the whole run from
+ * the seed and keeping only its ranks' records: the same trace. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +26,10 @@
 #include "augur/writer.h"
 
 #define HALO_BYTES  8192
-#define PER_ITER    10      /* records per rank and iteration (barrier aside) */
-#define BUF_RECORDS 4096    /* per rank, flushed at iteration boundaries */
+#define PER_ITER    10    /* records per rank and iteration (barrier aside) */
+#define BUF_RECORDS 4096  /* per rank, flushed at iteration boundaries */
+#define GROUP       4096u /* ranks written in one pass */
+#define MAX_RANKS   65536u
 #define INIT_NS     1000ull /* every rank's MPI_Init starts here: one clock */
 
 enum { CS_INIT = 1, CS_IRECV, CS_ISEND, CS_WAITALL, CS_ALLREDUCE, CS_BARRIER, CS_FINALIZE, CS_N };
@@ -81,13 +86,16 @@ static augur_event *completion(rank_out *o, uint64_t req, uint32_t index) {
 }
 
 static int flush(rank_out *o, augur_error *err) {
-  int rc = augur_writer_events(o->w, 0, o->buf, o->n, err);
+  int rc = o->w ? augur_writer_events(o->w, 0, o->buf, o->n, err) : AUGUR_OK; /* not this pass's */
   o->n = 0;
   return rc;
 }
 
+/* Rank RANK's state at MPI_Init, and its writer if WRITE (this pass's). */
 static int open_rank(rank_out *o, const char *dir, uint32_t rank, uint32_t nranks, int32_t *members,
-                     augur_error *err) {
+                     size_t cap, int write, augur_error *err) {
+  o->w = NULL;
+  if (!write) goto start;
   if (augur_writer_open(&o->w, dir, rank, nranks, 1, err)) return -1;
   augur_rank_def rd;
   memset(&rd, 0, sizeof rd);
@@ -112,7 +120,8 @@ static int open_rank(rank_out *o, const char *dir, uint32_t rank, uint32_t nrank
     augur_callsite_def cs = {.id = c, .module = 1, .offset = 0x1000ull * c};
     if (augur_writer_def_callsite(o->w, &cs, err)) return -1;
   }
-  o->buf = malloc(BUF_RECORDS * sizeof *o->buf);
+start:
+  if (!o->buf) o->buf = malloc(cap * sizeof *o->buf);
   if (!o->buf) {
     snprintf(err->msg, sizeof err->msg, "out of memory");
     return -1;
@@ -181,7 +190,8 @@ static void halo(rank_out *o, uint32_t nranks, uint32_t late) {
 }
 
 static int usage(void) {
-  fprintf(stderr, "usage: augur-bench-dx-gen DIR [--ranks R] [--events N] [--seed S]\n");
+  fprintf(stderr, "usage: augur-bench-dx-gen DIR [--ranks R (2..%u)] [--events N] [--seed S]\n",
+          MAX_RANKS);
   return 2;
 }
 
@@ -193,7 +203,7 @@ int main(int argc, char **argv) {
     char *end = NULL;
     if (!strcmp(argv[i], "--ranks") && i + 1 < argc) {
       nranks = strtoul(argv[++i], &end, 10);
-      if (*end || nranks < 2 || nranks > 4096) return usage();
+      if (*end || nranks < 2 || nranks > MAX_RANKS) return usage();
     } else if (!strcmp(argv[i], "--events") && i + 1 < argc) {
       events = strtoull(argv[++i], &end, 10);
       if (*end || events < 100) return usage();
@@ -207,8 +217,8 @@ int main(int argc, char **argv) {
     }
   }
   if (!dir) return usage();
-  rng ^= seed * 0x9e3779b97f4a7c15ull;
-  if (!rng) rng = 1;
+  uint64_t rng0 = rng ^ seed * 0x9e3779b97f4a7c15ull; /* every pass starts from it */
+  if (!rng0) rng0 = 1;
 
   uint64_t iters = events / nranks / PER_ITER;
   if (iters < 1) iters = 1;
@@ -220,6 +230,10 @@ int main(int argc, char **argv) {
                            .mpi_library = "synthetic",
                            .recorder = "augur-bench-dx-gen",
                            .complete = 1};
+  /* Records a rank buffers: past GROUP ranks fewer (a rank then has fewer
+   * records in all), so the buffers stay in the process's address space. */
+  size_t cap = nranks > GROUP ? BUF_RECORDS * GROUP / nranks : BUF_RECORDS;
+  if (cap < 4 * PER_ITER) cap = 4 * PER_ITER;
   int32_t *members = malloc(nranks * sizeof *members);
   rank_out *o = calloc(nranks, sizeof *o);
   if (!members || !o) {
@@ -229,32 +243,39 @@ int main(int argc, char **argv) {
   for (uint32_t r = 0; r < nranks; r++)
     members[r] = (int32_t)r;
   if (augur_meta_write(dir, &meta, &err)) goto fail;
-  for (uint32_t r = 0; r < nranks; r++)
-    if (open_rank(&o[r], dir, r, (uint32_t)nranks, members, &err)) goto fail;
 
-  uint64_t records = nranks;
-  for (uint64_t it = 0; it < iters; it++) {
-    uint32_t late = rnd(20) == 0 ? (uint32_t)rnd(nranks) : UINT32_MAX;
-    halo(o, (uint32_t)nranks, late);
-    collective(o, (uint32_t)nranks, AUGUR_EV_ALLREDUCE, CS_ALLREDUCE, 20000);
-    records += nranks * PER_ITER;
-    if (it % 50 == 49) {
-      collective(o, (uint32_t)nranks, AUGUR_EV_BARRIER, CS_BARRIER, 2000);
-      records += nranks;
+  uint64_t records = 0;
+  for (uint32_t g0 = 0; g0 < nranks; g0 += GROUP) { /* one pass: ranks [g0, g1) written */
+    const uint32_t g1 = nranks - g0 > GROUP ? g0 + GROUP : (uint32_t)nranks;
+    rng = rng0;
+    records = nranks;
+    for (uint32_t r = 0; r < nranks; r++)
+      if (open_rank(&o[r], dir, r, (uint32_t)nranks, members, cap, r >= g0 && r < g1, &err))
+        goto fail;
+    for (uint64_t it = 0; it < iters; it++) {
+      uint32_t late = rnd(20) == 0 ? (uint32_t)rnd(nranks) : UINT32_MAX;
+      halo(o, (uint32_t)nranks, late);
+      collective(o, (uint32_t)nranks, AUGUR_EV_ALLREDUCE, CS_ALLREDUCE, 20000);
+      records += nranks * PER_ITER;
+      if (it % 50 == 49) {
+        collective(o, (uint32_t)nranks, AUGUR_EV_BARRIER, CS_BARRIER, 2000);
+        records += nranks;
+      }
+      if (o[0].n + 2 * PER_ITER + 2 > cap)
+        for (uint32_t r = 0; r < nranks; r++)
+          if (flush(&o[r], &err)) goto fail;
     }
-    if (o[0].n + 2 * PER_ITER + 2 > BUF_RECORDS)
-      for (uint32_t r = 0; r < nranks; r++)
-        if (flush(&o[r], &err)) goto fail;
+    /* Finalize together, then close (the rank def's finalize_ns is only
+     * informative here: one clock, no sync records). */
+    for (uint32_t r = 0; r < nranks; r++) {
+      uint64_t t = o[r].now + jitter(10000, 2000);
+      put(&o[r], AUGUR_EV_FINALIZE, t, t + jitter(50000, 10000), CS_FINALIZE);
+      if (flush(&o[r], &err) || (o[r].w && augur_writer_close(o[r].w, &err))) goto fail;
+    }
+    records += nranks;
   }
-  /* Finalize together, then close (the rank def's finalize_ns is only
-   * informative here: one clock, no sync records). */
-  for (uint32_t r = 0; r < nranks; r++) {
-    uint64_t t = o[r].now + jitter(10000, 2000);
-    put(&o[r], AUGUR_EV_FINALIZE, t, t + jitter(50000, 10000), CS_FINALIZE);
-    records++;
-    if (flush(&o[r], &err) || augur_writer_close(o[r].w, &err)) goto fail;
+  for (uint32_t r = 0; r < nranks; r++)
     free(o[r].buf);
-  }
   printf("%s: %lu ranks, %llu iterations, %llu records\n", dir, nranks, (unsigned long long)iters,
          (unsigned long long)records);
   free(o);

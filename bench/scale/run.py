@@ -6,7 +6,8 @@ exchange with injected waits, the same total number of records at every rank
 count) and runs each command on it, printing wall time, records/s, peak RSS
 and RSS per rank, and each command's cost per record against its cost at the
 smallest rank count ("cost vs 16" = the 16-rank rate / this rate; issue 27's
-goal: at most 2x at 65,536 ranks; peak RSS <= 8 GB).
+goal: at most 2x at 65,536 ranks; peak RSS <= 8 GB); then the same by CPU
+time (user + system), the steadier figure on a shared machine.
 
 usage: bench/scale/run.py [BUILD_DIR] [OUT_DIR]
 environment: RANKS ("16 1024 4096"), EVENTS (total records, 4000000),
@@ -35,7 +36,7 @@ os.makedirs(out, exist_ok=True)
 
 
 def run_one(argv):
-    """Wall seconds and peak RSS (KB) of one child process."""
+    """Wall seconds, CPU seconds (user + system) and peak RSS (KB) of one child process."""
     t0 = time.monotonic()
     pid = os.fork()
     if pid == 0:
@@ -50,7 +51,7 @@ def run_one(argv):
     wall = time.monotonic() - t0
     if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
         sys.exit("bench/scale: %s failed (status %d)" % (" ".join(argv), status))
-    return wall, ru.ru_maxrss
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss
 
 
 rows = []
@@ -65,15 +66,18 @@ for r in ranks:
                        stdout=subprocess.DEVNULL)
     for c in commands:
         runs = [run_one([augur, c, trace]) for _ in range(reps)]
-        wall = statistics.median(w for w, _ in runs)
-        rss = max(m for _, m in runs)
-        rows.append((r, c, wall, rss))
-        print("bench/scale: %d ranks, %s: %.2f s" % (r, c, wall), file=sys.stderr)
+        wall = statistics.median(w for w, _, _ in runs)
+        cpu = statistics.median(u for _, u, _ in runs)
+        rss = max(m for _, _, m in runs)
+        rows.append((r, c, wall, cpu, rss))
+        print("bench/scale: %d ranks, %s: %.2f s (CPU %.2f s), load %s" %
+              (r, c, wall, cpu, open("/proc/loadavg").read().split()[0]), file=sys.stderr)
 
-base = {c: events / w for r, c, w, _ in rows if r == ranks[0]}
-print("%-8s %-9s %9s %12s %10s %11s %12s" %
-      ("ranks", "command", "seconds", "records/s", "peak MB", "KB/rank", "cost vs %d" % ranks[0]))
-for r, c, w, rss in rows:
-    rate = events / w
-    print("%-8d %-9s %9.2f %12.3g %10.1f %11.1f %11.2fx" %
-          (r, c, w, rate, rss / 1024.0, rss / r, base[c] / rate))
+base = {c: (events / w, events / u) for r, c, w, u, _ in rows if r == ranks[0]}
+print("%-8s %-9s %9s %12s %10s %11s %12s %9s %12s %12s" %
+      ("ranks", "command", "seconds", "records/s", "peak MB", "KB/rank", "cost vs %d" % ranks[0],
+       "CPU s", "rec/CPU s", "CPU cost vs %d" % ranks[0]))
+for r, c, w, u, rss in rows:
+    rate, crate = events / w, events / max(u, 1e-6)
+    print("%-8d %-9s %9.2f %12.3g %10.1f %11.1f %11.2fx %9.2f %12.3g %11.2fx" %
+          (r, c, w, rate, rss / 1024.0, rss / r, base[c][0] / rate, u, crate, base[c][1] / crate))

@@ -37,6 +37,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "prefetch.h"
 #include "sim_int.h"
 
 #define NONE32 UINT32_MAX
@@ -48,6 +49,9 @@ enum { EV_XFER = 1, EV_ARRIVE = 2, EV_FLOWDONE = 3, EV_CSTART = 4, EV_CDONE = 5 
 /* An entry is 24 bytes and compares as integers: KEY is the time's bits
  * mapped so that unsigned order is the doubles' order (negatives too), SK
  * the push sequence (ties pop first in, first out) times 8 plus the kind.
+ * IDX is the event's slot (EV_XFER, EV_ARRIVE), flow or rank; VER the
+ * flow's or burst's version, or an arrival's receiver (for sim_loop's
+ * prefetch).
  *
  * Entries for the time of the entry popped last ("now": a third of them at
  * 64 ranks) skip the heap: they queue in a ring, in push order, which is
@@ -152,6 +156,12 @@ static int heap_empty(const heap *q) {
   return q->n == 0 && q->rn == 0;
 }
 
+/* The entry heap_pop would return now (NULL: none). */
+static const hev *heap_peek(const heap *q) {
+  if (q->rn && (q->n == 0 || hless(&q->ring[q->head], &q->h[0]))) return &q->ring[q->head];
+  return q->n ? &q->h[0] : NULL;
+}
+
 /* The ring's head or the heap's top; in the heap the smallest child is
  * selected without a branch. */
 static hev heap_pop(heap *q) {
@@ -247,6 +257,12 @@ typedef struct rrun {
   size_t nreq, req_cap, req_dead;
 } rrun;
 
+/* An entry of the collective slot table: the slot (NONE32: empty) and
+ * the low 32 bits of its key's hash (ckey). */
+typedef struct ctab_ent {
+  uint32_t v, h;
+} ctab_ent;
+
 typedef struct sim {
   const augur_sim_graph *g;
   sim_src *src; /* streaming: the trace read as the ranks need it (NULL: in memory) */
@@ -259,7 +275,7 @@ typedef struct sim {
   size_t nslots, slot_cap;
   uint32_t free_slot;
   /* collective slots waiting for their second end: open addressing over slot indices */
-  uint32_t *ctab;
+  ctab_ent *ctab;
   size_t ctab_cap, ctab_n;
   heap q;
   flow *flows;
@@ -277,6 +293,7 @@ typedef struct sim {
   double flows_t;    /* when the active flows' remaining bytes were last brought up to date */
   uint64_t ops, messages, events;
   int nomem;
+  int direct; /* arrivals scheduled at the transfer's start (xfer_start) */
 } sim;
 
 static int slot_rndv(const sim *s, uint64_t bytes, int sync) {
@@ -351,20 +368,22 @@ static uint32_t msg_slot(sim *s, uint64_t inst, uint32_t src, uint32_t dst, uint
   return v;
 }
 
+/* The table's entries keep their key's hash: a probe past another key,
+ * and the backward shift of a deletion, read no slot (each a cache miss
+ * at thousands of ranks); only the slot whose hash matches is read. */
 static int ctab_grow(sim *s) {
   size_t ncap = s->ctab_cap ? s->ctab_cap * 2 : 256;
-  uint32_t *nt = malloc(ncap * sizeof *nt);
+  ctab_ent *nt = malloc(ncap * sizeof *nt);
   if (!nt) return -1;
   for (size_t i = 0; i < ncap; i++)
-    nt[i] = NONE32;
+    nt[i].v = NONE32;
   for (size_t i = 0; i < s->ctab_cap; i++) {
-    uint32_t v = s->ctab[i];
-    if (v == NONE32) continue;
-    const mslot *m = &s->slots[v];
-    size_t j = ckey(m->inst, m->src, m->dst, m->tag) & (ncap - 1);
-    while (nt[j] != NONE32)
+    ctab_ent e = s->ctab[i];
+    if (e.v == NONE32) continue;
+    size_t j = e.h & (ncap - 1);
+    while (nt[j].v != NONE32)
       j = (j + 1) & (ncap - 1);
-    nt[j] = v;
+    nt[j] = e;
   }
   free(s->ctab);
   s->ctab = nt;
@@ -373,18 +392,16 @@ static int ctab_grow(sim *s) {
 }
 
 static void ctab_del(sim *s, size_t i) {
-  assert(i < s->ctab_cap && s->ctab[i] != NONE32 && s->ctab_n > 0);
+  assert(i < s->ctab_cap && s->ctab[i].v != NONE32 && s->ctab_n > 0);
   size_t mask = s->ctab_cap - 1, j = i;
-  s->ctab[i] = NONE32;
+  s->ctab[i].v = NONE32;
   for (;;) {
     j = (j + 1) & mask;
-    uint32_t v = s->ctab[j];
-    if (v == NONE32) break;
-    const mslot *m = &s->slots[v];
-    size_t h = ckey(m->inst, m->src, m->dst, m->tag) & mask;
+    if (s->ctab[j].v == NONE32) break;
+    size_t h = s->ctab[j].h & mask;
     if ((j > i && (h <= i || h > j)) || (j < i && (h <= i && h > j))) {
-      s->ctab[i] = v;
-      s->ctab[j] = NONE32;
+      s->ctab[i] = s->ctab[j];
+      s->ctab[j].v = NONE32;
       i = j;
     }
   }
@@ -396,10 +413,12 @@ static void ctab_del(sim *s, size_t i) {
 static uint32_t coll_slot(sim *s, uint64_t inst, uint32_t src, uint32_t dst, uint32_t tag,
                           uint64_t bytes) {
   assert(s->ctab_cap ? AUG_POW2(s->ctab_cap) && s->ctab_n * 2 <= s->ctab_cap : !s->ctab_n);
+  const uint32_t h = (uint32_t)ckey(inst, src, dst, tag);
   if (s->ctab_cap) {
     size_t mask = s->ctab_cap - 1;
-    for (size_t j = ckey(inst, src, dst, tag) & mask; s->ctab[j] != NONE32; j = (j + 1) & mask) {
-      uint32_t v = s->ctab[j];
+    for (size_t j = h & mask; s->ctab[j].v != NONE32; j = (j + 1) & mask) {
+      if (s->ctab[j].h != h) continue;
+      uint32_t v = s->ctab[j].v;
       const mslot *m = &s->slots[v];
       if (m->inst == inst && m->src == src && m->dst == dst && m->tag == tag) {
         ctab_del(s, j);
@@ -414,10 +433,10 @@ static uint32_t coll_slot(sim *s, uint64_t inst, uint32_t src, uint32_t dst, uin
   uint32_t v = msg_slot(s, inst, src, dst, bytes, 0);
   if (v == NONE32) return v;
   s->slots[v].tag = tag;
-  size_t mask = s->ctab_cap - 1, j = ckey(inst, src, dst, tag) & mask;
-  while (s->ctab[j] != NONE32)
+  size_t mask = s->ctab_cap - 1, j = h & mask;
+  while (s->ctab[j].v != NONE32)
     j = (j + 1) & mask;
-  s->ctab[j] = v;
+  s->ctab[j] = (ctab_ent){v, h};
   s->ctab_n++;
   return v;
 }
@@ -433,6 +452,35 @@ static void release(sim *s, uint32_t v) {
 
 /* ---- Posting ------------------------------------------------------------ */
 
+/* When the message of slot M, started at NOW, arrives (*AT), if no flow is
+ * needed for it: 1; 0 if one is. */
+static int xfer_arrival(const sim *s, const mslot *m, double now, double *at) {
+  if (same_node(s, m->src, m->dst))
+    *at = now + s->m->shm_latency + augur_machine_shm_copy(s->m, m->bytes) + m->extra;
+  else if (m->bytes == 0)
+    *at = now + lat(s, m->src, m->dst);
+  else if (!sim_topo_shared(&s->topo)) /* nothing shared on the way */
+    *at = now + (double)m->bytes / s->m->bandwidth + lat(s, m->src, m->dst) + m->extra;
+  else
+    return 0;
+  return 1;
+}
+
+/* Slot V's transfer starts at T. Its EV_XFER would only schedule the
+ * arrival (no flow); when nothing in the run depends on the order of
+ * events of one time (s->direct: no flows, no processor sharing), the
+ * arrival is scheduled at once, with the slot in the cache, instead of a
+ * second pop (and a cache miss) later. It still counts as an event. */
+static void xfer_start(sim *s, uint32_t v, double t) {
+  double at;
+  if (s->direct && xfer_arrival(s, &s->slots[v], t, &at)) {
+    s->events++;
+    schedule(s, at, EV_ARRIVE, v, s->slots[v].dst);
+  } else {
+    schedule(s, t, EV_XFER, v, 0);
+  }
+}
+
 static double own_next(rrun *rr, double t);
 
 /* The handshake reaches the receiver one latency after both ends are
@@ -444,7 +492,7 @@ static void start_rndv(sim *s, uint32_t v) {
   if (m->started) return;
   m->started = 1;
   double t = (m->spost > m->rpost ? m->spost : m->rpost) + lat(s, m->src, m->dst);
-  schedule(s, own_next(&s->r[m->dst], t), EV_XFER, v, 0);
+  xfer_start(s, v, own_next(&s->r[m->dst], t));
 }
 
 static void post_send(sim *s, uint32_t v, double t) {
@@ -453,7 +501,7 @@ static void post_send(sim *s, uint32_t v, double t) {
   if (!m->rndv) {
     m->sdone = t;
     m->started = 1;
-    schedule(s, t, EV_XFER, v, 0);
+    xfer_start(s, v, t);
   } else if (m->rpost >= 0) {
     start_rndv(s, v);
   }
@@ -548,24 +596,17 @@ static void flow_done(sim *s, uint32_t fi, uint32_t ver, double now) {
   uint32_t v = f->slot;
   f->slot = s->free_flow;
   s->free_flow = fi;
-  schedule(s, now + lat(s, s->slots[v].src, s->slots[v].dst) + s->slots[v].extra, EV_ARRIVE, v, 0);
+  schedule(s, now + lat(s, s->slots[v].src, s->slots[v].dst) + s->slots[v].extra, EV_ARRIVE, v,
+           s->slots[v].dst);
   flows_rate(s, now);
 }
 
 static void xfer(sim *s, uint32_t v, double now) {
-  const mslot *m = &s->slots[v];
-  if (same_node(s, m->src, m->dst)) {
-    schedule(s, now + s->m->shm_latency + augur_machine_shm_copy(s->m, m->bytes) + m->extra,
-             EV_ARRIVE, v, 0);
-  } else if (m->bytes == 0) {
-    schedule(s, now + lat(s, m->src, m->dst), EV_ARRIVE, v, 0);
-  } else if (!sim_topo_shared(&s->topo)) {
-    /* Nothing shared on the way: no flow to follow. */
-    schedule(s, now + (double)m->bytes / s->m->bandwidth + lat(s, m->src, m->dst) + m->extra,
-             EV_ARRIVE, v, 0);
-  } else {
+  double at;
+  if (xfer_arrival(s, &s->slots[v], now, &at))
+    schedule(s, at, EV_ARRIVE, v, s->slots[v].dst);
+  else /* something shared on the way: a flow */
     flow_start(s, v, now);
-  }
 }
 
 /* ---- Time slices -------------------------------------------------------- */
@@ -1419,6 +1460,11 @@ static int sim_setup(sim *s, uint32_t variant, uint32_t *variants, augur_sim_res
                      s->r[r].win_len <= 0;
     s->r[r].t = own_next(&s->r[r], s->r[r].t);
   }
+  /* Without flows and processor sharing the order of one time's events
+   * changes nothing: arrivals can be scheduled at the transfer's start. */
+  s->direct = !sim_topo_shared(&s->topo);
+  for (uint32_t r = 0; r < n && s->direct; r++)
+    s->direct = !s->r[r].shared;
   /* Point-to-point messages of a graph occupy slots 0..nmsgs-1. */
   if (aug_grow((void **)&s->slots, &s->slot_cap, g->nmsgs ? g->nmsgs : 1, sizeof *s->slots))
     return sim_nomem(err);
@@ -1450,6 +1496,14 @@ static void sim_loop(sim *s) {
     hev e = heap_pop(&s->q);
     const double et = key_time(e.key);
     s->events++;
+    /* At thousands of ranks the next event's slot and rank are cache
+     * misses: ask for them while this one runs (an arrival's VER is the
+     * receiver; the next event may yet change, the hint is then wasted). */
+    const hev *nx = heap_peek(&s->q);
+    if (nx && (nx->sk & 7) <= EV_ARRIVE) {
+      AUG_PREFETCH(&s->slots[nx->idx]);
+      if ((nx->sk & 7) == EV_ARRIVE) AUG_PREFETCH(&s->r[nx->ver]);
+    }
     switch (e.sk & 7) {
     case EV_XFER:
       xfer(s, e.idx, et);
