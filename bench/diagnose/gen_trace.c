@@ -91,12 +91,9 @@ static int flush(rank_out *o, augur_error *err) {
   return rc;
 }
 
-/* Rank RANK's state at MPI_Init, and its writer if WRITE (this pass's). */
-static int open_rank(rank_out *o, const char *dir, uint32_t rank, uint32_t nranks, int32_t *members,
-                     size_t cap, int write, augur_error *err) {
-  o->w = NULL;
-  if (!write) goto start;
-  if (augur_writer_open(&o->w, dir, rank, nranks, 1, err)) return -1;
+/* Rank RANK's definition; FINALIZE_NS 0 until it finalizes (the reader
+ * counts a rank without it as cut short: augur_trace_incomplete). */
+static augur_rank_def rank_def(uint32_t rank, uint32_t nranks, uint64_t finalize_ns) {
   augur_rank_def rd;
   memset(&rd, 0, sizeof rd);
   rd.rank = rank;
@@ -105,7 +102,18 @@ static int open_rank(rank_out *o, const char *dir, uint32_t rank, uint32_t nrank
   rd.host = "bench";
   rd.thread_level = -1;
   rd.init_ns = INIT_NS;
+  rd.finalize_ns = finalize_ns;
   rd.counter_note = "augur-bench-dx-gen: synthetic trace";
+  return rd;
+}
+
+/* Rank RANK's state at MPI_Init, and its writer if WRITE (this pass's). */
+static int open_rank(rank_out *o, const char *dir, uint32_t rank, uint32_t nranks, int32_t *members,
+                     size_t cap, int write, augur_error *err) {
+  o->w = NULL;
+  if (!write) goto start;
+  if (augur_writer_open(&o->w, dir, rank, nranks, 1, err)) return -1;
+  augur_rank_def rd = rank_def(rank, nranks, 0);
   int32_t self[1] = {(int32_t)rank};
   augur_comm_def world = {
       .id = AUGUR_COMM_WORLD, .kind = AUGUR_COMM_KIND_WORLD, .size = nranks, .members = members};
@@ -265,12 +273,15 @@ int main(int argc, char **argv) {
         for (uint32_t r = 0; r < nranks; r++)
           if (flush(&o[r], &err)) goto fail;
     }
-    /* Finalize together, then close (the rank def's finalize_ns is only
-     * informative here: one clock, no sync records). */
+    /* Finalize together, then close with the rank's finalize time, as the
+     * recorder does (one clock, no sync records). */
     for (uint32_t r = 0; r < nranks; r++) {
-      uint64_t t = o[r].now + jitter(10000, 2000);
-      put(&o[r], AUGUR_EV_FINALIZE, t, t + jitter(50000, 10000), CS_FINALIZE);
-      if (flush(&o[r], &err) || (o[r].w && augur_writer_close(o[r].w, &err))) goto fail;
+      uint64_t t = o[r].now + jitter(10000, 2000), t1 = t + jitter(50000, 10000);
+      put(&o[r], AUGUR_EV_FINALIZE, t, t1, CS_FINALIZE);
+      augur_rank_def rd = rank_def(r, (uint32_t)nranks, t1);
+      if (flush(&o[r], &err) || (o[r].w && (augur_writer_def_rank(o[r].w, &rd, &err) ||
+                                            augur_writer_close(o[r].w, &err))))
+        goto fail;
     }
     records += nranks;
   }

@@ -4,6 +4,9 @@
 "$GEN" "$D/known.augur" >/dev/null || fail "gen_trace"
 "$GEN" "$D/threads.augur" threads >/dev/null || fail "gen_trace threads"
 "$DXGEN" "$D/dx37.augur" --ranks 37 --events 8000 >/dev/null || fail "dx-gen 37"
+# every rank of the synthetic trace finalizes (its rank definition says so)
+"$AUGUR" report "$D/dx37.augur" >"$D/dx37.txt" 2>&1 || fail "report dx37"
+grep -q "incomplete" "$D/dx37.txt" && fail "dx-gen trace reported incomplete: $(grep incomplete "$D/dx37.txt")"
 cp -r "$D/dx37.augur" "$D/dmg.augur"
 for r in 05 20; do
   python3 - "$D/dmg.augur/rank-000$r.evt" <<'PY'
