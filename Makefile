@@ -19,7 +19,8 @@ CMAKE_FLAGS ?=
 # script costing 0.5-1 s of CPU per call, and the suite calls python3 hundreds of times.
 TEST_ENV = PATH=/usr/bin:$$PATH
 
-.PHONY: all build deps demo check check-release check-asan check-fuzz check-format install bench format clean
+.PHONY: all build deps demo check check-release check-release-main check-proving check-asan check-fuzz \
+        build-asan build-fuzz check-format install bench format clean
 
 all: build
 
@@ -35,10 +36,20 @@ build: $(BUILD)/CMakeCache.txt
 demo: deps build
 	@scripts/demo.sh $(BUILD)
 
+# The release tests leave about half of the 2 cores idle (waits, sleeps,
+# start-ups): the ASan and fuzz trees are built in that idle time
+# (scripts/idle.sh). When the release tests end, a build still running is
+# stopped (make deletes what it was writing) and check-asan/check-fuzz finish
+# it at a normal priority after the timing-checked proving tests: on a busy
+# machine the idle build may have had little CPU.
+# The order of the checks and what each runs are those of the targets below.
 check: deps
 	@$(MAKE) --no-print-directory check-format
 	@$(MAKE) --no-print-directory build
-	@$(MAKE) --no-print-directory check-release
+	@scripts/idle.sh $(MAKE) --no-print-directory build-asan build-fuzz >$(BUILD)/idle-builds.log 2>&1 & \
+	  bg=$$!; $(MAKE) --no-print-directory check-release-main; rc=$$?; \
+	  kill -TERM -$$bg 2>/dev/null; wait $$bg; [ $$rc -eq 0 ]
+	@$(MAKE) --no-print-directory check-proving
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-fuzz
 	@echo "augur: all checks passed"
@@ -47,21 +58,31 @@ check: deps
 # with margins; a busy neighbour on a 2-core machine can eat a margin, so they
 # get up to three tries. Every other test must pass the first time.
 check-release: build
+	@$(MAKE) --no-print-directory check-release-main
+	@$(MAKE) --no-print-directory check-proving
+
+check-release-main: build
 	cd $(BUILD) && $(TEST_ENV) ctest --output-on-failure -j 2 --timeout 300 -LE proving
+
+check-proving: build
 	cd $(BUILD) && $(TEST_ENV) ctest --output-on-failure --timeout 300 -L proving --repeat until-pass:3
 
 # ASan+UBSan: the library, CLI and unit tests (the MPI recorder is exercised in
 # the release build: ASan cannot be LD_PRELOADed into an uninstrumented mpiexec).
-check-asan:
+build-asan:
 	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DAUGUR_SANITIZE=ON -DAUGUR_MPI=OFF >/dev/null
 	cmake --build $(ASAN) -j $(JOBS)
+
+check-asan: build-asan
 	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 UBSAN_OPTIONS=print_stacktrace=1 $(TEST_ENV) ctest --output-on-failure -j 2 --timeout 300
 
 # The clang build makes only the targets of its tests (fuzz_stage: fuzz_* and
 # the resolve tests, tests/CMakeLists.txt), not the whole tree again.
-check-fuzz:
+build-fuzz:
 	CC=clang cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=Debug -DAUGUR_FUZZ=ON -DAUGUR_MPI=OFF >/dev/null
 	cmake --build $(FUZZ) -j $(JOBS) --target fuzz_stage
+
+check-fuzz: build-fuzz
 	cd $(FUZZ) && $(TEST_ENV) ctest --output-on-failure -j 2 -L 'fuzz|resolve' --timeout 300
 
 check-format:
