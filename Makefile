@@ -38,17 +38,15 @@ demo: deps build
 
 # The release tests leave about half of the 2 cores idle (waits, sleeps,
 # start-ups): the ASan and fuzz trees are built in that idle time
-# (scripts/idle.sh). When the release tests end, a build still running is
-# stopped (make deletes what it was writing) and check-asan/check-fuzz finish
-# it at a normal priority after the timing-checked proving tests: on a busy
-# machine the idle build may have had little CPU.
+# (scripts/idle.sh), and waited for before the timing-checked proving tests.
 # The order of the checks and what each runs are those of the targets below.
 check: deps
 	@$(MAKE) --no-print-directory check-format
 	@$(MAKE) --no-print-directory build
 	@scripts/idle.sh $(MAKE) --no-print-directory build-asan build-fuzz >$(BUILD)/idle-builds.log 2>&1 & \
 	  bg=$$!; $(MAKE) --no-print-directory check-release-main; rc=$$?; \
-	  kill -TERM -$$bg 2>/dev/null; wait $$bg; [ $$rc -eq 0 ]
+	  wait $$bg || { cat $(BUILD)/idle-builds.log; echo "augur: the ASan/fuzz builds failed" >&2; exit 1; }; \
+	  [ $$rc -eq 0 ]
 	@$(MAKE) --no-print-directory check-proving
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-fuzz
