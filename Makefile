@@ -19,8 +19,7 @@ CMAKE_FLAGS ?=
 # script costing 0.5-1 s of CPU per call, and the suite calls python3 hundreds of times.
 TEST_ENV = PATH=/usr/bin:$$PATH
 
-.PHONY: all build deps demo check check-release check-release-main check-proving check-asan check-fuzz \
-        build-asan build-fuzz check-format install bench format clean
+.PHONY: all build deps demo check check-release check-asan check-fuzz check-format install bench format clean
 
 all: build
 
@@ -36,18 +35,10 @@ build: $(BUILD)/CMakeCache.txt
 demo: deps build
 	@scripts/demo.sh $(BUILD)
 
-# The release tests leave about half of the 2 cores idle (waits, sleeps,
-# start-ups): the ASan and fuzz trees are built in that idle time
-# (scripts/idle.sh), and waited for before the timing-checked proving tests.
-# The order of the checks and what each runs are those of the targets below.
 check: deps
 	@$(MAKE) --no-print-directory check-format
 	@$(MAKE) --no-print-directory build
-	@scripts/idle.sh $(MAKE) --no-print-directory build-asan build-fuzz >$(BUILD)/idle-builds.log 2>&1 & \
-	  bg=$$!; $(MAKE) --no-print-directory check-release-main; rc=$$?; \
-	  wait $$bg || { cat $(BUILD)/idle-builds.log; echo "augur: the ASan/fuzz builds failed" >&2; exit 1; }; \
-	  [ $$rc -eq 0 ]
-	@$(MAKE) --no-print-directory check-proving
+	@$(MAKE) --no-print-directory check-release
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-fuzz
 	@echo "augur: all checks passed"
@@ -56,31 +47,21 @@ check: deps
 # with margins; a busy neighbour on a 2-core machine can eat a margin, so they
 # get up to three tries. Every other test must pass the first time.
 check-release: build
-	@$(MAKE) --no-print-directory check-release-main
-	@$(MAKE) --no-print-directory check-proving
-
-check-release-main: build
 	cd $(BUILD) && $(TEST_ENV) ctest --output-on-failure -j 2 --timeout 300 -LE proving
-
-check-proving: build
 	cd $(BUILD) && $(TEST_ENV) ctest --output-on-failure --timeout 300 -L proving --repeat until-pass:3
 
 # ASan+UBSan: the library, CLI and unit tests (the MPI recorder is exercised in
 # the release build: ASan cannot be LD_PRELOADed into an uninstrumented mpiexec).
-build-asan:
+check-asan:
 	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DAUGUR_SANITIZE=ON -DAUGUR_MPI=OFF >/dev/null
 	cmake --build $(ASAN) -j $(JOBS)
-
-check-asan: build-asan
 	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 UBSAN_OPTIONS=print_stacktrace=1 $(TEST_ENV) ctest --output-on-failure -j 2 --timeout 300
 
 # The clang build makes only the targets of its tests (fuzz_stage: fuzz_* and
 # the resolve tests, tests/CMakeLists.txt), not the whole tree again.
-build-fuzz:
+check-fuzz:
 	CC=clang cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=Debug -DAUGUR_FUZZ=ON -DAUGUR_MPI=OFF >/dev/null
 	cmake --build $(FUZZ) -j $(JOBS) --target fuzz_stage
-
-check-fuzz: build-fuzz
 	cd $(FUZZ) && $(TEST_ENV) ctest --output-on-failure -j 2 -L 'fuzz|resolve' --timeout 300
 
 check-format:
