@@ -1,6 +1,6 @@
 /* augur-bench-dx-gen — a synthetic trace for timing `augur diagnose`.
  *
- *   augur-bench-dx-gen DIR [--ranks R] [--events N] [--seed S]
+ *   augur-bench-dx-gen DIR [--ranks R] [--events N] [--seed S] [--cut]
  *
  * Writes DIR (a NAME.augur trace) with R ranks (default 4) and about N
  * records in all (default 1000000): a 1-D halo exchange on a ring, simulated
@@ -11,7 +11,9 @@
  * MPI_Allreduce; every 50th iteration also an MPI_Barrier. In one iteration
  * of 20 one rank computes 300 us longer: its neighbours wait for its
  * messages in MPI_Waitall (late sender) and everybody waits for it in the
- * Allreduce. Deterministic for a given seed.
+ * Allreduce. Deterministic for a given seed. --cut: the run is cut short
+ * before MPI_Finalize (no Finalize record, no finalize time, the trace's
+ * metadata not complete), as a killed run's trace.
  *
  * The ranks are written side by side, a few thousand records each at a time,
  * so memory stays small whatever N. Up to 4,096 ranks (GROUP) are written
@@ -198,7 +200,8 @@ static void halo(rank_out *o, uint32_t nranks, uint32_t late) {
 }
 
 static int usage(void) {
-  fprintf(stderr, "usage: augur-bench-dx-gen DIR [--ranks R (2..%u)] [--events N] [--seed S]\n",
+  fprintf(stderr,
+          "usage: augur-bench-dx-gen DIR [--ranks R (2..%u)] [--events N] [--seed S] [--cut]\n",
           MAX_RANKS);
   return 2;
 }
@@ -207,6 +210,7 @@ int main(int argc, char **argv) {
   const char *dir = NULL;
   unsigned long long events = 1000000, seed = 1;
   unsigned long nranks = 4;
+  int cut = 0;
   for (int i = 1; i < argc; i++) {
     char *end = NULL;
     if (!strcmp(argv[i], "--ranks") && i + 1 < argc) {
@@ -218,6 +222,8 @@ int main(int argc, char **argv) {
     } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
       seed = strtoull(argv[++i], &end, 10);
       if (*end) return usage();
+    } else if (!strcmp(argv[i], "--cut")) {
+      cut = 1;
     } else if (argv[i][0] != '-' && !dir) {
       dir = argv[i];
     } else {
@@ -237,7 +243,7 @@ int main(int argc, char **argv) {
                            .argv = targv,
                            .mpi_library = "synthetic",
                            .recorder = "augur-bench-dx-gen",
-                           .complete = 1};
+                           .complete = !cut};
   /* Records a rank buffers: past GROUP ranks fewer (a rank then has fewer
    * records in all), so the buffers stay in the process's address space. */
   size_t cap = nranks > GROUP ? BUF_RECORDS * GROUP / nranks : BUF_RECORDS;
@@ -274,16 +280,16 @@ int main(int argc, char **argv) {
           if (flush(&o[r], &err)) goto fail;
     }
     /* Finalize together, then close with the rank's finalize time, as the
-     * recorder does (one clock, no sync records). */
+     * recorder does (one clock, no sync records); cut short: neither. */
     for (uint32_t r = 0; r < nranks; r++) {
       uint64_t t = o[r].now + jitter(10000, 2000), t1 = t + jitter(50000, 10000);
-      put(&o[r], AUGUR_EV_FINALIZE, t, t1, CS_FINALIZE);
+      if (!cut) put(&o[r], AUGUR_EV_FINALIZE, t, t1, CS_FINALIZE);
       augur_rank_def rd = rank_def(r, (uint32_t)nranks, t1);
-      if (flush(&o[r], &err) || (o[r].w && (augur_writer_def_rank(o[r].w, &rd, &err) ||
+      if (flush(&o[r], &err) || (o[r].w && ((!cut && augur_writer_def_rank(o[r].w, &rd, &err)) ||
                                             augur_writer_close(o[r].w, &err))))
         goto fail;
     }
-    records += nranks;
+    records += cut ? 0 : nranks;
   }
   for (uint32_t r = 0; r < nranks; r++)
     free(o[r].buf);

@@ -73,10 +73,10 @@ def damaged(work):
 @pytest.fixture(scope="session")
 def interrupted(work):
     """A generated 3-rank trace whose ranks never reach MPI_Finalize (bench
-    tool augur-bench-dx-gen): an incomplete trace."""
+    tool augur-bench-dx-gen --cut): an incomplete trace."""
     path = os.path.join(work, "interrupted.augur")
-    subprocess.run([env("AUGUR_DXGEN"), path, "--ranks", "3", "--events", "3000"], check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run([env("AUGUR_DXGEN"), path, "--ranks", "3", "--events", "3000", "--cut"],
+                   check=True, stdout=subprocess.DEVNULL)
     return path
 
 
