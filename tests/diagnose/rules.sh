@@ -222,7 +222,7 @@ io)
     cut -d: -f1) + 1))
   i=0
   for cfg in "4 -n 6 -s 4096 -b 2000" "2 -n 6 -s 1024 -b 20000" "3 -n 5 -s 8192 -b 5000" \
-    "4 -n 6 -s 2048 --shared"; do
+    "4 -n 6 -s 4096 --shared"; do
     i=$((i + 1))
     # shellcheck disable=SC2086
     run io$i pg_io_serial $cfg || continue
