@@ -35,23 +35,36 @@ struct sim_iorma_epoch { /* per (rank, window or file) */
   uint64_t dirty;       /* bytes written since the last File_sync */
   uint32_t rank;
   uint32_t locks; /* passive-target epochs open (Win_lock, Win_lock_all) */
+  uint32_t next;  /* 1 + the rank's previous entry (0: none) */
 };
 
 void sim_iorma_free(sim_iorma *st) {
   free(st->pend);
   free(st->ep);
+  free(st->head);
   memset(st, 0, sizeof *st);
 }
 
 static sim_iorma_epoch *epoch(sim_src *b, sim_iorma *st, uint32_t rank, uint64_t id) {
-  for (size_t i = 0; i < st->nep; i++)
-    if (st->ep[i].rank == rank && st->ep[i].id == id) return &st->ep[i];
+  /* a rank's entries are chained: a lookup reads its few windows and files,
+   * not every rank's (each one-sided operation looks its epoch up) */
+  for (uint32_t i = rank < st->head_cap ? st->head[rank] : 0; i; i = st->ep[i - 1].next)
+    if (st->ep[i - 1].id == id) return &st->ep[i - 1];
+  size_t had = st->head_cap;
+  if (rank >= had) {
+    if (aug_grow((void **)&st->head, &st->head_cap, (size_t)rank + 1, sizeof *st->head)) {
+      sim_b_nomem(b);
+      return NULL;
+    }
+    memset(st->head + had, 0, (st->head_cap - had) * sizeof *st->head);
+  }
   if (aug_grow((void **)&st->ep, &st->ep_cap, st->nep + 1, sizeof *st->ep)) {
     sim_b_nomem(b);
     return NULL;
   }
-  st->ep[st->nep] = (sim_iorma_epoch){id, 0, 0, 0, rank, 0};
-  return &st->ep[st->nep++];
+  st->ep[st->nep] = (sim_iorma_epoch){.id = id, .rank = rank, .next = st->head[rank]};
+  st->head[rank] = (uint32_t)++st->nep;
+  return &st->ep[st->nep - 1];
 }
 
 static uint64_t mix(uint64_t a, uint64_t b, uint64_t c) {
@@ -374,7 +387,9 @@ void sim_graph_iorma_stats(const augur_sim_graph *g, const sim_iorma *st, size_t
   s->bytes -= counters;
   if (g->iorma_modelled + g->iorma_recorded) {
     s->bytes += counters + st_size;
-    if (st) s->bytes += st->pend_cap * sizeof *st->pend + st->ep_cap * sizeof *st->ep;
+    if (st)
+      s->bytes += st->pend_cap * sizeof *st->pend + st->ep_cap * sizeof *st->ep +
+                  st->head_cap * sizeof *st->head;
   }
   s->iorma_modelled = g->iorma_modelled;
   s->iorma_recorded = g->iorma_recorded;

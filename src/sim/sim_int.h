@@ -174,6 +174,8 @@ typedef struct sim_iorma {
   size_t npend, pend_cap;
   sim_iorma_epoch *ep; /* (rank, window or file) -> post/start group, bytes written */
   size_t nep, ep_cap;
+  uint32_t *head; /* per rank: 1 + its newest entry of ep (0: none), chained by next */
+  size_t head_cap;
   int req; /* the pending Wait/Test completed an I/O or one-sided request */
 } sim_iorma;
 
