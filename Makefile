@@ -44,11 +44,13 @@ check: deps
 	@echo "augur: all checks passed"
 
 # The proving-ground tests (label "proving") check injected waits of ~0.1-1 s
-# with margins; a busy neighbour on a 2-core machine can eat a margin, so they
-# get up to three tries. Every other test must pass the first time.
+# with margins, and the "timing" tests compare a program's own timers ON vs OFF
+# (OpenMP apps, recorded barrier waits); a busy neighbour on a 2-core machine
+# can eat a margin, so they run last, one at a time, with up to three tries.
+# Every other test must pass the first time.
 check-release: build
-	cd $(BUILD) && $(TEST_ENV) ctest --output-on-failure -j 2 --timeout 300 -LE proving
-	cd $(BUILD) && $(TEST_ENV) ctest --output-on-failure --timeout 300 -L proving --repeat until-pass:3
+	cd $(BUILD) && $(TEST_ENV) ctest --output-on-failure -j 2 --timeout 300 -LE 'proving|timing'
+	cd $(BUILD) && $(TEST_ENV) ctest --output-on-failure --timeout 300 -L 'proving|timing' --repeat until-pass:3
 
 # ASan+UBSan: the library, CLI and unit tests (the MPI recorder is exercised in
 # the release build: ASan cannot be LD_PRELOADed into an uninstrumented mpiexec).
