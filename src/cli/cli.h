@@ -8,6 +8,7 @@
 
 #include "augur/event.h" /* before reader.h: defs.h needs AUGUR_MAX_COUNTERS */
 #include "augur/reader.h"
+#include "stats.h"
 
 /* Exit statuses: 0 ok, 1 the work failed (unreadable trace, damage, the
  * recorded program failed to start), 2 the command line was wrong. */
@@ -219,8 +220,6 @@ int cmd_graph(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_signature(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
-/* qsort comparator of doubles, ascending. */
-int cli_cmp_double(const void *a, const void *b);
 
 int cmd_profile(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);

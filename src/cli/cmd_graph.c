@@ -162,7 +162,7 @@ int cmd_simulate_gfile(const char *path, const augur_machine *m, const gfile_sim
     return cli_fail("out of memory");
   }
   memcpy(sorted, pred, (size_t)runs * sizeof *sorted);
-  qsort(sorted, (size_t)runs, sizeof *sorted, cli_cmp_double);
+  qsort(sorted, (size_t)runs, sizeof *sorted, aug_cmp_double);
   long long cut = runs / 10;
   double tsum = 0;
   for (long long k = cut; k < runs - cut; k++)

@@ -71,11 +71,6 @@ typedef struct calib {
   int oversubscribed;
 } calib;
 
-static double median_of(double *v, size_t n) {
-  qsort(v, n, sizeof v[0], cli_cmp_double);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static int read_calib(const char *data, const char *spec, calib *c) {
   augur_error err = {0};
   augur_model_table *t;
@@ -135,8 +130,8 @@ static int read_calib(const char *data, const char *spec, calib *c) {
              : cli_fail("%s: no complete run (status ok, with t_comp_worker and t_iter)", data);
     goto out;
   }
-  c->comp_worker = median_of(wv, c->runs);
-  c->t_iter = median_of(mv, c->runs);
+  c->comp_worker = aug_median(wv, c->runs);
+  c->t_iter = aug_median(mv, c->runs);
 out:
   free(wv);
   free(mv);

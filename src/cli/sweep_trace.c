@@ -330,14 +330,13 @@ static int cycle_times(const augur_logical *lg, double *mpi_per_iter, sweep_meas
     free(t);
     return -1;
   }
-  qsort(t, n, sizeof *t, cli_cmp_double);
+  m->t_iter = aug_median(t, n); /* sorts t: the sums below run in that order */
   double mean = 0, ss = 0;
   for (size_t i = 0; i < n; i++)
     mean += t[i] / (double)n;
   for (size_t i = 0; i < n; i++)
     ss += (t[i] - mean) * (t[i] - mean);
   m->iterations = (double)n;
-  m->t_iter = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
   m->t_iter_sd = sqrt(ss / (double)(n - 1));
   free(t);
   /* Computation: the window minus the rank's calls in it (the report's

@@ -43,11 +43,6 @@ void cli_note(const char *fmt, ...) {
   va_end(ap);
 }
 
-int cli_cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 int cli_is_help(const char *arg) {
   return !strcmp(arg, "--help") || !strcmp(arg, "-h");
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "augur/model_best.h"
+#include "stats.h"
 
 #define PI 3.14159265358979323846
 
@@ -35,16 +36,10 @@ static int by_group(const void *a, const void *b) {
   return *(const size_t *)a < *(const size_t *)b ? -1 : *(const size_t *)a > *(const size_t *)b;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* The floor of the relative sigmas REL[0..M): their median, the smallest
  * positive one when that is 0, 0 when none is positive. Sorts REL. */
 static double rel_floor(double *rel, size_t m) {
-  qsort(rel, m, sizeof *rel, cmp_double);
-  double med = m % 2 ? rel[m / 2] : 0.5 * (rel[m / 2 - 1] + rel[m / 2]);
+  double med = aug_median(rel, m);
   if (med > 0) return med;
   for (size_t i = 0; i < m; i++)
     if (rel[i] > 0) return rel[i];

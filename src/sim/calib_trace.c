@@ -52,7 +52,7 @@ static int on_message(void *ctx, const augur_message *m) {
 
 static double median(samples *s) {
   if (!s->n) return -1;
-  qsort(s->v, s->n, sizeof *s->v, sim_cmp_double);
+  qsort(s->v, s->n, sizeof *s->v, aug_cmp_double);
   return s->v[s->n / 2];
 }
 
@@ -64,7 +64,7 @@ static double median(samples *s) {
  * (ranks sharing a core wait on almost every one) this is the plain mean. */
 static double latency_of(samples *s, uint64_t messages) {
   if (!s->n) return -1;
-  qsort(s->v, s->n, sizeof *s->v, sim_cmp_double);
+  qsort(s->v, s->n, sizeof *s->v, aug_cmp_double);
   double q1 = s->v[s->n / 4], q3 = s->v[(3 * s->n) / 4];
   double fence = q3 + 3 * (q3 - q1), in = 0, out = 0;
   size_t n = 0;

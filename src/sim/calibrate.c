@@ -132,7 +132,7 @@ int augur_calib_derive(const augur_calib_figures *f, long ncpu, long long nranks
   if (shared && slices) {
     double bests[AUGUR_CALIB_MAX_BESTS];
     memcpy(bests, f->bests, f->nbest * sizeof bests[0]);
-    qsort(bests, f->nbest, sizeof bests[0], sim_cmp_double);
+    qsort(bests, f->nbest, sizeof bests[0], aug_cmp_double);
     lat = bests[f->nbest / 2];
     m->cpu_cores = (uint32_t)ncpu;
     shared = 0;

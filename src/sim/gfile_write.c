@@ -289,7 +289,7 @@ static void merge(witem *a, const witem *b) {
 static double sorted_costs(const witem *in, size_t L, size_t reps, size_t p, double *v) {
   for (size_t r = 0; r < reps; r++)
     v[r] = in[r * L + p].sum / (double)in[r * L + p].n;
-  qsort(v, reps, sizeof *v, sim_cmp_double);
+  qsort(v, reps, sizeof *v, aug_cmp_double);
   return v[reps / 2];
 }
 

@@ -7,6 +7,7 @@
 
 #include "augur/sim.h"
 #include "grow.h"
+#include "stats.h"
 
 typedef struct sim_rank_ops {
   augur_sim_op *ops;
@@ -56,8 +57,6 @@ struct augur_sim_graph {
   uint64_t iorma_replayed[2];
 };
 
-/* qsort comparator of doubles, ascending. */
-int sim_cmp_double(const void *a, const void *b);
 /* A machine file's number: optional k/M/G suffix, powers of SCALE (1024
  * for sizes, 1000 for rates and times); 0, or -1 when V is not one
  * (machine.c; microbench.c reads its section with it). */

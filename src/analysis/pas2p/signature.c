@@ -15,6 +15,7 @@
 
 #include "augur/phases.h"
 #include "augur/signature.h"
+#include "stats.h"
 
 /* Repetition j (0-based) of phase p: its first unit, or UINT64_MAX. */
 static uint64_t occurrence_unit(const augur_phase *p, uint64_t j) {
@@ -241,11 +242,6 @@ static double rep_ns(const augur_logical *lg, uint64_t u, uint64_t len) {
   return lg->nranks ? t / lg->nranks : 0;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 /* How the base run's repetitions of a phase are counted: a disturbed one
  * (above ABOVE ns; HUGE_VAL: none is) counts MED, and MEAN is the mean
  * they make (ns). */
@@ -276,8 +272,7 @@ static base_reps disturbed(const augur_logical *lg, const augur_phase *ph) {
   }
   if (n >= 4) {
     memcpy(o, t, n * sizeof *t);
-    qsort(o, n, sizeof *o, cmp_double);
-    double med = n % 2 ? o[n / 2] : (o[n / 2 - 1] + o[n / 2]) / 2, sum = 0;
+    double med = aug_median(o, n), sum = 0;
     double q1 = o[n / 4], q3 = o[n - 1 - n / 4]; /* quartiles: alike repetitions */
     if (med > 0 && q1 > 0 && q3 <= AUGUR_SIGNATURE_ALIKE * q1 &&
         o[n - 1] > AUGUR_SIGNATURE_DISTURBED * med) {
