@@ -847,8 +847,9 @@ static int notes(fin *F) {
   if (d->io_calls)
     rc |= dx_note(o, dx_strdup_printf("%llu MPI-IO calls, %.6f s (%.1f %% of process-time): "
                                       "diagnosed as io_serialised, io_imbalance (waits at "
-                                      "collectives), io_small_requests, and for collective "
-                                      "data calls their waits and io_collective; the rest of "
+                                      "collectives), io_small_requests, the waits in "
+                                      "synchronising collective calls (open, close, set_view, "
+                                      "sync, the data calls) and io_collective; the rest of "
                                       "their time counts as time in MPI (augur report shows it "
                                       "per rank, file and call site)",
                                       (unsigned long long)d->io_calls, (double)d->io_ns * NS,

@@ -235,6 +235,10 @@ void dx_group_partner(dx_groups *gs, dx_group *g, uint32_t rank, uint32_t callsi
 /* dx_rules.c: the matcher's callbacks */
 int dx_on_message(void *ctx, const augur_message *m);
 int dx_on_coll(void *ctx, const augur_coll_instance *c);
+/* C, an instance that synchronised nothing (a member left before the last arrived): each
+ * member's segment cut at its call joins the segment that follows (the call's own time
+ * counted there as time in MPI-IO calls), as if the call had been no collective. */
+void dx_unsnap(dx *d, const augur_coll_instance *c);
 /* EV, a parent event of a rank: an unsuccessful MPI_Test, Testany, Testall,
  * Testsome or Iprobe is polling, and so is the gap since the previous one
  * (DX_POLL_GAP). Returns 1 when the gap before EV was charged as polling
@@ -254,9 +258,10 @@ void dx_io_after(dx *d, const augur_event *ev);
 /* The I/O pattern that explains a collective's lateness from its last arrival's segment LATE
  * against the first's EARLY (io_serialised, io_imbalance), or -1. */
 int dx_io_late(const dx_seg *late, const dx_seg *early, uint64_t lateness);
-/* A collective MPI-IO data call (MPI_File_read/write(_at)_all) on a file opened by two
- * ranks or more: a synchronisation of its ranks, paired into instances like a collective
- * (dx_io_pair), its time no part of the rank's segment. */
+/* A synchronising collective MPI-IO call on a file opened by two ranks or more: the data
+ * calls MPI_File_read/write(_at)_all and their split *_begin, and open, close, set_view,
+ * sync, set_size, preallocate. Paired into instances like a collective (dx_io_pair), its
+ * time no part of the rank's segment. */
 int dx_io_is_sync(const dx *d, const augur_event *ev);
 /* EV, a parent event after dx_io_after: a dx_io_is_sync call joins its instance (the k-th
  * such call of each rank on the file and communicator); a complete instance goes to

@@ -75,14 +75,47 @@ static void small_request(dx *d, const augur_event *ev) {
 }
 
 /* A collective MPI-IO data call: every rank of the file's communicator calls it, and
- * (two-phase I/O) none leaves before the others have brought their data. */
+ * (two-phase I/O) none leaves before the others have brought their data. A split
+ * collective's *_begin is where ROMIO (MPICH) does the whole access (its *_end returns the
+ * status); Open MPI's ompio may return from either at once when no data is exchanged. */
 static int coll_data(unsigned t) {
-  return t == AUGUR_EV_FILE_READ_ALL || t == AUGUR_EV_FILE_WRITE_ALL ||
-         t == AUGUR_EV_FILE_READ_AT_ALL || t == AUGUR_EV_FILE_WRITE_AT_ALL;
+  switch (t) {
+  case AUGUR_EV_FILE_READ_ALL:
+  case AUGUR_EV_FILE_WRITE_ALL:
+  case AUGUR_EV_FILE_READ_AT_ALL:
+  case AUGUR_EV_FILE_WRITE_AT_ALL:
+  case AUGUR_EV_FILE_READ_ALL_BEGIN:
+  case AUGUR_EV_FILE_WRITE_ALL_BEGIN:
+  case AUGUR_EV_FILE_READ_AT_ALL_BEGIN:
+  case AUGUR_EV_FILE_WRITE_AT_ALL_BEGIN:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* The collective MPI-IO calls that synchronise their ranks: the data calls above and the
+ * collective file management calls (open, close, set_view, sync, set_size, preallocate),
+ * which both MPIs implement with a barrier or an agreement of all ranks: a rank that
+ * arrives early waits there for the last. Not the shared-pointer ones (_ordered,
+ * seek_shared: io_serialised's), the nonblocking ones (the wait is in the completion) nor
+ * a split collective's *_end. */
+static int coll_sync(unsigned t) {
+  switch (t) {
+  case AUGUR_EV_FILE_OPEN:
+  case AUGUR_EV_FILE_CLOSE:
+  case AUGUR_EV_FILE_SET_VIEW:
+  case AUGUR_EV_FILE_SYNC:
+  case AUGUR_EV_FILE_SET_SIZE:
+  case AUGUR_EV_FILE_PREALLOCATE:
+    return 1;
+  default:
+    return coll_data(t);
+  }
 }
 
 int dx_io_is_sync(const dx *d, const augur_event *ev) {
-  if (!coll_data(ev->type) || ev->comm == AUGUR_COMM_SELF) return 0;
+  if (!coll_sync(ev->type) || ev->comm == AUGUR_COMM_SELF) return 0;
   const augur_comm_def *c = augur_trace_comm(d->trace, ev->comm);
   return c && c->size >= 2;
 }
@@ -193,10 +226,23 @@ int dx_io_pair(dx *d, const augur_event *ev) {
   if (in->n < k->size) return 0;
   augur_coll_instance ci = {
       .comm = ev->comm, .index = idx, .type = in->m[0].type, .nmembers = in->n, .members = in->m};
-  for (uint32_t i = 1; i < in->n; i++)
+  uint64_t last = 0;
+  for (uint32_t i = 0; i < in->n; i++) {
     if (in->m[i].type != ci.type) ci.mixed = 1;
-  int rc = dx_on_coll(d, &ci); /* the waits for the last to arrive */
-  if (rc >= 0) transfer(d, &ci, ev->hash);
+    if (in->m[i].t_start > last) last = in->m[i].t_start;
+  }
+  /* A member that left before the last arrived was not held: this instance synchronised
+   * nothing (Open MPI's ompio writes contiguous per-rank pieces of a *_all call without
+   * exchanging them), so no rank waited for the last nor was late to it. */
+  int sync = 1;
+  for (uint32_t i = 0; i < in->n; i++)
+    if (in->m[i].t_end < last) sync = 0;
+  int rc = 0;
+  if (sync)
+    rc = dx_on_coll(d, &ci); /* the waits for the last to arrive */
+  else
+    dx_unsnap(d, &ci);
+  if (rc >= 0 && coll_data(ci.type)) transfer(d, &ci, ev->hash);
   free(in->m);
   *in = k->open[--k->nopen];
   return rc < 0 ? rc : 0;

@@ -2,6 +2,7 @@
  * wait states and their causes out (docs/diagnose.md, "Wait states" and
  * "Causes"). Called back by the matcher while diagnose.c streams the trace,
  * so everything here sees the trace up to the current event only. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -346,6 +347,16 @@ static int coll_class(unsigned t) {
   case AUGUR_EV_FILE_WRITE_ALL:
   case AUGUR_EV_FILE_READ_AT_ALL:
   case AUGUR_EV_FILE_WRITE_AT_ALL:
+  case AUGUR_EV_FILE_READ_ALL_BEGIN:
+  case AUGUR_EV_FILE_WRITE_ALL_BEGIN:
+  case AUGUR_EV_FILE_READ_AT_ALL_BEGIN:
+  case AUGUR_EV_FILE_WRITE_AT_ALL_BEGIN:
+  case AUGUR_EV_FILE_OPEN: /* collective file management (dx_io.c coll_sync) */
+  case AUGUR_EV_FILE_CLOSE:
+  case AUGUR_EV_FILE_SET_VIEW:
+  case AUGUR_EV_FILE_SYNC:
+  case AUGUR_EV_FILE_SET_SIZE:
+  case AUGUR_EV_FILE_PREALLOCATE:
     return C_NXN;
   case AUGUR_EV_BCAST:
   case AUGUR_EV_SCATTER:
@@ -371,6 +382,33 @@ static dx_seg take_snap(dx *d, uint32_t rank, uint64_t comm, uint64_t t_start) {
       return s;
     }
   return none;
+}
+
+void dx_unsnap(dx *d, const augur_coll_instance *c) {
+  assert(d && c);
+  for (uint32_t i = 0; i < c->nmembers; i++) {
+    const augur_coll_member *m = &c->members[i];
+    if (m->rank >= d->nranks) continue;
+    dx_seg s = take_snap(d, m->rank, c->comm, m->t_start);
+    dx_rank *r = &d->ranks[m->rank];
+    dx_seg *to = &r->seg; /* the rank's next cut after this call, or its open segment */
+    uint64_t next = UINT64_MAX;
+    for (size_t k = 0; k < r->nsnaps; k++)
+      if (r->snaps[k].t_start > m->t_start && r->snaps[k].t_start < next)
+        next = r->snaps[k].t_start, to = &r->snaps[k].seg;
+    uint64_t t = m->t_end > m->t_start ? m->t_end - m->t_start : 0;
+    to->compute_ns += s.compute_ns;
+    to->mpi_ns += s.mpi_ns + t;
+    to->wait_ns += s.wait_ns;
+    if (s.top_wait_ns > to->top_wait_ns) {
+      to->top_wait_ns = s.top_wait_ns;
+      to->top_group = s.top_group;
+    }
+    to->io_ns += s.io_ns;
+    to->io_any_ns += s.io_any_ns + t;
+    to->io_bytes += s.io_bytes + m->bytes + m->bytes_recv;
+    to->io_shared |= s.io_shared;
+  }
 }
 
 /* Who arrived last at a synchronising collective, and why: its waits since
