@@ -6,9 +6,13 @@
  * are). Collective buffering (two-phase I/O) then exchanges every piece
  * between the ranks and its aggregator before writing: the call costs far more
  * than moving the bytes. With -r R -l US, rank R computes US more before the
- * write, and the others wait for it inside the collective call.
+ * write, and the others wait for it inside the collective call; with -r R -c US,
+ * rank R computes US more before MPI_File_close (collective: the others wait
+ * there). --split writes with the split collective MPI_File_write_at_all_begin
+ * and _end instead (ROMIO does the access, and the wait, in _begin).
  *
- * usage: pg_io_coll [-n ITER] [-k KIB] [-s BYTES] [-b US] [-r RANK] [-l US] [--off]
+ * usage: pg_io_coll [-n ITER] [-k KIB] [-s BYTES] [-b US] [-r RANK] [-l US] [-c US]
+ *                   [--split] [--off]
  * --off: the same K KiB per rank and the same calls, each rank's part of the
  * file one contiguous block at an explicit offset in the default view (nothing
  * to exchange: ROMIO writes each part directly). The file, $TMPDIR/pg_io_coll-<pid>.dat (TMPDIR
@@ -28,18 +32,21 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
   long iter = 6, kib = 512, piece = 64, base_us = 20000, who = 0, late_us = 0, off = 0;
+  long close_us = 0, split = 0;
   const pg_opt opts[] = {{"iter", 'n', PG_INT, 1, 1000000, &iter, NULL},
                          {"kib", 'k', PG_INT, 1, 1 << 20, &kib, NULL},
                          {"size", 's', PG_INT, 1, 1 << 30, &piece, NULL},
                          {"base", 'b', PG_INT, 0, 100000000, &base_us, NULL},
                          {"rank", 'r', PG_INT, 0, 1 << 20, &who, NULL},
                          {"late", 'l', PG_INT, 0, 100000000, &late_us, NULL},
+                         {"close", 'c', PG_INT, 0, 100000000, &close_us, NULL},
+                         {"split", 0, PG_FLAG, 0, 1, &split, NULL},
                          {"off", 0, PG_FLAG, 0, 1, &off, NULL}};
-  if (pg_parse(argc, argv, opts, 7, rank == 0) != 0 || size < 2 || who >= size ||
+  if (pg_parse(argc, argv, opts, 9, rank == 0) != 0 || size < 2 || who >= size ||
       (kib * 1024) % piece != 0) {
     if (rank == 0)
       fprintf(stderr, "usage: pg_io_coll [-n ITER] [-k KIB] [-s BYTES] [-b US] [-r RANK] "
-                      "[-l US] [--off] (2 ranks or more, RANK < ranks, BYTES dividing KIB "
+                      "[-l US] [-c US] [--split] [--off] (2 ranks or more, RANK < ranks, BYTES dividing KIB "
                       "KiB)\n");
     MPI_Finalize();
     return 2;
@@ -78,10 +85,18 @@ int main(int argc, char **argv) {
   MPI_Barrier(MPI_COMM_WORLD);
   for (long it = 0; it < iter; it++) {
     pg_spin((base_us + (rank == who ? late_us : 0)) * PG_US);
-    /* @augur:pg_io_coll.write */
-    MPI_File_write_at_all(fh, off ? (it * size + rank) * part : it * part, buf, (int)part, MPI_BYTE,
-                          MPI_STATUS_IGNORE);
+    MPI_Offset at = off ? (it * size + rank) * part : it * part;
+    if (split) {
+      /* @augur:pg_io_coll.begin */
+      MPI_File_write_at_all_begin(fh, at, buf, (int)part, MPI_BYTE);
+      MPI_File_write_at_all_end(fh, buf, MPI_STATUS_IGNORE);
+    } else {
+      /* @augur:pg_io_coll.write */
+      MPI_File_write_at_all(fh, at, buf, (int)part, MPI_BYTE, MPI_STATUS_IGNORE);
+    }
   }
+  if (rank == who) pg_spin(close_us * PG_US);
+  /* @augur:pg_io_coll.close */
   MPI_File_close(&fh);
   if (rank == 0) MPI_File_delete(name, MPI_INFO_NULL);
   if (!off) {

@@ -365,6 +365,29 @@ assert f["ranks"] == [0, 1], f["ranks"]
 assert "(rank 2)" in f["cause"] and "computed" in f["cause"], f["cause"]
 assert "Balance the computation" in f["recommendation"], f["recommendation"]
 PY
+  # The split collective (--split: MPI_File_write_at_all_begin/_end), rank 1 of 2 late by
+  # 80 ms per iteration: MPICH's ROMIO does the access in _begin, where rank 0 waits: a
+  # load_imbalance at the _begin line naming rank 1. Then a rank late only before the
+  # collective MPI_File_close (-c: 300 ms once): rank 0 waits in the close.
+  bline=$(($(grep -n '@augur:pg_io_coll.begin' "$(dirname "$0")/../../apps/pg_io_coll.c" |
+    cut -d: -f1) + 1))
+  cline=$(($(grep -n '@augur:pg_io_coll.close' "$(dirname "$0")/../../apps/pg_io_coll.c" |
+    cut -d: -f1) + 1))
+  for c in "split $bline -l 80000 --split" "close $cline -c 300000"; do
+    set -- $c
+    k=iocoll_$1 at=$2
+    shift 2
+    run "$k" pg_io_coll 2 -n 3 -k 256 -b 10000 -r 1 --off "$@" &&
+      LINE=$at check "$k" <<'PY'
+import os
+f = fs("load_imbalance")
+assert f and ids()[0] == "load_imbalance", ids()
+f = f[0]
+assert f["callsites"][0]["line"] == int(os.environ["LINE"]), f["callsites"][0]
+assert f["ranks"] == [0], f["ranks"]
+assert "(rank 1)" in f["cause"] and "computed" in f["cause"], f["cause"]
+PY
+  done
   # --off: iocoll1 with each rank's part contiguous, at nice -20 (tests/simulate/
   # quiet_rank.sh). On this 2-core machine shared with other jobs any collective call costs
   # a time slice per exchange round (docs/diagnose.md): at load average 12 the control has
