@@ -411,6 +411,60 @@ static void collective_io(void **state) {
   augur_diagnosis_free(d);
 }
 
+/* An exchange with MPI_Sendrecv of 1 MiB each way: rank 0 enters at 100, rank 1 at 200, both
+ * leave at 300. Rank 0's receive waits for rank 1's send and its send for rank 1's receive,
+ * from the same start in the same call: 100 ns of waiting, counted once (was twice:
+ * late_sender and late_receiver 100 each, CoMD's exchanges); and a Sendrecv's end tells
+ * nothing of its send's protocol (it also waits for its receive): no eager-limit evidence. */
+static void sendrecv_once(void **state) {
+  (void)state;
+  static scene s;
+  memset(&s, 0, sizeof s);
+  const uint64_t t0[2] = {100, 200};
+  for (uint32_t r = 0; r < 2; r++) {
+    augur_event *e = p2p(&s, r, AUGUR_EV_SENDRECV, t0[r], 300, (int32_t)(1 - r), 7, 1 << 20);
+    e->aux = 1;
+    e->bytes_recv = 1 << 20;
+    p2p(&s, r, AUGUR_EV_SUB_RECV, 0, 0, (int32_t)(1 - r), 7, 1 << 20);
+  }
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  only_wait(d, AUGUR_DX_LATE_SENDER, 100);
+  assert_int_equal(d->eager_max, 0);
+  assert_int_equal(d->rendezvous_min, 0);
+  augur_diagnosis_free(d);
+}
+
+/* The same with MPI_Irecv + MPI_Isend + MPI_Waitall on each side (1 MiB, rendezvous): rank
+ * 0's Waitall (110-300) waits for rank 1's send (202) and for its receive (200): 92 ns,
+ * counted once (was 92 + 90, late_sender and late_receiver). */
+static void waitall_exchange_once(void **state) {
+  (void)state;
+  static scene s;
+  memset(&s, 0, sizeof s);
+  const uint64_t t0[2] = {100, 200}, w0[2] = {110, 204};
+  for (uint32_t r = 0; r < 2; r++) {
+    int32_t peer = (int32_t)(1 - r);
+    p2p(&s, r, AUGUR_EV_IRECV, t0[r], t0[r] + 1, peer, 0, 1 << 20)->req = 0x10 + r;
+    p2p(&s, r, AUGUR_EV_ISEND, t0[r] + 2, t0[r] + 3, peer, 0, 1 << 20)->req = 0x20 + r;
+    add(&s, r, AUGUR_EV_WAITALL, w0[r], 300)->aux = 2;
+    augur_event *c = add(&s, r, AUGUR_EV_COMPLETION, 0, 0);
+    c->req = 0x10 + r;
+    c->peer = peer;
+    c->tag = 0;
+    c->bytes_recv = 1 << 20;
+    c = add(&s, r, AUGUR_EV_COMPLETION, 0, 0);
+    c->req = 0x20 + r;
+    c->aux = 1;
+  }
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  double sum = 0;
+  for (int w = 0; w < AUGUR_DX_NWAITSTATES; w++)
+    sum += d->wait_seconds[w];
+  assert_true(sum > 92e-9 - 1e-12 && sum < 92e-9 + 1e-12);
+  assert_true(d->wait_seconds[AUGUR_DX_LATE_SENDER] + d->wait_seconds[AUGUR_DX_LATE_RECEIVER] > 0);
+  augur_diagnosis_free(d);
+}
+
 static void broadcast_and_reduce(void **state) {
   (void)state;
   static scene s;
@@ -740,6 +794,8 @@ int main(void) {
       cmocka_unit_test(barrier_and_imbalance),
       cmocka_unit_test(broadcast_and_reduce),
       cmocka_unit_test(collective_io),
+      cmocka_unit_test(sendrecv_once),
+      cmocka_unit_test(waitall_exchange_once),
       cmocka_unit_test(init_skew_is_not_lost),
       cmocka_unit_test(blocked_sender),
       cmocka_unit_test(multiple_output),

@@ -161,9 +161,11 @@ typedef struct dx_rank {
   int lw_valid;
   uint64_t lw_t0, lw_t1, lw_hash;
   uint32_t lw_from;
-  /* a receive call whose waits are being accounted (Waitall: no double count) */
+  /* the call whose waits are being accounted (its start + 1) and the end of what it counted:
+   * one call completing several late messages (Waitall), or receiving and sending
+   * (Sendrecv, a Waitall of Irecvs and Isends), counts each moment once, for the first wait
+   * the analysis meets (late_sender, late_receiver) */
   uint64_t acct_call, acct_until;
-  uint64_t sacct_call, sacct_until; /* the same for a call completing sends */
   dx_sent sent[DX_SEND_RING];
   unsigned nsent;
   dx_transfer pending;

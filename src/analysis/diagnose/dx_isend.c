@@ -147,12 +147,14 @@ static void judge(dx *d, uint32_t sender, uint32_t receiver, uint64_t comm, cons
   }
   dx_rank *S = &d->ranks[sender];
   uint64_t from = t0, to = post < t1 ? post : t1;
-  if (S->sacct_call == t0 + 1) /* one Waitall, several late receivers: once */
-    from = S->sacct_until > t0 ? S->sacct_until : t0;
-  else
-    S->sacct_call = t0 + 1;
+  if (S->acct_call == t0 + 1) /* one call, several waits (dx_rank.acct_call): once */
+    from = S->acct_until > t0 ? S->acct_until : t0;
+  else {
+    S->acct_call = t0 + 1;
+    S->acct_until = t0;
+  }
   if (to <= from) return;
-  S->sacct_until = to;
+  S->acct_until = to;
   int32_t g =
       dx_group_get(&d->groups, AUGUR_DX_LATE_RECEIVER, AUGUR_DX_LATE_RECEIVER, done->send_cs, -1);
   if (g >= 0) {

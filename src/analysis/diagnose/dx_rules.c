@@ -213,22 +213,39 @@ static void late_receiver(dx *d, const augur_message *m) {
      * started well before the receive and did not finish until it was
      * posted waited for it (rendezvous). A send ending close to the post
      * tells nothing: an eager send takes microseconds too. */
+    /* An MPI_Sendrecv's end is its receive's too (it waits for the incoming message): it
+     * says nothing of its send's protocol (CoMD's 2-rank exchanges of 8 B-19 KiB all "waited
+     * for their receive" by it) */
+    int exchange = se->type != AUGUR_EV_SEND;
     if (se->t_end + DX_CLOCK_SLACK < post) {
-      if (m->bytes > d->eager_max) d->eager_max = m->bytes;
+      if (!exchange && m->bytes > d->eager_max) d->eager_max = m->bytes;
       return;
     }
     if (se->t_end < post) return;
-    if (post - ss > DX_CLOCK_SLACK && (!d->rendezvous_min || m->bytes < d->rendezvous_min))
+    if (!exchange && post - ss > DX_CLOCK_SLACK &&
+        (!d->rendezvous_min || m->bytes < d->rendezvous_min))
       d->rendezvous_min = m->bytes;
     if (d->eager_limit_opt && m->bytes <= d->eager_limit_opt) return;
   }
-  uint64_t to = min64(post, se->t_end);
+  uint64_t to = min64(post, se->t_end), from = ss;
   if (to <= ss) return;
+  if (se->type != AUGUR_EV_SEND && se->type != AUGUR_EV_SSEND) {
+    /* MPI_Sendrecv(_replace): its send and its receive wait from the same start, in one
+     * call, usually for the same late partner (an exchange): each moment once */
+    dx_rank *S = &d->ranks[m->sender];
+    if (S->acct_call == ss + 1)
+      from = max64(ss, S->acct_until);
+    else {
+      S->acct_call = ss + 1;
+      S->acct_until = ss;
+    }
+    if (to > S->acct_until) S->acct_until = to;
+  }
   dx_sent *x = sent_entry(&d->ranks[m->sender], m->receiver, ss);
   if (x) x->blocked_until = to;
   int32_t g = group(d, AUGUR_DX_LATE_RECEIVER, AUGUR_DX_LATE_RECEIVER, se->callsite, -1);
   if (g >= 0) dx_group_partner(&d->groups, &d->groups.g[g], m->receiver, re->callsite);
-  dx_charge(d, AUGUR_DX_LATE_RECEIVER, g, m->sender, se->callsite, ss, to, m->comm);
+  if (to > from) dx_charge(d, AUGUR_DX_LATE_RECEIVER, g, m->sender, se->callsite, from, to, m->comm);
   if (re->kind == AUGUR_MATCH_BLOCKING)
     dx_cp_join(d, m->sender, m->receiver, se->callsite, se->t_end);
 }
