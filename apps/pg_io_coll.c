@@ -45,9 +45,11 @@ int main(int argc, char **argv) {
   if (pg_parse(argc, argv, opts, 9, rank == 0) != 0 || size < 2 || who >= size ||
       (kib * 1024) % piece != 0) {
     if (rank == 0)
-      fprintf(stderr, "usage: pg_io_coll [-n ITER] [-k KIB] [-s BYTES] [-b US] [-r RANK] "
-                      "[-l US] [-c US] [--split] [--off] (2 ranks or more, RANK < ranks, BYTES dividing KIB "
-                      "KiB)\n");
+      fprintf(
+          stderr,
+          "usage: pg_io_coll [-n ITER] [-k KIB] [-s BYTES] [-b US] [-r RANK] "
+          "[-l US] [-c US] [--split] [--off] (2 ranks or more, RANK < ranks, BYTES dividing KIB "
+          "KiB)\n");
     MPI_Finalize();
     return 2;
   }

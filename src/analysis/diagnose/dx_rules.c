@@ -245,7 +245,8 @@ static void late_receiver(dx *d, const augur_message *m) {
   if (x) x->blocked_until = to;
   int32_t g = group(d, AUGUR_DX_LATE_RECEIVER, AUGUR_DX_LATE_RECEIVER, se->callsite, -1);
   if (g >= 0) dx_group_partner(&d->groups, &d->groups.g[g], m->receiver, re->callsite);
-  if (to > from) dx_charge(d, AUGUR_DX_LATE_RECEIVER, g, m->sender, se->callsite, from, to, m->comm);
+  if (to > from)
+    dx_charge(d, AUGUR_DX_LATE_RECEIVER, g, m->sender, se->callsite, from, to, m->comm);
   if (re->kind == AUGUR_MATCH_BLOCKING)
     dx_cp_join(d, m->sender, m->receiver, se->callsite, se->t_end);
 }
