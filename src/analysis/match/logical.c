@@ -8,7 +8,8 @@
  *
  * Pass 2 assigns ticks without reading the trace again. Each rank has a
  * cursor; a call can take its tick once every send it depends on has one
- * (tick = max(next tick of its rank, send tick + 1)). A collective call waits
+ * (tick = max(next tick of its rank, send tick + 1); an MPI_Sendrecv's send
+ * tick is the one it has before its receives: the previous call's + 1). A collective call waits
  * until every member reached the same instance; all members then take the
  * largest of their next ticks. Ranks are swept in order until nothing moves.
  * If calls remain, the trace has a dependency cycle (clock damage or a
@@ -401,13 +402,20 @@ static uint64_t advance(builder *b, uint32_t r, int force) {
     uint64_t kend = k;
     for (; kend < nedges && edges[kend].recv_idx == cur; kend++) {
       const edge *ed = &edges[kend];
+      if (ed->sender == r && ed->send_idx == cur) continue; /* to itself in this call */
       uint64_t sender_cur = ed->sender == r ? cur : b->rs[ed->sender].cur;
-      if (ed->send_idx >= sender_cur) {
+      const augur_lt_event *se = &lg->rank[ed->sender].ev[ed->send_idx];
+      /* An MPI_Sendrecv sends before it receives: its message leaves at the tick the call
+       * takes before its own receives count (its rank's next tick then, = the previous
+       * call's + 1), so an exchange of Sendrecvs is no cycle (every one of CoMD's was) */
+      int exchange = se->type == AUGUR_EV_SENDRECV || se->type == AUGUR_EV_SENDRECV_REPLACE;
+      if (ed->send_idx > sender_cur || (ed->send_idx == sender_cur && !exchange)) {
         blocked = 1;
         continue;
       }
-      uint64_t st = lg->rank[ed->sender].ev[ed->send_idx].lt + 1;
-      if (st > tick) tick = st;
+      uint64_t st =
+          exchange ? (ed->send_idx ? lg->rank[ed->sender].ev[ed->send_idx - 1].lt + 1 : 0) : se->lt;
+      if (st + 1 > tick) tick = st + 1;
     }
     if (blocked) {
       if (!force) break;
