@@ -404,7 +404,8 @@ static void cycle_is_broken(void **state) {
 /* Halo exchanges with MPI_Sendrecv (CoMD's): each rank sends to the other and receives
  * from it in one call, and once to itself (a periodic dimension of one rank). The send
  * leaves before the call's receive: no cycle (stop 37 broke every one, 820 of CoMD's 984
- * messages, and its phases were 97 instead of a handful), both ranks' exchange at one tick. */
+ * messages, and its phases were 97 instead of a handful), both ranks' exchange at one tick,
+ * one tick after another: one phase of 4. */
 static void sendrecv_exchange(void **state) {
   (void)state;
   static scene s;
@@ -430,8 +431,8 @@ static void sendrecv_exchange(void **state) {
   assert_int_equal(lg->messages, 16);
   assert_int_equal(lg->forced, 0);
   for (uint64_t i = 0; i < lg->rank[0].n; i++) {
-    assert_int_equal(lt(lg, 0, i), lt(lg, 1, i));
-    if (i) assert_true(lt(lg, 0, i) > lt(lg, 0, i - 1));
+    assert_int_equal(lt(lg, 0, i), i);
+    assert_int_equal(lt(lg, 1, i), i);
   }
   augur_phases *p = detect(lg, AUGUR_PHASES_GLOBAL, -1);
   assert_int_equal(p->nphases, 1);
@@ -917,3 +918,4 @@ int main(void) {
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
+

@@ -9,7 +9,8 @@
  * Pass 2 assigns ticks without reading the trace again. Each rank has a
  * cursor; a call can take its tick once every send it depends on has one
  * (tick = max(next tick of its rank, send tick + 1); an MPI_Sendrecv's send
- * tick is the one it has before its receives: the previous call's + 1). A collective call waits
+ * tick is the one it has before its receives, the previous call's + 1, and a
+ * Sendrecv receiving from one may take that tick itself: an exchange). A collective call waits
  * until every member reached the same instance; all members then take the
  * largest of their next ticks. Ranks are swept in order until nothing moves.
  * If calls remain, the trace has a dependency cycle (clock damage or a
@@ -406,16 +407,20 @@ static uint64_t advance(builder *b, uint32_t r, int force) {
       uint64_t sender_cur = ed->sender == r ? cur : b->rs[ed->sender].cur;
       const augur_lt_event *se = &lg->rank[ed->sender].ev[ed->send_idx];
       /* An MPI_Sendrecv sends before it receives: its message leaves at the tick the call
-       * takes before its own receives count (its rank's next tick then, = the previous
-       * call's + 1), so an exchange of Sendrecvs is no cycle (every one of CoMD's was) */
+       * has before its own receives count (its rank's next tick then, = the previous call's
+       * + 1), and a receiving Sendrecv may take that same tick, as the members of a
+       * collective do: an exchange of Sendrecvs is one tick, no cycle (every one of CoMD's
+       * was) */
       int exchange = se->type == AUGUR_EV_SENDRECV || se->type == AUGUR_EV_SENDRECV_REPLACE;
       if (ed->send_idx > sender_cur || (ed->send_idx == sender_cur && !exchange)) {
         blocked = 1;
         continue;
       }
-      uint64_t st =
-          exchange ? (ed->send_idx ? lg->rank[ed->sender].ev[ed->send_idx - 1].lt + 1 : 0) : se->lt;
-      if (st + 1 > tick) tick = st + 1;
+      uint64_t st = exchange
+                        ? (ed->send_idx ? lg->rank[ed->sender].ev[ed->send_idx - 1].lt + 1 : 0) +
+                              (e->type != AUGUR_EV_SENDRECV && e->type != AUGUR_EV_SENDRECV_REPLACE)
+                        : se->lt + 1;
+      if (st > tick) tick = st;
     }
     if (blocked) {
       if (!force) break;
