@@ -918,4 +918,3 @@ int main(void) {
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
-
