@@ -528,7 +528,7 @@ static int watch_run(void *ctx) {
       int stopped = r->stopped;
       augur_sigresult_free(r);
       if (stopped) {
-        w->stop_at = t;
+        if (w->stop_at == 0) w->stop_at = t; /* the first time it was seen */
         return 2;
       }
     }
