@@ -30,7 +30,12 @@
 #        NP (per-kernel rank counts, e.g. "cg=4"; default 2, LU/BT/SP 4),
 #        TIMEOUT (seconds for the first plain run of a kernel, default 1800;
 #        later commands get max(120, 6 x that run's time)),
-#        SKIP (steps to skip: any of "predict simulate over export").
+#        SKIP (steps to skip: any of "predict simulate over export"),
+#        QUIET (a lock file, e.g. /work/quiet.lock: every run whose time is
+#        a figure - plain runs, recordings, signature runs - waits for it
+#        (flock, one run per hold, the wait not timed) and runs its ranks at
+#        autogroup nice -20: tests/simulate/quiet_rank.sh per MPICH rank,
+#        the whole mpirun session with Open MPI).
 set -u
 . "$(dirname "$0")/../lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -51,6 +56,7 @@ MPIS=${MPIS:-mpich openmpi}
 KERNELS=${KERNELS:-cg mg lu ft is ep bt sp}
 SKIP=${SKIP:-}
 TIMEOUT=${TIMEOUT:-1800}
+QUIET=${QUIET:-}
 CORES=$(nproc)
 if [ "$QUICK" = 1 ]; then
   RUNS=${RUNS:-1}
@@ -93,6 +99,35 @@ wd() {
   esac
 }
 
+# qwd SECONDS LOG CMD...: wd, and with QUIET the run waits for the lock
+# first (not timed) and holds it for this one run only.
+qwd() {
+  if [ -z "$QUIET" ]; then
+    wd "$@"
+    return
+  fi
+  exec 9>>"$QUIET"
+  flock 9
+  wd "$@" 9>&-
+  flock -u 9
+  exec 9>&-
+}
+
+# The wrappers with QUIET for MPI $1: RANKW before each MPICH rank, SESSW
+# (a script in OUT) before the whole command with Open MPI.
+quiet_wrappers() {
+  RANKW="" SESSW=""
+  [ -n "$QUIET" ] || return 0
+  case $1 in
+    mpich) RANKW="sh $HERE/../../tests/simulate/quiet_rank.sh" ;;
+    *)
+      SESSW="$OUT/quiet_session.sh"
+      printf '#!/bin/sh\nexec setsid -w sh -c '"'"'echo -20 >/proc/self/autogroup 2>/dev/null; exec "$@"'"'"' quiet "$@"\n' >"$SESSW"
+      chmod +x "$SESSW"
+      ;;
+  esac
+}
+
 # verified LOG: y when NPB printed its successful verification, else n.
 verified() { grep -q 'Verification *= *SUCCESSFUL' "$1" && echo y || echo n; }
 
@@ -115,7 +150,7 @@ CSV="$OUT/npb.csv"
 # row FIELDS: one CSV row for the current MPI and kernel.
 row() { echo "$f,$k,$cls,$np,$1" >>"$CSV"; }
 echo "mpi,kernel,class,ranks,aet_s,pet_s,pete_pct,set_aet_pct,verified,record,same_phases,sim_pct,sim_aet_pct,over_ranks,sim_over_cores_pct,sim_over_model_pct,diagnose_top,report,phases,nphases,predict,exports" >"$CSV"
-echo "augur bench/npb  ($CORES cores, load $(cut -d' ' -f1-3 /proc/loadavg), RUNS=$RUNS, $( [ "$QUICK" = 1 ] && echo quick || echo full))"
+echo "augur bench/npb  ($CORES cores, load $(cut -d' ' -f1-3 /proc/loadavg), RUNS=$RUNS, $( [ "$QUICK" = 1 ] && echo quick || echo full)${QUIET:+, quiet: $QUIET})"
 
 for f in $MPIS; do
   command -v "mpiexec.$f" >/dev/null || { echo "$f: mpiexec.$f not found, skipped"; continue; }
@@ -126,6 +161,7 @@ for f in $MPIS; do
     wd 600 "$OUT/calibrate.$f.log" "$AUGUR" calibrate --mpi "$f" --ranks "$CORES" -o "$MODEL"
     [ "$ST" = ok ] || echo "$f: calibrate $ST (log: $OUT/calibrate.$f.log)"
   fi
+  quiet_wrappers "$f"
   for k in $KERNELS; do
     cls=$(lookup "$k" "${CLASSES:-} $DEFAULT_CLASSES" S)
     np=$(lookup "$k" "${NP:-} $DEFAULT_NP" 2)
@@ -148,17 +184,17 @@ for f in $MPIS; do
       continue
     fi
     # 1. Plain run: AET, NPB verifies its own answer.
-    wd "$TIMEOUT" "$D/plain.out" "$M" -n "$np" "$BIN"
+    qwd "$TIMEOUT" "$D/plain.out" $SESSW "$M" -n "$np" $RANKW "$BIN"
     aets="$ELAPSED"
     verif=$(verified "$D/plain.out")
     [ "$ST" = ok ] || verif="$ST"
     T=$(calc "($ELAPSED * 6 > 120) ? $ELAPSED * 6 : 120" | cut -d. -f1)
     echo "$f $name: plain run $ST in ${ELAPSED%???} s, verification $verif; watchdog ${T} s"
     # 2. Two recordings of the same run.
-    wd "$T" "$D/record1.log" "$AUGUR" record -o "$D/r1.augur" -- "$M" -n "$np" "$BIN"
+    qwd "$T" "$D/record1.log" $SESSW "$AUGUR" record -o "$D/r1.augur" -- "$M" -n "$np" $RANKW "$BIN"
     rec="$ST"
     rv=$(verified "$D/record1.log")
-    wd "$T" "$D/record2.log" "$AUGUR" record -o "$D/r2.augur" -- "$M" -n "$np" "$BIN"
+    qwd "$T" "$D/record2.log" $SESSW "$AUGUR" record -o "$D/r2.augur" -- "$M" -n "$np" $RANKW "$BIN"
     [ "$ST" = ok ] || rec="$rec/$ST"
     [ "$rv" = y ] && [ "$(verified "$D/record2.log")" = y ] || verif="$verif/rec:n"
     R1="$D/r1.augur"
@@ -181,6 +217,8 @@ PY
     fi
     wd "$T" "$D/phases.json" "$AUGUR" phases "$R1" --json
     pha="$ST"
+    # Recording 2's phases too: which phases were relevant by share, by loop.
+    wd "$T" "$D/phases2.json" "$AUGUR" phases "$D/r2.augur" --json
     nph=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("%d/%d" % (d["nrelevant"], d["nphases"]))' "$D/phases.json" 2>/dev/null || echo -)
     # 4. Signatures of both recordings: the same phases and weights?
     wd "$T" "$D/sig1.log" "$AUGUR" signature "$R1" -o "$D/r1.sig"
@@ -195,15 +233,17 @@ PY
     # 5. RUNS pairs of a full run and a signature run.
     pst=-
     : >"$D/pairs"
+    : >"$D/loads"
     if [ "$s1" = ok ] && ! skipped predict; then
       pst=ok
       i=1
       while [ "$i" -le "$RUNS" ]; do
-        wd "$T" "$D/aet.$i.out" "$M" -n "$np" "$BIN"
+        echo "$i $(cut -d' ' -f1-3 /proc/loadavg) $(date -u +%H:%M:%S)" >>"$D/loads"
+        qwd "$T" "$D/aet.$i.out" $SESSW "$M" -n "$np" $RANKW "$BIN"
         aet=$ELAPSED
         [ "$ST" = ok ] || pst="aet:$ST"
         aets="$aets $aet"
-        wd "$T" "$D/predict.$i.out" "$AUGUR" predict --json --signature "$D/r1.sig" -- "$M" -n "$np" "$BIN"
+        qwd "$T" "$D/predict.$i.out" $SESSW "$AUGUR" predict --json --signature "$D/r1.sig" -- "$M" -n "$np" $RANKW "$BIN"
         if [ "$ST" = ok ]; then
           echo "$aet $(json "$D/predict.$i.out" 'd["pet_seconds"]') $(json "$D/predict.$i.out" 'd["set_seconds"]')" >>"$D/pairs"
         else

@@ -44,6 +44,16 @@ extern "C" {
  * times a few repetitions times a sample of it. */
 #define AUGUR_PHASE_CV_WARN 0.5
 
+/* Relevance by loop (docs/phases.md "Relevance"): a repeating phase below
+ * min_share is relevant all the same when its repetitions interleave with
+ * those of a repeating phase relevant by its share (its first one begins
+ * after that phase's first and within its first AUGUR_PHASE_LOOP_REPS
+ * repetitions, its last one before that phase's last ends, and it has at
+ * least 1 / AUGUR_PHASE_LOOP_REPS of that phase's weight). Whether a phase
+ * near the threshold is kept then rests on the phase table, which is the
+ * same in every recording of a run, not on its measured share. */
+#define AUGUR_PHASE_LOOP_REPS 12
+
 /* Version of the JSON document augur_phases_json produces. */
 #define AUGUR_PHASES_SCHEMA 1
 
@@ -155,8 +165,11 @@ typedef struct augur_phase {
   double total_ns; /* PhaseET x weight */
   double share;    /* total_ns / run */
   double cv;       /* coefficient of variation of the repetitions' times (0: weight 1) */
-  int relevant;    /* share >= min_share */
-  int irregular;   /* a stretch that does not repeat (weight 1) */
+  int relevant;    /* share >= min_share, or loop_of */
+  /* Relevant by loop (AUGUR_PHASE_LOOP_REPS): the id of the phase whose loop
+   * it repeats in; 0: relevant by its share, or not relevant. */
+  uint32_t loop_of;
+  int irregular; /* a stretch that does not repeat (weight 1) */
   /* What bounds it: the first and last call of the first occurrence (lowest
    * rank that has one) and how many ranks take part. */
   uint32_t first_rank, last_rank;

@@ -50,7 +50,8 @@ typedef struct prediction {
   double slow, fast;  /* the slowest and fastest phase's speed in the pool (0: fewer than 2) */
   double pet_own;     /* PET with each phase to come at its own speed (own_speed()) */
   uint32_t pet_rank;  /* irregular: the rank whose sum is PET's phase part */
-  double launch;      /* SET - the ranks' own run: mpiexec start-up and exit */
+  double launch;      /* SET - stop - the ranks' own run: mpiexec start-up (and exit) */
+  double stop;        /* an early stop: from its results seen to the job's end (not in PET) */
   int pre_measured;   /* some phase was seen, so pre is a measurement */
   double model;       /* PET from the phases (the seed's sum of PhaseET x W) */
   const char *source; /* how PET was had: "phases", "run + remaining" or "full run" */
@@ -81,9 +82,13 @@ static void finish(const augur_signature *s, const augur_sigresult *r, double se
   p->pre_measured = tgt > 0;
   p->pre = p->pre_measured ? r->pre_seconds : s->base_pre_seconds * p->scale;
   p->rest = s->base_rest_seconds * p->scale;
-  /* The full run pays the same start-up (mpiexec, exec, MPI_Init entry) and
-   * exit: what the signature run took beyond the ranks' own time. */
-  p->launch = set > r->run_seconds ? set - r->run_seconds : 0;
+  /* The full run pays the same start-up (mpiexec, exec, MPI_Init entry):
+   * what the signature run took beyond the ranks' own time, up to the stop.
+   * Not the stop itself (our SIGTERM, the job's end: 0.1-0.2 s with MPICH),
+   * which a full run does not pay; its own exit after MPI_Finalize is not
+   * known here (issue 21: IS A, 1.8 s runs, PET +18 % with the stop in). */
+  double upto = set - p->stop;
+  p->launch = upto > r->run_seconds ? upto - r->run_seconds : 0;
   p->pet += p->pre + p->rest + p->launch;
   p->set = set;
   /* A run that went to its end is the full run: its time is the answer,
@@ -376,7 +381,7 @@ static void print_text(const char *sigpath, const augur_signature *s, const augu
            p->pet > 0 ? 100.0 * p->set / p->pet : 0.0);
     if (!strcmp(p->source, "run + remaining"))
       printf("PET = %.6f s run until the stop (measured) + %.6f s predicted for what remained "
-             "(%s) + %.6f s start-up and exit; the phases alone say %.6f s\n",
+             "(%s) + %.6f s start-up; the phases alone say %.6f s\n",
              r->run_seconds, p->remaining, from_text[p->from], p->launch, p->model);
     if (speed_varies(p))
       printf("warning: the phases ran at %.2f to %.2f x their base time, not at one speed (the "
@@ -415,9 +420,11 @@ static void print_text(const char *sigpath, const augur_signature *s, const augu
              "which may not stand for the phase\n",
              s->phase[i].id, s->phase[i].sample_seconds, s->phase[i].base_seconds);
   printf("before the first phase: %.6f s (%s); other phases: %.6f s (base %.6f x scale %.3f); "
-         "start-up and exit: %.6f s\n",
+         "start-up%s: %.6f s",
          p->pre, p->pre_measured ? "measured" : "base x scale", p->rest, s->base_rest_seconds,
-         p->scale, p->launch);
+         p->scale, p->stop > 0 ? "" : " and exit", p->launch);
+  if (p->stop > 0) printf("; the stop (not in PET): %.6f s", p->stop);
+  printf("\n");
 }
 
 static void print_json(const augur_signature *s, const augur_sigresult *r, const prediction *p) {
@@ -426,12 +433,12 @@ static void print_json(const augur_signature *s, const augur_sigresult *r, const
          "\"pet_source\": \"%s\", \"model_pet_seconds\": %.9f, \"phases_not_seen\": %u, "
          "\"repeating_phase\": %s, "
          "\"ranks\": %u, \"mode\": \"%s\", \"scale\": %.9f, \"pre_seconds\": %.9f, "
-         "\"rest_seconds\": %.9f, \"launch_seconds\": %.9f, "
+         "\"rest_seconds\": %.9f, \"launch_seconds\": %.9f, \"stop_seconds\": %.9f, "
          "\"base_run_seconds\": %.9f, \"run_seconds\": %.9f, \"remaining_seconds\": %.9f, "
          "\"remaining_from\": \"%s\", ",
          p->pet, p->set, r->stopped ? "true" : "false", p->source, p->model, not_measured(s, p),
          repeats(s) ? "true" : "false", s->nranks, irr ? "irregular" : "global", p->scale, p->pre,
-         p->rest, p->launch, s->base_run_seconds, r->run_seconds, p->remaining,
+         p->rest, p->launch, p->stop, s->base_run_seconds, r->run_seconds, p->remaining,
          from_token[p->from]);
   if (p->fast > 0)
     printf("\"speed_range\": [%.9f, %.9f], \"speed_varies\": %s, "
@@ -505,6 +512,7 @@ typedef struct watch {
   struct timespec m;   /* its mtime then */
   double quiet;        /* seconds without progress when stopped */
   int full;            /* the results are those of a run that went to its end */
+  double stop_at;      /* now_s() when the results of an early stop were seen (0: not) */
 } watch;
 
 /* cli_run_child_watched's contract: 0 go on, 1 stalled, 2 done (the
@@ -519,7 +527,10 @@ static int watch_run(void *ctx) {
     if (augur_sigresult_read(w->results, &r, &err) == AUGUR_OK) {
       int stopped = r->stopped;
       augur_sigresult_free(r);
-      if (stopped) return 2;
+      if (stopped) {
+        if (w->stop_at == 0) w->stop_at = t; /* the first time it was seen */
+        return 2;
+      }
     }
     w->full = 1; /* written in MPI_Finalize: the program ends by itself */
   }
@@ -698,6 +709,8 @@ int cmd_predict(int argc, char **argv) {
     if (!p.ph) {
       rc = cli_fail("out of memory");
     } else {
+      /* The stop's own time: from the results seen to the job's end. */
+      p.stop = w.stop_at > 0 && r->stopped ? t0 + set - w.stop_at : 0;
       predict(s, r, set, &p);
       if (json)
         print_json(s, r, &p);

@@ -571,6 +571,48 @@ static void recurring_stretch(void **state) {
   tu_cleanup(dir);
 }
 
+/* Relevance by loop (issue 21, docs/phases.md "Relevance"): B every 4th
+ * iteration of a loop of A's of 1 ms is 0.1 % of the run, below the 1 %
+ * threshold, and relevant all the same (loop_of = A), whatever its time;
+ * the same B first seen after A's 12th repetition, after the loop, or
+ * less often than once per 12 A's (3 of 40) is left to its share (not
+ * relevant). */
+static void relevance_by_loop(void **state) {
+  (void)state;
+  for (int c = 0; c < 4; c++) {
+    static scene s;
+    scene_init(&s, 2);
+    init_part(&s);
+    int n = c == 1 ? 20 : c == 3 ? 40 : 12;
+    for (int k = 0; k < n; k++)
+      if (c == 0 ? k % 4 == 3 : c == 1 ? k >= 14 && k % 2 : c == 3 ? k % 13 == 9 : 0)
+        phase_b(&s);
+      else
+        phase_a(&s, 1000, 1000000);
+    if (c == 2)
+      for (int k = 0; k < 3; k++)
+        phase_b(&s);
+    finalize_part(&s);
+    char *dir;
+    augur_logical *lg = build(&s, &dir);
+    augur_phases *p = detect(lg, AUGUR_PHASES_GLOBAL, -1);
+    assert_int_equal(p->nphases, 4);
+    const augur_phase *a = &p->phase[1], *b = &p->phase[2];
+    assert_int_equal(b->weight, 3);
+    assert_true(a->relevant && !a->loop_of);
+    assert_true(b->share < 0.01);
+    assert_int_equal(b->relevant, c == 0);
+    assert_int_equal(b->loop_of, c == 0 ? a->id : 0);
+    uint32_t by_share = 0;
+    for (uint32_t i = 0; i < p->nphases; i++)
+      by_share += p->phase[i].share >= 0.01;
+    assert_int_equal(p->nrelevant, by_share + (c == 0));
+    augur_phases_free(p);
+    augur_logical_free(lg);
+    tu_cleanup(dir);
+  }
+}
+
 /* No calls at all: an empty logical trace and no phases, not a crash. */
 static void empty_trace(void **state) {
   (void)state;
@@ -916,5 +958,7 @@ int main(void) {
       cmocka_unit_test(kmeans_elbow_known_k),
       cmocka_unit_test(ln_without_libm),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  const struct CMUnitTest issue21[] = {cmocka_unit_test(relevance_by_loop)};
+  int failed = cmocka_run_group_tests(tests, NULL, NULL);
+  return failed + cmocka_run_group_tests(issue21, NULL, NULL);
 }

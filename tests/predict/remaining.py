@@ -98,3 +98,12 @@ if pred["pet_source"] == "run + remaining":
     assert abs(pred["pet_seconds"] - pet) <= 1e-6 * pet, (pet, pred)
 else:
     assert pred["remaining_from"] == "none", pred["remaining_from"]
+if pred["stopped_early"]:
+    # The stop itself (the results seen, SIGTERM, the job's end) is not in PET: a
+    # full run does not pay it (issue 21: IS A's 1.8 s runs were predicted +18 %
+    # with it in). SET = start-up (launch) + the ranks' run + the stop.
+    st = pred["stop_seconds"]
+    assert st > 0, pred
+    if pred["launch_seconds"] > 0:
+        got = pred["launch_seconds"] + pred["run_seconds"] + st
+        assert abs(got - pred["set_seconds"]) <= 1e-6 * pred["set_seconds"], (got, pred)

@@ -496,6 +496,45 @@ void augur_phase_array_free_(augur_phase *v, uint32_t n) {
   free(v);
 }
 
+uint64_t augur_phase_rep_unit_(const augur_phase *p, uint64_t j) {
+  for (uint32_t k = 0; k < p->nruns; k++) {
+    if (j < p->runs[k].count) return p->runs[k].first_unit + j * p->nunits;
+    j -= p->runs[k].count;
+  }
+  return UINT64_MAX;
+}
+
+/* Relevance by loop (AUGUR_PHASE_LOOP_REPS, docs/phases.md "Relevance"):
+ * every repeating phase below the threshold whose repetitions interleave
+ * with those of a repeating phase relevant by its share, at least once per
+ * AUGUR_PHASE_LOOP_REPS of them (by weight), becomes relevant,
+ * with loop_of = the first such phase (by id). Exact quantities only: the
+ * units where repetitions begin, which two recordings with the same phase
+ * table share. */
+static void relevant_by_loop(augur_phases *out, double *covered) {
+  for (uint32_t i = 0; i < out->nphases; i++) {
+    augur_phase *b = &out->phase[i];
+    if (b->relevant || b->weight < 2 || !b->nruns) continue;
+    uint64_t b0 = augur_phase_rep_unit_(b, 0), bl = augur_phase_rep_unit_(b, b->weight - 1);
+    for (uint32_t j = 0; j < out->nphases && !b->loop_of; j++) {
+      const augur_phase *a = &out->phase[j];
+      if (!a->relevant || a->loop_of || a->weight < 2 || !a->nruns) continue;
+      uint64_t a0 = augur_phase_rep_unit_(a, 0);
+      uint64_t a_end = augur_phase_rep_unit_(a, a->weight - 1) + a->nunits;
+      uint64_t a_n = a->weight > AUGUR_PHASE_LOOP_REPS
+                         ? augur_phase_rep_unit_(a, AUGUR_PHASE_LOOP_REPS)
+                         : a_end;
+      if (b0 > a0 && b0 < a_n && bl <= a_end && b->weight * AUGUR_PHASE_LOOP_REPS >= a->weight)
+        b->loop_of = a->id;
+    }
+    if (!b->loop_of) continue;
+    b->relevant = 1;
+    out->nrelevant++;
+    out->pet_ns += b->total_ns;
+    *covered += b->share;
+  }
+}
+
 int augur_detect_units_(const augur_logical *lg, const augur_phase_opts *o, const units *u,
                         uint32_t divisor, double run_ns, augur_phases *out) {
   detector d = {.lg = lg, .o = o, .u = u, .divisor = divisor ? divisor : 1};
@@ -537,6 +576,7 @@ int augur_detect_units_(const augur_logical *lg, const augur_phase_opts *o, cons
       covered += p->share;
     }
   }
+  if (!u->first_only && o->mode != AUGUR_PHASES_IRREGULAR) relevant_by_loop(out, &covered);
   out->relevant_share = covered;
   free(d.ph); /* the runs now belong to out->phase */
   return 0;

@@ -34,6 +34,8 @@ uint64_t augur_call_key_(uint32_t rank, const augur_lt_event *e);
 int augur_detect_units_(const augur_logical *lg, const augur_phase_opts *o, const augur_units *u,
                         uint32_t divisor, double run_ns, augur_phases *out);
 void augur_phase_array_free_(augur_phase *v, uint32_t n);
+/* The unit where repetition J (0-based) of P begins, UINT64_MAX if J >= its weight. */
+uint64_t augur_phase_rep_unit_(const augur_phase *p, uint64_t j);
 /* Mean over ranks of the rank's span (first call's start to last call's end). */
 double augur_mean_span_(const augur_logical *lg);
 

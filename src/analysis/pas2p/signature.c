@@ -15,15 +15,12 @@
 
 #include "augur/phases.h"
 #include "augur/signature.h"
+#include "phases_int.h"
 #include "stats.h"
 
 /* Repetition j (0-based) of phase p: its first unit, or UINT64_MAX. */
 static uint64_t occurrence_unit(const augur_phase *p, uint64_t j) {
-  for (uint32_t k = 0; k < p->nruns; k++) {
-    if (j < p->runs[k].count) return p->runs[k].first_unit + j * p->nunits;
-    j -= p->runs[k].count;
-  }
-  return UINT64_MAX;
+  return augur_phase_rep_unit_(p, j);
 }
 
 /* First call of rank r at tick >= tick (ticks grow along a rank's calls). */
