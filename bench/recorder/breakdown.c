@@ -161,7 +161,7 @@ static void time_flush(double out[NFLUSH], augur_event *copy) {
   aug_clock_to_ns(copy, n);
   uint64_t t1 = ns_now();
   pthread_mutex_lock(&aug_lock);
-  aug_callsites_convert(copy, n);
+  aug_callsites_convert(copy, n, NULL);
   pthread_mutex_unlock(&aug_lock);
   uint64_t t2 = ns_now();
   augur_error err;

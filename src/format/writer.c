@@ -235,20 +235,14 @@ static int events_locked(augur_writer *w, unsigned kind, uint32_t thread, const 
     while (j < n && aug_type_is_sub(ev[j].type) && j - i < AUG_MAX_BLOCK_RECORDS)
       j++;
     assert(j > i && j - i <= AUG_MAX_BLOCK_RECORDS);
-    uint64_t last = 0;
-    uint32_t parents = 0;
-    for (size_t k = i; k < j; k++) {
-      if (ev[k].t_end > last) last = ev[k].t_end;
-      parents += !aug_type_is_sub(ev[k].type);
-    }
     w->raw.len = 0;
     rc = aug_ev_encode(&w->enc, ev + i, j - i, &w->raw);
     if (rc == AUGUR_E_ARG)
       return augur_fail(err, rc, "%s: event type 127 or above 254 in records %zu..%zu", w->path, i,
                         j - 1);
     if (rc != AUGUR_OK) return augur_fail(err, rc, "%s: out of memory encoding events", w->path);
-    rc = write_block(w, kind, thread, (uint32_t)(j - i), parents, ev[i].t_start, last, compress,
-                     err);
+    rc = write_block(w, kind, thread, (uint32_t)(j - i), w->enc.parents, ev[i].t_start,
+                     w->enc.last_ns, compress, err);
     i = j;
   }
   return rc;
