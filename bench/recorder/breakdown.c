@@ -13,8 +13,9 @@
  *              (the buffer's fill level is reset before it is full, so this
  *              step holds no flush)
  *   flush      aug_thread_flush of a full buffer, per record, and its parts:
- *              aug_clock_to_ns (ticks -> CLOCK_MONOTONIC ns), call sites
- *              (return address -> id) and the writer (encode, zstd, write)
+ *              aug_clock_to_ns (ticks -> CLOCK_MONOTONIC ns) and call sites
+ *              (return address -> id) each alone, then both in the one pass
+ *              the flush makes, and the writer (encode, zstd, write)
  *
  * Each figure is the median over RUNS repetitions of a loop of CALLS
  * iterations (ns per iteration, CLOCK_MONOTONIC around the loop); the steps
@@ -133,8 +134,11 @@ __attribute__((noinline)) static void run_loop(int which, long n) {
 }
 
 /* Flush of one full buffer, per record, and its parts. */
-enum { F_TOTAL, F_CLOCK, F_CALLSITES, F_WRITER, F_ENCODE, NFLUSH };
-static const char *const flush_names[NFLUSH] = {"flush (all)", "  ticks -> ns", "  call sites",
+enum { F_TOTAL, F_CLOCK, F_CALLSITES, F_FUSED, F_WRITER, F_ENCODE, NFLUSH };
+static const char *const flush_names[NFLUSH] = {"flush (all)",
+                                                "  ticks -> ns alone",
+                                                "  call sites alone",
+                                                "  both, one pass (the flush's)",
                                                 "  writer: encode+zstd+write",
                                                 "    of which encode"};
 
@@ -161,9 +165,20 @@ static void time_flush(double out[NFLUSH], augur_event *copy) {
   aug_clock_to_ns(copy, n);
   uint64_t t1 = ns_now();
   pthread_mutex_lock(&aug_lock);
-  aug_callsites_convert(copy, n);
+  aug_callsites_convert(copy, n, NULL);
   pthread_mutex_unlock(&aug_lock);
   uint64_t t2 = ns_now();
+  fill_buffer(n); /* fresh records: ticks and addresses */
+  memcpy(copy, t->buf, n * sizeof *copy);
+  t->n = 0;
+  aug_tick_map ticks;
+  uint64_t t5 = ns_now();
+  aug_clock_map_now(&ticks);
+  pthread_mutex_lock(&aug_lock);
+  aug_callsites_convert(copy, n, &ticks);
+  pthread_mutex_unlock(&aug_lock);
+  out[F_FUSED] = (double)(ns_now() - t5) / (double)n;
+  uint64_t t6 = ns_now();
   augur_error err;
   augur_writer_events(aug_writer, t->index, copy, n, &err);
   uint64_t t3 = ns_now();
@@ -175,7 +190,7 @@ static void time_flush(double out[NFLUSH], augur_event *copy) {
   out[F_ENCODE] = (double)(ns_now() - t4) / (double)n;
   out[F_CLOCK] = (double)(t1 - t0) / (double)n;
   out[F_CALLSITES] = (double)(t2 - t1) / (double)n;
-  out[F_WRITER] = (double)(t3 - t2) / (double)n;
+  out[F_WRITER] = (double)(t3 - t6) / (double)n;
 }
 
 int main(int argc, char **argv) {
@@ -257,11 +272,12 @@ int main(int argc, char **argv) {
              "\"iprobe_overhead_ns\": %.2f, "
              "\"test_overhead_ns\": %.2f, \"clock_ns\": %.2f, \"enter_exit_ns\": %.2f, "
              "\"fill_ns\": %.2f, \"commit_ns\": %.2f, \"flush_ns\": %.2f, "
-             "\"flush_clock_ns\": %.2f, \"flush_callsites_ns\": %.2f, \"flush_writer_ns\": "
+             "\"flush_clock_ns\": %.2f, \"flush_callsites_ns\": %.2f, \"flush_fused_ns\": %.2f, "
+             "\"flush_writer_ns\": "
              "%.2f, \"flush_encode_ns\": %.2f, \"steps_sum_ns\": %.2f}\n",
              AUGUR_BENCH_MPI, calls, runs, load[0], ov_iprobe, ov_test, steps[0], steps[1],
-             steps[2], steps[3], steps[4], fmed[F_CLOCK], fmed[F_CALLSITES], fmed[F_WRITER],
-             fmed[F_ENCODE], sum);
+             steps[2], steps[3], steps[4], fmed[F_CLOCK], fmed[F_CALLSITES], fmed[F_FUSED],
+             fmed[F_WRITER], fmed[F_ENCODE], sum);
     } else {
       printf("recorder cost per call, linked in (%s, 1 process; median of %d alternating runs "
              "of %ld calls; load %.2f)\n\n",

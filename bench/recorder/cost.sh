@@ -11,6 +11,11 @@
 # Then augur-bench-recorder-breakdown (the recorder linked in, one rank): where the time goes.
 # The load average is printed at the start and the end: ns figures under load are not the
 # quiet machine's (each rank competes for the cores).
+#
+# On a shared machine, LOCK=/work/quiet.lock takes that lock (flock) for each round (its plain
+# and recorded runs, one flavour and rank count) and for the breakdown, never longer, and runs
+# every rank at autogroup nice -20 (tests/simulate/quiet_rank.sh): the other jobs that honour
+# the lock wait, the rest get a few percent of the CPUs.
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
 R=${2:-7}
@@ -18,6 +23,16 @@ BASE=""
 [ $# -ge 3 ] && BASE=$(cd "$3" && pwd)
 . "$(dirname "$0")/../../scripts/mpi-env.sh"
 . "$(dirname "$0")/../lib.sh"
+QUIET=""
+if [ -n "${LOCK:-}" ]; then
+  command -v flock >/dev/null || { echo "cost.sh: LOCK given but flock is missing" >&2; exit 2; }
+  # setsid: each rank leads its own session, which quiet_rank.sh needs (hydra does that
+  # already, Open MPI's launcher does not)
+  QUIET="setsid -w sh $(cd "$(dirname "$0")/../../tests/simulate" && pwd)/quiet_rank.sh"
+fi
+# lock / unlock: LOCK held on descriptor 9 (nothing without LOCK)
+lock() { [ -z "${LOCK:-}" ] || { exec 9>>"$LOCK" && flock 9; }; }
+unlock() { [ -z "${LOCK:-}" ] || exec 9>&-; }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 jget() { sed -n "s/.*\"$1\": *\([0-9.eE+-]*\).*/\1/p"; }
@@ -29,10 +44,10 @@ run() {
   cfg=$4
   rm -rf "$TMP/ov.augur"
   if [ "$3" = - ]; then
-    out=$("mpiexec.$1" -n "$2" "$BUILD/bin/augur-bench-overhead-$1" -n "$CALLS" --json)
+    out=$("mpiexec.$1" -n "$2" $QUIET "$BUILD/bin/augur-bench-overhead-$1" -n "$CALLS" --json)
   else
     out=$(env AUGUR_TRACE_DIR="$TMP/ov.augur" LD_PRELOAD="$3/lib/libaugur-mpi-$1.so" \
-      "mpiexec.$1" -n "$2" "$BUILD/bin/augur-bench-overhead-$1" -n "$CALLS" --json)
+      "mpiexec.$1" -n "$2" $QUIET "$BUILD/bin/augur-bench-overhead-$1" -n "$CALLS" --json)
   fi
   for l in $LOOPS; do
     echo "$out" | jget "${l}_ns_per_call" >>"$TMP/$cfg.$l"
@@ -55,9 +70,11 @@ for F in mpich openmpi; do
     rm -f "$TMP"/p.* "$TMP"/r.* "$TMP"/b.*
     i=0
     while [ "$i" -lt "$R" ]; do
+      lock
       run "$F" "$N" - p
       run "$F" "$N" "$BUILD" r
       [ -z "$BASE" ] || run "$F" "$N" "$BASE" b
+      unlock
       i=$((i + 1))
     done
     for l in $LOOPS; do
@@ -76,7 +93,11 @@ echo "(overhead: median over rounds of recorded - plain ns per call; goal <= 35 
 echo
 if [ -x "$BUILD/bin/augur-bench-recorder-breakdown" ]; then
   rm -rf "$TMP/bd.augur"
-  AUGUR_TRACE_DIR="$TMP/bd.augur" "$BUILD/bin/augur-bench-recorder-breakdown" -r "$R" -n "$((CALLS / 4))"
+  lock
+  AUGUR_TRACE_DIR="$TMP/bd.augur" $QUIET \
+    "$BUILD/bin/augur-bench-recorder-breakdown" -r "$R" \
+    -n "$((CALLS / 4))"
+  unlock
 fi
 echo
 echo "  load at end: $(cut -d' ' -f1-3 /proc/loadavg)"

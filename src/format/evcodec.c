@@ -99,11 +99,13 @@ int aug_ev_encode(aug_evenc *enc, const augur_event *ev, size_t n, aug_buf *out)
   memset(enc->ctx, 0, sizeof enc->ctx);
   if (aug_ev_encoder_reserve(enc, n)) return AUGUR_E_NOMEM;
   uint8_t *op = enc->ops.p, *tm = enc->times.p, *fl = enc->fields.p;
-  uint64_t prev_end = n ? ev[0].t_start : 0;
+  uint64_t prev_end = n ? ev[0].t_start : 0, last = 0;
   unsigned prev_type = 0;
+  uint32_t parents = 0;
   for (size_t i = 0; i < n; i++) {
     const augur_event *e = &ev[i];
     if (e->type >= AUGUR_EV_MAX - 1 || e->type == AUGUR_EV_ESCAPE) return AUGUR_E_ARG;
+    if (e->t_end > last) last = e->t_end;
     augur_event *p = &enc->ctx[slot_of(e->type, prev_type)];
     unsigned mask = 0;
     if (same_fields(e, p)) goto fields_done;
@@ -141,9 +143,12 @@ int aug_ev_encode(aug_evenc *enc, const augur_event *ev, size_t n, aug_buf *out)
       tm += aug_put_varint(tm, aug_zigzag((int64_t)(e->t_start - prev_end)));
       tm += aug_put_varint(tm, aug_zigzag((int64_t)(e->t_end - e->t_start)));
       prev_end = e->t_end;
+      parents++;
     }
     prev_type = e->type;
   }
+  enc->parents = parents;
+  enc->last_ns = last;
   enc->ops.len = (size_t)(op - enc->ops.p);
   enc->times.len = (size_t)(tm - enc->times.p);
   enc->fields.len = (size_t)(fl - enc->fields.p);

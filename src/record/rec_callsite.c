@@ -97,10 +97,11 @@ static uint32_t new_callsite(uint64_t addr) {
   return cs_next_id++;
 }
 
-int aug_callsites_convert(augur_event *ev, size_t n) {
+int aug_callsites_convert(augur_event *ev, size_t n, const aug_tick_map *ticks) {
   uint64_t last_addr = 0;
   uint64_t last_id = 0;
   for (size_t i = 0; i < n; i++) {
+    if (ticks) aug_clock_apply(ticks, &ev[i]);
     uint64_t a = ev[i].callsite;
     if (a == 0) continue;
     if (a == last_addr) {
@@ -109,7 +110,7 @@ int aug_callsites_convert(augur_event *ev, size_t n) {
     }
     int fresh;
     uint32_t *id = aug_u64map_slot(&callsites, a, &fresh);
-    if (!id) return -1;
+    if (!id) return -1; /* the block is not written */
     if (fresh) *id = new_callsite(a);
     last_addr = a;
     last_id = *id;

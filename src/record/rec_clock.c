@@ -77,25 +77,22 @@ void aug_clock_calibrate(void) {
   rate0 = (double)(n - ns0) / (double)(t - tsc0);
 }
 
-void aug_clock_to_ns(augur_event *ev, size_t n) {
-  if (!aug_tsc) {
-    for (size_t i = 0; i < n; i++)
-      ev[i].rank = 0;
-    return;
-  }
-  uint64_t t = 0, now = 0;
-  pair(&t, &now);
+void aug_clock_map_now(aug_tick_map *m) {
+  m->tsc = aug_tsc;
+  m->t = m->now = 0;
+  m->rate = 1;
+  if (!aug_tsc) return;
+  pair(&m->t, &m->now);
   /* the longer the baseline, the better the rate */
-  double rate = now - ns0 > 100000000 ? (double)(now - ns0) / (double)(t - tsc0) : rate0;
-  if (rate <= 0) rate = 1;
-  for (size_t i = 0; i < n; i++) {
-    if (ev[i].rank == AUG_TIME_IS_NS) {
-      ev[i].rank = 0;
-      continue;
-    }
-    ev[i].t_start = now - (uint64_t)((double)(int64_t)(t - ev[i].t_start) * rate);
-    ev[i].t_end = now - (uint64_t)((double)(int64_t)(t - ev[i].t_end) * rate);
-  }
+  double rate = m->now - ns0 > 100000000 ? (double)(m->now - ns0) / (double)(m->t - tsc0) : rate0;
+  m->rate = rate > 0 ? rate : 1;
+}
+
+void aug_clock_to_ns(augur_event *ev, size_t n) {
+  aug_tick_map m;
+  aug_clock_map_now(&m);
+  for (size_t i = 0; i < n; i++)
+    aug_clock_apply(&m, &ev[i]);
 }
 
 uint64_t aug_clock_ticks_of_ns(uint64_t ns) {

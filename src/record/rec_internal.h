@@ -127,6 +127,22 @@ static inline void aug_zero_event(augur_event *ev) {
 void aug_clock_setup(void);     /* Init, first */
 void aug_clock_calibrate(void); /* Init, last */
 void aug_clock_to_ns(augur_event *ev, size_t n);
+/* aug_clock_to_ns in parts, for a pass over the records that does more
+ * (aug_callsites_convert): the map taken now, then applied record by record. */
+typedef struct aug_tick_map {
+  uint64_t t, now; /* a (ticks, ns) pair read now */
+  double rate;     /* ns per tick */
+  int tsc;         /* 0: the records' times are ns already */
+} aug_tick_map;
+void aug_clock_map_now(aug_tick_map *m);
+static inline void aug_clock_apply(const aug_tick_map *m, augur_event *e) {
+  if (e->rank == AUG_TIME_IS_NS) {
+    e->rank = 0;
+  } else if (m->tsc) {
+    e->t_start = m->now - (uint64_t)((double)(int64_t)(m->t - e->t_start) * m->rate);
+    e->t_end = m->now - (uint64_t)((double)(int64_t)(m->t - e->t_end) * m->rate);
+  }
+}
 /* ns as a duration in aug_ticks() units (after aug_clock_calibrate). */
 uint64_t aug_clock_ticks_of_ns(uint64_t ns);
 void aug_config_load(void);
@@ -177,7 +193,10 @@ aug_thread *aug_thread_here(void);
 void aug_omp_describe(augur_omp_meta *m);
 
 /* ---- call sites (rec_callsite.c); caller holds aug_lock ---- */
-int aug_callsites_convert(augur_event *ev, size_t n);
+/* Return addresses to call-site ids and, when TICKS is not NULL, times to
+ * ns (aug_clock_apply) in the same pass: the two passes over a full 1 MB
+ * buffer cost more in memory traffic than in work. */
+int aug_callsites_convert(augur_event *ev, size_t n, const aug_tick_map *ticks);
 /* From a signal handler: only addresses that already have an id are
  * converted (a lookup, no allocation); the others become 0 (unknown). */
 void aug_callsites_convert_known(augur_event *ev, size_t n);

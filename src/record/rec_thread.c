@@ -102,8 +102,9 @@ aug_thread *aug_thread_self(void) {
 static void write_locked(aug_thread *t, augur_event *buf, size_t n, int omp) {
   if (!aug_writer || !n) return;
   augur_error err;
-  aug_clock_to_ns(buf, n);
-  if (aug_callsites_convert(buf, n) != 0)
+  aug_tick_map ticks;
+  aug_clock_map_now(&ticks);
+  if (aug_callsites_convert(buf, n, &ticks) != 0)
     aug_rec_fail("call sites", "out of memory");
   else if ((omp ? augur_writer_omp_events : augur_writer_events)(aug_writer, t->index, buf, n,
                                                                  &err) != AUGUR_OK)

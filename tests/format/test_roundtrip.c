@@ -234,6 +234,23 @@ static void def_callsites(augur_writer *w) {
 }
 
 /* Every event type through the writer and reader, several writer calls. */
+/* Record i of v (written for rank r) as the reader returns it: the rank
+ * filled, a completion without its start unmatched, sub-records with their
+ * parent's times. */
+static augur_event read_back(const augur_event *v, size_t i, uint32_t r) {
+  augur_event want = v[i];
+  want.rank = r;
+  if (want.type == AUGUR_EV_COMPLETION) want.flags |= AUGUR_F_UNMATCHED;
+  if (is_sub(want.type)) {
+    size_t p = i;
+    while (is_sub(v[p].type))
+      p--;
+    want.t_start = v[p].t_start;
+    want.t_end = v[p].t_end;
+  }
+  return want;
+}
+
 static void test_every_type(void **state) {
   (void)state;
   enum { N = 60000 };
@@ -295,16 +312,7 @@ static void test_every_type(void **state) {
     if (rc) fail_msg("rank %u: %s", r, err.msg);
     assert_int_equal(got, n);
     for (size_t i = 0; i < n; i++) {
-      augur_event want = v[i];
-      want.rank = r;
-      if (want.type == AUGUR_EV_COMPLETION) want.flags |= AUGUR_F_UNMATCHED;
-      if (is_sub(want.type)) { /* parent's times */
-        size_t p = i;
-        while (is_sub(v[p].type))
-          p--;
-        want.t_start = v[p].t_start;
-        want.t_end = v[p].t_end;
-      }
+      augur_event want = read_back(v, i, r);
       tu_assert_event_eq(&want, &out[i], i);
     }
     free(out);
@@ -934,6 +942,94 @@ static void test_event_names(void **state) {
   assert_int_equal(err.code, AUGUR_E_IO);
 }
 
+/* The writer's default compression (no level given): blocks of a full
+ * recorder buffer (>= 16 KiB raw) take zstd's fast parameters, smaller ones
+ * level 1 (writer.c, AUG_ZSTD_FAST_MIN). Both kinds, a polling loop's and
+ * random records with sub-records, read back exactly, are stored compressed,
+ * and carry the parents and last_ns the encoder counted in its one pass. */
+static void test_default_level_blocks(void **state) {
+  (void)state;
+  enum { NPOLL = 40000, NGEN = 30000, NSMALL = 40 };
+  char *dir = tu_tracedir();
+  tu_meta(dir, 1);
+  size_t cap = NPOLL + NGEN + NSMALL;
+  augur_event *v = malloc(cap * sizeof *v);
+  assert_non_null(v);
+  uint64_t t = 5000;
+  for (size_t i = 0; i < NPOLL; i++) { /* MPI_Iprobe, nothing pending: only the times move */
+    t += 30 + rnd() % 40;
+    v[i] = tu_ev(AUGUR_EV_IPROBE, t, t + 20 + rnd() % 60);
+    t = v[i].t_end;
+    v[i].comm = AUGUR_COMM_WORLD;
+    v[i].peer = AUGUR_PEER_ANY;
+    v[i].tag = 4242;
+    v[i].callsite = 3;
+    v[i].flags = AUGUR_F_ANY_SOURCE | AUGUR_F_NOTDONE;
+  }
+  size_t ngen = gen(v + NPOLL, NGEN, 0);
+  for (size_t i = NPOLL; i < NPOLL + ngen; i++) { /* after the polling loop */
+    v[i].t_start += t;
+    v[i].t_end += t;
+  }
+  size_t n = NPOLL + ngen;
+  t = v[n - 1].t_end;
+  for (size_t i = 0; i < NSMALL; i++, n++) { /* a small block: level 1 */
+    v[n] = tu_ev(AUGUR_EV_BARRIER, t + 100 * i, t + 100 * i + 50);
+    v[n].comm = AUGUR_COMM_WORLD;
+  }
+  augur_error err;
+  augur_writer *w;
+  assert_int_equal(augur_writer_open(&w, dir, 0, 1, 0, &err), 0);
+  def_callsites(w);
+  assert_int_equal(augur_writer_events(w, 0, v, NPOLL, &err), 0);
+  assert_int_equal(augur_writer_events(w, 0, v + NPOLL, ngen, &err), 0);
+  assert_int_equal(augur_writer_events(w, 0, v + NPOLL + ngen, NSMALL, &err), 0);
+  assert_int_equal(augur_writer_close(w, &err), 0);
+
+  augur_trace *tr;
+  if (augur_trace_open(&tr, dir, &err)) fail_msg("open: %s", err.msg);
+  assert_int_equal(augur_trace_nevents(tr, 0), n);
+  /* per block: first_ns, last_ns, parents as the records say; codec zstd */
+  char path[4096];
+  snprintf(path, sizeof path, "%s/rank-00000.evt", dir);
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  size_t at = 0;
+  for (size_t b = 0; b < augur_trace_nblocks(tr, 0); b++) {
+    const augur_block_info *bi = augur_trace_block(tr, 0, b);
+    uint64_t last = 0;
+    uint32_t parents = 0;
+    for (size_t k = at; k < at + bi->nevents; k++) {
+      if (v[k].t_end > last) last = v[k].t_end;
+      parents += !is_sub(v[k].type);
+    }
+    assert_true(bi->first_ns == v[at].t_start);
+    assert_true(bi->last_ns == last);
+    assert_int_equal(bi->nparents, parents);
+    unsigned char hdr[8];
+    assert_int_equal(fseek(f, (long)bi->offset, SEEK_SET), 0);
+    assert_int_equal(fread(hdr, 1, sizeof hdr, f), sizeof hdr);
+    assert_int_equal(hdr[5], AUG_CODEC_ZSTD);
+    at += bi->nevents;
+  }
+  fclose(f);
+  assert_int_equal(at, n);
+  assert_true(augur_trace_nblocks(tr, 0) >= 5); /* 3 + 2 large, 1 small */
+  int rc;
+  size_t got;
+  augur_event *out = tu_read_rank(tr, 0, &got, &rc, &err);
+  if (rc) fail_msg("read: %s", err.msg);
+  assert_int_equal(got, n);
+  for (size_t i = 0; i < n; i++) {
+    augur_event want = read_back(v, i, 0);
+    tu_assert_event_eq(&want, &out[i], i);
+  }
+  free(out);
+  augur_trace_close(tr);
+  free(v);
+  tu_cleanup(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_event_names),    cmocka_unit_test(test_codec_exact),
@@ -941,7 +1037,7 @@ int main(void) {
       cmocka_unit_test(test_definitions),    cmocka_unit_test(test_clock_merged),
       cmocka_unit_test(test_writer_threads), cmocka_unit_test(test_many_ranks),
       cmocka_unit_test(test_slack),          cmocka_unit_test(test_hosts),
-      cmocka_unit_test(test_codec_one_byte),
+      cmocka_unit_test(test_codec_one_byte), cmocka_unit_test(test_default_level_blocks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
