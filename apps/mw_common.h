@@ -89,8 +89,9 @@ static inline double mw_now(void) {
  * Open MPI's blocking receive poll and keep a core busy). T0 (mw_now) is when
  * it started waiting for this iteration's results, EXPECT the shortest such
  * wait of the earlier iterations (0 before the second). It sleeps at once
- * until 9/10 of EXPECT, then in steps of EXPECT/100, at least 50 us: some
- * 10-30 wake-ups per iteration instead of one every 50 us (each of which
+ * until 9/10 of EXPECT, then in steps of EXPECT/100, at least 50 us: about
+ * 10-40 wake-ups when the iteration's wait is EXPECT + 0-30 %, instead of
+ * one every 50 us (each of which
  * preempted a worker thread when workers x threads = cores: bench/model
  * README.md, "Noise"), for a delay of at most 1 % of the wait (or 50 us plus
  * the timer's slack) in noticing the results; and the 50 us steps, as before,
