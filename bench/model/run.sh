@@ -121,17 +121,29 @@ for app in $APPS; do
   held=$(eval "echo \${HELD_$app:-}")
   [ -n "$held" ] || held=$(default_held "$app")
   for set in train held; do
-    if [ $set = train ]; then wl=$train; else wl=$held; fi
-    echo "bench/model: $app $set sweep, workloads $wl" >&2
     [ "${FRESH:-0}" = 1 ] && rm -rf "$OUT/$app-$set.csv" "$OUT/$app-$set.traces"
-    # A sweep that stops half-way is resumed by running it again (docs/model.md
-    # "sweep", Resume): failed runs are rows with a status, not an error here.
-    # shellcheck disable=SC2086 # PRE, RANK_PRE: words
-    "$AUGUR" sweep --workers "$WORKERS" --threads "$THREADS" --workload "$wl" --reps "$REPS" \
-      --iterations "$ITERS" --timeout "$TIMEOUT" -o "$OUT/$app-$set.csv" -- \
-      $PRE "mpiexec.$MPI" -n '{procs}' $RANK_PRE "$exe" -W '{workload}' -i '{iterations}' \
-      $MASTER_ARG >&2 ||
-      echo "bench/model: $app $set sweep: some runs failed (their rows say why)" >&2
+  done
+  # Repetition r of every grid point (training and held-out) before repetition
+  # r+1 of any: `augur sweep` runs a grid point's repetitions back to back
+  # (docs/model.md "sweep"), so they would see the same machine load and
+  # their spread would hide how much a configuration's time drifts with it
+  # (README.md, "Noise"). Each call with --reps r runs only repetition r: the
+  # earlier ones are in the CSV already (resume).
+  r=1
+  while [ $r -le "$REPS" ]; do
+    for set in train held; do
+      if [ $set = train ]; then wl=$train; else wl=$held; fi
+      echo "bench/model: $app $set sweep, workloads $wl, repetition $r of $REPS" >&2
+      # A sweep that stops half-way is resumed by running it again (docs/model.md
+      # "sweep", Resume): failed runs are rows with a status, not an error here.
+      # shellcheck disable=SC2086 # PRE, RANK_PRE: words
+      "$AUGUR" sweep --workers "$WORKERS" --threads "$THREADS" --workload "$wl" --reps "$r" \
+        --iterations "$ITERS" --timeout "$TIMEOUT" -o "$OUT/$app-$set.csv" -- \
+        $PRE "mpiexec.$MPI" -n '{procs}' $RANK_PRE "$exe" -W '{workload}' -i '{iterations}' \
+        $MASTER_ARG >&2 ||
+        echo "bench/model: $app $set sweep: some runs failed (their rows say why)" >&2
+    done
+    r=$((r + 1))
   done
 done
 
