@@ -24,6 +24,11 @@ CASE:
   phases_APP            `augur record` (AUGUR in the environment) and
                         `augur phases --json`: one repeating phase of weight
                         ITER, the master's sends to the master's receives.
+  recordbind            `augur record` of mw_kmeans (GCC build: run on LLVM's
+                        libomp) at 1 worker x 2 threads with OMP_PLACES=cores
+                        OMP_PROC_BIND=close: the worker's two threads on two
+                        CPUs (the app's `cpus` line; libgomp, still loaded,
+                        pinned the rank to one CPU before; needs 2 CPUs).
   sleepwait_APP         `augur record` of the app with -s (the master sleeps
                         between MPI_Test calls): the same result as without,
                         and the master sleeps through most of its wait at
@@ -338,6 +343,24 @@ def sleepwait_case(name):
               "1/2 of the shortest earlier wait in the median iteration: %.2f" % med)
 
 
+def recordbind_case():
+    augur = os.environ["AUGUR"]
+    if len(os.sched_getaffinity(0)) < 2:
+        print("skipped: fewer than 2 CPUs")
+        return
+    trace = os.path.join(os.environ.get("WORK", "/tmp"), "mwapps-recordbind-%s.augur" % CC)
+    subprocess.run(["rm", "-rf", trace], check=True)
+    ENV.update(OMP_PLACES="cores", OMP_PROC_BIND="close")
+    p = run("mw_kmeans", ["-W", "3000", "-i", "2", "-s"], 1, 2,
+            prefix=[augur, "record", "-o", trace, "--"])
+    _, f = parse("mw_kmeans", p.stdout, 2, 1, 2)
+    m = re.search(r"^cpus rank 1: (\S+)$", p.stdout, re.M)
+    cpus = m.group(1).split(",") if m else []
+    check(len(cpus) == 2 and cpus[0] != cpus[1],
+          "OMP_PLACES=cores OMP_PROC_BIND=close under augur record: the worker's 2 threads on 2 "
+          "CPUs: %s" % ",".join(cpus))
+
+
 if CASE in APPS:
     result_case(CASE, [(1, 1), (1, 2), (2, 1), (2, 2)])
 elif CASE == "quick_heat":
@@ -348,6 +371,8 @@ elif CASE.startswith("scaling_"):
     scaling_case(CASE[len("scaling_"):])
 elif CASE.startswith("phases_"):
     phases_case(CASE[len("phases_"):])
+elif CASE == "recordbind":
+    recordbind_case()
 elif CASE.startswith("sleepwait_"):
     sleepwait_case(CASE[len("sleepwait_"):])
 else:
