@@ -8,6 +8,7 @@
 #ifndef AUGUR_APPS_MW_COMMON_H
 #define AUGUR_APPS_MW_COMMON_H
 
+#include <math.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -76,14 +77,41 @@ static inline uint64_t mw_bits(const double *a, size_t n) {
   return s;
 }
 
-/* The master's pause between two MPI_Test calls with -s (--sleep-wait):
- * 50 us, so that a master waiting for its workers leaves its core to them
- * (MPICH's and Open MPI's blocking receive poll and keep a core busy), at a
- * cost of at most ~0.1 ms (the pause plus the timer's slack) per iteration. */
+/* Seconds on the monotonic clock. */
+static inline double mw_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The master's pause between two MPI_Test calls with -s (--sleep-wait), so
+ * that a master waiting for its workers leaves its core to them (MPICH's and
+ * Open MPI's blocking receive poll and keep a core busy). T0 (mw_now) is when
+ * it started waiting for this iteration's results, EXPECT the shortest such
+ * wait of the earlier iterations (0 before the second). It sleeps at once
+ * until 9/10 of EXPECT, then in steps of EXPECT/100, at least 50 us: about
+ * 10-40 wake-ups when the iteration's wait is EXPECT + 0-30 %, instead of
+ * one every 50 us (each of which
+ * preempted a worker thread when workers x threads = cores: bench/model
+ * README.md, "Noise"), for a delay of at most 1 % of the wait (or 50 us plus
+ * the timer's slack) in noticing the results; and the 50 us steps, as before,
+ * in the first iteration. */
 #define MW_NAP_NS 50000L
-static inline void mw_nap(void) {
-  struct timespec ts = {0, MW_NAP_NS};
+static inline void mw_nap(double t0, double expect) {
+  double waited = mw_now() - t0, ns = (double)MW_NAP_NS;
+  if (waited < 0.9 * expect)
+    ns = fmax(ns, 1e9 * (0.9 * expect - waited));
+  else
+    ns = fmax(ns, 1e7 * expect);
+  struct timespec ts = {(time_t)(ns / 1e9), (long)fmod(ns, 1e9)};
   nanosleep(&ts, NULL);
+}
+
+/* After an iteration's wait that began at T0 (mw_now): the shortest wait so
+ * far, *EXPECT (mw_nap's). */
+static inline void mw_waited(double t0, double *expect) {
+  double w = mw_now() - t0;
+  if (*expect <= 0 || w < *expect) *expect = w;
 }
 
 /* The CPU the calling thread runs on (-1 when unknown). */

@@ -56,6 +56,7 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
   long ln = 2048, iter = 10, threads = 0, sleepwait = 0;
+  double expect = 0; /* the shortest wait for results so far (mw_nap) */
   const pg_opt opts[] = {{"workload", 'W', PG_INT, 3, 1L << 16, &ln, NULL},
                          {"iter", 'i', PG_INT, 1, MW_MAXITER, &iter, NULL},
                          {"threads", 't', PG_INT, 0, MW_MAXT, &threads, NULL},
@@ -128,6 +129,7 @@ int main(int argc, char **argv) {
         /* @augur:mw_heat.send_share */
         MPI_Send(buf, 2 * n, MPI_DOUBLE, w, MW_TAG_SHARE, MPI_COMM_WORLD);
       }
+      double w0 = mw_now(); /* the wait for the results begins (mw_nap) */
       for (int w = 1; w <= workers; w++) {
         if (sleepwait) {
           MPI_Request rq;
@@ -138,7 +140,7 @@ int main(int argc, char **argv) {
           while (!done) {
             /* @augur:mw_heat.test_result */
             MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
-            if (!done) mw_nap();
+            if (!done) mw_nap(w0, expect);
           }
           continue;
         }
@@ -146,6 +148,7 @@ int main(int argc, char **argv) {
         MPI_Recv(&u[(size_t)(w - 1) * (2 * (size_t)n + 1)], 2 * n + 1, MPI_DOUBLE, w, MW_TAG_RESULT,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       }
+      if (sleepwait) mw_waited(w0, &expect);
       peak = 0.0;
       for (int w = 1; w <= workers; w++)
         peak = fmax(peak, u[(size_t)(w - 1) * (2 * (size_t)n + 1) + 2 * (size_t)n]);

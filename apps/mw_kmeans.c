@@ -62,6 +62,7 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
   long np = 16384, iter = 10, k = 10, d = 125, threads = 0, sleepwait = 0;
+  double expect = 0; /* the shortest wait for results so far (mw_nap) */
   const pg_opt opts[] = {{"workload", 'W', PG_INT, 1, 1L << 26, &np, NULL},
                          {"iter", 'i', PG_INT, 1, MW_MAXITER, &iter, NULL},
                          {"clusters", 'k', PG_INT, 1, 4096, &k, NULL},
@@ -120,6 +121,7 @@ int main(int argc, char **argv) {
         /* @augur:mw_kmeans.send_share */
         MPI_Send(cen, (int)kd, MPI_DOUBLE, w, MW_TAG_SHARE, MPI_COMM_WORLD);
       }
+      double w0 = mw_now(); /* the wait for the results begins (mw_nap) */
       for (int w = 1; w <= workers; w++) {
         if (sleepwait) {
           MPI_Request rq;
@@ -130,7 +132,7 @@ int main(int argc, char **argv) {
           while (!done) {
             /* @augur:mw_kmeans.test_result */
             MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
-            if (!done) mw_nap();
+            if (!done) mw_nap(w0, expect);
           }
           continue;
         }
@@ -138,6 +140,7 @@ int main(int argc, char **argv) {
         MPI_Recv(&res[(size_t)(w - 1) * (size_t)len], (int)len, MPI_DOUBLE, w, MW_TAG_RESULT,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       }
+      if (sleepwait) mw_waited(w0, &expect);
       for (long c = 0; c < k; c++) {
         double nc = 0;
         for (int w = 0; w < workers; w++)

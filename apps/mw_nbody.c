@@ -45,6 +45,7 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
   long n = 2000, iter = 10, threads = 0, sleepwait = 0;
+  double expect = 0; /* the shortest wait for results so far (mw_nap) */
   const pg_opt opts[] = {{"workload", 'W', PG_INT, 1, 1L << 22, &n, NULL},
                          {"iter", 'i', PG_INT, 1, MW_MAXITER, &iter, NULL},
                          {"threads", 't', PG_INT, 0, MW_MAXT, &threads, NULL},
@@ -96,6 +97,7 @@ int main(int argc, char **argv) {
         /* @augur:mw_nbody.send_share */
         MPI_Send(pos, (int)(4 * n), MPI_DOUBLE, w, MW_TAG_SHARE, MPI_COMM_WORLD);
       }
+      double w0 = mw_now(); /* the wait for the results begins (mw_nap) */
       for (int w = 1; w <= workers; w++) {
         long l, h;
         mw_share(n, workers, w, &l, &h);
@@ -108,7 +110,7 @@ int main(int argc, char **argv) {
           while (!done) {
             /* @augur:mw_nbody.test_result */
             MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
-            if (!done) mw_nap();
+            if (!done) mw_nap(w0, expect);
           }
           continue;
         }
@@ -116,6 +118,7 @@ int main(int argc, char **argv) {
         MPI_Recv(out + 6 * l, (int)(6 * (h - l)), MPI_DOUBLE, w, MW_TAG_RESULT, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
       }
+      if (sleepwait) mw_waited(w0, &expect);
       for (long i = 0; i < n; i++)
         for (int c = 0; c < 3; c++) {
           pos[4 * i + c] = out[6 * i + c];

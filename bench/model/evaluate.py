@@ -308,6 +308,8 @@ def main():
     ap.add_argument("--iterations", default="")
     ap.add_argument("--load-start", default="")
     ap.add_argument("--master", default="poll", choices=("poll", "sleep"))
+    ap.add_argument("--bind", default="0", choices=("0", "1"),
+                    help="1: the sweeps bound each worker's threads to CPUs of their own")
     ap.add_argument("--machine", default="",
                     help="machine model with [microbench] (augur calibrate --openmp)")
     ap.add_argument("--analytic", action="append", default=[],
@@ -387,6 +389,9 @@ def main():
     else:
         say("the master (rank 0) sleeps between MPI_Test calls (the apps' -s): it leaves its "
               "core to the workers, so w*t<=%d runs uncontended." % a.cores)
+    if a.bind == "1":
+        say("threads bound: each worker's threads on CPUs of their own (bench/model/bind_rank.sh, "
+            "KMP_AFFINITY=granularity=fine,compact).")
     with open("/proc/loadavg") as f:
         load_end = f.read().split()[0]
     print("machine load (1-min load average on %d cores): %s at the start, %s at the end" %
@@ -404,10 +409,11 @@ def main():
         if r.get("affinity_left_out") and r["weights"] == "none" and r["terms"] == "seed" and \
                 r["configurations"].startswith("w*t<="):
             say("note: %s: affinity columns left out (they differ between runs of one"
-                " configuration: threads not bound): %s" % (r["app"], ",".join(r["affinity_left_out"])))
+                " configuration%s): %s" % (r["app"], ": threads not bound" if a.bind == "0" else "", ",".join(r["affinity_left_out"])))
     path = os.path.join(a.out, "bench_model.json")
     with open(path, "w") as f:
         json.dump({"schema": 1, "cores": a.cores, "reps": a.reps, "iterations": a.iterations,
+                   "bind": a.bind == "1",
                    "load_start": a.load_start, "load_end": load_end, "notes": notes, "results": results}, f, indent=1)
     print("figures: " + path)
     # A fit, prediction or choice that failed fails the benchmark.

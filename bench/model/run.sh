@@ -16,7 +16,13 @@
 # Listing 4.1), TIMEOUT (per run, 300 s), FRESH=1 (run the sweeps again
 # instead of resuming those already in OUT), MASTER (sleep: the apps' -s, the
 # master sleeps between MPI_Test calls and leaves its core to the workers;
-# poll: a blocking MPI_Recv, which polls and keeps a core busy).
+# poll: a blocking MPI_Recv, which polls and keeps a core busy), BIND (1:
+# every worker's threads on CPUs of their own, bench/model/bind_rank.sh;
+# 0: threads not bound), LOCK (a file: each run, one mpiexec, waits for
+# `flock LOCK` and holds it while it runs; not the analysis), QUIET=1 (each
+# rank at autogroup nice -20, tests/simulate/quiet_rank.sh; needs root),
+# SWEEPS_ONLY=1 (stop after the sweeps: several run.sh with one app each may
+# fill one OUT, and a last one evaluates). README.md, "Noise", says why.
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
 OUT=${2:-$BUILD/bench-model}
@@ -45,6 +51,24 @@ sleep) MASTER_ARG=-s ;;
 poll) MASTER_ARG= ;;
 *) echo "bench/model: MASTER=$MASTER: expected sleep or poll" >&2; exit 2 ;;
 esac
+# How each run is launched (README.md, "Noise"): the words before mpiexec
+# (LOCK) and before each rank's program (QUIET, BIND). Not the sweep's
+# --places/--bind: under `augur record` a GCC-built app runs on LLVM's
+# libomp, and OMP_PROC_BIND would make the app's libgomp pin the whole rank
+# to one CPU first (bind_rank.sh).
+BIND=${BIND:-1}
+PRE=
+RANK_PRE=
+case $BIND in
+1) RANK_PRE="sh $HERE/bind_rank.sh" ;;
+0) ;;
+*) echo "bench/model: BIND=$BIND: expected 1 or 0" >&2; exit 2 ;;
+esac
+if [ -n "${LOCK:-}" ]; then
+  command -v flock >/dev/null || { echo "bench/model: LOCK needs flock(1)" >&2; exit 1; }
+  PRE="flock $LOCK"
+fi
+[ "${QUIET:-0}" = 1 ] && RANK_PRE="sh $HERE/../../tests/simulate/quiet_rank.sh $RANK_PRE"
 
 # The seed's workload ranges, scaled to this machine: an iteration at
 # 1 worker x 1 thread takes about 5-100 ms (docs/model.md "apps" measured
@@ -87,7 +111,8 @@ analytic_spec() {
 
 LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
 echo "bench/model: $APPS; workers $WORKERS x threads $THREADS, $REPS rep(s), $ITERS iterations," \
-  "$MPI, $CC build, $CORES cores, master: $MASTER; output in $OUT" >&2
+  "$MPI, $CC build, $CORES cores, master: $MASTER, bind: $BIND, lock: ${LOCK:-none}," \
+  "quiet ranks: ${QUIET:-0}; output in $OUT" >&2
 for app in $APPS; do
   exe="$BUILD/apps/$MPI/$app.$CC"
   [ -x "$exe" ] || { echo "bench/model: no $exe (build the apps first)" >&2; exit 1; }
@@ -96,17 +121,33 @@ for app in $APPS; do
   held=$(eval "echo \${HELD_$app:-}")
   [ -n "$held" ] || held=$(default_held "$app")
   for set in train held; do
-    if [ $set = train ]; then wl=$train; else wl=$held; fi
-    echo "bench/model: $app $set sweep, workloads $wl" >&2
     [ "${FRESH:-0}" = 1 ] && rm -rf "$OUT/$app-$set.csv" "$OUT/$app-$set.traces"
-    # A sweep that stops half-way is resumed by running it again (docs/model.md
-    # "sweep", Resume): failed runs are rows with a status, not an error here.
-    "$AUGUR" sweep --workers "$WORKERS" --threads "$THREADS" --workload "$wl" --reps "$REPS" \
-      --iterations "$ITERS" --timeout "$TIMEOUT" -o "$OUT/$app-$set.csv" -- \
-      "mpiexec.$MPI" -n '{procs}' "$exe" -W '{workload}' -i '{iterations}' $MASTER_ARG >&2 ||
-      echo "bench/model: $app $set sweep: some runs failed (their rows say why)" >&2
+  done
+  # Repetition r of every grid point (training and held-out) before repetition
+  # r+1 of any: `augur sweep` runs a grid point's repetitions back to back
+  # (docs/model.md "sweep"), so they would see the same machine load and
+  # their spread would hide how much a configuration's time drifts with it
+  # (README.md, "Noise"). Each call with --reps r runs only repetition r: the
+  # earlier ones are in the CSV already (resume).
+  r=1
+  while [ $r -le "$REPS" ]; do
+    for set in train held; do
+      if [ $set = train ]; then wl=$train; else wl=$held; fi
+      echo "bench/model: $app $set sweep, workloads $wl, repetition $r of $REPS" >&2
+      # A sweep that stops half-way is resumed by running it again (docs/model.md
+      # "sweep", Resume): failed runs are rows with a status, not an error here.
+      # shellcheck disable=SC2086 # PRE, RANK_PRE: words
+      "$AUGUR" sweep --workers "$WORKERS" --threads "$THREADS" --workload "$wl" --reps "$r" \
+        --iterations "$ITERS" --timeout "$TIMEOUT" -o "$OUT/$app-$set.csv" -- \
+        $PRE "mpiexec.$MPI" -n '{procs}' $RANK_PRE "$exe" -W '{workload}' -i '{iterations}' \
+        $MASTER_ARG >&2 ||
+        echo "bench/model: $app $set sweep: some runs failed (their rows say why)" >&2
+    done
+    r=$((r + 1))
   done
 done
+
+[ "${SWEEPS_ONLY:-0}" = 1 ] && exit 0
 
 # The analytic baseline's machine model (`augur calibrate --openmp`, once:
 # kept in OUT like the sweeps; FRESH=1 measures again).
@@ -127,4 +168,4 @@ for app in $APPS; do set -- "$@" --analytic "$app=$(analytic_spec "$app")"; done
 [ -s "$OUT/machine.ini" ] && set -- "$@" --machine "$OUT/machine.ini"
 exec python3 "$HERE/evaluate.py" --augur "$AUGUR" --out "$OUT" --cores "$CORES" \
   --minsize "${MINSIZE:-25}" --reps "$REPS" --iterations "$ITERS" \
-  --load-start "$LOAD_START" --master "$MASTER" "$@"
+  --load-start "$LOAD_START" --master "$MASTER" --bind "$BIND" "$@"

@@ -173,6 +173,43 @@ static int summarise(const char *dir, const char *cmd, int flavour) {
   return rc;
 }
 
+/* A libgomp program run on the preloaded libomp: libgomp is still loaded and,
+ * when OMP_PROC_BIND or OMP_PLACES asks for binding, pins the process's
+ * initial thread to the first place as it starts, before libomp (which reads
+ * the same variables later) starts its threads; libomp then takes that one
+ * CPU for the process's mask and puts every thread on it (a rank of 2
+ * threads with OMP_PLACES=cores OMP_PROC_BIND=close ran both on CPU 0). So
+ * the binding goes to libomp alone, as KMP_AFFINITY (which libgomp does not
+ * read), and the two variables are unset (docs/openmp.md "Recording"). Only
+ * what KMP_AFFINITY says alike is moved: OMP_PROC_BIND close, spread or true
+ * (or unset with OMP_PLACES set) over OMP_PLACES threads, cores or sockets
+ * (unset: threads); anything else, or a KMP_AFFINITY of the user's, is left
+ * as it is with a note. */
+static int omp_bind_to_libomp(void) {
+  const char *bind = getenv("OMP_PROC_BIND"), *places = getenv("OMP_PLACES");
+  if ((!bind && !places) || (bind && !strcmp(bind, "false"))) return CLI_OK;
+  const char *type = !bind || !strcmp(bind, "true") || !strcmp(bind, "close") ? "compact"
+                     : !strcmp(bind, "spread")                                ? "scatter"
+                                                                              : NULL;
+  const char *gran = !places || !strcmp(places, "threads") ? "fine"
+                     : !strcmp(places, "cores")            ? "core"
+                     : !strcmp(places, "sockets")          ? "socket"
+                                                           : NULL;
+  if (!type || !gran || getenv("KMP_AFFINITY")) {
+    cli_note("note: OMP_PROC_BIND=%s OMP_PLACES=%s%s: GCC's libgomp, still loaded beside LLVM's, "
+             "may pin each rank to one CPU before its threads start",
+             bind ? bind : "(unset)", places ? places : "(unset)",
+             getenv("KMP_AFFINITY") ? " with KMP_AFFINITY set" : "");
+    return CLI_OK;
+  }
+  char kmp[64];
+  snprintf(kmp, sizeof kmp, "granularity=%s,%s", gran, type);
+  if (setenv("KMP_AFFINITY", kmp, 1) != 0 || unsetenv("OMP_PROC_BIND") != 0 ||
+      unsetenv("OMP_PLACES") != 0)
+    return cli_fail("cannot set the environment: %s", strerror(errno));
+  return CLI_OK;
+}
+
 /* --omp: which OpenMP runtime the program needs (the word that links MPI,
  * else the first word that is an ELF executable with an OpenMP runtime)
  * and what the ranks need to record it (docs/openmp.md "Recording"):
@@ -205,6 +242,7 @@ static int setup_omp(const char *omp, char **cmd, int ncmd, int app) {
       if (cli_preload(libomp) != 0)
         return cli_fail("cannot set the environment: %s", strerror(errno));
       mode = "ompt-preloaded";
+      if (rt == OMP_RUNTIME_GNU && omp_bind_to_libomp() != CLI_OK) return CLI_FAIL;
       if (rt == OMP_RUNTIME_GNU)
         cli_note("note: %s uses %s (no OMPT): recorded on LLVM's libomp, where GCC's "
                  "schedule(static) loops give no work records",

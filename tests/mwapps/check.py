@@ -24,6 +24,22 @@ CASE:
   phases_APP            `augur record` (AUGUR in the environment) and
                         `augur phases --json`: one repeating phase of weight
                         ITER, the master's sends to the master's receives.
+  recordbind            `augur record` of mw_kmeans (GCC build: run on LLVM's
+                        libomp) at 1 worker x 2 threads with OMP_PLACES=cores
+                        OMP_PROC_BIND=close: the worker's two threads on two
+                        CPUs (the app's `cpus` line; libgomp, still loaded,
+                        pinned the rank to one CPU before; needs 2 CPUs).
+  sleepwait_APP         `augur record` of the app with -s (the master sleeps
+                        between MPI_Test calls): the same result as without,
+                        and the master sleeps through most of its wait at
+                        once: its first pause (between its first two
+                        MPI_Test calls) is >= 1/2 of the shortest earlier
+                        wait in the median iteration (1 worker x 1 thread,
+                        iterations of ~10-40 ms; it sleeps until 9/10 of that
+                        wait, then in 1 % steps; a 50 us nap after every test
+                        woke it 70-600 times an iteration at load 17, each
+                        time taking the CPU from a worker thread when workers
+                        x threads = cores; bench/model/README.md, "Noise").
 
 Exits 0 when every check holds, 1 otherwise. OMP_WAIT_POLICY=passive: with
 more threads than the 2 cores, spinning waiters would take the cores from
@@ -273,6 +289,78 @@ def phases_case(name):
           (ph["phase_seconds"], sorted(times)[len(times) // 2] if times else float("nan")))
 
 
+# The sleep-wait runs: an iteration of about 10-40 ms at 1 worker x 1 thread.
+SLEEPWAIT = {"nbody": ["-W", "1500"], "heat": ["-W", "2300"], "kmeans": ["-W", "15000"]}
+
+
+def sleepwait_case(name):
+    app = APPS[name][0]
+    augur = os.environ["AUGUR"]
+    iters = 20
+    args = SLEEPWAIT[name] + ["-i", str(iters)]
+    trace = os.path.join(os.environ.get("WORK", "/tmp"), "mwapps-sleepwait-%s-%s.augur" % (name, CC))
+    subprocess.run(["rm", "-rf", trace], check=True)
+    p = run(app, args + ["-s"], 1, 1, prefix=[augur, "record", "-o", trace, "--"])
+    times, f = parse(app, p.stdout, iters, 1, 1)
+    q = run(app, args, 1, 1)
+    _, g = parse(app, q.stdout, iters, 1, 1)
+    check(f.get("checksum") is not None and f.get("checksum") == g.get("checksum"),
+          "the same checksum with -s as without (%s, %s)" % (f.get("checksum"), g.get("checksum")))
+    d = subprocess.run([augur, "dump", trace, "--rank", "0"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=60)
+    if not check(d.returncode == 0, "augur dump exited %d: %s" % (d.returncode, d.stderr)):
+        return
+    # Per iteration (from one MPI_Send, one per iteration with 1 worker, to
+    # the next): the start times of the master's MPI_Irecv and MPI_Test
+    # calls; the longest pause between two of them against the whole wait.
+    its = []
+    for line in d.stdout.splitlines():
+        w = line.split()  # time, duration (value and unit), rank, thread, call, ...
+        call = w[5] if len(w) > 5 and w[3] == "0" else ""
+        if call == "MPI_Send":
+            its.append([])
+        elif call in ("MPI_Irecv", "MPI_Test") and its:
+            its[-1].append(float(w[0]))
+    tests = [len(t) - 1 for t in its]
+    # Its first pause (between its first and second MPI_Test) against the
+    # shortest wait (MPI_Irecv to the last MPI_Test) of the earlier
+    # iterations: a sleep requested is at least that long, however busy the
+    # machine.
+    share, shortest = [], None
+    for t in its:
+        if len(t) > 2 and shortest:
+            share.append((t[2] - t[1]) / shortest)
+        if len(t) > 1:
+            shortest = min(shortest or 1e9, t[-1] - t[0])
+    print("the master's MPI_Test calls per iteration: %s (median %.1f ms)" %
+          (tests, 1e3 * sorted(times)[len(times) // 2] if times else float("nan")))
+    print("its first pause / the shortest earlier wait: %s" % " ".join("%.2f" % x for x in share))
+    share.sort()
+    if check(len(its) == iters, "%d iterations (MPI_Send calls) in the trace: %d" %
+             (iters, len(its))) and check(share, "iterations with 2 tests or more"):
+        med = share[len(share) // 2]
+        check(med >= 0.5, "the master sleeps through most of its wait at once: first pause >= "
+              "1/2 of the shortest earlier wait in the median iteration: %.2f" % med)
+
+
+def recordbind_case():
+    augur = os.environ["AUGUR"]
+    if len(os.sched_getaffinity(0)) < 2:
+        print("skipped: fewer than 2 CPUs")
+        return
+    trace = os.path.join(os.environ.get("WORK", "/tmp"), "mwapps-recordbind-%s.augur" % CC)
+    subprocess.run(["rm", "-rf", trace], check=True)
+    ENV.update(OMP_PLACES="cores", OMP_PROC_BIND="close")
+    p = run("mw_kmeans", ["-W", "3000", "-i", "2", "-s"], 1, 2,
+            prefix=[augur, "record", "-o", trace, "--"])
+    _, f = parse("mw_kmeans", p.stdout, 2, 1, 2)
+    m = re.search(r"^cpus rank 1: (\S+)$", p.stdout, re.M)
+    cpus = m.group(1).split(",") if m else []
+    check(len(cpus) == 2 and cpus[0] != cpus[1],
+          "OMP_PLACES=cores OMP_PROC_BIND=close under augur record: the worker's 2 threads on 2 "
+          "CPUs: %s" % ",".join(cpus))
+
+
 if CASE in APPS:
     result_case(CASE, [(1, 1), (1, 2), (2, 1), (2, 2)])
 elif CASE == "quick_heat":
@@ -283,6 +371,10 @@ elif CASE.startswith("scaling_"):
     scaling_case(CASE[len("scaling_"):])
 elif CASE.startswith("phases_"):
     phases_case(CASE[len("phases_"):])
+elif CASE == "recordbind":
+    recordbind_case()
+elif CASE.startswith("sleepwait_"):
+    sleepwait_case(CASE[len("sleepwait_"):])
 else:
     sys.exit("check.py: unknown case " + CASE)
 if failures:
