@@ -232,6 +232,8 @@ typedef struct rrun {
   size_t nsteps, step, steps_cap;
   uint32_t cur_s, cur_r;
   int posted;
+  uint32_t *grp; /* slots of the steps posted together (sim_step.together) */
+  size_t ngrp, grp_cap, gend;
   double t_coll;
   /* compute burst under processor sharing */
   int shared;         /* the rank's node has more ranks than cores */
@@ -1188,11 +1190,68 @@ static int wait_done(const sim *s, uint32_t r, const augur_sim_op *op, double *t
   return 1;
 }
 
+/* Under time slices, the run of steps marked together from rank R's
+ * current one: all posted at once, done when all are (an all-to-all's
+ * Isends and Irecvs, then its Waitall: a partner that runs exchanges
+ * whatever the order). 0 while one is not done. */
+static int coll_together(sim *s, uint32_t r) {
+  rrun *rr = &s->r[r];
+  if (!rr->posted) {
+    rr->posted = 1;
+    rr->ngrp = 0;
+    size_t end = rr->step;
+    while (end < rr->nsteps && rr->steps[end].together)
+      end++;
+    rr->gend = end;
+    if (2 * (end - rr->step) > rr->grp_cap) {
+      size_t cap = rr->grp_cap;
+      if (aug_grow((void **)&rr->grp, &cap, 2 * (end - rr->step), sizeof *rr->grp)) {
+        s->nomem = 1;
+        return 0;
+      }
+      rr->grp_cap = cap;
+    }
+    for (size_t k = rr->step; k < end; k++) {
+      const sim_step *st = &rr->steps[k];
+      if (st->to >= 0) {
+        uint32_t v = coll_slot(s, rr->inst, r, (uint32_t)st->to, st->tag, st->sbytes);
+        if (v == NONE32) return 0;
+        post_send(s, v, rr->t);
+        rr->grp[rr->ngrp++] = v;
+      }
+      if (st->from >= 0) {
+        uint32_t v = coll_slot(s, rr->inst, (uint32_t)st->from, r, st->tag, st->rbytes);
+        if (v == NONE32) return 0;
+        post_recv(s, v, rr->t);
+        rr->grp[rr->ngrp++] = v | 0x80000000u; /* a receive */
+      }
+    }
+  }
+  double done = rr->t;
+  for (size_t k = 0; k < rr->ngrp; k++) {
+    uint32_t v = rr->grp[k] & 0x7fffffffu;
+    double d = rr->grp[k] & 0x80000000u ? s->slots[v].rdone : s->slots[v].sdone;
+    if (d < 0) return 0;
+    if (d > done) done = d;
+  }
+  for (size_t k = 0; k < rr->ngrp; k++)
+    release(s, rr->grp[k] & 0x7fffffffu);
+  rr->ngrp = 0;
+  rr->t = own_next(rr, done);
+  rr->posted = 0;
+  rr->step = rr->gend;
+  return 1;
+}
+
 /* Runs the collective's steps until one must wait; 1 when all are done. */
 static int coll_advance(sim *s, uint32_t r) {
   rrun *rr = &s->r[r];
   while (rr->step < rr->nsteps) {
     const sim_step *st = &rr->steps[rr->step];
+    if (st->together && rr->win_len > 0 && s->m->cpu_quantum > 0) {
+      if (coll_together(s, r) == 0) return 0;
+      continue;
+    }
     if (!rr->posted) {
       rr->posted = 1;
       rr->cur_s = rr->cur_r = NONE32;
@@ -1677,6 +1736,7 @@ static int sim_close(sim *s, const sim_input *in, int rc, augur_sim_result *res,
   if (s->r)
     for (uint32_t r = 0; r < n; r++) {
       free(s->r[r].steps);
+      free(s->r[r].grp);
       free(s->r[r].req);
     }
   sim_src_close(s->src);
