@@ -565,6 +565,63 @@ static void test_time_slices(void **state) {
 /* Bursts with a recorded CPU time (task-clock): wall W of which C on the
  * CPU. The burst ends once its CPU work is done and not before W - C +
  * C / speed (the time off the CPU passes whatever the cores do). */
+/* The recorded placement (docs/simulate.md "Recorded placement"): 4
+ * ranks on 2 cores, quantum 0.25, partners 0-1 and 2-3 each compute 0.1 s
+ * and ping-pong 8 bytes (the first sends, the second answers). Apart (0
+ * and 2 on one CPU, 1 and 3 on the other) a pair whose ends take the same
+ * turn ends in it (0.1 or 0.35); otherwise the answer waits for the
+ * second's turn and reaches the first at its next one (0.5 when the first
+ * runs first, else 0.75); the pairs take opposite turns, so over the 4
+ * orders of turns the run ends at (0.35 + 0.35 + 0.75 + 0.75) / 4.
+ * Two placements held half the run each combine as 1 / (0.5 / T1 + 0.5 /
+ * T2): the work done in each is its share of the time over its speed. */
+static void test_recorded_placement(void **state) {
+  (void)state;
+  augur_machine m;
+  machine(&m, 0, 1e9);
+  m.cores_per_node = 4;
+  m.cpu_cores = 2;
+  m.cpu_quantum = 0.25;
+  augur_sim_graph *g = augur_sim_graph_new(4);
+  for (uint32_t r = 0; r < 4; r++)
+    augur_sim_add_compute(g, r, 0.1);
+  send(g, 0, 1, 8);
+  send(g, 1, 0, 8);
+  send(g, 2, 3, 8);
+  send(g, 3, 2, 8);
+  augur_sim_result deals = run(g, &m);
+  static const uint32_t apart[] = {7, 9, 7, 9}, together[] = {0, 0, 1, 1};
+  m.rank_cpu = apart;
+  m.nrank_cpu = 4;
+  m.nplacements = 1;
+  augur_sim_result a = run(g, &m);
+  assert_float_equal(a.predicted_seconds, (0.35 + 0.35 + 0.75 + 0.75) / 4, 1e-6);
+  m.rank_cpu = together;
+  augur_sim_result t = run(g, &m);
+  assert_true(t.predicted_seconds > a.predicted_seconds + 0.1);
+  /* the 24 deals: 8 of them put partners together, 16 apart */
+  assert_true(deals.predicted_seconds > a.predicted_seconds + 0.01);
+  assert_true(deals.predicted_seconds < t.predicted_seconds - 0.01);
+  static const uint32_t both[] = {7, 9, 7, 9, 0, 0, 1, 1};
+  static const double half[] = {0.5, 0.5};
+  m.rank_cpu = both;
+  m.placement_share = half;
+  m.nplacements = 2;
+  augur_sim_result mix = run(g, &m);
+  assert_float_equal(mix.predicted_seconds,
+                     1 / (0.5 / a.predicted_seconds + 0.5 / t.predicted_seconds), 1e-9);
+  m.rank_cpu = (const uint32_t[]){7, 9, 7, UINT32_MAX}; /* a rank without: the deals */
+  m.nplacements = 1;
+  augur_sim_result none = run(g, &m);
+  assert_float_equal(none.predicted_seconds, deals.predicted_seconds, 1e-12);
+  augur_sim_result_free(&deals);
+  augur_sim_result_free(&a);
+  augur_sim_result_free(&t);
+  augur_sim_result_free(&mix);
+  augur_sim_result_free(&none);
+  augur_sim_graph_free(g);
+}
+
 static void test_cpu_time(void **state) {
   (void)state;
   augur_machine m;
@@ -767,7 +824,7 @@ int main(void) {
       cmocka_unit_test(test_cpu_sharing), cmocka_unit_test(test_time_slices),
       cmocka_unit_test(test_cpu_time),    cmocka_unit_test(test_scale),
       cmocka_unit_test(test_find_sites),  cmocka_unit_test(test_machine_keys),
-      cmocka_unit_test(test_simgrid),
+      cmocka_unit_test(test_simgrid),     cmocka_unit_test(test_recorded_placement),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
