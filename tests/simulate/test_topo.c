@@ -622,6 +622,69 @@ static void test_recorded_placement(void **state) {
   augur_sim_graph_free(g);
 }
 
+/* The rank facts' CPU changes (written, read back) become placements with
+ * their shares of the span from the last MPI_Init to the first
+ * MPI_Finalize: ranks 1 and 2 swap CPUs halfway through a 4 s run, so
+ * {0,2}{1,3} holds the first half and {0,1}{2,3} the second; CPUs are
+ * renumbered in order of first use. A rank whose changes were cut makes it
+ * unknown. */
+static augur_sim_placements placements_of(uint32_t lost) {
+  char *dir = tu_tracedir();
+  tu_meta(dir, 4);
+  augur_error err;
+  const uint64_t s = 1000000000ull, t0 = 100 * s;
+  static const uint32_t first[] = {5, 6, 5, 6}, then[] = {5, 5, 6, 6};
+  for (uint32_t r = 0; r < 4; r++) {
+    augur_writer *w;
+    assert_int_equal(augur_writer_open(&w, dir, r, 4, 0, &err), 0);
+    augur_rank_def d;
+    memset(&d, 0, sizeof d);
+    d.rank = r;
+    d.nranks = 4;
+    d.init_ns = t0 - s / 10;
+    d.finalize_ns = t0 + 4 * s + r;
+    augur_cpu_move mv[2] = {{t0 + r, first[r]}, {t0 + 2 * s, then[r]}};
+    d.moves = mv;
+    d.nmoves = first[r] == then[r] ? 1 : 2;
+    d.moves_lost = r == 3 ? lost : 0;
+    d.migrations = r == 1 ? 7 : UINT64_MAX;
+    assert_int_equal(augur_writer_def_rank(w, &d, &err), 0);
+    assert_int_equal(augur_writer_close(w, &err), 0);
+  }
+  augur_trace *t;
+  if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
+  const augur_rank_def *d1 = augur_trace_rank(t, 1);
+  assert_int_equal(d1->nmoves, 2);
+  assert_int_equal(d1->moves[1].ns, t0 + 2 * s);
+  assert_int_equal(d1->moves[1].cpu, 5);
+  assert_int_equal(d1->migrations, 7);
+  assert_true(augur_trace_rank(t, 0)->migrations == UINT64_MAX);
+  augur_sim_placements p;
+  assert_int_equal(augur_sim_recorded_placements(t, &p, &err), AUGUR_OK);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+  return p;
+}
+
+static void test_placements(void **state) {
+  (void)state;
+  augur_sim_placements p = placements_of(0);
+  assert_int_equal(p.n, 2);
+  assert_int_equal(p.moves, 2);
+  assert_float_equal(p.seconds, 4 - 3e-9, 1e-9);
+  assert_float_equal(p.share[0] + p.share[1], 1, 1e-12);
+  /* the second half is 3 ns longer (the span starts at rank 3's first): first */
+  assert_float_equal(p.share[0], 2 / (4 - 3e-9), 1e-12);
+  static const uint32_t apart[] = {0, 1, 0, 1}, together[] = {0, 0, 1, 1};
+  assert_memory_equal(p.cpu, together, sizeof together);
+  assert_memory_equal(p.cpu + 4, apart, sizeof apart);
+  augur_sim_placements_free(&p);
+  p = placements_of(1);
+  assert_int_equal(p.n, 0);
+  assert_string_equal(p.why, "rank 3 changed CPUs more than 64 times");
+  augur_sim_placements_free(&p);
+}
+
 static void test_cpu_time(void **state) {
   (void)state;
   augur_machine m;
@@ -825,6 +888,7 @@ int main(void) {
       cmocka_unit_test(test_cpu_time),    cmocka_unit_test(test_scale),
       cmocka_unit_test(test_find_sites),  cmocka_unit_test(test_machine_keys),
       cmocka_unit_test(test_simgrid),     cmocka_unit_test(test_recorded_placement),
+      cmocka_unit_test(test_placements),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
