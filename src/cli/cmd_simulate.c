@@ -195,7 +195,7 @@ static int write_platform(const char *dir, const augur_machine *m, uint32_t nran
  * ranks' CPU changes give (the caller frees M->rank_cpu and
  * M->placement_share), or nothing: then the simulator takes the mean over
  * the deals of ranks to cores. NOTE (320 bytes) says which. */
-static int recorded_placement(augur_trace *t, augur_machine *m, char *note) {
+static int recorded_placement(augur_trace *t, augur_machine *m, uint32_t cores, char *note) {
   augur_sim_placements p;
   augur_error err = {0};
   if (augur_sim_recorded_placements(t, &p, &err) != AUGUR_OK) return cli_fail("%s", err.msg);
@@ -225,10 +225,26 @@ static int recorded_placement(augur_trace *t, augur_machine *m, char *note) {
     }
     if (out < 280) out += (size_t)snprintf(note + out, 320 - out, " %.0f %%", 100 * p.share[k]);
   }
-  if (out >= 280)
-    snprintf(note + 276, 44, " ...");
-  else if (p.n > 1)
-    snprintf(note + out, 320 - out, ": each simulated, weighted by its share");
+  double uneven = 0; /* placements with more ranks on a CPU than the deals give */
+  for (uint32_t k = 0; k < p.n; k++) {
+    const uint32_t *cpu = &p.cpu[(size_t)k * p.nranks];
+    uint32_t most = 0, used = 0;
+    for (uint32_t c = 0, any = 1; any; c++) {
+      uint32_t on = 0;
+      for (uint32_t r = 0; r < p.nranks; r++)
+        on += cpu[r] == c;
+      any = on > 0;
+      used += any;
+      if (on > most) most = on;
+    }
+    if (used != cores || most > (p.nranks + cores - 1) / cores) uneven += p.share[k];
+  }
+  if (out < 280 && p.n > 1)
+    out += (size_t)snprintf(note + out, 320 - out, ": each simulated, weighted by its share");
+  if (out < 250 && uneven > 0 && m->cpu_background_load > 0.25) /* sim.c UNEVEN_LOAD */
+    out += (size_t)snprintf(note + out, 320 - out, "; the uneven ones (%.0f %%) as the deals",
+                            100 * uneven);
+  if (out >= 280) snprintf(note + 276, 44, " ...");
   m->rank_cpu = p.cpu;
   m->placement_share = p.share;
   m->nrank_cpu = p.nranks;
@@ -276,7 +292,7 @@ int cli_recorded_cores(augur_trace *t, augur_machine *m, int forced, char notes[
     (*n)++;
   }
   if (h.oversubscribed && m->cpu_cores == h.cores && m->cpu_quantum > 0 && !(m->cpu_quota > 0) &&
-      recorded_placement(t, m, notes[*n]) == CLI_OK) {
+      recorded_placement(t, m, h.cores, notes[*n]) == CLI_OK) {
     note[*n] = notes[*n];
     (*n)++;
   }
