@@ -260,7 +260,8 @@ static int recorded_placement(augur_trace *t, augur_machine *m, uint32_t cores, 
  * compute bursts carry their run-delay, simulated on its recorded CPUs (by
  * default, or --cores equal to them), the share of its CPUs other work took
  * during the recording becomes the model's background load (unless the
- * model sets one), and the output says so. Fills up to 3 lines of
+ * model sets one), and the output says so; under time slices, which ranks
+ * shared a core (recorded_placement). Fills up to 4 lines of
  * NOTES, pointed to by NOTE[0..*N). */
 int cli_recorded_cores(augur_trace *t, augur_machine *m, int forced, char notes[4][320],
                        const char *note[4], size_t *n) {
