@@ -7,8 +7,8 @@
 # "Recorded placement"). sim_pairs (partners r and r ^ 1 swap 16 KiB after
 # 1 ms of compute) runs with 4 ranks pinned to 2 CPUs, quiet: partners on
 # one CPU (together), then on two (apart); each trace is simulated on the
-# detected 2 cores with one fresh calibration. Before: together -36.5 to
-# -39.1 %, apart +38.6 to +54.2 % (both predicted 1.45-1.48 s).
+# detected 2 cores with one fresh calibration. Before: together -30.8 to
+# -39.1 %, apart +38.6 to +88.3 % (both placements predicted alike).
 # usage: oversub_placement.sh MPIEXEC APPDIR
 . "$(dirname "$0")/oversub_lib.sh"
 # The bounds: together +1.4, +1.9, +3.1, +4.0 % in four runs (load 14-16,
