@@ -53,7 +53,7 @@ endforeach()
 
 # Placement and call-site apps for the diagnosis (apps/README.md, "dp_*"):
 # checked by tests/diagnose, tests/simulate and tests/record, not event by event.
-foreach(_app dp_wait_site sim_cpu sim_halo2d)
+foreach(_app dp_wait_site sim_cpu sim_halo2d sim_pairs)
   _augur_c_app(${_app} pg_common.h AUGUR_DP_APPS)
 endforeach()
 # POP efficiencies measured by the program's own timers (tests/pop).

@@ -110,6 +110,13 @@ typedef struct augur_clock_sync {
   uint64_t rtt_ns; /* best round trip seen; the offset's uncertainty is rtt/2 */
 } augur_clock_sync;
 
+/* A rank's CPU from local time NS on (augur_rank_def.moves). */
+typedef struct augur_cpu_move {
+  uint64_t ns;
+  uint32_t cpu;
+} augur_cpu_move;
+#define AUGUR_MAX_MOVES 64
+
 /* Per-rank facts. */
 typedef struct augur_rank_def {
   uint32_t rank;
@@ -129,6 +136,20 @@ typedef struct augur_rank_def {
   uint32_t cores;     /* CPUs in its affinity mask */
   uint32_t cpu_quota; /* its cgroup's CPU quota in CPUs (rounded up), 0 = none */
   char *cpus;         /* the mask as a CPU list ("0-3,8"), NULL if unknown */
+  /* Where the rank ran (written at MPI_Finalize on a host with more ranks
+   * than CPUs, sampled at the run-delay counter's reads, i.e. at its MPI
+   * calls: docs/trace-format.md, docs/simulate.md "Recorded placement"):
+   * its Init thread's CPU from MPI_Init on, as the times (local ns) it was
+   * first seen on a CPU; moves[0] is its CPU at MPI_Init. nmoves 0 =
+   * unknown. moves_lost: changes after the first AUGUR_MAX_MOVES (then the
+   * CPU after the last listed one is unknown). migrations: the kernel's
+   * count of the thread's moves between CPUs at MPI_Finalize
+   * (se.nr_migrations, with those between two calls), UINT64_MAX if
+   * unknown. */
+  uint32_t nmoves;
+  augur_cpu_move *moves;
+  uint64_t moves_lost;
+  uint64_t migrations;
 } augur_rank_def;
 
 /* The CPUs this process may run on. Returns the count of its affinity mask

@@ -225,6 +225,18 @@ typedef struct augur_machine {
   /* One-sided data transfers: rma_latency + bytes / rma_bandwidth; 0: the
    * point-to-point path's latency / bandwidth between the two ranks. */
   double rma_latency, rma_bandwidth;
+  /* The recorded placement (docs/simulate.md "Recorded placement"):
+   * NPLACEMENTS vectors of NRANK_CPU entries, RANK_CPU[k * nrank_cpu + r] =
+   * the CPU world rank r was on in placement k (augur_sim_placements), and
+   * PLACEMENT_SHARE[k] the part of the run it held. Under time slices the
+   * ranks of a node that were on one CPU share a core (when every rank of
+   * the node says, on at most cpu.cores CPUs), instead of the mean over the
+   * deals of ranks to cores; the prediction combines the placements by
+   * their shares of the run. NULL / 0 = none; not part of the machine file,
+   * the caller owns the arrays. */
+  const uint32_t *rank_cpu;
+  const double *placement_share;
+  uint32_t nrank_cpu, nplacements;
 } augur_machine;
 
 /* This machine's defaults (docs/simulate.md lists them). */
@@ -328,6 +340,26 @@ AUGUR_API int augur_simulate_trace(augur_trace *t, const augur_machine *m,
  * bursts. Reads the ranks of HOST once. Fails on a damaged trace. */
 AUGUR_API int augur_sim_recorded_load(augur_trace *t, const char *host, uint32_t cores,
                                       double *load, augur_error *err);
+
+/* Where T's ranks ran over time (the rank facts' CPU changes, recorded at
+ * the MPI calls on hosts with more ranks than CPUs): the distinct
+ * placements (the CPU of every rank, CPUs numbered in the order ranks
+ * first use them) from the last rank's MPI_Init to the first one's
+ * MPI_Finalize, most held first, at most AUGUR_SIM_MAX_PLACEMENTS. */
+#define AUGUR_SIM_MAX_PLACEMENTS 16
+typedef struct augur_sim_placements {
+  uint32_t n, nranks;
+  uint32_t *cpu;  /* n x nranks: cpu[k * nranks + r] */
+  double *share;  /* n: the part of the span placement k held */
+  double dropped; /* the part held by placements beyond the first n */
+  double seconds; /* the span */
+  uint32_t moves; /* CPU changes in the span, over all ranks */
+  /* n = 0: why ("rank 3 did not record its CPU", ...) */
+  char why[160];
+} augur_sim_placements;
+AUGUR_API int augur_sim_recorded_placements(const augur_trace *t, augur_sim_placements *p,
+                                            augur_error *err);
+AUGUR_API void augur_sim_placements_free(augur_sim_placements *p);
 
 /* What the output must say about the trace's MPI-IO and one-sided calls
  * (GS of augur_simulate_trace): lines of those replayed with their

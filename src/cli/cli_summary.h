@@ -20,9 +20,10 @@ size_t cli_pop_figures(const augur_pop *pop, augur_pop_section sec[2],
                        augur_dx_figure rows[2][AUGUR_POP_ROWS], augur_dx_figures figs[2]);
 
 /* cmd_simulate.c: the recorded CPUs against model M (docs/simulate.md
- * "Recorded placement"): M adjusted, up to 3 lines into NOTES/NOTE. */
-int cli_recorded_cores(augur_trace *t, augur_machine *m, int forced, char notes[3][320],
-                       const char *note[3], size_t *n);
+ * "Recorded placement"): M adjusted, up to 4 lines into NOTES/NOTE; M->rank_cpu,
+ * when set, is the caller's to free. */
+int cli_recorded_cores(augur_trace *t, augur_machine *m, int forced, char notes[4][320],
+                       const char *note[4], size_t *n);
 
 /* Everything the summary shows. A section that could not be computed has
  * its error message set ("" when it was) and its results NULL. */
@@ -50,8 +51,8 @@ typedef struct cli_summary {
   augur_sim_graph_stats gs;
   int have_sim;
   char sim_err[AUGUR_ERROR_MSG_MAX];
-  char sim_notes[3][320];
-  const char *sim_note[3];
+  char sim_notes[4][320];
+  const char *sim_note[4];
   size_t nsim_notes;
 
   const char *sig_path; /* --signature: its phases and weights */

@@ -215,6 +215,27 @@ static void print_counters(augur_trace *t) {
   printf("  none%s%s\n", why ? ": " : "", why ? why : "");
 }
 
+/* Where each rank ran (its CPU changes, recorded at its MPI calls on
+ * oversubscribed hosts; docs/simulate.md "Recorded placement"): the CPU
+ * from MPI_Init on and each change (seconds after MPI_Init); nothing when
+ * no rank says. */
+static void print_cpus(augur_trace *t) {
+  int head = 0;
+  for (uint32_t r = 0; r < augur_trace_nranks(t); r++) {
+    const augur_rank_def *d = augur_trace_rank(t, r);
+    if (!d || !d->nmoves || !d->moves) continue;
+    if (!head) printf("\nCPUs (seconds after MPI_Init: CPU)\n");
+    head = 1;
+    printf("  rank %u:", r);
+    for (uint32_t i = 0; i < d->nmoves && i < 12; i++)
+      printf(" %.2f: %u", (double)(d->moves[i].ns - d->init_ns) * 1e-9, d->moves[i].cpu);
+    if (d->nmoves > 12) printf(" (%u more)", d->nmoves - 12);
+    if (d->moves_lost) printf(" (and %llu changes not kept)", (unsigned long long)d->moves_lost);
+    if (d->migrations != UINT64_MAX) printf("; %llu migrations", (unsigned long long)d->migrations);
+    printf("\n");
+  }
+}
+
 /* Returns the number of damaged rank files; *first gets the first message. */
 static int print_damage(augur_trace *t, const char **first) {
   int damaged = 0;
@@ -340,6 +361,7 @@ int cmd_info(int argc, char **argv) {
     print_ranks(t);
     print_comms(t);
     print_counters(t);
+    print_cpus(t);
     damaged = print_damage(t, &first);
   }
   fflush(stdout);

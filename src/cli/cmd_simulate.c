@@ -190,6 +190,68 @@ static int write_platform(const char *dir, const augur_machine *m, uint32_t nran
   return CLI_OK;
 }
 
+/* Under time slices on the recorded cores, which ranks shared a core
+ * (docs/simulate.md "Recorded placement"): M gets the placements the
+ * ranks' CPU changes give (the caller frees M->rank_cpu and
+ * M->placement_share), or nothing: then the simulator takes the mean over
+ * the deals of ranks to cores. NOTE (320 bytes) says which. */
+static int recorded_placement(augur_trace *t, augur_machine *m, uint32_t cores, char *note) {
+  augur_sim_placements p;
+  augur_error err = {0};
+  if (augur_sim_recorded_placements(t, &p, &err) != AUGUR_OK) return cli_fail("%s", err.msg);
+  if (!p.n) {
+    snprintf(note, 320,
+             "note: placement: not recorded (%s): simulating the mean over the deals of ranks "
+             "to cores",
+             p.why);
+    augur_sim_placements_free(&p);
+    return CLI_OK;
+  }
+  /* "note: placement: recorded (4 CPU changes in 5.2 s): {0,3}{1,2} 62 %, {0,1}{2,3} 38 %" */
+  size_t out =
+      (size_t)snprintf(note, 320, "note: placement: recorded (%u CPU change%s in %.1f s):", p.moves,
+                       p.moves == 1 ? "" : "s", p.seconds);
+  for (uint32_t k = 0; k < p.n && out < 280; k++) {
+    const uint32_t *cpu = &p.cpu[(size_t)k * p.nranks];
+    out += (size_t)snprintf(note + out, 320 - out, "%s ", k ? "," : "");
+    for (uint32_t c = 0, any = 1; any && out < 280; c++) { /* labels are 0, 1, ... in use */
+      any = 0;
+      for (uint32_t r = 0; r < p.nranks && out < 280; r++)
+        if (cpu[r] == c) {
+          out += (size_t)snprintf(note + out, 320 - out, "%s%u", any ? "," : "{", r);
+          any = 1;
+        }
+      if (any && out < 280) out += (size_t)snprintf(note + out, 320 - out, "}");
+    }
+    if (out < 280) out += (size_t)snprintf(note + out, 320 - out, " %.0f %%", 100 * p.share[k]);
+  }
+  double uneven = 0; /* placements with more ranks on a CPU than the deals give */
+  for (uint32_t k = 0; k < p.n; k++) {
+    const uint32_t *cpu = &p.cpu[(size_t)k * p.nranks];
+    uint32_t most = 0, used = 0;
+    for (uint32_t c = 0, any = 1; any; c++) {
+      uint32_t on = 0;
+      for (uint32_t r = 0; r < p.nranks; r++)
+        on += cpu[r] == c;
+      any = on > 0;
+      used += any;
+      if (on > most) most = on;
+    }
+    if (used != cores || most > (p.nranks + cores - 1) / cores) uneven += p.share[k];
+  }
+  if (out < 280 && p.n > 1)
+    out += (size_t)snprintf(note + out, 320 - out, ": each simulated, weighted by its share");
+  if (out < 250 && uneven > 0 && m->cpu_background_load > 0.25) /* sim.c UNEVEN_LOAD */
+    out += (size_t)snprintf(note + out, 320 - out, "; the uneven ones (%.0f %%) as the deals",
+                            100 * uneven);
+  if (out >= 280) snprintf(note + 276, 44, " ...");
+  m->rank_cpu = p.cpu;
+  m->placement_share = p.share;
+  m->nrank_cpu = p.nranks;
+  m->nplacements = p.n;
+  return CLI_OK;
+}
+
 /* The CPUs the trace recorded against the model's (docs/simulate.md
  * "Recorded placement"). A run with more ranks than CPUs on a host ran its
  * ranks in turns: unless --cores was given (FORCED), the model gets the
@@ -198,10 +260,11 @@ static int write_platform(const char *dir, const augur_machine *m, uint32_t nran
  * compute bursts carry their run-delay, simulated on its recorded CPUs (by
  * default, or --cores equal to them), the share of its CPUs other work took
  * during the recording becomes the model's background load (unless the
- * model sets one), and the output says so. Fills up to 3 lines of
+ * model sets one), and the output says so; under time slices, which ranks
+ * shared a core (recorded_placement). Fills up to 4 lines of
  * NOTES, pointed to by NOTE[0..*N). */
-int cli_recorded_cores(augur_trace *t, augur_machine *m, int forced, char notes[3][320],
-                       const char *note[3], size_t *n) {
+int cli_recorded_cores(augur_trace *t, augur_machine *m, int forced, char notes[4][320],
+                       const char *note[4], size_t *n) {
   augur_hosts h;
   augur_error err = {0};
   if (augur_trace_hosts(t, &h, &err) != AUGUR_OK) return cli_fail("%s", err.msg);
@@ -226,6 +289,11 @@ int cli_recorded_cores(augur_trace *t, augur_machine *m, int forced, char notes[
              "note: other work took %.0f %% of the %u CPU%s of host %s during the recording "
              "(the ranks' run-delay): simulating background_load %.2f",
              100 * load, h.cores, h.cores > 1 ? "s" : "", h.host, load);
+    note[*n] = notes[*n];
+    (*n)++;
+  }
+  if (h.oversubscribed && m->cpu_cores == h.cores && m->cpu_quantum > 0 && !(m->cpu_quota > 0) &&
+      recorded_placement(t, m, h.cores, notes[*n]) == CLI_OK) {
     note[*n] = notes[*n];
     (*n)++;
   }
@@ -360,8 +428,8 @@ int cmd_simulate(int argc, char **argv) {
   augur_trace *t = NULL;
   int rc = cli_open_trace(path, &t);
   if (rc != CLI_OK) return rc;
-  char notes[3][320], ionotes[2][320];
-  const char *note[5];
+  char notes[4][320], ionotes[2][320];
+  const char *note[6];
   size_t nnotes = 0;
   rc = cli_recorded_cores(t, &mach, cores > 0, notes, note, &nnotes);
   if (rc != CLI_OK) {
@@ -372,6 +440,8 @@ int cmd_simulate(int argc, char **argv) {
   rc = resolve_scales(&sc, t, scales.v, scales.n);
   if (rc == CLI_OK && sgdir) rc = write_platform(sgdir, &mach, augur_trace_nranks(t));
   if (rc != CLI_OK) {
+    free((void *)mach.rank_cpu);
+    free((void *)mach.placement_share);
     augur_trace_close(t);
     return rc;
   }
@@ -382,6 +452,9 @@ int cmd_simulate(int argc, char **argv) {
     rc = simulate_in_memory(t, &sc, &mach, &res, &gs, &err);
   else
     rc = augur_simulate_trace(t, &mach, &o, &res, &gs, &err);
+  free((void *)mach.rank_cpu); /* cli_recorded_cores */
+  free((void *)mach.placement_share);
+  mach.rank_cpu = NULL;
   char ibuf[AUGUR_INCOMPLETE_MAX];
   const char *inc = cli_incomplete(t, ibuf, sizeof ibuf);
   if (rc != AUGUR_OK) {

@@ -70,6 +70,9 @@ static void compute(cli_summary *s) {
       snprintf(s->sim_err, sizeof s->sim_err, "%s", err.msg);
     else
       s->have_sim = 1;
+    free((void *)s->mach.rank_cpu); /* cli_recorded_cores */
+    free((void *)s->mach.placement_share);
+    s->mach.rank_cpu = NULL;
   }
 }
 

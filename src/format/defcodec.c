@@ -51,6 +51,16 @@ int aug_def_put_rank(aug_buf *b, const augur_rank_def *d) {
   PUT(aug_buf_varint(&s, d->cores));
   PUT(aug_buf_varint(&s, d->cpu_quota));
   PUT(aug_buf_string(&s, d->cpus));
+  /* appended to minor 5 without a bump (absent = unknown): where the rank ran */
+  uint32_t nmv = d->moves ? (d->nmoves > AUGUR_MAX_MOVES ? AUGUR_MAX_MOVES : d->nmoves) : 0;
+  PUT(aug_buf_varint(&s, nmv));
+  for (uint32_t i = 0; i < nmv; i++) { /* times after MPI_Init, each from the one before */
+    uint64_t at = i ? d->moves[i - 1].ns : d->init_ns;
+    PUT(aug_buf_varint(&s, d->moves[i].ns > at ? d->moves[i].ns - at : 0));
+    PUT(aug_buf_varint(&s, d->moves[i].cpu));
+  }
+  PUT(aug_buf_varint(&s, d->moves_lost));
+  PUT(aug_buf_varint(&s, nmv && d->migrations != UINT64_MAX ? d->migrations + 1 : 0));
   int rc = put_record(b, AUG_DEF_RANK, &s);
   aug_buf_free(&s);
   return rc;
@@ -184,6 +194,7 @@ void aug_rank_def_free(augur_rank_def *d) {
   free(d->host);
   free(d->counter_note);
   free(d->cpus);
+  free(d->moves);
   for (uint32_t i = 0; i < AUGUR_MAX_COUNTERS; i++)
     free(d->counters[i].name);
   memset(d, 0, sizeof *d);
@@ -228,6 +239,20 @@ int aug_def_get_rank(const uint8_t *body, size_t len, augur_rank_def *d, const c
     d->cores = u32(&c);
     d->cpu_quota = u32(&c);
     d->cpus = str(&c, &oom);
+  }
+  d->migrations = UINT64_MAX;
+  if (!c.bad && c.p < c.end) { /* absent before: unknown */
+    d->nmoves = u32(&c);
+    if (d->nmoves > AUGUR_MAX_MOVES) c.bad = 1, *why = "more than 64 CPU changes in a rank";
+    if (!c.bad && d->nmoves && !(d->moves = malloc(d->nmoves * sizeof *d->moves))) c.bad = oom = 1;
+    for (uint64_t at = d->init_ns, i = 0; !c.bad && i < d->nmoves; i++) {
+      at += u64(&c);
+      d->moves[i].ns = at;
+      d->moves[i].cpu = u32(&c);
+    }
+    d->moves_lost = c.bad ? 0 : u64(&c);
+    uint64_t m = c.bad ? 0 : u64(&c);
+    d->migrations = m ? m - 1 : UINT64_MAX;
   }
   if (c.bad) {
     if (oom)
@@ -338,6 +363,14 @@ int aug_rank_def_copy(augur_rank_def *dst, const augur_rank_def *src) {
   dst->host = dup_or_null(src->host, &oom);
   dst->counter_note = dup_or_null(src->counter_note, &oom);
   dst->cpus = dup_or_null(src->cpus, &oom);
+  dst->moves = NULL;
+  if (src->moves && src->nmoves) {
+    dst->moves = malloc(src->nmoves * sizeof *dst->moves);
+    if (dst->moves)
+      memcpy(dst->moves, src->moves, src->nmoves * sizeof *dst->moves);
+    else
+      oom = 1;
+  }
   for (uint32_t i = 0; i < AUGUR_MAX_COUNTERS; i++)
     dst->counters[i].name = i < src->ncounters ? dup_or_null(src->counters[i].name, &oom) : NULL;
   if (oom) {

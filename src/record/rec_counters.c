@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,23 @@ static uint64_t os_read(int fd) {
   buf[n] = '\0';
   char *sp = strchr(buf, ' ');
   return sp ? strtoull(sp + 1, NULL, 10) : 0;
+}
+
+/* Where the thread runs (docs/simulate.md "Recorded placement"): at each
+ * run-delay read (a call's entry and exit) the CPU it is on (sched_getcpu,
+ * a vDSO call), noted with the time when it differs from the last read's.
+ * Only with run-delay, which the recorder adds on oversubscribed hosts:
+ * elsewhere a call costs what it did. */
+static void place_sample(aug_thread *t) {
+  int c = sched_getcpu();
+  if (c < 0 || (t->pl_n && c == t->pl_cpu)) return;
+  t->pl_cpu = c;
+  if (t->pl_n == AUGUR_MAX_MOVES) {
+    t->pl_lost++;
+    return;
+  }
+  t->pl_moves[t->pl_n].ns = aug_now();
+  t->pl_moves[t->pl_n++].cpu = (uint32_t)c;
 }
 
 static void add_note(const char *fmt, const char *a, const char *b) {
@@ -305,8 +323,10 @@ void aug_counters_read(aug_thread *t, uint64_t *out) {
         t->mpi_delay_in = 0;
         v = before;
       }
-    } else if (specs[i].source == AUGUR_CTR_OS)
+    } else if (specs[i].source == AUGUR_CTR_OS) {
       v = os_read(t->ctr_fd[i]);
+      place_sample(t);
+    }
 #ifdef AUGUR_HAVE_PAPI
     else
       v = (uint64_t)pv[specs[i].papi_index];
@@ -326,4 +346,26 @@ void aug_counters_describe(augur_rank_def *def) {
         strcmp(aug_cfg.counters, "none") == 0 ? "counters off (none requested)" : "no counters";
   else
     def->counter_note = NULL;
+}
+
+/* se.nr_migrations of the calling thread, UINT64_MAX if unreadable. */
+static uint64_t migrations(void) {
+  FILE *f = fopen("/proc/thread-self/sched", "re");
+  char line[256];
+  uint64_t m = UINT64_MAX;
+  while (f && fgets(line, sizeof line, f))
+    if (!strncmp(line, "se.nr_migrations", 16)) {
+      char *colon = strchr(line, ':');
+      if (colon) m = strtoull(colon + 1, NULL, 10);
+      break;
+    }
+  if (f) fclose(f);
+  return m;
+}
+
+void aug_counters_placement(aug_thread *t, augur_rank_def *def) {
+  def->nmoves = t ? t->pl_n : 0;
+  def->moves = t && t->pl_n ? t->pl_moves : NULL;
+  def->moves_lost = t ? t->pl_lost : 0;
+  def->migrations = def->nmoves ? migrations() : UINT64_MAX;
 }

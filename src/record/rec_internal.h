@@ -63,6 +63,11 @@ typedef struct aug_thread {
   uint64_t ctr_last[AUGUR_MAX_COUNTERS];
   uint64_t mpi_delay, mpi_delay_entry; /* run-delay-mpi: the sum so far, the delay at entry */
   int mpi_delay_in;                    /* 1 between a call's entry and exit reads */
+  /* where the thread ran (rec_counters.c, with run-delay): its CPU changes */
+  int pl_cpu; /* the CPU at the last read, -1 before the first */
+  uint32_t pl_n;
+  uint64_t pl_lost;
+  augur_cpu_move pl_moves[AUGUR_MAX_MOVES];
   /* scratch: request values, statuses, ints, packed payloads */
   uint64_t *s_reqs;
   size_t s_reqs_cap;
@@ -213,6 +218,9 @@ void aug_counters_thread_close(aug_thread *t);
 void aug_counters_read(aug_thread *t, uint64_t *out);
 /* Fills ncounters/counters/counter_note of a rank def (strings static). */
 void aug_counters_describe(augur_rank_def *def);
+/* Fills nmoves/moves/moves_lost/migrations of a rank def from thread T's
+ * CPU changes (sampled at its run-delay reads; nmoves 0 without). */
+void aug_counters_placement(aug_thread *t, augur_rank_def *def);
 
 /* ---- communicators (comm.c) ---- */
 void aug_comm_setup(void);           /* registers world and self */

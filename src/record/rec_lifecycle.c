@@ -440,6 +440,7 @@ void aug_lifecycle_finalize(void) {
   local = 0;
   if (was_active) record_lifecycle_event(AUGUR_EV_FINALIZE, t0, 0);
   rank_def.finalize_ns = aug_now();
+  aug_counters_placement(aug_thread_self(), &rank_def);
   augur_error err;
   pthread_mutex_lock(&aug_lock);
   if (aug_writer && augur_writer_def_rank(aug_writer, &rank_def, &err) != AUGUR_OK)

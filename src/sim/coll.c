@@ -14,6 +14,7 @@ static void push(steps *s, int32_t to, uint64_t sbytes, int32_t from, uint64_t r
                  uint32_t tag) {
   if (s->n < s->max) {
     sim_step *st = &s->out[s->n];
+    st->together = 0;
     st->to = to >= 0 ? (int32_t)s->c->members[to] : -1;
     st->from = from >= 0 ? (int32_t)s->c->members[from] : -1;
     st->sbytes = sbytes;
@@ -22,6 +23,9 @@ static void push(steps *s, int32_t to, uint64_t sbytes, int32_t from, uint64_t r
   }
   s->n++;
 }
+
+/* MPICH's MPIR_CVAR_ALLTOALL_MEDIUM_MSG_SIZE (bytes a peer). */
+#define ALLTOALL_MEDIUM 32768
 
 static int32_t abs_rank(int32_t vr, int32_t root, int32_t p) {
   return (vr + root) % p;
@@ -176,8 +180,14 @@ size_t sim_coll_steps(const augur_machine *m, unsigned type, const sim_comm *c, 
   case AUGUR_EV_ALLTOALL:
   case AUGUR_EV_ALLTOALLV:
   case AUGUR_EV_ALLTOALLW:
-    for (int32_t i = 1; i < p; i++)
+    /* MPICH: Alltoallv/w and Alltoall up to 32 KiB a peer (medium_msg_size)
+     * "scattered" (all at once), larger Alltoall pairwise; Bruck's (short
+     * ones from 8 ranks) is not modelled. Followed under time slices only. */
+    for (int32_t i = 1; i < p; i++) {
       push(&s, (me + i) % p, bytes, (me - i + p) % p, bytes, (uint32_t)i);
+      if (s.n <= s.max && (type != AUGUR_EV_ALLTOALL || bytes <= ALLTOALL_MEDIUM))
+        s.out[s.n - 1].together = 1;
+    }
     break;
   case AUGUR_EV_REDUCE_SCATTER:
   case AUGUR_EV_REDUCE_SCATTER_BLOCK:

@@ -15,6 +15,8 @@
  * messages go straight to the simulator's slots (docs/simulate.md
  * "Memory"). */
 #include <assert.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -899,6 +901,139 @@ static void builder_free(builder *b) {
   free(b->cnt.s);
   sim_iorma_free(&b->iorma);
   free(b);
+}
+
+typedef struct cpu_change {
+  double t;
+  uint32_t rank, cpu;
+} cpu_change;
+
+static int by_time(const void *a, const void *b) {
+  const cpu_change *x = a, *y = b;
+  return x->t < y->t ? -1 : x->t > y->t ? 1 : (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* A rank's local time on rank 0's clock (the MPI_Init sync). */
+static double global_s(const augur_rank_def *d, uint64_t ns) {
+  return ((double)ns + (double)(d->nsync ? d->sync[0].offset_ns : 0)) * 1e-9;
+}
+
+void augur_sim_placements_free(augur_sim_placements *p) {
+  free(p->cpu);
+  free(p->share);
+  memset(p, 0, sizeof *p);
+}
+
+/* Adds DT seconds of the placement CUR (ranks' CPUs renumbered in order of
+ * first use into KEY) to P's table; beyond AUGUR_SIM_MAX_PLACEMENTS to
+ * P->dropped. */
+static void placement_add(augur_sim_placements *p, const uint32_t *cur, uint32_t *key, double dt) {
+  uint32_t n = p->nranks, next = 0;
+  for (uint32_t r = 0; r < n; r++) {
+    uint32_t q = 0;
+    while (q < r && cur[q] != cur[r])
+      q++;
+    key[r] = q < r ? key[q] : next++;
+  }
+  for (uint32_t k = 0; k < p->n; k++)
+    if (!memcmp(&p->cpu[(size_t)k * n], key, n * sizeof *key)) {
+      p->share[k] += dt;
+      return;
+    }
+  if (p->n == AUGUR_SIM_MAX_PLACEMENTS) {
+    p->dropped += dt;
+    return;
+  }
+  memcpy(&p->cpu[(size_t)p->n * n], key, n * sizeof *key);
+  p->share[p->n++] = dt;
+}
+
+int augur_sim_recorded_placements(const augur_trace *t, augur_sim_placements *p, augur_error *err) {
+  assert(t && p);
+  memset(p, 0, sizeof *p);
+  uint32_t n = augur_trace_nranks(t);
+  p->nranks = n;
+  size_t nch = 0;
+  double start = 0, end = HUGE_VAL;
+  for (uint32_t r = 0; r < n; r++) {
+    const augur_rank_def *d = augur_trace_rank(t, r);
+    if (!d || !d->nmoves || !d->moves) {
+      snprintf(p->why, sizeof p->why, "rank %u did not record its CPUs", r);
+      return AUGUR_OK;
+    }
+    if (d->moves_lost) {
+      snprintf(p->why, sizeof p->why, "rank %u changed CPUs more than %d times", r,
+               AUGUR_MAX_MOVES);
+      return AUGUR_OK;
+    }
+    if (!d->finalize_ns) {
+      snprintf(p->why, sizeof p->why, "rank %u did not reach MPI_Finalize", r);
+      return AUGUR_OK;
+    }
+    double a = global_s(d, d->moves[0].ns), z = global_s(d, d->finalize_ns);
+    if (!r || a > start) start = a;
+    if (z < end) end = z;
+    nch += d->nmoves;
+  }
+  if (!n || !(end > start)) {
+    snprintf(p->why, sizeof p->why, "the ranks' CPU records do not overlap in time");
+    return AUGUR_OK;
+  }
+  if ((uint64_t)n * AUGUR_SIM_MAX_PLACEMENTS > (1u << 26)) {
+    snprintf(p->why, sizeof p->why, "more ranks than the placement table takes");
+    return AUGUR_OK;
+  }
+  cpu_change *ch = malloc(nch * sizeof *ch);
+  uint32_t *cur = malloc(n * sizeof *cur), *key = malloc(n * sizeof *key);
+  p->cpu = malloc((size_t)n * AUGUR_SIM_MAX_PLACEMENTS * sizeof *p->cpu);
+  p->share = calloc(AUGUR_SIM_MAX_PLACEMENTS, sizeof *p->share);
+  if (!ch || !cur || !key || !p->cpu || !p->share) {
+    free(ch);
+    free(cur);
+    free(key);
+    augur_sim_placements_free(p);
+    return augur_fail(err, AUGUR_E_NOMEM, "placement: out of memory for %u ranks", n);
+  }
+  size_t m = 0;
+  for (uint32_t r = 0; r < n; r++) { /* each rank's CPU at START, then its changes */
+    const augur_rank_def *d = augur_trace_rank(t, r);
+    cur[r] = d->moves[0].cpu;
+    for (uint32_t i = 1; i < d->nmoves; i++) {
+      double at = global_s(d, d->moves[i].ns);
+      if (at <= start)
+        cur[r] = d->moves[i].cpu;
+      else if (at < end)
+        ch[m++] = (cpu_change){at, r, d->moves[i].cpu};
+    }
+  }
+  qsort(ch, m, sizeof *ch, by_time);
+  double at = start;
+  for (size_t i = 0; i < m; i++) {
+    if (ch[i].t > at) placement_add(p, cur, key, ch[i].t - at);
+    at = ch[i].t;
+    cur[ch[i].rank] = ch[i].cpu;
+  }
+  placement_add(p, cur, key, end - at);
+  p->moves = (uint32_t)m;
+  p->seconds = end - start;
+  for (uint32_t k = 0; k < p->n; k++) /* most held first (insertion sort) */
+    for (uint32_t j = k; j > 0 && p->share[j] > p->share[j - 1]; j--) {
+      double x = p->share[j];
+      p->share[j] = p->share[j - 1];
+      p->share[j - 1] = x;
+      for (uint32_t r = 0; r < n; r++) {
+        uint32_t y = p->cpu[(size_t)j * n + r];
+        p->cpu[(size_t)j * n + r] = p->cpu[(size_t)(j - 1) * n + r];
+        p->cpu[(size_t)(j - 1) * n + r] = y;
+      }
+    }
+  for (uint32_t k = 0; k < p->n; k++)
+    p->share[k] /= p->seconds;
+  p->dropped /= p->seconds;
+  free(ch);
+  free(cur);
+  free(key);
+  return AUGUR_OK;
 }
 
 /* The slot of the counter of SOURCE named A or B, or -1: CPU nanoseconds

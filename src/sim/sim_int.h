@@ -81,6 +81,10 @@ int64_t sim_add_waitlist(augur_sim_graph *g, const uint32_t *ops, uint32_t n);
 typedef struct sim_step {
   int32_t to, from;
   uint32_t tag;
+  /* 1: posted with the next steps that have it, all at once (MPICH's
+   * "scattered" all-to-all: every Isend/Irecv, then Waitall); followed
+   * only under time slices, where it matters which partner runs */
+  uint32_t together;
   uint64_t sbytes, rbytes;
 } sim_step;
 

@@ -565,6 +565,126 @@ static void test_time_slices(void **state) {
 /* Bursts with a recorded CPU time (task-clock): wall W of which C on the
  * CPU. The burst ends once its CPU work is done and not before W - C +
  * C / speed (the time off the CPU passes whatever the cores do). */
+/* The recorded placement (docs/simulate.md "Recorded placement"): 4
+ * ranks on 2 cores, quantum 0.25, partners 0-1 and 2-3 each compute 0.1 s
+ * and ping-pong 8 bytes (the first sends, the second answers). Apart (0
+ * and 2 on one CPU, 1 and 3 on the other) a pair whose ends take the same
+ * turn ends in it (0.1 or 0.35); otherwise the answer waits for the
+ * second's turn and reaches the first at its next one (0.5 when the first
+ * runs first, else 0.75); the pairs take opposite turns, so over the 4
+ * orders of turns the run ends at (0.35 + 0.35 + 0.75 + 0.75) / 4.
+ * Two placements held half the run each combine as 1 / (0.5 / T1 + 0.5 /
+ * T2): the work done in each is its share of the time over its speed. */
+static void test_recorded_placement(void **state) {
+  (void)state;
+  augur_machine m;
+  machine(&m, 0, 1e9);
+  m.cores_per_node = 4;
+  m.cpu_cores = 2;
+  m.cpu_quantum = 0.25;
+  augur_sim_graph *g = augur_sim_graph_new(4);
+  for (uint32_t r = 0; r < 4; r++)
+    augur_sim_add_compute(g, r, 0.1);
+  send(g, 0, 1, 8);
+  send(g, 1, 0, 8);
+  send(g, 2, 3, 8);
+  send(g, 3, 2, 8);
+  augur_sim_result deals = run(g, &m);
+  static const uint32_t apart[] = {7, 9, 7, 9}, together[] = {0, 0, 1, 1};
+  m.rank_cpu = apart;
+  m.nrank_cpu = 4;
+  m.nplacements = 1;
+  augur_sim_result a = run(g, &m);
+  assert_float_equal(a.predicted_seconds, (0.35 + 0.35 + 0.75 + 0.75) / 4, 1e-6);
+  m.rank_cpu = together;
+  augur_sim_result t = run(g, &m);
+  assert_true(t.predicted_seconds > a.predicted_seconds + 0.1);
+  /* the 24 deals: 8 of them put partners together, 16 apart */
+  assert_true(deals.predicted_seconds > a.predicted_seconds + 0.01);
+  assert_true(deals.predicted_seconds < t.predicted_seconds - 0.01);
+  static const uint32_t both[] = {7, 9, 7, 9, 0, 0, 1, 1};
+  static const double half[] = {0.5, 0.5};
+  m.rank_cpu = both;
+  m.placement_share = half;
+  m.nplacements = 2;
+  augur_sim_result mix = run(g, &m);
+  assert_float_equal(mix.predicted_seconds,
+                     1 / (0.5 / a.predicted_seconds + 0.5 / t.predicted_seconds), 1e-9);
+  m.rank_cpu = (const uint32_t[]){7, 9, 7, UINT32_MAX}; /* a rank without: the deals */
+  m.nplacements = 1;
+  augur_sim_result none = run(g, &m);
+  assert_float_equal(none.predicted_seconds, deals.predicted_seconds, 1e-12);
+  augur_sim_result_free(&deals);
+  augur_sim_result_free(&a);
+  augur_sim_result_free(&t);
+  augur_sim_result_free(&mix);
+  augur_sim_result_free(&none);
+  augur_sim_graph_free(g);
+}
+
+/* The rank facts' CPU changes (written, read back) become placements with
+ * their shares of the span from the last MPI_Init to the first
+ * MPI_Finalize: ranks 1 and 2 swap CPUs halfway through a 4 s run, so
+ * {0,2}{1,3} holds the first half and {0,1}{2,3} the second; CPUs are
+ * renumbered in order of first use. A rank whose changes were cut makes it
+ * unknown. */
+static augur_sim_placements placements_of(uint32_t lost) {
+  char *dir = tu_tracedir();
+  tu_meta(dir, 4);
+  augur_error err;
+  const uint64_t s = 1000000000ull, t0 = 100 * s;
+  static const uint32_t first[] = {5, 6, 5, 6}, then[] = {5, 5, 6, 6};
+  for (uint32_t r = 0; r < 4; r++) {
+    augur_writer *w;
+    assert_int_equal(augur_writer_open(&w, dir, r, 4, 0, &err), 0);
+    augur_rank_def d;
+    memset(&d, 0, sizeof d);
+    d.rank = r;
+    d.nranks = 4;
+    d.init_ns = t0 - s / 10;
+    d.finalize_ns = t0 + 4 * s + r;
+    augur_cpu_move mv[2] = {{t0 + r, first[r]}, {t0 + 2 * s, then[r]}};
+    d.moves = mv;
+    d.nmoves = first[r] == then[r] ? 1 : 2;
+    d.moves_lost = r == 3 ? lost : 0;
+    d.migrations = r == 1 ? 7 : UINT64_MAX;
+    assert_int_equal(augur_writer_def_rank(w, &d, &err), 0);
+    assert_int_equal(augur_writer_close(w, &err), 0);
+  }
+  augur_trace *t;
+  if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
+  const augur_rank_def *d1 = augur_trace_rank(t, 1);
+  assert_int_equal(d1->nmoves, 2);
+  assert_int_equal(d1->moves[1].ns, t0 + 2 * s);
+  assert_int_equal(d1->moves[1].cpu, 5);
+  assert_int_equal(d1->migrations, 7);
+  assert_true(augur_trace_rank(t, 0)->migrations == UINT64_MAX);
+  augur_sim_placements p;
+  assert_int_equal(augur_sim_recorded_placements(t, &p, &err), AUGUR_OK);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+  return p;
+}
+
+static void test_placements(void **state) {
+  (void)state;
+  augur_sim_placements p = placements_of(0);
+  assert_int_equal(p.n, 2);
+  assert_int_equal(p.moves, 2);
+  assert_float_equal(p.seconds, 4 - 3e-9, 1e-9);
+  assert_float_equal(p.share[0] + p.share[1], 1, 1e-12);
+  /* the second half is 3 ns longer (the span starts at rank 3's first): first */
+  assert_float_equal(p.share[0], 2 / (4 - 3e-9), 1e-12);
+  static const uint32_t apart[] = {0, 1, 0, 1}, together[] = {0, 0, 1, 1};
+  assert_memory_equal(p.cpu, together, sizeof together);
+  assert_memory_equal(p.cpu + 4, apart, sizeof apart);
+  augur_sim_placements_free(&p);
+  p = placements_of(1);
+  assert_int_equal(p.n, 0);
+  assert_string_equal(p.why, "rank 3 changed CPUs more than 64 times");
+  augur_sim_placements_free(&p);
+}
+
 static void test_cpu_time(void **state) {
   (void)state;
   augur_machine m;
@@ -767,7 +887,8 @@ int main(void) {
       cmocka_unit_test(test_cpu_sharing), cmocka_unit_test(test_time_slices),
       cmocka_unit_test(test_cpu_time),    cmocka_unit_test(test_scale),
       cmocka_unit_test(test_find_sites),  cmocka_unit_test(test_machine_keys),
-      cmocka_unit_test(test_simgrid),
+      cmocka_unit_test(test_simgrid),     cmocka_unit_test(test_recorded_placement),
+      cmocka_unit_test(test_placements),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
