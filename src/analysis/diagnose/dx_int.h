@@ -265,6 +265,8 @@ int dx_io_late(const dx_seg *late, const dx_seg *early, uint64_t lateness);
  * sync, set_size, preallocate. Paired into instances like a collective (dx_io_pair), its
  * time no part of the rank's segment. */
 int dx_io_is_sync(const dx *d, const augur_event *ev);
+/* The call types dx_io_is_sync takes (whatever the communicator). */
+int dx_io_sync_type(unsigned t);
 /* EV, a parent event after dx_io_after: a dx_io_is_sync call joins its instance (the k-th
  * such call of each rank on the file and communicator); a complete instance goes to
  * dx_on_coll (its waits), then its time after the last arrival to io_collective. 0, or a

@@ -94,13 +94,13 @@ static int coll_data(unsigned t) {
   }
 }
 
-/* The collective MPI-IO calls that synchronise their ranks: the data calls above and the
+/* dx_int.h: the collective MPI-IO calls that synchronise their ranks: the data calls above and the
  * collective file management calls (open, close, set_view, sync, set_size, preallocate),
  * which both MPIs implement with a barrier or an agreement of all ranks: a rank that
  * arrives early waits there for the last. Not the shared-pointer ones (_ordered,
  * seek_shared: io_serialised's), the nonblocking ones (the wait is in the completion) nor
  * a split collective's *_end. */
-static int coll_sync(unsigned t) {
+int dx_io_sync_type(unsigned t) {
   switch (t) {
   case AUGUR_EV_FILE_OPEN:
   case AUGUR_EV_FILE_CLOSE:
@@ -115,7 +115,7 @@ static int coll_sync(unsigned t) {
 }
 
 int dx_io_is_sync(const dx *d, const augur_event *ev) {
-  if (!coll_sync(ev->type) || ev->comm == AUGUR_COMM_SELF) return 0;
+  if (!dx_io_sync_type(ev->type) || ev->comm == AUGUR_COMM_SELF) return 0;
   const augur_comm_def *c = augur_trace_comm(d->trace, ev->comm);
   return c && c->size >= 2;
 }

@@ -361,20 +361,6 @@ static int coll_class(unsigned t) {
   case AUGUR_EV_ALLTOALLW:
   case AUGUR_EV_REDUCE_SCATTER:
   case AUGUR_EV_REDUCE_SCATTER_BLOCK:
-  case AUGUR_EV_FILE_READ_ALL: /* collective MPI-IO data calls (dx_io_pair) */
-  case AUGUR_EV_FILE_WRITE_ALL:
-  case AUGUR_EV_FILE_READ_AT_ALL:
-  case AUGUR_EV_FILE_WRITE_AT_ALL:
-  case AUGUR_EV_FILE_READ_ALL_BEGIN:
-  case AUGUR_EV_FILE_WRITE_ALL_BEGIN:
-  case AUGUR_EV_FILE_READ_AT_ALL_BEGIN:
-  case AUGUR_EV_FILE_WRITE_AT_ALL_BEGIN:
-  case AUGUR_EV_FILE_OPEN: /* collective file management (dx_io.c coll_sync) */
-  case AUGUR_EV_FILE_CLOSE:
-  case AUGUR_EV_FILE_SET_VIEW:
-  case AUGUR_EV_FILE_SYNC:
-  case AUGUR_EV_FILE_SET_SIZE:
-  case AUGUR_EV_FILE_PREALLOCATE:
     return C_NXN;
   case AUGUR_EV_BCAST:
   case AUGUR_EV_SCATTER:
@@ -384,8 +370,9 @@ static int coll_class(unsigned t) {
   case AUGUR_EV_GATHER:
   case AUGUR_EV_GATHERV:
     return C_NTO1;
-  default: /* nonblocking (the wait is elsewhere), scans (a chain, not a sync) */
-    return C_NONE;
+  default: /* synchronising MPI-IO calls (dx_io_pair); nonblocking (the wait is elsewhere),
+            * scans (a chain, not a sync) */
+    return dx_io_sync_type(t) ? C_NXN : C_NONE;
   }
 }
 
