@@ -92,6 +92,11 @@ typedef struct augur_clock_sync {
   uint64_t rtt_ns;
 } augur_clock_sync;
 
+typedef struct augur_cpu_move {
+  uint64_t ns;
+  uint32_t cpu;
+} augur_cpu_move;
+
 typedef struct augur_rank_def {
   uint32_t rank;
   uint32_t nranks;
@@ -108,6 +113,10 @@ typedef struct augur_rank_def {
   uint32_t cores;
   uint32_t cpu_quota;
   char *cpus;
+  uint32_t nmoves;
+  augur_cpu_move *moves;
+  uint64_t moves_lost;
+  uint64_t migrations;
 } augur_rank_def;
 
 typedef struct augur_omp_callback {
