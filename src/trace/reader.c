@@ -249,9 +249,21 @@ static int same_ranks(const int32_t *a, const int32_t *b, uint32_t n) {
   return memcmp(a, b, n * sizeof *a) == 0;
 }
 
-/* Adds a communicator or checks it agrees with the one already known.
- * Returns 0, or -1 with *why set. */
-static int merge_comm(augur_trace *t, augur_comm_def *c, const char **why) {
+/* 1 if BODY, a communicator definition, is byte for byte the first
+ * definition of its id (it then agrees with it); 0 to decode and merge it. */
+static int same_comm_body(const augur_trace *t, const uint8_t *body, size_t len) {
+  const uint8_t *p = body;
+  uint64_t id;
+  uint32_t ix;
+  if (aug_get_varint(&p, body + len, &id) || !aug_u64map_get(&t->comm_ix, id, &ix)) return 0;
+  const aug_comm_body *b = &t->comm_body[ix];
+  return b->n == len && memcmp(b->p, body, len) == 0;
+}
+
+/* Adds a communicator (BODY, LEN: its encoded definition) or checks it agrees
+ * with the one already known. Returns 0, or -1 with *why set. */
+static int merge_comm(augur_trace *t, augur_comm_def *c, const uint8_t *body, size_t len,
+                      const char **why) {
   uint32_t ix;
   if (aug_u64map_get(&t->comm_ix, c->id, &ix)) {
     const augur_comm_def *o = &t->comms[ix];
@@ -265,11 +277,16 @@ static int merge_comm(augur_trace *t, augur_comm_def *c, const char **why) {
     aug_comm_def_free(c);
     return 0;
   }
-  if (aug_grow((void **)&t->comms, &t->capcomms, t->ncomms + 1, sizeof *t->comms) ||
+  uint8_t *copy = malloc(len ? len : 1);
+  if (!copy || aug_grow((void **)&t->comms, &t->capcomms, t->ncomms + 1, sizeof *t->comms) ||
+      aug_grow((void **)&t->comm_body, &t->capcommbody, t->ncomms + 1, sizeof *t->comm_body) ||
       aug_u64map_put(&t->comm_ix, c->id, (uint32_t)t->ncomms)) {
+    free(copy);
     *why = "out of memory";
     return -1;
   }
+  if (len) memcpy(copy, body, len);
+  t->comm_body[t->ncomms] = (aug_comm_body){copy, len};
   t->comms[t->ncomms++] = *c;
   memset(c, 0, sizeof *c);
   return 0;
@@ -350,10 +367,12 @@ static int apply_defs(augur_trace *t, aug_rank *r, const uint8_t *p, size_t len,
         if (r->has_def) aug_rank_def_free(&r->def);
         r->def = d; /* later rank facts replace earlier ones */
         r->has_def = 1;
+      } else if (pass == 0 && tag == AUG_DEF_COMM && same_comm_body(t, body, blen)) {
+        /* agrees with the first definition of the id */
       } else if (pass == 0 && tag == AUG_DEF_COMM) {
         augur_comm_def d;
         if (aug_def_get_comm(body, blen, &d, why)) return -1;
-        if (merge_comm(t, &d, why)) {
+        if (merge_comm(t, &d, body, blen, why)) {
           aug_comm_def_free(&d);
           return -1;
         }
@@ -712,9 +731,12 @@ void augur_trace_close(augur_trace *t) {
     aug_u64map_free(&k->mod);
   }
   free(t->ranks);
-  for (size_t i = 0; i < t->ncomms; i++)
+  for (size_t i = 0; i < t->ncomms; i++) {
     aug_comm_def_free(&t->comms[i]);
+    free(t->comm_body[i].p);
+  }
   free(t->comms);
+  free(t->comm_body);
   for (size_t i = 0; i < t->nmodules; i++)
     free(t->modules[i].path);
   free(t->modules);
