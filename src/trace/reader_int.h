@@ -58,6 +58,7 @@ struct augur_trace {
   augur_trace_info info;
   uint32_t nranks;
   aug_rank *ranks;
+  uint32_t ndamaged; /* ranks with damage (set at open) */
   augur_comm_def *comms;
   size_t ncomms, capcomms;
   aug_u64map comm_ix;       /* id -> index */
