@@ -312,11 +312,65 @@ static void test_old_version(void **state) {
   augur_trace_close(t);
 }
 
+/* The reader takes a rank file's first 64 KiB in one read: definitions and
+ * block headers past it are read from the file. */
+static void test_defs_past_first_read(void **state) {
+  (void)state;
+  enum { NEV = 12000 };
+  char *dir = tu_tracedir();
+  tu_meta(dir, 1);
+  augur_error err;
+  augur_writer *w;
+  assert_int_equal(augur_writer_open(&w, dir, 0, 1, 1, &err), 0);
+  static augur_event ev[NEV];
+  uint64_t x = 0x9e3779b97f4a7c15ull, t = 1000;
+  for (size_t i = 0; i < NEV; i++) { /* random sizes and tags: blocks zstd cannot shrink much */
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    ev[i] = tu_ev(AUGUR_EV_SEND, t, t + 10 + x % 1000);
+    t = ev[i].t_end + x % 977;
+    ev[i].comm = AUGUR_COMM_WORLD;
+    ev[i].bytes = x >> 20;
+    ev[i].tag = (int32_t)(x % 100000);
+  }
+  uint64_t total = 0;
+  for (size_t done = 0; done < NEV; done += NEV / 4) {
+    assert_int_equal(augur_writer_events(w, 0, ev + done, NEV / 4, &err), 0);
+    total += NEV / 4;
+  }
+  int32_t one[1] = {0};
+  augur_comm_def cw = {
+      .id = AUGUR_COMM_WORLD, .kind = AUGUR_COMM_KIND_WORLD, .size = 1, .members = one};
+  assert_int_equal(augur_writer_def_comm(w, &cw, &err), 0);
+  assert_int_equal(augur_writer_close(w, &err), 0);
+  uint64_t size = tu_file_size(tu_rank_file(dir, 0, 1));
+  if (size < 3 * 65536 / 2) fail_msg("rank file of %llu bytes only", (unsigned long long)size);
+  augur_trace *tr;
+  if (augur_trace_open(&tr, dir, &err)) fail_msg("%s", err.msg);
+  assert_int_equal(augur_trace_damage(tr, 0, NULL), 0);
+  assert_int_equal(augur_trace_nblocks(tr, 0), 4);
+  assert_int_equal(augur_trace_nevents(tr, 0), total);
+  assert_non_null(augur_trace_comm(tr, AUGUR_COMM_WORLD)); /* defined past the first 64 KiB */
+  size_t n;
+  int rc;
+  augur_event *got = tu_read_rank(tr, 0, &n, &rc, &err);
+  assert_int_equal(rc, 0);
+  assert_int_equal(n, total);
+  for (size_t i = 0; i < n; i += 997)
+    tu_assert_event_eq(&ev[i], &got[i], i);
+  free(got);
+  augur_trace_close(tr);
+  tu_cleanup(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_patterns),       cmocka_unit_test(test_small_stays_explicit),
-      cmocka_unit_test(test_damaged_runs),   cmocka_unit_test(test_trace_linear),
-      cmocka_unit_test(test_trace_disagree), cmocka_unit_test(test_old_version),
+      cmocka_unit_test(test_patterns),
+      cmocka_unit_test(test_small_stays_explicit),
+      cmocka_unit_test(test_damaged_runs),
+      cmocka_unit_test(test_trace_linear),
+      cmocka_unit_test(test_trace_disagree),
+      cmocka_unit_test(test_old_version),
+      cmocka_unit_test(test_defs_past_first_read),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
