@@ -69,18 +69,59 @@ nomem:
   return AUGUR_E_NOMEM;
 }
 
+/* A member list as runs (format minor 6): the marker, varint nruns, then per
+ * run varint zigzag(first), zigzag(stride), count, each run taken as long as
+ * the stride holds. The world, a contiguous range or a strided pattern is one
+ * run, a Cartesian plane a run per row. */
+static int put_runs(aug_buf *s, const int32_t *m, uint32_t n) {
+  uint32_t nruns = 0;
+  for (uint32_t i = 0; i < n; nruns++) {
+    uint32_t j = i + 1;
+    int64_t stride = j < n ? (int64_t)m[j] - m[i] : 0;
+    while (j < n && (int64_t)m[j] - m[j - 1] == stride)
+      j++;
+    i = j;
+  }
+  if (aug_buf_varint(s, AUG_MEMBERS_RUNS) || aug_buf_varint(s, nruns)) return -1;
+  for (uint32_t i = 0; i < n;) {
+    uint32_t j = i + 1;
+    int64_t stride = j < n ? (int64_t)m[j] - m[i] : 0;
+    while (j < n && (int64_t)m[j] - m[j - 1] == stride)
+      j++;
+    if (j == i + 1) stride = 0;
+    if (aug_buf_varint(s, aug_zigzag(m[i])) || aug_buf_varint(s, aug_zigzag(stride)) ||
+        aug_buf_varint(s, j - i))
+      return -1;
+    i = j;
+  }
+  return 0;
+}
+
+/* varint n, then the n members as runs or one by one, whichever is shorter
+ * (a tie: one by one, which readers of minor <= 5 read too). */
+static int put_members(aug_buf *s, const int32_t *m, uint32_t n) {
+  if (!m) n = 0;
+  if (aug_buf_varint(s, n)) return -1;
+  aug_buf one = {0}, runs = {0};
+  int rc = 0;
+  for (uint32_t i = 0; i < n && !rc; i++)
+    rc = aug_buf_varint(&one, aug_zigzag(m[i]));
+  if (!rc && n > 1) rc = put_runs(&runs, m, n);
+  const aug_buf *best = n > 1 && runs.len < one.len ? &runs : &one;
+  if (!rc && best->len) rc = aug_buf_append(s, best->p, best->len);
+  aug_buf_free(&one);
+  aug_buf_free(&runs);
+  return rc;
+}
+
 int aug_def_put_comm(aug_buf *b, const augur_comm_def *d) {
   aug_buf s = {0};
   uint32_t ndims = d->ndims > AUGUR_MAX_DIMS ? AUGUR_MAX_DIMS : d->ndims;
   PUT(aug_buf_varint(&s, d->id));
   PUT(aug_buf_varint(&s, d->parent));
   PUT(aug_buf_varint(&s, d->kind));
-  PUT(aug_buf_varint(&s, d->members ? d->size : 0));
-  for (uint32_t i = 0; d->members && i < d->size; i++)
-    PUT(aug_buf_varint(&s, aug_zigzag(d->members[i])));
-  PUT(aug_buf_varint(&s, d->remote ? d->remote_size : 0));
-  for (uint32_t i = 0; d->remote && i < d->remote_size; i++)
-    PUT(aug_buf_varint(&s, aug_zigzag(d->remote[i])));
+  PUT(put_members(&s, d->members, d->size));
+  PUT(put_members(&s, d->remote, d->remote_size));
   PUT(aug_buf_varint(&s, ndims));
   for (uint32_t i = 0; i < ndims; i++)
     PUT(aug_buf_varint(&s, aug_zigzag(d->dims[i])));
@@ -265,19 +306,60 @@ int aug_def_get_rank(const uint8_t *body, size_t len, augur_rank_def *d, const c
   return 0;
 }
 
+/* The runs of put_runs (the marker read) into a, or only checked (a NULL):
+ * their counts must add up to n and every member be an int32. */
+static void get_runs(cur *c, uint32_t n, int32_t *a) {
+  uint64_t nruns = u64(c), done = 0;
+  if (nruns > n || nruns > (uint64_t)(c->end - c->p)) c->bad = 1; /* >= 3 bytes per run */
+  for (uint64_t r = 0; r < nruns && !c->bad; r++) {
+    int64_t first = s32(c), stride = aug_unzigzag(u64(c));
+    uint64_t count = u64(c);
+    if (c->bad || count == 0 || count > n - done || stride > INT32_MAX - (int64_t)INT32_MIN ||
+        stride < (int64_t)INT32_MIN - INT32_MAX) {
+      c->bad = 1;
+      break;
+    }
+    int64_t last = first + stride * (int64_t)(count - 1); /* |stride| < 2^32, count <= 2^24 */
+    if (last < INT32_MIN || last > INT32_MAX) {
+      c->bad = 1;
+      break;
+    }
+    for (uint64_t k = 0; a && k < count; k++)
+      a[done + k] = (int32_t)(first + stride * (int64_t)k);
+    done += count;
+  }
+  if (done != n) c->bad = 1;
+}
+
 static int32_t *ranks(cur *c, uint32_t n, int *oom) {
   if (c->bad || n == 0) return NULL;
-  if (n > AUG_MAX_COMM_SIZE || n > (uint64_t)(c->end - c->p)) { /* >= 1 byte per member */
+  const uint8_t *p = c->p, *end = c->end;
+  uint64_t first = 0;
+  int runs = n > 1 && !aug_get_varint(&p, end, &first) && first == AUG_MEMBERS_RUNS;
+  if (n > AUG_MAX_COMM_SIZE || (!runs && n > (uint64_t)(c->end - c->p))) { /* >= 1 byte each */
     c->bad = 1;
     return NULL;
+  }
+  if (runs) { /* check the runs before allocating what they claim */
+    cur probe = {p, end, 0};
+    get_runs(&probe, n, NULL);
+    if (probe.bad) {
+      c->bad = 1;
+      return NULL;
+    }
   }
   int32_t *a = malloc(sizeof *a * n);
   if (!a) {
     *oom = c->bad = 1;
     return NULL;
   }
-  for (uint32_t i = 0; i < n; i++)
-    a[i] = s32(c);
+  if (runs) {
+    c->p = p;
+    get_runs(c, n, a);
+  } else {
+    for (uint32_t i = 0; i < n; i++)
+      a[i] = s32(c);
+  }
   return a;
 }
 

@@ -11,7 +11,7 @@
 #include "buf.h"
 
 #define AUG_FORMAT_MAJOR 1
-#define AUG_FORMAT_MINOR 5
+#define AUG_FORMAT_MINOR 6
 
 #define AUG_FILE_MAGIC   "AUGUREVT"
 #define AUG_FILEHDR_SIZE 32
@@ -132,6 +132,10 @@ int aug_ev_decode_some(aug_evdec *d, augur_event *out, uint32_t max, uint32_t *g
 #define AUG_DEF_MODULE   3
 #define AUG_DEF_CALLSITE 4
 #define AUG_DEF_FILE     5 /* MPI-IO file names (minor 5) */
+/* In a communicator definition, a member list's first varint when the list
+ * is stored as runs (minor 6): a zigzag value no int32 has, so readers of
+ * minor <= 5 reject such a definition as malformed instead of misreading it. */
+#define AUG_MEMBERS_RUNS (1ull << 32)
 
 int aug_def_put_rank(aug_buf *b, const augur_rank_def *d);
 int aug_def_put_comm(aug_buf *b, const augur_comm_def *d);

@@ -249,9 +249,21 @@ static int same_ranks(const int32_t *a, const int32_t *b, uint32_t n) {
   return memcmp(a, b, n * sizeof *a) == 0;
 }
 
-/* Adds a communicator or checks it agrees with the one already known.
- * Returns 0, or -1 with *why set. */
-static int merge_comm(augur_trace *t, augur_comm_def *c, const char **why) {
+/* 1 if BODY, a communicator definition, is byte for byte the first
+ * definition of its id (it then agrees with it); 0 to decode and merge it. */
+static int same_comm_body(const augur_trace *t, const uint8_t *body, size_t len) {
+  const uint8_t *p = body;
+  uint64_t id;
+  uint32_t ix;
+  if (aug_get_varint(&p, body + len, &id) || !aug_u64map_get(&t->comm_ix, id, &ix)) return 0;
+  const aug_comm_body *b = &t->comm_body[ix];
+  return b->n == len && memcmp(b->p, body, len) == 0;
+}
+
+/* Adds a communicator (BODY, LEN: its encoded definition) or checks it agrees
+ * with the one already known. Returns 0, or -1 with *why set. */
+static int merge_comm(augur_trace *t, augur_comm_def *c, const uint8_t *body, size_t len,
+                      const char **why) {
   uint32_t ix;
   if (aug_u64map_get(&t->comm_ix, c->id, &ix)) {
     const augur_comm_def *o = &t->comms[ix];
@@ -265,11 +277,16 @@ static int merge_comm(augur_trace *t, augur_comm_def *c, const char **why) {
     aug_comm_def_free(c);
     return 0;
   }
-  if (aug_grow((void **)&t->comms, &t->capcomms, t->ncomms + 1, sizeof *t->comms) ||
+  uint8_t *copy = malloc(len ? len : 1);
+  if (!copy || aug_grow((void **)&t->comms, &t->capcomms, t->ncomms + 1, sizeof *t->comms) ||
+      aug_grow((void **)&t->comm_body, &t->capcommbody, t->ncomms + 1, sizeof *t->comm_body) ||
       aug_u64map_put(&t->comm_ix, c->id, (uint32_t)t->ncomms)) {
+    free(copy);
     *why = "out of memory";
     return -1;
   }
+  if (len) memcpy(copy, body, len);
+  t->comm_body[t->ncomms] = (aug_comm_body){copy, len};
   t->comms[t->ncomms++] = *c;
   memset(c, 0, sizeof *c);
   return 0;
@@ -350,10 +367,12 @@ static int apply_defs(augur_trace *t, aug_rank *r, const uint8_t *p, size_t len,
         if (r->has_def) aug_rank_def_free(&r->def);
         r->def = d; /* later rank facts replace earlier ones */
         r->has_def = 1;
+      } else if (pass == 0 && tag == AUG_DEF_COMM && same_comm_body(t, body, blen)) {
+        /* agrees with the first definition of the id */
       } else if (pass == 0 && tag == AUG_DEF_COMM) {
         augur_comm_def d;
         if (aug_def_get_comm(body, blen, &d, why)) return -1;
-        if (merge_comm(t, &d, why)) {
+        if (merge_comm(t, &d, body, blen, why)) {
           aug_comm_def_free(&d);
           return -1;
         }
@@ -396,9 +415,30 @@ static ssize_t pread_full(int fd, void *buf, size_t n, uint64_t off) {
   return (ssize_t)got;
 }
 
+/* Reads n bytes at off from HEAD (the file's first HEADN bytes, read at
+ * open) when they are there, else from the file. Returns bytes read or -1. */
+static ssize_t read_at(int fd, const uint8_t *head, size_t headn, void *buf, size_t n,
+                       uint64_t off) {
+  if (off <= headn && n <= headn - off) {
+    memcpy(buf, head + off, n);
+    return (ssize_t)n;
+  }
+  return pread_full(fd, buf, n, off);
+}
+
+static int read_payload(int fd, const uint8_t *head, size_t headn, uint64_t off,
+                        const aug_blkhdr *h, uint8_t **stored, size_t *stored_cap, uint8_t **raw,
+                        size_t *raw_cap, void *dctx, char *why, size_t whylen);
+
 int aug_read_payload(int fd, uint64_t off, const aug_blkhdr *h, uint8_t **stored,
                      size_t *stored_cap, uint8_t **raw, size_t *raw_cap, void *dctx, char *why,
                      size_t whylen) {
+  return read_payload(fd, NULL, 0, off, h, stored, stored_cap, raw, raw_cap, dctx, why, whylen);
+}
+
+static int read_payload(int fd, const uint8_t *head, size_t headn, uint64_t off,
+                        const aug_blkhdr *h, uint8_t **stored, size_t *stored_cap, uint8_t **raw,
+                        size_t *raw_cap, void *dctx, char *why, size_t whylen) {
   uint8_t **dst = h->codec == AUG_CODEC_RAW ? raw : stored;
   size_t *cap = h->codec == AUG_CODEC_RAW ? raw_cap : stored_cap;
   size_t need = h->stored_size ? h->stored_size : 1;
@@ -411,7 +451,7 @@ int aug_read_payload(int fd, uint64_t off, const aug_blkhdr *h, uint8_t **stored
     *dst = p;
     *cap = need;
   }
-  ssize_t k = pread_full(fd, *dst, h->stored_size, off + AUG_BLKHDR_SIZE);
+  ssize_t k = read_at(fd, head, headn, *dst, h->stored_size, off + AUG_BLKHDR_SIZE);
   if (k < 0) {
     snprintf(why, whylen, "read failed: %s", strerror(errno));
     return AUGUR_E_IO;
@@ -453,9 +493,15 @@ int aug_read_payload(int fd, uint64_t off, const aug_blkhdr *h, uint8_t **stored
   return AUGUR_OK;
 }
 
+/* A rank file's first bytes are read at once: a small file (a rank of a
+ * trace of many ranks: header, definitions, a few events blocks) costs one
+ * read, not one per block header and definitions payload. */
+#define OPEN_READ (64u << 10)
+
 typedef struct scan_bufs {
   uint8_t *stored, *raw;
   size_t stored_cap, raw_cap;
+  uint8_t *head; /* OPEN_READ bytes */
   ZSTD_DCtx *dctx;
 } scan_bufs;
 
@@ -541,7 +587,9 @@ static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *
     goto out;
   }
   uint64_t size = (uint64_t)st.st_size;
-  ssize_t k = pread_full(fd, hdr, AUG_FILEHDR_SIZE, 0);
+  ssize_t headk = pread_full(fd, sb->head, size < OPEN_READ ? (size_t)size : OPEN_READ, 0);
+  size_t headn = headk > 0 ? (size_t)headk : 0;
+  ssize_t k = read_at(fd, sb->head, headn, hdr, AUG_FILEHDR_SIZE, 0);
   if (k < AUG_FILEHDR_SIZE) {
     rc = augur_fail(err, k < 0 ? AUGUR_E_IO : AUGUR_E_TRUNCATED,
                     "%s: rank %u: offset 0: file header needs %d bytes, file has %lld", r->file,
@@ -571,7 +619,7 @@ static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *
                  (unsigned long long)(size - off));
       break;
     }
-    k = pread_full(fd, hdr, AUG_BLKHDR_SIZE, off);
+    k = read_at(fd, sb->head, headn, hdr, AUG_BLKHDR_SIZE, off);
     if (k != AUG_BLKHDR_SIZE) {
       set_damage(r, AUGUR_E_IO, "%s: rank %u: block at offset %llu: read failed", r->file, rank,
                  (unsigned long long)off);
@@ -617,8 +665,8 @@ static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *
       index_block(&r->omp.b[r->omp.n++], off, &h);
       r->omp.nevents += h.count;
     } else {
-      code = aug_read_payload(fd, off, &h, &sb->stored, &sb->stored_cap, &sb->raw, &sb->raw_cap,
-                              sb->dctx, why, sizeof why);
+      code = read_payload(fd, sb->head, headn, off, &h, &sb->stored, &sb->stored_cap, &sb->raw,
+                          &sb->raw_cap, sb->dctx, why, sizeof why);
       const char *what = why;
       if (code == AUGUR_OK && apply_defs(t, r, sb->raw, h.raw_size, h.count, &what) != 0)
         code = AUGUR_E_FORMAT;
@@ -674,7 +722,10 @@ int augur_trace_open(augur_trace **tp, const char *path, augur_error *err) {
   }
   scan_bufs sb = {0};
   sb.dctx = ZSTD_createDCtx();
-  if (!sb.dctx) {
+  sb.head = malloc(OPEN_READ);
+  if (!sb.dctx || !sb.head) {
+    free(sb.head);
+    ZSTD_freeDCtx(sb.dctx);
     rc = augur_fail(err, AUGUR_E_NOMEM, "out of memory");
     goto fail;
   }
@@ -682,10 +733,13 @@ int augur_trace_open(augur_trace **tp, const char *path, augur_error *err) {
     rc = open_rank(t, r, &sb, err);
   free(sb.stored);
   free(sb.raw);
+  free(sb.head);
   ZSTD_freeDCtx(sb.dctx);
   if (rc != AUGUR_OK) goto fail;
-  for (uint32_t r = 0; r < t->nranks; r++)
+  for (uint32_t r = 0; r < t->nranks; r++) {
     aug_clock_setup(&t->ranks[r].clk, t->ranks[r].has_def ? &t->ranks[r].def : NULL);
+    t->ndamaged += t->ranks[r].damage != NULL;
+  }
   t->shift = 0;
   if (t->ranks[0].has_def) {
     const aug_rank *r0 = &t->ranks[0];
@@ -712,9 +766,12 @@ void augur_trace_close(augur_trace *t) {
     aug_u64map_free(&k->mod);
   }
   free(t->ranks);
-  for (size_t i = 0; i < t->ncomms; i++)
+  for (size_t i = 0; i < t->ncomms; i++) {
     aug_comm_def_free(&t->comms[i]);
+    free(t->comm_body[i].p);
+  }
   free(t->comms);
+  free(t->comm_body);
   for (size_t i = 0; i < t->nmodules; i++)
     free(t->modules[i].path);
   free(t->modules);
@@ -750,11 +807,8 @@ const char *augur_trace_path(const augur_trace *t) {
 }
 
 int augur_trace_damage(const augur_trace *t, uint32_t rank, const char **msg) {
-  int n = 0;
-  for (uint32_t r = 0; r < t->nranks; r++)
-    n += t->ranks[r].damage != NULL;
   if (msg) *msg = rank < t->nranks ? t->ranks[rank].damage : NULL;
-  return n;
+  return (int)t->ndamaged; /* callers ask for every rank: counted once, at open */
 }
 
 const augur_rank_def *augur_trace_rank(const augur_trace *t, uint32_t rank) {

@@ -45,14 +45,25 @@ typedef struct aug_rank {
 
 typedef struct aug_resolver aug_resolver;
 
+/* The encoded body of a communicator definition: a later rank's definition
+ * with the same bytes agrees without being decoded (every member rank
+ * defines the world: at 65,536 ranks, 65,536 definitions of 65,536 members). */
+typedef struct aug_comm_body {
+  uint8_t *p;
+  size_t n;
+} aug_comm_body;
+
 struct augur_trace {
   char *path;
   augur_trace_info info;
   uint32_t nranks;
   aug_rank *ranks;
+  uint32_t ndamaged; /* ranks with damage (set at open) */
   augur_comm_def *comms;
   size_t ncomms, capcomms;
-  aug_u64map comm_ix;        /* id -> index */
+  aug_u64map comm_ix;       /* id -> index */
+  aug_comm_body *comm_body; /* per communicator, its first definition's body */
+  size_t capcommbody;
   augur_module_def *modules; /* global id = index + 1 */
   size_t nmodules, capmodules;
   aug_u64map module_ix;          /* xxh3(path) -> global id */

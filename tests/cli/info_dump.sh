@@ -4,7 +4,7 @@ T="$D/known.augur"
 "$GEN" "$T" || { fail "gen_trace failed"; finish; }
 
 expect 0 0 "$AUGUR" info "$T"
-for s in "augur-trace 1.5" "./augur-test-app 42" "TestMPI" "3 (complete)" "testhost" \
+for s in "augur-trace 1.6" "./augur-test-app 42" "TestMPI" "3 (complete)" "testhost" \
   "4001" "gen_trace: no counters" "world" "Damage" "none"; do
   contains "$D/out" "$s"
 done
