@@ -121,6 +121,12 @@ typedef struct augur_report_rma {
 /* "fence", "pscw", "lock", "lock_all", "window", "none". */
 AUGUR_API const char *augur_rma_epoch_name(unsigned kind);
 
+/* Point-to-point messages from one world rank to another. */
+typedef struct augur_report_pair {
+  uint32_t from, to; /* sender, receiver */
+  uint64_t bytes, messages;
+} augur_report_pair;
+
 typedef struct augur_report {
   uint32_t nranks;
   uint64_t events;  /* over all ranks */
@@ -139,9 +145,10 @@ typedef struct augur_report {
   augur_report_bucket buckets[AUGUR_REPORT_NBUCKETS];
   uint64_t messages, message_bytes;
 
-  /* matrix[from * nranks + to], world ranks */
-  uint64_t *matrix_bytes;
-  uint64_t *matrix_msgs;
+  /* The communication matrix: its non-zero cells, by from then to (memory grows with the
+   * pairs of ranks that exchanged messages, not with ranks squared). */
+  size_t npairs;
+  augur_report_pair *pairs;
 
   /* Load balance of compute time over ranks. */
   uint64_t compute_min_ns, compute_max_ns;

@@ -37,8 +37,21 @@ static void known_figures(void **state) {
   assert_int_equal(r->calls[0].nsites, 2);
   assert_int_equal(r->calls[0].sites[0].time_ns, 4100);
   assert_int_equal(r->messages, 5);
-  assert_int_equal(r->matrix_msgs[1 * 3 + 2], 2);
-  assert_int_equal(r->matrix_bytes[0 * 3 + 2], 5000);
+  /* the matrix's non-zero cells, by (from, to): 0->2 5000 bytes, 1->2 two messages */
+  uint64_t msgs12 = 0, bytes02 = 0, sum = 0;
+  for (size_t i = 0; i < r->npairs; i++) {
+    const augur_report_pair *c = &r->pairs[i];
+    if (i)
+      assert_true(r->pairs[i - 1].from < c->from ||
+                  (r->pairs[i - 1].from == c->from && r->pairs[i - 1].to < c->to));
+    assert_true(c->messages > 0);
+    if (c->from == 1 && c->to == 2) msgs12 = c->messages;
+    if (c->from == 0 && c->to == 2) bytes02 = c->bytes;
+    sum += c->messages;
+  }
+  assert_int_equal(msgs12, 2);
+  assert_int_equal(bytes02, 5000);
+  assert_int_equal(sum, r->messages);
   assert_int_equal(r->compute_min_rank, 2);
   assert_int_equal(r->compute_max_rank, 1);
   assert_string_equal(r->error, "");

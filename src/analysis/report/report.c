@@ -44,16 +44,16 @@ static unsigned bucket_of(uint64_t bytes) {
   return k; /* 0 for 0 bytes, else floor(log2)+1 */
 }
 
-static void count_message(augur_report *r, const augur_event *ev) {
-  if (ev->peer < 0 || (uint32_t)ev->peer >= r->nranks || ev->rank >= r->nranks) return;
+/* 0, or -1 when out of memory. */
+static int count_message(augur_report *r, site_table *pairs, const augur_event *ev) {
+  if (ev->peer < 0 || (uint32_t)ev->peer >= r->nranks || ev->rank >= r->nranks) return 0;
   augur_report_bucket *b = &r->buckets[bucket_of(ev->bytes)];
   b->count++;
   b->bytes += ev->bytes;
   r->messages++;
   r->message_bytes += ev->bytes;
-  size_t cell = (size_t)ev->rank * r->nranks + (size_t)ev->peer;
-  r->matrix_bytes[cell] += ev->bytes;
-  r->matrix_msgs[cell]++;
+  return aug_report_site_add(pairs, (uint64_t)ev->rank * r->nranks + (uint64_t)ev->peer, 1,
+                             ev->bytes);
 }
 
 static int is_message(unsigned type) {
@@ -99,8 +99,8 @@ static int is_persistent_send_completion(const augur_event *ev) {
 /* Streams one rank. Returns 0, a negative status on a read error (after
  * accounting for everything before it), or AUGUR_E_NOMEM. */
 static int scan_rank(augur_trace *t, augur_report *r, uint32_t rank, call_acc *calls,
-                     site_table *sites, augur_report_progress progress, void *arg,
-                     augur_error *err) {
+                     site_table *sites, site_table *pairs, augur_report_progress progress,
+                     void *arg, augur_error *err) {
   augur_report_rank *rr = &r->ranks[rank];
   augur_stream *s = NULL;
   int rc = augur_stream_rank(t, rank, &s, err);
@@ -119,7 +119,10 @@ static int scan_rank(augur_trace *t, augur_report *r, uint32_t rank, call_acc *c
       return augur_fail(err, AUGUR_E_NOMEM, "report: out of memory (MPI-IO)");
     }
     if (augur_event_is_sub(ev.type)) {
-      if (is_persistent_send_completion(&ev)) count_message(r, &ev);
+      if (is_persistent_send_completion(&ev) && count_message(r, pairs, &ev) < 0) {
+        augur_stream_close(s);
+        return augur_fail(err, AUGUR_E_NOMEM, "report: out of memory (communication matrix)");
+      }
       if (parent) parent->recv += received_at_completion(&ev);
       continue;
     }
@@ -161,7 +164,10 @@ static int scan_rank(augur_trace *t, augur_report *r, uint32_t rank, call_acc *c
       augur_stream_close(s);
       return augur_fail(err, AUGUR_E_NOMEM, "report: out of memory (call sites)");
     }
-    if (is_message(ev.type)) count_message(r, &ev);
+    if (is_message(ev.type) && count_message(r, pairs, &ev) < 0) {
+      augur_stream_close(s);
+      return augur_fail(err, AUGUR_E_NOMEM, "report: out of memory (communication matrix)");
+    }
     if (augur_event_is_rma(ev.type) && aug_report_rma_event(r, &ev, dur) < 0) {
       augur_stream_close(s);
       return augur_fail(err, AUGUR_E_NOMEM, "report: out of memory (one-sided)");
@@ -238,6 +244,27 @@ static int build_calls(augur_report *r, const call_acc *calls, const site_table 
   return 0;
 }
 
+static int cmp_key(const void *a, const void *b) {
+  uint64_t x = ((const site_slot *)a)->key, y = ((const site_slot *)b)->key;
+  return x < y ? -1 : x > y;
+}
+
+/* r->pairs from the matrix's cells, by (from, to). 0, or -1 when out of memory. */
+static int build_pairs(augur_report *r, site_table *pairs) {
+  if (!pairs->used) return 0;
+  qsort(pairs->slots, pairs->used, sizeof *pairs->slots, cmp_key);
+  if (!(r->pairs = malloc(pairs->used * sizeof *r->pairs))) return -1;
+  for (size_t i = 0; i < pairs->used; i++) {
+    const site_slot *c = &pairs->slots[i];
+    r->pairs[i] = (augur_report_pair){.from = (uint32_t)(c->key / r->nranks),
+                                      .to = (uint32_t)(c->key % r->nranks),
+                                      .bytes = c->time_ns,
+                                      .messages = c->count};
+  }
+  r->npairs = pairs->used;
+  return 0;
+}
+
 static void load_balance(augur_report *r) {
   if (!r->nranks) return;
   double sum = 0;
@@ -270,10 +297,7 @@ int aug_report_part_begin(augur_trace *t, aug_report_part *p, augur_error *err) 
   r->nranks = n;
   r->t_first = UINT64_MAX;
   r->ranks = calloc(n ? n : 1, sizeof *r->ranks);
-  size_t cells = n ? (size_t)n * n : 1;
-  r->matrix_bytes = calloc(cells, sizeof(uint64_t));
-  r->matrix_msgs = calloc(cells, sizeof(uint64_t));
-  if (!r->ranks || !r->matrix_bytes || !r->matrix_msgs) goto nomem;
+  if (!r->ranks) goto nomem;
   for (unsigned k = 0; k < AUGUR_REPORT_NBUCKETS; k++) {
     r->buckets[k].lo = k == 0 ? 0 : (uint64_t)1 << (k - 1);
     r->buckets[k].hi = k == 0 ? 0 : k >= 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1;
@@ -295,7 +319,7 @@ int aug_report_part_scan(augur_trace *t, aug_report_part *p, uint32_t lo, uint32
   if (p->lo == p->hi) p->lo = lo; /* an empty part starts where it is told */
   for (uint32_t rank = lo; rank < hi; rank++) {
     augur_error e = {0};
-    int rc = scan_rank(t, r, rank, p->calls, &p->sites, progress, arg, &e);
+    int rc = scan_rank(t, r, rank, p->calls, &p->sites, &p->pairs, progress, arg, &e);
     if (rc == AUGUR_E_NOMEM) {
       if (err) *err = e;
       return rc;
@@ -330,7 +354,8 @@ int aug_report_part_finish(aug_report_part *p, augur_report **out, augur_error *
   if (r->t_last < r->t_first) r->t_last = r->t_first;
   r->wall_ns = r->t_last - r->t_first;
   load_balance(r);
-  if (build_calls(r, p->calls, &p->sites) < 0 || aug_report_io_finish(r) < 0) {
+  if (build_calls(r, p->calls, &p->sites) < 0 || build_pairs(r, &p->pairs) < 0 ||
+      aug_report_io_finish(r) < 0) {
     aug_report_part_free(p);
     return augur_fail(err, AUGUR_E_NOMEM, "report: out of memory");
   }
@@ -347,6 +372,8 @@ void aug_report_part_free(aug_report_part *p) {
   free(p->calls);
   free(p->sites.slots);
   aug_u64map_free(&p->sites.index);
+  free(p->pairs.slots);
+  aug_u64map_free(&p->pairs.index);
   augur_report_free(p->r);
   memset(p, 0, sizeof *p);
 }
@@ -372,8 +399,7 @@ void augur_report_free(augur_report *r) {
     free(r->calls[i].sites);
   free(r->calls);
   free(r->ranks);
-  free(r->matrix_bytes);
-  free(r->matrix_msgs);
+  free(r->pairs);
   aug_report_io_free(r);
   aug_report_rma_free(r->rma);
   free(r);

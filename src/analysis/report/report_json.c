@@ -104,14 +104,13 @@ static json_t *sizes_json(const augur_report *r) {
 
 static json_t *matrix_json(const augur_report *r) {
   json_t *a = json_array();
-  uint32_t n = r->nranks;
-  for (size_t c = 0; c < (size_t)n * n; c++) {
-    if (!r->matrix_msgs[c]) continue;
+  for (size_t i = 0; i < r->npairs; i++) {
+    const augur_report_pair *c = &r->pairs[i];
     json_t *e = json_object();
-    json_object_set_new(e, "from", u64(c / n));
-    json_object_set_new(e, "to", u64(c % n));
-    json_object_set_new(e, "bytes", u64(r->matrix_bytes[c]));
-    json_object_set_new(e, "messages", u64(r->matrix_msgs[c]));
+    json_object_set_new(e, "from", u64(c->from));
+    json_object_set_new(e, "to", u64(c->to));
+    json_object_set_new(e, "bytes", u64(c->bytes));
+    json_object_set_new(e, "messages", u64(c->messages));
     json_array_append_new(a, e);
   }
   return a;

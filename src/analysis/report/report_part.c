@@ -87,11 +87,11 @@ int aug_report_part_pack(const aug_report_part *p, unsigned char **buf, size_t *
   size_t mark = b.n;
   put(&b, 0);
   uint64_t cells = 0;
-  for (size_t c = (size_t)p->lo * r->nranks; c < (size_t)p->hi * r->nranks; c++) {
-    if (!r->matrix_msgs[c]) continue;
-    put(&b, c);
-    put(&b, r->matrix_bytes[c]);
-    put(&b, r->matrix_msgs[c]);
+  for (size_t i = 0; i < p->pairs.used; i++) {
+    const site_slot *c = &p->pairs.slots[i];
+    put(&b, c->key);
+    put(&b, c->time_ns); /* bytes */
+    put(&b, c->count);   /* messages */
     cells++;
   }
   if (!b.failed) b.w[mark] = cells;
@@ -192,8 +192,10 @@ int aug_report_part_merge(aug_report_part *p, const unsigned char *buf, size_t n
       rc = bad(err, "matrix cell outside the block");
       goto out;
     }
-    r->matrix_bytes[q[0]] += q[1];
-    r->matrix_msgs[q[0]] += q[2];
+    if (aug_report_site_add(&p->pairs, q[0], q[2], q[1]) < 0) {
+      rc = -1;
+      goto out;
+    }
   }
   p->hi = (uint32_t)hi;
 out:

@@ -33,14 +33,17 @@ typedef struct call_acc {
   uint64_t count, time_ns, sent, recv;
 } call_acc;
 
-/* The report of ranks [lo, hi) of the trace so far. r->ranks, the matrix
- * and the buckets are sized for every rank of the trace; only the block's
- * entries are filled. status / err: the first read error of the block's
+/* The report of ranks [lo, hi) of the trace so far. r->ranks and the
+ * buckets are sized for every rank of the trace; only the block's entries
+ * are filled. PAIRS: the communication matrix's non-zero cells (key from *
+ * nranks + to, count the messages, time_ns the bytes), in r->pairs sorted
+ * at finish. status / err: the first read error of the block's
  * lowest damaged rank (AUGUR_OK: none). */
 typedef struct aug_report_part {
   augur_report *r;
   call_acc *calls; /* AUGUR_EV_MAX entries */
   site_table sites;
+  site_table pairs;
   uint32_t lo, hi;
   int status;
   augur_error err;

@@ -143,24 +143,20 @@ static void print_sizes(FILE *f, const augur_report *r) {
   }
 }
 
-typedef struct pair {
-  uint32_t from, to;
-  uint64_t bytes, msgs;
-} pair;
-
 static int cmp_pair(const void *a, const void *b) {
-  const pair *x = a, *y = b;
+  const augur_report_pair *x = a, *y = b;
   if (x->bytes != y->bytes) return x->bytes > y->bytes ? -1 : 1;
   if (x->from != y->from) return x->from < y->from ? -1 : 1;
   return x->to < y->to ? -1 : (x->to > y->to);
 }
 
-/* Small jobs: the full sender x receiver table; larger ones: the heaviest
- * pairs (a 64x64 table helps nobody in a terminal). */
 static void print_matrix(FILE *f, const augur_report *r, int top) {
   if (!r->messages) return;
   uint32_t n = r->nranks;
   if (n <= 8) {
+    uint64_t m[8][8] = {{0}};
+    for (size_t i = 0; i < r->npairs; i++)
+      m[r->pairs[i].from][r->pairs[i].to] = r->pairs[i].bytes;
     fprintf(f, "\nCommunication matrix (bytes sent, row = sender, column = receiver)\n");
     fprintf(f, "  %6s", "");
     for (uint32_t j = 0; j < n; j++)
@@ -170,9 +166,8 @@ static void print_matrix(FILE *f, const augur_report *r, int top) {
       fprintf(f, "  %6u", i);
       for (uint32_t j = 0; j < n; j++) {
         char b[32];
-        uint64_t v = r->matrix_bytes[(size_t)i * n + j];
-        if (v)
-          augur_fmt_bytes(b, sizeof b, v);
+        if (m[i][j])
+          augur_fmt_bytes(b, sizeof b, m[i][j]);
         else
           snprintf(b, sizeof b, ".");
         fprintf(f, " %10s", b);
@@ -181,15 +176,10 @@ static void print_matrix(FILE *f, const augur_report *r, int top) {
     }
     return;
   }
-  size_t np = 0;
-  for (size_t c = 0; c < (size_t)n * n; c++)
-    if (r->matrix_msgs[c]) np++;
-  pair *p = malloc((np ? np : 1) * sizeof *p);
+  size_t np = r->npairs;
+  augur_report_pair *p = malloc((np ? np : 1) * sizeof *p);
   if (!p) return;
-  np = 0;
-  for (size_t c = 0; c < (size_t)n * n; c++)
-    if (r->matrix_msgs[c])
-      p[np++] = (pair){(uint32_t)(c / n), (uint32_t)(c % n), r->matrix_bytes[c], r->matrix_msgs[c]};
+  memcpy(p, r->pairs, np * sizeof *p);
   qsort(p, np, sizeof *p, cmp_pair);
   size_t show = np < (size_t)top ? np : (size_t)top;
   fprintf(f, "\nHeaviest communicating pairs (%zu of %zu pairs)\n", show, np);
@@ -197,7 +187,7 @@ static void print_matrix(FILE *f, const augur_report *r, int top) {
   for (size_t i = 0; i < show; i++) {
     char b[32];
     augur_fmt_bytes(b, sizeof b, p[i].bytes);
-    fprintf(f, "  %8u %8u %11s %10llu\n", p[i].from, p[i].to, b, (unsigned long long)p[i].msgs);
+    fprintf(f, "  %8u %8u %11s %10llu\n", p[i].from, p[i].to, b, (unsigned long long)p[i].messages);
   }
   free(p);
 }
