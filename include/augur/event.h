@@ -258,6 +258,7 @@ AUGUR_API int augur_event_from_name(const char *name);
 AUGUR_API int
 augur_event_is_p2p_send(unsigned type); /* SEND..IRSEND, SENDRECV(_REPLACE), *_INIT sends */
 AUGUR_API int augur_event_is_p2p_recv(unsigned type);   /* RECV, IRECV, MRECV, IMRECV, RECV_INIT */
+AUGUR_API int augur_event_is_sendrecv(unsigned type);   /* SENDRECV, SENDRECV_REPLACE */
 AUGUR_API int augur_event_is_collective(unsigned type); /* blocking or nonblocking collectives */
 AUGUR_API int augur_event_is_nonblocking(unsigned type);
 AUGUR_API int augur_event_is_completion(unsigned type); /* WAIT..TESTSOME */

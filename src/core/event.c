@@ -254,6 +254,10 @@ int augur_event_is_p2p_send(unsigned t) {
          t == AUGUR_EV_SENDRECV_REPLACE || (t >= AUGUR_EV_SEND_INIT && t <= AUGUR_EV_RSEND_INIT);
 }
 
+int augur_event_is_sendrecv(unsigned t) {
+  return t == AUGUR_EV_SENDRECV || t == AUGUR_EV_SENDRECV_REPLACE;
+}
+
 int augur_event_is_p2p_recv(unsigned t) {
   return t == AUGUR_EV_RECV || t == AUGUR_EV_IRECV || t == AUGUR_EV_MRECV || t == AUGUR_EV_IMRECV ||
          t == AUGUR_EV_RECV_INIT;

@@ -594,7 +594,7 @@ static OTF2_CallbackCode e_recv(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t
   (void)al;
   if (!c->s->open) return cur(c), OTF2_CALLBACK_SUCCESS;
   augur_event *e = &c->s->ev;
-  if (e->type == AUGUR_EV_SENDRECV || e->type == AUGUR_EV_SENDRECV_REPLACE) {
+  if (augur_event_is_sendrecv(e->type)) {
     e = sub(c, AUGUR_EV_SUB_RECV); /* the receive half is a sub-record in augur */
     if (!e) return OTF2_CALLBACK_SUCCESS;
   }

@@ -373,7 +373,7 @@ static void flush_parent(builder *b) {
     else
       add_wait(b, p, b->wl, (uint32_t)b->nwl);
     b->nwl = 0;
-  } else if (p->type == AUGUR_EV_SENDRECV || p->type == AUGUR_EV_SENDRECV_REPLACE) {
+  } else if (augur_event_is_sendrecv(p->type)) {
     /* No SUB_RECV (the receive was from MPI_PROC_NULL): wait for the send only. */
     if (b->sendrecv_send >= 0) {
       uint64_t s = (uint64_t)b->sendrecv_send;
@@ -624,7 +624,7 @@ static void on_event(builder *b, const augur_event *ev) {
   int nb = augur_event_is_nonblocking(type);
   if (augur_event_is_p2p_send(type) && type != AUGUR_EV_SEND_INIT && type != AUGUR_EV_BSEND_INIT &&
       type != AUGUR_EV_SSEND_INIT && type != AUGUR_EV_RSEND_INIT) {
-    int sr = type == AUGUR_EV_SENDRECV || type == AUGUR_EV_SENDRECV_REPLACE;
+    int sr = augur_event_is_sendrecv(type);
     int64_t o = -1;
     if (ev->peer >= 0)
       o = p2p(b, ev->rank, (uint16_t)type, ev->peer, ev->bytes, ev->t_start, ev->callsite, 1,

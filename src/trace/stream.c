@@ -48,7 +48,7 @@ static unsigned classify(unsigned t) {
       (t >= AUGUR_EV_SEND_INIT && t <= AUGUR_EV_RECV_INIT) || augur_event_is_collective(t))
     k |= C_PEER;
   if (t == AUGUR_EV_NEIGH_SEND || t == AUGUR_EV_NEIGH_RECV) k |= C_PEER; /* comm set by recorder */
-  if (t == AUGUR_EV_SENDRECV || t == AUGUR_EV_SENDRECV_REPLACE) k |= C_PARENT;
+  if (augur_event_is_sendrecv(t)) k |= C_PARENT;
   if (t == AUGUR_EV_SUB_RECV) k |= C_SUBRECV;
   if (t >= AUGUR_EV_ISEND && t <= AUGUR_EV_IRSEND) k |= C_ISEND;
   if (t == AUGUR_EV_IRECV || t == AUGUR_EV_IMRECV) k |= C_IRECV;

@@ -197,7 +197,7 @@ static void late_sender(dx *d, const augur_message *m) {
 }
 
 static int standard_blocking_send(unsigned type) {
-  return type == AUGUR_EV_SEND || type == AUGUR_EV_SENDRECV || type == AUGUR_EV_SENDRECV_REPLACE;
+  return type == AUGUR_EV_SEND || augur_event_is_sendrecv(type);
 }
 
 static void late_receiver(dx *d, const augur_message *m) {
@@ -216,7 +216,7 @@ static void late_receiver(dx *d, const augur_message *m) {
     /* An MPI_Sendrecv's end is its receive's too (it waits for the incoming message): it
      * says nothing of its send's protocol (CoMD's 2-rank exchanges of 8 B-19 KiB all "waited
      * for their receive" by it) */
-    int exchange = se->type != AUGUR_EV_SEND;
+    int exchange = augur_event_is_sendrecv(se->type);
     if (se->t_end + DX_CLOCK_SLACK < post) {
       if (!exchange && m->bytes > d->eager_max) d->eager_max = m->bytes;
       return;
@@ -229,7 +229,7 @@ static void late_receiver(dx *d, const augur_message *m) {
   }
   uint64_t to = min64(post, se->t_end), from = ss;
   if (to <= ss) return;
-  if (se->type != AUGUR_EV_SEND && se->type != AUGUR_EV_SSEND) {
+  if (augur_event_is_sendrecv(se->type)) {
     /* MPI_Sendrecv(_replace): its send and its receive wait from the same start, in one
      * call, usually for the same late partner (an exchange): each moment once */
     dx_rank *S = &d->ranks[m->sender];

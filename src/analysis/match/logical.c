@@ -411,14 +411,14 @@ static uint64_t advance(builder *b, uint32_t r, int force) {
        * + 1), and a receiving Sendrecv may take that same tick, as the members of a
        * collective do: an exchange of Sendrecvs is one tick, no cycle (every one of CoMD's
        * was) */
-      int exchange = se->type == AUGUR_EV_SENDRECV || se->type == AUGUR_EV_SENDRECV_REPLACE;
+      int exchange = augur_event_is_sendrecv(se->type);
       if (ed->send_idx > sender_cur || (ed->send_idx == sender_cur && !exchange)) {
         blocked = 1;
         continue;
       }
       uint64_t st = exchange
                         ? (ed->send_idx ? lg->rank[ed->sender].ev[ed->send_idx - 1].lt + 1 : 0) +
-                              (e->type != AUGUR_EV_SENDRECV && e->type != AUGUR_EV_SENDRECV_REPLACE)
+                              !augur_event_is_sendrecv(e->type)
                         : se->lt + 1;
       if (st > tick) tick = st;
     }

@@ -23,7 +23,7 @@
 int augur_tl_state_of(unsigned type) {
   if (type == AUGUR_EV_BARRIER || type == AUGUR_EV_IBARRIER) return AUGUR_TL_BARRIER;
   if (augur_event_is_collective(type)) return AUGUR_TL_COLL;
-  if (type == AUGUR_EV_SENDRECV || type == AUGUR_EV_SENDRECV_REPLACE) return AUGUR_TL_RECV;
+  if (augur_event_is_sendrecv(type)) return AUGUR_TL_RECV;
   if (type >= AUGUR_EV_SEND && type <= AUGUR_EV_IRSEND) return AUGUR_TL_SEND;
   if (augur_event_is_p2p_recv(type) && type != AUGUR_EV_RECV_INIT) return AUGUR_TL_RECV;
   if (type >= AUGUR_EV_PROBE && type <= AUGUR_EV_IMPROBE) return AUGUR_TL_RECV;
