@@ -150,6 +150,14 @@ typedef struct augur_rank_def {
   augur_cpu_move *moves;
   uint64_t moves_lost;
   uint64_t migrations;
+  /* The thread that called MPI_Init, from MPI_Init to MPI_Finalize (the
+   * kernel's schedstat, written at MPI_Finalize on every host): its time on
+   * a CPU and its time runnable but waiting for one (other processes or
+   * ranks had the CPU: a busy or oversubscribed host). cpu_ns 0 = unknown
+   * (recorders before stop 39, a rank that did not finalize, or MPI_Finalize
+   * called by another thread). */
+  uint64_t cpu_ns;
+  uint64_t run_delay_ns;
 } augur_rank_def;
 
 /* The CPUs this process may run on. Returns the count of its affinity mask

@@ -202,7 +202,13 @@ typedef struct augur_diagnosis {
   uint32_t busiest_ranks;  /* the host with the most ranks per CPU: its ranks, */
   uint32_t busiest_cores;  /* its CPUs (0 = unknown) */
   char busiest_host[64];   /* and its name (cut) */
-  char *oversubscription;  /* what it means, when oversubscribed (else NULL) */
+  char *oversubscription;  /* what it means, when oversubscribed or busy (else NULL) */
+  /* The ranks' time runnable but waiting for a CPU (augur_hosts.run_delay_ns,
+   * seconds; -1 = not recorded) and its share of their MPI_Init–MPI_Finalize
+   * windows. A share at least min_share on a host that is not oversubscribed
+   * is a busy host: other processes took the CPUs, and the warning says so. */
+  double run_delay_seconds;
+  double run_delay_share;
 
   size_t nnotes;
   char **notes; /* what the diagnosis could not decide for the whole trace */

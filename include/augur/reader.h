@@ -111,6 +111,14 @@ typedef struct augur_hosts {
   const char *host; /* its name, valid while T is open ("" if not recorded) */
   uint32_t ranks;   /* ranks on it */
   uint32_t cores;   /* its usable CPUs */
+  /* Time the ranks' Init threads were runnable but waiting for a CPU, summed
+   * over the ranks that recorded it (augur_rank_def.cpu_ns > 0), and the
+   * sum of those ranks' windows (MPI_Init to MPI_Finalize); 0 ranks: not
+   * recorded. A share run_delay_ns / window_ns well above 0 on a host that
+   * is not oversubscribed means other processes took the CPUs. */
+  uint32_t delay_ranks;
+  uint64_t run_delay_ns;
+  uint64_t window_ns;
 } augur_hosts;
 /* Fills *P. Fails only when out of memory (AUGUR_E_NOMEM). */
 AUGUR_API int augur_trace_hosts(const augur_trace *t, augur_hosts *p, augur_error *err);

@@ -117,6 +117,8 @@ typedef struct augur_rank_def {
   augur_cpu_move *moves;
   uint64_t moves_lost;
   uint64_t migrations;
+  uint64_t cpu_ns;
+  uint64_t run_delay_ns;
 } augur_rank_def;
 
 typedef struct augur_omp_callback {
@@ -156,6 +158,9 @@ typedef struct augur_hosts {
   const char *host;
   uint32_t ranks;
   uint32_t cores;
+  uint32_t delay_ranks;
+  uint64_t run_delay_ns;
+  uint64_t window_ns;
 } augur_hosts;
 
 typedef struct augur_trace augur_trace;

@@ -120,6 +120,11 @@ static void print_placement(augur_trace *t) {
            h.nhosts > 1 ? "s" : "", h.ranks, h.cores, h.cores > 1 ? "s" : "",
            augur_text_safe(cut, host, sizeof host), h.oversubscribed ? ": OVERSUBSCRIBED" : "");
   }
+  if (h.delay_ranks && h.window_ns)
+    printf("CPU wait     the ranks waited %.3f s for a CPU, %.1f %% of their time from MPI_Init "
+           "to MPI_Finalize (%u rank%s)\n",
+           (double)h.run_delay_ns * 1e-9, 100.0 * (double)h.run_delay_ns / (double)h.window_ns,
+           h.delay_ranks, h.delay_ranks > 1 ? "s" : "");
   uint32_t n = augur_trace_nranks(t), pinged = 0;
   uint64_t rtt = 0;
   for (uint32_t r = 1; r < n; r++) {

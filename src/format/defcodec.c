@@ -61,6 +61,9 @@ int aug_def_put_rank(aug_buf *b, const augur_rank_def *d) {
   }
   PUT(aug_buf_varint(&s, d->moves_lost));
   PUT(aug_buf_varint(&s, nmv && d->migrations != UINT64_MAX ? d->migrations + 1 : 0));
+  /* appended after those without a bump (absent = unknown): time on and waiting for a CPU */
+  PUT(aug_buf_varint(&s, d->cpu_ns));
+  PUT(aug_buf_varint(&s, d->cpu_ns ? d->run_delay_ns : 0));
   int rc = put_record(b, AUG_DEF_RANK, &s);
   aug_buf_free(&s);
   return rc;
@@ -294,6 +297,11 @@ int aug_def_get_rank(const uint8_t *body, size_t len, augur_rank_def *d, const c
     d->moves_lost = c.bad ? 0 : u64(&c);
     uint64_t m = c.bad ? 0 : u64(&c);
     d->migrations = m ? m - 1 : UINT64_MAX;
+  }
+  if (!c.bad && c.p < c.end) { /* absent before: unknown (cpu_ns 0) */
+    d->cpu_ns = u64(&c);
+    d->run_delay_ns = c.bad ? 0 : u64(&c);
+    if (c.bad) d->cpu_ns = 0;
   }
   if (c.bad) {
     if (oom)

@@ -128,6 +128,14 @@ int aug_pop_from_states(augur_trace *t, augur_rank_states *rs, uint32_t n, const
          "at most one rank per CPU to measure efficiencies",
          h.ranks, h.cores, h.cores > 1 ? "s" : "", h.host ? h.host : "",
          h.oversubscribed > 1 ? ", the busiest" : "");
+  /* other processes on the ranks' CPUs (docs/diagnose.md "A busy host"): as
+   * much waiting for a CPU as diagnose's default threshold of findings */
+  else if (h.window_ns && (double)h.run_delay_ns >= 0.02 * (double)h.window_ns)
+    note(out,
+         "busy host: the ranks waited %.3f s for a CPU (%.1f %% of their time from MPI_Init to "
+         "MPI_Finalize) while other processes ran on their CPUs, so useful time and the run "
+         "time include time a rank was ready but not running; measure on an idle host",
+         (double)h.run_delay_ns * 1e-9, 100.0 * (double)h.run_delay_ns / (double)h.window_ns);
   char inc[AUGUR_INCOMPLETE_MAX];
   if (augur_trace_incomplete(t, inc, sizeof inc) > 0) note(out, "%s", inc);
   if (damaged[0]) note(out, "damaged trace: %s; the figures use what was read before", damaged);

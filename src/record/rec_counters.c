@@ -363,6 +363,39 @@ static uint64_t migrations(void) {
   return m;
 }
 
+/* The calling thread's time on a CPU and runnable without one (ns, the first
+ * two fields of /proc/thread-self/schedstat); 0 if unreadable. */
+static int sched_times(uint64_t *cpu, uint64_t *delay) {
+  int fd = os_open();
+  char buf[96];
+  ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
+  if (fd >= 0) close(fd);
+  if (n <= 0) return 0;
+  buf[n] = '\0';
+  char *e;
+  *cpu = strtoull(buf, &e, 10);
+  if (e == buf || *e != ' ') return 0;
+  *delay = strtoull(e + 1, NULL, 10);
+  return 1;
+}
+
+static uint64_t sched_cpu0, sched_delay0;
+static pid_t sched_tid; /* the thread read at MPI_Init, 0 if unreadable */
+
+void aug_counters_sched_start(void) {
+  sched_tid = sched_times(&sched_cpu0, &sched_delay0) ? (pid_t)syscall(SYS_gettid) : 0;
+}
+
+void aug_counters_sched_end(augur_rank_def *def) {
+  uint64_t cpu, delay;
+  def->cpu_ns = def->run_delay_ns = 0;
+  if (!sched_tid || (pid_t)syscall(SYS_gettid) != sched_tid || !sched_times(&cpu, &delay) ||
+      cpu <= sched_cpu0 || delay < sched_delay0)
+    return;
+  def->cpu_ns = cpu - sched_cpu0;
+  def->run_delay_ns = delay - sched_delay0;
+}
+
 void aug_counters_placement(aug_thread *t, augur_rank_def *def) {
   def->nmoves = t ? t->pl_n : 0;
   def->moves = t && t->pl_n ? t->pl_moves : NULL;

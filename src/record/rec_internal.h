@@ -221,6 +221,11 @@ void aug_counters_describe(augur_rank_def *def);
 /* Fills nmoves/moves/moves_lost/migrations of a rank def from thread T's
  * CPU changes (sampled at its run-delay reads; nmoves 0 without). */
 void aug_counters_placement(aug_thread *t, augur_rank_def *def);
+/* The Init thread's time on a CPU and waiting for one from MPI_Init
+ * (sched_start, there) to MPI_Finalize (sched_end: fills cpu_ns and
+ * run_delay_ns of DEF, 0 if unreadable or called from another thread). */
+void aug_counters_sched_start(void);
+void aug_counters_sched_end(augur_rank_def *def);
 
 /* ---- communicators (comm.c) ---- */
 void aug_comm_setup(void);           /* registers world and self */

@@ -372,6 +372,7 @@ void aug_lifecycle_init(int thread_level_provided, uint64_t t_enter) {
   }
   rank_def.cores = augur_cpu_info(&rank_def.cpu_quota, cpus, sizeof cpus);
   aug_counters_setup(host_oversubscribed(rank_def.cores, rank_def.cpu_quota));
+  aug_counters_sched_start();
   if (gethostname(host, sizeof host - 1) != 0) snprintf(host, sizeof host, "?");
   sync_setup();
   uint64_t dropped = atomic_load(&aug_omp_dropped);
@@ -441,6 +442,7 @@ void aug_lifecycle_finalize(void) {
   if (was_active) record_lifecycle_event(AUGUR_EV_FINALIZE, t0, 0);
   rank_def.finalize_ns = aug_now();
   aug_counters_placement(aug_thread_self(), &rank_def);
+  aug_counters_sched_end(&rank_def);
   augur_error err;
   pthread_mutex_lock(&aug_lock);
   if (aug_writer && augur_writer_def_rank(aug_writer, &rank_def, &err) != AUGUR_OK)

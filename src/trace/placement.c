@@ -99,6 +99,13 @@ int augur_trace_hosts(const augur_trace *t, augur_hosts *p, augur_error *err) {
     }
   }
   p->known = known && n > 0;
+  for (uint32_t r = 0; r < n; r++) {
+    const augur_rank_def *d = augur_trace_rank(t, r);
+    if (!d || !d->cpu_ns || d->finalize_ns <= d->init_ns) continue;
+    p->delay_ranks++;
+    p->run_delay_ns += d->run_delay_ns;
+    p->window_ns += d->finalize_ns - d->init_ns;
+  }
   free(ix);
   free(set);
   return AUGUR_OK;

@@ -36,7 +36,12 @@ if [ "$(nproc)" -ge 2 ]; then
   "$PY" - "$D/out" <<'PY' || fail "JSON placement of the 2-CPU run"
 import json, sys
 p = json.load(open(sys.argv[1]))["placement"]
-assert p["known"] and p["oversubscribed_hosts"] == 0 and p["warning"] is None, p
+assert p["known"] and p["oversubscribed_hosts"] == 0, p
+# other jobs on the CPUs (a busy host, tests/diagnose/busyhost.sh) is the
+# one reason for a warning here: then the ranks' run-delay says so
+assert p["run_delay_share"] is not None, p
+assert (p["warning"] is None) == (p["run_delay_share"] < 0.02), p
+assert p["warning"] is None or p["warning"].startswith("busy host"), p
 PY
 fi
 finish

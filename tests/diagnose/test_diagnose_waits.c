@@ -23,6 +23,9 @@ typedef struct scene {
   uint64_t init_end[NR]; /* 0: 10 */
   int rma;               /* write the one-sided definitions below (rma_* cases) */
   int sites;             /* define call sites 1 and 2 (two lines of one program) */
+  int facts;             /* write rank facts: host "h", 4 CPUs, window [0, 1010] */
+  uint64_t cpu_ns[NR];   /* their time on a CPU (0 = not recorded) */
+  uint64_t delay_ns[NR]; /* and runnable without one */
 } scene;
 
 static augur_event *add(scene *s, uint32_t rank, unsigned type, uint64_t t0, uint64_t t1) {
@@ -89,6 +92,19 @@ static augur_diagnosis *diagnose(scene *s, double min_share) {
     augur_comm_def cw = {.id = AUGUR_COMM_WORLD, .size = NR, .members = world};
     assert_int_equal(augur_writer_def_comm(w, &cw, &err), 0);
     if (s->rma) rma_defs(w);
+    if (s->facts) {
+      augur_rank_def rd = {.rank = r,
+                           .nranks = NR,
+                           .host = "h",
+                           .thread_level = -1,
+                           .cpus = (char *)"0-3",
+                           .cores = NR,
+                           .finalize_ns = 1010,
+                           .migrations = UINT64_MAX,
+                           .cpu_ns = s->cpu_ns[r],
+                           .run_delay_ns = s->delay_ns[r]};
+      assert_int_equal(augur_writer_def_rank(w, &rd, &err), 0);
+    }
     if (s->sites) {
       augur_module_def mod = {.id = 1, .path = "/nonexistent/prog"};
       augur_callsite_def c1 = {.id = 1, .module = 1, .offset = 0x10};
@@ -783,6 +799,36 @@ static void threshold(void **state) {
   augur_diagnosis_free(d);
 }
 
+/* A busy host: the ranks' run-delay against the threshold (2 % of their
+ * windows, 4 x 1010 ns); none recorded: no figure, no warning. */
+static void busy_host(void **state) {
+  (void)state;
+  static scene s;
+  const uint64_t delay[] = {21, 20, 0};
+  for (int k = 0; k < 3; k++) {
+    memset(&s, 0, sizeof s);
+    s.facts = 1;
+    for (uint32_t r = 0; r < NR; r++) {
+      s.cpu_ns[r] = k < 2 ? 900 : 0;
+      s.delay_ns[r] = delay[k];
+    }
+    augur_diagnosis *d = diagnose(&s, 0.02);
+    assert_int_equal(d->oversubscribed, 0);
+    if (k == 0) { /* 84 of 4040 ns: 2.08 % */
+      assert_ns(d->run_delay_seconds, 84);
+      assert_non_null(d->oversubscription);
+      assert_non_null(strstr(d->oversubscription, "busy host: the ranks waited"));
+    } else if (k == 1) { /* 80 of 4040: 1.98 % */
+      assert_ns(d->run_delay_seconds, 80);
+      assert_null(d->oversubscription);
+    } else {
+      assert_true(d->run_delay_seconds < 0);
+      assert_null(d->oversubscription);
+    }
+    augur_diagnosis_free(d);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(late_sender),
@@ -802,6 +848,7 @@ int main(void) {
       cmocka_unit_test(chain_with_processing),
       cmocka_unit_test(polling),
       cmocka_unit_test(threshold),
+      cmocka_unit_test(busy_host),
       cmocka_unit_test(rma_pscw),
       cmocka_unit_test(rma_fence),
       cmocka_unit_test(rma_lock),

@@ -561,6 +561,9 @@ static augur_hosts hosts_of(uint32_t n, const char *const *h, const uint32_t *c,
     d.cores = c[r];
     d.cpus = (char *)l[r];
     d.cpu_quota = q[r];
+    d.finalize_ns = 5000; /* a window of 4000 ns */
+    d.cpu_ns = r ? 3000 : 0; /* rank 0 did not record it */
+    d.run_delay_ns = 100 * (r + 1);
     assert_int_equal(augur_writer_def_rank(w, &d, &err), 0);
     assert_int_equal(augur_writer_close(w, &err), 0);
   }
@@ -571,6 +574,11 @@ static augur_hosts hosts_of(uint32_t n, const char *const *h, const uint32_t *c,
   assert_int_equal(d->cores, c[0]);
   assert_int_equal(d->cpu_quota, q[0]);
   if (l[0]) assert_string_equal(d->cpus, l[0]);
+  assert_int_equal(d->cpu_ns, 0);
+  assert_int_equal(d->run_delay_ns, 0); /* written as 0 when cpu_ns is unknown */
+  d = augur_trace_rank(t, 1);
+  assert_int_equal(d->cpu_ns, 3000);
+  assert_int_equal(d->run_delay_ns, 200);
   augur_hosts p;
   assert_int_equal(augur_trace_hosts(t, &p, &err), AUGUR_OK);
   static char name[64]; /* p.host dies with the trace */
@@ -590,6 +598,9 @@ static void test_hosts(void **state) {
   const char *a2[] = {"a", "a"}, *bound[] = {"0", "1"}, *both[] = {"0-1", "0-1"};
   const uint32_t one[] = {1, 1}, two[] = {2, 2}, none[] = {0, 0}, quota1[] = {1, 1};
   augur_hosts p = hosts_of(2, a2, one, bound, none);
+  assert_int_equal(p.delay_ranks, 1); /* rank 1's CPU wait, over its window */
+  assert_int_equal(p.run_delay_ns, 200);
+  assert_int_equal(p.window_ns, 4000);
   assert_int_equal(p.nhosts, 1);
   assert_int_equal(p.known, 1);
   assert_int_equal(p.cores, 2);

@@ -57,7 +57,10 @@ c = [r["compute_ns"] for r in json.load(open(report))["ranks"]]
 if abs(e["useful_max_ns"] - max(c)) > 1 or abs(e["useful_avg_ns"] - sum(c) / len(c)) > 1:
     print(f"FAIL: {name}: useful {e['useful_avg_ns']} / {e['useful_max_ns']} != report's compute {c}")
     bad = 1
-if not e["trusted"] or e["notes"]:
+# other jobs beside this test (make check runs two at once) are the one
+# reason allowed: "busy host", from the ranks' recorded run-delay
+other = [n for n in e["notes"] if not n.startswith("busy host: ")]
+if other or e["trusted"] != (not e["notes"]):
     print(f"FAIL: {name}: a run with a CPU per rank flagged: {e['notes']}")
     bad = 1
 sys.exit(bad)

@@ -72,6 +72,10 @@ int augur_diagnosis_write_json(const augur_diagnosis *d, FILE *f, augur_error *e
                       d->busiest_cores ? augur_json_text(d->busiest_host) : json_null());
   json_object_set_new(pl, "busiest_ranks", json_integer(d->busiest_ranks));
   json_object_set_new(pl, "busiest_cores", json_integer(d->busiest_cores));
+  json_object_set_new(pl, "run_delay_seconds",
+                      d->run_delay_seconds >= 0 ? json_real(d->run_delay_seconds) : json_null());
+  json_object_set_new(pl, "run_delay_share",
+                      d->run_delay_seconds >= 0 ? json_real(d->run_delay_share) : json_null());
   json_object_set_new(pl, "warning", augur_json_text(d->oversubscription));
   json_object_set_new(o, "placement", pl);
   json_object_set_new(o, "min_share", json_real(d->min_share));

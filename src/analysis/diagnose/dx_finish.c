@@ -821,6 +821,17 @@ static int placement(fin *F) {
   o->busiest_ranks = p.ranks;
   o->busiest_cores = p.cores;
   snprintf(o->busiest_host, sizeof o->busiest_host, "%s", p.host ? p.host : "");
+  o->run_delay_seconds = p.delay_ranks ? (double)p.run_delay_ns * NS : -1;
+  o->run_delay_share = p.window_ns ? (double)p.run_delay_ns / (double)p.window_ns : 0;
+  /* Other processes on the ranks' CPUs: the ranks waited for a CPU as long as
+   * a finding the threshold lets through. */
+  if (!o->oversubscribed && p.delay_ranks && o->run_delay_share >= o->min_share &&
+      !(o->oversubscription = dx_strdup_printf(
+            "busy host: the ranks waited %.3f s for a CPU (%.1f %% of their time from MPI_Init "
+            "to MPI_Finalize) while other processes ran on their CPUs, so the waits below "
+            "include time a rank was ready but not running; diagnose on an idle host",
+            o->run_delay_seconds, 100.0 * o->run_delay_share)))
+    return -1;
   if (o->oversubscribed &&
       !(o->oversubscription = dx_strdup_printf(
             "oversubscribed: %u ranks on %u CPU%s (host %s%s): ranks also wait for a CPU, so the "
