@@ -120,6 +120,10 @@ typedef struct augur_hosts {
   uint64_t run_delay_ns;
   uint64_t window_ns;
 } augur_hosts;
+/* A busy host: run_delay_ns at least this share of window_ns on hosts that
+ * are not oversubscribed (diagnose's default threshold of findings: a loss
+ * that large would be a finding; diagnose itself uses its --min-share). */
+#define AUGUR_BUSY_HOST_SHARE 0.02
 /* Fills *P. Fails only when out of memory (AUGUR_E_NOMEM). */
 AUGUR_API int augur_trace_hosts(const augur_trace *t, augur_hosts *p, augur_error *err);
 

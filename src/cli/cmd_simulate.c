@@ -261,7 +261,8 @@ static int recorded_placement(augur_trace *t, augur_machine *m, uint32_t cores, 
  * default, or --cores equal to them), the share of its CPUs other work took
  * during the recording becomes the model's background load (unless the
  * model sets one), and the output says so; under time slices, which ranks
- * shared a core (recorded_placement). Fills up to 4 lines of
+ * shared a core (recorded_placement); on a busy host that is not
+ * oversubscribed, the ranks' CPU wait (a note). Fills up to 4 lines of
  * NOTES, pointed to by NOTE[0..*N). */
 int cli_recorded_cores(augur_trace *t, augur_machine *m, int forced, char notes[4][320],
                        const char *note[4], size_t *n) {
@@ -294,6 +295,18 @@ int cli_recorded_cores(augur_trace *t, augur_machine *m, int forced, char notes[
   }
   if (h.oversubscribed && m->cpu_cores == h.cores && m->cpu_quantum > 0 && !(m->cpu_quota > 0) &&
       recorded_placement(t, m, h.cores, notes[*n]) == CLI_OK) {
+    note[*n] = notes[*n];
+    (*n)++;
+  }
+  /* other processes took the CPUs of ranks that had one each (docs/diagnose.md
+   * "A busy host"): the measured time holds waits the simulation has not */
+  if (!h.oversubscribed && h.window_ns &&
+      (double)h.run_delay_ns >= AUGUR_BUSY_HOST_SHARE * (double)h.window_ns) {
+    snprintf(notes[*n], sizeof notes[0],
+             "note: busy host: the ranks waited %.3f s for a CPU during the recording (%.1f %% "
+             "of their time), while other processes ran: the measured time holds those waits, "
+             "the simulation gives each rank its CPU",
+             (double)h.run_delay_ns * 1e-9, 100.0 * (double)h.run_delay_ns / (double)h.window_ns);
     note[*n] = notes[*n];
     (*n)++;
   }

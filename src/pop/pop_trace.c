@@ -128,9 +128,8 @@ int aug_pop_from_states(augur_trace *t, augur_rank_states *rs, uint32_t n, const
          "at most one rank per CPU to measure efficiencies",
          h.ranks, h.cores, h.cores > 1 ? "s" : "", h.host ? h.host : "",
          h.oversubscribed > 1 ? ", the busiest" : "");
-  /* other processes on the ranks' CPUs (docs/diagnose.md "A busy host"): as
-   * much waiting for a CPU as diagnose's default threshold of findings */
-  else if (h.window_ns && (double)h.run_delay_ns >= 0.02 * (double)h.window_ns)
+  /* other processes on the ranks' CPUs (docs/diagnose.md "A busy host") */
+  else if (h.window_ns && (double)h.run_delay_ns >= AUGUR_BUSY_HOST_SHARE * (double)h.window_ns)
     note(out,
          "busy host: the ranks waited %.3f s for a CPU (%.1f %% of their time from MPI_Init to "
          "MPI_Finalize) while other processes ran on their CPUs, so useful time and the run "
