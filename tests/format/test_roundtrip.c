@@ -561,7 +561,7 @@ static augur_hosts hosts_of(uint32_t n, const char *const *h, const uint32_t *c,
     d.cores = c[r];
     d.cpus = (char *)l[r];
     d.cpu_quota = q[r];
-    d.finalize_ns = 5000; /* a window of 4000 ns */
+    d.finalize_ns = 5000;    /* a window of 4000 ns */
     d.cpu_ns = r ? 3000 : 0; /* rank 0 did not record it */
     d.run_delay_ns = 100 * (r + 1);
     assert_int_equal(augur_writer_def_rank(w, &d, &err), 0);
