@@ -59,6 +59,7 @@ typedef struct prediction {
   const char *source; /* how PET was had: "phases", "run + remaining" or "full run" */
   double remaining;   /* "run + remaining": the predicted time after the stop */
   uint32_t ahead;     /* phases whose count ran ahead (count_check()) */
+  int checked;        /* the counts were set against each other (count_check()) */
   int from;           /* ... where it came from: enum remaining_from */
   phase_pred *ph;     /* per signature phase */
 } prediction;
@@ -114,7 +115,9 @@ static double count_at(const augur_sig_phase *sp, double at) {
  * of the speed and its PhaseET is base x scale, and its repetitions to come
  * count from the expected number. Needs positions (version 5) and at least
  * two repeating phases. Returns how many were marked. */
-static uint32_t count_check(const augur_signature *s, const augur_sigresult *r, phase_pred *ph) {
+static uint32_t count_check(const augur_signature *s, const augur_sigresult *r, phase_pred *ph,
+                            int *checked) {
+  *checked = 0;
   if (!r->stopped || s->irregular) return 0;
   double pos[64];
   uint32_t n = 0, marked = 0;
@@ -126,6 +129,7 @@ static uint32_t count_check(const augur_signature *s, const augur_sigresult *r, 
     if (at >= 0) pos[n++] = at;
   }
   if (n < 2) return 0;
+  *checked = 1;
   for (uint32_t a = 1; a < n; a++) /* insertion sort: a few phases */
     for (uint32_t b = a; b && pos[b] < pos[b - 1]; b--) {
       double t = pos[b];
@@ -404,7 +408,7 @@ static void predict(const augur_signature *s, const augur_sigresult *r, double s
         q->phase_s = q->timed_s = r->phase[j].seconds;
       }
   }
-  p->ahead = count_check(s, r, p->ph);
+  p->ahead = count_check(s, r, p->ph, &p->checked);
   for (uint32_t i = 0; i < s->nphases; i++) {
     phase_pred *q = &p->ph[i];
     q->phase_s = sampled(&s->phase[i], q);
@@ -446,6 +450,13 @@ static double shown_base(const augur_signature *s, const augur_sigresult *r, con
 static int repeats(const augur_signature *s) {
   for (uint32_t i = 0; i < s->nphases; i++)
     if (!s->phase[i].late && s->phase[i].weight > 1) return 1;
+  return 0;
+}
+
+/* Does the signature say where its phases' repetitions started (version 5)? */
+static int positions(const augur_signature *s) {
+  for (uint32_t i = 0; i < s->nphases; i++)
+    if (s->phase[i].curve_start) return 1;
   return 0;
 }
 
@@ -499,6 +510,10 @@ static void print_text(const char *sigpath, const augur_signature *s, const augu
            (unsigned long long)shown_weight(s, r, p, i), shown_base(s, r, p, i), p->ph[i].phase_s,
            p->ph[i].measured, p->ph[i].total, augur_sigres_status_name(p->ph[i].status),
            p->ph[i].status >= AUGUR_SIGRES_MISSING ? " (base x scale)" : "");
+  if (r->stopped && !s->irregular && repeats(s) && !positions(s))
+    printf("note: %s is an older signature (before version 5): the phases' counts at the stop "
+           "were not checked against each other; make it again with this augur for that\n",
+           sigpath);
   for (uint32_t i = 0; i < s->nphases; i++)
     if (p->ph[i].ahead)
       printf("warning: phase %u was counted %lld times by the stop, where the base run had about "
@@ -538,11 +553,11 @@ static void print_json(const augur_signature *s, const augur_sigresult *r, const
          "\"ranks\": %u, \"mode\": \"%s\", \"scale\": %.9f, \"pre_seconds\": %.9f, "
          "\"rest_seconds\": %.9f, \"launch_seconds\": %.9f, \"stop_seconds\": %.9f, "
          "\"base_run_seconds\": %.9f, \"run_seconds\": %.9f, \"remaining_seconds\": %.9f, "
-         "\"remaining_from\": \"%s\", \"counts_ahead\": %u, ",
+         "\"remaining_from\": \"%s\", \"counts_checked\": %s, \"counts_ahead\": %u, ",
          p->pet, p->set, r->stopped ? "true" : "false", p->source, p->model, not_measured(s, p),
          repeats(s) ? "true" : "false", s->nranks, irr ? "irregular" : "global", p->scale, p->pre,
          p->rest, p->launch, p->stop, s->base_run_seconds, r->run_seconds, p->remaining,
-         from_token[p->from], p->ahead);
+         from_token[p->from], p->checked ? "true" : "false", p->ahead);
   if (p->fast > 0)
     printf("\"speed_range\": [%.9f, %.9f], \"speed_varies\": %s, "
            "\"pet_own_speeds_seconds\": %.9f, \"pet_range_seconds\": [%.9f, %.9f], ",

@@ -17,15 +17,19 @@
 #    net at the stop sees the count run ahead of the other phases': predict
 #    warns (text), marks the phase (JSON count_ahead, expected_seen) and
 #    leaves its timed repetitions out of the speed;
-#  - PET within TOL of the plain run measured just before (loose: the
-#    machine is shared).
+#  - PET within TOL of the plain run measured just before (loose, as
+#    predict_p2p_loop's: on the shared machine the recording itself took
+#    9.9 s where the plain run right after took 6.8 s, and PET follows the
+#    recording's times);
+#  - a version 4 signature (no volumes, positions, guards) still runs, and
+#    predict says its counts were not checked.
 # usage: guard.sh MPIEXEC APPDIR
 . "$(dirname "$0")/../lib.sh"
 mpiexec=$1
 app=$2/pred_guard
 ITERS=${ITERS:-40}
 WORK_US=${WORK_US:-20000}
-TOL=${TOL:-0.5}
+TOL=${TOL:-0.75}
 [ -x "$app" ] || { echo "skipped: pred_guard not built"; exit 77; }
 ms() { date +%s%N | cut -c1-13; }
 
@@ -83,7 +87,7 @@ if mode == "guard":
     assert 2 * a["seen"] - 2 <= z["seen"] <= 2 * a["seen"] + 2, "z counted %d times for %d steps" % (
         z["seen"], a["seen"])
     assert z["timed_seconds"] >= 0.6 * z["sample_base_seconds"], "z's timed repetitions not its own"
-    assert d["counts_ahead"] == 0 and not z["count_ahead"], d
+    assert d["counts_checked"] is True and d["counts_ahead"] == 0 and not z["count_ahead"], d
 else:  # no guard: the count runs ahead, and predict says so
     assert z["seen"] >= 3 * a["seen"], "z counted %d times for %d steps" % (z["seen"], a["seen"])
     assert d["counts_ahead"] == 1 and z["count_ahead"] is True, d
@@ -131,4 +135,22 @@ expect 0 0 "$AUGUR" predict --stall 30 --signature "$D/noguard.sig" -- "$mpiexec
   -n "$ITERS" -w "$WORK_US"
 contains "$D/out" "warning: phase $zid was counted"
 contains "$D/out" "calls of another phase were counted as its own"
+
+# A version 4 signature (no volumes, positions or guards) still runs, as
+# before, and predict says that the counts were not checked.
+"$PY" -c 'import sys
+out = []
+for l in open(sys.argv[1]).read().split("\n"):
+    w = l.split("#")[0].split()
+    if l.startswith("guards "):
+        break
+    if w[:1] == ["call"]:
+        l = " ".join(w[:6])
+    elif w[:1] == ["at"]:
+        l = " ".join(w[:3])
+    out.append("augur-signature 4" if l == "augur-signature 5" else l)
+open(sys.argv[2], "w").write("\n".join(out + ["end"]) + "\n")' "$D/sig" "$D/v4.sig"
+expect 0 0 "$AUGUR" predict --stall 30 --signature "$D/v4.sig" -- "$mpiexec" -n 2 "$app" \
+  -n "$ITERS" -w "$WORK_US"
+contains "$D/out" "is an older signature (before version 5): the phases' counts at the stop were not checked"
 finish
