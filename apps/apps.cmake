@@ -69,7 +69,8 @@ endforeach()
 # PAS2P prediction apps (apps/README.md, "PAS2P solver"): iterative programs
 # with known phases for `augur predict` (tests/predict, bench/predict). Listed
 # in AUGUR_PREDICT_APPS_<flavour>, not in AUGUR_APPS_<flavour>.
-foreach(_app pas2p_solver pas2p_irregular pred_short_phases pred_p2p_loop ph_periodic ph_levels)
+foreach(_app pas2p_solver pas2p_irregular pred_short_phases pred_p2p_loop pred_guard ph_periodic
+             ph_levels)
   _augur_c_app(${_app} common.h AUGUR_PREDICT_APPS)
 endforeach()
 

@@ -22,21 +22,31 @@ def structure(path):
             calls = []
             # phase ID WEIGHT BASE START MEASURE LATE SYNC
             phases[cur] = (w[2], w[6], w[7], calls)
+        elif w[0] == "guard":
+            # version 5: guard ID WEIGHT (a phase below the threshold, matched too)
+            cur = "guard " + w[1]
+            calls = []
+            phases[cur] = (w[2], "-", "-", calls)
         elif w[0] == "rank" and cur is not None:
             # v1: rank R N; v2: rank R NCALLS WEIGHT BASE START MEASURE FIRST_UNIT
             calls.append(("rank",) + tuple(w[1:3] if version == "1" else w[1:4]))
         elif w[0] == "call" and cur is not None:
-            calls.append(tuple(w[1:]))
+            calls.append(tuple(w[1:6]))  # version 5's BYTES (volume) not compared
     return phases
+
+
+def order(pid):
+    """Phases by id, then the guards by id."""
+    return (pid.startswith("guard"), int(pid.split()[-1]))
 
 
 def main():
     a, b = structure(sys.argv[1]), structure(sys.argv[2])
     diffs = []
     if sorted(a) != sorted(b):
-        diffs.append("phase ids differ: %s vs %s" % (" ".join(sorted(a, key=int)),
-                                                      " ".join(sorted(b, key=int))))
-    for pid in sorted(set(a) & set(b), key=int):
+        diffs.append("phase ids differ: %s vs %s" % (" ".join(sorted(a, key=order)),
+                                                      " ".join(sorted(b, key=order))))
+    for pid in sorted(set(a) & set(b), key=order):
         (wa, la, sa, ca), (wb, lb, sb, cb) = a[pid], b[pid]
         if (wa, la, sa) != (wb, lb, sb):
             diffs.append("phase %s: weight/late/sync %s/%s/%s vs %s/%s/%s" %
@@ -46,7 +56,7 @@ def main():
     if diffs:
         print("\n".join(diffs[:10]))
         sys.exit(1)
-    print("same: %d phases, weights %s" % (len(a), " ".join(a[p][0] for p in sorted(a, key=int))))
+    print("same: %d phases, weights %s" % (len(a), " ".join(a[p][0] for p in sorted(a, key=order))))
 
 
 main()

@@ -23,7 +23,12 @@
 extern "C" {
 #endif
 
-/* Newest version read. Version 4 adds, to each repeating global-mode phase,
+/* Newest version read. Version 5 adds each call's volume (BYTES: the
+ * bytes of the fingerprint's call, sent + received) and GUARDS: the
+ * fingerprints of phases not in the signature whose calls contain a
+ * signature phase's (docs/signature.md, "Calls of other phases"): the
+ * recorder recognises them too, so a repetition of a relevant phase found
+ * inside one is taken back. Version 4 adds, to each repeating global-mode phase,
  * the base run's cumulative time over its repetitions (a curve of at most
  * AUGUR_SIG_CURVE_MAX points): what the repetitions still to come took there.
  * Version 3 (written by this augur) names the mode
@@ -31,7 +36,7 @@ extern "C" {
  * unknown) and, in global mode, each phase's SAMPLE_SECONDS; version 2
  * (irregular-mode signatures, per-rank weights and plans) and 1 (global mode)
  * stay readable and name no program. */
-#define AUGUR_SIGNATURE_VERSION 4
+#define AUGUR_SIGNATURE_VERSION 5
 #define AUGUR_SIGRESULT_VERSION 3
 
 /* Share of the base run's time within which `augur signature` plans the
@@ -77,6 +82,9 @@ extern "C" {
 #define AUGUR_SIG_PEER_ANY INT32_MAX
 /* Size class value meaning "not compared". */
 #define AUGUR_SIG_SIZE_ANY 255
+/* Volume value meaning "not known" (signatures before version 5, calls
+ * whose size is not compared). */
+#define AUGUR_SIG_BYTES_ANY UINT64_MAX
 
 /* One call of a phase repetition on one rank. */
 typedef struct augur_sig_call {
@@ -85,7 +93,30 @@ typedef struct augur_sig_call {
   uint16_t module;    /* index into augur_signature.module (1-based), 0 = unknown */
   int32_t peer;       /* peer - rank (world ranks), or AUGUR_SIG_PEER_ANY */
   uint64_t offset;    /* call site: return address - module load address */
+  uint64_t bytes;     /* version 5: the call's bytes (sent + received) in the phase's
+                         first repetition, AUGUR_SIG_BYTES_ANY unknown. Not compared
+                         call by call (size_class is); among phases whose fingerprints
+                         match the same calls, the nearest in volume keeps them */
 } augur_sig_call;
+
+/* Does call B (of this run, or another fingerprint's) match fingerprint
+ * call A? Type equal; call site equal when A's module is known (a call in
+ * a module the signature does not know, module 0, never matches a known
+ * one); peer offset equal when both are known; size class within +-1 when
+ * both are known (the phase detector tolerates 5 % volume differences,
+ * which may straddle a power of two). The recorder's matcher and `augur
+ * signature` (which phases' calls contain another's) share this test. */
+static inline int augur_sig_call_same(const augur_sig_call *a, const augur_sig_call *b) {
+  if (a->type != b->type) return 0;
+  if (a->module && (a->module != b->module || a->offset != b->offset)) return 0;
+  if (a->peer != AUGUR_SIG_PEER_ANY && b->peer != AUGUR_SIG_PEER_ANY && a->peer != b->peer)
+    return 0;
+  if (a->size_class != AUGUR_SIG_SIZE_ANY && b->size_class != AUGUR_SIG_SIZE_ANY) {
+    int d = (int)a->size_class - (int)b->size_class;
+    if (d < -1 || d > 1) return 0;
+  }
+  return 1;
+}
 
 typedef struct augur_sig_phase {
   uint32_t id;            /* phase id of `augur phases` */
@@ -111,6 +142,12 @@ typedef struct augur_sig_phase {
   uint32_t ncurve;
   uint64_t *curve_rep;
   double *curve_seconds;
+  /* Version 5: where each curve point's repetition started in the base run
+   * (seconds from its start on the first rank with calls; at WEIGHT: where
+   * the last one ended), not decreasing; NULL: unknown. The phases' counts
+   * at a stop are set against each other with it (`augur predict`: a count
+   * that runs ahead of the others'). */
+  double *curve_start;
   /* Irregular-mode signatures (NULL otherwise): per rank its own weight (0:
    * the rank has no repetition), PhaseET on the base machine (seconds per
    * repetition), first repetition measured and how many. The phase's
@@ -138,6 +175,13 @@ typedef struct augur_signature {
   char **module; /* base names of the modules (nmodules) */
   uint32_t nphases;
   augur_sig_phase *phase;
+  /* Version 5, global mode: guards, phases of the base run that are not in
+   * the signature but whose calls contain (or equal) a signature phase's on
+   * some rank: only ID, WEIGHT, NCALLS and CALLS are set. The recorder
+   * matches them like the phases and takes back what a phase's automaton
+   * found inside one; they are not timed and not reported. */
+  uint32_t nguards;
+  augur_sig_phase *guard;
   int irregular; /* phases of `augur phases --irregular`: PET is the largest rank's sum */
   uint64_t comm; /* irregular: the characteristic communicator (augur_event.comm id) */
   /* Irregular: the sync phase's start (1-based) from which the ranks voted

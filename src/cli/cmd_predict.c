@@ -43,6 +43,8 @@ typedef struct phase_pred {
   int status;     /* enum augur_sigres_status */
   uint32_t measured;
   long long seen; /* repetitions completed by the stop (-1: unknown) */
+  int ahead;      /* its count ran ahead of the other phases' (count_check()) */
+  double expect;  /* ... the repetitions the base run had at that point */
 } phase_pred;
 
 typedef struct prediction {
@@ -56,6 +58,8 @@ typedef struct prediction {
   double model;       /* PET from the phases (the seed's sum of PhaseET x W) */
   const char *source; /* how PET was had: "phases", "run + remaining" or "full run" */
   double remaining;   /* "run + remaining": the predicted time after the stop */
+  uint32_t ahead;     /* phases whose count ran ahead (count_check()) */
+  int checked;        /* the counts were set against each other (count_check()) */
   int from;           /* ... where it came from: enum remaining_from */
   phase_pred *ph;     /* per signature phase */
 } prediction;
@@ -65,6 +69,86 @@ enum remaining_from { FROM_NONE, FROM_PHASES, FROM_CURVES };
 static const char *const from_token[] = {"none", "phases", "base run x scale"};
 static const char *const from_text[] = {"", "PhaseET x the repetitions to come",
                                         "the base run's time of the repetitions to come x scale"};
+
+/* Where repetition N of phase SP started in the base run (seconds; N =
+ * WEIGHT: where the last one ended), from its curve (version 5), linear
+ * between two points; -1 when the signature does not say. */
+static double start_of(const augur_sig_phase *sp, double n) {
+  if (!sp->curve_start || sp->ncurve < 2) return -1;
+  uint32_t k = 1;
+  while (k < sp->ncurve - 1 && (double)sp->curve_rep[k] < n)
+    k++;
+  double a = (double)sp->curve_rep[k - 1], b = (double)sp->curve_rep[k];
+  double f = n <= a ? 0 : n >= b ? 1 : (n - a) / (b - a);
+  return sp->curve_start[k - 1] + f * (sp->curve_start[k] - sp->curve_start[k - 1]);
+}
+
+/* How many repetitions of phase SP had started by AT seconds into the base
+ * run (start_of()'s inverse, linear between two points). */
+static double count_at(const augur_sig_phase *sp, double at) {
+  uint32_t k = 1;
+  while (k < sp->ncurve - 1 && sp->curve_start[k] < at)
+    k++;
+  double a = sp->curve_start[k - 1], b = sp->curve_start[k];
+  double f = at <= a ? 0 : at >= b || b <= a ? 1 : (at - a) / (b - a);
+  return (double)sp->curve_rep[k - 1] + f * (double)(sp->curve_rep[k] - sp->curve_rep[k - 1]);
+}
+
+/* A count that ran ahead: more repetitions than the base run had where the
+ * other phases' counts put the stop, by more than this share (and
+ * COUNT_AHEAD_MIN repetitions). The matcher's own slack is a repetition or
+ * two (one in flight at the stop; NPB MG B's phase 12 counted inside phase
+ * 4's two repetitions); calls of another phase counted as the phase's
+ * double it or more (CoMD, stop 38: 24 where the base run had 12). */
+#define COUNT_AHEAD_SHARE 0.25
+#define COUNT_AHEAD_MIN   2.0
+
+/* The safety net of docs/signature.md, "Calls of other phases": at an early
+ * stop every phase's count says where in the base run the stop came (where
+ * its next repetition started there: start_of()). The phases stopped at one
+ * point, so those agree; a phase whose calls were also counted elsewhere
+ * (a phase the signature does not hold, with the same calls) puts it later.
+ * The stop is taken where the lower median of the repeating phases puts it
+ * (a count runs ahead, seldom behind); a phase whose count is above what
+ * the base run had there by more than COUNT_AHEAD_SHARE is marked (Q->ahead,
+ * Q->expect): its timed repetitions may be another phase's, so they stay out
+ * of the speed and its PhaseET is base x scale, and its repetitions to come
+ * count from the expected number. Needs positions (version 5) and at least
+ * two repeating phases. Returns how many were marked. */
+static uint32_t count_check(const augur_signature *s, const augur_sigresult *r, phase_pred *ph,
+                            int *checked) {
+  *checked = 0;
+  if (!r->stopped || s->irregular) return 0;
+  double pos[64];
+  uint32_t n = 0, marked = 0;
+  for (uint32_t i = 0; i < s->nphases && n < 64; i++) {
+    const augur_sig_phase *sp = &s->phase[i];
+    if (sp->late || sp->weight < 2 || ph[i].seen < 0) continue;
+    double seen = (double)ph[i].seen, w = (double)sp->weight;
+    double at = start_of(sp, seen < w ? seen : w);
+    if (at >= 0) pos[n++] = at;
+  }
+  if (n < 2) return 0;
+  *checked = 1;
+  for (uint32_t a = 1; a < n; a++) /* insertion sort: a few phases */
+    for (uint32_t b = a; b && pos[b] < pos[b - 1]; b--) {
+      double t = pos[b];
+      pos[b] = pos[b - 1];
+      pos[b - 1] = t;
+    }
+  double stop = pos[(n - 1) / 2];
+  for (uint32_t i = 0; i < s->nphases; i++) {
+    const augur_sig_phase *sp = &s->phase[i];
+    if (sp->late || sp->weight < 2 || ph[i].seen < 0 || start_of(sp, 0) < 0) continue;
+    double e = count_at(sp, stop), slack = e * COUNT_AHEAD_SHARE;
+    if ((double)ph[i].seen > e + (slack > COUNT_AHEAD_MIN ? slack : COUNT_AHEAD_MIN)) {
+      ph[i].ahead = 1;
+      ph[i].expect = e;
+      marked++;
+    }
+  }
+  return marked;
+}
 
 static int measured_here(int status) {
   return status == AUGUR_SIGRES_MEASURED || status == AUGUR_SIGRES_PARTIAL;
@@ -122,6 +206,8 @@ static void run_plus_remaining(const augur_signature *s, const augur_sigresult *
     if (p->ph[i].seen < 0) return; /* predict() found no count for it */
     const augur_sig_phase *sp = &s->phase[i];
     uint64_t w = sp->weight, n = (uint64_t)p->ph[i].seen, seen = n < w ? n : w;
+    if (p->ph[i].ahead) /* its count ran ahead: the base run's at the stop */
+      seen = (uint64_t)(p->ph[i].expect + 0.5) < w ? (uint64_t)(p->ph[i].expect + 0.5) : w;
     double left, whole;
     if (sp->ncurve) {
       curves = 1;
@@ -210,7 +296,7 @@ static int untypical(const augur_sig_phase *sp) {
  * repetitions in the base run: measured, exactly the planned ones (not
  * partial, no other --measure), with a known and typical base time. */
 static int sample_known(const augur_sig_phase *sp, const phase_pred *q) {
-  return measured_here(q->status) && q->timed_s > 0 && sp->sample_seconds > 0 &&
+  return !q->ahead && measured_here(q->status) && q->timed_s > 0 && sp->sample_seconds > 0 &&
          q->measured == sp->measure && !untypical(sp);
 }
 
@@ -321,8 +407,12 @@ static void predict(const augur_signature *s, const augur_sigresult *r, double s
         q->measured = r->phase[j].measured;
         q->phase_s = q->timed_s = r->phase[j].seconds;
       }
+  }
+  p->ahead = count_check(s, r, p->ph, &p->checked);
+  for (uint32_t i = 0; i < s->nphases; i++) {
+    phase_pred *q = &p->ph[i];
     q->phase_s = sampled(&s->phase[i], q);
-    if (measured_here(q->status)) {
+    if (measured_here(q->status) && !q->ahead) {
       tgt += q->phase_s * (double)s->phase[i].weight;
       base += s->phase[i].base_seconds * (double)s->phase[i].weight;
     }
@@ -335,7 +425,7 @@ static void predict(const augur_signature *s, const augur_sigresult *r, double s
   p->pet = 0;
   for (uint32_t i = 0; i < s->nphases; i++) {
     phase_pred *q = &p->ph[i];
-    if (!measured_here(q->status)) q->phase_s = s->phase[i].base_seconds * p->scale;
+    if (!measured_here(q->status) || q->ahead) q->phase_s = s->phase[i].base_seconds * p->scale;
     q->total = q->phase_s * (double)s->phase[i].weight;
     p->pet += q->total;
   }
@@ -360,6 +450,13 @@ static double shown_base(const augur_signature *s, const augur_sigresult *r, con
 static int repeats(const augur_signature *s) {
   for (uint32_t i = 0; i < s->nphases; i++)
     if (!s->phase[i].late && s->phase[i].weight > 1) return 1;
+  return 0;
+}
+
+/* Does the signature say where its phases' repetitions started (version 5)? */
+static int positions(const augur_signature *s) {
+  for (uint32_t i = 0; i < s->nphases; i++)
+    if (s->phase[i].curve_start) return 1;
   return 0;
 }
 
@@ -413,6 +510,18 @@ static void print_text(const char *sigpath, const augur_signature *s, const augu
            (unsigned long long)shown_weight(s, r, p, i), shown_base(s, r, p, i), p->ph[i].phase_s,
            p->ph[i].measured, p->ph[i].total, augur_sigres_status_name(p->ph[i].status),
            p->ph[i].status >= AUGUR_SIGRES_MISSING ? " (base x scale)" : "");
+  if (r->stopped && !s->irregular && repeats(s) && !positions(s))
+    printf("note: %s is an older signature (before version 5): the phases' counts at the stop "
+           "were not checked against each other; make it again with this augur for that\n",
+           sigpath);
+  for (uint32_t i = 0; i < s->nphases; i++)
+    if (p->ph[i].ahead)
+      printf("warning: phase %u was counted %lld times by the stop, where the base run had about "
+             "%.0f at the point the other phases' counts give: calls of another phase were "
+             "counted as its own (its timed repetitions may not be its own). PET leaves them out "
+             "of the speed, takes its PhaseET as base x scale and its repetitions to come from "
+             "the base run's %.0f\n",
+             s->phase[i].id, p->ph[i].seen, p->ph[i].expect, p->ph[i].expect);
   for (uint32_t i = 0; i < s->nphases && !(s->irregular && r->irregular); i++)
     if (untypical(&s->phase[i]))
       printf("warning: phase %u's timed repetitions are not typical of it (they took %.6f s "
@@ -427,19 +536,28 @@ static void print_text(const char *sigpath, const augur_signature *s, const augu
   printf("\n");
 }
 
+/* JSON expected_seen: the base run's count at the stop for a phase whose
+ * count ran ahead, else null. */
+static const char *expect_json(const phase_pred *q, char *buf, size_t n) {
+  if (!q->ahead) return "null";
+  snprintf(buf, n, "%.1f", q->expect);
+  return buf;
+}
+
 static void print_json(const augur_signature *s, const augur_sigresult *r, const prediction *p) {
   int irr = s->irregular && r->irregular;
+  char ex[32];
   printf("{\"pet_seconds\": %.9f, \"set_seconds\": %.9f, \"stopped_early\": %s, "
          "\"pet_source\": \"%s\", \"model_pet_seconds\": %.9f, \"phases_not_seen\": %u, "
          "\"repeating_phase\": %s, "
          "\"ranks\": %u, \"mode\": \"%s\", \"scale\": %.9f, \"pre_seconds\": %.9f, "
          "\"rest_seconds\": %.9f, \"launch_seconds\": %.9f, \"stop_seconds\": %.9f, "
          "\"base_run_seconds\": %.9f, \"run_seconds\": %.9f, \"remaining_seconds\": %.9f, "
-         "\"remaining_from\": \"%s\", ",
+         "\"remaining_from\": \"%s\", \"counts_checked\": %s, \"counts_ahead\": %u, ",
          p->pet, p->set, r->stopped ? "true" : "false", p->source, p->model, not_measured(s, p),
          repeats(s) ? "true" : "false", s->nranks, irr ? "irregular" : "global", p->scale, p->pre,
          p->rest, p->launch, p->stop, s->base_run_seconds, r->run_seconds, p->remaining,
-         from_token[p->from]);
+         from_token[p->from], p->checked ? "true" : "false", p->ahead);
   if (p->fast > 0)
     printf("\"speed_range\": [%.9f, %.9f], \"speed_varies\": %s, "
            "\"pet_own_speeds_seconds\": %.9f, \"pet_range_seconds\": [%.9f, %.9f], ",
@@ -454,11 +572,12 @@ static void print_json(const augur_signature *s, const augur_sigresult *r, const
     printf("%s{\"id\": %u, \"weight\": %llu, \"phase_seconds\": %.9f, "
            "\"base_phase_seconds\": %.9f, \"total_seconds\": %.9f, \"measured\": %u, "
            "\"timed_seconds\": %.9f, \"sample_base_seconds\": %.9f, \"untypical_sample\": %s, "
-           "\"seen\": %lld, \"status\": \"%s\"}",
+           "\"seen\": %lld, \"count_ahead\": %s, \"expected_seen\": %s, \"status\": \"%s\"}",
            i ? ", " : "", s->phase[i].id, (unsigned long long)shown_weight(s, r, p, i),
            p->ph[i].phase_s, shown_base(s, r, p, i), p->ph[i].total, p->ph[i].measured,
            p->ph[i].timed_s, irr ? 0.0 : s->phase[i].sample_seconds,
            !irr && untypical(&s->phase[i]) ? "true" : "false", irr ? -1LL : p->ph[i].seen,
+           p->ph[i].ahead ? "true" : "false", expect_json(&p->ph[i], ex, sizeof ex),
            augur_sigres_status_name(p->ph[i].status));
   printf("]}\n");
 }

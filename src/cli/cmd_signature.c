@@ -116,6 +116,9 @@ int cmd_signature(int argc, char **argv) {
     printf("%s: %u relevant phase%s (%u late, estimated), %u ranks%s%s", outp, s->nphases,
            s->nphases == 1 ? "" : "s", late, s->nranks, portable ? ", portable" : "",
            s->irregular ? ", irregular" : "");
+    if (s->nguards) /* docs/signature.md, "Calls of other phases" */
+      printf(", %u guard%s (phases below the threshold with the same calls)", s->nguards,
+             s->nguards == 1 ? "" : "s");
     int repeats = 0;
     for (uint32_t i = 0; i < s->nphases; i++)
       repeats |= !s->phase[i].late && s->phase[i].weight > 1;

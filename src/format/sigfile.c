@@ -191,8 +191,16 @@ void augur_signature_free(augur_signature *s) {
     free(p->rank_first_unit);
     free(p->curve_rep);
     free(p->curve_seconds);
+    free(p->curve_start);
   }
   free(s->phase);
+  for (uint32_t i = 0; i < s->nguards && s->guard; i++) {
+    for (uint32_t r = 0; r < s->nranks && s->guard[i].calls; r++)
+      free(s->guard[i].calls[r]);
+    free(s->guard[i].calls);
+    free(s->guard[i].ncalls);
+  }
+  free(s->guard);
   free(s->program);
   free(s->build_id);
   free(s);
@@ -274,10 +282,13 @@ uint16_t augur_signature_module(const augur_signature *s, const char *basename) 
   return 0;
 }
 
-static int read_call(lines *L, const augur_signature *s, augur_sig_call *c) {
+/* Version 5 call lines end with BYTES (a count or '*'). */
+static int read_call(lines *L, const augur_signature *s, augur_sig_call *c, uint32_t version) {
   int rc;
   uint32_t v;
-  if ((rc = expect(L, "call", 5, "'call TYPE PEER SIZE MODULE OFFSET'")) != AUGUR_OK) return rc;
+  if ((rc = version >= 5 ? expect(L, "call", 6, "'call TYPE PEER SIZE MODULE OFFSET BYTES'")
+                         : expect(L, "call", 5, "'call TYPE PEER SIZE MODULE OFFSET'")) != AUGUR_OK)
+    return rc;
   if ((rc = get_u32(L, 1, AUGUR_EV_MAX - 2, &v, "a call type number below 255")) != AUGUR_OK)
     return rc;
   if (v == AUGUR_EV_NONE || augur_event_is_sub(v)) return bad(L, "a call type (not a sub-record)");
@@ -299,6 +310,72 @@ static int read_call(lines *L, const augur_signature *s, augur_sig_call *c) {
   uint64_t off;
   if ((rc = get_u64(L, 5, UINT64_MAX, &off, "a call-site offset")) != AUGUR_OK) return rc;
   c->offset = off;
+  c->bytes = AUGUR_SIG_BYTES_ANY;
+  if (version >= 5 && strcmp(L->w[6], "*") &&
+      (rc = get_u64(L, 6, UINT64_MAX - 1, &c->bytes, "a byte count or '*'")) != AUGUR_OK)
+    return rc;
+  return AUGUR_OK;
+}
+
+static int read_rank_plan(lines *L, augur_sig_phase *p, uint32_t r, uint32_t ncalls);
+
+/* A phase's (or a guard's) fingerprint: "rank R NCALLS" for every rank in
+ * order (irregular phases: "rank R NCALLS WEIGHT BASE_SECONDS START MEASURE
+ * FIRST_UNIT" and its plan, read_rank_plan()), each followed by its NCALLS
+ * call lines. */
+static int read_fingerprint(lines *L, const augur_signature *s, augur_sig_phase *p,
+                            uint32_t version, int irregular) {
+  int rc;
+  uint64_t total = 0;
+  for (uint32_t r = 0; r < s->nranks; r++) {
+    uint32_t rank, n;
+    rc = irregular ? expect(L, "rank", 7,
+                            "'rank R NCALLS WEIGHT BASE_SECONDS START MEASURE FIRST_UNIT' (one "
+                            "per rank, in order)")
+                   : expect(L, "rank", 2, "'rank R NCALLS' (one per rank, in order)");
+    if (rc != AUGUR_OK ||
+        (rc = get_u32(L, 1, s->nranks - 1, &rank, "the next rank number")) != AUGUR_OK ||
+        (rc = get_u32(L, 2, MAX_CALLS, &n, "a call count")) != AUGUR_OK)
+      return rc;
+    if (rank != r) return bad(L, "the next rank number (ranks in order from 0)");
+    if (irregular && (rc = read_rank_plan(L, p, r, n)) != AUGUR_OK) return rc;
+    p->ncalls[r] = n;
+    total += n;
+    if (!n) continue;
+    p->calls[r] = calloc(n, sizeof *p->calls[r]);
+    if (!p->calls[r]) return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
+    for (uint32_t k = 0; k < n; k++)
+      if ((rc = read_call(L, s, &p->calls[r][k], version)) != AUGUR_OK) return rc;
+  }
+  return total ? AUGUR_OK : bad(L, "a phase with at least one call on some rank");
+}
+
+/* Version 5, global mode: "guards N", then per guard "guard ID WEIGHT" and
+ * its fingerprint (read_fingerprint()). */
+static int read_guards(lines *L, augur_signature *s, uint32_t version) {
+  int rc;
+  uint32_t n;
+  if ((rc = expect(L, "guards", 1, "'guards N' (phases not in the signature, matched too)")) !=
+          AUGUR_OK ||
+      (rc = get_u32(L, 1, 1u << 20, &n, "a guard count")) != AUGUR_OK)
+    return rc;
+  s->guard = calloc(n ? n : 1, sizeof *s->guard);
+  if (!s->guard) return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
+  for (uint32_t i = 0; i < n; i++) {
+    augur_sig_phase *g = &s->guard[i];
+    s->nguards = i + 1;
+    if ((rc = expect(L, "guard", 2, "'guard ID WEIGHT'")) != AUGUR_OK ||
+        (rc = get_u32(L, 1, UINT32_MAX, &g->id, "a phase id")) != AUGUR_OK ||
+        (rc = get_u64(L, 2, UINT64_MAX, &g->weight, "a weight >= 1")) != AUGUR_OK)
+      return rc;
+    if (!g->weight) return bad(L, "a weight >= 1");
+    for (uint32_t j = 0; j < s->nphases; j++)
+      if (s->phase[j].id == g->id) return bad(L, "a guard id that is no phase's");
+    g->ncalls = calloc(s->nranks, sizeof *g->ncalls);
+    g->calls = calloc(s->nranks, sizeof *g->calls);
+    if (!g->ncalls || !g->calls) return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
+    if ((rc = read_fingerprint(L, s, g, version, 0)) != AUGUR_OK) return rc;
+  }
   return AUGUR_OK;
 }
 
@@ -362,8 +439,9 @@ int augur_sig_phase_alloc(const augur_signature *s, augur_sig_phase *p) {
 
 /* Version 4, global mode: after the phase line, "curve N" and N lines
  * "at REP SECONDS" (REP from 0, growing, the last WEIGHT; SECONDS not
- * decreasing, from 0). */
-static int read_curve(lines *L, augur_sig_phase *p) {
+ * decreasing, from 0); version 5: "at REP SECONDS START" (START not
+ * decreasing). */
+static int read_curve(lines *L, augur_sig_phase *p, uint32_t version) {
   int rc;
   uint32_t n;
   if ((rc = expect(L, "curve", 1, "'curve N' (points of the base run's time over repetitions)")) !=
@@ -374,14 +452,22 @@ static int read_curve(lines *L, augur_sig_phase *p) {
   if (!n) return AUGUR_OK;
   p->curve_rep = calloc(n, sizeof *p->curve_rep);
   p->curve_seconds = calloc(n, sizeof *p->curve_seconds);
-  if (!p->curve_rep || !p->curve_seconds) return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
+  if (version >= 5) p->curve_start = calloc(n, sizeof *p->curve_start);
+  if (!p->curve_rep || !p->curve_seconds || (version >= 5 && !p->curve_start))
+    return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
   p->ncurve = n;
   for (uint32_t k = 0; k < n; k++) {
-    if ((rc = expect(L, "at", 2, "'at REP SECONDS' (one per curve point)")) != AUGUR_OK ||
+    if ((rc = version >= 5
+                  ? expect(L, "at", 3, "'at REP SECONDS START' (one per curve point)")
+                  : expect(L, "at", 2, "'at REP SECONDS' (one per curve point)")) != AUGUR_OK ||
         (rc = get_u64(L, 1, p->weight, &p->curve_rep[k], "a repetition up to WEIGHT")) !=
             AUGUR_OK ||
         (rc = get_double(L, 2, &p->curve_seconds[k], "a time in seconds")) != AUGUR_OK)
       return rc;
+    if (version >= 5) {
+      if ((rc = get_double(L, 3, &p->curve_start[k], "a time in seconds")) != AUGUR_OK) return rc;
+      if (k && p->curve_start[k] < p->curve_start[k - 1]) return bad(L, "START not decreasing");
+    }
     if (k ? p->curve_rep[k] <= p->curve_rep[k - 1] : p->curve_rep[k] != 0)
       return bad(L, "repetitions growing from 0");
     if (k ? p->curve_seconds[k] < p->curve_seconds[k - 1] : p->curve_seconds[k] != 0)
@@ -431,33 +517,9 @@ static int read_phase(lines *L, augur_signature *s, augur_sig_phase *p, uint32_t
   p->sync = (int)v;
   if (sample && (rc = get_double(L, 8, &p->sample_seconds, "a time in seconds")) != AUGUR_OK)
     return rc;
-  if (version >= 4 && !s->irregular && (rc = read_curve(L, p)) != AUGUR_OK) return rc;
+  if (version >= 4 && !s->irregular && (rc = read_curve(L, p, version)) != AUGUR_OK) return rc;
   if (augur_sig_phase_alloc(s, p)) return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
-  uint64_t total = 0;
-  for (uint32_t r = 0; r < s->nranks; r++) {
-    uint32_t rank, n;
-    if (s->irregular)
-      rc = expect(L, "rank", 7,
-                  "'rank R NCALLS WEIGHT BASE_SECONDS START MEASURE FIRST_UNIT' (one per rank, "
-                  "in order)");
-    else
-      rc = expect(L, "rank", 2, "'rank R NCALLS' (one per rank, in order)");
-    if (rc != AUGUR_OK ||
-        (rc = get_u32(L, 1, s->nranks - 1, &rank, "the next rank number")) != AUGUR_OK ||
-        (rc = get_u32(L, 2, MAX_CALLS, &n, "a call count")) != AUGUR_OK)
-      return rc;
-    if (rank != r) return bad(L, "the next rank number (ranks in order from 0)");
-    if (s->irregular && (rc = read_rank_plan(L, p, r, n)) != AUGUR_OK) return rc;
-    p->ncalls[r] = n;
-    total += n;
-    if (!n) continue;
-    p->calls[r] = calloc(n, sizeof *p->calls[r]);
-    if (!p->calls[r]) return augur_fail(L->err, AUGUR_E_NOMEM, "out of memory");
-    for (uint32_t k = 0; k < n; k++)
-      if ((rc = read_call(L, s, &p->calls[r][k])) != AUGUR_OK) return rc;
-  }
-  if (!total) return bad(L, "a phase with at least one call on some rank");
-  return AUGUR_OK;
+  return read_fingerprint(L, s, p, version, s->irregular);
 }
 
 int augur_signature_read(const char *path, augur_signature **out, augur_error *err) {
@@ -571,6 +633,7 @@ int augur_signature_read(const char *path, augur_signature **out, augur_error *e
     rc = augur_fail(err, AUGUR_E_FORMAT, "%s: %d sync phases, expected at most one", path, nsync);
     goto done;
   }
+  if (version >= 5 && !s->irregular && (rc = read_guards(&L, s, version)) != AUGUR_OK) goto done;
   if (!next_line(&L) || strcmp(L.w[0], "end") != 0 || L.nw != 1) {
     rc = augur_fail(err, AUGUR_E_TRUNCATED, "%s:%u: expected 'end' after %u phases", path, L.lineno,
                     s->nphases);
@@ -589,6 +652,28 @@ done:
   }
   *out = s;
   return AUGUR_OK;
+}
+
+/* Rank R's call lines of phase (or guard) P. */
+static void write_calls(FILE *f, const augur_sig_phase *p, uint32_t r) {
+  for (uint32_t k = 0; k < p->ncalls[r]; k++) {
+    const augur_sig_call *c = &p->calls[r][k];
+    char peer[16], size[8], bytes[24];
+    if (c->peer == AUGUR_SIG_PEER_ANY)
+      snprintf(peer, sizeof peer, "*");
+    else
+      snprintf(peer, sizeof peer, "%d", c->peer);
+    if (c->size_class == AUGUR_SIG_SIZE_ANY)
+      snprintf(size, sizeof size, "*");
+    else
+      snprintf(size, sizeof size, "%u", c->size_class);
+    if (c->bytes == AUGUR_SIG_BYTES_ANY)
+      snprintf(bytes, sizeof bytes, "*");
+    else
+      snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)c->bytes);
+    fprintf(f, "call %u %s %s %u 0x%llx %s # %s\n", c->type, peer, size, c->module,
+            (unsigned long long)c->offset, bytes, augur_event_name(c->type));
+  }
 }
 
 int augur_signature_write(FILE *f, const augur_signature *s) {
@@ -614,7 +699,8 @@ int augur_signature_write(FILE *f, const augur_signature *s) {
     fprintf(f, "\n");
     if (!s->irregular) fprintf(f, "curve %u\n", p->ncurve);
     for (uint32_t k = 0; k < p->ncurve && !s->irregular; k++)
-      fprintf(f, "at %llu %.9f\n", (unsigned long long)p->curve_rep[k], p->curve_seconds[k]);
+      fprintf(f, "at %llu %.9f %.9f\n", (unsigned long long)p->curve_rep[k], p->curve_seconds[k],
+              p->curve_start ? p->curve_start[k] : 0.0);
     for (uint32_t r = 0; r < s->nranks; r++) {
       if (s->irregular) {
         fprintf(f, "rank %u %u %llu %.9f %u %u %llu\n", r, p->ncalls[r],
@@ -625,20 +711,16 @@ int augur_signature_write(FILE *f, const augur_signature *s) {
                   p->rank_unit_base[r][m]);
       } else
         fprintf(f, "rank %u %u\n", r, p->ncalls[r]);
-      for (uint32_t k = 0; k < p->ncalls[r]; k++) {
-        const augur_sig_call *c = &p->calls[r][k];
-        char peer[16], size[8];
-        if (c->peer == AUGUR_SIG_PEER_ANY)
-          snprintf(peer, sizeof peer, "*");
-        else
-          snprintf(peer, sizeof peer, "%d", c->peer);
-        if (c->size_class == AUGUR_SIG_SIZE_ANY)
-          snprintf(size, sizeof size, "*");
-        else
-          snprintf(size, sizeof size, "%u", c->size_class);
-        fprintf(f, "call %u %s %s %u 0x%llx # %s\n", c->type, peer, size, c->module,
-                (unsigned long long)c->offset, augur_event_name(c->type));
-      }
+      write_calls(f, p, r);
+    }
+  }
+  if (!s->irregular) fprintf(f, "guards %u\n", s->nguards);
+  for (uint32_t i = 0; i < s->nguards && !s->irregular; i++) {
+    const augur_sig_phase *g = &s->guard[i];
+    fprintf(f, "guard %u %llu\n", g->id, (unsigned long long)g->weight);
+    for (uint32_t r = 0; r < s->nranks; r++) {
+      fprintf(f, "rank %u %u\n", r, g->ncalls[r]);
+      write_calls(f, g, r);
     }
   }
   fprintf(f, "end\n");

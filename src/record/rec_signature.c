@@ -93,7 +93,11 @@ typedef struct site {
 } site;
 
 static augur_signature *sig;
+/* The signature's phases, then its guards (version 5: phases not in the
+ * signature whose calls contain a phase's; matched, never timed or
+ * reported): NST states, the first sig->nphases the phases'. */
 static sig_state *st;
+static uint32_t nst;
 static MPI_Comm vote_comm = MPI_COMM_NULL; /* private: the report's gather */
 static MPI_Request report = MPI_REQUEST_NULL;
 static int reported;     /* the report was started (this rank's figures are packed) */
@@ -106,9 +110,11 @@ static double *gathered; /* rank 0: nranks reports */
 static int hb_fd = -1;   /* heartbeat file */
 static uint64_t hb_last; /* aug_now() of the last heartbeat line */
 static uint64_t init_ns;
-static uint64_t ncalls; /* calls fed to the matcher so far */
-static uint64_t nfed;   /* calls handed to the feed (the heartbeat's count) */
-static uint64_t *ring;  /* t_start of the last ring_cap calls */
+static uint64_t ncalls;      /* calls fed to the matcher so far */
+static uint64_t nfed;        /* calls handed to the feed (the heartbeat's count) */
+static uint64_t *ring;       /* t_start of the last ring_cap calls */
+static uint64_t *ring_bytes; /* ... and their bytes (sent + received) */
+static uint32_t *done_idx;   /* nst: the states that completed at the call being fed */
 static uint32_t ring_cap;
 static aug_u64map site_map; /* raw return address -> sites index + 1 */
 static site *sites;
@@ -220,7 +226,8 @@ static int prepare(void) {
     say(aug_cfg.signature, msg);
     return -1;
   }
-  st = calloc(sig->nphases, sizeof *st);
+  nst = sig->nphases + sig->nguards;
+  st = calloc(nst ? nst : 1, sizeof *st);
   if (!st) return -1;
   long k_over = aug_cfg.signature_measure;
   uint32_t maxlen = 1;
@@ -243,30 +250,30 @@ static int prepare(void) {
     s->fail = calloc(s->len, sizeof *s->fail);
     if (!s->fail) return -1;
   }
+  for (uint32_t g = 0; g < sig->nguards; g++) { /* matched only: want 0 */
+    sig_state *s = &st[sig->nphases + g];
+    s->calls = sig->guard[g].calls[aug_world_rank];
+    s->len = sig->guard[g].ncalls[aug_world_rank];
+    if (s->len > maxlen) maxlen = s->len;
+    if (s->len && !(s->fail = calloc(s->len, sizeof *s->fail))) return -1;
+  }
   ring_cap = maxlen;
   ring = calloc(ring_cap, sizeof *ring);
+  ring_bytes = calloc(ring_cap, sizeof *ring_bytes);
+  done_idx = calloc(nst ? nst : 1, sizeof *done_idx);
   /* The report allocates nothing later: a rank out of memory then would
    * leave rank 0 waiting for it. */
   pack = calloc(PACK_LEN(sig->nphases), sizeof *pack);
   if (aug_world_rank == 0 &&
       !(gathered = calloc(sig->nranks * PACK_LEN(sig->nphases), sizeof *gathered)))
     return -1;
-  return ring && pack ? 0 : -1;
+  return ring && ring_bytes && done_idx && pack ? 0 : -1;
 }
 
 /* A is a fingerprint call, B a call of this run (or another fingerprint
- * call, when the KMP table is built). A call site in a module the
- * signature does not know (module 0 here) never matches a known one. */
+ * call, when the KMP table is built). */
 static int same(const augur_sig_call *a, const augur_sig_call *b) {
-  if (a->type != b->type) return 0;
-  if (a->module && (a->module != b->module || a->offset != b->offset)) return 0;
-  if (a->peer != AUGUR_SIG_PEER_ANY && b->peer != AUGUR_SIG_PEER_ANY && a->peer != b->peer)
-    return 0;
-  if (a->size_class != AUGUR_SIG_SIZE_ANY && b->size_class != AUGUR_SIG_SIZE_ANY) {
-    int d = (int)a->size_class - (int)b->size_class;
-    if (d < -1 || d > 1) return 0; /* volumes within 5 % may straddle a power of two */
-  }
-  return 1;
+  return augur_sig_call_same(a, b);
 }
 
 static void build_fail(sig_state *s) {
@@ -294,7 +301,7 @@ void aug_sig_init(uint64_t t_enter) {
     aug_cfg.signature[0] = '\0'; /* off: the program runs to the end, unobserved */
     return;
   }
-  for (uint32_t i = 0; i < sig->nphases; i++)
+  for (uint32_t i = 0; i < nst; i++)
     if (st[i].len) build_fail(&st[i]);
   PMPI_Comm_dup(MPI_COMM_WORLD, &vote_comm);
   heartbeat("past MPI_Init", 1);
@@ -454,12 +461,12 @@ static void measured(uint32_t i, uint64_t start, uint64_t end) {
  * END. */
 static void on_repetition(uint32_t i, uint64_t call, uint64_t start, uint64_t end) {
   sig_state *s = &st[i];
-  const augur_sig_phase *p = &sig->phase[i];
+  int late = i < sig->nphases && sig->phase[i].late; /* a guard's want is 0 */
   uint64_t k = s->seen++;
   uint32_t at = (uint32_t)(k % RECENT);
   if (!s->first_start) s->first_start = start;
   s->rec_call[at] = call;
-  s->rec_timed[at] = !p->late && k >= s->start && s->measured < s->want;
+  s->rec_timed[at] = !late && k >= s->start && s->measured < s->want;
   s->rec_ns[at] = end > start ? (double)(end - start) : 0;
   if (s->nrec < RECENT) s->nrec++;
   if (s->rec_timed[at]) measured(i, start, end);
@@ -480,20 +487,60 @@ static int last_from(const sig_state *j, uint64_t from) {
  * was not its own. When phase I completes a repetition whose first call is
  * call number FROM, every shorter phase's repetitions that began at FROM or
  * later are taken back (not seen, and not timed). */
+static void pop_last(sig_state *j) {
+  uint32_t at = (uint32_t)((j->seen - 1) % RECENT);
+  if (j->rec_timed[at]) {
+    j->measured--;
+    j->sum_ns -= j->rec_ns[at];
+  }
+  j->seen--;
+  j->nrec--;
+  if (!j->seen) j->first_start = 0;
+  check_done = 1;
+}
+
 static void take_back(uint32_t i, uint64_t from) {
-  for (uint32_t n = 0; n < sig->nphases; n++) {
+  for (uint32_t n = 0; n < nst; n++) {
     sig_state *j = &st[n];
     if (n == i || !j->len || j->len >= st[i].len) continue;
-    while (last_from(j, from)) {
-      uint32_t at = (uint32_t)((j->seen - 1) % RECENT);
-      if (j->rec_timed[at]) {
-        j->measured--;
-        j->sum_ns -= j->rec_ns[at];
+    while (last_from(j, from))
+      pop_last(j);
+  }
+}
+
+/* How far the calls FROM .. FROM + len - 1 of this run are in volume from
+ * phase S's fingerprint: the sum over its calls of |a - b| / max(a, b)
+ * (calls whose volume the signature does not know add 0). */
+static double volume_off(const sig_state *s, uint64_t from) {
+  double d = 0;
+  for (uint32_t k = 0; k < s->len; k++) {
+    uint64_t a = s->calls[k].bytes, b = ring_bytes[(from + k) % ring_cap];
+    if (a == AUGUR_SIG_BYTES_ANY || a == b) continue;
+    d += (double)(a > b ? a - b : b - a) / (double)(a > b ? a : b);
+  }
+  return d;
+}
+
+/* Phases of the same length whose repetitions ended at this call began at
+ * the same call: they matched the same calls, which `augur phases` gave to
+ * one of them (CoMD, 2 ranks: phases 7 and 8 are each one self-exchange
+ * from one call site, in one size class, 37 and 43 KB; the first is below
+ * the threshold, a guard). The size class lets both match; the one whose
+ * fingerprint is nearest in volume keeps the repetition, the others' are
+ * taken back (a tie keeps all). DONE: the NDONE states that completed. */
+static void nearest(const uint32_t *done, uint32_t ndone, uint64_t at_call) {
+  for (uint32_t a = 0; a < ndone; a++) {
+    sig_state *s = &st[done[a]];
+    uint64_t from = at_call + 1 - s->len;
+    double off = -1;
+    for (uint32_t b = 0; b < ndone; b++) {
+      const sig_state *o = &st[done[b]];
+      if (b == a || o->len != s->len) continue;
+      if (off < 0) off = volume_off(s, from);
+      if (volume_off(o, from) < off) { /* another is nearer: not this one's */
+        if (last_from(s, from)) pop_last(s);
+        break;
       }
-      j->seen--;
-      j->nrec--;
-      if (!j->seen) j->first_start = 0;
-      check_done = 1;
     }
   }
 }
@@ -502,7 +549,7 @@ static void take_back(uint32_t i, uint64_t from) {
  * partial match (its calls so far) cover it? The report then waits for the
  * match to complete or fail: at most that phase's length in calls. */
 static int may_take_back(void) {
-  for (uint32_t i = 0; i < sig->nphases; i++) {
+  for (uint32_t i = 0; i < nst; i++) {
     if (!st[i].pos) continue;
     uint64_t from = ncalls - st[i].pos; /* ncalls: calls fed so far */
     for (uint32_t n = 0; n < sig->nphases; n++)
@@ -565,6 +612,7 @@ static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
   uint64_t bytes = 0;
   for (size_t k = 0; k <= nsub; k++)
     bytes += ev[k].bytes + ev[k].bytes_recv;
+  uint64_t bytes_at = bytes;
   uint8_t cls = 0;
   while (bytes) {
     cls++;
@@ -573,8 +621,9 @@ static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
   c.size_class = cls;
 
   ring[ncalls % ring_cap] = ev->t_start;
-  int completed = 0;
-  for (uint32_t i = 0; i < sig->nphases && !sig->irregular; i++) {
+  ring_bytes[ncalls % ring_cap] = c.bytes = bytes_at;
+  uint32_t ndone = 0;
+  for (uint32_t i = 0; i < nst && !sig->irregular; i++) {
     sig_state *s = &st[i];
     if (!s->len) continue;
     while (s->pos && !same(&s->calls[s->pos], &c))
@@ -584,12 +633,15 @@ static void feed_call(const augur_event *ev, size_t nsub, uint64_t now) {
       uint64_t from = ncalls + 1 - s->len;
       on_repetition(i, from, ring[from % ring_cap], now);
       s->pos = s->fail[s->len - 1];
-      completed = 1;
+      done_idx[ndone++] = i;
     }
   }
-  /* After every automaton has seen the call: a phase may complete inside a
-   * longer one that completes at the same call. */
-  for (uint32_t i = 0; completed && i < sig->nphases; i++)
+  /* After every automaton has seen the call: phases of one length that
+   * completed here matched the same calls (nearest() keeps the nearest in
+   * volume), and a phase may complete inside a longer one that completes
+   * at the same call. */
+  if (ndone > 1) nearest(done_idx, ndone, ncalls);
+  for (uint32_t i = 0; ndone && i < nst; i++)
     if (st[i].len && st[i].nrec &&
         st[i].rec_call[(st[i].seen - 1) % RECENT] + st[i].len == ncalls + 1)
       take_back(i, ncalls + 1 - st[i].len);

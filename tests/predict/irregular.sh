@@ -20,12 +20,12 @@ T="$D/irr.augur"
 expect 0 - "$AUGUR" record -o "$T" -- "$mpiexec" -n 4 $run
 expect 0 0 "$AUGUR" signature "$T" --irregular -o "$D/sig"
 contains "$D/out" "3 relevant phases (0 late, estimated), 4 ranks, irregular; a signature run stops once every rank has measured its phases"
-grep -q '^augur-signature 4$' "$D/sig" || fail "signature header: $(head -2 "$D/sig")"
+grep -q '^augur-signature 5$' "$D/sig" || fail "signature header: $(head -2 "$D/sig")"
 grep -q '^mode irregular$' "$D/sig" || fail "no 'mode irregular': $(head -5 "$D/sig")"
 grep -q '^comm 0x1 [0-9][0-9]*$' "$D/sig" || fail "characteristic communicator not MPI_COMM_WORLD: $(head -5 "$D/sig")"
 # A global-mode signature of the same trace stays version 1.
 expect 0 0 "$AUGUR" signature "$T" -o "$D/global.sig"
-grep -q '^augur-signature 4$' "$D/global.sig" || fail "global signature: $(head -2 "$D/global.sig")"
+grep -q '^augur-signature 5$' "$D/global.sig" || fail "global signature: $(head -2 "$D/global.sig")"
 
 expect 0 - "$AUGUR" predict --json --signature "$D/sig" -- "$mpiexec" -n 4 $run
 grep '^{' "$D/out" >"$D/pred.json"

@@ -56,7 +56,7 @@ assert len(top) == 1, [(p["weight"], p["events"]) for p in ph["phases"]]
 top = top[0]
 assert top["varies"] and top["cv"] > ph["quality"]["cv_bound"], top
 assert top["id"] in ph["quality"]["varying"], ph["quality"]
-assert sig[0] == "augur-signature 4", sig[0]
+assert sig[0] == "augur-signature 5", sig[0]
 line = [l.split() for l in sig if l.startswith("phase %d " % top["id"])][0]
 base, sample = float(line[3]), float(line[8])
 # The timed repetitions are typical of the phase: not only the set-up's

@@ -9,6 +9,8 @@ src, out, n, k = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 lines = open(src).read().rstrip("\n").split("\n")
 head, blocks, cur = [], [], None
 for l in lines:
+    if l.startswith("guards ") or l == "end":  # version 5: guards after the phases
+        break
     if l.startswith("phase "):
         cur = [l]
         blocks.append(cur)
@@ -43,4 +45,4 @@ kth = ["phase 9 %d %s 1 3 0 0 %s" % (n // k, g[3], g[8]), "curve 0"]
 for r in sorted(ci):
     kth += ["rank %d %d" % (r, len(ci[r]) + len(ce[r]))] + ci[r] + ce[r]
 head = [("phases 3" if l.startswith("phases ") else l) for l in head]
-open(out, "w").write("\n".join(head + setup + plain + kth + ["end"]) + "\n")
+open(out, "w").write("\n".join(head + setup + plain + kth + ["guards 0", "end"]) + "\n")

@@ -16,7 +16,7 @@ import sys
 
 sig = open(sys.argv[1]).read().split("\n")
 pred = json.load(open(sys.argv[2]))
-assert sig[0] == "augur-signature 4", sig[0]
+assert sig[0] == "augur-signature 5", sig[0]
 line = {}
 for i, l in enumerate(sig):
     if l.startswith("phase "):

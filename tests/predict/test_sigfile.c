@@ -67,12 +67,14 @@ static augur_signature *sample(void) {
     p->sync = i == 1;
     if (i == 1) { /* version 4: the loop's first half is cheap, its second costly */
       static const uint64_t rep[3] = {0, 200, 400};
-      static const double sec[3] = {0, 2, 10};
+      static const double sec[3] = {0, 2, 10}, at[3] = {1, 3, 11}; /* version 5: START */
       p->ncurve = 3;
       p->curve_rep = malloc(sizeof rep);
       p->curve_seconds = malloc(sizeof sec);
+      p->curve_start = malloc(sizeof at);
       memcpy(p->curve_rep, rep, sizeof rep);
       memcpy(p->curve_seconds, sec, sizeof sec);
+      memcpy(p->curve_start, at, sizeof at);
     }
     p->ncalls = calloc(2, sizeof *p->ncalls);
     p->calls = calloc(2, sizeof *p->calls);
@@ -88,9 +90,25 @@ static augur_signature *sample(void) {
         c->size_class = k == 1 ? AUGUR_SIG_SIZE_ANY : (uint8_t)(14 - k);
         c->module = (uint16_t)(1 + (k == 2));
         c->offset = 0x1000u + 16 * k + r;
+        c->bytes = k == 1 ? AUGUR_SIG_BYTES_ANY : 4096u + 1000 * k; /* version 5 */
       }
     }
   }
+  /* Version 5: a guard (phase 5, not in the signature), rank 0's Isend only. */
+  s->nguards = 1;
+  s->guard = calloc(1, sizeof *s->guard);
+  s->guard->id = 5;
+  s->guard->weight = 400;
+  s->guard->ncalls = calloc(2, sizeof *s->guard->ncalls);
+  s->guard->calls = calloc(2, sizeof *s->guard->calls);
+  s->guard->ncalls[0] = 1;
+  s->guard->calls[0] = calloc(1, sizeof *s->guard->calls[0]);
+  *s->guard->calls[0] = (augur_sig_call){.type = AUGUR_EV_ISEND,
+                                         .peer = 0,
+                                         .size_class = 13,
+                                         .module = 1,
+                                         .offset = 0x1000u,
+                                         .bytes = 3744};
   return s;
 }
 
@@ -138,7 +156,9 @@ static void test_round_trip(void **state) {
     assert_int_equal(a->sync, b->sync);
     assert_int_equal(a->ncurve, b->ncurve);
     for (uint32_t k = 0; k < a->ncurve; k++)
-      assert_true(a->curve_rep[k] == b->curve_rep[k] && a->curve_seconds[k] == b->curve_seconds[k]);
+      assert_true(a->curve_rep[k] == b->curve_rep[k] &&
+                  a->curve_seconds[k] == b->curve_seconds[k] &&
+                  a->curve_start[k] == b->curve_start[k]);
     for (uint32_t q = 0; q < 2; q++) {
       assert_int_equal(a->ncalls[q], b->ncalls[q]);
       for (uint32_t k = 0; k < a->ncalls[q]; k++) {
@@ -148,9 +168,18 @@ static void test_round_trip(void **state) {
         assert_int_equal(x->size_class, y->size_class);
         assert_int_equal(x->module, y->module);
         assert_int_equal(x->offset, y->offset);
+        assert_true(x->bytes == y->bytes);
       }
     }
   }
+  assert_int_equal(r->nguards, 1);
+  assert_int_equal(r->guard->id, 5);
+  assert_int_equal(r->guard->weight, 400);
+  assert_int_equal(r->guard->ncalls[0], 1);
+  assert_int_equal(r->guard->ncalls[1], 0);
+  assert_true(r->guard->calls[0]->bytes == 3744 && r->guard->calls[0]->peer == 0);
+  assert_true(augur_sig_call_same(r->guard->calls[0], r->guard->calls[0]));
+  assert_false(augur_sig_call_same(&r->phase[1].calls[0][0], r->guard->calls[0])); /* peer */
   rewrites_same(r); /* written again: the same bytes */
   augur_signature_free(r);
   augur_signature_free(s);
@@ -181,22 +210,34 @@ static void test_validation(void **state) {
   augur_signature *s = sample();
   write_sig(s, "a.sig");
   augur_signature_free(s);
-  refuse("augur-signature 4", "augur-trace 1", "not an augur signature");
-  refuse("augur-signature 4", "augur-signature 5", "version 5");
+  refuse("augur-signature 5", "augur-trace 1", "not an augur signature");
+  refuse("augur-signature 5", "augur-signature 6", "version 6");
   refuse(" 0.015625000\ncurve 0\nrank 0 1", " -0.5\ncurve 0\nrank 0 1",
          "expected a time in seconds");
   refuse(" 0.015625000\ncurve 0\nrank 0 1", "\ncurve 0\nrank 0 1", "SAMPLE_SECONDS");
   /* Version 4's curve: counts, order, the last point at WEIGHT. */
   refuse("curve 3\n", "\n", "'curve N'");
   refuse("curve 3\n", "curve 66\n", "a point count up to 65");
-  refuse("curve 3\nat 0 0.000000000\n", "curve 1\nat 0 0.000000000\n", "0 points, or from 2");
+  refuse("curve 3\nat 0 0.000000000 1.000000000\n", "curve 1\nat 0 0.000000000 1.000000000\n",
+         "0 points, or from 2");
   refuse("at 0 0.000000000", "at 1 0.000000000", "repetitions growing from 0");
   refuse("at 0 0.000000000", "at 0 0.500000000", "times not decreasing, from 0");
   refuse("at 200 2.000000000", "at 0 2.000000000", "repetitions growing from 0");
   refuse("at 200 2.000000000", "at 200 20.000000000", "times not decreasing");
   refuse("at 400 10.000000000", "at 399 10.000000000", "a last point at WEIGHT");
   refuse("at 400 10.000000000", "at 401 10.000000000", "a repetition up to WEIGHT");
-  refuse("at 400 10.000000000\n", "", "'at REP SECONDS'");
+  refuse("at 400 10.000000000 11.000000000\n", "", "'at REP SECONDS START'");
+  /* Version 5: where each point's repetition started, each call's bytes, the guards. */
+  refuse("at 200 2.000000000 3.000000000", "at 200 2.000000000 0.500000000",
+         "START not decreasing");
+  refuse("at 200 2.000000000 3.000000000", "at 200 2.000000000", "'at REP SECONDS START'");
+  refuse("at 200 2.000000000 3.000000000", "at 200 2.000000000 -3", "a time in seconds");
+  refuse("call 14 1 14 1 0x1000 4096", "call 14 1 14 1 0x1000 zz", "a byte count or '*'");
+  refuse("guards 1", "guards x", "a guard count");
+  refuse("guards 1\n", "", "'guards N'");
+  refuse("guard 5 400", "guard 7 400", "a guard id that is no phase's");
+  refuse("guard 5 400", "guard 5 0", "a weight >= 1");
+  refuse("guard 5 400\nrank 0 1", "guard 5 400\nrank 1 1", "the next rank number");
   refuse("ranks 2", "ranks 0", ":3: expected a rank count");
   refuse("ranks 2", "ranks two", ":3: expected a rank count");
   refuse("base 12.5", "base -12.5", ":6: expected a time");
@@ -213,7 +254,7 @@ static void test_validation(void **state) {
   refuse("call 14 1 14", "call 14 1 99", "a size class");
   refuse("call 14 1 14 1", "call 14 1 14 7", "a module index");
   refuse("call 14 1 14 1 0x1000", "call 14 1 14 1 zz", "a call-site offset");
-  refuse("call 14 1 14 1 0x1000", "call 14 1 14 1", "'call TYPE PEER SIZE MODULE OFFSET'");
+  refuse("call 14 1 14 1 0x1000", "call 14 1 14 1", "'call TYPE PEER SIZE MODULE OFFSET BYTES'");
   refuse("\nend\n", "\n", "expected 'end'");
   refuse("\nend\n", "\nend\nmore\n", "nothing after 'end'");
   refuse("rank 1 0\nend", "rank 1 0\n", "expected 'end'");
@@ -256,8 +297,16 @@ static void test_base_left(void **state) {
   char *text = slurp(path_of("a.sig")), *v3 = malloc(strlen(text) + 1), *o = v3;
   for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
     if (!strncmp(line, "curve ", 6) || !strncmp(line, "at ", 3)) continue;
-    o += sprintf(o, "%s\n", !strcmp(line, "augur-signature 4") ? "augur-signature 3" : line);
+    if (!strncmp(line, "guard", 5)) break; /* version 5's guards: the last lines but "end" */
+    char *hash = strstr(line, " #"), *bytes = NULL;
+    if (!strncmp(line, "call ", 5) && hash) { /* version 5's BYTES column out */
+      *hash = '\0';
+      bytes = strrchr(line, ' ');
+      *bytes = '\0';
+    }
+    o += sprintf(o, "%s\n", !strcmp(line, "augur-signature 5") ? "augur-signature 3" : line);
   }
+  o += sprintf(o, "end\n");
   put("v3.sig", v3);
   augur_signature *r = NULL;
   augur_error err = {0};
@@ -363,7 +412,7 @@ static void test_program(void **state) {
   s->build_id = strdup("0123abcd");
   write_sig(s, "a.sig");
   char *text = slurp(path_of("a.sig"));
-  assert_non_null(strstr(text, "augur-signature 4\nranks") || strstr(text, "augur-signature 4\n#"));
+  assert_non_null(strstr(text, "augur-signature 5\nranks") || strstr(text, "augur-signature 5\n#"));
   assert_non_null(strstr(text, "mode global\nprogram solver 0123abcd\n"));
   augur_signature *r = NULL;
   augur_error err = {0};
@@ -399,7 +448,7 @@ static void test_irregular(void **state) {
   augur_signature *s = sample_irregular();
   write_sig(s, "a.sig");
   char *text = slurp(path_of("a.sig"));
-  assert_non_null(strstr(text, "augur-signature 4\n"));
+  assert_non_null(strstr(text, "augur-signature 5\n"));
   assert_non_null(strstr(text, "mode irregular\n"));
   assert_null(strstr(text, "curve")); /* global mode only */
   free(text);
