@@ -9,47 +9,9 @@
 # QUICK.
 . "$(dirname "$0")/../lib.sh"
 . "$MPIENV"
+CMD=diagnose
 NOTE='^augur diagnose: --parallel: '
-par() { # par M ARGS...: the parallel diagnosis with M analysis ranks
-  m=$1
-  shift
-  "$MPIEXEC" -n "$m" "$AUGUR" diagnose --parallel "$@"
-}
-
-# same TRACE "M..." ARGS...: for each M, the parallel stdout, stderr (less
-# the notes of what ran serially) and exit status are the serial ones; with
-# --html FILE the pages are the same bytes.
-same() {
-  tr=$1
-  ms=$2
-  shift 2
-  html=
-  for a in "$@"; do [ "$a" = "$D/p.html" ] && html=1; done
-  "$AUGUR" diagnose "$tr" "$@" >"$D/s.out" 2>"$D/s.err"
-  s=$?
-  rm -f "$D/s.html"
-  [ -n "$html" ] && [ -f "$D/p.html" ] && mv "$D/p.html" "$D/s.html"
-  for m in $ms; do
-    rm -f "$D/p.html"
-    par "$m" "$tr" "$@" >"$D/p.out" 2>"$D/p.err"
-    p=$?
-    [ "$s" -eq "$p" ] || fail "$(basename "$tr") M=$m $*: exit $p, serial $s; $(head -5 "$D/p.err")"
-    cmp -s "$D/s.out" "$D/p.out" ||
-      fail "$(basename "$tr") M=$m $*: output differs: $(diff "$D/s.out" "$D/p.out" | head -10)"
-    if [ -n "$html" ] && [ -f "$D/s.html" ]; then
-      cmp -s "$D/s.html" "$D/p.html" || fail "$(basename "$tr") M=$m $*: the pages differ"
-    elif [ -n "$html" ] && [ -f "$D/p.html" ]; then
-      fail "$(basename "$tr") M=$m $*: a page written where the serial command wrote none"
-    fi
-    # augur's lines; Open MPI's mpiexec adds its own after them when the
-    # job exits non-zero (MPICH's says nothing).
-    grep -v "$NOTE" "$D/p.err" >"$D/p.err2"
-    head -n "$(wc -l <"$D/s.err")" "$D/p.err2" | cmp -s "$D/s.err" - ||
-      fail "$(basename "$tr") M=$m $*: stderr differs: $(diff "$D/s.err" "$D/p.err" | head -5)"
-    [ "$(grep -c '^augur' "$D/p.err2")" -eq "$(grep -c '^augur' "$D/s.err")" ] ||
-      fail "$(basename "$tr") M=$m $*: augur's stderr lines: $(cat "$D/p.err")"
-  done
-}
+. "$(dirname "$0")/same.sh"
 
 "$GEN" "$D/known.augur" >/dev/null || fail "gen_trace"
 "$DXGEN" "$D/dx4.augur" --ranks 4 --events 8000 >/dev/null || fail "dx-gen 4"
