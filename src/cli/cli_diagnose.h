@@ -21,9 +21,10 @@ int cli_diagnose_args(int argc, char **argv, cli_diagnose_opts *o, int *status);
 /* Prints diagnosis D of T as text or JSON (O). CLI_OK, or CLI_FAIL after
  * saying why. */
 int cli_diagnose_print(augur_trace *t, const augur_diagnosis *d, const cli_diagnose_opts *o);
-/* Writes O's --html page of D with the efficiencies POP. CLI_OK, or
+/* Writes O's --html page of D with the efficiencies POP and the timeline TL
+ * (augur_dx_html_timeline_build's, taken; NULL: built here). CLI_OK, or
  * CLI_FAIL after saying why. */
 int cli_diagnose_html(const augur_diagnosis *d, augur_trace *t, const augur_pop *pop,
-                      const cli_diagnose_opts *o);
+                      struct augur_timeline *tl, const cli_diagnose_opts *o);
 
 #endif

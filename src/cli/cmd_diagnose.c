@@ -18,7 +18,7 @@ static int write_html(const augur_diagnosis *d, augur_trace *t, const cli_diagno
   augur_pop pop;
   augur_error err = {0};
   if (augur_pop_trace(t, !o->no_ideal, &pop, &err) != AUGUR_OK) return cli_fail("%s", err.msg);
-  int rc = cli_diagnose_html(d, t, &pop, o);
+  int rc = cli_diagnose_html(d, t, &pop, NULL, o);
   augur_pop_free(&pop);
   return rc;
 }

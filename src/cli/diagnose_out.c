@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "cli_diagnose.h"
 #include "cli_summary.h"
+#include "dx_html.h"
 
 /* "0.05" or "5%" -> 0.05; the share must be in [0, 1). */
 static int parse_share(const char *opt, const char *s, void *dst) {
@@ -50,15 +51,18 @@ size_t cli_pop_figures(const augur_pop *pop, augur_pop_section sec[2],
 }
 
 int cli_diagnose_html(const augur_diagnosis *d, augur_trace *t, const augur_pop *pop,
-                      const cli_diagnose_opts *o) {
+                      struct augur_timeline *tl, const cli_diagnose_opts *o) {
   augur_error err = {0};
   augur_pop_section sec[2];
   augur_dx_figure rows[2][AUGUR_POP_ROWS];
   augur_dx_figures figs[2];
   size_t nfigs = cli_pop_figures(pop, sec, rows, figs);
   FILE *f = fopen(o->html, "w");
-  if (!f) return cli_fail("cannot write %s: %s", o->html, strerror(errno));
-  int rc = augur_diagnosis_write_html(d, t, f, augur_trace_path(t), figs, nfigs, &err);
+  if (!f) {
+    augur_timeline_free(tl);
+    return cli_fail("cannot write %s: %s", o->html, strerror(errno));
+  }
+  int rc = aug_dx_write_html_tl(d, t, tl, f, augur_trace_path(t), figs, nfigs, &err);
   if (fclose(f) && rc == 0) return cli_fail("writing %s failed: %s", o->html, strerror(errno));
   if (rc < 0) return cli_fail("%s: %s", o->html, err.msg);
   return CLI_OK;

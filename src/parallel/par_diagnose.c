@@ -15,8 +15,10 @@
 
 #include "augur/diagnose.h"
 #include "augur/pop.h"
+#include "augur/timeline.h"
 #include "cli.h"
 #include "cli_diagnose.h"
+#include "dx_html.h"
 #include "par.h"
 #include "pop_states.h"
 
@@ -88,13 +90,19 @@ static int efficiencies(augur_trace *t, const cli_diagnose_opts *o, int me, int 
 }
 
 /* On analysis rank 0: the page, with the efficiencies of analysis rank 1
- * (M > 1) or its own (serially, as the serial command). */
+ * (M > 1) or its own (serially, as the serial command). With M > 1 the
+ * page's timeline is built while rank 1 still computes the efficiencies
+ * (if that fails, cli_diagnose_html builds it again and says why where the
+ * serial command says it). */
 static int html(const augur_diagnosis *d, augur_trace *t, const cli_diagnose_opts *o, int m,
                 int rc) {
   augur_pop pop;
   augur_error err = {0};
+  augur_timeline *tl = NULL;
   int kind = POP_SERIAL, got = CLI_FAIL;
   if (m > 1) {
+    if (rc == CLI_OK && augur_dx_html_timeline_build(d, t, &tl, &err)) tl = NULL;
+    par_time("timeline");
     unsigned char *buf = NULL;
     int n = 0;
     got = par_recv_blob(1, PAR_TAG_POP, &buf, &n);
@@ -106,16 +114,19 @@ static int html(const augur_diagnosis *d, augur_trace *t, const cli_diagnose_opt
     else
       kind = POP_SERIAL;
     free(buf);
-    if (rc != CLI_OK) return rc;
-    if (got == CLI_OK && kind == POP_SERIAL)
+    if (rc == CLI_OK && got == CLI_OK && kind == POP_SERIAL)
       cli_note("--parallel: the trace has OpenMP records, whose thread states are not merged "
                "in parallel yet: the efficiencies are computed serially on analysis rank 0 "
                "(docs/parallel.md)");
   }
-  if (rc != CLI_OK) return rc;
-  if (kind == POP_SERIAL && augur_pop_trace(t, !o->no_ideal, &pop, &err) != AUGUR_OK)
-    return cli_fail("%s", err.msg);
-  rc = cli_diagnose_html(d, t, &pop, o);
+  if (rc == CLI_OK && kind == POP_SERIAL &&
+      augur_pop_trace(t, !o->no_ideal, &pop, &err) != AUGUR_OK)
+    rc = cli_fail("%s", err.msg);
+  if (rc != CLI_OK) {
+    augur_timeline_free(tl);
+    return rc;
+  }
+  rc = cli_diagnose_html(d, t, &pop, tl, o);
   augur_pop_free(&pop);
   par_time("html");
   return rc;
