@@ -31,5 +31,12 @@ int cli_report_print(augur_trace *t, const augur_report *r, const augur_pop *pop
  * --parallel. Returns only when it cannot: CLI_USAGE when not started by
  * mpiexec, CLI_FAIL when that executable is missing (both said). */
 int cli_parallel_exec(const char *cmd, int argc, char **argv);
+/* 1 when ARGV[1..ARGC) asks for --parallel and mpiexec started this
+ * process. The command then execs at once (cli_parallel_exec), before
+ * parsing its options: the analysis executable parses them, and only its
+ * analysis rank 0 says what is wrong with them (parsed here, every process
+ * mpiexec started would say it). Not under mpiexec, the command parses
+ * them (--help works) and cli_parallel_exec says how to run it. */
+int cli_parallel_asked(int argc, char **argv);
 
 #endif

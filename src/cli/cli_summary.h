@@ -14,7 +14,7 @@
 #include "augur/signature.h"
 #include "augur/sim.h"
 
-/* cmd_diagnose.c: POP's sections (augur_pop_sections) as the page's tables
+/* diagnose_out.c: POP's sections (augur_pop_sections) as the page's tables
  * of figures; ROWS and SEC hold what FIGS points to. Returns how many. */
 size_t cli_pop_figures(const augur_pop *pop, augur_pop_section sec[2],
                        augur_dx_figure rows[2][AUGUR_POP_ROWS], augur_dx_figures figs[2]);

@@ -13,6 +13,7 @@ static void on_progress(void *arg, uint32_t rank, uint32_t nranks, uint64_t even
 int cmd_report(int argc, char **argv) {
   cli_report_opts o;
   int status;
+  if (cli_parallel_asked(argc, argv)) return cli_parallel_exec("report", argc, argv);
   if (!cli_report_args(argc, argv, &o, &status)) return status;
   if (o.parallel) return cli_parallel_exec("report", argc, argv);
 

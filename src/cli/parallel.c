@@ -10,6 +10,14 @@
 #include "cli_report.h"
 #include "mpi_flavour.h"
 
+int cli_parallel_asked(int argc, char **argv) {
+  char why[256];
+  if (mpi_flavour_of_launcher(why, sizeof why) == MPI_FLAVOUR_NONE) return 0;
+  for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+    if (!strcmp(argv[i], "--parallel")) return 1;
+  return 0;
+}
+
 int cli_parallel_exec(const char *cmd, int argc, char **argv) {
   char why[256];
   int flavour = mpi_flavour_of_launcher(why, sizeof why);

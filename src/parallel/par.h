@@ -14,6 +14,14 @@
  * Returns the exit status, the same on every analysis rank. */
 int par_report(int argc, char **argv);
 
+/* `augur diagnose --parallel` (par_diagnose.c): the same contract. */
+int par_diagnose(int argc, char **argv);
+
+/* The tags of what goes up the trees. */
+#define PAR_TAG_PART   2701 /* a report part (report_part.h) */
+#define PAR_TAG_STATES 2702 /* thread states (par_states) */
+#define PAR_TAG_POP    2703 /* diagnose --html: the efficiencies, to analysis rank 0 */
+
 /* The thread states of a block of ranks, for the POP efficiencies
  * (par_states.c): RS has every rank of the trace, filled for [lo, hi) by
  * the scan and for the blocks merged after it; DAMAGED the first damaged
@@ -35,6 +43,12 @@ int par_states_pack(const par_states *ps, unsigned char **buf, size_t *n);
  * memory, -2 when BUF is not such states. */
 int par_states_merge(par_states *ps, const unsigned char *buf, size_t n);
 void par_states_free(par_states *ps);
+/* Receives the states of analysis rank FROM (par_states_give) and merges
+ * them: CLI_OK, or CLI_FAIL after saying why. */
+int par_states_take(par_states *ps, int from);
+/* Sends PS to analysis rank TO (nothing when !OK: this rank failed, which
+ * fails the receiver's merge). */
+void par_states_give(const par_states *ps, int ok, int to);
 
 /* While quiet, this analysis rank's stdout and stderr go to /dev/null:
  * every rank runs the same checks (options, the trace's opening) and only
@@ -46,12 +60,32 @@ void par_quiet(int on);
 int par_max(int v);
 /* Opens PATH on every analysis rank (analysis rank 0 says why it cannot)
  * and checks that there are at most as many analysis ranks as the trace
- * has ranks. CLI_OK with *T open, or the exit status. */
+ * has ranks. CLI_OK with *T open, or the exit status. Starts the step
+ * clocks of par_time (its first step: "open"). */
 int par_open(const char *path, augur_trace **t);
 /* The block of application ranks [*lo, *hi) of analysis rank ME of M: M
  * contiguous blocks of at least one rank each, cut where the records on
  * disk (the block index) are shared most evenly. */
 void par_block(const augur_trace *t, int me, int m, uint32_t *lo, uint32_t *hi);
+
+/* The end of a command: analysis rank 0's exit status RC, on every rank
+ * (the others wait for it without spinning). */
+int par_done(int rc);
+/* The binomial tree over analysis ranks [BASE, M), rooted at BASE: at step
+ * s (1, 2, 4 ...) a rank whose index from BASE is a multiple of 2s calls
+ * TAKE(CTX, rank + s) when that rank exists (merging what it holds, which
+ * follows its own block); the others call GIVE(CTX, RC == CLI_OK, rank - s)
+ * and stop. No rank takes more than ceil(log2(M - BASE)) times. Returns RC,
+ * or on a taker the first failed TAKE's status. Ranks below BASE must not
+ * call it. */
+int par_tree(int base, int rc, int (*take)(void *ctx, int from),
+             void (*give)(void *ctx, int ok, int to), void *ctx);
+/* Sends BUF[0..N) to analysis rank TO with TAG and frees BUF (NULL: an
+ * empty message, which says this rank failed and fails the receiver). */
+void par_send_blob(unsigned char *buf, size_t n, int to, int tag);
+/* Receives what analysis rank FROM sent with TAG into *BUF (malloc'd) and
+ * *N, waiting without spinning. CLI_OK, or CLI_FAIL after saying why. */
+int par_recv_blob(int from, int tag, unsigned char **buf, int *n);
 
 /* Waits for REQ without spinning a CPU: MPI_Test, then a sleep. An
  * analysis rank that is done waits for rank 0 (the efficiencies) this way,

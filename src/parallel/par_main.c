@@ -1,8 +1,8 @@
 /* augur-parallel-<flavour>: the analyses of `augur CMD --parallel` as an
  * MPI job (docs/parallel.md). Built once per MPI flavour, like the
  * recorder; `augur CMD --parallel` (src/cli/parallel.c) execs it in every
- * process mpiexec started. Usage: augur-parallel-<flavour> report ARGS,
- * ARGS as `augur report` takes them. */
+ * process mpiexec started. Usage: augur-parallel-<flavour> report|diagnose
+ * ARGS, ARGS as `augur report` or `augur diagnose` takes them. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,10 +18,14 @@ int main(int argc, char **argv) {
   if (argc >= 2 && !strcmp(argv[1], "report")) {
     cli_prog = "augur report";
     rc = par_report(argc - 1, argv + 1);
+  } else if (argc >= 2 && !strcmp(argv[1], "diagnose")) {
+    cli_prog = "augur diagnose";
+    rc = par_diagnose(argc - 1, argv + 1);
   } else {
     if (!me)
-      fprintf(stderr, "augur-parallel: run as `mpiexec -n M augur report --parallel TRACE` "
-                      "(docs/parallel.md)\n");
+      fprintf(stderr,
+              "augur-parallel: run as `mpiexec -n M augur report|diagnose --parallel TRACE` "
+              "(docs/parallel.md)\n");
     rc = CLI_USAGE;
   }
   MPI_Finalize();

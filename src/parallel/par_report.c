@@ -18,71 +18,43 @@
 #include "pop_states.h"
 #include "report_part.h"
 
-#define TAG_PART   2701
-#define TAG_STATES 2702
-
-/* Sends BUF[0..N) to analysis rank TO (an empty message: this rank failed,
- * or ran out of memory packing, which fails the report). */
-static void send_blob(unsigned char *buf, size_t n, int to, int tag) {
-  if (!buf || n > INT_MAX) n = 0;
-  MPI_Request req;
-  MPI_Isend(buf, (int)n, MPI_BYTE, to, tag, MPI_COMM_WORLD, &req);
-  par_wait(&req);
-  free(buf);
-}
-
-/* Receives what analysis rank FROM sent with TAG into *BUF (malloc'd) and
- * *N. CLI_OK, or CLI_FAIL after saying why. */
-static int recv_blob(int from, int tag, unsigned char **buf, int *n) {
-  MPI_Status st;
-  int there = 0;
-  long ns = 100000;
-  for (;;) { /* MPI_Probe would spin a CPU */
-    MPI_Iprobe(from, tag, MPI_COMM_WORLD, &there, &st);
-    if (there) break;
-    par_nap(&ns);
-  }
-  MPI_Get_count(&st, MPI_BYTE, n);
-  *buf = malloc(*n > 0 ? (size_t)*n : 1);
-  MPI_Recv(*buf ? *buf : (unsigned char *)&there, *buf ? *n : 0, MPI_BYTE, from, tag,
-           MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  if (!*buf) return cli_fail("--parallel: out of memory receiving from analysis rank %d", from);
-  if (*n <= 0) {
-    free(*buf);
-    *buf = NULL; /* it failed, and said why */
-    return cli_fail("--parallel: analysis rank %d sent no report (see its message above)", from);
-  }
-  return CLI_OK;
-}
-
 /* Takes the report part and the states of analysis rank FROM. */
 static int take(aug_report_part *part, par_states *ps, int from) {
   unsigned char *buf = NULL;
-  int n = 0, rc = recv_blob(from, TAG_PART, &buf, &n);
+  int n = 0, rc = par_recv_blob(from, PAR_TAG_PART, &buf, &n);
   augur_error err = {0};
   int m = rc == CLI_OK ? aug_report_part_merge(part, buf, (size_t)n, &err) : 0;
   free(buf);
-  buf = NULL;
-  int rc2 = recv_blob(from, TAG_STATES, &buf, &n);
-  int m2 = rc2 == CLI_OK ? par_states_merge(ps, buf, (size_t)n) : 0;
-  free(buf);
-  if (rc != CLI_OK || rc2 != CLI_OK) return CLI_FAIL;
-  if (m == -1 || m2 == -1)
+  int rc2 = par_states_take(ps, from);
+  if (rc != CLI_OK) return CLI_FAIL;
+  if (m == -1)
     return cli_fail("--parallel: out of memory merging the parts of analysis rank %d", from);
   if (m < 0) return cli_fail("%s", err.msg);
-  if (m2 < 0)
-    return cli_fail("--parallel: the thread states of analysis rank %d are damaged", from);
-  return CLI_OK;
+  return rc2;
 }
 
 static void give(const aug_report_part *part, const par_states *ps, int ok, int to) {
   unsigned char *buf = NULL;
   size_t n = 0;
   if (ok && aug_report_part_pack(part, &buf, &n) < 0) buf = NULL;
-  send_blob(buf, n, to, TAG_PART);
-  buf = NULL;
-  if (ok && par_states_pack(ps, &buf, &n) < 0) buf = NULL;
-  send_blob(buf, n, to, TAG_STATES);
+  par_send_blob(buf, n, to, PAR_TAG_PART);
+  par_states_give(ps, ok, to);
+}
+
+/* The tree's callbacks (par_tree): the report part and the states. */
+typedef struct parts {
+  aug_report_part *part;
+  par_states *ps;
+} parts;
+
+static int take_cb(void *ctx, int from) {
+  parts *p = ctx;
+  return take(p->part, p->ps, from);
+}
+
+static void give_cb(void *ctx, int ok, int to) {
+  parts *p = ctx;
+  give(p->part, p->ps, ok, to);
 }
 
 /* On analysis rank 0, every block merged: the report and the efficiencies,
@@ -137,10 +109,8 @@ int par_report(int argc, char **argv) {
   if (me) par_quiet(0);
   if (!go) return status;
 
-  par_time(NULL);
   augur_trace *t = NULL;
   int rc = par_open(o.path, &t);
-  par_time("open");
   if (rc != CLI_OK) return rc;
   uint32_t lo, hi;
   par_block(t, me, m, &lo, &hi);
@@ -159,28 +129,13 @@ int par_report(int argc, char **argv) {
   rc = ok == AUGUR_OK ? CLI_OK : cli_fail("%s", err.msg);
   par_time("scan");
 
-  /* The binomial tree: at step s, ranks that are multiples of 2s take the
-   * parts of rank + s, whose block follows theirs; the others hand theirs
-   * over and are done. A rank that failed still takes part (its empty
-   * message fails the merge), so nobody waits forever. */
-  for (int s = 1; s < m; s *= 2) {
-    if (me % (2 * s)) {
-      give(&part, &ps, rc == CLI_OK, me - s);
-      break;
-    }
-    if (me + s < m) {
-      int r2 = take(&part, &ps, me + s);
-      if (rc == CLI_OK) rc = r2;
-    }
-  }
+  /* The binomial tree: the parts of rank + s, whose block follows the
+   * receiver's, are merged into its own. */
+  rc = par_tree(0, rc, take_cb, give_cb, &(parts){&part, &ps});
   par_time("merge");
   if (me == 0 && rc == CLI_OK) rc = finish(t, &part, &ps, &o);
   par_states_free(&ps);
   aug_report_part_free(&part);
   augur_trace_close(t);
-  MPI_Request req;
-  MPI_Ibcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
-  par_wait(&req);
-  par_time("done");
-  return rc;
+  return par_done(rc);
 }

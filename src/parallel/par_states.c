@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "par.h"
 
 #define STATES_MAGIC 0x3154535047554155ull /* "UAUGPST1" */
@@ -151,4 +152,23 @@ int par_states_merge(par_states *ps, const unsigned char *buf, size_t n) {
 out:
   free(w);
   return rc;
+}
+
+int par_states_take(par_states *ps, int from) {
+  unsigned char *buf = NULL;
+  int n = 0, rc = par_recv_blob(from, PAR_TAG_STATES, &buf, &n);
+  int m = rc == CLI_OK ? par_states_merge(ps, buf, (size_t)n) : 0;
+  free(buf);
+  if (rc != CLI_OK) return rc;
+  if (m == -1)
+    return cli_fail("--parallel: out of memory merging the parts of analysis rank %d", from);
+  if (m < 0) return cli_fail("--parallel: the thread states of analysis rank %d are damaged", from);
+  return CLI_OK;
+}
+
+void par_states_give(const par_states *ps, int ok, int to) {
+  unsigned char *buf = NULL;
+  size_t n = 0;
+  if (ok && par_states_pack(ps, &buf, &n) < 0) buf = NULL;
+  par_send_blob(buf, n, to, PAR_TAG_STATES);
 }

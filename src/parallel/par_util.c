@@ -1,5 +1,6 @@
 /* What the commands of augur-parallel-<flavour> share (par.h). */
 #include <fcntl.h>
+#include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,7 @@ int par_open(const char *path, augur_trace **t) {
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &m);
   *t = NULL;
+  par_time(NULL);
   if (me) par_quiet(1);
   int rc = cli_open_trace(path, t);
   if (rc == CLI_OK && (uint64_t)m > augur_trace_nranks(*t))
@@ -48,6 +50,7 @@ int par_open(const char *path, augur_trace **t) {
                    augur_trace_nranks(*t));
   if (me) par_quiet(0);
   rc = par_max(rc); /* the same trace on every analysis rank: one answer */
+  par_time("open");
   if (rc != CLI_OK && *t) {
     augur_trace_close(*t);
     *t = NULL;
@@ -116,4 +119,64 @@ void par_time(const char *step) {
           cpu - cpu0);
   wall0 = wall;
   cpu0 = cpu;
+}
+
+void par_send_blob(unsigned char *buf, size_t n, int to, int tag) {
+  if (!buf || n > INT_MAX) n = 0;
+  MPI_Request req;
+  MPI_Isend(buf, (int)n, MPI_BYTE, to, tag, MPI_COMM_WORLD, &req);
+  par_wait(&req);
+  free(buf);
+}
+
+int par_recv_blob(int from, int tag, unsigned char **buf, int *n) {
+  MPI_Status st;
+  int there = 0;
+  long ns = 100000;
+  for (;;) { /* MPI_Probe would spin a CPU */
+    MPI_Iprobe(from, tag, MPI_COMM_WORLD, &there, &st);
+    if (there) break;
+    par_nap(&ns);
+  }
+  MPI_Get_count(&st, MPI_BYTE, n);
+  *buf = malloc(*n > 0 ? (size_t)*n : 1);
+  MPI_Recv(*buf ? *buf : (unsigned char *)&there, *buf ? *n : 0, MPI_BYTE, from, tag,
+           MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  if (!*buf) return cli_fail("--parallel: out of memory receiving from analysis rank %d", from);
+  if (*n <= 0) {
+    free(*buf);
+    *buf = NULL; /* it failed, and said why */
+    return cli_fail("--parallel: analysis rank %d sent no report (see its message above)", from);
+  }
+  return CLI_OK;
+}
+
+int par_tree(int base, int rc, int (*take)(void *ctx, int from),
+             void (*give)(void *ctx, int ok, int to), void *ctx) {
+  int me = 0, m = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &m);
+  /* At step s, ranks whose index (from BASE) is a multiple of 2s take
+   * what rank + s holds; the others hand theirs over and are done. A rank
+   * that failed still takes part (its empty message fails the merge), so
+   * nobody waits forever. */
+  for (int s = 1; s < m - base; s *= 2) {
+    if ((me - base) % (2 * s)) {
+      give(ctx, rc == CLI_OK, me - s);
+      break;
+    }
+    if (me + s < m) {
+      int r2 = take(ctx, me + s);
+      if (rc == CLI_OK) rc = r2;
+    }
+  }
+  return rc;
+}
+
+int par_done(int rc) {
+  MPI_Request req;
+  MPI_Ibcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
+  par_wait(&req);
+  par_time("done");
+  return rc;
 }

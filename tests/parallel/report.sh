@@ -5,36 +5,9 @@
 # (tests/cli's hand-built traces), MPIEXEC, FLAVOUR, MPIENV, WORK, NAME.
 . "$(dirname "$0")/../lib.sh"
 . "$MPIENV"
-par() { # par M ARGS...: the parallel report with M analysis ranks
-  m=$1
-  shift
-  "$MPIEXEC" -n "$m" "$AUGUR" report --parallel "$@"
-}
-
-# same TRACE "M..." ARGS...: for each M, the parallel stdout, stderr and exit
-# status are the serial ones.
-same() {
-  tr=$1
-  ms=$2
-  shift 2
-  "$AUGUR" report "$tr" "$@" >"$D/s.out" 2>"$D/s.err"
-  s=$?
-  for m in $ms; do
-    par "$m" "$tr" "$@" >"$D/p.out" 2>"$D/p.err"
-    p=$?
-    [ "$s" -eq "$p" ] || fail "$(basename "$tr") M=$m $*: exit $p, serial $s; $(head -5 "$D/p.err")"
-    cmp -s "$D/s.out" "$D/p.out" ||
-      fail "$(basename "$tr") M=$m $*: output differs: $(diff "$D/s.out" "$D/p.out" | head -10)"
-    # augur's lines (less the note of a part computed serially, checked
-    # below); Open MPI's mpiexec adds its own after them when the job exits
-    # non-zero (MPICH's says nothing).
-    grep -v '^augur report: --parallel: the trace has' "$D/p.err" >"$D/p.err2"
-    head -n "$(wc -l <"$D/s.err")" "$D/p.err2" | cmp -s "$D/s.err" - ||
-      fail "$(basename "$tr") M=$m $*: stderr differs: $(diff "$D/s.err" "$D/p.err" | head -5)"
-    [ "$(grep -c '^augur' "$D/p.err2")" -eq "$(grep -c '^augur' "$D/s.err")" ] ||
-      fail "$(basename "$tr") M=$m $*: augur's stderr lines: $(cat "$D/p.err")"
-  done
-}
+CMD=report
+NOTE='^augur report: --parallel: the trace has'
+. "$(dirname "$0")/same.sh"
 
 "$GEN" "$D/known.augur" >/dev/null || fail "gen_trace"
 "$GEN" "$D/threads.augur" threads >/dev/null || fail "gen_trace threads"

@@ -20,6 +20,7 @@
 
 #include "augur/diagnose.h"
 #include "augur/timeline.h"
+#include "dx_html.h"
 #include "timeline_svg.h"
 
 #define TL_WIDTH      1400 /* pixel columns of the timeline and the curve */
@@ -536,15 +537,21 @@ int augur_dx_html_timeline(FILE *f, const augur_diagnosis *d, const augur_timeli
 
 int augur_diagnosis_write_html(const augur_diagnosis *d, augur_trace *t, FILE *f, const char *title,
                                const augur_dx_figures *figs, size_t nfigs, augur_error *err) {
+  return aug_dx_write_html_tl(d, t, NULL, f, title, figs, nfigs, err);
+}
+
+int aug_dx_write_html_tl(const augur_diagnosis *d, augur_trace *t, augur_timeline *tl, FILE *f,
+                         const char *title, const augur_dx_figures *figs, size_t nfigs,
+                         augur_error *err) {
   if (!d || !f) {
+    augur_timeline_free(tl);
     augur_fail(err, AUGUR_E_ARG, "diagnose: no diagnosis or no output stream");
     return -1;
   }
   if (!title) title = "augur diagnosis";
   /* Stream the trace before writing anything: a damaged trace leaves no
    * half page behind. */
-  augur_timeline *tl = NULL;
-  if (t && augur_dx_html_timeline_build(d, t, &tl, err)) return -1;
+  if (!tl && t && augur_dx_html_timeline_build(d, t, &tl, err)) return -1;
 
   augur_dx_html_head(f, title, NULL);
   char incomplete[AUGUR_INCOMPLETE_MAX];

@@ -1,0 +1,96 @@
+# `mpiexec -n M augur diagnose --parallel TRACE` prints the serial diagnosis
+# byte for byte (text, JSON and the --html page) at M = 1, 2, 3, on traces
+# of 3 to 1,024 ranks and a recorded proving-ground run with a known finding
+# (pg_blocked_sender: a chain of late senders); its errors are the serial
+# ones. The diagnosis itself is computed serially on analysis rank 0 in
+# this step (said on stderr, checked); with --html the efficiencies come
+# from the other analysis ranks. Environment: AUGUR, DXGEN, GEN, MPIEXEC,
+# FLAVOUR, MPIENV, APPS (the flavour's proving-ground programs), WORK, NAME,
+# QUICK.
+. "$(dirname "$0")/../lib.sh"
+. "$MPIENV"
+CMD=diagnose
+NOTE='^augur diagnose: --parallel: '
+. "$(dirname "$0")/same.sh"
+
+"$GEN" "$D/known.augur" >/dev/null || fail "gen_trace"
+"$DXGEN" "$D/dx4.augur" --ranks 4 --events 8000 >/dev/null || fail "dx-gen 4"
+"$DXGEN" "$D/dx37.augur" --ranks 37 --events 20000 >/dev/null || fail "dx-gen 37"
+"$DXGEN" "$D/dx1024.augur" --ranks 1024 --events 30000 >/dev/null || fail "dx-gen 1024"
+PG="$D/chain.augur"
+"$AUGUR" record -o "$PG" -- "$MPIEXEC" -n 4 "$APPS/pg_blocked_sender" -n 10 -d 20000 \
+  >"$D/rec.out" 2>&1 || fail "record pg_blocked_sender: $(tail -3 "$D/rec.out")"
+
+# Open MPI's mpiexec starts slowly (seconds here): with QUICK=1 the
+# recorded run, one page and the M > N refusal; MPICH runs everything.
+if [ "${QUICK:-0}" = 1 ]; then
+  same "$PG" "2 3" --json
+  contains "$D/p.out" '"pattern": "blocked_sender"'
+  same "$D/dx37.augur" 2 --html "$D/p.html" --no-ideal
+  expect 2 - par 4 "$D/known.augur"
+  contains "$D/err" "augur diagnose: --parallel: 4 analysis ranks for a trace of 3 ranks"
+  finish
+fi
+
+# 1. The same bytes at every M: the recorded run (its known finding in it),
+#    3, 4, 37 (blocks of unequal size, a tree with an odd rank out) and
+#    1,024 ranks; text, JSON, the options passed through.
+same "$PG" "1 2 3" --json
+contains "$D/p.out" '"pattern": "blocked_sender"'
+same "$PG" 2
+contains "$D/p.out" "blocked_sender"
+contains "$D/p.err" "augur diagnose: --parallel: the diagnosis is computed serially on analysis rank 0"
+same "$D/known.augur" 3 --json
+same "$D/dx4.augur" "1 2 3"
+same "$D/dx37.augur" "2 3" --json --min-share 0.5%
+same "$D/dx1024.augur" 2 --json
+same "$D/dx1024.augur" 3 --eager-limit 1
+
+# 2. --html: the efficiencies from analysis ranks 1..M-1 (the ideal replay
+#    on analysis rank 1), the same page; not said as serial for an MPI-only
+#    trace. With OpenMP records they are computed serially, and said.
+same "$PG" "1 2 3" --html "$D/p.html"
+grep -q 'efficiencies are computed serially' "$D/p.err" &&
+  fail "MPI-only trace: the efficiencies were computed serially: $(cat "$D/p.err")"
+same "$D/dx37.augur" 3 --html "$D/p.html" --no-ideal --json
+GEN_OMP=1 "$GEN" "$D/omp.augur" >/dev/null || fail "gen_trace GEN_OMP=1"
+same "$D/omp.augur" 2 --html "$D/p.html"
+contains "$D/p.err" "augur diagnose: --parallel: the trace has OpenMP records"
+
+# 3. Refusals, said once, exit 2: more analysis ranks than application
+#    ranks; a usage error; not under mpiexec.
+expect 2 - par 4 "$D/known.augur"
+contains "$D/err" "augur diagnose: --parallel: 4 analysis ranks for a trace of 3 ranks"
+[ "$(grep -c 'analysis ranks for a trace' "$D/err")" -eq 1 ] ||
+  fail "M > N said $(grep -c 'analysis ranks for a trace' "$D/err") times: $(cat "$D/err")"
+[ -s "$D/out" ] && fail "M > N printed a diagnosis: $(head -3 "$D/out")"
+same "$D/dx4.augur" 2 --no-ideal
+contains "$D/p.err" "--no-ideal goes with --html FILE"
+# a page that cannot be written: the diagnosis printed, then the serial error, exit 1
+same "$D/dx4.augur" 3 --html "$D/no/such/dir/x.html"
+contains "$D/p.err" "cannot write $D/no/such/dir/x.html"
+env -u PMI_RANK -u PMI_SIZE -u OMPI_COMM_WORLD_SIZE \
+  "$AUGUR" diagnose --parallel "$D/known.augur" >"$D/out" 2>"$D/err"
+[ $? -eq 2 ] || fail "--parallel outside mpiexec: exit $?, want 2"
+[ "$(wc -l <"$D/err")" -eq 1 ] || fail "--parallel outside mpiexec: $(cat "$D/err")"
+contains "$D/err" "mpiexec -n M augur diagnose --parallel TRACE"
+
+# 4. A damaged rank file (rank 3 of 4, in the second block at M = 2): the
+#    serial error and exit status; a missing rank file: the open fails the
+#    same way.
+cp -r "$D/dx4.augur" "$D/dmg.augur"
+python3 - "$D/dmg.augur/rank-00003.evt" <<'PY'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+for off in range(len(b) // 2, len(b), 97):  # the second half of the file
+    b[off] ^= 0x5A
+open(p, "wb").write(bytes(b))
+PY
+same "$D/dmg.augur" 2 --json
+contains "$D/p.err" "rank-00003.evt"
+same "$D/dmg.augur" 2 --html "$D/p.html"
+cp -r "$D/known.augur" "$D/missing.augur"
+rm "$D/missing.augur/rank-00001.evt"
+same "$D/missing.augur" 3
+finish
