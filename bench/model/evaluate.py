@@ -373,8 +373,9 @@ def main():
     print("  rep spread: median over held-out configurations of (max - min) / median of its runs'")
     print("  T_iter (the noise no model can predict); noise|err|: the median |err| of a model that")
     print("  knew each held-out configuration's mean T_iter (from the repetitions: |run - their")
-    print("  mean| x sqrt(n/(n-1))): what no model can go below; analytic: the seed's approach A (augur model")
-    print("  analytic) on the same held-out runs: median |err| % and best found")
+    print("  mean| x sqrt(n/(n-1)), normal noise): what the runs' scatter alone costs a model;")
+    print("  analytic: the seed's approach A (augur model analytic) on the same held-out runs:")
+    print("  median |err| % and best found")
     hdr = "%-10s %-5s %-8s %-7s %6s %5s %7s %12s %9s %10s %12s %11s %14s %9s" % (
         "app", "terms", "configs", "weights", "train", "held", "leaves", "median|err|%", "max|err|%",
         "best<=2%", "rep spread%", "noise|err|%", "analytic|err|%", "an.best")
