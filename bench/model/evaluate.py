@@ -183,6 +183,18 @@ def evaluate(a, app, prototype, weights, subset, train_all, held_all, columns):
         reps.setdefault((r["workload"], cfg(r)), []).append(float(r["t_iter"]))
     spread = [(max(v) - min(v)) / statistics.median(v) for v in reps.values() if len(v) > 1]
     res["rep_spread_pct"] = 100 * statistics.median(spread) if spread else None
+    # The noise's share of |error|: the median |error| a model that knew each
+    # held-out configuration's mean T_iter would make on its runs. Estimated
+    # from the repetitions: |run - mean of its n repetitions| / that mean,
+    # times sqrt(n / (n - 1)) (the mean of n runs is itself off by sigma /
+    # sqrt(n); for normal noise the median of |run - true mean| is then
+    # sqrt(n / (n - 1)) times the median of |run - mean of the n|).
+    dev = []
+    for v in reps.values():
+        if len(v) > 1:
+            m = statistics.mean(v)
+            dev += [abs(x - m) / m * (len(v) / (len(v) - 1)) ** 0.5 for x in v]
+    res["noise_error_pct"] = 100 * statistics.median(dev) if dev else None
     res["median_error_pct"] = 100 * statistics.median(e)
     res["max_error_pct"] = 100 * max(e)
     res["errors"] = errors
@@ -359,11 +371,14 @@ def main():
     print("  |err| = |predicted - measured| / measured T_iter of each held-out run; best: held-out")
     print("  workloads whose chosen configuration measured within 2 % of the measured best")
     print("  rep spread: median over held-out configurations of (max - min) / median of its runs'")
-    print("  T_iter (the noise no model can predict); analytic: the seed's approach A (augur model")
-    print("  analytic) on the same held-out runs: median |err| % and best found")
-    hdr = "%-10s %-5s %-8s %-7s %6s %5s %7s %12s %9s %10s %12s %14s %9s" % (
+    print("  T_iter (the noise no model can predict); noise|err|: the median |err| of a model that")
+    print("  knew each held-out configuration's mean T_iter (from the repetitions: |run - their")
+    print("  mean| x sqrt(n/(n-1)), normal noise): what the runs' scatter alone costs a model;")
+    print("  analytic: the seed's approach A (augur model analytic) on the same held-out runs:")
+    print("  median |err| % and best found")
+    hdr = "%-10s %-5s %-8s %-7s %6s %5s %7s %12s %9s %10s %12s %11s %14s %9s" % (
         "app", "terms", "configs", "weights", "train", "held", "leaves", "median|err|%", "max|err|%",
-        "best<=2%", "rep spread%", "analytic|err|%", "an.best")
+        "best<=2%", "rep spread%", "noise|err|%", "analytic|err|%", "an.best")
     print(hdr)
     for r in results:
         if "median_error_pct" not in r:
@@ -372,11 +387,13 @@ def main():
                 r.get("error") or r.get("skipped")))
             continue
         sp = r["rep_spread_pct"]
+        ne = r["noise_error_pct"]
         an = r.get("analytic_median_error_pct")
-        print("%-10s %-5s %-8s %-7s %6d %5d %7d %12.1f %9.1f %10s %12s %14s %9s" % (
+        print("%-10s %-5s %-8s %-7s %6d %5d %7d %12.1f %9.1f %10s %12s %11s %14s %9s" % (
             r["app"], r["terms"], r["configurations"], r["weights"], r["train_rows"], r["held_rows"],
             r["leaves"], r["median_error_pct"], r["max_error_pct"],
             "%d/%d" % (r["best_found"], r["best_workloads"]), "-" if sp is None else "%.1f" % sp,
+            "-" if ne is None else "%.1f" % ne,
             "-" if an is None else "%.1f" % an,
             "%d/%d" % (r["analytic_best_found"], r["best_workloads"]) if an is not None else "-"))
     say("configurations with workers x threads > %d are oversubscribed on this machine's %d "

@@ -205,15 +205,18 @@ AUGUR_API int augur_model_parse(augur_model **m, const char *name, const char *t
 
 /* A term of the performance model normal form (Calotoiu et al., SC'13) in
  * the workload W, workers Wk and threads Thr:
- * W^i * log2(W)^j / (Wk * Thr)^k, i in {0, 1/2, 1, 3/2, 2}, j in {0, 1, 2},
- * k in {0, 1}, not all 0 (the intercept is always in the model). */
+ * W^i * log2(W)^j * d_k, i in {0, 1/2, 1, 3/2, 2}, j in {0, 1, 2}, d_0 = 1,
+ * d_1 = 1 / (Wk * Thr) (work shared by every thread), d_2 = 1 / Wk (work
+ * shared by the workers, not by their threads), not all of i, j, k 0 (the
+ * intercept is always in the model); and the master's serial cost per
+ * worker, d_3 = Wk with i in {0, 1}, j = 0 (Wk, W * Wk). */
 typedef struct augur_model_term {
   double i;
   int j, k;
 } augur_model_term;
 
-/* The family's size (5 * 3 * 2 - 1) and the most terms one choice may hold. */
-#define AUGUR_MODEL_NTERMS    29
+/* The family's size (5 * 3 * 3 - 1 + 2) and the most terms one choice may hold. */
+#define AUGUR_MODEL_NTERMS    46
 #define AUGUR_MODEL_MAX_TERMS 4
 #define AUGUR_MODEL_TERMS_TOP 5
 
@@ -222,9 +225,10 @@ typedef struct augur_model_term {
 AUGUR_API augur_model_term augur_model_term_at(size_t idx);
 
 /* The term's column name into BUF (N bytes), returned: "workload" (W),
- * "w1" (W / (Wk Thr)), "w2" (W^2 / (Wk Thr)) as the data set names them,
- * else '_'-joined parts "W0.5".."W2", "log2W" or "log2Wsq", "perWT" (e.g.
- * "W1.5_log2W_perWT"). */
+ * "w1" (W / (Wk Thr)), "w2" (W^2 / (Wk Thr)), "local_workload" (W / Wk),
+ * "workers" (Wk) as the data set names them, else '_'-joined parts
+ * "W0.5".."W2", "log2W" or "log2Wsq", "perWT", "perWk" or "xWk" (e.g.
+ * "W1.5_log2W_perWT", "W2_perWk", "W1_xWk"). */
 AUGUR_API const char *augur_model_term_name(augur_model_term t, char *buf, size_t n);
 
 /* 1 and *T when NAME is a term's name (as augur_model_term_name writes it),

@@ -79,8 +79,9 @@ static int model_fit(int argc, char **argv) {
       CLI_STRING("--output", "-o", "MODEL", &outpath, "a file name", "write the model file (JSON)"),
       CLI_FLAG("--json", NULL, &json, "print the model as JSON (schema: docs/model.md)"),
       CLI_CHOICE("--terms", "auto", &terms, "auto",
-                 "choose the regressors from the PMNF family W^i log2(W)^j /\n"
-                 "(workers threads)^k by leave-one-out error (formula 'y ~ 1 | ...')"),
+                 "choose the regressors from the PMNF family W^i log2(W)^j times 1,\n"
+                 "1/(workers threads) or 1/workers, and workers, W workers, by\n"
+                 "leave-one-out error (formula 'y ~ 1 | ...')"),
       CLI_INT("--max-terms", "K", &max_terms, 1, AUGUR_MODEL_MAX_TERMS,
               "--terms auto: at most K terms besides the intercept (default 3)"),
       {0}};

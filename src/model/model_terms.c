@@ -18,22 +18,32 @@ static const double exponents[] = {0, 0.5, 1, 1.5, 2};
 
 augur_model_term augur_model_term_at(size_t idx) {
   assert(idx < AUGUR_MODEL_NTERMS);
-  size_t c = idx + 1; /* 0 is i = j = k = 0, the intercept */
+  /* 0 is i = j = k = 0, the intercept; k = 3 (W^0 and W^1 times Wk) are the last two */
+  size_t c = idx + 1;
+  if (c >= NLOG * NEXP * 3) {
+    augur_model_term t = {(double)(c - NLOG * NEXP * 3), 0, 3};
+    return t;
+  }
   augur_model_term t = {exponents[(c / NLOG) % NEXP], (int)(c % NLOG), (int)(c / (NLOG * NEXP))};
   return t;
 }
 
 const char *augur_model_term_name(augur_model_term t, char *buf, size_t n) {
-  assert(buf && n);
-  if (t.i == 1 && t.j == 0)
+  static const char *const per[] = {"", "perWT", "perWk", "xWk"};
+  assert(buf && n && t.k >= 0 && t.k <= 3);
+  if (t.i == 1 && t.j == 0 && t.k <= 1)
     snprintf(buf, n, "%s", t.k ? "w1" : "workload");
-  else if (t.i == 2 && t.j == 0 && t.k)
+  else if (t.i == 2 && t.j == 0 && t.k == 1)
     snprintf(buf, n, "w2");
+  else if (t.i == 1 && t.j == 0 && t.k == 2)
+    snprintf(buf, n, "local_workload");
+  else if (t.i == 0 && t.j == 0 && t.k == 3)
+    snprintf(buf, n, "workers");
   else {
     char w[16] = "", l[16] = "";
     if (t.i > 0) snprintf(w, sizeof w, "W%g", t.i);
     if (t.j) snprintf(l, sizeof l, "%slog2W%s", *w ? "_" : "", t.j == 2 ? "sq" : "");
-    snprintf(buf, n, "%s%s%s", w, l, t.k ? (*w || *l ? "_perWT" : "perWT") : "");
+    snprintf(buf, n, "%s%s%s%s", w, l, t.k && (*w || *l) ? "_" : "", per[t.k]);
   }
   return buf;
 }
@@ -56,7 +66,15 @@ double augur_model_term_value(augur_model_term t, double w, double wk, double th
   double v = pow(w, t.i);
   for (int j = 0; j < t.j; j++)
     v *= log2(w);
-  return t.k ? v / (wk * thr) : v;
+  switch (t.k) {
+  case 1:
+    return v / (wk * thr);
+  case 2:
+    return v / wk;
+  case 3:
+    return v * wk;
+  }
+  return v;
 }
 
 /* Column NAME of T, numeric: its index, or -1 after ERR. */

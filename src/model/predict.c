@@ -138,7 +138,8 @@ int augur_model_predict_at(const augur_model *m, const char *at, int *node, doub
                         "model predict: no value for '%s' (the model uses it; pass it with "
                         "--at%s)",
                         m->vars[i].name,
-                        augur_model_term_parse(m->vars[i].name, NULL)
+                        augur_model_term_parse(m->vars[i].name, NULL) &&
+                                strcmp(m->vars[i].name, "workers") /* a term, but also a base */
                             ? ", or workload, workers and threads to compute it"
                             : "");
         break;

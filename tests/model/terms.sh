@@ -24,6 +24,23 @@ contains "$D/law.json" '"formula": "t_iter ~ w2 | workload + workers + threads"'
 awk -v NOISE=0.01 -v C=2e-7 -f "$LAW" >"$D/law2.csv"
 expect 0 0 "$AUGUR" model fit "$D/law2.csv" --formula "$F" --terms auto -o "$D/law2.json"
 contains "$D/out" "formula: t_iter ~ W1_log2W + w2 | workload + workers + threads"
+# 2b. the master's serial cost per worker (+ 2e-3 s per worker: the family's
+#    Wk, named workers as in the data set), work shared by the workers but not
+#    by their threads (+ 2e-9 W^2 / workers: W2_perWk), and both: found (the
+#    family without these terms chose perWT + w2, W2 + w2 and
+#    W1.5_log2W + W2_log2W_perWT).
+for law in "D=2e-3:w2 + workers" "E=2e-9:w2 + W2_perWk" "D=2e-3 E=2e-9:w2 + W2_perWk + workers"; do
+  set -- $(echo "${law%%:*}" | sed 's/\([DE]\)=/-v \1=/g')
+  awk -v NOISE=0.01 "$@" -f "$LAW" >"$D/law3.csv"
+  expect 0 0 "$AUGUR" model fit "$D/law3.csv" --formula "$F" --terms auto -o "$D/law3.json"
+  contains "$D/out" "formula: t_iter ~ ${law#*:} | workload + workers + threads"
+done
+# predict computes W2_perWk from workload and workers; workers is given.
+# the law: 2e-3 + 5e-9 * 5000^2 / 4 + 2e-3 * 2 + 2e-9 * 5000^2 / 2 = 0.06225
+expect 0 0 "$AUGUR" model predict "$D/law3.json" --at 'workload=5000,workers=2,threads=2' --json
+awk '{ match($0, /"prediction": [^,}]*/); p = substr($0, RSTART + 14, RLENGTH - 14) + 0
+       exit !(p > 0.06225 * 0.98 && p < 0.06225 * 1.02) }' "$D/out" ||
+  fail "predict at W=5000, 2x2: $(cat "$D/out"), the law says 0.06225"
 # show, predict (the terms computed from workload, workers, threads), best
 expect 0 0 "$AUGUR" model show "$D/law2.json"
 contains "$D/out" "t_iter ~ W1_log2W + w2 | workload + workers + threads"
