@@ -228,6 +228,11 @@ typedef struct rrun {
   int blocked;
   double t_block;
   uint32_t bslot; /* BLK_SEND, BLK_RECV: the slot waited for */
+  /* BLK_WAIT: the requests before wait_i are done, the latest at wait_t
+   * (a receive: wait_recv); wait_done */
+  uint64_t wait_i;
+  double wait_t;
+  int wait_recv;
   /* collective in progress */
   uint64_t inst; /* its instance (the operation's a) */
   sim_step *steps;
@@ -275,6 +280,13 @@ typedef struct cinst {
   uint32_t *who; /* world ranks, in entry order */
 } cinst;
 
+/* A step of a collective run all at once: its partners (comm ranks, or
+ * -1) and the size of its messages (the same both ways). */
+typedef struct cstep {
+  int32_t to, from;
+  uint32_t tag, bytes;
+} cstep;
+
 /* An entry of the collective slot table: the slot (NONE32: empty) and
  * the low 32 bits of its key's hash (ckey). */
 typedef struct ctab_ent {
@@ -321,7 +333,9 @@ typedef struct sim {
   uint32_t *ready;
   size_t rhead, rn, ready_cap;
   uint32_t *ident; /* 0..nranks-1: a communicator's steps in comm ranks */
-  sim_step *cst;
+  sim_step *ctmp;  /* one member's steps */
+  size_t ctmp_cap;
+  struct cstep *cst; /* all members' steps, compact */
   size_t cst_cap;
   uint32_t *coff, *cidx;
   double *cpost;
@@ -1218,23 +1232,33 @@ static void resume(sim *s, uint32_t r, double done, double *bucket) {
 }
 
 /* Are all requests of WAIT op (of rank R) done? Sets *t to the last
- * completion and *recv to whether that one was a receive. */
-static int wait_done(const sim *s, uint32_t r, const augur_sim_op *op, double *t, int *recv) {
-  *t = -1;
-  *recv = 0;
-  for (uint64_t i = 0; i < op->b; i++) {
+ * completion and *recv to whether that one was a receive (the first in
+ * the list of that time). A request's completion time, once known, stays:
+ * the rank keeps how far it got (wait_i: the requests before it are done,
+ * the latest of them wait_t, wait_recv) and a wake goes on from there, not
+ * over the whole list again (a Waitall of k requests woken k times). The
+ * caller sets wait_i = 0, wait_t = -1 when the WAIT starts. */
+static int wait_done(sim *s, uint32_t r, const augur_sim_op *op, double *t, int *recv) {
+  rrun *rr = &s->r[r];
+  for (uint64_t i = rr->wait_i; i < op->b; i++) {
     uint32_t v;
     int send;
     size_t at;
     if (!wait_req(s, r, op, i, &v, &send, &at)) continue;
     const mslot *m = &s->slots[v];
     double d = send ? m->sdone : m->rdone;
-    if (d < 0) return 0;
-    if (d > *t) {
-      *t = d;
-      *recv = !send;
+    if (d < 0) {
+      rr->wait_i = i;
+      return 0;
+    }
+    if (d > rr->wait_t) {
+      rr->wait_t = d;
+      rr->wait_recv = !send;
     }
   }
+  rr->wait_i = op->b;
+  *t = rr->wait_t;
+  *recv = rr->wait_recv;
   return 1;
 }
 
@@ -1408,7 +1432,7 @@ static int closed_run(sim *s, cinst *ci) {
   const sim_comm *c = &s->g->comms[ci->comm];
   const uint32_t p = ci->p;
   const sim_comm id = {0, p, s->ident, NULL}; /* steps in comm ranks */
-  if (aug_grow((void **)&s->cst, &s->cst_cap, CLOSED_MAX_STEPS, sizeof *s->cst)) {
+  if (aug_grow((void **)&s->ctmp, &s->ctmp_cap, CLOSED_MAX_STEPS, sizeof *s->ctmp)) {
     s->nomem = 1;
     return -1;
   }
@@ -1425,14 +1449,24 @@ static int closed_run(sim *s, cinst *ci) {
   size_t total = 0;
   for (uint32_t i = 0; i < p; i++) {
     size_t n;
-    while ((n = sim_coll_steps(s->m, ci->type, &id, i, ci->root, ci->bytes, s->cst + total,
-                               s->cst_cap - total)) > s->cst_cap - total)
-      if (aug_grow((void **)&s->cst, &s->cst_cap, total + n, sizeof *s->cst)) {
+    while ((n = sim_coll_steps(s->m, ci->type, &id, i, ci->root, ci->bytes, s->ctmp, s->ctmp_cap)) >
+           s->ctmp_cap)
+      if (aug_grow((void **)&s->ctmp, &s->ctmp_cap, n, sizeof *s->ctmp)) {
         s->nomem = 1;
         return -1;
       }
-    for (size_t k = 1; k < n; k++) /* a tag is one round */
-      if (s->cst[total + k].tag <= s->cst[total + k - 1].tag) return -1;
+    if (aug_grow((void **)&s->cst, &s->cst_cap, total + n, sizeof *s->cst)) {
+      s->nomem = 1;
+      return -1;
+    }
+    for (size_t k = 0; k < n; k++) {
+      const sim_step *a = &s->ctmp[k];
+      uint64_t b = a->to >= 0 ? a->sbytes : a->rbytes;
+      if ((k && a->tag <= s->ctmp[k - 1].tag) /* a tag is one round */
+          || (a->to >= 0 && a->from >= 0 && a->sbytes != a->rbytes) || b > UINT32_MAX)
+        return -1;
+      s->cst[total + k] = (cstep){a->to, a->from, a->tag, (uint32_t)b};
+    }
     s->coff[i] = (uint32_t)total;
     s->cidx[i] = (uint32_t)total;
     total += n;
@@ -1440,7 +1474,7 @@ static int closed_run(sim *s, cinst *ci) {
   s->coff[p] = (uint32_t)total;
   const uint32_t *off = s->coff;
   uint32_t *idx = s->cidx;
-  const sim_step *st = s->cst;
+  const cstep *st = s->cst;
   double *t = ci->t, *post = s->cpost;
   uint64_t msgs = 0;
   for (;;) {
@@ -1453,14 +1487,14 @@ static int closed_run(sim *s, cinst *ci) {
       if (IN_ROUND(i)) post[i] = t[i];
     for (uint32_t i = 0; i < p; i++) {
       if (!IN_ROUND(i)) continue;
-      const sim_step *a = &st[idx[i]];
+      const cstep *a = &st[idx[i]];
       double done = post[i];
       for (int side = 0; side < 2; side++) {
         int32_t j = side ? a->from : a->to;
         if (j < 0) continue;
-        const sim_step *b = IN_ROUND((uint32_t)j) ? &st[idx[j]] : NULL;
-        uint64_t bytes = side ? a->rbytes : a->sbytes;
-        if (!b || (side ? b->to : b->from) != (int32_t)i || (side ? b->sbytes : b->rbytes) != bytes)
+        const cstep *b = IN_ROUND((uint32_t)j) ? &st[idx[j]] : NULL;
+        uint64_t bytes = a->bytes;
+        if (!b || (side ? b->to : b->from) != (int32_t)i || b->bytes != a->bytes)
           return -1; /* the messages pair what they can (coll_slot) */
         /* the message's sender and receiver, its posts */
         uint32_t snd = side ? (uint32_t)j : i, rcv = side ? i : (uint32_t)j;
@@ -1647,6 +1681,9 @@ static void run_rank(sim *s, uint32_t r) {
       wall_work(s, rr, o, &rr->acc.mpi);
       double d;
       int recv;
+      rr->wait_i = 0;
+      rr->wait_t = -1;
+      rr->wait_recv = 0;
       if (wait_done(s, r, op, &d, &recv)) {
         wait_until(rr, d, recv ? &rr->acc.recv_wait : &rr->acc.send_wait);
         wait_finish(s, r, op);
@@ -2005,7 +2042,7 @@ static int sim_close(sim *s, const sim_input *in, int rc, augur_sim_result *res,
     sim_src_stats(s->src, in->gs);
     in->gs->bytes += s->slot_cap * sizeof *s->slots;
     /* collectives run all at once: their steps and round arrays */
-    in->gs->bytes += s->cst_cap * sizeof *s->cst +
+    in->gs->bytes += s->cst_cap * sizeof *s->cst + s->ctmp_cap * sizeof *s->ctmp +
                      s->cp_cap * (sizeof *s->coff + sizeof *s->cidx + sizeof *s->cpost);
     for (uint32_t r = 0; r < n; r++)
       in->gs->bytes += s->r[r].req_cap * sizeof *s->r[r].req;
@@ -2033,6 +2070,7 @@ static int sim_close(sim *s, const sim_input *in, int rc, augur_sim_result *res,
   free(s->ready);
   free(s->ident);
   free(s->cst);
+  free(s->ctmp);
   free(s->coff);
   free(s->cidx);
   free(s->cpost);
