@@ -209,7 +209,9 @@ typedef struct flow {
   int32_t res[SIM_MAX_ROUTE];
 } flow;
 
-enum { BLK_NONE = 0, BLK_SEND, BLK_RECV, BLK_WAIT, BLK_COLL, BLK_COMPUTE };
+/* BLK_CLOSED: in a collective run all at once when its last member enters
+ * (closed_enter); nothing but that wakes it. */
+enum { BLK_NONE = 0, BLK_SEND, BLK_RECV, BLK_WAIT, BLK_COLL, BLK_COMPUTE, BLK_CLOSED };
 
 /* Streaming: a nonblocking end that has run, until the WAIT that completes
  * it (the operation itself is gone by then). */
@@ -226,6 +228,11 @@ typedef struct rrun {
   int blocked;
   double t_block;
   uint32_t bslot; /* BLK_SEND, BLK_RECV: the slot waited for */
+  /* BLK_WAIT: the requests before wait_i are done, the latest at wait_t
+   * (a receive: wait_recv); wait_done */
+  uint64_t wait_i;
+  double wait_t;
+  int wait_recv;
   /* collective in progress */
   uint64_t inst; /* its instance (the operation's a) */
   sim_step *steps;
@@ -258,6 +265,27 @@ typedef struct rrun {
   sreq *req;
   size_t nreq, req_cap, req_dead;
 } rrun;
+
+/* A collective instance run all at once (closed_enter): its members'
+ * entry times by comm rank, who entered in which order, and what the first
+ * member said it is. */
+typedef struct cinst {
+  uint64_t inst;
+  uint32_t comm, p, arrived;
+  unsigned type;
+  int32_t root; /* comm rank, or -1 */
+  int mixed;    /* a member's type, size or root differs from the first's */
+  uint64_t bytes;
+  double *t;     /* p entry times */
+  uint32_t *who; /* world ranks, in entry order */
+} cinst;
+
+/* A step of a collective run all at once: its partners (comm ranks, or
+ * -1) and the size of its messages (the same both ways). */
+typedef struct cstep {
+  int32_t to, from;
+  uint32_t tag, bytes;
+} cstep;
 
 /* An entry of the collective slot table: the slot (NONE32: empty) and
  * the low 32 bits of its key's hash (ckey). */
@@ -296,6 +324,22 @@ typedef struct sim {
   uint64_t ops, messages, events;
   int nomem;
   int direct; /* arrivals scheduled at the transfer's start (xfer_start) */
+  /* Collectives run all at once (closed_enter): allowed (direct, no time
+   * slices); the open instances; ranks to run again (their collective
+   * ended), first in first out; scratch of closed_run */
+  int closed;
+  cinst *ci;
+  size_t nci, ci_cap;
+  uint32_t *ready;
+  size_t rhead, rn, ready_cap;
+  uint32_t *ident; /* 0..nranks-1: a communicator's steps in comm ranks */
+  sim_step *ctmp;  /* one member's steps */
+  size_t ctmp_cap;
+  struct cstep *cst; /* all members' steps, compact */
+  size_t cst_cap;
+  uint32_t *coff, *cidx;
+  double *cpost;
+  size_t cp_cap;
 } sim;
 
 static int slot_rndv(const sim *s, uint64_t bytes, int sync) {
@@ -1188,23 +1232,33 @@ static void resume(sim *s, uint32_t r, double done, double *bucket) {
 }
 
 /* Are all requests of WAIT op (of rank R) done? Sets *t to the last
- * completion and *recv to whether that one was a receive. */
-static int wait_done(const sim *s, uint32_t r, const augur_sim_op *op, double *t, int *recv) {
-  *t = -1;
-  *recv = 0;
-  for (uint64_t i = 0; i < op->b; i++) {
+ * completion and *recv to whether that one was a receive (the first in
+ * the list of that time). A request's completion time, once known, stays:
+ * the rank keeps how far it got (wait_i: the requests before it are done,
+ * the latest of them wait_t, wait_recv) and a wake goes on from there, not
+ * over the whole list again (a Waitall of k requests woken k times). The
+ * caller sets wait_i = 0, wait_t = -1 when the WAIT starts. */
+static int wait_done(sim *s, uint32_t r, const augur_sim_op *op, double *t, int *recv) {
+  rrun *rr = &s->r[r];
+  for (uint64_t i = rr->wait_i; i < op->b; i++) {
     uint32_t v;
     int send;
     size_t at;
     if (!wait_req(s, r, op, i, &v, &send, &at)) continue;
     const mslot *m = &s->slots[v];
     double d = send ? m->sdone : m->rdone;
-    if (d < 0) return 0;
-    if (d > *t) {
-      *t = d;
-      *recv = !send;
+    if (d < 0) {
+      rr->wait_i = i;
+      return 0;
+    }
+    if (d > rr->wait_t) {
+      rr->wait_t = d;
+      rr->wait_recv = !send;
     }
   }
+  rr->wait_i = op->b;
+  *t = rr->wait_t;
+  *recv = rr->wait_recv;
   return 1;
 }
 
@@ -1330,6 +1384,225 @@ static int coll_begin(sim *s, uint32_t r, const augur_sim_op *op) {
   return 0;
 }
 
+/* ---- Collectives all at once -------------------------------------------
+ * When every member of a collective's algorithm waits for every other to
+ * enter (sim_coll_waits_all), no member leaves before the last one has
+ * entered; and without flows, processor sharing or time slices (s->closed)
+ * a message's times are a function of its two ends' posts alone. Then the
+ * instance's steps run when the last member enters, round by round (a
+ * round: the steps of one tag, which both ends of a message share), over
+ * arrays in comm rank order: the arithmetic of the message path
+ * (xfer_arrival, start_rndv, coll_advance), so the same times to the bit,
+ * without a slot, a table probe and a queue event per message. The counts
+ * go on as if the messages had run: one message and two events each (the
+ * transfer, counted by xfer_start, and the arrival). docs/simulate.md
+ * "Simulator". */
+
+/* The most steps a member may have: recursive doubling at 65,536 ranks has
+ * 18; rings and pairwise exchanges over more than 32 members run as
+ * messages (their p - 1 steps per member would be p^2 steps in memory). */
+#define CLOSED_MAX_STEPS 64
+
+/* AUGUR_SIM_COLL_MESSAGES=1: every collective as messages (what the
+ * tests compare the closed runs with; docs/simulate.md). */
+static int closed_off(void) {
+  const char *e = getenv("AUGUR_SIM_COLL_MESSAGES");
+  return e && strcmp(e, "1") == 0;
+}
+
+/* The open instance INST, or NULL. Open at once: one per communicator
+ * whose members are in a collective (a handful). */
+static cinst *closed_find(sim *s, uint64_t inst) {
+  for (size_t i = 0; i < s->nci; i++)
+    if (s->ci[i].inst == inst) return &s->ci[i];
+  return NULL;
+}
+
+/* Rank R's collective ended: it goes on (sim_loop runs it). */
+static void ready_push(sim *s, uint32_t r) {
+  assert(s->rn < s->g->nranks);
+  s->ready[(s->rhead + s->rn++) % s->g->nranks] = r;
+}
+
+/* Runs instance CI's steps (all members entered, at CI->t): CI->t becomes
+ * when each member leaves. -1 (nothing counted) if the steps are not
+ * rounds whose messages pair up (then the messages run them), or out of
+ * memory. */
+static int closed_run(sim *s, cinst *ci) {
+  const sim_comm *c = &s->g->comms[ci->comm];
+  const uint32_t p = ci->p;
+  const sim_comm id = {0, p, s->ident, NULL}; /* steps in comm ranks */
+  if (aug_grow((void **)&s->ctmp, &s->ctmp_cap, CLOSED_MAX_STEPS, sizeof *s->ctmp)) {
+    s->nomem = 1;
+    return -1;
+  }
+  if (p + 1 > s->cp_cap) {
+    size_t a = s->cp_cap, b = s->cp_cap, d = s->cp_cap;
+    if (aug_grow((void **)&s->coff, &a, p + 1, sizeof *s->coff) ||
+        aug_grow((void **)&s->cidx, &b, p + 1, sizeof *s->cidx) ||
+        aug_grow((void **)&s->cpost, &d, p + 1, sizeof *s->cpost)) {
+      s->nomem = 1;
+      return -1;
+    }
+    s->cp_cap = a < b ? (a < d ? a : d) : (b < d ? b : d);
+  }
+  size_t total = 0;
+  for (uint32_t i = 0; i < p; i++) {
+    size_t n;
+    while ((n = sim_coll_steps(s->m, ci->type, &id, i, ci->root, ci->bytes, s->ctmp, s->ctmp_cap)) >
+           s->ctmp_cap)
+      if (aug_grow((void **)&s->ctmp, &s->ctmp_cap, n, sizeof *s->ctmp)) {
+        s->nomem = 1;
+        return -1;
+      }
+    if (aug_grow((void **)&s->cst, &s->cst_cap, total + n, sizeof *s->cst)) {
+      s->nomem = 1;
+      return -1;
+    }
+    for (size_t k = 0; k < n; k++) {
+      const sim_step *a = &s->ctmp[k];
+      uint64_t b = a->to >= 0 ? a->sbytes : a->rbytes;
+      if ((k && a->tag <= s->ctmp[k - 1].tag) /* a tag is one round */
+          || (a->to >= 0 && a->from >= 0 && a->sbytes != a->rbytes) || b > UINT32_MAX)
+        return -1;
+      s->cst[total + k] = (cstep){a->to, a->from, a->tag, (uint32_t)b};
+    }
+    s->coff[i] = (uint32_t)total;
+    s->cidx[i] = (uint32_t)total;
+    total += n;
+  }
+  s->coff[p] = (uint32_t)total;
+  const uint32_t *off = s->coff;
+  uint32_t *idx = s->cidx;
+  const cstep *st = s->cst;
+  double *t = ci->t, *post = s->cpost;
+  uint64_t msgs = 0;
+  for (;;) {
+    uint32_t tag = UINT32_MAX;
+    for (uint32_t i = 0; i < p; i++)
+      if (idx[i] < off[i + 1] && st[idx[i]].tag < tag) tag = st[idx[i]].tag;
+    if (tag == UINT32_MAX) break;
+#define IN_ROUND(i) (idx[i] < off[(i) + 1] && st[idx[i]].tag == tag)
+    for (uint32_t i = 0; i < p; i++)
+      if (IN_ROUND(i)) post[i] = t[i];
+    for (uint32_t i = 0; i < p; i++) {
+      if (!IN_ROUND(i)) continue;
+      const cstep *a = &st[idx[i]];
+      double done = post[i];
+      for (int side = 0; side < 2; side++) {
+        int32_t j = side ? a->from : a->to;
+        if (j < 0) continue;
+        const cstep *b = IN_ROUND((uint32_t)j) ? &st[idx[j]] : NULL;
+        uint64_t bytes = a->bytes;
+        if (!b || (side ? b->to : b->from) != (int32_t)i || b->bytes != a->bytes)
+          return -1; /* the messages pair what they can (coll_slot) */
+        /* the message's sender and receiver, its posts */
+        uint32_t snd = side ? (uint32_t)j : i, rcv = side ? i : (uint32_t)j;
+        mslot m = {0};
+        m.src = c->members[snd];
+        m.dst = c->members[rcv];
+        m.bytes = bytes;
+        double d, at = 0;
+        if (slot_rndv(s, bytes, 0)) { /* start_rndv: own_next is the identity here */
+          double go = post[snd] > post[rcv] ? post[snd] : post[rcv];
+          xfer_arrival(s, &m, go + lat(s, m.src, m.dst), &at);
+          d = side ? (at > post[rcv] ? at : post[rcv]) : at;
+        } else if (side) {
+          xfer_arrival(s, &m, post[snd], &at);
+          d = at > post[rcv] ? at : post[rcv];
+        } else {
+          d = post[snd];
+        }
+        if (d > done) done = d;
+        msgs += !side;
+      }
+      t[i] = done;
+    }
+    for (uint32_t i = 0; i < p; i++)
+      if (IN_ROUND(i)) idx[i]++;
+#undef IN_ROUND
+  }
+  s->messages += msgs;
+  s->events += 2 * msgs;
+  return 0;
+}
+
+/* Rank R (at its clock, after the call's overhead) enters collective OP:
+ * 1 if it left it (it was the last member: all left), 0 if it waits for
+ * the last one (BLK_CLOSED), -1 if this instance runs as messages. */
+static int closed_enter(sim *s, uint32_t r, const augur_sim_op *op) {
+  if (!s->closed || !sim_coll_waits_all(op->type)) return -1;
+  const sim_comm *c = &s->g->comms[op->comm];
+  int64_t me = sim_comm_rank(c, r);
+  if (c->size <= 1 || me < 0) return -1;
+  rrun *rr = &s->r[r];
+  int32_t root = op->peer >= 0 ? (int32_t)sim_comm_rank(c, (uint32_t)op->peer) : -1;
+  cinst *ci = closed_find(s, op->a);
+  if (!ci) {
+    /* As messages (no record) when a member's steps are too many, or a
+     * world rank is twice in the communicator (the count of entries
+     * would not say "all"); the members decide alike. */
+    if (sim_coll_steps(s->m, op->type, c, 0, root, op->b, NULL, 0) > CLOSED_MAX_STEPS) return -1;
+    for (uint32_t i = 1; i < c->size; i++)
+      if (c->byworld[i] >> 32 == c->byworld[i - 1] >> 32) return -1;
+    if (aug_grow((void **)&s->ci, &s->ci_cap, s->nci + 1, sizeof *s->ci)) {
+      s->nomem = 1;
+      return 0;
+    }
+    ci = &s->ci[s->nci];
+    *ci = (cinst){op->a, op->comm, c->size, 0, op->type, root, 0, op->b, NULL, NULL};
+    ci->t = malloc(c->size * sizeof *ci->t);
+    ci->who = malloc(c->size * sizeof *ci->who);
+    if (!ci->t || !ci->who) {
+      free(ci->t);
+      free(ci->who);
+      s->nomem = 1;
+      return 0;
+    }
+    s->nci++;
+  } else if (ci->type != op->type || ci->bytes != op->b || ci->root != root) {
+    ci->mixed = 1;
+  }
+  rr->t_coll = rr->t;
+  ci->t[me] = rr->t;
+  ci->who[ci->arrived++] = r;
+  if (ci->arrived < ci->p) {
+    rr->blocked = BLK_CLOSED;
+    return 0;
+  }
+  int rc = ci->mixed ? -1 : closed_run(s, ci);
+  if (rc == 0) {
+    for (uint32_t i = 0; i < ci->p; i++) {
+      uint32_t w = c->members[i];
+      rrun *q = &s->r[w];
+      q->t = ci->t[i];
+      q->acc.sync_wait += q->t - q->t_coll;
+      if (w == r) continue;
+      q->blocked = BLK_NONE;
+      q->pc++;
+      ready_push(s, w);
+    }
+  } else if (!stopped(s)) {
+    /* As messages after all: the members that wait post their steps in
+     * the order they entered, then R (its caller). */
+    for (uint32_t k = 0; k + 1 < ci->arrived; k++) {
+      uint32_t w = ci->who[k];
+      rrun *q = &s->r[w];
+      q->blocked = BLK_COLL;
+      coll_begin(s, w, op_at(s, w));
+      if (coll_advance(s, w)) {
+        q->blocked = BLK_NONE;
+        q->pc++;
+        ready_push(s, w);
+      }
+    }
+  }
+  free(ci->t);
+  free(ci->who);
+  *ci = s->ci[--s->nci];
+  return rc == 0 ? 1 : -1;
+}
+
 static int is_alltoall(unsigned type) {
   return type == AUGUR_EV_ALLTOALL || type == AUGUR_EV_ALLTOALLV || type == AUGUR_EV_ALLTOALLW ||
          type == AUGUR_EV_IALLTOALL || type == AUGUR_EV_IALLTOALLV || type == AUGUR_EV_IALLTOALLW;
@@ -1408,6 +1681,9 @@ static void run_rank(sim *s, uint32_t r) {
       wall_work(s, rr, o, &rr->acc.mpi);
       double d;
       int recv;
+      rr->wait_i = 0;
+      rr->wait_t = -1;
+      rr->wait_recv = 0;
       if (wait_done(s, r, op, &d, &recv)) {
         wait_until(rr, d, recv ? &rr->acc.recv_wait : &rr->acc.send_wait);
         wait_finish(s, r, op);
@@ -1431,6 +1707,9 @@ static void run_rank(sim *s, uint32_t r) {
         if (fl)
           wall_work(s, rr, recv_extra(s, op->b * s->g->comms[op->comm].size, fl), &rr->acc.mpi);
       }
+      int cl = closed_enter(s, r, op);
+      if (cl == 0) return;
+      if (cl > 0) break;
       coll_begin(s, r, op);
       if (!coll_advance(s, r)) {
         rr->blocked = BLK_COLL;
@@ -1634,6 +1913,16 @@ static int sim_setup(sim *s, uint32_t variant, uint32_t *variants, augur_sim_res
   s->direct = !sim_topo_shared(&s->topo);
   for (uint32_t r = 0; r < n && s->direct; r++)
     s->direct = !s->r[r].shared;
+  /* ...and without time slices a collective's messages can run all at
+   * once (closed_enter). */
+  s->closed = s->direct && !closed_off();
+  for (uint32_t r = 0; r < n && s->closed; r++)
+    s->closed = !(s->r[r].win_len > 0);
+  s->ready = malloc(n * sizeof *s->ready);
+  s->ident = malloc(n * sizeof *s->ident);
+  if (!s->ready || !s->ident) return sim_nomem(err);
+  for (uint32_t r = 0; r < n; r++)
+    s->ident[r] = r;
   /* Point-to-point messages of a graph occupy slots 0..nmsgs-1. */
   if (aug_grow((void **)&s->slots, &s->slot_cap, g->nmsgs ? g->nmsgs : 1, sizeof *s->slots))
     return sim_nomem(err);
@@ -1661,7 +1950,15 @@ static int sim_setup(sim *s, uint32_t variant, uint32_t *variants, augur_sim_res
 static void sim_loop(sim *s) {
   for (uint32_t r = 0; r < s->g->nranks && !stopped(s); r++)
     run_rank(s, r);
-  while (!heap_empty(&s->q) && !stopped(s)) {
+  while (!stopped(s)) {
+    if (s->rn) { /* ranks whose collective ran all at once */
+      uint32_t r = s->ready[s->rhead];
+      s->rhead = (s->rhead + 1) % s->g->nranks;
+      s->rn--;
+      run_rank(s, r);
+      continue;
+    }
+    if (heap_empty(&s->q)) break;
     hev e = heap_pop(&s->q);
     const double et = key_time(e.key);
     s->events++;
@@ -1744,6 +2041,9 @@ static int sim_close(sim *s, const sim_input *in, int rc, augur_sim_result *res,
     /* What the stream held at most, with the simulator's slots and requests. */
     sim_src_stats(s->src, in->gs);
     in->gs->bytes += s->slot_cap * sizeof *s->slots;
+    /* collectives run all at once: their steps and round arrays */
+    in->gs->bytes += s->cst_cap * sizeof *s->cst + s->ctmp_cap * sizeof *s->ctmp +
+                     s->cp_cap * (sizeof *s->coff + sizeof *s->cidx + sizeof *s->cpost);
     for (uint32_t r = 0; r < n; r++)
       in->gs->bytes += s->r[r].req_cap * sizeof *s->r[r].req;
   }
@@ -1762,6 +2062,18 @@ static int sim_close(sim *s, const sim_input *in, int rc, augur_sim_result *res,
   free(s->node);
   free(s->slots);
   free(s->ctab);
+  for (size_t i = 0; i < s->nci; i++) {
+    free(s->ci[i].t);
+    free(s->ci[i].who);
+  }
+  free(s->ci);
+  free(s->ready);
+  free(s->ident);
+  free(s->cst);
+  free(s->ctmp);
+  free(s->coff);
+  free(s->cidx);
+  free(s->cpost);
   free(s->q.h);
   free(s->q.ring);
   free(s->flows);

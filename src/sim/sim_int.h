@@ -95,6 +95,13 @@ typedef struct sim_step {
 size_t sim_coll_steps(const augur_machine *m, unsigned type, const sim_comm *c, uint32_t me,
                       int32_t root, uint64_t bytes, sim_step *out, size_t max);
 
+/* Does every member of TYPE's algorithm (above) wait, through its steps'
+ * messages, for every other member to enter? (Dissemination, recursive
+ * doubling, rings, pairwise exchange: yes; trees and scans: no.) Then no
+ * member leaves before the last one entered, and the simulator may run an
+ * instance's steps all at once when it has (sim.c "closed"). */
+int sim_coll_waits_all(unsigned type);
+
 /* Stretches of one rank's run whose compute bursts are scaled while the
  * graph is built (a what-if on a phase): [t0, t1) in trace ns, sorted,
  * disjoint; a burst that starts inside one takes 1 / factor of its time. */

@@ -575,6 +575,75 @@ static void test_from_trace(void **state) {
   augur_sim_graph_free(g);
 }
 
+/* Collectives run all at once when their last member enters (sim.c
+ * "closed") give the times, message and event counts of running their
+ * messages (AUGUR_SIM_COLL_MESSAGES=1), to the bit: every algorithm, sizes
+ * eager and rendezvous, 4 ranks a node (shared memory and network), a
+ * permuted communicator, a pair, late ranks, point-to-point between, an
+ * instance whose members disagree on the size, and collectives that are
+ * not closed (trees, scans: a leaf leaves before the last one enters). */
+static augur_sim_graph *coll_mix(uint32_t n) {
+  augur_sim_graph *g = augur_sim_graph_new(n);
+  uint32_t world[64], sub[64], pair[2] = {n - 1, 0}, ns = 0;
+  for (uint32_t r = 0; r < n; r++)
+    world[r] = r;
+  for (uint32_t r = n; r-- > 0;)
+    if (r % 3 != 1) sub[ns++] = r; /* descending world ranks */
+  int64_t cw = augur_sim_add_comm(g, world, n), cs = augur_sim_add_comm(g, sub, ns),
+          cp = augur_sim_add_comm(g, pair, 2);
+  assert_true(cw >= 0 && cs >= 0 && cp >= 0);
+  static const unsigned types[] = {AUGUR_EV_ALLREDUCE,      AUGUR_EV_BARRIER,    AUGUR_EV_ALLGATHER,
+                                   AUGUR_EV_ALLTOALL,       AUGUR_EV_IALLREDUCE, AUGUR_EV_BCAST,
+                                   AUGUR_EV_REDUCE_SCATTER, AUGUR_EV_ALLTOALLV,  AUGUR_EV_SCAN,
+                                   AUGUR_EV_ALLGATHERV,     AUGUR_EV_IBARRIER,   AUGUR_EV_REDUCE};
+  static const uint64_t sizes[] = {8, 0, 64, 3000, 100000, 1 << 20, 16};
+  uint64_t x = 42;
+  for (uint64_t i = 0; i < 60; i++) {
+    unsigned type = types[i % (sizeof types / sizeof *types)];
+    uint64_t bytes = sizes[i % (sizeof sizes / sizeof *sizes)];
+    int64_t c = i % 5 == 3 ? cs : i % 7 == 6 ? cp : cw;
+    for (uint32_t r = 0; r < n; r++) {
+      int member = c == cw || (c == cp && (r == 0 || r == n - 1)) || (c == cs && r % 3 != 1);
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      augur_sim_add_compute(g, r, (double)((x >> 33) % 1000) * 1e-6);
+      if (i % 4 == 1) send(g, r, (r + 1) % n, 512 * (i % 3)); /* eager: no ring deadlock */
+      if (!member) continue;
+      uint64_t b = i == 17 && r == 0 ? bytes + 8 : bytes; /* members that disagree */
+      int32_t root =
+          type == AUGUR_EV_BCAST || type == AUGUR_EV_REDUCE ? (int32_t)(n / 2 & ~1u) : -1;
+      if (c == cp && root >= 0) root = 0;
+      assert_true(augur_sim_add_coll(g, r, type, (uint32_t)c, root, b, i) >= 0);
+    }
+  }
+  return g;
+}
+
+static void test_closed_same(void **state) {
+  (void)state;
+  static const uint32_t sizes[] = {2, 5, 12, 16, 33, 64};
+  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+    augur_sim_graph *g = coll_mix(sizes[k]);
+    augur_machine m;
+    augur_machine_default(&m);
+    m.cores_per_node = 4;
+    m.eager_limit = 4096;
+    unsetenv("AUGUR_SIM_COLL_MESSAGES");
+    augur_sim_result a = run(g, &m);
+    setenv("AUGUR_SIM_COLL_MESSAGES", "1", 1);
+    augur_sim_result b = run(g, &m);
+    unsetenv("AUGUR_SIM_COLL_MESSAGES");
+    assert_true(a.predicted_seconds == b.predicted_seconds);
+    assert_true(a.predicted_seconds > 0);
+    assert_memory_equal(a.ranks, b.ranks, a.nranks * sizeof *a.ranks);
+    assert_int_equal(a.ops, b.ops);
+    assert_int_equal(a.messages, b.messages);
+    assert_int_equal(a.heap_events, b.heap_events);
+    augur_sim_result_free(&a);
+    augur_sim_result_free(&b);
+    augur_sim_graph_free(g);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pipeline),           cmocka_unit_test(test_bus),
@@ -582,7 +651,7 @@ int main(void) {
       cmocka_unit_test(test_large_messages),     cmocka_unit_test(test_collectives),
       cmocka_unit_test(test_alltoall_self_copy), cmocka_unit_test(test_stall),
       cmocka_unit_test(test_machine_file),       cmocka_unit_test(test_from_trace),
-      cmocka_unit_test(test_permuted_comm),
+      cmocka_unit_test(test_permuted_comm),      cmocka_unit_test(test_closed_same),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
