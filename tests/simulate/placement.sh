@@ -81,10 +81,11 @@ if [ "$(nproc)" -ge 2 ]; then
   expect 0 0 "$AUGUR" simulate "$T" --machine "$D/all.ini"
   contains "$D/out" "note: recorded with 2 ranks on 1 core"
   contains "$D/out" "warning: the model has $(nproc) cores per node"
-  # not oversubscribed: nothing said
+  # not oversubscribed: nothing said, unless other jobs took the CPUs (a
+  # busy host: make check runs two tests at once)
   expect 0 - "$AUGUR" record -o "$D/free.augur" -- "$mpiexec" -n 2 "$apps/dp_wait_site" -n 3 -d 5000
   expect 0 0 "$AUGUR" simulate "$D/free.augur" --json
-  "$PY" -c "import json,sys; n=json.load(open(sys.argv[1]))['notes']; assert n == [], n" "$D/out" ||
+  "$PY" -c "import json,sys; n=json.load(open(sys.argv[1]))['notes']; assert [x for x in n if not x.startswith('note: busy host: ')] == [], n" "$D/out" ||
     fail "notes on a run with a CPU per rank"
   # a CPU per rank: no run-delay counter (its read costs a few us per MPI call)
   expect 0 0 "$AUGUR" info "$D/free.augur"
