@@ -260,6 +260,9 @@ augur_event_is_p2p_send(unsigned type); /* SEND..IRSEND, SENDRECV(_REPLACE), *_I
 AUGUR_API int augur_event_is_p2p_recv(unsigned type);   /* RECV, IRECV, MRECV, IMRECV, RECV_INIT */
 AUGUR_API int augur_event_is_sendrecv(unsigned type);   /* SENDRECV, SENDRECV_REPLACE */
 AUGUR_API int augur_event_is_collective(unsigned type); /* blocking or nonblocking collectives */
+/* Blocking collectives where every member's data reaches every other (Scalasca's N x N:
+ * Allreduce, Allgather(v), Alltoall(v,w), Reduce_scatter(_block)); not Barrier. */
+AUGUR_API int augur_event_is_nxn(unsigned type);
 AUGUR_API int augur_event_is_nonblocking(unsigned type);
 AUGUR_API int augur_event_is_completion(unsigned type); /* WAIT..TESTSOME */
 AUGUR_API int augur_event_is_comm_mgmt(unsigned type);  /* COMM_* / CART_* / GRAPH / INTERCOMM */

@@ -124,6 +124,12 @@ typedef struct augur_hosts {
  * are not oversubscribed (diagnose's default threshold of findings: a loss
  * that large would be a finding; diagnose itself uses its --min-share). */
 #define AUGUR_BUSY_HOST_SHARE 0.02
+/* 1 if H's hosts are not oversubscribed and the ranks waited for a CPU at
+ * least SHARE of their windows (a busy host), else 0. */
+static inline int augur_hosts_busy(const augur_hosts *h, double share) {
+  return !h->oversubscribed && h->window_ns &&
+         (double)h->run_delay_ns >= share * (double)h->window_ns;
+}
 /* Fills *P. Fails only when out of memory (AUGUR_E_NOMEM). */
 AUGUR_API int augur_trace_hosts(const augur_trace *t, augur_hosts *p, augur_error *err);
 

@@ -268,6 +268,22 @@ int augur_event_is_collective(unsigned t) {
          (t >= AUGUR_EV_IBARRIER && t <= AUGUR_EV_IEXSCAN);
 }
 
+int augur_event_is_nxn(unsigned t) {
+  switch (t) {
+  case AUGUR_EV_ALLREDUCE:
+  case AUGUR_EV_ALLGATHER:
+  case AUGUR_EV_ALLGATHERV:
+  case AUGUR_EV_ALLTOALL:
+  case AUGUR_EV_ALLTOALLV:
+  case AUGUR_EV_ALLTOALLW:
+  case AUGUR_EV_REDUCE_SCATTER:
+  case AUGUR_EV_REDUCE_SCATTER_BLOCK:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
 int augur_event_is_nonblocking(unsigned t) {
   return (t >= AUGUR_EV_ISEND && t <= AUGUR_EV_IRSEND) || t == AUGUR_EV_IRECV ||
          t == AUGUR_EV_IPROBE || t == AUGUR_EV_IMPROBE || t == AUGUR_EV_IMRECV ||

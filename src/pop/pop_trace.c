@@ -129,7 +129,7 @@ int aug_pop_from_states(augur_trace *t, augur_rank_states *rs, uint32_t n, const
          h.ranks, h.cores, h.cores > 1 ? "s" : "", h.host ? h.host : "",
          h.oversubscribed > 1 ? ", the busiest" : "");
   /* other processes on the ranks' CPUs (docs/diagnose.md "A busy host") */
-  else if (h.window_ns && (double)h.run_delay_ns >= AUGUR_BUSY_HOST_SHARE * (double)h.window_ns)
+  else if (augur_hosts_busy(&h, AUGUR_BUSY_HOST_SHARE))
     note(out,
          "busy host: the ranks waited %.3f s for a CPU (%.1f %% of their time from MPI_Init to "
          "MPI_Finalize) while other processes ran on their CPUs, so useful time and the run "

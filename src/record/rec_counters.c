@@ -79,14 +79,24 @@ static int os_open(void) {
   return open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 }
 
-/* run-delay (ns) from the thread's schedstat fd: "cpu_ns run_delay_ns slices"; 0 on failure. */
-static uint64_t os_read(int fd) {
+/* The thread's schedstat ("cpu_ns run_delay_ns slices") from FD: *DELAY and, if CPU is
+ * not NULL, *CPU; 0 on failure. */
+static int sched_read(int fd, uint64_t *cpu, uint64_t *delay) {
   char buf[96];
   ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
   if (n <= 0) return 0;
   buf[n] = '\0';
   char *sp = strchr(buf, ' ');
-  return sp ? strtoull(sp + 1, NULL, 10) : 0;
+  if (!sp) return 0;
+  if (cpu) *cpu = strtoull(buf, NULL, 10);
+  *delay = strtoull(sp + 1, NULL, 10);
+  return 1;
+}
+
+/* run-delay (ns) from the thread's schedstat fd; 0 on failure. */
+static uint64_t os_read(int fd) {
+  uint64_t d;
+  return sched_read(fd, NULL, &d) ? d : 0;
 }
 
 /* Where the thread runs (docs/simulate.md "Recorded placement"): at each
@@ -363,20 +373,12 @@ static uint64_t migrations(void) {
   return m;
 }
 
-/* The calling thread's time on a CPU and runnable without one (ns, the first
- * two fields of /proc/thread-self/schedstat); 0 if unreadable. */
+/* The calling thread's time on a CPU and runnable without one (ns); 0 if unreadable. */
 static int sched_times(uint64_t *cpu, uint64_t *delay) {
   int fd = os_open();
-  char buf[96];
-  ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
+  int ok = sched_read(fd, cpu, delay);
   if (fd >= 0) close(fd);
-  if (n <= 0) return 0;
-  buf[n] = '\0';
-  char *e;
-  *cpu = strtoull(buf, &e, 10);
-  if (e == buf || *e != ' ') return 0;
-  *delay = strtoull(e + 1, NULL, 10);
-  return 1;
+  return ok;
 }
 
 static uint64_t sched_cpu0, sched_delay0;

@@ -125,21 +125,9 @@ static unsigned blocking_type(unsigned type) {
 
 int sim_coll_waits_all(unsigned type) {
   unsigned bt = blocking_type(type);
-  if (augur_event_is_comm_mgmt(bt) || augur_event_is_io(bt) || augur_event_is_rma(bt)) return 1;
-  switch (bt) {
-  case AUGUR_EV_BARRIER:
-  case AUGUR_EV_ALLREDUCE:
-  case AUGUR_EV_ALLGATHER:
-  case AUGUR_EV_ALLGATHERV:
-  case AUGUR_EV_ALLTOALL:
-  case AUGUR_EV_ALLTOALLV:
-  case AUGUR_EV_ALLTOALLW:
-  case AUGUR_EV_REDUCE_SCATTER:
-  case AUGUR_EV_REDUCE_SCATTER_BLOCK:
-    return 1;
-  default: /* trees (a leaf's eager send waits for no one), scans (rank 0) */
-    return 0;
-  }
+  /* not trees (a leaf's eager send waits for no one) nor scans (rank 0) */
+  return augur_event_is_comm_mgmt(bt) || augur_event_is_io(bt) || augur_event_is_rma(bt) ||
+         bt == AUGUR_EV_BARRIER || augur_event_is_nxn(bt);
 }
 
 size_t sim_coll_steps(const augur_machine *m, unsigned type, const sim_comm *c, uint32_t me_u,

@@ -825,7 +825,7 @@ static int placement(fin *F) {
   o->run_delay_share = p.window_ns ? (double)p.run_delay_ns / (double)p.window_ns : 0;
   /* Other processes on the ranks' CPUs: the ranks waited for a CPU as long as
    * a finding the threshold lets through. */
-  if (!o->oversubscribed && p.delay_ranks && o->run_delay_share >= o->min_share &&
+  if (augur_hosts_busy(&p, o->min_share) &&
       !(o->oversubscription = dx_strdup_printf(
             "busy host: the ranks waited %.3f s for a CPU (%.1f %% of their time from MPI_Init "
             "to MPI_Finalize) while other processes ran on their CPUs, so the waits below "

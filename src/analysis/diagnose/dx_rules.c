@@ -353,15 +353,6 @@ static int coll_class(unsigned t) {
   switch (t) {
   case AUGUR_EV_BARRIER:
     return C_BARRIER;
-  case AUGUR_EV_ALLREDUCE:
-  case AUGUR_EV_ALLGATHER:
-  case AUGUR_EV_ALLGATHERV:
-  case AUGUR_EV_ALLTOALL:
-  case AUGUR_EV_ALLTOALLV:
-  case AUGUR_EV_ALLTOALLW:
-  case AUGUR_EV_REDUCE_SCATTER:
-  case AUGUR_EV_REDUCE_SCATTER_BLOCK:
-    return C_NXN;
   case AUGUR_EV_BCAST:
   case AUGUR_EV_SCATTER:
   case AUGUR_EV_SCATTERV:
@@ -370,9 +361,9 @@ static int coll_class(unsigned t) {
   case AUGUR_EV_GATHER:
   case AUGUR_EV_GATHERV:
     return C_NTO1;
-  default: /* synchronising MPI-IO calls (dx_io_pair); nonblocking (the wait is elsewhere),
-            * scans (a chain, not a sync) */
-    return dx_io_sync_type(t) ? C_NXN : C_NONE;
+  default: /* N x N, and synchronising MPI-IO calls (dx_io_pair); not nonblocking (the wait
+            * is elsewhere) nor scans (a chain, not a sync) */
+    return augur_event_is_nxn(t) || dx_io_sync_type(t) ? C_NXN : C_NONE;
   }
 }
 
