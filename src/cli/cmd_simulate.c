@@ -300,12 +300,11 @@ int cli_recorded_cores(augur_trace *t, augur_machine *m, int forced, char notes[
   }
   /* other processes took the CPUs of ranks that had one each (docs/diagnose.md
    * "A busy host"): the measured time holds waits the simulation has not */
-  if (!h.oversubscribed && h.window_ns &&
-      (double)h.run_delay_ns >= AUGUR_BUSY_HOST_SHARE * (double)h.window_ns) {
+  if (augur_hosts_busy(&h, AUGUR_BUSY_HOST_SHARE)) {
     snprintf(notes[*n], sizeof notes[0],
              "note: busy host: the ranks waited %.3f s for a CPU during the recording (%.1f %% "
              "of their time), while other processes ran: the measured time holds those waits, "
-             "the simulation gives each rank its CPU",
+             "and compute bursts the ones where a rank lost its CPU while computing",
              (double)h.run_delay_ns * 1e-9, 100.0 * (double)h.run_delay_ns / (double)h.window_ns);
     note[*n] = notes[*n];
     (*n)++;
