@@ -93,6 +93,12 @@ typedef struct augur_dx_options {
   /* Called now and then while streaming (may be NULL). */
   void (*progress)(void *arg, uint64_t events, uint64_t total);
   void *progress_arg;
+  /* Opens the merged stream the diagnosis reads (NULL: augur_stream_merged).
+   * It must give that stream's records, in its order: `diagnose --parallel`
+   * gives one whose blocks other analysis ranks decode
+   * (augur_stream_merged_sources, docs/parallel.md). */
+  int (*open_stream)(void *arg, augur_trace *t, augur_stream **s, augur_error *err);
+  void *open_stream_arg;
 } augur_dx_options;
 
 typedef struct augur_dx_callsite {

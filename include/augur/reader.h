@@ -192,6 +192,35 @@ AUGUR_API int augur_stream_rank_kinds(augur_trace *t, uint32_t rank, unsigned ki
                                       augur_stream **s, augur_error *err);
 AUGUR_API int augur_stream_merged_kinds(augur_trace *t, unsigned kinds, augur_stream **s,
                                         augur_error *err);
+/* A merged stream over a block of ranks and records decoded elsewhere
+ * (docs/parallel.md: `diagnose --parallel` gets the records of other
+ * analysis ranks' blocks this way). A source yields the records of ranks
+ * [lo, hi) in the order augur_stream_merged_sources(t, lo, hi, NULL, 0)
+ * gives them: NEXT points *EV at its next N >= 1 records (valid until its
+ * next call) and returns 1; returns 0 at its end; or returns a negative
+ * status with its message in ERR: an error that belongs, after the records
+ * already given, at merge key *AT (augur_stream_error_key of the stream that
+ * met it); NEXT is called again after an error, the source goes on. */
+typedef struct augur_stream_source {
+  uint32_t lo, hi;
+  int (*next)(void *arg, const augur_event **ev, size_t *n, uint64_t *at, augur_error *err);
+  void *arg;
+} augur_stream_source;
+/* The merged stream of the MPI records of rank streams [LO, HI) (decoded
+ * here) and of SRC[0..NSRC), whose rank ranges follow HI in ascending order
+ * without overlapping (else AUGUR_E_ARG). Its order is the one
+ * augur_stream_merged gives over the union of their ranks: the merge key
+ * (t_start, rank), a parent's sub-records right behind it, and a leaf's
+ * error at its key; LO = 0, HI = nranks and no source is augur_stream_merged.
+ * A rank's error ends its records; a source's error is said once and the
+ * source goes on. The sources are the caller's: close the stream first. */
+AUGUR_API int augur_stream_merged_sources(augur_trace *t, uint32_t lo, uint32_t hi,
+                                          const augur_stream_source *src, size_t nsrc,
+                                          augur_stream **s, augur_error *err);
+/* Merged streams: *NS gets the merge key (t_start) at which the last error
+ * augur_stream_next returned belongs (the t_start of that rank's last record,
+ * 0 if none), for a source that forwards it. AUGUR_E_ARG on a rank stream. */
+AUGUR_API int augur_stream_error_key(const augur_stream *s, uint64_t *ns);
 /* Returns 1 with *ev filled, 0 at the end, or a negative status: a damaged
  * block (message: file, rank, offset, expectation). Events before the damage
  * have all been returned. */

@@ -21,6 +21,24 @@ int par_diagnose(int argc, char **argv);
 #define PAR_TAG_PART   2701 /* a report part (report_part.h) */
 #define PAR_TAG_STATES 2702 /* thread states (par_states) */
 #define PAR_TAG_POP    2703 /* diagnose --html: the efficiencies, to analysis rank 0 */
+#define PAR_TAG_RECS   2704 /* a block's records, in its merged order (par_stream.c) */
+#define PAR_TAG_STOP   2705 /* the receiver of PAR_TAG_RECS is done */
+
+/* Records decoded here, merged elsewhere (par_stream.c): sends the MPI
+ * records of ranks [LO, HI) to analysis rank TO in the order
+ * augur_stream_merged_sources(T, LO, HI, NULL, 0) gives them, with their
+ * errors, a window of messages at a time; returns once TO said it is done
+ * (par_source_close), which it may say before the end. Not collective: TO
+ * and this rank only. */
+void par_stream_send(augur_trace *t, uint32_t lo, uint32_t hi, int to);
+/* The receiving end, an augur_stream_source over what analysis rank FROM
+ * sends (par_source_next its NEXT, the par_source its ARG). NULL when out
+ * of memory. Close it after the stream that reads it: it tells the sender
+ * to stop and takes what is still in flight. */
+typedef struct par_source par_source;
+par_source *par_source_open(int from);
+int par_source_next(void *arg, const augur_event **ev, size_t *n, uint64_t *at, augur_error *err);
+void par_source_close(par_source *p);
 
 /* The thread states of a block of ranks, for the POP efficiencies
  * (par_states.c): RS has every rank of the trace, filled for [lo, hi) by

@@ -2,7 +2,10 @@
  * of the design. The diagnosis itself (one pass over the merged stream) is
  * computed serially on analysis rank 0, which says so on stderr: its
  * parallel replay (cross-block sends, collective entries, critical-path
- * hand-overs) is not built yet. With --html, the efficiencies of the page
+ * hand-overs) is not built yet. Without --html, the other analysis ranks
+ * decode the records, each a block of ranks, and send them in the block's
+ * merged order (par_stream.c); analysis rank 0 merges them and runs the
+ * engine on that stream. With --html, the efficiencies of the page
  * are computed meanwhile by the other analysis ranks: each reads the thread
  * states of a block of ranks (par_states.c), they go up a binomial tree
  * rooted at analysis rank 1, which runs the rest of augur_pop_trace (the
@@ -132,19 +135,59 @@ static int html(const augur_diagnosis *d, augur_trace *t, const cli_diagnose_opt
   return rc;
 }
 
-/* Analysis rank 0: the diagnosis, serially, printed; then the page. */
+/* Without --html and with M > 1, analysis ranks 1..M-1 decode the records
+ * (par_stream_send, the blocks of par_block over M - 1 ranks: analysis rank
+ * 0 decodes none) and analysis rank 0 merges them (ARG: a source per
+ * block, in block order). */
+static int open_remote(void *arg, augur_trace *t, augur_stream **s, augur_error *err) {
+  int m = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &m);
+  return augur_stream_merged_sources(t, 0, 0, arg, (size_t)(m - 1), s, err);
+}
+
+/* Analysis rank 0: the diagnosis, printed; then the page. With the records
+ * decoded elsewhere rank 0 still runs the engine (the same augur_diagnose
+ * on the same stream: the same bytes). */
 static int diagnose(augur_trace *t, const cli_diagnose_opts *o, int m) {
-  cli_note("--parallel: the diagnosis is computed serially on analysis rank 0 (its parallel "
-           "replay is not built yet; docs/parallel.md)");
+  augur_dx_options dx = o->dx;
+  augur_stream_source *src = NULL;
+  int split = m > 1 && !o->html;
+  if (split) {
+    if (!(src = calloc((size_t)m - 1, sizeof *src))) goto oom;
+    for (int j = 1; j < m; j++) {
+      par_block(t, j - 1, m - 1, &src[j - 1].lo, &src[j - 1].hi);
+      src[j - 1].next = par_source_next;
+      if (!(src[j - 1].arg = par_source_open(j))) goto oom;
+    }
+    dx.open_stream = open_remote;
+    dx.open_stream_arg = src;
+    if (m == 2)
+      cli_note("--parallel: analysis rank 1 decodes the records, the diagnosis runs on analysis "
+               "rank 0 (docs/parallel.md)");
+    else
+      cli_note("--parallel: analysis ranks 1..%d decode the records, the diagnosis runs on "
+               "analysis rank 0 (docs/parallel.md)",
+               m - 1);
+  } else {
+    cli_note("--parallel: the diagnosis is computed serially on analysis rank 0 (its parallel "
+             "replay is not built yet; docs/parallel.md)");
+  }
   augur_diagnosis *d = NULL;
   augur_error err = {0};
-  int rc = augur_diagnose(t, &o->dx, &d, &err) < 0 ? cli_fail("%s", err.msg) : CLI_OK;
+  int rc = augur_diagnose(t, &dx, &d, &err) < 0 ? cli_fail("%s", err.msg) : CLI_OK;
+  for (int j = 1; split && j < m; j++)
+    par_source_close(src[j - 1].arg);
+  free(src);
   par_time("diagnose");
   if (rc == CLI_OK) rc = cli_diagnose_print(t, d, o);
   par_time("print");
   if (o->html) rc = html(d, t, o, m, rc); /* takes rank 1's efficiencies whatever RC */
   augur_diagnosis_free(d);
   return rc;
+oom: /* the senders would wait for their receives: end the job */
+  cli_fail("diagnose: --parallel: out of memory for the record window");
+  MPI_Abort(MPI_COMM_WORLD, CLI_FAIL);
+  return CLI_FAIL;
 }
 
 int par_diagnose(int argc, char **argv) {
@@ -161,10 +204,15 @@ int par_diagnose(int argc, char **argv) {
   augur_trace *t = NULL;
   int rc = par_open(o.path, &t);
   if (rc != CLI_OK) return rc;
-  if (me == 0)
+  if (me == 0) {
     rc = diagnose(t, &o, m);
-  else if (o.html)
+  } else if (o.html) {
     rc = efficiencies(t, &o, me, m);
+  } else {
+    uint32_t lo, hi;
+    par_block(t, me - 1, m - 1, &lo, &hi);
+    par_stream_send(t, lo, hi, 0);
+  }
   augur_trace_close(t);
   return par_done(rc);
 }

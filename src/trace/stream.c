@@ -314,7 +314,18 @@ struct augur_stream {
   uint64_t until;  /* slack > 0: the winner keeps winning while its key is at most this */
   void *arena;     /* single-threaded ranks' cursors (see cursor_arena), or NULL */
   uint8_t *stored; /* with arena: the compressed-block buffer their cursors share */
+  /* augur_stream_merged_sources: leaves [0, nlocal) are rank streams (rs),
+   * leaves [nlocal, n) the sources src[leaf - nlocal]. */
+  uint32_t nlocal;
+  struct src_leaf *src;
+  uint64_t err_at; /* the key of the last error merged_next returned */
 };
+
+/* A leaf of records from elsewhere (augur_stream_source). */
+typedef struct src_leaf {
+  augur_stream_source s;
+  char errmsg[AUGUR_ERROR_MSG_MAX];
+} src_leaf;
 
 static int stream_fail(augur_stream *s, int code, augur_error *err) {
   s->err = code;
@@ -864,8 +875,34 @@ static inline void replay(augur_stream *m, uint32_t r) {
   m->tree[0] = w;
 }
 
+/* Points source leaf r's lookahead at its next batch: state 1 with la and
+ * end around it, 0 at its end, or its error at the key it gave. */
+static void src_refill(augur_stream *m, uint32_t r) {
+  src_leaf *l = &m->src[r - m->nlocal];
+  const augur_event *ev = NULL;
+  size_t n = 0;
+  uint64_t at = 0;
+  augur_error e = {0};
+  int rc = l->s.next(l->s.arg, &ev, &n, &at, &e);
+  if (rc == 1 && n && ev) {
+    m->state[r] = 1;
+    m->la[r] = ev;
+    m->end[r] = ev + n;
+    m->key[r] = ev->t_start;
+    return;
+  }
+  m->end[r] = NULL;
+  m->state[r] = rc < 0 ? rc : 0;
+  m->key[r] = rc < 0 ? at : UINT64_MAX;
+  if (rc < 0) snprintf(l->errmsg, sizeof l->errmsg, "%s", e.msg);
+}
+
 /* Points rank r's lookahead at its next record. */
 static void refill(augur_stream *m, uint32_t r, uint64_t last_key) {
+  if (r >= m->nlocal) {
+    src_refill(m, r);
+    return;
+  }
   augur_error e;
   augur_stream *s = m->rs[r];
   int rc = rank_peek(s, &m->la[r], &e);
@@ -881,7 +918,11 @@ static void refill(augur_stream *m, uint32_t r, uint64_t last_key) {
   }
 }
 
-static int open_merged(augur_trace *t, unsigned kinds, augur_stream **sp, augur_error *err) {
+/* The merged stream of rank streams [LO, HI) (leaves 0 .. HI - LO - 1) and
+ * NSRC sources after them. */
+static int open_merged(augur_trace *t, unsigned kinds, uint32_t lo, uint32_t hi,
+                       const augur_stream_source *src, size_t nsrc, augur_stream **sp,
+                       augur_error *err) {
   *sp = NULL;
   if (!t) return augur_fail(err, AUGUR_E_ARG, "augur_stream_merged: NULL trace");
   augur_stream *m = calloc(1, sizeof *m);
@@ -890,7 +931,14 @@ static int open_merged(augur_trace *t, unsigned kinds, augur_stream **sp, augur_
   m->kinds = kinds;
   m->merged = 1;
   m->fd = -1;
-  m->n = t->nranks;
+  m->nlocal = hi - lo;
+  m->n = m->nlocal + (uint32_t)nsrc;
+  if (nsrc && !(m->src = calloc(nsrc, sizeof *m->src))) {
+    free(m);
+    return augur_fail(err, AUGUR_E_NOMEM, "out of memory");
+  }
+  for (size_t i = 0; i < nsrc; i++)
+    m->src[i].s = src[i];
   for (m->k = 1; m->k < m->n; m->k *= 2)
     ;
   m->rs = calloc(m->n ? m->n : 1, sizeof *m->rs);
@@ -908,8 +956,8 @@ static int open_merged(augur_trace *t, unsigned kinds, augur_stream **sp, augur_
     m->key[r] = UINT64_MAX;
   carving cv = {.dctx = m->dctx, .batch = batch_for(m->n)};
   size_t arena = 0, raw, stored;
-  for (uint32_t r = 0; r < m->n; r++) {
-    arena += cursor_arena(&t->ranks[r], kinds, cv.batch, &raw, &stored);
+  for (uint32_t r = 0; r < m->nlocal; r++) {
+    arena += cursor_arena(&t->ranks[lo + r], kinds, cv.batch, &raw, &stored);
     if (stored > cv.stored_cap) cv.stored_cap = stored;
   }
   /* Below a huge page the arena would only add a copy of what malloc does. */
@@ -920,7 +968,7 @@ static int open_merged(augur_trace *t, unsigned kinds, augur_stream **sp, augur_
     return augur_fail(err, AUGUR_E_NOMEM, "out of memory for a merged stream of %u ranks", m->n);
   }
   for (uint32_t r = 0; r < m->n; r++) {
-    int rc = open_rank_stream(t, r, kinds, &cv, &m->rs[r], err);
+    int rc = r < m->nlocal ? open_rank_stream(t, lo + r, kinds, &cv, &m->rs[r], err) : AUGUR_OK;
     if (rc != AUGUR_OK) {
       augur_stream_close(m);
       return rc;
@@ -950,13 +998,45 @@ static int open_merged(augur_trace *t, unsigned kinds, augur_stream **sp, augur_
 }
 
 int augur_stream_merged(augur_trace *t, augur_stream **sp, augur_error *err) {
-  return open_merged(t, AUGUR_KIND_MPI, sp, err);
+  return open_merged(t, AUGUR_KIND_MPI, 0, t ? t->nranks : 0, NULL, 0, sp, err);
 }
 
 int augur_stream_merged_kinds(augur_trace *t, unsigned kinds, augur_stream **sp, augur_error *err) {
   *sp = NULL;
   if (bad_kinds(kinds, "augur_stream_merged_kinds", err)) return AUGUR_E_ARG;
-  return open_merged(t, kinds, sp, err);
+  return open_merged(t, kinds, 0, t ? t->nranks : 0, NULL, 0, sp, err);
+}
+
+int augur_stream_merged_sources(augur_trace *t, uint32_t lo, uint32_t hi,
+                                const augur_stream_source *src, size_t nsrc, augur_stream **sp,
+                                augur_error *err) {
+  if (!sp) return augur_fail(err, AUGUR_E_ARG, "augur_stream_merged_sources: NULL argument");
+  *sp = NULL;
+  if (!t || (nsrc && !src))
+    return augur_fail(err, AUGUR_E_ARG, "augur_stream_merged_sources: NULL argument");
+  if (lo > hi || hi > t->nranks)
+    return augur_fail(err, AUGUR_E_ARG,
+                      "augur_stream_merged_sources: ranks [%u, %u) out of range (trace has %u)", lo,
+                      hi, t->nranks);
+  /* Ties between leaves are decided by leaf order: it must be rank order. */
+  uint32_t after = hi;
+  for (size_t i = 0; i < nsrc; i++) {
+    if (!src[i].next || src[i].lo >= src[i].hi || src[i].lo < after || src[i].hi > t->nranks)
+      return augur_fail(err, AUGUR_E_ARG,
+                        "augur_stream_merged_sources: source %zu: ranks [%u, %u) not after "
+                        "rank %u, empty or out of range, or no next function",
+                        i, src[i].lo, src[i].hi, after);
+    after = src[i].hi;
+  }
+  if ((uint64_t)(hi - lo) + nsrc > UINT32_MAX / 2)
+    return augur_fail(err, AUGUR_E_ARG, "augur_stream_merged_sources: too many sources");
+  return open_merged(t, AUGUR_KIND_MPI, lo, hi, src, nsrc, sp, err);
+}
+
+int augur_stream_error_key(const augur_stream *s, uint64_t *ns) {
+  if (!s || !ns || !s->merged) return AUGUR_E_ARG;
+  *ns = s->err_at;
+  return AUGUR_OK;
 }
 
 /* The caller works on the record just returned before it asks for the
@@ -1010,8 +1090,10 @@ static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
       winner_changed(m);
       return 1;
     }
-    cursor *c = m->rs[r]->cur[0];
-    c->pos = c->n; /* the batch is used up: the cursor catches up */
+    if (r < m->nlocal) {
+      cursor *c = m->rs[r]->cur[0];
+      c->pos = c->n; /* the batch is used up: the cursor catches up */
+    }
     refill(m, r, ev->t_start);
     if (m->state[r] != 1 || !aug_type_is_sub(m->la[r]->type)) replay(m, r);
     winner_changed(m);
@@ -1020,9 +1102,14 @@ static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
   if (m->state[r] == 0) return 0; /* the best is ended: all are */
   if (m->state[r] < 0) {          /* report the rank's error once, then go on without it */
     int code = m->state[r];
-    augur_fail(err, code, "%s", m->rs[r]->errmsg);
-    m->state[r] = 0;
-    m->key[r] = UINT64_MAX;
+    augur_fail(err, code, "%s", r < m->nlocal ? m->rs[r]->errmsg : m->src[r - m->nlocal].errmsg);
+    m->err_at = m->key[r];
+    if (r < m->nlocal) {
+      m->state[r] = 0;
+      m->key[r] = UINT64_MAX;
+    } else {
+      src_refill(m, r); /* a source goes on after its error */
+    }
     replay(m, r);
     return code;
   }
@@ -1096,6 +1183,7 @@ void augur_stream_close(augur_stream *s) {
     free(s->tree);
     free(s->arena); /* after the rank streams: their carved cursors live here */
     free(s->stored);
+    free(s->src);
   }
   for (uint32_t i = 0; s->cur && i < s->ncur; i++) {
     if (s->cur[i] && s->cur[i]->dec) aug_ev_decode_fini(s->cur[i]->dec);

@@ -2,9 +2,10 @@
 # byte for byte (text, JSON and the --html page) at M = 1, 2, 3, on traces
 # of 3 to 1,024 ranks and a recorded proving-ground run with a known finding
 # (pg_blocked_sender: a chain of late senders); its errors are the serial
-# ones. The diagnosis itself is computed serially on analysis rank 0 in
-# this step (said on stderr, checked); with --html the efficiencies come
-# from the other analysis ranks. Environment: AUGUR, DXGEN, GEN, MPIEXEC,
+# ones. The diagnosis itself is computed on analysis rank 0 in this step
+# (said on stderr, checked): without --html the other analysis ranks decode
+# the records (their errors in the middle of a block said as the serial
+# command says them); with --html the efficiencies come from them. Environment: AUGUR, DXGEN, GEN, MPIEXEC,
 # FLAVOUR, MPIENV, APPS (the flavour's proving-ground programs), WORK, NAME,
 # QUICK.
 . "$(dirname "$0")/../lib.sh"
@@ -39,7 +40,7 @@ same "$PG" "1 2 3" --json
 contains "$D/p.out" '"pattern": "blocked_sender"'
 same "$PG" 2
 contains "$D/p.out" "blocked_sender"
-contains "$D/p.err" "augur diagnose: --parallel: the diagnosis is computed serially on analysis rank 0"
+contains "$D/p.err" "augur diagnose: --parallel: analysis rank 1 decodes the records, the diagnosis runs on analysis rank 0"
 same "$D/known.augur" 3 --json
 same "$D/dx4.augur" "1 2 3"
 same "$D/dx37.augur" "2 3" --json --min-share 0.5%
@@ -93,4 +94,40 @@ same "$D/dmg.augur" 2 --html "$D/p.html"
 cp -r "$D/known.augur" "$D/missing.augur"
 rm "$D/missing.augur/rank-00001.evt"
 same "$D/missing.augur" 3
+
+# 5. Errors in the middle of remote blocks (analysis ranks 1..M-1 decode
+#    the records without --html): a payload damaged behind an intact block
+#    header, which the open does not see and the stream meets (not the last
+#    block: the run's extent reads it before the stream). Rank 2 (the first
+#    remote block at M = 3) fails in its 7th events block, rank 5 (the
+#    second) in its 4th, earlier in time: the error the serial command says
+#    is rank 5's, said once, at M = 2 and 3 (rank 0 places each block's
+#    error at its key, not first); then rank 5's alone.
+"$DXGEN" "$D/mid.augur" --ranks 6 --events 240000 >/dev/null || fail "dx-gen 6"
+damage_payload() { # FILE I: flips bytes in the payload of the file's events block I
+  python3 - "$1" "$2" <<'PY' || fail "damage_payload $1 $2"
+import struct, sys
+p, which = sys.argv[1], int(sys.argv[2])
+b = bytearray(open(p, "rb").read())
+off, blocks = 32, []
+while off + 56 <= len(b):
+    kind, stored = b[off + 4], struct.unpack_from("<I", b, off + 20)[0]
+    if kind == 1:
+        blocks.append((off + 56, stored))
+    off += 56 + stored
+assert len(blocks) > which + 1, "%s: %d events blocks" % (p, len(blocks))
+at, n = blocks[which]
+for i in range(n // 3, n, 7):
+    b[at + i] ^= 0x5A
+open(p, "wb").write(bytes(b))
+PY
+}
+cp -r "$D/mid.augur" "$D/mid2.augur"
+damage_payload "$D/mid.augur/rank-00005.evt" 3
+damage_payload "$D/mid.augur/rank-00002.evt" 6
+same "$D/mid.augur" "2 3" --json
+contains "$D/p.err" "rank-00005.evt: rank 5: block at offset"
+damage_payload "$D/mid2.augur/rank-00005.evt" 3
+same "$D/mid2.augur" "1 2 3"
+contains "$D/p.err" "rank-00005.evt: rank 5: block at offset"
 finish

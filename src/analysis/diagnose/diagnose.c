@@ -195,7 +195,9 @@ int augur_diagnose(augur_trace *t, const augur_dx_options *opt_in, augur_diagnos
   dx d;
   rc = setup(&d, t, &opt, err);
   augur_stream *s = NULL;
-  if (rc == 0) rc = augur_stream_merged(t, &s, err);
+  if (rc == 0)
+    rc = opt.open_stream ? opt.open_stream(opt.open_stream_arg, t, &s, err)
+                         : augur_stream_merged(t, &s, err);
   uint64_t events = 0, total = total_events(t);
   augur_event ev, call; /* call: the latest parent event (sub-records follow theirs) */
   memset(&call, 0, sizeof call);
