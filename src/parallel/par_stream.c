@@ -15,6 +15,7 @@
  * PAR_TAG_STOP; the sender stops at the next batch, ends with a last
  * message, and always takes that one STOP before it returns. */
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,7 +23,7 @@
 #include "par.h"
 
 #define PAR_STREAM_BATCH  512 /* records per message (60 KB) */
-#define PAR_STREAM_WINDOW 8   /* messages in flight per sender */
+#define PAR_STREAM_WINDOW 32  /* messages in flight per sender (2 MB) */
 
 typedef struct rec_hdr {
   uint32_t n;
@@ -35,17 +36,19 @@ typedef struct rec_hdr {
 #define BUF_CAP (MSG_AT + AUGUR_ERROR_MSG_MAX)
 
 /* Waits for REQ: a streaming peer usually answers within microseconds, so
- * the naps start short (20 us) and stay short (1 ms at most); a rank that
- * naps does not take a CPU from the one it waits for. */
-static void wait_short(MPI_Request *req, MPI_Status *st) {
+ * the naps start short (10 us) and stay short (160 us at most); a rank that
+ * naps does not take a CPU from the one it waits for. Returns the naps. */
+static long wait_short(MPI_Request *req, MPI_Status *st) {
   int done = 0;
-  long ns = 20000;
+  long ns = 10000, naps = 0;
   MPI_Test(req, &done, st);
   while (!done) {
     nanosleep(&(struct timespec){0, ns}, NULL);
-    if (ns < 1000000) ns *= 2;
+    naps++;
+    if (ns < 160000) ns *= 2;
     MPI_Test(req, &done, st);
   }
+  return naps;
 }
 
 /* ---- sender ---- */
@@ -135,13 +138,14 @@ struct par_source {
   int from;
   unsigned char *buf[PAR_STREAM_WINDOW];
   MPI_Request req[PAR_STREAM_WINDOW];
-  int cur;    /* the buffer whose message comes next or is being handed out */
-  int have;   /* buf[cur] holds a received message */
-  int handed; /* its records were handed out */
-  int ended;  /* the last message was taken */
-  rec_hdr h;  /* buf[cur]'s header */
-  int nbytes; /* its size */
-  int posted; /* the receives were posted */
+  int cur;          /* the buffer whose message comes next or is being handed out */
+  int have;         /* buf[cur] holds a received message */
+  int handed;       /* its records were handed out */
+  int ended;        /* the last message was taken */
+  rec_hdr h;        /* buf[cur]'s header */
+  int nbytes;       /* its size */
+  int posted;       /* the receives were posted */
+  long waits, naps; /* messages that were not there yet when wanted; naps for them */
 };
 
 par_source *par_source_open(int from) {
@@ -164,7 +168,9 @@ par_source *par_source_open(int from) {
 /* Takes the message of buf[cur]. */
 static void take(par_source *p) {
   MPI_Status st;
-  wait_short(&p->req[p->cur], &st);
+  long naps = wait_short(&p->req[p->cur], &st);
+  p->waits += naps > 0;
+  p->naps += naps;
   MPI_Get_count(&st, MPI_BYTE, &p->nbytes);
   memset(&p->h, 0, sizeof p->h);
   if (p->nbytes >= (int)sizeof p->h) memcpy(&p->h, p->buf[p->cur], sizeof p->h);
@@ -215,6 +221,11 @@ int par_source_next(void *arg, const augur_event **ev, size_t *n, uint64_t *at, 
 
 void par_source_close(par_source *p) {
   if (!p) return;
+  const char *e = getenv("AUGUR_PARALLEL_TIMES");
+  if (p->posted && e && *e == '1')
+    fprintf(stderr,
+            "augur-parallel: rank 0 waited for %ld messages of analysis rank %d (%ld naps)\n",
+            p->waits, p->from, p->naps);
   if (p->posted) { /* opened: tell the sender, take the rest */
     int x = 0;
     MPI_Send(&x, 1, MPI_INT, p->from, PAR_TAG_STOP, MPI_COMM_WORLD);
