@@ -101,8 +101,7 @@ same "$D/missing.augur" 3
 #    block: the run's extent reads it before the stream). Rank 2 (the first
 #    remote block at M = 3) fails in its 7th events block, rank 5 (the
 #    second) in its 4th, earlier in time: the error the serial command says
-#    is rank 5's, said once, at M = 2 and 3 (rank 0 places each block's
-#    error at its key, not first); then rank 5's alone.
+#    is rank 5's, said once, at M = 2 and 3; then rank 5's alone.
 "$DXGEN" "$D/mid.augur" --ranks 6 --events 240000 >/dev/null || fail "dx-gen 6"
 damage_payload() { # FILE I: flips bytes in the payload of the file's events block I
   python3 - "$1" "$2" <<'PY' || fail "damage_payload $1 $2"
