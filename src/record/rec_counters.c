@@ -15,7 +15,10 @@
  * host with more ranks than CPUs the recorder adds it by default
  * (aug_counters_setup): a compute burst's wall time then holds the turns the
  * ranks took, and simulate removes them (docs/simulate.md "Oversubscribed
- * recordings"). A burst is short when the program polls (a rank leaves a
+ * recordings"). On a busy host (no more ranks than CPUs, but the ranks waited
+ * for one during MPI_Init: rec_lifecycle.c host_cpu_state) it adds run-delay
+ * alone, and simulate takes the waits out the same way (docs/simulate.md "A
+ * busy host"). A burst is short when the program polls (a rank leaves a
  * wait while it has a CPU and is rarely preempted before its next call), so
  * run-delay misses where polling ranks lose their CPU: inside the calls.
  * "run-delay-mpi", added with it, is the delay during the PREVIOUS MPI call:
