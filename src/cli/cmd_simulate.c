@@ -311,7 +311,7 @@ int cli_recorded_cores(augur_trace *t, augur_machine *m, int forced, char notes[
    * "A busy host"): the measured time holds waits the simulation has not */
   if (augur_hosts_busy(&h, AUGUR_BUSY_HOST_SHARE)) {
     /* with run-delay (the recorder saw the host busy at MPI_Init,
-     * docs/record.md "A busy host") graph_trace.c takes each burst's out */
+     * docs/cli.md "A busy host") graph_trace.c takes each burst's out */
     snprintf(notes[*n], sizeof notes[0],
              "note: busy host: the ranks waited %.3f s for a CPU during the recording (%.1f %% "
              "of their time), while other processes ran%s",

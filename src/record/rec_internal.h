@@ -215,7 +215,7 @@ int aug_module_of(uint64_t addr, const char **name, uint64_t *base);
 enum { AUG_HOST_FREE = 0, AUG_HOST_BUSY = 1, AUG_HOST_OVERSUBSCRIBED = 2 };
 /* A busy host: the ranks of one host waited at least this share of their
  * MPI_Init (time on a CPU plus time waiting for one) for a CPU
- * (docs/record.md "A busy host"). */
+ * (docs/cli.md "A busy host"). */
 #define AUG_BUSY_INIT_SHARE 0.6
 /* Process level, on the Init thread. HOST_STATE (AUG_HOST_*): OVERSUBSCRIBED
  * (a host has more ranks than usable CPUs) adds "run-delay" and

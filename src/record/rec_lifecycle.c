@@ -317,7 +317,7 @@ static void at_exit(void) {
  * capped by the smallest cgroup quota, as the reader's augur_trace_hosts
  * counts them from the rank facts. Busy: the host's ranks waited for a CPU at
  * least AUG_BUSY_INIT_SHARE of their MPI_Init (waiting plus on a CPU:
- * schedstat from the wrapper's entry; docs/record.md "A busy host"); *SHARE
+ * schedstat from the wrapper's entry; docs/cli.md "A busy host"); *SHARE
  * gets the busiest host's share. Collective over MPI_COMM_WORLD (at
  * MPI_Init, where every rank is). */
 static int host_cpu_state(uint32_t cores, uint32_t quota, double *share) {

@@ -1,7 +1,7 @@
-# A busy host modelled (issue 21 item 8; docs/record.md and docs/simulate.md
-# "A busy host"): 2 MPICH ranks, a CPU each, beside four CPU-bound processes
-# each in its own session (as tests/diagnose/busyhost.sh: the kernel shares
-# the CPUs between sessions, so every rank gets about a third of a CPU).
+# A busy host modelled (issue 21 item 8; docs/cli.md and docs/simulate.md
+# "A busy host"): 2 MPICH ranks, a CPU each, beside two CPU-bound processes
+# per CPU, each in its own session (as tests/diagnose/busyhost.sh: the kernel
+# shares the CPUs between sessions, so every rank gets a third of a CPU).
 # The recorder sees the ranks wait for a CPU during MPI_Init and records
 # run-delay; simulate takes each compute burst's wait out and predicts the
 # host without the other load. sim_cpu spins a known CPU time (8 x 0.05 s
@@ -31,11 +31,14 @@ if [ "$(id -u)" = 0 ]; then # quiet_rank.sh took the CPUs: a free host at MPI_In
     fail "run-delay recorded on the quiet run: $(cat "$D/quiet-info.json")"
 fi
 
+# two per CPU (four on the 2-CPU VM): every rank gets a third of a CPU or less
 hogs=""
 trap 'kill $hogs 2>/dev/null' EXIT
-for i in 1 2 3 4; do
+n=$((2 * $(nproc)))
+while [ "$n" -gt 0 ]; do
   setsid sh -c 'while :; do :; done' &
   hogs="$hogs $!"
+  n=$((n - 1))
 done
 B="$D/busy.augur"
 expect 0 - "$AUGUR" record -o "$B" -- "$mpiexec" -n 2 "$apps/sim_cpu" -n 8 -w 50000
