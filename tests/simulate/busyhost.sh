@@ -12,7 +12,7 @@
 # run-delay on a host with a CPU per rank) the prediction was the busy run's
 # time. The quiet run records no run-delay (no cost added).
 # TOL: in 12 runs at load 8-20 the prediction was +0.4 to +11.3 % (0.402-0.445
-# s: the ranks' Init ends apart), the busy runs 1.7-5.1 s; before (integ's
+# s: each rank computes 0.400 s, the rest is one rank's wait for the other), the busy runs 1.7-5.1 s; before (integ's
 # build) 2.769 s for a busy run of 2.844 s.
 # usage: busyhost.sh MPIEXEC APPDIR
 . "$(dirname "$0")/../lib.sh"
