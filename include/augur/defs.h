@@ -130,7 +130,7 @@ typedef struct augur_rank_def {
   augur_clock_sync sync[2];
   uint32_t ncounters;
   augur_counter_def counters[AUGUR_MAX_COUNTERS];
-  char *counter_note; /* why counters are missing, or NULL */
+  char *counter_note; /* why counters are missing (or run-delay added), or NULL */
   /* Where the rank could run, at MPI_Init (augur_cpu_info); 0 / NULL =
    * unknown (traces before format minor 3). */
   uint32_t cores;     /* CPUs in its affinity mask */

@@ -200,8 +200,19 @@ static void print_comms(augur_trace *t) {
   }
 }
 
+/* The recorder's word on its counters (the first rank's that has one): why
+ * some are missing, why one was added (run-delay on a busy host); or NULL. */
+static const char *counter_note(augur_trace *t) {
+  for (uint32_t r = 0; r < augur_trace_nranks(t); r++) {
+    const augur_rank_def *d = augur_trace_rank(t, r);
+    if (d && d->counter_note) return d->counter_note;
+  }
+  return NULL;
+}
+
 static void print_counters(augur_trace *t) {
   uint32_t n = augur_trace_ncounters(t);
+  const char *why = counter_note(t);
   printf("\nCounters\n");
   if (n) {
     for (uint32_t i = 0; i < n; i++) {
@@ -209,14 +220,10 @@ static void print_counters(augur_trace *t) {
       if (c)
         printf("  ctr[%u]  %-20s %s\n", c->index, c->name ? c->name : "?", source_name(c->source));
     }
+    if (why) printf("  note: %s\n", why);
     return;
   }
   /* No counters: the rank facts carry the recorder's reason. */
-  const char *why = NULL;
-  for (uint32_t r = 0; r < augur_trace_nranks(t) && !why; r++) {
-    const augur_rank_def *d = augur_trace_rank(t, r);
-    if (d && d->counter_note) why = d->counter_note;
-  }
   printf("  none%s%s\n", why ? ": " : "", why ? why : "");
 }
 
@@ -322,6 +329,13 @@ static int print_json(augur_trace *t, const char **first) {
   json_object_set_new(o, "complete", json_boolean(in->complete));
   json_object_set_new(o, "payload_hash", json_boolean(in->payload_hash));
   json_object_set_new(o, "counters_requested", augur_json_text(in->counters_requested));
+  json_t *ctrs = json_array();
+  for (uint32_t i = 0; i < augur_trace_ncounters(t); i++) {
+    const augur_counter_def *c = augur_trace_counter(t, i);
+    if (c) json_array_append_new(ctrs, augur_json_text(c->name ? c->name : "?"));
+  }
+  json_object_set_new(o, "counters", ctrs);
+  json_object_set_new(o, "counter_note", augur_json_text(counter_note(t)));
   json_object_set_new(o, "openmp",
                       json_pack("{s:o,s:o,s:o,s:I,s:I,s:I,s:o}", "mode", augur_json_text(om->mode),
                                 "runtime", augur_json_text(om->runtime), "note",

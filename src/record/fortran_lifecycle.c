@@ -12,6 +12,7 @@ static aug_f_slot s_init = AUG_F_SLOT(mpi_init);
 static void f_init(const void *caller, F_INT *ierr) {
   init_fn real = (init_fn)aug_f_real(&s_init);
   uint64_t t = aug_now();
+  aug_counters_init_mark();
   aug_lifecycle_fortran(caller);
   real(ierr);
   if (*ierr == MPI_SUCCESS) {
@@ -29,6 +30,7 @@ static aug_f_slot s_init_thread = AUG_F_SLOT(mpi_init_thread);
 static void f_init_thread(const void *caller, F_INT *required, F_INT *provided, F_INT *ierr) {
   init_thread_fn real = (init_thread_fn)aug_f_real(&s_init_thread);
   uint64_t t = aug_now();
+  aug_counters_init_mark();
   aug_lifecycle_fortran(caller);
   real(required, provided, ierr);
   if (*ierr == MPI_SUCCESS) {

@@ -15,7 +15,10 @@
  * host with more ranks than CPUs the recorder adds it by default
  * (aug_counters_setup): a compute burst's wall time then holds the turns the
  * ranks took, and simulate removes them (docs/simulate.md "Oversubscribed
- * recordings"). A burst is short when the program polls (a rank leaves a
+ * recordings"). On a busy host (no more ranks than CPUs, but the ranks waited
+ * for one during MPI_Init: rec_lifecycle.c host_cpu_state) it adds run-delay
+ * alone, and simulate takes the waits out the same way (docs/simulate.md "A
+ * busy host"). A burst is short when the program polls (a rank leaves a
  * wait while it has a CPU and is rarely preempted before its next call), so
  * run-delay misses where polling ranks lose their CPU: inside the calls.
  * "run-delay-mpi", added with it, is the delay during the PREVIOUS MPI call:
@@ -102,9 +105,13 @@ static uint64_t os_read(int fd) {
 /* Where the thread runs (docs/simulate.md "Recorded placement"): at each
  * run-delay read (a call's entry and exit) the CPU it is on (sched_getcpu,
  * a vDSO call), noted with the time when it differs from the last read's.
- * Only with run-delay, which the recorder adds on oversubscribed hosts:
+ * Only with run-delay, which the recorder adds on oversubscribed hosts
+ * (not when it adds it for a busy host: nothing uses the placement there):
  * elsewhere a call costs what it did. */
+static int place_on = 1; /* 0: run-delay added for a busy host only */
+
 static void place_sample(aug_thread *t) {
+  if (!place_on) return;
   int c = sched_getcpu();
   if (c < 0 || (t->pl_n && c == t->pl_cpu)) return;
   t->pl_cpu = c;
@@ -246,7 +253,7 @@ static int in_use(const char *name) {
   return 0;
 }
 
-void aug_counters_setup(int oversubscribed) {
+void aug_counters_setup(int host_state, double init_share) {
   aug_thread *t = aug_thread_self();
   if (!t || strcmp(aug_cfg.counters, "none") == 0) return;
   if (strcmp(aug_cfg.counters, "auto") == 0) {
@@ -263,9 +270,21 @@ void aug_counters_setup(int oversubscribed) {
     for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
       if (*tok) try_add(t, tok);
   }
-  /* More ranks than CPUs on this host: every burst's wait for a CPU. */
-  if (oversubscribed && !in_use("run-delay")) try_add(t, "run-delay");
-  if (oversubscribed && !in_use("run-delay-mpi")) try_add(t, "run-delay-mpi");
+  /* More ranks than CPUs on this host: every burst's wait for a CPU, and the
+   * calls' (the other work's share, docs/simulate.md). A busy host (other
+   * processes took the ranks' CPUs during MPI_Init): the bursts' waits, which
+   * simulate takes out; not the calls', which nothing uses there. */
+  if (host_state >= AUG_HOST_BUSY && !in_use("run-delay") && try_add(t, "run-delay") &&
+      host_state == AUG_HOST_BUSY) {
+    char why[160];
+    snprintf(why, sizeof why,
+             "busy host at MPI_Init (its ranks waited %.0f %% of their time there for a CPU)",
+             100 * init_share);
+    add_note("run-delay added: %s%s", why, "");
+    place_on = 0; /* where the ranks ran matters with turns only */
+  }
+  if (host_state == AUG_HOST_OVERSUBSCRIBED && !in_use("run-delay-mpi"))
+    try_add(t, "run-delay-mpi");
 #ifdef AUGUR_HAVE_PAPI
   if (npapi) t->papi_set = papi_thread_set();
 #endif
@@ -383,6 +402,23 @@ static int sched_times(uint64_t *cpu, uint64_t *delay) {
 
 static uint64_t sched_cpu0, sched_delay0;
 static pid_t sched_tid; /* the thread read at MPI_Init, 0 if unreadable */
+static uint64_t mark_cpu, mark_delay;
+static pid_t mark_tid; /* the thread that entered MPI_Init, 0 if unreadable */
+
+void aug_counters_init_mark(void) {
+  mark_tid = sched_times(&mark_cpu, &mark_delay) ? (pid_t)syscall(SYS_gettid) : 0;
+}
+
+int aug_counters_init_window(uint64_t *cpu, uint64_t *delay) {
+  uint64_t c, d;
+  *cpu = *delay = 0;
+  if (!mark_tid || (pid_t)syscall(SYS_gettid) != mark_tid || !sched_times(&c, &d) || c < mark_cpu ||
+      d < mark_delay)
+    return 0;
+  *cpu = c - mark_cpu;
+  *delay = d - mark_delay;
+  return 1;
+}
 
 void aug_counters_sched_start(void) {
   sched_tid = sched_times(&sched_cpu0, &sched_delay0) ? (pid_t)syscall(SYS_gettid) : 0;

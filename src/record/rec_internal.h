@@ -210,9 +210,23 @@ void aug_callsites_convert_known(augur_event *ev, size_t n);
 int aug_module_of(uint64_t addr, const char **name, uint64_t *base);
 
 /* ---- counters (rec_counters.c) ---- */
-/* Process level, on the Init thread. OVERSUBSCRIBED: this host has more
- * ranks than usable CPUs; adds "run-delay" unless counters are "none". */
-void aug_counters_setup(int oversubscribed);
+/* What the ranks' hosts were at MPI_Init (rec_lifecycle.c host_cpu_state,
+ * agreed over MPI_COMM_WORLD: the counters are the same on every rank). */
+enum { AUG_HOST_FREE = 0, AUG_HOST_BUSY = 1, AUG_HOST_OVERSUBSCRIBED = 2 };
+/* A busy host: the ranks of one host waited at least this share of their
+ * MPI_Init (time on a CPU plus time waiting for one) for a CPU
+ * (docs/cli.md "A busy host"). */
+#define AUG_BUSY_INIT_SHARE 0.6
+/* Process level, on the Init thread. HOST_STATE (AUG_HOST_*): OVERSUBSCRIBED
+ * (a host has more ranks than usable CPUs) adds "run-delay" and
+ * "run-delay-mpi", BUSY (other processes took the CPUs, INIT_SHARE of the
+ * Init window) "run-delay" with a counter note; unless counters are "none". */
+void aug_counters_setup(int host_state, double init_share);
+/* Marks the thread's scheduler times at MPI_Init's entry (the wrappers);
+ * aug_counters_init_window gives the thread's time on a CPU and waiting for
+ * one since (ns), 1 if read, 0 if not (another thread, no schedstat). */
+void aug_counters_init_mark(void);
+int aug_counters_init_window(uint64_t *cpu, uint64_t *delay);
 void aug_counters_thread_open(aug_thread *t);
 void aug_counters_thread_close(aug_thread *t);
 void aug_counters_read(aug_thread *t, uint64_t *out);

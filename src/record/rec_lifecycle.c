@@ -309,16 +309,23 @@ static void at_exit(void) {
   close_writer();
 }
 
-/* Whether this host has more ranks than CPUs they may use: the ranks of
- * MPI_COMM_TYPE_SHARED, against the union of their affinity masks (the
- * first 1024 CPUs: augur_cpu_mask) capped by the smallest cgroup quota, as the reader's
- * augur_trace_hosts counts them from the rank facts. Collective over
- * MPI_COMM_WORLD (at MPI_Init, where every rank is). */
-static int host_oversubscribed(uint32_t cores, uint32_t quota) {
+/* What this process's host and the others were at MPI_Init (AUG_HOST_*),
+ * the same on every rank (the worst over MPI_COMM_WORLD: the counters are
+ * the trace's, the reader takes one rank's set for all). Oversubscribed: more
+ * ranks than CPUs they may use: the ranks of MPI_COMM_TYPE_SHARED, against
+ * the union of their affinity masks (the first 1024 CPUs: augur_cpu_mask)
+ * capped by the smallest cgroup quota, as the reader's augur_trace_hosts
+ * counts them from the rank facts. Busy: the host's ranks waited for a CPU at
+ * least AUG_BUSY_INIT_SHARE of their MPI_Init (waiting plus on a CPU:
+ * schedstat from the wrapper's entry; docs/cli.md "A busy host"); *SHARE
+ * gets the busiest host's share. Collective over MPI_COMM_WORLD (at
+ * MPI_Init, where every rank is). */
+static int host_cpu_state(uint32_t cores, uint32_t quota, double *share) {
   MPI_Comm node;
+  *share = 0;
   if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) !=
       MPI_SUCCESS)
-    return 0;
+    return AUG_HOST_FREE;
   int n = 0;
   PMPI_Comm_size(node, &n);
   enum { WORDS = 1024 / 64 };
@@ -327,14 +334,29 @@ static int host_oversubscribed(uint32_t cores, uint32_t quota) {
   int rc = PMPI_Allreduce(mine, all, WORDS, MPI_UINT64_T, MPI_BOR, node);
   unsigned q = quota ? quota : ~0u, qmin = q;
   if (rc == MPI_SUCCESS) rc = PMPI_Allreduce(&q, &qmin, 1, MPI_UNSIGNED, MPI_MIN, node);
+  uint64_t init[2] = {0, 0}, on_host[2] = {0, 0}; /* ns waiting, ns waiting or on a CPU */
+  if (aug_counters_init_window(&init[1], &init[0])) init[1] += init[0];
+  if (rc == MPI_SUCCESS) rc = PMPI_Allreduce(init, on_host, 2, MPI_UINT64_T, MPI_SUM, node);
   PMPI_Comm_free(&node);
-  if (rc != MPI_SUCCESS) return 0;
-  uint32_t usable = 0;
-  for (int w = 0; have && w < WORDS; w++)
-    usable += (uint32_t)__builtin_popcountll(all[w]);
-  if (!have || !usable) usable = cores;
-  if (qmin && qmin < usable) usable = qmin;
-  return usable && (uint32_t)n > usable;
+  int state = AUG_HOST_FREE;
+  double mine_share = 0;
+  if (rc == MPI_SUCCESS) {
+    uint32_t usable = 0;
+    for (int w = 0; have && w < WORDS; w++)
+      usable += (uint32_t)__builtin_popcountll(all[w]);
+    if (!have || !usable) usable = cores;
+    if (qmin && qmin < usable) usable = qmin;
+    mine_share = on_host[1] ? (double)on_host[0] / (double)on_host[1] : 0;
+    if (usable && (uint32_t)n > usable)
+      state = AUG_HOST_OVERSUBSCRIBED;
+    else if (mine_share >= AUG_BUSY_INIT_SHARE)
+      state = AUG_HOST_BUSY;
+  }
+  double v[2] = {state, mine_share}, worst[2];
+  if (PMPI_Allreduce(v, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+    memcpy(worst, v, sizeof v);
+  *share = worst[1];
+  return (int)worst[0];
 }
 
 void aug_lifecycle_init(int thread_level_provided, uint64_t t_enter) {
@@ -371,7 +393,9 @@ void aug_lifecycle_init(int thread_level_provided, uint64_t t_enter) {
     return;
   }
   rank_def.cores = augur_cpu_info(&rank_def.cpu_quota, cpus, sizeof cpus);
-  aug_counters_setup(host_oversubscribed(rank_def.cores, rank_def.cpu_quota));
+  double busy_share;
+  int state = host_cpu_state(rank_def.cores, rank_def.cpu_quota, &busy_share);
+  aug_counters_setup(state, busy_share);
   aug_counters_sched_start();
   if (gethostname(host, sizeof host - 1) != 0) snprintf(host, sizeof host, "?");
   sync_setup();

@@ -4,6 +4,7 @@
 
 AUGUR_API int MPI_Init(int *argc, char ***argv) {
   uint64_t t = aug_now();
+  aug_counters_init_mark();
   int rc = PMPI_Init(argc, argv);
   if (rc == MPI_SUCCESS) {
     aug_lifecycle_caller(AUG_CALLER());
@@ -14,6 +15,7 @@ AUGUR_API int MPI_Init(int *argc, char ***argv) {
 
 AUGUR_API int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   uint64_t t = aug_now();
+  aug_counters_init_mark();
   int rc = PMPI_Init_thread(argc, argv, required, provided);
   if (rc == MPI_SUCCESS) {
     aug_lifecycle_caller(AUG_CALLER());

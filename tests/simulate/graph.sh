@@ -190,7 +190,10 @@ done
 # solver, whose costs drift below the outlier threshold (the default file
 # misses the waits that come from it): both as the trace predicts.
 expect 2 1 "$AUGUR" graph "$D/ring.augur" -o "$D/x.graph" --exact --smooth
-expect 0 - "$AUGUR" record -o "$D/ring1200.augur" -- "$mpiexec" -n 2 "$apps/ring" -n 1200
+# (ring1200 without run-delay, which a busy host would add: its bursts of a
+# few us less their wait for a CPU came out dispersed enough in 1 of 2 runs
+# at load 15 to refuse the loops; docs/simulate.md "A busy host")
+expect 0 - "$AUGUR" record --counters none -o "$D/ring1200.augur" -- "$mpiexec" -n 2 "$apps/ring" -n 1200
 expect 0 - "$AUGUR" record -o "$D/solver.augur" -- "$mpiexec" -n 4 "$apps/pas2p_solver" -n 20
 for app in ring1200 solver; do
   expect 0 0 "$AUGUR" graph "$D/$app.augur" -o "$D/$app.graph" --exact
