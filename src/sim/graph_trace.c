@@ -1097,6 +1097,28 @@ int augur_sim_recorded_load(augur_trace *t, const char *host, uint32_t cores, do
   return AUGUR_OK;
 }
 
+/* The builder needs each rank's calls in order, not the ranks interleaved
+ * by time (the matcher's rule, include/augur/match.h; a parent's
+ * sub-records still follow it): with a slack the merged stream hands out a
+ * rank's records in runs of up to SIM_SLACK_NS, so the reader's batch, the
+ * builder's rank state and operation array, and the matcher's per-rank
+ * tables stay in the cache for a run instead of one record (issue 27: at
+ * 4,096 ranks every record was a cache miss in each). The result is the
+ * same: the ends and instances pair as before, and a message's or
+ * instance's number orders nothing in the simulator; what is held in
+ * flight grows by the slack's window (graph.bytes; docs/simulate.md
+ * "Memory"). AUGUR_SIM_SLACK_NS=N in the environment sets it (0: strict
+ * time order, what the tests compare with). */
+#define SIM_SLACK_NS 1000000u /* 1 ms, as the logical timeline's LT_SLACK_NS */
+
+static uint64_t sim_slack_ns(void) {
+  const char *e = getenv("AUGUR_SIM_SLACK_NS");
+  if (!e || !*e) return SIM_SLACK_NS;
+  char *end;
+  unsigned long long v = strtoull(e, &end, 10);
+  return *end || e[0] == '-' ? SIM_SLACK_NS : (uint64_t)v;
+}
+
 static int builder_open(builder **out, augur_trace *t, const sim_windows *win, augur_error *err) {
   *out = NULL;
   uint32_t n = augur_trace_nranks(t);
@@ -1122,6 +1144,7 @@ static int builder_open(builder **out, augur_trace *t, const sim_windows *win, a
     return augur_fail(err, AUGUR_E_NOMEM, "out of memory building the execution graph");
   }
   int rc = augur_stream_merged(t, &b->s, err);
+  if (rc == AUGUR_OK) rc = augur_stream_set_slack(b->s, sim_slack_ns(), err);
   if (rc < 0) {
     builder_free(b);
     return rc;
