@@ -28,7 +28,6 @@
 enum {
   SIDE_SEND = 1,
   SIDE_RECV = 2,
-  SIDE_COLL = 3,
   SIDE_REQ = 4,
   SIDE_PERSIST = 5,
   SIDE_COMMGMT = 6,
@@ -152,6 +151,10 @@ struct builder {
   uint64_t *wl; /* op numbers the pending Wait completes */
   size_t nwl, wl_cap;
   int64_t sendrecv_send; /* Sendrecv's send op, waiting for its SUB_RECV */
+  /* The matcher's tag of the event being read (augur_match_feed_call): the
+   * op number of the one end or member it posts, or AUGUR_MATCH_NO_CALL
+   * when that end goes through the map (see tagged_end). */
+  uint64_t tag;
   const sim_windows *win;
   int nomem;
   /* Reading. */
@@ -202,7 +205,8 @@ static int64_t comm_index(builder *b, uint64_t id) {
 /* --scale SITE=xF while streaming: OP is appended after a compute burst
  * (still held: a burst is not run before what follows it is known). */
 static void scale_sites(builder *b, sim_rank_ops *ro, const augur_sim_op *op) {
-  if (op->kind == AUGUR_SIM_COMPUTE || !ro->n || ro->ops[ro->n - 1].kind != AUGUR_SIM_COMPUTE)
+  if (!b->nsites || op->kind == AUGUR_SIM_COMPUTE || !ro->n ||
+      ro->ops[ro->n - 1].kind != AUGUR_SIM_COMPUTE)
     return;
   augur_sim_op *prev = &ro->ops[ro->n - 1];
   for (size_t k = 0; k < b->nsites; k++) {
@@ -268,9 +272,9 @@ static void local(builder *b, const augur_event *ev) {
   add(b, ev->rank, &op);
 }
 
-/* A send or receive end posted at time T; returns its op number. */
-static int64_t p2p(builder *b, uint32_t rank, uint16_t type, int32_t peer, uint64_t bytes,
-                   uint64_t t, uint64_t callsite, int send, int nonblocking, int sync) {
+/* A send or receive end; returns its op number. */
+static int64_t end_op(builder *b, uint32_t rank, uint16_t type, int32_t peer, uint64_t bytes,
+                      uint64_t callsite, int send, int nonblocking, int sync) {
   augur_sim_op op = {0};
   op.kind = send ? AUGUR_SIM_SEND : AUGUR_SIM_RECV;
   op.type = type;
@@ -279,9 +283,30 @@ static int64_t p2p(builder *b, uint32_t rank, uint16_t type, int32_t peer, uint6
   op.a = AUGUR_SIM_NONE;
   op.b = bytes;
   op.flags = (uint8_t)((nonblocking ? AUGUR_SIM_F_NONBLOCKING : 0) | (sync ? AUGUR_SIM_F_SYNC : 0));
-  int64_t i = add(b, rank, &op);
+  return add(b, rank, &op);
+}
+
+/* A send or receive end posted at time T, which the matcher's callback
+ * finds in the map under (rank, T, side); returns its op number. */
+static int64_t p2p(builder *b, uint32_t rank, uint16_t type, int32_t peer, uint64_t bytes,
+                   uint64_t t, uint64_t callsite, int send, int nonblocking, int sync) {
+  int64_t i = end_op(b, rank, type, peer, bytes, callsite, send, nonblocking, sync);
   if (i >= 0 && mm_put(&b->map, rank, send ? SIDE_SEND : SIDE_RECV, t, (uint64_t)i)) b->nomem = 1;
   return i;
+}
+
+/* The end or member OP that the event being read posts itself, found by
+ * the matcher's tag of the call instead of the map (one probe of a table
+ * as large as what is in flight less per end: a cache miss at thousands
+ * of ranks). Only an event whose one end or member is its own call's is
+ * tagged: a send (its send end; a Sendrecv's receive end is its SUB_RECV's
+ * and goes through the map), a blocking receive, a collective that is no
+ * communicator creation. Ends posted by a request's start (Start,
+ * Startall), completed by a Wait, or of a neighbourhood collective carry
+ * another call's tag or none: the map. */
+static int64_t tagged_end(builder *b, int64_t op) {
+  if (op >= 0) b->tag = (uint64_t)op;
+  return op;
 }
 
 static void track_request(builder *b, uint32_t rank, uint64_t req, int64_t op) {
@@ -588,6 +613,7 @@ static void on_event(builder *b, const augur_event *ev) {
     on_sub(b, ev);
     return;
   }
+  b->tag = AUGUR_MATCH_NO_CALL;
   flush_parent(b);
   if (ev->rank >= b->g->nranks) return;
   rank_state *rs = &b->rs[ev->rank];
@@ -627,8 +653,8 @@ static void on_event(builder *b, const augur_event *ev) {
     int sr = augur_event_is_sendrecv(type);
     int64_t o = -1;
     if (ev->peer >= 0)
-      o = p2p(b, ev->rank, (uint16_t)type, ev->peer, ev->bytes, ev->t_start, ev->callsite, 1,
-              nb || sr, type == AUGUR_EV_SSEND || type == AUGUR_EV_ISSEND);
+      o = tagged_end(b, end_op(b, ev->rank, (uint16_t)type, ev->peer, ev->bytes, ev->callsite, 1,
+                               nb || sr, type == AUGUR_EV_SSEND || type == AUGUR_EV_ISSEND));
     if (sr) {
       b->have_parent = 1;
       b->parent = *ev;
@@ -644,8 +670,8 @@ static void on_event(builder *b, const augur_event *ev) {
   case AUGUR_EV_RECV:
   case AUGUR_EV_MRECV:
     if (ev->peer >= 0 && ev->tag >= 0)
-      p2p(b, ev->rank, (uint16_t)type, ev->peer, ev->bytes_recv, ev->t_start, ev->callsite, 0, 0,
-          0);
+      tagged_end(
+          b, end_op(b, ev->rank, (uint16_t)type, ev->peer, ev->bytes_recv, ev->callsite, 0, 0, 0));
     else
       local(b, ev);
     return;
@@ -721,8 +747,7 @@ static void on_event(builder *b, const augur_event *ev) {
       add(b, ev->rank, &op);
       return;
     }
-    int64_t i = add(b, ev->rank, &op);
-    if (i >= 0 && mm_put(&b->map, ev->rank, SIDE_COLL, ev->t_start, (uint64_t)i)) b->nomem = 1;
+    tagged_end(b, add(b, ev->rank, &op));
     return;
   }
   local(b, ev); /* probes, Comm_free, tests that completed nothing, ... */
@@ -730,13 +755,19 @@ static void on_event(builder *b, const augur_event *ev) {
 
 static int on_message(void *ctx, const augur_message *m) {
   builder *b = ctx;
-  uint64_t s, r;
+  uint64_t s = m->send.call, r = m->recv.call;
   if (m->sender >= b->g->nranks || m->receiver >= b->g->nranks) return AUGUR_OK;
-  int hs = mm_take(&b->map, m->sender, SIDE_SEND, m->send.t_post, &s);
-  int hr = mm_take(&b->map, m->receiver, SIDE_RECV, m->recv.t_post, &r);
+  /* tagged_end: a send's end carries its call's tag; a receive's only when
+   * it was a blocking Recv or Mrecv (a SUB_RECV has its Sendrecv's, a
+   * completed request its Wait's) */
+  int ts = s != AUGUR_MATCH_NO_CALL,
+      tr = r != AUGUR_MATCH_NO_CALL &&
+           (m->recv.type == AUGUR_EV_RECV || m->recv.type == AUGUR_EV_MRECV);
+  int hs = ts || mm_take(&b->map, m->sender, SIDE_SEND, m->send.t_post, &s);
+  int hr = tr || mm_take(&b->map, m->receiver, SIDE_RECV, m->recv.t_post, &r);
   if (!hs || !hr) { /* one end was outside the replayed part (before Init, after Finalize) */
-    if (hs) mm_put(&b->map, m->sender, SIDE_SEND, m->send.t_post, s);
-    if (hr) mm_put(&b->map, m->receiver, SIDE_RECV, m->recv.t_post, r);
+    if (hs && !ts) mm_put(&b->map, m->sender, SIDE_SEND, m->send.t_post, s);
+    if (hr && !tr) mm_put(&b->map, m->receiver, SIDE_RECV, m->recv.t_post, r);
     return AUGUR_OK;
   }
   uint64_t id;
@@ -809,7 +840,8 @@ static int on_coll(void *ctx, const augur_coll_instance *c) {
   for (uint32_t i = 0; i < c->nmembers; i++) {
     const augur_coll_member *mb = &c->members[i];
     if (mb->rank >= b->g->nranks) continue;
-    if (!mm_take(&b->map, mb->rank, SIDE_COLL, mb->t_start, idx)) continue;
+    idx[0] = mb->call; /* tagged_end; NO_CALL: a creation, or the rank's call was not replayed */
+    if (idx[0] == AUGUR_MATCH_NO_CALL) continue;
     augur_sim_op *op = op_ref(b, mb->rank, idx[0]);
     const sim_comm *sc = &b->g->comms[op->comm];
     if (sc->size != c->nmembers) continue;
@@ -883,7 +915,7 @@ static int step(builder *b) {
   if (rc == 0) return finish(b);
   b->g->trace_events++;
   on_event(b, &ev);
-  rc = augur_match_feed(b->mt, &ev, &b->err);
+  rc = augur_match_feed_call(b->mt, &ev, b->tag, &b->err);
   if (rc < 0) return rc;
   if (b->nomem) return nomem(b);
   return 1;
