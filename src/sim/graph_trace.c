@@ -107,6 +107,20 @@ static void mm_del(mmap *m, size_t i) {
   m->n--;
 }
 
+/* The oldest entry under the key for which KEEP(ctx, val) holds, else the
+ * oldest; its slot index or -1. */
+static int64_t mm_find_pref(const mmap *m, uint32_t rank, uint32_t side, uint64_t t,
+                            int (*keep)(const void *, uint64_t), const void *ctx) {
+  if (!m->cap) return -1;
+  int64_t best = -1, pref = -1;
+  for (size_t j = mm_hash(t, rank, side) & (m->cap - 1); m->s[j].seq; j = (j + 1) & (m->cap - 1)) {
+    if (m->s[j].t != t || m->s[j].rank != rank || m->s[j].side != side) continue;
+    if (best < 0 || m->s[j].seq < m->s[best].seq) best = (int64_t)j;
+    if ((pref < 0 || m->s[j].seq < m->s[pref].seq) && keep(ctx, m->s[j].val)) pref = (int64_t)j;
+  }
+  return pref >= 0 ? pref : best;
+}
+
 static int mm_take(mmap *m, uint32_t rank, uint32_t side, uint64_t t, uint64_t *val) {
   int64_t i = mm_find(m, rank, side, t);
   if (i < 0) return 0;
@@ -753,6 +767,34 @@ static void on_event(builder *b, const augur_event *ev) {
   local(b, ev); /* probes, Comm_free, tests that completed nothing, ... */
 }
 
+/* An end of a message under (rank, posting time, side) in the map: one
+ * call may post several at one time (a neighbourhood collective's
+ * exchanges, Startall's requests), and the matcher pairs them in the order
+ * their partners come, not in the order posted. The end whose op names the
+ * message's partner is taken (the oldest of them), else the oldest: which
+ * end gets which message does not depend on the order the ranks are read
+ * in (the builder's slack). */
+typedef struct end_want {
+  builder *b;
+  uint32_t rank;
+  int32_t peer;
+} end_want;
+
+static int end_peer_is(const void *ctx, uint64_t op) {
+  const end_want *w = ctx;
+  return op_ref(w->b, w->rank, op)->peer == w->peer;
+}
+
+static int end_take(builder *b, uint32_t rank, uint32_t side, uint64_t t, uint32_t peer,
+                    uint64_t *op) {
+  end_want w = {b, rank, (int32_t)peer};
+  int64_t i = mm_find_pref(&b->map, rank, side, t, end_peer_is, &w);
+  if (i < 0) return 0;
+  *op = b->map.s[i].val;
+  mm_del(&b->map, (size_t)i);
+  return 1;
+}
+
 static int on_message(void *ctx, const augur_message *m) {
   builder *b = ctx;
   uint64_t s = m->send.call, r = m->recv.call;
@@ -763,8 +805,8 @@ static int on_message(void *ctx, const augur_message *m) {
   int ts = s != AUGUR_MATCH_NO_CALL,
       tr = r != AUGUR_MATCH_NO_CALL &&
            (m->recv.type == AUGUR_EV_RECV || m->recv.type == AUGUR_EV_MRECV);
-  int hs = ts || mm_take(&b->map, m->sender, SIDE_SEND, m->send.t_post, &s);
-  int hr = tr || mm_take(&b->map, m->receiver, SIDE_RECV, m->recv.t_post, &r);
+  int hs = ts || end_take(b, m->sender, SIDE_SEND, m->send.t_post, m->receiver, &s);
+  int hr = tr || end_take(b, m->receiver, SIDE_RECV, m->recv.t_post, m->sender, &r);
   if (!hs || !hr) { /* one end was outside the replayed part (before Init, after Finalize) */
     if (hs && !ts) mm_put(&b->map, m->sender, SIDE_SEND, m->send.t_post, s);
     if (hr && !tr) mm_put(&b->map, m->receiver, SIDE_RECV, m->recv.t_post, r);
