@@ -1185,12 +1185,16 @@ int augur_sim_recorded_load(augur_trace *t, const char *host, uint32_t cores, do
  * time order, what the tests compare with). */
 #define SIM_SLACK_NS 1000000u /* 1 ms, as the logical timeline's LT_SLACK_NS */
 
-static uint64_t sim_slack_ns(void) {
+static int sim_slack_ns(uint64_t *ns, augur_error *err) {
   const char *e = getenv("AUGUR_SIM_SLACK_NS");
-  if (!e || !*e) return SIM_SLACK_NS;
+  *ns = SIM_SLACK_NS;
+  if (!e || !*e) return AUGUR_OK;
   char *end;
   unsigned long long v = strtoull(e, &end, 10);
-  return *end || e[0] == '-' ? SIM_SLACK_NS : (uint64_t)v;
+  if (*end || e[0] < '0' || e[0] > '9')
+    return augur_fail(err, AUGUR_E_ARG, "AUGUR_SIM_SLACK_NS=%s: not a number of nanoseconds", e);
+  *ns = (uint64_t)v;
+  return AUGUR_OK;
 }
 
 static int builder_open(builder **out, augur_trace *t, const sim_windows *win, augur_error *err) {
@@ -1217,8 +1221,10 @@ static int builder_open(builder **out, augur_trace *t, const sim_windows *win, a
     builder_free(b);
     return augur_fail(err, AUGUR_E_NOMEM, "out of memory building the execution graph");
   }
-  int rc = augur_stream_merged(t, &b->s, err);
-  if (rc == AUGUR_OK) rc = augur_stream_set_slack(b->s, sim_slack_ns(), err);
+  uint64_t slack;
+  int rc = sim_slack_ns(&slack, err);
+  if (rc == AUGUR_OK) rc = augur_stream_merged(t, &b->s, err);
+  if (rc == AUGUR_OK) rc = augur_stream_set_slack(b->s, slack, err);
   if (rc < 0) {
     builder_free(b);
     return rc;

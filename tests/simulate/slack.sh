@@ -68,4 +68,7 @@ for line in open(d + "/runs"):
         bad += 1
 sys.exit(1 if bad else 0)
 PYEOF
+# A slack that is no number of nanoseconds: one line, no run.
+AUGUR_SIM_SLACK_NS=1ms expect 1 1 "$AUGUR" simulate "$D/dx37.augur" --json
+contains "$D/err" "AUGUR_SIM_SLACK_NS=1ms: not a number of nanoseconds"
 finish
