@@ -28,7 +28,6 @@
 enum {
   SIDE_SEND = 1,
   SIDE_RECV = 2,
-  SIDE_COLL = 3,
   SIDE_REQ = 4,
   SIDE_PERSIST = 5,
   SIDE_COMMGMT = 6,
@@ -108,6 +107,20 @@ static void mm_del(mmap *m, size_t i) {
   m->n--;
 }
 
+/* The oldest entry under the key for which KEEP(ctx, val) holds, else the
+ * oldest; its slot index or -1. */
+static int64_t mm_find_pref(const mmap *m, uint32_t rank, uint32_t side, uint64_t t,
+                            int (*keep)(const void *, uint64_t), const void *ctx) {
+  if (!m->cap) return -1;
+  int64_t best = -1, pref = -1;
+  for (size_t j = mm_hash(t, rank, side) & (m->cap - 1); m->s[j].seq; j = (j + 1) & (m->cap - 1)) {
+    if (m->s[j].t != t || m->s[j].rank != rank || m->s[j].side != side) continue;
+    if (best < 0 || m->s[j].seq < m->s[best].seq) best = (int64_t)j;
+    if ((pref < 0 || m->s[j].seq < m->s[pref].seq) && keep(ctx, m->s[j].val)) pref = (int64_t)j;
+  }
+  return pref >= 0 ? pref : best;
+}
+
 static int mm_take(mmap *m, uint32_t rank, uint32_t side, uint64_t t, uint64_t *val) {
   int64_t i = mm_find(m, rank, side, t);
   if (i < 0) return 0;
@@ -152,6 +165,10 @@ struct builder {
   uint64_t *wl; /* op numbers the pending Wait completes */
   size_t nwl, wl_cap;
   int64_t sendrecv_send; /* Sendrecv's send op, waiting for its SUB_RECV */
+  /* The matcher's tag of the event being read (augur_match_feed_call): the
+   * op number of the one end or member it posts, or AUGUR_MATCH_NO_CALL
+   * when that end goes through the map (see tagged_end). */
+  uint64_t tag;
   const sim_windows *win;
   int nomem;
   /* Reading. */
@@ -202,7 +219,8 @@ static int64_t comm_index(builder *b, uint64_t id) {
 /* --scale SITE=xF while streaming: OP is appended after a compute burst
  * (still held: a burst is not run before what follows it is known). */
 static void scale_sites(builder *b, sim_rank_ops *ro, const augur_sim_op *op) {
-  if (op->kind == AUGUR_SIM_COMPUTE || !ro->n || ro->ops[ro->n - 1].kind != AUGUR_SIM_COMPUTE)
+  if (!b->nsites || op->kind == AUGUR_SIM_COMPUTE || !ro->n ||
+      ro->ops[ro->n - 1].kind != AUGUR_SIM_COMPUTE)
     return;
   augur_sim_op *prev = &ro->ops[ro->n - 1];
   for (size_t k = 0; k < b->nsites; k++) {
@@ -268,9 +286,9 @@ static void local(builder *b, const augur_event *ev) {
   add(b, ev->rank, &op);
 }
 
-/* A send or receive end posted at time T; returns its op number. */
-static int64_t p2p(builder *b, uint32_t rank, uint16_t type, int32_t peer, uint64_t bytes,
-                   uint64_t t, uint64_t callsite, int send, int nonblocking, int sync) {
+/* A send or receive end; returns its op number. */
+static int64_t end_op(builder *b, uint32_t rank, uint16_t type, int32_t peer, uint64_t bytes,
+                      uint64_t callsite, int send, int nonblocking, int sync) {
   augur_sim_op op = {0};
   op.kind = send ? AUGUR_SIM_SEND : AUGUR_SIM_RECV;
   op.type = type;
@@ -279,9 +297,30 @@ static int64_t p2p(builder *b, uint32_t rank, uint16_t type, int32_t peer, uint6
   op.a = AUGUR_SIM_NONE;
   op.b = bytes;
   op.flags = (uint8_t)((nonblocking ? AUGUR_SIM_F_NONBLOCKING : 0) | (sync ? AUGUR_SIM_F_SYNC : 0));
-  int64_t i = add(b, rank, &op);
+  return add(b, rank, &op);
+}
+
+/* A send or receive end posted at time T, which the matcher's callback
+ * finds in the map under (rank, T, side); returns its op number. */
+static int64_t p2p(builder *b, uint32_t rank, uint16_t type, int32_t peer, uint64_t bytes,
+                   uint64_t t, uint64_t callsite, int send, int nonblocking, int sync) {
+  int64_t i = end_op(b, rank, type, peer, bytes, callsite, send, nonblocking, sync);
   if (i >= 0 && mm_put(&b->map, rank, send ? SIDE_SEND : SIDE_RECV, t, (uint64_t)i)) b->nomem = 1;
   return i;
+}
+
+/* The end or member OP that the event being read posts itself, found by
+ * the matcher's tag of the call instead of the map (one probe of a table
+ * as large as what is in flight less per end: a cache miss at thousands
+ * of ranks). Only an event whose one end or member is its own call's is
+ * tagged: a send (its send end; a Sendrecv's receive end is its SUB_RECV's
+ * and goes through the map), a blocking receive, a collective that is no
+ * communicator creation. Ends posted by a request's start (Start,
+ * Startall), completed by a Wait, or of a neighbourhood collective carry
+ * another call's tag or none: the map. */
+static int64_t tagged_end(builder *b, int64_t op) {
+  if (op >= 0) b->tag = (uint64_t)op;
+  return op;
 }
 
 static void track_request(builder *b, uint32_t rank, uint64_t req, int64_t op) {
@@ -588,6 +627,7 @@ static void on_event(builder *b, const augur_event *ev) {
     on_sub(b, ev);
     return;
   }
+  b->tag = AUGUR_MATCH_NO_CALL;
   flush_parent(b);
   if (ev->rank >= b->g->nranks) return;
   rank_state *rs = &b->rs[ev->rank];
@@ -627,8 +667,8 @@ static void on_event(builder *b, const augur_event *ev) {
     int sr = augur_event_is_sendrecv(type);
     int64_t o = -1;
     if (ev->peer >= 0)
-      o = p2p(b, ev->rank, (uint16_t)type, ev->peer, ev->bytes, ev->t_start, ev->callsite, 1,
-              nb || sr, type == AUGUR_EV_SSEND || type == AUGUR_EV_ISSEND);
+      o = tagged_end(b, end_op(b, ev->rank, (uint16_t)type, ev->peer, ev->bytes, ev->callsite, 1,
+                               nb || sr, type == AUGUR_EV_SSEND || type == AUGUR_EV_ISSEND));
     if (sr) {
       b->have_parent = 1;
       b->parent = *ev;
@@ -644,8 +684,8 @@ static void on_event(builder *b, const augur_event *ev) {
   case AUGUR_EV_RECV:
   case AUGUR_EV_MRECV:
     if (ev->peer >= 0 && ev->tag >= 0)
-      p2p(b, ev->rank, (uint16_t)type, ev->peer, ev->bytes_recv, ev->t_start, ev->callsite, 0, 0,
-          0);
+      tagged_end(
+          b, end_op(b, ev->rank, (uint16_t)type, ev->peer, ev->bytes_recv, ev->callsite, 0, 0, 0));
     else
       local(b, ev);
     return;
@@ -721,22 +761,55 @@ static void on_event(builder *b, const augur_event *ev) {
       add(b, ev->rank, &op);
       return;
     }
-    int64_t i = add(b, ev->rank, &op);
-    if (i >= 0 && mm_put(&b->map, ev->rank, SIDE_COLL, ev->t_start, (uint64_t)i)) b->nomem = 1;
+    tagged_end(b, add(b, ev->rank, &op));
     return;
   }
   local(b, ev); /* probes, Comm_free, tests that completed nothing, ... */
 }
 
+/* An end of a message under (rank, posting time, side) in the map: one
+ * call may post several at one time (a neighbourhood collective's
+ * exchanges, Startall's requests), and the matcher pairs them in the order
+ * their partners come, not in the order posted. The end whose op names the
+ * message's partner is taken (the oldest of them), else the oldest: which
+ * end gets which message does not depend on the order the ranks are read
+ * in (the builder's slack). */
+typedef struct end_want {
+  builder *b;
+  uint32_t rank;
+  int32_t peer;
+} end_want;
+
+static int end_peer_is(const void *ctx, uint64_t op) {
+  const end_want *w = ctx;
+  return op_ref(w->b, w->rank, op)->peer == w->peer;
+}
+
+static int end_take(builder *b, uint32_t rank, uint32_t side, uint64_t t, uint32_t peer,
+                    uint64_t *op) {
+  end_want w = {b, rank, (int32_t)peer};
+  int64_t i = mm_find_pref(&b->map, rank, side, t, end_peer_is, &w);
+  if (i < 0) return 0;
+  *op = b->map.s[i].val;
+  mm_del(&b->map, (size_t)i);
+  return 1;
+}
+
 static int on_message(void *ctx, const augur_message *m) {
   builder *b = ctx;
-  uint64_t s, r;
+  uint64_t s = m->send.call, r = m->recv.call;
   if (m->sender >= b->g->nranks || m->receiver >= b->g->nranks) return AUGUR_OK;
-  int hs = mm_take(&b->map, m->sender, SIDE_SEND, m->send.t_post, &s);
-  int hr = mm_take(&b->map, m->receiver, SIDE_RECV, m->recv.t_post, &r);
+  /* tagged_end: a send's end carries its call's tag; a receive's only when
+   * it was a blocking Recv or Mrecv (a SUB_RECV has its Sendrecv's, a
+   * completed request its Wait's) */
+  int ts = s != AUGUR_MATCH_NO_CALL,
+      tr = r != AUGUR_MATCH_NO_CALL &&
+           (m->recv.type == AUGUR_EV_RECV || m->recv.type == AUGUR_EV_MRECV);
+  int hs = ts || end_take(b, m->sender, SIDE_SEND, m->send.t_post, m->receiver, &s);
+  int hr = tr || end_take(b, m->receiver, SIDE_RECV, m->recv.t_post, m->sender, &r);
   if (!hs || !hr) { /* one end was outside the replayed part (before Init, after Finalize) */
-    if (hs) mm_put(&b->map, m->sender, SIDE_SEND, m->send.t_post, s);
-    if (hr) mm_put(&b->map, m->receiver, SIDE_RECV, m->recv.t_post, r);
+    if (hs && !ts) mm_put(&b->map, m->sender, SIDE_SEND, m->send.t_post, s);
+    if (hr && !tr) mm_put(&b->map, m->receiver, SIDE_RECV, m->recv.t_post, r);
     return AUGUR_OK;
   }
   uint64_t id;
@@ -809,7 +882,8 @@ static int on_coll(void *ctx, const augur_coll_instance *c) {
   for (uint32_t i = 0; i < c->nmembers; i++) {
     const augur_coll_member *mb = &c->members[i];
     if (mb->rank >= b->g->nranks) continue;
-    if (!mm_take(&b->map, mb->rank, SIDE_COLL, mb->t_start, idx)) continue;
+    idx[0] = mb->call; /* tagged_end; NO_CALL: a creation, or the rank's call was not replayed */
+    if (idx[0] == AUGUR_MATCH_NO_CALL) continue;
     augur_sim_op *op = op_ref(b, mb->rank, idx[0]);
     const sim_comm *sc = &b->g->comms[op->comm];
     if (sc->size != c->nmembers) continue;
@@ -883,7 +957,7 @@ static int step(builder *b) {
   if (rc == 0) return finish(b);
   b->g->trace_events++;
   on_event(b, &ev);
-  rc = augur_match_feed(b->mt, &ev, &b->err);
+  rc = augur_match_feed_call(b->mt, &ev, b->tag, &b->err);
   if (rc < 0) return rc;
   if (b->nomem) return nomem(b);
   return 1;
@@ -1097,6 +1171,32 @@ int augur_sim_recorded_load(augur_trace *t, const char *host, uint32_t cores, do
   return AUGUR_OK;
 }
 
+/* The builder needs each rank's calls in order, not the ranks interleaved
+ * by time (the matcher's rule, include/augur/match.h; a parent's
+ * sub-records still follow it): with a slack the merged stream hands out a
+ * rank's records in runs of up to SIM_SLACK_NS, so the reader's batch, the
+ * builder's rank state and operation array, and the matcher's per-rank
+ * tables stay in the cache for a run instead of one record (issue 27: at
+ * 4,096 ranks every record was a cache miss in each). The result is the
+ * same: the ends and instances pair as before, and a message's or
+ * instance's number orders nothing in the simulator; what is held in
+ * flight grows by the slack's window (graph.bytes; docs/simulate.md
+ * "Memory"). AUGUR_SIM_SLACK_NS=N in the environment sets it (0: strict
+ * time order, what the tests compare with). */
+#define SIM_SLACK_NS 1000000u /* 1 ms, as the logical timeline's LT_SLACK_NS */
+
+static int sim_slack_ns(uint64_t *ns, augur_error *err) {
+  const char *e = getenv("AUGUR_SIM_SLACK_NS");
+  *ns = SIM_SLACK_NS;
+  if (!e || !*e) return AUGUR_OK;
+  char *end;
+  unsigned long long v = strtoull(e, &end, 10);
+  if (*end || e[0] < '0' || e[0] > '9')
+    return augur_fail(err, AUGUR_E_ARG, "AUGUR_SIM_SLACK_NS=%s: not a number of nanoseconds", e);
+  *ns = (uint64_t)v;
+  return AUGUR_OK;
+}
+
 static int builder_open(builder **out, augur_trace *t, const sim_windows *win, augur_error *err) {
   *out = NULL;
   uint32_t n = augur_trace_nranks(t);
@@ -1121,7 +1221,10 @@ static int builder_open(builder **out, augur_trace *t, const sim_windows *win, a
     builder_free(b);
     return augur_fail(err, AUGUR_E_NOMEM, "out of memory building the execution graph");
   }
-  int rc = augur_stream_merged(t, &b->s, err);
+  uint64_t slack;
+  int rc = sim_slack_ns(&slack, err);
+  if (rc == AUGUR_OK) rc = augur_stream_merged(t, &b->s, err);
+  if (rc == AUGUR_OK) rc = augur_stream_set_slack(b->s, slack, err);
   if (rc < 0) {
     builder_free(b);
     return rc;
