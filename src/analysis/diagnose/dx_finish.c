@@ -337,14 +337,36 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
     double comp = (double)g->excess_compute_ns * NS, wt = (double)g->excess_wait_ns * NS;
     double mpi = (double)g->excess_mpi_ns * NS, late_s = (double)g->lateness_ns * NS;
     const char *what = g->pattern == AUGUR_DX_WAIT_AT_BARRIER ? "the barrier" : "the collective";
+    /* waiting for a CPU (the run-delay counters, recorded with more ranks than CPUs): part
+     * of the computed time, or where no part was measured (descheduled in the previous
+     * collective, it leaves that one late) */
+    int has_delay = d->delay_ctr >= 0 || d->delay_mpi_ctr >= 0;
+    double cpu = (double)g->excess_delay_ns * NS;
+    char cpu_txt[96] = "";
+    if (has_delay)
+      snprintf(cpu_txt, sizeof cpu_txt, "; up to %.3f s of the lateness it waited for a CPU", cpu);
     cause = dx_strdup_printf(
         "%s %s in %s at %s for the last rank to arrive (%s). Summed over %llu instances it "
         "arrives %.3f s late, having computed %.3f s more, waited %.3f s more and spent %.3f s "
-        "more in other MPI calls than the first to arrive.",
-        who, wait, what, site, late, (unsigned long long)g->syncs, late_s, comp, wt, mpi);
+        "more in other MPI calls than the first to arrive%s.",
+        who, wait, what, site, late, (unsigned long long)g->syncs, late_s, comp, wt, mpi, cpu_txt);
     double top = comp > mpi ? (comp > wt ? comp : wt) : (mpi > wt ? mpi : wt);
     const char *from = g->late_rank < d->nranks && late_share > 0.5 ? late : "the late ranks";
-    if (g->pattern == AUGUR_DX_LOAD_IMBALANCE || (top == comp && comp * 2 >= late_s))
+    if (g->pattern != AUGUR_DX_LOAD_IMBALANCE && cpu * 2 >= late_s && cpu >= top) {
+      if (F->out->oversubscribed)
+        rec = dx_strdup_printf("The late rank was waiting for a CPU: %u ranks share %u CPU%s on "
+                               "host %s, so every collective waits for the ranks that are not "
+                               "running. Run at most one rank per CPU (fewer ranks per node, or "
+                               "more nodes); the synchronisation at %s is not the problem.",
+                               F->out->busiest_ranks, F->out->busiest_cores,
+                               F->out->busiest_cores == 1 ? "" : "s", F->out->busiest_host, site);
+      else
+        rec = dx_strdup_printf("The late rank was waiting for a CPU while other processes ran "
+                               "on it: run on CPUs of your own (an idle node, or pin the ranks "
+                               "away from the other work); the synchronisation at %s is not the "
+                               "problem.",
+                               site);
+    } else if (g->pattern == AUGUR_DX_LOAD_IMBALANCE || (top == comp && comp * 2 >= late_s))
       rec = dx_strdup_printf("Balance the computation before %s: move work from %s to the "
                              "ranks that wait, or drop the synchronisation if it is not needed.",
                              site, from);

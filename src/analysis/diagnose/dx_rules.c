@@ -404,6 +404,7 @@ void dx_unsnap(dx *d, const augur_coll_instance *c) {
     to->io_any_ns += s.io_any_ns + t;
     to->io_bytes += s.io_bytes + m->bytes + m->bytes_recv;
     to->io_shared |= s.io_shared;
+    to->delay_ns += s.delay_ns;
   }
 }
 
@@ -519,6 +520,8 @@ int dx_on_coll(void *ctx, const augur_coll_instance *c) {
         /* MPI time that is not waiting */
         G->excess_mpi_ns += excess(excess(segs[L].mpi_ns, segs[L].wait_ns),
                                    excess(segs[E].mpi_ns, segs[E].wait_ns));
+        /* at most the lateness: the delay in the previous collective may predate its end */
+        G->excess_delay_ns += min64(excess(segs[L].delay_ns, segs[E].delay_ns), lateness);
         G->excess_io_ns += excess(segs[L].io_ns, segs[E].io_ns);
         dx_io_coll(G, &segs[L], &segs[E]);
       }
