@@ -352,7 +352,10 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
         who, wait, what, site, late, (unsigned long long)g->syncs, late_s, comp, wt, mpi, cpu_txt);
     double top = comp > mpi ? (comp > wt ? comp : wt) : (mpi > wt ? mpi : wt);
     const char *from = g->late_rank < d->nranks && late_share > 0.5 ? late : "the late ranks";
-    if (g->pattern != AUGUR_DX_LOAD_IMBALANCE && cpu * 2 >= late_s && cpu >= top) {
+    /* the CPU wait first when it explains half the lateness (the calls' time holds it too),
+     * unless the extra computation is the larger part: then the work is uneven */
+    if (g->pattern != AUGUR_DX_LOAD_IMBALANCE && cpu * 2 >= late_s &&
+        !(top == comp && comp >= cpu)) {
       if (F->out->oversubscribed)
         rec = dx_strdup_printf("The late rank was waiting for a CPU: %u ranks share %u CPU%s on "
                                "host %s, so every collective waits for the ranks that are not "
