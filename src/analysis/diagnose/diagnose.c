@@ -70,8 +70,9 @@ static int before(dx *d, const augur_event *ev) {
   int polled = dx_poll(d, ev);
   /* waiting for a CPU: in the burst before this call, and in the previous call (which may be
    * the collective that opened this segment: a rank descheduled there leaves it late) */
-  if (d->delay_ctr >= 0) r->seg.delay_ns += ev->ctr[d->delay_ctr];
-  if (d->delay_mpi_ctr >= 0) r->seg.delay_ns += ev->ctr[d->delay_mpi_ctr];
+  uint64_t delay = (d->delay_ctr >= 0 ? ev->ctr[d->delay_ctr] : 0) +
+                   (d->delay_mpi_ctr >= 0 ? ev->ctr[d->delay_mpi_ctr] : 0);
+  r->seg.delay_ns += delay;
   if (ev->t_start > r->last_end && !polled) {
     dx_spread(d, r->last_end, ev->t_start, d->busy, NULL);
     r->seg.compute_ns += ev->t_start - r->last_end;
@@ -91,7 +92,8 @@ static int before(dx *d, const augur_event *ev) {
                    .hash = ev->hash,
                    .to = (uint32_t)ev->peer,
                    .exchange =
-                       ev->type == AUGUR_EV_SENDRECV || ev->type == AUGUR_EV_SENDRECV_REPLACE};
+                       ev->type == AUGUR_EV_SENDRECV || ev->type == AUGUR_EV_SENDRECV_REPLACE,
+                   .delay = delay};
     if (ev->hash) d->has_hashes = 1;
   }
   return 0;

@@ -296,6 +296,29 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
                              "post the receive as MPI_Irecv and compute until the data is needed.",
                              partner, psite);
     }
+    if ((d->delay_ctr >= 0 || d->delay_mpi_ctr >= 0) && cause && rec) {
+      /* the senders' wait for a CPU before their sends (run-delay counters): said, and when
+       * it is most of the waits, the placement comes first */
+      double cpu = (double)g->excess_delay_ns * NS;
+      char *c2 = dx_strdup_printf("%s Up to %.3f s of the %.3f s waited, the senders were "
+                                  "waiting for a CPU.",
+                                  cause, cpu, (double)g->ns * NS);
+      char *r2 = cpu * 2 >= (double)g->ns * NS
+                     ? F->out->oversubscribed
+                           ? dx_strdup_printf("Most of the wait is the senders waiting for a CPU "
+                                              "(%u ranks on %u CPU%s on host %s): run at most "
+                                              "one rank per CPU first. Then: %s",
+                                              F->out->busiest_ranks, F->out->busiest_cores,
+                                              F->out->busiest_cores == 1 ? "" : "s",
+                                              F->out->busiest_host, rec)
+                           : dx_strdup_printf("Most of the wait is the senders waiting for a CPU "
+                                              "while other processes ran: run on CPUs of your "
+                                              "own first. Then: %s",
+                                              rec)
+                     : NULL;
+      if (c2) free(cause), cause = c2;
+      if (r2) free(rec), rec = r2;
+    }
     break;
   case AUGUR_DX_LATE_RECEIVER:
     if (g->post_cs) { /* the wait completes a nonblocking send posted elsewhere */

@@ -78,7 +78,8 @@ typedef struct dx_group {
   uint64_t excess_compute_ns; /* load imbalance / late arrival: late rank's extra compute */
   uint64_t excess_wait_ns;    /* ... its extra waiting */
   uint64_t excess_mpi_ns;     /* ... its extra time in MPI calls that are not waits */
-  uint64_t excess_delay_ns;   /* ... its extra wait for a CPU (run-delay counters), 0: none */
+  uint64_t excess_delay_ns;   /* ... its extra wait for a CPU (run-delay counters), 0: none;
+                                 late_sender: the senders' wait for a CPU within the waits */
   uint64_t excess_io_ns;      /* ... of which in MPI-IO calls */
   uint64_t lateness_ns;       /* ... summed lateness of the last arrivals */
   uint64_t chain_ns;          /* blocked sender: part of the waits the sender was blocked too */
@@ -137,7 +138,8 @@ typedef struct dx_sent {
   uint64_t t0, t1, hash;
   uint64_t blocked_until; /* the send waited for its receiver until then (0: did not) */
   uint32_t to;
-  int exchange; /* MPI_Sendrecv(_replace): the call also receives, it is no multicast */
+  int exchange;   /* MPI_Sendrecv(_replace): the call also receives, it is no multicast */
+  uint64_t delay; /* the sender's wait for a CPU before the send (dx_seg.delay_ns's parts) */
 } dx_sent;
 
 /* A large message's transfer time, held until the sender's next large send
