@@ -49,7 +49,7 @@ m = re.search(r"Up to ([0-9.]+) s of the ([0-9.]+) s waited, the senders were wa
 assert m, f[0]["cause"]
 cpu, waited = float(m.group(1)), float(m.group(2))
 print("late sender on one CPU: %.3f s of %.3f s waiting for a CPU" % (cpu, waited))
-# how much varies with the other work on the CPU and MPICH's yields (seen: 12-40 %)
+# how much varies from run to run (seen: 9-44 % over 7 runs, load 10-13)
 assert 0 < cpu <= waited, (cpu, waited)
 if cpu * 2 >= waited:
     assert f[0]["recommendation"].startswith("Most of the wait is the senders waiting for a CPU"), f[0]
