@@ -348,9 +348,17 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
     cause = dx_strdup_printf("%s %s in %s for a message from %s while messages sent "
                              "earlier are already waiting to be received.",
                              who, wait, site, partner);
-    rec = dx_strdup_printf("Receive in the order the messages are sent (or post MPI_Irecv for "
-                           "all of them and complete them with MPI_Waitany), so that no rank "
-                           "waits for the last message while the first ones are there.");
+    if (g->post_cs) { /* the receives are posted elsewhere already: the order is the waits' */
+      char post[256];
+      site_text(d->trace, g->post_cs, post, sizeof post);
+      rec = dx_strdup_printf("The receives are already posted (at %s): complete them with "
+                             "MPI_Waitany or MPI_Waitsome instead of one wait each in a fixed "
+                             "order at %s, and work on each message as it arrives.",
+                             post, site);
+    } else
+      rec = dx_strdup_printf("Receive in the order the messages are sent (or post MPI_Irecv for "
+                             "all of them and complete them with MPI_Waitany), so that no rank "
+                             "waits for the last message while the first ones are there.");
     break;
   case AUGUR_DX_WAIT_AT_BARRIER:
   case AUGUR_DX_WAIT_AT_COLLECTIVE:
