@@ -41,6 +41,18 @@ static int is_counted_send(unsigned type) {
          type == AUGUR_EV_SENDRECV_REPLACE;
 }
 
+/* The event slot of the scheduler counter NAME (run-delay, run-delay-mpi:
+ * docs/trace-format.md, rank facts), -1 when the trace has none. */
+static int os_counter(augur_trace *t, const char *name) {
+  for (uint32_t i = 0; i < augur_trace_ncounters(t); i++) {
+    const augur_counter_def *c = augur_trace_counter(t, i);
+    if (c && c->name && c->source == AUGUR_CTR_OS && c->index < AUGUR_MAX_COUNTERS &&
+        !strcmp(c->name, name))
+      return (int)c->index;
+  }
+  return -1;
+}
+
 /* One parent event of a rank, before the matcher sees it. */
 static int before(dx *d, const augur_event *ev) {
   dx_rank *r = &d->ranks[ev->rank];
@@ -56,6 +68,11 @@ static int before(dx *d, const augur_event *ev) {
     r->win_start = r->last_end = r->cp_t = ev->t_start > d->t_ready ? ev->t_start : d->t_ready;
   }
   int polled = dx_poll(d, ev);
+  /* waiting for a CPU: in the burst before this call, and in the previous call (which may be
+   * the collective that opened this segment: a rank descheduled there leaves it late) */
+  uint64_t delay = (d->delay_ctr >= 0 ? ev->ctr[d->delay_ctr] : 0) +
+                   (d->delay_mpi_ctr >= 0 ? ev->ctr[d->delay_mpi_ctr] : 0);
+  r->seg.delay_ns += delay;
   if (ev->t_start > r->last_end && !polled) {
     dx_spread(d, r->last_end, ev->t_start, d->busy, NULL);
     r->seg.compute_ns += ev->t_start - r->last_end;
@@ -75,7 +92,8 @@ static int before(dx *d, const augur_event *ev) {
                    .hash = ev->hash,
                    .to = (uint32_t)ev->peer,
                    .exchange =
-                       ev->type == AUGUR_EV_SENDRECV || ev->type == AUGUR_EV_SENDRECV_REPLACE};
+                       ev->type == AUGUR_EV_SENDRECV || ev->type == AUGUR_EV_SENDRECV_REPLACE,
+                   .delay = delay};
     if (ev->hash) d->has_hashes = 1;
   }
   return 0;
@@ -119,6 +137,8 @@ static int setup(dx *d, augur_trace *t, const augur_dx_options *opt, augur_error
   d->err = err;
   d->nranks = augur_trace_nranks(t);
   d->eager_limit_opt = opt->eager_limit;
+  d->delay_ctr = os_counter(t, "run-delay");
+  d->delay_mpi_ctr = os_counter(t, "run-delay-mpi");
   d->nbins = opt->bins ? opt->bins : 1000;
   uint64_t first, last;
   int rc = augur_run_extent(t, &first, &last, err);

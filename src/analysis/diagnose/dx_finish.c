@@ -296,6 +296,29 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
                              "post the receive as MPI_Irecv and compute until the data is needed.",
                              partner, psite);
     }
+    if ((d->delay_ctr >= 0 || d->delay_mpi_ctr >= 0) && cause && rec) {
+      /* the senders' wait for a CPU before their sends (run-delay counters): said, and when
+       * it is most of the waits, the placement comes first */
+      double cpu = (double)g->excess_delay_ns * NS;
+      char *c2 = dx_strdup_printf("%s Up to %.3f s of the %.3f s waited, the senders were "
+                                  "waiting for a CPU.",
+                                  cause, cpu, (double)g->ns * NS);
+      char *r2 = cpu * 2 >= (double)g->ns * NS
+                     ? F->out->oversubscribed
+                           ? dx_strdup_printf("Most of the wait is the senders waiting for a CPU "
+                                              "(%u ranks on %u CPU%s on host %s): run at most "
+                                              "one rank per CPU first. Then: %s",
+                                              F->out->busiest_ranks, F->out->busiest_cores,
+                                              F->out->busiest_cores == 1 ? "" : "s",
+                                              F->out->busiest_host, rec)
+                           : dx_strdup_printf("Most of the wait is the senders waiting for a CPU "
+                                              "while other processes ran: run on CPUs of your "
+                                              "own first. Then: %s",
+                                              rec)
+                     : NULL;
+      if (c2) free(cause), cause = c2;
+      if (r2) free(rec), rec = r2;
+    }
     break;
   case AUGUR_DX_LATE_RECEIVER:
     if (g->post_cs) { /* the wait completes a nonblocking send posted elsewhere */
@@ -325,9 +348,17 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
     cause = dx_strdup_printf("%s %s in %s for a message from %s while messages sent "
                              "earlier are already waiting to be received.",
                              who, wait, site, partner);
-    rec = dx_strdup_printf("Receive in the order the messages are sent (or post MPI_Irecv for "
-                           "all of them and complete them with MPI_Waitany), so that no rank "
-                           "waits for the last message while the first ones are there.");
+    if (g->post_cs) { /* the receives are posted elsewhere already: the order is the waits' */
+      char post[256];
+      site_text(d->trace, g->post_cs, post, sizeof post);
+      rec = dx_strdup_printf("The receives are already posted (at %s): complete them with "
+                             "MPI_Waitany or MPI_Waitsome instead of one wait each in a fixed "
+                             "order at %s, and work on each message as it arrives.",
+                             post, site);
+    } else
+      rec = dx_strdup_printf("Receive in the order the messages are sent (or post MPI_Irecv for "
+                             "all of them and complete them with MPI_Waitany), so that no rank "
+                             "waits for the last message while the first ones are there.");
     break;
   case AUGUR_DX_WAIT_AT_BARRIER:
   case AUGUR_DX_WAIT_AT_COLLECTIVE:
@@ -337,14 +368,39 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
     double comp = (double)g->excess_compute_ns * NS, wt = (double)g->excess_wait_ns * NS;
     double mpi = (double)g->excess_mpi_ns * NS, late_s = (double)g->lateness_ns * NS;
     const char *what = g->pattern == AUGUR_DX_WAIT_AT_BARRIER ? "the barrier" : "the collective";
+    /* waiting for a CPU (the run-delay counters, recorded with more ranks than CPUs): part
+     * of the computed time, or where no part was measured (descheduled in the previous
+     * collective, it leaves that one late) */
+    int has_delay = d->delay_ctr >= 0 || d->delay_mpi_ctr >= 0;
+    double cpu = (double)g->excess_delay_ns * NS;
+    char cpu_txt[96] = "";
+    if (has_delay)
+      snprintf(cpu_txt, sizeof cpu_txt, "; up to %.3f s of the lateness it waited for a CPU", cpu);
     cause = dx_strdup_printf(
         "%s %s in %s at %s for the last rank to arrive (%s). Summed over %llu instances it "
         "arrives %.3f s late, having computed %.3f s more, waited %.3f s more and spent %.3f s "
-        "more in other MPI calls than the first to arrive.",
-        who, wait, what, site, late, (unsigned long long)g->syncs, late_s, comp, wt, mpi);
+        "more in other MPI calls than the first to arrive%s.",
+        who, wait, what, site, late, (unsigned long long)g->syncs, late_s, comp, wt, mpi, cpu_txt);
     double top = comp > mpi ? (comp > wt ? comp : wt) : (mpi > wt ? mpi : wt);
     const char *from = g->late_rank < d->nranks && late_share > 0.5 ? late : "the late ranks";
-    if (g->pattern == AUGUR_DX_LOAD_IMBALANCE || (top == comp && comp * 2 >= late_s))
+    /* the CPU wait first when it explains half the lateness (the calls' time holds it too),
+     * unless the extra computation is the larger part: then the work is uneven */
+    if (g->pattern != AUGUR_DX_LOAD_IMBALANCE && cpu * 2 >= late_s &&
+        !(top == comp && comp >= cpu)) {
+      if (F->out->oversubscribed)
+        rec = dx_strdup_printf("The late rank was waiting for a CPU: %u ranks share %u CPU%s on "
+                               "host %s, so every collective waits for the ranks that are not "
+                               "running. Run at most one rank per CPU (fewer ranks per node, or "
+                               "more nodes); the synchronisation at %s is not the problem.",
+                               F->out->busiest_ranks, F->out->busiest_cores,
+                               F->out->busiest_cores == 1 ? "" : "s", F->out->busiest_host, site);
+      else
+        rec = dx_strdup_printf("The late rank was waiting for a CPU while other processes ran "
+                               "on it: run on CPUs of your own (an idle node, or pin the ranks "
+                               "away from the other work); the synchronisation at %s is not the "
+                               "problem.",
+                               site);
+    } else if (g->pattern == AUGUR_DX_LOAD_IMBALANCE || (top == comp && comp * 2 >= late_s))
       rec = dx_strdup_printf("Balance the computation before %s: move work from %s to the "
                              "ranks that wait, or drop the synchronisation if it is not needed.",
                              site, from);

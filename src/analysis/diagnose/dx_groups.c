@@ -198,6 +198,7 @@ void dx_group_merge(const dx *d, dx_group *into, dx_group *from) {
   into->excess_compute_ns += from->excess_compute_ns;
   into->excess_wait_ns += from->excess_wait_ns;
   into->excess_mpi_ns += from->excess_mpi_ns;
+  into->excess_delay_ns += from->excess_delay_ns;
   into->lateness_ns += from->lateness_ns;
   into->chain_ns += from->chain_ns;
   into->bytes += from->bytes;

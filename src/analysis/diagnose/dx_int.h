@@ -78,6 +78,8 @@ typedef struct dx_group {
   uint64_t excess_compute_ns; /* load imbalance / late arrival: late rank's extra compute */
   uint64_t excess_wait_ns;    /* ... its extra waiting */
   uint64_t excess_mpi_ns;     /* ... its extra time in MPI calls that are not waits */
+  uint64_t excess_delay_ns;   /* ... its extra wait for a CPU (run-delay counters), 0: none;
+                                 late_sender: the senders' wait for a CPU within the waits */
   uint64_t excess_io_ns;      /* ... of which in MPI-IO calls */
   uint64_t lateness_ns;       /* ... summed lateness of the last arrivals */
   uint64_t chain_ns;          /* blocked sender: part of the waits the sender was blocked too */
@@ -123,6 +125,8 @@ typedef struct dx_seg {
                          synchronise (dx_io_is_sync), for io_imbalance */
   uint64_t io_bytes;  /* bytes its MPI-IO data calls (but the synchronising ones) moved */
   int io_shared;      /* a shared-file-pointer call (_shared, _ordered) */
+  uint64_t delay_ns;  /* waiting for a CPU (run-delay, run-delay-mpi): in the compute bursts
+                         and the calls since the previous collective, that one's included */
 } dx_seg;
 
 typedef struct dx_snap {
@@ -134,7 +138,8 @@ typedef struct dx_sent {
   uint64_t t0, t1, hash;
   uint64_t blocked_until; /* the send waited for its receiver until then (0: did not) */
   uint32_t to;
-  int exchange; /* MPI_Sendrecv(_replace): the call also receives, it is no multicast */
+  int exchange;   /* MPI_Sendrecv(_replace): the call also receives, it is no multicast */
+  uint64_t delay; /* the sender's wait for a CPU before the send (dx_seg.delay_ns's parts) */
 } dx_sent;
 
 /* A large message's transfer time, held until the sender's next large send
@@ -199,6 +204,7 @@ typedef struct dx {
   uint64_t io_calls, io_ns; /* MPI-IO calls (not analysed: a note says so) and their time */
   uint64_t eager_limit_opt;
   uint64_t eager_max, rendezvous_min;
+  int delay_ctr, delay_mpi_ctr; /* event slots of run-delay and run-delay-mpi, -1: none */
   /* active-process timeline */
   uint64_t t0, t1, bin_ns;
   uint64_t t_ready; /* every rank has left MPI_Init: nothing before counts */

@@ -186,6 +186,16 @@ static void late_sender(dx *d, const augur_message *m) {
     if (!G->post_cs && re->callsite != re->wait_callsite) G->post_cs = (uint32_t)re->callsite;
     G->data[data]++;
     G->chain_ns += chain;
+    /* the sender's wait for a CPU before this send (the newest of its sends), at most the
+     * wait: part of why it sends late */
+    const dx_rank *S = &d->ranks[m->sender];
+    for (unsigned i = 0; i < DX_SEND_RING && i < S->nsent; i++) {
+      const dx_sent *x = &S->sent[(S->nsent - 1 - i) % DX_SEND_RING];
+      if (x->t0 == ss && x->to == m->receiver) {
+        G->excess_delay_ns += min64(x->delay, to - from);
+        break;
+      }
+    }
   }
   dx_charge(d, ws, g, m->receiver, re->wait_callsite, from, to, m->comm);
   R->lw_valid = 1;
@@ -404,6 +414,7 @@ void dx_unsnap(dx *d, const augur_coll_instance *c) {
     to->io_any_ns += s.io_any_ns + t;
     to->io_bytes += s.io_bytes + m->bytes + m->bytes_recv;
     to->io_shared |= s.io_shared;
+    to->delay_ns += s.delay_ns;
   }
 }
 
@@ -519,6 +530,8 @@ int dx_on_coll(void *ctx, const augur_coll_instance *c) {
         /* MPI time that is not waiting */
         G->excess_mpi_ns += excess(excess(segs[L].mpi_ns, segs[L].wait_ns),
                                    excess(segs[E].mpi_ns, segs[E].wait_ns));
+        /* at most the lateness: the delay in the previous collective may predate its end */
+        G->excess_delay_ns += min64(excess(segs[L].delay_ns, segs[E].delay_ns), lateness);
         G->excess_io_ns += excess(segs[L].io_ns, segs[E].io_ns);
         dx_io_coll(G, &segs[L], &segs[E]);
       }
