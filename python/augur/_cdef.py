@@ -179,6 +179,8 @@ typedef struct augur_dx_options {
   uint32_t bins;
   void (*progress)(void *arg, uint64_t events, uint64_t total);
   void *progress_arg;
+  int (*open_stream)(void *arg, augur_trace *t, augur_stream **s, augur_error *err);
+  void *open_stream_arg;
 } augur_dx_options;
 
 typedef struct augur_phase_opts {
