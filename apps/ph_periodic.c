@@ -14,9 +14,10 @@
  * repetitions of the base run"). -e EXTRA: EXTRA units of compute after
  * the extra exchange, which set that phase's share of the run (a phase near
  * the relevance threshold: docs/phases.md, "Relevance"). -o ONCE: once,
- * after iteration ITER / 2, an MPI_Barrier followed by ONCE units of
+ * after the third iteration, an MPI_Barrier followed by ONCE units of
  * compute: a phase of weight 1 whose share the caller sets (a one-off phase
- * near the threshold, NPB MG B's barrier before its timed loop). Needs at
+ * near the threshold, NPB MG B's barrier between its warm-up iteration and
+ * its timed loop; after the first one, it would join the set-up). Needs at
  * least 2 ranks.
  * All MPI calls are in main() with @augur markers (apps/README.md). */
 #include <mpi.h>
@@ -87,7 +88,7 @@ int main(int argc, char **argv) {
       MPI_Wait(&req[0], &sts[0]);
       if (extra) local += app_relax(a, n, extra);
     }
-    if (once && it == iter / 2) {
+    if (once && it == 2) {
       /* @augur:ph_periodic.once_barrier */
       MPI_Barrier(MPI_COMM_WORLD);
       local += app_relax(a, n, once);

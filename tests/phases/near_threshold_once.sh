@@ -2,8 +2,11 @@
 # for a phase of weight 1 whose share of the run lies at the relevance
 # threshold (NPB MG B, 2 ranks: phase 14, the barrier before the timed loop,
 # 0.82 % of one recording and 1.00 % of the other, so one signature had it
-# and the other did not). apps/ph_periodic -o ONCE adds, once in the middle
-# of the loop, a barrier followed by ONCE units of compute: recorded with
+# and the other did not). apps/ph_periodic -o ONCE adds, once after the
+# third iteration (as MG's between its warm-up iteration and its timed
+# loop: before every window, which ends after the iteration's 11th
+# repetition, so never late), a barrier followed by ONCE
+# units of compute: recorded with
 # ONCE 80 and 120 (+-20 % around a share of about 1 %), with the relevance
 # threshold put between the two recordings' shares of that phase, so that a
 # rule on the share alone keeps it in one recording and drops it in the
