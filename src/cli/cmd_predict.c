@@ -332,10 +332,11 @@ static double own_speed(const augur_sig_phase *sp, const phase_pred *q, double p
 
 /* Does phase SP begin with MPI_Init (or MPI_Init_thread) on some rank? Its
  * time then holds MPI_Init's, which is the launcher's (the ranks' start
- * skew) and augur's own, not the program's: the recorder's MPI_Init takes
- * longer in `augur record` than in a signature run (ph_periodic, 2 ranks:
- * 0.211 s in the base run, 0.127-0.157 s in four signature runs), so its
- * ratio says the signature run is faster than it is. */
+ * skew, the wire-up) and augur's own, not the program's speed: the phase
+ * that is MPI_Init alone (ph_periodic, 2 ranks, quiet) took 0.076-0.211 s
+ * in four recordings of one command and 0.101-0.157 s in seven signature
+ * runs against the 0.211 s of one of them, so its ratio was 0.48-0.74
+ * while the program ran at one speed. */
 static int starts_at_init(const augur_sig_phase *sp, uint32_t nranks) {
   for (uint32_t r = 0; r < nranks; r++)
     if (sp->ncalls[r] &&
