@@ -330,21 +330,6 @@ static double own_speed(const augur_sig_phase *sp, const phase_pred *q, double p
   return q->timed_s / sp->sample_seconds;
 }
 
-/* Does phase SP begin with MPI_Init (or MPI_Init_thread) on some rank? Its
- * time then holds MPI_Init's, which is the launcher's (the ranks' start
- * skew, the wire-up) and augur's own, not the program's speed: the phase
- * that is MPI_Init alone (ph_periodic, 2 ranks, quiet) took 0.076-0.211 s
- * in four recordings of one command and 0.101-0.157 s in seven signature
- * runs against the 0.211 s of one of them, so its ratio was 0.48-0.74
- * while the program ran at one speed. */
-static int starts_at_init(const augur_sig_phase *sp, uint32_t nranks) {
-  for (uint32_t r = 0; r < nranks; r++)
-    if (sp->ncalls[r] &&
-        (sp->calls[r][0].type == AUGUR_EV_INIT || sp->calls[r][0].type == AUGUR_EV_INIT_THREAD))
-      return 1;
-  return 0;
-}
-
 /* How fast this run goes against the base run, from every repetition timed
  * here of a global phase whose sample is known and typical (version 3:
  * exactly the planned repetitions timed, SAMPLE_SECONDS within the factor
@@ -353,11 +338,7 @@ static int starts_at_init(const augur_sig_phase *sp, uint32_t nranks) {
  * time, as the irregular mode's scale). More samples than one phase's
  * window, which may be a single repetition. Untypical windows stay out, as
  * in sampled(): a tiny base time magnifies a repetition counted differently
- * (NPB MG A: 22 us there, 57 ms here). The phase that begins with MPI_Init
- * stays out too (starts_at_init(): NPB CG B's set-up, 0.5 of the 0.65 s
- * sample, ran at 0.73-0.95 x its base time in six signature runs where the
- * iteration ran at 0.79-1.10 x; stop 39's 17.6 % miss). Returns 0 when none
- * is known.
+ * (NPB MG A: 22 us there, 57 ms here). Returns 0 when none is known.
  *
  * The same pass sets the spread: P->slow and P->fast, the slowest and
  * fastest of those phases' own speeds (own_speed(); 0 when fewer than two
@@ -370,7 +351,7 @@ static double speed(const augur_signature *s, prediction *p) {
   for (uint32_t i = 0; i < s->nphases; i++) {
     const augur_sig_phase *sp = &s->phase[i];
     const phase_pred *q = &p->ph[i];
-    if (!sample_known(sp, q) || starts_at_init(sp, s->nranks)) continue;
+    if (!sample_known(sp, q)) continue;
     here += q->timed_s * q->measured;
     there += sp->sample_seconds * q->measured;
     double v = own_speed(sp, q, 0);

@@ -3,9 +3,7 @@ signature it ran (docs/signature.md, "The speed and the repetitions to come"):
   - every repeating phase's curve runs from (0, 0) to (WEIGHT, BASE x WEIGHT);
   - scale is the pooled speed: the time of every repetition timed here over
     the same repetitions' time in the base run (SAMPLE_SECONDS), over the
-    phases whose planned repetitions were all timed and are typical of them,
-    except the phase that begins with MPI_Init (its time is MPI_Init's too:
-    the launcher's and augur's own, not the program's; stop 40);
+    phases whose planned repetitions were all timed and are typical of them;
   - remaining = scale x the curves' base time after `seen` (PhaseET per
     repetition for a phase without a curve) + rest x the share left;
   - speed_range: the fastest and slowest phase's own speed (samples of 1 ms
@@ -20,16 +18,6 @@ sig = open(sys.argv[1]).read().split("\n")
 pred = json.load(open(sys.argv[2]))
 assert sig[0] == "augur-signature 5", sig[0]
 line = {}
-init = set()  # phases whose first call on some rank is MPI_Init(_thread)
-cur = None
-for i, l in enumerate(sig):
-    if l.startswith("phase "):
-        cur = int(l.split()[1])
-    elif l.startswith("guards "):
-        cur = None
-    elif l.startswith("rank ") and cur is not None and int(l.split()[2]) > 0 and \
-            sig[i + 1].split("#")[-1].strip() in ("MPI_Init", "MPI_Init_thread"):
-        init.add(cur)
 for i, l in enumerate(sig):
     if l.startswith("phase "):
         w = l.split()
@@ -57,8 +45,7 @@ def left(pid, each, seen):
 here = there = 0.0
 for q in pred["phases"]:
     _, _, k, sample, _ = line[q["id"]]
-    if q["status"] == "measured" and q["measured"] == k and sample > 0 and \
-            not q["untypical_sample"] and q["id"] not in init:
+    if q["status"] == "measured" and q["measured"] == k and sample > 0 and not q["untypical_sample"]:
         here += q["timed_seconds"] * q["measured"]
         there += sample * q["measured"]
 if here > 0:
@@ -69,7 +56,7 @@ own = {}
 for q in pred["phases"]:
     _, _, k, sample, _ = line[q["id"]]
     if q["status"] == "measured" and q["measured"] == k and sample > 0 and \
-            not q["untypical_sample"] and sample * q["measured"] >= 1e-3 and q["id"] not in init:
+            not q["untypical_sample"] and sample * q["measured"] >= 1e-3:
         own[q["id"]] = q["timed_seconds"] / sample
 if pred["stopped_early"] and len(own) >= 2:
     lo, hi = pred["speed_range"]
