@@ -13,8 +13,12 @@
  * the run (a recording disturbed for a while: docs/signature.md, "Disturbed
  * repetitions of the base run"). -e EXTRA: EXTRA units of compute after
  * the extra exchange, which set that phase's share of the run (a phase near
- * the relevance threshold: docs/phases.md, "Relevance"). Needs at least 2
- * ranks.
+ * the relevance threshold: docs/phases.md, "Relevance"). -o ONCE: once,
+ * after the third iteration, an MPI_Barrier followed by ONCE units of
+ * compute: a phase of weight 1 whose share the caller sets (a one-off phase
+ * near the threshold, NPB MG B's barrier between its warm-up iteration and
+ * its timed loop; after the first one, it would join the set-up). Needs at
+ * least 2 ranks.
  * All MPI calls are in main() with @augur markers (apps/README.md). */
 #include <mpi.h>
 #include <stdio.h>
@@ -28,16 +32,16 @@ int main(int argc, char **argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  long iter = 60, k = 5, work = 20, bytes = 4096, setup = 0, slow = 0, extra = 0;
+  long iter = 60, k = 5, work = 20, bytes = 4096, setup = 0, slow = 0, extra = 0, once = 0;
   const app_opt opts[] = {
       {'n', "ITER", 1, 1000000000L, &iter},     {'k', "K", 1, 1000000L, &k},
       {'w', "WORK", 0, 1000000L, &work},        {'s', "BYTES", 8, 1L << 26, &bytes},
       {'S', "SETUP_US", 0, 100000000L, &setup}, {'x', "SLOW", 0, 1000000000L, &slow},
-      {'e', "EXTRA", 0, 1000000L, &extra}};
-  if (app_parse(argc, argv, opts, 7, rank == 0) != 0 || size < 2) {
+      {'e', "EXTRA", 0, 1000000L, &extra},      {'o', "ONCE", 0, 100000000L, &once}};
+  if (app_parse(argc, argv, opts, 8, rank == 0) != 0 || size < 2) {
     if (rank == 0)
       fprintf(stderr, "usage: ph_periodic [-n ITER] [-k K] [-w WORK] [-s BYTES] [-S SETUP_US] "
-                      "[-x SLOW] [-e EXTRA] (>= 2 ranks)\n");
+                      "[-x SLOW] [-e EXTRA] [-o ONCE] (>= 2 ranks)\n");
     MPI_Finalize();
     return 2;
   }
@@ -83,6 +87,11 @@ int main(int argc, char **argv) {
       /* @augur:ph_periodic.extra_wait_recv */
       MPI_Wait(&req[0], &sts[0]);
       if (extra) local += app_relax(a, n, extra);
+    }
+    if (once && it == 2) {
+      /* @augur:ph_periodic.once_barrier */
+      MPI_Barrier(MPI_COMM_WORLD);
+      local += app_relax(a, n, once);
     }
   }
   if (rank == 0)

@@ -165,10 +165,15 @@ typedef struct augur_phase {
   double total_ns; /* PhaseET x weight */
   double share;    /* total_ns / run */
   double cv;       /* coefficient of variation of the repetitions' times (0: weight 1) */
-  int relevant;    /* share >= min_share, or loop_of */
+  int relevant;    /* share >= min_share, or loop_of, or kept_free */
   /* Relevant by loop (AUGUR_PHASE_LOOP_REPS): the id of the phase whose loop
    * it repeats in; 0: relevant by its share, or not relevant. */
   uint32_t loop_of;
+  /* Relevant whatever its share because timing it costs the signature run
+   * nothing (docs/phases.md "Relevance"): weight 1. Before the signature's
+   * stop it runs anyway and is timed once; after it, it is late and never
+   * timed. */
+  int kept_free;
   int irregular; /* a stretch that does not repeat (weight 1) */
   /* What bounds it: the first and last call of the first occurrence (lowest
    * rank that has one) and how many ranks take part. */

@@ -156,7 +156,8 @@ static void write_phases(FILE *f, const cli_summary *s, const char *path) {
   uint32_t n = cli_summary_phase_order(p, order);
   fprintf(f,
           "<p class=\"explain\">PAS2P phases: repeated stretches of the logical trace. %u of %u "
-          "relevant (at least %g %% of the run), covering %.1f %% of it; largest first.</p>\n",
+          "relevant (at least %g %% of the run, repeating in the loop of such a phase, or once), "
+          "covering %.1f %% of it; largest first.</p>\n",
           p->nrelevant, p->nphases, 100.0 * p->opts.min_share, 100.0 * p->relevant_share);
   if (n) {
     fputs("<table id=\"phases\">\n<tr><th>phase</th><th>weight</th><th>per repetition</th>"

@@ -535,6 +535,24 @@ static void relevant_by_loop(augur_phases *out, double *covered) {
   }
 }
 
+/* Relevance by cost (docs/phases.md "Relevance"): a phase of weight 1 below
+ * the threshold is relevant all the same (kept_free): timing it costs the
+ * signature run nothing. Before the signature's stop it runs in every
+ * signature run anyway and is timed once; after the stop it is late (never
+ * timed: base x scale, what `rest` would count). Its weight is exact, the
+ * same in two recordings with the same phase table; its share is not. */
+static void relevant_by_cost(augur_phases *out, double *covered) {
+  for (uint32_t i = 0; i < out->nphases; i++) {
+    augur_phase *b = &out->phase[i];
+    if (b->relevant || b->weight != 1 || !b->nruns) continue;
+    b->kept_free = 1;
+    b->relevant = 1;
+    out->nrelevant++;
+    out->pet_ns += b->total_ns;
+    *covered += b->share;
+  }
+}
+
 int augur_detect_units_(const augur_logical *lg, const augur_phase_opts *o, const units *u,
                         uint32_t divisor, double run_ns, augur_phases *out) {
   detector d = {.lg = lg, .o = o, .u = u, .divisor = divisor ? divisor : 1};
@@ -576,7 +594,10 @@ int augur_detect_units_(const augur_logical *lg, const augur_phase_opts *o, cons
       covered += p->share;
     }
   }
-  if (!u->first_only && o->mode != AUGUR_PHASES_IRREGULAR) relevant_by_loop(out, &covered);
+  if (!u->first_only && o->mode != AUGUR_PHASES_IRREGULAR) {
+    relevant_by_loop(out, &covered);
+    relevant_by_cost(out, &covered);
+  }
   out->relevant_share = covered;
   free(d.ph); /* the runs now belong to out->phase */
   return 0;

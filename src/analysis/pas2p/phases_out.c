@@ -152,7 +152,9 @@ void augur_phases_print_text(FILE *f, const augur_phases *p, const augur_logical
   else
     fprintf(f, "work not compared (time-based work; --work-sim F to compare)");
   fprintf(f, "; relevant: >= %.1f%% of the run%s\n", p->opts.min_share * 100,
-          p->mode == AUGUR_PHASES_IRREGULAR ? "" : ", or repeating in the loop of such a phase");
+          p->mode == AUGUR_PHASES_IRREGULAR
+              ? ""
+              : ", or repeating in the loop of such a phase, or once");
   if (p->mode == AUGUR_PHASES_IRREGULAR) print_irregular_head(f, p, lg);
   fprintf(f, "run %.6f s; %u phases, %u relevant covering %.1f%% of the run; PET %.6f s\n",
           p->run_ns * 1e-9, p->nphases, p->nrelevant, p->relevant_share * 100, p->pet_ns * 1e-9);
@@ -176,6 +178,7 @@ void augur_phases_print_text(FILE *f, const augur_phases *p, const augur_logical
     site_text(t, ph->last_callsite, b, sizeof b);
     char loop[48] = "";
     if (ph->loop_of) snprintf(loop, sizeof loop, " (in phase %u's loop)", ph->loop_of);
+    if (ph->kept_free) snprintf(loop, sizeof loop, " (once: kept at no cost)");
     fprintf(f, "%5u %7llu %7llu %14.0f %9llu %12.6f %13.6f %6.2f  %s@%s .. %s@%s, %u rank%s%s%s\n",
             ph->id, (unsigned long long)ph->nunits, (unsigned long long)ph->events, ph->work,
             (unsigned long long)ph->weight, ph->phase_ns * 1e-9, ph->total_ns * 1e-9,
@@ -259,6 +262,7 @@ char *augur_phases_json(const augur_phases *p, const augur_logical *lg, augur_tr
     json_object_set_new(o, "id", json_integer(ph->id));
     json_object_set_new(o, "relevant", json_boolean(ph->relevant));
     json_object_set_new(o, "loop_of", ph->loop_of ? json_integer(ph->loop_of) : json_null());
+    json_object_set_new(o, "kept_free", json_boolean(ph->kept_free));
     json_object_set_new(o, "repeats", json_boolean(!ph->irregular));
     json_object_set_new(o, "weight", json_integer((json_int_t)ph->weight));
     json_object_set_new(o, "units", json_integer((json_int_t)ph->nunits));
