@@ -148,6 +148,9 @@ AUGUR_API const char *augur_trace_file_name(const augur_trace *t, uint64_t id);
 AUGUR_API int augur_trace_resolve(augur_trace *t, uint32_t callsite, augur_srcloc *out);
 AUGUR_API uint32_t augur_trace_ncounters(const augur_trace *t);
 AUGUR_API const augur_counter_def *augur_trace_counter(const augur_trace *t, uint32_t index);
+/* The event slot (augur_event.ctr index, < AUGUR_MAX_COUNTERS) of the counter of SOURCE
+ * (AUGUR_CTR_*) named NAME, e.g. (AUGUR_CTR_OS, "run-delay"); -1 if T does not record it. */
+AUGUR_API int augur_trace_counter_slot(const augur_trace *t, uint32_t source, const char *name);
 
 /* Block index of a rank: its MPI events blocks (kind 1). */
 AUGUR_API size_t augur_trace_nblocks(const augur_trace *t, uint32_t rank);

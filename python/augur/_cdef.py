@@ -241,6 +241,7 @@ const augur_module_def *augur_trace_module(const augur_trace *t, uint32_t id);
 int augur_trace_resolve(augur_trace *t, uint32_t callsite, augur_srcloc *out);
 uint32_t augur_trace_ncounters(const augur_trace *t);
 const augur_counter_def *augur_trace_counter(const augur_trace *t, uint32_t index);
+int augur_trace_counter_slot(const augur_trace *t, uint32_t source, const char *name);
 uint64_t augur_trace_nevents(const augur_trace *t, uint32_t rank);
 uint64_t augur_trace_omp_nevents(const augur_trace *t, uint32_t rank);
 int augur_stream_rank_kinds(augur_trace *t, uint32_t rank, unsigned kinds, augur_stream **s,

@@ -253,14 +253,6 @@ static int recorded_placement(augur_trace *t, augur_machine *m, uint32_t cores, 
 }
 
 /* 1 if T's compute bursts carry their wait for a CPU (the counter run-delay). */
-static int has_run_delay(augur_trace *t) {
-  for (uint32_t i = 0; i < augur_trace_ncounters(t); i++) {
-    const augur_counter_def *c = augur_trace_counter(t, i);
-    if (c && c->source == AUGUR_CTR_OS && c->name && !strcmp(c->name, "run-delay")) return 1;
-  }
-  return 0;
-}
-
 /* The CPUs the trace recorded against the model's (docs/simulate.md
  * "Recorded placement"). A run with more ranks than CPUs on a host ran its
  * ranks in turns: unless --cores was given (FORCED), the model gets the
@@ -316,10 +308,11 @@ int cli_recorded_cores(augur_trace *t, augur_machine *m, int forced, char notes[
              "note: busy host: the ranks waited %.3f s for a CPU during the recording (%.1f %% "
              "of their time), while other processes ran%s",
              (double)h.run_delay_ns * 1e-9, 100.0 * (double)h.run_delay_ns / (double)h.window_ns,
-             has_run_delay(t) ? "; the compute bursts' waits are taken out: the prediction is "
-                                "for the host without the other load"
-                              : ": the measured time holds those waits, and compute bursts the "
-                                "ones where a rank lost its CPU while computing");
+             augur_trace_counter_slot(t, AUGUR_CTR_OS, "run-delay") >= 0
+                 ? "; the compute bursts' waits are taken out: the prediction is "
+                   "for the host without the other load"
+                 : ": the measured time holds those waits, and compute bursts the "
+                   "ones where a rank lost its CPU while computing");
     note[*n] = notes[*n];
     (*n)++;
   }

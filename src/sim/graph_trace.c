@@ -1113,25 +1113,21 @@ int augur_sim_recorded_placements(const augur_trace *t, augur_sim_placements *p,
 /* The slot of the counter of SOURCE named A or B, or -1: CPU nanoseconds
  * (perf's task-clock or cpu-clock: `augur record --counters task-clock`),
  * nanoseconds waiting for a CPU (run-delay: recorded by default with more
- * ranks than CPUs). */
+ * ranks than CPUs). A before B. */
 static int counter_slot(augur_trace *t, uint32_t source, const char *a, const char *b) {
-  for (uint32_t i = 0; i < augur_trace_ncounters(t) && i < AUGUR_MAX_COUNTERS; i++) {
-    const augur_counter_def *d = augur_trace_counter(t, i);
-    if (d && d->name && d->source == source && (!strcmp(d->name, a) || !strcmp(d->name, b)))
-      return (int)d->index < AUGUR_MAX_COUNTERS ? (int)d->index : -1;
-  }
-  return -1;
+  int slot = augur_trace_counter_slot(t, source, a);
+  return slot >= 0 ? slot : augur_trace_counter_slot(t, source, b);
 }
 
 int augur_sim_recorded_load(augur_trace *t, const char *host, uint32_t cores, double *load,
                             augur_error *err) {
   assert(t && host && load);
   *load = -1;
-  int slot = counter_slot(t, AUGUR_CTR_OS, "run-delay", "run-delay");
+  int slot = augur_trace_counter_slot(t, AUGUR_CTR_OS, "run-delay");
   /* The delay inside the calls, where polling ranks lose their CPU (a
    * burst starts on a CPU: a short one is rarely preempted): with it the
    * share is over the whole span, calls included. */
-  int in_mpi = counter_slot(t, AUGUR_CTR_OS, "run-delay-mpi", "run-delay-mpi");
+  int in_mpi = augur_trace_counter_slot(t, AUGUR_CTR_OS, "run-delay-mpi");
   if (slot < 0 || !cores) return AUGUR_OK;
   double wall = 0, off = 0;
   uint32_t n = 0;
@@ -1213,7 +1209,7 @@ static int builder_open(builder **out, augur_trace *t, const sim_windows *win, a
   b->win = win;
   b->sendrecv_send = -1;
   b->cpu_ctr = counter_slot(t, AUGUR_CTR_PERF, "task-clock", "cpu-clock");
-  b->delay_ctr = counter_slot(t, AUGUR_CTR_OS, "run-delay", "run-delay");
+  b->delay_ctr = augur_trace_counter_slot(t, AUGUR_CTR_OS, "run-delay");
   b->g = augur_sim_graph_new(n);
   b->rs = calloc(n, sizeof *b->rs);
   b->mt = augur_matcher_new(t, on_message, on_coll, b);

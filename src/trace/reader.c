@@ -856,6 +856,17 @@ const augur_counter_def *augur_trace_counter(const augur_trace *t, uint32_t inde
   return NULL;
 }
 
+int augur_trace_counter_slot(const augur_trace *t, uint32_t source, const char *name) {
+  assert(t && name);
+  const augur_rank_def *d = first_def(t);
+  for (uint32_t i = 0; d && i < d->ncounters; i++) {
+    const augur_counter_def *c = &d->counters[i];
+    if (c->source == source && c->name && c->index < AUGUR_MAX_COUNTERS && !strcmp(c->name, name))
+      return (int)c->index;
+  }
+  return -1;
+}
+
 size_t augur_trace_nblocks(const augur_trace *t, uint32_t rank) {
   return rank < t->nranks ? t->ranks[rank].nblocks : 0;
 }

@@ -43,16 +43,6 @@ static int is_counted_send(unsigned type) {
 
 /* The event slot of the scheduler counter NAME (run-delay, run-delay-mpi:
  * docs/trace-format.md, rank facts), -1 when the trace has none. */
-static int os_counter(augur_trace *t, const char *name) {
-  for (uint32_t i = 0; i < augur_trace_ncounters(t); i++) {
-    const augur_counter_def *c = augur_trace_counter(t, i);
-    if (c && c->name && c->source == AUGUR_CTR_OS && c->index < AUGUR_MAX_COUNTERS &&
-        !strcmp(c->name, name))
-      return (int)c->index;
-  }
-  return -1;
-}
-
 /* One parent event of a rank, before the matcher sees it. */
 static int before(dx *d, const augur_event *ev) {
   dx_rank *r = &d->ranks[ev->rank];
@@ -137,8 +127,8 @@ static int setup(dx *d, augur_trace *t, const augur_dx_options *opt, augur_error
   d->err = err;
   d->nranks = augur_trace_nranks(t);
   d->eager_limit_opt = opt->eager_limit;
-  d->delay_ctr = os_counter(t, "run-delay");
-  d->delay_mpi_ctr = os_counter(t, "run-delay-mpi");
+  d->delay_ctr = augur_trace_counter_slot(t, AUGUR_CTR_OS, "run-delay");
+  d->delay_mpi_ctr = augur_trace_counter_slot(t, AUGUR_CTR_OS, "run-delay-mpi");
   d->nbins = opt->bins ? opt->bins : 1000;
   uint64_t first, last;
   int rc = augur_run_extent(t, &first, &last, err);
