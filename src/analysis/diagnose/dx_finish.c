@@ -373,18 +373,23 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
      * collective, it leaves that one late) */
     int has_delay = d->delay_ctr >= 0 || d->delay_mpi_ctr >= 0;
     double cpu = (double)g->excess_delay_ns * NS;
-    char cpu_txt[96] = "";
-    if (has_delay)
+    char cpu_txt[96] = "", net_txt[96] = "";
+    if (has_delay) {
       snprintf(cpu_txt, sizeof cpu_txt, "; up to %.3f s of the lateness it waited for a CPU", cpu);
+      /* the computation's wall-clock time holds the wait for a CPU in it: the work is the rest */
+      comp = (double)g->excess_oncpu_ns * NS;
+      snprintf(net_txt, sizeof net_txt, " (%.3f s on a CPU: the rest it waited for one)", comp);
+    }
     cause = dx_strdup_printf(
         "%s %s in %s at %s for the last rank to arrive (%s). Summed over %llu instances it "
-        "arrives %.3f s late, having computed %.3f s more, waited %.3f s more and spent %.3f s "
-        "more in other MPI calls than the first to arrive%s.",
-        who, wait, what, site, late, (unsigned long long)g->syncs, late_s, comp, wt, mpi, cpu_txt);
+        "arrives %.3f s late, having computed %.3f s more%s, waited %.3f s more and spent "
+        "%.3f s more in other MPI calls than the first to arrive%s.",
+        who, wait, what, site, late, (unsigned long long)g->syncs, late_s,
+        (double)g->excess_compute_ns * NS, net_txt, wt, mpi, cpu_txt);
     double top = comp > mpi ? (comp > wt ? comp : wt) : (mpi > wt ? mpi : wt);
     const char *from = g->late_rank < d->nranks && late_share > 0.5 ? late : "the late ranks";
     /* the CPU wait first when it explains half the lateness (the calls' time holds it too),
-     * unless the extra computation is the larger part: then the work is uneven */
+     * unless the extra computation on a CPU is the larger part: then the work is uneven */
     if (g->pattern != AUGUR_DX_LOAD_IMBALANCE && cpu * 2 >= late_s &&
         !(top == comp && comp >= cpu)) {
       if (F->out->oversubscribed)
@@ -420,6 +425,15 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
                              "changes or was not running (more ranks than cores, system noise). "
                              "Drop the synchronisation at %s if it is not needed.",
                              site);
+    if (rec && g->pattern == AUGUR_DX_LOAD_IMBALANCE && has_delay && cpu * 2 >= late_s) {
+      /* uneven work on a host where the late rank also waits for a CPU: both are true */
+      char *r2 = dx_strdup_printf("%s The late rank also waited up to %.3f s of the %.3f s for "
+                                  "a CPU: %s.",
+                                  rec, cpu, late_s,
+                                  F->out->oversubscribed ? "run at most one rank per CPU too"
+                                                         : "run on CPUs of your own too");
+      if (r2) free(rec), rec = r2;
+    }
     if (!F->out->has_counters && comp > 0)
       und = dx_strdup_printf("whether the late ranks do more work or run slower: the trace has "
                              "no instruction counters");
