@@ -22,13 +22,20 @@ quiet="$(cd "$(dirname "$0")/../simulate" && pwd)/quiet_rank.sh"
 printf 'exec taskset -c "$PMI_RANK" sh %s "$@"\n' "$quiet" >"$D/pin.sh"
 hog=""
 trap 'kill $hog 2>/dev/null' EXIT
-setsid sh -c 'echo -20 >/proc/self/autogroup 2>/dev/null; exec taskset -c 0 sh -c "while :; do :; done"' &
-hog=$!
+# a CPU-bound loop on CPU 0 in its own session (at nice -20 too), until hog_off
+hog_on() {
+  setsid sh -c 'echo -20 >/proc/self/autogroup 2>/dev/null; exec taskset -c 0 sh -c "while :; do :; done"' &
+  hog=$!
+}
+hog_off() {
+  kill $hog 2>/dev/null
+  hog=""
+}
+hog_on
 T="$D/hog.augur"
 expect 0 - "$AUGUR" record $CTR -o "$T" -- "$MPIEXEC" -n 2 sh "$D/pin.sh" "$APPS/sim_cpu" \
   -n 30 -w 20000
-kill $hog 2>/dev/null
-hog=""
+hog_off
 [ -d "$T" ] || { fail "no trace recorded"; finish; }
 expect 0 0 "$AUGUR" diagnose "$T" --json
 "$PY" - "$D/out" <<'PY' || fail "equal work beside a CPU hog: $(cat "$D/out")"
@@ -81,5 +88,28 @@ f = [f for f in d["findings"] if f["pattern"] == "load_imbalance"]
 assert f, [x["pattern"] for x in d["findings"]]
 assert f[0]["recommendation"].startswith("Balance the computation"), f[0]
 assert "on a CPU: the rest it waited for one" in f[0]["cause"], f[0]["cause"]
+PY
+
+# wrong order beside the hog: the sender (rank 0, CPU 0 with the hog) computes
+# the late message with PG_SPIN=1 (spinning, so off the CPU half the time);
+# the cause says how much of the wait the sender waited for a CPU, as for late
+# senders (absent before)
+hog_on
+T="$D/wo.augur"
+expect 0 - env PG_SPIN=1 "$AUGUR" record $CTR -o "$T" -- "$MPIEXEC" -n 2 sh "$D/pin.sh" \
+  "$APPS/pg_wrong_order" -n 20 -d 10000
+hog_off
+[ -d "$T" ] || { fail "no trace recorded"; finish; }
+expect 0 0 "$AUGUR" diagnose "$T" --json
+"$PY" - "$D/out" <<'PY' || fail "wrong order beside a CPU hog: $(cat "$D/out")"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+f = [f for f in d["findings"] if f["pattern"] == "wrong_order"]
+assert f, [x["pattern"] for x in d["findings"]]
+m = re.search(r"Up to ([0-9.]+) s of the ([0-9.]+) s waited, the senders were waiting for a CPU",
+              f[0]["cause"])
+assert m, f[0]["cause"]
+print("wrong order beside a hog: %s s of %s s waiting for a CPU" % (m.group(1), m.group(2)))
+assert 0 < float(m.group(1)) <= float(m.group(2)), m.group(0)
 PY
 finish

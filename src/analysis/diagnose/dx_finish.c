@@ -252,6 +252,31 @@ static long balanced_workers(const fin *F) {
 
 /* ---- words ---- */
 
+/* Said in the cause of waits for late senders: how much of the wait the senders were waiting
+ * for a CPU before their sends (run-delay counters); when it is most of the waits, the
+ * placement comes first in the fix. */
+static void sender_cpu(const fin *F, const dx_group *g, char **cause, char **rec) {
+  double cpu = (double)g->excess_delay_ns * NS;
+  char *c2 = dx_strdup_printf("%s Up to %.3f s of the %.3f s waited, the senders were "
+                              "waiting for a CPU.",
+                              *cause, cpu, (double)g->ns * NS);
+  char *r2 = cpu * 2 >= (double)g->ns * NS
+                 ? F->out->oversubscribed
+                       ? dx_strdup_printf("Most of the wait is the senders waiting for a CPU "
+                                          "(%u ranks on %u CPU%s on host %s): run at most "
+                                          "one rank per CPU first. Then: %s",
+                                          F->out->busiest_ranks, F->out->busiest_cores,
+                                          F->out->busiest_cores == 1 ? "" : "s",
+                                          F->out->busiest_host, *rec)
+                       : dx_strdup_printf("Most of the wait is the senders waiting for a CPU "
+                                          "while other processes ran: run on CPUs of your "
+                                          "own first. Then: %s",
+                                          *rec)
+                 : NULL;
+  if (c2) free(*cause), *cause = c2;
+  if (r2) free(*rec), *rec = r2;
+}
+
 static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_index) {
   dx *d = F->d;
   char site[256], psite[256], rk[128];
@@ -295,29 +320,6 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
       rec = dx_strdup_printf("Send earlier on %s (before the computation that precedes %s), or "
                              "post the receive as MPI_Irecv and compute until the data is needed.",
                              partner, psite);
-    }
-    if ((d->delay_ctr >= 0 || d->delay_mpi_ctr >= 0) && cause && rec) {
-      /* the senders' wait for a CPU before their sends (run-delay counters): said, and when
-       * it is most of the waits, the placement comes first */
-      double cpu = (double)g->excess_delay_ns * NS;
-      char *c2 = dx_strdup_printf("%s Up to %.3f s of the %.3f s waited, the senders were "
-                                  "waiting for a CPU.",
-                                  cause, cpu, (double)g->ns * NS);
-      char *r2 = cpu * 2 >= (double)g->ns * NS
-                     ? F->out->oversubscribed
-                           ? dx_strdup_printf("Most of the wait is the senders waiting for a CPU "
-                                              "(%u ranks on %u CPU%s on host %s): run at most "
-                                              "one rank per CPU first. Then: %s",
-                                              F->out->busiest_ranks, F->out->busiest_cores,
-                                              F->out->busiest_cores == 1 ? "" : "s",
-                                              F->out->busiest_host, rec)
-                           : dx_strdup_printf("Most of the wait is the senders waiting for a CPU "
-                                              "while other processes ran: run on CPUs of your "
-                                              "own first. Then: %s",
-                                              rec)
-                     : NULL;
-      if (c2) free(cause), cause = c2;
-      if (r2) free(rec), rec = r2;
     }
     break;
   case AUGUR_DX_LATE_RECEIVER:
@@ -596,6 +598,12 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
     if (dx_rma_words(g, who, site, partner, many, &cause, &rec)) return -1;
     break;
   }
+  /* the senders' wait for a CPU before their sends (run-delay counters): part of why they
+   * send late, when the receiver waits for them, whatever the order or the chain */
+  if ((g->pattern == AUGUR_DX_LATE_SENDER || g->pattern == AUGUR_DX_WRONG_ORDER ||
+       g->pattern == AUGUR_DX_BLOCKED_SENDER) &&
+      (d->delay_ctr >= 0 || d->delay_mpi_ctr >= 0) && cause && rec)
+    sender_cpu(F, g, &cause, &rec);
   f->cause = cause;
   f->recommendation = rec;
   f->undecided = und;
