@@ -60,12 +60,15 @@ static int before(dx *d, const augur_event *ev) {
   int polled = dx_poll(d, ev);
   /* waiting for a CPU: in the burst before this call, and in the previous call (which may be
    * the collective that opened this segment: a rank descheduled there leaves it late) */
-  uint64_t delay = (d->delay_ctr >= 0 ? ev->ctr[d->delay_ctr] : 0) +
-                   (d->delay_mpi_ctr >= 0 ? ev->ctr[d->delay_mpi_ctr] : 0);
+  uint64_t burst_delay = d->delay_ctr >= 0 ? ev->ctr[d->delay_ctr] : 0;
+  uint64_t delay = burst_delay + (d->delay_mpi_ctr >= 0 ? ev->ctr[d->delay_mpi_ctr] : 0);
   r->seg.delay_ns += delay;
   if (ev->t_start > r->last_end && !polled) {
+    uint64_t burst = ev->t_start - r->last_end;
     dx_spread(d, r->last_end, ev->t_start, d->busy, NULL);
-    r->seg.compute_ns += ev->t_start - r->last_end;
+    r->seg.compute_ns += burst;
+    /* of the burst, the time the rank waited for a CPU (load_imbalance compares the rest) */
+    r->seg.compute_delay_ns += burst_delay < burst ? burst_delay : burst;
   }
   cp_advance(d, ev->rank, ev->callsite, ev->t_start, 0);
   if (ev->type == AUGUR_EV_FINALIZE) {

@@ -252,6 +252,31 @@ static long balanced_workers(const fin *F) {
 
 /* ---- words ---- */
 
+/* Said in the cause of waits for late senders: how much of the wait the senders were waiting
+ * for a CPU before their sends (run-delay counters); when it is most of the waits, the
+ * placement comes first in the fix. */
+static void sender_cpu(const fin *F, const dx_group *g, char **cause, char **rec) {
+  double cpu = (double)g->excess_delay_ns * NS;
+  char *c2 = dx_strdup_printf("%s Up to %.3f s of the %.3f s waited, the senders were "
+                              "waiting for a CPU.",
+                              *cause, cpu, (double)g->ns * NS);
+  char *r2 = cpu * 2 >= (double)g->ns * NS
+                 ? F->out->oversubscribed
+                       ? dx_strdup_printf("Most of the wait is the senders waiting for a CPU "
+                                          "(%u ranks on %u CPU%s on host %s): run at most "
+                                          "one rank per CPU first. Then: %s",
+                                          F->out->busiest_ranks, F->out->busiest_cores,
+                                          F->out->busiest_cores == 1 ? "" : "s",
+                                          F->out->busiest_host, *rec)
+                       : dx_strdup_printf("Most of the wait is the senders waiting for a CPU "
+                                          "while other processes ran: run on CPUs of your "
+                                          "own first. Then: %s",
+                                          *rec)
+                 : NULL;
+  if (c2) free(*cause), *cause = c2;
+  if (r2) free(*rec), *rec = r2;
+}
+
 static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_index) {
   dx *d = F->d;
   char site[256], psite[256], rk[128];
@@ -295,29 +320,6 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
       rec = dx_strdup_printf("Send earlier on %s (before the computation that precedes %s), or "
                              "post the receive as MPI_Irecv and compute until the data is needed.",
                              partner, psite);
-    }
-    if ((d->delay_ctr >= 0 || d->delay_mpi_ctr >= 0) && cause && rec) {
-      /* the senders' wait for a CPU before their sends (run-delay counters): said, and when
-       * it is most of the waits, the placement comes first */
-      double cpu = (double)g->excess_delay_ns * NS;
-      char *c2 = dx_strdup_printf("%s Up to %.3f s of the %.3f s waited, the senders were "
-                                  "waiting for a CPU.",
-                                  cause, cpu, (double)g->ns * NS);
-      char *r2 = cpu * 2 >= (double)g->ns * NS
-                     ? F->out->oversubscribed
-                           ? dx_strdup_printf("Most of the wait is the senders waiting for a CPU "
-                                              "(%u ranks on %u CPU%s on host %s): run at most "
-                                              "one rank per CPU first. Then: %s",
-                                              F->out->busiest_ranks, F->out->busiest_cores,
-                                              F->out->busiest_cores == 1 ? "" : "s",
-                                              F->out->busiest_host, rec)
-                           : dx_strdup_printf("Most of the wait is the senders waiting for a CPU "
-                                              "while other processes ran: run on CPUs of your "
-                                              "own first. Then: %s",
-                                              rec)
-                     : NULL;
-      if (c2) free(cause), cause = c2;
-      if (r2) free(rec), rec = r2;
     }
     break;
   case AUGUR_DX_LATE_RECEIVER:
@@ -373,18 +375,23 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
      * collective, it leaves that one late) */
     int has_delay = d->delay_ctr >= 0 || d->delay_mpi_ctr >= 0;
     double cpu = (double)g->excess_delay_ns * NS;
-    char cpu_txt[96] = "";
-    if (has_delay)
+    char cpu_txt[96] = "", net_txt[96] = "";
+    if (has_delay) {
       snprintf(cpu_txt, sizeof cpu_txt, "; up to %.3f s of the lateness it waited for a CPU", cpu);
+      /* the computation's wall-clock time holds the wait for a CPU in it: the work is the rest */
+      comp = (double)g->excess_oncpu_ns * NS;
+      snprintf(net_txt, sizeof net_txt, " (%.3f s on a CPU: the rest it waited for one)", comp);
+    }
     cause = dx_strdup_printf(
         "%s %s in %s at %s for the last rank to arrive (%s). Summed over %llu instances it "
-        "arrives %.3f s late, having computed %.3f s more, waited %.3f s more and spent %.3f s "
-        "more in other MPI calls than the first to arrive%s.",
-        who, wait, what, site, late, (unsigned long long)g->syncs, late_s, comp, wt, mpi, cpu_txt);
+        "arrives %.3f s late, having computed %.3f s more%s, waited %.3f s more and spent "
+        "%.3f s more in other MPI calls than the first to arrive%s.",
+        who, wait, what, site, late, (unsigned long long)g->syncs, late_s,
+        (double)g->excess_compute_ns * NS, net_txt, wt, mpi, cpu_txt);
     double top = comp > mpi ? (comp > wt ? comp : wt) : (mpi > wt ? mpi : wt);
     const char *from = g->late_rank < d->nranks && late_share > 0.5 ? late : "the late ranks";
     /* the CPU wait first when it explains half the lateness (the calls' time holds it too),
-     * unless the extra computation is the larger part: then the work is uneven */
+     * unless the extra computation on a CPU is the larger part: then the work is uneven */
     if (g->pattern != AUGUR_DX_LOAD_IMBALANCE && cpu * 2 >= late_s &&
         !(top == comp && comp >= cpu)) {
       if (F->out->oversubscribed)
@@ -420,6 +427,15 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
                              "changes or was not running (more ranks than cores, system noise). "
                              "Drop the synchronisation at %s if it is not needed.",
                              site);
+    if (rec && g->pattern == AUGUR_DX_LOAD_IMBALANCE && has_delay && cpu * 2 >= late_s) {
+      /* uneven work on a host where the late rank also waits for a CPU: both are true */
+      char *r2 = dx_strdup_printf("%s The late rank also waited up to %.3f s of the %.3f s for "
+                                  "a CPU: %s.",
+                                  rec, cpu, late_s,
+                                  F->out->oversubscribed ? "run at most one rank per CPU too"
+                                                         : "run on CPUs of your own too");
+      if (r2) free(rec), rec = r2;
+    }
     if (!F->out->has_counters && comp > 0)
       und = dx_strdup_printf("whether the late ranks do more work or run slower: the trace has "
                              "no instruction counters");
@@ -582,6 +598,12 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
     if (dx_rma_words(g, who, site, partner, many, &cause, &rec)) return -1;
     break;
   }
+  /* the senders' wait for a CPU before their sends (run-delay counters): part of why they
+   * send late, when the receiver waits for them, whatever the order or the chain */
+  if ((g->pattern == AUGUR_DX_LATE_SENDER || g->pattern == AUGUR_DX_WRONG_ORDER ||
+       g->pattern == AUGUR_DX_BLOCKED_SENDER) &&
+      (d->delay_ctr >= 0 || d->delay_mpi_ctr >= 0) && cause && rec)
+    sender_cpu(F, g, &cause, &rec);
   f->cause = cause;
   f->recommendation = rec;
   f->undecided = und;

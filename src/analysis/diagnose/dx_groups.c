@@ -196,6 +196,7 @@ void dx_group_merge(const dx *d, dx_group *into, dx_group *from) {
   into->instances += from->instances;
   into->syncs += from->syncs;
   into->excess_compute_ns += from->excess_compute_ns;
+  into->excess_oncpu_ns += from->excess_oncpu_ns;
   into->excess_wait_ns += from->excess_wait_ns;
   into->excess_mpi_ns += from->excess_mpi_ns;
   into->excess_delay_ns += from->excess_delay_ns;

@@ -80,6 +80,7 @@ typedef struct dx_group {
   uint64_t excess_mpi_ns;     /* ... its extra time in MPI calls that are not waits */
   uint64_t excess_delay_ns;   /* ... its extra wait for a CPU (run-delay counters), 0: none;
                                  late_sender: the senders' wait for a CPU within the waits */
+  uint64_t excess_oncpu_ns;   /* ... its extra computation on a CPU: net of run-delay */
   uint64_t excess_io_ns;      /* ... of which in MPI-IO calls */
   uint64_t lateness_ns;       /* ... summed lateness of the last arrivals */
   uint64_t chain_ns;          /* blocked sender: part of the waits the sender was blocked too */
@@ -127,6 +128,9 @@ typedef struct dx_seg {
   int io_shared;      /* a shared-file-pointer call (_shared, _ordered) */
   uint64_t delay_ns;  /* waiting for a CPU (run-delay, run-delay-mpi): in the compute bursts
                          and the calls since the previous collective, that one's included */
+  /* the part of delay_ns in the compute bursts (run-delay, at most each burst):
+   * compute_ns minus this is the time computing on a CPU */
+  uint64_t compute_delay_ns;
 } dx_seg;
 
 typedef struct dx_snap {

@@ -415,6 +415,7 @@ void dx_unsnap(dx *d, const augur_coll_instance *c) {
     to->io_bytes += s.io_bytes + m->bytes + m->bytes_recv;
     to->io_shared |= s.io_shared;
     to->delay_ns += s.delay_ns;
+    to->compute_delay_ns += s.compute_delay_ns;
   }
 }
 
@@ -423,6 +424,11 @@ void dx_unsnap(dx *d, const augur_coll_instance *c) {
  * computation. */
 static uint64_t excess(uint64_t late, uint64_t early) {
   return late > early ? late - early : 0;
+}
+
+/* A segment's computation net of its wait for a CPU (run-delay; all of it without). */
+static uint64_t net_compute(const dx_seg *s) {
+  return excess(s->compute_ns, s->compute_delay_ns);
 }
 
 static int sync_pattern(int cls, const dx_seg *late, const dx_seg *early, uint64_t lateness,
@@ -437,9 +443,9 @@ static int sync_pattern(int cls, const dx_seg *late, const dx_seg *early, uint64
   int io = dx_io_late(late, early, lateness);
   if (io >= 0) return io;
   if (cls == C_BARRIER) return AUGUR_DX_WAIT_AT_BARRIER;
-  if (late->compute_ns > early->compute_ns &&
-      (late->compute_ns - early->compute_ns) * 2 >= lateness)
-    return AUGUR_DX_LOAD_IMBALANCE;
+  /* more work, not more time off the CPU: a rank descheduled in its computation (another
+   * process or rank on its CPU, run-delay recorded) computes no more than the others */
+  if (excess(net_compute(late), net_compute(early)) * 2 >= lateness) return AUGUR_DX_LOAD_IMBALANCE;
   return AUGUR_DX_WAIT_AT_COLLECTIVE;
 }
 
@@ -526,6 +532,7 @@ int dx_on_coll(void *ctx, const augur_coll_instance *c) {
         dx_vote(G, M[L].rank);
         G->lateness_ns += lateness;
         G->excess_compute_ns += excess(segs[L].compute_ns, segs[E].compute_ns);
+        G->excess_oncpu_ns += excess(net_compute(&segs[L]), net_compute(&segs[E]));
         G->excess_wait_ns += excess(segs[L].wait_ns, segs[E].wait_ns);
         /* MPI time that is not waiting */
         G->excess_mpi_ns += excess(excess(segs[L].mpi_ns, segs[L].wait_ns),
