@@ -118,5 +118,7 @@ void par_nap(long *ns);
  * (since the previous call), for the performance model of
  * docs/parallel.md. Nothing otherwise. */
 void par_time(const char *step);
+/* AUGUR_PARALLEL_TIMES=1 in the environment: the analysis ranks print their steps' times. */
+int par_times_on(void);
 
 #endif

@@ -221,8 +221,7 @@ int par_source_next(void *arg, const augur_event **ev, size_t *n, uint64_t *at, 
 
 void par_source_close(par_source *p) {
   if (!p) return;
-  const char *e = getenv("AUGUR_PARALLEL_TIMES");
-  if (p->posted && e && *e == '1')
+  if (p->posted && par_times_on())
     fprintf(stderr,
             "augur-parallel: rank 0 waited for %ld messages of analysis rank %d (%ld naps)\n",
             p->waits, p->from, p->naps);

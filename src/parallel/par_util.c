@@ -102,12 +102,16 @@ static double seconds(clockid_t c) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+int par_times_on(void) {
+  const char *e = getenv("AUGUR_PARALLEL_TIMES");
+  return e && *e == '1';
+}
+
 void par_time(const char *step) {
   static int on = -1;
   static double wall0, cpu0;
   if (on < 0) {
-    const char *e = getenv("AUGUR_PARALLEL_TIMES");
-    on = e && *e == '1';
+    on = par_times_on();
     wall0 = seconds(CLOCK_MONOTONIC);
     cpu0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
   }

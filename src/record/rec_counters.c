@@ -400,38 +400,51 @@ static int sched_times(uint64_t *cpu, uint64_t *delay) {
   return ok;
 }
 
-static uint64_t sched_cpu0, sched_delay0;
-static pid_t sched_tid; /* the thread read at MPI_Init, 0 if unreadable */
-static uint64_t mark_cpu, mark_delay;
-static pid_t mark_tid; /* the thread that entered MPI_Init, 0 if unreadable */
+/* A thread's scheduler times at a moment (sched_mark_set), to take the
+ * time on a CPU and waiting for one since (sched_since) on the same thread. */
+typedef struct sched_mark {
+  uint64_t cpu, delay;
+  pid_t tid; /* the thread read, 0 if unreadable */
+} sched_mark;
 
-void aug_counters_init_mark(void) {
-  mark_tid = sched_times(&mark_cpu, &mark_delay) ? (pid_t)syscall(SYS_gettid) : 0;
+static void sched_mark_set(sched_mark *m) {
+  m->tid = sched_times(&m->cpu, &m->delay) ? (pid_t)syscall(SYS_gettid) : 0;
 }
 
-int aug_counters_init_window(uint64_t *cpu, uint64_t *delay) {
+/* 1 and the ns since M on a CPU (*CPU) and waiting for one (*DELAY), or 0
+ * (both 0): M unread, another thread, no schedstat, a clock gone back. */
+static int sched_since(const sched_mark *m, uint64_t *cpu, uint64_t *delay) {
   uint64_t c, d;
   *cpu = *delay = 0;
-  if (!mark_tid || (pid_t)syscall(SYS_gettid) != mark_tid || !sched_times(&c, &d) || c < mark_cpu ||
-      d < mark_delay)
+  if (!m->tid || (pid_t)syscall(SYS_gettid) != m->tid || !sched_times(&c, &d) || c < m->cpu ||
+      d < m->delay)
     return 0;
-  *cpu = c - mark_cpu;
-  *delay = d - mark_delay;
+  *cpu = c - m->cpu;
+  *delay = d - m->delay;
   return 1;
 }
 
+static sched_mark init_entry; /* MPI_Init's entry (the wrappers) */
+static sched_mark init_done;  /* MPI_Init's end, for the totals at MPI_Finalize */
+
+void aug_counters_init_mark(void) {
+  sched_mark_set(&init_entry);
+}
+
+int aug_counters_init_window(uint64_t *cpu, uint64_t *delay) {
+  return sched_since(&init_entry, cpu, delay);
+}
+
 void aug_counters_sched_start(void) {
-  sched_tid = sched_times(&sched_cpu0, &sched_delay0) ? (pid_t)syscall(SYS_gettid) : 0;
+  sched_mark_set(&init_done);
 }
 
 void aug_counters_sched_end(augur_rank_def *def) {
   uint64_t cpu, delay;
   def->cpu_ns = def->run_delay_ns = 0;
-  if (!sched_tid || (pid_t)syscall(SYS_gettid) != sched_tid || !sched_times(&cpu, &delay) ||
-      cpu <= sched_cpu0 || delay < sched_delay0)
-    return;
-  def->cpu_ns = cpu - sched_cpu0;
-  def->run_delay_ns = delay - sched_delay0;
+  if (!sched_since(&init_done, &cpu, &delay) || !cpu) return;
+  def->cpu_ns = cpu;
+  def->run_delay_ns = delay;
 }
 
 void aug_counters_placement(aug_thread *t, augur_rank_def *def) {

@@ -41,8 +41,6 @@ static int is_counted_send(unsigned type) {
          type == AUGUR_EV_SENDRECV_REPLACE;
 }
 
-/* The event slot of the scheduler counter NAME (run-delay, run-delay-mpi:
- * docs/trace-format.md, rank facts), -1 when the trace has none. */
 /* One parent event of a rank, before the matcher sees it. */
 static int before(dx *d, const augur_event *ev) {
   dx_rank *r = &d->ranks[ev->rank];

@@ -373,7 +373,7 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
     /* waiting for a CPU (the run-delay counters, recorded with more ranks than CPUs): part
      * of the computed time, or where no part was measured (descheduled in the previous
      * collective, it leaves that one late) */
-    int has_delay = d->delay_ctr >= 0 || d->delay_mpi_ctr >= 0;
+    int has_delay = dx_has_cpu_wait(d);
     double cpu = (double)g->excess_delay_ns * NS;
     char cpu_txt[96] = "", net_txt[96] = "";
     if (has_delay) {
@@ -602,7 +602,7 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
    * send late, when the receiver waits for them, whatever the order or the chain */
   if ((g->pattern == AUGUR_DX_LATE_SENDER || g->pattern == AUGUR_DX_WRONG_ORDER ||
        g->pattern == AUGUR_DX_BLOCKED_SENDER) &&
-      (d->delay_ctr >= 0 || d->delay_mpi_ctr >= 0) && cause && rec)
+      dx_has_cpu_wait(d) && cause && rec)
     sender_cpu(F, g, &cause, &rec);
   f->cause = cause;
   f->recommendation = rec;

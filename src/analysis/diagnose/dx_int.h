@@ -208,7 +208,8 @@ typedef struct dx {
   uint64_t io_calls, io_ns; /* MPI-IO calls (not analysed: a note says so) and their time */
   uint64_t eager_limit_opt;
   uint64_t eager_max, rendezvous_min;
-  int delay_ctr, delay_mpi_ctr; /* event slots of run-delay and run-delay-mpi, -1: none */
+  int delay_ctr, delay_mpi_ctr; /* event slots of run-delay and run-delay-mpi, -1: none
+                                   (dx_has_cpu_wait) */
   /* active-process timeline */
   uint64_t t0, t1, bin_ns;
   uint64_t t_ready; /* every rank has left MPI_Init: nothing before counts */
@@ -226,6 +227,11 @@ typedef struct dx {
   uint32_t omp_host_threads, omp_host_cpus; /* the most threads per CPU on a host */
   char omp_host[64];
 } dx;
+
+/* The trace records the ranks' waits for a CPU (run-delay counters). */
+static inline int dx_has_cpu_wait(const dx *d) {
+  return d->delay_ctr >= 0 || d->delay_mpi_ctr >= 0;
+}
 
 /* dx_groups.c */
 int dx_groups_init(dx_groups *gs, uint32_t nranks, uint32_t nbins);

@@ -188,14 +188,8 @@ static void late_sender(dx *d, const augur_message *m) {
     G->chain_ns += chain;
     /* the sender's wait for a CPU before this send (the newest of its sends), at most the
      * wait: part of why it sends late */
-    const dx_rank *S = &d->ranks[m->sender];
-    for (unsigned i = 0; i < DX_SEND_RING && i < S->nsent; i++) {
-      const dx_sent *x = &S->sent[(S->nsent - 1 - i) % DX_SEND_RING];
-      if (x->t0 == ss && x->to == m->receiver) {
-        G->excess_delay_ns += min64(x->delay, to - from);
-        break;
-      }
-    }
+    const dx_sent *x = sent_entry(&d->ranks[m->sender], m->receiver, ss);
+    if (x) G->excess_delay_ns += min64(x->delay, to - from);
   }
   dx_charge(d, ws, g, m->receiver, re->wait_callsite, from, to, m->comm);
   R->lw_valid = 1;
