@@ -2,7 +2,8 @@
  * have the same calls but different message sizes and compute).
  *
  * Ranks form a ring. Level l (0 = coarsest, LEVELS-1 = finest) exchanges
- * BYTES x 4^l with both neighbours and computes WORK x 8^l units per sweep.
+ * BYTES x 4^l with both neighbours and computes WORK x 2^(G l) units per sweep
+ * (G = 3 by default: 8 x per level, as a 3-D grid's points).
  * Every level's exchange goes through one function, exchange(), so every
  * level has the same calls at the same call sites; only the sizes and the
  * compute between them differ. An iteration is one V-cycle:
@@ -44,22 +45,25 @@ int main(int argc, char **argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  long iter = 10, levels = 4, work = 4, bytes = 64, setup = 20;
-  const app_opt opts[] = {{'n', "ITER", 1, 1000000000L, &iter},
-                          {'l', "LEVELS", 2, 8, &levels},
-                          {'w', "WORK", 1, 1000000L, &work},
-                          {'s', "BYTES", 8, 1L << 16, &bytes},
-                          {'S', "SETUP", 0, 100000L, &setup}};
-  if (app_parse(argc, argv, opts, 5, rank == 0) != 0 || size < 2) {
+  long iter = 10, levels = 4, work = 4, bytes = 64, setup = 20, growth = 3;
+  const app_opt opts[] = {{'n', "ITER", 1, 1000000000L, &iter}, {'l', "LEVELS", 2, 12, &levels},
+                          {'w', "WORK", 1, 1000000L, &work},    {'s', "BYTES", 8, 1L << 16, &bytes},
+                          {'S', "SETUP", 0, 100000L, &setup},   {'G', "GROWTH", 0, 3, &growth}};
+  if (app_parse(argc, argv, opts, 6, rank == 0) != 0 || size < 2) {
     if (rank == 0)
       fprintf(stderr, "usage: ph_levels [-n ITER] [-l LEVELS] [-w WORK] [-s BYTES] [-S SETUP] "
-                      "(>= 2 ranks)\n");
+                      "[-G GROWTH] (>= 2 ranks)\n");
     MPI_Finalize();
     return 2;
   }
   int left = (rank + size - 1) % size, right = (rank + 1) % size;
   long n = 512; /* doubles swept per work unit */
   long maxcnt = (bytes / 8) << (2 * (levels - 1));
+  if (maxcnt > (1L << 22)) { /* 4 buffers of the finest level's message: at most 128 MiB */
+    if (rank == 0) fprintf(stderr, "ph_levels: BYTES x 4^(LEVELS - 1) above 32 MiB\n");
+    MPI_Finalize();
+    return 2;
+  }
   double *a = malloc((size_t)n * sizeof *a);
   double *buf = calloc((size_t)(4 * maxcnt), sizeof *buf);
   if (!a || !buf) {
@@ -70,7 +74,7 @@ int main(int argc, char **argv) {
   for (long i = 0; i < n; i++)
     a[i] = (double)((i * 7 + rank) % 13) / 13.0;
 #define CNT(l)  ((bytes / 8) << (2 * (l)))
-#define WORK(l) (work << (3 * (l)))
+#define WORK(l) (work << (growth * (l)))
   long top = levels - 1;
   double norm = 0, gnorm = 0;
   for (long s = 0; s < setup; s++) { /* set-up: the finest level, no compute */

@@ -32,8 +32,13 @@
 #include "phases_int.h"
 #include "u64map.h"
 
-#define NONE       UINT64_MAX
-#define MAX_PROBES 8 /* known phases tried per position (most recent first) */
+#define NONE UINT64_MAX
+/* Known phases tried per position, most recent first. The seed compares a
+ * position with every known phase; the bound only caps the cost of a
+ * pathological trace. It was 8 until stop 41, and NPB MG class C (9 levels,
+ * each level's exchange a phase with the same first call) then made a new
+ * phase of every iteration's exchanges: 196 phases instead of 16. */
+#define MAX_PROBES 1024
 
 typedef augur_units units; /* phases_int.h */
 
