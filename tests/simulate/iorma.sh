@@ -80,8 +80,12 @@ sw = d["ranks"][0]["sync_wait"]
 print("rank 0 waits at the fences %.4f s (want >= 20 x 500 us / 2)" % sw)
 if sw < 0.005:
     ok = False
+# a busy host is the one note allowed (other tests may run beside this one),
+# as for pg_io_serial above
+other = [n for n in d["notes"] if not n.startswith("note: busy host: ")]
 if d["notes"]:
     print("notes:", d["notes"])
+if other:
     ok = False
 m = d["measured_seconds"]
 print("predicted %.4f s, measured %.4f s (%+.1f %%)" % (d["predicted_seconds"], m, 100 * (d["predicted_seconds"] / m - 1)))
