@@ -191,8 +191,10 @@ typedef struct dx_rank {
   uint64_t recv_end;      /* end of the latest call that completed a receive here */
   uint64_t poll_end;      /* end of the latest unsuccessful test, 0 = not polling */
   uint32_t poll_cs;       /* its call site */
-  uint64_t prev_io_ns;    /* the previous call's time when it counts in seg.io_any_ns, else 0:
-                             the next call's run-delay-mpi is its wait for a CPU */
+  /* the previous MPI-IO call of a thread that counts in seg.io_any_ns: its time (0: none) and
+   * thread; that thread's next call's run-delay-mpi is its wait for a CPU */
+  uint64_t prev_io_ns;
+  uint32_t prev_io_thread;
   /* critical path: composition of the path that ends at cp_t */
   uint64_t cp_t;
 } dx_rank;

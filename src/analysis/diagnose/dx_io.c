@@ -272,7 +272,8 @@ void dx_io_after(dx *d, const augur_event *ev) {
   uint64_t t = ev->t_end - ev->t_start;
   if (dx_io_serial(d, ev)) r->seg.io_ns += t;
   r->seg.io_any_ns += t;
-  r->prev_io_ns = t; /* its wait for a CPU comes with the next call (run-delay-mpi) */
+  r->prev_io_ns = t; /* its wait for a CPU comes with the thread's next call (run-delay-mpi) */
+  r->prev_io_thread = ev->thread;
   if (augur_io_is_data(ev->type)) r->seg.io_bytes += request_bytes(ev);
   if (shared_pointer(ev->type)) r->seg.io_shared = 1;
   small_request(d, ev);
