@@ -26,6 +26,8 @@ typedef struct scene {
   int facts;             /* write rank facts: host "h", 4 CPUs, window [0, 1010] */
   uint64_t cpu_ns[NR];   /* their time on a CPU (0 = not recorded) */
   uint64_t delay_ns[NR]; /* and runnable without one */
+  int delays;            /* with facts: the ranks record run-delay (ctr[0]) and run-delay-mpi
+                            (ctr[1]) */
 } scene;
 
 static augur_event *add(scene *s, uint32_t rank, unsigned type, uint64_t t0, uint64_t t1) {
@@ -103,6 +105,11 @@ static augur_diagnosis *diagnose(scene *s, double min_share) {
                            .migrations = UINT64_MAX,
                            .cpu_ns = s->cpu_ns[r],
                            .run_delay_ns = s->delay_ns[r]};
+      if (s->delays) {
+        rd.ncounters = 2;
+        rd.counters[0] = (augur_counter_def){0, AUGUR_CTR_OS, (char *)"run-delay"};
+        rd.counters[1] = (augur_counter_def){1, AUGUR_CTR_OS, (char *)"run-delay-mpi"};
+      }
       assert_int_equal(augur_writer_def_rank(w, &rd, &err), 0);
     }
     if (s->sites) {
@@ -324,6 +331,51 @@ static void barrier_and_imbalance(void **state) {
   only_wait(d, AUGUR_DX_WAIT_AT_COLLECTIVE, 250);
   assert_ns(finding(d, AUGUR_DX_LOAD_IMBALANCE)->seconds, 250);
   augur_diagnosis_free(d);
+}
+
+/* io_imbalance net of the wait for a CPU: every rank writes 1 MiB in [100, 150] and meets at
+ * a barrier at 160; rank 3 writes a little more (4 KiB) in [100, 300] and arrives at 310, its
+ * barrier record carrying 190 ns of run-delay-mpi (its wait for a CPU in the write). Without
+ * the counters that is io_imbalance, as before; with them the write on a CPU took 10 ns
+ * against the others' 50: rank 3 was late from the CPU (wait_at_barrier, the placement). A
+ * rank writing 3 MiB moves most of the data: io_imbalance whatever its CPU wait, with the
+ * placement added. */
+static void io_imbalance_cpu(void **state) {
+  (void)state;
+  static scene s;
+  const uint64_t b0[NR] = {160, 160, 160, 310}, b1[NR] = {320, 320, 320, 320};
+  for (int k = 0; k < 3; k++) {
+    int delays = k > 0, most = k == 2;
+    memset(&s, 0, sizeof s);
+    s.facts = 1;
+    s.delays = delays;
+    for (uint32_t r = 0; r < NR; r++) {
+      augur_event *e = add(&s, r, AUGUR_EV_FILE_WRITE_AT, 100, r == 3 ? 300 : 150);
+      e->hash = 0xf11e;
+      e->bytes = r < 3 ? 1u << 20 : most ? 3u << 20 : (1u << 20) + 4096;
+    }
+    coll(&s, AUGUR_EV_BARRIER, b0, b1, AUGUR_PEER_NONE);
+    if (delays) s.v[3][1].ctr[1] = 190;
+    augur_diagnosis *d = diagnose(&s, 1e-9);
+    only_wait(d, AUGUR_DX_WAIT_AT_BARRIER, 3 * 150);
+    const augur_dx_finding *f;
+    if (k == 1) {
+      for (size_t i = 0; i < d->nfindings; i++)
+        assert_int_not_equal(d->findings[i].pattern, AUGUR_DX_IO_IMBALANCE);
+      f = finding(d, AUGUR_DX_WAIT_AT_BARRIER);
+      if (strstr(f->recommendation, "The late rank was waiting for a CPU") != f->recommendation)
+        fail_msg("%s", f->recommendation);
+    } else {
+      f = finding(d, AUGUR_DX_IO_IMBALANCE);
+      assert_ns(f->seconds, 3 * 150);
+      if (strstr(f->recommendation, "Give every rank an equal share") != f->recommendation)
+        fail_msg("%s", f->recommendation);
+      /* the CPU wait said where it was recorded, and the placement added */
+      assert_true(!strstr(f->cause, "waited for a CPU") == !delays);
+      assert_true(!strstr(f->recommendation, "also waited up to") == !delays);
+    }
+    augur_diagnosis_free(d);
+  }
 }
 
 /* Collective MPI-IO data calls (dx_io_pair): the waits for the last rank to enter are the
@@ -854,6 +906,7 @@ int main(void) {
       cmocka_unit_test(rma_lock),
       cmocka_unit_test(rma_volume),
       cmocka_unit_test(volume_one_problem),
+      cmocka_unit_test(io_imbalance_cpu),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
