@@ -333,6 +333,26 @@ static void barrier_and_imbalance(void **state) {
   augur_diagnosis_free(d);
 }
 
+/* An allreduce where rank 3 arrives 100 ns late, its burst holding 99 ns of run-delay: 1 ns
+ * more on a CPU, the fix is the placement, and whether it does more work or runs slower is
+ * no question (before: asked whenever the on-CPU extra was above 0). */
+static void cpu_wait_no_work_question(void **state) {
+  (void)state;
+  static scene s;
+  const uint64_t t0[NR] = {100, 100, 100, 200}, t1[NR] = {210, 210, 210, 210};
+  memset(&s, 0, sizeof s);
+  s.facts = 1;
+  s.delays = 1;
+  coll(&s, AUGUR_EV_ALLREDUCE, t0, t1, AUGUR_PEER_NONE);
+  s.v[3][0].ctr[0] = 99;
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  const augur_dx_finding *f = finding(d, AUGUR_DX_WAIT_AT_COLLECTIVE);
+  if (strstr(f->recommendation, "The late rank was waiting for a CPU") != f->recommendation)
+    fail_msg("%s", f->recommendation);
+  if (f->undecided) fail_msg("%s", f->undecided);
+  augur_diagnosis_free(d);
+}
+
 /* io_imbalance net of the wait for a CPU: every rank writes 1 MiB in [100, 150] and meets at
  * a barrier at 160; rank 3 writes a little more (4 KiB) in [100, 300] and arrives at 310, its
  * barrier record carrying 190 ns of run-delay-mpi (its wait for a CPU in the write). Without
@@ -922,6 +942,7 @@ int main(void) {
       cmocka_unit_test(rma_volume),
       cmocka_unit_test(volume_one_problem),
       cmocka_unit_test(io_imbalance_cpu),
+      cmocka_unit_test(cpu_wait_no_work_question),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
