@@ -12,6 +12,23 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Computes until the calling thread has used ns nanoseconds of CPU
+ * (CLOCK_THREAD_CPUTIME_ID): the same work whether the thread had a CPU to
+ * itself or took turns with other processes, so its wall time then holds the
+ * turns (sim_cpu, dx_chain --cpu). */
+static inline void pg_cpu_work(long long ns) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  long long end = (long long)t.tv_sec * 1000000000LL + t.tv_nsec + ns, now;
+  volatile double x = 1.0;
+  do {
+    for (int k = 0; k < 1000; k++)
+      x = x * 1.0000001 + 1e-9;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    now = (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+  } while (now < end);
+}
+
 /* Computes for ns nanoseconds of CLOCK_MONOTONIC time, ending at an absolute
  * deadline, so the injected time is exact whatever the CPU speed and an app
  * can print the lost time it causes in seconds. A pure busy loop is not

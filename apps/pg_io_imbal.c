@@ -8,9 +8,14 @@
  * rank R writing F blocks and the others one each; then everybody meets at
  * MPI_Barrier, where the others wait for rank R's extra I/O.
  *
- * usage: pg_io_imbal [-n ITER] [-s KIB] [-f BLOCKS] [-r RANK] [-b US] [--off]
+ * usage: pg_io_imbal [-n ITER] [-s KIB] [-f BLOCKS] [-r RANK] [-b US] [-x KIB] [--nosync]
+ *        [--off]
  * --off: the same F + N - 1 blocks spread evenly (each rank (F + N - 1) / N
- * blocks, rounded up, so nobody writes less than before). The files,
+ * blocks, rounded up, so nobody writes less than before). -x: rank R also
+ * writes a header of KIB KiB after its blocks (a little more than the others
+ * with -f 1). --nosync: no MPI_File_sync, the writes land in the page cache
+ * (with TMPDIR on a tmpfs: CPU-bound copies, so a rank that shares its CPU
+ * takes longer in them; tests/diagnose/iocpu.sh). The files,
  * $TMPDIR/pg_io_imbal-<pid>.<rank> (TMPDIR default /tmp), are deleted at the end. */
 #include <mpi.h>
 #include <stdio.h>
@@ -27,17 +32,20 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-  long iter = 8, kib = 1024, heavy = 6, who = 0, base_us = 2000, off = 0;
+  long iter = 8, kib = 1024, heavy = 6, who = 0, base_us = 2000, off = 0, header_kib = 0,
+       nosync = 0;
   const pg_opt opts[] = {{"iter", 'n', PG_INT, 1, 1000000, &iter, NULL},
                          {"size", 's', PG_INT, 1, 1 << 20, &kib, NULL},
                          {"blocks", 'f', PG_INT, 1, 1000, &heavy, NULL},
                          {"rank", 'r', PG_INT, 0, 1 << 20, &who, NULL},
                          {"base", 'b', PG_INT, 0, 100000000, &base_us, NULL},
+                         {"header", 'x', PG_INT, 0, 1 << 20, &header_kib, NULL},
+                         {"nosync", 0, PG_FLAG, 0, 1, &nosync, NULL},
                          {"off", 0, PG_FLAG, 0, 1, &off, NULL}};
-  if (pg_parse(argc, argv, opts, 6, rank == 0) != 0 || size < 2 || who >= size) {
+  if (pg_parse(argc, argv, opts, 8, rank == 0) != 0 || size < 2 || who >= size) {
     if (rank == 0)
       fprintf(stderr, "usage: pg_io_imbal [-n ITER] [-s KIB] [-f BLOCKS] [-r RANK] [-b US] "
-                      "[--off] (2 ranks or more, RANK < ranks)\n");
+                      "[-x KIB] [--nosync] [--off] (2 ranks or more, RANK < ranks)\n");
     MPI_Finalize();
     return 2;
   }
@@ -47,9 +55,11 @@ int main(int argc, char **argv) {
   const long even = (heavy + size - 1 + size - 1) / size;
   const long mine = off ? even : rank == who ? heavy : 1;
   const MPI_Offset block = (MPI_Offset)kib * 1024;
-  char *buf = malloc((size_t)block);
+  const MPI_Offset header = rank == who ? (MPI_Offset)header_kib * 1024 : 0;
+  const size_t cap = (size_t)(block > header ? block : header);
+  char *buf = malloc(cap);
   if (!buf) MPI_Abort(MPI_COMM_WORLD, 2);
-  memset(buf, 'a' + rank % 26, (size_t)block);
+  memset(buf, 'a' + rank % 26, cap);
   char name[512];
   if (rank == 0) pg_tmpname(name, sizeof name, "pg_io_imbal", "");
   MPI_Bcast(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
@@ -64,7 +74,13 @@ int main(int argc, char **argv) {
     for (long b = 0; b < mine; b++) {
       /* @augur:pg_io_imbal.write */
       MPI_File_write_at(fh, (MPI_Offset)b * block, buf, (int)block, MPI_BYTE, MPI_STATUS_IGNORE);
-      MPI_File_sync(fh);
+      if (!nosync) MPI_File_sync(fh);
+    }
+    if (header) {
+      /* @augur:pg_io_imbal.header */
+      MPI_File_write_at(fh, (MPI_Offset)mine * block, buf, (int)header, MPI_BYTE,
+                        MPI_STATUS_IGNORE);
+      if (!nosync) MPI_File_sync(fh);
     }
     /* @augur:pg_io_imbal.barrier */
     MPI_Barrier(MPI_COMM_WORLD);

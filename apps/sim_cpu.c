@@ -14,12 +14,6 @@
 
 #include "pg_common.h"
 
-static long long cpu_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
 int main(int argc, char **argv) {
   /* @augur:sim_cpu.init */
   MPI_Init(&argc, &argv);
@@ -34,14 +28,10 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 2;
   }
-  volatile double x = rank + 1.0;
   double sum = 0;
   for (long it = 0; it < iter; it++) {
-    long long end = cpu_ns() + w_us * 1000LL;
-    while (cpu_ns() < end)
-      for (int k = 0; k < 1000; k++)
-        x = x * 1.0000001 + 1e-9;
-    double v = x;
+    pg_cpu_work(w_us * 1000LL);
+    double v = rank + 1.0;
     /* @augur:sim_cpu.allreduce */
     MPI_Allreduce(&v, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   }

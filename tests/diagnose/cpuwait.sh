@@ -55,4 +55,31 @@ if cpu * 2 >= waited:
     assert f[0]["recommendation"].startswith("Most of the wait is the senders waiting for a CPU"), f[0]
     assert "Send earlier" in f[0]["recommendation"], f[0]
 PY
+
+# A chain of blocked senders on one CPU (dx_chain --cpu: every rank receives, processes
+# the data for 5 ms of its CPU time, then forwards it; 3 ranks on one CPU, the waiting ones
+# polling): the forwarders' processing takes about three times its CPU time. The chain's
+# own CPU test: the cause says how much of the processing was a wait for a CPU (before:
+# "and computed the rest"), and the fix adds the placement to the chain advice.
+T="$D/chain.augur"
+expect 0 - "$AUGUR" record -o "$T" -- taskset -c 0 "$MPIEXEC" -n 3 "$APPS/dx_chain" \
+  -n 20 -c 2000 -p 5000 --cpu
+[ -d "$T" ] || { fail "no trace recorded"; finish; }
+expect 0 0 "$AUGUR" diagnose "$T" --json
+"$PY" - "$D/out" <<'PY' || fail "blocked-sender chain on one CPU: $(cat "$D/out")"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+f = [f for f in d["findings"] if f["pattern"] == "blocked_sender"]
+assert f, [x["pattern"] for x in d["findings"]]
+cause, rec = f[0]["cause"], f[0]["recommendation"]
+print("chain on one CPU:", cause, rec)
+assert "computed the rest" not in cause, cause
+m = re.search(r"blocked during ([0-9.]+) s of the ([0-9.]+) s waited; the rest it processed "
+              r"the data, up to ([0-9.]+) s of it waiting for a CPU", cause)
+assert m, cause
+chain, waited, cpu = (float(x) for x in m.groups())
+assert 0 < cpu <= waited - chain + 0.001, (chain, waited, cpu)
+if cpu * 2 >= waited - chain:
+    assert "waited for a CPU up to" in rec and "run at most one rank per CPU" in rec, rec
+PY
 finish

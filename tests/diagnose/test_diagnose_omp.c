@@ -205,6 +205,17 @@ static void patterns(void **state) {
   /* B asked for 4 threads, ran 2 over 5200: 2 x 5200 thread-ns, of 4 */
   f = at(d, AUGUR_DX_OMP_LIMITED, 0x100 * CS_B);
   lost(f, 10400, 4);
+  /* 4 threads on 2 CPUs: the barrier waits may be waits for a CPU, which OpenMP records do
+   * not carry: the cause says so, the placement comes before the balance advice (before:
+   * the words of a host with a CPU per thread) */
+  f = at(d, AUGUR_DX_OMP_LOAD_IMBALANCE, 0x100 * CS_B);
+  if (!strstr(f->cause, "4 threads share 2 CPUs on host h") ||
+      !strstr(f->cause, "the trace cannot tell how much"))
+    fail_msg("%s", f->cause);
+  if (strstr(f->recommendation, "Part of the wait may be threads waiting for a CPU: run at "
+                                "most one thread per CPU") != f->recommendation ||
+      !strstr(f->recommendation, "If the wait stays: Balance the work of the region's threads"))
+    fail_msg("%s", f->recommendation);
   /* nothing else of OpenMP: A asked for 2, the edges are not serial */
   size_t omp = 0;
   for (size_t i = 0; i < d->nfindings; i++) {

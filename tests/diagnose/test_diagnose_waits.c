@@ -26,6 +26,8 @@ typedef struct scene {
   int facts;             /* write rank facts: host "h", 4 CPUs, window [0, 1010] */
   uint64_t cpu_ns[NR];   /* their time on a CPU (0 = not recorded) */
   uint64_t delay_ns[NR]; /* and runnable without one */
+  int delays;            /* with facts: the ranks record run-delay (ctr[0]) and run-delay-mpi
+                            (ctr[1]) */
 } scene;
 
 static augur_event *add(scene *s, uint32_t rank, unsigned type, uint64_t t0, uint64_t t1) {
@@ -103,6 +105,11 @@ static augur_diagnosis *diagnose(scene *s, double min_share) {
                            .migrations = UINT64_MAX,
                            .cpu_ns = s->cpu_ns[r],
                            .run_delay_ns = s->delay_ns[r]};
+      if (s->delays) {
+        rd.ncounters = 2;
+        rd.counters[0] = (augur_counter_def){0, AUGUR_CTR_OS, (char *)"run-delay"};
+        rd.counters[1] = (augur_counter_def){1, AUGUR_CTR_OS, (char *)"run-delay-mpi"};
+      }
       assert_int_equal(augur_writer_def_rank(w, &rd, &err), 0);
     }
     if (s->sites) {
@@ -324,6 +331,71 @@ static void barrier_and_imbalance(void **state) {
   only_wait(d, AUGUR_DX_WAIT_AT_COLLECTIVE, 250);
   assert_ns(finding(d, AUGUR_DX_LOAD_IMBALANCE)->seconds, 250);
   augur_diagnosis_free(d);
+}
+
+/* An allreduce where rank 3 arrives 100 ns late, its burst holding 99 ns of run-delay: 1 ns
+ * more on a CPU, the fix is the placement, and whether it does more work or runs slower is
+ * no question (before: asked whenever the on-CPU extra was above 0). */
+static void cpu_wait_no_work_question(void **state) {
+  (void)state;
+  static scene s;
+  const uint64_t t0[NR] = {100, 100, 100, 200}, t1[NR] = {210, 210, 210, 210};
+  memset(&s, 0, sizeof s);
+  s.facts = 1;
+  s.delays = 1;
+  coll(&s, AUGUR_EV_ALLREDUCE, t0, t1, AUGUR_PEER_NONE);
+  s.v[3][0].ctr[0] = 99;
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  const augur_dx_finding *f = finding(d, AUGUR_DX_WAIT_AT_COLLECTIVE);
+  if (strstr(f->recommendation, "The late rank was waiting for a CPU") != f->recommendation)
+    fail_msg("%s", f->recommendation);
+  if (f->undecided) fail_msg("%s", f->undecided);
+  augur_diagnosis_free(d);
+}
+
+/* io_imbalance net of the wait for a CPU: every rank writes 1 MiB in [100, 150] and meets at
+ * a barrier at 160; rank 3 writes a little more (4 KiB) in [100, 300] and arrives at 310, its
+ * barrier record carrying 190 ns of run-delay-mpi (its wait for a CPU in the write). Without
+ * the counters that is io_imbalance, as before; with them the write on a CPU took 10 ns
+ * against the others' 50: rank 3 was late from the CPU (wait_at_barrier, the placement). A
+ * rank writing 3 MiB moves most of the data: io_imbalance whatever its CPU wait, with the
+ * placement added. */
+static void io_imbalance_cpu(void **state) {
+  (void)state;
+  static scene s;
+  const uint64_t b0[NR] = {160, 160, 160, 310}, b1[NR] = {320, 320, 320, 320};
+  for (int k = 0; k < 3; k++) {
+    int delays = k > 0, most = k == 2;
+    memset(&s, 0, sizeof s);
+    s.facts = 1;
+    s.delays = delays;
+    for (uint32_t r = 0; r < NR; r++) {
+      augur_event *e = add(&s, r, AUGUR_EV_FILE_WRITE_AT, 100, r == 3 ? 300 : 150);
+      e->hash = 0xf11e;
+      e->bytes = r < 3 ? 1u << 20 : most ? 3u << 20 : (1u << 20) + 4096;
+    }
+    coll(&s, AUGUR_EV_BARRIER, b0, b1, AUGUR_PEER_NONE);
+    if (delays) s.v[3][1].ctr[1] = 190;
+    augur_diagnosis *d = diagnose(&s, 1e-9);
+    only_wait(d, AUGUR_DX_WAIT_AT_BARRIER, 3 * 150);
+    const augur_dx_finding *f;
+    if (k == 1) {
+      for (size_t i = 0; i < d->nfindings; i++)
+        assert_int_not_equal(d->findings[i].pattern, AUGUR_DX_IO_IMBALANCE);
+      f = finding(d, AUGUR_DX_WAIT_AT_BARRIER);
+      if (strstr(f->recommendation, "The late rank was waiting for a CPU") != f->recommendation)
+        fail_msg("%s", f->recommendation);
+    } else {
+      f = finding(d, AUGUR_DX_IO_IMBALANCE);
+      assert_ns(f->seconds, 3 * 150);
+      if (strstr(f->recommendation, "Give every rank an equal share") != f->recommendation)
+        fail_msg("%s", f->recommendation);
+      /* the CPU wait said where it was recorded, and the placement added */
+      assert_true(!strstr(f->cause, "waited for a CPU") == !delays);
+      assert_true(!strstr(f->recommendation, "also waited up to") == !delays);
+    }
+    augur_diagnosis_free(d);
+  }
 }
 
 /* Collective MPI-IO data calls (dx_io_pair): the waits for the last rank to enter are the
@@ -575,24 +647,39 @@ static void multiple_output(void **state) {
  * processed (the old rule wanted the forward within a quarter of the wait).
  * Rank 3 begins waiting for rank 1's next send at 650, after rank 1's wait
  * ended: no chain, a late sender. */
+/* With run-delay recorded (DELAYS), rank 1's forward carries 200 ns of run-delay in its
+ * processing and 150 ns in its blocked receive (run-delay-mpi): the chain's own CPU test
+ * counts the 200 (of the 300 ns it was not blocked), not the receive's, and says so. */
 static void chain_with_processing(void **state) {
   (void)state;
   static scene s;
-  memset(&s, 0, sizeof s);
-  p2p(&s, 0, AUGUR_EV_SEND, 300, 305, 1, 0, 8);
-  p2p(&s, 1, AUGUR_EV_RECV, 100, 310, 0, 0, 8);
-  p2p(&s, 1, AUGUR_EV_SEND, 600, 605, 2, 0, 8);
-  p2p(&s, 1, AUGUR_EV_SEND, 700, 705, 3, 0, 8);
-  p2p(&s, 2, AUGUR_EV_RECV, 150, 610, 1, 0, 8);
-  p2p(&s, 3, AUGUR_EV_RECV, 650, 710, 1, 0, 8);
-  augur_diagnosis *d = diagnose(&s, 1e-9);
-  only_wait(d, AUGUR_DX_LATE_SENDER, 200 + 450 + 50);
-  const augur_dx_finding *f = finding(d, AUGUR_DX_BLOCKED_SENDER);
-  assert_ns(f->seconds, 450);
-  assert_int_equal(f->nranks, 1);
-  assert_int_equal(f->ranks[0], 2);
-  assert_ns(finding(d, AUGUR_DX_LATE_SENDER)->seconds, 200 + 50);
-  augur_diagnosis_free(d);
+  for (int delays = 0; delays < 2; delays++) {
+    memset(&s, 0, sizeof s);
+    s.facts = delays;
+    s.delays = delays;
+    p2p(&s, 0, AUGUR_EV_SEND, 300, 305, 1, 0, 8);
+    p2p(&s, 1, AUGUR_EV_RECV, 100, 310, 0, 0, 8);
+    augur_event *fw = p2p(&s, 1, AUGUR_EV_SEND, 600, 605, 2, 0, 8);
+    fw->ctr[0] = delays ? 200 : 0;
+    fw->ctr[1] = delays ? 150 : 0;
+    p2p(&s, 1, AUGUR_EV_SEND, 700, 705, 3, 0, 8);
+    p2p(&s, 2, AUGUR_EV_RECV, 150, 610, 1, 0, 8);
+    p2p(&s, 3, AUGUR_EV_RECV, 650, 710, 1, 0, 8);
+    augur_diagnosis *d = diagnose(&s, 1e-9);
+    only_wait(d, AUGUR_DX_LATE_SENDER, 200 + 450 + 50);
+    const augur_dx_finding *f = finding(d, AUGUR_DX_BLOCKED_SENDER);
+    assert_ns(f->seconds, 450);
+    assert_int_equal(f->nranks, 1);
+    assert_int_equal(f->ranks[0], 2);
+    assert_ns(finding(d, AUGUR_DX_LATE_SENDER)->seconds, 200 + 50);
+    const char *rest =
+        delays ? "; the rest it processed the data, up to" : ", and computed the rest";
+    if (!strstr(f->cause, rest) || strstr(f->cause, "the senders were waiting for a CPU"))
+      fail_msg("%s", f->cause);
+    if (!strstr(f->recommendation, "The forwarding rank waited for a CPU up to") != !delays)
+      fail_msg("%s", f->recommendation);
+    augur_diagnosis_free(d);
+  }
 }
 
 /* Rank 0 polls an Irecv with MPI_Testany from 110 until the test at 203
@@ -854,6 +941,8 @@ int main(void) {
       cmocka_unit_test(rma_lock),
       cmocka_unit_test(rma_volume),
       cmocka_unit_test(volume_one_problem),
+      cmocka_unit_test(io_imbalance_cpu),
+      cmocka_unit_test(cpu_wait_no_work_question),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -61,6 +61,12 @@ static int before(dx *d, const augur_event *ev) {
   uint64_t burst_delay = d->delay_ctr >= 0 ? ev->ctr[d->delay_ctr] : 0;
   uint64_t delay = burst_delay + (d->delay_mpi_ctr >= 0 ? ev->ctr[d->delay_mpi_ctr] : 0);
   r->seg.delay_ns += delay;
+  if (r->prev_io_ns && ev->thread == r->prev_io_thread) {
+    /* the thread's previous call was MPI-IO (io_imbalance compares that time net of this) */
+    uint64_t io_delay = d->delay_mpi_ctr >= 0 ? ev->ctr[d->delay_mpi_ctr] : 0;
+    r->seg.io_delay_ns += io_delay < r->prev_io_ns ? io_delay : r->prev_io_ns;
+    r->prev_io_ns = 0;
+  }
   if (ev->t_start > r->last_end && !polled) {
     uint64_t burst = ev->t_start - r->last_end;
     dx_spread(d, r->last_end, ev->t_start, d->busy, NULL);
@@ -84,7 +90,8 @@ static int before(dx *d, const augur_event *ev) {
                    .to = (uint32_t)ev->peer,
                    .exchange =
                        ev->type == AUGUR_EV_SENDRECV || ev->type == AUGUR_EV_SENDRECV_REPLACE,
-                   .delay = delay};
+                   .delay = delay,
+                   .burst_delay = burst_delay};
     if (ev->hash) d->has_hashes = 1;
   }
   return 0;

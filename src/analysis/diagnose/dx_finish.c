@@ -20,6 +20,7 @@ typedef struct fin {
   double master_busy;  /* fraction of the master's window not waiting */
   double workers_busy; /* same, over all workers */
   int32_t *fgroup;     /* group of each finding */
+  int busy;            /* other processes' time on the ranks' CPUs (the busy-host warning) */
 } fin;
 
 /* ---- small text helpers ---- */
@@ -252,6 +253,21 @@ static long balanced_workers(const fin *F) {
 
 /* ---- words ---- */
 
+/* The one placement fix for time spent waiting for a CPU (run-delay counters): with more
+ * ranks than CPUs, run at most one rank per CPU; on a busy host, run on CPUs of your own. */
+static void cpu_fix(const fin *F, char *buf, size_t n) {
+  const augur_diagnosis *o = F->out;
+  if (o->oversubscribed)
+    snprintf(buf, n,
+             "run at most one rank per CPU (%u ranks share %u CPU%s on host %s: fewer ranks "
+             "per node, or more nodes)",
+             o->busiest_ranks, o->busiest_cores, o->busiest_cores == 1 ? "" : "s", o->busiest_host);
+  else
+    snprintf(buf, n,
+             "run on CPUs of your own (other processes ran on them: an idle node, or pin the "
+             "ranks away from the other work)");
+}
+
 /* Said in the cause of waits for late senders: how much of the wait the senders were waiting
  * for a CPU before their sends (run-delay counters); when it is most of the waits, the
  * placement comes first in the fix. */
@@ -260,19 +276,62 @@ static void sender_cpu(const fin *F, const dx_group *g, char **cause, char **rec
   char *c2 = dx_strdup_printf("%s Up to %.3f s of the %.3f s waited, the senders were "
                               "waiting for a CPU.",
                               *cause, cpu, (double)g->ns * NS);
+  char fix[256];
+  cpu_fix(F, fix, sizeof fix);
   char *r2 = cpu * 2 >= (double)g->ns * NS
-                 ? F->out->oversubscribed
-                       ? dx_strdup_printf("Most of the wait is the senders waiting for a CPU "
-                                          "(%u ranks on %u CPU%s on host %s): run at most "
-                                          "one rank per CPU first. Then: %s",
-                                          F->out->busiest_ranks, F->out->busiest_cores,
-                                          F->out->busiest_cores == 1 ? "" : "s",
-                                          F->out->busiest_host, *rec)
-                       : dx_strdup_printf("Most of the wait is the senders waiting for a CPU "
-                                          "while other processes ran: run on CPUs of your "
-                                          "own first. Then: %s",
-                                          *rec)
+                 ? dx_strdup_printf("Most of the wait is the senders waiting for a CPU: %s "
+                                    "first. Then: %s",
+                                    fix, *rec)
                  : NULL;
+  if (c2) free(*cause), *cause = c2;
+  if (r2) free(*rec), *rec = r2;
+}
+
+/* Uneven work (load_imbalance, io_imbalance) on a host where the late rank also waited at
+ * least half the lateness for a CPU: both are true, the fix says both. */
+static void also_cpu(const fin *F, const dx_group *g, char **rec) {
+  double cpu = (double)g->excess_delay_ns * NS, late_s = (double)g->lateness_ns * NS;
+  if (!dx_has_cpu_wait(F->d) || cpu * 2 < late_s) return;
+  char fix[256];
+  cpu_fix(F, fix, sizeof fix);
+  char *r2 = dx_strdup_printf("%s The late rank also waited up to %.3f s of the %.3f s for a "
+                              "CPU: %s too.",
+                              *rec, cpu, late_s, fix);
+  if (r2) free(*rec), *rec = r2;
+}
+
+/* Threads waiting at a region's barrier on a host where they may wait for a CPU (more threads
+ * than CPUs, or a busy host): the trace cannot tell how much, OpenMP records carry no counters
+ * (docs/openmp.md "Records"), so the cause says so and the placement comes before balancing. */
+static void omp_cpu(const fin *F, char **cause, char **rec) {
+  const dx *d = F->d;
+  const augur_diagnosis *o = F->out;
+  int threads = d->omp_host_cpus && d->omp_host_threads > d->omp_host_cpus;
+  if (!threads && !o->oversubscribed && !F->busy) return;
+  char why[200];
+  if (threads)
+    snprintf(why, sizeof why, "%u threads share %u CPU%s on host %s", d->omp_host_threads,
+             d->omp_host_cpus, d->omp_host_cpus == 1 ? "" : "s", d->omp_host);
+  else if (o->oversubscribed)
+    snprintf(why, sizeof why, "%u ranks share %u CPU%s on host %s", o->busiest_ranks,
+             o->busiest_cores, o->busiest_cores == 1 ? "" : "s", o->busiest_host);
+  else
+    snprintf(why, sizeof why, "The ranks waited %.3f s for a CPU while other processes ran",
+             o->run_delay_seconds);
+  char *c2 = dx_strdup_printf("%s %s, so part of that time may be threads that were ready but not "
+                              "running: the trace cannot tell how much (OpenMP records carry no "
+                              "wait-for-a-CPU counter), the threads' work is compared in "
+                              "wall-clock time.",
+                              *cause, why);
+  char *r2 =
+      dx_strdup_printf("Part of the wait may be threads waiting for a CPU: %s, then diagnose "
+                       "again. If the wait stays: %s",
+                       threads || o->oversubscribed
+                           ? "run at most one thread per CPU (threads per rank x ranks per node "
+                             "no more than its CPUs: OMP_NUM_THREADS, fewer ranks per node)"
+                           : "run on CPUs of your own (an idle node, or pin the ranks away from "
+                             "the other work)",
+                       *rec);
   if (c2) free(*cause), *cause = c2;
   if (r2) free(*rec), *rec = r2;
 }
@@ -389,29 +448,24 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
         who, wait, what, site, late, (unsigned long long)g->syncs, late_s,
         (double)g->excess_compute_ns * NS, net_txt, wt, mpi, cpu_txt);
     double top = comp > mpi ? (comp > wt ? comp : wt) : (mpi > wt ? mpi : wt);
+    int balance = 0; /* the fix is to balance the computation */
     const char *from = g->late_rank < d->nranks && late_share > 0.5 ? late : "the late ranks";
     /* the CPU wait first when it explains half the lateness (the calls' time holds it too),
      * unless the extra computation on a CPU is the larger part: then the work is uneven */
     if (g->pattern != AUGUR_DX_LOAD_IMBALANCE && cpu * 2 >= late_s &&
         !(top == comp && comp >= cpu)) {
-      if (F->out->oversubscribed)
-        rec = dx_strdup_printf("The late rank was waiting for a CPU: %u ranks share %u CPU%s on "
-                               "host %s, so every collective waits for the ranks that are not "
-                               "running. Run at most one rank per CPU (fewer ranks per node, or "
-                               "more nodes); the synchronisation at %s is not the problem.",
-                               F->out->busiest_ranks, F->out->busiest_cores,
-                               F->out->busiest_cores == 1 ? "" : "s", F->out->busiest_host, site);
-      else
-        rec = dx_strdup_printf("The late rank was waiting for a CPU while other processes ran "
-                               "on it: run on CPUs of your own (an idle node, or pin the ranks "
-                               "away from the other work); the synchronisation at %s is not the "
-                               "problem.",
-                               site);
-    } else if (g->pattern == AUGUR_DX_LOAD_IMBALANCE || (top == comp && comp * 2 >= late_s))
+      char fix[256];
+      cpu_fix(F, fix, sizeof fix);
+      rec = dx_strdup_printf("The late rank was waiting for a CPU, so every collective waits "
+                             "for the ranks that are not running: %s; the synchronisation at "
+                             "%s is not the problem.",
+                             fix, site);
+    } else if (g->pattern == AUGUR_DX_LOAD_IMBALANCE || (top == comp && comp * 2 >= late_s)) {
+      balance = 1;
       rec = dx_strdup_printf("Balance the computation before %s: move work from %s to the "
                              "ranks that wait, or drop the synchronisation if it is not needed.",
                              site, from);
-    else if (top == mpi && mpi * 2 >= late_s)
+    } else if (top == mpi && mpi * 2 >= late_s)
       rec = dx_strdup_printf("The late ranks spend more time in MPI calls that do not wait "
                              "(sends, copies, other collectives) before %s: spread that "
                              "communication evenly, overlap it (nonblocking calls), or drop "
@@ -427,16 +481,10 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
                              "changes or was not running (more ranks than cores, system noise). "
                              "Drop the synchronisation at %s if it is not needed.",
                              site);
-    if (rec && g->pattern == AUGUR_DX_LOAD_IMBALANCE && has_delay && cpu * 2 >= late_s) {
-      /* uneven work on a host where the late rank also waits for a CPU: both are true */
-      char *r2 = dx_strdup_printf("%s The late rank also waited up to %.3f s of the %.3f s for "
-                                  "a CPU: %s.",
-                                  rec, cpu, late_s,
-                                  F->out->oversubscribed ? "run at most one rank per CPU too"
-                                                         : "run on CPUs of your own too");
-      if (r2) free(rec), rec = r2;
-    }
-    if (!F->out->has_counters && comp > 0)
+    if (rec && g->pattern == AUGUR_DX_LOAD_IMBALANCE) also_cpu(F, g, &rec);
+    /* more work or slower execution: a question only where the fix is to balance the work
+     * (not where the late rank computed nothing more on a CPU) */
+    if (!F->out->has_counters && balance)
       und = dx_strdup_printf("whether the late ranks do more work or run slower: the trace has "
                              "no instruction counters");
     break;
@@ -446,6 +494,12 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
   case AUGUR_DX_IO_IMBALANCE:
   case AUGUR_DX_IO_COLLECTIVE:
     if (dx_io_words(d, g, many, who, wait, site, late, &cause, &rec)) return -1;
+    if (g->pattern == AUGUR_DX_IO_IMBALANCE && dx_has_cpu_wait(d) && cause && rec) {
+      char *c2 = dx_strdup_printf("%s Up to %.3f s of the lateness it waited for a CPU.", cause,
+                                  (double)g->excess_delay_ns * NS);
+      if (c2) free(cause), cause = c2;
+      also_cpu(F, g, &rec);
+    }
     break;
   case AUGUR_DX_LATE_BROADCAST:
     cause = dx_strdup_printf("%s %s in %s because the root, %s, enters the broadcast "
@@ -462,12 +516,21 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
     rec = dx_strdup_printf("Give the root work to do before the reduction, or use "
                            "MPI_Ireduce and complete it when the result is needed.");
     break;
-  case AUGUR_DX_BLOCKED_SENDER:
+  case AUGUR_DX_BLOCKED_SENDER: {
+    /* the rest of the waits the forwarder processed the data: on a CPU, or (run-delay
+     * counters) waiting for one */
+    double chain = (double)g->chain_ns * NS, rest = (double)g->ns * NS - chain;
+    char proc[128] = ", and computed the rest";
+    if (dx_has_cpu_wait(d))
+      snprintf(proc, sizeof proc,
+               "; the rest it processed the data, up to %.3f s of it waiting "
+               "for a CPU",
+               (double)g->excess_delay_ns * NS);
     cause = dx_strdup_printf(
         "%s %s in %s for %s, which %s blocked too, waiting for a message from a third rank, "
         "and %s at %s after it: a chain of blocked senders (the sender was blocked during "
-        "%.3f s of the %.3f s waited, and computed the rest).",
-        who, wait, site, partner, is, fw, psite, (double)g->chain_ns * NS, (double)g->ns * NS);
+        "%.3f s of the %.3f s waited%s).",
+        who, wait, site, partner, is, fw, psite, chain, (double)g->ns * NS, proc);
     if (data == DX_DATA_SAME)
       rec = dx_strdup_printf("The forwarded data is the data received: let its origin send it "
                              "to every rank that needs it (MPI_Bcast or direct sends).");
@@ -488,7 +551,18 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
                            "%s",
                            d->has_hashes ? "the fingerprints disagree between instances" : nohash);
     }
+    /* its own CPU test: the forwarder's processing was mostly a wait for a CPU */
+    double cpu = (double)g->excess_delay_ns * NS;
+    if (rec && dx_has_cpu_wait(d) && rest > 0 && cpu * 2 >= rest) {
+      char fix[256], *r2;
+      cpu_fix(F, fix, sizeof fix);
+      r2 = dx_strdup_printf("%s The forwarding %s waited for a CPU up to %.3f s of the %.3f s "
+                            "it processed: %s too.",
+                            rec, pmany ? "ranks" : "rank", cpu, rest, fix);
+      if (r2) free(rec), rec = r2;
+    }
     break;
+  }
   case AUGUR_DX_MULTIPLE_OUTPUT:
     cause = dx_strdup_printf("%s %s in %s while %s %s to the other receivers one "
                              "after another with point-to-point messages.",
@@ -595,13 +669,14 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
   }
   default:
     if (g->pattern >= AUGUR_DX_FIRST_OMP && dx_omp_words(d, g, &cause, &rec)) return -1;
+    if (g->pattern == AUGUR_DX_OMP_LOAD_IMBALANCE && cause && rec) omp_cpu(F, &cause, &rec);
     if (dx_rma_words(g, who, site, partner, many, &cause, &rec)) return -1;
     break;
   }
   /* the senders' wait for a CPU before their sends (run-delay counters): part of why they
-   * send late, when the receiver waits for them, whatever the order or the chain */
-  if ((g->pattern == AUGUR_DX_LATE_SENDER || g->pattern == AUGUR_DX_WRONG_ORDER ||
-       g->pattern == AUGUR_DX_BLOCKED_SENDER) &&
+   * send late, when the receiver waits for them, whatever the order (a chain's forwarders:
+   * above) */
+  if ((g->pattern == AUGUR_DX_LATE_SENDER || g->pattern == AUGUR_DX_WRONG_ORDER) &&
       dx_has_cpu_wait(d) && cause && rec)
     sender_cpu(F, g, &cause, &rec);
   f->cause = cause;
@@ -903,7 +978,8 @@ static int placement(fin *F) {
   o->run_delay_share = p.window_ns ? (double)p.run_delay_ns / (double)p.window_ns : 0;
   /* Other processes on the ranks' CPUs: the ranks waited for a CPU as long as
    * a finding the threshold lets through. */
-  if (augur_hosts_busy(&p, o->min_share) &&
+  F->busy = augur_hosts_busy(&p, o->min_share);
+  if (F->busy &&
       !(o->oversubscription = dx_strdup_printf(
             "busy host: the ranks waited %.3f s for a CPU (%.1f %% of their time from MPI_Init "
             "to MPI_Finalize) while other processes ran on their CPUs, so the waits below "

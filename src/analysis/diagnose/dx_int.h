@@ -79,7 +79,8 @@ typedef struct dx_group {
   uint64_t excess_wait_ns;    /* ... its extra waiting */
   uint64_t excess_mpi_ns;     /* ... its extra time in MPI calls that are not waits */
   uint64_t excess_delay_ns;   /* ... its extra wait for a CPU (run-delay counters), 0: none;
-                                 late_sender: the senders' wait for a CPU within the waits */
+                                 late_sender: the senders' wait for a CPU within the waits;
+                                 blocked_sender: the forwarders' while they processed */
   uint64_t excess_oncpu_ns;   /* ... its extra computation on a CPU: net of run-delay */
   uint64_t excess_io_ns;      /* ... of which in MPI-IO calls */
   uint64_t lateness_ns;       /* ... summed lateness of the last arrivals */
@@ -131,6 +132,9 @@ typedef struct dx_seg {
   /* the part of delay_ns in the compute bursts (run-delay, at most each burst):
    * compute_ns minus this is the time computing on a CPU */
   uint64_t compute_delay_ns;
+  /* the part of delay_ns in the MPI-IO calls of io_any_ns (run-delay-mpi, at most each
+   * call): io_any_ns minus this is the time in them on a CPU or waiting for the file */
+  uint64_t io_delay_ns;
 } dx_seg;
 
 typedef struct dx_snap {
@@ -142,8 +146,9 @@ typedef struct dx_sent {
   uint64_t t0, t1, hash;
   uint64_t blocked_until; /* the send waited for its receiver until then (0: did not) */
   uint32_t to;
-  int exchange;   /* MPI_Sendrecv(_replace): the call also receives, it is no multicast */
-  uint64_t delay; /* the sender's wait for a CPU before the send (dx_seg.delay_ns's parts) */
+  int exchange;         /* MPI_Sendrecv(_replace): the call also receives, it is no multicast */
+  uint64_t delay;       /* the sender's wait for a CPU before the send (dx_seg.delay_ns's parts) */
+  uint64_t burst_delay; /* ... of it in the compute burst just before the send (run-delay) */
 } dx_sent;
 
 /* A large message's transfer time, held until the sender's next large send
@@ -186,6 +191,10 @@ typedef struct dx_rank {
   uint64_t recv_end;      /* end of the latest call that completed a receive here */
   uint64_t poll_end;      /* end of the latest unsuccessful test, 0 = not polling */
   uint32_t poll_cs;       /* its call site */
+  /* the previous MPI-IO call of a thread that counts in seg.io_any_ns: its time (0: none) and
+   * thread; that thread's next call's run-delay-mpi is its wait for a CPU */
+  uint64_t prev_io_ns;
+  uint32_t prev_io_thread;
   /* critical path: composition of the path that ends at cp_t */
   uint64_t cp_t;
 } dx_rank;

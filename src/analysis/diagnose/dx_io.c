@@ -272,6 +272,8 @@ void dx_io_after(dx *d, const augur_event *ev) {
   uint64_t t = ev->t_end - ev->t_start;
   if (dx_io_serial(d, ev)) r->seg.io_ns += t;
   r->seg.io_any_ns += t;
+  r->prev_io_ns = t; /* its wait for a CPU comes with the thread's next call (run-delay-mpi) */
+  r->prev_io_thread = ev->thread;
   if (augur_io_is_data(ev->type)) r->seg.io_bytes += request_bytes(ev);
   if (shared_pointer(ev->type)) r->seg.io_shared = 1;
   small_request(d, ev);
@@ -285,8 +287,15 @@ int dx_io_late(const dx_seg *late, const dx_seg *early, uint64_t lateness) {
   if (excess(late->io_ns, early->io_ns) * 2 >= lateness &&
       ((late->io_bytes && !early->io_bytes) || late->io_shared || early->io_shared))
     return AUGUR_DX_IO_SERIALISED;
-  /* every rank does I/O, the late one more of it (all MPI-IO calls) */
-  if (excess(late->io_any_ns, early->io_any_ns) * 2 >= lateness && late->io_bytes > early->io_bytes)
+  /* every rank does I/O, the late one more of it (all MPI-IO calls): at least twice the bytes
+   * (it moves most of the data), or more bytes and more time in the calls on a CPU or waiting
+   * for the file: a rank descheduled in its I/O calls (run-delay-mpi recorded) that moves
+   * about as much as the others is late from the CPU, not from more I/O */
+  uint64_t net = excess(excess(late->io_any_ns, late->io_delay_ns),
+                        excess(early->io_any_ns, early->io_delay_ns));
+  if (excess(late->io_any_ns, early->io_any_ns) * 2 >= lateness &&
+      late->io_bytes > early->io_bytes &&
+      (late->io_bytes / 2 >= early->io_bytes || net * 2 >= lateness))
     return AUGUR_DX_IO_IMBALANCE;
   return -1;
 }

@@ -187,9 +187,13 @@ static void late_sender(dx *d, const augur_message *m) {
     G->data[data]++;
     G->chain_ns += chain;
     /* the sender's wait for a CPU before this send (the newest of its sends), at most the
-     * wait: part of why it sends late */
+     * wait: part of why it sends late; in a chain, the forwarder's wait for a CPU while it
+     * processed (the burst before the send), at most the wait beyond its own blocked part */
     const dx_sent *x = sent_entry(&d->ranks[m->sender], m->receiver, ss);
-    if (x) G->excess_delay_ns += min64(x->delay, to - from);
+    if (x && pattern == AUGUR_DX_BLOCKED_SENDER)
+      G->excess_delay_ns += min64(x->burst_delay, to - from > chain ? to - from - chain : 0);
+    else if (x)
+      G->excess_delay_ns += min64(x->delay, to - from);
   }
   dx_charge(d, ws, g, m->receiver, re->wait_callsite, from, to, m->comm);
   R->lw_valid = 1;
@@ -410,6 +414,7 @@ void dx_unsnap(dx *d, const augur_coll_instance *c) {
     to->io_shared |= s.io_shared;
     to->delay_ns += s.delay_ns;
     to->compute_delay_ns += s.compute_delay_ns;
+    to->io_delay_ns += s.io_delay_ns;
   }
 }
 
