@@ -57,6 +57,29 @@ for x in f:
         assert not x["undecided"], x
 PY
 
+# the same beside the hog, recorded without counters (--counters none: no
+# per-call CPU waits; only the busy-host totals of MPI_Finalize): diagnose
+# cannot take the CPU wait out, so a load_imbalance may stay, but its fix must
+# say that the host was busy and how to tell (before: "Balance the
+# computation" alone, NPB EP B beside other jobs)
+hog_on
+T="$D/hognone.augur"
+expect 0 - "$AUGUR" record --counters none -o "$T" -- "$MPIEXEC" -n 2 sh "$D/pin.sh" \
+  "$APPS/sim_cpu" -n 30 -w 20000
+hog_off
+[ -d "$T" ] || { fail "no trace recorded"; finish; }
+expect 0 0 "$AUGUR" diagnose "$T" --json
+"$PY" - "$D/out" <<'PY' || fail "beside a CPU hog without counters: $(cat "$D/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("hog, no counters: run-delay %.3f s;" % d["placement"]["run_delay_seconds"],
+      [(x["pattern"], x["share"]) for x in d["findings"]])
+for x in d["findings"]:
+    if "Balance the computation" in x["recommendation"]:
+        assert "The host was busy" in x["recommendation"], x
+        assert "--counters run-delay" in x["recommendation"], x
+PY
+
 # the same without the hog: equal work is no load imbalance, and the CPU is
 # named only where the run-delay measured is at least half the lateness (on
 # this shared machine the ranks may still wait a little for a CPU; with

@@ -482,6 +482,20 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
                              "Drop the synchronisation at %s if it is not needed.",
                              site);
     if (rec && g->pattern == AUGUR_DX_LOAD_IMBALANCE) also_cpu(F, g, &rec);
+    /* a busy host without per-call CPU waits in the trace (not busy at MPI_Init, or
+     * --counters none): the ranks' CPU wait over the run, when it could be half the
+     * lateness, may be what looks like more computation (NPB EP B beside other jobs:
+     * 0.55 s late, 0.77 s waited for a CPU, "Balance the computation" alone) */
+    if (rec && balance && !dx_has_cpu_wait(d) && F->busy &&
+        F->out->run_delay_seconds * 2 >= late_s) {
+      char *r2 = dx_strdup_printf(
+          "%s The host was busy (the ranks waited %.3f s for a CPU in all, and the trace has no "
+          "per-call CPU waits): the late rank may have waited for a CPU rather than computed "
+          "more; before moving work, diagnose a recording made on an idle host or with "
+          "--counters run-delay.",
+          rec, F->out->run_delay_seconds);
+      if (r2) free(rec), rec = r2;
+    }
     /* more work or slower execution: a question only where the fix is to balance the work
      * (not where the late rank computed nothing more on a CPU) */
     if (!F->out->has_counters && balance)
