@@ -16,6 +16,8 @@ int par_report(int argc, char **argv);
 
 /* `augur diagnose --parallel` (par_diagnose.c): the same contract. */
 int par_diagnose(int argc, char **argv);
+/* `augur phases --parallel` (par_phases.c): the same contract. */
+int par_phases(int argc, char **argv);
 
 /* The tags of what goes up the trees. */
 #define PAR_TAG_PART   2701 /* a report part (report_part.h) */
@@ -39,6 +41,17 @@ typedef struct par_source par_source;
 par_source *par_source_open(int from);
 int par_source_next(void *arg, const augur_event **ev, size_t *n, uint64_t *at, augur_error *err);
 void par_source_close(par_source *p);
+/* The records of analysis ranks 1..M-1 (M >= 2), each the block
+ * par_block(t, k - 1, M - 1) of analysis rank k: on analysis rank 0, their
+ * sources in block order (par_sources_open, which says so on stderr: the
+ * records decoded elsewhere, WHAT ("the diagnosis runs") on analysis rank
+ * 0; out of memory ends the job, after saying so), a merged stream over them (par_sources_stream,
+ * an open_stream of augur_dx_options or augur_logical_opts with the sources as ARG), closed after
+ * that stream (par_sources_close); on analysis rank k >= 1, par_stream_block sends its block. */
+augur_stream_source *par_sources_open(augur_trace *t, const char *what);
+int par_sources_stream(void *arg, augur_trace *t, augur_stream **s, augur_error *err);
+void par_sources_close(augur_stream_source *src);
+void par_stream_block(augur_trace *t);
 
 /* The thread states of a block of ranks, for the POP efficiencies
  * (par_states.c): RS has every rank of the trace, filled for [lo, hi) by

@@ -13,6 +13,7 @@
 CMD=diagnose
 NOTE='^augur diagnose: --parallel: '
 . "$(dirname "$0")/same.sh"
+. "$(dirname "$0")/damage.sh"
 
 "$GEN" "$D/known.augur" >/dev/null || fail "gen_trace"
 "$DXGEN" "$D/dx4.augur" --ranks 4 --events 8000 >/dev/null || fail "dx-gen 4"
@@ -80,14 +81,7 @@ contains "$D/err" "mpiexec -n M augur diagnose --parallel TRACE"
 #    serial error and exit status; a missing rank file: the open fails the
 #    same way.
 cp -r "$D/dx4.augur" "$D/dmg.augur"
-python3 - "$D/dmg.augur/rank-00003.evt" <<'PY'
-import sys
-p = sys.argv[1]
-b = bytearray(open(p, "rb").read())
-for off in range(len(b) // 2, len(b), 97):  # the second half of the file
-    b[off] ^= 0x5A
-open(p, "wb").write(bytes(b))
-PY
+damage_half "$D/dmg.augur/rank-00003.evt"
 same "$D/dmg.augur" 2 --json
 contains "$D/p.err" "rank-00003.evt"
 same "$D/dmg.augur" 2 --html "$D/p.html"
@@ -103,24 +97,6 @@ same "$D/missing.augur" 3
 #    second) in its 4th, earlier in time: the error the serial command says
 #    is rank 5's, said once, at M = 2 and 3; then rank 5's alone.
 "$DXGEN" "$D/mid.augur" --ranks 6 --events 240000 >/dev/null || fail "dx-gen 6"
-damage_payload() { # FILE I: flips bytes in the payload of the file's events block I
-  python3 - "$1" "$2" <<'PY' || fail "damage_payload $1 $2"
-import struct, sys
-p, which = sys.argv[1], int(sys.argv[2])
-b = bytearray(open(p, "rb").read())
-off, blocks = 32, []
-while off + 56 <= len(b):
-    kind, stored = b[off + 4], struct.unpack_from("<I", b, off + 20)[0]
-    if kind == 1:
-        blocks.append((off + 56, stored))
-    off += 56 + stored
-assert len(blocks) > which + 1, "%s: %d events blocks" % (p, len(blocks))
-at, n = blocks[which]
-for i in range(n // 3, n, 7):
-    b[at + i] ^= 0x5A
-open(p, "wb").write(bytes(b))
-PY
-}
 cp -r "$D/mid.augur" "$D/mid2.augur"
 damage_payload "$D/mid.augur/rank-00005.evt" 3
 damage_payload "$D/mid.augur/rank-00002.evt" 6

@@ -1,0 +1,100 @@
+# `mpiexec -n M augur phases --parallel TRACE` prints the serial phases
+# byte for byte (text and JSON, the three modes) at M = 1, 2, 3, on traces
+# of 3 to 1,024 ranks and a recorded run of pas2p_irregular (irregular
+# mode: its iteration phase of weight 30 in the output); its
+# errors are the serial ones. Analysis ranks 1..M-1 decode the records
+# (said on stderr, checked), analysis rank 0 builds the logical trace from
+# them; errors in the middle of remote blocks are said once, as the serial
+# command says them. Environment: AUGUR, DXGEN, GEN, MPIEXEC, FLAVOUR,
+# MPIENV, APPS (the flavour's apps), WORK, NAME, QUICK.
+. "$(dirname "$0")/../lib.sh"
+. "$MPIENV"
+CMD=phases
+NOTE='^augur phases: --parallel: '
+. "$(dirname "$0")/same.sh"
+. "$(dirname "$0")/damage.sh"
+
+"$GEN" "$D/known.augur" >/dev/null || fail "gen_trace"
+"$DXGEN" "$D/dx4.augur" --ranks 4 --events 8000 >/dev/null || fail "dx-gen 4"
+"$DXGEN" "$D/dx37.augur" --ranks 37 --events 20000 >/dev/null || fail "dx-gen 37"
+"$DXGEN" "$D/dx1024.augur" --ranks 1024 --events 30000 >/dev/null || fail "dx-gen 1024"
+IRR="$D/irr.augur"
+"$AUGUR" record -o "$IRR" -- "$MPIEXEC" -n 4 "$APPS/pas2p_irregular" -n 30 -k 10 \
+  >"$D/rec.out" 2>&1 || fail "record pas2p_irregular: $(tail -3 "$D/rec.out")"
+
+# Open MPI's mpiexec starts slowly (seconds here): with QUICK=1 the
+# recorded run and the M > N refusal; MPICH runs everything.
+if [ "${QUICK:-0}" = 1 ]; then
+  same "$IRR" "2 3" --irregular --json
+  contains "$D/p.out" '"weight": 30'
+  expect 2 - par 4 "$D/known.augur"
+  contains "$D/err" "augur phases: --parallel: 4 analysis ranks for a trace of 3 ranks"
+  finish
+fi
+
+# 1. The same bytes at every M: the recorded run (global, EPAS and
+#    irregular modes; irregular: its iteration phase of weight 30), 3,
+#    4, 37 (blocks of unequal size) and 1,024 ranks; text, JSON, options.
+same "$IRR" "1 2 3" --json
+contains "$D/p.out" '"mode": "global"'
+contains "$D/p.err" "augur phases: --parallel: analysis ranks 1..2 decode the records, the phases are computed on analysis rank 0"
+same "$IRR" "2 3"
+same "$IRR" "2 3" --irregular
+contains "$D/p.out" "characteristic communicator: MPI_COMM_WORLD"
+same "$IRR" 2 --irregular --json
+contains "$D/p.out" '"weight": 30'
+same "$IRR" "2 3" --per-rank --json
+same "$IRR" 3 --rank 2 --min-share 0.001
+contains "$D/p.err" "augur phases: --parallel: analysis ranks 1..2 decode the records"
+same "$D/known.augur" "1 2 3" --json
+same "$D/dx4.augur" "1 2 3"
+contains "$D/p.err" "augur phases: --parallel: analysis ranks 1..2 decode the records"
+same "$D/dx37.augur" "2 3" --json --min-share 0.5 --volume-tol 0.2
+same "$D/dx1024.augur" 2 --json
+contains "$D/p.err" "augur phases: --parallel: analysis rank 1 decodes the records"
+same "$D/dx1024.augur" 3 --max-period 64 --work-sim 0.5
+
+# 2. Refusals, said once, exit 2: more analysis ranks than application
+#    ranks; a usage error (the serial one); not under mpiexec.
+expect 2 - par 4 "$D/known.augur"
+contains "$D/err" "augur phases: --parallel: 4 analysis ranks for a trace of 3 ranks"
+[ "$(grep -c 'analysis ranks for a trace' "$D/err")" -eq 1 ] ||
+  fail "M > N said $(grep -c 'analysis ranks for a trace' "$D/err") times: $(cat "$D/err")"
+[ -s "$D/out" ] && fail "M > N printed phases: $(head -3 "$D/out")"
+same "$D/dx4.augur" 2 --irregular --per-rank
+contains "$D/p.err" "--irregular and --per-rank/--rank are different modes"
+same "$D/dx4.augur" 3 --min-share 2
+env -u PMI_RANK -u PMI_SIZE -u OMPI_COMM_WORLD_SIZE \
+  "$AUGUR" phases --parallel "$D/known.augur" >"$D/out" 2>"$D/err"
+[ $? -eq 2 ] || fail "--parallel outside mpiexec: exit $?, want 2"
+[ "$(wc -l <"$D/err")" -eq 1 ] || fail "--parallel outside mpiexec: $(cat "$D/err")"
+contains "$D/err" "mpiexec -n M augur phases --parallel TRACE"
+
+# 3. A damaged rank file (rank 3 of 4, in the second block at M = 2, its
+#    damage seen at the open): the serial error and status; a missing rank
+#    file: the open fails the same way.
+cp -r "$D/dx4.augur" "$D/dmg.augur"
+damage_half "$D/dmg.augur/rank-00003.evt"
+same "$D/dmg.augur" "2 3" --json
+contains "$D/p.err" "rank-00003.evt"
+cp -r "$D/known.augur" "$D/missing.augur"
+rm "$D/missing.augur/rank-00001.evt"
+same "$D/missing.augur" 3
+
+# 4. Errors in the middle of remote blocks (payloads damaged behind intact
+#    block headers: the open does not see them, the senders' streams meet
+#    them). Rank 2 (the first remote block at M = 3) fails in its 7th
+#    events block, rank 5 (the second) in its 4th, earlier in time: the
+#    error the serial command says is rank 5's, said once, at M = 2 and 3;
+#    then rank 5's alone.
+"$DXGEN" "$D/mid.augur" --ranks 6 --events 240000 >/dev/null || fail "dx-gen 6"
+cp -r "$D/mid.augur" "$D/mid2.augur"
+damage_payload "$D/mid.augur/rank-00005.evt" 3
+damage_payload "$D/mid.augur/rank-00002.evt" 6
+same "$D/mid.augur" "2 3" --json
+contains "$D/p.err" "rank-00005.evt: rank 5: block at offset"
+[ "$(grep -c 'rank-0000' "$D/p.err")" -eq 1 ] || fail "the error said more than once: $(cat "$D/p.err")"
+damage_payload "$D/mid2.augur/rank-00005.evt" 3
+same "$D/mid2.augur" "1 2 3"
+contains "$D/p.err" "rank-00005.evt: rank 5: block at offset"
+finish
