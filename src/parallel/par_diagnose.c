@@ -181,7 +181,7 @@ int par_diagnose(int argc, char **argv) {
   } else if (o.html) {
     rc = efficiencies(t, &o, me, m);
   } else {
-    par_stream_block(t);
+    par_stream_block(t, 0);
   }
   augur_trace_close(t);
   return par_done(rc);

@@ -33,13 +33,18 @@ static int phases(augur_trace *t, const cli_phases_opts *o, int m) {
   augur_error err = {0};
   int rc = augur_logical_build_opts(t, &lo, &lg, &err) != AUGUR_OK ? CLI_FAIL : CLI_OK;
   par_sources_close(src);
-  if (rc == CLI_OK && m > 1 && lg->order_hazards) {
-    /* the blocks' interleaving may differ from the serial stream's here */
-    cli_note("--parallel: the logical trace depends on the interleaving of the ranks' records "
-             "in this trace (%llu cases: a call in two collective instances, more than %d "
-             "communicators, or message ends dropped): it is built again serially on analysis "
-             "rank 0 (docs/parallel.md)",
-             (unsigned long long)lg->order_hazards, AUGUR_LT_MAX_COMMS);
+  int hazards = rc == CLI_OK && lg->order_hazards;
+  if (m > 1 && (rc != CLI_OK || hazards)) {
+    /* Built again from rank 0's own serial stream: with hazards the blocks'
+     * interleaving may give another logical trace; at an error, the first
+     * error the blocks' stream met (the senders stream with the build's
+     * slack) may not be the serial stream's when several ranks are damaged. */
+    if (hazards)
+      cli_note("--parallel: the logical trace depends on the interleaving of the ranks' records "
+               "in this trace (%llu cases: a call in two collective instances, more than %d "
+               "communicators, or message ends dropped): it is built again serially on "
+               "analysis rank 0 (docs/parallel.md)",
+               (unsigned long long)lg->order_hazards, AUGUR_LT_MAX_COMMS);
     augur_logical_free(lg);
     lg = NULL;
     rc = augur_logical_build(t, &lg, &err) != AUGUR_OK ? CLI_FAIL : CLI_OK;
@@ -69,7 +74,7 @@ int par_phases(int argc, char **argv) {
   if (me == 0)
     rc = phases(t, &o, m);
   else
-    par_stream_block(t);
+    par_stream_block(t, AUGUR_LT_SLACK_NS);
   augur_trace_close(t);
   return par_done(rc);
 }

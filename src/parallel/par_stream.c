@@ -66,13 +66,14 @@ static int stop_seen(int to, int *stopped) {
   return *stopped;
 }
 
-void par_stream_send(augur_trace *t, uint32_t lo, uint32_t hi, int to) {
+void par_stream_send(augur_trace *t, uint32_t lo, uint32_t hi, int to, uint64_t slack) {
   unsigned char *buf[PAR_STREAM_WINDOW];
   MPI_Request req[PAR_STREAM_WINDOW];
   int stopped = 0, i = 0, last = 0;
   augur_stream *s = NULL;
   augur_error err = {0};
   int orc = augur_stream_merged_sources(t, lo, hi, NULL, 0, &s, &err);
+  if (orc == AUGUR_OK && slack) orc = augur_stream_set_slack(s, slack, &err);
   for (int k = 0; k < PAR_STREAM_WINDOW; k++) {
     buf[k] = malloc(BUF_CAP);
     req[k] = MPI_REQUEST_NULL;
@@ -287,11 +288,11 @@ void par_sources_close(augur_stream_source *src) {
   free(src);
 }
 
-void par_stream_block(augur_trace *t) {
+void par_stream_block(augur_trace *t, uint64_t slack) {
   int me = 0, m = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &m);
   uint32_t lo, hi;
   par_block(t, me - 1, m - 1, &lo, &hi);
-  par_stream_send(t, lo, hi, 0);
+  par_stream_send(t, lo, hi, 0, slack);
 }

@@ -19,7 +19,7 @@ grep -q "mid.augur: .*(3 errors), every cut the same" "$D/out" ||
 # The logical trace of `phases --parallel` over the same cuts (the build's
 # slack on the blocks: another interleaving than the serial stream's): the
 # serial phases' JSON in the three modes, or the serial error.
-"$DXGEN" "$D/dx37.augur" --ranks 37 --events 40000 >/dev/null || fail "dx-gen 37"
+"$DXGEN" "$D/dx37.augur" --ranks 37 --events 20000 >/dev/null || fail "dx-gen 37"
 "$TEST" --logical "$D/known.augur" "$D/threads.augur" "$D/dx6.augur" "$D/dx37.augur" \
   "$D/mid.augur" >"$D/out" 2>&1 || fail "test_merged_sources --logical: $(head -5 "$D/out")"
 [ "$(grep -c 'the phases the same over every cut' "$D/out")" -eq 5 ] ||

@@ -5,8 +5,9 @@
  * exactly augur_stream_merged's sequence: every record (all its fields),
  * every error (status and message) at its place, the end. With --logical
  * first: for every such cut, the logical trace built from that stream
- * (augur_logical_build_opts, as phases --parallel does: with the build's
- * slack the blocks interleave otherwise than the serial stream's ranks)
+ * (augur_logical_build_opts, as phases --parallel does: the blocks read
+ * with the build's slack, and the build's slack on the stream over them,
+ * interleave the ranks otherwise than the serial stream)
  * gives the serial phases' JSON in the three modes, its communicators in
  * order of first use in the strict merged stream, and no order hazard.
  * Prints one line per difference; exit 1 if any. */
@@ -109,6 +110,7 @@ static int compare(const char *path, const char *what, const item *a, size_t na,
 /* A cut: local ranks [0, c0), sources [c0, c1) and (c1 < n) [c1, n). */
 typedef struct cut {
   uint32_t c0, c1;
+  uint64_t slack; /* on the blocks' streams: phases --parallel's senders' */
   augur_stream_source src[2];
   block_src bs[2];
   size_t nsrc;
@@ -125,6 +127,7 @@ static int open_cut(void *arg, augur_trace *t, augur_stream **s, augur_error *er
   for (int k = 0; k < 2; k++) {
     if (cuts[k] >= cuts[k + 1]) continue;
     int rc = augur_stream_merged_sources(t, cuts[k], cuts[k + 1], NULL, 0, &c->bs[c->nsrc].s, err);
+    if (!rc && c->slack) rc = augur_stream_set_slack(c->bs[c->nsrc].s, c->slack, err);
     if (rc) return rc;
     c->src[c->nsrc] = (augur_stream_source){cuts[k], cuts[k + 1], src_next, &c->bs[c->nsrc]};
     c->nsrc++;
@@ -203,7 +206,7 @@ static int check_logical(augur_trace *t, const char *path) {
     uint32_t step = n > 12 ? n / 6 : 1;
     for (uint32_t c0 = 0; !bad && c0 < n; c0 += step)
       for (uint32_t c1 = c0 + 1; !bad && c1 <= n; c1 += step) {
-        cut c = {.c0 = c0, .c1 = c1};
+        cut c = {.c0 = c0, .c1 = c1, .slack = AUGUR_LT_SLACK_NS};
         augur_logical_opts o = {open_cut, &c};
         char *got = phases_json(t, &o, mode, &haz, ids, &nids);
         close_cut(&c);

@@ -370,7 +370,6 @@ static void order_comms(builder *b) {
  * the ranks interleaved by time: a slack lets a rank hand out its calls in
  * runs (augur_stream_set_slack), and the matcher holds at most what the
  * ranks did within it. */
-#define LT_SLACK_NS 1000000u /* 1 ms: 0.1 and 10 ms measured the same */
 
 static int read_pass(builder *b, augur_trace *t, const augur_logical_opts *o, augur_error *err) {
   augur_logical *lg = b->lg;
@@ -379,7 +378,7 @@ static int read_pass(builder *b, augur_trace *t, const augur_logical_opts *o, au
   augur_stream *s = NULL;
   int rc = o && o->open_stream ? o->open_stream(o->open_stream_arg, t, &s, err)
                                : augur_stream_merged(t, &s, err);
-  if (rc == AUGUR_OK) rc = augur_stream_set_slack(s, LT_SLACK_NS, err);
+  if (rc == AUGUR_OK) rc = augur_stream_set_slack(s, AUGUR_LT_SLACK_NS, err);
   if (rc) {
     augur_stream_close(s);
     augur_matcher_free(m);
