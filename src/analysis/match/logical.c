@@ -369,8 +369,7 @@ static void order_comms(builder *b) {
 /* The matcher and the arrays below need each rank's calls in order, not
  * the ranks interleaved by time: a slack lets a rank hand out its calls in
  * runs (augur_stream_set_slack), and the matcher holds at most what the
- * ranks did within it. */
-
+ * ranks did within it (AUGUR_LT_SLACK_NS). */
 static int read_pass(builder *b, augur_trace *t, const augur_logical_opts *o, augur_error *err) {
   augur_logical *lg = b->lg;
   augur_matcher *m = augur_matcher_new(t, on_message, on_coll, b);
