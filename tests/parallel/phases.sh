@@ -97,4 +97,30 @@ contains "$D/p.err" "rank-00005.evt: rank 5: block at offset"
 damage_payload "$D/mid2.augur/rank-00005.evt" 3
 same "$D/mid2.augur" "1 2 3"
 contains "$D/p.err" "rank-00005.evt: rank 5: block at offset"
+
+# 5. An order hazard (augur_logical.order_hazards): a recorded run with 300
+#    communicators, past the 255 the logical trace numbers: which ones get
+#    a number is the stream's order, so analysis rank 0 says so and builds
+#    the logical trace again serially: the serial bytes at M = 2, 3.
+cat >"$D/many_comms.c" <<'C'
+#include <mpi.h>
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm c[300];
+  for (int i = 0; i < 300; i++) MPI_Comm_dup(MPI_COMM_WORLD, &c[i]);
+  for (int i = 0; i < 300; i++) MPI_Barrier(c[i]);
+  for (int i = 0; i < 300; i++) MPI_Comm_free(&c[i]);
+  MPI_Finalize();
+  return 0;
+}
+C
+if "$MPICC" -o "$D/many_comms" "$D/many_comms.c" >"$D/cc.out" 2>&1; then
+  "$AUGUR" record -o "$D/comms.augur" -- "$MPIEXEC" -n 4 "$D/many_comms" >"$D/rec.out" 2>&1 ||
+    fail "record many_comms: $(tail -3 "$D/rec.out")"
+  same "$D/comms.augur" "2 3" --json
+  contains "$D/p.err" "augur phases: --parallel: the logical trace depends on the interleaving"
+  same "$D/comms.augur" 2 --irregular
+else
+  fail "$MPICC many_comms.c: $(head -3 "$D/cc.out")"
+fi
 finish
