@@ -14,10 +14,7 @@ NOTE='^augur phases: --parallel: '
 . "$(dirname "$0")/same.sh"
 . "$(dirname "$0")/damage.sh"
 
-"$GEN" "$D/known.augur" >/dev/null || fail "gen_trace"
-"$DXGEN" "$D/dx4.augur" --ranks 4 --events 8000 >/dev/null || fail "dx-gen 4"
-"$DXGEN" "$D/dx37.augur" --ranks 37 --events 20000 >/dev/null || fail "dx-gen 37"
-"$DXGEN" "$D/dx1024.augur" --ranks 1024 --events 30000 >/dev/null || fail "dx-gen 1024"
+gen_traces
 IRR="$D/irr.augur"
 "$AUGUR" record -o "$IRR" -- "$MPIEXEC" -n 4 "$APPS/pas2p_irregular" -n 30 -k 10 \
   >"$D/rec.out" 2>&1 || fail "record pas2p_irregular: $(tail -3 "$D/rec.out")"
@@ -27,8 +24,7 @@ IRR="$D/irr.augur"
 if [ "${QUICK:-0}" = 1 ]; then
   same "$IRR" "2 3" --irregular --json
   contains "$D/p.out" '"weight": 30'
-  expect 2 - par 4 "$D/known.augur"
-  contains "$D/err" "augur phases: --parallel: 4 analysis ranks for a trace of 3 ranks"
+  over_n
   finish
 fi
 
@@ -56,19 +52,11 @@ same "$D/dx1024.augur" 3 --max-period 64 --work-sim 0.5
 
 # 2. Refusals, said once, exit 2: more analysis ranks than application
 #    ranks; a usage error (the serial one); not under mpiexec.
-expect 2 - par 4 "$D/known.augur"
-contains "$D/err" "augur phases: --parallel: 4 analysis ranks for a trace of 3 ranks"
-[ "$(grep -c 'analysis ranks for a trace' "$D/err")" -eq 1 ] ||
-  fail "M > N said $(grep -c 'analysis ranks for a trace' "$D/err") times: $(cat "$D/err")"
-[ -s "$D/out" ] && fail "M > N printed phases: $(head -3 "$D/out")"
+over_n
 same "$D/dx4.augur" 2 --irregular --per-rank
 contains "$D/p.err" "--irregular and --per-rank/--rank are different modes"
 same "$D/dx4.augur" 3 --min-share 2
-env -u PMI_RANK -u PMI_SIZE -u OMPI_COMM_WORLD_SIZE \
-  "$AUGUR" phases --parallel "$D/known.augur" >"$D/out" 2>"$D/err"
-[ $? -eq 2 ] || fail "--parallel outside mpiexec: exit $?, want 2"
-[ "$(wc -l <"$D/err")" -eq 1 ] || fail "--parallel outside mpiexec: $(cat "$D/err")"
-contains "$D/err" "mpiexec -n M augur phases --parallel TRACE"
+outside_mpiexec
 
 # 3. A damaged rank file (rank 3 of 4, in the second block at M = 2, its
 #    damage seen at the open): the serial error and status; a missing rank
