@@ -1,14 +1,16 @@
 /* `augur phases --parallel` (docs/parallel.md, "phases (as built)"): the
  * records decoded by analysis ranks 1..M-1, each a block of ranks sent in
- * its merged order (par_stream.c, as diagnose's); analysis rank 0 merges
+ * its merged order with the build's slack (par_stream.c, as diagnose's);
+ * analysis rank 0 merges
  * the blocks (augur_stream_merged_sources) and runs the unchanged phase
  * engine on that stream: the logical trace's one read pass, then the tick
  * pass and the phase detection in memory. The logical trace is a function
  * of each rank's records in order (augur_logical.order_hazards == 0), so
  * the blocks' interleaving gives the serial logical trace, and the same
  * print code (cli_phases.h) the serial bytes. When the trace has hazards
- * (a case where the interleaving matters) analysis rank 0 says so and
- * builds the logical trace again from its own serial stream. */
+ * (a case where the interleaving matters), or the build fails (damage:
+ * the serial first error), analysis rank 0 builds the logical trace again
+ * from its own serial stream (the hazards said on stderr). */
 #include <mpi.h>
 
 #include "augur/phases.h"
