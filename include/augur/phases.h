@@ -107,15 +107,44 @@ typedef struct augur_logical {
   int work_counter;     /* counter slot used for work, -1: none (compute time is used) */
   char work_name[32];   /* that counter's name, or "" */
   uint64_t run_start_ns, run_end_ns; /* first call start, last call end over ranks */
-  /* Communicators in order of first use; augur_lt_event.comm k is comm[k - 1]. */
+  /* Communicators in order of first use (the least t_start, then rank, then
+   * call); augur_lt_event.comm k is comm[k - 1]. */
   uint32_t ncomms;
   augur_lt_comm *comm;
+  /* 0 on a sound trace: then the logical trace is a function of each rank's
+   * records in order, whatever the merged stream's interleaving of the
+   * ranks. Else the cases where it is not: a call in two collective
+   * instances (the first completed keeps it), communicators past the 255th
+   * (the first met get an index), message ends dropped by the matcher
+   * (AUGUR_MATCH_MAX_PENDING waiting). */
+  uint64_t order_hazards;
 } augur_logical;
 
 /* Reads TRACE (merged stream) and builds its logical trace. A damaged trace
  * fails with the reader's message (file, rank, offset): a logical trace with
  * a hole would put phases where there are none. */
 AUGUR_API int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err);
+/* The slack the build sets on the merged stream it reads
+ * (augur_stream_set_slack): the matcher needs each rank's calls in order,
+ * not the ranks interleaved by time, and a rank then hands out its calls
+ * in runs. 1 ms: 0.1 and 10 ms measured the same. */
+#define AUGUR_LT_SLACK_NS 1000000u
+/* How augur_logical_build_opts reads the trace. */
+typedef struct augur_logical_opts {
+  /* NULL: augur_stream_merged. Else the merged stream to read instead: all
+   * of the trace's MPI records, each rank's in its order and a parent's
+   * sub-records right behind it; the ranks may interleave otherwise (the
+   * build sets its slack on it), which gives the same logical trace unless
+   * augur_logical.order_hazards. The build stops at the stream's first
+   * error: which one that is may depend on the interleaving when several
+   * ranks are damaged. `phases --parallel` gives one whose blocks other
+   * analysis ranks decode (augur_stream_merged_sources, docs/parallel.md). */
+  int (*open_stream)(void *arg, augur_trace *t, augur_stream **s, augur_error *err);
+  void *open_stream_arg;
+} augur_logical_opts;
+/* augur_logical_build with options O (NULL: the defaults). */
+AUGUR_API int augur_logical_build_opts(augur_trace *t, const augur_logical_opts *o,
+                                       augur_logical **out, augur_error *err);
 AUGUR_API void augur_logical_free(augur_logical *lg);
 
 enum augur_phase_mode {

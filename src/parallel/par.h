@@ -16,6 +16,8 @@ int par_report(int argc, char **argv);
 
 /* `augur diagnose --parallel` (par_diagnose.c): the same contract. */
 int par_diagnose(int argc, char **argv);
+/* `augur phases --parallel` (par_phases.c): the same contract. */
+int par_phases(int argc, char **argv);
 
 /* The tags of what goes up the trees. */
 #define PAR_TAG_PART   2701 /* a report part (report_part.h) */
@@ -26,11 +28,12 @@ int par_diagnose(int argc, char **argv);
 
 /* Records decoded here, merged elsewhere (par_stream.c): sends the MPI
  * records of ranks [LO, HI) to analysis rank TO in the order
- * augur_stream_merged_sources(T, LO, HI, NULL, 0) gives them, with their
- * errors, a window of messages at a time; returns once TO said it is done
- * (par_source_close), which it may say before the end. Not collective: TO
- * and this rank only. */
-void par_stream_send(augur_trace *t, uint32_t lo, uint32_t hi, int to);
+ * augur_stream_merged_sources(T, LO, HI, NULL, 0) gives them (with SLACK
+ * > 0: with that slack, augur_stream_set_slack, for a consumer that needs
+ * each rank's order only), with their errors, a window of messages at a
+ * time; returns once TO said it is done (par_source_close), which it may
+ * say before the end. Not collective: TO and this rank only. */
+void par_stream_send(augur_trace *t, uint32_t lo, uint32_t hi, int to, uint64_t slack);
 /* The receiving end, an augur_stream_source over what analysis rank FROM
  * sends (par_source_next its NEXT, the par_source its ARG). NULL when out
  * of memory. Close it after the stream that reads it: it tells the sender
@@ -39,6 +42,19 @@ typedef struct par_source par_source;
 par_source *par_source_open(int from);
 int par_source_next(void *arg, const augur_event **ev, size_t *n, uint64_t *at, augur_error *err);
 void par_source_close(par_source *p);
+/* The records of analysis ranks 1..M-1 (M >= 2), each the block
+ * par_block(t, k - 1, M - 1) of analysis rank k: on analysis rank 0, their
+ * sources in block order (par_sources_open, which says so on stderr: the
+ * records decoded elsewhere, WHAT ("the diagnosis runs") on analysis rank
+ * 0; out of memory ends the job, after saying so), a merged stream over
+ * them (par_sources_stream, an open_stream of augur_dx_options or
+ * augur_logical_opts with the sources as ARG), closed after that stream
+ * (par_sources_close); on analysis rank k >= 1, par_stream_block sends its
+ * block (par_stream_send's SLACK). */
+augur_stream_source *par_sources_open(augur_trace *t, const char *what);
+int par_sources_stream(void *arg, augur_trace *t, augur_stream **s, augur_error *err);
+void par_sources_close(augur_stream_source *src);
+void par_stream_block(augur_trace *t, uint64_t slack);
 
 /* The thread states of a block of ranks, for the POP efficiencies
  * (par_states.c): RS has every rank of the trace, filled for [lo, hi) by

@@ -135,16 +135,6 @@ static int html(const augur_diagnosis *d, augur_trace *t, const cli_diagnose_opt
   return rc;
 }
 
-/* Without --html and with M > 1, analysis ranks 1..M-1 decode the records
- * (par_stream_send, the blocks of par_block over M - 1 ranks: analysis rank
- * 0 decodes none) and analysis rank 0 merges them (ARG: a source per
- * block, in block order). */
-static int open_remote(void *arg, augur_trace *t, augur_stream **s, augur_error *err) {
-  int m = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &m);
-  return augur_stream_merged_sources(t, 0, 0, arg, (size_t)(m - 1), s, err);
-}
-
 /* Analysis rank 0: the diagnosis, printed; then the page. With the records
  * decoded elsewhere rank 0 still runs the engine (the same augur_diagnose
  * on the same stream: the same bytes). */
@@ -152,22 +142,10 @@ static int diagnose(augur_trace *t, const cli_diagnose_opts *o, int m) {
   augur_dx_options dx = o->dx;
   augur_stream_source *src = NULL;
   int split = m > 1 && !o->html;
-  if (split) {
-    if (!(src = calloc((size_t)m - 1, sizeof *src))) goto oom;
-    for (int j = 1; j < m; j++) {
-      par_block(t, j - 1, m - 1, &src[j - 1].lo, &src[j - 1].hi);
-      src[j - 1].next = par_source_next;
-      if (!(src[j - 1].arg = par_source_open(j))) goto oom;
-    }
-    dx.open_stream = open_remote;
+  if (split) { /* analysis ranks 1..M-1 decode the records, rank 0 none */
+    src = par_sources_open(t, "the diagnosis runs");
+    dx.open_stream = par_sources_stream;
     dx.open_stream_arg = src;
-    if (m == 2)
-      cli_note("--parallel: analysis rank 1 decodes the records, the diagnosis runs on analysis "
-               "rank 0 (docs/parallel.md)");
-    else
-      cli_note("--parallel: analysis ranks 1..%d decode the records, the diagnosis runs on "
-               "analysis rank 0 (docs/parallel.md)",
-               m - 1);
   } else {
     cli_note("--parallel: the diagnosis is computed serially on analysis rank 0 (its parallel "
              "replay is not built yet; docs/parallel.md)");
@@ -175,19 +153,13 @@ static int diagnose(augur_trace *t, const cli_diagnose_opts *o, int m) {
   augur_diagnosis *d = NULL;
   augur_error err = {0};
   int rc = augur_diagnose(t, &dx, &d, &err) < 0 ? cli_fail("%s", err.msg) : CLI_OK;
-  for (int j = 1; split && j < m; j++)
-    par_source_close(src[j - 1].arg);
-  free(src);
+  par_sources_close(src);
   par_time("diagnose");
   if (rc == CLI_OK) rc = cli_diagnose_print(t, d, o);
   par_time("print");
   if (o->html) rc = html(d, t, o, m, rc); /* takes rank 1's efficiencies whatever RC */
   augur_diagnosis_free(d);
   return rc;
-oom: /* the senders would wait for their receives: end the job */
-  cli_fail("diagnose: --parallel: out of memory for the record window");
-  MPI_Abort(MPI_COMM_WORLD, CLI_FAIL);
-  return CLI_FAIL;
 }
 
 int par_diagnose(int argc, char **argv) {
@@ -209,9 +181,7 @@ int par_diagnose(int argc, char **argv) {
   } else if (o.html) {
     rc = efficiencies(t, &o, me, m);
   } else {
-    uint32_t lo, hi;
-    par_block(t, me - 1, m - 1, &lo, &hi);
-    par_stream_send(t, lo, hi, 0);
+    par_stream_block(t, 0);
   }
   augur_trace_close(t);
   return par_done(rc);

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "par.h"
 
 #define PAR_STREAM_BATCH  512 /* records per message (60 KB) */
@@ -65,13 +66,14 @@ static int stop_seen(int to, int *stopped) {
   return *stopped;
 }
 
-void par_stream_send(augur_trace *t, uint32_t lo, uint32_t hi, int to) {
+void par_stream_send(augur_trace *t, uint32_t lo, uint32_t hi, int to, uint64_t slack) {
   unsigned char *buf[PAR_STREAM_WINDOW];
   MPI_Request req[PAR_STREAM_WINDOW];
   int stopped = 0, i = 0, last = 0;
   augur_stream *s = NULL;
   augur_error err = {0};
   int orc = augur_stream_merged_sources(t, lo, hi, NULL, 0, &s, &err);
+  if (orc == AUGUR_OK && slack) orc = augur_stream_set_slack(s, slack, &err);
   for (int k = 0; k < PAR_STREAM_WINDOW; k++) {
     buf[k] = malloc(BUF_CAP);
     req[k] = MPI_REQUEST_NULL;
@@ -241,4 +243,56 @@ void par_source_close(par_source *p) {
   for (int k = 0; k < PAR_STREAM_WINDOW; k++)
     free(p->buf[k]);
   free(p);
+}
+
+/* ---- the blocks of analysis ranks 1..M-1, on both sides ---- */
+
+augur_stream_source *par_sources_open(augur_trace *t, const char *what) {
+  int m = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &m);
+  if (m == 2)
+    cli_note("--parallel: analysis rank 1 decodes the records, %s on analysis rank 0 "
+             "(docs/parallel.md)",
+             what);
+  else
+    cli_note("--parallel: analysis ranks 1..%d decode the records, %s on analysis rank 0 "
+             "(docs/parallel.md)",
+             m - 1, what);
+  augur_stream_source *src = calloc((size_t)m, sizeof *src);
+  for (int j = 1; src && j < m; j++) {
+    par_block(t, j - 1, m - 1, &src[j - 1].lo, &src[j - 1].hi);
+    src[j - 1].next = par_source_next;
+    if (!(src[j - 1].arg = par_source_open(j))) {
+      free(src);
+      src = NULL;
+    }
+  }
+  if (!src) { /* the senders would wait for their receives: end the job */
+    cli_fail("--parallel: out of memory for the record window");
+    MPI_Abort(MPI_COMM_WORLD, CLI_FAIL);
+  }
+  return src;
+}
+
+int par_sources_stream(void *arg, augur_trace *t, augur_stream **s, augur_error *err) {
+  int m = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &m);
+  return augur_stream_merged_sources(t, 0, 0, arg, (size_t)(m - 1), s, err);
+}
+
+void par_sources_close(augur_stream_source *src) {
+  int m = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &m);
+  for (int j = 1; src && j < m; j++)
+    par_source_close(src[j - 1].arg);
+  free(src);
+}
+
+void par_stream_block(augur_trace *t, uint64_t slack) {
+  int me = 0, m = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &m);
+  uint32_t lo, hi;
+  par_block(t, me - 1, m - 1, &lo, &hi);
+  par_stream_send(t, lo, hi, 0, slack);
 }

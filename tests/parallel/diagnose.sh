@@ -13,11 +13,9 @@
 CMD=diagnose
 NOTE='^augur diagnose: --parallel: '
 . "$(dirname "$0")/same.sh"
+. "$(dirname "$0")/damage.sh"
 
-"$GEN" "$D/known.augur" >/dev/null || fail "gen_trace"
-"$DXGEN" "$D/dx4.augur" --ranks 4 --events 8000 >/dev/null || fail "dx-gen 4"
-"$DXGEN" "$D/dx37.augur" --ranks 37 --events 20000 >/dev/null || fail "dx-gen 37"
-"$DXGEN" "$D/dx1024.augur" --ranks 1024 --events 30000 >/dev/null || fail "dx-gen 1024"
+gen_traces
 PG="$D/chain.augur"
 "$AUGUR" record -o "$PG" -- "$MPIEXEC" -n 4 "$APPS/pg_blocked_sender" -n 10 -d 20000 \
   >"$D/rec.out" 2>&1 || fail "record pg_blocked_sender: $(tail -3 "$D/rec.out")"
@@ -28,8 +26,7 @@ if [ "${QUICK:-0}" = 1 ]; then
   same "$PG" "2 3" --json
   contains "$D/p.out" '"pattern": "blocked_sender"'
   same "$D/dx37.augur" 2 --html "$D/p.html" --no-ideal
-  expect 2 - par 4 "$D/known.augur"
-  contains "$D/err" "augur diagnose: --parallel: 4 analysis ranks for a trace of 3 ranks"
+  over_n
   finish
 fi
 
@@ -60,34 +57,19 @@ contains "$D/p.err" "augur diagnose: --parallel: the trace has OpenMP records"
 
 # 3. Refusals, said once, exit 2: more analysis ranks than application
 #    ranks; a usage error; not under mpiexec.
-expect 2 - par 4 "$D/known.augur"
-contains "$D/err" "augur diagnose: --parallel: 4 analysis ranks for a trace of 3 ranks"
-[ "$(grep -c 'analysis ranks for a trace' "$D/err")" -eq 1 ] ||
-  fail "M > N said $(grep -c 'analysis ranks for a trace' "$D/err") times: $(cat "$D/err")"
-[ -s "$D/out" ] && fail "M > N printed a diagnosis: $(head -3 "$D/out")"
+over_n
 same "$D/dx4.augur" 2 --no-ideal
 contains "$D/p.err" "--no-ideal goes with --html FILE"
 # a page that cannot be written: the diagnosis printed, then the serial error, exit 1
 same "$D/dx4.augur" 3 --html "$D/no/such/dir/x.html"
 contains "$D/p.err" "cannot write $D/no/such/dir/x.html"
-env -u PMI_RANK -u PMI_SIZE -u OMPI_COMM_WORLD_SIZE \
-  "$AUGUR" diagnose --parallel "$D/known.augur" >"$D/out" 2>"$D/err"
-[ $? -eq 2 ] || fail "--parallel outside mpiexec: exit $?, want 2"
-[ "$(wc -l <"$D/err")" -eq 1 ] || fail "--parallel outside mpiexec: $(cat "$D/err")"
-contains "$D/err" "mpiexec -n M augur diagnose --parallel TRACE"
+outside_mpiexec
 
 # 4. A damaged rank file (rank 3 of 4, in the second block at M = 2): the
 #    serial error and exit status; a missing rank file: the open fails the
 #    same way.
 cp -r "$D/dx4.augur" "$D/dmg.augur"
-python3 - "$D/dmg.augur/rank-00003.evt" <<'PY'
-import sys
-p = sys.argv[1]
-b = bytearray(open(p, "rb").read())
-for off in range(len(b) // 2, len(b), 97):  # the second half of the file
-    b[off] ^= 0x5A
-open(p, "wb").write(bytes(b))
-PY
+damage_half "$D/dmg.augur/rank-00003.evt"
 same "$D/dmg.augur" 2 --json
 contains "$D/p.err" "rank-00003.evt"
 same "$D/dmg.augur" 2 --html "$D/p.html"
@@ -103,24 +85,6 @@ same "$D/missing.augur" 3
 #    second) in its 4th, earlier in time: the error the serial command says
 #    is rank 5's, said once, at M = 2 and 3; then rank 5's alone.
 "$DXGEN" "$D/mid.augur" --ranks 6 --events 240000 >/dev/null || fail "dx-gen 6"
-damage_payload() { # FILE I: flips bytes in the payload of the file's events block I
-  python3 - "$1" "$2" <<'PY' || fail "damage_payload $1 $2"
-import struct, sys
-p, which = sys.argv[1], int(sys.argv[2])
-b = bytearray(open(p, "rb").read())
-off, blocks = 32, []
-while off + 56 <= len(b):
-    kind, stored = b[off + 4], struct.unpack_from("<I", b, off + 20)[0]
-    if kind == 1:
-        blocks.append((off + 56, stored))
-    off += 56 + stored
-assert len(blocks) > which + 1, "%s: %d events blocks" % (p, len(blocks))
-at, n = blocks[which]
-for i in range(n // 3, n, 7):
-    b[at + i] ^= 0x5A
-open(p, "wb").write(bytes(b))
-PY
-}
 cp -r "$D/mid.augur" "$D/mid2.augur"
 damage_payload "$D/mid.augur/rank-00005.evt" 3
 damage_payload "$D/mid.augur/rank-00002.evt" 6

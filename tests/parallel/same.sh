@@ -5,7 +5,11 @@
 #   same TRACE "M..." ARGS...: for each M, the parallel stdout, stderr (less
 #     the NOTE lines) and exit status are the serial ones; with --html
 #     $D/p.html among ARGS the pages are the same bytes too (or neither is
-#     written).
+#     written);
+#   gen_traces: $D/known.augur (3 ranks), dx4, dx37, dx1024.augur (dx-gen);
+#   over_n: 4 analysis ranks for known.augur's 3 refused, said once, exit 2,
+#     nothing printed;
+#   outside_mpiexec: --parallel without mpiexec refused in one line, exit 2.
 par() {
   m=$1
   shift
@@ -43,4 +47,27 @@ same() {
     [ "$(grep -c '^augur' "$D/p.err2")" -eq "$(grep -c '^augur' "$D/s.err")" ] ||
       fail "$(basename "$tr") M=$m $*: augur's stderr lines: $(cat "$D/p.err")"
   done
+}
+
+gen_traces() {
+  "$GEN" "$D/known.augur" >/dev/null || fail "gen_trace"
+  "$DXGEN" "$D/dx4.augur" --ranks 4 --events 8000 >/dev/null || fail "dx-gen 4"
+  "$DXGEN" "$D/dx37.augur" --ranks 37 --events 20000 >/dev/null || fail "dx-gen 37"
+  "$DXGEN" "$D/dx1024.augur" --ranks 1024 --events 30000 >/dev/null || fail "dx-gen 1024"
+}
+
+over_n() {
+  expect 2 - par 4 "$D/known.augur"
+  contains "$D/err" "augur $CMD: --parallel: 4 analysis ranks for a trace of 3 ranks"
+  [ "$(grep -c 'analysis ranks for a trace' "$D/err")" -eq 1 ] ||
+    fail "M > N said $(grep -c 'analysis ranks for a trace' "$D/err") times: $(cat "$D/err")"
+  [ -s "$D/out" ] && fail "M > N printed: $(head -3 "$D/out")"
+}
+
+outside_mpiexec() {
+  env -u PMI_RANK -u PMI_SIZE -u OMPI_COMM_WORLD_SIZE \
+    "$AUGUR" "$CMD" --parallel "$D/known.augur" >"$D/out" 2>"$D/err"
+  [ $? -eq 2 ] || fail "--parallel outside mpiexec: exit $?, want 2"
+  [ "$(wc -l <"$D/err")" -eq 1 ] || fail "--parallel outside mpiexec: $(cat "$D/err")"
+  contains "$D/err" "mpiexec -n M augur $CMD --parallel TRACE"
 }

@@ -742,6 +742,81 @@ static void irr_iteration(scene *s, int i) {
   if (i % 5 == 4) coll_on(s, AUGUR_EV_BARRIER, AUGUR_COMM_WORLD, 0, 30);
 }
 
+/* Communicators are numbered in order of first use (t_start, rank), not in
+ * the order the merged stream shows them: with its slack (1 ms) rank 0,
+ * first out of the barrier, hands out its next call on the lower half 400
+ * us later before rank 2's on the upper half 10 us after the barrier. The
+ * numbering must not depend on the interleaving (`phases --parallel`
+ * interleaves the ranks otherwise: docs/parallel.md). */
+static void comms_in_order_of_first_use(void **state) {
+  (void)state;
+  static scene s;
+  scene_init(&s, 4);
+  irr_comms(&s);
+  coll_on(&s, AUGUR_EV_BARRIER, AUGUR_COMM_WORLD, 0, 30);
+  s.now[0] += 400000;
+  s.now[1] += 400000;
+  half_exchange(&s, 2, 3, 100);
+  half_exchange(&s, 0, 1, 100);
+  char *dir;
+  augur_logical *lg = build(&s, &dir);
+  assert_int_equal(lg->order_hazards, 0);
+  assert_int_equal(lg->ncomms, 3);
+  assert_int_equal(lg->comm[0].id, AUGUR_COMM_WORLD);
+  assert_int_equal(lg->comm[1].id, COMM_S1_ID);
+  assert_int_equal(lg->comm[2].id, COMM_S0_ID);
+  for (uint32_t r = 0; r < 4; r++) /* the calls' indexes follow */
+    for (uint64_t i = 0; i < lg->rank[r].n; i++)
+      assert_int_equal(lg->comm[lg->rank[r].ev[i].comm - 1].id,
+                       i ? (r < 2 ? COMM_S0_ID : COMM_S1_ID) : AUGUR_COMM_WORLD);
+  augur_logical_free(lg);
+  tu_cleanup(dir);
+}
+
+/* Past the 255th communicator the calls get no index, and which ones got
+ * one is the stream's order: an order hazard (augur_logical.order_hazards,
+ * after which `phases --parallel` builds again serially). 300 duplicates
+ * of world, a barrier on each by both ranks. */
+static void comms_past_255_are_a_hazard(void **state) {
+  (void)state;
+  enum { NC = 300 };
+  char *dir = tu_tracedir();
+  tu_meta(dir, 2);
+  augur_error err;
+  int32_t both[2] = {0, 1};
+  static augur_event ev[NC];
+  for (uint32_t r = 0; r < 2; r++) {
+    augur_writer *w;
+    assert_int_equal(augur_writer_open(&w, dir, r, 2, 0, &err), 0);
+    augur_comm_def cw = {.id = AUGUR_COMM_WORLD, .size = 2, .members = both};
+    assert_int_equal(augur_writer_def_comm(w, &cw, &err), 0);
+    for (uint32_t c = 0; c < NC; c++) {
+      augur_comm_def d = {.id = 0x1000 + c,
+                          .parent = AUGUR_COMM_WORLD,
+                          .kind = AUGUR_COMM_KIND_DUP,
+                          .size = 2,
+                          .members = both};
+      assert_int_equal(augur_writer_def_comm(w, &d, &err), 0);
+      ev[c] = tu_ev(AUGUR_EV_BARRIER, 1000 + 100 * (uint64_t)c, 1050 + 100 * (uint64_t)c);
+      ev[c].comm = 0x1000 + c;
+      ev[c].peer = AUGUR_PEER_NONE;
+      ev[c].tag = AUGUR_TAG_NONE;
+    }
+    assert_int_equal(augur_writer_events(w, 0, ev, NC, &err), 0);
+    assert_int_equal(augur_writer_close(w, &err), 0);
+  }
+  augur_trace *t;
+  if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
+  augur_logical *lg = NULL;
+  if (augur_logical_build(t, &lg, &err)) fail_msg("%s", err.msg);
+  assert_int_equal(lg->ncomms, AUGUR_LT_MAX_COMMS);
+  assert_true(lg->order_hazards > 0);
+  assert_int_equal(lg->collectives, NC);
+  augur_logical_free(lg);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
 static augur_phases *detect_irregular(const augur_logical *lg) {
   return detect(lg, AUGUR_PHASES_IRREGULAR, -1);
 }
@@ -963,6 +1038,8 @@ int main(void) {
       cmocka_unit_test(irregular_structure),
       cmocka_unit_test(irregular_tie_lowest_level),
       cmocka_unit_test(irregular_no_candidate),
+      cmocka_unit_test(comms_in_order_of_first_use),
+      cmocka_unit_test(comms_past_255_are_a_hazard),
       cmocka_unit_test(kmeans_elbow_known_k),
       cmocka_unit_test(ln_without_libm),
   };

@@ -72,6 +72,13 @@ typedef struct builder {
   void *edge_arena;      /* first edge arrays of ranks whose own would be below a huge page */
   uint64_t last_comm_id; /* one-entry cache of comm_index: most calls repeat the last comm */
   uint8_t last_comm;
+  /* Each communicator's first use: the least (t_start, rank, call index)
+   * of the calls on it, whatever order the stream gives them in
+   * (order_comms). */
+  struct first_use {
+    uint64_t t, call;
+    uint32_t rank;
+  } first[AUGUR_LT_MAX_COMMS];
 } builder;
 
 /* A large array that fills from the front: on huge pages (hugealloc.h),
@@ -161,7 +168,10 @@ static int on_coll(void *ctx, const augur_coll_instance *c) {
     const augur_coll_member *mb = &c->members[k];
     if (mb->rank >= lg->nranks || mb->call >= lg->rank[mb->rank].n) continue;
     augur_lt_event *e = &lg->rank[mb->rank].ev[mb->call];
-    if (e->lt) continue;              /* two instances on one call: keep the first */
+    if (e->lt) { /* two instances on one call: keep the first (which is the stream's order) */
+      lg->order_hazards++;
+      continue;
+    }
     e->lt = (uint32_t)(b->ninst + 1); /* the tick pass replaces it */
     e->flags |= AUGUR_LT_COLL;
     in->nmembers++;
@@ -226,8 +236,10 @@ static uint8_t comm_index(builder *b, uint64_t id) {
       if (lg->comm[i].id == id) k = (uint8_t)(i + 1);
     if (!k && lg->ncomms < AUGUR_LT_MAX_COMMS) {
       lg->comm[lg->ncomms].id = id;
+      b->first[lg->ncomms].t = UINT64_MAX;
       k = (uint8_t)++lg->ncomms;
     }
+    if (!k) lg->order_hazards++; /* which ones got an index is the stream's order */
   }
   b->last_comm_id = id;
   b->last_comm = k;
@@ -307,23 +319,65 @@ static int add_call(builder *b, const augur_event *ev) {
   e->peer = ev->peer >= 0 ? ev->peer - (int32_t)ev->rank : INT32_MIN - ev->peer;
   e->type = (uint8_t)ev->type;
   e->comm = comm_index(b, ev->comm);
+  if (e->comm) {
+    struct first_use *f = &b->first[e->comm - 1];
+    uint64_t call = r->n - 1;
+    if (ev->t_start < f->t ||
+        (ev->t_start == f->t && (ev->rank < f->rank || (ev->rank == f->rank && call < f->call))))
+      *f = (struct first_use){ev->t_start, call, ev->rank};
+  }
   lg->nevents++;
   return AUGUR_OK;
+}
+
+static int first_before(const struct first_use *x, const struct first_use *y) {
+  if (x->t != y->t) return x->t < y->t;
+  if (x->rank != y->rank) return x->rank < y->rank;
+  return x->call < y->call;
+}
+
+/* The communicators in order of first use (t_start, rank, call), not in
+ * the order the stream happened to show them: with its slack, or with the
+ * blocks of `phases --parallel`, that order is not the time order, and the
+ * logical trace must depend on each rank's order of calls only. The calls'
+ * indexes are renumbered when the order changes. */
+static void order_comms(builder *b) {
+  augur_logical *lg = b->lg;
+  uint32_t n = lg->ncomms, at[AUGUR_LT_MAX_COMMS];
+  for (uint32_t i = 0; i < n; i++) { /* insertion sort: few communicators */
+    uint32_t j = i;
+    for (; j > 0 && first_before(&b->first[i], &b->first[at[j - 1]]); j--)
+      at[j] = at[j - 1];
+    at[j] = i;
+  }
+  uint8_t map[AUGUR_LT_MAX_COMMS + 1] = {0};
+  int moved = 0;
+  for (uint32_t j = 0; j < n; j++) {
+    map[at[j] + 1] = (uint8_t)(j + 1);
+    moved |= at[j] != j;
+  }
+  if (!moved) return;
+  augur_lt_comm old[AUGUR_LT_MAX_COMMS];
+  memcpy(old, lg->comm, n * sizeof *old);
+  for (uint32_t j = 0; j < n; j++)
+    lg->comm[j] = old[at[j]];
+  for (uint32_t r = 0; r < lg->nranks; r++)
+    for (uint64_t i = 0; i < lg->rank[r].n; i++)
+      lg->rank[r].ev[i].comm = map[lg->rank[r].ev[i].comm];
 }
 
 /* The matcher and the arrays below need each rank's calls in order, not
  * the ranks interleaved by time: a slack lets a rank hand out its calls in
  * runs (augur_stream_set_slack), and the matcher holds at most what the
- * ranks did within it. */
-#define LT_SLACK_NS 1000000u /* 1 ms: 0.1 and 10 ms measured the same */
-
-static int read_pass(builder *b, augur_trace *t, augur_error *err) {
+ * ranks did within it (AUGUR_LT_SLACK_NS). */
+static int read_pass(builder *b, augur_trace *t, const augur_logical_opts *o, augur_error *err) {
   augur_logical *lg = b->lg;
   augur_matcher *m = augur_matcher_new(t, on_message, on_coll, b);
   if (!m) return augur_fail(err, AUGUR_E_NOMEM, "out of memory for the matcher");
   augur_stream *s = NULL;
-  int rc = augur_stream_merged(t, &s, err);
-  if (rc == AUGUR_OK) rc = augur_stream_set_slack(s, LT_SLACK_NS, err);
+  int rc = o && o->open_stream ? o->open_stream(o->open_stream_arg, t, &s, err)
+                               : augur_stream_merged(t, &s, err);
+  if (rc == AUGUR_OK) rc = augur_stream_set_slack(s, AUGUR_LT_SLACK_NS, err);
   if (rc) {
     augur_stream_close(s);
     augur_matcher_free(m);
@@ -358,6 +412,12 @@ static int read_pass(builder *b, augur_trace *t, augur_error *err) {
     if ((rc = augur_match_feed_call(m, &ev, call, err)) != AUGUR_OK) break;
   }
   augur_stream_close(s);
+  if (rc >= 0) {
+    augur_match_counts c;
+    augur_match_counts_get(m, &c);
+    if (c.dropped) lg->order_hazards++; /* which ends were dropped is the stream's order */
+    order_comms(b);
+  }
   augur_matcher_free(m);
   return rc < 0 ? rc : AUGUR_OK;
 }
@@ -527,6 +587,11 @@ void augur_logical_free(augur_logical *lg) {
 }
 
 int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err) {
+  return augur_logical_build_opts(t, NULL, out, err);
+}
+
+int augur_logical_build_opts(augur_trace *t, const augur_logical_opts *opts, augur_logical **out,
+                             augur_error *err) {
   *out = NULL;
   uint32_t n = augur_trace_nranks(t);
   /* augur_trace_damage counts damaged ranks; the message is per rank. */
@@ -599,7 +664,7 @@ int augur_logical_build(augur_trace *t, augur_logical **out, augur_error *err) {
       lg->rank[r].work = (uint64_t *)(void *)(at + want * sizeof(augur_lt_event));
     at += share_of(want * per_call);
   }
-  int rc = read_pass(&b, t, err);
+  int rc = read_pass(&b, t, opts, err);
   if (rc == AUGUR_OK) {
     describe_comms(t, lg);
     tick_pass(&b);
