@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/model's second half (run.sh runs the sweeps, then this): for each
-app, fit the seed's prototype on the training sweep (with and without the
-seed's weights), predict every held-out run, choose the best configuration
+app, fit the seed's prototype on the training sweep (without weights, with the
+seed's weights and with relative weights 1 / T_iter^2), predict every held-out run, choose the best configuration
 per held-out workload, print one table and write OUT/bench_model.json.
 
 Usage: evaluate.py --augur AUGUR --out OUT --cores N [--minsize M]
@@ -107,9 +107,11 @@ def evaluate(a, app, prototype, weights, subset, train_all, held_all, columns):
     """One line of the table: returns a dict of figures (or with 'error')."""
     cores = a.cores
     auto = prototype == "auto"  # the leaf terms chosen by fit --terms auto
-    tag = "%s-%s-%s%s" % (app, "w" if weights else "u", "over" if subset == "over" else "unc",
-                          "-auto" if auto else "")
-    res = {"app": app, "terms": "auto" if auto else "seed", "weights": "seed" if weights else "none",
+    # weights: none, seed (the seed's eq. 4.5-4.6) or relative (1 / T_iter^2:
+    # least squares of relative errors; docs/model.md "Weights")
+    tag = "%s-%s-%s%s" % (app, {"none": "u", "seed": "w"}.get(weights, weights[0]),
+                          "over" if subset == "over" else "unc", "-auto" if auto else "")
+    res = {"app": app, "terms": "auto" if auto else "seed", "weights": weights,
            "configurations": "w*t<=%d" % cores if subset == "unc" else "w*t>%d" % cores}
     if subset == "unc":
         train = [r for r in train_all if cfg(r)[0] * cfg(r)[1] <= cores]
@@ -132,16 +134,16 @@ def evaluate(a, app, prototype, weights, subset, train_all, held_all, columns):
     res["formula"] = formula
     data = os.path.join(a.out, tag + ".csv")
     write_csv(data, train, columns)
-    if weights:
+    if weights != "none":
         wdata = os.path.join(a.out, tag + "-w.csv")
-        rc, _, err = run([a.augur, "model", "weights", data, "--scheme", "seed", "-o", wdata])
+        rc, _, err = run([a.augur, "model", "weights", data, "--scheme", weights, "-o", wdata])
         if rc != 0:
             res["error"] = "weights: " + err.strip().splitlines()[-1]
             return res
         data = wdata
     model = os.path.join(a.out, tag + ".model.json")
     fit = [a.augur, "model", "fit", data, "--formula", formula, "-o", model]
-    if weights:
+    if weights != "none":
         fit += ["--weights", "weight"]
     if a.minsize:
         fit += ["--minsize", a.minsize]
@@ -196,6 +198,14 @@ def evaluate(a, app, prototype, weights, subset, train_all, held_all, columns):
             dev += [abs(x - m) / m * (len(v) / (len(v) - 1)) ** 0.5 for x in v]
     res["noise_error_pct"] = 100 * statistics.median(dev) if dev else None
     res["median_error_pct"] = 100 * statistics.median(e)
+    # The signed error per configuration (median over its held-out runs, %):
+    # a bias of one configuration that the |error| hides (README.md, "nbody's
+    # 1 x 2").
+    signed = {}
+    for x in errors:
+        signed.setdefault("%dx%d" % (x["workers"], x["threads"]), []).append(
+            (x["predicted"] - x["measured"]) / x["measured"])
+    res["signed_error_pct"] = {c: 100 * statistics.median(v) for c, v in sorted(signed.items())}
     res["max_error_pct"] = 100 * max(e)
     res["errors"] = errors
     # Best configuration per held-out workload against the measured best (the
@@ -326,8 +336,13 @@ def main():
                     help="machine model with [microbench] (augur calibrate --openmp)")
     ap.add_argument("--analytic", action="append", default=[],
                     help="APP=SEND;REPLY;WORK for augur model analytic")
+    ap.add_argument("--weights", default="none,seed,relative",
+                    help="the weightings, comma-separated: none, seed, relative")
     ap.add_argument("apps", nargs="+")
     a = ap.parse_args()
+    for w in a.weights.split(","):
+        if w not in ("none", "seed", "relative"):
+            ap.error("--weights: %r is not none, seed or relative" % w)
     results, notes = [], []
     specs = dict(x.split("=", 1) for x in a.analytic)
     an_done = {}  # (app, subset) -> the analytic figures
@@ -358,10 +373,10 @@ def main():
                                                   else "all configurations"))
                 an = an_done[(app, subset)] = analytic(a, app, specs[app], subset, train_all,
                                                        held_all)
-            for weights in (False, True):
+            for weights in a.weights.split(","):
                 log("%s: fit and evaluate (%s, weights %s)" %
                     (app, "w*t<=%d" % a.cores if subset == "unc" else "all configurations",
-                     "seed" if weights else "none"))
+                     weights))
                 results.append(evaluate(a, app, prototype, weights, subset, train_all,
                                         held_all, columns))
                 results[-1].update(an)
@@ -376,26 +391,34 @@ def main():
     print("  mean| x sqrt(n/(n-1)), normal noise): what the runs' scatter alone costs a model;")
     print("  analytic: the seed's approach A (augur model analytic) on the same held-out runs:")
     print("  median |err| % and best found")
-    hdr = "%-10s %-5s %-8s %-7s %6s %5s %7s %12s %9s %10s %12s %11s %14s %9s" % (
+    hdr = "%-10s %-5s %-8s %-8s %6s %5s %7s %12s %9s %10s %12s %11s %14s %9s" % (
         "app", "terms", "configs", "weights", "train", "held", "leaves", "median|err|%", "max|err|%",
         "best<=2%", "rep spread%", "noise|err|%", "analytic|err|%", "an.best")
     print(hdr)
     for r in results:
         if "median_error_pct" not in r:
-            print("%-10s %-5s %-8s %-7s %6d %5d   %s" % (
+            print("%-10s %-5s %-8s %-8s %6d %5d   %s" % (
                 r["app"], r["terms"], r["configurations"], r["weights"], r["train_rows"], r["held_rows"],
                 r.get("error") or r.get("skipped")))
             continue
         sp = r["rep_spread_pct"]
         ne = r["noise_error_pct"]
         an = r.get("analytic_median_error_pct")
-        print("%-10s %-5s %-8s %-7s %6d %5d %7d %12.1f %9.1f %10s %12s %11s %14s %9s" % (
+        print("%-10s %-5s %-8s %-8s %6d %5d %7d %12.1f %9.1f %10s %12s %11s %14s %9s" % (
             r["app"], r["terms"], r["configurations"], r["weights"], r["train_rows"], r["held_rows"],
             r["leaves"], r["median_error_pct"], r["max_error_pct"],
             "%d/%d" % (r["best_found"], r["best_workloads"]), "-" if sp is None else "%.1f" % sp,
             "-" if ne is None else "%.1f" % ne,
             "-" if an is None else "%.1f" % an,
             "%d/%d" % (r["analytic_best_found"], r["best_workloads"]) if an is not None else "-"))
+    signed = [r for r in results if r.get("signed_error_pct")
+              and r["configurations"].startswith("w*t<=")]
+    if signed:
+        print("signed error per configuration, w*t<=%d rows (median over its held-out runs of "
+              "(predicted - measured) / measured, %%):" % a.cores)
+        for r in signed:
+            print("  %-10s %-5s %-8s %s" % (r["app"], r["terms"], r["weights"], "  ".join(
+                "%s %+6.1f" % (c, v) for c, v in r["signed_error_pct"].items())))
     say("configurations with workers x threads > %d are oversubscribed on this machine's %d "
           "cores: rows w*t>%d are fitted on every configuration and give |err| of the "
           "oversubscribed held-out runs only; their best may pick an oversubscribed one and is "

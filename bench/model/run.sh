@@ -13,9 +13,11 @@
 # MPI (mpich), CC (gcc: the apps' OpenMP build), CORES (default nproc),
 # TRAIN_<app>, HELD_<app> (workload lists, e.g. TRAIN_mw_heat=1500,2000),
 # MINSIZE (fit's --minsize, default 25: the seed's minsplit on its cluster,
-# Listing 4.1), TIMEOUT (per run, 300 s), FRESH=1 (run the sweeps again
-# instead of resuming those already in OUT), MASTER (sleep: the apps' -s, the
-# master sleeps between MPI_Test calls and leaves its core to the workers;
+# Listing 4.1), WEIGHTS (the fits' weightings, default none,seed,relative:
+# none, the seed's eq. 4.5-4.6, 1 / T_iter^2), TIMEOUT (per run, 300 s),
+# FRESH=1 (run the sweeps again instead of resuming those already in OUT),
+# MASTER (sleep: the apps' -s, the master sleeps between MPI_Test calls and
+# leaves its core to the workers;
 # poll: a blocking MPI_Recv, which polls and keeps a core busy), BIND (1:
 # every worker's threads on CPUs of their own, bench/model/bind_rank.sh;
 # 0: threads not bound), LOCK (a file: each run, one mpiexec, waits for
@@ -170,5 +172,6 @@ for app in $APPS; do set -- "$@" "$app=auto"; done
 for app in $APPS; do set -- "$@" --analytic "$app=$(analytic_spec "$app")"; done
 [ -s "$OUT/machine.ini" ] && set -- "$@" --machine "$OUT/machine.ini"
 exec python3 "$HERE/evaluate.py" --augur "$AUGUR" --out "$OUT" --cores "$CORES" \
-  --minsize "${MINSIZE:-25}" --reps "$REPS" --iterations "$ITERS" \
+  --minsize "${MINSIZE:-25}" --weights "${WEIGHTS:-none,seed,relative}" --reps "$REPS" \
+  --iterations "$ITERS" \
   --load-start "$LOAD_START" --master "$MASTER" --bind "$BIND" "$@"

@@ -26,6 +26,15 @@ extern "C" {
  * every value is NaN. */
 AUGUR_API int augur_model_weights_seed(const double *y, size_t n, double *w, augur_error *err);
 
+/* augur's relative weights, w_i proportional to 1 / y_i^2: the weighted
+ * least squares then minimises the sum of squared relative errors
+ * ((y_i - yhat_i) / y_i)^2, the measure bench/model's accuracy is judged by
+ * (the seed's eq. 5.1), instead of squared seconds, in which the slowest runs
+ * decide (least-squares percentage regression, Tofallis 2008). Scaled to sum
+ * to the number of rows with a time (mean 1: minsize keeps its meaning).
+ * y as for augur_model_weights_seed: NaN rows get NaN, a time <= 0 fails. */
+AUGUR_API int augur_model_weights_relative(const double *y, size_t n, double *w, augur_error *err);
+
 /* What augur_model_weights_variance did. */
 typedef struct augur_weights_info {
   size_t from_reps; /* rows whose sigma came from their configuration's repetitions */

@@ -240,7 +240,7 @@ typedef struct cli_thread_list {
 int cli_opt_threads(const char *opt, const char *val, void *dst);
 /* augur model analytic (cmd_model_analytic.c), dispatched by cmd_model.c. */
 int cmd_model_analytic(int argc, char **argv);
-/* fit --weights seed|variance (cmd_model_best.c): when WEIGHTS names a
+/* fit --weights seed|variance|relative (cmd_model_best.c): when WEIGHTS names a
  * scheme and T (read from DATA) has no such column, adds it, computed for
  * FORMULA's response. CLI_OK, or CLI_FAIL after one line. */
 struct augur_model_table;

@@ -62,8 +62,8 @@ static int model_fit(int argc, char **argv) {
                  "'y ~ x1 + x2 | z1 + z2': response ~ regressors | partitioning variables"),
       CLI_STRING("--weights", NULL, "COL", &weights, "a column name",
                  "case weights from column COL (whole numbers with --party-compat);\n"
-                 "seed or variance (no such column): computed, as 'augur model\n"
-                 "weights' does"),
+                 "seed, variance or relative (no such column): computed, as\n"
+                 "'augur model weights' does"),
       CLI_REAL("--alpha", "A", &o.alpha, 1e-300, 1, "a number in (0, 1]",
                "significance level of the instability tests (default 0.05)"),
       CLI_INT("--minsize", "N", &minsize, 1, 1LL << 40,
@@ -216,7 +216,8 @@ static const subcommand subcommands[] = {
     {"show", model_show, "print a model file's tree"},
     {"predict", model_predict, "predict at one point"},
     {"best", cmd_model_best, "the best workers x threads (x placement) for a workload"},
-    {"weights", cmd_model_weights, "add observation weights (seed or variance) to a data set"},
+    {"weights", cmd_model_weights,
+     "add observation weights (seed, variance or relative) to a data set"},
     {"suggest", cmd_model_suggest, "which runs to add where the model is least sure"},
     {"analytic", cmd_model_analytic, "the seed's analytic model (approach A) from microbenchmarks"},
 };

@@ -1,7 +1,7 @@
 /* augur model best MODEL --workload W [--data DATA] [--cores N] [--max-workers K]
  *                  [--threads LIST] [--oversubscribe] [--objective time|eindex]
  *                  [--tc-model MODEL2] [--level P] [--top N] [--json]
- * augur model weights DATA --scheme seed|variance -o OUT [--response COL] [--name COL]
+ * augur model weights DATA --scheme seed|variance|relative -o OUT [--response COL] [--name COL]
  *
  * The two sub-commands of `augur model` that choose (docs/model.md, "best
  * and weights"); cmd_model.c dispatches to them. */
@@ -298,7 +298,7 @@ int cmd_model_best(int argc, char **argv) {
     cli_fail("%s", err.msg);
     goto out;
   }
-  /* A model fitted with --weights seed|variance: the same weights again. */
+  /* A model fitted with --weights seed|variance|relative: the same weights again. */
   if (t && cli_model_weights_keyword(t, data, m->weights, m->formula) != CLI_OK) goto out;
   o.tc = mt;
   if (augur_best_search(m, t, &o, &r, &err) != AUGUR_OK) {
@@ -395,7 +395,7 @@ static double *column(const augur_model_table *t, const char *name) {
   return v;
 }
 
-/* W (NaN for a row without a response) by SCHEME ("seed" or "variance")
+/* W (NaN for a row without a response) by SCHEME ("seed", "variance" or "relative")
  * for the response RESP of table T read from DATA (for messages). CLI_OK, or
  * CLI_FAIL after one line. INFO (variance) may be NULL. */
 static int compute_weights(const augur_model_table *t, const char *data, const char *scheme,
@@ -414,7 +414,8 @@ static int compute_weights(const augur_model_table *t, const char *data, const c
              "repetitions of a configuration cannot be found",
              data);
   else if ((variance ? augur_model_weights_variance(y, g, sd, it, n, w, info, &err)
-                     : augur_model_weights_seed(y, n, w, &err)) != AUGUR_OK)
+            : !strcmp(scheme, "relative") ? augur_model_weights_relative(y, n, w, &err)
+                                          : augur_model_weights_seed(y, n, w, &err)) != AUGUR_OK)
     cli_fail("%s: %s", data, err.msg);
   else
     rc = CLI_OK;
@@ -427,7 +428,8 @@ static int compute_weights(const augur_model_table *t, const char *data, const c
 
 int cli_model_weights_keyword(augur_model_table *t, const char *data, const char *weights,
                               const char *formula) {
-  if (!weights || (strcmp(weights, "seed") && strcmp(weights, "variance")) ||
+  if (!weights ||
+      (strcmp(weights, "seed") && strcmp(weights, "variance") && strcmp(weights, "relative")) ||
       augur_model_table_column(t, weights) >= 0)
     return CLI_OK;
   augur_model_formula f;
@@ -446,10 +448,10 @@ int cli_model_weights_keyword(augur_model_table *t, const char *data, const char
 int cmd_model_weights(int argc, char **argv) {
   const char *scheme = NULL, *outp = NULL, *resp = "t_iter", *name = "weight";
   const cli_opt options[] = {
-      CLI_CHOICE("--scheme", "seed|variance", &scheme, "seed|variance",
+      CLI_CHOICE("--scheme", "seed|variance|relative", &scheme, "seed|variance|relative",
                  "seed: the seed's integer weights (eq. 4.5-4.6), short runs weigh\n"
-                 "more; variance: 1 / sigma^2 of T_iter from repetitions or t_iter_sd\n"
-                 "(required)"),
+                 "more; variance: 1 / sigma^2 of T_iter from repetitions or t_iter_sd;\n"
+                 "relative: 1 / T_iter^2, least squares of relative errors (required)"),
       CLI_STRING("--output", "-o", "OUT", &outp, "a file name",
                  "where to write DATA with the weight column (required)"),
       CLI_STRING("--response", NULL, "COL", &resp, "a column name",
@@ -457,18 +459,20 @@ int cmd_model_weights(int argc, char **argv) {
       CLI_STRING("--name", NULL, "COL", &name, "a column name",
                  "the new column's name (default weight)"),
       {0}};
-  const cli_spec spec = {.usage = "usage: augur model weights DATA --scheme seed|variance -o OUT\n"
-                                  "\n"
-                                  "Writes DATA with one more column, the observation weights, for\n"
-                                  "'augur model fit OUT --weights weight' (or fit DATA with\n"
-                                  "--weights seed|variance directly). See docs/model.md.\n",
+  const cli_spec spec = {.usage =
+                             "usage: augur model weights DATA --scheme seed|variance|relative "
+                             "-o OUT\n"
+                             "\n"
+                             "Writes DATA with one more column, the observation weights, for\n"
+                             "'augur model fit OUT --weights weight' (or fit DATA with\n"
+                             "--weights seed|variance|relative directly). See docs/model.md.\n",
                          .opts = options,
                          .max_operands = 1,
                          .operand = "data set",
                          .required = "DATA"};
   cli_args args;
   if (!cli_parse_args(argc, argv, &spec, &args)) return args.status;
-  if (!scheme) return cli_usage("missing --scheme seed|variance");
+  if (!scheme) return cli_usage("missing --scheme seed|variance|relative");
   if (!outp) return cli_usage("missing -o OUT");
   augur_error err = {0};
   augur_model_table *t = NULL;

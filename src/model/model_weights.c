@@ -28,6 +28,27 @@ int augur_model_weights_seed(const double *y, size_t n, double *w, augur_error *
   return AUGUR_OK;
 }
 
+int augur_model_weights_relative(const double *y, size_t n, double *w, augur_error *err) {
+  assert(y && w && n > 0);
+  double sum = 0;
+  size_t nk = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (isnan(y[i])) continue;
+    if (!isfinite(y[i]) || y[i] <= 0)
+      return augur_fail(err, AUGUR_E_ARG, "row %zu: relative weights need a time > 0, got %g",
+                        i + 1, y[i]);
+    sum += 1 / (y[i] * y[i]);
+    nk++;
+  }
+  if (!nk) return augur_fail(err, AUGUR_E_ARG, "no row has a time to weight");
+  if (!isfinite(sum)) /* a time so small that 1 / y^2 overflows */
+    return augur_fail(err, AUGUR_E_ARG,
+                      "relative weights: a time too close to 0 (1 / y^2 overflows)");
+  for (size_t i = 0; i < n; i++)
+    w[i] = isnan(y[i]) ? NAN : (double)nk / (y[i] * y[i] * sum);
+  return AUGUR_OK;
+}
+
 static const size_t *sort_group; /* qsort has no context argument */
 
 static int by_group(const void *a, const void *b) {

@@ -101,8 +101,8 @@ expect 0 0 "$AUGUR" model best "$D/m.json" --workload 3000 --cores 8
 contains "$D/out" "no training data (--data)"
 contains "$D/out" "best: 4 workers x 2 threads"
 
-# Weights: both schemes write a column the fit takes; the answer stays.
-for scheme in seed variance; do
+# Weights: every scheme writes a column the fit takes; the answer stays.
+for scheme in seed variance relative; do
   expect 0 0 "$AUGUR" model weights "$D/runs.csv" --scheme "$scheme" -o "$D/w_$scheme.csv"
   expect 0 - "$AUGUR" model fit "$D/w_$scheme.csv" --formula "$F" --weights weight \
     -o "$D/m_$scheme.json"
@@ -110,9 +110,9 @@ for scheme in seed variance; do
     --cores 8
   contains "$D/out" "best: 4 workers x 2 threads"
 done
-# fit --weights seed|variance computes the weights itself (best too, from
+# fit --weights seed|variance|relative computes the weights itself (best too, from
 # --data): the same model and answer as through a weights column.
-for scheme in seed variance; do
+for scheme in seed variance relative; do
   expect 0 - "$AUGUR" model fit "$D/runs.csv" --formula "$F" --weights "$scheme" \
     -o "$D/k_$scheme.json"
   expect 0 0 "$AUGUR" model best "$D/k_$scheme.json" --data "$D/runs.csv" --workload 3000 \
@@ -130,5 +130,36 @@ same = all(p[:2] == q[:2] and all(abs(x - y) <= 1e-8 * abs(y) for x, y in zip(p[
 sys.exit(0 if same else (print(pick(a), pick(b)), 1)[1])
 PYEOF
 done
+
+# Relative weights (1 / T_iter^2): least squares of relative errors. Data by
+# tests/model/law.awk (t = 2e-3 + 5e-9 W^2 / (workers threads), 1 % noise),
+# the runs over 50 ms 10 % slower (a slow tail, as runs that lose scheduler
+# ticks to other processes have): unweighted, the slowest runs decide the
+# line and the shortest configuration (W 1000, 4 x 4: 2.31 ms by the law)
+# is predicted 1.10 ms, -53 %; with --weights relative within 5 %
+# (2.26 ms). One leaf (--minsize 1000): the weights' effect alone.
+awk -v NOISE=0.01 -f "$(dirname "$0")/../model/law.awk" |
+  awk -F, -v OFS=, 'NR == 1 { print $0, "w2"; next }
+                    { if ($7 > 0.05) $7 = sprintf("%.9g", $7 * 1.1); print $0, $1 * $1 / ($2 * $3) }' \
+    >"$D/tail.csv"
+for w in none relative; do
+  set -- --weights "$w"
+  [ "$w" = none ] && set --
+  expect 0 - "$AUGUR" model fit "$D/tail.csv" --formula 't_iter ~ w2 | workload + workers + threads' \
+    --minsize 1000 "$@" -o "$D/tail_$w.json"
+  expect 0 0 "$AUGUR" model predict "$D/tail_$w.json" --at 'workload=1000,workers=4,threads=4,w2=62500' \
+    --json
+  mv "$D/out" "$D/tail_$w.out"
+done
+contains "$D/tail_relative.json" '"weights": "relative"'
+"$PY" - "$D/tail_none.out" "$D/tail_relative.out" <<'PYEOF' || fail "relative weights: $(cat "$D/tail_none.out" "$D/tail_relative.out")"
+import json, sys
+law = 2e-3 + 5e-9 * 1000 ** 2 / 16
+none, rel = (json.load(open(f))["prediction"] for f in sys.argv[1:3])
+sys.exit(0 if abs(rel - law) <= 0.05 * law and abs(none - law) > 0.3 * law else 1)
+PYEOF
+# and best recomputes them from --data (the model says relative)
+expect 0 0 "$AUGUR" model best "$D/tail_relative.json" --data "$D/tail.csv" --workload 1000 --cores 16
+contains "$D/out" "best: "
 
 finish

@@ -119,6 +119,37 @@ static void variance_needs_spread(void **state) {
     NEAR(w4[i], 1, 1e-12);
 }
 
+/* y = 1, 2, 4 (and a missing one): 1 / y^2 = 1, 1/4, 1/16, sum 21/16, scaled
+ * to sum 3 (the rows with a time): 48/21, 12/21, 3/21; the missing row NaN. */
+static void relative_by_hand(void **state) {
+  (void)state;
+  double y[] = {1, 2, NAN, 4}, w[4];
+  augur_error err = {0};
+  assert_int_equal(augur_model_weights_relative(y, 4, w, &err), AUGUR_OK);
+  NEAR(w[0], 48.0 / 21, 1e-12);
+  NEAR(w[1], 12.0 / 21, 1e-12);
+  assert_true(isnan(w[2]));
+  NEAR(w[3], 3.0 / 21, 1e-12);
+  /* only ratios matter: seconds or milliseconds, the same weights */
+  double ms[] = {1e-3, 2e-3, NAN, 4e-3}, wm[4];
+  assert_int_equal(augur_model_weights_relative(ms, 4, wm, &err), AUGUR_OK);
+  for (int i = 0; i < 4; i++)
+    assert_true(i == 2 ? isnan(wm[i]) : near(wm[i], w[i], 1e-12));
+}
+
+static void relative_refuses_nonpositive(void **state) {
+  (void)state;
+  double y[] = {1, -1, 2}, inf[] = {1, INFINITY}, none[] = {NAN, NAN}, tiny[] = {1e-200, 1}, w[3];
+  augur_error err = {0};
+  assert_int_equal(augur_model_weights_relative(y, 3, w, &err), AUGUR_E_ARG);
+  assert_non_null(strstr(err.msg, "row 2"));
+  assert_int_equal(augur_model_weights_relative(inf, 2, w, &err), AUGUR_E_ARG);
+  assert_int_equal(augur_model_weights_relative(none, 2, w, &err), AUGUR_E_ARG);
+  assert_non_null(strstr(err.msg, "no row has a time"));
+  assert_int_equal(augur_model_weights_relative(tiny, 2, w, &err), AUGUR_E_ARG);
+  assert_non_null(strstr(err.msg, "too close to 0"));
+}
+
 /* R: qt(0.975, c(1, 2, 5, 10, 30, 1000)); qt(0.75, 3). */
 static void t_quantile_matches_r(void **state) {
   (void)state;
@@ -137,6 +168,7 @@ int main(void) {
       cmocka_unit_test(seed_refuses_nonpositive),   cmocka_unit_test(variance_by_hand),
       cmocka_unit_test(variance_downweights_noise), cmocka_unit_test(variance_from_sd),
       cmocka_unit_test(variance_needs_spread),      cmocka_unit_test(t_quantile_matches_r),
+      cmocka_unit_test(relative_by_hand),           cmocka_unit_test(relative_refuses_nonpositive),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,6 +51,17 @@ expect 1 1 "$AUGUR" model weights "$D/runs.csv" --scheme seed -o "$D/w.csv" --na
 printf 'workload,workers,threads,t_iter\n1000,1,1,0.5\n1000,1,1,0\n' >"$D/zero.csv"
 expect 1 1 "$AUGUR" model weights "$D/zero.csv" --scheme seed -o "$D/w.csv"
 contains "$D/err" "row 2"
+# relative weights (1 / T_iter^2): a time <= 0 or one whose square underflows, one line
+expect 1 1 "$AUGUR" model weights "$D/zero.csv" --scheme relative -o "$D/w.csv"
+contains "$D/err" "row 2: relative weights need a time > 0, got 0"
+expect 1 1 "$AUGUR" model fit "$D/zero.csv" --formula 't_iter ~ workers | threads' --weights relative
+contains "$D/err" "row 2: relative weights need a time > 0"
+printf 'workload,workers,threads,t_iter\n1000,1,1,0.5\n1000,1,1,1e-200\n' >"$D/tiny.csv"
+expect 1 1 "$AUGUR" model weights "$D/tiny.csv" --scheme relative -o "$D/w.csv"
+contains "$D/err" "a time too close to 0"
+printf 'workload,workers,threads,t_iter\n1000,1,1,0.5\n2000,1,1,\n' >"$D/gap.csv"
+expect 0 0 "$AUGUR" model weights "$D/gap.csv" --scheme relative -o "$D/w.csv"
+contains "$D/out" "1 rows weighted (relative), weights 1..1, 1 rows without t_iter left unweighted"
 # One run per configuration and no t_iter_sd: variance weights cannot be had.
 printf 'workload,workers,threads,t_iter\n1000,1,1,0.5\n1000,2,1,0.3\n' >"$D/once.csv"
 expect 1 1 "$AUGUR" model weights "$D/once.csv" --scheme variance -o "$D/w.csv"
