@@ -105,16 +105,15 @@ static void after(dx *d, const augur_event *ev) {
 
 /* When the last rank leaves MPI_Init: the program starts there. Before it,
  * ranks wait for the launcher and each other, which no change to the
- * program fixes (docs/diagnose.md, "Window"). */
-static int ready_time(augur_trace *t, uint64_t *out, augur_error *err) {
+ * program fixes (docs/diagnose.md, "Window"). From each rank's first record
+ * in M, a merged stream not read yet (augur_stream_peek_rank): the merge
+ * has decoded them already, where a rank stream per rank cost a file read,
+ * a decompression and a decoded block each (issue 27). */
+static int ready_time(augur_stream *m, uint32_t nranks, uint64_t *out, augur_error *err) {
   *out = 0;
-  for (uint32_t r = 0; r < augur_trace_nranks(t); r++) {
-    augur_stream *s;
-    int rc = augur_stream_rank(t, r, &s, err);
-    if (rc < 0) return rc;
+  for (uint32_t r = 0; r < nranks; r++) {
     augur_event ev;
-    rc = augur_stream_next(s, &ev, err);
-    augur_stream_close(s);
+    int rc = augur_stream_peek_rank(m, r, &ev, err);
     if (rc < 0) return rc;
     if (rc == 1 && (ev.type == AUGUR_EV_INIT || ev.type == AUGUR_EV_INIT_THREAD) && ev.t_end > *out)
       *out = ev.t_end;
@@ -122,8 +121,21 @@ static int ready_time(augur_trace *t, uint64_t *out, augur_error *err) {
   return 0;
 }
 
-static int setup(dx *d, augur_trace *t, const augur_dx_options *opt, augur_error *err) {
-  memset(d, 0, sizeof *d);
+/* The ready time when the records come from elsewhere (opt->open_stream):
+ * from a merged stream of the trace opened for it. */
+static int ready_time_own(augur_trace *t, uint64_t *out, augur_error *err) {
+  augur_stream *m;
+  int rc = augur_stream_merged(t, &m, err);
+  if (rc < 0) return rc;
+  rc = ready_time(m, augur_trace_nranks(t), out, err);
+  augur_stream_close(m);
+  return rc;
+}
+
+/* S: the merged stream of the trace, not read yet, or NULL when the
+ * records come from opt->open_stream. */
+static int setup(dx *d, augur_trace *t, augur_stream *s, const augur_dx_options *opt,
+                 augur_error *err) {
   d->trace = t;
   d->err = err;
   d->nranks = augur_trace_nranks(t);
@@ -134,7 +146,8 @@ static int setup(dx *d, augur_trace *t, const augur_dx_options *opt, augur_error
   uint64_t first, last;
   int rc = augur_run_extent(t, &first, &last, err);
   if (rc < 0) return rc;
-  if ((rc = ready_time(t, &d->t_ready, err)) < 0) return rc;
+  rc = s ? ready_time(s, d->nranks, &d->t_ready, err) : ready_time_own(t, &d->t_ready, err);
+  if (rc < 0) return rc;
   /* bins cover the analysed window, which opens when the last rank leaves
    * MPI_Init (t_begin of the diagnosis) */
   d->t0 = d->t_ready > first ? d->t_ready : first;
@@ -204,11 +217,11 @@ int augur_diagnose(augur_trace *t, const augur_dx_options *opt_in, augur_diagnos
   int rc = check_damage(t, err);
   if (rc < 0) return rc;
   dx d;
-  rc = setup(&d, t, &opt, err);
+  memset(&d, 0, sizeof d);
   augur_stream *s = NULL;
-  if (rc == 0)
-    rc = opt.open_stream ? opt.open_stream(opt.open_stream_arg, t, &s, err)
-                         : augur_stream_merged(t, &s, err);
+  rc = opt.open_stream ? opt.open_stream(opt.open_stream_arg, t, &s, err)
+                       : augur_stream_merged(t, &s, err);
+  if (rc == 0) rc = setup(&d, t, opt.open_stream ? NULL : s, &opt, err);
   uint64_t events = 0, total = total_events(t);
   augur_event ev, call; /* call: the latest parent event (sub-records follow theirs) */
   memset(&call, 0, sizeof call);
