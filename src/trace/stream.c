@@ -1136,6 +1136,13 @@ int augur_stream_peek_rank(augur_stream *s, uint32_t rank, augur_event *ev, augu
   return 1;
 }
 
+uint32_t augur_stream_next_rank(const augur_stream *s) {
+  if (!s) return UINT32_MAX;
+  if (!s->merged) return s->rank;
+  uint32_t r = s->tree[0];
+  return r < s->nlocal && s->state[r] != 0 ? s->lo + r : UINT32_MAX;
+}
+
 int augur_stream_set_slack(augur_stream *s, uint64_t ns, augur_error *err) {
   if (!s || !s->merged)
     return augur_fail(err, AUGUR_E_ARG, "augur_stream_set_slack: only merged streams have slack");

@@ -205,11 +205,41 @@ static void test_peek_rank(void **state) {
   tu_cleanup(dir);
 }
 
+/* augur_stream_next_rank names the rank of the record augur_stream_next
+ * returns next, UINT32_MAX at the end; a rank stream names its rank. */
+static void test_next_rank(void **state) {
+  (void)state;
+  char *dir = tu_tracedir();
+  build(dir);
+  augur_trace *t;
+  augur_error err;
+  assert_int_equal(augur_trace_open(&t, dir, &err), 0);
+  augur_stream *m;
+  assert_int_equal(augur_stream_merged(t, &m, &err), 0);
+  augur_event ev;
+  size_t n = 0;
+  uint32_t next;
+  while ((next = augur_stream_next_rank(m)) != UINT32_MAX) {
+    assert_int_equal(augur_stream_next(m, &ev, &err), 1);
+    assert_int_equal(ev.rank, next);
+    n++;
+  }
+  assert_int_equal(augur_stream_next(m, &ev, &err), 0);
+  assert_int_equal(n, 6 + 4 + 3);
+  augur_stream_close(m);
+  assert_int_equal(augur_stream_rank(t, 3, &m, &err), 0);
+  assert_int_equal(augur_stream_next_rank(m), 3);
+  augur_stream_close(m);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_extent_as_streams),
       cmocka_unit_test(test_extent_reads_no_payload),
       cmocka_unit_test(test_peek_rank),
+      cmocka_unit_test(test_next_rank),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,10 +9,18 @@
 #include "dx_int.h"
 #include "extent.h"
 #include "grow.h"
+#include "prefetch.h"
 
 /* Critical-path counters are kept while ranks x call sites stay below this
  * (2 counters each): 16 M counters = 128 MiB at most. */
 #define DX_CP_MAX_COUNTERS (16u << 20)
+
+/* From this many ranks on, the pass loads the next record's rank state
+ * while it works on the current one: the ranks' state (dx_rank, 744 bytes
+ * each) is then larger than the caches and, with the ranks in step, every
+ * record's is a miss. Below it the state stays in the caches and the hint
+ * would only cost (issue 27; bench/scale/README.md, stop 41). */
+#define DX_PREFETCH_RANKS 1024
 
 static size_t cs_slot(const dx *d, uint64_t cs) {
   size_t i = (size_t)cs * 2;
@@ -231,6 +239,15 @@ int augur_diagnose(augur_trace *t, const augur_dx_options *opt_in, augur_diagnos
     if (opt.progress && (events & ((1u << 20) - 1)) == 0)
       opt.progress(opt.progress_arg, events, total);
     if (ev.rank >= d.nranks) continue;
+    if (d.nranks >= DX_PREFETCH_RANKS) {
+      uint32_t next = augur_stream_next_rank(s);
+      if (next < d.nranks) { /* the lines before() and after() touch */
+        const dx_rank *x = &d.ranks[next];
+        AUG_PREFETCH(x);
+        AUG_PREFETCH(&x->seg.delay_ns);
+        AUG_PREFETCH(&x->cp_t);
+      }
+    }
     int sub = augur_event_is_sub(ev.type);
     if (!sub && augur_event_is_rma(ev.type) && dx_rma_event(&d, &ev)) {
       rc = augur_fail(err, AUGUR_E_NOMEM, "diagnose: out of memory");
