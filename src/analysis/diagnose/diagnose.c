@@ -111,33 +111,38 @@ static void after(dx *d, const augur_event *ev) {
   if (!r->finalized) cp_advance(d, ev->rank, ev->callsite, ev->t_end, 1);
 }
 
+/* Rank R's first record: from M, a merged stream of the trace not read yet
+ * (augur_stream_peek_rank: the merge has decoded it when it opened), or
+ * with M NULL from a rank stream of its own, one rank at a time. */
+static int first_record(augur_trace *t, augur_stream *m, uint32_t r, augur_event *ev,
+                        augur_error *err) {
+  if (m) return augur_stream_peek_rank(m, r, ev, err);
+  augur_stream *s;
+  int rc = augur_stream_rank(t, r, &s, err);
+  if (rc < 0) return rc;
+  rc = augur_stream_next(s, ev, err);
+  augur_stream_close(s);
+  return rc;
+}
+
 /* When the last rank leaves MPI_Init: the program starts there. Before it,
  * ranks wait for the launcher and each other, which no change to the
- * program fixes (docs/diagnose.md, "Window"). From each rank's first record
- * in M, a merged stream not read yet (augur_stream_peek_rank): the merge
- * has decoded them already, where a rank stream per rank cost a file read,
- * a decompression and a decoded block each (issue 27). */
-static int ready_time(augur_stream *m, uint32_t nranks, uint64_t *out, augur_error *err) {
+ * program fixes (docs/diagnose.md, "Window"). M: the merged stream the pass
+ * will read, or NULL when the records come from elsewhere (opt->open_stream,
+ * diagnose --parallel: a merged stream of every rank would hold each rank's
+ * batch and buffers at once on the analysis rank that keeps none). A rank
+ * stream per rank cost a file read, a decompression and a decoded block
+ * each (issue 27). */
+static int ready_time(augur_trace *t, augur_stream *m, uint64_t *out, augur_error *err) {
   *out = 0;
-  for (uint32_t r = 0; r < nranks; r++) {
+  for (uint32_t r = 0; r < augur_trace_nranks(t); r++) {
     augur_event ev;
-    int rc = augur_stream_peek_rank(m, r, &ev, err);
+    int rc = first_record(t, m, r, &ev, err);
     if (rc < 0) return rc;
     if (rc == 1 && (ev.type == AUGUR_EV_INIT || ev.type == AUGUR_EV_INIT_THREAD) && ev.t_end > *out)
       *out = ev.t_end;
   }
   return 0;
-}
-
-/* The ready time when the records come from elsewhere (opt->open_stream):
- * from a merged stream of the trace opened for it. */
-static int ready_time_own(augur_trace *t, uint64_t *out, augur_error *err) {
-  augur_stream *m;
-  int rc = augur_stream_merged(t, &m, err);
-  if (rc < 0) return rc;
-  rc = ready_time(m, augur_trace_nranks(t), out, err);
-  augur_stream_close(m);
-  return rc;
 }
 
 /* S: the merged stream of the trace, not read yet, or NULL when the
@@ -154,8 +159,7 @@ static int setup(dx *d, augur_trace *t, augur_stream *s, const augur_dx_options 
   uint64_t first, last;
   int rc = augur_run_extent(t, &first, &last, err);
   if (rc < 0) return rc;
-  rc = s ? ready_time(s, d->nranks, &d->t_ready, err) : ready_time_own(t, &d->t_ready, err);
-  if (rc < 0) return rc;
+  if ((rc = ready_time(t, s, &d->t_ready, err)) < 0) return rc;
   /* bins cover the analysed window, which opens when the last rank leaves
    * MPI_Init (t_begin of the diagnosis) */
   d->t0 = d->t_ready > first ? d->t_ready : first;
