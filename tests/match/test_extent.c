@@ -79,6 +79,21 @@ static void build(const char *dir) {
   }
 }
 
+/* A fresh trace of build() in *DIR, opened; done() removes it. */
+static augur_trace *open_built(char **dir) {
+  *dir = tu_tracedir();
+  build(*dir);
+  augur_trace *t;
+  augur_error err;
+  assert_int_equal(augur_trace_open(&t, *dir, &err), 0);
+  return t;
+}
+
+static void done(augur_trace *t, char *dir) {
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
 /* The extent as rank streams give it: each rank's first record's t_start,
  * and the largest t_end of its last events block's records. */
 static void extent_by_streams(augur_trace *t, uint64_t *first, uint64_t *last) {
@@ -104,11 +119,9 @@ static void extent_by_streams(augur_trace *t, uint64_t *first, uint64_t *last) {
 
 static void test_extent_as_streams(void **state) {
   (void)state;
-  char *dir = tu_tracedir();
-  build(dir);
-  augur_trace *t;
+  char *dir;
+  augur_trace *t = open_built(&dir);
   augur_error err;
-  assert_int_equal(augur_trace_open(&t, dir, &err), 0);
   assert_int_equal(augur_trace_nblocks(t, 0), 3);
   assert_int_equal(augur_trace_nblocks(t, 1), 3);
   assert_int_equal(augur_trace_nblocks(t, 2), 0);
@@ -121,8 +134,7 @@ static void test_extent_as_streams(void **state) {
    * the file); the last block is thread 1's, not the Barrier that ends later */
   assert_int_equal(f1, augur_trace_global_ns(t, 1, 11000 - 200));
   assert_int_equal(l1, augur_trace_global_ns(t, 3, 13000 + 1300));
-  augur_trace_close(t);
-  tu_cleanup(dir);
+  done(t, dir);
 }
 
 /* The index is enough: a payload that no longer matches its checksum is
@@ -130,12 +142,10 @@ static void test_extent_as_streams(void **state) {
  * and failed here). */
 static void test_extent_reads_no_payload(void **state) {
   (void)state;
-  char *dir = tu_tracedir();
-  build(dir);
-  augur_trace *t;
+  char *dir;
+  augur_trace *t = open_built(&dir);
   augur_error err;
   uint64_t f0, l0, f1, l1;
-  assert_int_equal(augur_trace_open(&t, dir, &err), 0);
   assert_int_equal(augur_run_extent(t, &f0, &l0, &err), 0);
   uint64_t at[NR];
   for (uint32_t r = 0; r < NR; r++)
@@ -152,8 +162,7 @@ static void test_extent_reads_no_payload(void **state) {
   assert_int_equal(augur_run_extent(t, &f1, &l1, &err), 0);
   assert_int_equal(f1, f0);
   assert_int_equal(l1, l0);
-  augur_trace_close(t);
-  tu_cleanup(dir);
+  done(t, dir);
 }
 
 /* Each rank's next record in merged stream M after TAKEN[r] of its records
@@ -180,11 +189,9 @@ static void check_peeks(augur_stream *m, augur_trace *t, const size_t *taken) {
  * records, and AUGUR_E_ARG for a rank outside the stream or a rank stream. */
 static void test_peek_rank(void **state) {
   (void)state;
-  char *dir = tu_tracedir();
-  build(dir);
-  augur_trace *t;
+  char *dir;
+  augur_trace *t = open_built(&dir);
   augur_error err;
-  assert_int_equal(augur_trace_open(&t, dir, &err), 0);
   augur_stream *m;
   assert_int_equal(augur_stream_merged(t, &m, &err), 0);
   size_t taken[NR] = {0};
@@ -201,19 +208,16 @@ static void test_peek_rank(void **state) {
   assert_int_equal(augur_stream_rank(t, 0, &s, &err), 0);
   assert_int_equal(augur_stream_peek_rank(s, 0, &ev, &err), AUGUR_E_ARG);
   augur_stream_close(s);
-  augur_trace_close(t);
-  tu_cleanup(dir);
+  done(t, dir);
 }
 
 /* augur_stream_next_rank names the rank of the record augur_stream_next
  * returns next, UINT32_MAX at the end; a rank stream names its rank. */
 static void test_next_rank(void **state) {
   (void)state;
-  char *dir = tu_tracedir();
-  build(dir);
-  augur_trace *t;
+  char *dir;
+  augur_trace *t = open_built(&dir);
   augur_error err;
-  assert_int_equal(augur_trace_open(&t, dir, &err), 0);
   augur_stream *m;
   assert_int_equal(augur_stream_merged(t, &m, &err), 0);
   augur_event ev;
@@ -230,8 +234,7 @@ static void test_next_rank(void **state) {
   assert_int_equal(augur_stream_rank(t, 3, &m, &err), 0);
   assert_int_equal(augur_stream_next_rank(m), 3);
   augur_stream_close(m);
-  augur_trace_close(t);
-  tu_cleanup(dir);
+  done(t, dir);
 }
 
 int main(void) {
