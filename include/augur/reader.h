@@ -245,6 +245,22 @@ AUGUR_API int augur_stream_read(augur_stream *s, augur_event *ev, size_t max, si
  * need each rank's order and a bounded window, such as message matching.
  * 0 (the default): strict order. */
 AUGUR_API int augur_stream_set_slack(augur_stream *s, uint64_t ns, augur_error *err);
+/* A merged stream of ranks (augur_stream_merged, augur_stream_merged_kinds;
+ * with augur_stream_merged_sources, its local ranks only): rank RANK's next
+ * record, without taking it. Before the first augur_stream_next, each rank's
+ * first record: what a rank stream of the rank would return first, without
+ * opening one per rank (the merge has decoded it already; issue 27).
+ * Returns 1 with *ev filled, 0 when the rank has no more records, or the
+ * rank's error (the one augur_stream_next would return in its turn). */
+AUGUR_API int augur_stream_peek_rank(augur_stream *s, uint32_t rank, augur_event *ev,
+                                     augur_error *err);
+/* The rank whose record augur_stream_next returns next (known as soon as
+ * the previous one is returned), or UINT32_MAX at the end or when a
+ * source of augur_stream_merged_sources holds it: for consumers that keep
+ * state per rank and can load it while they work on the current record
+ * (with thousands of ranks in step, each record's state is a cache miss
+ * otherwise). A hint: the record itself may be an error. */
+AUGUR_API uint32_t augur_stream_next_rank(const augur_stream *s);
 /* Rank streams of MPI records only: continue from block index `block` of
  * the rank (augur_trace_block). AUGUR_E_ARG on a stream with OpenMP kinds. */
 AUGUR_API int augur_stream_seek_block(augur_stream *s, size_t block, augur_error *err);

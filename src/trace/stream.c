@@ -317,6 +317,7 @@ struct augur_stream {
   /* augur_stream_merged_sources: leaves [0, nlocal) are rank streams (rs),
    * leaves [nlocal, n) the sources src[leaf - nlocal]. */
   uint32_t nlocal;
+  uint32_t lo; /* the rank of leaf 0 */
   struct src_leaf *src;
   uint64_t err_at; /* the key of the last error merged_next returned */
 };
@@ -932,6 +933,7 @@ static int open_merged(augur_trace *t, unsigned kinds, uint32_t lo, uint32_t hi,
   m->merged = 1;
   m->fd = -1;
   m->nlocal = hi - lo;
+  m->lo = lo;
   m->n = m->nlocal + (uint32_t)nsrc;
   if (nsrc && !(m->src = calloc(nsrc, sizeof *m->src))) {
     free(m);
@@ -1121,6 +1123,24 @@ static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
   if (m->state[r] != 1 || !aug_type_is_sub(m->la[r]->type)) replay(m, r);
   winner_changed(m);
   return 1;
+}
+
+int augur_stream_peek_rank(augur_stream *s, uint32_t rank, augur_event *ev, augur_error *err) {
+  if (!s || !ev || !s->merged || rank < s->lo || rank - s->lo >= s->nlocal)
+    return augur_fail(err, AUGUR_E_ARG,
+                      "augur_stream_peek_rank: needs a merged stream and one of its ranks");
+  uint32_t r = rank - s->lo;
+  if (s->state[r] < 0) return augur_fail(err, s->state[r], "%s", s->rs[r]->errmsg);
+  if (s->state[r] == 0) return 0;
+  *ev = *s->la[r];
+  return 1;
+}
+
+uint32_t augur_stream_next_rank(const augur_stream *s) {
+  if (!s) return UINT32_MAX;
+  if (!s->merged) return s->rank;
+  uint32_t r = s->tree[0];
+  return r < s->nlocal && s->state[r] != 0 ? s->lo + r : UINT32_MAX;
 }
 
 int augur_stream_set_slack(augur_stream *s, uint64_t ns, augur_error *err) {

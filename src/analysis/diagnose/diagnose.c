@@ -9,10 +9,18 @@
 #include "dx_int.h"
 #include "extent.h"
 #include "grow.h"
+#include "prefetch.h"
 
 /* Critical-path counters are kept while ranks x call sites stay below this
  * (2 counters each): 16 M counters = 128 MiB at most. */
 #define DX_CP_MAX_COUNTERS (16u << 20)
+
+/* From this many ranks on, the pass loads the next record's rank state
+ * while it works on the current one: the ranks' state (dx_rank, 744 bytes
+ * each) is then larger than the caches and, with the ranks in step, every
+ * record's is a miss. Below it the state stays in the caches and the hint
+ * would only cost (issue 27; bench/scale/README.md, stop 41). */
+#define DX_PREFETCH_RANKS 1024
 
 static size_t cs_slot(const dx *d, uint64_t cs) {
   size_t i = (size_t)cs * 2;
@@ -110,18 +118,33 @@ static void after(dx *d, const augur_event *ev) {
   if (!r->finalized) cp_advance(d, ev->rank, ev->callsite, ev->t_end, 1);
 }
 
+/* Rank R's first record: from M, a merged stream of the trace not read yet
+ * (augur_stream_peek_rank: the merge has decoded it when it opened), or
+ * with M NULL from a rank stream of its own, one rank at a time. */
+static int first_record(augur_trace *t, augur_stream *m, uint32_t r, augur_event *ev,
+                        augur_error *err) {
+  if (m) return augur_stream_peek_rank(m, r, ev, err);
+  augur_stream *s;
+  int rc = augur_stream_rank(t, r, &s, err);
+  if (rc < 0) return rc;
+  rc = augur_stream_next(s, ev, err);
+  augur_stream_close(s);
+  return rc;
+}
+
 /* When the last rank leaves MPI_Init: the program starts there. Before it,
  * ranks wait for the launcher and each other, which no change to the
- * program fixes (docs/diagnose.md, "Window"). */
-static int ready_time(augur_trace *t, uint64_t *out, augur_error *err) {
+ * program fixes (docs/diagnose.md, "Window"). M: the merged stream the pass
+ * will read, or NULL when the records come from elsewhere (opt->open_stream,
+ * diagnose --parallel: a merged stream of every rank would hold each rank's
+ * batch and buffers at once on the analysis rank that keeps none). A rank
+ * stream per rank cost a file read, a decompression and a decoded block
+ * each (issue 27). */
+static int ready_time(augur_trace *t, augur_stream *m, uint64_t *out, augur_error *err) {
   *out = 0;
   for (uint32_t r = 0; r < augur_trace_nranks(t); r++) {
-    augur_stream *s;
-    int rc = augur_stream_rank(t, r, &s, err);
-    if (rc < 0) return rc;
     augur_event ev;
-    rc = augur_stream_next(s, &ev, err);
-    augur_stream_close(s);
+    int rc = first_record(t, m, r, &ev, err);
     if (rc < 0) return rc;
     if (rc == 1 && (ev.type == AUGUR_EV_INIT || ev.type == AUGUR_EV_INIT_THREAD) && ev.t_end > *out)
       *out = ev.t_end;
@@ -129,8 +152,10 @@ static int ready_time(augur_trace *t, uint64_t *out, augur_error *err) {
   return 0;
 }
 
-static int setup(dx *d, augur_trace *t, const augur_dx_options *opt, augur_error *err) {
-  memset(d, 0, sizeof *d);
+/* S: the merged stream of the trace, not read yet, or NULL when the
+ * records come from opt->open_stream. */
+static int setup(dx *d, augur_trace *t, augur_stream *s, const augur_dx_options *opt,
+                 augur_error *err) {
   d->trace = t;
   d->err = err;
   d->nranks = augur_trace_nranks(t);
@@ -141,7 +166,7 @@ static int setup(dx *d, augur_trace *t, const augur_dx_options *opt, augur_error
   uint64_t first, last;
   int rc = augur_run_extent(t, &first, &last, err);
   if (rc < 0) return rc;
-  if ((rc = ready_time(t, &d->t_ready, err)) < 0) return rc;
+  if ((rc = ready_time(t, s, &d->t_ready, err)) < 0) return rc;
   /* bins cover the analysed window, which opens when the last rank leaves
    * MPI_Init (t_begin of the diagnosis) */
   d->t0 = d->t_ready > first ? d->t_ready : first;
@@ -211,11 +236,11 @@ int augur_diagnose(augur_trace *t, const augur_dx_options *opt_in, augur_diagnos
   int rc = check_damage(t, err);
   if (rc < 0) return rc;
   dx d;
-  rc = setup(&d, t, &opt, err);
+  memset(&d, 0, sizeof d);
   augur_stream *s = NULL;
-  if (rc == 0)
-    rc = opt.open_stream ? opt.open_stream(opt.open_stream_arg, t, &s, err)
-                         : augur_stream_merged(t, &s, err);
+  rc = opt.open_stream ? opt.open_stream(opt.open_stream_arg, t, &s, err)
+                       : augur_stream_merged(t, &s, err);
+  if (rc == 0) rc = setup(&d, t, opt.open_stream ? NULL : s, &opt, err);
   uint64_t events = 0, total = total_events(t);
   augur_event ev, call; /* call: the latest parent event (sub-records follow theirs) */
   memset(&call, 0, sizeof call);
@@ -225,6 +250,15 @@ int augur_diagnose(augur_trace *t, const augur_dx_options *opt_in, augur_diagnos
     if (opt.progress && (events & ((1u << 20) - 1)) == 0)
       opt.progress(opt.progress_arg, events, total);
     if (ev.rank >= d.nranks) continue;
+    if (d.nranks >= DX_PREFETCH_RANKS) {
+      uint32_t next = augur_stream_next_rank(s);
+      if (next < d.nranks) { /* the lines before() and after() touch */
+        const dx_rank *x = &d.ranks[next];
+        AUG_PREFETCH(x);
+        AUG_PREFETCH(&x->seg.delay_ns);
+        AUG_PREFETCH(&x->cp_t);
+      }
+    }
     int sub = augur_event_is_sub(ev.type);
     if (!sub && augur_event_is_rma(ev.type) && dx_rma_event(&d, &ev)) {
       rc = augur_fail(err, AUGUR_E_NOMEM, "diagnose: out of memory");

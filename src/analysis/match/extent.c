@@ -1,29 +1,40 @@
 /* The extent of a run on the global timeline, from the index. */
 #include "extent.h"
 
-/* Finds the whole run's extent from the first and last events blocks of
- * each rank: cheap (two blocks per rank) and exact. */
+/* Finds the whole run's extent from the block index alone: an events
+ * block's header holds the t_start of its first record (first_ns) and the
+ * largest t_end of its records (last_ns), local times of the rank
+ * (docs/trace-format.md). A rank's first record is the earliest of its
+ * threads' first ones (a rank stream merges its threads by local t_start),
+ * its last events block the one a rank stream read last before; neither
+ * is decoded: a stream per rank cost a file read, a decompression and a
+ * decoded block for every rank (issue 27). */
 int augur_run_extent(augur_trace *t, uint64_t *first, uint64_t *last, augur_error *err) {
+  (void)err;
   *first = UINT64_MAX, *last = 0;
   uint32_t n = augur_trace_nranks(t);
   for (uint32_t r = 0; r < n; r++) {
-    size_t nb = augur_trace_nblocks(t, r), lastb = nb;
-    for (size_t i = nb; i-- > 0;)
-      if (augur_trace_block(t, r, i)->kind == 1) {
-        lastb = i;
-        break;
-      }
-    if (lastb == nb) continue; /* no events */
-    augur_stream *s;
-    int rc = augur_stream_rank(t, r, &s, err);
-    if (rc < 0) return rc;
-    augur_event ev;
-    if ((rc = augur_stream_next(s, &ev, err)) == 1 && ev.t_start < *first) *first = ev.t_start;
-    if (rc >= 0) rc = augur_stream_seek_block(s, lastb, err);
-    while (rc >= 0 && (rc = augur_stream_next(s, &ev, err)) == 1)
-      if (ev.t_end > *last) *last = ev.t_end;
-    augur_stream_close(s);
-    if (rc < 0) return rc;
+    size_t nb = augur_trace_nblocks(t, r);
+    /* each thread's first block with records; threads are few */
+    uint32_t seen[64], nseen = 0;
+    int any = 0;
+    uint64_t lfirst = 0;
+    for (size_t i = 0; i < nb; i++) {
+      const augur_block_info *b = augur_trace_block(t, r, i);
+      if (!b->nevents) continue;
+      uint32_t k = 0;
+      while (k < nseen && seen[k] != b->thread)
+        k++;
+      if (k < nseen) continue; /* not the thread's first */
+      if (nseen < 64) seen[nseen++] = b->thread;
+      if (!any || b->first_ns < lfirst) lfirst = b->first_ns;
+      any = 1;
+    }
+    if (!any) continue; /* no events */
+    uint64_t g = augur_trace_global_ns(t, r, lfirst);
+    if (g < *first) *first = g;
+    const augur_block_info *lb = augur_trace_block(t, r, nb - 1);
+    if (lb->nevents && (g = augur_trace_global_ns(t, r, lb->last_ns)) > *last) *last = g;
   }
   if (*first == UINT64_MAX) *first = 0;
   return 0;
