@@ -200,7 +200,13 @@ typedef struct mslot {
   uint64_t inst; /* collective messages: instance; p2p: UINT64_MAX */
   uint32_t src, dst, tag, next_free;
   uint8_t rndv, started, refs;
+  /* the arrival wakes no one on this side (SIDE_SEND: the sender, SIDE_RECV:
+   * the receiver): it is a request of a WAIT blocked on an earlier one
+   * (wait_quiet), which reads it when it gets there */
+  uint8_t quiet;
 } mslot;
+
+enum { SIDE_SEND = 1, SIDE_RECV = 2 };
 
 typedef struct flow {
   uint32_t slot, ver;
@@ -1288,8 +1294,8 @@ static void arrive(sim *s, uint32_t v, double now) {
     m->rdone = now > m->rpost ? now : m->rpost;
     notify_dst = 1;
   }
-  if (notify_src) wake(s, src);
-  if (notify_dst) wake(s, dst);
+  if (notify_src && !(m->quiet & SIDE_SEND)) wake(s, src);
+  if (notify_dst && !(m->quiet & SIDE_RECV)) wake(s, dst);
 }
 
 /* Wait accounting: blocked from T_BLOCK until DONE. */
@@ -1312,10 +1318,11 @@ static int wait_done(sim *s, uint32_t r, double *t, int *recv) {
   rrun *rr = &s->r[r];
   const wreq *w = wait_reqs(rr);
   for (uint64_t i = rr->wait_i; i < rr->nwq; i++) {
-    const mslot *m = &s->slots[w[i].slot];
+    mslot *m = &s->slots[w[i].slot];
     double d = w[i].send ? m->sdone : m->rdone;
     if (d < 0) {
       rr->wait_i = i;
+      m->quiet &= (uint8_t) ~(w[i].send ? SIDE_SEND : SIDE_RECV); /* its arrival wakes R */
       return 0;
     }
     if (d > rr->wait_t) {
@@ -1327,6 +1334,21 @@ static int wait_done(sim *s, uint32_t r, double *t, int *recv) {
   *t = rr->wait_t;
   *recv = rr->wait_recv;
   return 1;
+}
+
+/* Rank R blocked in its WAIT at request wait_i: the arrivals of the
+ * requests after it need not wake it (half of a halo's first arrivals
+ * did, for nothing: a wake at thousands of ranks is a few cache misses);
+ * wait_done reads them when it gets there, and clears the mark of the
+ * request it blocks on. Called when the WAIT first blocks, while its
+ * slots are in the cache (posted in the same run). */
+static void wait_quiet(sim *s, uint32_t r) {
+  const rrun *rr = &s->r[r];
+  const wreq *w = wait_reqs(rr);
+  for (uint64_t k = rr->wait_i + 1; k < rr->nwq; k++)
+    s->slots[w[k].slot].quiet |= w[k].send ? SIDE_SEND : SIDE_RECV;
+  const wreq *b = &w[rr->wait_i]; /* it may be listed again after */
+  s->slots[b->slot].quiet &= (uint8_t) ~(b->send ? SIDE_SEND : SIDE_RECV);
 }
 
 /* Under time slices, the run of steps marked together from rank R's
@@ -1753,6 +1775,7 @@ static void run_rank(sim *s, uint32_t r) {
         wait_finish(s, r);
         break;
       }
+      wait_quiet(s, r);
       rr->blocked = BLK_WAIT;
       rr->t_block = rr->t;
       return;

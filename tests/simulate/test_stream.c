@@ -179,7 +179,10 @@ static void test_unmatched(void **state) {
  * receives, Irecvs three, and waits for all seven, the late receive sixth
  * in the list (rank 1 computes 500 us before its third send). Streamed and
  * in memory alike, rank 0 waits for that message: all its requests count,
- * not only the first four. */
+ * not only the first four. Its receives arrive one after the other while it
+ * waits, each the one it blocks on by then: each arrival must wake it (the
+ * arrivals of requests after the one it blocks on do not, sim.c
+ * wait_quiet). */
 static void test_waitall_many(void **state) {
   (void)state;
   const uint64_t us = 1000;
