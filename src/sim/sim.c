@@ -1294,8 +1294,10 @@ static void arrive(sim *s, uint32_t v, double now) {
     m->rdone = now > m->rpost ? now : m->rpost;
     notify_dst = 1;
   }
-  if (notify_src && !(m->quiet & SIDE_SEND)) wake(s, src);
-  if (notify_dst && !(m->quiet & SIDE_RECV)) wake(s, dst);
+  /* read before a wake: running a rank may grow (move) the slots */
+  const unsigned quiet = m->quiet;
+  if (notify_src && !(quiet & SIDE_SEND)) wake(s, src);
+  if (notify_dst && !(quiet & SIDE_RECV)) wake(s, dst);
 }
 
 /* Wait accounting: blocked from T_BLOCK until DONE. */
