@@ -32,6 +32,7 @@
  * graph. Point-to-point slots are then recycled like collective ones, and
  * nonblocking ends wait for their WAIT in a per-rank request table. */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -199,7 +200,13 @@ typedef struct mslot {
   uint64_t inst; /* collective messages: instance; p2p: UINT64_MAX */
   uint32_t src, dst, tag, next_free;
   uint8_t rndv, started, refs;
+  /* the arrival wakes no one on this side (SIDE_SEND: the sender, SIDE_RECV:
+   * the receiver): it is a request of a WAIT blocked on an earlier one
+   * (wait_quiet), which reads it when it gets there */
+  uint8_t quiet;
 } mslot;
+
+enum { SIDE_SEND = 1, SIDE_RECV = 2 };
 
 typedef struct flow {
   uint32_t slot, ver;
@@ -221,7 +228,20 @@ typedef struct sreq {
   uint8_t send, live;
 } sreq;
 
+/* A request of the WAIT a rank is in: its slot, whether it is a send, and
+ * (streaming) its entry in the rank's request table (rrun.req). */
+typedef struct wreq {
+  uint32_t slot, at;
+  uint8_t send;
+} wreq;
+
+/* Requests of a WAIT kept inside the rank's rrun (a halo's Waitall has 4). */
+#define WQ_IN 4
+
 typedef struct rrun {
+  /* What a rank's run and wake read (the first four cache lines: at
+   * thousands of ranks each line is a miss, and the event loop asks for
+   * them ahead, RRUN_HOT) */
   size_t pc, n; /* n: operations of the rank (in memory) */
   int ended;    /* ran its last operation */
   double t;
@@ -233,6 +253,21 @@ typedef struct rrun {
   uint64_t wait_i;
   double wait_t;
   int wait_recv;
+  /* the WAIT's requests with a partner, found once when it starts
+   * (wait_open): in wq_in if they are WQ_IN or fewer, else in wq */
+  uint32_t nwq;
+  wreq wq_in[WQ_IN];
+  augur_sim_rank acc;
+  /* streaming: open requests, sorted by op (dead ones until compacted) */
+  sreq *req;
+  size_t nreq, req_cap, req_dead;
+  /* time slices: the rank runs in [k T + off, k T + off + len); len = 0: always */
+  double win_t, win_off, win_len;
+  int shared; /* the rank's node has more ranks than cores */
+  double t_coll;
+  /* the rest: a long WAIT, collectives as messages, processor sharing, shuffled slices */
+  wreq *wq;
+  size_t wq_cap;
   /* collective in progress */
   uint64_t inst; /* its instance (the operation's a) */
   sim_step *steps;
@@ -241,17 +276,13 @@ typedef struct rrun {
   int posted;
   uint32_t *grp; /* slots of the steps posted together (sim_step.together) */
   size_t ngrp, grp_cap, gend;
-  double t_coll;
   /* compute burst under processor sharing */
-  int shared;         /* the rank's node has more ranks than cores */
   int computing;      /* between its EV_CSTART and EV_CDONE */
   uint32_t cver;      /* version of the pending EV_CDONE */
   double crem, crate; /* seconds of work left (at one full core), current speed */
   double cstart;      /* when the burst started */
   double cfloor;      /* it ends no earlier (its time off the CPU, see run_rank) */
-  /* time slices: the rank runs in [k T + off, k T + off + len); len = 0: always */
-  double win_t, win_off, win_len;
-  /* ...or, shuffled (sh_n > 1): period k holds the rank's window at place
+  /* time slices shuffled (sh_n > 1): period k holds the rank's window at place
    * perm_k(sh_i) of sh_n places of sh_step each, perm_k drawn from sh_seed
    * and k, the same for the ranks of one core: with probability sh_p a
    * permutation drawn anew, else the identity */
@@ -260,11 +291,17 @@ typedef struct rrun {
   double sh_step, sh_p;
   uint64_t sh_k, sh_j; /* cache: the last period asked for, its order's draw */
   int sh_cached;
-  augur_sim_rank acc;
-  /* streaming: open requests, sorted by op (dead ones until compacted) */
-  sreq *req;
-  size_t nreq, req_cap, req_dead;
 } rrun;
+
+#define RRUN_HOT offsetof(rrun, wq)
+
+/* Asks for the part of rank R's rrun its run and wake read. */
+static void rrun_prefetch(const rrun *rr) {
+  const char *p = (const char *)rr;
+  for (size_t o = 0; o < RRUN_HOT; o += 64)
+    AUG_PREFETCH(p + o);
+  AUG_PREFETCH(p + RRUN_HOT - 1); /* the array is not aligned to lines */
+}
 
 /* A collective instance run all at once (closed_enter): its members'
  * entry times by comm rank, who entered in which order, and what the first
@@ -1196,19 +1233,51 @@ static int wait_req(const sim *s, uint32_t r, const augur_sim_op *op, uint64_t i
   return 1;
 }
 
-/* Streaming: WAIT OP of rank R completed: its requests close. */
-static void wait_finish(sim *s, uint32_t r, const augur_sim_op *op) {
-  if (!s->src) return;
+/* The requests of the WAIT rank R is in (wait_open). */
+static const wreq *wait_reqs(const rrun *rr) {
+  return rr->nwq <= WQ_IN ? rr->wq_in : rr->wq;
+}
+
+/* Rank R starts WAIT OP: its requests are looked up once, here, not at
+ * every wake (at thousands of ranks each lookup is a miss or two: the
+ * graph's wait list, the request table). 0, or -1 out of memory. */
+static int wait_open(sim *s, uint32_t r, const augur_sim_op *op) {
   rrun *rr = &s->r[r];
+  rr->wait_i = 0;
+  rr->wait_t = -1;
+  rr->wait_recv = 0;
+  if (op->b > WQ_IN && aug_grow((void **)&rr->wq, &rr->wq_cap, op->b, sizeof *rr->wq)) {
+    s->nomem = 1;
+    return -1;
+  }
+  wreq *w = op->b > WQ_IN ? rr->wq : rr->wq_in;
+  uint32_t n = 0;
   for (uint64_t i = 0; i < op->b; i++) {
     uint32_t v;
     int send;
-    size_t at;
+    size_t at = 0;
     if (!wait_req(s, r, op, i, &v, &send, &at)) continue;
-    rr->req[at].live = 0;
+    assert(at <= UINT32_MAX);
+    w[n++] = (wreq){v, (uint32_t)at, (uint8_t)send};
+  }
+  if (n <= WQ_IN && w != rr->wq_in) memcpy(rr->wq_in, w, n * sizeof *w);
+  rr->nwq = n;
+  return 0;
+}
+
+/* Streaming: the WAIT of rank R completed: its requests close (one listed
+ * twice, once). */
+static void wait_finish(sim *s, uint32_t r) {
+  if (!s->src) return;
+  rrun *rr = &s->r[r];
+  const wreq *w = wait_reqs(rr);
+  for (uint32_t i = 0; i < rr->nwq; i++) {
+    sreq *q = &rr->req[w[i].at];
+    if (!q->live) continue;
+    q->live = 0;
     rr->req_dead++;
     s->nreq--;
-    release(s, v);
+    release(s, w[i].slot);
   }
 }
 
@@ -1225,8 +1294,10 @@ static void arrive(sim *s, uint32_t v, double now) {
     m->rdone = now > m->rpost ? now : m->rpost;
     notify_dst = 1;
   }
-  if (notify_src) wake(s, src);
-  if (notify_dst) wake(s, dst);
+  /* read before a wake: running a rank may grow (move) the slots */
+  const unsigned quiet = m->quiet;
+  if (notify_src && !(quiet & SIDE_SEND)) wake(s, src);
+  if (notify_dst && !(quiet & SIDE_RECV)) wake(s, dst);
 }
 
 /* Wait accounting: blocked from T_BLOCK until DONE. */
@@ -1238,35 +1309,48 @@ static void resume(sim *s, uint32_t r, double done, double *bucket) {
   run_rank(s, r);
 }
 
-/* Are all requests of WAIT op (of rank R) done? Sets *t to the last
+/* Are all requests of the WAIT rank R is in done? Sets *t to the last
  * completion and *recv to whether that one was a receive (the first in
  * the list of that time). A request's completion time, once known, stays:
  * the rank keeps how far it got (wait_i: the requests before it are done,
  * the latest of them wait_t, wait_recv) and a wake goes on from there, not
- * over the whole list again (a Waitall of k requests woken k times). The
- * caller sets wait_i = 0, wait_t = -1 when the WAIT starts. */
-static int wait_done(sim *s, uint32_t r, const augur_sim_op *op, double *t, int *recv) {
+ * over the whole list again (a Waitall of k requests woken k times).
+ * wait_open starts it. */
+static int wait_done(sim *s, uint32_t r, double *t, int *recv) {
   rrun *rr = &s->r[r];
-  for (uint64_t i = rr->wait_i; i < op->b; i++) {
-    uint32_t v;
-    int send;
-    size_t at;
-    if (!wait_req(s, r, op, i, &v, &send, &at)) continue;
-    const mslot *m = &s->slots[v];
-    double d = send ? m->sdone : m->rdone;
+  const wreq *w = wait_reqs(rr);
+  for (uint64_t i = rr->wait_i; i < rr->nwq; i++) {
+    mslot *m = &s->slots[w[i].slot];
+    double d = w[i].send ? m->sdone : m->rdone;
     if (d < 0) {
       rr->wait_i = i;
+      m->quiet &= (uint8_t) ~(w[i].send ? SIDE_SEND : SIDE_RECV); /* its arrival wakes R */
       return 0;
     }
     if (d > rr->wait_t) {
       rr->wait_t = d;
-      rr->wait_recv = !send;
+      rr->wait_recv = !w[i].send;
     }
   }
-  rr->wait_i = op->b;
+  rr->wait_i = rr->nwq;
   *t = rr->wait_t;
   *recv = rr->wait_recv;
   return 1;
+}
+
+/* Rank R blocked in its WAIT at request wait_i: the arrivals of the
+ * requests after it need not wake it (half of a halo's first arrivals
+ * did, for nothing: a wake at thousands of ranks is a few cache misses);
+ * wait_done reads them when it gets there, and clears the mark of the
+ * request it blocks on. Called when the WAIT first blocks, while its
+ * slots are in the cache (posted in the same run). */
+static void wait_quiet(sim *s, uint32_t r) {
+  const rrun *rr = &s->r[r];
+  const wreq *w = wait_reqs(rr);
+  for (uint64_t k = rr->wait_i + 1; k < rr->nwq; k++)
+    s->slots[w[k].slot].quiet |= w[k].send ? SIDE_SEND : SIDE_RECV;
+  const wreq *b = &w[rr->wait_i]; /* it may be listed again after */
+  s->slots[b->slot].quiet &= (uint8_t) ~(b->send ? SIDE_SEND : SIDE_RECV);
 }
 
 /* Under time slices, the run of steps marked together from rank R's
@@ -1687,14 +1771,13 @@ static void run_rank(sim *s, uint32_t r) {
       wall_work(s, rr, o, &rr->acc.mpi);
       double d;
       int recv;
-      rr->wait_i = 0;
-      rr->wait_t = -1;
-      rr->wait_recv = 0;
-      if (wait_done(s, r, op, &d, &recv)) {
+      if (wait_open(s, r, op)) return;
+      if (wait_done(s, r, &d, &recv)) {
         wait_until(rr, d, recv ? &rr->acc.recv_wait : &rr->acc.send_wait);
-        wait_finish(s, r, op);
+        wait_finish(s, r);
         break;
       }
+      wait_quiet(s, r);
       rr->blocked = BLK_WAIT;
       rr->t_block = rr->t;
       return;
@@ -1751,11 +1834,10 @@ static void wake(sim *s, uint32_t r) {
     }
     return;
   case BLK_WAIT: {
-    const augur_sim_op *op = op_at(s, r);
     double d;
     int recv;
-    if (wait_done(s, r, op, &d, &recv)) {
-      wait_finish(s, r, op);
+    if (wait_done(s, r, &d, &recv)) {
+      wait_finish(s, r);
       resume(s, r, d, recv ? &rr->acc.recv_wait : &rr->acc.send_wait);
     }
     return;
@@ -1950,6 +2032,35 @@ static int sim_setup(sim *s, uint32_t variant, uint32_t *variants, augur_sim_res
   return AUGUR_OK;
 }
 
+/* Ranks the ready queue resumes (all members of a collective run all at
+ * once, in comm rank order): at thousands of ranks each is a cache miss
+ * per structure it reads (its rrun, its entry in the graph, its next
+ * operations, its request table), one after the other. They are asked for
+ * ahead, in two stages: the rrun and graph entry READY_AHEAD ranks ahead,
+ * and, half as far, the operations and requests those two point to. */
+#define READY_AHEAD 8
+
+static void ready_prefetch(const sim *s) {
+  const uint32_t n = s->g->nranks;
+  if (s->rn > READY_AHEAD) {
+    uint32_t w = s->ready[(s->rhead + READY_AHEAD) % n];
+    rrun_prefetch(&s->r[w]);
+    AUG_PREFETCH(&s->g->ranks[w]);
+  }
+  if (s->rn > READY_AHEAD / 2) {
+    uint32_t w = s->ready[(s->rhead + READY_AHEAD / 2) % n];
+    const sim_rank_ops *ro = &s->g->ranks[w];
+    const rrun *rr = &s->r[w];
+    uint64_t k = rr->pc - ro->base;
+    if (k < ro->n) {
+      AUG_PREFETCH(&ro->ops[k]);
+      if (k + 2 < ro->n) AUG_PREFETCH(&ro->ops[k + 2]);
+      if (k + 4 < ro->n) AUG_PREFETCH(&ro->ops[k + 4]);
+    }
+    if (rr->nreq) AUG_PREFETCH(&rr->req[rr->nreq / 2]);
+  }
+}
+
 /* Every rank runs ahead as far as it can, then the queue's events in time
  * order, until the queue is empty or the run stopped (out of memory, the
  * stream failed). */
@@ -1959,6 +2070,7 @@ static void sim_loop(sim *s) {
   while (!stopped(s)) {
     if (s->rn) { /* ranks whose collective ran all at once */
       uint32_t r = s->ready[s->rhead];
+      ready_prefetch(s);
       s->rhead = (s->rhead + 1) % s->g->nranks;
       s->rn--;
       run_rank(s, r);
@@ -1974,7 +2086,7 @@ static void sim_loop(sim *s) {
     const hev *nx = heap_peek(&s->q);
     if (nx && (nx->sk & 7) <= EV_ARRIVE) {
       AUG_PREFETCH(&s->slots[nx->idx]);
-      if ((nx->sk & 7) == EV_ARRIVE) AUG_PREFETCH(&s->r[nx->ver]);
+      if ((nx->sk & 7) == EV_ARRIVE) rrun_prefetch(&s->r[nx->ver]);
     }
     switch (e.sk & 7) {
     case EV_XFER:
@@ -2051,7 +2163,7 @@ static int sim_close(sim *s, const sim_input *in, int rc, augur_sim_result *res,
     in->gs->bytes += s->cst_cap * sizeof *s->cst + s->ctmp_cap * sizeof *s->ctmp +
                      s->cp_cap * (sizeof *s->coff + sizeof *s->cidx + sizeof *s->cpost);
     for (uint32_t r = 0; r < n; r++)
-      in->gs->bytes += s->r[r].req_cap * sizeof *s->r[r].req;
+      in->gs->bytes += s->r[r].req_cap * sizeof *s->r[r].req + s->r[r].wq_cap * sizeof *s->r[r].wq;
   }
   if (rc < 0) {
     free(res->ranks);
@@ -2062,6 +2174,7 @@ static int sim_close(sim *s, const sim_input *in, int rc, augur_sim_result *res,
       free(s->r[r].steps);
       free(s->r[r].grp);
       free(s->r[r].req);
+      free(s->r[r].wq);
     }
   sim_src_close(s->src);
   free(s->r);

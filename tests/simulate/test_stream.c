@@ -174,6 +174,69 @@ static void test_unmatched(void **state) {
   unmatched(1);
 }
 
+/* A Waitall over more requests than a rank keeps in its own state (sim.c
+ * WQ_IN, 4): rank 0 Isends three messages to rank 1 and one it never
+ * receives, Irecvs three, and waits for all seven, the late receive sixth
+ * in the list (rank 1 computes 500 us before its third send). Streamed and
+ * in memory alike, rank 0 waits for that message: all its requests count,
+ * not only the first four. Its receives arrive one after the other while it
+ * waits, each the one it blocks on by then: each arrival must wake it (the
+ * arrivals of requests after the one it blocks on do not, sim.c
+ * wait_quiet). */
+static void test_waitall_many(void **state) {
+  (void)state;
+  const uint64_t us = 1000;
+  char *dir = tu_tracedir();
+  tu_meta(dir, 2);
+  augur_event e[2][24];
+  size_t n[2] = {0, 0};
+  e[0][n[0]++] = tu_ev(AUGUR_EV_INIT, 0, 10 * us);
+  for (int k = 0; k < 3; k++)
+    e[0][n[0]++] = p2p(AUGUR_EV_ISEND, (11 + k) * us, (11 + k) * us + 500, 1, 10 + k, 64, 0x10 + k);
+  e[0][n[0]++] = p2p(AUGUR_EV_ISEND, 14 * us, 14 * us + 500, 1, 99, 64, 0x13); /* never received */
+  for (int k = 0; k < 3; k++)
+    e[0][n[0]++] = p2p(AUGUR_EV_IRECV, (15 + k) * us, (15 + k) * us + 500, 1, 20 + k, 64, 0x20 + k);
+  e[0][n[0]] = tu_ev(AUGUR_EV_WAITALL, 20 * us, 530 * us);
+  e[0][n[0]++].aux = 7;
+  static const uint64_t order[7] = {0x10, 0x11, 0x12, 0x20, 0x21, 0x22, 0x13};
+  for (int k = 0; k < 7; k++) {
+    augur_event *c = &e[0][n[0]++];
+    *c = completion(20 * us, 530 * us, order[k],
+                    order[k] < 0x20 ? AUGUR_F_SENDREQ : AUGUR_F_RECVREQ);
+    c->aux = (uint32_t)k;
+    if (order[k] >= 0x20) { /* the status: where the message came from */
+      c->peer = 1;
+      c->tag = (int32_t)(order[k] - 0x20 + 20);
+      c->bytes_recv = 64;
+    }
+  }
+  e[0][n[0]++] = tu_ev(AUGUR_EV_FINALIZE, 540 * us, 550 * us);
+  e[1][n[1]++] = tu_ev(AUGUR_EV_INIT, 0, 10 * us);
+  for (int k = 0; k < 3; k++)
+    e[1][n[1]++] = p2p(AUGUR_EV_RECV, (11 + k) * us, (11 + k) * us + 500, 0, 10 + k, 64, 0);
+  e[1][n[1]++] = p2p(AUGUR_EV_SEND, 15 * us, 16 * us, 0, 20, 64, 0);
+  e[1][n[1]++] = p2p(AUGUR_EV_SEND, 17 * us, 18 * us, 0, 21, 64, 0);
+  e[1][n[1]++] = p2p(AUGUR_EV_SEND, 518 * us, 519 * us, 0, 22, 64, 0); /* 500 us later */
+  e[1][n[1]++] = tu_ev(AUGUR_EV_FINALIZE, 540 * us, 550 * us);
+  for (uint32_t r = 0; r < 2; r++)
+    write_rank(dir, r, 2, e[r], n[r]);
+  augur_trace *t;
+  augur_error err;
+  if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
+  augur_machine m;
+  machine(&m, 1e-6, 1e9);
+  augur_sim_graph_stats gs;
+  augur_sim_result r = both(t, &m, NULL, &gs);
+  assert_int_equal(gs.unmatched, 1);
+  assert_int_equal(gs.messages, 6);
+  /* rank 0 waits in its Waitall for rank 1's 500 us of compute */
+  assert_true(r.ranks[0].recv_wait > 450e-6);
+  assert_true(r.ranks[0].finish > 500e-6);
+  augur_sim_result_free(&r);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
 /* The most held in flight at once for a synthetic ring of ITERS
  * iterations (identical both ways). */
 static uint64_t ring_peak(uint64_t iters, uint64_t *ops) {
@@ -232,6 +295,7 @@ static void test_damaged(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_unmatched),
+      cmocka_unit_test(test_waitall_many),
       cmocka_unit_test(test_flat),
       cmocka_unit_test(test_damaged),
   };
