@@ -95,7 +95,10 @@ d = json.load(open(sys.argv[1]))
 share = d["placement"]["run_delay_share"]
 print("no hog: run-delay share %.3f;" % share, [(x["pattern"], x["share"]) for x in d["findings"]])
 for x in d["findings"]:
-    assert x["pattern"] != "load_imbalance", x
+    # equal CPU work: no rank persistently late. A late rank that changes from one
+    # collective to the next is the machine's noise (fresh-clone check of e1393a3:
+    # 2.8 %, 1.8 ms per 20 ms burst, run-delay share 0.6 %), not this test's subject
+    assert x["pattern"] != "load_imbalance" or "a different rank each time" in x["cause"], x
     if "waiting for a CPU" in x["recommendation"]:
         late = float(re.search(r"arrives ([0-9.]+) s late", x["cause"]).group(1))
         cpu = float(re.search(r"up to ([0-9.]+) s of the lateness it waited for a CPU",
