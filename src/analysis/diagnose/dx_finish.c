@@ -255,13 +255,19 @@ static long balanced_workers(const fin *F) {
 
 /* The one placement fix for time spent waiting for a CPU (run-delay counters): with more
  * ranks than CPUs, run at most one rank per CPU; on a busy host, run on CPUs of your own. */
+/* "N ranks share C CPUs on host H": the busiest host of an oversubscribed run. */
+static void ranks_share(const augur_diagnosis *o, char *buf, size_t n) {
+  snprintf(buf, n, "%u ranks share %u CPU%s on host %s", o->busiest_ranks, o->busiest_cores,
+           o->busiest_cores == 1 ? "" : "s", o->busiest_host);
+}
+
 static void cpu_fix(const fin *F, char *buf, size_t n) {
   const augur_diagnosis *o = F->out;
+  char share[160];
+  ranks_share(o, share, sizeof share);
   if (o->oversubscribed)
-    snprintf(buf, n,
-             "run at most one rank per CPU (%u ranks share %u CPU%s on host %s: fewer ranks "
-             "per node, or more nodes)",
-             o->busiest_ranks, o->busiest_cores, o->busiest_cores == 1 ? "" : "s", o->busiest_host);
+    snprintf(buf, n, "run at most one rank per CPU (%s: fewer ranks per node, or more nodes)",
+             share);
   else
     snprintf(buf, n,
              "run on CPUs of your own (other processes ran on them: an idle node, or pin the "
@@ -313,8 +319,7 @@ static void omp_cpu(const fin *F, char **cause, char **rec) {
     snprintf(why, sizeof why, "%u threads share %u CPU%s on host %s", d->omp_host_threads,
              d->omp_host_cpus, d->omp_host_cpus == 1 ? "" : "s", d->omp_host);
   else if (o->oversubscribed)
-    snprintf(why, sizeof why, "%u ranks share %u CPU%s on host %s", o->busiest_ranks,
-             o->busiest_cores, o->busiest_cores == 1 ? "" : "s", o->busiest_host);
+    ranks_share(o, why, sizeof why);
   else
     snprintf(why, sizeof why, "The ranks waited %.3f s for a CPU while other processes ran",
              o->run_delay_seconds);

@@ -15,18 +15,13 @@ int augur_run_extent(augur_trace *t, uint64_t *first, uint64_t *last, augur_erro
   uint32_t n = augur_trace_nranks(t);
   for (uint32_t r = 0; r < n; r++) {
     size_t nb = augur_trace_nblocks(t, r);
-    /* each thread's first block with records; threads are few */
-    uint32_t seen[64], nseen = 0;
+    /* the earliest block start: a thread's first block holds its first record, and each
+     * later block of the thread starts after it, so no block needs to be told apart */
     int any = 0;
     uint64_t lfirst = 0;
     for (size_t i = 0; i < nb; i++) {
       const augur_block_info *b = augur_trace_block(t, r, i);
       if (!b->nevents) continue;
-      uint32_t k = 0;
-      while (k < nseen && seen[k] != b->thread)
-        k++;
-      if (k < nseen) continue; /* not the thread's first */
-      if (nseen < 64) seen[nseen++] = b->thread;
       if (!any || b->first_ns < lfirst) lfirst = b->first_ns;
       any = 1;
     }
