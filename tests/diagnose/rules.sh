@@ -226,6 +226,8 @@ io)
     i=$((i + 1))
     # shellcheck disable=SC2086
     run io$i pg_io_serial $cfg || continue
+    # the ranks' time in MPI-IO calls (report --json), for the shared-pointer case below
+    "$AUGUR" report "$D/io$i.augur" --json >"$D/io$i.report.json" 2>/dev/null
     # More ranks than CPUs: first, or after nothing but the CPU waits at the
     # barrier or a collective (as iosmall below; io4 second in about 1 run of
     # 4, third after both kinds in 1 of 3 at load 5 in stop 40). How many such
@@ -236,6 +238,19 @@ io)
 import os
 f = fs("io_serialised")
 top = 1 if int(os.environ["NP"]) <= int(os.environ["CPUS"]) else len(ids())
+if not f and os.environ["SHARED"] == "1" and int(os.environ["NP"]) > int(os.environ["CPUS"]):
+    # Shared pointer, more ranks than CPUs: MPICH orders the offsets and the
+    # ranks write side by side, so when the file system is fast no rank spends
+    # more time in its I/O calls than another and there is nothing to blame on
+    # I/O (stop 41: 1 to 3 runs of 4 on the idle machine; the same findings
+    # from the builds before and after that stop's diagnose changes). Then
+    # the ranks' I/O times must be even (within 1.25 x); a rank with more I/O
+    # and no finding still fails.
+    r = json.load(open(sys.argv[1].replace(".json", ".report.json")))["io"]["ranks"]
+    t = [x["time_ns"] for x in r]
+    assert t and min(t) > 0 and max(t) <= 1.25 * min(t), ("no io_serialised, I/O uneven", t, ids())
+    print("io: no io_serialised; the ranks' I/O even (%.2f x): nothing to find" % (max(t) / min(t)))
+    raise SystemExit(0)
 assert f and "io_serialised" in ids()[:top], ids()
 k = ids().index("io_serialised")
 assert all(p in ("wait_at_barrier", "wait_at_collective") for p in ids()[:k]), ids()
