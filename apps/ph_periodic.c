@@ -17,7 +17,11 @@
  * after the third iteration, an MPI_Barrier followed by ONCE units of
  * compute: a phase of weight 1 whose share the caller sets (a one-off phase
  * near the threshold, NPB MG B's barrier between its warm-up iteration and
- * its timed loop; after the first one, it would join the set-up). Needs at
+ * its timed loop; after the first one, it would join the set-up). -y FROM
+ * -z COUNT: iterations FROM .. FROM + COUNT - 1 compute 1.3 x WORK, as if
+ * the machine had run slower for a while early in a recording (a VM whose
+ * speed changed: NPB CG B's iteration ran 1.19 x its mean for the first
+ * second of one recording; docs/signature.md, "A typical window"). Needs at
  * least 2 ranks.
  * All MPI calls are in main() with @augur markers (apps/README.md). */
 #include <mpi.h>
@@ -33,15 +37,17 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long iter = 60, k = 5, work = 20, bytes = 4096, setup = 0, slow = 0, extra = 0, once = 0;
+  long yfrom = 0, ycount = 0;
   const app_opt opts[] = {
       {'n', "ITER", 1, 1000000000L, &iter},     {'k', "K", 1, 1000000L, &k},
       {'w', "WORK", 0, 1000000L, &work},        {'s', "BYTES", 8, 1L << 26, &bytes},
       {'S', "SETUP_US", 0, 100000000L, &setup}, {'x', "SLOW", 0, 1000000000L, &slow},
-      {'e', "EXTRA", 0, 1000000L, &extra},      {'o', "ONCE", 0, 100000000L, &once}};
-  if (app_parse(argc, argv, opts, 8, rank == 0) != 0 || size < 2) {
+      {'e', "EXTRA", 0, 1000000L, &extra},      {'o', "ONCE", 0, 100000000L, &once},
+      {'y', "FROM", 0, 1000000000L, &yfrom},    {'z', "COUNT", 0, 1000000000L, &ycount}};
+  if (app_parse(argc, argv, opts, 10, rank == 0) != 0 || size < 2) {
     if (rank == 0)
       fprintf(stderr, "usage: ph_periodic [-n ITER] [-k K] [-w WORK] [-s BYTES] [-S SETUP_US] "
-                      "[-x SLOW] [-e EXTRA] [-o ONCE] (>= 2 ranks)\n");
+                      "[-x SLOW] [-e EXTRA] [-o ONCE] [-y FROM -z COUNT] (>= 2 ranks)\n");
     MPI_Finalize();
     return 2;
   }
@@ -62,7 +68,9 @@ int main(int argc, char **argv) {
   for (long it = 0; it < iter; it++) {
     MPI_Request req[4];
     MPI_Status sts[4];
-    local = app_relax(a, n, it >= iter / 2 && it < iter / 2 + slow ? 3 * work : work);
+    long units = it >= iter / 2 && it < iter / 2 + slow ? 3 * work : work;
+    if (it >= yfrom && it < yfrom + ycount) units = units * 13 / 10;
+    local = app_relax(a, n, units);
     sl[0] = sr[0] = local;
     /* @augur:ph_periodic.irecv_left */
     MPI_Irecv(rl, (int)cnt, MPI_DOUBLE, left, 1, MPI_COMM_WORLD, &req[0]);

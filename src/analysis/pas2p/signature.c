@@ -240,6 +240,17 @@ static double rep_ns(const augur_logical *lg, uint64_t u, uint64_t len) {
   return lg->nranks ? t / lg->nranks : 0;
 }
 
+/* The base run's times of PH's repetitions (ns) into T (WEIGHT slots), in
+ * order, those with a known place only; returns how many. */
+static uint64_t rep_times(const augur_logical *lg, const augur_phase *ph, double *t) {
+  uint64_t n = 0;
+  for (uint64_t j = 0; j < ph->weight; j++) {
+    uint64_t u = occurrence_unit(ph, j);
+    if (u != UINT64_MAX) t[n++] = rep_ns(lg, u, ph->nunits);
+  }
+  return n;
+}
+
 /* How the base run's repetitions of a phase are counted: a disturbed one
  * (above ABOVE ns; HUGE_VAL: none is) counts MED, and MEAN is the mean
  * they make (ns). */
@@ -263,11 +274,7 @@ static base_reps disturbed(const augur_logical *lg, const augur_phase *ph) {
   base_reps b = {HUGE_VAL, 0, ph->phase_ns};
   if (ph->weight < 4) return b;
   double *t = malloc(ph->weight * sizeof *t), *o = malloc(ph->weight * sizeof *o);
-  uint64_t n = 0;
-  for (uint64_t j = 0; t && o && j < ph->weight; j++) {
-    uint64_t u = occurrence_unit(ph, j);
-    if (u != UINT64_MAX) t[n++] = rep_ns(lg, u, ph->nunits);
-  }
+  uint64_t n = t && o ? rep_times(lg, ph, t) : 0;
   if (n >= 4) {
     memcpy(o, t, n * sizeof *t);
     double med = aug_median(o, n), sum = 0;
@@ -315,51 +322,90 @@ static double sample_seconds(const augur_logical *lg, const augur_phase *ph, uin
   return sample_base(lg, ph, start, k, &all);
 }
 
-/* Is a sample of mean SAMPLE typical of a phase of mean MEAN? */
-static int typical(double sample, double mean) {
-  return sample >= mean / (1 + AUGUR_SIGNATURE_TYPICAL) &&
-         sample <= mean * (1 + AUGUR_SIGNATURE_TYPICAL);
+/* Where a sample of PH counts as typical of it (ns, [*LO, *HI]), and its
+ * centre *MID. Repetitions that are alike (the same work every time: the
+ * upper quartile of their times at most AUGUR_SIGNATURE_ALIKE x the lower
+ * one, weight 4 or more, as disturbed() tells them): within their
+ * quartiles, as a repetition of the middle half of the run is; their
+ * differences in the base run are the machine's, not the program's: a
+ * window of NPB CG B's iteration that a recording ran at 1.19 x the mean
+ * (the VM slower for its first second) made every prediction from that
+ * signature 13-27 % short, since the signature run's repetitions, at the
+ * machine's usual speed, were compared with those slow ones (stop 42).
+ * Repetitions that vary (CV above AUGUR_PHASE_CV_WARN: levels of a
+ * multigrid in one phase, a set-up repetition cheaper than a loop one;
+ * checked first, as before stop 42): within the factor
+ * 1 + AUGUR_SIGNATURE_TYPICAL of the mean. *ALIKE says which. Returns 0 (no
+ * band) for any other phase. */
+static int typical_band(const augur_logical *lg, const augur_phase *ph, double *lo, double *hi,
+                        double *mid, int *alike) {
+  *alike = 0;
+  if (ph->cv > AUGUR_PHASE_CV_WARN) {
+    *mid = ph->phase_ns;
+    *lo = *mid / (1 + AUGUR_SIGNATURE_TYPICAL);
+    *hi = *mid * (1 + AUGUR_SIGNATURE_TYPICAL);
+    return 1;
+  }
+  if (ph->weight < 4) return 0;
+  double *t = malloc(ph->weight * sizeof *t);
+  uint64_t n = t ? rep_times(lg, ph, t) : 0;
+  if (n >= 4) {
+    *mid = aug_median(t, n);
+    *lo = t[n / 4];
+    *hi = t[n - 1 - n / 4];
+    *alike = *lo > 0 && *hi <= AUGUR_SIGNATURE_ALIKE * *lo;
+  }
+  free(t);
+  return *alike;
 }
 
-/* The plan of a global phase. A phase whose repetitions vary (CV above
- * AUGUR_PHASE_CV_WARN: NPB MG's levels share calls but not sizes and
- * compute, a set-up repetition is cheaper than a loop one) is timed where K
- * consecutive repetitions are typical of it: the first such window after
- * the warm-up that ends within AUGUR_SIGNATURE_VARIETY of the run after
- * the phase's first repetition, else the closest one there. Its K repetitions then stand
+/* The plan of a global phase: plan()'s window, unless the base run's
+ * repetitions there are not typical of the phase (typical_band()); then
+ * the first typical window of as many repetitions, else the one closest to
+ * the centre. Repetitions that vary are searched from the first after the
+ * warm-up to AUGUR_SIGNATURE_VARIETY of the run after the phase's first
+ * repetition (a window of NPB MG's levels must hold the typical mix);
+ * alike ones from plan()'s window on (not before AUGUR_SIGNATURE_SETTLE:
+ * a window of the start-up transient, typical in the base run, ran 1.75 x
+ * slower in a signature run of apps/ph_periodic) to the end of the budget
+ * plan() kept them to (SET stays as it was). The K repetitions then stand
  * for the phase, and SAMPLE_SECONDS (what they took in the base run) lets
  * `augur predict` compare them with themselves. */
 static void plan_global(const augur_logical *lg, const augur_phase *ph, uint32_t measure,
                         uint64_t budget, uint64_t settle, uint32_t *start, uint32_t *k) {
   plan(global_rep, ph, ph->weight, ph->nunits, measure, budget, settle, start, k);
-  if (ph->weight < 3 || ph->cv <= AUGUR_PHASE_CV_WARN) return;
-  double run = lg->run_end_ns > lg->run_start_ns ? (lg->run_end_ns - lg->run_start_ns) / 1e9 : 0;
-  uint64_t limit = tick_at(lg, seconds_at(lg, ph->tick_first) + AUGUR_SIGNATURE_VARIETY * run);
-  double mean = ph->phase_ns;
-  if (typical(sample_seconds(lg, ph, *start, *k) * 1e9, mean)) return;
+  double lo, hi, mid;
+  int alike;
+  if (ph->weight < 3 || !typical_band(lg, ph, &lo, &hi, &mid, &alike)) return;
+  double w0 = sample_seconds(lg, ph, *start, *k) * 1e9;
+  if (w0 >= lo && w0 <= hi) return;
+  if (alike && !*start) return; /* only the first repetition fits the budget */
+  uint64_t limit = budget, from = alike ? *start : 1; /* the first window searched */
+  if (!alike) {
+    double run = lg->run_end_ns > lg->run_start_ns ? (lg->run_end_ns - lg->run_start_ns) / 1e9 : 0;
+    limit = tick_at(lg, seconds_at(lg, ph->tick_first) + AUGUR_SIGNATURE_VARIETY * run);
+  }
   uint32_t m = *k; /* as many as first planned (the budget allowed those) */
   double *rep = malloc(((size_t)ph->weight) * sizeof *rep);
   if (!rep) return; /* keep the first plan */
   double sum = 0, best = -1;
-  uint32_t best_s = *start, best_k = *k;
-  for (uint64_t j = 1; j < ph->weight; j++) {
+  uint32_t best_s = *start;
+  for (uint64_t j = from; j < ph->weight; j++) {
     uint64_t u = occurrence_unit(ph, j);
     if (u == UINT64_MAX || u + ph->nunits > limit) break;
     rep[j] = rep_ns(lg, u, ph->nunits);
     sum += rep[j];
-    if (j > m) sum -= rep[j - m];
-    if (j < m) continue;
-    double w = sum / m, off = w > mean ? w / mean : mean / w;
+    if (j >= from + m) sum -= rep[j - m];
+    if (j + 1 < from + m) continue;
+    double w = sum / m, off = w > mid ? w / mid : mid / w;
     if (best < 0 || off < best) {
       best = off;
       best_s = (uint32_t)(j + 1 - m);
-      best_k = m;
     }
-    if (typical(w, mean)) break;
+    if (w >= lo && w <= hi) break;
   }
   free(rep);
   *start = best_s;
-  *k = best_k;
 }
 
 /* The base run's cumulative time over PH's repetitions (version 4): every
