@@ -118,7 +118,8 @@ foreach(_app
         pg_omp_forkjoin
         pg_omp_critical
         pg_omp_masteronly
-        pop_check_omp)
+        pop_check_omp
+        omp_sites)
   _augur_omp_app(${_app})
 endforeach()
 # The OpenMP recording checker (apps/README.md "omp_check"; tests/openmp).

@@ -211,6 +211,67 @@ static int statement_first_line(const char *file, int line) {
   return first;
 }
 
+/* ---- OpenMP regions compiled by GCC ----
+ * A parallel region's call site is the return address of its GOMP_parallel
+ * call, and GCC gives that call the line of the statement before the
+ * region when the pragma opens a block (miniAMR's stencil.c: line 82, the
+ * `if`, for the pragma at 84). The region's code is the outlined function
+ * passed as the first argument (`F._omp_fn.N`), whose entry is the
+ * pragma's line: on x86-64, GCC loads it with `lea disp32(%rip), %rdi`
+ * shortly before the `call`. OUTLINED_SCAN bytes before the call are
+ * searched for the last such load with no byte of another `call rel32`
+ * (0xe8) after it: an MPI call made just after a region is not the
+ * region's (a stray 0xe8 in other instructions only loses the line). */
+#define OUTLINED_SCAN 64
+
+/* The code bytes of M at file address [VADDR - N, VADDR) into BUF, or 0. */
+static int code_before(mod_ctx *m, uint64_t vaddr, uint8_t *buf, size_t n) {
+  GElf_Addr bias;
+  Elf *elf = dwfl_module_getelf(m->mod, &bias);
+  GElf_Ehdr eh;
+  if (!elf || !gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64 || vaddr < n) return 0;
+  for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR) || sh.sh_type != SHT_PROGBITS)
+      continue;
+    if (vaddr - n < sh.sh_addr || vaddr > sh.sh_addr + sh.sh_size) continue;
+    Elf_Data *d = elf_getdata(scn, NULL);
+    if (!d || !d->d_buf || d->d_size < vaddr - sh.sh_addr) return 0;
+    memcpy(buf, (const uint8_t *)d->d_buf + (vaddr - n - sh.sh_addr), n);
+    return 1;
+  }
+  return 0;
+}
+
+static int outlined_name(const char *name) {
+  return name && strstr(name, "._omp_fn.") != NULL;
+}
+
+/* When the call ending at file address VADDR of M starts an OpenMP region
+ * (GCC), the file and line of its pragma into LOC; else LOC is unchanged. */
+static void region_line(mod_ctx *m, uint64_t vaddr, augur_srcloc *loc) {
+  uint8_t b[OUTLINED_SCAN];
+  if (!code_before(m, vaddr, b, sizeof b) || b[sizeof b - 5] != 0xe8) return; /* call rel32 */
+  for (size_t i = sizeof b - 5; i-- > 0;) {
+    if (i + 7 > sizeof b - 5 || b[i] != 0x48 || b[i + 1] != 0x8d || b[i + 2] != 0x3d) continue;
+    for (size_t j = i + 7; j < sizeof b - 5; j++)
+      if (b[j] == 0xe8) return;
+    int32_t disp;
+    memcpy(&disp, b + i + 3, 4);
+    uint64_t target = vaddr - sizeof b + i + 7 + (uint64_t)(int64_t)disp;
+    Dwarf_Addr addr = target + m->bias, bias;
+    if (!outlined_name(dwfl_module_addrname(m->mod, addr))) return;
+    Dwarf_Die *cu = cu_of(m->mod, addr, &bias);
+    Dwarf_Line *line = cu ? dwarf_getsrc_die(cu, addr - bias) : NULL;
+    int lineno = 0;
+    if (line && dwarf_lineno(line, &lineno) == 0 && lineno > 0) {
+      loc->file = dwarf_linesrc(line, NULL, NULL);
+      loc->line = lineno;
+    }
+    return;
+  }
+}
+
 int augur_trace_resolve(augur_trace *t, uint32_t callsite, augur_srcloc *out) {
   memset(out, 0, sizeof *out);
   const augur_callsite_def *cs = augur_trace_callsite(t, callsite);
@@ -257,6 +318,7 @@ int augur_trace_resolve(augur_trace *t, uint32_t callsite, augur_srcloc *out) {
         loc->file = dwarf_linesrc(line, NULL, NULL);
         loc->line = statement_first_line(loc->file, lineno);
       }
+      region_line(m, vaddr, loc);
     }
   }
   r->done[i] = 1;

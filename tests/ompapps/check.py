@@ -132,6 +132,13 @@ def stencil_case():
     check(m is not None and m.group(1) == res[0],
           "residual %s, stencil (MPI only) prints %s" % (res[0], m.group(1) if m else None))
 
+def site(line):
+    """The "(file:line)" of a dump line (other fields, such as a busy host's
+    "[run-delay=N]", may follow it)."""
+    m = re.findall(r"\([^() ]+:\d+\)", line)
+    return m[-1] if m else line
+
+
 def recorded_site_case():
     """`augur record` (OMPT: the clang build on its libomp, the gcc build on
     the libomp it preloads) sees pg_omp_imbalance's regions, and each fork
@@ -149,13 +156,35 @@ def recorded_site_case():
     check(p.returncode == 0, "augur record exited %d" % p.returncode)
     dump = subprocess.run([augur, "dump", trace, "--kinds", "omp"], stdout=subprocess.PIPE,
                           text=True, timeout=60).stdout
-    forks = [l.split()[-1] for l in dump.splitlines() if " omp_fork " in l]
+    forks = [site(l) for l in dump.splitlines() if " omp_fork " in l]
     lines = open(os.path.join(SRC, "pg_omp_imbalance.c")).read().splitlines()
     at = [i for i, l in enumerate(lines) if l.strip() == "/* @augur:pg_omp_imbalance.loop */"]
     want = "(pg_omp_imbalance.c:%d)" % (at[0] + 2)
     # 3 iterations x 2 ranks
     check(len(forks) == 6, "%d omp_fork records, expected 6" % len(forks))
     check(forks and all(f == want for f in forks), "forks at %s, expected %s" % (set(forks), want))
+    # Regions whose GOMP_parallel call GCC puts on another line (the `if`
+    # the pragma opens, the function's first line): each fork resolves to its
+    # pragma all the same (docs/openmp.md, "Region lines").
+    trace = os.path.join(os.environ.get("WORK", "/tmp"), "ompapps-sites-%s.augur" % CC)
+    subprocess.run(["rm", "-rf", trace], check=True)
+    cmd = [augur, "record", "-o", trace, "--", MPIEXEC, "-n", "2",
+           os.path.join(APPDIR, "omp_sites." + CC), "-t", "2", "-n", "3"]
+    print("+ " + " ".join(cmd))
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       timeout=60, env=ENV)
+    sys.stdout.write(p.stdout)
+    check(p.returncode == 0, "augur record exited %d" % p.returncode)
+    dump = subprocess.run([augur, "dump", trace, "--kinds", "omp"], stdout=subprocess.PIPE,
+                          text=True, timeout=60).stdout
+    forks = [site(l) for l in dump.splitlines() if " omp_fork " in l]
+    lines = open(os.path.join(SRC, "omp_sites.c")).read().splitlines()
+    want = {}
+    for name in ("in_if", "in_else", "last"):
+        at = [i for i, l in enumerate(lines) if l.strip() == "/* @augur:omp_sites.%s */" % name]
+        want["(omp_sites.c:%d)" % (at[0] + 2)] = 6  # 3 iterations x 2 ranks
+    got = {f: forks.count(f) for f in set(forks)}
+    check(got == want, "omp_sites forks at %s, expected %s" % (got, want))
 
 
 if CASE == "stencil":
