@@ -263,6 +263,42 @@ static void isend_late_receiver_words(void **state) {
   assert_non_null(strstr(f->cause, "the nonblocking sends posted at"));
   assert_non_null(strstr(f->recommendation, "compute more between posting the send at"));
   assert_null(strstr(f->recommendation, "send with MPI_Isend"));
+  /* the receive is a blocking MPI_Recv: post it as MPI_Irecv earlier */
+  assert_non_null(strstr(f->recommendation, "(MPI_Irecv before its computation)"));
+  augur_diagnosis_free(d);
+}
+
+/* The same late receiver, but the receive is an MPI_Irecv already (PRK
+ * Stencil): the fix must not tell it to use MPI_Irecv; it says to post that
+ * receive before the computation that precedes it. */
+static void isend_late_receiver_irecv_words(void **state) {
+  (void)state;
+  static scene s;
+  memset(&s, 0, sizeof s);
+  s.sites = 1;
+  augur_event *e = p2p(&s, 0, AUGUR_EV_ISEND, 100, 101, 1, 0, 1 << 20);
+  e->req = 0xA;
+  e->callsite = 1;
+  e = add(&s, 0, AUGUR_EV_WAIT, 110, 300);
+  e->aux = 1;
+  e->callsite = 2;
+  add(&s, 0, AUGUR_EV_COMPLETION, 0, 0)->req = 0xA;
+  e = p2p(&s, 1, AUGUR_EV_IRECV, 250, 251, 0, 0, 1 << 20);
+  e->req = 0xD;
+  e->callsite = 1;
+  e = add(&s, 1, AUGUR_EV_WAIT, 260, 320);
+  e->aux = 1;
+  e->callsite = 2;
+  augur_event *c = add(&s, 1, AUGUR_EV_COMPLETION, 0, 0);
+  c->req = 0xD;
+  c->peer = 0;
+  c->tag = 0;
+  c->bytes_recv = 1 << 20;
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  only_wait(d, AUGUR_DX_LATE_RECEIVER, 140);
+  const augur_dx_finding *f = finding(d, AUGUR_DX_LATE_RECEIVER);
+  assert_non_null(strstr(f->recommendation, "it is nonblocking already"));
+  assert_null(strstr(f->recommendation, "(MPI_Irecv before its computation)"));
   augur_diagnosis_free(d);
 }
 
@@ -922,6 +958,7 @@ int main(void) {
       cmocka_unit_test(late_receiver_and_eager_limit),
       cmocka_unit_test(isend_late_receiver),
       cmocka_unit_test(isend_late_receiver_words),
+      cmocka_unit_test(isend_late_receiver_irecv_words),
       cmocka_unit_test(wrong_order),
       cmocka_unit_test(waitall_counts_once),
       cmocka_unit_test(barrier_and_imbalance),

@@ -386,7 +386,21 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
                              partner, psite);
     }
     break;
-  case AUGUR_DX_LATE_RECEIVER:
+  case AUGUR_DX_LATE_RECEIVER: {
+    /* The receives are MPI_Irecv already (most of them): posting them earlier means before
+     * the computation that precedes them, for an iterative exchange the next iteration's
+     * into a second buffer (PRK Stencil at 2 ranks: "MPI_Irecv before its computation" for
+     * an MPI_Irecv). */
+    char post_earlier[768];
+    if (g->recv_nb * 2 > g->recv_n)
+      snprintf(post_earlier, sizeof post_earlier,
+               "Post the receive at %s earlier on %s: it is nonblocking already, so before the "
+               "computation that precedes it (in a loop, the next iteration's MPI_Irecv into a "
+               "second buffer before this iteration's computation)",
+               psite, partner);
+    else
+      snprintf(post_earlier, sizeof post_earlier,
+               "Post the receive earlier on %s (MPI_Irecv before its computation)", partner);
     if (g->post_cs) { /* the wait completes a nonblocking send posted elsewhere */
       char post[256];
       site_text(d->trace, g->post_cs, post, sizeof post);
@@ -396,9 +410,9 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
           "exists.%s",
           who, wait, site, partner, pmany ? "" : "s", psite, post,
           d->rendezvous_min ? " Standard sends of this size wait for their receive here." : "");
-      rec = dx_strdup_printf("Post the receive earlier on %s (MPI_Irecv before its computation), "
-                             "or compute more between posting the send at %s and waiting at %s.",
-                             partner, post, site);
+      rec = dx_strdup_printf("%s, or compute more between posting the send at %s and waiting "
+                             "at %s.",
+                             post_earlier, post, site);
       break;
     }
     cause = dx_strdup_printf(
@@ -406,10 +420,9 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
         "receive at %s.%s",
         who, block, site, partner, pmany ? "" : "s", psite,
         d->rendezvous_min ? " Standard sends of this size wait for their receive here." : "");
-    rec = dx_strdup_printf("Post the receive earlier on %s (MPI_Irecv before its computation), "
-                           "or send with MPI_Isend and complete it later.",
-                           partner);
+    rec = dx_strdup_printf("%s, or send with MPI_Isend and complete it later.", post_earlier);
     break;
+  }
   case AUGUR_DX_WRONG_ORDER:
     cause = dx_strdup_printf("%s %s in %s for a message from %s while messages sent "
                              "earlier are already waiting to be received.",

@@ -202,6 +202,8 @@ void dx_group_merge(const dx *d, dx_group *into, dx_group *from) {
   into->excess_delay_ns += from->excess_delay_ns;
   into->lateness_ns += from->lateness_ns;
   into->chain_ns += from->chain_ns;
+  into->recv_n += from->recv_n;
+  into->recv_nb += from->recv_nb;
   into->bytes += from->bytes;
   into->excess_io_ns += from->excess_io_ns;
   into->io_ns += from->io_ns;

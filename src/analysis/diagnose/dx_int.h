@@ -85,6 +85,8 @@ typedef struct dx_group {
   uint64_t excess_io_ns;      /* ... of which in MPI-IO calls */
   uint64_t lateness_ns;       /* ... summed lateness of the last arrivals */
   uint64_t chain_ns;          /* blocked sender: part of the waits the sender was blocked too */
+  uint64_t recv_n, recv_nb;   /* late receiver: messages judged, of which the receive was
+                                 posted by a nonblocking call (MPI_Irecv, persistent) */
   uint64_t bytes;             /* collective_volume: bytes moved (sent + received) */
   uint16_t call_type;         /* collective_volume, polling: the MPI call */
   uint64_t syncs;             /* collective instances with a wait in this group */

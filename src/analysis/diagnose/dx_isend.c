@@ -21,6 +21,7 @@ typedef struct part {
   uint32_t send_cs, recv_cs; /* message: the Isend's, the receive's wait; completion:
                                 send_cs = the completing call's (where the wait is) */
   uint8_t sync, can_wait;    /* message only: Issend; Isend or Issend */
+  uint8_t nb_recv;           /* message only: the receive was posted nonblocking */
 } part;
 
 typedef struct chan {
@@ -160,6 +161,8 @@ static void judge(dx *d, uint32_t sender, uint32_t receiver, uint64_t comm, cons
   if (g >= 0) {
     dx_group *G = &d->groups.g[g];
     dx_group_partner(&d->groups, G, receiver, m->recv_cs);
+    G->recv_n++;
+    G->recv_nb += m->nb_recv;
     /* the wait completes a send posted elsewhere: the words name both */
     if (!G->post_cs && m->send_cs != done->send_cs) G->post_cs = m->send_cs;
   }
@@ -189,7 +192,8 @@ int dx_isend_message(dx *d, const augur_message *m) {
             (uint32_t)m->send.callsite,
             (uint32_t)m->recv.callsite,
             (uint8_t)(m->send.type == AUGUR_EV_ISSEND),
-            (uint8_t)(m->send.type == AUGUR_EV_ISEND || m->send.type == AUGUR_EV_ISSEND)};
+            (uint8_t)(m->send.type == AUGUR_EV_ISEND || m->send.type == AUGUR_EV_ISSEND),
+            (uint8_t)(m->recv.kind != AUGUR_MATCH_BLOCKING)};
   return meet(d, m->sender, m->receiver, m->comm, m->tag, 0, &p);
 }
 
@@ -197,6 +201,6 @@ int dx_isend_done(dx *d, const augur_event *c, const augur_event *call) {
   if (!(c->flags & AUGUR_F_SENDREQ) || (c->flags & (AUGUR_F_PERSISTENT | AUGUR_F_CANCELLED)) ||
       c->peer < 0 || (uint32_t)c->peer >= d->nranks || c->tag < 0)
     return 0;
-  part p = {call->t_start, call->t_end, 0, (uint32_t)call->callsite, 0, 0, 0};
+  part p = {call->t_start, call->t_end, 0, (uint32_t)call->callsite, 0, 0, 0, 0};
   return meet(d, c->rank, (uint32_t)c->peer, c->comm, c->tag, 1, &p);
 }

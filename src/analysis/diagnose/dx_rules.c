@@ -252,7 +252,12 @@ static void late_receiver(dx *d, const augur_message *m) {
   dx_sent *x = sent_entry(&d->ranks[m->sender], m->receiver, ss);
   if (x) x->blocked_until = to;
   int32_t g = group(d, AUGUR_DX_LATE_RECEIVER, AUGUR_DX_LATE_RECEIVER, se->callsite, -1);
-  if (g >= 0) dx_group_partner(&d->groups, &d->groups.g[g], m->receiver, re->callsite);
+  if (g >= 0) {
+    dx_group *G = &d->groups.g[g];
+    dx_group_partner(&d->groups, G, m->receiver, re->callsite);
+    G->recv_n++;
+    G->recv_nb += re->kind != AUGUR_MATCH_BLOCKING;
+  }
   if (to > from)
     dx_charge(d, AUGUR_DX_LATE_RECEIVER, g, m->sender, se->callsite, from, to, m->comm);
   if (re->kind == AUGUR_MATCH_BLOCKING)
