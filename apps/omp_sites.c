@@ -24,14 +24,14 @@ __attribute__((noinline)) static void scale(int mode, double d) {
   int i;
 
   if (mode == 7) {
-    // Parallelize
-    /* @augur:omp_sites.in_if */
-    #pragma omp parallel for
+// Parallelize
+/* @augur:omp_sites.in_if */
+#pragma omp parallel for
     for (i = 0; i < N; i++)
       a[i] = a[i] * 0.5 + i;
   } else {
-    /* @augur:omp_sites.in_else */
-    #pragma omp parallel for
+/* @augur:omp_sites.in_else */
+#pragma omp parallel for
     for (i = 0; i < N; i++)
       a[i] = a[i] + d;
   }
@@ -72,7 +72,9 @@ int main(int argc, char **argv) {
     s += a[i];
   /* @augur:omp_sites.reduce */
   MPI_Reduce(&s, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-  if (rank == 0) printf("omp_sites: ranks=%d threads=%d iter=%ld sum=%g flops=%g\n", size, team, iter, sum, flops);
+  if (rank == 0)
+    printf("omp_sites: ranks=%d threads=%d iter=%ld sum=%g flops=%g\n", size, team, iter, sum,
+           flops);
   /* @augur:omp_sites.finalize */
   MPI_Finalize();
   return 0;
