@@ -213,62 +213,106 @@ static int statement_first_line(const char *file, int line) {
 
 /* ---- OpenMP regions compiled by GCC ----
  * A parallel region's call site is the return address of its GOMP_parallel
- * call, and GCC gives that call the line of the statement before the
- * region when the pragma opens a block (miniAMR's stencil.c: line 82, the
- * `if`, for the pragma at 84). The region's code is the outlined function
- * passed as the first argument (`F._omp_fn.N`), whose entry is the
- * pragma's line: on x86-64, GCC loads it with `lea disp32(%rip), %rdi`
- * shortly before the `call`. OUTLINED_SCAN bytes before the call are
- * searched for the last such load with no byte of another `call rel32`
- * (0xe8) after it: an MPI call made just after a region is not the
- * region's (a stray 0xe8 in other instructions only loses the line). */
+ * call, and GCC gives that call the line of another statement when the
+ * pragma opens a block (miniAMR's stencil.c: line 151, the function's
+ * closing brace, for the pragma at 84). The region's code is the outlined
+ * function passed as the first argument (`F._omp_fn.N`), whose entry is the
+ * pragma's line. On x86-64 GCC sets %rdi shortly before the `call` with
+ * `lea disp32(%rip), %rdi`, or, when the region sits in a loop (a function
+ * inlined into it), with `mov %reg, %rdi` from a register it loaded once
+ * with `lea disp32(%rip), %reg` earlier in the function. The last of those
+ * within OUTLINED_SCAN bytes before the call is followed, when no byte of
+ * another `call rel32` (0xe8) lies between it and the call: an MPI call
+ * made just after a region is not the region's (a stray 0xe8 in another
+ * instruction only loses the line). Only an outlined function's name
+ * (`*._omp_fn.*`) changes the site. */
 #define OUTLINED_SCAN 64
 
-/* The code bytes of M at file address [VADDR - N, VADDR) into BUF, or 0. */
-static int code_before(mod_ctx *m, uint64_t vaddr, uint8_t *buf, size_t n) {
+/* The code bytes of M at file addresses [LO, HI) (executable section), or
+ * NULL. */
+static const uint8_t *code_at(mod_ctx *m, uint64_t lo, uint64_t hi) {
   GElf_Addr bias;
   Elf *elf = dwfl_module_getelf(m->mod, &bias);
   GElf_Ehdr eh;
-  if (!elf || !gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64 || vaddr < n) return 0;
+  if (!elf || !gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64 || hi <= lo) return NULL;
   for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
     GElf_Shdr sh;
     if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR) || sh.sh_type != SHT_PROGBITS)
       continue;
-    if (vaddr - n < sh.sh_addr || vaddr > sh.sh_addr + sh.sh_size) continue;
+    if (lo < sh.sh_addr || hi > sh.sh_addr + sh.sh_size) continue;
     Elf_Data *d = elf_getdata(scn, NULL);
-    if (!d || !d->d_buf || d->d_size < vaddr - sh.sh_addr) return 0;
-    memcpy(buf, (const uint8_t *)d->d_buf + (vaddr - n - sh.sh_addr), n);
-    return 1;
+    if (!d || !d->d_buf || d->d_size < hi - sh.sh_addr) return NULL;
+    return (const uint8_t *)d->d_buf + (lo - sh.sh_addr);
   }
-  return 0;
+  return NULL;
 }
 
 static int outlined_name(const char *name) {
   return name && strstr(name, "._omp_fn.") != NULL;
 }
 
+/* Is B[0..2] `lea disp32(%rip), %REG` (REG 0-15)? */
+static int lea_rip(const uint8_t *b, int reg) {
+  return b[0] == (reg < 8 ? 0x48 : 0x4c) && b[1] == 0x8d && b[2] == (0x05 | (reg & 7) << 3);
+}
+
+/* The register moved into %rdi by B[0..2] (`mov %reg, %rdi`), or -1. */
+static int mov_to_rdi(const uint8_t *b) {
+  if ((b[0] != 0x48 && b[0] != 0x4c) || b[1] != 0x89 || (b[2] & 0xc7) != 0xc7) return -1;
+  int reg = (b[2] >> 3 & 7) | (b[0] == 0x4c ? 8 : 0);
+  return reg == 7 ? -1 : reg;
+}
+
+/* The file address `lea disp32(%rip), %reg` at B (file address AT) loads. */
+static uint64_t lea_target(const uint8_t *b, uint64_t at) {
+  int32_t disp;
+  memcpy(&disp, b + 3, 4);
+  return at + 7 + (uint64_t)(int64_t)disp;
+}
+
+/* What the `lea disp32(%rip), %REG` last before file address END in the
+ * function around it loads, or 0. */
+static uint64_t loaded_before(mod_ctx *m, uint64_t end, int reg) {
+  GElf_Sym sym;
+  GElf_Off off;
+  Dwarf_Addr addr = end + m->bias;
+  if (!dwfl_module_addrinfo(m->mod, addr, &off, &sym, NULL, NULL, NULL) || off > end) return 0;
+  uint64_t start = end - off;
+  const uint8_t *b = code_at(m, start, end);
+  if (!b) return 0;
+  for (uint64_t i = end - start; i-- > 0;)
+    if (i + 7 <= end - start && lea_rip(b + i, reg)) return lea_target(b + i, start + i);
+  return 0;
+}
+
 /* When the call ending at file address VADDR of M starts an OpenMP region
  * (GCC), the file and line of its pragma into LOC; else LOC is unchanged. */
 static void region_line(mod_ctx *m, uint64_t vaddr, augur_srcloc *loc) {
-  uint8_t b[OUTLINED_SCAN];
-  if (!code_before(m, vaddr, b, sizeof b) || b[sizeof b - 5] != 0xe8) return; /* call rel32 */
-  for (size_t i = sizeof b - 5; i-- > 0;) {
-    if (i + 7 > sizeof b - 5 || b[i] != 0x48 || b[i + 1] != 0x8d || b[i + 2] != 0x3d) continue;
-    for (size_t j = i + 7; j < sizeof b - 5; j++)
-      if (b[j] == 0xe8) return;
-    int32_t disp;
-    memcpy(&disp, b + i + 3, 4);
-    uint64_t target = vaddr - sizeof b + i + 7 + (uint64_t)(int64_t)disp;
-    Dwarf_Addr addr = target + m->bias, bias;
-    if (!outlined_name(dwfl_module_addrname(m->mod, addr))) return;
-    Dwarf_Die *cu = cu_of(m->mod, addr, &bias);
-    Dwarf_Line *line = cu ? dwarf_getsrc_die(cu, addr - bias) : NULL;
-    int lineno = 0;
-    if (line && dwarf_lineno(line, &lineno) == 0 && lineno > 0) {
-      loc->file = dwarf_linesrc(line, NULL, NULL);
-      loc->line = lineno;
-    }
-    return;
+  if (vaddr < OUTLINED_SCAN) return;
+  uint64_t lo = vaddr - OUTLINED_SCAN;
+  const uint8_t *b = code_at(m, lo, vaddr);
+  size_t call = OUTLINED_SCAN - 5;
+  if (!b || b[call] != 0xe8) return; /* call rel32 */
+  uint64_t target = 0;
+  for (size_t i = call; i-- > 0;) {
+    int reg = -1;
+    size_t len = i + 7 <= call && lea_rip(b + i, 7) ? 7
+                 : i + 3 <= call && (reg = mov_to_rdi(b + i)) >= 0 ? 3
+                                                                    : 0;
+    if (!len) continue;
+    for (size_t j = i + len; j < call; j++)
+      if (b[j] == 0xe8) return; /* a call in between (or a stray byte): not followed */
+    target = len == 7 ? lea_target(b + i, lo + i) : loaded_before(m, lo + i, reg);
+    break;
+  }
+  Dwarf_Addr addr = target + m->bias, bias;
+  if (!target || !outlined_name(dwfl_module_addrname(m->mod, addr))) return;
+  Dwarf_Die *cu = cu_of(m->mod, addr, &bias);
+  Dwarf_Line *line = cu ? dwarf_getsrc_die(cu, addr - bias) : NULL;
+  int lineno = 0;
+  if (line && dwarf_lineno(line, &lineno) == 0 && lineno > 0) {
+    loc->file = dwarf_linesrc(line, NULL, NULL);
+    loc->line = lineno;
   }
 }
 
