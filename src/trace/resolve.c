@@ -296,9 +296,9 @@ static void region_line(mod_ctx *m, uint64_t vaddr, augur_srcloc *loc) {
   uint64_t target = 0;
   for (size_t i = call; i-- > 0;) {
     int reg = -1;
-    size_t len = i + 7 <= call && lea_rip(b + i, 7) ? 7
+    size_t len = i + 7 <= call && lea_rip(b + i, 7)                ? 7
                  : i + 3 <= call && (reg = mov_to_rdi(b + i)) >= 0 ? 3
-                                                                    : 0;
+                                                                   : 0;
     if (!len) continue;
     for (size_t j = i + len; j < call; j++)
       if (b[j] == 0xe8) return; /* a call in between (or a stray byte): not followed */
