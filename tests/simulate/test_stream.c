@@ -237,6 +237,64 @@ static void test_waitall_many(void **state) {
   tu_cleanup(dir);
 }
 
+/* The builder's in-flight requests and receive ends live in a table per
+ * rank (graph_trace.c rank_state.map). Ranks 0 and 2 post the same twelve
+ * Irecvs from rank 1 (the same request handles, tags and times: keys equal
+ * but for the rank) and wait for all in one Waitall; twelve requests and
+ * twelve ends are more than a rank's first table holds (it grows twice).
+ * Rank 1 sends to rank 0, then to rank 2, the last after 500 us of compute.
+ * Every end pairs (24 messages, none unmatched), and only rank 2 waits for
+ * the late one: a receive end or request taken from another rank's table,
+ * or lost when a table grows, changes that. */
+static void test_requests_per_rank(void **state) {
+  (void)state;
+  const uint64_t us = 1000;
+  enum { K = 12 };
+  char *dir = tu_tracedir();
+  tu_meta(dir, 3);
+  augur_event e[3][2 * K + 8];
+  size_t n[3] = {0, 0, 0};
+  for (uint32_t r = 0; r < 3; r += 2) {
+    e[r][n[r]++] = tu_ev(AUGUR_EV_INIT, 0, 10 * us);
+    for (int k = 0; k < K; k++)
+      e[r][n[r]++] = p2p(AUGUR_EV_IRECV, (11 + k) * us, (11 + k) * us + 500, 1, k, 64, 0x100 + k);
+    e[r][n[r]] = tu_ev(AUGUR_EV_WAITALL, 30 * us, 560 * us);
+    e[r][n[r]++].aux = K;
+    for (int k = 0; k < K; k++) {
+      augur_event *c = &e[r][n[r]++];
+      *c = completion(30 * us, 560 * us, 0x100 + k, AUGUR_F_RECVREQ);
+      c->aux = (uint32_t)k;
+      c->peer = 1;
+      c->tag = k;
+      c->bytes_recv = 64;
+    }
+    e[r][n[r]++] = tu_ev(AUGUR_EV_FINALIZE, 570 * us, 580 * us);
+  }
+  e[1][n[1]++] = tu_ev(AUGUR_EV_INIT, 0, 10 * us);
+  for (int k = 0; k < 2 * K; k++) {
+    uint64_t t = (k == 2 * K - 1 ? 540 : 11 + k) * us; /* the last: 500 us later */
+    e[1][n[1]++] = p2p(AUGUR_EV_SEND, t, t + 500, k < K ? 0 : 2, k % K, 64, 0);
+  }
+  e[1][n[1]++] = tu_ev(AUGUR_EV_FINALIZE, 570 * us, 580 * us);
+  for (uint32_t r = 0; r < 3; r++)
+    write_rank(dir, r, 3, e[r], n[r]);
+  augur_trace *t;
+  augur_error err;
+  if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
+  augur_machine m;
+  machine(&m, 1e-6, 1e9);
+  augur_sim_graph_stats gs;
+  augur_sim_result r = both(t, &m, NULL, &gs);
+  assert_int_equal(gs.unmatched, 0);
+  assert_int_equal(gs.messages, 2 * K);
+  assert_true(r.ranks[0].recv_wait < 100e-6);
+  assert_true(r.ranks[2].recv_wait > 450e-6);
+  assert_true(r.ranks[2].finish > 500e-6);
+  augur_sim_result_free(&r);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
 /* The most held in flight at once for a synthetic ring of ITERS
  * iterations (identical both ways). */
 static uint64_t ring_peak(uint64_t iters, uint64_t *ops) {
@@ -296,6 +354,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_unmatched),
       cmocka_unit_test(test_waitall_many),
+      cmocka_unit_test(test_requests_per_rank),
       cmocka_unit_test(test_flat),
       cmocka_unit_test(test_damaged),
   };
