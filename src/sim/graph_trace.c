@@ -168,9 +168,9 @@ _Static_assert(sizeof(rank_state) == 64, "rank_state is one cache line");
 struct builder {
   augur_sim_graph *g;
   augur_trace *t;
-  int cpu_ctr;   /* counter slot of the bursts' CPU time (task-clock), -1: none */
-  int delay_ctr; /* counter slot of the bursts' wait for a CPU (run-delay), -1: none */
-  mmap cnt; /* communicator creations: instance -> members that reached it */
+  int cpu_ctr;    /* counter slot of the bursts' CPU time (task-clock), -1: none */
+  int delay_ctr;  /* counter slot of the bursts' wait for a CPU (run-delay), -1: none */
+  mmap cnt;       /* communicator creations: instance -> members that reached it */
   rank_state *rs; /* nrs, a cache line each */
   uint32_t nrs;
   persist *pers;
@@ -322,7 +322,8 @@ static int64_t end_op(builder *b, uint32_t rank, uint16_t type, int32_t peer, ui
 static int64_t p2p(builder *b, uint32_t rank, uint16_t type, int32_t peer, uint64_t bytes,
                    uint64_t t, uint64_t callsite, int send, int nonblocking, int sync) {
   int64_t i = end_op(b, rank, type, peer, bytes, callsite, send, nonblocking, sync);
-  if (i >= 0 && mm_put(&b->rs[rank].map, rank, send ? SIDE_SEND : SIDE_RECV, t, (uint64_t)i)) b->nomem = 1;
+  if (i >= 0 && mm_put(&b->rs[rank].map, rank, send ? SIDE_SEND : SIDE_RECV, t, (uint64_t)i))
+    b->nomem = 1;
   return i;
 }
 
@@ -1401,8 +1402,7 @@ void sim_src_stats(const sim_src *b, augur_sim_graph_stats *s) {
     bytes += g->comms[i].size * sizeof(uint32_t);
   for (uint32_t r = 0; r < b->nrs; r++)
     bytes += b->rs[r].map.cap * sizeof(mm_slot);
-  bytes += b->cnt.cap * sizeof(mm_slot) + b->pers_cap * sizeof *b->pers +
-           b->wl_cap * sizeof *b->wl;
+  bytes += b->cnt.cap * sizeof(mm_slot) + b->pers_cap * sizeof *b->pers + b->wl_cap * sizeof *b->wl;
   s->bytes = bytes - sizeof b->iorma;
   sim_graph_iorma_stats(g, &b->iorma, sizeof b->iorma, s);
 }

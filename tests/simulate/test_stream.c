@@ -352,10 +352,8 @@ static void test_damaged(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_unmatched),
-      cmocka_unit_test(test_waitall_many),
-      cmocka_unit_test(test_requests_per_rank),
-      cmocka_unit_test(test_flat),
+      cmocka_unit_test(test_unmatched),         cmocka_unit_test(test_waitall_many),
+      cmocka_unit_test(test_requests_per_rank), cmocka_unit_test(test_flat),
       cmocka_unit_test(test_damaged),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
