@@ -360,7 +360,8 @@ typedef struct sim {
   double flows_t;    /* when the active flows' remaining bytes were last brought up to date */
   uint64_t ops, messages, events;
   int nomem;
-  int direct; /* arrivals scheduled at the transfer's start (xfer_start) */
+  int direct;  /* arrivals scheduled at the transfer's start (xfer_start) */
+  int deliver; /* ... or delivered then (deliver): direct, not AUGUR_SIM_ARRIVALS=queue */
   /* Collectives run all at once (closed_enter): allowed (direct, no time
    * slices); the open instances; ranks to run again (their collective
    * ended), first in first out; scratch of closed_run */
@@ -369,6 +370,12 @@ typedef struct sim {
   size_t nci, ci_cap;
   uint32_t *ready;
   size_t rhead, rn, ready_cap;
+  /* Direct: ranks to wake (an arrival known at its transfer's start
+   * completed one of their ends, deliver), first in first out, each once
+   * (waking[r]); woken before the ready ranks run */
+  uint32_t *wakeq;
+  size_t whead, wn;
+  uint8_t *waking;
   uint32_t *ident; /* 0..nranks-1: a communicator's steps in comm ranks */
   sim_step *ctmp;  /* one member's steps */
   size_t ctmp_cap;
@@ -556,14 +563,47 @@ static int xfer_arrival(const sim *s, const mslot *m, double now, double *at) {
   return arrival(s, m->src, m->dst, m->bytes, m->extra, now, at);
 }
 
+/* Direct: rank R is woken (sim_loop) once what it may wait for is done. */
+static void wake_push(sim *s, uint32_t r) {
+  if (s->waking[r]) return;
+  s->waking[r] = 1;
+  s->wakeq[(s->whead + s->wn++) % s->g->nranks] = r;
+}
+
+/* Direct: slot V arrives at AT, known now (at its transfer's start). What
+ * its arrival completes is set at once and the ends it completes are woken
+ * through the wake queue, as arrive() does at AT (the same times: every
+ * completion is a maximum of known times, and with nothing shared nothing
+ * depends on the order ranks run in). A rank waiting for it goes on
+ * now, its state still in the cache, not after every rank ran up to AT;
+ * and the queue holds no arrivals. */
+static void deliver(sim *s, uint32_t v, double at) {
+  mslot *m = &s->slots[v];
+  m->arrive = at;
+  int ws = 0, wd = 0;
+  if (m->rndv) {
+    m->sdone = at;
+    ws = 1;
+  }
+  if (m->rpost >= 0) {
+    m->rdone = at > m->rpost ? at : m->rpost;
+    wd = 1;
+  }
+  if (ws && !(m->quiet & SIDE_SEND)) wake_push(s, m->src);
+  if (wd && !(m->quiet & SIDE_RECV)) wake_push(s, m->dst);
+}
+
 /* Slot V's transfer starts at T. Its EV_XFER would only schedule the
  * arrival (no flow); when nothing in the run depends on the order of
- * events of one time (s->direct: no flows, no processor sharing), the
- * arrival is scheduled at once, with the slot in the cache, instead of a
- * second pop (and a cache miss) later. It still counts as an event. */
+ * events (s->direct: no flows, no processor sharing), the arrival is
+ * delivered at once (deliver), with the slot in the cache, instead of
+ * two pops (and cache misses) later. Both still count as events. */
 static void xfer_start(sim *s, uint32_t v, double t) {
   double at;
-  if (s->direct && xfer_arrival(s, &s->slots[v], t, &at)) {
+  if (s->deliver && xfer_arrival(s, &s->slots[v], t, &at)) {
+    s->events += 2;
+    deliver(s, v, at);
+  } else if (s->direct && xfer_arrival(s, &s->slots[v], t, &at)) {
     s->events++;
     schedule(s, at, EV_ARRIVE, v, s->slots[v].dst);
   } else {
@@ -1501,6 +1541,13 @@ static int closed_off(void) {
   return e && strcmp(e, "1") == 0;
 }
 
+/* AUGUR_SIM_ARRIVALS=queue: direct arrivals go through the event queue
+ * (the way before deliver; tests compare the two). */
+static int deliver_off(void) {
+  const char *e = getenv("AUGUR_SIM_ARRIVALS");
+  return e && strcmp(e, "queue") == 0;
+}
+
 /* The open instance INST, or NULL. Open at once: one per communicator
  * whose members are in a collective (a handful). */
 static cinst *closed_find(sim *s, uint64_t inst) {
@@ -2003,12 +2050,15 @@ static int sim_setup(sim *s, uint32_t variant, uint32_t *variants, augur_sim_res
     s->direct = !s->r[r].shared;
   /* ...and without time slices a collective's messages can run all at
    * once (closed_enter). */
+  s->deliver = s->direct && !deliver_off();
   s->closed = s->direct && !closed_off();
   for (uint32_t r = 0; r < n && s->closed; r++)
     s->closed = !(s->r[r].win_len > 0);
   s->ready = malloc(n * sizeof *s->ready);
   s->ident = malloc(n * sizeof *s->ident);
-  if (!s->ready || !s->ident) return sim_nomem(err);
+  s->wakeq = malloc(n * sizeof *s->wakeq);
+  s->waking = calloc(n, 1);
+  if (!s->ready || !s->ident || !s->wakeq || !s->waking) return sim_nomem(err);
   for (uint32_t r = 0; r < n; r++)
     s->ident[r] = r;
   /* Point-to-point messages of a graph occupy slots 0..nmsgs-1. */
@@ -2068,6 +2118,14 @@ static void sim_loop(sim *s) {
   for (uint32_t r = 0; r < s->g->nranks && !stopped(s); r++)
     run_rank(s, r);
   while (!stopped(s)) {
+    if (s->wn) { /* direct: ranks an arrival may have let go on */
+      uint32_t r = s->wakeq[s->whead];
+      s->whead = (s->whead + 1) % s->g->nranks;
+      s->wn--;
+      s->waking[r] = 0;
+      wake(s, r);
+      continue;
+    }
     if (s->rn) { /* ranks whose collective ran all at once */
       uint32_t r = s->ready[s->rhead];
       ready_prefetch(s);
@@ -2187,6 +2245,8 @@ static int sim_close(sim *s, const sim_input *in, int rc, augur_sim_result *res,
   }
   free(s->ci);
   free(s->ready);
+  free(s->wakeq);
+  free(s->waking);
   free(s->ident);
   free(s->cst);
   free(s->ctmp);
