@@ -10,7 +10,10 @@
  * the global event queue (a 4-ary heap ordered by time, then insertion), so
  * transfers that share a link (network resources: per-node injection, the
  * shared bus, fat-tree and torus links: topo.c) are simulated in time order
- * as fluid flows that split the link's bandwidth equally.
+ * as fluid flows that split the link's bandwidth equally. When nothing is
+ * shared (s->direct), an arrival's time is known when its transfer starts:
+ * it is delivered then (deliver), and the ranks it lets go on are woken
+ * through a queue of ranks, ahead of the event queue's clock.
  *
  * Compute is the one exception to running ahead when a node has more ranks
  * than cores (cpu.cores): then how fast a burst goes depends on how many
