@@ -573,6 +573,23 @@ static void wake_push(sim *s, uint32_t r) {
   s->wakeq[(s->whead + s->wn++) % s->g->nranks] = r;
 }
 
+/* Slot M arrives at AT: what that completes (a rendezvous send, a posted
+ * receive). Returns the sides (SIDE_SEND, SIDE_RECV) whose rank it wakes:
+ * those completed, less the ones marked quiet (wait_quiet). */
+static unsigned arrived(mslot *m, double at) {
+  unsigned w = 0;
+  m->arrive = at;
+  if (m->rndv) {
+    m->sdone = at;
+    w |= SIDE_SEND;
+  }
+  if (m->rpost >= 0) {
+    m->rdone = at > m->rpost ? at : m->rpost;
+    w |= SIDE_RECV;
+  }
+  return w & ~(unsigned)m->quiet;
+}
+
 /* Direct: slot V arrives at AT, known now (at its transfer's start). What
  * its arrival completes is set at once and the ends it completes are woken
  * through the wake queue, as arrive() does at AT (the same times: every
@@ -582,18 +599,9 @@ static void wake_push(sim *s, uint32_t r) {
  * and the queue holds no arrivals. */
 static void deliver(sim *s, uint32_t v, double at) {
   mslot *m = &s->slots[v];
-  m->arrive = at;
-  int ws = 0, wd = 0;
-  if (m->rndv) {
-    m->sdone = at;
-    ws = 1;
-  }
-  if (m->rpost >= 0) {
-    m->rdone = at > m->rpost ? at : m->rpost;
-    wd = 1;
-  }
-  if (ws && !(m->quiet & SIDE_SEND)) wake_push(s, m->src);
-  if (wd && !(m->quiet & SIDE_RECV)) wake_push(s, m->dst);
+  const unsigned w = arrived(m, at);
+  if (w & SIDE_SEND) wake_push(s, m->src);
+  if (w & SIDE_RECV) wake_push(s, m->dst);
 }
 
 /* Slot V's transfer starts at T. Its EV_XFER would only schedule the
@@ -1326,21 +1334,11 @@ static void wait_finish(sim *s, uint32_t r) {
 
 static void arrive(sim *s, uint32_t v, double now) {
   mslot *m = &s->slots[v];
-  m->arrive = now;
-  uint32_t src = m->src, dst = m->dst;
-  int notify_src = 0, notify_dst = 0;
-  if (m->rndv) {
-    m->sdone = now;
-    notify_src = 1;
-  }
-  if (m->rpost >= 0) {
-    m->rdone = now > m->rpost ? now : m->rpost;
-    notify_dst = 1;
-  }
   /* read before a wake: running a rank may grow (move) the slots */
-  const unsigned quiet = m->quiet;
-  if (notify_src && !(quiet & SIDE_SEND)) wake(s, src);
-  if (notify_dst && !(quiet & SIDE_RECV)) wake(s, dst);
+  const uint32_t src = m->src, dst = m->dst;
+  const unsigned w = arrived(m, now);
+  if (w & SIDE_SEND) wake(s, src);
+  if (w & SIDE_RECV) wake(s, dst);
 }
 
 /* Wait accounting: blocked from T_BLOCK until DONE. */
