@@ -23,7 +23,13 @@
 #include "augur/match.h"
 #include "sim_int.h"
 
-/* ---- A multimap (rank, t, side) -> value, FIFO among equal keys ---------- */
+/* ---- A multimap (rank, t, side) -> value, FIFO among equal keys ----------
+ * Each rank has its own (rank_state.map): what a record posts and takes
+ * (its requests, its receive ends) is in a small table of its rank, in
+ * the cache while the merged stream hands out the rank's run of records,
+ * not in one table as large as everything in flight (a miss per probe at
+ * thousands of ranks). Keys of different ranks never meet, so the order
+ * among equal keys is the one a single table gave. */
 
 enum {
   SIDE_SEND = 1,
@@ -44,9 +50,14 @@ typedef struct mm_slot {
 
 typedef struct mmap {
   mm_slot *s;
-  size_t cap, n; /* cap is a power of two */
+  uint32_t cap, n; /* cap is 0 or a power of two */
   uint64_t seq;
 } mmap;
+
+/* Slots of a table's first allocation: a rank's in-flight requests and
+ * ends are few (a halo's four), and a rank that never posts one allocates
+ * nothing. */
+#define MM_CAP0 16
 
 static size_t mm_hash(uint64_t t, uint32_t rank, uint32_t side) {
   uint64_t h = t * 0x9E3779B97F4A7C15ull ^ ((uint64_t)rank << 32 | side) * 0xC2B2AE3D27D4EB4Full;
@@ -56,7 +67,8 @@ static size_t mm_hash(uint64_t t, uint32_t rank, uint32_t side) {
 
 static int mm_put(mmap *m, uint32_t rank, uint32_t side, uint64_t t, uint64_t val) {
   if ((m->n + 1) * 2 > m->cap) {
-    size_t ncap = m->cap ? m->cap * 2 : 1024;
+    if (m->cap > UINT32_MAX / 2) return -1;
+    uint32_t ncap = m->cap ? m->cap * 2 : MM_CAP0;
     mm_slot *ns = calloc(ncap, sizeof *ns);
     if (!ns) return -1;
     for (size_t i = 0; i < m->cap; i++) {
@@ -143,7 +155,12 @@ typedef struct rank_state {
   size_t win;        /* the first compute window not yet passed */
   uint64_t init_end, fin_start;
   int started, done;
+  mmap map; /* the rank's in-flight ends, requests, persistent requests, syncs */
 } rank_state;
+
+/* One cache line: burst() reads the first fields for every record, the
+ * map follows in the same line. */
+_Static_assert(sizeof(rank_state) == 64, "rank_state is one cache line");
 
 /* Operation numbers are absolute (the rank's count since its start): in
  * memory they are indices into the rank's array, streaming they stay valid
@@ -151,11 +168,11 @@ typedef struct rank_state {
 struct builder {
   augur_sim_graph *g;
   augur_trace *t;
-  int cpu_ctr;   /* counter slot of the bursts' CPU time (task-clock), -1: none */
-  int delay_ctr; /* counter slot of the bursts' wait for a CPU (run-delay), -1: none */
-  mmap map;
-  mmap cnt; /* communicator creations: instance -> members that reached it */
-  rank_state *rs;
+  int cpu_ctr;    /* counter slot of the bursts' CPU time (task-clock), -1: none */
+  int delay_ctr;  /* counter slot of the bursts' wait for a CPU (run-delay), -1: none */
+  mmap cnt;       /* communicator creations: instance -> members that reached it */
+  rank_state *rs; /* nrs, a cache line each */
+  uint32_t nrs;
   persist *pers;
   size_t npers, pers_cap;
   /* The pending parent call (a Wait/Test/Sendrecv/Startall whose
@@ -305,7 +322,8 @@ static int64_t end_op(builder *b, uint32_t rank, uint16_t type, int32_t peer, ui
 static int64_t p2p(builder *b, uint32_t rank, uint16_t type, int32_t peer, uint64_t bytes,
                    uint64_t t, uint64_t callsite, int send, int nonblocking, int sync) {
   int64_t i = end_op(b, rank, type, peer, bytes, callsite, send, nonblocking, sync);
-  if (i >= 0 && mm_put(&b->map, rank, send ? SIDE_SEND : SIDE_RECV, t, (uint64_t)i)) b->nomem = 1;
+  if (i >= 0 && mm_put(&b->rs[rank].map, rank, send ? SIDE_SEND : SIDE_RECV, t, (uint64_t)i))
+    b->nomem = 1;
   return i;
 }
 
@@ -324,7 +342,7 @@ static int64_t tagged_end(builder *b, int64_t op) {
 }
 
 static void track_request(builder *b, uint32_t rank, uint64_t req, int64_t op) {
-  if (op >= 0 && mm_put(&b->map, rank, SIDE_REQ, req, (uint64_t)op)) b->nomem = 1;
+  if (op >= 0 && mm_put(&b->rs[rank].map, rank, SIDE_REQ, req, (uint64_t)op)) b->nomem = 1;
 }
 
 static void wl_push(builder *b, uint64_t op) {
@@ -372,9 +390,10 @@ static void add_wait(builder *b, const augur_event *p, const uint64_t *ops, uint
  * nonblocking one. 0 if REQ is no persistent request followed. */
 static int start_persistent(builder *b, uint32_t rank, uint64_t req, uint64_t t,
                             uint64_t callsite) {
-  int64_t i = mm_find(&b->map, rank, SIDE_PERSIST, req);
+  const mmap *m = &b->rs[rank].map;
+  int64_t i = mm_find(m, rank, SIDE_PERSIST, req);
   if (i < 0) return 0;
-  const persist *ps = &b->pers[b->map.s[i].val];
+  const persist *ps = &b->pers[m->s[i].val];
   int64_t o = p2p(b, rank, ps->type, ps->peer, ps->bytes, t, callsite, ps->is_send, 1,
                   ps->type == AUGUR_EV_SSEND_INIT);
   track_request(b, rank, req, o);
@@ -436,7 +455,7 @@ static void neighbour_sub(builder *b, const augur_event *p, const augur_event *e
                   p->callsite, send, 1, 0);
   if (o < 0) return;
   if (augur_event_is_nonblocking(p->type)) {
-    if (mm_put(&b->map, ev->rank, SIDE_NEIGH, p->req, (uint64_t)o)) b->nomem = 1;
+    if (mm_put(&b->rs[ev->rank].map, ev->rank, SIDE_NEIGH, p->req, (uint64_t)o)) b->nomem = 1;
   } else {
     wl_push(b, (uint64_t)o);
   }
@@ -452,11 +471,11 @@ static void on_sub(builder *b, const augur_event *ev) {
         (augur_event_is_io((unsigned)ev->tag) || augur_event_is_rma((unsigned)ev->tag)))
       b->iorma.req = 1;
     if ((ev->flags & AUGUR_F_COLLREQ) && !(ev->flags & AUGUR_F_UNMATCHED))
-      while (mm_take(&b->map, ev->rank, SIDE_NEIGH, ev->req, &v))
+      while (mm_take(&b->rs[ev->rank].map, ev->rank, SIDE_NEIGH, ev->req, &v))
         wl_push(b, v);
     if (!(ev->flags & (AUGUR_F_SENDREQ | AUGUR_F_RECVREQ)) || (ev->flags & AUGUR_F_UNMATCHED))
       return;
-    if (mm_take(&b->map, ev->rank, SIDE_REQ, ev->req, &v)) wl_push(b, v);
+    if (mm_take(&b->rs[ev->rank].map, ev->rank, SIDE_REQ, ev->req, &v)) wl_push(b, v);
     return;
   case AUGUR_EV_NEIGH_SEND:
   case AUGUR_EV_NEIGH_RECV:
@@ -517,11 +536,12 @@ static uint64_t sync_instance(builder *b, uint32_t rank, uint32_t ci, unsigned s
   assert(space < 4 && ci < (1u << 28));
   uint32_t side = space ? SIDE_SYNC : SIDE_COMMGMT;
   uint64_t key = (uint64_t)space << 32 | ci;
-  int64_t slot = mm_find(&b->map, rank, side, key);
+  mmap *m = &b->rs[rank].map;
+  int64_t slot = mm_find(m, rank, side, key);
   uint64_t k = 0;
   if (slot >= 0)
-    k = ++b->map.s[slot].val;
-  else if (mm_put(&b->map, rank, side, key, 0))
+    k = ++m->s[slot].val;
+  else if (mm_put(m, rank, side, key, 0))
     b->nomem = 1;
   uint64_t inst = SIM_INST_COMMGMT | (uint64_t)space << 60 | (uint64_t)ci << 32 | (k & 0xffffffffu);
   /* A call some member never reached (a run cut short) would wait forever:
@@ -589,8 +609,9 @@ int64_t sim_b_sync(sim_src *b, const augur_event *ev, uint32_t ci, unsigned spac
 void sim_b_token(sim_src *b, int send, uint32_t rank, uint32_t peer, uint64_t key, uint64_t op) {
   uint32_t recv_rank = send ? peer : rank;
   uint64_t other;
-  if (!mm_take(&b->map, recv_rank, send ? SIDE_TOKR : SIDE_TOKS, key, &other)) {
-    if (mm_put(&b->map, recv_rank, send ? SIDE_TOKS : SIDE_TOKR, key, op)) b->nomem = 1;
+  mmap *m = &b->rs[recv_rank].map;
+  if (!mm_take(m, recv_rank, send ? SIDE_TOKR : SIDE_TOKS, key, &other)) {
+    if (mm_put(m, recv_rank, send ? SIDE_TOKS : SIDE_TOKR, key, op)) b->nomem = 1;
     return;
   }
   uint32_t sender = send ? rank : peer;
@@ -711,9 +732,9 @@ static void on_event(builder *b, const augur_event *ev) {
     b->pers[b->npers] =
         (persist){(uint16_t)type, ev->peer, is_send ? ev->bytes : ev->bytes_recv, is_send};
     uint64_t old;
-    while (mm_take(&b->map, ev->rank, SIDE_PERSIST, ev->req, &old))
+    while (mm_take(&b->rs[ev->rank].map, ev->rank, SIDE_PERSIST, ev->req, &old))
       ;
-    if (mm_put(&b->map, ev->rank, SIDE_PERSIST, ev->req, b->npers++)) b->nomem = 1;
+    if (mm_put(&b->rs[ev->rank].map, ev->rank, SIDE_PERSIST, ev->req, b->npers++)) b->nomem = 1;
     return;
   }
   case AUGUR_EV_START:
@@ -725,7 +746,7 @@ static void on_event(builder *b, const augur_event *ev) {
     return;
   case AUGUR_EV_REQUEST_FREE: {
     uint64_t old;
-    mm_take(&b->map, ev->rank, SIDE_PERSIST, ev->req, &old);
+    mm_take(&b->rs[ev->rank].map, ev->rank, SIDE_PERSIST, ev->req, &old);
     local(b, ev);
     return;
   }
@@ -788,10 +809,11 @@ static int end_peer_is(const void *ctx, uint64_t op) {
 static int end_take(builder *b, uint32_t rank, uint32_t side, uint64_t t, uint32_t peer,
                     uint64_t *op) {
   end_want w = {b, rank, (int32_t)peer};
-  int64_t i = mm_find_pref(&b->map, rank, side, t, end_peer_is, &w);
+  mmap *m = &b->rs[rank].map;
+  int64_t i = mm_find_pref(m, rank, side, t, end_peer_is, &w);
   if (i < 0) return 0;
-  *op = b->map.s[i].val;
-  mm_del(&b->map, (size_t)i);
+  *op = m->s[i].val;
+  mm_del(m, (size_t)i);
   return 1;
 }
 
@@ -808,8 +830,8 @@ static int on_message(void *ctx, const augur_message *m) {
   int hs = ts || end_take(b, m->sender, SIDE_SEND, m->send.t_post, m->receiver, &s);
   int hr = tr || end_take(b, m->receiver, SIDE_RECV, m->recv.t_post, m->sender, &r);
   if (!hs || !hr) { /* one end was outside the replayed part (before Init, after Finalize) */
-    if (hs && !ts) mm_put(&b->map, m->sender, SIDE_SEND, m->send.t_post, s);
-    if (hr && !tr) mm_put(&b->map, m->receiver, SIDE_RECV, m->recv.t_post, r);
+    if (hs && !ts) mm_put(&b->rs[m->sender].map, m->sender, SIDE_SEND, m->send.t_post, s);
+    if (hr && !tr) mm_put(&b->rs[m->receiver].map, m->receiver, SIDE_RECV, m->recv.t_post, r);
     return AUGUR_OK;
   }
   uint64_t id;
@@ -968,10 +990,12 @@ static void builder_free(builder *b) {
   augur_stream_close(b->s);
   augur_matcher_free(b->mt);
   augur_sim_graph_free(b->g);
+  if (b->rs)
+    for (uint32_t r = 0; r < b->nrs; r++)
+      free(b->rs[r].map.s);
   free(b->rs);
   free(b->pers);
   free(b->wl);
-  free(b->map.s);
   free(b->cnt.s);
   sim_iorma_free(&b->iorma);
   free(b);
@@ -1211,7 +1235,11 @@ static int builder_open(builder **out, augur_trace *t, const sim_windows *win, a
   b->cpu_ctr = counter_slot(t, AUGUR_CTR_PERF, "task-clock", "cpu-clock");
   b->delay_ctr = augur_trace_counter_slot(t, AUGUR_CTR_OS, "run-delay");
   b->g = augur_sim_graph_new(n);
-  b->rs = calloc(n, sizeof *b->rs);
+  b->rs = aligned_alloc(64, n * sizeof *b->rs);
+  if (b->rs) {
+    memset(b->rs, 0, n * sizeof *b->rs);
+    b->nrs = n;
+  }
   b->mt = augur_matcher_new(t, on_message, on_coll, b);
   if (!b->g || !b->rs || !b->mt) {
     builder_free(b);
@@ -1372,8 +1400,9 @@ void sim_src_stats(const sim_src *b, augur_sim_graph_stats *s) {
     bytes += g->ranks[r].cap * sizeof(augur_sim_op) + g->ranks[r].wl_cap * sizeof(uint64_t);
   for (size_t i = 0; i < g->ncomms; i++)
     bytes += g->comms[i].size * sizeof(uint32_t);
-  bytes += (b->map.cap + b->cnt.cap) * sizeof(mm_slot) + b->pers_cap * sizeof *b->pers +
-           b->wl_cap * sizeof *b->wl;
+  for (uint32_t r = 0; r < b->nrs; r++)
+    bytes += b->rs[r].map.cap * sizeof(mm_slot);
+  bytes += b->cnt.cap * sizeof(mm_slot) + b->pers_cap * sizeof *b->pers + b->wl_cap * sizeof *b->wl;
   s->bytes = bytes - sizeof b->iorma;
   sim_graph_iorma_stats(g, &b->iorma, sizeof b->iorma, s);
 }

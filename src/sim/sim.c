@@ -10,7 +10,10 @@
  * the global event queue (a 4-ary heap ordered by time, then insertion), so
  * transfers that share a link (network resources: per-node injection, the
  * shared bus, fat-tree and torus links: topo.c) are simulated in time order
- * as fluid flows that split the link's bandwidth equally.
+ * as fluid flows that split the link's bandwidth equally. When nothing is
+ * shared (s->direct), an arrival's time is known when its transfer starts:
+ * it is delivered then (deliver), and the ranks it lets go on are woken
+ * through a queue of ranks, ahead of the event queue's clock.
  *
  * Compute is the one exception to running ahead when a node has more ranks
  * than cores (cpu.cores): then how fast a burst goes depends on how many
@@ -360,7 +363,8 @@ typedef struct sim {
   double flows_t;    /* when the active flows' remaining bytes were last brought up to date */
   uint64_t ops, messages, events;
   int nomem;
-  int direct; /* arrivals scheduled at the transfer's start (xfer_start) */
+  int direct;  /* arrivals scheduled at the transfer's start (xfer_start) */
+  int deliver; /* ... or delivered then (deliver): direct, not AUGUR_SIM_ARRIVALS=queue */
   /* Collectives run all at once (closed_enter): allowed (direct, no time
    * slices); the open instances; ranks to run again (their collective
    * ended), first in first out; scratch of closed_run */
@@ -369,6 +373,12 @@ typedef struct sim {
   size_t nci, ci_cap;
   uint32_t *ready;
   size_t rhead, rn, ready_cap;
+  /* Direct: ranks to wake (an arrival known at its transfer's start
+   * completed one of their ends, deliver), first in first out, each once
+   * (waking[r]); woken before the ready ranks run */
+  uint32_t *wakeq;
+  size_t whead, wn;
+  uint8_t *waking;
   uint32_t *ident; /* 0..nranks-1: a communicator's steps in comm ranks */
   sim_step *ctmp;  /* one member's steps */
   size_t ctmp_cap;
@@ -556,14 +566,55 @@ static int xfer_arrival(const sim *s, const mslot *m, double now, double *at) {
   return arrival(s, m->src, m->dst, m->bytes, m->extra, now, at);
 }
 
+/* Direct: rank R is woken (sim_loop) once what it may wait for is done. */
+static void wake_push(sim *s, uint32_t r) {
+  if (s->waking[r]) return;
+  s->waking[r] = 1;
+  s->wakeq[(s->whead + s->wn++) % s->g->nranks] = r;
+}
+
+/* Slot M arrives at AT: what that completes (a rendezvous send, a posted
+ * receive). Returns the sides (SIDE_SEND, SIDE_RECV) whose rank it wakes:
+ * those completed, less the ones marked quiet (wait_quiet). */
+static unsigned arrived(mslot *m, double at) {
+  unsigned w = 0;
+  m->arrive = at;
+  if (m->rndv) {
+    m->sdone = at;
+    w |= SIDE_SEND;
+  }
+  if (m->rpost >= 0) {
+    m->rdone = at > m->rpost ? at : m->rpost;
+    w |= SIDE_RECV;
+  }
+  return w & ~(unsigned)m->quiet;
+}
+
+/* Direct: slot V arrives at AT, known now (at its transfer's start). What
+ * its arrival completes is set at once and the ends it completes are woken
+ * through the wake queue, as arrive() does at AT (the same times: every
+ * completion is a maximum of known times, and with nothing shared nothing
+ * depends on the order ranks run in). A rank waiting for it goes on
+ * now, its state still in the cache, not after every rank ran up to AT;
+ * and the queue holds no arrivals. */
+static void deliver(sim *s, uint32_t v, double at) {
+  mslot *m = &s->slots[v];
+  const unsigned w = arrived(m, at);
+  if (w & SIDE_SEND) wake_push(s, m->src);
+  if (w & SIDE_RECV) wake_push(s, m->dst);
+}
+
 /* Slot V's transfer starts at T. Its EV_XFER would only schedule the
  * arrival (no flow); when nothing in the run depends on the order of
- * events of one time (s->direct: no flows, no processor sharing), the
- * arrival is scheduled at once, with the slot in the cache, instead of a
- * second pop (and a cache miss) later. It still counts as an event. */
+ * events (s->direct: no flows, no processor sharing), the arrival is
+ * delivered at once (deliver), with the slot in the cache, instead of
+ * two pops (and cache misses) later. Both still count as events. */
 static void xfer_start(sim *s, uint32_t v, double t) {
   double at;
-  if (s->direct && xfer_arrival(s, &s->slots[v], t, &at)) {
+  if (s->deliver && xfer_arrival(s, &s->slots[v], t, &at)) {
+    s->events += 2;
+    deliver(s, v, at);
+  } else if (s->direct && xfer_arrival(s, &s->slots[v], t, &at)) {
     s->events++;
     schedule(s, at, EV_ARRIVE, v, s->slots[v].dst);
   } else {
@@ -1283,21 +1334,11 @@ static void wait_finish(sim *s, uint32_t r) {
 
 static void arrive(sim *s, uint32_t v, double now) {
   mslot *m = &s->slots[v];
-  m->arrive = now;
-  uint32_t src = m->src, dst = m->dst;
-  int notify_src = 0, notify_dst = 0;
-  if (m->rndv) {
-    m->sdone = now;
-    notify_src = 1;
-  }
-  if (m->rpost >= 0) {
-    m->rdone = now > m->rpost ? now : m->rpost;
-    notify_dst = 1;
-  }
   /* read before a wake: running a rank may grow (move) the slots */
-  const unsigned quiet = m->quiet;
-  if (notify_src && !(quiet & SIDE_SEND)) wake(s, src);
-  if (notify_dst && !(quiet & SIDE_RECV)) wake(s, dst);
+  const uint32_t src = m->src, dst = m->dst;
+  const unsigned w = arrived(m, now);
+  if (w & SIDE_SEND) wake(s, src);
+  if (w & SIDE_RECV) wake(s, dst);
 }
 
 /* Wait accounting: blocked from T_BLOCK until DONE. */
@@ -1499,6 +1540,13 @@ static int coll_begin(sim *s, uint32_t r, const augur_sim_op *op) {
 static int closed_off(void) {
   const char *e = getenv("AUGUR_SIM_COLL_MESSAGES");
   return e && strcmp(e, "1") == 0;
+}
+
+/* AUGUR_SIM_ARRIVALS=queue: direct arrivals go through the event queue
+ * (the way before deliver; tests compare the two). */
+static int deliver_off(void) {
+  const char *e = getenv("AUGUR_SIM_ARRIVALS");
+  return e && strcmp(e, "queue") == 0;
 }
 
 /* The open instance INST, or NULL. Open at once: one per communicator
@@ -2003,12 +2051,15 @@ static int sim_setup(sim *s, uint32_t variant, uint32_t *variants, augur_sim_res
     s->direct = !s->r[r].shared;
   /* ...and without time slices a collective's messages can run all at
    * once (closed_enter). */
+  s->deliver = s->direct && !deliver_off();
   s->closed = s->direct && !closed_off();
   for (uint32_t r = 0; r < n && s->closed; r++)
     s->closed = !(s->r[r].win_len > 0);
   s->ready = malloc(n * sizeof *s->ready);
   s->ident = malloc(n * sizeof *s->ident);
-  if (!s->ready || !s->ident) return sim_nomem(err);
+  s->wakeq = malloc(n * sizeof *s->wakeq);
+  s->waking = calloc(n, 1);
+  if (!s->ready || !s->ident || !s->wakeq || !s->waking) return sim_nomem(err);
   for (uint32_t r = 0; r < n; r++)
     s->ident[r] = r;
   /* Point-to-point messages of a graph occupy slots 0..nmsgs-1. */
@@ -2068,6 +2119,14 @@ static void sim_loop(sim *s) {
   for (uint32_t r = 0; r < s->g->nranks && !stopped(s); r++)
     run_rank(s, r);
   while (!stopped(s)) {
+    if (s->wn) { /* direct: ranks an arrival may have let go on */
+      uint32_t r = s->wakeq[s->whead];
+      s->whead = (s->whead + 1) % s->g->nranks;
+      s->wn--;
+      s->waking[r] = 0;
+      wake(s, r);
+      continue;
+    }
     if (s->rn) { /* ranks whose collective ran all at once */
       uint32_t r = s->ready[s->rhead];
       ready_prefetch(s);
@@ -2187,6 +2246,8 @@ static int sim_close(sim *s, const sim_input *in, int rc, augur_sim_result *res,
   }
   free(s->ci);
   free(s->ready);
+  free(s->wakeq);
+  free(s->waking);
   free(s->ident);
   free(s->cst);
   free(s->ctmp);

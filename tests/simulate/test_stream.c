@@ -71,6 +71,22 @@ static void write_rank(const char *dir, uint32_t r, uint32_t nranks, augur_event
   assert_int_equal(augur_writer_close(w, &err), 0);
 }
 
+/* Writes rank r's N[r] events EV[r] of NRANKS ranks into DIR and simulates
+ * the trace both ways (both) on a 1 us, 1 GB/s machine. */
+static augur_sim_result written(const char *dir, uint32_t nranks, augur_event *const *ev,
+                                const size_t *n, augur_sim_graph_stats *gs) {
+  for (uint32_t r = 0; r < nranks; r++)
+    write_rank(dir, r, nranks, ev[r], n[r]);
+  augur_trace *t;
+  augur_error err;
+  if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
+  augur_machine m;
+  machine(&m, 1e-6, 1e9);
+  augur_sim_result r = both(t, &m, NULL, gs);
+  augur_trace_close(t);
+  return r;
+}
+
 static augur_event p2p(unsigned type, uint64_t t0, uint64_t t1, int32_t peer, int32_t tag,
                        uint64_t bytes, uint64_t req) {
   augur_event e = tu_ev(type, t0, t1);
@@ -218,22 +234,66 @@ static void test_waitall_many(void **state) {
   e[1][n[1]++] = p2p(AUGUR_EV_SEND, 17 * us, 18 * us, 0, 21, 64, 0);
   e[1][n[1]++] = p2p(AUGUR_EV_SEND, 518 * us, 519 * us, 0, 22, 64, 0); /* 500 us later */
   e[1][n[1]++] = tu_ev(AUGUR_EV_FINALIZE, 540 * us, 550 * us);
-  for (uint32_t r = 0; r < 2; r++)
-    write_rank(dir, r, 2, e[r], n[r]);
-  augur_trace *t;
-  augur_error err;
-  if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
-  augur_machine m;
-  machine(&m, 1e-6, 1e9);
+  augur_event *ev[2] = {e[0], e[1]};
   augur_sim_graph_stats gs;
-  augur_sim_result r = both(t, &m, NULL, &gs);
+  augur_sim_result r = written(dir, 2, ev, n, &gs);
   assert_int_equal(gs.unmatched, 1);
   assert_int_equal(gs.messages, 6);
   /* rank 0 waits in its Waitall for rank 1's 500 us of compute */
   assert_true(r.ranks[0].recv_wait > 450e-6);
   assert_true(r.ranks[0].finish > 500e-6);
   augur_sim_result_free(&r);
-  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
+/* The builder's in-flight requests and receive ends live in a table per
+ * rank (graph_trace.c rank_state.map). Ranks 0 and 2 post the same twelve
+ * Irecvs from rank 1 (the same request handles, tags and times: keys equal
+ * but for the rank) and wait for all in one Waitall; twelve requests and
+ * twelve ends are more than a rank's first table holds (it grows twice).
+ * Rank 1 sends to rank 0, then to rank 2, the last after 500 us of compute.
+ * Every end pairs (24 messages, none unmatched), and only rank 2 waits for
+ * the late one: a receive end or request taken from another rank's table,
+ * or lost when a table grows, changes that. */
+static void test_requests_per_rank(void **state) {
+  (void)state;
+  const uint64_t us = 1000;
+  enum { K = 12 };
+  char *dir = tu_tracedir();
+  tu_meta(dir, 3);
+  augur_event e[3][2 * K + 8];
+  size_t n[3] = {0, 0, 0};
+  for (uint32_t r = 0; r < 3; r += 2) {
+    e[r][n[r]++] = tu_ev(AUGUR_EV_INIT, 0, 10 * us);
+    for (int k = 0; k < K; k++)
+      e[r][n[r]++] = p2p(AUGUR_EV_IRECV, (11 + k) * us, (11 + k) * us + 500, 1, k, 64, 0x100 + k);
+    e[r][n[r]] = tu_ev(AUGUR_EV_WAITALL, 30 * us, 560 * us);
+    e[r][n[r]++].aux = K;
+    for (int k = 0; k < K; k++) {
+      augur_event *c = &e[r][n[r]++];
+      *c = completion(30 * us, 560 * us, 0x100 + k, AUGUR_F_RECVREQ);
+      c->aux = (uint32_t)k;
+      c->peer = 1;
+      c->tag = k;
+      c->bytes_recv = 64;
+    }
+    e[r][n[r]++] = tu_ev(AUGUR_EV_FINALIZE, 570 * us, 580 * us);
+  }
+  e[1][n[1]++] = tu_ev(AUGUR_EV_INIT, 0, 10 * us);
+  for (int k = 0; k < 2 * K; k++) {
+    uint64_t t = (k == 2 * K - 1 ? 540 : 11 + k) * us; /* the last: 500 us later */
+    e[1][n[1]++] = p2p(AUGUR_EV_SEND, t, t + 500, k < K ? 0 : 2, k % K, 64, 0);
+  }
+  e[1][n[1]++] = tu_ev(AUGUR_EV_FINALIZE, 570 * us, 580 * us);
+  augur_event *ev[3] = {e[0], e[1], e[2]};
+  augur_sim_graph_stats gs;
+  augur_sim_result r = written(dir, 3, ev, n, &gs);
+  assert_int_equal(gs.unmatched, 0);
+  assert_int_equal(gs.messages, 2 * K);
+  assert_true(r.ranks[0].recv_wait < 100e-6);
+  assert_true(r.ranks[2].recv_wait > 450e-6);
+  assert_true(r.ranks[2].finish > 500e-6);
+  augur_sim_result_free(&r);
   tu_cleanup(dir);
 }
 
@@ -294,9 +354,8 @@ static void test_damaged(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_unmatched),
-      cmocka_unit_test(test_waitall_many),
-      cmocka_unit_test(test_flat),
+      cmocka_unit_test(test_unmatched),         cmocka_unit_test(test_waitall_many),
+      cmocka_unit_test(test_requests_per_rank), cmocka_unit_test(test_flat),
       cmocka_unit_test(test_damaged),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
