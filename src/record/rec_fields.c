@@ -266,12 +266,11 @@ void aug_commit_completions(augur_event *parent, int ncompleted, const uint64_t 
 
 void aug_commit_completions_ex(augur_event *parent, int ncompleted, const uint64_t *reqs,
                                const int *index, const MPI_Status *st, int st_by_index) {
-  aug_thread *t = aug_thread_self();
-  if (!t) return;
   if (ncompleted < 0) ncompleted = 0;
   if (parent->type != AUGUR_EV_WAITANY && parent->type != AUGUR_EV_TESTANY)
     parent->aux = (uint32_t)ncompleted;
-  augur_event *out = aug_rec_reserve(t, 1 + (size_t)ncompleted);
+  aug_thread *t;
+  augur_event *out = aug_rec_reserve_in(&t, 1 + (size_t)ncompleted);
   if (!out) return;
   out[0] = *parent;
   int idup = atomic_load_explicit(&aug_idup_pending, memory_order_relaxed) > 0;
@@ -292,7 +291,7 @@ void aug_commit_completions_ex(augur_event *parent, int ncompleted, const uint64
     }
     if (idup) aug_comm_idup_completed(s->req);
   }
-  aug_rec_advance(t, 1 + (size_t)ncompleted);
+  t->n += 1 + (size_t)ncompleted; /* aug_rec_advance */
 }
 
 void aug_commit_starts(augur_event *parent, int n, const MPI_Request *reqs) {

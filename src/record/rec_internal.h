@@ -144,8 +144,10 @@ static inline void aug_clock_apply(const aug_tick_map *m, augur_event *e) {
   if (e->rank == AUG_TIME_IS_NS) {
     e->rank = 0;
   } else if (m->tsc) {
-    e->t_start = m->now - (uint64_t)((double)(int64_t)(m->t - e->t_start) * m->rate);
-    e->t_end = m->now - (uint64_t)((double)(int64_t)(m->t - e->t_end) * m->rate);
+    /* through int64_t: one cvttsd2si, where a double to uint64_t conversion
+     * tests and branches for values >= 2^63 (none here: ns since the record) */
+    e->t_start = m->now - (uint64_t)(int64_t)((double)(int64_t)(m->t - e->t_start) * m->rate);
+    e->t_end = m->now - (uint64_t)(int64_t)((double)(int64_t)(m->t - e->t_end) * m->rate);
   }
 }
 /* ns as a duration in aug_ticks() units (after aug_clock_calibrate). */
@@ -189,6 +191,58 @@ aug_thread *aug_omp_append(uint16_t type, uint64_t callsite, uint64_t req, uint3
 extern atomic_ulong aug_omp_dropped; /* OpenMP records before MPI_Init */
 /* This thread's state, or NULL if it has none yet (never allocates). */
 aug_thread *aug_thread_here(void);
+
+/* ---- the hot path, inline (the C wrappers: wrap.h, rec_fields.c) ----
+ * aug_rec_enter / exit / commit / reserve / advance for the common case,
+ * compiled into each wrapper: one TLS read per step, no call, no saved
+ * registers. Anything else (no thread state yet, nested call, buffer at its
+ * flush level or full, counters on) goes to the out-of-line function, which
+ * does the same as before; so the records are the same field for field. The
+ * Fortran bindings keep calling the out-of-line functions (rec.h). */
+extern _Thread_local aug_thread *aug_tls_thread __attribute__((tls_model("initial-exec")));
+
+static inline int aug_rec_enter_in(augur_event *ev, unsigned type, const void *callsite) {
+  if (!atomic_load_explicit(&aug_active, memory_order_relaxed)) return 0;
+  aug_thread *t = aug_tls_thread;
+  if (__builtin_expect(!t || t->depth || t->n >= t->limit || aug_nctr, 0))
+    return aug_rec_enter(ev, type, callsite);
+  t->depth = 1;
+  aug_zero_event(ev);
+  ev->type = (uint16_t)type;
+  ev->callsite = (uint64_t)(uintptr_t)callsite;
+  ev->thread = t->index;
+  ev->t_start = aug_ticks();
+  return 1;
+}
+
+static inline void aug_rec_exit_in(augur_event *ev) {
+  if (__builtin_expect(aug_nctr, 0)) {
+    aug_rec_exit(ev);
+    return;
+  }
+  ev->t_end = aug_ticks();
+  aug_thread *t = aug_tls_thread;
+  t->depth = 0;
+  if (__builtin_expect(ev->t_end - t->flushed_at > aug_flush_age, 0)) t->limit = 0;
+}
+
+static inline void aug_rec_commit_in(const augur_event *ev) {
+  aug_thread *t = aug_tls_thread;
+  if (__builtin_expect(!t || t->n == t->cap, 0)) {
+    aug_rec_commit(ev);
+    return;
+  }
+  t->buf[t->n++] = *ev;
+}
+
+/* aug_thread_self + aug_rec_reserve; aug_rec_advance is t->n += n. */
+static inline augur_event *aug_rec_reserve_in(aug_thread **tp, size_t n) {
+  aug_thread *t = aug_tls_thread;
+  if (__builtin_expect(!t, 0) && !(t = aug_thread_self())) return NULL;
+  *tp = t;
+  if (__builtin_expect(t->n + n > t->cap, 0)) return aug_rec_reserve(t, n);
+  return t->buf + t->n;
+}
 
 /* ---- OpenMP (rec_omp.c) ---- */
 /* trace.json "openmp" (docs/openmp.md) but dropped_before_init: found out

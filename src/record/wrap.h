@@ -2,7 +2,8 @@
  *
  * AUG_WRAP(TYPE, CALL) declares `ev` and `rc`: when the call must not be
  * recorded it returns CALL straight away; otherwise it runs CALL between
- * aug_rec_enter and aug_rec_exit. The wrapper then fills ev and commits. */
+ * aug_rec_enter and aug_rec_exit (their inline fast paths, rec_internal.h). The wrapper
+ * then fills ev and commits (aug_rec_commit_in). */
 #ifndef AUGUR_WRAP_H
 #define AUGUR_WRAP_H
 
@@ -10,18 +11,18 @@
 
 #define AUG_WRAP(TYPE, CALL)                                                                       \
   augur_event ev;                                                                                  \
-  if (!aug_rec_enter(&ev, (TYPE), AUG_CALLER())) return CALL;                                      \
+  if (!aug_rec_enter_in(&ev, (TYPE), AUG_CALLER())) return CALL;                                   \
   int rc = CALL;                                                                                   \
-  aug_rec_exit(&ev)
+  aug_rec_exit_in(&ev)
 
 /* AUG_WRAP for a receive into BUF: the buffer's state (aug_recv_buffer) is
  * read before CALL, inside the call's recorded time, and lands in ev.flags. */
 #define AUG_WRAP_RECV(TYPE, BUF, COUNT, DT, CALL)                                                  \
   augur_event ev;                                                                                  \
-  if (!aug_rec_enter(&ev, (TYPE), AUG_CALLER())) return CALL;                                      \
+  if (!aug_rec_enter_in(&ev, (TYPE), AUG_CALLER())) return CALL;                                   \
   uint16_t rbuf_flags = aug_recv_buffer((BUF), (COUNT), (DT));                                     \
   int rc = CALL;                                                                                   \
-  aug_rec_exit(&ev);                                                                               \
+  aug_rec_exit_in(&ev);                                                                            \
   ev.flags |= rbuf_flags
 
 #define AUG_UNPAREN(...) __VA_ARGS__

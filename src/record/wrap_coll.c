@@ -9,14 +9,14 @@
   AUGUR_API int MPI_##NAME(AUG_UNPAREN PARAMS) {                                                   \
     AUG_WRAP(AUGUR_EV_##TYPE, PMPI_##NAME(AUG_UNPAREN ARGS));                                      \
     FILL;                                                                                          \
-    aug_rec_commit(&ev);                                                                           \
+    aug_rec_commit_in(&ev);                                                                        \
     return rc;                                                                                     \
   }                                                                                                \
   AUGUR_API int MPI_##INAME(AUG_UNPAREN PARAMS, MPI_Request *request) {                            \
     AUG_WRAP(AUGUR_EV_I##TYPE, PMPI_##INAME(AUG_UNPAREN ARGS, request));                           \
     FILL;                                                                                          \
     ev.req = aug_req_id(*request);                                                                 \
-    aug_rec_commit(&ev);                                                                           \
+    aug_rec_commit_in(&ev);                                                                        \
     return rc;                                                                                     \
   }
 
@@ -28,14 +28,14 @@
   AUGUR_API int MPI_##NAME(AUG_UNPAREN PARAMS) {                                                   \
     AUG_WRAP_RECV(AUGUR_EV_##TYPE, RBUF, RCOUNT, RDT, PMPI_##NAME(AUG_UNPAREN ARGS));              \
     FILL;                                                                                          \
-    aug_rec_commit(&ev);                                                                           \
+    aug_rec_commit_in(&ev);                                                                        \
     return rc;                                                                                     \
   }                                                                                                \
   AUGUR_API int MPI_##INAME(AUG_UNPAREN PARAMS, MPI_Request *request) {                            \
     AUG_WRAP_RECV(AUGUR_EV_I##TYPE, RBUF, RCOUNT, RDT, PMPI_##INAME(AUG_UNPAREN ARGS, request));   \
     FILL;                                                                                          \
     ev.req = aug_req_id(*request);                                                                 \
-    aug_rec_commit(&ev);                                                                           \
+    aug_rec_commit_in(&ev);                                                                        \
     return rc;                                                                                     \
   }
 

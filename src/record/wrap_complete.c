@@ -9,7 +9,7 @@
 AUGUR_API int MPI_Start(MPI_Request *req) {
   AUG_WRAP(AUGUR_EV_START, PMPI_Start(req));
   ev.req = aug_req_id(*req);
-  aug_rec_commit(&ev);
+  aug_rec_commit_in(&ev);
   return rc;
 }
 
@@ -24,7 +24,7 @@ AUGUR_API int MPI_Request_free(MPI_Request *req) {
   AUG_WRAP(AUGUR_EV_REQUEST_FREE, PMPI_Request_free(req));
   ev.req = r;
   aug_recv_untrack(r);
-  aug_rec_commit(&ev);
+  aug_rec_commit_in(&ev);
   return rc;
 }
 

@@ -60,7 +60,7 @@ AUGUR_API int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI
   aug_comm_created_as(&ev, comm, rc == MPI_SUCCESS ? *newcomm : MPI_COMM_NULL,
                       AUGUR_COMM_KIND_CREATE, AUGUR_COMM_KIND_CREATE + 100);
   ev.tag = tag;
-  aug_rec_commit(&ev);
+  aug_rec_commit_in(&ev);
   return rc;
 }
 
@@ -69,7 +69,7 @@ AUGUR_API int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MP
   AUG_WRAP(AUGUR_EV_COMM_SPAWN,
            PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, errcodes));
   aug_process_fill(&ev, comm, root, rc, *intercomm);
-  aug_rec_commit(&ev);
+  aug_rec_commit_in(&ev);
   return rc;
 }
 
@@ -80,7 +80,7 @@ AUGUR_API int MPI_Comm_spawn_multiple(int count, char *commands[], char **argvs[
            PMPI_Comm_spawn_multiple(count, commands, argvs, maxprocs, infos, root, comm, intercomm,
                                     errcodes));
   aug_process_fill(&ev, comm, root, rc, *intercomm);
-  aug_rec_commit(&ev);
+  aug_rec_commit_in(&ev);
   return rc;
 }
 
@@ -88,7 +88,7 @@ AUGUR_API int MPI_Comm_connect(const char *port, MPI_Info info, int root, MPI_Co
                                MPI_Comm *newcomm) {
   AUG_WRAP(AUGUR_EV_COMM_CONNECT, PMPI_Comm_connect(port, info, root, comm, newcomm));
   aug_process_fill(&ev, comm, root, rc, *newcomm);
-  aug_rec_commit(&ev);
+  aug_rec_commit_in(&ev);
   return rc;
 }
 
@@ -96,14 +96,14 @@ AUGUR_API int MPI_Comm_accept(const char *port, MPI_Info info, int root, MPI_Com
                               MPI_Comm *newcomm) {
   AUG_WRAP(AUGUR_EV_COMM_ACCEPT, PMPI_Comm_accept(port, info, root, comm, newcomm));
   aug_process_fill(&ev, comm, root, rc, *newcomm);
-  aug_rec_commit(&ev);
+  aug_rec_commit_in(&ev);
   return rc;
 }
 
 AUGUR_API int MPI_Comm_join(int fd, MPI_Comm *intercomm) {
   AUG_WRAP(AUGUR_EV_COMM_JOIN, PMPI_Comm_join(fd, intercomm));
   aug_process_fill(&ev, MPI_COMM_NULL, -1, rc, *intercomm);
-  aug_rec_commit(&ev);
+  aug_rec_commit_in(&ev);
   return rc;
 }
 
@@ -115,6 +115,6 @@ AUGUR_API int MPI_Comm_disconnect(MPI_Comm *comm) {
   aug_comm_freed(&ev, *comm);
   int rc = PMPI_Comm_disconnect(comm);
   aug_rec_exit(&ev);
-  aug_rec_commit(&ev);
+  aug_rec_commit_in(&ev);
   return rc;
 }

@@ -9,7 +9,7 @@
                            MPI_Comm comm) {                                                        \
     AUG_WRAP(AUGUR_EV_##TYPE, PMPI_##NAME(buf, count, dt, dest, tag, comm));                       \
     aug_fill_p2p_dir(&ev, count, dt, dest, tag, comm, buf, 1);                                     \
-    aug_rec_commit(&ev);                                                                           \
+    aug_rec_commit_in(&ev);                                                                        \
     return rc;                                                                                     \
   }
 SEND_WRAPPER(Send, SEND)
@@ -27,7 +27,7 @@ SEND_WRAPPER(Rsend, RSEND)
     aug_fill_p2p_dir(&ev, count, dt, dest, tag, comm, buf, 1);                                     \
     if (PERSISTENT) ev.hash = 0;                                                                   \
     ev.req = aug_req_id(*req);                                                                     \
-    aug_rec_commit(&ev);                                                                           \
+    aug_rec_commit_in(&ev);                                                                        \
     return rc;                                                                                     \
   }
 ISEND_WRAPPER(Isend, ISEND, 0)
@@ -47,7 +47,7 @@ ISEND_WRAPPER(Rsend_init, RSEND_INIT, 1)
     aug_fill_p2p_dir(&ev, count, dt, src, tag, comm, buf, 0);                                      \
     ev.req = aug_req_id(*req);                                                                     \
     if (aug_cfg.payload_hash) aug_recv_track(*req, buf, count, dt, PERSISTENT);                    \
-    aug_rec_commit(&ev);                                                                           \
+    aug_rec_commit_in(&ev);                                                                        \
     return rc;                                                                                     \
   }
 IRECV_WRAPPER(Irecv, IRECV, 0)
@@ -59,7 +59,7 @@ AUGUR_API int MPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag, 
   AUG_WRAP_RECV(AUGUR_EV_RECV, buf, count, dt, PMPI_Recv(buf, count, dt, src, tag, comm, st));
   aug_fill_p2p_dir(&ev, count, dt, src, tag, comm, buf, 0);
   aug_fill_status(&ev, st, buf, dt);
-  aug_rec_commit(&ev);
+  aug_rec_commit_in(&ev);
   return rc;
 }
 
@@ -125,7 +125,7 @@ AUGUR_API int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *status) {
   AUG_WRAP(AUGUR_EV_PROBE, PMPI_Probe(src, tag, comm, st));
   aug_fill_p2p_dir(&ev, 0, MPI_DATATYPE_NULL, src, tag, comm, NULL, 0);
   aug_fill_status(&ev, st, NULL, MPI_DATATYPE_NULL);
-  aug_rec_commit(&ev);
+  aug_rec_commit_in(&ev);
   return rc;
 }
 
@@ -137,7 +137,7 @@ AUGUR_API int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status 
     aug_fill_status(&ev, st, NULL, MPI_DATATYPE_NULL);
   else
     ev.flags |= AUGUR_F_NOTDONE;
-  aug_rec_commit(&ev);
+  aug_rec_commit_in(&ev);
   return rc;
 }
 
@@ -148,7 +148,7 @@ AUGUR_API int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *msg, MPI_
   aug_fill_status(&ev, st, NULL, MPI_DATATYPE_NULL);
   ev.req = aug_message_id(*msg);
   aug_message_probed(*msg, &ev);
-  aug_rec_commit(&ev);
+  aug_rec_commit_in(&ev);
   return rc;
 }
 
@@ -164,7 +164,7 @@ AUGUR_API int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Messag
   } else {
     ev.flags |= AUGUR_F_NOTDONE;
   }
-  aug_rec_commit(&ev);
+  aug_rec_commit_in(&ev);
   return rc;
 }
 
@@ -178,7 +178,7 @@ AUGUR_API int MPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg,
   ev.req = m;
   aug_message_received(&ev, m);
   aug_fill_status(&ev, st, buf, dt);
-  aug_rec_commit(&ev);
+  aug_rec_commit_in(&ev);
   return rc;
 }
 
@@ -190,6 +190,6 @@ AUGUR_API int MPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg
   ev.bytes_recv = aug_bytes(count, dt);
   ev.req = aug_req_id(*req);
   if (aug_cfg.payload_hash) aug_recv_track(*req, buf, count, dt, 0);
-  aug_rec_commit(&ev);
+  aug_rec_commit_in(&ev);
   return rc;
 }
