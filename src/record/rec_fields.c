@@ -270,9 +270,9 @@ void aug_commit_completions_ex(augur_event *parent, int ncompleted, const uint64
   if (parent->type != AUGUR_EV_WAITANY && parent->type != AUGUR_EV_TESTANY)
     parent->aux = (uint32_t)ncompleted;
   aug_thread *t;
-  augur_event *out = aug_rec_reserve_in(&t, 1 + (size_t)ncompleted);
+  augur_event *out = aug_rec_group(&t, parent, 1 + (size_t)ncompleted);
   if (!out) return;
-  out[0] = *parent;
+  parent = out;
   int idup = atomic_load_explicit(&aug_idup_pending, memory_order_relaxed) > 0;
   for (int i = 0; i < ncompleted; i++) {
     augur_event *s = sub_record(&out[1 + i], parent, AUGUR_EV_COMPLETION);
@@ -295,13 +295,12 @@ void aug_commit_completions_ex(augur_event *parent, int ncompleted, const uint64
 }
 
 void aug_commit_starts(augur_event *parent, int n, const MPI_Request *reqs) {
-  aug_thread *t = aug_thread_self();
-  if (!t) return;
   if (n < 0) n = 0;
   parent->aux = (uint32_t)n;
-  augur_event *out = aug_rec_reserve(t, 1 + (size_t)n);
+  aug_thread *t;
+  augur_event *out = aug_rec_group(&t, parent, 1 + (size_t)n);
   if (!out) return;
-  out[0] = *parent;
+  parent = out;
   for (int i = 0; i < n; i++) {
     augur_event *s = sub_record(&out[1 + i], parent, AUGUR_EV_SUB_START);
     s->req = aug_req_id(reqs[i]);
@@ -310,11 +309,9 @@ void aug_commit_starts(augur_event *parent, int n, const MPI_Request *reqs) {
 }
 
 void aug_commit_pair(const augur_event *parent, const augur_event *sub) {
-  aug_thread *t = aug_thread_self();
-  if (!t) return;
-  augur_event *out = aug_rec_reserve(t, 2);
+  aug_thread *t;
+  augur_event *out = aug_rec_group(&t, parent, 2);
   if (!out) return;
-  out[0] = *parent;
   out[1] = *sub;
   aug_rec_advance(t, 2);
 }

@@ -192,27 +192,34 @@ extern atomic_ulong aug_omp_dropped; /* OpenMP records before MPI_Init */
 /* This thread's state, or NULL if it has none yet (never allocates). */
 aug_thread *aug_thread_here(void);
 
-/* ---- the hot path, inline (the C wrappers: wrap.h, rec_fields.c) ----
- * aug_rec_enter / exit / commit / reserve / advance for the common case,
+/* ---- the hot path, inline (the C wrappers: wrap.h; the groups of rec_fields.c, rec_neigh.c) ----
+ * aug_rec_enter / exit / commit and aug_rec_reserve for the common case,
  * compiled into each wrapper: one TLS read per step, no call, no saved
  * registers. Anything else (no thread state yet, nested call, buffer at its
- * flush level or full, counters on) goes to the out-of-line function, which
- * does the same as before; so the records are the same field for field. The
- * Fortran bindings keep calling the out-of-line functions (rec.h). */
+ * flush level or full, counters on) goes to an out-of-line function doing
+ * what aug_rec_enter etc. do, so the records are the same field for field.
+ * The Fortran bindings keep calling aug_rec_enter etc. (rec.h) with records
+ * of their own, which aug_rec_commit copies into the buffer. */
 extern _Thread_local aug_thread *aug_tls_thread __attribute__((tls_model("initial-exec")));
 
-static inline int aug_rec_enter_in(augur_event *ev, unsigned type, const void *callsite) {
-  if (!atomic_load_explicit(&aug_active, memory_order_relaxed)) return 0;
+/* Called from the wrappers while they run (wrap.h AUG_WRAP): the record to
+ * fill is the next slot of the thread's buffer, so committing it is t->n++
+ * (no staging copy of 120 bytes, whose 16-byte reloads of just-written
+ * scalar fields also stalled on store forwarding). NULL: not recorded. */
+augur_event *aug_rec_begin_slow(unsigned type, const void *callsite);
+static inline augur_event *aug_rec_begin(unsigned type, const void *callsite) {
+  if (!atomic_load_explicit(&aug_active, memory_order_relaxed)) return NULL;
   aug_thread *t = aug_tls_thread;
   if (__builtin_expect(!t || t->depth || t->n >= t->limit || aug_nctr, 0))
-    return aug_rec_enter(ev, type, callsite);
+    return aug_rec_begin_slow(type, callsite);
   t->depth = 1;
+  augur_event *ev = t->buf + t->n;
   aug_zero_event(ev);
   ev->type = (uint16_t)type;
   ev->callsite = (uint64_t)(uintptr_t)callsite;
   ev->thread = t->index;
   ev->t_start = aug_ticks();
-  return 1;
+  return ev;
 }
 
 static inline void aug_rec_exit_in(augur_event *ev) {
@@ -226,22 +233,31 @@ static inline void aug_rec_exit_in(augur_event *ev) {
   if (__builtin_expect(ev->t_end - t->flushed_at > aug_flush_age, 0)) t->limit = 0;
 }
 
+/* EV from aug_rec_begin (in its slot: t->n++) or any other record (copied,
+ * by aug_rec_commit). */
 static inline void aug_rec_commit_in(const augur_event *ev) {
   aug_thread *t = aug_tls_thread;
-  if (__builtin_expect(!t || t->n == t->cap, 0)) {
-    aug_rec_commit(ev);
+  if (__builtin_expect(t && ev == t->buf + t->n, 1)) {
+    t->n++;
     return;
   }
-  t->buf[t->n++] = *ev;
+  aug_rec_commit(ev);
 }
 
-/* aug_thread_self + aug_rec_reserve; aug_rec_advance is t->n += n. */
-static inline augur_event *aug_rec_reserve_in(aug_thread **tp, size_t n) {
+/* Room for a group of N records (a parent and its sub-records) whose first
+ * is *PARENT, which may be a wrapper's record in its slot: returns the
+ * group's first record, holding the parent (use it, not PARENT, from then
+ * on), and the thread in *TP; the caller fills the rest and commits them with
+ * aug_rec_advance(*TP, N). NULL when out of memory. */
+augur_event *aug_rec_group_slow(aug_thread *t, const augur_event *parent, size_t n);
+static inline augur_event *aug_rec_group(aug_thread **tp, const augur_event *parent, size_t n) {
   aug_thread *t = aug_tls_thread;
   if (__builtin_expect(!t, 0) && !(t = aug_thread_self())) return NULL;
   *tp = t;
-  if (__builtin_expect(t->n + n > t->cap, 0)) return aug_rec_reserve(t, n);
-  return t->buf + t->n;
+  augur_event *out = t->buf + t->n;
+  if (__builtin_expect(t->n + n > t->cap, 0)) return aug_rec_group_slow(t, parent, n);
+  if (parent != out) *out = *parent;
+  return out;
 }
 
 /* ---- OpenMP (rec_omp.c) ---- */

@@ -225,18 +225,25 @@ void aug_rec_advance(aug_thread *t, size_t n) {
 
 /* ---- the hot path ---- */
 
-int aug_rec_enter(augur_event *ev, unsigned type, const void *callsite) {
-  if (!atomic_load_explicit(&aug_active, memory_order_relaxed)) return 0;
+/* aug_rec_enter's checks: the thread, inside a wrapper from now on (its
+ * buffer written first if at its flush level), or NULL when the call is not
+ * recorded. */
+static aug_thread *enter_thread(void) {
+  if (!atomic_load_explicit(&aug_active, memory_order_relaxed)) return NULL;
   aug_thread *t = aug_tls_thread;
   if (__builtin_expect(t == NULL, 0)) {
     t = aug_thread_self();
-    if (!t) return 0;
+    if (!t) return NULL;
   }
-  if (t->depth) return 0;
+  if (t->depth) return NULL;
   t->depth = 1;
   /* Flushing here, outside any parent/sub-record group, keeps groups whole;
    * its cost lands in the compute burst, not in the MPI call. */
   if (__builtin_expect(t->n >= t->limit, 0)) aug_thread_flush(t);
+  return t;
+}
+
+static void enter_fill(aug_thread *t, augur_event *ev, unsigned type, const void *callsite) {
   aug_zero_event(ev);
   ev->type = (uint16_t)type;
   ev->callsite = (uint64_t)(uintptr_t)callsite;
@@ -248,7 +255,22 @@ int aug_rec_enter(augur_event *ev, unsigned type, const void *callsite) {
       ev->ctr[i] = v[i] - t->ctr_last[i];
   }
   ev->t_start = aug_ticks();
+}
+
+int aug_rec_enter(augur_event *ev, unsigned type, const void *callsite) {
+  aug_thread *t = enter_thread();
+  if (!t) return 0;
+  enter_fill(t, ev, type, callsite);
   return 1;
+}
+
+augur_event *aug_rec_begin_slow(unsigned type, const void *callsite) {
+  aug_thread *t = enter_thread();
+  if (!t) return NULL;
+  /* below the flush level now, so the slot is inside the buffer (n < soft_cap < cap) */
+  augur_event *ev = t->buf + t->n;
+  enter_fill(t, ev, type, callsite);
+  return ev;
 }
 
 void aug_rec_exit(augur_event *ev) {
@@ -264,8 +286,21 @@ void aug_rec_exit(augur_event *ev) {
 void aug_rec_commit(const augur_event *ev) {
   aug_thread *t = aug_tls_thread;
   if (!t) return;
+  if (ev == t->buf + t->n) { /* filled in its slot (aug_rec_begin) */
+    t->n++;
+    return;
+  }
   if (t->n == t->cap) aug_thread_flush(t);
   t->buf[t->n++] = *ev;
+}
+
+augur_event *aug_rec_group_slow(aug_thread *t, const augur_event *parent, size_t n) {
+  /* The flush in aug_rec_reserve reuses the buffer (a huge group moves it),
+   * and PARENT may be this buffer's next slot: keep it aside first. */
+  augur_event keep = *parent;
+  augur_event *out = aug_rec_reserve(t, n);
+  if (out) out[0] = keep;
+  return out;
 }
 
 /* ---- the OpenMP hot path ---- */

@@ -6,10 +6,12 @@
 # the disassembly of each function below in every LIB given.
 #
 # And the C wrappers in WRAPPERS run the recorder's common case inline (third
-# round, rec_internal.h aug_rec_enter_in ...): their fall-through path, from
-# the entry to the first `ret` (GCC lays the unlikely branches out after it),
-# calls none of aug_rec_enter/exit/commit and holds no string instruction
-# (before, each wrapper called the three, each reloading the thread state).
+# round, rec_internal.h aug_rec_begin ...): their fall-through path, from the
+# entry to the first `ret` (GCC lays the unlikely branches out after it),
+# calls none of aug_rec_enter/exit/commit (before, each wrapper called the
+# three, each reloading the thread state), holds no string instruction, and
+# loads no 16-byte vector from its stack frame: the record is filled in the
+# thread buffer's next slot, not staged on the stack and copied at commit.
 #
 #   hotpath.sh LIB...
 set -u
@@ -42,7 +44,7 @@ for lib in "$@"; do
       continue
     fi
     bad=$(printf '%s\n' "$path" |
-      grep -E 'rep[a-z]* +(stos|movs)|call.*<(memset|memcpy|memmove|aug_rec_enter|aug_rec_exit|aug_rec_commit)[@>]' ||
+      grep -E 'rep[a-z]* +(stos|movs)|call.*<(memset|memcpy|memmove|aug_rec_enter|aug_rec_exit|aug_rec_commit)[@>]|mov[a-z]* +(0x[0-9a-f]+)?\(%rsp\),%xmm' ||
       true)
     if [ -n "$bad" ]; then
       echo "FAIL $lib: $f (fall-through path):"
