@@ -12,6 +12,10 @@
  *   aug_rec_commit(&ev);                  // append to this thread's buffer
  *   return rc;
  *
+ * (The C wrappers run the same protocol through wrap.h's AUG_WRAP, inline, with
+ * the record filled in the thread buffer's next slot: rec_internal.h
+ * aug_rec_begin.)
+ *
  * Nesting: between enter and exit the thread is "inside a wrapper"; any MPI_*
  * call reaching a wrapper then (e.g. a Fortran binding that calls the C
  * MPI_Send) is passed straight through, so nothing is recorded twice.
