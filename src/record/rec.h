@@ -52,9 +52,21 @@ int aug_rec_active(void);
 
 uint64_t aug_comm_id(MPI_Comm comm); /* stable id; AUGUR_COMM_NONE if unknown */
 int aug_comm_is_inter(MPI_Comm comm);
-int32_t aug_peer(int mpi_rank);                 /* maps MPI_ANY_SOURCE / MPI_PROC_NULL */
-int32_t aug_tag(int mpi_tag);                   /* maps MPI_ANY_TAG */
-uint64_t aug_bytes(int count, MPI_Datatype dt); /* count * type size */
+/* maps MPI_ANY_SOURCE / MPI_PROC_NULL (inline: every point-to-point wrapper calls it) */
+static inline int32_t aug_peer(int mpi_rank) {
+  if (mpi_rank == MPI_ANY_SOURCE) return AUGUR_PEER_ANY;
+  if (mpi_rank == MPI_PROC_NULL) return AUGUR_PEER_PROC_NULL;
+  return mpi_rank;
+}
+static inline int32_t aug_tag(int mpi_tag) { /* maps MPI_ANY_TAG */
+  return mpi_tag == MPI_ANY_TAG ? AUGUR_TAG_ANY : mpi_tag;
+}
+static inline uint64_t aug_bytes(int count, MPI_Datatype dt) { /* count * type size */
+  if (count <= 0 || dt == MPI_DATATYPE_NULL) return 0;
+  int size = 0;
+  PMPI_Type_size(dt, &size);
+  return size > 0 ? (uint64_t)count * (uint64_t)size : 0;
+}
 uint64_t aug_bytes_v(const int *counts, MPI_Datatype dt, int n);
 uint64_t aug_bytes_w(const int *counts, const MPI_Datatype *dts, int n);
 uint64_t aug_req_id(MPI_Request req); /* handle value as uint64 */

@@ -7,23 +7,6 @@
 #include "grow.h"
 #include "wrap.h"
 
-int32_t aug_peer(int r) {
-  if (r == MPI_ANY_SOURCE) return AUGUR_PEER_ANY;
-  if (r == MPI_PROC_NULL) return AUGUR_PEER_PROC_NULL;
-  return r;
-}
-
-int32_t aug_tag(int tag) {
-  return tag == MPI_ANY_TAG ? AUGUR_TAG_ANY : tag;
-}
-
-uint64_t aug_bytes(int count, MPI_Datatype dt) {
-  if (count <= 0 || dt == MPI_DATATYPE_NULL) return 0;
-  int size = 0;
-  PMPI_Type_size(dt, &size);
-  return size > 0 ? (uint64_t)count * (uint64_t)size : 0;
-}
-
 uint64_t aug_bytes_v(const int *counts, MPI_Datatype dt, int n) {
   if (!counts || n <= 0) return 0;
   uint64_t sum = 0;
@@ -100,21 +83,14 @@ static int overlaps_last_recv(const void *buf, int count, MPI_Datatype dt) {
   return lo < hi && last_recv_lo < last_recv_hi && lo < last_recv_hi && last_recv_lo < hi;
 }
 
-void aug_fill_p2p_dir(augur_event *ev, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
-                      const void *buf, int is_send) {
+void aug_fill_comm(augur_event *ev, MPI_Comm comm) {
   ev->comm = aug_comm_id(comm);
-  ev->peer = aug_peer(peer);
-  ev->tag = aug_tag(tag);
-  if (peer == MPI_ANY_SOURCE) ev->flags |= AUGUR_F_ANY_SOURCE;
-  if (tag == MPI_ANY_TAG) ev->flags |= AUGUR_F_ANY_TAG;
   if (aug_comm_is_inter(comm)) ev->flags |= AUGUR_F_INTER;
-  if (is_send) {
-    ev->bytes = aug_bytes(count, dt);
-    ev->hash = aug_hash(buf, count, dt);
-    if (aug_cfg.payload_hash && overlaps_last_recv(buf, count, dt)) ev->flags |= AUGUR_F_FROM_RECV;
-  } else {
-    ev->bytes_recv = aug_bytes(count, dt);
-  }
+}
+
+void aug_fill_send_hash(augur_event *ev, const void *buf, int count, MPI_Datatype dt) {
+  ev->hash = aug_hash(buf, count, dt);
+  if (overlaps_last_recv(buf, count, dt)) ev->flags |= AUGUR_F_FROM_RECV;
 }
 
 void aug_fill_p2p(augur_event *ev, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,

@@ -353,9 +353,34 @@ uint16_t aug_recv_buffer(const void *buf, int count, MPI_Datatype dt);
 /* Sendrecv: those flags belong to the SUB_RECV, not to the (send) parent. */
 void aug_move_recv_buffer_flags(augur_event *parent, augur_event *sub);
 
-/* Internal p2p fill with an explicit direction (MPI_BOTTOM is NULL). */
-void aug_fill_p2p_dir(augur_event *ev, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
-                      const void *buf, int is_send);
+/* aug_fill_p2p_dir's out-of-line parts (rec_fields.c): ev->comm and
+ * AUGUR_F_INTER from the communicator table; the payload hash of a send and
+ * AUGUR_F_FROM_RECV (payload hashing on). */
+void aug_fill_comm(augur_event *ev, MPI_Comm comm);
+void aug_fill_send_hash(augur_event *ev, const void *buf, int count, MPI_Datatype dt);
+/* Internal p2p fill with an explicit direction (MPI_BOTTOM is NULL). Inline:
+ * MPI_COMM_WORLD (an intracommunicator, id AUGUR_COMM_WORLD: what
+ * aug_comm_id and aug_comm_is_inter answer first) needs no table lookup. */
+static inline void aug_fill_p2p_dir(augur_event *ev, int count, MPI_Datatype dt, int peer, int tag,
+                                    MPI_Comm comm, const void *buf, int is_send) {
+  if (__builtin_expect(comm == MPI_COMM_WORLD, 1)) /* the layout: any other is a call anyway */
+    ev->comm = AUGUR_COMM_WORLD;
+  else
+    aug_fill_comm(ev, comm);
+  ev->peer = aug_peer(peer);
+  ev->tag = aug_tag(tag);
+  if (peer == MPI_ANY_SOURCE) ev->flags |= AUGUR_F_ANY_SOURCE;
+  if (tag == MPI_ANY_TAG) ev->flags |= AUGUR_F_ANY_TAG;
+  if (is_send) {
+    ev->bytes = aug_bytes(count, dt);
+    if (aug_cfg.payload_hash)
+      aug_fill_send_hash(ev, buf, count, dt);
+    else
+      ev->hash = 0; /* aug_hash's answer without payload hashing */
+  } else {
+    ev->bytes_recv = aug_bytes(count, dt);
+  }
+}
 uint64_t aug_status_bytes(const MPI_Status *st);
 
 #endif

@@ -12,6 +12,8 @@
 # three, each reloading the thread state), holds no string instruction, and
 # loads no 16-byte vector from its stack frame: the record is filled in the
 # thread buffer's next slot, not staged on the stack and copied at commit.
+# MPI_Iprobe's fall-through path calls PMPI_Iprobe and nothing else (the fill
+# of a record on MPI_COMM_WORLD is inline too: aug_fill_p2p_dir).
 #
 #   hotpath.sh LIB...
 set -u
@@ -52,6 +54,14 @@ for lib in "$@"; do
       failures=$((failures + 1))
     fi
   done
+  calls=$(printf '%s\n' "$dis" |
+    awk '$2 == "<MPI_Iprobe>:" { on = 1; next } on && /^$/ { exit } on { print } on && $2 ~ /^ret/ { exit }' |
+    grep -E '\<call' | grep -v '<PMPI_Iprobe@plt>' || true)
+  if [ -n "$calls" ]; then
+    echo "FAIL $lib: MPI_Iprobe (fall-through path) calls more than PMPI_Iprobe:"
+    printf '%s\n' "$calls" | sed 's/^/  /'
+    failures=$((failures + 1))
+  fi
 done
 [ "$failures" -eq 0 ] && echo "hotpath: $FUNCS clean, $WRAPPERS inline in $# libraries"
 [ "$failures" -eq 0 ]
