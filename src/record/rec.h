@@ -28,6 +28,7 @@
 
 #include <mpi.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "augur/event.h"
 
@@ -69,7 +70,11 @@ static inline uint64_t aug_bytes(int count, MPI_Datatype dt) { /* count * type s
 }
 uint64_t aug_bytes_v(const int *counts, MPI_Datatype dt, int n);
 uint64_t aug_bytes_w(const int *counts, const MPI_Datatype *dts, int n);
-uint64_t aug_req_id(MPI_Request req); /* handle value as uint64 */
+static inline uint64_t aug_req_id(MPI_Request req) { /* handle value as uint64 */
+  uint64_t v = 0;
+  memcpy(&v, &req, sizeof req < sizeof v ? sizeof req : sizeof v);
+  return v;
+}
 /* xxh3-64 of the message (packed if non-contiguous); 0 unless payload hashing is on. */
 uint64_t aug_hash(const void *buf, int count, MPI_Datatype dt);
 int aug_hash_on(void);

@@ -23,12 +23,6 @@ uint64_t aug_bytes_w(const int *counts, const MPI_Datatype *dts, int n) {
   return sum;
 }
 
-uint64_t aug_req_id(MPI_Request req) {
-  uint64_t v = 0;
-  memcpy(&v, &req, sizeof req < sizeof v ? sizeof req : sizeof v);
-  return v;
-}
-
 int aug_in_place(const void *buf) {
   return buf == MPI_IN_PLACE;
 }
@@ -245,6 +239,10 @@ void aug_commit_completions_ex(augur_event *parent, int ncompleted, const uint64
   if (ncompleted < 0) ncompleted = 0;
   if (parent->type != AUGUR_EV_WAITANY && parent->type != AUGUR_EV_TESTANY)
     parent->aux = (uint32_t)ncompleted;
+  if (ncompleted == 0) { /* a poll that completed nothing: the parent alone */
+    aug_rec_commit_in(parent);
+    return;
+  }
   aug_thread *t;
   augur_event *out = aug_rec_group(&t, parent, 1 + (size_t)ncompleted);
   if (!out) return;
