@@ -5,13 +5,15 @@
  * recorder's wrapper (MPI_*), and the recorder's hot-path steps one by one:
  *
  *   clock      two aug_ticks() (the call's t_start and t_end)
- *   enter/exit aug_rec_enter + aug_rec_exit: recording and nesting checks, the
- *              thread-local state, the event's initialisation, the call site
- *              (the return address, a register read) and the two clock reads
+ *   enter/exit aug_rec_begin + aug_rec_exit_in, as the C wrappers run them
+ *              (inline, wrap.h): recording and nesting checks, the
+ *              thread-local state, the record's initialisation in the buffer's
+ *              next slot, the call site (the return address, a register
+ *              read) and the two clock reads
  *   fill       aug_fill_p2p_dir as MPI_Iprobe's wrapper calls it
- *   commit     aug_rec_commit: the record appended to the thread's buffer
- *              (the buffer's fill level is reset before it is full, so this
- *              step holds no flush)
+ *   commit     aug_rec_commit_in: the record, filled in its slot, counted in
+ *              the thread's buffer (the buffer's fill level is reset before it
+ *              is full, so this step holds no flush)
  *   flush      aug_thread_flush of a full buffer, per record, and its parts:
  *              aug_clock_to_ns (ticks -> CLOCK_MONOTONIC ns) and call sites
  *              (return address -> id) each alone, then both in the one pass
@@ -73,7 +75,7 @@ enum {
 };
 
 __attribute__((noinline)) static void run_loop(int which, long n) {
-  augur_event ev;
+  augur_event *ev;
   uint64_t s = 0;
   switch (which) {
   case L_PLAIN_IPROBE:
@@ -102,28 +104,28 @@ __attribute__((noinline)) static void run_loop(int which, long n) {
     break;
   case L_ENTER_EXIT:
     for (long i = 0; i < n; i++)
-      if (aug_rec_enter(&ev, AUGUR_EV_IPROBE, AUG_CALLER())) {
-        aug_rec_exit(&ev);
-        s += ev.t_end;
+      if ((ev = aug_rec_begin(AUGUR_EV_IPROBE, AUG_CALLER()))) {
+        aug_rec_exit_in(ev);
+        s += ev->t_end;
       }
     break;
   case L_FILL:
     for (long i = 0; i < n; i++)
-      if (aug_rec_enter(&ev, AUGUR_EV_IPROBE, AUG_CALLER())) {
-        aug_rec_exit(&ev);
-        aug_fill_p2p_dir(&ev, 0, MPI_DATATYPE_NULL, MPI_ANY_SOURCE, 4242, MPI_COMM_WORLD, NULL, 0);
-        ev.flags |= AUGUR_F_NOTDONE;
-        s += ev.t_end + ev.comm;
+      if ((ev = aug_rec_begin(AUGUR_EV_IPROBE, AUG_CALLER()))) {
+        aug_rec_exit_in(ev);
+        aug_fill_p2p_dir(ev, 0, MPI_DATATYPE_NULL, MPI_ANY_SOURCE, 4242, MPI_COMM_WORLD, NULL, 0);
+        ev->flags |= AUGUR_F_NOTDONE;
+        s += ev->t_end + ev->comm;
       }
     break;
   case L_COMMIT: {
     aug_thread *t = aug_thread_here();
     for (long i = 0; i < n; i++) {
-      if (aug_rec_enter(&ev, AUGUR_EV_IPROBE, AUG_CALLER())) {
-        aug_rec_exit(&ev);
-        aug_fill_p2p_dir(&ev, 0, MPI_DATATYPE_NULL, MPI_ANY_SOURCE, 4242, MPI_COMM_WORLD, NULL, 0);
-        ev.flags |= AUGUR_F_NOTDONE;
-        aug_rec_commit(&ev);
+      if ((ev = aug_rec_begin(AUGUR_EV_IPROBE, AUG_CALLER()))) {
+        aug_rec_exit_in(ev);
+        aug_fill_p2p_dir(ev, 0, MPI_DATATYPE_NULL, MPI_ANY_SOURCE, 4242, MPI_COMM_WORLD, NULL, 0);
+        ev->flags |= AUGUR_F_NOTDONE;
+        aug_rec_commit_in(ev);
       }
       if (t->n + 2 >= t->soft_cap) t->n = 0; /* never full: no flush in this loop */
     }

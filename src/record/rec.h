@@ -12,6 +12,10 @@
  *   aug_rec_commit(&ev);                  // append to this thread's buffer
  *   return rc;
  *
+ * (The C wrappers run the same protocol through wrap.h's AUG_WRAP, inline, with
+ * the record filled in the thread buffer's next slot: rec_internal.h
+ * aug_rec_begin.)
+ *
  * Nesting: between enter and exit the thread is "inside a wrapper"; any MPI_*
  * call reaching a wrapper then (e.g. a Fortran binding that calls the C
  * MPI_Send) is passed straight through, so nothing is recorded twice.
@@ -24,6 +28,7 @@
 
 #include <mpi.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "augur/event.h"
 
@@ -48,12 +53,28 @@ int aug_rec_active(void);
 
 uint64_t aug_comm_id(MPI_Comm comm); /* stable id; AUGUR_COMM_NONE if unknown */
 int aug_comm_is_inter(MPI_Comm comm);
-int32_t aug_peer(int mpi_rank);                 /* maps MPI_ANY_SOURCE / MPI_PROC_NULL */
-int32_t aug_tag(int mpi_tag);                   /* maps MPI_ANY_TAG */
-uint64_t aug_bytes(int count, MPI_Datatype dt); /* count * type size */
+/* maps MPI_ANY_SOURCE / MPI_PROC_NULL (inline: every point-to-point wrapper calls it) */
+static inline int32_t aug_peer(int mpi_rank) {
+  if (mpi_rank == MPI_ANY_SOURCE) return AUGUR_PEER_ANY;
+  if (mpi_rank == MPI_PROC_NULL) return AUGUR_PEER_PROC_NULL;
+  return mpi_rank;
+}
+static inline int32_t aug_tag(int mpi_tag) { /* maps MPI_ANY_TAG */
+  return mpi_tag == MPI_ANY_TAG ? AUGUR_TAG_ANY : mpi_tag;
+}
+static inline uint64_t aug_bytes(int count, MPI_Datatype dt) { /* count * type size */
+  if (count <= 0 || dt == MPI_DATATYPE_NULL) return 0;
+  int size = 0;
+  PMPI_Type_size(dt, &size);
+  return size > 0 ? (uint64_t)count * (uint64_t)size : 0;
+}
 uint64_t aug_bytes_v(const int *counts, MPI_Datatype dt, int n);
 uint64_t aug_bytes_w(const int *counts, const MPI_Datatype *dts, int n);
-uint64_t aug_req_id(MPI_Request req); /* handle value as uint64 */
+static inline uint64_t aug_req_id(MPI_Request req) { /* handle value as uint64 */
+  uint64_t v = 0;
+  memcpy(&v, &req, sizeof req < sizeof v ? sizeof req : sizeof v);
+  return v;
+}
 /* xxh3-64 of the message (packed if non-contiguous); 0 unless payload hashing is on. */
 uint64_t aug_hash(const void *buf, int count, MPI_Datatype dt);
 int aug_hash_on(void);

@@ -7,23 +7,6 @@
 #include "grow.h"
 #include "wrap.h"
 
-int32_t aug_peer(int r) {
-  if (r == MPI_ANY_SOURCE) return AUGUR_PEER_ANY;
-  if (r == MPI_PROC_NULL) return AUGUR_PEER_PROC_NULL;
-  return r;
-}
-
-int32_t aug_tag(int tag) {
-  return tag == MPI_ANY_TAG ? AUGUR_TAG_ANY : tag;
-}
-
-uint64_t aug_bytes(int count, MPI_Datatype dt) {
-  if (count <= 0 || dt == MPI_DATATYPE_NULL) return 0;
-  int size = 0;
-  PMPI_Type_size(dt, &size);
-  return size > 0 ? (uint64_t)count * (uint64_t)size : 0;
-}
-
 uint64_t aug_bytes_v(const int *counts, MPI_Datatype dt, int n) {
   if (!counts || n <= 0) return 0;
   uint64_t sum = 0;
@@ -38,12 +21,6 @@ uint64_t aug_bytes_w(const int *counts, const MPI_Datatype *dts, int n) {
   for (int i = 0; i < n; i++)
     sum += aug_bytes(counts[i], dts[i]);
   return sum;
-}
-
-uint64_t aug_req_id(MPI_Request req) {
-  uint64_t v = 0;
-  memcpy(&v, &req, sizeof req < sizeof v ? sizeof req : sizeof v);
-  return v;
 }
 
 int aug_in_place(const void *buf) {
@@ -100,21 +77,14 @@ static int overlaps_last_recv(const void *buf, int count, MPI_Datatype dt) {
   return lo < hi && last_recv_lo < last_recv_hi && lo < last_recv_hi && last_recv_lo < hi;
 }
 
-void aug_fill_p2p_dir(augur_event *ev, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
-                      const void *buf, int is_send) {
+void aug_fill_comm(augur_event *ev, MPI_Comm comm) {
   ev->comm = aug_comm_id(comm);
-  ev->peer = aug_peer(peer);
-  ev->tag = aug_tag(tag);
-  if (peer == MPI_ANY_SOURCE) ev->flags |= AUGUR_F_ANY_SOURCE;
-  if (tag == MPI_ANY_TAG) ev->flags |= AUGUR_F_ANY_TAG;
   if (aug_comm_is_inter(comm)) ev->flags |= AUGUR_F_INTER;
-  if (is_send) {
-    ev->bytes = aug_bytes(count, dt);
-    ev->hash = aug_hash(buf, count, dt);
-    if (aug_cfg.payload_hash && overlaps_last_recv(buf, count, dt)) ev->flags |= AUGUR_F_FROM_RECV;
-  } else {
-    ev->bytes_recv = aug_bytes(count, dt);
-  }
+}
+
+void aug_fill_send_hash(augur_event *ev, const void *buf, int count, MPI_Datatype dt) {
+  ev->hash = aug_hash(buf, count, dt);
+  if (overlaps_last_recv(buf, count, dt)) ev->flags |= AUGUR_F_FROM_RECV;
 }
 
 void aug_fill_p2p(augur_event *ev, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
@@ -266,14 +236,17 @@ void aug_commit_completions(augur_event *parent, int ncompleted, const uint64_t 
 
 void aug_commit_completions_ex(augur_event *parent, int ncompleted, const uint64_t *reqs,
                                const int *index, const MPI_Status *st, int st_by_index) {
-  aug_thread *t = aug_thread_self();
-  if (!t) return;
   if (ncompleted < 0) ncompleted = 0;
   if (parent->type != AUGUR_EV_WAITANY && parent->type != AUGUR_EV_TESTANY)
     parent->aux = (uint32_t)ncompleted;
-  augur_event *out = aug_rec_reserve(t, 1 + (size_t)ncompleted);
+  if (ncompleted == 0) { /* a poll that completed nothing: the parent alone */
+    aug_rec_commit_in(parent);
+    return;
+  }
+  aug_thread *t;
+  augur_event *out = aug_rec_group(&t, parent, 1 + (size_t)ncompleted);
   if (!out) return;
-  out[0] = *parent;
+  parent = out;
   int idup = atomic_load_explicit(&aug_idup_pending, memory_order_relaxed) > 0;
   for (int i = 0; i < ncompleted; i++) {
     augur_event *s = sub_record(&out[1 + i], parent, AUGUR_EV_COMPLETION);
@@ -292,17 +265,16 @@ void aug_commit_completions_ex(augur_event *parent, int ncompleted, const uint64
     }
     if (idup) aug_comm_idup_completed(s->req);
   }
-  aug_rec_advance(t, 1 + (size_t)ncompleted);
+  t->n += 1 + (size_t)ncompleted; /* aug_rec_advance */
 }
 
 void aug_commit_starts(augur_event *parent, int n, const MPI_Request *reqs) {
-  aug_thread *t = aug_thread_self();
-  if (!t) return;
   if (n < 0) n = 0;
   parent->aux = (uint32_t)n;
-  augur_event *out = aug_rec_reserve(t, 1 + (size_t)n);
+  aug_thread *t;
+  augur_event *out = aug_rec_group(&t, parent, 1 + (size_t)n);
   if (!out) return;
-  out[0] = *parent;
+  parent = out;
   for (int i = 0; i < n; i++) {
     augur_event *s = sub_record(&out[1 + i], parent, AUGUR_EV_SUB_START);
     s->req = aug_req_id(reqs[i]);
@@ -311,11 +283,9 @@ void aug_commit_starts(augur_event *parent, int n, const MPI_Request *reqs) {
 }
 
 void aug_commit_pair(const augur_event *parent, const augur_event *sub) {
-  aug_thread *t = aug_thread_self();
-  if (!t) return;
-  augur_event *out = aug_rec_reserve(t, 2);
+  aug_thread *t;
+  augur_event *out = aug_rec_group(&t, parent, 2);
   if (!out) return;
-  out[0] = *parent;
   out[1] = *sub;
   aug_rec_advance(t, 2);
 }

@@ -144,8 +144,10 @@ static inline void aug_clock_apply(const aug_tick_map *m, augur_event *e) {
   if (e->rank == AUG_TIME_IS_NS) {
     e->rank = 0;
   } else if (m->tsc) {
-    e->t_start = m->now - (uint64_t)((double)(int64_t)(m->t - e->t_start) * m->rate);
-    e->t_end = m->now - (uint64_t)((double)(int64_t)(m->t - e->t_end) * m->rate);
+    /* through int64_t: one cvttsd2si, where a double to uint64_t conversion
+     * tests and branches for values >= 2^63 (none here: ns since the record) */
+    e->t_start = m->now - (uint64_t)(int64_t)((double)(int64_t)(m->t - e->t_start) * m->rate);
+    e->t_end = m->now - (uint64_t)(int64_t)((double)(int64_t)(m->t - e->t_end) * m->rate);
   }
 }
 /* ns as a duration in aug_ticks() units (after aug_clock_calibrate). */
@@ -189,6 +191,74 @@ aug_thread *aug_omp_append(uint16_t type, uint64_t callsite, uint64_t req, uint3
 extern atomic_ulong aug_omp_dropped; /* OpenMP records before MPI_Init */
 /* This thread's state, or NULL if it has none yet (never allocates). */
 aug_thread *aug_thread_here(void);
+
+/* ---- the hot path, inline (the C wrappers: wrap.h; the groups of rec_fields.c, rec_neigh.c) ----
+ * aug_rec_enter / exit / commit and aug_rec_reserve for the common case,
+ * compiled into each wrapper: one TLS read per step, no call, no saved
+ * registers. Anything else (no thread state yet, nested call, buffer at its
+ * flush level or full, counters on) goes to an out-of-line function doing
+ * what aug_rec_enter etc. do, so the records are the same field for field.
+ * The Fortran bindings keep calling aug_rec_enter etc. (rec.h) with records
+ * of their own, which aug_rec_commit copies into the buffer. */
+extern _Thread_local aug_thread *aug_tls_thread __attribute__((tls_model("initial-exec")));
+
+/* Called from the wrappers while they run (wrap.h AUG_WRAP): the record to
+ * fill is the next slot of the thread's buffer, so committing it is t->n++
+ * (no staging copy of 120 bytes, whose 16-byte reloads of just-written
+ * scalar fields also stalled on store forwarding). NULL: not recorded. */
+augur_event *aug_rec_begin_slow(unsigned type, const void *callsite);
+static inline augur_event *aug_rec_begin(unsigned type, const void *callsite) {
+  if (!atomic_load_explicit(&aug_active, memory_order_relaxed)) return NULL;
+  aug_thread *t = aug_tls_thread;
+  if (__builtin_expect(!t || t->depth || t->n >= t->limit || aug_nctr, 0))
+    return aug_rec_begin_slow(type, callsite);
+  t->depth = 1;
+  augur_event *ev = t->buf + t->n;
+  aug_zero_event(ev);
+  ev->type = (uint16_t)type;
+  ev->callsite = (uint64_t)(uintptr_t)callsite;
+  ev->thread = t->index;
+  ev->t_start = aug_ticks();
+  return ev;
+}
+
+static inline void aug_rec_exit_in(augur_event *ev) {
+  if (__builtin_expect(aug_nctr, 0)) {
+    aug_rec_exit(ev);
+    return;
+  }
+  ev->t_end = aug_ticks();
+  aug_thread *t = aug_tls_thread;
+  t->depth = 0;
+  if (__builtin_expect(ev->t_end - t->flushed_at > aug_flush_age, 0)) t->limit = 0;
+}
+
+/* EV from aug_rec_begin (in its slot: t->n++) or any other record (copied,
+ * by aug_rec_commit). */
+static inline void aug_rec_commit_in(const augur_event *ev) {
+  aug_thread *t = aug_tls_thread;
+  if (__builtin_expect(t && ev == t->buf + t->n, 1)) {
+    t->n++;
+    return;
+  }
+  aug_rec_commit(ev);
+}
+
+/* Room for a group of N records (a parent and its sub-records) whose first
+ * is *PARENT, which may be a wrapper's record in its slot: returns the
+ * group's first record, holding the parent (use it, not PARENT, from then
+ * on), and the thread in *TP; the caller fills the rest and commits them with
+ * aug_rec_advance(*TP, N). NULL when out of memory. */
+augur_event *aug_rec_group_slow(aug_thread *t, const augur_event *parent, size_t n);
+static inline augur_event *aug_rec_group(aug_thread **tp, const augur_event *parent, size_t n) {
+  aug_thread *t = aug_tls_thread;
+  if (__builtin_expect(!t, 0) && !(t = aug_thread_self())) return NULL;
+  *tp = t;
+  augur_event *out = t->buf + t->n;
+  if (__builtin_expect(t->n + n > t->cap, 0)) return aug_rec_group_slow(t, parent, n);
+  if (parent != out) *out = *parent;
+  return out;
+}
 
 /* ---- OpenMP (rec_omp.c) ---- */
 /* trace.json "openmp" (docs/openmp.md) but dropped_before_init: found out
@@ -283,9 +353,34 @@ uint16_t aug_recv_buffer(const void *buf, int count, MPI_Datatype dt);
 /* Sendrecv: those flags belong to the SUB_RECV, not to the (send) parent. */
 void aug_move_recv_buffer_flags(augur_event *parent, augur_event *sub);
 
-/* Internal p2p fill with an explicit direction (MPI_BOTTOM is NULL). */
-void aug_fill_p2p_dir(augur_event *ev, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
-                      const void *buf, int is_send);
+/* aug_fill_p2p_dir's out-of-line parts (rec_fields.c): ev->comm and
+ * AUGUR_F_INTER from the communicator table; the payload hash of a send and
+ * AUGUR_F_FROM_RECV (payload hashing on). */
+void aug_fill_comm(augur_event *ev, MPI_Comm comm);
+void aug_fill_send_hash(augur_event *ev, const void *buf, int count, MPI_Datatype dt);
+/* Internal p2p fill with an explicit direction (MPI_BOTTOM is NULL). Inline:
+ * MPI_COMM_WORLD (an intracommunicator, id AUGUR_COMM_WORLD: what
+ * aug_comm_id and aug_comm_is_inter answer first) needs no table lookup. */
+static inline void aug_fill_p2p_dir(augur_event *ev, int count, MPI_Datatype dt, int peer, int tag,
+                                    MPI_Comm comm, const void *buf, int is_send) {
+  if (__builtin_expect(comm == MPI_COMM_WORLD, 1)) /* the layout: any other is a call anyway */
+    ev->comm = AUGUR_COMM_WORLD;
+  else
+    aug_fill_comm(ev, comm);
+  ev->peer = aug_peer(peer);
+  ev->tag = aug_tag(tag);
+  if (peer == MPI_ANY_SOURCE) ev->flags |= AUGUR_F_ANY_SOURCE;
+  if (tag == MPI_ANY_TAG) ev->flags |= AUGUR_F_ANY_TAG;
+  if (is_send) {
+    ev->bytes = aug_bytes(count, dt);
+    if (aug_cfg.payload_hash)
+      aug_fill_send_hash(ev, buf, count, dt);
+    else
+      ev->hash = 0; /* aug_hash's answer without payload hashing */
+  } else {
+    ev->bytes_recv = aug_bytes(count, dt);
+  }
+}
 uint64_t aug_status_bytes(const MPI_Status *st);
 
 #endif

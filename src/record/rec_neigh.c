@@ -75,11 +75,12 @@ void aug_neigh_commit(augur_event *ev, MPI_Comm comm, const aug_neigh_side *send
     return;
   }
   size_t n = 1 + (size_t)nout + (size_t)nin;
-  augur_event *o = aug_rec_reserve(t, n);
+  augur_event *o = aug_rec_group(&t, ev, n);
   if (!o) {
     aug_rec_commit(ev);
     return;
   }
+  ev = o; /* the parent in its place (it may have been the slot of the buffer's next record) */
   ev->aux = (uint32_t)(nout + nin);
   for (int i = 0; i < nout; i++) {
     augur_event *s = &o[1 + i];
@@ -93,7 +94,6 @@ void aug_neigh_commit(augur_event *ev, MPI_Comm comm, const aug_neigh_side *send
     if (in[i] != MPI_PROC_NULL) s->bytes_recv = side_bytes(recv, i);
     ev->bytes_recv += s->bytes_recv;
   }
-  o[0] = *ev;
   aug_rec_advance(t, n);
 }
 

@@ -27,8 +27,9 @@
 #define AUG_SUB_ROOM 64
 
 /* initial-exec: the recorder is preloaded at startup, so its TLS is static
- * and reaching it needs no __tls_get_addr call. */
-static _Thread_local aug_thread *tls_thread __attribute__((tls_model("initial-exec")));
+ * and reaching it needs no __tls_get_addr call. Not static: the inline hot
+ * path of rec_internal.h (aug_rec_enter_in ...) reads it in the wrappers. */
+_Thread_local aug_thread *aug_tls_thread __attribute__((tls_model("initial-exec")));
 static aug_thread *registry; /* guarded by aug_lock */
 uint64_t aug_flush_age = UINT64_MAX;
 static atomic_uint next_index;
@@ -51,7 +52,7 @@ static void thread_exit(void *arg) {
     }
   pthread_mutex_unlock(&aug_lock);
   aug_counters_thread_close(t);
-  tls_thread = NULL;
+  aug_tls_thread = NULL;
   free(t->buf);
   free(t->s_reqs);
   free(t->s_status);
@@ -70,7 +71,7 @@ void aug_threads_setup(void) {
 }
 
 aug_thread *aug_thread_self(void) {
-  aug_thread *t = tls_thread;
+  aug_thread *t = aug_tls_thread;
   if (t) return t;
   t = calloc(1, sizeof *t);
   if (!t) return NULL;
@@ -90,7 +91,7 @@ aug_thread *aug_thread_self(void) {
   t->next = registry;
   registry = t;
   pthread_mutex_unlock(&aug_lock);
-  tls_thread = t;
+  aug_tls_thread = t;
   pthread_once(&key_once, make_key);
   pthread_setspecific(thread_key, t);
   if (aug_nctr) aug_counters_thread_open(t);
@@ -197,14 +198,14 @@ static int omp_quiet(aug_thread *t) {
 void aug_threads_flush_all(void) {
   pthread_mutex_lock(&aug_lock);
   for (aug_thread *t = registry; t; t = t->next) {
-    if (t->on && t != tls_thread && !omp_quiet(t)) t->on = 0; /* never racing its owner */
+    if (t->on && t != aug_tls_thread && !omp_quiet(t)) t->on = 0; /* never racing its owner */
     flush_locked(t);
   }
   pthread_mutex_unlock(&aug_lock);
 }
 
 aug_thread *aug_thread_here(void) {
-  return tls_thread;
+  return aug_tls_thread;
 }
 
 augur_event *aug_rec_reserve(aug_thread *t, size_t n) {
@@ -224,18 +225,25 @@ void aug_rec_advance(aug_thread *t, size_t n) {
 
 /* ---- the hot path ---- */
 
-int aug_rec_enter(augur_event *ev, unsigned type, const void *callsite) {
-  if (!atomic_load_explicit(&aug_active, memory_order_relaxed)) return 0;
-  aug_thread *t = tls_thread;
+/* aug_rec_enter's checks: the thread, inside a wrapper from now on (its
+ * buffer written first if at its flush level), or NULL when the call is not
+ * recorded. */
+static aug_thread *enter_thread(void) {
+  if (!atomic_load_explicit(&aug_active, memory_order_relaxed)) return NULL;
+  aug_thread *t = aug_tls_thread;
   if (__builtin_expect(t == NULL, 0)) {
     t = aug_thread_self();
-    if (!t) return 0;
+    if (!t) return NULL;
   }
-  if (t->depth) return 0;
+  if (t->depth) return NULL;
   t->depth = 1;
   /* Flushing here, outside any parent/sub-record group, keeps groups whole;
    * its cost lands in the compute burst, not in the MPI call. */
   if (__builtin_expect(t->n >= t->limit, 0)) aug_thread_flush(t);
+  return t;
+}
+
+static void enter_fill(aug_thread *t, augur_event *ev, unsigned type, const void *callsite) {
   aug_zero_event(ev);
   ev->type = (uint16_t)type;
   ev->callsite = (uint64_t)(uintptr_t)callsite;
@@ -247,12 +255,27 @@ int aug_rec_enter(augur_event *ev, unsigned type, const void *callsite) {
       ev->ctr[i] = v[i] - t->ctr_last[i];
   }
   ev->t_start = aug_ticks();
+}
+
+int aug_rec_enter(augur_event *ev, unsigned type, const void *callsite) {
+  aug_thread *t = enter_thread();
+  if (!t) return 0;
+  enter_fill(t, ev, type, callsite);
   return 1;
+}
+
+augur_event *aug_rec_begin_slow(unsigned type, const void *callsite) {
+  aug_thread *t = enter_thread();
+  if (!t) return NULL;
+  /* below the flush level now, so the slot is inside the buffer (n < soft_cap < cap) */
+  augur_event *ev = t->buf + t->n;
+  enter_fill(t, ev, type, callsite);
+  return ev;
 }
 
 void aug_rec_exit(augur_event *ev) {
   ev->t_end = aug_ticks();
-  aug_thread *t = tls_thread;
+  aug_thread *t = aug_tls_thread;
   if (aug_nctr) aug_counters_read(t, t->ctr_last);
   t->depth = 0;
   /* Bounds what a SIGKILL can take: records older than aug_flush_age are
@@ -261,10 +284,23 @@ void aug_rec_exit(augur_event *ev) {
 }
 
 void aug_rec_commit(const augur_event *ev) {
-  aug_thread *t = tls_thread;
+  aug_thread *t = aug_tls_thread;
   if (!t) return;
+  if (ev == t->buf + t->n) { /* filled in its slot (aug_rec_begin) */
+    t->n++;
+    return;
+  }
   if (t->n == t->cap) aug_thread_flush(t);
   t->buf[t->n++] = *ev;
+}
+
+augur_event *aug_rec_group_slow(aug_thread *t, const augur_event *parent, size_t n) {
+  /* The flush in aug_rec_reserve reuses the buffer (a huge group moves it),
+   * and PARENT may be this buffer's next slot: keep it aside first. */
+  augur_event keep = *parent;
+  augur_event *out = aug_rec_reserve(t, n);
+  if (out) out[0] = keep;
+  return out;
 }
 
 /* ---- the OpenMP hot path ---- */
@@ -272,7 +308,7 @@ void aug_rec_commit(const augur_event *ev) {
 /* The calling thread's state with its OpenMP buffer (first record of a
  * thread: allocates, takes aug_lock once). */
 static aug_thread *omp_thread(void) {
-  aug_thread *t = tls_thread ? tls_thread : aug_thread_self();
+  aug_thread *t = aug_tls_thread ? aug_tls_thread : aug_thread_self();
   if (!t || t->obuf) return t;
   augur_event *b = malloc(t->soft_cap * sizeof *b);
   if (!b) return NULL;
@@ -294,7 +330,7 @@ static void omp_drop(void) {
 
 aug_thread *aug_omp_append(uint16_t type, uint64_t callsite, uint64_t req, uint32_t aux,
                            int32_t peer, int32_t tag, uint64_t bytes, uint16_t flags) {
-  aug_thread *t = tls_thread;
+  aug_thread *t = aug_tls_thread;
   if (__builtin_expect(!t || !t->obuf, 0)) {
     if (!atomic_load_explicit(&aug_active, memory_order_relaxed)) {
       omp_drop();

@@ -1,28 +1,30 @@
 /* augur recorder — macros shared by the C wrappers (wrap_*.c).
  *
- * AUG_WRAP(TYPE, CALL) declares `ev` and `rc`: when the call must not be
- * recorded it returns CALL straight away; otherwise it runs CALL between
- * aug_rec_enter and aug_rec_exit. The wrapper then fills ev and commits. */
+ * AUG_WRAP(TYPE, CALL) declares `ev` (augur_event *) and `rc`: when the call
+ * must not be recorded it returns CALL straight away; otherwise it runs CALL
+ * between aug_rec_begin and aug_rec_exit_in (inline, rec_internal.h). ev is
+ * the next slot of the thread's buffer: the wrapper fills it there and
+ * commits it (aug_rec_commit_in, or a group: aug_commit_completions ...). */
 #ifndef AUGUR_WRAP_H
 #define AUGUR_WRAP_H
 
 #include "rec_internal.h"
 
 #define AUG_WRAP(TYPE, CALL)                                                                       \
-  augur_event ev;                                                                                  \
-  if (!aug_rec_enter(&ev, (TYPE), AUG_CALLER())) return CALL;                                      \
+  augur_event *ev = aug_rec_begin((TYPE), AUG_CALLER());                                           \
+  if (!ev) return CALL;                                                                            \
   int rc = CALL;                                                                                   \
-  aug_rec_exit(&ev)
+  aug_rec_exit_in(ev)
 
 /* AUG_WRAP for a receive into BUF: the buffer's state (aug_recv_buffer) is
- * read before CALL, inside the call's recorded time, and lands in ev.flags. */
+ * read before CALL, inside the call's recorded time, and lands in ev->flags. */
 #define AUG_WRAP_RECV(TYPE, BUF, COUNT, DT, CALL)                                                  \
-  augur_event ev;                                                                                  \
-  if (!aug_rec_enter(&ev, (TYPE), AUG_CALLER())) return CALL;                                      \
+  augur_event *ev = aug_rec_begin((TYPE), AUG_CALLER());                                           \
+  if (!ev) return CALL;                                                                            \
   uint16_t rbuf_flags = aug_recv_buffer((BUF), (COUNT), (DT));                                     \
   int rc = CALL;                                                                                   \
-  aug_rec_exit(&ev);                                                                               \
-  ev.flags |= rbuf_flags
+  aug_rec_exit_in(ev);                                                                             \
+  ev->flags |= rbuf_flags
 
 #define AUG_UNPAREN(...) __VA_ARGS__
 

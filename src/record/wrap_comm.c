@@ -6,9 +6,9 @@
 #define COMM_WRAPPER(NAME, TYPE, KIND, PARAMS, ARGS, PARENT, NEWCOMM)                              \
   AUGUR_API int MPI_##NAME(AUG_UNPAREN PARAMS) {                                                   \
     AUG_WRAP(AUGUR_EV_##TYPE, PMPI_##NAME(AUG_UNPAREN ARGS));                                      \
-    aug_comm_created(&ev, PARENT, rc == MPI_SUCCESS ? *(NEWCOMM) : MPI_COMM_NULL,                  \
+    aug_comm_created(ev, PARENT, rc == MPI_SUCCESS ? *(NEWCOMM) : MPI_COMM_NULL,                   \
                      AUGUR_COMM_KIND_##KIND);                                                      \
-    aug_rec_commit(&ev);                                                                           \
+    aug_rec_commit_in(ev);                                                                         \
     return rc;                                                                                     \
   }
 
@@ -54,17 +54,17 @@ COMM_WRAPPER(Intercomm_merge, INTERCOMM_MERGE, MERGE, (MPI_Comm inter, int high,
  * now, the handle mapped at completion (see comm.c). */
 AUGUR_API int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
   AUG_WRAP(AUGUR_EV_COMM_IDUP, PMPI_Comm_idup(comm, newcomm, request));
-  if (rc == MPI_SUCCESS) aug_comm_idup_started(&ev, comm, newcomm, *request);
-  aug_rec_commit(&ev);
+  if (rc == MPI_SUCCESS) aug_comm_idup_started(ev, comm, newcomm, *request);
+  aug_rec_commit_in(ev);
   return rc;
 }
 
 AUGUR_API int MPI_Comm_free(MPI_Comm *comm) {
-  augur_event ev;
-  if (!aug_rec_enter(&ev, AUGUR_EV_COMM_FREE, AUG_CALLER())) return PMPI_Comm_free(comm);
-  aug_comm_freed(&ev, *comm); /* before: the handle is MPI_COMM_NULL afterwards */
+  augur_event *ev = aug_rec_begin(AUGUR_EV_COMM_FREE, AUG_CALLER());
+  if (!ev) return PMPI_Comm_free(comm);
+  aug_comm_freed(ev, *comm); /* before: the handle is MPI_COMM_NULL afterwards */
   int rc = PMPI_Comm_free(comm);
-  aug_rec_exit(&ev);
-  aug_rec_commit(&ev);
+  aug_rec_exit_in(ev);
+  aug_rec_commit_in(ev);
   return rc;
 }

@@ -8,23 +8,23 @@
 
 AUGUR_API int MPI_Start(MPI_Request *req) {
   AUG_WRAP(AUGUR_EV_START, PMPI_Start(req));
-  ev.req = aug_req_id(*req);
-  aug_rec_commit(&ev);
+  ev->req = aug_req_id(*req);
+  aug_rec_commit_in(ev);
   return rc;
 }
 
 AUGUR_API int MPI_Startall(int count, MPI_Request reqs[]) {
   AUG_WRAP(AUGUR_EV_STARTALL, PMPI_Startall(count, reqs));
-  aug_commit_starts(&ev, count, reqs);
+  aug_commit_starts(ev, count, reqs);
   return rc;
 }
 
 AUGUR_API int MPI_Request_free(MPI_Request *req) {
   uint64_t r = aug_req_id(*req);
   AUG_WRAP(AUGUR_EV_REQUEST_FREE, PMPI_Request_free(req));
-  ev.req = r;
+  ev->req = r;
   aug_recv_untrack(r);
-  aug_rec_commit(&ev);
+  aug_rec_commit_in(ev);
   return rc;
 }
 
@@ -53,7 +53,7 @@ AUGUR_API int MPI_Wait(MPI_Request *req, MPI_Status *status) {
   uint64_t r = aug_req_id(*req);
   int live = *req != MPI_REQUEST_NULL, idx = 0;
   AUG_WRAP(AUGUR_EV_WAIT, PMPI_Wait(req, st));
-  aug_commit_completions(&ev, live, &r, &idx, st);
+  aug_commit_completions(ev, live, &r, &idx, st);
   return rc;
 }
 
@@ -63,10 +63,10 @@ AUGUR_API int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status) {
   int live = *req != MPI_REQUEST_NULL, idx = 0;
   AUG_WRAP(AUGUR_EV_TEST, PMPI_Test(req, flag, st));
   if (!*flag) {
-    ev.flags |= AUGUR_F_NOTDONE;
+    ev->flags |= AUGUR_F_NOTDONE;
     live = 0;
   }
-  aug_commit_completions(&ev, live, &r, &idx, st);
+  aug_commit_completions(ev, live, &r, &idx, st);
   return rc;
 }
 
@@ -78,7 +78,7 @@ static int all_common(augur_event *ev, int count, MPI_Request reqs[], MPI_Status
   int n = capture(count, reqs, &vals, &live);
   MPI_Status *st = n >= 0 ? statuses_for(statuses, count) : statuses;
   int rc = is_test ? PMPI_Testall(count, reqs, flag, st) : PMPI_Waitall(count, reqs, st);
-  aug_rec_exit(ev);
+  aug_rec_exit_in(ev);
   if (is_test && !*flag) {
     ev->flags |= AUGUR_F_NOTDONE;
     n = 0;
@@ -91,17 +91,15 @@ static int all_common(augur_event *ev, int count, MPI_Request reqs[], MPI_Status
 }
 
 AUGUR_API int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[]) {
-  augur_event ev;
-  if (!aug_rec_enter(&ev, AUGUR_EV_WAITALL, AUG_CALLER()))
-    return PMPI_Waitall(count, reqs, statuses);
-  return all_common(&ev, count, reqs, statuses, NULL, 0);
+  augur_event *ev = aug_rec_begin(AUGUR_EV_WAITALL, AUG_CALLER());
+  if (!ev) return PMPI_Waitall(count, reqs, statuses);
+  return all_common(ev, count, reqs, statuses, NULL, 0);
 }
 
 AUGUR_API int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[]) {
-  augur_event ev;
-  if (!aug_rec_enter(&ev, AUGUR_EV_TESTALL, AUG_CALLER()))
-    return PMPI_Testall(count, reqs, flag, statuses);
-  return all_common(&ev, count, reqs, statuses, flag, 1);
+  augur_event *ev = aug_rec_begin(AUGUR_EV_TESTALL, AUG_CALLER());
+  if (!ev) return PMPI_Testall(count, reqs, flag, statuses);
+  return all_common(ev, count, reqs, statuses, flag, 1);
 }
 
 /* Waitany / Testany: aux = index of the completed request (one COMPLETION),
@@ -114,7 +112,7 @@ static int any_common(augur_event *ev, int count, MPI_Request reqs[], int *index
   int n = capture(count, reqs, &vals, &live);
   int rc =
       is_test ? PMPI_Testany(count, reqs, index, flag, st) : PMPI_Waitany(count, reqs, index, st);
-  aug_rec_exit(ev);
+  aug_rec_exit_in(ev);
   int done = (!is_test || *flag) && *index != MPI_UNDEFINED && *index >= 0 && n >= 0;
   if (is_test && !*flag) ev->flags |= AUGUR_F_NOTDONE;
   ev->aux = done ? (uint32_t)*index : (is_test && !*flag ? 0u : UINT32_MAX);
@@ -123,18 +121,16 @@ static int any_common(augur_event *ev, int count, MPI_Request reqs[], int *index
 }
 
 AUGUR_API int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status) {
-  augur_event ev;
-  if (!aug_rec_enter(&ev, AUGUR_EV_WAITANY, AUG_CALLER()))
-    return PMPI_Waitany(count, reqs, index, status);
-  return any_common(&ev, count, reqs, index, NULL, status, 0);
+  augur_event *ev = aug_rec_begin(AUGUR_EV_WAITANY, AUG_CALLER());
+  if (!ev) return PMPI_Waitany(count, reqs, index, status);
+  return any_common(ev, count, reqs, index, NULL, status, 0);
 }
 
 AUGUR_API int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
                           MPI_Status *status) {
-  augur_event ev;
-  if (!aug_rec_enter(&ev, AUGUR_EV_TESTANY, AUG_CALLER()))
-    return PMPI_Testany(count, reqs, index, flag, status);
-  return any_common(&ev, count, reqs, index, flag, status, 1);
+  augur_event *ev = aug_rec_begin(AUGUR_EV_TESTANY, AUG_CALLER());
+  if (!ev) return PMPI_Testany(count, reqs, index, flag, status);
+  return any_common(ev, count, reqs, index, flag, status, 1);
 }
 
 /* Waitsome / Testsome: statuses come in completion order (like indices). */
@@ -146,7 +142,7 @@ static int some_common(augur_event *ev, int count, MPI_Request reqs[], int *outc
   MPI_Status *st = n >= 0 ? statuses_for(statuses, count) : statuses;
   int rc = is_test ? PMPI_Testsome(count, reqs, outcount, indices, st)
                    : PMPI_Waitsome(count, reqs, outcount, indices, st);
-  aug_rec_exit(ev);
+  aug_rec_exit_in(ev);
   int done = *outcount == MPI_UNDEFINED ? 0 : *outcount;
   if (is_test && *outcount == 0) ev->flags |= AUGUR_F_NOTDONE;
   if (n < 0 || st == MPI_STATUSES_IGNORE)
@@ -158,16 +154,14 @@ static int some_common(augur_event *ev, int count, MPI_Request reqs[], int *outc
 
 AUGUR_API int MPI_Waitsome(int count, MPI_Request reqs[], int *outcount, int indices[],
                            MPI_Status statuses[]) {
-  augur_event ev;
-  if (!aug_rec_enter(&ev, AUGUR_EV_WAITSOME, AUG_CALLER()))
-    return PMPI_Waitsome(count, reqs, outcount, indices, statuses);
-  return some_common(&ev, count, reqs, outcount, indices, statuses, 0);
+  augur_event *ev = aug_rec_begin(AUGUR_EV_WAITSOME, AUG_CALLER());
+  if (!ev) return PMPI_Waitsome(count, reqs, outcount, indices, statuses);
+  return some_common(ev, count, reqs, outcount, indices, statuses, 0);
 }
 
 AUGUR_API int MPI_Testsome(int count, MPI_Request reqs[], int *outcount, int indices[],
                            MPI_Status statuses[]) {
-  augur_event ev;
-  if (!aug_rec_enter(&ev, AUGUR_EV_TESTSOME, AUG_CALLER()))
-    return PMPI_Testsome(count, reqs, outcount, indices, statuses);
-  return some_common(&ev, count, reqs, outcount, indices, statuses, 1);
+  augur_event *ev = aug_rec_begin(AUGUR_EV_TESTSOME, AUG_CALLER());
+  if (!ev) return PMPI_Testsome(count, reqs, outcount, indices, statuses);
+  return some_common(ev, count, reqs, outcount, indices, statuses, 1);
 }

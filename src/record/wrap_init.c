@@ -31,10 +31,10 @@ AUGUR_API int MPI_Finalize(void) {
 }
 
 AUGUR_API int MPI_Abort(MPI_Comm comm, int errorcode) {
-  augur_event ev;
-  if (aug_rec_enter(&ev, AUGUR_EV_ABORT, AUG_CALLER())) {
-    aug_rec_exit(&ev);
-    aug_rec_commit(&ev);
+  augur_event *ev = aug_rec_begin(AUGUR_EV_ABORT, AUG_CALLER());
+  if (ev) {
+    aug_rec_exit_in(ev);
+    aug_rec_commit_in(ev);
   }
   aug_lifecycle_abort();
   return PMPI_Abort(comm, errorcode);

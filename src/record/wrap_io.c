@@ -12,30 +12,30 @@
 AUGUR_API int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info,
                             MPI_File *fh) {
   AUG_WRAP(AUGUR_EV_FILE_OPEN, PMPI_File_open(comm, name, amode, info, fh));
-  aug_io_opened(&ev, name, comm, rc == MPI_SUCCESS ? *fh : MPI_FILE_NULL);
-  aug_rec_commit(&ev);
+  aug_io_opened(ev, name, comm, rc == MPI_SUCCESS ? *fh : MPI_FILE_NULL);
+  aug_rec_commit_in(ev);
   return rc;
 }
 
 AUGUR_API int MPI_File_close(MPI_File *fh) {
   MPI_File h = *fh;
   AUG_WRAP(AUGUR_EV_FILE_CLOSE, PMPI_File_close(fh));
-  aug_io_closing(&ev, h);
-  aug_rec_commit(&ev);
+  aug_io_closing(ev, h);
+  aug_rec_commit_in(ev);
   return rc;
 }
 
 AUGUR_API int MPI_File_delete(const char *name, MPI_Info info) {
   AUG_WRAP(AUGUR_EV_FILE_DELETE, PMPI_File_delete(name, info));
-  aug_io_deleted(&ev, name);
-  aug_rec_commit(&ev);
+  aug_io_deleted(ev, name);
+  aug_rec_commit_in(ev);
   return rc;
 }
 
 AUGUR_API int MPI_File_sync(MPI_File fh) {
   AUG_WRAP(AUGUR_EV_FILE_SYNC, PMPI_File_sync(fh));
-  aug_io_file(&ev, fh);
-  aug_rec_commit(&ev);
+  aug_io_file(ev, fh);
+  aug_rec_commit_in(ev);
   return rc;
 }
 
@@ -43,9 +43,9 @@ AUGUR_API int MPI_File_sync(MPI_File fh) {
 #define IO_SIZE_WRAPPER(NAME, TYPE)                                                                \
   AUGUR_API int MPI_File_##NAME(MPI_File fh, MPI_Offset size) {                                    \
     AUG_WRAP(AUGUR_EV_##TYPE, PMPI_File_##NAME(fh, size));                                         \
-    aug_io_file(&ev, fh);                                                                          \
-    augur_io_set_offset(&ev, size);                                                                \
-    aug_rec_commit(&ev);                                                                           \
+    aug_io_file(ev, fh);                                                                           \
+    augur_io_set_offset(ev, size);                                                                 \
+    aug_rec_commit_in(ev);                                                                         \
     return rc;                                                                                     \
   }
 IO_SIZE_WRAPPER(set_size, FILE_SET_SIZE)
@@ -54,19 +54,19 @@ IO_SIZE_WRAPPER(preallocate, FILE_PREALLOCATE)
 AUGUR_API int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
                                 MPI_Datatype filetype, const char *datarep, MPI_Info info) {
   AUG_WRAP(AUGUR_EV_FILE_SET_VIEW, PMPI_File_set_view(fh, disp, etype, filetype, datarep, info));
-  aug_io_file(&ev, fh);
-  augur_io_set_offset(&ev, disp);
-  aug_rec_commit(&ev);
+  aug_io_file(ev, fh);
+  augur_io_set_offset(ev, disp);
+  aug_rec_commit_in(ev);
   return rc;
 }
 
 #define IO_SEEK_WRAPPER(NAME, TYPE)                                                                \
   AUGUR_API int MPI_File_##NAME(MPI_File fh, MPI_Offset off, int whence) {                         \
     AUG_WRAP(AUGUR_EV_##TYPE, PMPI_File_##NAME(fh, off, whence));                                  \
-    aug_io_file(&ev, fh);                                                                          \
-    augur_io_set_offset(&ev, off);                                                                 \
-    ev.req = aug_io_whence(whence);                                                                \
-    aug_rec_commit(&ev);                                                                           \
+    aug_io_file(ev, fh);                                                                           \
+    augur_io_set_offset(ev, off);                                                                  \
+    ev->req = aug_io_whence(whence);                                                               \
+    aug_rec_commit_in(ev);                                                                         \
     return rc;                                                                                     \
   }
 IO_SEEK_WRAPPER(seek, FILE_SEEK)
@@ -78,8 +78,8 @@ IO_SEEK_WRAPPER(seek_shared, FILE_SEEK_SHARED)
                                 MPI_Status *status) {                                              \
     AUG_STATUS(st, status);                                                                        \
     AUG_WRAP(AUGUR_EV_##TYPE, PMPI_File_##NAME(fh, buf, count, dt, st));                           \
-    aug_io_data(&ev, fh, count, dt, rc == MPI_SUCCESS ? st : NULL);                                \
-    aug_rec_commit(&ev);                                                                           \
+    aug_io_data(ev, fh, count, dt, rc == MPI_SUCCESS ? st : NULL);                                 \
+    aug_rec_commit_in(ev);                                                                         \
     return rc;                                                                                     \
   }
 IO_RW_WRAPPER(read, FILE_READ, )
@@ -97,9 +97,9 @@ IO_RW_WRAPPER(write_ordered, FILE_WRITE_ORDERED, const)
                                 MPI_Datatype dt, MPI_Status *status) {                             \
     AUG_STATUS(st, status);                                                                        \
     AUG_WRAP(AUGUR_EV_##TYPE, PMPI_File_##NAME(fh, off, buf, count, dt, st));                      \
-    aug_io_data(&ev, fh, count, dt, rc == MPI_SUCCESS ? st : NULL);                                \
-    augur_io_set_offset(&ev, off);                                                                 \
-    aug_rec_commit(&ev);                                                                           \
+    aug_io_data(ev, fh, count, dt, rc == MPI_SUCCESS ? st : NULL);                                 \
+    augur_io_set_offset(ev, off);                                                                  \
+    aug_rec_commit_in(ev);                                                                         \
     return rc;                                                                                     \
   }
 IO_RW_AT_WRAPPER(read_at, FILE_READ_AT, )
@@ -113,9 +113,9 @@ IO_RW_AT_WRAPPER(write_at_all, FILE_WRITE_AT_ALL, const)
   AUGUR_API int MPI_File_##NAME(MPI_File fh, CONST void *buf, int count, MPI_Datatype dt,          \
                                 MPI_Request *req) {                                                \
     AUG_WRAP(AUGUR_EV_##TYPE, PMPI_File_##NAME(fh, buf, count, dt, req));                          \
-    aug_io_data(&ev, fh, count, dt, NULL);                                                         \
-    ev.req = aug_req_id(*req);                                                                     \
-    aug_rec_commit(&ev);                                                                           \
+    aug_io_data(ev, fh, count, dt, NULL);                                                          \
+    ev->req = aug_req_id(*req);                                                                    \
+    aug_rec_commit_in(ev);                                                                         \
     return rc;                                                                                     \
   }
 IO_I_WRAPPER(iread, FILE_IREAD, )
@@ -129,10 +129,10 @@ IO_I_WRAPPER(iwrite_shared, FILE_IWRITE_SHARED, const)
   AUGUR_API int MPI_File_##NAME(MPI_File fh, MPI_Offset off, CONST void *buf, int count,           \
                                 MPI_Datatype dt, MPI_Request *req) {                               \
     AUG_WRAP(AUGUR_EV_##TYPE, PMPI_File_##NAME(fh, off, buf, count, dt, req));                     \
-    aug_io_data(&ev, fh, count, dt, NULL);                                                         \
-    augur_io_set_offset(&ev, off);                                                                 \
-    ev.req = aug_req_id(*req);                                                                     \
-    aug_rec_commit(&ev);                                                                           \
+    aug_io_data(ev, fh, count, dt, NULL);                                                          \
+    augur_io_set_offset(ev, off);                                                                  \
+    ev->req = aug_req_id(*req);                                                                    \
+    aug_rec_commit_in(ev);                                                                         \
     return rc;                                                                                     \
   }
 IO_I_AT_WRAPPER(iread_at, FILE_IREAD_AT, )
@@ -145,8 +145,8 @@ IO_I_AT_WRAPPER(iwrite_at_all, FILE_IWRITE_AT_ALL, const)
 #define IO_BEGIN_WRAPPER(NAME, TYPE, CONST)                                                        \
   AUGUR_API int MPI_File_##NAME(MPI_File fh, CONST void *buf, int count, MPI_Datatype dt) {        \
     AUG_WRAP(AUGUR_EV_##TYPE, PMPI_File_##NAME(fh, buf, count, dt));                               \
-    aug_io_data(&ev, fh, count, dt, NULL);                                                         \
-    aug_rec_commit(&ev);                                                                           \
+    aug_io_data(ev, fh, count, dt, NULL);                                                          \
+    aug_rec_commit_in(ev);                                                                         \
     return rc;                                                                                     \
   }
 IO_BEGIN_WRAPPER(read_all_begin, FILE_READ_ALL_BEGIN, )
@@ -158,9 +158,9 @@ IO_BEGIN_WRAPPER(write_ordered_begin, FILE_WRITE_ORDERED_BEGIN, const)
   AUGUR_API int MPI_File_##NAME(MPI_File fh, MPI_Offset off, CONST void *buf, int count,           \
                                 MPI_Datatype dt) {                                                 \
     AUG_WRAP(AUGUR_EV_##TYPE, PMPI_File_##NAME(fh, off, buf, count, dt));                          \
-    aug_io_data(&ev, fh, count, dt, NULL);                                                         \
-    augur_io_set_offset(&ev, off);                                                                 \
-    aug_rec_commit(&ev);                                                                           \
+    aug_io_data(ev, fh, count, dt, NULL);                                                          \
+    augur_io_set_offset(ev, off);                                                                  \
+    aug_rec_commit_in(ev);                                                                         \
     return rc;                                                                                     \
   }
 IO_BEGIN_AT_WRAPPER(read_at_all_begin, FILE_READ_AT_ALL_BEGIN, )
@@ -170,8 +170,8 @@ IO_BEGIN_AT_WRAPPER(write_at_all_begin, FILE_WRITE_AT_ALL_BEGIN, const)
   AUGUR_API int MPI_File_##NAME(MPI_File fh, CONST void *buf, MPI_Status *status) {                \
     AUG_STATUS(st, status);                                                                        \
     AUG_WRAP(AUGUR_EV_##TYPE, PMPI_File_##NAME(fh, buf, st));                                      \
-    aug_io_data(&ev, fh, 0, MPI_DATATYPE_NULL, rc == MPI_SUCCESS ? st : NULL);                     \
-    aug_rec_commit(&ev);                                                                           \
+    aug_io_data(ev, fh, 0, MPI_DATATYPE_NULL, rc == MPI_SUCCESS ? st : NULL);                      \
+    aug_rec_commit_in(ev);                                                                         \
     return rc;                                                                                     \
   }
 IO_END_WRAPPER(read_all_end, FILE_READ_ALL_END, )

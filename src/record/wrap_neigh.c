@@ -12,14 +12,14 @@
   AUGUR_API int MPI_Neighbor_##NAME(AUG_UNPAREN PARAMS) {                                          \
     AUG_WRAP(AUGUR_EV_NEIGHBOR_##TYPE, PMPI_Neighbor_##NAME(AUG_UNPAREN ARGS));                    \
     aug_neigh_side s = AUG_UNPAREN SEND, r = AUG_UNPAREN RECV;                                     \
-    aug_neigh_commit(&ev, comm, &s, &r);                                                           \
+    aug_neigh_commit(ev, comm, &s, &r);                                                            \
     return rc;                                                                                     \
   }                                                                                                \
   AUGUR_API int MPI_Ineighbor_##NAME(AUG_UNPAREN PARAMS, MPI_Request *request) {                   \
     AUG_WRAP(AUGUR_EV_INEIGHBOR_##TYPE, PMPI_Ineighbor_##NAME(AUG_UNPAREN ARGS, request));         \
     aug_neigh_side s = AUG_UNPAREN SEND, r = AUG_UNPAREN RECV;                                     \
-    ev.req = aug_req_id(*request);                                                                 \
-    aug_neigh_commit(&ev, comm, &s, &r);                                                           \
+    ev->req = aug_req_id(*request);                                                                \
+    aug_neigh_commit(ev, comm, &s, &r);                                                            \
     return rc;                                                                                     \
   }
 
@@ -57,10 +57,10 @@ AUG_NEIGH(alltoallw, ALLTOALLW,
 /* Collective over GROUP only: its own creation counter (comm.c's ids). */
 AUGUR_API int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) {
   AUG_WRAP(AUGUR_EV_COMM_CREATE_GROUP, PMPI_Comm_create_group(comm, group, tag, newcomm));
-  aug_comm_created_as(&ev, comm, rc == MPI_SUCCESS ? *newcomm : MPI_COMM_NULL,
+  aug_comm_created_as(ev, comm, rc == MPI_SUCCESS ? *newcomm : MPI_COMM_NULL,
                       AUGUR_COMM_KIND_CREATE, AUGUR_COMM_KIND_CREATE + 100);
-  ev.tag = tag;
-  aug_rec_commit(&ev);
+  ev->tag = tag;
+  aug_rec_commit_in(ev);
   return rc;
 }
 
@@ -68,8 +68,8 @@ AUGUR_API int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MP
                              int root, MPI_Comm comm, MPI_Comm *intercomm, int errcodes[]) {
   AUG_WRAP(AUGUR_EV_COMM_SPAWN,
            PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, errcodes));
-  aug_process_fill(&ev, comm, root, rc, *intercomm);
-  aug_rec_commit(&ev);
+  aug_process_fill(ev, comm, root, rc, *intercomm);
+  aug_rec_commit_in(ev);
   return rc;
 }
 
@@ -79,42 +79,41 @@ AUGUR_API int MPI_Comm_spawn_multiple(int count, char *commands[], char **argvs[
   AUG_WRAP(AUGUR_EV_COMM_SPAWN_MULTIPLE,
            PMPI_Comm_spawn_multiple(count, commands, argvs, maxprocs, infos, root, comm, intercomm,
                                     errcodes));
-  aug_process_fill(&ev, comm, root, rc, *intercomm);
-  aug_rec_commit(&ev);
+  aug_process_fill(ev, comm, root, rc, *intercomm);
+  aug_rec_commit_in(ev);
   return rc;
 }
 
 AUGUR_API int MPI_Comm_connect(const char *port, MPI_Info info, int root, MPI_Comm comm,
                                MPI_Comm *newcomm) {
   AUG_WRAP(AUGUR_EV_COMM_CONNECT, PMPI_Comm_connect(port, info, root, comm, newcomm));
-  aug_process_fill(&ev, comm, root, rc, *newcomm);
-  aug_rec_commit(&ev);
+  aug_process_fill(ev, comm, root, rc, *newcomm);
+  aug_rec_commit_in(ev);
   return rc;
 }
 
 AUGUR_API int MPI_Comm_accept(const char *port, MPI_Info info, int root, MPI_Comm comm,
                               MPI_Comm *newcomm) {
   AUG_WRAP(AUGUR_EV_COMM_ACCEPT, PMPI_Comm_accept(port, info, root, comm, newcomm));
-  aug_process_fill(&ev, comm, root, rc, *newcomm);
-  aug_rec_commit(&ev);
+  aug_process_fill(ev, comm, root, rc, *newcomm);
+  aug_rec_commit_in(ev);
   return rc;
 }
 
 AUGUR_API int MPI_Comm_join(int fd, MPI_Comm *intercomm) {
   AUG_WRAP(AUGUR_EV_COMM_JOIN, PMPI_Comm_join(fd, intercomm));
-  aug_process_fill(&ev, MPI_COMM_NULL, -1, rc, *intercomm);
-  aug_rec_commit(&ev);
+  aug_process_fill(ev, MPI_COMM_NULL, -1, rc, *intercomm);
+  aug_rec_commit_in(ev);
   return rc;
 }
 
 /* Like Comm_free: the id is read before the handle becomes MPI_COMM_NULL. */
 AUGUR_API int MPI_Comm_disconnect(MPI_Comm *comm) {
-  augur_event ev;
-  if (!aug_rec_enter(&ev, AUGUR_EV_COMM_DISCONNECT, AUG_CALLER()))
-    return PMPI_Comm_disconnect(comm);
-  aug_comm_freed(&ev, *comm);
+  augur_event *ev = aug_rec_begin(AUGUR_EV_COMM_DISCONNECT, AUG_CALLER());
+  if (!ev) return PMPI_Comm_disconnect(comm);
+  aug_comm_freed(ev, *comm);
   int rc = PMPI_Comm_disconnect(comm);
-  aug_rec_exit(&ev);
-  aug_rec_commit(&ev);
+  aug_rec_exit_in(ev);
+  aug_rec_commit_in(ev);
   return rc;
 }

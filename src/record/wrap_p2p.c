@@ -8,8 +8,8 @@
   AUGUR_API int MPI_##NAME(const void *buf, int count, MPI_Datatype dt, int dest, int tag,         \
                            MPI_Comm comm) {                                                        \
     AUG_WRAP(AUGUR_EV_##TYPE, PMPI_##NAME(buf, count, dt, dest, tag, comm));                       \
-    aug_fill_p2p_dir(&ev, count, dt, dest, tag, comm, buf, 1);                                     \
-    aug_rec_commit(&ev);                                                                           \
+    aug_fill_p2p_dir(ev, count, dt, dest, tag, comm, buf, 1);                                      \
+    aug_rec_commit_in(ev);                                                                         \
     return rc;                                                                                     \
   }
 SEND_WRAPPER(Send, SEND)
@@ -24,10 +24,10 @@ SEND_WRAPPER(Rsend, RSEND)
   AUGUR_API int MPI_##NAME(const void *buf, int count, MPI_Datatype dt, int dest, int tag,         \
                            MPI_Comm comm, MPI_Request *req) {                                      \
     AUG_WRAP(AUGUR_EV_##TYPE, PMPI_##NAME(buf, count, dt, dest, tag, comm, req));                  \
-    aug_fill_p2p_dir(&ev, count, dt, dest, tag, comm, buf, 1);                                     \
-    if (PERSISTENT) ev.hash = 0;                                                                   \
-    ev.req = aug_req_id(*req);                                                                     \
-    aug_rec_commit(&ev);                                                                           \
+    aug_fill_p2p_dir(ev, count, dt, dest, tag, comm, buf, 1);                                      \
+    if (PERSISTENT) ev->hash = 0;                                                                  \
+    ev->req = aug_req_id(*req);                                                                    \
+    aug_rec_commit_in(ev);                                                                         \
     return rc;                                                                                     \
   }
 ISEND_WRAPPER(Isend, ISEND, 0)
@@ -44,10 +44,10 @@ ISEND_WRAPPER(Rsend_init, RSEND_INIT, 1)
                            MPI_Request *req) {                                                     \
     AUG_WRAP_RECV(AUGUR_EV_##TYPE, PERSISTENT ? NULL : buf, count, dt,                             \
                   PMPI_##NAME(buf, count, dt, src, tag, comm, req));                               \
-    aug_fill_p2p_dir(&ev, count, dt, src, tag, comm, buf, 0);                                      \
-    ev.req = aug_req_id(*req);                                                                     \
+    aug_fill_p2p_dir(ev, count, dt, src, tag, comm, buf, 0);                                       \
+    ev->req = aug_req_id(*req);                                                                    \
     if (aug_cfg.payload_hash) aug_recv_track(*req, buf, count, dt, PERSISTENT);                    \
-    aug_rec_commit(&ev);                                                                           \
+    aug_rec_commit_in(ev);                                                                         \
     return rc;                                                                                     \
   }
 IRECV_WRAPPER(Irecv, IRECV, 0)
@@ -57,9 +57,9 @@ AUGUR_API int MPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag, 
                        MPI_Status *status) {
   AUG_STATUS(st, status);
   AUG_WRAP_RECV(AUGUR_EV_RECV, buf, count, dt, PMPI_Recv(buf, count, dt, src, tag, comm, st));
-  aug_fill_p2p_dir(&ev, count, dt, src, tag, comm, buf, 0);
-  aug_fill_status(&ev, st, buf, dt);
-  aug_rec_commit(&ev);
+  aug_fill_p2p_dir(ev, count, dt, src, tag, comm, buf, 0);
+  aug_fill_status(ev, st, buf, dt);
+  aug_rec_commit_in(ev);
   return rc;
 }
 
@@ -98,24 +98,22 @@ AUGUR_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int d
   AUG_WRAP_RECV(
       AUGUR_EV_SENDRECV, rbuf, rcount, rdt,
       PMPI_Sendrecv(sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, src, rtag, comm, st));
-  commit_sendrecv(&ev, scount, sdt, dest, stag, sbuf, rcount, rdt, src, rtag, rbuf, comm, st, NULL);
+  commit_sendrecv(ev, scount, sdt, dest, stag, sbuf, rcount, rdt, src, rtag, rbuf, comm, st, NULL);
   return rc;
 }
 
 AUGUR_API int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int stag,
                                    int src, int rtag, MPI_Comm comm, MPI_Status *status) {
   AUG_STATUS(st, status);
-  augur_event ev;
-  if (!aug_rec_enter(&ev, AUGUR_EV_SENDRECV_REPLACE, AUG_CALLER()))
-    return PMPI_Sendrecv_replace(buf, count, dt, dest, stag, src, rtag, comm, st);
+  augur_event *ev = aug_rec_begin(AUGUR_EV_SENDRECV_REPLACE, AUG_CALLER());
+  if (!ev) return PMPI_Sendrecv_replace(buf, count, dt, dest, stag, src, rtag, comm, st);
   /* the buffer is overwritten by the call: fingerprint what is sent first */
   uint64_t sent_hash = aug_hash(buf, count, dt);
   uint16_t rbuf_flags = aug_recv_buffer(buf, count, dt);
   int rc = PMPI_Sendrecv_replace(buf, count, dt, dest, stag, src, rtag, comm, st);
-  aug_rec_exit(&ev);
-  ev.flags |= rbuf_flags;
-  commit_sendrecv(&ev, count, dt, dest, stag, NULL, count, dt, src, rtag, buf, comm, st,
-                  &sent_hash);
+  aug_rec_exit_in(ev);
+  ev->flags |= rbuf_flags;
+  commit_sendrecv(ev, count, dt, dest, stag, NULL, count, dt, src, rtag, buf, comm, st, &sent_hash);
   return rc;
 }
 
@@ -123,32 +121,32 @@ AUGUR_API int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int de
 AUGUR_API int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *status) {
   AUG_STATUS(st, status);
   AUG_WRAP(AUGUR_EV_PROBE, PMPI_Probe(src, tag, comm, st));
-  aug_fill_p2p_dir(&ev, 0, MPI_DATATYPE_NULL, src, tag, comm, NULL, 0);
-  aug_fill_status(&ev, st, NULL, MPI_DATATYPE_NULL);
-  aug_rec_commit(&ev);
+  aug_fill_p2p_dir(ev, 0, MPI_DATATYPE_NULL, src, tag, comm, NULL, 0);
+  aug_fill_status(ev, st, NULL, MPI_DATATYPE_NULL);
+  aug_rec_commit_in(ev);
   return rc;
 }
 
 AUGUR_API int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status) {
   AUG_STATUS(st, status);
   AUG_WRAP(AUGUR_EV_IPROBE, PMPI_Iprobe(src, tag, comm, flag, st));
-  aug_fill_p2p_dir(&ev, 0, MPI_DATATYPE_NULL, src, tag, comm, NULL, 0);
+  aug_fill_p2p_dir(ev, 0, MPI_DATATYPE_NULL, src, tag, comm, NULL, 0);
   if (*flag)
-    aug_fill_status(&ev, st, NULL, MPI_DATATYPE_NULL);
+    aug_fill_status(ev, st, NULL, MPI_DATATYPE_NULL);
   else
-    ev.flags |= AUGUR_F_NOTDONE;
-  aug_rec_commit(&ev);
+    ev->flags |= AUGUR_F_NOTDONE;
+  aug_rec_commit_in(ev);
   return rc;
 }
 
 AUGUR_API int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *status) {
   AUG_STATUS(st, status);
   AUG_WRAP(AUGUR_EV_MPROBE, PMPI_Mprobe(src, tag, comm, msg, st));
-  aug_fill_p2p_dir(&ev, 0, MPI_DATATYPE_NULL, src, tag, comm, NULL, 0);
-  aug_fill_status(&ev, st, NULL, MPI_DATATYPE_NULL);
-  ev.req = aug_message_id(*msg);
-  aug_message_probed(*msg, &ev);
-  aug_rec_commit(&ev);
+  aug_fill_p2p_dir(ev, 0, MPI_DATATYPE_NULL, src, tag, comm, NULL, 0);
+  aug_fill_status(ev, st, NULL, MPI_DATATYPE_NULL);
+  ev->req = aug_message_id(*msg);
+  aug_message_probed(*msg, ev);
+  aug_rec_commit_in(ev);
   return rc;
 }
 
@@ -156,15 +154,15 @@ AUGUR_API int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Messag
                           MPI_Status *status) {
   AUG_STATUS(st, status);
   AUG_WRAP(AUGUR_EV_IMPROBE, PMPI_Improbe(src, tag, comm, flag, msg, st));
-  aug_fill_p2p_dir(&ev, 0, MPI_DATATYPE_NULL, src, tag, comm, NULL, 0);
+  aug_fill_p2p_dir(ev, 0, MPI_DATATYPE_NULL, src, tag, comm, NULL, 0);
   if (*flag) {
-    aug_fill_status(&ev, st, NULL, MPI_DATATYPE_NULL);
-    ev.req = aug_message_id(*msg);
-    aug_message_probed(*msg, &ev);
+    aug_fill_status(ev, st, NULL, MPI_DATATYPE_NULL);
+    ev->req = aug_message_id(*msg);
+    aug_message_probed(*msg, ev);
   } else {
-    ev.flags |= AUGUR_F_NOTDONE;
+    ev->flags |= AUGUR_F_NOTDONE;
   }
-  aug_rec_commit(&ev);
+  aug_rec_commit_in(ev);
   return rc;
 }
 
@@ -175,10 +173,10 @@ AUGUR_API int MPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg,
   AUG_STATUS(st, status);
   uint64_t m = aug_message_id(*msg);
   AUG_WRAP_RECV(AUGUR_EV_MRECV, buf, count, dt, PMPI_Mrecv(buf, count, dt, msg, st));
-  ev.req = m;
-  aug_message_received(&ev, m);
-  aug_fill_status(&ev, st, buf, dt);
-  aug_rec_commit(&ev);
+  ev->req = m;
+  aug_message_received(ev, m);
+  aug_fill_status(ev, st, buf, dt);
+  aug_rec_commit_in(ev);
   return rc;
 }
 
@@ -186,10 +184,10 @@ AUGUR_API int MPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg
                          MPI_Request *req) {
   uint64_t m = aug_message_id(*msg);
   AUG_WRAP_RECV(AUGUR_EV_IMRECV, buf, count, dt, PMPI_Imrecv(buf, count, dt, msg, req));
-  aug_message_received(&ev, m);
-  ev.bytes_recv = aug_bytes(count, dt);
-  ev.req = aug_req_id(*req);
+  aug_message_received(ev, m);
+  ev->bytes_recv = aug_bytes(count, dt);
+  ev->req = aug_req_id(*req);
   if (aug_cfg.payload_hash) aug_recv_track(*req, buf, count, dt, 0);
-  aug_rec_commit(&ev);
+  aug_rec_commit_in(ev);
   return rc;
 }
