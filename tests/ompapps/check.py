@@ -139,50 +139,46 @@ def site(line):
     return m[-1] if m else line
 
 
+def recorded_forks(app):
+    """Records APP (this compiler's build) at 2 ranks x 2 threads, 3
+    iterations, with `augur record`; returns each omp_fork record's site and
+    the marker lines of the app's source (NAME -> the line after
+    "@augur:NAME")."""
+    augur = os.environ["AUGUR"]
+    trace = os.path.join(os.environ.get("WORK", "/tmp"), "ompapps-%s-%s.augur" % (app, CC))
+    subprocess.run(["rm", "-rf", trace], check=True)
+    cmd = [augur, "record", "-o", trace, "--", MPIEXEC, "-n", "2",
+           os.path.join(APPDIR, app + "." + CC), "-t", "2", "-n", "3"]
+    print("+ " + " ".join(cmd))
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       timeout=60, env=ENV)
+    sys.stdout.write(p.stdout)
+    check(p.returncode == 0, "augur record exited %d" % p.returncode)
+    dump = subprocess.run([augur, "dump", trace, "--kinds", "omp"], stdout=subprocess.PIPE,
+                          text=True, timeout=60).stdout
+    marks = {}
+    for i, l in enumerate(open(os.path.join(SRC, app + ".c")).read().splitlines()):
+        m = re.fullmatch(r"/\* @augur:([\w.]+) \*/", l.strip())
+        if m:
+            marks[m.group(1)] = i + 2
+    return [site(l) for l in dump.splitlines() if " omp_fork " in l], marks
+
+
 def recorded_site_case():
     """`augur record` (OMPT: the clang build on its libomp, the gcc build on
     the libomp it preloads) sees pg_omp_imbalance's regions, and each fork
     resolves to the line after the marker pg_omp_imbalance.loop: the line
-    the diagnosis will name."""
-    augur = os.environ["AUGUR"]
-    trace = os.path.join(os.environ.get("WORK", "/tmp"), "ompapps-site-%s.augur" % CC)
-    subprocess.run(["rm", "-rf", trace], check=True)
-    cmd = [augur, "record", "-o", trace, "--", MPIEXEC, "-n", "2",
-           os.path.join(APPDIR, "pg_omp_imbalance." + CC), "-t", "2", "-n", "3"]
-    print("+ " + " ".join(cmd))
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       timeout=60, env=ENV)
-    sys.stdout.write(p.stdout)
-    check(p.returncode == 0, "augur record exited %d" % p.returncode)
-    dump = subprocess.run([augur, "dump", trace, "--kinds", "omp"], stdout=subprocess.PIPE,
-                          text=True, timeout=60).stdout
-    forks = [site(l) for l in dump.splitlines() if " omp_fork " in l]
-    lines = open(os.path.join(SRC, "pg_omp_imbalance.c")).read().splitlines()
-    at = [i for i, l in enumerate(lines) if l.strip() == "/* @augur:pg_omp_imbalance.loop */"]
-    want = "(pg_omp_imbalance.c:%d)" % (at[0] + 2)
+    the diagnosis will name. omp_sites' regions, whose GOMP_parallel call GCC
+    puts on another line (a function's first line, a line of the loop it is
+    inlined into), resolve to their pragmas all the same (docs/openmp.md,
+    "Region lines")."""
+    forks, marks = recorded_forks("pg_omp_imbalance")
+    want = "(pg_omp_imbalance.c:%d)" % marks["pg_omp_imbalance.loop"]
     # 3 iterations x 2 ranks
     check(len(forks) == 6, "%d omp_fork records, expected 6" % len(forks))
     check(forks and all(f == want for f in forks), "forks at %s, expected %s" % (set(forks), want))
-    # Regions whose GOMP_parallel call GCC puts on another line (the `if`
-    # the pragma opens, the function's first line): each fork resolves to its
-    # pragma all the same (docs/openmp.md, "Region lines").
-    trace = os.path.join(os.environ.get("WORK", "/tmp"), "ompapps-sites-%s.augur" % CC)
-    subprocess.run(["rm", "-rf", trace], check=True)
-    cmd = [augur, "record", "-o", trace, "--", MPIEXEC, "-n", "2",
-           os.path.join(APPDIR, "omp_sites." + CC), "-t", "2", "-n", "3"]
-    print("+ " + " ".join(cmd))
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       timeout=60, env=ENV)
-    sys.stdout.write(p.stdout)
-    check(p.returncode == 0, "augur record exited %d" % p.returncode)
-    dump = subprocess.run([augur, "dump", trace, "--kinds", "omp"], stdout=subprocess.PIPE,
-                          text=True, timeout=60).stdout
-    forks = [site(l) for l in dump.splitlines() if " omp_fork " in l]
-    lines = open(os.path.join(SRC, "omp_sites.c")).read().splitlines()
-    want = {}
-    for name in ("in_if", "in_else", "last"):
-        at = [i for i, l in enumerate(lines) if l.strip() == "/* @augur:omp_sites.%s */" % name]
-        want["(omp_sites.c:%d)" % (at[0] + 2)] = 6  # 3 iterations x 2 ranks
+    forks, marks = recorded_forks("omp_sites")
+    want = {"(omp_sites.c:%d)" % marks["omp_sites." + n]: 6 for n in ("in_if", "in_else", "last")}
     got = {f: forks.count(f) for f in set(forks)}
     check(got == want, "omp_sites forks at %s, expected %s" % (got, want))
 
