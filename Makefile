@@ -10,6 +10,7 @@
 
 BUILD   ?= build
 ASAN    ?= build-asan
+ASANREC ?= build-asan-rec
 FUZZ    ?= build-fuzz
 PREFIX  ?= /usr/local
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
@@ -19,7 +20,7 @@ CMAKE_FLAGS ?=
 # script costing 0.5-1 s of CPU per call, and the suite calls python3 hundreds of times.
 TEST_ENV = PATH=/usr/bin:$$PATH
 
-.PHONY: all build deps demo check check-release check-asan check-fuzz check-format install bench format clean
+.PHONY: all build deps demo check check-release check-asan check-asan-recorder check-fuzz check-format install bench format clean
 
 all: build
 
@@ -40,6 +41,7 @@ check: deps
 	@$(MAKE) --no-print-directory build
 	@$(MAKE) --no-print-directory check-release
 	@$(MAKE) --no-print-directory check-asan
+	@$(MAKE) --no-print-directory check-asan-recorder
 	@$(MAKE) --no-print-directory check-fuzz
 	@echo "augur: all checks passed"
 
@@ -58,6 +60,15 @@ check-asan:
 	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DAUGUR_SANITIZE=ON -DAUGUR_MPI=OFF >/dev/null
 	cmake --build $(ASAN) -j $(JOBS)
 	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 UBSAN_OPTIONS=print_stacktrace=1 $(TEST_ENV) ctest --output-on-failure -j 2 --timeout 300
+
+# The MPI recorder under ASan+UBSan: the build above has no MPI, so MPICH's
+# recorder and the record tests' programs get a sanitizer build of their own
+# (only those targets), and tests/record/asan_recorder.sh runs them with
+# libasan preloaded before the recorder.
+check-asan-recorder:
+	cmake -S . -B $(ASANREC) -DCMAKE_BUILD_TYPE=Debug -DAUGUR_SANITIZE=ON >/dev/null
+	cmake --build $(ASANREC) -j $(JOBS) --target augur augur-mpi-mpich augur-check-record record-tests-mpich
+	$(TEST_ENV) sh tests/record/asan_recorder.sh $(ASANREC)
 
 # The clang build makes only the targets of its tests (fuzz_stage: fuzz_* and
 # the resolve tests, tests/CMakeLists.txt), not the whole tree again.
