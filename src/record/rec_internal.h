@@ -373,10 +373,9 @@ static inline void aug_fill_p2p_dir(augur_event *ev, int count, MPI_Datatype dt,
   if (tag == MPI_ANY_TAG) ev->flags |= AUGUR_F_ANY_TAG;
   if (is_send) {
     ev->bytes = aug_bytes(count, dt);
-    if (aug_cfg.payload_hash)
-      aug_fill_send_hash(ev, buf, count, dt);
-    else
-      ev->hash = 0; /* aug_hash's answer without payload hashing */
+    /* without payload hashing ev->hash stays the 0 every record starts with
+     * (aug_rec_begin, aug_rec_enter, aug_sub_record zero it) */
+    if (aug_cfg.payload_hash) aug_fill_send_hash(ev, buf, count, dt);
   } else {
     ev->bytes_recv = aug_bytes(count, dt);
   }
