@@ -781,6 +781,7 @@ void augur_trace_close(augur_trace *t) {
   aug_u64map_free(&t->callsite_ix);
   aug_files_free(t);
   aug_resolver_free(t->res);
+  ZSTD_freeDCtx(atomic_load(&t->spare_dctx));
   augur_trace_info *in = &t->info;
   for (int i = 0; in->argv && i < in->argc; i++)
     free(in->argv[i]);

@@ -678,6 +678,21 @@ typedef struct carving {
 static int open_rank_stream(augur_trace *t, uint32_t rank, unsigned kinds, carving *m,
                             augur_stream **sp, augur_error *err);
 
+/* A rank stream's own decompression context: the trace's spare if no other
+ * stream holds it (decompression is one-shot, so a context carries nothing
+ * from one stream to the next), else a new one. dctx_give keeps one spare
+ * and frees the others. Atomic: streams of one trace may be opened and
+ * closed on several threads. */
+static ZSTD_DCtx *dctx_take(augur_trace *t) {
+  ZSTD_DCtx *d = atomic_exchange(&t->spare_dctx, NULL);
+  return d ? d : ZSTD_createDCtx();
+}
+
+static void dctx_give(augur_trace *t, ZSTD_DCtx *d) {
+  void *none = NULL;
+  if (d && !atomic_compare_exchange_strong(&t->spare_dctx, &none, d)) ZSTD_freeDCtx(d);
+}
+
 int augur_stream_rank(augur_trace *t, uint32_t rank, augur_stream **sp, augur_error *err) {
   return open_rank_stream(t, rank, AUGUR_KIND_MPI, NULL, sp, err);
 }
@@ -807,7 +822,7 @@ static int open_rank_stream(augur_trace *t, uint32_t rank, unsigned kinds, carvi
   }
   if (th != lanes) free(th);
   th = lanes;
-  s->dctx = m ? m->dctx : ZSTD_createDCtx();
+  s->dctx = m ? m->dctx : dctx_take(t);
   s->own_dctx = !m;
   if (!s->dctx) goto oom;
   if (!m) s->fd = open(s->r->file, O_RDONLY | O_CLOEXEC);
@@ -949,7 +964,7 @@ static int open_merged(augur_trace *t, unsigned kinds, uint32_t lo, uint32_t hi,
   m->state = calloc(m->k, sizeof *m->state); /* leaves past n: ended (0) */
   m->key = malloc(m->k * sizeof *m->key);
   m->tree = calloc(2 * (size_t)m->k, sizeof *m->tree);
-  m->dctx = ZSTD_createDCtx(); /* decompression is one-shot: one context serves all ranks */
+  m->dctx = dctx_take(t); /* decompression is one-shot: one context serves all ranks */
   if (!m->rs || !m->la || !m->end || !m->state || !m->key || !m->tree || !m->dctx) {
     augur_stream_close(m);
     return augur_fail(err, AUGUR_E_NOMEM, "out of memory for a merged stream of %u ranks", m->n);
@@ -1217,7 +1232,7 @@ void augur_stream_close(augur_stream *s) {
   AUG_CHECK(req_check(&s->rq));
   free(s->rq.e);
   free(s->rq.pool);
-  if (s->own_dctx || s->merged) ZSTD_freeDCtx(s->dctx);
+  if (s->own_dctx || s->merged) dctx_give(s->t, s->dctx);
   if (s->fd >= 0) close(s->fd);
   free(s);
 }
