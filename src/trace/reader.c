@@ -343,6 +343,12 @@ static int merge_callsite(augur_trace *t, aug_rank *r, const augur_callsite_def 
     t->callsites[t->ncallsites++] = (augur_callsite_def){gid, gmod, c->offset};
   }
   if (aug_u64map_put(&r->cs, c->id, gid)) goto oom;
+  if (c->id < AUG_CS_DENSE) {
+    if (aug_grow((void **)&r->cs_dense, &r->cs_cap, c->id + 1, sizeof *r->cs_dense)) goto oom;
+    for (; r->cs_n <= c->id; r->cs_n++)
+      r->cs_dense[r->cs_n] = 0;
+    r->cs_dense[c->id] = gid;
+  }
   return 0;
 oom:
   *why = "out of memory";
@@ -763,6 +769,7 @@ void augur_trace_close(augur_trace *t) {
     free(k->dropped);
     if (k->has_def) aug_rank_def_free(&k->def);
     aug_u64map_free(&k->cs);
+    free(k->cs_dense);
     aug_u64map_free(&k->mod);
   }
   free(t->ranks);

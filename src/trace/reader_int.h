@@ -25,6 +25,8 @@ typedef struct aug_blocks {
   uint64_t nevents;
 } aug_blocks;
 
+#define AUG_CS_DENSE 256
+
 typedef struct aug_rank {
   char *file;        /* full path of the rank file */
   aug_block *blocks; /* MPI events blocks (kind 1) */
@@ -39,7 +41,12 @@ typedef struct aug_rank {
   char *dropped;   /* the first one's description, or NULL */
   augur_rank_def def;
   int has_def;
-  aug_u64map cs;  /* local call-site id -> global id */
+  aug_u64map cs; /* local call-site id -> global id */
+  /* The same for local ids below AUG_CS_DENSE, as an array (0: not defined):
+   * the rank streams' lookup per record, without a copy per stream. */
+  uint32_t *cs_dense;
+  size_t cs_cap;
+  uint32_t cs_n;
   aug_u64map mod; /* local module id -> global module id */
   aug_clock clk;
 } aug_rank;

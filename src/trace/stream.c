@@ -2,6 +2,7 @@
  * paired, global times) and the merged stream (k-way merge over ranks). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,16 @@ static unsigned classify(unsigned t) {
   if (augur_event_is_rma(t)) k |= C_PEER; /* target rank in the window's group */
   if (t >= AUGUR_EV_RPUT && t <= AUGUR_EV_RGET_ACCUMULATE) k |= C_IRMA;
   return k;
+}
+
+/* classify() of every type: the same for all streams, one table shared by
+ * all of them (a copy per stream was 512 bytes per rank, and at 65,536
+ * ranks a cache miss per record), filled when the library is loaded. */
+static uint16_t cls_of[AUGUR_EV_MAX];
+
+__attribute__((constructor)) static void cls_init(void) {
+  for (unsigned i = 0; i < AUGUR_EV_MAX; i++)
+    cls_of[i] = (uint16_t)classify(i);
 }
 
 /* ---- in-flight requests: handle -> what started it ---- */
@@ -255,7 +266,7 @@ typedef struct cursor {
   int in_block, done;
   int pending;      /* error held back until the events before it are out */
   uint64_t fail_ns; /* with pending: local time it belongs at (threads merge by time) */
-  char errmsg[AUGUR_ERROR_MSG_MAX]; /* with pending: the message */
+  char *errmsg;     /* with pending: the message (put_msg) */
   uint8_t *stored, *raw;
   size_t stored_cap, raw_cap;
   aug_evdec *dec;
@@ -280,9 +291,8 @@ struct augur_stream {
   int group;  /* cursor whose sub-records must come next, or -1 */
   int peeked; /* threaded ranks: cursor of the record rank_peek finished, or -1 */
   int err;
-  char errmsg[AUGUR_ERROR_MSG_MAX];
+  char *errmsg; /* with err: the message (put_msg) */
   reqtab rq;
-  uint16_t cls[AUGUR_EV_MAX];
   /* clock of this rank, copied here so the hot path does not chase pointers */
   int64_t clk_base; /* off0 - shift */
   double clk_slope;
@@ -297,7 +307,8 @@ struct augur_stream {
   uint32_t comm_far_size;
   uint64_t parent_comm;
   uint16_t parent_inter;
-  uint32_t cs_small[256]; /* local id -> global id + 1 for small ids (0 = not looked up) */
+  const uint32_t *cs_dense; /* the rank's (aug_rank), copied: no pointer chase per record */
+  uint32_t cs_n;
   /* merged stream */
   uint32_t n;
   augur_stream **rs;
@@ -328,9 +339,25 @@ typedef struct src_leaf {
   char errmsg[AUGUR_ERROR_MSG_MAX];
 } src_leaf;
 
+/* Error messages of rank streams and their cursors are allocated at their
+ * first error: a 512-byte array in each was 1 KB per rank that only errors
+ * use. put_msg formats into *m (allocated if NULL); msg_of reads one, and
+ * says "out of memory" where even the message could not be allocated. */
+static void put_msg(char **m, const char *fmt, ...) {
+  if (!*m && !(*m = malloc(AUGUR_ERROR_MSG_MAX))) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(*m, AUGUR_ERROR_MSG_MAX, fmt, ap);
+  va_end(ap);
+}
+
+static const char *msg_of(const char *m) {
+  return m ? m : "out of memory (and for its error message)";
+}
+
 static int stream_fail(augur_stream *s, int code, augur_error *err) {
   s->err = code;
-  return augur_fail(err, code, "%s", s->errmsg);
+  return augur_fail(err, code, "%s", msg_of(s->errmsg));
 }
 
 static void finish_batch(augur_stream *s, cursor *c);
@@ -338,15 +365,15 @@ static void finish_batch(augur_stream *s, cursor *c);
 /* Fails the stream with the error cursor c held back. */
 static int cursor_fail(augur_stream *s, cursor *c, augur_error *err) {
   assert(c->pending && c->pos == c->n);
-  snprintf(s->errmsg, sizeof s->errmsg, "%s", c->errmsg);
+  put_msg(&s->errmsg, "%s", msg_of(c->errmsg));
   return stream_fail(s, c->pending, err);
 }
 
 /* C's error: what went wrong in the block at c->block_off, belonging at
  * local time AT (after the records of every thread and kind before it). */
 static void cursor_error(augur_stream *s, cursor *c, int code, uint64_t at, const char *why) {
-  snprintf(c->errmsg, sizeof c->errmsg, "%s: rank %u: block at offset %llu: %s", s->r->file,
-           s->rank, (unsigned long long)c->block_off, why);
+  put_msg(&c->errmsg, "%s: rank %u: block at offset %llu: %s", s->r->file, s->rank,
+          (unsigned long long)c->block_off, why);
   c->in_block = 0;
   c->done = 1;
   c->pending = code;
@@ -452,17 +479,15 @@ static inline int finish(augur_stream *s, augur_event *ev) {
   uint64_t l = src->callsite;
   if (l) {
     uint32_t g;
-    if (l < 256 && s->cs_small[l]) {
-      g = s->cs_small[l] - 1;
-    } else {
-      if (!aug_u64map_get(&s->r->cs, l, &g)) g = 0;
-      if (l < 256) s->cs_small[l] = g + 1;
-    }
+    if (l < s->cs_n && s->cs_dense[l])
+      g = s->cs_dense[l];
+    else if (!aug_u64map_get(&s->r->cs, l, &g))
+      g = 0;
     ev->callsite = g;
   }
   ev->t_start = to_global(s, src->t_start);
   ev->t_end = to_global(s, src->t_end);
-  unsigned k = s->cls[src->type & (AUGUR_EV_MAX - 1)];
+  unsigned k = cls_of[src->type & (AUGUR_EV_MAX - 1)];
   if (!k) return AUGUR_OK;
   uint64_t comm = src->comm;
   int32_t peer = src->peer;
@@ -544,7 +569,7 @@ static inline int finish(augur_stream *s, augur_event *ev) {
   }
   return AUGUR_OK;
 oom:
-  snprintf(s->errmsg, sizeof s->errmsg, "rank %u: out of memory for the request table", s->rank);
+  put_msg(&s->errmsg, "rank %u: out of memory for the request table", s->rank);
   return AUGUR_E_NOMEM;
 }
 
@@ -557,7 +582,7 @@ static void finish_batch(augur_stream *s, cursor *c) {
     int rc = finish(s, &c->ev[i]);
     if (rc != AUGUR_OK) {
       c->n = i;
-      snprintf(c->errmsg, sizeof c->errmsg, "%s", s->errmsg);
+      put_msg(&c->errmsg, "%s", msg_of(s->errmsg));
       c->pending = rc;
       c->in_block = 0;
       c->done = 1;
@@ -568,7 +593,7 @@ static void finish_batch(augur_stream *s, cursor *c) {
 
 static int end_of_rank(augur_stream *s, augur_error *err) {
   if (s->r->damage) {
-    snprintf(s->errmsg, sizeof s->errmsg, "%s", s->r->damage);
+    put_msg(&s->errmsg, "%s", s->r->damage);
     return stream_fail(s, s->r->damage_code, err);
   }
   return 0;
@@ -577,7 +602,7 @@ static int end_of_rank(augur_stream *s, augur_error *err) {
 /* The rank's next record, finished, left in its cursor's batch: *ev points
  * at it until rank_take. Returns 1, 0 at the end, or an error. */
 static int rank_peek(augur_stream *s, const augur_event **ev, augur_error *err) {
-  if (s->err) return augur_fail(err, s->err, "%s", s->errmsg);
+  if (s->err) return augur_fail(err, s->err, "%s", msg_of(s->errmsg));
   cursor *c;
   if (s->ncur == 1) { /* the common single-threaded rank: batches come finished */
     c = s->cur[0];
@@ -656,7 +681,6 @@ static void reset_cursors(augur_stream *s, size_t block) {
   }
   s->group = s->peeked = -1;
   s->err = 0;
-  s->errmsg[0] = '\0';
   for (size_t i = 0; i < s->rq.cap; i++)
     s->rq.e[i].used = 0;
   s->rq.n = 0;
@@ -775,11 +799,11 @@ static int open_rank_stream(augur_trace *t, uint32_t rank, unsigned kinds, carvi
   s->r = &t->ranks[rank];
   s->fd = -1;
   s->group = s->peeked = -1;
-  for (unsigned i = 0; i < AUGUR_EV_MAX; i++)
-    s->cls[i] = (uint16_t)classify(i);
   s->clk_base = aug_clock_base(&s->r->clk, t->shift);
   s->clk_slope = s->r->clk.slope;
   s->clk_l0 = s->r->clk.l0;
+  s->cs_dense = s->r->cs_dense;
+  s->cs_n = s->r->cs_n;
   /* One cursor per thread and kind seen in the index, the MPI ones first. */
   lane lanes[64], *th = lanes;
   uint32_t nthreads = 0;
@@ -1119,7 +1143,8 @@ static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
   if (m->state[r] == 0) return 0; /* the best is ended: all are */
   if (m->state[r] < 0) {          /* report the rank's error once, then go on without it */
     int code = m->state[r];
-    augur_fail(err, code, "%s", r < m->nlocal ? m->rs[r]->errmsg : m->src[r - m->nlocal].errmsg);
+    augur_fail(err, code, "%s",
+               r < m->nlocal ? msg_of(m->rs[r]->errmsg) : m->src[r - m->nlocal].errmsg);
     m->err_at = m->key[r];
     if (r < m->nlocal) {
       m->state[r] = 0;
@@ -1145,7 +1170,7 @@ int augur_stream_peek_rank(augur_stream *s, uint32_t rank, augur_event *ev, augu
     return augur_fail(err, AUGUR_E_ARG,
                       "augur_stream_peek_rank: needs a merged stream and one of its ranks");
   uint32_t r = rank - s->lo;
-  if (s->state[r] < 0) return augur_fail(err, s->state[r], "%s", s->rs[r]->errmsg);
+  if (s->state[r] < 0) return augur_fail(err, s->state[r], "%s", msg_of(s->rs[r]->errmsg));
   if (s->state[r] == 0) return 0;
   *ev = *s->la[r];
   return 1;
@@ -1222,6 +1247,7 @@ void augur_stream_close(augur_stream *s) {
   }
   for (uint32_t i = 0; s->cur && i < s->ncur; i++) {
     if (s->cur[i] && s->cur[i]->dec) aug_ev_decode_fini(s->cur[i]->dec);
+    if (s->cur[i]) free(s->cur[i]->errmsg);
     if (!s->cur[i] || s->cur[i]->carved) continue;
     free(s->cur[i]->dec);
     free(s->cur[i]->stored);
@@ -1234,5 +1260,6 @@ void augur_stream_close(augur_stream *s) {
   free(s->rq.pool);
   if (s->own_dctx || s->merged) dctx_give(s->t, s->dctx);
   if (s->fd >= 0) close(s->fd);
+  free(s->errmsg);
   free(s);
 }
