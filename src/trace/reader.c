@@ -342,7 +342,7 @@ static int merge_callsite(augur_trace *t, aug_rank *r, const augur_callsite_def 
     if (aug_u64map_put(&t->callsite_ix, h, gid)) goto oom;
     t->callsites[t->ncallsites++] = (augur_callsite_def){gid, gmod, c->offset};
   }
-  if (aug_u64map_put(&r->cs, c->id, gid)) goto oom;
+  if (c->id >= AUG_CS_DENSE && aug_u64map_put(&r->cs, c->id, gid)) goto oom;
   if (c->id < AUG_CS_DENSE) {
     if (aug_grow((void **)&r->cs_dense, &r->cs_cap, c->id + 1, sizeof *r->cs_dense)) goto oom;
     for (; r->cs_n <= c->id; r->cs_n++)

@@ -41,9 +41,9 @@ typedef struct aug_rank {
   char *dropped;   /* the first one's description, or NULL */
   augur_rank_def def;
   int has_def;
-  aug_u64map cs; /* local call-site id -> global id */
-  /* The same for local ids below AUG_CS_DENSE, as an array (0: not defined):
-   * the rank streams' lookup per record, without a copy per stream. */
+  aug_u64map cs; /* local call-site id -> global id, for ids from AUG_CS_DENSE on */
+  /* Local ids below AUG_CS_DENSE, as an array (0: not defined): the rank
+   * streams' lookup per record, without a copy per stream or a map per rank. */
   uint32_t *cs_dense;
   size_t cs_cap;
   uint32_t cs_n;

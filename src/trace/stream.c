@@ -196,7 +196,7 @@ static req_ent *req_slot(reqtab *q, uint64_t h, int *fresh) {
     size_t live = 0;
     for (size_t i = 0; i < q->cap; i++)
       live += q->e[i].used == REQ_LIVE;
-    size_t cap = !q->cap ? 64 : aug_idletab_cap(q->cap, live);
+    size_t cap = !q->cap ? 16 : aug_idletab_cap(q->cap, live);
     req_ent *e = calloc(cap, sizeof *e);
     if (!e) return NULL;
     for (size_t i = 0; i < q->cap; i++) {
@@ -479,8 +479,8 @@ static inline int finish(augur_stream *s, augur_event *ev) {
   uint64_t l = src->callsite;
   if (l) {
     uint32_t g;
-    if (l < s->cs_n && s->cs_dense[l])
-      g = s->cs_dense[l];
+    if (l < AUG_CS_DENSE)
+      g = l < s->cs_n ? s->cs_dense[l] : 0;
     else if (!aug_u64map_get(&s->r->cs, l, &g))
       g = 0;
     ev->callsite = g;

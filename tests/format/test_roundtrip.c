@@ -775,6 +775,54 @@ static void test_writer_threads(void **state) {
 }
 
 /* A merged stream over more ranks than the process may open files. */
+/* Call-site ids of a rank file are the rank's own: below 256 the reader
+ * turns them into global ids through an array per rank, from 256 on through
+ * a map (reader_int.h AUG_CS_DENSE). Ids on both sides of the edge, one far
+ * above it, one used but never defined on each side: each record's global
+ * call site is the (module, offset) its local id was defined as. */
+static void test_callsite_ids(void **state) {
+  (void)state;
+  char *dir = tu_tracedir();
+  tu_meta(dir, 1);
+  augur_error err;
+  augur_writer *w;
+  assert_int_equal(augur_writer_open(&w, dir, 0, 1, 3, &err), 0);
+  augur_rank_def d0 = rank_def(0, 1, 1000, 0);
+  assert_int_equal(augur_writer_def_rank(w, &d0, &err), 0);
+  augur_module_def m1 = {1, "/a.out"};
+  assert_int_equal(augur_writer_def_module(w, &m1, &err), 0);
+  const uint32_t ids[] = {1, 255, 256, 300, 70000};
+  enum { NDEF = sizeof ids / sizeof ids[0], NEV = NDEF + 2 };
+  for (size_t i = 0; i < NDEF; i++) {
+    augur_callsite_def c = {ids[i], 1, 0x100 * (i + 1)};
+    assert_int_equal(augur_writer_def_callsite(w, &c, &err), 0);
+  }
+  augur_event e[NEV];
+  for (size_t i = 0; i < NEV; i++) {
+    e[i] = tu_ev(AUGUR_EV_BARRIER, 2000 + 100 * i, 2050 + 100 * i);
+    e[i].callsite = i < NDEF ? ids[i] : i == NDEF ? 254 : 257; /* the last two: undefined */
+  }
+  assert_int_equal(augur_writer_events(w, 0, e, NEV, &err), 0);
+  assert_int_equal(augur_writer_close(w, &err), 0);
+  augur_trace *t;
+  int rc = augur_trace_open(&t, dir, &err);
+  if (rc) fail_msg("%s", err.msg);
+  size_t n;
+  augur_event *out = tu_read_rank(t, 0, &n, &rc, &err);
+  assert_int_equal(rc, 0);
+  assert_int_equal(n, NEV);
+  for (size_t i = 0; i < NDEF; i++) {
+    const augur_callsite_def *g = augur_trace_callsite(t, out[i].callsite);
+    assert_non_null(g);
+    assert_int_equal(g->offset, 0x100 * (i + 1));
+  }
+  assert_int_equal(out[NDEF].callsite, 0);
+  assert_int_equal(out[NDEF + 1].callsite, 0);
+  free(out);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
 static void test_many_ranks(void **state) {
   (void)state;
   enum { NR = 300, PER = 50 };
@@ -1074,6 +1122,7 @@ int main(void) {
       cmocka_unit_test(test_writer_threads), cmocka_unit_test(test_many_ranks),
       cmocka_unit_test(test_slack),          cmocka_unit_test(test_hosts),
       cmocka_unit_test(test_codec_one_byte), cmocka_unit_test(test_default_level_blocks),
+      cmocka_unit_test(test_callsite_ids),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
