@@ -13,7 +13,7 @@ static size_t slot_of(uint64_t key, size_t cap) {
 
 static int grow(aug_u64map *m) {
   if (m->cap > SIZE_MAX / 2 / sizeof(uint64_t)) return -1;
-  size_t ncap = m->cap ? m->cap * 2 : 64;
+  size_t ncap = m->cap ? m->cap * 2 : 8; /* one per rank of a large run: most hold a few */
   uint64_t *nk = calloc(ncap, sizeof *nk);
   uint32_t *nv = calloc(ncap, sizeof *nv);
   if (!nk || !nv) {

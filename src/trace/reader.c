@@ -567,6 +567,13 @@ static void index_block(aug_block *b, uint64_t off, const aug_blkhdr *h) {
   b->payload_hash = h->payload_hash;
 }
 
+/* A block index's capacity down to its length (a failed realloc keeps it). */
+static void shrink_blocks(aug_block **b, size_t *cap, size_t n) {
+  if (!n || *cap <= n) return;
+  aug_block *p = realloc(*b, n * sizeof **b);
+  if (p) *b = p, *cap = n;
+}
+
 static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *err) {
   aug_rank *r = &t->ranks[rank];
   char name[64];
@@ -684,6 +691,11 @@ static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *
     }
     off += AUG_BLKHDR_SIZE + h.stored_size;
   }
+  /* The index is kept while the trace is open: no room for blocks that will
+   * not come (aug_grow's first 16 were 1.1 KB per rank, most ranks of a
+   * large run have one or two blocks). */
+  shrink_blocks(&r->blocks, &r->capblocks, r->nblocks);
+  shrink_blocks(&r->omp.b, &r->omp.cap, r->omp.n);
 out:
   aug_u64map_free(&last);
   aug_u64map_free(&last_omp);
