@@ -912,6 +912,45 @@ static augur_event *read_merged(augur_trace *t, uint64_t slack, size_t *n) {
   return v;
 }
 
+/* The merged stream's order among equal times: the lower rank first (the
+ * key (t_start, rank) that diagnose --parallel merges by). At step k every
+ * rank has a record at 10 k; rank k % NR also one at 10 k - 5 before it, so
+ * right after that one its own next record ties with the others' and must
+ * wait for the lower ranks' (a winner that kept winning at a tie would come
+ * first). Strict order (no slack), several batches per rank. */
+static void test_ties(void **state) {
+  (void)state;
+  enum { NR = 4, STEPS = 600 };
+  char *dir = tu_tracedir();
+  tu_meta(dir, NR);
+  augur_error err;
+  augur_event *v = malloc(2 * STEPS * sizeof *v);
+  for (uint32_t r = 0; r < NR; r++) {
+    augur_writer *w;
+    assert_int_equal(augur_writer_open(&w, dir, r, NR, 0, &err), 0);
+    size_t n = 0;
+    for (uint64_t k = 1; k <= STEPS; k++) {
+      if (k % NR == r) v[n++] = tu_ev(AUGUR_EV_BARRIER, 10 * k - 5, 10 * k - 4);
+      v[n++] = tu_ev(AUGUR_EV_BARRIER, 10 * k, 10 * k + 1);
+    }
+    assert_int_equal(augur_writer_events(w, 0, v, n, &err), 0);
+    assert_int_equal(augur_writer_close(w, &err), 0);
+  }
+  free(v);
+  augur_trace *t;
+  assert_int_equal(augur_trace_open(&t, dir, &err), 0);
+  size_t n;
+  augur_event *m = read_merged(t, 0, &n);
+  assert_int_equal(n, NR * STEPS + STEPS);
+  for (size_t i = 1; i < n; i++) {
+    assert_true(m[i].t_start >= m[i - 1].t_start);
+    if (m[i].t_start == m[i - 1].t_start) assert_true(m[i].rank > m[i - 1].rank);
+  }
+  free(m);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
 static void test_slack(void **state) {
   (void)state;
   enum { NR = 5, PER = 2000 }; /* several decoding batches per rank */
@@ -1122,7 +1161,7 @@ int main(void) {
       cmocka_unit_test(test_writer_threads), cmocka_unit_test(test_many_ranks),
       cmocka_unit_test(test_slack),          cmocka_unit_test(test_hosts),
       cmocka_unit_test(test_codec_one_byte), cmocka_unit_test(test_default_level_blocks),
-      cmocka_unit_test(test_callsite_ids),
+      cmocka_unit_test(test_callsite_ids),   cmocka_unit_test(test_ties),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
