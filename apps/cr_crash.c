@@ -16,6 +16,7 @@
  * Other ranks (if any) only wait in the final barrier. */
 #include <mpi.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "common.h"
 
@@ -50,6 +51,11 @@ int main(int argc, char **argv) {
     }
   }
   if (fault && rank == 1) {
+    /* Rank 0 has its last answer: let it record that MPI_Recv and block in
+     * the next one before the fault (on a busy host it may not have run yet
+     * when the launcher kills it, and a call still returning is not kept). */
+    struct timespec pause = {0, 300 * 1000 * 1000};
+    nanosleep(&pause, NULL);
     if (fault == 1) *nowhere = 1;
     quotient = one / zero;
   }
