@@ -18,7 +18,7 @@
  * compute: a phase of weight 1 whose share the caller sets (a one-off phase
  * near the threshold, NPB MG B's barrier between its warm-up iteration and
  * its timed loop; after the first one, it would join the set-up). -y FROM
- * -z COUNT: iterations FROM .. FROM + COUNT - 1 compute 1.3 x WORK, as if
+ * -z COUNT: iterations FROM .. FROM + COUNT - 1 compute 1.6 x WORK, as if
  * the machine had run slower for a while early in a recording (a VM whose
  * speed changed: NPB CG B's iteration ran 1.19 x its mean for the first
  * second of one recording; docs/signature.md, "A typical window"). Needs at
@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
     MPI_Request req[4];
     MPI_Status sts[4];
     long units = it >= iter / 2 && it < iter / 2 + slow ? 3 * work : work;
-    if (it >= yfrom && it < yfrom + ycount) units = units * 13 / 10;
+    if (it >= yfrom && it < yfrom + ycount) units = units * 16 / 10;
     local = app_relax(a, n, units);
     sl[0] = sr[0] = local;
     /* @augur:ph_periodic.irecv_left */

@@ -6,24 +6,24 @@
 # its first second, and every prediction from its signature was 13-27 %
 # short). apps/ph_periodic -S 1000000 -y 0 -z 15: a 1 s set-up (so the
 # iteration's first repetitions start after AUGUR_SIGNATURE_SETTLE and
-# plan() times repetitions 1 .. 10), then iterations 0 .. 14 compute 1.3 x.
+# plan() times repetitions 1 .. 10), then iterations 0 .. 14 compute 1.6 x.
 # Checked:
 #  - the signature's window moved past the slowed iterations (at most two of
 #    them in it) and its base time (SAMPLE_SECONDS) is within 15 % of the
-#    phase's (before: repetitions 1 .. 10, 1.25-1.32 x);
+#    phase's (before: repetitions 1 .. 10, 1.50-1.58 x);
 #  - `augur predict` of the program without the slow stretch: the
 #    iteration's repetitions timed there against the same ones in the base
-#    run (its own speed, timed / sample) within TOL of 1 (before: 0.85, the
+#    run (its own speed, timed / sample) within TOL (0.2) of 1 (before: 0.58-0.65, the
 #    timed repetitions were compared with slow ones). PET itself is not the
 #    test: the 1 s set-up, timed once, weighs most in the pooled speed.
 # On a machine so busy that the iterations are not alike (CV above 0.5: the
-# 1.3 x stretch is within their spread) it records again; after 3 such
+# 1.6 x stretch is within their spread) it records again; after 3 such
 # tries the test skips (77).
 # usage: typical.sh MPIEXEC APP
 . "$(dirname "$0")/../lib.sh"
 mpiexec=$1
 app=$2
-TOL=${TOL:-0.1}
+TOL=${TOL:-0.2}
 [ -x "$app" ] || { echo "skipped: ph_periodic not built"; exit 77; }
 args="-n 1500 -k 100000 -w 100 -S 1000000"
 # window SIG: "START MEASURE BASE SAMPLE" of the phase of weight 1500
