@@ -17,10 +17,7 @@
  *   flush      aug_thread_flush of a full buffer, per record, and its parts:
  *              aug_clock_to_ns (ticks -> CLOCK_MONOTONIC ns) and call sites
  *              (return address -> id) each alone, then both in the one pass
- *              the flush makes, and the writer (encode, zstd, write). With the
- *              writer thread (AUGUR_FLUSH, src/record/rec_thread.c) the flush is
- *              the hand-off on the calling thread (the parts are then timed after
- *              the writer thread has written the block: they are its work)
+ *              the flush makes, and the writer (encode, zstd, write)
  *
  * Each figure is the median over RUNS repetitions of a loop of CALLS
  * iterations (ns per iteration, CLOCK_MONOTONIC around the loop); the steps
@@ -163,7 +160,6 @@ static void time_flush(double out[NFLUSH], augur_event *copy) {
   uint64_t t0 = ns_now();
   aug_thread_flush(t);
   out[F_TOTAL] = (double)(ns_now() - t0) / (double)n;
-  if (aug_flush_threaded()) aug_threads_flush_all(); /* the writer thread's block written */
   fill_buffer(n);
   memcpy(copy, t->buf, n * sizeof *copy);
   t->n = 0;
@@ -262,8 +258,7 @@ int main(int argc, char **argv) {
                     med[L_COMMIT] - med[L_FILL], per_event_flush};
   const char *step_names[] = {"clock (2 TSC reads)", "enter/exit (checks, TLS, init)",
                               "fill (Iprobe's fields)", "commit (buffer write)",
-                              aug_flush_threaded() ? "flush: hand-off, per record"
-                                                   : "flush + encode, per record"};
+                              "flush + encode, per record"};
   double sum = 0;
   for (int k = 0; k < 5; k++)
     sum += steps[k];
@@ -281,10 +276,10 @@ int main(int argc, char **argv) {
              "\"fill_ns\": %.2f, \"commit_ns\": %.2f, \"flush_ns\": %.2f, "
              "\"flush_clock_ns\": %.2f, \"flush_callsites_ns\": %.2f, \"flush_fused_ns\": %.2f, "
              "\"flush_writer_ns\": "
-             "%.2f, \"flush_encode_ns\": %.2f, \"steps_sum_ns\": %.2f, \"flush_thread\": %d}\n",
+             "%.2f, \"flush_encode_ns\": %.2f, \"steps_sum_ns\": %.2f}\n",
              AUGUR_BENCH_MPI, calls, runs, load[0], ov_iprobe, ov_test, steps[0], steps[1],
              steps[2], steps[3], steps[4], fmed[F_CLOCK], fmed[F_CALLSITES], fmed[F_FUSED],
-             fmed[F_WRITER], fmed[F_ENCODE], sum, aug_flush_threaded());
+             fmed[F_WRITER], fmed[F_ENCODE], sum);
     } else {
       printf("recorder cost per call, linked in (%s, 1 process; median of %d alternating runs "
              "of %ld calls; load %.2f)\n\n",
@@ -297,8 +292,6 @@ int main(int argc, char **argv) {
       for (int k = 0; k < 5; k++)
         printf("  %-32s %8.1f ns\n", step_names[k], steps[k]);
       printf("  %-32s %8.1f ns\n", "sum", sum);
-      if (aug_flush_threaded())
-        printf("  (the writer thread's work per record, not on the calling thread:)\n");
       for (int k = 1; k < NFLUSH; k++)
         printf("  %-32s %8.1f ns\n", flush_names[k], fmed[k]);
     }

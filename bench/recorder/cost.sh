@@ -51,7 +51,6 @@ run() {
   fi
   for l in $LOOPS; do
     echo "$out" | jget "${l}_ns_per_call" >>"$TMP/$cfg.$l"
-    echo "$out" | jget "${l}_cpu_ns_per_call" >>"$TMP/c$cfg.$l"
   done
 }
 
@@ -68,7 +67,7 @@ fi
 for F in mpich openmpi; do
   [ -x "$BUILD/bin/augur-bench-overhead-$F" ] || continue
   for N in 1 2; do
-    rm -f "$TMP"/p.* "$TMP"/r.* "$TMP"/b.* "$TMP"/cp.* "$TMP"/cr.* "$TMP"/cb.*
+    rm -f "$TMP"/p.* "$TMP"/r.* "$TMP"/b.*
     i=0
     while [ "$i" -lt "$R" ]; do
       lock
@@ -86,20 +85,11 @@ for F in mpich openmpi; do
         paste "$TMP/b.$l" "$TMP/p.$l" | awk '{ print $1 - $2 }' >"$TMP/e.$l"
         line="$line $(printf '%+9.1f' "$(median <"$TMP/e.$l")")"
       fi
-      # CPU of the whole process per call (all threads: a writer thread's work counts)
-      paste "$TMP/cr.$l" "$TMP/cp.$l" | awk '{ print $1 - $2 }' >"$TMP/cd.$l"
-      line="$line   cpu $(printf '%+7.1f' "$(median <"$TMP/cd.$l")")"
-      if [ -n "$BASE" ]; then
-        paste "$TMP/cb.$l" "$TMP/cp.$l" | awk '{ print $1 - $2 }' >"$TMP/ce.$l"
-        line="$line $(printf '%+7.1f' "$(median <"$TMP/ce.$l")")"
-      fi
       echo "$line"
     done
   done
 done
-echo "(overhead: median over rounds of recorded - plain ns per call on the calling thread;"
-echo " cpu: the same for the CPU time of the whole process, all its threads, per call"
-echo " [build, then base]; goal <= 35 ns)"
+echo "(overhead: median over rounds of recorded - plain ns per call; goal <= 35 ns)"
 echo
 if [ -x "$BUILD/bin/augur-bench-recorder-breakdown" ]; then
   rm -rf "$TMP/bd.augur"

@@ -7,9 +7,7 @@
  *
  *   augur-bench-overhead-<flavour> [-n CALLS] [--json]
  *
- * Prints, from rank 0, the median over ranks of ns per call for each loop: on the
- * calling thread (wall clock) and in CPU time of the whole process (user + system of
- * all its threads, CLOCK_PROCESS_CPUTIME_ID: a recorder's writer thread included). */
+ * Prints, from rank 0, the median over ranks of ns per call for each loop. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,12 +17,6 @@
 static double now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static double cpu_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
@@ -73,51 +65,41 @@ int main(int argc, char **argv) {
     MPI_Iprobe(MPI_ANY_SOURCE, 4242, MPI_COMM_WORLD, &flag, &st);
 
   MPI_Barrier(MPI_COMM_WORLD);
-  double t0 = now_ns(), c0 = cpu_ns();
+  double t0 = now_ns();
   for (long i = 0; i < calls; i++)
     MPI_Iprobe(MPI_ANY_SOURCE, 4242, MPI_COMM_WORLD, &flag, &st);
   double iprobe = (now_ns() - t0) / (double)calls;
-  double iprobe_cpu = (cpu_ns() - c0) / (double)calls;
 
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Request null = MPI_REQUEST_NULL;
   t0 = now_ns();
-  c0 = cpu_ns();
   for (long i = 0; i < calls; i++)
     MPI_Test(&null, &flag, MPI_STATUS_IGNORE);
   double test = (now_ns() - t0) / (double)calls;
-  double test_cpu = (cpu_ns() - c0) / (double)calls;
 
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Request pending;
   int sink = 0;
   MPI_Irecv(&sink, 1, MPI_INT, MPI_ANY_SOURCE, 4243, MPI_COMM_WORLD, &pending);
   t0 = now_ns();
-  c0 = cpu_ns();
   for (long i = 0; i < calls; i++)
     MPI_Test(&pending, &flag, MPI_STATUS_IGNORE);
   double test_pending = (now_ns() - t0) / (double)calls;
-  double pending_cpu = (cpu_ns() - c0) / (double)calls;
   MPI_Cancel(&pending);
   MPI_Wait(&pending, MPI_STATUS_IGNORE);
 
   double m_iprobe = median(iprobe, rank, n), m_test = median(test, rank, n);
   double m_pending = median(test_pending, rank, n);
-  double c_iprobe = median(iprobe_cpu, rank, n), c_test = median(test_cpu, rank, n);
-  double c_pending = median(pending_cpu, rank, n);
   if (rank == 0) {
     if (json)
       printf("{\"ranks\": %d, \"calls\": %ld, \"iprobe_ns_per_call\": %.2f, "
-             "\"test_null_ns_per_call\": %.2f, \"test_pending_ns_per_call\": %.2f, "
-             "\"iprobe_cpu_ns_per_call\": %.2f, \"test_null_cpu_ns_per_call\": %.2f, "
-             "\"test_pending_cpu_ns_per_call\": %.2f}\n",
-             n, calls, m_iprobe, m_test, m_pending, c_iprobe, c_test, c_pending);
+             "\"test_null_ns_per_call\": %.2f, \"test_pending_ns_per_call\": %.2f}\n",
+             n, calls, m_iprobe, m_test, m_pending);
     else
       printf("ranks                 %d\ncalls per loop        %ld\n"
-             "MPI_Iprobe (no msg)   %.2f ns/call (CPU of the process %.2f)\n"
-             "MPI_Test (null req)   %.2f ns/call (CPU %.2f)\n"
-             "MPI_Test (pending)    %.2f ns/call (CPU %.2f)\n",
-             n, calls, m_iprobe, c_iprobe, m_test, c_test, m_pending, c_pending);
+             "MPI_Iprobe (no msg)   %.2f ns/call\nMPI_Test (null req)   %.2f ns/call\n"
+             "MPI_Test (pending)    %.2f ns/call\n",
+             n, calls, m_iprobe, m_test, m_pending);
   }
   MPI_Finalize();
   return 0;

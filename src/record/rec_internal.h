@@ -12,9 +12,6 @@
  *   AUGUR_FLUSH_SECONDS  a thread's buffer is written as a block at its first MPI call
  *                        once its records are older than this (default 1; 0 = only
  *                        when full): a SIGKILL loses at most that much recording
- *   AUGUR_FLUSH          who writes a full buffer: "thread" (the recorder's writer
- *                        thread), "inline" (the thread that filled it), "auto" (default:
- *                        the writer thread when the rank has a CPU to spare; rec_thread.c)
  *   AUGUR_SIGNATURE      signature mode (rec_signature.c): no trace, phases matched
  *                        and timed online; AUGUR_SIGNATURE_OUT results file
  *                        (default augur-sigresult.txt), AUGUR_SIGNATURE_MEASURE K
@@ -45,9 +42,7 @@ typedef struct aug_config {
   char signature_out[AUG_PATH_MAX]; /* results file (signature mode) */
   long signature_measure;           /* K override, 0 = the signature's */
   long flush_seconds;               /* AUGUR_FLUSH_SECONDS: age bound of buffered records */
-  int flush_mode;                   /* AUGUR_FLUSH: AUG_FLUSH_AUTO, _INLINE or _THREAD */
 } aug_config;
-enum { AUG_FLUSH_AUTO = -1, AUG_FLUSH_INLINE = 0, AUG_FLUSH_THREAD = 1 };
 
 /* Per-thread recorder state. Only its own thread touches it on the hot path;
  * the global lock guards the registry links and flushing. */
@@ -89,13 +84,6 @@ typedef struct aug_thread {
   uint64_t oflushed_at; /* aug_ticks() at the last flush of obuf */
   atomic_int in_omp;    /* 1 while the owner appends to obuf (see aug_omp_append) */
   uint32_t dispatched;  /* OMP_DISPATCH records since the thread's last OMP_WORK_BEGIN */
-  /* The writer thread (rec_thread.c, "The writer thread"): the full buffer handed to it
-   * (wbuf, wn records not yet written; when wn is 0 it is the spare), its capacity, 1 while
-   * queued or being written (guarded by the queue's lock), the queue's link. */
-  augur_event *wbuf;
-  size_t wn, wcap;
-  int queued;
-  struct aug_thread *qnext;
   struct aug_thread *next;
 } aug_thread;
 
@@ -180,14 +168,6 @@ aug_thread *aug_thread_self(void); /* creates lazily; NULL if out of memory */
 void aug_thread_flush(aug_thread *t);
 void aug_threads_flush_all(void);
 void aug_threads_setup(void); /* once, from Init */
-/* From Init, once the writer is open: decides who writes full buffers (aug_cfg.flush_mode;
- * auto: the writer thread when MINE_CPUS, the CPUs this rank may run on, is more than 1 and
- * the host's NODE_RANKS are fewer than its USABLE CPUs) and starts the writer thread. */
-void aug_flush_setup(int mine_cpus, int node_ranks, int usable);
-/* 1 when full buffers are handed to the writer thread. */
-int aug_flush_threaded(void);
-/* From close_writer, after aug_threads_flush_all: ends the writer thread (waits for it). */
-void aug_flush_stop(void);
 /* The age bound of buffered records in aug_ticks() units (AUGUR_FLUSH_SECONDS,
  * set at Init); UINT64_MAX = none. */
 extern uint64_t aug_flush_age;

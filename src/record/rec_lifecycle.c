@@ -230,8 +230,7 @@ static void record_lifecycle_event(unsigned type, uint64_t t_start, int32_t tag)
 }
 
 static void close_writer(void) {
-  aug_threads_flush_all(); /* the writer thread's queue first */
-  aug_flush_stop();
+  aug_threads_flush_all();
   pthread_mutex_lock(&aug_lock);
   if (aug_writer) {
     augur_error err;
@@ -319,13 +318,11 @@ static void at_exit(void) {
  * counts them from the rank facts. Busy: the host's ranks waited for a CPU at
  * least AUG_BUSY_INIT_SHARE of their MPI_Init (waiting plus on a CPU:
  * schedstat from the wrapper's entry; docs/cli.md "A busy host"); *SHARE
- * gets the busiest host's share. *FLUSH: this rank's CPUs, its host's ranks and their
- * usable CPUs (aug_flush_setup). Collective over MPI_COMM_WORLD (at
+ * gets the busiest host's share. Collective over MPI_COMM_WORLD (at
  * MPI_Init, where every rank is). */
-static int host_cpu_state(uint32_t cores, uint32_t quota, double *share, int flush[3]) {
+static int host_cpu_state(uint32_t cores, uint32_t quota, double *share) {
   MPI_Comm node;
   *share = 0;
-  flush[0] = flush[1] = flush[2] = 0;
   if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) !=
       MPI_SUCCESS)
     return AUG_HOST_FREE;
@@ -349,12 +346,6 @@ static int host_cpu_state(uint32_t cores, uint32_t quota, double *share, int flu
       usable += (uint32_t)__builtin_popcountll(all[w]);
     if (!have || !usable) usable = cores;
     if (qmin && qmin < usable) usable = qmin;
-    int own = 0;
-    for (int w = 0; have && w < WORDS; w++)
-      own += __builtin_popcountll(mine[w]);
-    flush[0] = have ? own : (int)cores;
-    flush[1] = n;
-    flush[2] = (int)usable;
     mine_share = on_host[1] ? (double)on_host[0] / (double)on_host[1] : 0;
     if (usable && (uint32_t)n > usable)
       state = AUG_HOST_OVERSUBSCRIBED;
@@ -403,8 +394,7 @@ void aug_lifecycle_init(int thread_level_provided, uint64_t t_enter) {
   }
   rank_def.cores = augur_cpu_info(&rank_def.cpu_quota, cpus, sizeof cpus);
   double busy_share;
-  int flush[3];
-  int state = host_cpu_state(rank_def.cores, rank_def.cpu_quota, &busy_share, flush);
+  int state = host_cpu_state(rank_def.cores, rank_def.cpu_quota, &busy_share);
   aug_counters_setup(state, busy_share);
   aug_counters_sched_start();
   if (gethostname(host, sizeof host - 1) != 0) snprintf(host, sizeof host, "?");
@@ -442,7 +432,6 @@ void aug_lifecycle_init(int thread_level_provided, uint64_t t_enter) {
   if (aug_cfg.flush_seconds > 0)
     aug_flush_age = aug_clock_ticks_of_ns((uint64_t)aug_cfg.flush_seconds * 1000000000u);
   install_signal_handlers();
-  aug_flush_setup(flush[0], flush[1], flush[2]);
   atomic_store(&aug_active, 1);
 }
 

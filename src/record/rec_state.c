@@ -44,14 +44,6 @@ void aug_config_load(void) {
   aug_cfg.buffer_events = (size_t)env_long("AUGUR_BUFFER_EVENTS", 8192, 16, 1L << 24);
   aug_cfg.zstd_level = (int)env_long("AUGUR_ZSTD_LEVEL", 0, 0, 22);
   aug_cfg.flush_seconds = env_long("AUGUR_FLUSH_SECONDS", 1, 0, 86400);
-  const char *fm = getenv("AUGUR_FLUSH");
-  aug_cfg.flush_mode = AUG_FLUSH_AUTO;
-  if (fm && !strcmp(fm, "thread"))
-    aug_cfg.flush_mode = AUG_FLUSH_THREAD;
-  else if (fm && !strcmp(fm, "inline"))
-    aug_cfg.flush_mode = AUG_FLUSH_INLINE;
-  else if (fm && *fm && strcmp(fm, "auto"))
-    fprintf(stderr, "augur: AUGUR_FLUSH=%s: expected thread, inline or auto, using auto\n", fm);
   const char *sig = getenv("AUGUR_SIGNATURE");
   snprintf(aug_cfg.signature, sizeof aug_cfg.signature, "%s", sig ? sig : "");
   const char *out = getenv("AUGUR_SIGNATURE_OUT");

@@ -12,23 +12,9 @@
  * runtime's worker threads may still be leaving a barrier when the master
  * calls MPI_Finalize, so appending is bracketed by in_omp (Dekker with
  * aug_active): once recording is off and a thread's in_omp is 0, no record
- * will be added to its buffer and another thread may write it.
- *
- * The writer thread (AUGUR_FLUSH, docs/design.md "Recorder cost"): when the
- * rank has a CPU to spare, a full buffer is not written by the thread that
- * filled it but handed to one writer thread per process: the thread swaps in
- * its spare buffer (two per thread: bounded memory) and queues the full one;
- * the writer takes aug_lock and does what write_locked does (call sites,
- * ticks to ns, encoding, zstd, write). A thread whose spare is still queued
- * waits for it, so nothing is dropped and a thread's blocks keep their order.
- * Finalize, exit, abort and thread exit wait for the queue first; the signal
- * path writes queued buffers itself (wn > 0 under aug_lock: not written yet).
- * OpenMP buffers and signature mode stay on the calling thread. */
-#include <signal.h>
-#include <stdio.h>
+ * will be added to its buffer and another thread may write it. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -51,12 +37,10 @@ static pthread_key_t thread_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
 static void flush_locked(aug_thread *t);
-static void wait_written(aug_thread *t);
 atomic_ulong aug_omp_dropped;
 
 static void thread_exit(void *arg) {
   aug_thread *t = arg;
-  wait_written(t); /* the writer thread holds no pointer to t from now on */
   /* Flush and unlink under one lock hold, so Finalize's flush of all
    * buffers never sees a state being freed. */
   pthread_mutex_lock(&aug_lock);
@@ -75,7 +59,6 @@ static void thread_exit(void *arg) {
   free(t->s_ints);
   free(t->s_pack);
   free(t->obuf);
-  free(t->wbuf);
   free(t);
 }
 
@@ -143,158 +126,12 @@ static void flush_omp_locked(aug_thread *t) {
  * buffer, once recording is off and the owner is out of aug_omp_append
  * (aug_threads_flush_all waits for that). */
 static void flush_locked(aug_thread *t) {
-  if (t->wn) { /* handed to the writer thread and not written yet: the older block */
-    write_locked(t, t->wbuf, t->wn, 0);
-    t->wn = 0;
-  }
   flush_omp_locked(t);
   t->limit = t->soft_cap;
   t->flushed_at = aug_ticks();
   if (!aug_cfg.signature[0]) /* signature mode: fed by aug_thread_flush only */
     write_locked(t, t->buf, t->n, 0);
   t->n = 0;
-}
-
-/* ---- the writer thread ---- */
-
-static atomic_int flush_threaded; /* full buffers go to the writer thread (set at Init) */
-static pthread_mutex_t q_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t q_work = PTHREAD_COND_INITIALIZER; /* a buffer was queued, or stop */
-static pthread_cond_t q_done = PTHREAD_COND_INITIALIZER; /* a queued buffer was written */
-static aug_thread *q_head, *q_tail; /* guarded by q_lock, as q_busy, q_stop, t->queued */
-static int q_busy;                  /* the writer thread holds a state taken off the queue */
-static int q_stop;
-static pthread_t q_thread;
-static atomic_int q_halt; /* the signal path: the writer thread writes nothing more */
-
-static void *writer_main(void *arg) {
-  (void)arg;
-  prctl(PR_SET_NAME, "augur-writer", 0, 0, 0);
-  pthread_mutex_lock(&q_lock);
-  for (;;) {
-    while (!q_head && !q_stop)
-      pthread_cond_wait(&q_work, &q_lock);
-    aug_thread *t = q_head;
-    if (!t) break; /* stopped, and nothing is left */
-    q_head = t->qnext;
-    if (!q_head) q_tail = NULL;
-    q_busy = 1;
-    pthread_mutex_unlock(&q_lock);
-    pthread_mutex_lock(&aug_lock);
-    if (!atomic_load(&q_halt)) { /* else the signal path wrote it (or will) */
-      write_locked(t, t->wbuf, t->wn, 0);
-      t->wn = 0;
-    }
-    pthread_mutex_unlock(&aug_lock);
-    pthread_mutex_lock(&q_lock);
-    t->queued = 0;
-    q_busy = 0;
-    pthread_cond_broadcast(&q_done);
-  }
-  pthread_mutex_unlock(&q_lock);
-  return NULL;
-}
-
-int aug_flush_threaded(void) {
-  return atomic_load_explicit(&flush_threaded, memory_order_relaxed);
-}
-
-/* A child of fork has no writer thread: it writes inline (and waits for no queue). */
-static void forked_child(void) {
-  atomic_store(&flush_threaded, 0);
-  pthread_mutex_init(&q_lock, NULL);
-  q_head = q_tail = NULL;
-  q_busy = 0;
-}
-
-void aug_flush_setup(int mine_cpus, int node_ranks, int usable) {
-  int on = aug_cfg.flush_mode == AUG_FLUSH_THREAD ||
-           (aug_cfg.flush_mode == AUG_FLUSH_AUTO && mine_cpus > 1 && node_ranks < usable);
-  if (!on || aug_cfg.signature[0] || !aug_writer) return;
-  /* Every signal blocked in the writer thread: a SIGTERM must reach a thread that does not
-   * hold aug_lock for a whole block (the handler only tries the lock). */
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
-  int rc = pthread_create(&q_thread, NULL, writer_main, NULL);
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
-  atomic_store(&flush_threaded, rc == 0);
-  if (rc == 0) pthread_atfork(NULL, NULL, forked_child);
-  if (rc != 0 && aug_cfg.flush_mode == AUG_FLUSH_THREAD)
-    fprintf(stderr, "augur: rank %d: AUGUR_FLUSH=thread: no writer thread (%s), writing inline\n",
-            aug_world_rank, strerror(rc));
-}
-
-/* Waits until T's handed-off buffer is written (its spare is free). */
-static void wait_written(aug_thread *t) {
-  pthread_mutex_lock(&q_lock);
-  while (t->queued)
-    pthread_cond_wait(&q_done, &q_lock);
-  pthread_mutex_unlock(&q_lock);
-}
-
-/* Waits until the writer thread has written every queued buffer. */
-static void drain(void) {
-  if (!aug_flush_threaded()) return;
-  pthread_mutex_lock(&q_lock);
-  while (q_head || q_busy)
-    pthread_cond_wait(&q_done, &q_lock);
-  pthread_mutex_unlock(&q_lock);
-}
-
-void aug_flush_stop(void) {
-  if (!aug_flush_threaded()) return;
-  pthread_mutex_lock(&q_lock);
-  q_stop = 1;
-  pthread_cond_signal(&q_work);
-  pthread_mutex_unlock(&q_lock);
-  pthread_join(q_thread, NULL);
-  atomic_store(&flush_threaded, 0);
-}
-
-static void omp_flush(aug_thread *t);
-
-/* T's buffer to the writer thread, T writing into its spare from now on; -1 (nothing done)
- * when the spare cannot be allocated. The order of the steps lets a signal handler in any
- * thread, between any two, write each record once (aug_threads_flush_in_signal). */
-static int hand_off(aug_thread *t) {
-  if (!t->wbuf) {
-    t->wbuf = malloc(t->cap * sizeof *t->wbuf);
-    if (!t->wbuf) return -1;
-    t->wcap = t->cap;
-  }
-  wait_written(t);
-  /* the signal path halted the writer thread: its last block may be unwritten (wn > 0),
-   * which the inline flush writes first, unless the handler did */
-  if (atomic_load(&q_halt)) return -1;
-  if (t->on) /* before this MPI block, as flush_locked writes them */
-    omp_flush(t);
-  else
-    t->oflushed_at = aug_ticks();
-  augur_event *spare = t->wbuf;
-  size_t spare_cap = t->wcap;
-  t->wbuf = t->buf;
-  t->wcap = t->cap;
-  atomic_signal_fence(memory_order_seq_cst);
-  t->wn = t->n;
-  atomic_signal_fence(memory_order_seq_cst);
-  t->n = 0;
-  atomic_signal_fence(memory_order_seq_cst);
-  t->buf = spare;
-  t->cap = spare_cap;
-  t->limit = t->soft_cap;
-  t->flushed_at = aug_ticks();
-  pthread_mutex_lock(&q_lock);
-  t->queued = 1;
-  t->qnext = NULL;
-  if (q_tail)
-    q_tail->qnext = t;
-  else
-    q_head = t;
-  q_tail = t;
-  pthread_cond_signal(&q_work);
-  pthread_mutex_unlock(&q_lock);
-  return 0;
 }
 
 void aug_thread_flush(aug_thread *t) {
@@ -305,7 +142,6 @@ void aug_thread_flush(aug_thread *t) {
     aug_sig_feed(t->buf, n);
     return;
   }
-  if (aug_flush_threaded() && hand_off(t) == 0) return;
   pthread_mutex_lock(&aug_lock);
   flush_locked(t);
   pthread_mutex_unlock(&aug_lock);
@@ -316,7 +152,6 @@ void aug_thread_flush(aug_thread *t) {
  * thread still filling its buffer when the signal came keeps its last,
  * unfinished record out (t->n counts finished groups only). */
 long aug_threads_flush_in_signal(void) {
-  atomic_store(&q_halt, 1); /* the writer thread ends its block and writes no more */
   int locked = 0;
   for (int i = 0; i < 100 && !locked; i++) { /* another thread may be writing a block */
     locked = pthread_mutex_trylock(&aug_lock) == 0;
@@ -328,17 +163,7 @@ long aug_threads_flush_in_signal(void) {
   if (!locked) return -1;
   long written = 0;
   for (aug_thread *t = registry; aug_writer && t; t = t->next) {
-    /* a buffer handed to the writer thread and not written (wn > 0 under aug_lock) first;
-     * while its owner is between the steps of hand_off, buf may still be that buffer */
-    size_t wn = t->wn;
-    if (wn) {
-      aug_clock_to_ns(t->wbuf, wn);
-      aug_callsites_convert_known(t->wbuf, wn);
-      if (augur_writer_events_in_signal(aug_writer, t->index, t->wbuf, wn) == 0)
-        written += (long)wn;
-      t->wn = 0;
-    }
-    if (!t->n || (wn && t->buf == t->wbuf)) continue;
+    if (!t->n) continue;
     aug_clock_to_ns(t->buf, t->n);
     aug_callsites_convert_known(t->buf, t->n);
     if (augur_writer_events_in_signal(aug_writer, t->index, t->buf, t->n) == 0)
@@ -371,7 +196,6 @@ static int omp_quiet(aug_thread *t) {
 }
 
 void aug_threads_flush_all(void) {
-  drain(); /* the queued blocks first, in their order (the writer thread takes aug_lock) */
   pthread_mutex_lock(&aug_lock);
   for (aug_thread *t = registry; t; t = t->next) {
     if (t->on && t != aug_tls_thread && !omp_quiet(t)) t->on = 0; /* never racing its owner */

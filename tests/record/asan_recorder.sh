@@ -49,15 +49,6 @@ for n in 2 4; do
   t=$out/threads-$n.augur
   case_ "threads-n$n-16" AUGUR_BUFFER_EVENTS=16 -- \
     "$n" "$lib" "$progs/rec_threads" "$t" ok "$chk" threads "$t" "$n"
-  # full buffers handed to the writer thread (AUGUR_FLUSH=thread): spare buffers swapped,
-  # blocks written by another thread, the queue drained at Finalize
-  t=$out/threads-flush-$n.augur
-  case_ "threads-n$n-16-flush-thread" AUGUR_BUFFER_EVENTS=16 AUGUR_FLUSH=thread -- \
-    "$n" "$lib" "$progs/rec_threads" "$t" ok "$chk" threads "$t" "$n"
-  t=$out/basic-flush-$n.augur
-  case_ "basic-n$n-hash-16-flush-thread" AUGUR_PAYLOAD_HASH=1 AUGUR_BUFFER_EVENTS=16 \
-    AUGUR_FLUSH=thread -- "$n" "$lib" "$progs/rec_basic" "$t" ok "$chk" basic "$t" "$n" \
-    @EXSCAN_LINE@ --hash
 done
 if sh "$here/groups.sh" "$mpicc" "$mpiexec" "$lib" "$build/bin/augur" "$out" >"$out/groups.log" 2>&1 &&
   ! grep -q "ERROR: AddressSanitizer\|runtime error" "$out/groups.out" "$out/groups.log"; then
