@@ -20,3 +20,12 @@ int aug_grow(void **p, size_t *cap, size_t need, size_t size) {
   *cap = n;
   return 0;
 }
+
+void aug_shrink(void **p, size_t *cap, size_t n, size_t size) {
+  assert(p && cap && size > 0);
+  if (!n || *cap <= n) return;
+  void *q = realloc(*p, n * size);
+  if (!q) return;
+  *p = q;
+  *cap = n;
+}

@@ -18,4 +18,9 @@
  * would not fit a size_t. */
 int aug_grow(void **p, size_t *cap, size_t need, size_t size);
 
+/* The other way, for an array that is done growing and stays: its capacity
+ * down to its length n (n > 0). A failed realloc leaves *p and *cap as they
+ * were, which is still a valid array. */
+void aug_shrink(void **p, size_t *cap, size_t n, size_t size);
+
 #endif

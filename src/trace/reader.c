@@ -342,13 +342,14 @@ static int merge_callsite(augur_trace *t, aug_rank *r, const augur_callsite_def 
     if (aug_u64map_put(&t->callsite_ix, h, gid)) goto oom;
     t->callsites[t->ncallsites++] = (augur_callsite_def){gid, gmod, c->offset};
   }
-  if (c->id >= AUG_CS_DENSE && aug_u64map_put(&r->cs, c->id, gid)) goto oom;
-  if (c->id < AUG_CS_DENSE) {
-    if (aug_grow((void **)&r->cs_dense, &r->cs_cap, c->id + 1, sizeof *r->cs_dense)) goto oom;
-    for (; r->cs_n <= c->id; r->cs_n++)
-      r->cs_dense[r->cs_n] = 0;
-    r->cs_dense[c->id] = gid;
+  if (c->id >= AUG_CS_DENSE) {
+    if (aug_u64map_put(&r->cs, c->id, gid)) goto oom;
+    return 0;
   }
+  if (aug_grow((void **)&r->cs_dense, &r->cs_cap, c->id + 1, sizeof *r->cs_dense)) goto oom;
+  for (; r->cs_n <= c->id; r->cs_n++)
+    r->cs_dense[r->cs_n] = 0;
+  r->cs_dense[c->id] = gid;
   return 0;
 oom:
   *why = "out of memory";
@@ -567,13 +568,6 @@ static void index_block(aug_block *b, uint64_t off, const aug_blkhdr *h) {
   b->payload_hash = h->payload_hash;
 }
 
-/* A block index's capacity down to its length (a failed realloc keeps it). */
-static void shrink_blocks(aug_block **b, size_t *cap, size_t n) {
-  if (!n || *cap <= n) return;
-  aug_block *p = realloc(*b, n * sizeof **b);
-  if (p) *b = p, *cap = n;
-}
-
 static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *err) {
   aug_rank *r = &t->ranks[rank];
   char name[64];
@@ -694,8 +688,8 @@ static int open_rank(augur_trace *t, uint32_t rank, scan_bufs *sb, augur_error *
   /* The index is kept while the trace is open: no room for blocks that will
    * not come (aug_grow's first 16 were 1.1 KB per rank, most ranks of a
    * large run have one or two blocks). */
-  shrink_blocks(&r->blocks, &r->capblocks, r->nblocks);
-  shrink_blocks(&r->omp.b, &r->omp.cap, r->omp.n);
+  aug_shrink((void **)&r->blocks, &r->capblocks, r->nblocks, sizeof *r->blocks);
+  aug_shrink((void **)&r->omp.b, &r->omp.cap, r->omp.n, sizeof *r->omp.b);
 out:
   aug_u64map_free(&last);
   aug_u64map_free(&last_omp);

@@ -88,11 +88,7 @@ static augur_diagnosis *diagnose(scene *s, double min_share) {
   tu_meta(dir, NR);
   augur_error err;
   for (uint32_t r = 0; r < NR; r++) {
-    augur_writer *w;
-    assert_int_equal(augur_writer_open(&w, dir, r, NR, 0, &err), 0);
-    int32_t world[NR] = {0, 1, 2, 3};
-    augur_comm_def cw = {.id = AUGUR_COMM_WORLD, .size = NR, .members = world};
-    assert_int_equal(augur_writer_def_comm(w, &cw, &err), 0);
+    augur_writer *w = tu_open_world(dir, r, NR);
     if (s->rma) rma_defs(w);
     if (s->facts) {
       augur_rank_def rd = {.rank = r,

@@ -67,6 +67,19 @@ const char *tu_rank_file(const char *dir, uint32_t rank, uint32_t nranks) {
   return buf;
 }
 
+augur_writer *tu_open_world(const char *dir, uint32_t rank, uint32_t nranks) {
+  augur_error err;
+  augur_writer *w;
+  int32_t world[64];
+  assert_true(nranks <= 64);
+  for (uint32_t i = 0; i < nranks; i++)
+    world[i] = (int32_t)i;
+  if (augur_writer_open(&w, dir, rank, nranks, 0, &err)) fail_msg("%s", err.msg);
+  augur_comm_def cw = {.id = AUGUR_COMM_WORLD, .size = nranks, .members = world};
+  if (augur_writer_def_comm(w, &cw, &err)) fail_msg("%s", err.msg);
+  return w;
+}
+
 augur_event tu_ev(unsigned type, uint64_t t_start, uint64_t t_end) {
   augur_event e;
   memset(&e, 0, sizeof e);

@@ -20,6 +20,10 @@ void tu_meta(const char *dir, uint32_t nranks);
 /* Path of a rank file inside dir (static buffer). */
 const char *tu_rank_file(const char *dir, uint32_t rank, uint32_t nranks);
 
+/* Opens rank RANK's writer (level 0) in DIR and defines MPI_COMM_WORLD as
+ * ranks 0 .. NRANKS - 1 (at most 64), as the unit tests' scenes need. */
+augur_writer *tu_open_world(const char *dir, uint32_t rank, uint32_t nranks);
+
 /* A zeroed event of a type with times. */
 augur_event tu_ev(unsigned type, uint64_t t_start, uint64_t t_end);
 /* An OpenMP point record (docs/openmp.md) of THREAD at time T. */

@@ -131,13 +131,7 @@ static void run(const scene *s, got *g) {
   tu_meta(dir, NR);
   augur_error err;
   for (uint32_t r = 0; r < NR; r++) {
-    augur_writer *w;
-    assert_int_equal(augur_writer_open(&w, dir, r, NR, 0, &err), 0);
-    int32_t world[NR];
-    for (int i = 0; i < NR; i++)
-      world[i] = i;
-    augur_comm_def cw = {.id = AUGUR_COMM_WORLD, .size = NR, .members = world};
-    assert_int_equal(augur_writer_def_comm(w, &cw, &err), 0);
+    augur_writer *w = tu_open_world(dir, r, NR);
     if (s->n[r]) assert_int_equal(augur_writer_events(w, 0, s->v[r], s->n[r], &err), 0);
     assert_int_equal(augur_writer_close(w, &err), 0);
   }

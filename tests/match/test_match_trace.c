@@ -106,13 +106,10 @@ static void run(const scene *s, got *g) {
   tu_meta(dir, NR);
   augur_error err;
   for (uint32_t r = 0; r < NR; r++) {
-    augur_writer *w;
-    assert_int_equal(augur_writer_open(&w, dir, r, NR, 0, &err), 0);
-    int32_t world[NR] = {0, 1, 2, 3}, split[2] = {1, 3};
-    augur_comm_def cw = {.id = AUGUR_COMM_WORLD, .size = NR, .members = world};
+    augur_writer *w = tu_open_world(dir, r, NR);
+    int32_t split[2] = {1, 3};
     augur_comm_def cs = {
         .id = SPLIT, .parent = 1, .kind = AUGUR_COMM_KIND_SPLIT, .size = 2, .members = split};
-    assert_int_equal(augur_writer_def_comm(w, &cw, &err), 0);
     if (r == 1 || r == 3) assert_int_equal(augur_writer_def_comm(w, &cs, &err), 0);
     if (s->n[r]) assert_int_equal(augur_writer_events(w, 0, s->v[r], s->n[r], &err), 0);
     assert_int_equal(augur_writer_close(w, &err), 0);

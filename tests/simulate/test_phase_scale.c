@@ -27,11 +27,7 @@ static char *make_trace(void) {
   tu_meta(dir, NR);
   augur_error err;
   for (uint32_t r = 0; r < NR; r++) {
-    augur_writer *w;
-    assert_int_equal(augur_writer_open(&w, dir, r, NR, 0, &err), 0);
-    int32_t world[NR] = {0, 1};
-    augur_comm_def cw = {.id = AUGUR_COMM_WORLD, .size = NR, .members = world};
-    assert_int_equal(augur_writer_def_comm(w, &cw, &err), 0);
+    augur_writer *w = tu_open_world(dir, r, NR);
     augur_event ev[2 + 2 * ITERS];
     size_t n = 0;
     ev[n++] = tu_ev(AUGUR_EV_INIT, 0, 10);
