@@ -1,7 +1,9 @@
 /* augur — trace reader. The only way analyses read traces.
  *
- * Memory is bounded by ranks x blocks (an index entry per block) plus one
- * decoded block per open stream, never by trace length. */
+ * Memory is bounded by ranks x blocks (an index entry per block) plus, per
+ * open stream, one decompressed block per rank being decoded (in a merged
+ * stream, a batch of records per rank, and a decoder and raw buffer only for
+ * the ranks whose blocks outgrow their batch), never by trace length. */
 #ifndef AUGUR_READER_H
 #define AUGUR_READER_H
 

@@ -270,7 +270,8 @@ typedef struct cursor {
   uint8_t *stored, *raw;
   size_t stored_cap, raw_cap;
   aug_evdec *dec;
-  int carved;           /* the cursor, its decoder and buffers live in the merged stream's arena */
+  int carved; /* the cursor, its decoder and buffers live in the merged stream's arena */
+  int whole;  /* carved, every block fits the batch: dec and raw are the merged stream's (wdec) */
   uint32_t n, pos, cap; /* ev[pos..n) to hand out; room for cap */
   augur_event ev[];     /* the batch */
 } cursor;
@@ -325,6 +326,8 @@ struct augur_stream {
   uint64_t until;  /* slack > 0: the winner keeps winning while its key is at most this */
   void *arena;     /* single-threaded ranks' cursors (see cursor_arena), or NULL */
   uint8_t *stored; /* with arena: the compressed-block buffer their cursors share */
+  aug_evdec *wdec; /* with arena: the decoder and raw buffer of the ranks whose */
+  uint8_t *wraw;   /* blocks each fit their batch (cursor_arena's WHOLE) */
   /* augur_stream_merged_sources: leaves [0, nlocal) are rank streams (rs),
    * leaves [nlocal, n) the sources src[leaf - nlocal]. */
   uint32_t nlocal;
@@ -697,6 +700,9 @@ typedef struct carving {
   uint8_t *stored;
   size_t stored_cap;
   uint32_t batch;
+  aug_evdec *wdec; /* the decoder and raw buffer shared by whole-block ranks */
+  uint8_t *wraw;
+  size_t wraw_cap;
 } carving;
 
 static int open_rank_stream(augur_trace *t, uint32_t rank, unsigned kinds, carving *m,
@@ -742,7 +748,14 @@ int augur_stream_rank_kinds(augur_trace *t, uint32_t rank, unsigned kinds, augur
  * grows; their compressed payloads go through one buffer of the merged
  * stream, the largest of all. Bytes rank R takes in the arena (0: a rank
  * with several threads or no blocks, or OpenMP blocks among KINDS, which
- * allocates its own); *RAW and *STORED get its largest payloads. */
+ * allocates its own); *RAW and *STORED get its largest payloads.
+ *
+ * A rank whose every block holds at most BATCH records (a nearly idle rank
+ * of a large run: issue 27's 8 KB per idle rank) decodes each block at once,
+ * in the cursor_fill that read it, so it needs no decoder or raw buffer
+ * between blocks: it takes the merged stream's one decoder and raw buffer,
+ * its batch is its largest block, and *WHOLE gets that size (0: the rank
+ * keeps a decoder and a raw buffer of its own; then *RAW is its size). */
 #define LINE(n) (((n) + 63) & ~(size_t)63) /* whole cache lines */
 /* A carved cursor's layout in the arena: the cursor with its batch, the
  * decoder, then the raw buffer. */
@@ -750,18 +763,25 @@ int augur_stream_rank_kinds(augur_trace *t, uint32_t rank, unsigned kinds, augur
 #define BUFFERS_AT(batch) (DEC_AT(batch) + LINE(sizeof(aug_evdec)))
 
 static size_t cursor_arena(const aug_rank *r, unsigned kinds, uint32_t batch, size_t *raw,
-                           size_t *stored) {
+                           size_t *stored, uint32_t *whole) {
   *raw = *stored = 0;
+  *whole = 0;
   if (!r->nblocks || !(kinds & AUGUR_KIND_MPI) || ((kinds & AUGUR_KIND_OMP) && r->omp.n)) return 0;
+  uint64_t most = 1;
   for (size_t i = 0; i < r->nblocks; i++) {
     const aug_block *b = &r->blocks[i];
     if (b->info.thread != r->blocks[0].info.thread) return 0;
     size_t rs = b->raw_size ? b->raw_size : 1, ss = b->stored_size ? b->stored_size : 1;
     if (rs > *raw) *raw = rs;
     if (b->codec != AUG_CODEC_RAW && ss > *stored) *stored = ss;
+    if (b->info.nevents > most) most = b->info.nevents;
   }
   *raw = LINE(*raw);
   *stored = LINE(*stored);
+  if (most <= batch) {
+    *whole = (uint32_t)most;
+    return LINE(CURSOR_SIZE(most));
+  }
   return BUFFERS_AT(batch) + *raw;
 }
 
@@ -816,8 +836,9 @@ static int open_rank_stream(augur_trace *t, uint32_t rank, unsigned kinds, carvi
   s->cur = calloc(nthreads, sizeof *s->cur);
   if (!s->cur) goto oom_th;
   s->ncur = nthreads;
-  const uint32_t batch = m ? m->batch : BATCH;
-  size_t raw, stored, bytes = m && m->at ? cursor_arena(s->r, kinds, batch, &raw, &stored) : 0;
+  uint32_t batch = m ? m->batch : BATCH, whole = 0;
+  size_t raw, stored,
+      bytes = m && m->at ? cursor_arena(s->r, kinds, batch, &raw, &stored, &whole) : 0;
   int carved = bytes && nthreads == 1; /* cursor_arena is 0 for several threads */
   if (carved) {                        /* from the arena: zeroed there when first touched */
     assert(stored <= m->stored_cap);
@@ -825,10 +846,19 @@ static int open_rank_stream(augur_trace *t, uint32_t rank, unsigned kinds, carvi
     m->at += bytes;
     cursor *c = s->cur[0] = (cursor *)(void *)at;
     memset(c, 0, offsetof(cursor, ev)); /* the batch need not be zeroed */
-    c->dec = (aug_evdec *)(void *)(at + DEC_AT(batch));
-    aug_ev_decode_init(c->dec);
-    c->raw = at + BUFFERS_AT(batch);
-    c->raw_cap = raw;
+    if (whole) {
+      assert(m->wdec && raw <= m->wraw_cap);
+      batch = whole;
+      c->whole = 1;
+      c->dec = m->wdec;
+      c->raw = m->wraw;
+      c->raw_cap = m->wraw_cap;
+    } else {
+      c->dec = (aug_evdec *)(void *)(at + DEC_AT(batch));
+      aug_ev_decode_init(c->dec);
+      c->raw = at + BUFFERS_AT(batch);
+      c->raw_cap = raw;
+    }
     c->stored = stored ? m->stored : NULL;
     c->stored_cap = stored ? m->stored_cap : 0;
     c->carved = 1;
@@ -997,17 +1027,22 @@ static int open_merged(augur_trace *t, unsigned kinds, uint32_t lo, uint32_t hi,
     m->key[r] = UINT64_MAX;
   carving cv = {.dctx = m->dctx, .batch = batch_for(m->n)};
   size_t arena = 0, raw, stored;
+  uint32_t whole;
   for (uint32_t r = 0; r < m->nlocal; r++) {
-    arena += cursor_arena(&t->ranks[lo + r], kinds, cv.batch, &raw, &stored);
+    arena += cursor_arena(&t->ranks[lo + r], kinds, cv.batch, &raw, &stored, &whole);
     if (stored > cv.stored_cap) cv.stored_cap = stored;
+    if (whole && raw > cv.wraw_cap) cv.wraw_cap = raw;
   }
   /* Below a huge page the arena would only add a copy of what malloc does. */
   cv.at = arena >= AUG_HUGE_PAGE ? aug_huge_alloc(arena) : NULL;
   m->arena = cv.at;
-  if (cv.at && cv.stored_cap && !(m->stored = cv.stored = malloc(cv.stored_cap))) {
+  if (cv.at && ((cv.stored_cap && !(m->stored = cv.stored = malloc(cv.stored_cap))) ||
+                (cv.wraw_cap && (!(m->wdec = cv.wdec = malloc(sizeof *m->wdec)) ||
+                                 !(m->wraw = cv.wraw = malloc(cv.wraw_cap)))))) {
     augur_stream_close(m);
     return augur_fail(err, AUGUR_E_NOMEM, "out of memory for a merged stream of %u ranks", m->n);
   }
+  if (m->wdec) aug_ev_decode_init(m->wdec);
   for (uint32_t r = 0; r < m->n; r++) {
     int rc = r < m->nlocal ? open_rank_stream(t, lo + r, kinds, &cv, &m->rs[r], err) : AUGUR_OK;
     if (rc != AUGUR_OK) {
@@ -1243,10 +1278,13 @@ void augur_stream_close(augur_stream *s) {
     free(s->tree);
     free(s->arena); /* after the rank streams: their carved cursors live here */
     free(s->stored);
+    if (s->wdec) aug_ev_decode_fini(s->wdec);
+    free(s->wdec);
+    free(s->wraw);
     free(s->src);
   }
   for (uint32_t i = 0; s->cur && i < s->ncur; i++) {
-    if (s->cur[i] && s->cur[i]->dec) aug_ev_decode_fini(s->cur[i]->dec);
+    if (s->cur[i] && s->cur[i]->dec && !s->cur[i]->whole) aug_ev_decode_fini(s->cur[i]->dec);
     if (s->cur[i]) free(s->cur[i]->errmsg);
     if (!s->cur[i] || s->cur[i]->carved) continue;
     free(s->cur[i]->dec);

@@ -891,6 +891,76 @@ static void test_many_ranks(void **state) {
   tu_cleanup(dir);
 }
 
+/* A merged stream of many ranks carves their cursors from one arena, and a
+ * rank whose every block fits its batch decodes each block at once with the
+ * stream's one decoder and raw buffer (stream.c cursor_arena, issue 27's
+ * memory per idle rank). Ranks of four layouts side by side: one block of 10
+ * records, blocks of 16 and 3 (the batch is 16 from 1,024 ranks on), one
+ * block of 60 (its own decoder, decoding in turns with the shared one), and
+ * no block. Types cycle through five, so a block takes more context slots
+ * than the decoder's small pool. Every record comes once, in time order,
+ * each rank's in its own order with its own values. */
+static void test_whole_blocks(void **state) {
+  (void)state;
+  enum { NR = 1600, GAP = 10000 };
+  static const unsigned types[] = {AUGUR_EV_SEND, AUGUR_EV_RECV, AUGUR_EV_BARRIER,
+                                   AUGUR_EV_ALLREDUCE, AUGUR_EV_BCAST};
+  static const int layout[4][3] = {{10, 0, 0}, {16, 3, 0}, {60, 0, 0}, {0, 0, 0}};
+  char *dir = tu_tracedir();
+  tu_meta(dir, NR);
+  augur_error err;
+  augur_event v[60];
+  size_t total = 0;
+  for (uint32_t r = 0; r < NR; r++) {
+    augur_writer *w;
+    assert_int_equal(augur_writer_open(&w, dir, r, NR, 0, &err), 0);
+    int i = 0;
+    for (int b = 0; b < 3 && layout[r % 4][b]; b++) {
+      int n = layout[r % 4][b];
+      for (int j = 0; j < n; j++, i++) {
+        v[j] = tu_ev(types[(i + r) % 5], (uint64_t)i * GAP + r, (uint64_t)i * GAP + r + 1 + i);
+        v[j].comm = AUGUR_COMM_WORLD;
+        v[j].peer = (int32_t)((r + 1) % NR);
+        v[j].bytes = (uint64_t)r * 8 + (uint64_t)i;
+      }
+      assert_int_equal(augur_writer_events(w, 0, v, (size_t)n, &err), 0);
+      total += (size_t)n;
+    }
+    assert_int_equal(augur_writer_close(w, &err), 0);
+  }
+  augur_trace *t;
+  assert_int_equal(augur_trace_open(&t, dir, &err), 0);
+  augur_stream *s;
+  if (augur_stream_merged(t, &s, &err)) fail_msg("%s", err.msg);
+  int *seen = calloc(NR, sizeof *seen);
+  assert_non_null(seen);
+  size_t k = 0;
+  uint64_t last = 0;
+  augur_event e;
+  int rc;
+  while ((rc = augur_stream_next(s, &e, &err)) == 1) {
+    assert_true(e.t_start >= last);
+    last = e.t_start;
+    uint32_t r = (uint32_t)(e.t_start % GAP);
+    int i = seen[r]++;
+    assert_true(r < NR && e.rank == r);
+    assert_int_equal(e.t_start, (uint64_t)i * GAP + r);
+    assert_int_equal(e.t_end - e.t_start, 1 + i);
+    assert_int_equal(e.type, types[(i + r) % 5]);
+    assert_int_equal(e.bytes, (uint64_t)r * 8 + (uint64_t)i);
+    assert_int_equal(e.peer, (int32_t)((r + 1) % NR));
+    k++;
+  }
+  if (rc) fail_msg("%s", err.msg);
+  assert_int_equal(k, total);
+  for (uint32_t r = 0; r < NR; r++)
+    assert_int_equal(seen[r], layout[r % 4][0] + layout[r % 4][1] + layout[r % 4][2]);
+  free(seen);
+  augur_stream_close(s);
+  augur_trace_close(t);
+  tu_cleanup(dir);
+}
+
 /* The merged stream with slack S: every record still comes once, each
  * rank's records (a parent with its sub-records right behind) in their own
  * order, and no record comes more than S before one already returned. With
@@ -1162,6 +1232,7 @@ int main(void) {
       cmocka_unit_test(test_slack),          cmocka_unit_test(test_hosts),
       cmocka_unit_test(test_codec_one_byte), cmocka_unit_test(test_default_level_blocks),
       cmocka_unit_test(test_callsite_ids),   cmocka_unit_test(test_ties),
+      cmocka_unit_test(test_whole_blocks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
