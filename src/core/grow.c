@@ -8,7 +8,7 @@
 int aug_grow(void **p, size_t *cap, size_t need, size_t size) {
   assert(p && cap && size > 0);
   if (need <= *cap) return 0;
-  size_t n = *cap ? *cap : 16;
+  size_t n = *cap ? *cap : 4;
   while (n < need) {
     if (n > SIZE_MAX / 2) return -1;
     n *= 2;

@@ -1,5 +1,5 @@
 /* augur — the one growable array: makes an array of `size`-byte elements
- * hold at least `need`, doubling its capacity from 16 so n appends cost
+ * hold at least `need`, doubling its capacity from 4 so n appends cost
  * O(n). Use:
  *
  *   if (aug_grow((void **)&a->items, &a->cap, a->n + 1, sizeof *a->items))

@@ -93,13 +93,19 @@ static void test_grow(void **state) {
   int *a = NULL;
   size_t cap = 0;
   assert_int_equal(aug_grow((void **)&a, &cap, 1, sizeof *a), 0);
-  assert_int_equal(cap, 16);
-  for (int i = 0; i < 16; i++)
+  assert_int_equal(cap, 4); /* small first: one per rank at 65,536 ranks (issue 27) */
+  for (int i = 0; i < 4; i++)
     a[i] = i;
-  assert_int_equal(aug_grow((void **)&a, &cap, 16, sizeof *a), 0); /* fits: no change */
-  assert_int_equal(cap, 16);
+  assert_int_equal(aug_grow((void **)&a, &cap, 4, sizeof *a), 0); /* fits: no change */
+  assert_int_equal(cap, 4);
+  assert_int_equal(aug_grow((void **)&a, &cap, 5, sizeof *a), 0);
+  assert_int_equal(cap, 8);
+  for (int i = 4; i < 8; i++)
+    a[i] = i;
   assert_int_equal(aug_grow((void **)&a, &cap, 17, sizeof *a), 0);
   assert_int_equal(cap, 32);
+  for (int i = 8; i < 16; i++)
+    a[i] = i;
   assert_int_equal(aug_grow((void **)&a, &cap, 1000, sizeof *a), 0);
   assert_int_equal(cap, 1024);
   for (int i = 0; i < 16; i++)
