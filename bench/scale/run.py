@@ -9,9 +9,17 @@ smallest rank count ("cost vs 16" = the 16-rank rate / this rate; issue 27's
 goal: at most 2x at 65,536 ranks; peak RSS <= 8 GB); then the same by CPU
 time (user + system), the steadier figure on a shared machine.
 
+With IDLE="R1 R2" it then measures the memory of a nearly idle rank (issue
+27's goal: at most 8 KB): two traces of one iteration (12 records a rank) at
+R1 and R2 ranks, and for each command the growth of its peak RSS from R1 to
+R2 divided by R2 - R1, the cost of one more such rank without the fixed
+costs (the program, libraries, one-off tables) that peak RSS / ranks would
+spread over them. With IDLE_MAX_KB set, it fails when a command exceeds it.
+
 usage: bench/scale/run.py [BUILD_DIR] [OUT_DIR]
-environment: RANKS ("16 1024 4096"), EVENTS (total records, 4000000),
-COMMANDS ("report diagnose phases simulate"), REPS (1: the median of REPS runs).
+environment: RANKS ("16 1024 4096"; empty: none), EVENTS (total records,
+4000000), COMMANDS ("report diagnose phases simulate"), REPS (1: the median
+of REPS runs), IDLE (none), IDLE_MAX_KB (none).
 Traces are kept in OUT_DIR (default BUILD_DIR/bench-scale) and reused.
 """
 import os
@@ -73,6 +81,39 @@ for r in ranks:
         print("bench/scale: %d ranks, %s: %.2f s (CPU %.2f s), load %s" %
               (r, c, wall, cpu, open("/proc/loadavg").read().split()[0]), file=sys.stderr)
 
+
+def idle_table(counts):
+    """Each command's peak RSS growth per nearly idle rank between two rank counts."""
+    peak = {}
+    for r in counts:
+        trace = os.path.join(out, "idle-%d" % r)
+        if not os.path.isdir(trace):
+            print("bench/scale: generating %s" % trace, file=sys.stderr)
+            subprocess.run([gen, trace, "--ranks", str(r), "--events", str(12 * r)], check=True,
+                           stdout=subprocess.DEVNULL)
+        for c in commands:
+            peak[r, c] = max(run_one([augur, c, trace])[2] for _ in range(reps))
+    r1, r2 = counts
+    limit = float(os.environ["IDLE_MAX_KB"]) if os.environ.get("IDLE_MAX_KB") else None
+    print("nearly idle ranks (12 records each): peak RSS at %d and %d ranks, KB per rank "
+          "between them (goal 8 KB)" % (r1, r2))
+    print("%-9s %10s %10s %12s" % ("command", "MB at %d" % r1, "MB at %d" % r2, "KB/idle rank"))
+    over = []
+    for c in commands:
+        kb = (peak[r2, c] - peak[r1, c]) / float(r2 - r1)
+        print("%-9s %10.1f %10.1f %12.2f" % (c, peak[r1, c] / 1024.0, peak[r2, c] / 1024.0, kb))
+        if limit is not None and kb > limit:
+            over.append("%s %.2f KB" % (c, kb))
+    if over:
+        sys.exit("bench/scale: more than %g KB per idle rank: %s" % (limit, ", ".join(over)))
+
+
+if not rows:
+    idle = [int(r) for r in os.environ.get("IDLE", "").split()]
+    if len(idle) != 2 or not 2 <= idle[0] < idle[1]:
+        sys.exit("bench/scale: nothing to do (RANKS empty and IDLE not two rank counts R1 < R2)")
+    idle_table(idle)
+    sys.exit(0)
 base = {c: (events / w, events / u) for r, c, w, u, _ in rows if r == ranks[0]}
 print("%-8s %-9s %9s %12s %10s %11s %12s %9s %12s %12s" %
       ("ranks", "command", "seconds", "records/s", "peak MB", "KB/rank", "cost vs %d" % ranks[0],
@@ -81,3 +122,9 @@ for r, c, w, u, rss in rows:
     rate, crate = events / w, events / max(u, 1e-6)
     print("%-8d %-9s %9.2f %12.3g %10.1f %11.1f %11.2fx %9.2f %12.3g %11.2fx" %
           (r, c, w, rate, rss / 1024.0, rss / r, base[c][0] / rate, u, crate, base[c][1] / crate))
+
+if os.environ.get("IDLE"):
+    idle = [int(r) for r in os.environ["IDLE"].split()]
+    if len(idle) != 2 or not 2 <= idle[0] < idle[1]:
+        sys.exit("bench/scale: IDLE must be two rank counts R1 < R2")
+    idle_table(idle)
