@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """bench/model's second half (run.sh runs the sweeps, then this): for each
 app, fit the seed's prototype on the training sweep (without weights, with the
-seed's weights and with relative weights 1 / T_iter^2), predict every held-out run, choose the best configuration
-per held-out workload, print one table and write OUT/bench_model.json.
+seed's weights, with relative weights 1 / T_iter^2 and with variance weights
+1 / sigma^2), predict every held-out run, score each held-out workload x
+configuration against the mean T_iter of its repetitions (the headline) and
+each run, choose the best configuration per held-out workload, print one
+table and write OUT/bench_model.json. It reads only OUT's CSVs (and
+machine.ini): run it again on old sweeps to score them again.
 
 Usage: evaluate.py --augur AUGUR --out OUT --cores N [--minsize M]
                    APP=PROTOTYPE ...   (OUT/APP-train.csv, OUT/APP-held.csv)
@@ -376,6 +380,8 @@ def main():
     ap.add_argument("--reps", default="")
     ap.add_argument("--iterations", default="")
     ap.add_argument("--load-start", default="")
+    ap.add_argument("--score-only", action="store_true",
+                    help="no sweeps ran (run.sh SCORE_ONLY=1): the load is the scoring's")
     ap.add_argument("--master", default="poll", choices=("poll", "sleep"))
     ap.add_argument("--bind", default="0", choices=("0", "1"),
                     help="1: the sweeps bound each worker's threads to CPUs of their own")
@@ -491,6 +497,8 @@ def main():
             "KMP_AFFINITY=granularity=fine,compact).")
     with open("/proc/loadavg") as f:
         load_end = f.read().split()[0]
+    if a.score_only:
+        print("no sweeps ran (SCORE_ONLY=1): the load below is the scoring's, not the sweeps'")
     print("machine load (1-min load average on %d cores): %s at the start, %s at the end" %
           (a.cores, a.load_start or "?", load_end))
     for n in dict.fromkeys(notes):
@@ -511,7 +519,8 @@ def main():
     with open(path, "w") as f:
         json.dump({"schema": 1, "cores": a.cores, "reps": a.reps, "iterations": a.iterations,
                    "bind": a.bind == "1",
-                   "load_start": a.load_start, "load_end": load_end, "notes": notes, "results": results}, f, indent=1)
+                   "load_start": a.load_start, "load_end": load_end,
+                   "score_only": a.score_only, "notes": notes, "results": results}, f, indent=1)
     print("figures: " + path)
     # A fit, prediction or choice that failed fails the benchmark.
     return 1 if any("error" in r for r in results) else 0

@@ -25,6 +25,8 @@
 # 0: threads not bound), LOCK (a file: each run, one mpiexec, waits for
 # `flock LOCK` and holds it while it runs; not the analysis), QUIET=1 (each
 # rank at autogroup nice -20, tests/simulate/quiet_rank.sh; needs root),
+# ORDER (mixed: within a repetition the training and held-out workloads in
+# one ascending list; blocks: all training workloads, then all held-out ones),
 # SWEEPS_ONLY=1 (stop after the sweeps: several run.sh with one app each may
 # fill one OUT, and a last one evaluates), SCORE_ONLY=1 (no runs: score the
 # sweeps already in OUT again, e.g. with a newer evaluate.py or augur; no
@@ -63,6 +65,11 @@ esac
 # --places/--bind: under `augur record` a GCC-built app runs on LLVM's
 # libomp, and OMP_PROC_BIND would make the app's libgomp pin the whole rank
 # to one CPU first (bind_rank.sh).
+ORDER=${ORDER:-mixed}
+case $ORDER in
+mixed | blocks) ;;
+*) echo "bench/model: ORDER=$ORDER: expected mixed or blocks" >&2; exit 2 ;;
+esac
 BIND=${BIND:-1}
 PRE=
 RANK_PRE=
@@ -145,11 +152,24 @@ for app in $APPS; do
   # (docs/model.md "sweep"), so they would see the same machine load and
   # their spread would hide how much a configuration's time drifts with it
   # (README.md, "Noise"). Each call with --reps r runs only repetition r: the
-  # earlier ones are in the CSV already (resume).
+  # earlier ones are in the CSV already (resume). Within a repetition,
+  # ORDER=mixed (default) runs the workloads of both sets in one ascending
+  # list, one sweep call per workload (the held-out ones lie between the
+  # training ones): a slow spell of the machine then falls on training and
+  # held-out runs alike instead of on a block of one set (README.md, "Scored
+  # per workload"); ORDER=blocks runs all training workloads, then all
+  # held-out ones (before modelmean).
+  case $ORDER in
+  mixed) order=$({ for w in $(echo "$train" | tr , ' '); do echo "$w train"; done
+    for w in $(echo "$held" | tr , ' '); do echo "$w held"; done; } | sort -g -k1,1 |
+    tr ' ' :) ;;
+  blocks) order="$train:train $held:held" ;;
+  esac
   r=1
   while [ $r -le "$REPS" ]; do
-    for set in train held; do
-      if [ $set = train ]; then wl=$train; else wl=$held; fi
+    for step in $order; do
+      wl=${step%:*}
+      set=${step##*:}
       echo "bench/model: $app $set sweep, workloads $wl, repetition $r of $REPS" >&2
       # A sweep that stops half-way is resumed by running it again (docs/model.md
       # "sweep", Resume): failed runs are rows with a status, not an error here.
@@ -183,6 +203,7 @@ for app in $APPS; do set -- "$@" "$app=$(prototype "$app")"; done
 for app in $APPS; do set -- "$@" "$app=auto"; done
 for app in $APPS; do set -- "$@" --analytic "$app=$(analytic_spec "$app")"; done
 [ -s "$OUT/machine.ini" ] && set -- "$@" --machine "$OUT/machine.ini"
+[ "${SCORE_ONLY:-0}" = 1 ] && set -- "$@" --score-only
 exec python3 "$HERE/evaluate.py" --augur "$AUGUR" --out "$OUT" --cores "$CORES" \
   --minsize "${MINSIZE:-25}" --weights "${WEIGHTS:-none,seed,relative,variance}" --reps "$REPS" \
   --iterations "$ITERS" \
