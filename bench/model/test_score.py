@@ -72,6 +72,34 @@ check("n = 2: per workload = per run / sqrt(2)", per_wl, per_run / math.sqrt(2))
 if evaluate.noise_floors([[1.0], [2.0]]) != (None, None):
     failures.append("one run per group: expected no floor")
 
+# drift.py: REF has T_iter 10 (training) and 20 (held-out) per configuration;
+# OUT's training runs 10 % faster (the mean 9 of 8, 8, 11), its held-out
+# runs as REF (20), and a 2 x 2 row (oversubscribed on 2 cores: left out)
+# that would change the medians: held-out / training = 1 / 0.9.
+import csv  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+
+HEADER = ["workload", "workers", "threads", "rep", "t_iter", "status"]
+with tempfile.TemporaryDirectory() as tmp:
+    for run, train in (("ref", [10.0]), ("out", [8.0, 8.0, 11.0])):
+        os.mkdir(os.path.join(tmp, run))
+        for s, times in (("train", train), ("held", [20.0])):
+            with open(os.path.join(tmp, run, "mw_heat-%s.csv" % s), "w", newline="") as f:
+                w = csv.writer(f, lineterminator="\n")
+                w.writerow(HEADER)
+                for wk, th in ((1, 1), (2, 2)):
+                    for i, t in enumerate(times):
+                        w.writerow([1000, wk, th, i + 1, t * (5 if (wk, th) == (2, 2) and
+                                                          run == "out" else 1), "ok"])
+    p = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                     "drift.py"), "--apps", "mw_heat",
+                        os.path.join(tmp, "ref"), os.path.join(tmp, "out")],
+                       capture_output=True, text=True)
+    want = "training 0.900, held-out 1.000, held-out/training 1.111"
+    if p.returncode != 0 or want not in p.stdout:
+        failures.append("drift.py: %r %r, expected %r" % (p.stdout, p.stderr, want))
+
 for f in failures:
     print("bench_model_score: " + f)
 print("bench_model_score: %s" % ("FAILED" if failures else "ok"))
