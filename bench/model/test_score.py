@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """bench_model_score: evaluate.py's per-workload score and its noise floors
-(README.md, "Scored per workload") on runs whose figures are worked out by
-hand below. Exit 0 when every figure is the documented one."""
+(README.md, "Scored per workload") and drift.py on runs whose figures are
+worked out by hand below. Exit 0 when every figure is the documented one."""
+import csv
 import math
 import os
+import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import evaluate  # noqa: E402  (bench/model/evaluate.py)
@@ -76,9 +79,6 @@ if evaluate.noise_floors([[1.0], [2.0]]) != (None, None):
 # OUT's training runs 10 % faster (the mean 9 of 8, 8, 11), its held-out
 # runs as REF (20), and a 2 x 2 row (oversubscribed on 2 cores: left out)
 # that would change the medians: held-out / training = 1 / 0.9.
-import csv  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
 
 HEADER = ["workload", "workers", "threads", "rep", "t_iter", "status"]
 with tempfile.TemporaryDirectory() as tmp:
