@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """bench/model's second half (run.sh runs the sweeps, then this): for each
 app, fit the seed's prototype on the training sweep (without weights, with the
-seed's weights and with relative weights 1 / T_iter^2), predict every held-out run, choose the best configuration
-per held-out workload, print one table and write OUT/bench_model.json.
+seed's weights, with relative weights 1 / T_iter^2 and with variance weights
+1 / sigma^2), predict every held-out run, score each held-out workload x
+configuration against the mean T_iter of its repetitions (the headline) and
+each run, choose the best configuration per held-out workload, print one
+table and write OUT/bench_model.json. It reads only OUT's CSVs (and
+machine.ini): run it again on old sweeps to score them again.
 
 Usage: evaluate.py --augur AUGUR --out OUT --cores N [--minsize M]
                    APP=PROTOTYPE ...   (OUT/APP-train.csv, OUT/APP-held.csv)
@@ -85,6 +89,53 @@ def leaves(model_path):
     with open(model_path) as f:
         m = json.load(f)
     return sum(1 for n in m["nodes"] if n["left"] == 0), [v["name"] for v in m["variables"]]
+
+
+def workload_scores(errors):
+    """The score of each held-out workload x configuration (the acceptance's
+    "held-out workloads"; README.md, "Scored per workload"): the prediction
+    against the workload's measured T_iter, the mean of its n repetitions:
+    |mean predicted - mean measured| / mean measured (the prediction is one
+    value per configuration and workload; its mean only guards against a
+    predictor that differs between runs). `errors`: dicts with workload,
+    workers, threads, measured, predicted. Sorted by workload, workers,
+    threads."""
+    groups = {}
+    for x in errors:
+        groups.setdefault((x["workload"], x["workers"], x["threads"]), []).append(x)
+    out = []
+    for (w, wk, th), xs in sorted(groups.items()):
+        m = statistics.mean(x["measured"] for x in xs)
+        p = statistics.mean(x["predicted"] for x in xs)
+        out.append({"workload": w, "workers": wk, "threads": th, "n": len(xs), "measured": m,
+                    "predicted": p, "signed": (p - m) / m, "error": abs(p - m) / m})
+    return out
+
+
+def noise_floors(groups):
+    """What the runs' own scatter costs a model that knew each held-out
+    configuration's true mean T_iter, estimated from the repetitions (groups:
+    the T_iter of the n >= 2 runs of each workload x configuration; groups of
+    one run are left out). Returns (per run, per workload) in %, or None:
+    - per run: the median over runs of |run - mean of its n| / mean x
+      sqrt(n/(n-1)) (the mean of n runs is itself off by sigma/sqrt(n); for
+      normal noise the factor makes this the median of |run - true mean|);
+    - per workload: the same deviations each divided by sqrt(n) of its group:
+      the mean of n runs is off from the true mean by sigma/sqrt(n), so its
+      median |error| is the single-run one / sqrt(n)."""
+    per_run, per_mean = [], []
+    for v in groups:
+        n = len(v)
+        if n < 2:
+            continue
+        m = statistics.mean(v)
+        for x in v:
+            d = abs(x - m) / m * (n / (n - 1)) ** 0.5
+            per_run.append(d)
+            per_mean.append(d / n ** 0.5)
+    if not per_run:
+        return None, None
+    return 100 * statistics.median(per_run), 100 * statistics.median(per_mean)
 
 
 def held_workloads(held):
@@ -185,18 +236,15 @@ def evaluate(a, app, prototype, weights, subset, train_all, held_all, columns):
         reps.setdefault((r["workload"], cfg(r)), []).append(float(r["t_iter"]))
     spread = [(max(v) - min(v)) / statistics.median(v) for v in reps.values() if len(v) > 1]
     res["rep_spread_pct"] = 100 * statistics.median(spread) if spread else None
-    # The noise's share of |error|: the median |error| a model that knew each
-    # held-out configuration's mean T_iter would make on its runs. Estimated
-    # from the repetitions: |run - mean of its n repetitions| / that mean,
-    # times sqrt(n / (n - 1)) (the mean of n runs is itself off by sigma /
-    # sqrt(n); for normal noise the median of |run - true mean| is then
-    # sqrt(n / (n - 1)) times the median of |run - mean of the n|).
-    dev = []
-    for v in reps.values():
-        if len(v) > 1:
-            m = statistics.mean(v)
-            dev += [abs(x - m) / m * (len(v) / (len(v) - 1)) ** 0.5 for x in v]
-    res["noise_error_pct"] = 100 * statistics.median(dev) if dev else None
+    floors = noise_floors(reps.values())
+    res["noise_error_pct"] = floors[0]
+    res["noise_workload_error_pct"] = floors[1]
+    # The headline (README.md, "Scored per workload"): each held-out workload
+    # x configuration against the mean T_iter of its repetitions.
+    res["workload_errors"] = workload_scores(errors)
+    we = [x["error"] for x in res["workload_errors"]]
+    res["median_workload_error_pct"] = 100 * statistics.median(we)
+    res["max_workload_error_pct"] = 100 * max(we)
     res["median_error_pct"] = 100 * statistics.median(e)
     # The signed error per configuration (median over its held-out runs, %):
     # a bias of one configuration that the |error| hides (README.md, "nbody's
@@ -295,6 +343,9 @@ def analytic(a, app, spec, subset, train_all, held_all):
                        "threads": cfg(r)[1], "measured": meas, "predicted": pred,
                        "error": abs(pred - meas) / meas})
     res["analytic_median_error_pct"] = 100 * statistics.median(x["error"] for x in errors)
+    res["analytic_workload_errors"] = workload_scores(errors)
+    res["analytic_median_workload_error_pct"] = 100 * statistics.median(
+        x["error"] for x in res["analytic_workload_errors"])
     res["analytic_errors"] = errors
     found, choices = 0, []
     for wl, meas, which in held_workloads(held):
@@ -329,6 +380,8 @@ def main():
     ap.add_argument("--reps", default="")
     ap.add_argument("--iterations", default="")
     ap.add_argument("--load-start", default="")
+    ap.add_argument("--score-only", action="store_true",
+                    help="no sweeps ran (run.sh SCORE_ONLY=1): the load is the scoring's")
     ap.add_argument("--master", default="poll", choices=("poll", "sleep"))
     ap.add_argument("--bind", default="0", choices=("0", "1"),
                     help="1: the sweeps bound each worker's threads to CPUs of their own")
@@ -336,13 +389,13 @@ def main():
                     help="machine model with [microbench] (augur calibrate --openmp)")
     ap.add_argument("--analytic", action="append", default=[],
                     help="APP=SEND;REPLY;WORK for augur model analytic")
-    ap.add_argument("--weights", default="none,seed,relative",
-                    help="the weightings, comma-separated: none, seed, relative")
+    ap.add_argument("--weights", default="none,seed,relative,variance",
+                    help="the weightings, comma-separated: none, seed, relative, variance")
     ap.add_argument("apps", nargs="+")
     a = ap.parse_args()
     for w in a.weights.split(","):
-        if w not in ("none", "seed", "relative"):
-            ap.error("--weights: %r is not none, seed or relative" % w)
+        if w not in ("none", "seed", "relative", "variance"):
+            ap.error("--weights: %r is not none, seed, relative or variance" % w)
     results, notes = [], []
     specs = dict(x.split("=", 1) for x in a.analytic)
     an_done = {}  # (app, subset) -> the analytic figures
@@ -383,17 +436,23 @@ def main():
     # The table.
     print("augur bench/model  (seed 002 accuracy; %d cores; %s rep(s), %s iterations per run)" %
           (a.cores, a.reps, a.iterations))
-    print("  |err| = |predicted - measured| / measured T_iter of each held-out run; best: held-out")
-    print("  workloads whose chosen configuration measured within 2 % of the measured best")
+    print("  wl|err| (the headline, README.md \"Scored per workload\"): the median over held-out")
+    print("  workload x configuration of |predicted - measured| / measured, measured = the mean")
+    print("  T_iter of its repetitions; wl.noise: the same for a model that knew each one's true")
+    print("  mean (the single-run noise|err| / sqrt(n) of its n repetitions, estimated from them);")
+    print("  run|err|: the median |err| of each held-out run (seed eq. 5.1), max: over the runs;")
+    print("  best: held-out workloads whose chosen configuration measured within 2 % of the")
+    print("  measured best (the median of each configuration's repetitions)")
     print("  rep spread: median over held-out configurations of (max - min) / median of its runs'")
     print("  T_iter (the noise no model can predict); noise|err|: the median |err| of a model that")
     print("  knew each held-out configuration's mean T_iter (from the repetitions: |run - their")
     print("  mean| x sqrt(n/(n-1)), normal noise): what the runs' scatter alone costs a model;")
     print("  analytic: the seed's approach A (augur model analytic) on the same held-out runs:")
-    print("  median |err| % and best found")
-    hdr = "%-10s %-5s %-8s %-8s %6s %5s %7s %12s %9s %10s %12s %11s %14s %9s" % (
-        "app", "terms", "configs", "weights", "train", "held", "leaves", "median|err|%", "max|err|%",
-        "best<=2%", "rep spread%", "noise|err|%", "analytic|err|%", "an.best")
+    print("  median |err| % per workload x configuration (an.wl) and per run, and best found")
+    hdr = "%-10s %-5s %-8s %-8s %6s %5s %7s %9s %9s %9s %9s %10s %12s %11s %8s %14s %9s" % (
+        "app", "terms", "configs", "weights", "train", "held", "leaves", "wl|err|%", "wl.noise%",
+        "run|err|%", "max|err|%", "best<=2%", "rep spread%", "noise|err|%", "an.wl%",
+        "analytic|err|%", "an.best")
     print(hdr)
     for r in results:
         if "median_error_pct" not in r:
@@ -403,12 +462,16 @@ def main():
             continue
         sp = r["rep_spread_pct"]
         ne = r["noise_error_pct"]
+        nw = r["noise_workload_error_pct"]
         an = r.get("analytic_median_error_pct")
-        print("%-10s %-5s %-8s %-8s %6d %5d %7d %12.1f %9.1f %10s %12s %11s %14s %9s" % (
+        anw = r.get("analytic_median_workload_error_pct")
+        print("%-10s %-5s %-8s %-8s %6d %5d %7d %9.1f %9s %9.1f %9.1f %10s %12s %11s %8s %14s %9s" % (
             r["app"], r["terms"], r["configurations"], r["weights"], r["train_rows"], r["held_rows"],
-            r["leaves"], r["median_error_pct"], r["max_error_pct"],
+            r["leaves"], r["median_workload_error_pct"], "-" if nw is None else "%.1f" % nw,
+            r["median_error_pct"], r["max_error_pct"],
             "%d/%d" % (r["best_found"], r["best_workloads"]), "-" if sp is None else "%.1f" % sp,
             "-" if ne is None else "%.1f" % ne,
+            "-" if anw is None else "%.1f" % anw,
             "-" if an is None else "%.1f" % an,
             "%d/%d" % (r["analytic_best_found"], r["best_workloads"]) if an is not None else "-"))
     signed = [r for r in results if r.get("signed_error_pct")
@@ -434,6 +497,8 @@ def main():
             "KMP_AFFINITY=granularity=fine,compact).")
     with open("/proc/loadavg") as f:
         load_end = f.read().split()[0]
+    if a.score_only:
+        print("no sweeps ran (SCORE_ONLY=1): the load below is the scoring's, not the sweeps'")
     print("machine load (1-min load average on %d cores): %s at the start, %s at the end" %
           (a.cores, a.load_start or "?", load_end))
     for n in dict.fromkeys(notes):
@@ -454,7 +519,8 @@ def main():
     with open(path, "w") as f:
         json.dump({"schema": 1, "cores": a.cores, "reps": a.reps, "iterations": a.iterations,
                    "bind": a.bind == "1",
-                   "load_start": a.load_start, "load_end": load_end, "notes": notes, "results": results}, f, indent=1)
+                   "load_start": a.load_start, "load_end": load_end,
+                   "score_only": a.score_only, "notes": notes, "results": results}, f, indent=1)
     print("figures: " + path)
     # A fit, prediction or choice that failed fails the benchmark.
     return 1 if any("error" in r for r in results) else 0

@@ -13,8 +13,10 @@
 # MPI (mpich), CC (gcc: the apps' OpenMP build), CORES (default nproc),
 # TRAIN_<app>, HELD_<app> (workload lists, e.g. TRAIN_mw_heat=1500,2000),
 # MINSIZE (fit's --minsize, default 25: the seed's minsplit on its cluster,
-# Listing 4.1), WEIGHTS (the fits' weightings, default none,seed,relative:
-# none, the seed's eq. 4.5-4.6, 1 / T_iter^2), TIMEOUT (per run, 300 s),
+# Listing 4.1), WEIGHTS (the fits' weightings, default
+# none,seed,relative,variance: none, the seed's eq. 4.5-4.6, 1 / T_iter^2,
+# 1 / sigma^2 of each configuration's repetitions: the seed's eq. 4.4),
+# TIMEOUT (per run, 300 s),
 # FRESH=1 (run the sweeps again instead of resuming those already in OUT),
 # MASTER (sleep: the apps' -s, the master sleeps between MPI_Test calls and
 # leaves its core to the workers;
@@ -23,8 +25,13 @@
 # 0: threads not bound), LOCK (a file: each run, one mpiexec, waits for
 # `flock LOCK` and holds it while it runs; not the analysis), QUIET=1 (each
 # rank at autogroup nice -20, tests/simulate/quiet_rank.sh; needs root),
+# ORDER (mixed: within a repetition the training and held-out workloads in
+# one ascending list; blocks: all training workloads, then all held-out ones),
 # SWEEPS_ONLY=1 (stop after the sweeps: several run.sh with one app each may
-# fill one OUT, and a last one evaluates). README.md, "Noise", says why.
+# fill one OUT, and a last one evaluates), SCORE_ONLY=1 (no runs: score the
+# sweeps already in OUT again, e.g. with a newer evaluate.py or augur; no
+# calibrate either: the analytic column needs OUT/machine.ini). README.md,
+# "Noise", says why.
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
 OUT=${2:-$BUILD/bench-model}
@@ -58,6 +65,11 @@ esac
 # --places/--bind: under `augur record` a GCC-built app runs on LLVM's
 # libomp, and OMP_PROC_BIND would make the app's libgomp pin the whole rank
 # to one CPU first (bind_rank.sh).
+ORDER=${ORDER:-mixed}
+case $ORDER in
+mixed | blocks) ;;
+*) echo "bench/model: ORDER=$ORDER: expected mixed or blocks" >&2; exit 2 ;;
+esac
 BIND=${BIND:-1}
 PRE=
 RANK_PRE=
@@ -119,6 +131,13 @@ echo "bench/model: $APPS; workers $WORKERS x threads $THREADS, $REPS rep(s), $IT
   "$MPI, $CC build, $CORES cores, master: $MASTER, bind: $BIND, lock: ${LOCK:-none}," \
   "quiet ranks: ${QUIET:-0}; output in $OUT" >&2
 for app in $APPS; do
+  if [ "${SCORE_ONLY:-0}" = 1 ]; then
+    for set in train held; do
+      [ -s "$OUT/$app-$set.csv" ] ||
+        { echo "bench/model: SCORE_ONLY=1: no $OUT/$app-$set.csv (run the sweeps first)" >&2; exit 1; }
+    done
+    continue
+  fi
   exe="$BUILD/apps/$MPI/$app.$CC"
   [ -x "$exe" ] || { echo "bench/model: no $exe (build the apps first)" >&2; exit 1; }
   train=$(eval "echo \${TRAIN_$app:-}")
@@ -133,11 +152,24 @@ for app in $APPS; do
   # (docs/model.md "sweep"), so they would see the same machine load and
   # their spread would hide how much a configuration's time drifts with it
   # (README.md, "Noise"). Each call with --reps r runs only repetition r: the
-  # earlier ones are in the CSV already (resume).
+  # earlier ones are in the CSV already (resume). Within a repetition,
+  # ORDER=mixed (default) runs the workloads of both sets in one ascending
+  # list, one sweep call per workload (the held-out ones lie between the
+  # training ones): a slow spell of the machine then falls on training and
+  # held-out runs alike instead of on a block of one set (README.md, "Scored
+  # per workload"); ORDER=blocks runs all training workloads, then all
+  # held-out ones (before modelmean).
+  case $ORDER in
+  mixed) order=$({ for w in $(echo "$train" | tr , ' '); do echo "$w train"; done
+    for w in $(echo "$held" | tr , ' '); do echo "$w held"; done; } | sort -g -k1,1 |
+    tr ' ' :) ;;
+  blocks) order="$train:train $held:held" ;;
+  esac
   r=1
   while [ $r -le "$REPS" ]; do
-    for set in train held; do
-      if [ $set = train ]; then wl=$train; else wl=$held; fi
+    for step in $order; do
+      wl=${step%:*}
+      set=${step##*:}
       echo "bench/model: $app $set sweep, workloads $wl, repetition $r of $REPS" >&2
       # A sweep that stops half-way is resumed by running it again (docs/model.md
       # "sweep", Resume): failed runs are rows with a status, not an error here.
@@ -156,8 +188,8 @@ done
 
 # The analytic baseline's machine model (`augur calibrate --openmp`, once:
 # kept in OUT like the sweeps; FRESH=1 measures again).
-[ "${FRESH:-0}" = 1 ] && rm -f "$OUT/machine.ini"
-if [ ! -s "$OUT/machine.ini" ]; then
+[ "${FRESH:-0}" = 1 ] && [ "${SCORE_ONLY:-0}" != 1 ] && rm -f "$OUT/machine.ini"
+if [ ! -s "$OUT/machine.ini" ] && [ "${SCORE_ONLY:-0}" != 1 ]; then
   echo "bench/model: augur calibrate --openmp (the analytic baseline's microbenchmarks)" >&2
   "$AUGUR" calibrate --openmp --mpi "$MPI" -o "$OUT/machine.ini" >&2 ||
     { echo "bench/model: calibrate --openmp failed: no analytic column" >&2; rm -f "$OUT/machine.ini"; }
@@ -171,7 +203,8 @@ for app in $APPS; do set -- "$@" "$app=$(prototype "$app")"; done
 for app in $APPS; do set -- "$@" "$app=auto"; done
 for app in $APPS; do set -- "$@" --analytic "$app=$(analytic_spec "$app")"; done
 [ -s "$OUT/machine.ini" ] && set -- "$@" --machine "$OUT/machine.ini"
+[ "${SCORE_ONLY:-0}" = 1 ] && set -- "$@" --score-only
 exec python3 "$HERE/evaluate.py" --augur "$AUGUR" --out "$OUT" --cores "$CORES" \
-  --minsize "${MINSIZE:-25}" --weights "${WEIGHTS:-none,seed,relative}" --reps "$REPS" \
+  --minsize "${MINSIZE:-25}" --weights "${WEIGHTS:-none,seed,relative,variance}" --reps "$REPS" \
   --iterations "$ITERS" \
   --load-start "$LOAD_START" --master "$MASTER" --bind "$BIND" "$@"
