@@ -11,19 +11,18 @@ OUT's training runs is then about 10 % low, whatever the model.
 Usage: drift.py [--cores N] REF OUT...   (REF/APP-train.csv, REF/APP-held.csv)
 """
 import argparse
-import csv
 import os
 import statistics
 import sys
 
+from evaluate import cfg, read_csv  # bench/model/evaluate.py: the sweeps' CSV and its grid
+
 
 def means(path, cores):
     groups = {}
-    with open(path, newline="") as f:
-        for r in csv.DictReader(f):
-            if r["status"] == "ok" and int(r["workers"]) * int(r["threads"]) <= cores:
-                groups.setdefault((r["workload"], r["workers"], r["threads"]), []).append(
-                    float(r["t_iter"]))
+    for r in read_csv(path):
+        if r["status"] == "ok" and cfg(r)[0] * cfg(r)[1] <= cores:
+            groups.setdefault((r["workload"],) + cfg(r), []).append(float(r["t_iter"]))
     return {k: statistics.mean(v) for k, v in groups.items()}
 
 

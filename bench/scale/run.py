@@ -23,7 +23,6 @@ of REPS runs), IDLE (none), IDLE_MAX_KB (none).
 Traces are kept in OUT_DIR (default BUILD_DIR/bench-scale) and reused.
 """
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -35,6 +34,11 @@ ranks = [int(r) for r in os.environ.get("RANKS", "16 1024 4096").split()]
 events = int(os.environ.get("EVENTS", "4000000"))
 commands = os.environ.get("COMMANDS", "report diagnose phases simulate").split()
 reps = int(os.environ.get("REPS", "1"))
+idle = [int(r) for r in os.environ.get("IDLE", "").split()]
+if idle and (len(idle) != 2 or not 2 <= idle[0] < idle[1]):
+    sys.exit("bench/scale: IDLE must be two rank counts R1 < R2")
+if not ranks and not idle:
+    sys.exit("bench/scale: nothing to do (RANKS empty and no IDLE)")
 augur = os.path.join(build, "bin", "augur")
 gen = os.path.join(build, "bin", "augur-bench-dx-gen")
 for exe in (augur, gen):
@@ -62,16 +66,22 @@ def run_one(argv):
     return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss
 
 
+def trace_of(name, r, n):
+    """OUT/NAME, a halo trace of R ranks and N records, generated if it is not there."""
+    trace = os.path.join(out, name)
+    if not os.path.isdir(trace):
+        print("bench/scale: generating %s" % trace, file=sys.stderr)
+        subprocess.run([gen, trace, "--ranks", str(r), "--events", str(n)], check=True,
+                       stdout=subprocess.DEVNULL)
+    return trace
+
+
 rows = []
 print("bench/scale: %d records per trace, ranks %s, %d rep(s); %d cores, load %s" %
       (events, " ".join(map(str, ranks)), reps, os.cpu_count(),
        open("/proc/loadavg").read().split()[0]), file=sys.stderr)
 for r in ranks:
-    trace = os.path.join(out, "halo-%d-%d" % (r, events))
-    if not os.path.isdir(trace):
-        print("bench/scale: generating %s" % trace, file=sys.stderr)
-        subprocess.run([gen, trace, "--ranks", str(r), "--events", str(events)], check=True,
-                       stdout=subprocess.DEVNULL)
+    trace = trace_of("halo-%d-%d" % (r, events), r, events)
     for c in commands:
         runs = [run_one([augur, c, trace]) for _ in range(reps)]
         wall = statistics.median(w for w, _, _ in runs)
@@ -86,11 +96,7 @@ def idle_table(counts):
     """Each command's peak RSS growth per nearly idle rank between two rank counts."""
     peak = {}
     for r in counts:
-        trace = os.path.join(out, "idle-%d" % r)
-        if not os.path.isdir(trace):
-            print("bench/scale: generating %s" % trace, file=sys.stderr)
-            subprocess.run([gen, trace, "--ranks", str(r), "--events", str(12 * r)], check=True,
-                           stdout=subprocess.DEVNULL)
+        trace = trace_of("idle-%d" % r, r, 12 * r)
         for c in commands:
             peak[r, c] = max(run_one([augur, c, trace])[2] for _ in range(reps))
     r1, r2 = counts
@@ -108,23 +114,20 @@ def idle_table(counts):
         sys.exit("bench/scale: more than %g KB per idle rank: %s" % (limit, ", ".join(over)))
 
 
-if not rows:
-    idle = [int(r) for r in os.environ.get("IDLE", "").split()]
-    if len(idle) != 2 or not 2 <= idle[0] < idle[1]:
-        sys.exit("bench/scale: nothing to do (RANKS empty and IDLE not two rank counts R1 < R2)")
-    idle_table(idle)
-    sys.exit(0)
-base = {c: (events / w, events / u) for r, c, w, u, _ in rows if r == ranks[0]}
-print("%-8s %-9s %9s %12s %10s %11s %12s %9s %12s %12s" %
-      ("ranks", "command", "seconds", "records/s", "peak MB", "KB/rank", "cost vs %d" % ranks[0],
-       "CPU s", "rec/CPU s", "CPU cost vs %d" % ranks[0]))
-for r, c, w, u, rss in rows:
-    rate, crate = events / w, events / max(u, 1e-6)
-    print("%-8d %-9s %9.2f %12.3g %10.1f %11.1f %11.2fx %9.2f %12.3g %11.2fx" %
-          (r, c, w, rate, rss / 1024.0, rss / r, base[c][0] / rate, u, crate, base[c][1] / crate))
+def rate_table():
+    """The table of the RANKS runs: rates and cost per record against the first count."""
+    base = {c: (events / w, events / u) for r, c, w, u, _ in rows if r == ranks[0]}
+    print("%-8s %-9s %9s %12s %10s %11s %12s %9s %12s %12s" %
+          ("ranks", "command", "seconds", "records/s", "peak MB", "KB/rank",
+           "cost vs %d" % ranks[0], "CPU s", "rec/CPU s", "CPU cost vs %d" % ranks[0]))
+    for r, c, w, u, rss in rows:
+        rate, crate = events / w, events / max(u, 1e-6)
+        print("%-8d %-9s %9.2f %12.3g %10.1f %11.1f %11.2fx %9.2f %12.3g %11.2fx" %
+              (r, c, w, rate, rss / 1024.0, rss / r, base[c][0] / rate, u, crate,
+               base[c][1] / crate))
 
-if os.environ.get("IDLE"):
-    idle = [int(r) for r in os.environ["IDLE"].split()]
-    if len(idle) != 2 or not 2 <= idle[0] < idle[1]:
-        sys.exit("bench/scale: IDLE must be two rank counts R1 < R2")
+
+if rows:
+    rate_table()
+if idle:
     idle_table(idle)

@@ -1036,13 +1036,17 @@ static int open_merged(augur_trace *t, unsigned kinds, uint32_t lo, uint32_t hi,
   /* Below a huge page the arena would only add a copy of what malloc does. */
   cv.at = arena >= AUG_HUGE_PAGE ? aug_huge_alloc(arena) : NULL;
   m->arena = cv.at;
-  if (cv.at && ((cv.stored_cap && !(m->stored = cv.stored = malloc(cv.stored_cap))) ||
-                (cv.wraw_cap && (!(m->wdec = cv.wdec = malloc(sizeof *m->wdec)) ||
-                                 !(m->wraw = cv.wraw = malloc(cv.wraw_cap)))))) {
+  int oom = 0;
+  if (cv.at && cv.stored_cap) oom |= !(m->stored = cv.stored = malloc(cv.stored_cap));
+  if (cv.at && cv.wraw_cap) {
+    /* initialised at once: closing after a failure below finishes it */
+    if ((m->wdec = cv.wdec = malloc(sizeof *m->wdec))) aug_ev_decode_init(m->wdec);
+    oom |= !m->wdec || !(m->wraw = cv.wraw = malloc(cv.wraw_cap));
+  }
+  if (oom) {
     augur_stream_close(m);
     return augur_fail(err, AUGUR_E_NOMEM, "out of memory for a merged stream of %u ranks", m->n);
   }
-  if (m->wdec) aug_ev_decode_init(m->wdec);
   for (uint32_t r = 0; r < m->n; r++) {
     int rc = r < m->nlocal ? open_rank_stream(t, lo + r, kinds, &cv, &m->rs[r], err) : AUGUR_OK;
     if (rc != AUGUR_OK) {
