@@ -90,6 +90,15 @@ AUGUR_API int augur_writer_omp_events_in_signal(augur_writer *w, uint32_t thread
  * blocks if the process dies). */
 AUGUR_API int augur_writer_flush(augur_writer *w, augur_error *err);
 
+/* Defers compression to augur_writer_close (the recorder's choice: while the
+ * program runs, a block costs its encoding and a write(2), not zstd). From
+ * this call on blocks are written uncompressed, and readable as they are
+ * should the process die; close then rewrites the file with every such block
+ * compressed (the same file as without deferral) through DIR/rank-N.evt.part,
+ * renamed over it. If that fails, close says why and leaves the file
+ * complete and uncompressed. */
+AUGUR_API void augur_writer_defer_compression(augur_writer *w);
+
 /* Flushes, closes the file and frees w (also on error). */
 AUGUR_API int augur_writer_close(augur_writer *w, augur_error *err);
 

@@ -25,6 +25,7 @@ struct augur_writer {
   int level;
   int fast;   /* 1: cctx holds the parameters of full buffers' blocks (AUG_ZSTD_FAST_MIN) */
   int broken; /* a write failed: the file ends in a partial block */
+  int defer;  /* augur_writer_defer_compression: blocks raw now, compressed at close */
   uint64_t bytes;
   pthread_mutex_t mu;
   aug_buf defs; /* encoded, queued definition records */
@@ -280,7 +281,7 @@ static int events_call(augur_writer *w, unsigned kind, uint32_t thread, const au
                        size_t n, augur_error *err) {
   if (!w || (n && !ev)) return augur_fail(err, AUGUR_E_ARG, "augur_writer_events: NULL argument");
   pthread_mutex_lock(&w->mu);
-  int rc = events_locked(w, kind, thread, ev, n, 1, err);
+  int rc = events_locked(w, kind, thread, ev, n, !w->defer, err);
   pthread_mutex_unlock(&w->mu);
   return rc;
 }
@@ -347,8 +348,98 @@ int augur_writer_flush(augur_writer *w, augur_error *err) {
   if (!w) return augur_fail(err, AUGUR_E_ARG, "augur_writer_flush: NULL writer");
   pthread_mutex_lock(&w->mu);
   int rc = w->broken ? augur_fail(err, AUGUR_E_STATE, "%s: an earlier write failed", w->path)
-                     : flush_defs(w, 1, err);
+                     : flush_defs(w, !w->defer, err);
   pthread_mutex_unlock(&w->mu);
+  return rc;
+}
+
+void augur_writer_defer_compression(augur_writer *w) {
+  assert(w);
+  pthread_mutex_lock(&w->mu);
+  w->defer = 1;
+  pthread_mutex_unlock(&w->mu);
+}
+
+/* Copies w's file to PART block by block, each raw block compressed by
+ * write_block (so the result is the file an undeferred writer makes), the
+ * others as they are, each payload's hash checked first. w->fd and w->bytes
+ * point at PART meanwhile; on return w->bytes is PART's size. */
+static int compress_copy(augur_writer *w, int in, int out, augur_error *err) {
+  uint8_t hb[AUG_BLKHDR_SIZE > AUG_FILEHDR_SIZE ? AUG_BLKHDR_SIZE : AUG_FILEHDR_SIZE];
+  uint64_t end = w->bytes, at = AUG_FILEHDR_SIZE;
+  if (aug_read_all(in, hb, AUG_FILEHDR_SIZE) || aug_write_all(out, hb, AUG_FILEHDR_SIZE, 0, -1))
+    return augur_fail(err, AUGUR_E_IO, "file header: %s", strerror(errno));
+  w->fd = out;
+  w->bytes = AUG_FILEHDR_SIZE;
+  while (at < end) {
+    aug_blkhdr h;
+    char why[160];
+    if (end - at < AUG_BLKHDR_SIZE || aug_read_all(in, hb, AUG_BLKHDR_SIZE))
+      return augur_fail(err, AUGUR_E_IO, "block at offset %llu: short read",
+                        (unsigned long long)at);
+    if (aug_blkhdr_unpack(hb, &h, why, sizeof why) != AUGUR_OK || h.stored_size > end - at)
+      return augur_fail(err, AUGUR_E_FORMAT, "block at offset %llu: %s", (unsigned long long)at,
+                        h.stored_size > end - at ? "runs past the end" : why);
+    w->raw.len = 0;
+    if (aug_buf_reserve(&w->raw, h.stored_size))
+      return augur_fail(err, AUGUR_E_NOMEM, "block at offset %llu: out of memory",
+                        (unsigned long long)at);
+    if (aug_read_all(in, w->raw.p, h.stored_size))
+      return augur_fail(err, AUGUR_E_IO, "block at offset %llu: short read",
+                        (unsigned long long)at);
+    if (XXH3_64bits(w->raw.p, h.stored_size) != h.payload_hash)
+      return augur_fail(err, AUGUR_E_CHECKSUM, "block at offset %llu: payload checksum",
+                        (unsigned long long)at);
+    w->raw.len = h.stored_size;
+    at += AUG_BLKHDR_SIZE + (uint64_t)h.stored_size;
+    int rc;
+    if (h.codec == AUG_CODEC_RAW && h.count > 0 && h.parents <= h.count &&
+        (h.kind == AUG_BLK_EVENTS || h.kind == AUG_BLK_DEFS || h.kind == AUG_BLK_OMP)) {
+      rc = write_block(w, h.kind, h.thread, h.count, h.parents, h.first_ns, h.last_ns, 1, err);
+    } else if (aug_write_all(out, hb, AUG_BLKHDR_SIZE, 0, -1) ||
+               aug_write_all(out, w->raw.p, h.stored_size, 0, -1)) {
+      rc = augur_fail(err, AUGUR_E_IO, "write: %s", strerror(errno));
+    } else {
+      w->bytes += AUG_BLKHDR_SIZE + (uint64_t)h.stored_size;
+      rc = AUGUR_OK;
+    }
+    if (rc != AUGUR_OK) return rc;
+  }
+  return AUGUR_OK;
+}
+
+/* Replaces w's complete file by its compressed copy (w->path + ".part",
+ * renamed over it). On failure the file stays as it was: complete, blocks
+ * raw, readable. */
+static int compress_file(augur_writer *w, augur_error *err) {
+  size_t n = strlen(w->path) + sizeof ".part";
+  char *part = malloc(n);
+  if (!part) return augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory", w->path);
+  snprintf(part, n, "%s.part", w->path);
+  int in = open(w->path, O_RDONLY | O_CLOEXEC);
+  int out = in < 0 ? -1 : open(part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  int fd = w->fd;
+  uint64_t bytes = w->bytes;
+  augur_error e;
+  int rc = out < 0 ? augur_fail(&e, AUGUR_E_IO, "%s: %s", in < 0 ? w->path : part, strerror(errno))
+                   : compress_copy(w, in, out, &e);
+  uint64_t packed = w->bytes;
+  w->fd = fd;
+  w->bytes = bytes;
+  if (in >= 0) close(in);
+  if (out >= 0 && close(out) != 0 && rc == AUGUR_OK)
+    rc = augur_fail(&e, AUGUR_E_IO, "%s: close: %s", part, strerror(errno));
+  if (rc == AUGUR_OK && rename(part, w->path) != 0)
+    rc = augur_fail(&e, AUGUR_E_IO, "rename %s: %s", part, strerror(errno));
+  if (rc == AUGUR_OK)
+    w->bytes = packed;
+  else {
+    if (out >= 0) unlink(part);
+    augur_fail(err, rc,
+               "%s: rank %u: compressing at close: %s (the file is complete, uncompressed)",
+               w->path, w->rank, e.msg);
+  }
+  free(part);
   return rc;
 }
 
@@ -357,6 +448,7 @@ int augur_writer_close(augur_writer *w, augur_error *err) {
   int rc = AUGUR_OK;
   if (w->fd >= 0) {
     rc = augur_writer_flush(w, err);
+    if (rc == AUGUR_OK && w->defer && !w->broken) rc = compress_file(w, err);
     if (close(w->fd) != 0 && rc == AUGUR_OK)
       rc = augur_fail(err, AUGUR_E_IO, "%s: close: %s", w->path, strerror(errno));
     pthread_mutex_destroy(&w->mu);

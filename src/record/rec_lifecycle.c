@@ -392,6 +392,9 @@ void aug_lifecycle_init(int thread_level_provided, uint64_t t_enter) {
     aug_writer = NULL;
     return;
   }
+  /* zstd at close, not on the flushes the program's MPI calls pay for
+   * (bench/recorder/README.md "Sixth round") */
+  augur_writer_defer_compression(aug_writer);
   rank_def.cores = augur_cpu_info(&rank_def.cpu_quota, cpus, sizeof cpus);
   double busy_share;
   int state = host_cpu_state(rank_def.cores, rank_def.cpu_quota, &busy_share);

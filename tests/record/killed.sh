@@ -43,6 +43,9 @@ assert "MPI_Finalize" in r["incomplete"], r["incomplete"]
 assert r["complete"] is False
 PY
 
+# Its blocks as the program wrote them: raw (compression is at close).
+python3 "$(dirname "$0")/codecs.py" "$trace" raw || fail "the killed run's blocks"
+
 # Every analysis: the statement in text and JSON, exit 0.
 for a in report diagnose phases simulate; do
   "$augur" $a "$trace" >"$out/$a-$sig.txt" 2>"$out/$a-$sig.err"

@@ -7,6 +7,7 @@
 # EXIT: "ok" = the MPI job must succeed, "abort" = it must fail (MPI_Abort),
 # "any" = either (a job without MPI_Finalize: Open MPI's mpiexec fails it).
 # Extra recorder settings (AUGUR_COUNTERS, ...) come from the environment.
+# A finished run (EXIT ok) must have compressed rank files (codecs.py).
 # An argument @EXSCAN_LINE@ is replaced by the line of AUGUR_MARK_EXSCAN in
 # rec_basic.c (next to this script).
 set -u
@@ -31,6 +32,11 @@ if [ "$want" = abort ] && [ $rc -eq 0 ]; then
 fi
 if [ $rc -eq 124 ]; then
   echo "FAIL: $prog timed out"; cat "$trace.out"; exit 1
+fi
+
+# A finished run's rank files were compressed at close (codecs.py).
+if [ "$want" = ok ]; then
+  python3 "$here/codecs.py" "$trace" zstd || exit 1
 fi
 
 checker=$1
