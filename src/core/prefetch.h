@@ -8,7 +8,14 @@
 #define AUGUR_PREFETCH_H
 
 #if defined(__GNUC__) || defined(__clang__)
-#define AUG_PREFETCH(p) __builtin_prefetch(p)
+/* The empty volatile asm keeps a function whose only effect is a prefetch
+ * from being judged pure by GCC's IPA and its calls deleted as dead code
+ * (which __builtin_prefetch alone does not prevent). */
+#define AUG_PREFETCH(p)                                                                            \
+  do {                                                                                             \
+    __builtin_prefetch(p);                                                                         \
+    __asm__ __volatile__("");                                                                      \
+  } while (0)
 #else
 #define AUG_PREFETCH(p) ((void)(p))
 #endif

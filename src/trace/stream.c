@@ -313,21 +313,15 @@ struct augur_stream {
   /* merged stream */
   uint32_t n;
   augur_stream **rs;
-  const augur_event **la; /* lookahead per rank: its next record, in its batch */
-  /* Single-threaded ranks: past the last finished record of the batch la
-   * points into (NULL for threaded ranks). The fast path walks la up to it
-   * and leaves the cursor's pos behind until the batch is used up. */
-  const augur_event **end;
-  int *state; /* 1 lookahead valid, 0 exhausted, < 0 error pending */
-  uint64_t *key;
-  uint32_t k;      /* leaves of the tournament tree: n rounded up to a power of two */
-  uint32_t *tree;  /* tree[0] the winner, tree[1 .. k-1] each match's loser */
-  uint64_t slack;  /* augur_stream_set_slack; 0: strict time order */
-  uint64_t until;  /* slack > 0: the winner keeps winning while its key is at most this */
-  void *arena;     /* single-threaded ranks' cursors (see cursor_arena), or NULL */
-  uint8_t *stored; /* with arena: the compressed-block buffer their cursors share */
-  aug_evdec *wdec; /* with arena: the decoder and raw buffer of the ranks whose */
-  uint8_t *wraw;   /* blocks each fit their batch (cursor_arena's WHOLE) */
+  struct mleaf *lf;   /* per leaf (k of them): its lookahead, order key and state */
+  uint32_t k;         /* leaves of the tournament tree: n rounded up to a power of two */
+  struct mnode *tree; /* tree[0].r the winner, tree[1 .. k-1] each match's loser */
+  uint64_t slack;     /* augur_stream_set_slack; 0: strict time order */
+  uint64_t until;     /* slack > 0: the winner keeps winning while its key is at most this */
+  void *arena;        /* single-threaded ranks' cursors (see cursor_arena), or NULL */
+  uint8_t *stored;    /* with arena: the compressed-block buffer their cursors share */
+  aug_evdec *wdec;    /* with arena: the decoder and raw buffer of the ranks whose */
+  uint8_t *wraw;      /* blocks each fit their batch (cursor_arena's WHOLE) */
   /* augur_stream_merged_sources: leaves [0, nlocal) are rank streams (rs),
    * leaves [nlocal, n) the sources src[leaf - nlocal]. */
   uint32_t nlocal;
@@ -335,6 +329,33 @@ struct augur_stream {
   struct src_leaf *src;
   uint64_t err_at; /* the key of the last error merged_next returned */
 };
+
+/* A leaf of the merged stream: what merged_next reads of the winner, in one
+ * 32-byte piece of a line (as four arrays, three cache misses per winner at
+ * 65,536 ranks; bench/scale/README.md, stop 45). */
+typedef struct mleaf {
+  const augur_event *la; /* lookahead: the leaf's next record, in its batch */
+  /* Single-threaded ranks: past the last finished record of the batch la
+   * points into (NULL for threaded ranks). The fast path walks la up to it
+   * and leaves the cursor's pos behind until the batch is used up. */
+  const augur_event *end;
+  uint64_t key; /* la's t_start; UINT64_MAX at the end; an error's key */
+  int state;    /* 1 lookahead valid, 0 exhausted, < 0 error pending */
+} mleaf;
+
+/* A match of the tournament: its loser r with the key, lookahead and ended
+ * flag it had when it lost (a loser does not move until it wins), so a
+ * replay compares along its path without reading the losers' leaves, and the
+ * new winner's record can be asked for without waiting for its leaf.
+ * tree[0] is the winner as of its last replay: while it goes on winning
+ * without one (its sub-records, records within the slack) its leaf moves on
+ * and tree[0]'s key and la do not; its r and ended stay right. */
+typedef struct mnode {
+  uint64_t key;
+  const augur_event *la;
+  uint32_t r;
+  uint32_t ended;
+} mnode;
 
 /* A leaf of records from elsewhere (augur_stream_source). */
 typedef struct src_leaf {
@@ -906,11 +927,19 @@ oom:
 
 /* Ended ranks (and leaves past the last rank) have the largest key, so one
  * comparison decides nearly every match; on a tie an ended rank loses. */
-static inline int tless(const augur_stream *m, uint32_t a, uint32_t b) {
-  uint64_t ka = m->key[a], kb = m->key[b];
+static inline int kless(uint64_t ka, uint32_t ea, uint32_t a, uint64_t kb, uint32_t eb,
+                        uint32_t b) {
   if (ka != kb) return ka < kb;
-  int ea = m->state[a] == 0, eb = m->state[b] == 0;
   return ea != eb ? eb : a < b;
+}
+
+static inline int tless(const augur_stream *m, uint32_t a, uint32_t b) {
+  return kless(m->lf[a].key, m->lf[a].state == 0, a, m->lf[b].key, m->lf[b].state == 0, b);
+}
+
+/* Node NODE holds loser R as it stands now. */
+static inline void set_node(augur_stream *m, uint32_t node, uint32_t r) {
+  m->tree[node] = (mnode){m->lf[r].key, m->lf[r].la, r, m->lf[r].state == 0};
 }
 
 #if AUG_CHECKS
@@ -919,13 +948,18 @@ static inline int tless(const augur_stream *m, uint32_t a, uint32_t b) {
  * running, a winner may keep its place while its key moves on: its
  * sub-records, and records within the slack, see merged_next.) */
 static int tree_check(const augur_stream *m) {
-  uint32_t w = m->tree[0], seen = 0;
+  uint32_t w = m->tree[0].r, seen = 0;
   uint8_t *once = calloc(m->k, 1);
   if (!once) return 1; /* cannot check */
   for (uint32_t r = 0; r < m->k; r++)
     if (r != w && tless(m, r, w)) seen = m->k + 1;
   for (uint32_t node = 0; node < m->k; node++)
-    if (m->tree[node] < m->k && !once[m->tree[node]]++) seen++;
+    if (m->tree[node].r < m->k && !once[m->tree[node].r]++) seen++;
+  for (uint32_t node = 1; node < m->k; node++) { /* the losers' keys as their leaves say */
+    const mnode *x = &m->tree[node];
+    const mleaf *f = &m->lf[x->r];
+    if (x->key != f->key || x->la != f->la || x->ended != (f->state == 0)) seen = m->k + 1;
+  }
   free(once);
   return seen == m->k;
 }
@@ -934,10 +968,10 @@ static int tree_check(const augur_stream *m) {
 /* Plays rank r's way up after its key changed. */
 static inline void replay(augur_stream *m, uint32_t r) {
   assert(m->merged && r < m->k);
-  uint32_t w = r;
+  mnode w = {m->lf[r].key, m->lf[r].la, r, m->lf[r].state == 0};
   for (uint32_t node = (r + m->k) >> 1; node; node >>= 1) {
-    uint32_t x = m->tree[node];
-    if (tless(m, x, w)) {
+    mnode x = m->tree[node];
+    if (kless(x.key, x.ended, x.r, w.key, w.ended, w.r)) {
       m->tree[node] = w;
       w = x;
     }
@@ -954,16 +988,14 @@ static void src_refill(augur_stream *m, uint32_t r) {
   uint64_t at = 0;
   augur_error e = {0};
   int rc = l->s.next(l->s.arg, &ev, &n, &at, &e);
+  mleaf *f = &m->lf[r];
   if (rc == 1 && n && ev) {
-    m->state[r] = 1;
-    m->la[r] = ev;
-    m->end[r] = ev + n;
-    m->key[r] = ev->t_start;
+    *f = (mleaf){.la = ev, .end = ev + n, .key = ev->t_start, .state = 1};
     return;
   }
-  m->end[r] = NULL;
-  m->state[r] = rc < 0 ? rc : 0;
-  m->key[r] = rc < 0 ? at : UINT64_MAX;
+  f->end = NULL;
+  f->state = rc < 0 ? rc : 0;
+  f->key = rc < 0 ? at : UINT64_MAX;
   if (rc < 0) snprintf(l->errmsg, sizeof l->errmsg, "%s", e.msg);
 }
 
@@ -975,16 +1007,17 @@ static void refill(augur_stream *m, uint32_t r, uint64_t last_key) {
   }
   augur_error e;
   augur_stream *s = m->rs[r];
-  int rc = rank_peek(s, &m->la[r], &e);
+  mleaf *f = &m->lf[r];
+  int rc = rank_peek(s, &f->la, &e);
   if (rc == 1) {
-    m->state[r] = 1;
-    m->key[r] = m->la[r]->t_start;
-    m->end[r] = s->ncur == 1 ? s->cur[0]->ev + s->cur[0]->n : NULL;
+    f->state = 1;
+    f->key = f->la->t_start;
+    f->end = s->ncur == 1 ? s->cur[0]->ev + s->cur[0]->n : NULL;
   } else {
-    m->end[r] = NULL;
-    m->state[r] = rc;
+    f->end = NULL;
+    f->state = rc;
     /* an error surfaces right after the rank's last event */
-    m->key[r] = rc == 0 ? UINT64_MAX : last_key;
+    f->key = rc == 0 ? UINT64_MAX : last_key;
   }
 }
 
@@ -1013,18 +1046,18 @@ static int open_merged(augur_trace *t, unsigned kinds, uint32_t lo, uint32_t hi,
   for (m->k = 1; m->k < m->n; m->k *= 2)
     ;
   m->rs = calloc(m->n ? m->n : 1, sizeof *m->rs);
-  m->la = calloc(m->k, sizeof *m->la); /* k: the winner may be a leaf past n */
-  m->end = calloc(m->k, sizeof *m->end);
-  m->state = calloc(m->k, sizeof *m->state); /* leaves past n: ended (0) */
-  m->key = malloc(m->k * sizeof *m->key);
-  m->tree = calloc(2 * (size_t)m->k, sizeof *m->tree);
+  /* k leaves (the winner may be a leaf past n), two to a line */
+  _Static_assert(sizeof(mleaf) == 32, "a leaf is half a line");
+  m->lf = aligned_alloc(64, (m->k > 1 ? m->k : 2) * sizeof *m->lf);
+  if (m->lf) memset(m->lf, 0, m->k * sizeof *m->lf); /* leaves past n: ended (0) */
+  m->tree = calloc(m->k, sizeof *m->tree);
   m->dctx = dctx_take(t); /* decompression is one-shot: one context serves all ranks */
-  if (!m->rs || !m->la || !m->end || !m->state || !m->key || !m->tree || !m->dctx) {
+  if (!m->rs || !m->lf || !m->tree || !m->dctx) {
     augur_stream_close(m);
     return augur_fail(err, AUGUR_E_NOMEM, "out of memory for a merged stream of %u ranks", m->n);
   }
   for (uint32_t r = m->n; r < m->k; r++)
-    m->key[r] = UINT64_MAX;
+    m->lf[r].key = UINT64_MAX;
   carving cv = {.dctx = m->dctx, .batch = batch_for(m->n)};
   size_t arena = 0, raw, stored;
   uint32_t whole;
@@ -1068,9 +1101,9 @@ static int open_merged(augur_trace *t, unsigned kinds, uint32_t lo, uint32_t hi,
     uint32_t a = win[2 * node], b = win[2 * node + 1];
     int a_wins = tless(m, a, b);
     win[node] = a_wins ? a : b;
-    m->tree[node] = a_wins ? b : a;
+    set_node(m, node, a_wins ? b : a);
   }
-  m->tree[0] = win[1];
+  set_node(m, 0, win[1]);
   free(win);
   AUG_CHECK(tree_check(m));
   *sp = m;
@@ -1125,7 +1158,8 @@ int augur_stream_error_key(const augur_stream *s, uint64_t *ns) {
  * hardware cannot guess which (measured: most of the merge's time went to
  * those cache misses at 64 ranks). */
 static inline void prefetch_winner(const augur_stream *m) {
-  const augur_event *la = m->la[m->tree[0]];
+  AUG_PREFETCH(&m->lf[m->tree[0].r]); /* 32 bytes at a multiple of 32: one line */
+  const augur_event *la = m->tree[0].la;
   if (la) {
     AUG_PREFETCH(la);
     AUG_PREFETCH((const char *)la + sizeof *la - 1);
@@ -1136,10 +1170,10 @@ static inline void prefetch_winner(const augur_stream *m) {
  * records up to the runner-up's key + slack). The runner-up is the best of
  * the losers on the winner's path. */
 static inline void set_until(augur_stream *m) {
-  uint32_t w = m->tree[0];
+  uint32_t w = m->tree[0].r;
   uint64_t best = UINT64_MAX;
   for (uint32_t node = (w + m->k) >> 1; node; node >>= 1) {
-    uint64_t kx = m->key[m->tree[node]];
+    uint64_t kx = m->tree[node].key;
     if (kx < best) best = kx;
   }
   m->until = best > UINT64_MAX - m->slack ? UINT64_MAX : best + m->slack;
@@ -1152,17 +1186,18 @@ static inline void winner_changed(augur_stream *m) {
 }
 
 static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
-  assert(m->merged && m->tree[0] < m->k);
-  uint32_t r = m->tree[0];
-  const augur_event *end = m->end[r];
+  assert(m->merged && m->tree[0].r < m->k);
+  uint32_t r = m->tree[0].r;
+  mleaf *f = &m->lf[r];
+  const augur_event *end = f->end;
   if (end) {
     /* Fast path: the winner is a single-threaded rank; its next record is
      * usually right behind in the same batch. */
-    const augur_event *p = m->la[r];
+    const augur_event *p = f->la;
     *ev = *p++;
     if (p < end) {
-      m->la[r] = p;
-      m->key[r] = p->t_start;
+      f->la = p;
+      f->key = p->t_start;
       /* sub-records stay with their parent; with slack, so does a record
        * within it */
       if (aug_type_is_sub(p->type) || (m->slack && p->t_start <= m->until)) return 1;
@@ -1175,31 +1210,31 @@ static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
       c->pos = c->n; /* the batch is used up: the cursor catches up */
     }
     refill(m, r, ev->t_start);
-    if (m->state[r] != 1 || !aug_type_is_sub(m->la[r]->type)) replay(m, r);
+    if (f->state != 1 || !aug_type_is_sub(f->la->type)) replay(m, r);
     winner_changed(m);
     return 1;
   }
-  if (m->state[r] == 0) return 0; /* the best is ended: all are */
-  if (m->state[r] < 0) {          /* report the rank's error once, then go on without it */
-    int code = m->state[r];
+  if (f->state == 0) return 0; /* the best is ended: all are */
+  if (f->state < 0) {          /* report the rank's error once, then go on without it */
+    int code = f->state;
     augur_fail(err, code, "%s",
                r < m->nlocal ? msg_of(m->rs[r]->errmsg) : m->src[r - m->nlocal].errmsg);
-    m->err_at = m->key[r];
+    m->err_at = f->key;
     if (r < m->nlocal) {
-      m->state[r] = 0;
-      m->key[r] = UINT64_MAX;
+      f->state = 0;
+      f->key = UINT64_MAX;
     } else {
       src_refill(m, r); /* a source goes on after its error */
     }
     replay(m, r);
     return code;
   }
-  *ev = *m->la[r];
+  *ev = *f->la;
   rank_take(m->rs[r]);
   refill(m, r, ev->t_start);
   /* A parent's sub-records follow it: r stays the winner (no replay) while
    * the lookahead is a sub-record; they share the parent's t_start anyway. */
-  if (m->state[r] != 1 || !aug_type_is_sub(m->la[r]->type)) replay(m, r);
+  if (f->state != 1 || !aug_type_is_sub(f->la->type)) replay(m, r);
   winner_changed(m);
   return 1;
 }
@@ -1209,17 +1244,18 @@ int augur_stream_peek_rank(augur_stream *s, uint32_t rank, augur_event *ev, augu
     return augur_fail(err, AUGUR_E_ARG,
                       "augur_stream_peek_rank: needs a merged stream and one of its ranks");
   uint32_t r = rank - s->lo;
-  if (s->state[r] < 0) return augur_fail(err, s->state[r], "%s", msg_of(s->rs[r]->errmsg));
-  if (s->state[r] == 0) return 0;
-  *ev = *s->la[r];
+  const mleaf *f = &s->lf[r];
+  if (f->state < 0) return augur_fail(err, f->state, "%s", msg_of(s->rs[r]->errmsg));
+  if (f->state == 0) return 0;
+  *ev = *f->la;
   return 1;
 }
 
 uint32_t augur_stream_next_rank(const augur_stream *s) {
   if (!s) return UINT32_MAX;
   if (!s->merged) return s->rank;
-  uint32_t r = s->tree[0];
-  return r < s->nlocal && s->state[r] != 0 ? s->lo + r : UINT32_MAX;
+  uint32_t r = s->tree[0].r;
+  return r < s->nlocal && !s->tree[0].ended ? s->lo + r : UINT32_MAX;
 }
 
 int augur_stream_set_slack(augur_stream *s, uint64_t ns, augur_error *err) {
@@ -1275,10 +1311,7 @@ void augur_stream_close(augur_stream *s) {
     for (uint32_t r = 0; s->rs && r < s->n; r++)
       augur_stream_close(s->rs[r]);
     free(s->rs);
-    free(s->la);
-    free(s->end);
-    free(s->state);
-    free(s->key);
+    free(s->lf);
     free(s->tree);
     free(s->arena); /* after the rank streams: their carved cursors live here */
     free(s->stored);
