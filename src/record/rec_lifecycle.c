@@ -309,6 +309,23 @@ static void at_exit(void) {
   close_writer();
 }
 
+/* A child of fork(2) (without exec: a helper process, a daemon's first fork) holds a copy of
+ * the recorder and the rank file's descriptor. It records nothing and leaves the file alone:
+ * its exit (atexit), a signal or MPI_Finalize find the recording finished. Before, its exit
+ * wrote its copy of the buffered records into the parent's file and closed the trace under
+ * the parent (tests/record/rec_fork.c). */
+static void in_forked_child(void) {
+  atomic_store(&aug_active, 0);
+  atomic_store(&finished, 1);
+  atomic_store(&flushed, 1);
+}
+
+/* How the process may end: exit without MPI_Finalize, or a fork's child. */
+static void watch_end(void) {
+  atexit(at_exit);
+  pthread_atfork(NULL, NULL, in_forked_child);
+}
+
 /* What this process's host and the others were at MPI_Init (AUG_HOST_*),
  * the same on every rank (the worst over MPI_COMM_WORLD: the counters are
  * the trace's, the reader takes one rank's set for all). Oversubscribed: more
@@ -376,7 +393,7 @@ void aug_lifecycle_init(int thread_level_provided, uint64_t t_enter) {
     if (!aug_cfg.signature[0]) return; /* bad signature: said why, the program runs on */
     record_lifecycle_event(thread_level_provided < 0 ? AUGUR_EV_INIT : AUGUR_EV_INIT_THREAD,
                            t_enter, 0);
-    atexit(at_exit);
+    watch_end();
     aug_clock_calibrate();
     atomic_store(&aug_active, 1);
     return;
@@ -430,7 +447,7 @@ void aug_lifecycle_init(int thread_level_provided, uint64_t t_enter) {
   /* A killed rank keeps its buffered records: room for a signal handler to
    * write a full buffer, and a bound on how old unwritten records get. */
   if (augur_writer_reserve(aug_writer, t->cap, &err) != AUGUR_OK) aug_rec_fail("reserve", err.msg);
-  atexit(at_exit);
+  watch_end();
   aug_clock_calibrate();
   if (aug_cfg.flush_seconds > 0)
     aug_flush_age = aug_clock_ticks_of_ns((uint64_t)aug_cfg.flush_seconds * 1000000000u);

@@ -6,6 +6,7 @@
  *   augur-check-record threads TRACE NRANKS
  *   augur-check-record abort TRACE NRANKS
  *   augur-check-record noexit TRACE NRANKS
+ *   augur-check-record fork TRACE NRANKS
  *   augur-check-record more TRACE NRANKS [--hash]   (even NRANKS)
  *   augur-check-record recvbuf TRACE 2
  *   augur-check-record io TRACE NRANKS [--fortran] (check_io.c)
@@ -463,6 +464,22 @@ static int check_noexit(augur_trace *t, uint32_t n) {
     CHECK(l.n == 6, "rank %u: %zu records", r, l.n);
     const augur_rank_def *rd = augur_trace_rank(t, r);
     CHECK(rd && rd->finalize_ns == 0 && rd->nsync == 1, "rank %u: rank def after exit", r);
+    free(l.ev);
+  }
+  return 0;
+}
+
+/* ---- fork: rec_fork.c, a child of fork() that exits leaves the trace alone ---- */
+
+static int check_fork(augur_trace *t, uint32_t n) {
+  CHECK(augur_trace_info_get(t)->complete == 1, "the parent's MPI_Finalize is not in the trace");
+  for (uint32_t r = 0; r < n; r++) {
+    evlist l;
+    if (load_rank(t, r, &l) != 0) continue;
+    expect_count(&l, r, AUGUR_EV_INIT, 1);
+    expect_count(&l, r, AUGUR_EV_ALLREDUCE, 10);
+    expect_count(&l, r, AUGUR_EV_FINALIZE, 1);
+    CHECK(l.n == 12, "rank %u: %zu records, want 12 (each once)", r, l.n);
     free(l.ev);
   }
   return 0;
@@ -933,9 +950,10 @@ int check_procs(augur_trace *t, uint32_t n, int spawned, int joined); /* check_p
 
 int main(int argc, char **argv) {
   if (argc < 4) {
-    fprintf(stderr,
-            "usage: %s basic|threads|abort|noexit|more|recvbuf TRACE NRANKS [LINE] [options]\n",
-            argv[0]);
+    fprintf(
+        stderr,
+        "usage: %s basic|threads|abort|noexit|fork|more|recvbuf TRACE NRANKS [LINE] [options]\n",
+        argv[0]);
     return 2;
   }
   augur_trace *t;
@@ -956,6 +974,8 @@ int main(int argc, char **argv) {
     rc = check_abort(t, n);
   else if (strcmp(argv[1], "noexit") == 0)
     rc = check_noexit(t, n);
+  else if (strcmp(argv[1], "fork") == 0)
+    rc = check_fork(t, n);
   else if (strcmp(argv[1], "more") == 0)
     rc = check_more(t, n, argc, argv);
   else if (strcmp(argv[1], "recvbuf") == 0)
