@@ -17,7 +17,8 @@
  *   flush      aug_thread_flush of a full buffer, per record, and its parts:
  *              aug_clock_to_ns (ticks -> CLOCK_MONOTONIC ns) and call sites
  *              (return address -> id) each alone, then both in the one pass
- *              the flush makes, and the writer (encode, zstd, write)
+ *              the flush makes, and the writer (encode, write: the recorder's
+ *              writer defers zstd to its close, bench/recorder/finalize.sh)
  *
  * Each figure is the median over RUNS repetitions of a loop of CALLS
  * iterations (ns per iteration, CLOCK_MONOTONIC around the loop); the steps
@@ -141,7 +142,7 @@ static const char *const flush_names[NFLUSH] = {"flush (all)",
                                                 "  ticks -> ns alone",
                                                 "  call sites alone",
                                                 "  both, one pass (the flush's)",
-                                                "  writer: encode+zstd+write",
+                                                "  writer: encode+write",
                                                 "    of which encode"};
 
 static void fill_buffer(size_t n) {
