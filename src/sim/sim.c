@@ -2083,35 +2083,6 @@ static int sim_setup(sim *s, uint32_t variant, uint32_t *variants, augur_sim_res
   return AUGUR_OK;
 }
 
-/* Ranks the ready queue resumes (all members of a collective run all at
- * once, in comm rank order): at thousands of ranks each is a cache miss
- * per structure it reads (its rrun, its entry in the graph, its next
- * operations, its request table), one after the other. They are asked for
- * ahead, in two stages: the rrun and graph entry READY_AHEAD ranks ahead,
- * and, half as far, the operations and requests those two point to. */
-#define READY_AHEAD 8
-
-static void ready_prefetch(const sim *s) {
-  const uint32_t n = s->g->nranks;
-  if (s->rn > READY_AHEAD) {
-    uint32_t w = s->ready[(s->rhead + READY_AHEAD) % n];
-    rrun_prefetch(&s->r[w]);
-    AUG_PREFETCH(&s->g->ranks[w]);
-  }
-  if (s->rn > READY_AHEAD / 2) {
-    uint32_t w = s->ready[(s->rhead + READY_AHEAD / 2) % n];
-    const sim_rank_ops *ro = &s->g->ranks[w];
-    const rrun *rr = &s->r[w];
-    uint64_t k = rr->pc - ro->base;
-    if (k < ro->n) {
-      AUG_PREFETCH(&ro->ops[k]);
-      if (k + 2 < ro->n) AUG_PREFETCH(&ro->ops[k + 2]);
-      if (k + 4 < ro->n) AUG_PREFETCH(&ro->ops[k + 4]);
-    }
-    if (rr->nreq) AUG_PREFETCH(&rr->req[rr->nreq / 2]);
-  }
-}
-
 /* Every rank runs ahead as far as it can, then the queue's events in time
  * order, until the queue is empty or the run stopped (out of memory, the
  * stream failed). */
@@ -2129,7 +2100,6 @@ static void sim_loop(sim *s) {
     }
     if (s->rn) { /* ranks whose collective ran all at once */
       uint32_t r = s->ready[s->rhead];
-      ready_prefetch(s);
       s->rhead = (s->rhead + 1) % s->g->nranks;
       s->rn--;
       run_rank(s, r);
