@@ -21,11 +21,14 @@
 #include "mpi_flavour.h"
 
 /* Only a directory holding nothing but trace files may be replaced: -o with
- * a typo must never wipe someone's source tree. */
+ * a typo must never wipe someone's source tree. Trace files: trace.json and
+ * its temporary copies, rank-N.evt and the compressed copy a rank leaves when
+ * it dies while compressing its file at close (rank-N.evt.part). */
 static int is_trace_file(const char *name) {
   size_t n = strlen(name);
   if (!strcmp(name, "trace.json") || !strncmp(name, "trace.json.", 11)) return 1;
-  return !strncmp(name, "rank-", 5) && n > 4 && !strcmp(name + n - 4, ".evt");
+  if (strncmp(name, "rank-", 5)) return 0;
+  return (n > 4 && !strcmp(name + n - 4, ".evt")) || (n > 9 && !strcmp(name + n - 9, ".evt.part"));
 }
 
 static int replace_trace_dir(const char *dir) {

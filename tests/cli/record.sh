@@ -37,6 +37,10 @@ expect 0 - "$AUGUR" record -o out.augur --payload-hash --counters none -- "$mpie
 expect 0 - "$AUGUR" record -o out.augur -- "$mpiexec" -n 2 "$hello"
 [ ! -d "$D/out-2.augur" ] || fail "-o made out-2.augur"
 contains "$D/err" "trace written to $D/out.augur"
+# ... also with the compressed copy a rank killed while closing its file leaves behind.
+cp out.augur/rank-00000.evt out.augur/rank-00000.evt.part
+expect 0 - "$AUGUR" record -o out.augur -- "$mpiexec" -n 2 "$hello"
+[ ! -e out.augur/rank-00000.evt.part ] || fail "record -o kept rank-00000.evt.part"
 # ... but never a directory that is not a trace.
 mkdir -p notatrace && echo keep >notatrace/keep.txt
 expect 1 1 "$AUGUR" record -o notatrace -- "$mpiexec" -n 2 "$hello"
