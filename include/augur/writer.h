@@ -99,6 +99,9 @@ AUGUR_API int augur_writer_flush(augur_writer *w, augur_error *err);
  * complete and uncompressed. */
 AUGUR_API void augur_writer_defer_compression(augur_writer *w);
 
+/* The suffix of that compressed copy while it is written (rank-N.evt.part). */
+#define AUGUR_WRITER_PART ".part"
+
 /* Flushes, closes the file and frees w (also on error). */
 AUGUR_API int augur_writer_close(augur_writer *w, augur_error *err);
 

@@ -39,6 +39,9 @@ void cli_note(const char *fmt, ...)
 /* "-h" or "--help". */
 int cli_is_help(const char *arg);
 
+/* S ends with SUFFIX and is longer than it. */
+int cli_ends_with(const char *s, const char *suffix);
+
 /* Runs CMD (execvp) in a child and waits for it; SIGINT and SIGTERM sent to
  * augur itself are passed on. Returns its exit status, 128 + the signal that
  * killed it (said on stderr), 127 when it could not run (said), or CLI_FAIL. */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "augur/report.h"
+#include "augur/writer.h"
 #include "cli.h"
 #include "mpi_flavour.h"
 
@@ -25,10 +26,9 @@
  * its temporary copies, rank-N.evt and the compressed copy a rank leaves when
  * it dies while compressing its file at close (rank-N.evt.part). */
 static int is_trace_file(const char *name) {
-  size_t n = strlen(name);
   if (!strcmp(name, "trace.json") || !strncmp(name, "trace.json.", 11)) return 1;
-  if (strncmp(name, "rank-", 5)) return 0;
-  return (n > 4 && !strcmp(name + n - 4, ".evt")) || (n > 9 && !strcmp(name + n - 9, ".evt.part"));
+  return !strncmp(name, "rank-", 5) &&
+         (cli_ends_with(name, ".evt") || cli_ends_with(name, ".evt" AUGUR_WRITER_PART));
 }
 
 static int replace_trace_dir(const char *dir) {

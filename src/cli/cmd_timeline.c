@@ -67,11 +67,6 @@ bad:
   return -1;
 }
 
-static int ends_with(const char *s, const char *suffix) {
-  size_t n = strlen(s), k = strlen(suffix);
-  return n > k && !strcmp(s + n - k, suffix);
-}
-
 static void on_progress(void *arg, uint64_t events) {
   cli_progress_update(arg, "%llu events", (unsigned long long)events);
 }
@@ -128,8 +123,8 @@ int cmd_timeline(int argc, char **argv) {
   o.width = (uint32_t)width;
   o.max_arrows = (uint32_t)max_messages;
   if (!out) return cli_usage("missing -o FILE.svg|FILE.html");
-  int html = ends_with(out, ".html") || ends_with(out, ".htm");
-  if (!html && !ends_with(out, ".svg"))
+  int html = cli_ends_with(out, ".html") || cli_ends_with(out, ".htm");
+  if (!html && !cli_ends_with(out, ".svg"))
     return cli_usage("output '%s' must end in .svg or .html", out);
   if (o.to && o.to <= o.from) return cli_usage("--to must be after --from");
 

@@ -47,6 +47,11 @@ int cli_is_help(const char *arg) {
   return !strcmp(arg, "--help") || !strcmp(arg, "-h");
 }
 
+int cli_ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n > k && !strcmp(s + n - k, suffix);
+}
+
 int cli_parse_real(const char *opt, const char *val, double min, double max, const char *what,
                    double *out) {
   char *end = NULL;

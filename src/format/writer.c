@@ -360,16 +360,16 @@ void augur_writer_defer_compression(augur_writer *w) {
   pthread_mutex_unlock(&w->mu);
 }
 
-/* Copies w's file to PART block by block, each raw block compressed by
- * write_block (so the result is the file an undeferred writer makes), the
- * others as they are, each payload's hash checked first. w->fd and w->bytes
- * point at PART meanwhile; on return w->bytes is PART's size. */
-static int compress_copy(augur_writer *w, int in, int out, augur_error *err) {
+/* Copies the END bytes of w's file, read from IN, to w->fd (the copy, empty)
+ * block by block: each raw block compressed by write_block (so the result is
+ * the file an undeferred writer makes), the others as they are, each
+ * payload's hash checked first. */
+static int compress_copy(augur_writer *w, int in, uint64_t end, augur_error *err) {
+  assert(w->bytes == 0);
   uint8_t hb[AUG_BLKHDR_SIZE > AUG_FILEHDR_SIZE ? AUG_BLKHDR_SIZE : AUG_FILEHDR_SIZE];
-  uint64_t end = w->bytes, at = AUG_FILEHDR_SIZE;
-  if (aug_read_all(in, hb, AUG_FILEHDR_SIZE) || aug_write_all(out, hb, AUG_FILEHDR_SIZE, 0, -1))
+  uint64_t at = AUG_FILEHDR_SIZE;
+  if (aug_read_all(in, hb, AUG_FILEHDR_SIZE) || aug_write_all(w->fd, hb, AUG_FILEHDR_SIZE, 0, -1))
     return augur_fail(err, AUGUR_E_IO, "file header: %s", strerror(errno));
-  w->fd = out;
   w->bytes = AUG_FILEHDR_SIZE;
   while (at < end) {
     aug_blkhdr h;
@@ -392,12 +392,11 @@ static int compress_copy(augur_writer *w, int in, int out, augur_error *err) {
                         (unsigned long long)at);
     w->raw.len = h.stored_size;
     at += AUG_BLKHDR_SIZE + (uint64_t)h.stored_size;
-    int rc;
-    if (h.codec == AUG_CODEC_RAW && h.count > 0 && h.parents <= h.count &&
-        (h.kind == AUG_BLK_EVENTS || h.kind == AUG_BLK_DEFS || h.kind == AUG_BLK_OMP)) {
+    int rc; /* (aug_blkhdr_unpack vouched for the kind and the parents) */
+    if (h.codec == AUG_CODEC_RAW && h.count > 0) {
       rc = write_block(w, h.kind, h.thread, h.count, h.parents, h.first_ns, h.last_ns, 1, err);
-    } else if (aug_write_all(out, hb, AUG_BLKHDR_SIZE, 0, -1) ||
-               aug_write_all(out, w->raw.p, h.stored_size, 0, -1)) {
+    } else if (aug_write_all(w->fd, hb, AUG_BLKHDR_SIZE, 0, -1) ||
+               aug_write_all(w->fd, w->raw.p, h.stored_size, 0, -1)) {
       rc = augur_fail(err, AUGUR_E_IO, "write: %s", strerror(errno));
     } else {
       w->bytes += AUG_BLKHDR_SIZE + (uint64_t)h.stored_size;
@@ -408,21 +407,24 @@ static int compress_copy(augur_writer *w, int in, int out, augur_error *err) {
   return AUGUR_OK;
 }
 
-/* Replaces w's complete file by its compressed copy (w->path + ".part",
- * renamed over it). On failure the file stays as it was: complete, blocks
- * raw, readable. */
+/* Replaces w's complete file by its compressed copy (w->path +
+ * AUGUR_WRITER_PART, renamed over it). write_block writes the copy: w->fd and
+ * w->bytes stand for it meanwhile. On failure the file stays as it was:
+ * complete, blocks raw, readable. */
 static int compress_file(augur_writer *w, augur_error *err) {
-  size_t n = strlen(w->path) + sizeof ".part";
+  size_t n = strlen(w->path) + sizeof AUGUR_WRITER_PART;
   char *part = malloc(n);
   if (!part) return augur_fail(err, AUGUR_E_NOMEM, "%s: out of memory", w->path);
-  snprintf(part, n, "%s.part", w->path);
+  snprintf(part, n, "%s" AUGUR_WRITER_PART, w->path);
   int in = open(w->path, O_RDONLY | O_CLOEXEC);
   int out = in < 0 ? -1 : open(part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   int fd = w->fd;
   uint64_t bytes = w->bytes;
+  w->fd = out;
+  w->bytes = 0;
   augur_error e;
   int rc = out < 0 ? augur_fail(&e, AUGUR_E_IO, "%s: %s", in < 0 ? w->path : part, strerror(errno))
-                   : compress_copy(w, in, out, &e);
+                   : compress_copy(w, in, bytes, &e);
   uint64_t packed = w->bytes;
   w->fd = fd;
   w->bytes = bytes;

@@ -146,7 +146,7 @@ static void test_same_file(void **state) {
   count_codecs(pb, &z, &r);
   assert_true(z >= NPOLL / CHUNK);
   char part[4200];
-  snprintf(part, sizeof part, "%s.part", pb);
+  snprintf(part, sizeof part, "%s" AUGUR_WRITER_PART, pb);
   assert_false(exists(part));
   assert_reads_back(later, v);
   free(fa);
@@ -190,7 +190,7 @@ static void test_compress_fails(void **state) {
   tu_meta(dir, 1);
   augur_writer *w = write_events(dir, v, 1);
   char part[4200];
-  snprintf(part, sizeof part, "%s.part", tu_rank_file(dir, 0, 1));
+  snprintf(part, sizeof part, "%s" AUGUR_WRITER_PART, tu_rank_file(dir, 0, 1));
   assert_int_equal(mkdir(part, 0755), 0);
   augur_error err;
   assert_int_not_equal(augur_writer_close(w, &err), 0);
