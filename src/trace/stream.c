@@ -1210,7 +1210,12 @@ static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
       c->pos = c->n; /* the batch is used up: the cursor catches up */
     }
     refill(m, r, ev->t_start);
-    if (f->state != 1 || !aug_type_is_sub(f->la->type)) replay(m, r);
+    /* as above: the losers did not change, so neither did until */
+    if (f->state == 1 && (aug_type_is_sub(f->la->type) || (m->slack && f->key <= m->until))) {
+      prefetch_winner(m);
+      return 1;
+    }
+    replay(m, r);
     winner_changed(m);
     return 1;
   }
