@@ -1194,21 +1194,57 @@ int augur_sim_recorded_load(augur_trace *t, const char *host, uint32_t cores, do
 /* The builder needs each rank's calls in order, not the ranks interleaved
  * by time (the matcher's rule, include/augur/match.h; a parent's
  * sub-records still follow it): with a slack the merged stream hands out a
- * rank's records in runs of up to SIM_SLACK_NS, so the reader's batch, the
- * builder's rank state and operation array, and the matcher's per-rank
- * tables stay in the cache for a run instead of one record (issue 27: at
- * 4,096 ranks every record was a cache miss in each). The result is the
- * same: the ends and instances pair as before, and a message's or
- * instance's number orders nothing in the simulator; what is held in
- * flight grows by the slack's window (graph.bytes; docs/simulate.md
- * "Memory"). AUGUR_SIM_SLACK_NS=N in the environment sets it (0: strict
- * time order, what the tests compare with). */
-#define SIM_SLACK_NS 1000000u /* 1 ms, as the logical timeline's LT_SLACK_NS */
+ * rank's records in runs, so the reader's batch, the builder's rank state
+ * and operation array, and the matcher's per-rank tables stay in the cache
+ * for a run instead of one record (issue 27: at 4,096 ranks every record
+ * was a cache miss in each). The result is the same: the ends and
+ * instances pair as before, and a message's or instance's number orders
+ * nothing in the simulator; what is held in flight grows by the slack's
+ * window (graph.bytes; docs/simulate.md "Memory").
+ *
+ * The slack is set in records, not in time: the time in which an average
+ * rank writes SIM_RUN records (from the block index: the ranks' records
+ * over their recorded spans), so a sparse trace gets runs as long as a
+ * dense one. SIM_RUN is SIM_WINDOW / ranks within [SIM_RUN_MIN,
+ * SIM_RUN_MAX]: about SIM_WINDOW records in flight (~100 bytes each in
+ * the builder and the matcher) at thousands of ranks, and no more than
+ * SIM_RUN_MAX per rank at a few (whose state stays in the cache anyway).
+ * Never under SIM_SLACK_MIN_NS, the fixed slack of stop 40.
+ * AUGUR_SIM_SLACK_NS=N in the environment sets it (0: strict time order,
+ * what the tests compare with). */
+#define SIM_WINDOW       (8u << 20) /* records */
+#define SIM_RUN_MIN      128u
+#define SIM_RUN_MAX      1024u
+#define SIM_SLACK_MIN_NS 1000000u /* 1 ms, as the logical timeline's LT_SLACK_NS */
 
-static int sim_slack_ns(uint64_t *ns, augur_error *err) {
+static uint64_t sim_slack_of(const augur_trace *t) {
+  uint32_t n = augur_trace_nranks(t);
+  double records = 0, span = 0;
+  for (uint32_t r = 0; r < n; r++) {
+    size_t nb = augur_trace_nblocks(t, r);
+    uint64_t lo = UINT64_MAX, hi = 0; /* blocks are in file order: threads interleave */
+    for (size_t i = 0; i < nb; i++) {
+      const augur_block_info *b = augur_trace_block(t, r, i);
+      if (b->first_ns < lo) lo = b->first_ns;
+      if (b->last_ns > hi) hi = b->last_ns;
+    }
+    records += (double)augur_trace_nevents(t, r);
+    if (hi > lo) span += (double)(hi - lo);
+  }
+  if (n == 0 || records < 1) return SIM_SLACK_MIN_NS;
+  uint32_t run = SIM_WINDOW / n;
+  run = run < SIM_RUN_MIN ? SIM_RUN_MIN : run > SIM_RUN_MAX ? SIM_RUN_MAX : run;
+  double ns = run * (span / records); /* a rank's time for RUN records, on average */
+  if (!(ns > SIM_SLACK_MIN_NS)) return SIM_SLACK_MIN_NS;
+  return ns >= 1e18 ? (uint64_t)1e18 : (uint64_t)ns;
+}
+
+static int sim_slack_ns(const augur_trace *t, uint64_t *ns, augur_error *err) {
   const char *e = getenv("AUGUR_SIM_SLACK_NS");
-  *ns = SIM_SLACK_NS;
-  if (!e || !*e) return AUGUR_OK;
+  if (!e || !*e) {
+    *ns = sim_slack_of(t);
+    return AUGUR_OK;
+  }
   char *end;
   unsigned long long v = strtoull(e, &end, 10);
   if (*end || e[0] < '0' || e[0] > '9')
@@ -1245,8 +1281,8 @@ static int builder_open(builder **out, augur_trace *t, const sim_windows *win, a
     builder_free(b);
     return augur_fail(err, AUGUR_E_NOMEM, "out of memory building the execution graph");
   }
-  uint64_t slack;
-  int rc = sim_slack_ns(&slack, err);
+  uint64_t slack = 0;
+  int rc = sim_slack_ns(t, &slack, err);
   if (rc == AUGUR_OK) rc = augur_stream_merged(t, &b->s, err);
   if (rc == AUGUR_OK) rc = augur_stream_set_slack(b->s, slack, err);
   if (rc < 0) {
