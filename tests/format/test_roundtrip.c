@@ -1087,6 +1087,15 @@ static void test_slack(void **state) {
     }
   }
   assert_true(inversions > 0);
+  /* a slack beyond the trace's span: each rank comes in one run, across its decoding
+   * batches (a refill within the slack keeps the run going) */
+  augur_event *whole = read_merged(t, UINT64_MAX, &nl);
+  assert_int_equal(nl, ns);
+  size_t changes = 0;
+  for (size_t i = 1; i < nl; i++)
+    changes += whole[i].rank != whole[i - 1].rank;
+  assert_int_equal(changes, NR - 1);
+  free(whole);
   free(strict);
   free(loose);
   /* rank streams have no slack */
