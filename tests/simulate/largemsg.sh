@@ -23,7 +23,13 @@ cal="$(dirname "$AUGUR")/../lib/augur-calibrate-mpich"
 # share the memory bandwidth, calibrate's ping-pong copies one at a time; a
 # known gap, docs/simulate.md "Large messages"), hence 30 %, and a second
 # check that keeps what the test was made for: the large-message keys must
-# move the prediction by at least 10 % (+17 % there; 0 before them).
+# move the prediction by at least 10 % (+17 % there; 0 before them). That
+# holds where calibrate finds large messages at most half as fast as the
+# 1-4 MiB ones ([shm] large_bandwidth / bandwidth <= 0.5; 2.5-3 against
+# 13-16 GB/s on those VMs). Stop 46's VM copies 32 MiB at 0.74-0.80 of the
+# ping-pong's bandwidth (6.1-6.7 against 8.3 GB/s): there the keys add what
+# that small drop gives (+1.7 to +6.1 %, predictions within 10 % of the
+# runs), so on such a machine they must only add time.
 TOLERANCE=${TOLERANCE:-0.30}
 # 4 ranks on 2 CPUs: the same model, its calibration run at 2 ranks with
 # other jobs' turns in its 1-4 MiB ping-pongs (one calibration at load 15
@@ -38,13 +44,22 @@ grep -v '^large_' "$D/machine.ini" >"$D/nolarge.ini"
 expect 0 0 "$AUGUR" simulate "$T" --machine "$D/nolarge.ini" --json
 cp "$D/out" "$D/nolarge.json"
 expect 0 0 "$AUGUR" simulate "$T" --machine "$D/machine.ini" --json
-"$PY" - "$D/out" "$D/nolarge.json" <<'PY' || fail "dx_alltoall --v: the large-message keys change nothing"
-import json, sys
+"$PY" - "$D/out" "$D/nolarge.json" "$D/machine.ini" <<'PY' || fail "dx_alltoall --v: the large-message keys change nothing"
+import configparser, json, sys
 p = json.load(open(sys.argv[1]))["predicted_seconds"]
 p0 = json.load(open(sys.argv[2]))["predicted_seconds"]
-print("dx_alltoall --v -s 32M: predicted %.3f s, without the large-message keys %.3f s (%+.1f %%)"
-      % (p, p0, 100 * (p - p0) / p0))
-assert p >= 1.10 * p0, "the large-message keys add %.1f %%, want >= 10 %%" % (100 * (p - p0) / p0)
+ini = configparser.ConfigParser(inline_comment_prefixes=("#", ";"))
+ini.read(sys.argv[3])
+large = ini.getfloat("shm", "large_bandwidth", fallback=0)
+drop = large / ini.getfloat("shm", "bandwidth")
+print("dx_alltoall --v -s 32M: predicted %.3f s, without the large-message keys %.3f s (%+.1f %%);"
+      " large messages at %.2f of the ping-pong's bandwidth" % (p, p0, 100 * (p - p0) / p0, drop))
+if not large:  # calibrate writes the keys only where 16-64 MiB copies are slower
+    print("no large-message keys on this machine: nothing to compare")
+    sys.exit(0)
+want = 1.10 if drop <= 0.5 else 1.0
+assert p > want * p0, "the large-message keys add %.1f %%, want > %.0f %%" % (
+    100 * (p - p0) / p0, 100 * (want - 1))
 PY
 "$PY" - "$D/out" "$D/machine.ini" "$TOLERANCE" <<'PY' || fail "dx_alltoall --v, 32 MiB per peer"
 import json, sys
