@@ -158,6 +158,8 @@ AUGUR_API int augur_trace_counter_slot(const augur_trace *t, uint32_t source, co
 AUGUR_API size_t augur_trace_nblocks(const augur_trace *t, uint32_t rank);
 AUGUR_API const augur_block_info *augur_trace_block(const augur_trace *t, uint32_t rank, size_t i);
 AUGUR_API uint64_t augur_trace_nevents(const augur_trace *t, uint32_t rank); /* from the index */
+/* The MPI records of all ranks (the sum of augur_trace_nevents). */
+AUGUR_API uint64_t augur_trace_total_events(const augur_trace *t);
 /* Parent records (MPI calls, sub-records not counted) of a rank, from the
  * index: a bound on its calls. The record count when a block does not say
  * (written before format minor 2). */

@@ -332,7 +332,7 @@ int augur_export_chrome(augur_trace *t, const char *out, const augur_export_opts
   augur_matcher *m = augur_matcher_new(t, on_match, NULL, &c);
   augur_stream *s = NULL;
   exu_threads th = {0};
-  uint64_t events = 0, total = exu_total_events(t);
+  uint64_t events = 0, total = augur_trace_total_events(t);
   int rc;
   if (!c.sites || !m) {
     rc = augur_fail(err, AUGUR_E_NOMEM, "chrome export: out of memory");

@@ -73,13 +73,6 @@ int exu_out_close(exu_out *o, augur_error *err) {
 
 /* ---- misc ------------------------------------------------------------------ */
 
-uint64_t exu_total_events(augur_trace *t) {
-  uint64_t n = 0;
-  for (uint32_t r = 0; r < augur_trace_nranks(t); r++)
-    n += augur_trace_nevents(t, r);
-  return n;
-}
-
 void exu_callsite_name(augur_trace *t, uint32_t callsite, char *buf, size_t n) {
   augur_fmt_callsite(buf, n, t, callsite);
 }

@@ -39,7 +39,6 @@ int exu_out_close(exu_out *o, augur_error *err);
 static inline void exu_progress(const augur_export_opts *o, uint64_t done, uint64_t total) {
   if (o && o->progress && (done & 0xffffu) == 0) o->progress(o->progress_ctx, done, total);
 }
-uint64_t exu_total_events(augur_trace *t);
 
 /* Removes a partial output after a failure (regular files only). */
 void exu_remove_output(const char *path);

@@ -518,7 +518,7 @@ int augur_export_paraver(augur_trace *t, const char *out, const augur_export_opt
   augur_matcher *m = augur_matcher_new(t, on_match, NULL, &p);
   augur_stream *s = NULL;
   exu_threads th = {0};
-  uint64_t events = 0, total = exu_total_events(t), bytes = 0;
+  uint64_t events = 0, total = augur_trace_total_events(t), bytes = 0;
   int rc, tmp_made = 0;
   p.hybrid = exu_hybrid(t);
   if (!prv || !tmp || !pcf || !row || !p.last_end || !p.items || !m) {

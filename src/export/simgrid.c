@@ -266,7 +266,7 @@ int augur_export_simgrid(augur_trace *t, const char *out, const augur_export_opt
                          augur_export_stats *st, augur_error *err) {
   uint32_t n = augur_trace_nranks(t);
   double rate = o && o->simgrid_flops_per_s > 0 ? o->simgrid_flops_per_s : 1e9;
-  uint64_t events = 0, total = exu_total_events(t), records = 0, bytes = 0, skipped = 0;
+  uint64_t events = 0, total = augur_trace_total_events(t), records = 0, bytes = 0, skipped = 0;
   uint64_t as_compute = 0;
   int drc = exu_check_damage(t, "simgrid", err);
   if (drc != AUGUR_OK) return drc;

@@ -60,9 +60,7 @@ int par_open(const char *path, augur_trace **t) {
 
 void par_block(const augur_trace *t, int me, int m, uint32_t *lo, uint32_t *hi) {
   uint32_t n = augur_trace_nranks(t);
-  uint64_t total = 0;
-  for (uint32_t r = 0; r < n; r++)
-    total += augur_trace_nevents(t, r);
+  uint64_t total = augur_trace_total_events(t);
   /* Cut k (1..m-1) is the first rank before which at least k/m of the
    * records lie, moved so that every block keeps a rank: after cut k-1,
    * and leaving one rank for each block after it. */

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "augur/match.h"
+#include "extent.h"
 #include "sim_int.h"
 
 /* ---- A multimap (rank, t, side) -> value, FIFO among equal keys ----------
@@ -1203,9 +1204,9 @@ int augur_sim_recorded_load(augur_trace *t, const char *host, uint32_t cores, do
  * window (graph.bytes; docs/simulate.md "Memory").
  *
  * The slack is set in records, not in time: the time in which an average
- * rank writes SIM_RUN records (from the block index: the ranks' records
- * over their recorded spans), so a sparse trace gets runs as long as a
- * dense one. SIM_RUN is SIM_WINDOW / ranks within [SIM_RUN_MIN,
+ * rank writes SIM_RUN records (from the block index: the run's extent,
+ * augur_run_extent, over the records per rank), so a sparse trace gets
+ * runs as long as a dense one. SIM_RUN is SIM_WINDOW / ranks within [SIM_RUN_MIN,
  * SIM_RUN_MAX]: about SIM_WINDOW records in flight (~100 bytes each in
  * the builder and the matcher) at thousands of ranks, and no more than
  * SIM_RUN_MAX per rank at a few (whose state stays in the cache anyway).
@@ -1217,29 +1218,20 @@ int augur_sim_recorded_load(augur_trace *t, const char *host, uint32_t cores, do
 #define SIM_RUN_MAX      1024u
 #define SIM_SLACK_MIN_NS 1000000u /* 1 ms, as the logical timeline's LT_SLACK_NS */
 
-static uint64_t sim_slack_of(const augur_trace *t) {
+static uint64_t sim_slack_of(augur_trace *t) {
   uint32_t n = augur_trace_nranks(t);
-  double records = 0, span = 0;
-  for (uint32_t r = 0; r < n; r++) {
-    size_t nb = augur_trace_nblocks(t, r);
-    uint64_t lo = UINT64_MAX, hi = 0; /* blocks are in file order: threads interleave */
-    for (size_t i = 0; i < nb; i++) {
-      const augur_block_info *b = augur_trace_block(t, r, i);
-      if (b->first_ns < lo) lo = b->first_ns;
-      if (b->last_ns > hi) hi = b->last_ns;
-    }
-    records += (double)augur_trace_nevents(t, r);
-    if (hi > lo) span += (double)(hi - lo);
-  }
-  if (n == 0 || records < 1) return SIM_SLACK_MIN_NS;
+  uint64_t records = augur_trace_total_events(t), first, last;
+  augur_run_extent(t, &first, &last, NULL);
+  if (n == 0 || records == 0 || last <= first) return SIM_SLACK_MIN_NS;
   uint32_t run = SIM_WINDOW / n;
   run = run < SIM_RUN_MIN ? SIM_RUN_MIN : run > SIM_RUN_MAX ? SIM_RUN_MAX : run;
-  double ns = run * (span / records); /* a rank's time for RUN records, on average */
+  /* a rank's time for RUN records: the run's extent over its records per rank */
+  double ns = (double)run * (double)(last - first) * n / (double)records;
   if (!(ns > SIM_SLACK_MIN_NS)) return SIM_SLACK_MIN_NS;
   return ns >= 1e18 ? (uint64_t)1e18 : (uint64_t)ns;
 }
 
-static int sim_slack_ns(const augur_trace *t, uint64_t *ns, augur_error *err) {
+static int sim_slack_ns(augur_trace *t, uint64_t *ns, augur_error *err) {
   const char *e = getenv("AUGUR_SIM_SLACK_NS");
   if (!e || !*e) {
     *ns = sim_slack_of(t);

@@ -892,6 +892,14 @@ uint64_t augur_trace_nevents(const augur_trace *t, uint32_t rank) {
   return rank < t->nranks ? t->ranks[rank].nevents : 0;
 }
 
+uint64_t augur_trace_total_events(const augur_trace *t) {
+  assert(t);
+  uint64_t n = 0;
+  for (uint32_t r = 0; r < t->nranks; r++)
+    n += t->ranks[r].nevents;
+  return n;
+}
+
 size_t augur_trace_omp_nblocks(const augur_trace *t, uint32_t rank) {
   assert(t);
   return rank < t->nranks ? t->ranks[rank].omp.n : 0;

@@ -1185,6 +1185,13 @@ static inline void winner_changed(augur_stream *m) {
   prefetch_winner(m);
 }
 
+/* Whether the winner's next record P comes next without a replay:
+ * sub-records stay with their parent; with slack, so does a record within
+ * it (until). */
+static inline int keeps_lead(const augur_stream *m, const augur_event *p) {
+  return aug_type_is_sub(p->type) || (m->slack && p->t_start <= m->until);
+}
+
 static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
   assert(m->merged && m->tree[0].r < m->k);
   uint32_t r = m->tree[0].r;
@@ -1198,9 +1205,7 @@ static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
     if (p < end) {
       f->la = p;
       f->key = p->t_start;
-      /* sub-records stay with their parent; with slack, so does a record
-       * within it */
-      if (aug_type_is_sub(p->type) || (m->slack && p->t_start <= m->until)) return 1;
+      if (keeps_lead(m, p)) return 1;
       replay(m, r);
       winner_changed(m);
       return 1;
@@ -1210,8 +1215,7 @@ static int merged_next(augur_stream *m, augur_event *ev, augur_error *err) {
       c->pos = c->n; /* the batch is used up: the cursor catches up */
     }
     refill(m, r, ev->t_start);
-    /* as above: the losers did not change, so neither did until */
-    if (f->state == 1 && (aug_type_is_sub(f->la->type) || (m->slack && f->key <= m->until))) {
+    if (f->state == 1 && keeps_lead(m, f->la)) { /* the losers and until did not change */
       prefetch_winner(m);
       return 1;
     }

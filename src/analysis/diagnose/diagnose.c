@@ -217,13 +217,6 @@ static int check_damage(augur_trace *t, augur_error *err) {
   return 0;
 }
 
-static uint64_t total_events(augur_trace *t) {
-  uint64_t n = 0;
-  for (uint32_t r = 0; r < augur_trace_nranks(t); r++)
-    n += augur_trace_nevents(t, r);
-  return n;
-}
-
 int augur_diagnose(augur_trace *t, const augur_dx_options *opt_in, augur_diagnosis **out,
                    augur_error *err) {
   augur_dx_options opt;
@@ -241,7 +234,7 @@ int augur_diagnose(augur_trace *t, const augur_dx_options *opt_in, augur_diagnos
   rc = opt.open_stream ? opt.open_stream(opt.open_stream_arg, t, &s, err)
                        : augur_stream_merged(t, &s, err);
   if (rc == 0) rc = setup(&d, t, opt.open_stream ? NULL : s, &opt, err);
-  uint64_t events = 0, total = total_events(t);
+  uint64_t events = 0, total = augur_trace_total_events(t);
   augur_event ev, call; /* call: the latest parent event (sub-records follow theirs) */
   memset(&call, 0, sizeof call);
   while (rc == 0 && (rc = augur_stream_next(s, &ev, err)) == 1) {
