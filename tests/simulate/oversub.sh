@@ -31,4 +31,9 @@ for how in quiet loaded; do
     check_trace "$TOL" "sim_halo2d $how $cfg" 1 || fail "sim_halo2d $how $cfg, 4 ranks on 2 CPUs"
   done
 done
+# The default model has no time slice, so the ranks' turns are not simulated: the output says
+# so (NPB CG A at 4 ranks on 2 cores was -93 % without a word); a calibrated model has one.
+! grep -q "has no time slice" "$D/out" || fail "calibrated model: says it has no time slice"
+expect 0 0 "$AUGUR" simulate "$T" --json
+contains "$D/out" "the machine model has no time slice (cpu.quantum)"
 finish
