@@ -3,6 +3,7 @@
 #include "hugealloc.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 void *aug_huge_alloc(size_t size) {
@@ -12,5 +13,12 @@ void *aug_huge_alloc(size_t size) {
 #ifdef MADV_HUGEPAGE
   madvise(p, round, MADV_HUGEPAGE);
 #endif
+  return p;
+}
+
+void *aug_huge_zalloc(size_t size) {
+  if (size < AUG_HUGE_PAGE) return calloc(size ? size : 1, 1);
+  void *p = aug_huge_alloc(size);
+  if (p) memset(p, 0, size);
   return p;
 }

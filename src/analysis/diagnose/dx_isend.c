@@ -6,13 +6,13 @@
  * matcher pairs the message once both ends are known, the reader pairs the
  * completion with its Isend, and the two can arrive in either order: each
  * waits here for the other, FIFO per channel (sender, receiver, comm, tag),
- * which is MPI's order for the messages of a channel. Memory holds only
- * what is in flight. */
+ * which is MPI's order for the messages of a channel (the matcher's FIFO
+ * table, qtab.h). Memory holds only what is in flight. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "dx_int.h"
-#include "mix.h"
+#include "qtab.h"
 
 /* One side waiting for the other. */
 typedef struct part {
@@ -24,39 +24,13 @@ typedef struct part {
   uint8_t nb_recv;           /* message only: the receive was posted nonblocking */
 } part;
 
-typedef struct chan {
-  uint64_t comm;
-  uint32_t s, r;
-  int32_t tag;
-  int used;
-  int side; /* 0: messages wait, 1: completions wait */
-  part *v;
-  uint32_t head, len, cap;
-} chan;
-
 struct dx_isends {
-  chan *slot;
-  size_t cap, n;
+  aug_qtab t; /* channel (sender, receiver, comm, tag) -> parts; side 0: messages wait */
 };
-
-static uint64_t key_hash(uint32_t s, uint32_t r, uint64_t comm, int32_t tag) {
-  return aug_mix64(comm ^ ((uint64_t)s << 40) ^ ((uint64_t)r << 20) ^ (uint32_t)tag);
-}
-
-static chan *slot_of(chan *slot, size_t cap, uint32_t s, uint32_t r, uint64_t comm, int32_t tag) {
-  size_t i = key_hash(s, r, comm, tag) & (cap - 1);
-  while (slot[i].used &&
-         !(slot[i].s == s && slot[i].r == r && slot[i].comm == comm && slot[i].tag == tag))
-    i = (i + 1) & (cap - 1);
-  return &slot[i];
-}
 
 dx_isends *dx_isends_new(void) {
   dx_isends *t = calloc(1, sizeof *t);
-  if (!t) return NULL;
-  t->cap = 64;
-  t->slot = calloc(t->cap, sizeof *t->slot);
-  if (!t->slot) {
+  if (t && aug_qt_init(&t->t, sizeof(part))) {
     free(t);
     return NULL;
   }
@@ -65,71 +39,8 @@ dx_isends *dx_isends_new(void) {
 
 void dx_isends_free(dx_isends *t) {
   if (!t) return;
-  for (size_t i = 0; i < t->cap; i++)
-    free(t->slot[i].v);
-  free(t->slot);
+  aug_qt_free(&t->t);
   free(t);
-}
-
-static chan *get(dx_isends *t, uint32_t s, uint32_t r, uint64_t comm, int32_t tag) {
-  if ((t->n + 1) * 2 > t->cap) {
-    size_t ncap = t->cap * 2;
-    chan *ns = calloc(ncap, sizeof *ns);
-    if (!ns) return NULL;
-    for (size_t i = 0; i < t->cap; i++)
-      if (t->slot[i].used) {
-        chan *c = &t->slot[i];
-        *slot_of(ns, ncap, c->s, c->r, c->comm, c->tag) = *c;
-      }
-    free(t->slot);
-    t->slot = ns;
-    t->cap = ncap;
-  }
-  chan *c = slot_of(t->slot, t->cap, s, r, comm, tag);
-  if (!c->used) {
-    memset(c, 0, sizeof *c);
-    c->used = 1;
-    c->s = s;
-    c->r = r;
-    c->comm = comm;
-    c->tag = tag;
-    t->n++;
-  }
-  return c;
-}
-
-/* Empty channels leave the table (linear probing: later entries shift back
- * into the hole), so a tag per iteration does not grow it. */
-static void drop(dx_isends *t, chan *c) {
-  size_t mask = t->cap - 1, i = (size_t)(c - t->slot);
-  free(c->v);
-  for (size_t j = (i + 1) & mask; t->slot[j].used; j = (j + 1) & mask) {
-    chan *e = &t->slot[j];
-    size_t home = key_hash(e->s, e->r, e->comm, e->tag) & mask;
-    if (i <= j ? (home > i && home <= j) : (home > i || home <= j)) continue;
-    t->slot[i] = *e;
-    i = j;
-  }
-  memset(&t->slot[i], 0, sizeof t->slot[i]);
-  t->n--;
-}
-
-static int push(chan *c, const part *p) {
-  if (c->head + c->len == c->cap) {
-    if (c->head) {
-      memmove(c->v, c->v + c->head, c->len * sizeof *c->v);
-      c->head = 0;
-    }
-    if (c->len == c->cap) {
-      uint32_t ncap = c->cap ? c->cap * 2 : 2;
-      part *nv = realloc(c->v, ncap * sizeof *nv);
-      if (!nv) return -1;
-      c->v = nv;
-      c->cap = ncap;
-    }
-  }
-  c->v[c->head + c->len++] = *p;
-  return 0;
 }
 
 /* The message M (receive posted at M->t0) was completed on the sender by
@@ -172,16 +83,21 @@ static void judge(dx *d, uint32_t sender, uint32_t receiver, uint64_t comm, cons
 /* Either side arrives: pair it with the oldest of the other side, or wait. */
 static int meet(dx *d, uint32_t s, uint32_t r, uint64_t comm, int32_t tag, int side,
                 const part *p) {
-  chan *c = get(d->isends, s, r, comm, tag);
+  aug_qtab *t = &d->isends->t;
+  aug_qkey k = {comm, s, r, tag, 0};
+  aug_queue *c = aug_qt_get(t, &k, aug_qkey_hash(&k));
   if (!c) return -1;
   if (c->len && c->side != side) {
-    part other = c->v[c->head++];
-    if (--c->len == 0) drop(d->isends, c);
+    part other;
+    aug_q_pop(c, &other, sizeof other);
     judge(d, s, r, comm, side == 0 ? p : &other, side == 0 ? &other : p);
     return 0;
   }
-  c->side = side;
-  return push(c, p);
+  c->side = (uint8_t)side;
+  part *x = aug_q_push(t, c, sizeof *x);
+  if (!x) return -1;
+  *x = *p;
+  return 0;
 }
 
 int dx_isend_message(dx *d, const augur_message *m) {

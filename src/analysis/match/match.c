@@ -16,190 +16,7 @@
 #include "augur/match.h"
 #include "check.h"
 #include "grow.h"
-#include "idletab.h"
-#include "mix.h"
-
-/* ---- FIFO tables keyed by (a, b, c, d) ---------------------------------- */
-
-typedef struct qkey {
-  uint64_t c;
-  uint32_t a, b;
-  int32_t d;
-} qkey;
-
-typedef struct queue {
-  qkey k;
-  uint32_t hash; /* key_hash(k), low bits: moves and deletions do not hash again */
-  uint8_t used;
-  uint8_t side; /* channels: 0 = sends wait, 1 = receives wait */
-  unsigned char *v;
-  uint32_t head, len, cap;
-} queue;
-
-/* Buffers of emptied queues kept for the next ones: most queues hold one
- * element for a moment, and a malloc/free per message would cost more than
- * the matching. */
-#define QT_SPARES    64
-#define QT_SPARE_CAP 4
-
-typedef struct qtab {
-  queue *slot; /* open addressing, power-of-two size, load under one half */
-  size_t cap, n, esz;
-  unsigned char *spare[QT_SPARES];
-  size_t nspare;
-} qtab;
-
-static uint64_t key_hash(const qkey *k) {
-  uint64_t h = k->c ^ (((uint64_t)k->a << 32 | k->b) * 0x9E3779B97F4A7C15ull);
-  h ^= (uint64_t)(uint32_t)k->d * 0xC2B2AE3D27D4EB4Full;
-  return aug_mix64(h);
-}
-
-static int key_eq(const qkey *x, const qkey *y) {
-  return x->a == y->a && x->b == y->b && x->c == y->c && x->d == y->d;
-}
-
-static int qt_init(qtab *t, size_t esz) {
-  t->cap = 64;
-  t->n = 0;
-  t->esz = esz;
-  t->slot = calloc(t->cap, sizeof *t->slot);
-  return t->slot ? 0 : -1;
-}
-
-static void qt_free(qtab *t) {
-  for (size_t i = 0; i < t->nspare; i++)
-    free(t->spare[i]);
-  for (size_t i = 0; i < t->cap; i++)
-    free(t->slot[i].v);
-  free(t->slot);
-}
-
-#if AUG_CHECKS
-/* The table holds: N counts the used slots and stays under half of CAP;
- * every queue sits on its key's probe chain (no free slot between its home
- * and it), carries its key's hash and fits its buffer; an emptied queue
- * starts again at 0. */
-static int qt_check(const qtab *t) {
-  size_t used = 0;
-  if (!AUG_POW2(t->cap) || t->n * 2 > t->cap || t->nspare > QT_SPARES) return 0;
-  for (size_t i = 0; i < t->cap; i++) {
-    const queue *q = &t->slot[i];
-    if (!q->used) continue;
-    used++;
-    if (q->hash != (uint32_t)key_hash(&q->k) || q->side > 1) return 0;
-    if ((size_t)q->head + q->len > q->cap || (!q->len && q->head)) return 0;
-    for (size_t j = q->hash & (t->cap - 1); j != i; j = (j + 1) & (t->cap - 1))
-      if (!t->slot[j].used) return 0;
-  }
-  return used == t->n;
-}
-#endif
-
-/* K's slot (hash H): its queue, or the free slot where it would go. */
-static inline queue *qt_slot(queue *slot, size_t cap, const qkey *k, uint32_t h) {
-  assert(slot && AUG_POW2(cap));
-  size_t i = h & (cap - 1);
-  while (slot[i].used && !(slot[i].hash == h && key_eq(&slot[i].k, k)))
-    i = (i + 1) & (cap - 1);
-  return &slot[i];
-}
-
-/* K's queue if something waits in it, else NULL. */
-static inline queue *qt_find(qtab *t, const qkey *k, uint32_t h) {
-  queue *q = qt_slot(t->slot, t->cap, k, h);
-  return q->used && q->len ? q : NULL;
-}
-
-/* Inserts an empty queue for K at Q, the free slot qt_find's probe ended at
- * (NULL: probe again). A queue that empties stays in the table until the
- * next rebuild (idletab.h); the rebuild keeps a few of their vectors as
- * spares. */
-static queue *qt_add(qtab *t, queue *q, const qkey *k, uint32_t h) {
-  assert(t->n * 2 <= t->cap && (!q || !q->used));
-  if (aug_idletab_full(t->n, t->cap)) {
-    size_t live = 0;
-    for (size_t i = 0; i < t->cap; i++)
-      live += t->slot[i].used && t->slot[i].len;
-    size_t ncap = aug_idletab_cap(t->cap, live);
-    queue *ns = calloc(ncap, sizeof *ns);
-    if (!ns) return NULL;
-    for (size_t i = 0; i < t->cap; i++) {
-      queue *o = &t->slot[i];
-      if (!o->used) continue;
-      if (!o->len) {
-        if (o->cap == QT_SPARE_CAP && t->nspare < QT_SPARES)
-          t->spare[t->nspare++] = o->v;
-        else
-          free(o->v);
-        continue;
-      }
-      size_t j = o->hash & (ncap - 1);
-      while (ns[j].used)
-        j = (j + 1) & (ncap - 1);
-      ns[j] = *o;
-    }
-    free(t->slot);
-    t->slot = ns;
-    t->cap = ncap;
-    t->n = live;
-    q = NULL;
-    AUG_CHECK(qt_check(t));
-  }
-  if (!q) q = qt_slot(t->slot, t->cap, k, h);
-  memset(q, 0, sizeof *q);
-  q->used = 1;
-  q->k = *k;
-  q->hash = h;
-  t->n++;
-  return q;
-}
-
-static queue *qt_get(qtab *t, const qkey *k, uint32_t h) {
-  queue *q = qt_slot(t->slot, t->cap, k, h);
-  return q->used ? q : qt_add(t, q, k, h);
-}
-
-static inline void *q_at(const queue *q, size_t esz, size_t i) {
-  return q->v + (q->head + i) * esz;
-}
-
-/* Room for one more element at the back of Q (NULL: out of memory). ESZ is
- * t->esz, passed as a constant so the copies inline. Callers fill the new
- * element in place: one built elsewhere and copied in right away would be
- * read back with wide loads just after its narrow stores, a
- * store-forwarding stall per message (measured: a third of the matcher's
- * time). */
-static inline void *q_push_slot(qtab *t, queue *q, size_t esz) {
-  assert(q->used && esz == t->esz && (size_t)q->head + q->len <= q->cap);
-  if (!q->cap && t->nspare) {
-    q->v = t->spare[--t->nspare];
-    q->cap = QT_SPARE_CAP;
-  }
-  if (q->head + q->len == q->cap) {
-    if (q->head > 0) { /* slide down before growing */
-      memmove(q->v, q->v + q->head * esz, q->len * esz);
-      q->head = 0;
-    }
-    if (q->len == q->cap) {
-      uint32_t ncap = q->cap ? q->cap * 2 : QT_SPARE_CAP;
-      unsigned char *nv = realloc(q->v, ncap * esz);
-      if (!nv) return NULL;
-      q->v = nv;
-      q->cap = ncap;
-    }
-  }
-  return q->v + (q->head + q->len++) * esz;
-}
-
-/* Copies out the oldest element and removes it (an emptied queue stays,
- * see qt_add). */
-static inline void q_pop(queue *q, void *out, size_t esz) {
-  assert(q->used && q->len > 0 && (size_t)q->head + q->len <= q->cap);
-  if (out) memcpy(out, q_at(q, esz, 0), esz);
-  q->head++;
-  if (--q->len == 0) q->head = 0;
-}
+#include "qtab.h"
 
 /* ---- collectives ---------------------------------------------------------- */
 
@@ -247,7 +64,7 @@ struct augur_matcher {
   augur_message_fn on_message;
   augur_coll_fn on_coll;
   void *ctx;
-  qtab chan, req;
+  aug_qtab chan, req;
   coll_comm *comms;
   size_t ncomms, capcomms, lastcomm;
   call_times parent;         /* last non-sub-record: sub-records take its times */
@@ -316,8 +133,8 @@ augur_matcher *augur_matcher_new(augur_trace *trace, augur_message_fn on_message
   m->parent.call = AUGUR_MATCH_NO_CALL;
   for (unsigned t = 0; t < AUGUR_EV_MAX; t++)
     m->act[t] = act_of(t);
-  if (qt_init(&m->chan, sizeof(augur_match_end)) || qt_init(&m->req, sizeof(post))) {
-    free(m->chan.slot);
+  if (aug_qt_init(&m->chan, sizeof(augur_match_end)) || aug_qt_init(&m->req, sizeof(post))) {
+    aug_qt_free(&m->chan);
     free(m);
     return NULL;
   }
@@ -335,8 +152,8 @@ static void comm_free(coll_comm *c) {
 
 void augur_matcher_free(augur_matcher *m) {
   if (!m) return;
-  qt_free(&m->chan);
-  qt_free(&m->req);
+  aug_qt_free(&m->chan);
+  aug_qt_free(&m->req);
   for (size_t i = 0; i < m->ncomms; i++)
     comm_free(&m->comms[i]);
   free(m->comms);
@@ -366,13 +183,13 @@ static int comm_check(const coll_comm *c) {
   return 1;
 }
 
-/* The matcher's tables hold (qt_check), the channels' ends add up to
+/* The matcher's tables hold (aug_qt_check), the channels' ends add up to
  * m->waiting, and every communicator's window holds (comm_check). */
 static int matcher_check(const augur_matcher *m) {
   size_t waiting = 0;
-  if (!qt_check(&m->chan) || !qt_check(&m->req) || m->ncomms > m->capcomms) return 0;
+  if (!aug_qt_check(&m->chan) || !aug_qt_check(&m->req) || m->ncomms > m->capcomms) return 0;
   for (size_t i = 0; i < m->chan.cap; i++)
-    waiting += m->chan.slot[i].used ? m->chan.slot[i].len : 0;
+    waiting += aug_qt_at(&m->chan, i)->used ? aug_qt_at(&m->chan, i)->len : 0;
   if (waiting != m->waiting || waiting > AUGUR_MATCH_MAX_PENDING) return 0;
   for (size_t i = 0; i < m->ncomms; i++)
     if (!comm_check(&m->comms[i])) return 0;
@@ -386,13 +203,13 @@ void augur_match_counts_get(const augur_matcher *m, augur_match_counts *c) {
   *c = m->cnt;
   c->unmatched_send = c->unmatched_recv = c->open_recv = c->open_coll = 0;
   for (size_t i = 0; i < m->chan.cap; i++) {
-    const queue *q = &m->chan.slot[i];
+    const aug_queue *q = aug_qt_at(&m->chan, i);
     if (q->used) *(q->side ? &c->unmatched_recv : &c->unmatched_send) += q->len;
   }
   for (size_t i = 0; i < m->req.cap; i++) {
-    const queue *q = &m->req.slot[i];
+    const aug_queue *q = aug_qt_at(&m->req, i);
     for (size_t j = 0; q->used && j < q->len; j++) {
-      const post *p = q_at(q, sizeof(post), j);
+      const post *p = aug_q_at(q, sizeof(post), j);
       if (!p->is_send && !p->persistent) c->open_recv++;
     }
   }
@@ -402,9 +219,9 @@ void augur_match_counts_get(const augur_matcher *m, augur_match_counts *c) {
 
 void augur_match_each_waiting(const augur_matcher *m, augur_waiting_fn fn, void *ctx) {
   for (size_t i = 0; i < m->chan.cap; i++) {
-    const queue *q = &m->chan.slot[i];
+    const aug_queue *q = aug_qt_at(&m->chan, i);
     for (size_t j = 0; q->used && j < q->len; j++)
-      fn(ctx, q->k.a, q->k.b, q->k.c, q->k.d, q_at(q, sizeof(augur_match_end), j), !q->side);
+      fn(ctx, q->k.a, q->k.b, q->k.c, q->k.d, aug_q_at(q, sizeof(augur_match_end), j), !q->side);
   }
 }
 
@@ -417,14 +234,14 @@ static int nomem(augur_error *err) {
  * written into MSG too (*matched = 1); else the new end is to be written
  * at the back of the channel's queue. NULL: not kept (*rc = AUGUR_OK: too
  * many waiting, counted as dropped; or out of memory). */
-static augur_match_end *end_slot(augur_matcher *m, int side, const qkey *k, augur_message *msg,
+static augur_match_end *end_slot(augur_matcher *m, int side, const aug_qkey *k, augur_message *msg,
                                  int *matched, int *rc, augur_error *err) {
   assert((side == 0 || side == 1) && m->waiting <= AUGUR_MATCH_MAX_PENDING);
-  uint32_t h = (uint32_t)key_hash(k);
-  queue *q = qt_slot(m->chan.slot, m->chan.cap, k, h);
+  uint32_t h = aug_qkey_hash(k);
+  aug_queue *q = aug_qt_slot(&m->chan, k, h);
   *rc = AUGUR_OK;
   if (q->used && q->len && q->side != side) { /* the other side waits: match the oldest */
-    q_pop(q, side == 0 ? &msg->recv : &msg->send, sizeof msg->send);
+    aug_q_pop(q, side == 0 ? &msg->recv : &msg->send, sizeof msg->send);
     m->waiting--;
     *matched = 1;
     return side == 0 ? &msg->send : &msg->recv;
@@ -435,16 +252,16 @@ static augur_match_end *end_slot(augur_matcher *m, int side, const qkey *k, augu
     return NULL;
   }
   augur_match_end *e = NULL;
-  if (q->used || (q = qt_add(&m->chan, q, k, h))) {
+  if (q->used || (q = aug_qt_add(&m->chan, q, k, h))) {
     q->side = (uint8_t)side;
-    e = q_push_slot(&m->chan, q, sizeof *e);
+    e = aug_q_push(&m->chan, q, sizeof *e);
   }
   if (!e) *rc = nomem(err);
   return e;
 }
 
 /* The end end_slot gave is filled in: count it, or report the message. */
-static int end_done(augur_matcher *m, int side, const qkey *k, const augur_match_end *e,
+static int end_done(augur_matcher *m, int side, const aug_qkey *k, const augur_match_end *e,
                     augur_message *msg, int matched) {
   assert(e && (side == 0 || side == 1));
   if (!matched) {
@@ -466,7 +283,7 @@ static int end_done(augur_matcher *m, int side, const qkey *k, const augur_match
  * tag); side 0 = send. */
 static int add_end(augur_matcher *m, int side, uint32_t sender, uint32_t receiver, uint64_t comm,
                    int32_t tag, const augur_match_end *e, augur_error *err) {
-  qkey k = {comm, sender, receiver, tag};
+  aug_qkey k = {comm, sender, receiver, tag, 0};
   augur_message msg;
   int matched, rc;
   augur_match_end *d = end_slot(m, side, &k, &msg, &matched, &rc, err);
@@ -513,7 +330,7 @@ typedef struct post_info {
 static int post_end(augur_matcher *m, int side, uint32_t sender, uint32_t receiver,
                     const augur_event *ev, const call_times *par, int kind, uint64_t bytes,
                     const post_info *posted, uint16_t type, augur_error *err) {
-  qkey k = {ev->comm, sender, receiver, ev->tag};
+  aug_qkey k = {ev->comm, sender, receiver, ev->tag, 0};
   augur_message msg;
   int matched, rc;
   augur_match_end *e = end_slot(m, side, &k, &msg, &matched, &rc, err);
@@ -533,12 +350,12 @@ static int post_end(augur_matcher *m, int side, uint32_t sender, uint32_t receiv
  * is queued under its handle, written in place. */
 static int post_request(augur_matcher *m, const augur_event *ev, const call_times *par, int kind,
                         uint64_t bytes, int is_send, int persistent, augur_error *err) {
-  qkey k = {ev->req, ev->rank, 0, 0};
-  queue *q = qt_get(&m->req, &k, (uint32_t)key_hash(&k));
+  aug_qkey k = {ev->req, ev->rank, 0, 0, 0};
+  aug_queue *q = aug_qt_get(&m->req, &k, aug_qkey_hash(&k));
   if (!q) return nomem(err);
   if (persistent) /* an *_INIT replaces whatever the handle held */
-    q->head = q->len = 0;
-  post *p = q_push_slot(&m->req, q, sizeof *p);
+    aug_q_clear(q);
+  post *p = aug_q_push(&m->req, q, sizeof *p);
   if (!p) return nomem(err);
   end_fill(&p->e, ev, par, kind, bytes);
   p->comm = ev->comm;
@@ -552,10 +369,10 @@ static int post_request(augur_matcher *m, const augur_event *ev, const call_time
 /* A (persistent) request restarted by Start or Startall's SUB_START. */
 static int start_request(augur_matcher *m, const augur_event *ev, const call_times *par,
                          augur_error *err) {
-  qkey k = {ev->req, ev->rank, 0, 0};
-  queue *q = qt_find(&m->req, &k, (uint32_t)key_hash(&k));
+  aug_qkey k = {ev->req, ev->rank, 0, 0, 0};
+  aug_queue *q = aug_qt_find(&m->req, &k, aug_qkey_hash(&k));
   if (!q) return AUGUR_OK; /* started before the trace began: nothing known */
-  post *p = q_at(q, sizeof *p, 0);
+  post *p = aug_q_at(q, sizeof *p, 0);
   if (!p->persistent) return AUGUR_OK;
   p->e.t_post = par->t_start;
   if (!p->is_send || p->peer < 0) return AUGUR_OK;
@@ -572,16 +389,16 @@ static int start_request(augur_matcher *m, const augur_event *ev, const call_tim
 
 static int complete_recv(augur_matcher *m, const augur_event *ev, const call_times *par,
                          augur_error *err) {
-  qkey k = {ev->req, ev->rank, 0, 0};
-  queue *q = qt_find(&m->req, &k, (uint32_t)key_hash(&k));
+  aug_qkey k = {ev->req, ev->rank, 0, 0, 0};
+  aug_queue *q = aug_qt_find(&m->req, &k, aug_qkey_hash(&k));
   /* What the receive's post said, read in place (no copy of the post). */
   post_info pi;
   int posted = 0;
   if (q) {
-    const post *p = q_at(q, sizeof *p, 0);
+    const post *p = aug_q_at(q, sizeof *p, 0);
     posted = !p->is_send;
     pi = (post_info){p->e.t_post, p->e.callsite, p->e.type};
-    if (!p->persistent) q_pop(q, NULL, sizeof *p);
+    if (!p->persistent) aug_q_pop(q, NULL, sizeof *p);
   }
   if ((ev->flags & AUGUR_F_CANCELLED) || ev->peer < 0 || ev->tag < 0) return AUGUR_OK;
   int kind = (ev->flags & AUGUR_F_PERSISTENT) ? AUGUR_MATCH_PERSISTENT : AUGUR_MATCH_NONBLOCKING;
@@ -591,9 +408,9 @@ static int complete_recv(augur_matcher *m, const augur_event *ev, const call_tim
 }
 
 static void request_free(augur_matcher *m, const augur_event *ev) {
-  qkey k = {ev->req, ev->rank, 0, 0};
-  queue *q = qt_find(&m->req, &k, (uint32_t)key_hash(&k));
-  if (q) q_pop(q, NULL, sizeof(post)); /* never completed in the trace after this */
+  aug_qkey k = {ev->req, ev->rank, 0, 0, 0};
+  aug_queue *q = aug_qt_find(&m->req, &k, aug_qkey_hash(&k));
+  if (q) aug_q_pop(q, NULL, sizeof(post)); /* never completed in the trace after this */
 }
 
 /* ---- collective instances ---- */
