@@ -279,9 +279,13 @@ static void cpu_fix(const fin *F, char *buf, size_t n) {
  * placement comes first in the fix. */
 static void sender_cpu(const fin *F, const dx_group *g, char **cause, char **rec) {
   double cpu = (double)g->excess_delay_ns * NS;
-  char *c2 = dx_strdup_printf("%s Up to %.3f s of the %.3f s waited, the senders were "
-                              "waiting for a CPU.",
-                              *cause, cpu, (double)g->ns * NS);
+  /* none recorded: that rules the CPU out, said as such (not "up to 0.000 s") */
+  char *c2 =
+      !g->excess_delay_ns
+          ? dx_strdup_printf("%s The senders did not wait for a CPU before these sends.", *cause)
+          : dx_strdup_printf("%s Up to %.3f s of the %.3f s waited, the senders were "
+                             "waiting for a CPU.",
+                             *cause, cpu, (double)g->ns * NS);
   char fix[256];
   cpu_fix(F, fix, sizeof fix);
   char *r2 = cpu * 2 >= (double)g->ns * NS
