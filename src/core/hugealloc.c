@@ -17,8 +17,8 @@ void *aug_huge_alloc(size_t size) {
 }
 
 void *aug_huge_zalloc(size_t size) {
-  if (size < AUG_HUGE_PAGE) return calloc(size ? size : 1, 1);
-  void *p = aug_huge_alloc(size);
+  size_t line = (size + 63) / 64 * 64; /* aligned_alloc wants a multiple of the alignment */
+  void *p = size >= AUG_HUGE_PAGE ? aug_huge_alloc(size) : aligned_alloc(64, line ? line : 64);
   if (p) memset(p, 0, size);
   return p;
 }

@@ -15,11 +15,12 @@
  * when out of memory. */
 void *aug_huge_alloc(size_t size);
 
-/* SIZE bytes of zeros (at least one): below a huge page from calloc, else
- * aug_huge_alloc's cleared; released with free(); NULL when out of memory.
- * For tables indexed at random (hash tables, per-rank arrays): at
- * thousands of ranks in step each access is a cache miss, and on 4 KiB
- * pages a TLB miss with a page walk too (issue 27). */
+/* SIZE bytes of zeros, aligned to a cache line (64 bytes) at least: on
+ * huge pages from AUG_HUGE_PAGE on (aug_huge_alloc's, cleared). Released
+ * with free(); NULL when out of memory. For tables indexed at random (hash
+ * tables, per-rank arrays): at thousands of ranks in step each access is a
+ * cache miss, and on 4 KiB pages a TLB miss with a page walk too (issue
+ * 27). */
 void *aug_huge_zalloc(size_t size);
 
 #endif

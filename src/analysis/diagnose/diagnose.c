@@ -9,6 +9,7 @@
 #include "dx_int.h"
 #include "extent.h"
 #include "grow.h"
+#include "hugealloc.h"
 #include "prefetch.h"
 
 /* Critical-path counters are kept while ranks x call sites stay below this
@@ -16,7 +17,7 @@
 #define DX_CP_MAX_COUNTERS (16u << 20)
 
 /* From this many ranks on, the pass loads the next record's rank state
- * while it works on the current one: the ranks' state (dx_rank, 744 bytes
+ * while it works on the current one: the ranks' state (dx_rank, 832 bytes
  * each) is then larger than the caches and, with the ranks in step, every
  * record's is a miss. Below it the state stays in the caches and the hint
  * would only cost (issue 27; bench/scale/README.md, stop 41). */
@@ -173,7 +174,7 @@ static int setup(dx *d, augur_trace *t, augur_stream *s, const augur_dx_options 
   d->t1 = last > d->t0 ? last : d->t0 + 1;
   d->bin_ns = (d->t1 - d->t0 + d->nbins - 1) / d->nbins;
   if (!d->bin_ns) d->bin_ns = 1;
-  d->ranks = calloc(d->nranks ? d->nranks : 1, sizeof *d->ranks);
+  d->ranks = aug_huge_zalloc((size_t)d->nranks * sizeof *d->ranks); /* line-aligned */
   d->busy = calloc(d->nbins, sizeof *d->busy);
   if (!d->ranks || !d->busy || dx_groups_init(&d->groups, d->nranks, d->nbins))
     return augur_fail(err, AUGUR_E_NOMEM, "diagnose: out of memory for %u ranks", d->nranks);
@@ -245,11 +246,9 @@ int augur_diagnose(augur_trace *t, const augur_dx_options *opt_in, augur_diagnos
     if (ev.rank >= d.nranks) continue;
     if (d.nranks >= DX_PREFETCH_RANKS) {
       uint32_t next = augur_stream_next_rank(s);
-      if (next < d.nranks) { /* the lines before() and after() touch */
-        const dx_rank *x = &d.ranks[next];
-        AUG_PREFETCH(x);
-        AUG_PREFETCH(&x->seg.delay_ns);
-        AUG_PREFETCH(&x->cp_t);
+      if (next < d.nranks) { /* the lines before() and after() touch (dx_rank) */
+        AUG_PREFETCH(&d.ranks[next]);
+        AUG_PREFETCH(&d.ranks[next].seg);
       }
     }
     int sub = augur_event_is_sub(ev.type);

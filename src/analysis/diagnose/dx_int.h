@@ -119,21 +119,22 @@ typedef struct dx_groups {
 
 /* A rank's activity since its last collective call. */
 typedef struct dx_seg {
+  /* first the four every record adds to (diagnose.c, before and after) */
   uint64_t compute_ns;
-  uint64_t mpi_ns; /* time inside MPI calls other than the collectives themselves */
+  uint64_t mpi_ns;   /* time inside MPI calls other than the collectives themselves */
+  uint64_t delay_ns; /* waiting for a CPU (run-delay, run-delay-mpi): in the compute bursts
+                        and the calls since the previous collective, that one's included */
+  /* the part of delay_ns in the compute bursts (run-delay, at most each burst):
+   * compute_ns minus this is the time computing on a CPU */
+  uint64_t compute_delay_ns;
   uint64_t wait_ns;
   uint64_t top_wait_ns;
   int32_t top_group;
+  int io_shared;      /* a shared-file-pointer call (_shared, _ordered) */
   uint64_t io_ns;     /* part of mpi_ns in MPI-IO calls (io_serialised) */
   uint64_t io_any_ns; /* time in every MPI-IO call, collective ones too but those that
                          synchronise (dx_io_is_sync), for io_imbalance */
   uint64_t io_bytes;  /* bytes its MPI-IO data calls (but the synchronising ones) moved */
-  int io_shared;      /* a shared-file-pointer call (_shared, _ordered) */
-  uint64_t delay_ns;  /* waiting for a CPU (run-delay, run-delay-mpi): in the compute bursts
-                         and the calls since the previous collective, that one's included */
-  /* the part of delay_ns in the compute bursts (run-delay, at most each burst):
-   * compute_ns minus this is the time computing on a CPU */
-  uint64_t compute_delay_ns;
   /* the part of delay_ns in the MPI-IO calls of io_any_ns (run-delay-mpi, at most each
    * call): io_any_ns minus this is the time in them on a CPU or waiting for the file */
   uint64_t io_delay_ns;
@@ -165,40 +166,47 @@ typedef struct dx_transfer {
   int in_sequence;
 } dx_transfer;
 
+/* A rank's state, in the order the pass touches it: with thousands of ranks
+ * in step each record's rank is a cache miss, so what every record reads
+ * and writes (diagnose.c, before and after) fills the first line and the
+ * segment's head the second; what a matched message touches follows, then
+ * the rest. Aligned to a line (dx_ranks_new). */
 typedef struct dx_rank {
-  int started, finalized;
-  uint64_t win_start, win_end; /* Init end .. Finalize start */
-  uint64_t last_end;           /* latest end of an MPI call (threads merged) */
-  uint64_t in_call_until;      /* end of the latest call (for "who is in MPI now") */
+  /* line 0: every record */
+  _Alignas(64) int started;
+  int finalized;
+  uint64_t last_end;      /* latest end of an MPI call (threads merged) */
+  uint64_t in_call_until; /* end of the latest call (for "who is in MPI now") */
+  uint64_t cp_t;          /* critical path: the time its composition (dx.cp) runs to */
+  uint64_t poll_end;      /* end of the latest unsuccessful test, 0 = not polling */
+  /* the previous MPI-IO call of a thread that counts in seg.io_any_ns: its time (0: none) and
+   * thread; that thread's next call's run-delay-mpi is its wait for a CPU */
+  uint64_t prev_io_ns;
+  uint32_t prev_io_thread;
+  uint32_t poll_cs; /* poll_end's call site */
+  unsigned nsent;   /* sends so far: the newest is sent[(nsent - 1) % DX_SEND_RING] */
+  /* line 1 on: the segment since the previous collective, its head every record's too */
   dx_seg seg;
-  dx_snap *snaps;
-  size_t nsnaps, capsnaps;
-  /* the latest late-sender wait of this rank (blocked-sender chains) */
-  int lw_valid;
-  uint64_t lw_t0, lw_t1, lw_hash;
-  uint32_t lw_from;
+  /* what a matched message touches */
+  uint64_t pending_in;    /* sends to this rank not matched yet (wrong order) */
+  uint64_t recv_end;      /* end of the latest call that completed a receive here */
+  uint32_t peer;          /* first peer, DX_NONE_U32 = none yet (master/worker recognition) */
+  int many_peers;         /* talked to more than one peer */
+  int did_send, did_recv; /* sent / received at least one message */
   /* the call whose waits are being accounted (its start + 1) and the end of what it counted:
    * one call completing several late messages (Waitall), or receiving and sending
    * (Sendrecv, a Waitall of Irecvs and Isends), counts each moment once, for the first wait
    * the analysis meets (late_sender, late_receiver) */
   uint64_t acct_call, acct_until;
+  /* the latest late-sender wait of this rank (blocked-sender chains) */
+  int lw_valid;
+  uint32_t lw_from;
+  uint64_t lw_t0, lw_t1, lw_hash;
   dx_sent sent[DX_SEND_RING];
-  unsigned nsent;
   dx_transfer pending;
-  /* communication partners (master/worker recognition) */
-  uint32_t peer;          /* first peer, DX_NONE_U32 = none yet */
-  int many_peers;         /* talked to more than one peer */
-  int did_send, did_recv; /* sent / received at least one message */
-  uint64_t pending_in;    /* sends to this rank not matched yet (wrong order) */
-  uint64_t recv_end;      /* end of the latest call that completed a receive here */
-  uint64_t poll_end;      /* end of the latest unsuccessful test, 0 = not polling */
-  uint32_t poll_cs;       /* its call site */
-  /* the previous MPI-IO call of a thread that counts in seg.io_any_ns: its time (0: none) and
-   * thread; that thread's next call's run-delay-mpi is its wait for a CPU */
-  uint64_t prev_io_ns;
-  uint32_t prev_io_thread;
-  /* critical path: composition of the path that ends at cp_t */
-  uint64_t cp_t;
+  dx_snap *snaps;
+  size_t nsnaps, capsnaps;
+  uint64_t win_start, win_end; /* Init end .. Finalize start */
 } dx_rank;
 
 typedef struct dx_isends dx_isends;   /* dx_isend.c */

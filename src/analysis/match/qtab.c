@@ -14,14 +14,8 @@ static size_t stride_of(size_t esz) {
   return s > 64 && s < 128 ? 128 : s;
 }
 
-/* Aligned to a line at least (calloc's 16 bytes would not do), on huge
- * pages from 2 MiB on. */
 static unsigned char *slots_new(size_t cap, size_t stride) {
-  size_t size = cap * stride;
-  if (size >= AUG_HUGE_PAGE) return aug_huge_zalloc(size);
-  unsigned char *p = aligned_alloc(64, size);
-  if (p) memset(p, 0, size);
-  return p;
+  return aug_huge_zalloc(cap * stride); /* aligned to a line: a 128-byte slot is a line pair */
 }
 
 int aug_qt_init(aug_qtab *t, size_t esz) {
