@@ -99,6 +99,10 @@ typedef struct augur_dx_options {
    * (augur_stream_merged_sources, docs/parallel.md). */
   int (*open_stream)(void *arg, augur_trace *t, augur_stream **s, augur_error *err);
   void *open_stream_arg;
+  /* io_collective: bytes per second per rank that moving a collective MPI-IO
+   * call's data takes at least (the file system's plateau); 0 = 256 MiB/s,
+   * the lowest measured on the development machine (docs/diagnose.md) */
+  double io_bandwidth;
 } augur_dx_options;
 
 typedef struct augur_dx_callsite {
@@ -224,6 +228,9 @@ typedef struct augur_diagnosis {
    * OpenMP findings among nbelow */
   uint32_t omp_ranks, omp_threads;
   size_t omp_below;
+
+  double io_bandwidth;    /* io_collective's reference, bytes/s per rank: given or 256 MiB/s */
+  int io_bandwidth_given; /* 1: from the options (io_bandwidth, --io-bandwidth) */
 } augur_diagnosis;
 
 /* Where D's eager limit comes from: "given" (options), "inferred" (standard

@@ -181,6 +181,7 @@ typedef struct augur_dx_options {
   void *progress_arg;
   int (*open_stream)(void *arg, augur_trace *t, augur_stream **s, augur_error *err);
   void *open_stream_arg;
+  double io_bandwidth;
 } augur_dx_options;
 
 typedef struct augur_phase_opts {

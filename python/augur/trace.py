@@ -453,11 +453,13 @@ class Trace:
             raise_error(rc, err, partial=doc)
         return doc
 
-    def diagnose(self, min_share=None, eager_limit=None):
+    def diagnose(self, min_share=None, eager_limit=None, io_bandwidth=None):
         """`augur diagnose --json` (docs/diagnose.md schema), from the C API
         (augur_diagnose + augur_diagnosis_write_json). min_share: report
         findings from this share of process-time on (default 0.02; 0: all);
-        eager_limit: bytes (default: inferred from the trace)."""
+        eager_limit: bytes (default: inferred from the trace); io_bandwidth:
+        MB/s per rank, io_collective's reference (--io-bandwidth; default
+        268 = 256 MiB/s)."""
         opt = ffi.new("augur_dx_options *")
         if min_share is not None:
             if not 0 <= min_share < 1:
@@ -467,6 +469,10 @@ class Trace:
             if not isinstance(eager_limit, int) or eager_limit < 1:
                 raise ValueError("augur: eager_limit=%r: bytes >= 1" % (eager_limit,))
             opt.eager_limit = eager_limit
+        if io_bandwidth is not None:
+            if not isinstance(io_bandwidth, (int, float)) or not 1e-6 <= io_bandwidth <= 1e9:
+                raise ValueError("augur: io_bandwidth=%r: MB/s in [1e-6, 1e9]" % (io_bandwidth,))
+            opt.io_bandwidth = io_bandwidth * 1e6
         t = self._handle()
         err = new_error()
         dp = ffi.new("augur_diagnosis **")

@@ -1,6 +1,8 @@
 """report, diagnose, phases (C API) and simulate (the command) equal the
 CLI's JSON, and an incomplete trace says so like the CLI."""
 
+import pytest
+
 import augur
 from conftest import cli_json, dump_lines
 
@@ -21,6 +23,12 @@ def test_diagnose_equals_cli(stencil):
         assert t.diagnose() == cli_json("diagnose", stencil)
         assert t.diagnose(min_share=0, eager_limit=4096) == cli_json(
             "diagnose", stencil, "--min-share", 0, "--eager-limit", 4096)
+        d = t.diagnose(io_bandwidth=40.5)
+        assert d == cli_json("diagnose", stencil, "--io-bandwidth", 40.5)
+        assert d.io.bandwidth_source == "given" and d.io.bandwidth_bytes_per_s == 40.5e6
+        for bad in (0, -3, "fast"):
+            with pytest.raises(ValueError):
+                t.diagnose(io_bandwidth=bad)
 
 
 def test_phases_equals_cli(stencil):

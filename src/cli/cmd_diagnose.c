@@ -1,5 +1,5 @@
 /* augur diagnose TRACE [--json] [--html FILE] [--min-share F] [--eager-limit BYTES]
- *                [--no-ideal] [--parallel] */
+ *                [--io-bandwidth MB/S] [--no-ideal] [--parallel] */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -71,6 +71,7 @@ int cli_diagnose_html(const augur_diagnosis *d, augur_trace *t, const augur_pop 
 int cli_diagnose_args(int argc, char **argv, cli_diagnose_opts *o, int *status) {
   memset(o, 0, sizeof *o);
   long long eager = 0;
+  double io_mbs = 0;
   const cli_opt options[] = {
       CLI_FLAG("--json", NULL, &o->json, "print the diagnosis as JSON (schema: docs/diagnose.md)"),
       CLI_STRING("--html", NULL, "FILE", &o->html, NULL,
@@ -83,6 +84,10 @@ int cli_diagnose_args(int argc, char **argv, cli_diagnose_opts *o, int *status) 
       CLI_INT("--eager-limit", "BYTES", &eager, 1, LLONG_MAX,
               "standard sends up to BYTES complete without their\n"
               "receive (default: inferred from the trace)"),
+      CLI_REAL("--io-bandwidth", "MB/S", &io_mbs, 1e-6, 1e9, "a bandwidth > 0 in MB/s",
+               "the file system's write bandwidth per rank for\n"
+               "large requests (default 268 = 256 MiB/s): io_collective\n"
+               "counts time beyond moving the data at it as overhead"),
       CLI_FLAG("--no-ideal", NULL, &o->no_ideal,
                "with --html: the efficiencies without the replay on\n"
                "the ideal network (serialisation and transfer not\n"
@@ -94,7 +99,8 @@ int cli_diagnose_args(int argc, char **argv, cli_diagnose_opts *o, int *status) 
       {0}};
   const cli_spec spec = {
       .usage = "usage: augur diagnose TRACE [--json] [--html FILE] [--min-share F]\n"
-               "                      [--eager-limit BYTES] [--no-ideal] [--parallel]\n"
+               "                      [--eager-limit BYTES] [--io-bandwidth MB/S] [--no-ideal]\n"
+               "                      [--parallel]\n"
                "\n"
                "Finds where the run loses time and why: exact wait states at every blocking\n"
                "point (late sender, late receiver, wrong order, waits at collectives and\n"
@@ -115,6 +121,7 @@ int cli_diagnose_args(int argc, char **argv, cli_diagnose_opts *o, int *status) 
     return 0;
   }
   o->dx.eager_limit = (uint64_t)eager;
+  o->dx.io_bandwidth = io_mbs * 1e6;
   return 1;
 }
 

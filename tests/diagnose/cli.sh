@@ -8,6 +8,9 @@ expect 2 1 "$AUGUR" diagnose
 expect 2 1 "$AUGUR" diagnose "$D/x.augur" --min-share 1.5
 expect 2 1 "$AUGUR" diagnose "$D/x.augur" --min-share abc
 expect 2 1 "$AUGUR" diagnose "$D/x.augur" --eager-limit -3
+expect 2 1 "$AUGUR" diagnose "$D/x.augur" --io-bandwidth 0
+contains "$D/err" "--io-bandwidth"
+expect 2 1 "$AUGUR" diagnose "$D/x.augur" --io-bandwidth fast
 expect 2 1 "$AUGUR" diagnose "$D/x.augur" --bogus
 expect 2 1 "$AUGUR" diagnose "$D/x.augur" --html
 expect 1 1 "$AUGUR" diagnose "$D/x.augur"
@@ -46,7 +49,12 @@ secs = [x["seconds"] for x in d["findings"]]
 assert secs == sorted(secs, reverse=True) or d["findings"][0]["pattern"] != "late_arrival"
 # no payload fingerprints and no counters: said, not hidden
 assert any("payload" in n for n in d["notes"]), d["notes"]
+# io_collective's reference bandwidth: the default, said as such
+assert d["io"] == {"bandwidth_bytes_per_s": 256 * 1024 * 1024, "bandwidth_source": "default"}, d["io"]
 PY
+expect 0 0 "$AUGUR" diagnose "$T" --json --io-bandwidth 40.5
+"$PY" -c "import json,sys; io = json.load(open(sys.argv[1]))['io']; assert io == {'bandwidth_bytes_per_s': 40.5e6, 'bandwidth_source': 'given'}, io" "$D/out" ||
+  fail "--io-bandwidth 40.5 not in the JSON: $(head -c 300 "$D/out")"
 n=$("$PY" -c "import json,sys; print(len(json.load(open(sys.argv[1]))['findings']))" "$D/lb.json")
 "$PY" "$CHECK_PAGE" page "$D/lb.html" "$n" || fail "HTML page of the late barrier run"
 

@@ -2,6 +2,7 @@
  * wait-state totals, and the cause each rule must name. Every rank starts
  * with MPI_Init [0, 10] and ends with MPI_Finalize at 1000, so the analysed
  * window is [10, 1000] on all four ranks unless a case says otherwise. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +29,7 @@ typedef struct scene {
   uint64_t delay_ns[NR]; /* and runnable without one */
   int delays;            /* with facts: the ranks record run-delay (ctr[0]) and run-delay-mpi
                             (ctr[1]) */
+  double io_bw;          /* augur_dx_options.io_bandwidth (0: the default) */
 } scene;
 
 static augur_event *add(scene *s, uint32_t rank, unsigned type, uint64_t t0, uint64_t t1) {
@@ -128,9 +130,15 @@ static augur_diagnosis *diagnose(scene *s, double min_share) {
   }
   augur_trace *t;
   if (augur_trace_open(&t, dir, &err)) fail_msg("%s", err.msg);
-  augur_dx_options o = {.min_share = min_share};
+  augur_dx_options o = {.min_share = min_share, .io_bandwidth = s->io_bw};
   augur_diagnosis *d = NULL;
-  if (augur_diagnose(t, &o, &d, &err)) fail_msg("%s", err.msg);
+  if (s->io_bw < 0 || s->io_bw != s->io_bw) { /* refused, with a message naming it */
+    assert_int_equal(augur_diagnose(t, &o, &d, &err), AUGUR_E_ARG);
+    assert_null(d);
+    assert_non_null(strstr(err.msg, "file bandwidth"));
+  } else if (augur_diagnose(t, &o, &d, &err)) {
+    fail_msg("%s", err.msg);
+  }
   augur_trace_close(t);
   tu_cleanup(dir);
   return d;
@@ -434,16 +442,19 @@ static void io_imbalance_cpu(void **state) {
  * collective rule's (here load_imbalance: rank 3 computed 100 ns more), the time after it
  * io_collective; overhead or data movement against DX_IO_BANDWIDTH (256 MiB/s: 8 B take
  * 30 ns, 1 KiB 3815 ns, more than the 200 ns each rank spends after the last arrival). */
+/* BIG 2: 8 B again, with the user's file bandwidth of 20 MB/s per rank (--io-bandwidth):
+ * 400 ns of data, more than the 200 ns: data movement, said at that rate. */
 static void collective_io(void **state) {
   (void)state;
   static scene s;
   const uint64_t t0[NR] = {100, 120, 130, 200}, t1[NR] = {400, 400, 400, 400};
-  for (int big = 0; big < 2; big++) {
+  for (int big = 0; big < 3; big++) {
     memset(&s, 0, sizeof s);
+    s.io_bw = big == 2 ? 20e6 : 0;
     coll(&s, AUGUR_EV_FILE_WRITE_AT_ALL, t0, t1, AUGUR_PEER_NONE);
     for (uint32_t r = 0; r < NR; r++) {
       s.v[r][0].hash = 0xf11e;
-      s.v[r][0].bytes = big ? 1024 : 8;
+      s.v[r][0].bytes = big == 1 ? 1024 : 8;
     }
     augur_diagnosis *d = diagnose(&s, 1e-9);
     only_wait(d, AUGUR_DX_WAIT_AT_COLLECTIVE, 100 + 80 + 70);
@@ -455,7 +466,11 @@ static void collective_io(void **state) {
     assert_int_equal(f->nranks, NR);
     assert_int_equal(f->wait_state, -1);
     assert_non_null(strstr(f->cause, "MPI_File_write_at_all"));
-    if (big) { /* 200 ns of 3815 ns of data: nothing beyond it to save */
+    assert_true(d->io_bandwidth == (big == 2 ? 20e6 : 256.0 * 1024 * 1024));
+    assert_int_equal(d->io_bandwidth_given, big == 2);
+    if (!strstr(f->cause, big == 2 ? "At 20 MB/s per rank" : "At 268 MB/s per rank"))
+      fail_msg("%s", f->cause);
+    if (big) { /* 200 ns of 3815 (400) ns of data: nothing beyond it to save */
       assert_non_null(strstr(f->cause, "mostly data movement"));
       assert_non_null(strstr(f->recommendation, "less often"));
     } else { /* the largest member's time beyond its 30 ns of data */
@@ -464,6 +479,14 @@ static void collective_io(void **state) {
       assert_non_null(strstr(f->recommendation, "romio_cb_write"));
     }
     augur_diagnosis_free(d);
+  }
+  /* a bandwidth that is no bandwidth: an error, not a diagnosis */
+  const double bad[] = {-1.0, NAN};
+  for (int i = 0; i < 2; i++) {
+    memset(&s, 0, sizeof s);
+    s.io_bw = bad[i];
+    coll(&s, AUGUR_EV_FILE_WRITE_AT_ALL, t0, t1, AUGUR_PEER_NONE);
+    assert_null(diagnose(&s, 1e-9));
   }
   /* a split collective's *_begin (ROMIO does the access there) is paired as the call */
   memset(&s, 0, sizeof s);

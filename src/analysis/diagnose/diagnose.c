@@ -161,6 +161,7 @@ static int setup(dx *d, augur_trace *t, augur_stream *s, const augur_dx_options 
   d->err = err;
   d->nranks = augur_trace_nranks(t);
   d->eager_limit_opt = opt->eager_limit;
+  d->io_bw = opt->io_bandwidth > 0 ? opt->io_bandwidth : DX_IO_BANDWIDTH;
   d->delay_ctr = augur_trace_counter_slot(t, AUGUR_CTR_OS, "run-delay");
   d->delay_mpi_ctr = augur_trace_counter_slot(t, AUGUR_CTR_OS, "run-delay-mpi");
   d->nbins = opt->bins ? opt->bins : 1000;
@@ -226,6 +227,10 @@ int augur_diagnose(augur_trace *t, const augur_dx_options *opt_in, augur_diagnos
   if (!(opt.min_share >= 0 && opt.min_share < 1))
     return augur_fail(err, AUGUR_E_ARG, "diagnose: minimum share %g is not in [0, 1)",
                       opt.min_share);
+  if (!(opt.io_bandwidth >= 0 && opt.io_bandwidth <= 1e15))
+    return augur_fail(err, AUGUR_E_ARG,
+                      "diagnose: file bandwidth %g B/s per rank is not in (0, 1e15] (0: default)",
+                      opt.io_bandwidth);
   *out = NULL;
   int rc = check_damage(t, err);
   if (rc < 0) return rc;

@@ -108,6 +108,11 @@ int augur_diagnosis_write_json(const augur_diagnosis *d, FILE *f, augur_error *e
                       d->eager_limit ? json_integer((json_int_t)d->eager_limit) : json_null());
   json_object_set_new(eg, "limit_source", json_string(augur_dx_eager_source(d)));
   json_object_set_new(o, "eager", eg);
+  json_t *io = json_object();
+  json_object_set_new(io, "bandwidth_bytes_per_s", json_real(d->io_bandwidth));
+  json_object_set_new(io, "bandwidth_source",
+                      json_string(d->io_bandwidth_given ? "given" : "default"));
+  json_object_set_new(o, "io", io);
   json_t *iv = json_array();
   for (size_t i = 0; i < d->nintervals; i++) {
     const augur_dx_interval *x = &d->intervals[i];

@@ -1101,6 +1101,8 @@ int dx_finish(dx *d, const augur_dx_options *opt, augur_diagnosis *out) {
   out->eager_max = d->eager_max;
   out->rendezvous_min = d->rendezvous_min;
   out->eager_given = d->eager_limit_opt != 0;
+  out->io_bandwidth = d->io_bw;
+  out->io_bandwidth_given = opt->io_bandwidth > 0;
   const char *src = augur_dx_eager_source(out);
   out->eager_limit = out->eager_given                                       ? d->eager_limit_opt
                      : !strcmp(src, "inferred") || !strcmp(src, "at_least") ? d->eager_max

@@ -37,10 +37,11 @@
  * of write bandwidth against request size, measured: docs/diagnose.md). */
 #define DX_IO_SMALL (16u * 1024u)
 /* io_collective: the file bandwidth per rank that moving a collective call's
- * bytes takes at least, in bytes per second: the lowest plateau measured with
- * apps/dx_io_reqsize (327 MB/s per rank, 2 ranks on 2 loaded cores; 755-902
- * otherwise, docs/diagnose.md) rounded down to a power of two. Time in a call
- * beyond bytes / this is not data movement. */
+ * bytes takes at least, in bytes per second, unless the user gives theirs
+ * (augur_dx_options.io_bandwidth, diagnose --io-bandwidth): the lowest plateau
+ * measured with apps/dx_io_reqsize (327 MB/s per rank, 2 ranks on 2 loaded
+ * cores; 755-902 otherwise, docs/diagnose.md) rounded down to a power of two.
+ * Time in a call beyond bytes / this is not data movement. */
 #define DX_IO_BANDWIDTH (256.0 * 1024 * 1024)
 
 /* What a blocked-sender or multiple-output instance says about the data. */
@@ -105,7 +106,7 @@ typedef struct dx_group {
   uint64_t io_file;    /* io_small_requests: the file id, UINT64_MAX when several (dx_io.c) */
   uint64_t io_ns;      /* io_small_requests: the calls' time; io_imbalance: the late rank's extra */
   uint64_t io_late_bytes, io_early_bytes; /* io_imbalance: bytes of the last and first arrivals */
-  uint64_t io_data_ns; /* io_collective: bytes / DX_IO_BANDWIDTH, summed over the members */
+  uint64_t io_data_ns; /* io_collective: bytes / dx.io_bw, summed over the members */
 } dx_group;
 
 typedef struct dx_groups {
@@ -226,6 +227,7 @@ typedef struct dx {
   int has_hashes;
   uint64_t io_calls, io_ns; /* MPI-IO calls (not analysed: a note says so) and their time */
   uint64_t eager_limit_opt;
+  double io_bw; /* io_collective's reference, bytes/s per rank (augur_dx_options.io_bandwidth) */
   uint64_t eager_max, rendezvous_min;
   int delay_ctr, delay_mpi_ctr; /* event slots of run-delay and run-delay-mpi, -1: none
                                    (dx_has_cpu_wait) */

@@ -163,7 +163,7 @@ static io_key *key_get(dx *d, uint64_t comm, uint64_t file, uint32_t size) {
 /* io_collective (docs/diagnose.md): the time a member of instance C on FILE spends in a collective
  * MPI-IO data call after the last member arrived — the collective's own work (exchanging the pieces
  * between aggregators and accessing the file), disjoint from the instance's wait, which
- * ends at that arrival. The part beyond moving its bytes at DX_IO_BANDWIDTH is what
+ * ends at that arrival. The part beyond moving its bytes at d->io_bw is what
  * reaching the plateau bandwidth would save; per instance the run shortens by the
  * largest member's part. */
 static void transfer(dx *d, const augur_coll_instance *c, uint64_t file) {
@@ -179,7 +179,7 @@ static void transfer(dx *d, const augur_coll_instance *c, uint64_t file) {
     if (g < 0) continue;
     dx_group *G = &d->groups.g[g];
     uint64_t s = M[i].bytes + M[i].bytes_recv, t = M[i].t_end - t0;
-    uint64_t data = (uint64_t)((double)s / DX_IO_BANDWIDTH * 1e9);
+    uint64_t data = (uint64_t)((double)s / d->io_bw * 1e9);
     if (!G->instances)
       G->io_file = file;
     else if (G->io_file != file)
@@ -369,7 +369,7 @@ int dx_io_words(const dx *d, const dx_group *g, int many, const char *who, const
         "(waits for it are counted apart): %s moved, %.1f MB/s per rank. At %.0f MB/s per rank "
         "moving it takes %.3f s, so %.0f %% of the time is %s.",
         who, many ? "" : "s", t, (unsigned long long)g->instances, call, site, f, a, bw,
-        DX_IO_BANDWIDTH / 1e6, data, t > 0 ? 100.0 * (t - data) / t : 0.0,
+        d->io_bw / 1e6, data, t > 0 ? 100.0 * (t - data) / t : 0.0,
         overhead ? "not data movement at that rate: the collective's own overhead (exchanging "
                    "the pieces between the ranks, many small file accesses, synchronisation) or "
                    "a file system slower than that"
