@@ -171,7 +171,8 @@ typedef struct dx_transfer {
  * in step each record's rank is a cache miss, so what every record reads
  * and writes (diagnose.c, before and after) fills the first line and the
  * segment's head the second; what a matched message touches follows, then
- * the rest. Aligned to a line (dx_ranks_new). */
+ * the rest. Aligned to a line (diagnose.c's setup allocates them with
+ * aug_huge_zalloc). */
 typedef struct dx_rank {
   /* line 0: every record */
   _Alignas(64) int started;

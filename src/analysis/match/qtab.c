@@ -14,17 +14,13 @@ static size_t stride_of(size_t esz) {
   return s > 64 && s < 128 ? 128 : s;
 }
 
-static unsigned char *slots_new(size_t cap, size_t stride) {
-  return aug_huge_zalloc(cap * stride); /* aligned to a line: a 128-byte slot is a line pair */
-}
-
 int aug_qt_init(aug_qtab *t, size_t esz) {
   _Static_assert(sizeof(aug_queue) % 8 == 0, "the oldest element follows the header, aligned");
   memset(t, 0, sizeof *t);
   t->cap = 64;
   t->esz = esz;
   t->stride = stride_of(esz);
-  t->slot = slots_new(t->cap, t->stride);
+  t->slot = aug_huge_zalloc(t->cap * t->stride); /* line-aligned: a 128-byte slot, a line pair */
   return t->slot ? 0 : -1;
 }
 
@@ -63,7 +59,7 @@ static int rebuild(aug_qtab *t) {
   for (size_t i = 0; i < t->cap; i++)
     live += aug_qt_at(t, i)->used && aug_qt_at(t, i)->len;
   size_t ncap = aug_idletab_cap(t->cap, live);
-  unsigned char *ns = slots_new(ncap, t->stride);
+  unsigned char *ns = aug_huge_zalloc(ncap * t->stride);
   if (!ns) return -1;
   for (size_t i = 0; i < t->cap; i++) {
     aug_queue *o = aug_qt_at(t, i);
@@ -78,7 +74,7 @@ static int rebuild(aug_qtab *t) {
     size_t j = o->k.h & (ncap - 1);
     while (((aug_queue *)(ns + j * t->stride))->used)
       j = (j + 1) & (ncap - 1);
-    memcpy(ns + j * t->stride, o, sizeof *o + (o->len ? t->esz : 0));
+    memcpy(ns + j * t->stride, o, sizeof *o + t->esz); /* live: its oldest element too */
   }
   free(t->slot);
   t->slot = ns;
@@ -104,13 +100,12 @@ aug_queue *aug_qt_add(aug_qtab *t, aug_queue *q, const aug_qkey *k, uint32_t h) 
 }
 
 void *aug_q_push_grow(aug_qtab *t, aug_queue *q, size_t esz) {
-  assert(q->used && q->len > 0 && esz == t->esz);
+  assert(q->used && q->len > 0 && esz == t->esz && (q->len > 1 || q->head == 0));
   uint32_t nv = q->len - 1; /* in the vector */
   if (!q->cap && t->nspare) {
     q->v = t->spare[--t->nspare];
     q->cap = AUG_QT_SPARE_CAP;
   }
-  if (nv == 0) q->head = 0;
   if (q->head + nv == q->cap) {
     if (q->head > 0) { /* slide down before growing */
       memmove(q->v, q->v + (size_t)q->head * esz, (size_t)nv * esz);

@@ -45,6 +45,8 @@ static inline unsigned char *aug_q_first(const aug_queue *q) {
   return (unsigned char *)((uintptr_t)q + sizeof *q);
 }
 
+/* Vectors of emptied queues kept for the next ones that overflow their
+ * slot: a malloc and free per overflow would cost more than the matching. */
 #define AUG_QT_SPARES 64
 
 typedef struct aug_qtab {
