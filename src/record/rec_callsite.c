@@ -97,7 +97,7 @@ static uint32_t new_callsite(uint64_t addr) {
   return cs_next_id++;
 }
 
-int aug_callsites_convert(augur_event *ev, size_t n, const aug_tick_map *ticks) {
+int aug_callsites_convert(augur_event *ev, size_t n, aug_tick_map *ticks) {
   uint64_t last_addr = 0;
   uint64_t last_id = 0;
   for (size_t i = 0; i < n; i++) {

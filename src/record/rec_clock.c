@@ -79,7 +79,7 @@ void aug_clock_calibrate(void) {
 
 void aug_clock_map_now(aug_tick_map *m) {
   m->tsc = aug_tsc;
-  m->t = m->now = 0;
+  m->t = m->now = m->max_end = 0;
   m->rate = 1;
   if (!aug_tsc) return;
   pair(&m->t, &m->now);
@@ -88,11 +88,20 @@ void aug_clock_map_now(aug_tick_map *m) {
   m->rate = rate > 0 ? rate : 1;
 }
 
-void aug_clock_to_ns(augur_event *ev, size_t n) {
+uint64_t aug_clock_to_ns(augur_event *ev, size_t n) {
   aug_tick_map m;
   aug_clock_map_now(&m);
   for (size_t i = 0; i < n; i++)
     aug_clock_apply(&m, &ev[i]);
+  return m.max_end;
+}
+
+void aug_clock_keep_order(uint64_t *last_ns, augur_event *ev, size_t n, uint64_t max_end) {
+  if (!n) return;
+  uint64_t d = ev[0].t_start < *last_ns ? *last_ns - ev[0].t_start : 0;
+  for (size_t i = 0; d && i < n; i++) /* rare: the block moves whole */
+    ev[i].t_start += d, ev[i].t_end += d;
+  if (max_end + d > *last_ns) *last_ns = max_end + d;
 }
 
 uint64_t aug_clock_ticks_of_ns(uint64_t ns) {

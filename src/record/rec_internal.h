@@ -84,6 +84,7 @@ typedef struct aug_thread {
   uint64_t oflushed_at; /* aug_ticks() at the last flush of obuf */
   atomic_int in_omp;    /* 1 while the owner appends to obuf (see aug_omp_append) */
   uint32_t dispatched;  /* OMP_DISPATCH records since the thread's last OMP_WORK_BEGIN */
+  uint64_t last_ns[2];  /* the largest t_end written of buf's and obuf's (aug_clock_keep_order) */
   struct aug_thread *next;
 } aug_thread;
 
@@ -131,16 +132,18 @@ static inline void aug_zero_event(augur_event *ev) {
 
 void aug_clock_setup(void);     /* Init, first */
 void aug_clock_calibrate(void); /* Init, last */
-void aug_clock_to_ns(augur_event *ev, size_t n);
+/* Returns the largest t_end of the records converted (aug_clock_keep_order). */
+uint64_t aug_clock_to_ns(augur_event *ev, size_t n);
 /* aug_clock_to_ns in parts, for a pass over the records that does more
  * (aug_callsites_convert): the map taken now, then applied record by record. */
 typedef struct aug_tick_map {
-  uint64_t t, now; /* a (ticks, ns) pair read now */
-  double rate;     /* ns per tick */
-  int tsc;         /* 0: the records' times are ns already */
+  uint64_t t, now;  /* a (ticks, ns) pair read now */
+  double rate;      /* ns per tick */
+  int tsc;          /* 0: the records' times are ns already */
+  uint64_t max_end; /* the largest t_end applied so far (aug_clock_keep_order) */
 } aug_tick_map;
 void aug_clock_map_now(aug_tick_map *m);
-static inline void aug_clock_apply(const aug_tick_map *m, augur_event *e) {
+static inline void aug_clock_apply(aug_tick_map *m, augur_event *e) {
   if (e->rank == AUG_TIME_IS_NS) {
     e->rank = 0;
   } else if (m->tsc) {
@@ -149,7 +152,18 @@ static inline void aug_clock_apply(const aug_tick_map *m, augur_event *e) {
     e->t_start = m->now - (uint64_t)(int64_t)((double)(int64_t)(m->t - e->t_start) * m->rate);
     e->t_end = m->now - (uint64_t)(int64_t)((double)(int64_t)(m->t - e->t_end) * m->rate);
   }
+  if (e->t_end > m->max_end) m->max_end = e->t_end;
 }
+/* Keeps a thread's blocks of one kind in time order, EV[0..N) being the next
+ * block converted to ns, MAX_END its largest t_end (the conversion's
+ * aug_tick_map.max_end) and *LAST_NS the largest t_end written before it
+ * (updated). Each block is converted at an anchor of its own, whose error
+ * (the pair's read, the rate's update: tens of ns) can exceed the gap
+ * between one call and the next (a Waitall's group flushes the buffer
+ * between the call before it and its own start): a block that would start
+ * before the previous one ended, which the reader drops as damage, moves by
+ * the difference. */
+void aug_clock_keep_order(uint64_t *last_ns, augur_event *ev, size_t n, uint64_t max_end);
 /* ns as a duration in aug_ticks() units (after aug_clock_calibrate). */
 uint64_t aug_clock_ticks_of_ns(uint64_t ns);
 void aug_config_load(void);
@@ -271,7 +285,7 @@ void aug_omp_describe(augur_omp_meta *m);
 /* Return addresses to call-site ids and, when TICKS is not NULL, times to
  * ns (aug_clock_apply) in the same pass: the two passes over a full 1 MB
  * buffer cost more in memory traffic than in work. */
-int aug_callsites_convert(augur_event *ev, size_t n, const aug_tick_map *ticks);
+int aug_callsites_convert(augur_event *ev, size_t n, aug_tick_map *ticks);
 /* From a signal handler: only addresses that already have an id are
  * converted (a lookup, no allocation); the others become 0 (unknown). */
 void aug_callsites_convert_known(augur_event *ev, size_t n);

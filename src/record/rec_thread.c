@@ -105,10 +105,13 @@ static void write_locked(aug_thread *t, augur_event *buf, size_t n, int omp) {
   augur_error err;
   aug_tick_map ticks;
   aug_clock_map_now(&ticks);
-  if (aug_callsites_convert(buf, n, &ticks) != 0)
+  if (aug_callsites_convert(buf, n, &ticks) != 0) {
     aug_rec_fail("call sites", "out of memory");
-  else if ((omp ? augur_writer_omp_events : augur_writer_events)(aug_writer, t->index, buf, n,
-                                                                 &err) != AUGUR_OK)
+    return;
+  }
+  aug_clock_keep_order(&t->last_ns[omp], buf, n, ticks.max_end);
+  if ((omp ? augur_writer_omp_events : augur_writer_events)(aug_writer, t->index, buf, n, &err) !=
+      AUGUR_OK)
     aug_rec_fail(omp ? "writing OpenMP events" : "writing events", err.msg);
 }
 
@@ -164,7 +167,7 @@ long aug_threads_flush_in_signal(void) {
   long written = 0;
   for (aug_thread *t = registry; aug_writer && t; t = t->next) {
     if (!t->n) continue;
-    aug_clock_to_ns(t->buf, t->n);
+    aug_clock_keep_order(&t->last_ns[0], t->buf, t->n, aug_clock_to_ns(t->buf, t->n));
     aug_callsites_convert_known(t->buf, t->n);
     if (augur_writer_events_in_signal(aug_writer, t->index, t->buf, t->n) == 0)
       written += (long)t->n;
@@ -173,7 +176,7 @@ long aug_threads_flush_in_signal(void) {
   for (aug_thread *t = registry; aug_writer && t; t = t->next) {
     size_t n = t->on; /* finished records only: on grows after a record is complete */
     if (!n) continue;
-    aug_clock_to_ns(t->obuf, n);
+    aug_clock_keep_order(&t->last_ns[1], t->obuf, n, aug_clock_to_ns(t->obuf, n));
     aug_callsites_convert_known(t->obuf, n);
     if (augur_writer_omp_events_in_signal(aug_writer, t->index, t->obuf, n) == 0)
       written += (long)n;
