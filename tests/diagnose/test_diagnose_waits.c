@@ -695,6 +695,41 @@ static void multiple_output(void **state) {
   augur_diagnosis_free(d);
 }
 
+/* Master/worker where the master and its workers receive at one call site (a receive
+ * routine they share): the workers' waits for rank 0 are master_bound, the master's own
+ * (80 ns before it had a second peer, 40 after) leave the finding. Worker waits: rank 1
+ * 44 + 44, rank 2 84, rank 3 124 (rank 1's first is serialization: the others sit in
+ * MPI_Recv while the master computes). */
+static void master_worker_one_site(void **state) {
+  (void)state;
+  static scene s;
+  memset(&s, 0, sizeof s);
+  p2p(&s, 0, AUGUR_EV_RECV, 20, 105, 1, 1, 8)->flags = AUGUR_F_ANY_SOURCE;
+  p2p(&s, 0, AUGUR_EV_SEND, 150, 155, 1, 2, 8);
+  p2p(&s, 0, AUGUR_EV_RECV, 160, 165, 2, 1, 8)->flags = AUGUR_F_ANY_SOURCE;
+  p2p(&s, 0, AUGUR_EV_SEND, 200, 205, 2, 2, 8);
+  p2p(&s, 0, AUGUR_EV_RECV, 210, 215, 3, 1, 8)->flags = AUGUR_F_ANY_SOURCE;
+  p2p(&s, 0, AUGUR_EV_SEND, 250, 255, 3, 2, 8);
+  p2p(&s, 0, AUGUR_EV_RECV, 260, 305, 1, 1, 8)->flags = AUGUR_F_ANY_SOURCE;
+  p2p(&s, 0, AUGUR_EV_SEND, 350, 355, 1, 2, 8);
+  for (uint32_t w = 1; w < NR; w++) {
+    uint64_t t = 100 + 10 * (w - 1);
+    p2p(&s, w, AUGUR_EV_SEND, t, t + 5, 0, 1, 8);
+    p2p(&s, w, AUGUR_EV_RECV, t + 6, 110 + 50 * w, 0, 2, 8);
+  }
+  p2p(&s, 1, AUGUR_EV_SEND, 300, 305, 0, 1, 8);
+  p2p(&s, 1, AUGUR_EV_RECV, 306, 360, 0, 2, 8);
+  augur_diagnosis *d = diagnose(&s, 1e-9);
+  only_wait(d, AUGUR_DX_LATE_SENDER, 80 + 40 + 44 + 84 + 124 + 44);
+  const augur_dx_finding *f = finding(d, AUGUR_DX_MASTER_BOUND);
+  assert_ns(f->seconds, 44 + 84 + 124 + 44);
+  assert_int_equal(f->nranks, 3);
+  assert_int_equal(f->ranks[0], 1);
+  for (size_t i = 0; i < d->nfindings; i++)
+    assert_int_not_equal(d->findings[i].pattern, AUGUR_DX_LATE_SENDER);
+  augur_diagnosis_free(d);
+}
+
 /* The threshold hides small findings and counts them. */
 /* 0 -> 1 -> 2 with processing: rank 1 waits for rank 0 (late sender,
  * [100, 300)), processes 290 ns, forwards at 600. Rank 2 began waiting at
@@ -994,6 +1029,7 @@ int main(void) {
       cmocka_unit_test(init_skew_is_not_lost),
       cmocka_unit_test(blocked_sender),
       cmocka_unit_test(multiple_output),
+      cmocka_unit_test(master_worker_one_site),
       cmocka_unit_test(chain_with_processing),
       cmocka_unit_test(polling),
       cmocka_unit_test(threshold),

@@ -159,6 +159,17 @@ static void master_worker(fin *F) {
       continue;
     int on_master = has_rank(g->rankbits, (uint32_t)m);
     uint32_t n = count_bits(g->rankbits, d->nranks);
+    if (on_master && n > 1) {
+      /* the master and its workers wait at one call site (a receive routine both call):
+       * the larger side is the finding. The master's waits: hub_ns (it alone talks to
+       * several ranks) and those before it had a second peer. */
+      const dx_rank *M = &d->ranks[m];
+      if (M->pre_group1 == k + 1) g->hub_ns += M->pre_ns, g->hub_n += M->pre_n;
+      int hub = g->hub_ns * 2 > g->ns;
+      dx_group_keep_side(d, g, (uint32_t)m, hub);
+      on_master = hub;
+      n = hub ? 1 : n - 1;
+    }
     if (on_master && n == 1) {
       g->pattern = AUGUR_DX_WORKERS_BOUND;
       mw += (double)g->ns;

@@ -1,6 +1,7 @@
 /* augur diagnose — the group table: one entry per (pattern, call site,
  * upstream group), the "recurring situations" KappaPi sums over the run.
  * The number of groups grows with the program's call sites, not with time. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,14 +187,56 @@ void dx_group_add(dx *d, int32_t gi, uint32_t rank, uint32_t callsite, uint64_t 
     g->comm = comm;
   else if (g->comm != comm)
     g->comm = UINT64_MAX;
+  if (rank < d->nranks) {
+    dx_rank *r = &d->ranks[rank];
+    if (r->many_peers) {
+      g->hub_ns += ns, g->hub_n++;
+    } else if (!r->pre_group1 || r->pre_group1 == (uint32_t)gi + 1) {
+      r->pre_group1 = (uint32_t)gi + 1;
+      r->pre_ns += ns, r->pre_n++;
+    }
+  }
   keep_mark(g, rank, t0, t1);
   if (g->hist) dx_spread(d, t0, t1, NULL, g->hist);
+}
+
+void dx_group_keep_side(const dx *d, dx_group *g, uint32_t rank, int hub) {
+  assert(rank < d->nranks && g->hub_ns <= g->ns && g->hub_n <= g->instances);
+  uint64_t ns = hub ? g->hub_ns : g->ns - g->hub_ns;
+  for (size_t k = 0; k < DX_GROUP_SITES; k++) /* one call site before merges: in proportion */
+    g->site_ns[k] = g->ns ? (uint64_t)((double)g->site_ns[k] * (double)ns / (double)g->ns) : 0;
+  g->instances = hub ? g->hub_n : g->instances - g->hub_n;
+  g->ns = ns;
+  g->hub_ns = hub ? ns : 0;
+  g->hub_n = hub ? g->instances : 0;
+  size_t words = (d->nranks + 63) / 64;
+  uint64_t bit = 1ull << (rank % 64);
+  if (hub) {
+    memset(g->rankbits, 0, words * sizeof *g->rankbits);
+    g->rankbits[rank / 64] = bit;
+    g->partnerbits[rank / 64] &= ~bit; /* it waited for the others */
+    g->partner = DX_NONE_U32;
+  } else {
+    g->rankbits[rank / 64] &= ~bit;
+    memset(g->partnerbits, 0, words * sizeof *g->partnerbits);
+    g->partnerbits[rank / 64] = bit;
+    g->partner = rank;
+  }
+  augur_dx_mark kept[DX_MARKS];
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < g->nmarks; i++)
+    if ((g->marks[i].rank == rank) == (hub != 0)) kept[n++] = g->marks[i];
+  g->nmarks = 0;
+  for (uint32_t i = 0; i < n; i++)
+    keep_mark(g, kept[i].rank, kept[i].t0, kept[i].t1);
 }
 
 void dx_group_merge(const dx *d, dx_group *into, dx_group *from) {
   into->ns += from->ns;
   into->saving_ns += from->saving_ns;
   into->instances += from->instances;
+  into->hub_ns += from->hub_ns;
+  into->hub_n += from->hub_n;
   into->syncs += from->syncs;
   into->excess_compute_ns += from->excess_compute_ns;
   into->excess_oncpu_ns += from->excess_oncpu_ns;

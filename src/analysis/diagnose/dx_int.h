@@ -93,6 +93,10 @@ typedef struct dx_group {
   uint64_t syncs;             /* collective instances with a wait in this group */
   uint32_t late_rank;         /* most frequent last arriver (majority vote) */
   uint64_t late_votes;
+  /* The part of ns (and instances) whose waiting rank talked to several ranks by then: in a
+   * master/worker run the master's own waits, told from its workers' in a group both share
+   * (a receive routine they call alike; dx_group_keep_side) */
+  uint64_t hub_ns, hub_n;
   uint32_t sites[DX_GROUP_SITES];
   uint64_t site_ns[DX_GROUP_SITES];
   augur_dx_mark marks[DX_MARKS]; /* min-heap on duration */
@@ -209,6 +213,10 @@ typedef struct dx_rank {
   dx_snap *snaps;
   size_t nsnaps, capsnaps;
   uint64_t win_start, win_end; /* Init end .. Finalize start */
+  /* its waits while it had talked to one rank (not counted in a group's hub_ns): those of
+   * the first group they went to (index + 1, 0: none), for the master of a master/worker run */
+  uint32_t pre_group1, pre_n;
+  uint64_t pre_ns;
 } dx_rank;
 
 typedef struct dx_isends dx_isends;   /* dx_isend.c */
@@ -270,6 +278,10 @@ void dx_group_site(dx_group *g, uint32_t callsite, uint64_t ns);
 void dx_spread(const dx *d, uint64_t t0, uint64_t t1, double *dv, float *fv);
 /* Moves FROM's instances into INTO (same situation after relabelling). */
 void dx_group_merge(const dx *d, dx_group *into, dx_group *from);
+/* Keeps one side of G's waits: with HUB 1 those of RANK alone (hub_ns of them), with HUB 0
+ * everyone else's, caused by RANK. The other side's time leaves the group (not the
+ * wait-state totals); its timeline histogram is kept whole. */
+void dx_group_keep_side(const dx *d, dx_group *g, uint32_t rank, int hub);
 void dx_group_partner(dx_groups *gs, dx_group *g, uint32_t rank, uint32_t callsite);
 
 /* dx_rules.c: the matcher's callbacks */
