@@ -9,8 +9,9 @@
  *   halo3d     3-D torus (dims as MPI_Dims_create), Irecv/Isend to the six
  *              neighbours (8 KiB), Waitall, Allreduce. L computes 60 us more
  *              every iteration: its neighbours wait in the Waitall for its
- *              messages (the worst late-sender waits are theirs), and the
- *              others wait in the Allreduce for them (late arrival).
+ *              messages (the worst late-sender waits are theirs, most of the
+ *              late-sender time is on its messages), and the others wait in
+ *              the Allreduce for them (late arrival).
  *   master     rank 0 hands out tasks (MPI_Recv from MPI_ANY_SOURCE, 2 us of
  *              work per result, MPI_Send of the next task); a task is 1 us of
  *              work per worker, so the master is the bottleneck at any rank
@@ -207,8 +208,9 @@ static int h3_truth(char *buf, size_t n, uint32_t nranks) {
                   "\"dims\":[%u,%u,%u],\"slow_rank\":%u,\"expect\":["
                   "{\"patterns\":[\"late_arrival\"],\"callsite\":%d,"
                   "\"upstream\":\"late_sender\"},"
-                  "{\"patterns\":[\"late_sender\"],\"callsite\":%d,\"worst_ranks\":[%s]}]",
-                  h3d[0], h3d[1], h3d[2], L, CS_ALLREDUCE, CS_WAITALL, list);
+                  "{\"patterns\":[\"late_sender\"],\"callsite\":%d,\"worst_ranks\":[%s],"
+                  "\"top_partner\":%u}]",
+                  h3d[0], h3d[1], h3d[2], L, CS_ALLREDUCE, CS_WAITALL, list, L);
 }
 
 /* ---- master/worker ---- */

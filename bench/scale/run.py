@@ -15,7 +15,7 @@ CHECK=1 it also checks, at every rank count, that the results stay right (issue 
 injected problem found, the phases found, the simulated time equal to the generator's
 clock"): the findings the generator's --truth file expects are in `diagnose --json
 --min-share 0` (pattern, call site, the rank named in the cause, the ranks that wait, three
-quarters of the longest waits on the expected ranks); a
+quarters of the longest waits on the expected ranks, the top partner); a
 repeating phase of `phases --json` (`--irregular` for master/worker) repeats once per
 iteration and covers most of the run; `simulate --machine bench/scale/gen.machine` (the
 generator's network and call costs) predicts the trace's run time (the generator's clock,
@@ -139,6 +139,9 @@ def check_trace(pattern, r, trace, truth):
             why.append("cause does not name rank %d" % e["names_rank"])
         if "min_ranks" in e and len(f["ranks"]) < e["min_ranks"]:
             why.append("%d ranks wait, expected >= %d" % (len(f["ranks"]), e["min_ranks"]))
+        if "top_partner" in e and (f.get("top_partner") or {}).get("rank") != e["top_partner"]:
+            why.append("top_partner %s, expected rank %d" % (f.get("top_partner"),
+                                                              e["top_partner"]))
         if "upstream" in e and e["upstream"] not in f["cause"]:
             why.append("cause does not say %s" % e["upstream"])
         if "worst_ranks" in e:  # most of the longest waits (a few may be the start's skew)

@@ -148,6 +148,11 @@ typedef struct augur_dx_finding {
    * process-time, which ranks them with the MPI findings. 0 otherwise. */
   double thread_seconds;
   uint32_t threads;
+  /* Point-to-point patterns (late sender and its causes, wrong order, late receiver): the
+   * partner whose messages account for the largest part of the lost time (the sender; for
+   * late_receiver the receiver) and that part, 0..1. -1 and 0 for the other patterns. */
+  int32_t top_partner;
+  double top_partner_share;
 } augur_dx_finding;
 
 /* An inefficiency interval of the active-process timeline: a maximal run of

@@ -181,6 +181,37 @@ static void late_sender(void **state) {
   augur_diagnosis_free(d);
 }
 
+/* Rank 0 waits for ranks 1, 2 and 3 in turn. With 10, 10 and 80 ns of the waits the finding
+ * names rank 3 as the one behind most of it (the cause gives its part, the fix is for it
+ * alone); with 60, 20 and 20 rank 1 has most of it but not two thirds, and the text names
+ * the three. */
+static void late_sender_top_partner(void **state) {
+  (void)state;
+  static scene s;
+  const uint64_t waits[2][3] = {{10, 10, 80}, {60, 20, 20}};
+  for (int c = 0; c < 2; c++) {
+    memset(&s, 0, sizeof s);
+    for (uint32_t k = 1; k < NR; k++) {
+      uint64_t t = 100 * k;
+      p2p(&s, k, AUGUR_EV_SEND, t + waits[c][k - 1], t + waits[c][k - 1] + 5, 0, 0, 8);
+      p2p(&s, 0, AUGUR_EV_RECV, t, t + waits[c][k - 1] + 8, (int32_t)k, 0, 8);
+    }
+    augur_diagnosis *d = diagnose(&s, 1e-9);
+    only_wait(d, AUGUR_DX_LATE_SENDER, 100);
+    const augur_dx_finding *f = finding(d, AUGUR_DX_LATE_SENDER);
+    assert_int_equal(f->top_partner, c ? 1 : 3);
+    assert_true(fabs(f->top_partner_share - (c ? 0.6 : 0.8)) < 1e-9);
+    if (c == 0) {
+      assert_non_null(strstr(f->cause, "ranks 1-3 (rank 3 for 80 % of the time) send late"));
+      assert_non_null(strstr(f->recommendation, "Send earlier on rank 3 ("));
+    } else {
+      assert_null(strstr(f->cause, "(rank"));
+      assert_non_null(strstr(f->recommendation, "Send earlier on ranks 1-3 ("));
+    }
+    augur_diagnosis_free(d);
+  }
+}
+
 /* Ssend waits for a late receive; a standard send of 1 MiB that ends after
  * its receive is posted shows the rendezvous protocol, one of 64 bytes that
  * ends before shows eager. */
@@ -737,21 +768,23 @@ static void master_worker_one_site(void **state) {
  * processed (the old rule wanted the forward within a quarter of the wait).
  * Rank 3 begins waiting for rank 1's next send at 650, after rank 1's wait
  * ended: no chain, a late sender. */
-/* With run-delay recorded (DELAYS), rank 1's forward carries 200 ns of run-delay in its
+/* With run-delay recorded (DELAYS 1), rank 1's forward carries 200 ns of run-delay in its
  * processing and 150 ns in its blocked receive (run-delay-mpi): the chain's own CPU test
- * counts the 200 (of the 300 ns it was not blocked), not the receive's, and says so. */
+ * counts the 200 (of the 300 ns it was not blocked), not the receive's, and says so. With
+ * the counters recorded and zero (DELAYS 2) the cause says it did not wait for one (it was
+ * "up to 0.000 s of it waiting for a CPU"). */
 static void chain_with_processing(void **state) {
   (void)state;
   static scene s;
-  for (int delays = 0; delays < 2; delays++) {
+  for (int delays = 0; delays < 3; delays++) {
     memset(&s, 0, sizeof s);
-    s.facts = delays;
-    s.delays = delays;
+    s.facts = delays > 0;
+    s.delays = delays > 0;
     p2p(&s, 0, AUGUR_EV_SEND, 300, 305, 1, 0, 8);
     p2p(&s, 1, AUGUR_EV_RECV, 100, 310, 0, 0, 8);
     augur_event *fw = p2p(&s, 1, AUGUR_EV_SEND, 600, 605, 2, 0, 8);
-    fw->ctr[0] = delays ? 200 : 0;
-    fw->ctr[1] = delays ? 150 : 0;
+    fw->ctr[0] = delays == 1 ? 200 : 0;
+    fw->ctr[1] = delays == 1 ? 150 : 0;
     p2p(&s, 1, AUGUR_EV_SEND, 700, 705, 3, 0, 8);
     p2p(&s, 2, AUGUR_EV_RECV, 150, 610, 1, 0, 8);
     p2p(&s, 3, AUGUR_EV_RECV, 650, 710, 1, 0, 8);
@@ -768,11 +801,13 @@ static void chain_with_processing(void **state) {
     if (!strstr(ls, "The senders did not wait for a CPU before these sends.") != !delays ||
         strstr(ls, "Up to 0.000 s"))
       fail_msg("%s", ls);
-    const char *rest =
-        delays ? "; the rest it processed the data, up to" : ", and computed the rest";
+    const char *rest = delays == 1   ? "; the rest it processed the data, up to"
+                       : delays == 2 ? "; the rest it processed the data, without waiting for "
+                                       "a CPU)."
+                                     : ", and computed the rest";
     if (!strstr(f->cause, rest) || strstr(f->cause, "the senders were waiting for a CPU"))
       fail_msg("%s", f->cause);
-    if (!strstr(f->recommendation, "The forwarding rank waited for a CPU up to") != !delays)
+    if (!strstr(f->recommendation, "The forwarding rank waited for a CPU up to") != (delays != 1))
       fail_msg("%s", f->recommendation);
     augur_diagnosis_free(d);
   }
@@ -1015,6 +1050,7 @@ static void busy_host(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(late_sender),
+      cmocka_unit_test(late_sender_top_partner),
       cmocka_unit_test(late_receiver_and_eager_limit),
       cmocka_unit_test(isend_late_receiver),
       cmocka_unit_test(isend_late_receiver_words),

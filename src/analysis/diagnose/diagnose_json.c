@@ -54,6 +54,12 @@ static json_t *finding_json(const augur_dx_finding *x) {
     json_array_append_new(m, e);
   }
   json_object_set_new(o, "worst", m);
+  if (x->top_partner >= 0) {
+    json_t *tp = json_object();
+    json_object_set_new(tp, "rank", json_integer(x->top_partner));
+    json_object_set_new(tp, "share", json_real(x->top_partner_share));
+    json_object_set_new(o, "top_partner", tp);
+  }
   return o;
 }
 

@@ -370,10 +370,24 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
   const char *wait = many ? "wait" : "waits", *block = many ? "block" : "blocks";
   const char *sends = pmany ? "send" : "sends", *is = pmany ? "are" : "is";
   const char *computes = pmany ? "compute" : "computes", *fw = pmany ? "forward" : "forwards";
-  char partner[128], pr[100];
+  char partner[176], pr[100];
   ranks_text(g->partnerbits, d->nranks, pr, sizeof pr);
-  snprintf(partner, sizeof partner, "%s %s",
-           count_bits(g->partnerbits, d->nranks) > 1 ? "ranks" : "rank", pr);
+  /* several partners, one of them behind at least two thirds of the time (twice all the
+   * others together: a bar near half flips with noise between two even partners): say which */
+  double top_share;
+  int32_t top_rank = dx_group_top_partner(&d->groups, g, &top_share);
+  char pfix[176];    /* whom the fix is for: that one rank, or all of them */
+  int fmany = pmany; /* pfix is several ranks */
+  if (pmany && top_rank >= 0 && top_share * 3 >= 2) {
+    fmany = 0;
+    snprintf(partner, sizeof partner, "ranks %s (rank %d for %.0f %% of the time)", pr, top_rank,
+             100 * top_share);
+    snprintf(pfix, sizeof pfix, "rank %d", top_rank);
+  } else {
+    snprintf(partner, sizeof partner, "%s %s", pmany ? "ranks" : "rank", pr);
+    snprintf(pfix, sizeof pfix, "%s", partner);
+  }
+  const char *fsends = fmany ? "send" : "sends";
   int data = majority(g);
   const char *nohash = "the trace has no payload fingerprints (record with --payload-hash)";
   char *cause = NULL, *rec = NULL, *und = NULL;
@@ -392,13 +406,13 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
                                who, wait, site, partner, sends, psite, post);
       rec = dx_strdup_printf("Send earlier on %s (before the computation that precedes %s), or "
                              "compute more between posting the receive at %s and waiting at %s.",
-                             partner, psite, post, site);
+                             pfix, psite, post, site);
     } else {
       cause = dx_strdup_printf("%s %s in %s for messages that %s %s late, from %s.", who, wait,
                                site, partner, sends, psite);
       rec = dx_strdup_printf("Send earlier on %s (before the computation that precedes %s), or "
                              "post the receive as MPI_Irecv and compute until the data is needed.",
-                             partner, psite);
+                             pfix, psite);
     }
     break;
   case AUGUR_DX_LATE_RECEIVER: {
@@ -412,10 +426,10 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
                "Post the receive at %s earlier on %s: it is nonblocking already, so before the "
                "computation that precedes it (in a loop, the next iteration's MPI_Irecv into a "
                "second buffer before this iteration's computation)",
-               psite, partner);
+               psite, pfix);
     else
       snprintf(post_earlier, sizeof post_earlier,
-               "Post the receive earlier on %s (MPI_Irecv before its computation)", partner);
+               "Post the receive earlier on %s (MPI_Irecv before its computation)", pfix);
     if (g->post_cs) { /* the wait completes a nonblocking send posted elsewhere */
       char post[256];
       site_text(d->trace, g->post_cs, post, sizeof post);
@@ -554,7 +568,7 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
                              who, wait, site, partner, psite);
     rec = dx_strdup_printf("Let %s reach the broadcast earlier (move its extra work after the "
                            "broadcast or to the other ranks), or use MPI_Ibcast.",
-                           partner);
+                           pfix);
     break;
   case AUGUR_DX_EARLY_REDUCE:
     cause = dx_strdup_printf("The root, rank %s, waits in %s for the other ranks to reach the "
@@ -568,7 +582,9 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
      * counters) waiting for one */
     double chain = (double)g->chain_ns * NS, rest = (double)g->ns * NS - chain;
     char proc[128] = ", and computed the rest";
-    if (dx_has_cpu_wait(d))
+    if (dx_has_cpu_wait(d) && !g->excess_delay_ns) /* ruled out, not "up to 0.000 s" */
+      snprintf(proc, sizeof proc, "; the rest it processed the data, without waiting for a CPU");
+    else if (dx_has_cpu_wait(d))
       snprintf(proc, sizeof proc,
                "; the rest it processed the data, up to %.3f s of it waiting "
                "for a CPU",
@@ -584,15 +600,15 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
     else if (data == DX_DATA_INDEPENDENT)
       rec = dx_strdup_printf("The data %s %s does not come from what it receives: swap the "
                              "receive and the send on %s so that %s first.",
-                             partner, sends, partner, pmany ? "they send" : "it sends");
+                             pfix, fsends, pfix, fmany ? "they send" : "it sends");
     else if (data == DX_DATA_MODIFIED)
       rec = dx_strdup_printf("%s %s a modification of what it receives: send the data to "
                              "%s as early as possible, so the chain starts sooner.",
-                             partner, sends, partner);
+                             pfix, fsends, pfix);
     else {
       rec = dx_strdup_printf("Break the chain: send from the origin directly, or let %s send "
                              "before it receives if its data does not depend on it.",
-                             partner);
+                             pfix);
       und =
           dx_strdup_printf("whether the forwarded data is the same, modified or independent: "
                            "%s",
@@ -615,14 +631,13 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
                              "after another with point-to-point messages.",
                              who, wait, site, partner, sends);
     if (data == DX_DATA_SAME)
-      rec = dx_strdup_printf("Every receiver gets the same data: use MPI_Bcast from %s.", partner);
+      rec = dx_strdup_printf("Every receiver gets the same data: use MPI_Bcast from %s.", pfix);
     else if (data == DX_DATA_DIFFERENT)
-      rec =
-          dx_strdup_printf("Each receiver gets its own part: use MPI_Scatter(v) from %s.", partner);
+      rec = dx_strdup_printf("Each receiver gets its own part: use MPI_Scatter(v) from %s.", pfix);
     else {
       rec = dx_strdup_printf("Use a collective from %s (MPI_Bcast for the same data, "
                              "MPI_Scatterv for different parts).",
-                             partner);
+                             pfix);
       und = dx_strdup_printf("whether the receivers get the same or different data: %s",
                              d->has_hashes ? "fingerprints missing for some messages" : nohash);
     }
@@ -782,6 +797,7 @@ static int fill_finding(fin *F, const dx_group *g, augur_dx_finding *f) {
   f->instances = g->instances;
   f->thread_seconds = (double)g->thread_ns * NS;
   f->threads = g->threads;
+  f->top_partner = dx_group_top_partner(&d->groups, g, &f->top_partner_share);
   f->comm = g->comm == UINT64_MAX ? 0 : g->comm;
   f->nranks = count_bits(g->rankbits, d->nranks);
   f->ranks = malloc((f->nranks ? f->nranks : 1) * sizeof *f->ranks);

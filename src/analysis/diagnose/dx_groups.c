@@ -34,6 +34,7 @@ void dx_groups_free(dx_groups *gs) {
   for (size_t i = 0; i < gs->n; i++) {
     free(gs->g[i].rankbits);
     free(gs->g[i].partnerbits);
+    free(gs->g[i].partner_ns);
     free(gs->g[i].hist);
   }
   free(gs->g);
@@ -200,6 +201,26 @@ void dx_group_add(dx *d, int32_t gi, uint32_t rank, uint32_t callsite, uint64_t 
   if (g->hist) dx_spread(d, t0, t1, NULL, g->hist);
 }
 
+int dx_group_blame(dx_groups *gs, dx_group *g, uint32_t rank, uint64_t ns) {
+  if (!ns || rank >= gs->nranks) return 0;
+  if (!g->partner_ns && !(g->partner_ns = calloc(gs->nranks, sizeof *g->partner_ns))) return -1;
+  g->partner_ns[rank] += ns;
+  return 0;
+}
+
+int32_t dx_group_top_partner(const dx_groups *gs, const dx_group *g, double *share) {
+  *share = 0;
+  if (!g->partner_ns) return -1;
+  uint64_t sum = 0, top = 0;
+  int32_t who = -1;
+  for (uint32_t r = 0; r < gs->nranks; r++) {
+    sum += g->partner_ns[r];
+    if (g->partner_ns[r] > top) top = g->partner_ns[r], who = (int32_t)r;
+  }
+  if (who >= 0) *share = (double)top / (double)sum;
+  return who;
+}
+
 void dx_group_keep_side(const dx *d, dx_group *g, uint32_t rank, int hub) {
   assert(rank < d->nranks && g->hub_ns <= g->ns && g->hub_n <= g->instances);
   uint64_t ns = hub ? g->hub_ns : g->ns - g->hub_ns;
@@ -216,11 +237,16 @@ void dx_group_keep_side(const dx *d, dx_group *g, uint32_t rank, int hub) {
     g->rankbits[rank / 64] = bit;
     g->partnerbits[rank / 64] &= ~bit; /* it waited for the others */
     g->partner = DX_NONE_U32;
+    if (g->partner_ns) g->partner_ns[rank] = 0;
   } else {
     g->rankbits[rank / 64] &= ~bit;
     memset(g->partnerbits, 0, words * sizeof *g->partnerbits);
     g->partnerbits[rank / 64] = bit;
     g->partner = rank;
+    if (g->partner_ns) {
+      memset(g->partner_ns, 0, d->nranks * sizeof *g->partner_ns);
+      g->partner_ns[rank] = ns;
+    }
   }
   augur_dx_mark kept[DX_MARKS];
   uint32_t n = 0;
@@ -237,6 +263,13 @@ void dx_group_merge(const dx *d, dx_group *into, dx_group *from) {
   into->instances += from->instances;
   into->hub_ns += from->hub_ns;
   into->hub_n += from->hub_n;
+  if (!into->partner_ns) {
+    into->partner_ns = from->partner_ns;
+    from->partner_ns = NULL;
+  } else if (from->partner_ns) {
+    for (uint32_t r = 0; r < d->nranks; r++)
+      into->partner_ns[r] += from->partner_ns[r];
+  }
   into->syncs += from->syncs;
   into->excess_compute_ns += from->excess_compute_ns;
   into->excess_oncpu_ns += from->excess_oncpu_ns;

@@ -70,6 +70,8 @@ typedef struct dx_group {
   uint64_t comm; /* the communicator, or UINT64_MAX when several */
   uint64_t *rankbits;
   uint64_t *partnerbits; /* ranks that cause it */
+  uint64_t *partner_ns;  /* point-to-point: the lost ns by the rank that caused it (the
+                            sender; late receiver: the receiver), or NULL (dx_group_blame) */
   uint32_t partner;      /* the rank that causes it (sender, late arriver, root), or
                             DX_NONE_U32 if several */
   uint32_t partner_cs;   /* that rank's call site (first seen) */
@@ -278,6 +280,11 @@ void dx_group_site(dx_group *g, uint32_t callsite, uint64_t ns);
 void dx_spread(const dx *d, uint64_t t0, uint64_t t1, double *dv, float *fv);
 /* Moves FROM's instances into INTO (same situation after relabelling). */
 void dx_group_merge(const dx *d, dx_group *into, dx_group *from);
+/* Puts NS of group G's lost time on RANK, the partner that caused it (partner_ns, allocated
+ * at the first). -1: out of memory. */
+int dx_group_blame(dx_groups *gs, dx_group *g, uint32_t rank, uint64_t ns);
+/* The rank with the most of G's partner_ns and its part of them (*share), or -1. */
+int32_t dx_group_top_partner(const dx_groups *gs, const dx_group *g, double *share);
 /* Keeps one side of G's waits: with HUB 1 those of RANK alone (hub_ns of them), with HUB 0
  * everyone else's, caused by RANK. The other side's time leaves the group (not the
  * wait-state totals); its timeline histogram is kept whole. */
@@ -332,9 +339,9 @@ int dx_io_words(const dx *d, const dx_group *g, int many, const char *who, const
 /* Flushes a rank's held large transfer into slow_communication if alone. */
 void dx_flush_transfer(dx *d, dx_rank *r);
 /* Charges a wait state of RANK: counts the exact total, puts it in group G,
- * adds it to the rank's segment. */
-void dx_charge(dx *d, int wait_state, int32_t g, uint32_t rank, uint32_t callsite, uint64_t t0,
-               uint64_t t1, uint64_t comm);
+ * adds it to the rank's segment. Returns the ns charged (t0 clipped to the ready time). */
+uint64_t dx_charge(dx *d, int wait_state, int32_t g, uint32_t rank, uint32_t callsite, uint64_t t0,
+                   uint64_t t1, uint64_t comm);
 /* Critical path: the path to RANK's time T now goes through FROM's path at
  * its current time, then T - from_t inside call site CS. */
 void dx_cp_join(dx *d, uint32_t rank, uint32_t from, uint32_t cs, uint64_t t);

@@ -15,10 +15,10 @@ static uint64_t max64(uint64_t a, uint64_t b) {
   return a > b ? a : b;
 }
 
-void dx_charge(dx *d, int ws, int32_t g, uint32_t rank, uint32_t callsite, uint64_t t0, uint64_t t1,
-               uint64_t comm) {
+uint64_t dx_charge(dx *d, int ws, int32_t g, uint32_t rank, uint32_t callsite, uint64_t t0,
+                   uint64_t t1, uint64_t comm) {
   if (t0 < d->t_ready) t0 = d->t_ready; /* MPI_Init's skew is not the program's */
-  if (t1 <= t0 || rank >= d->nranks) return;
+  if (t1 <= t0 || rank >= d->nranks) return 0;
   uint64_t ns = t1 - t0;
   if (ws >= 0 && ws < AUGUR_DX_NWAITSTATES) {
     d->wait_ns[ws] += (double)ns;
@@ -30,13 +30,19 @@ void dx_charge(dx *d, int ws, int32_t g, uint32_t rank, uint32_t callsite, uint6
    * no segment. */
   if (ws == AUGUR_DX_WAIT_AT_COLLECTIVE || ws == AUGUR_DX_WAIT_AT_BARRIER ||
       ws == AUGUR_DX_LATE_BROADCAST || ws == AUGUR_DX_EARLY_REDUCE)
-    return;
+    return ns;
   dx_seg *s = &d->ranks[rank].seg;
   s->wait_ns += ns;
   if (ns > s->top_wait_ns) {
     s->top_wait_ns = ns;
     s->top_group = g;
   }
+  return ns;
+}
+
+/* A point-to-point wait of NS in group G, caused by PARTNER. -1: out of memory. */
+static int blame(dx *d, int32_t g, uint32_t partner, uint64_t ns) {
+  return g >= 0 ? dx_group_blame(&d->groups, &d->groups.g[g], partner, ns) : 0;
 }
 
 static size_t cs_index(const dx *d, uint32_t cs) {
@@ -153,11 +159,11 @@ static int counted_send(const augur_match_end *e) {
   return e->kind != AUGUR_MATCH_PERSISTENT;
 }
 
-static void late_sender(dx *d, const augur_message *m) {
+static int late_sender(dx *d, const augur_message *m) {
   const augur_match_end *se = &m->send, *re = &m->recv;
   dx_rank *R = &d->ranks[m->receiver];
   uint64_t rs = re->t_start, ss = se->t_start;
-  if (ss <= rs) return;
+  if (ss <= rs) return 0;
   /* One Waitall may complete several late messages: count each moment of
    * the call once. */
   uint64_t from = rs;
@@ -168,7 +174,7 @@ static void late_sender(dx *d, const augur_message *m) {
     R->acct_until = rs;
   }
   uint64_t to = min64(ss, re->t_end);
-  if (to <= from) return;
+  if (to <= from) return 0;
   R->acct_until = to;
 
   int ws = AUGUR_DX_LATE_SENDER, pattern, data = DX_DATA_UNKNOWN;
@@ -195,26 +201,27 @@ static void late_sender(dx *d, const augur_message *m) {
     else if (x)
       G->excess_delay_ns += min64(x->delay, to - from);
   }
-  dx_charge(d, ws, g, m->receiver, re->wait_callsite, from, to, m->comm);
+  uint64_t ns = dx_charge(d, ws, g, m->receiver, re->wait_callsite, from, to, m->comm);
   R->lw_valid = 1;
   R->lw_t0 = from;
   R->lw_t1 = to;
   R->lw_from = m->sender;
   R->lw_hash = re->hash;
   dx_cp_join(d, m->receiver, m->sender, re->wait_callsite, re->t_end);
+  return blame(d, g, m->sender, ns);
 }
 
 static int standard_blocking_send(unsigned type) {
   return type == AUGUR_EV_SEND || augur_event_is_sendrecv(type);
 }
 
-static void late_receiver(dx *d, const augur_message *m) {
+static int late_receiver(dx *d, const augur_message *m) {
   const augur_match_end *se = &m->send, *re = &m->recv;
-  if (se->kind != AUGUR_MATCH_BLOCKING) return; /* the wait is in a later Wait: not followed */
+  if (se->kind != AUGUR_MATCH_BLOCKING) return 0; /* the wait is in a later Wait: not followed */
   int sync = se->type == AUGUR_EV_SSEND;
-  if (!sync && !standard_blocking_send(se->type)) return; /* Bsend, Rsend never wait */
+  if (!sync && !standard_blocking_send(se->type)) return 0; /* Bsend, Rsend never wait */
   uint64_t ss = se->t_start, post = re->t_post;
-  if (post <= ss) return; /* the receive was there first */
+  if (post <= ss) return 0; /* the receive was there first */
   if (!sync) {
     /* The protocol, from what the clocks can tell (DX_CLOCK_SLACK): a send
      * that finished before its receive existed went eagerly; one that
@@ -227,16 +234,16 @@ static void late_receiver(dx *d, const augur_message *m) {
     int exchange = augur_event_is_sendrecv(se->type);
     if (se->t_end + DX_CLOCK_SLACK < post) {
       if (!exchange && m->bytes > d->eager_max) d->eager_max = m->bytes;
-      return;
+      return 0;
     }
-    if (se->t_end < post) return;
+    if (se->t_end < post) return 0;
     if (!exchange && post - ss > DX_CLOCK_SLACK &&
         (!d->rendezvous_min || m->bytes < d->rendezvous_min))
       d->rendezvous_min = m->bytes;
-    if (d->eager_limit_opt && m->bytes <= d->eager_limit_opt) return;
+    if (d->eager_limit_opt && m->bytes <= d->eager_limit_opt) return 0;
   }
   uint64_t to = min64(post, se->t_end), from = ss;
-  if (to <= ss) return;
+  if (to <= ss) return 0;
   if (augur_event_is_sendrecv(se->type)) {
     /* MPI_Sendrecv(_replace): its send and its receive wait from the same start, in one
      * call, usually for the same late partner (an exchange): each moment once */
@@ -258,10 +265,12 @@ static void late_receiver(dx *d, const augur_message *m) {
     G->recv_n++;
     G->recv_nb += re->kind != AUGUR_MATCH_BLOCKING;
   }
-  if (to > from)
-    dx_charge(d, AUGUR_DX_LATE_RECEIVER, g, m->sender, se->callsite, from, to, m->comm);
+  uint64_t ns = to > from ? dx_charge(d, AUGUR_DX_LATE_RECEIVER, g, m->sender, se->callsite, from,
+                                      to, m->comm)
+                          : 0;
   if (re->kind == AUGUR_MATCH_BLOCKING)
     dx_cp_join(d, m->sender, m->receiver, se->callsite, se->t_end);
+  return blame(d, g, m->receiver, ns);
 }
 
 void dx_flush_transfer(dx *d, dx_rank *S) {
@@ -350,8 +359,8 @@ int dx_on_message(void *ctx, const augur_message *m) {
   d->ranks[m->sender].did_send = 1;
   R->did_recv = 1;
   if (m->sender == m->receiver) return AUGUR_OK;
-  late_sender(d, m);
-  late_receiver(d, m);
+  if (late_sender(d, m) || late_receiver(d, m))
+    return augur_fail(d->err, AUGUR_E_NOMEM, "diagnose: out of memory");
   transfer(d, m);
   if (m->recv.t_end > R->recv_end) R->recv_end = m->recv.t_end;
   if (dx_isend_message(d, m)) return augur_fail(d->err, AUGUR_E_NOMEM, "diagnose: out of memory");
