@@ -163,8 +163,10 @@ typedef struct augur_phase_opts {
                           is time (compute time or a clock counter): on a shared
                           machine identical repetitions differ by 2x in time */
   double min_share;    /* relevance: weight x PhaseET >= min_share x run (default 0.01) */
-  uint32_t max_period; /* longest phase searched, in units (default 512; not used in
-                          IRREGULAR mode, where every stretch is a phase candidate) */
+  uint32_t max_period; /* longest phase searched, in units; not used in IRREGULAR mode,
+                          where every stretch is a phase candidate. 0 (the default): 512,
+                          and in GLOBAL mode, while no phase repeats, 4x that again up to
+                          a quarter of the units (augur_phases.max_period_widened) */
   int rank;            /* RANK mode: -1 = representative rank, else this rank */
 } augur_phase_opts;
 
@@ -276,6 +278,9 @@ typedef struct augur_phases {
   uint32_t irr_kmax;           /* largest K tried */
   double irr_sse[16];          /* K-means SSE for K = 1 .. irr_kmax (scaled units) */
   uint32_t pet_rank;           /* the rank whose sum of PhaseET x W is PET (the largest) */
+  /* max_period 0 (auto) in GLOBAL mode: the period nothing repeated within (512), when the
+   * search was widened to opts.max_period; 0 when it was not */
+  uint32_t max_period_widened;
 } augur_phases;
 
 AUGUR_API int augur_phases_detect(const augur_logical *lg, const augur_phase_opts *o,

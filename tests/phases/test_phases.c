@@ -17,8 +17,8 @@
 #include "util.h"
 
 #define MAXR   4
-#define MAXEV  512
-#define NSITES 40
+#define MAXEV  8704 /* widened_when_nothing_repeats: 14 iterations of 600 ticks */
+#define NSITES 700
 
 typedef struct scene {
   uint32_t nranks;
@@ -576,6 +576,52 @@ static void recurring_stretch(void **state) {
   tu_cleanup(dir);
 }
 
+/* An iteration of 600 ticks (600 barriers at call sites of their own), 14 times: longer
+ * than the 512 searched first. With max_period auto the search is widened (to 2048) and
+ * finds it, weight 14, and says from what; with --max-period 512 given, nothing repeats
+ * (as before the widening, what `augur phases` said of NPB LU-like sweeps on 4,096 ranks). */
+static void widened_when_nothing_repeats(void **state) {
+  (void)state;
+  static scene s;
+  scene_init(&s, 2);
+  init_part(&s);
+  for (int it = 0; it < 14; it++)
+    for (uint32_t k = 0; k < 600; k++)
+      coll(&s, AUGUR_EV_BARRIER, 50, 10, 100 + k);
+  finalize_part(&s);
+  char *dir;
+  augur_logical *lg = build(&s, &dir);
+  for (int given = 0; given < 2; given++) {
+    augur_phase_opts o;
+    augur_phase_opts_default(&o);
+    if (given) o.max_period = 512;
+    augur_phases *p;
+    augur_error err;
+    assert_int_equal(augur_phases_detect(lg, &o, &p, &err), 0);
+    const augur_phase *it = NULL;
+    for (uint32_t i = 0; i < p->nphases; i++)
+      if (p->phase[i].weight > 1) it = &p->phase[i];
+    if (given) {
+      assert_null(it);
+      assert_int_equal(p->max_period_widened, 0);
+      assert_int_equal(p->opts.max_period, 512);
+    } else {
+      assert_non_null(it);
+      assert_int_equal(it->weight, 14);
+      assert_int_equal(it->nunits, 600);
+      assert_int_equal(p->max_period_widened, 512);
+      assert_int_equal(p->opts.max_period, 2048);
+      char *j = augur_phases_json(p, lg, NULL);
+      assert_non_null(j);
+      assert_non_null(strstr(j, "\"max_period_widened_from\": 512"));
+      free(j);
+    }
+    augur_phases_free(p);
+  }
+  augur_logical_free(lg);
+  tu_cleanup(dir);
+}
+
 /* Relevance by loop (issue 21, docs/phases.md "Relevance"): B every 4th
  * iteration of a loop of A's of 1 ms is 0.1 % of the run, below the 1 %
  * threshold, and relevant all the same (loop_of = A), whatever its time;
@@ -1035,6 +1081,7 @@ int main(void) {
       cmocka_unit_test(damaged_trace),
       cmocka_unit_test(empty_trace),
       cmocka_unit_test(recurring_stretch),
+      cmocka_unit_test(widened_when_nothing_repeats),
       cmocka_unit_test(irregular_structure),
       cmocka_unit_test(irregular_tie_lowest_level),
       cmocka_unit_test(irregular_no_candidate),

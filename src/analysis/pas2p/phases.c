@@ -22,6 +22,7 @@
  * the set-up compute before a loop belongs to what precedes the loop. Its
  * time summed over ranks therefore partitions every rank's span.
  * (No libm here: augur_analysis does not link it.) */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,10 @@ typedef struct detector {
   size_t cap;
   aug_u64map map;   /* first key -> newest phase + 1 */
   uint32_t divisor; /* ranks the per-occurrence time is averaged over */
+  /* unit i's next unit with the same key, or UINT64_MAX: the periods worth trying from i (a
+   * period p needs key[i + p] == key[i]), so that the search costs the repeats of a key
+   * within max_period, not max_period, per position (a trace where nothing repeats) */
+  uint64_t *next;
 } detector;
 
 static inline uint64_t call_key(uint32_t rank, const augur_lt_event *e) {
@@ -81,7 +86,7 @@ void augur_phase_opts_default(augur_phase_opts *o) {
   o->volume_tol = 0.05;
   o->work_sim = -1; /* auto: see augur_phase_opts */
   o->min_share = 0.01;
-  o->max_period = 512;
+  o->max_period = 0; /* auto: AUTO_PERIOD, widened in global mode */
   o->rank = -1;
 }
 
@@ -306,10 +311,32 @@ static uint64_t repeat_len(const units *u, uint64_t pos, uint64_t p, uint64_t li
  * the next repeat of B is a super-period that holds A's): the position
  * then joins the open stretch, which closes at the next known phase and
  * recurs. */
+/* d->next (see detector), from the end with a map of each key's latest unit. */
+static int next_same_key(detector *d) {
+  const units *u = d->u;
+  assert(u->n <= UINT32_MAX); /* the map holds unit indices as 32 bits */
+  aug_u64map last = {0};
+  if (!(d->next = malloc((u->n ? u->n : 1) * sizeof *d->next))) return -1;
+  for (uint64_t i = u->n; i-- > 0;) {
+    int fresh;
+    uint32_t *slot = aug_u64map_slot(&last, u->key[i], &fresh);
+    if (!slot) {
+      aug_u64map_free(&last);
+      return -1;
+    }
+    d->next[i] = fresh ? UINT64_MAX : *slot;
+    *slot = (uint32_t)i;
+  }
+  aug_u64map_free(&last);
+  return 0;
+}
+
 static uint64_t best_period(const detector *d, uint64_t pos) {
   const units *u = d->u;
   uint64_t maxp = d->o->max_period, window = 2 * maxp, best = 0, best_cov = 0;
-  for (uint64_t p = 1; p <= maxp && pos + 2 * p <= u->n; p++) {
+  for (uint64_t at = d->next[pos]; at != UINT64_MAX; at = d->next[at]) {
+    uint64_t p = at - pos;
+    if (p > maxp || pos + 2 * p > u->n) break;
     uint64_t l = repeat_len(u, pos, p, window);
     if (!l) continue;
     uint64_t cov = (1 + l / p) * p;
@@ -320,8 +347,8 @@ static uint64_t best_period(const detector *d, uint64_t pos) {
     }
     if (cov >= window) break; /* a longer period can only tie */
   }
-  for (uint64_t q = 1; q < best; q++) {
-    uint64_t l = repeat_len(u, pos, q, best);
+  for (uint64_t at = d->next[pos]; at != UINT64_MAX && at - pos < best; at = d->next[at]) {
+    uint64_t q = at - pos, l = repeat_len(u, pos, q, best);
     if (l && 2 * (1 + l / q) * q >= best) {
       best = q;
       break;
@@ -562,8 +589,10 @@ int augur_detect_units_(const augur_logical *lg, const augur_phase_opts *o, cons
                         uint32_t divisor, double run_ns, augur_phases *out) {
   detector d = {.lg = lg, .o = o, .u = u, .divisor = divisor ? divisor : 1};
   uint8_t *seen = calloc(lg->nranks ? lg->nranks : 1, 1);
-  int rc = seen ? scan(&d, seen) : -1;
+  int rc = seen ? next_same_key(&d) : -1;
+  if (!rc) rc = scan(&d, seen);
   free(seen);
+  free(d.next);
   aug_u64map_free(&d.map);
   if (rc) {
     free_ph(d.ph, d.nph);
@@ -631,6 +660,34 @@ static int nomem(augur_phases *p, units *u, augur_error *err) {
   return augur_fail(err, AUGUR_E_NOMEM, "out of memory for phase detection");
 }
 
+/* max_period 0: the first period searched, widened 4x while nothing repeats (an iteration
+ * longer than that: a wavefront's grows with its grid, NPB LU-like sweeps on 64 x 64 ranks
+ * take 757 ticks), up to a quarter of the units. */
+#define AUTO_PERIOD 512
+
+static int any_repeats(const augur_phases *p) {
+  for (uint32_t i = 0; i < p->nphases; i++)
+    if (p->phase[i].relevant && p->phase[i].weight > 1) return 1;
+  return 0;
+}
+
+/* Global mode: the phases of U, with the search widened when O asks for it (auto). */
+static int detect_global(const augur_logical *lg, augur_phase_opts *o, int widen, const units *u,
+                         augur_phases *p) {
+  const augur_phases base = *p;
+  double run = augur_mean_span_(lg);
+  for (;;) {
+    if (augur_detect_units_(lg, o, u, lg->nranks, run, p)) return -1;
+    if (!widen || any_repeats(p) || (uint64_t)o->max_period * 4 > u->n / 4) return 0;
+    uint32_t first = p->max_period_widened ? p->max_period_widened : o->max_period;
+    augur_phase_array_free_(p->phase, p->nphases);
+    *p = base;
+    p->max_period_widened = first;
+    o->max_period *= 4;
+    p->opts.max_period = o->max_period;
+  }
+}
+
 int augur_phases_detect(const augur_logical *lg, const augur_phase_opts *opts, augur_phases **out,
                         augur_error *err) {
   *out = NULL;
@@ -639,7 +696,8 @@ int augur_phases_detect(const augur_logical *lg, const augur_phase_opts *opts, a
     o = *opts;
   else
     augur_phase_opts_default(&o);
-  if (o.max_period < 1) o.max_period = 1;
+  int widen = o.max_period == 0;
+  if (widen) o.max_period = AUTO_PERIOD;
   if (o.work_sim < 0) o.work_sim = augur_logical_work_is_count(lg) ? 0.85 : 0;
   if (o.mode == AUGUR_PHASES_RANK && o.rank >= (int)lg->nranks)
     return augur_fail(err, AUGUR_E_ARG, "rank %d: the trace has %u ranks", o.rank, lg->nranks);
@@ -660,9 +718,7 @@ int augur_phases_detect(const augur_logical *lg, const augur_phase_opts *opts, a
     return AUGUR_OK;
   }
   if (o.mode == AUGUR_PHASES_GLOBAL) {
-    double run = augur_mean_span_(lg);
-    if (units_global(lg, &u) || augur_detect_units_(lg, &o, &u, lg->nranks, run, p))
-      return nomem(p, &u, err);
+    if (units_global(lg, &u) || detect_global(lg, &o, widen, &u, p)) return nomem(p, &u, err);
     p->nunits = u.n;
     augur_units_free_(&u);
     *out = p;

@@ -158,6 +158,9 @@ void augur_phases_print_text(FILE *f, const augur_phases *p, const augur_logical
   if (p->mode == AUGUR_PHASES_IRREGULAR) print_irregular_head(f, p, lg);
   fprintf(f, "run %.6f s; %u phases, %u relevant covering %.1f%% of the run; PET %.6f s\n",
           p->run_ns * 1e-9, p->nphases, p->nrelevant, p->relevant_share * 100, p->pet_ns * 1e-9);
+  if (p->max_period_widened)
+    fprintf(f, "no phase repeated within %u ticks: searched up to %u (--max-period N to set it)\n",
+            p->max_period_widened, p->opts.max_period);
   if (!repeating(p)) fprintf(f, "%s\n", NO_REPEAT);
   fprintf(f, "\n");
   const char *wcol = lg->work_counter < 0              ? "comp ns/rank"
@@ -243,6 +246,9 @@ char *augur_phases_json(const augur_phases *p, const augur_logical *lg, augur_tr
                       json_pack("{s:f, s:f, s:f, s:I}", "volume_tolerance", p->opts.volume_tol,
                                 "work_similarity", p->opts.work_sim, "min_share", p->opts.min_share,
                                 "max_period", (json_int_t)p->opts.max_period));
+  if (p->max_period_widened) /* the search went past the first period (max_period auto) */
+    json_object_set_new(json_object_get(root, "options"), "max_period_widened_from",
+                        json_integer(p->max_period_widened));
   json_object_set_new(root, "run_seconds", json_real(p->run_ns * 1e-9));
   json_object_set_new(root, "aet_seconds", json_real(p->aet_ns * 1e-9));
   json_object_set_new(root, "pet_seconds", json_real(p->pet_ns * 1e-9));
