@@ -18,13 +18,20 @@
  *              count: the workers wait for rank 0's sends (master_bound). The
  *              master's and the workers' receives share one call site (a
  *              receive routine both call).
- *   alltoall   compute, MPI_Alltoall (1 KiB per peer); L computes 20 us more.
+ *   alltoall   compute, MPI_Alltoall (1 KiB per peer); L computes 20 us more,
+ *              and half the Alltoall's own time more (p - 1 steps of 2.256
+ *              us: 74 ms at 65,536 ranks), so that its share does not vanish
+ *              at scale.
  *   wavefront  2-D grid swept forwards (receive from north and west, compute,
  *              send south and east) and backwards, as NPB LU; an Allreduce
  *              per iteration; L computes 10 us more per sweep.
  *   colls      collectives only: Allreduce, Bcast and Reduce (root 0), a
- *              Barrier every tenth iteration; L computes 10 us more before
- *              the Allreduce, the root 10 us more before the Bcast. */
+ *              Barrier every tenth iteration; L computes 100 us more before
+ *              the Allreduce (more than the spread of the members' exits
+ *              from the previous Reduce, up to 16 rounds of 2.256 us at
+ *              65,536 ranks: with 10 us the root, leaving the Reduce last,
+ *              was the late one from 16,384 ranks on), the root 10 us more
+ *              before the Bcast. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,7 +328,8 @@ static void a2a_iterate(rank_out *o, uint32_t nranks, uint64_t it, uint64_t iter
   const uint32_t late = slow_rank(nranks);
   for (uint32_t r = 0; r < nranks; r++)
     o[r].now += gen_jitter(40000, 8000);
-  sync_coll(o, nranks, AUGUR_EV_ALLTOALL, CS_ALLTOALL, 2000, late, 20000);
+  sync_coll(o, nranks, AUGUR_EV_ALLTOALL, CS_ALLTOALL, 2000, late,
+            20000 + (uint64_t)(nranks - 1) * GEN_TRANSFER(1024) / 2);
 }
 
 static int a2a_truth(char *buf, size_t n, uint32_t nranks) {
@@ -430,7 +438,7 @@ static void rooted(rank_out *o, uint32_t nranks, unsigned type, uint64_t cs, uin
 
 static void colls_iterate(rank_out *o, uint32_t nranks, uint64_t it, uint64_t iters) {
   (void)iters;
-  sync_coll(o, nranks, AUGUR_EV_ALLREDUCE, CS_ALLREDUCE, 20000, slow_rank(nranks), 10000);
+  sync_coll(o, nranks, AUGUR_EV_ALLREDUCE, CS_ALLREDUCE, 20000, slow_rank(nranks), 100000);
   rooted(o, nranks, AUGUR_EV_BCAST, CS_BCAST, 5000, 0, 10000);
   rooted(o, nranks, AUGUR_EV_REDUCE, CS_REDUCE, 5000, UINT32_MAX, 0);
   if (it % 10 == 9) sync_coll(o, nranks, AUGUR_EV_BARRIER, CS_BARRIER, 2000, UINT32_MAX, 0);
