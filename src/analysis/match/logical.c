@@ -555,10 +555,15 @@ static void tick_pass(builder *b) {
     if (!rs->edges_sorted) qsort(rs->edges, (size_t)rs->nedges, sizeof(edge), edge_cmp);
   }
   uint64_t left = lg->nevents;
-  while (left) {
+  /* Passes go up the ranks and down in turn: a dependency on a higher rank waits for the
+   * next pass, so a chain running down the ranks (the backward sweep of a wavefront, NPB
+   * LU) took one pass per rank of its length going up only: 27 iterations on 256 x 256
+   * ranks, 50 s, 80 % in advance. The ticks do not depend on the order (a call's is a
+   * maximum over its own rank's and its senders'; stuck is a fixpoint). */
+  for (int down = 0; left; down = !down) {
     uint64_t moved = 0;
-    for (uint32_t r = 0; r < lg->nranks; r++)
-      moved += advance(b, r, 0);
+    for (uint32_t i = 0; i < lg->nranks; i++)
+      moved += advance(b, down ? lg->nranks - 1 - i : i, 0);
     left -= moved;
     if (moved || !left) continue;
     /* Stuck: unblock the earliest waiting call. */
