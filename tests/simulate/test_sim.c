@@ -1,5 +1,6 @@
 /* augur simulate — the simulator on hand-built execution graphs whose
  * answers are known exactly (docs/simulate.md), and the machine file. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -584,7 +585,8 @@ static void test_from_trace(void **state) {
  * not closed (trees, scans: a leaf leaves before the last one enters). */
 static augur_sim_graph *coll_mix(uint32_t n) {
   augur_sim_graph *g = augur_sim_graph_new(n);
-  uint32_t world[64], sub[64], pair[2] = {n - 1, 0}, ns = 0;
+  uint32_t world[128], sub[128], pair[2] = {n - 1, 0}, ns = 0;
+  assert_true(n <= 128);
   for (uint32_t r = 0; r < n; r++)
     world[r] = r;
   for (uint32_t r = n; r-- > 0;)
@@ -644,6 +646,38 @@ static void test_closed_same(void **state) {
   }
 }
 
+/* On an instant network (POP's ideal one: no latency, no overhead, infinite bandwidth) the
+ * rings and pairwise exchanges of more than 65 members (p - 1 steps, over CLOSED_MAX_STEPS)
+ * run all at once too, every member leaving at the last entry: the same times, message
+ * and event counts as their messages, to the bit. */
+static void test_closed_instant(void **state) {
+  (void)state;
+  static const uint32_t sizes[] = {66, 100};
+  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+    augur_sim_graph *g = coll_mix(sizes[k]);
+    augur_machine m;
+    augur_machine_default(&m);
+    m.overhead = 0;
+    m.latency = m.shm_latency = m.hop_latency = 0;
+    m.bandwidth = m.shm_bandwidth = INFINITY;
+    m.eager_limit = UINT64_MAX;
+    unsetenv("AUGUR_SIM_COLL_MESSAGES");
+    augur_sim_result a = run(g, &m);
+    setenv("AUGUR_SIM_COLL_MESSAGES", "1", 1);
+    augur_sim_result b = run(g, &m);
+    unsetenv("AUGUR_SIM_COLL_MESSAGES");
+    assert_true(a.predicted_seconds == b.predicted_seconds);
+    assert_true(a.predicted_seconds > 0);
+    assert_memory_equal(a.ranks, b.ranks, a.nranks * sizeof *a.ranks);
+    assert_int_equal(a.ops, b.ops);
+    assert_int_equal(a.messages, b.messages);
+    assert_int_equal(a.heap_events, b.heap_events);
+    augur_sim_result_free(&a);
+    augur_sim_result_free(&b);
+    augur_sim_graph_free(g);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pipeline),           cmocka_unit_test(test_bus),
@@ -652,6 +686,7 @@ int main(void) {
       cmocka_unit_test(test_alltoall_self_copy), cmocka_unit_test(test_stall),
       cmocka_unit_test(test_machine_file),       cmocka_unit_test(test_from_trace),
       cmocka_unit_test(test_permuted_comm),      cmocka_unit_test(test_closed_same),
+      cmocka_unit_test(test_closed_instant),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
