@@ -620,6 +620,24 @@ static augur_sim_graph *coll_mix(uint32_t n) {
   return g;
 }
 
+/* G on M: the collectives run all at once give what running their messages gives
+ * (AUGUR_SIM_COLL_MESSAGES=1), to the bit. */
+static void closed_as_messages(const augur_sim_graph *g, const augur_machine *m) {
+  unsetenv("AUGUR_SIM_COLL_MESSAGES");
+  augur_sim_result a = run(g, m);
+  setenv("AUGUR_SIM_COLL_MESSAGES", "1", 1);
+  augur_sim_result b = run(g, m);
+  unsetenv("AUGUR_SIM_COLL_MESSAGES");
+  assert_true(a.predicted_seconds == b.predicted_seconds);
+  assert_true(a.predicted_seconds > 0);
+  assert_memory_equal(a.ranks, b.ranks, a.nranks * sizeof *a.ranks);
+  assert_int_equal(a.ops, b.ops);
+  assert_int_equal(a.messages, b.messages);
+  assert_int_equal(a.heap_events, b.heap_events);
+  augur_sim_result_free(&a);
+  augur_sim_result_free(&b);
+}
+
 static void test_closed_same(void **state) {
   (void)state;
   static const uint32_t sizes[] = {2, 5, 12, 16, 33, 64};
@@ -629,19 +647,7 @@ static void test_closed_same(void **state) {
     augur_machine_default(&m);
     m.cores_per_node = 4;
     m.eager_limit = 4096;
-    unsetenv("AUGUR_SIM_COLL_MESSAGES");
-    augur_sim_result a = run(g, &m);
-    setenv("AUGUR_SIM_COLL_MESSAGES", "1", 1);
-    augur_sim_result b = run(g, &m);
-    unsetenv("AUGUR_SIM_COLL_MESSAGES");
-    assert_true(a.predicted_seconds == b.predicted_seconds);
-    assert_true(a.predicted_seconds > 0);
-    assert_memory_equal(a.ranks, b.ranks, a.nranks * sizeof *a.ranks);
-    assert_int_equal(a.ops, b.ops);
-    assert_int_equal(a.messages, b.messages);
-    assert_int_equal(a.heap_events, b.heap_events);
-    augur_sim_result_free(&a);
-    augur_sim_result_free(&b);
+    closed_as_messages(g, &m);
     augur_sim_graph_free(g);
   }
 }
@@ -661,19 +667,7 @@ static void test_closed_instant(void **state) {
     m.latency = m.shm_latency = m.hop_latency = 0;
     m.bandwidth = m.shm_bandwidth = INFINITY;
     m.eager_limit = UINT64_MAX;
-    unsetenv("AUGUR_SIM_COLL_MESSAGES");
-    augur_sim_result a = run(g, &m);
-    setenv("AUGUR_SIM_COLL_MESSAGES", "1", 1);
-    augur_sim_result b = run(g, &m);
-    unsetenv("AUGUR_SIM_COLL_MESSAGES");
-    assert_true(a.predicted_seconds == b.predicted_seconds);
-    assert_true(a.predicted_seconds > 0);
-    assert_memory_equal(a.ranks, b.ranks, a.nranks * sizeof *a.ranks);
-    assert_int_equal(a.ops, b.ops);
-    assert_int_equal(a.messages, b.messages);
-    assert_int_equal(a.heap_events, b.heap_events);
-    augur_sim_result_free(&a);
-    augur_sim_result_free(&b);
+    closed_as_messages(g, &m);
     augur_sim_graph_free(g);
   }
 }
