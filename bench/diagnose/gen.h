@@ -53,13 +53,13 @@ uint64_t gen_jitter(uint64_t mean, uint64_t spread);
 augur_event *gen_put(rank_out *o, unsigned type, uint64_t t0, uint64_t t1, uint64_t cs);
 /* A COMPLETION sub-record of request REQ at INDEX in the parent's array. */
 augur_event *gen_completion(rank_out *o, uint64_t req, uint32_t index);
-/* A collective everybody leaves together: the last one in plus COST (jittered by a
- * fifth, at most 1 us); each enters GAP (jittered) after its clock, rank LATE EXTRA later. */
-void gen_collective(rank_out *o, uint32_t nranks, unsigned type, uint64_t cs, uint64_t gap,
-                    uint32_t late, uint64_t extra, uint64_t cost);
 /* Every rank enters a collective (wait_start) GAP (jittered) after its clock, rank LATE
  * EXTRA later; returns the last entry. */
 uint64_t gen_enter(rank_out *o, uint32_t nranks, uint64_t gap, uint32_t late, uint64_t extra);
+/* Every rank leaves collective TYPE (at call site CS) at its DONE[r], or at ALL when DONE is
+ * NULL, plus MEAN +- SPREAD (jittered): its record and its clock. */
+void gen_leave(rank_out *o, uint32_t nranks, unsigned type, uint64_t cs, const uint64_t *done,
+               uint64_t all, uint64_t mean, uint64_t spread);
 /* ceil(log2(n)): the rounds of a tree or of recursive doubling. */
 uint32_t gen_log2(uint32_t n);
 

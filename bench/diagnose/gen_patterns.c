@@ -94,7 +94,7 @@ static void coll_free(void) {
  * Allreduce, recursive doubling (the ranks past the largest power of two fold into the
  * first ones and get the result back); Barrier, dissemination; Alltoall, p - 1 pairwise
  * steps of 1 KiB, every member leaving after the last (each step waits for a member that
- * entered after it). Entry as gen_collective. */
+ * entered after it). */
 static void sync_coll(rank_out *o, uint32_t nranks, unsigned type, uint64_t cs, uint64_t gap,
                       uint32_t late, uint64_t extra) {
   uint64_t last = gen_enter(o, nranks, gap, late, extra);
@@ -123,13 +123,7 @@ static void sync_coll(rank_out *o, uint32_t nranks, unsigned type, uint64_t cs, 
     for (uint32_t r = 0; r < nranks; r++)
       cdone[r] = last + (uint64_t)(nranks - 1) * GEN_TRANSFER(1024);
   }
-  for (uint32_t r = 0; r < nranks; r++) {
-    uint64_t end = cdone[r] + gen_jitter(500, 100);
-    augur_event *e = gen_put(&o[r], type, o[r].wait_start, end, cs);
-    if (type == AUGUR_EV_ALLREDUCE) e->bytes = e->bytes_recv = 8;
-    if (type == AUGUR_EV_ALLTOALL) e->bytes = e->bytes_recv = 1024ull * nranks;
-    o[r].now = end;
-  }
+  gen_leave(o, nranks, type, cs, cdone, 0, 500, 100);
 }
 
 /* ---- halo3d ---- */

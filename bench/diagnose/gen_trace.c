@@ -159,16 +159,20 @@ uint64_t gen_enter(rank_out *o, uint32_t nranks, uint64_t gap, uint32_t late, ui
   return last;
 }
 
-void gen_collective(rank_out *o, uint32_t nranks, unsigned type, uint64_t cs, uint64_t gap,
-                    uint32_t late, uint64_t extra, uint64_t cost) {
-  uint64_t last = gen_enter(o, nranks, gap, late, extra);
+void gen_leave(rank_out *o, uint32_t nranks, unsigned type, uint64_t cs, const uint64_t *done,
+               uint64_t all, uint64_t mean, uint64_t spread) {
   for (uint32_t r = 0; r < nranks; r++) {
-    uint64_t end = last + gen_jitter(cost, cost / 5 < 1000 ? cost / 5 : 1000);
+    uint64_t end = (done ? done[r] : all) + gen_jitter(mean, spread);
     augur_event *e = gen_put(&o[r], type, o[r].wait_start, end, cs);
     if (type == AUGUR_EV_ALLREDUCE) e->bytes = e->bytes_recv = 8;
     if (type == AUGUR_EV_ALLTOALL) e->bytes = e->bytes_recv = 1024ull * nranks;
     o[r].now = end;
   }
+}
+
+/* The 1-D halo's collectives: everybody leaves together, the last one in plus 5 us. */
+static void collective(rank_out *o, uint32_t nranks, unsigned type, uint64_t cs, uint64_t gap) {
+  gen_leave(o, nranks, type, cs, NULL, gen_enter(o, nranks, gap, UINT32_MAX, 0), 5000, 1000);
 }
 
 static void halo(rank_out *o, uint32_t nranks, uint32_t late) {
@@ -344,11 +348,8 @@ int main(int argc, char **argv) {
       } else {
         uint32_t late = gen_rnd(20) == 0 ? (uint32_t)gen_rnd(nranks) : UINT32_MAX;
         halo(o, (uint32_t)nranks, late);
-        gen_collective(o, (uint32_t)nranks, AUGUR_EV_ALLREDUCE, CS_ALLREDUCE, 20000, UINT32_MAX, 0,
-                       5000);
-        if (it % 50 == 49)
-          gen_collective(o, (uint32_t)nranks, AUGUR_EV_BARRIER, CS_BARRIER, 2000, UINT32_MAX, 0,
-                         5000);
+        collective(o, (uint32_t)nranks, AUGUR_EV_ALLREDUCE, CS_ALLREDUCE, 20000);
+        if (it % 50 == 49) collective(o, (uint32_t)nranks, AUGUR_EV_BARRIER, CS_BARRIER, 2000);
       }
       if (!pat && o[0].n + 2 * PER_ITER + 2 > cap) /* the 1-D halo's blocks as they were */
         for (uint32_t r = 0; r < nranks; r++)

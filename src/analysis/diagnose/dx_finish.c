@@ -374,8 +374,8 @@ static int words(fin *F, const dx_group *g, augur_dx_finding *f, int upstream_in
   ranks_text(g->partnerbits, d->nranks, pr, sizeof pr);
   /* several partners, one of them behind at least two thirds of the time (twice all the
    * others together: a bar near half flips with noise between two even partners): say which */
-  double top_share;
-  int32_t top_rank = dx_group_top_partner(&d->groups, g, &top_share);
+  const int32_t top_rank = f->top_partner; /* fill_finding's */
+  const double top_share = f->top_partner_share;
   char pfix[176];    /* whom the fix is for: that one rank, or all of them */
   int fmany = pmany; /* pfix is several ranks */
   if (pmany && top_rank >= 0 && top_share * 3 >= 2) {

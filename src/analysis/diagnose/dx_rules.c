@@ -265,9 +265,7 @@ static int late_receiver(dx *d, const augur_message *m) {
     G->recv_n++;
     G->recv_nb += re->kind != AUGUR_MATCH_BLOCKING;
   }
-  uint64_t ns = to > from ? dx_charge(d, AUGUR_DX_LATE_RECEIVER, g, m->sender, se->callsite, from,
-                                      to, m->comm)
-                          : 0;
+  uint64_t ns = dx_charge(d, AUGUR_DX_LATE_RECEIVER, g, m->sender, se->callsite, from, to, m->comm);
   if (re->kind == AUGUR_MATCH_BLOCKING)
     dx_cp_join(d, m->sender, m->receiver, se->callsite, se->t_end);
   return blame(d, g, m->receiver, ns);

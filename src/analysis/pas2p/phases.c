@@ -299,21 +299,11 @@ static uint64_t repeat_len(const units *u, uint64_t pos, uint64_t p, uint64_t li
   return l < p ? 0 : l;
 }
 
-/* The repeating unit at POS, 0 if the keys from POS do not repeat. First
- * the period that covers most units of a window of 2 x max-period
- * (shortest on a tie): a whole iteration rather than a call repeated
- * inside it (MG's comm3 sends twice to one neighbour: period 1 covers 2
- * ticks of 18). Then PAS2P's phases are the smallest repeating units: a
- * shorter period whose back-to-back repeats cover at least half of that
- * one is the unit (keys AAAB AAAB ...: A, not the K-iteration
- * super-period, whose start would depend on where the scan first met it).
- * A unit that holds a known repeating phase is no new unit either (at B,
- * the next repeat of B is a super-period that holds A's): the position
- * then joins the open stretch, which closes at the next known phase and
- * recurs. */
-/* d->next (see detector), from the end with a map of each key's latest unit. */
+/* d->next (see detector), from the end with a map of each key's latest unit; none for
+ * units of one call each (first_only: best_period is not asked). */
 static int next_same_key(detector *d) {
   const units *u = d->u;
+  if (u->first_only) return 0;
   assert(u->n <= UINT32_MAX); /* the map holds unit indices as 32 bits */
   aug_u64map last = {0};
   if (!(d->next = malloc((u->n ? u->n : 1) * sizeof *d->next))) return -1;
@@ -331,6 +321,18 @@ static int next_same_key(detector *d) {
   return 0;
 }
 
+/* The repeating unit at POS, 0 if the keys from POS do not repeat. First
+ * the period that covers most units of a window of 2 x max-period
+ * (shortest on a tie): a whole iteration rather than a call repeated
+ * inside it (MG's comm3 sends twice to one neighbour: period 1 covers 2
+ * ticks of 18). Then PAS2P's phases are the smallest repeating units: a
+ * shorter period whose back-to-back repeats cover at least half of that
+ * one is the unit (keys AAAB AAAB ...: A, not the K-iteration
+ * super-period, whose start would depend on where the scan first met it).
+ * A unit that holds a known repeating phase is no new unit either (at B,
+ * the next repeat of B is a super-period that holds A's): the position
+ * then joins the open stretch, which closes at the next known phase and
+ * recurs. */
 static uint64_t best_period(const detector *d, uint64_t pos) {
   const units *u = d->u;
   uint64_t maxp = d->o->max_period, window = 2 * maxp, best = 0, best_cov = 0;
