@@ -314,6 +314,11 @@ typedef struct augur_sim_trace_opts {
   size_t nphases;
   const augur_sim_site_scale *sites;
   size_t nsites;
+  /* Called every 2^14 operations simulated with the records they stand for (at the
+   * operations per record read so far) and the trace's records, or NULL (with a CPU quota
+   * the trace is simulated once per phase of its period, each from 0). */
+  void (*progress)(void *arg, uint64_t records, uint64_t total);
+  void *progress_arg;
 } augur_sim_trace_opts;
 
 /* Simulates trace T without building its whole graph: the trace is read

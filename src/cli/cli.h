@@ -186,7 +186,7 @@ int cli_print_json(const augur_trace *t, const char *json, size_t len, const cha
 /* Progress line on stderr, only when stderr is a terminal. */
 typedef struct cli_progress {
   int on;
-  uint64_t last_ns;
+  uint64_t start_ns, last_ns;
   const char *what;
 } cli_progress;
 /* CLOCK_MONOTONIC in nanoseconds: durations that a wall-clock step cannot
@@ -198,6 +198,9 @@ void cli_progress_update(cli_progress *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* "DONE of TOTAL UNIT (N %), about T left": the time left at the rate so far, once a
+ * second has passed (TOTAL 0: "DONE UNIT"). */
+void cli_progress_count(cli_progress *p, const char *unit, uint64_t done, uint64_t total);
 void cli_progress_done(cli_progress *p);
 
 /* Subcommands: argv[0] is the subcommand name. */

@@ -10,8 +10,7 @@
 #include "cli_report.h"
 
 static void on_progress(void *arg, uint64_t events, uint64_t total) {
-  cli_progress_update(arg, "%llu of %llu events", (unsigned long long)events,
-                      (unsigned long long)total);
+  cli_progress_count(arg, "events", events, total);
 }
 
 static int write_html(const augur_diagnosis *d, augur_trace *t, const cli_diagnose_opts *o) {

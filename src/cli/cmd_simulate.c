@@ -18,6 +18,10 @@
 #define MAX_GCLASSES 32 /* --class options */
 
 /* "x2", "2x" or "2" -> 2 (a positive factor). */
+static void on_progress(void *arg, uint64_t records, uint64_t total) {
+  cli_progress_count(arg, "records", records, total);
+}
+
 static int parse_factor(const char *opt, const char *val, double *out, int *is_factor) {
   const char *p = val;
   *is_factor = 0;
@@ -478,11 +482,14 @@ int cmd_simulate(int argc, char **argv) {
   }
   augur_sim_graph_stats gs;
   augur_sim_result res;
-  augur_sim_trace_opts o = {sc.ps, sc.np, sc.ss, sc.ns};
+  cli_progress prog;
+  cli_progress_init(&prog, "simulating");
+  augur_sim_trace_opts o = {sc.ps, sc.np, sc.ss, sc.ns, on_progress, &prog};
   if (in_memory)
     rc = simulate_in_memory(t, &sc, &mach, &res, &gs, &err);
   else
     rc = augur_simulate_trace(t, &mach, &o, &res, &gs, &err);
+  cli_progress_done(&prog);
   free((void *)mach.rank_cpu); /* cli_recorded_cores */
   free((void *)mach.placement_share);
   mach.rank_cpu = NULL;

@@ -161,7 +161,7 @@ uint64_t cli_mono_ns(void) {
 void cli_progress_init(cli_progress *p, const char *what) {
   /* Only a human watching a terminal wants this; logs and pipes stay clean. */
   p->on = isatty(STDERR_FILENO);
-  p->last_ns = cli_mono_ns();
+  p->start_ns = p->last_ns = cli_mono_ns();
   p->what = what;
 }
 
@@ -177,6 +177,31 @@ void cli_progress_update(cli_progress *p, const char *fmt, ...) {
   va_end(ap);
   fprintf(stderr, "\033[K");
   fflush(stderr);
+}
+
+void cli_progress_count(cli_progress *p, const char *unit, uint64_t done, uint64_t total) {
+  if (!p->on) return;
+  unsigned long long d = (unsigned long long)done, n = (unsigned long long)total;
+  if (total == 0 || done > total) {
+    cli_progress_update(p, "%llu %s", d, unit);
+    return;
+  }
+  double spent = (double)(cli_mono_ns() - p->start_ns) * 1e-9;
+  unsigned pct = (unsigned)((double)done * 100.0 / (double)total);
+  if (spent < 1 || done == 0) {
+    cli_progress_update(p, "%llu of %llu %s (%u %%)", d, n, unit, pct);
+    return;
+  }
+  double left = spent * (double)(total - done) / (double)done;
+  if (left < 120)
+    cli_progress_update(p, "%llu of %llu %s (%u %%), about %.*f s left", d, n, unit, pct,
+                        left < 10 ? 1 : 0, left);
+  else if (left < 7200)
+    cli_progress_update(p, "%llu of %llu %s (%u %%), about %.0f min left", d, n, unit, pct,
+                        left / 60);
+  else
+    cli_progress_update(p, "%llu of %llu %s (%u %%), about %.1f h left", d, n, unit, pct,
+                        left / 3600);
 }
 
 void cli_progress_done(cli_progress *p) {

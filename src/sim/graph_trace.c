@@ -200,6 +200,8 @@ struct builder {
   int stream;
   sim_msg_fn new_msg;
   void *msg_ctx;
+  void (*progress)(void *, uint64_t, uint64_t); /* sim_src_set_progress */
+  void *progress_arg;
   const augur_sim_site_scale *sites;
   size_t nsites;
   uint64_t held, nops, ncompute, nwaitops, nmsgs, nunmatched;
@@ -1323,6 +1325,19 @@ int sim_src_open(sim_src **out, augur_trace *t, const sim_windows *win,
 void sim_src_set_msg(sim_src *b, sim_msg_fn fn, void *ctx) {
   b->new_msg = fn;
   b->msg_ctx = ctx;
+}
+
+void sim_src_set_progress(sim_src *b, void (*fn)(void *, uint64_t, uint64_t), void *arg) {
+  b->progress = fn;
+  b->progress_arg = arg;
+}
+
+void sim_src_progress(sim_src *b, uint64_t ran) {
+  if (!b->progress || b->nops == 0) return;
+  /* the reading runs ahead of the simulation by its window: the records behind the
+   * operations run, at the operations per record read so far */
+  double done = (double)ran * (double)b->g->trace_events / (double)b->nops;
+  b->progress(b->progress_arg, (uint64_t)done, augur_trace_total_events(b->t));
 }
 
 int sim_src_start(sim_src *b) {

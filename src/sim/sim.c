@@ -1533,10 +1533,16 @@ static int coll_begin(sim *s, uint32_t r, const augur_sim_op *op) {
  * transfer, counted by xfer_start, and the arrival). docs/simulate.md
  * "Simulator". */
 
-/* The most steps a member may have: recursive doubling at 65,536 ranks has
- * 18; rings and pairwise exchanges over more than 32 members run as
- * messages (their p - 1 steps per member would be p^2 steps in memory). */
+/* Members' steps closed_run holds. A member has at most CLOSED_MAX_STEPS in
+ * the tree-like algorithms (recursive doubling at 65,536 ranks has 18);
+ * rings and pairwise exchanges have p - 1 each (two rings: 2(p - 1)), p^2 in
+ * all, so beyond CLOSED_MAX_STEPS an instance runs all at once only while its
+ * steps are at most CLOSED_MAX_TOTAL (16 bytes each: 256 MiB, an
+ * MPI_Alltoall of 4,096 members), as messages beyond (or on an instant
+ * network, all at once without steps). An MPI_Alltoall of 1,024 members as
+ * messages: 45 ns a message (a million an instance); all at once: 17. */
 #define CLOSED_MAX_STEPS 64
+#define CLOSED_MAX_TOTAL (1u << 24)
 
 /* AUGUR_SIM_COLL_MESSAGES=1: every collective as messages (what the
  * tests compare the closed runs with; docs/simulate.md). */
@@ -1703,14 +1709,16 @@ static int closed_enter(sim *s, uint32_t r, const augur_sim_op *op) {
      * world rank is twice in the communicator (the count of entries
      * would not say "all"); the members decide alike. */
     size_t nsteps = sim_coll_steps(s->m, op->type, c, 0, root, op->b, NULL, 0);
-    /* Over the limit (rings and pairwise exchanges of more than 32 members: p - 1 steps
-     * each), run all at once on an instant network only: there every member sends once a
-     * step, p x the steps (an MPI_Alltoall of 1,024 members was a million messages an
-     * instance; report's ideal-network replay of 200 of them took 9.6 s) */
+    /* Over CLOSED_MAX_STEPS (rings and pairwise exchanges of more than 32 members: p - 1
+     * steps each): on an instant network all at once without steps, every member sending
+     * once a step, p x the steps (report's ideal-network replay of 200 MPI_Alltoall of
+     * 1,024 members took 9.6 s as messages); otherwise with steps up to CLOSED_MAX_TOTAL */
     uint64_t instant = 0;
     if (nsteps > CLOSED_MAX_STEPS) {
-      if (!instant_net(s->m)) return -1;
-      instant = (uint64_t)c->size * nsteps;
+      if (instant_net(s->m))
+        instant = (uint64_t)c->size * nsteps;
+      else if ((uint64_t)c->size * nsteps > CLOSED_MAX_TOTAL)
+        return -1;
     }
     for (uint32_t i = 1; i < c->size; i++)
       if (c->byworld[i] >> 32 == c->byworld[i - 1] >> 32) return -1;
@@ -1777,12 +1785,15 @@ static int is_alltoall(unsigned type) {
          type == AUGUR_EV_IALLTOALL || type == AUGUR_EV_IALLTOALLV || type == AUGUR_EV_IALLTOALLW;
 }
 
+/* sim_src_progress's period, in operations, less one */
+#define PROGRESS_EVERY ((1u << 14) - 1)
+
 static void run_rank(sim *s, uint32_t r) {
   rrun *rr = &s->r[r];
   const double o = s->m->overhead, speed = s->m->cpu_speed;
   while (!stopped(s) && have_op(s, r)) {
     const augur_sim_op *op = op_at(s, r);
-    s->ops++;
+    if ((++s->ops & PROGRESS_EVERY) == 0 && s->src) sim_src_progress(s->src, s->ops);
     switch (op->kind) {
     case AUGUR_SIM_COMPUTE: {
       /* CPU work at the model's speed; with a recorded CPU time the rest
@@ -2022,6 +2033,7 @@ static int sim_open(sim *s, const sim_input *in, const augur_machine *m, augur_e
     rc = sim_src_open(&s->src, in->t, in->win, in->o->sites, in->o->nsites, err);
     if (rc < 0) return rc;
     sim_src_set_msg(s->src, stream_msg, s);
+    sim_src_set_progress(s->src, in->o->progress, in->o->progress_arg);
     s->src_rc = sim_src_start(s->src);
     g = sim_src_graph(s->src);
   }

@@ -640,7 +640,9 @@ static void closed_as_messages(const augur_sim_graph *g, const augur_machine *m)
 
 static void test_closed_same(void **state) {
   (void)state;
-  static const uint32_t sizes[] = {2, 5, 12, 16, 33, 64};
+  /* 100 and 128: rings and pairwise exchanges over CLOSED_MAX_STEPS, all at once within
+   * CLOSED_MAX_TOTAL */
+  static const uint32_t sizes[] = {2, 5, 12, 16, 33, 64, 100, 128};
   for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
     augur_sim_graph *g = coll_mix(sizes[k]);
     augur_machine m;

@@ -175,7 +175,7 @@ static void unmatched(int cut) {
   augur_sim_result_free(&r);
   /* With a call-site what-if and a CPU quota too. */
   augur_sim_site_scale ss = {AUGUR_EV_SEND, 2};
-  augur_sim_trace_opts o = {NULL, 0, &ss, 1};
+  augur_sim_trace_opts o = {.sites = &ss, .nsites = 1};
   m.cpu_quota = 0.5;
   m.cpu_quota_period = 0.00005;
   r = both(t, &m, &o, &gs);
