@@ -387,7 +387,7 @@ typedef struct sim {
   size_t ctmp_cap;
   struct cstep *cst; /* all members' steps, compact */
   size_t cst_cap;
-  uint32_t *coff, *cidx;
+  uint32_t *coff, *cidx, *ccur;
   double *cpost;
   size_t cp_cap;
 } sim;
@@ -1595,14 +1595,17 @@ static int closed_run(sim *s, cinst *ci) {
     return -1;
   }
   if (p + 1 > s->cp_cap) {
-    size_t a = s->cp_cap, b = s->cp_cap, d = s->cp_cap;
+    size_t a = s->cp_cap, b = s->cp_cap, d = s->cp_cap, e = s->cp_cap;
     if (aug_grow((void **)&s->coff, &a, p + 1, sizeof *s->coff) ||
         aug_grow((void **)&s->cidx, &b, p + 1, sizeof *s->cidx) ||
-        aug_grow((void **)&s->cpost, &d, p + 1, sizeof *s->cpost)) {
+        aug_grow((void **)&s->cpost, &d, p + 1, sizeof *s->cpost) ||
+        aug_grow((void **)&s->ccur, &e, p + 1, sizeof *s->ccur)) {
       s->nomem = 1;
       return -1;
     }
-    s->cp_cap = a < b ? (a < d ? a : d) : (b < d ? b : d);
+    a = a < b ? a : b;
+    d = d < e ? d : e;
+    s->cp_cap = a < d ? a : d;
   }
   size_t total = 0;
   for (uint32_t i = 0; i < p; i++) {
@@ -1635,14 +1638,18 @@ static int closed_run(sim *s, cinst *ci) {
   const cstep *st = s->cst;
   double *t = ci->t, *post = s->cpost;
   uint64_t msgs = 0;
-  for (;;) {
-    uint32_t tag = UINT32_MAX;
-    for (uint32_t i = 0; i < p; i++)
-      if (idx[i] < off[i + 1] && st[idx[i]].tag < tag) tag = st[idx[i]].tag;
-    if (tag == UINT32_MAX) break;
-#define IN_ROUND(i) (idx[i] < off[(i) + 1] && st[idx[i]].tag == tag)
-    for (uint32_t i = 0; i < p; i++)
-      if (IN_ROUND(i)) post[i] = t[i];
+  /* A round: the members whose next step has the least tag, TAG; cur[i], member i's next
+   * step's tag (UINT32_MAX: none left), is what the passes read rather than the step, a
+   * line p - 1 steps from the next member's; post[i] is t[i] when a round starts (the
+   * rounds before left it there, or i was in none) */
+  uint32_t *cur = s->ccur, tag = UINT32_MAX;
+  for (uint32_t i = 0; i < p; i++) {
+    cur[i] = idx[i] < off[i + 1] ? st[idx[i]].tag : UINT32_MAX;
+    if (cur[i] < tag) tag = cur[i];
+    post[i] = t[i];
+  }
+  while (tag != UINT32_MAX) {
+#define IN_ROUND(i) (cur[i] == tag)
     for (uint32_t i = 0; i < p; i++) {
       if (!IN_ROUND(i)) continue;
       const cstep *a = &st[idx[i]];
@@ -1675,8 +1682,16 @@ static int closed_run(sim *s, cinst *ci) {
       }
       t[i] = done;
     }
-    for (uint32_t i = 0; i < p; i++)
-      if (IN_ROUND(i)) idx[i]++;
+    uint32_t next = UINT32_MAX;
+    for (uint32_t i = 0; i < p; i++) {
+      if (IN_ROUND(i)) {
+        idx[i]++;
+        cur[i] = idx[i] < off[i + 1] ? st[idx[i]].tag : UINT32_MAX;
+        post[i] = t[i];
+      }
+      if (cur[i] < next) next = cur[i];
+    }
+    tag = next;
 #undef IN_ROUND
   }
   s->messages += msgs;
@@ -2232,8 +2247,9 @@ static int sim_close(sim *s, const sim_input *in, int rc, augur_sim_result *res,
     sim_src_stats(s->src, in->gs);
     in->gs->bytes += s->slot_cap * sizeof *s->slots;
     /* collectives run all at once: their steps and round arrays */
-    in->gs->bytes += s->cst_cap * sizeof *s->cst + s->ctmp_cap * sizeof *s->ctmp +
-                     s->cp_cap * (sizeof *s->coff + sizeof *s->cidx + sizeof *s->cpost);
+    in->gs->bytes +=
+        s->cst_cap * sizeof *s->cst + s->ctmp_cap * sizeof *s->ctmp +
+        s->cp_cap * (sizeof *s->coff + sizeof *s->cidx + sizeof *s->cpost + sizeof *s->ccur);
     for (uint32_t r = 0; r < n; r++)
       in->gs->bytes += s->r[r].req_cap * sizeof *s->r[r].req + s->r[r].wq_cap * sizeof *s->r[r].wq;
   }
@@ -2266,6 +2282,7 @@ static int sim_close(sim *s, const sim_input *in, int rc, augur_sim_result *res,
   free(s->ctmp);
   free(s->coff);
   free(s->cidx);
+  free(s->ccur);
   free(s->cpost);
   free(s->q.h);
   free(s->q.ring);
