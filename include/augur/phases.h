@@ -141,6 +141,10 @@ typedef struct augur_logical_opts {
    * analysis ranks decode (augur_stream_merged_sources, docs/parallel.md). */
   int (*open_stream)(void *arg, augur_trace *t, augur_stream **s, augur_error *err);
   void *open_stream_arg;
+  /* Called every 2^16 records of the pass over the trace (most of the build) with the
+   * records read and the trace's records, or NULL. */
+  void (*progress)(void *arg, uint64_t records, uint64_t total);
+  void *progress_arg;
 } augur_logical_opts;
 /* augur_logical_build with options O (NULL: the defaults). */
 AUGUR_API int augur_logical_build_opts(augur_trace *t, const augur_logical_opts *o,

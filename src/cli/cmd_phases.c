@@ -6,6 +6,10 @@
 #include "cli_phases.h"
 #include "cli_report.h"
 
+static void on_progress(void *arg, uint64_t records, uint64_t total) {
+  cli_progress_count(arg, "records", records, total);
+}
+
 int cmd_phases(int argc, char **argv) {
   cli_phases_opts o;
   int status;
@@ -18,7 +22,12 @@ int cmd_phases(int argc, char **argv) {
   if (rc != CLI_OK) return rc;
   augur_error err = {0};
   augur_logical *lg = NULL;
-  if (augur_logical_build(t, &lg, &err) != AUGUR_OK) {
+  cli_progress prog;
+  cli_progress_init(&prog, "reading");
+  augur_logical_opts lo = {.progress = on_progress, .progress_arg = &prog};
+  rc = augur_logical_build_opts(t, &lo, &lg, &err);
+  cli_progress_done(&prog);
+  if (rc != AUGUR_OK) {
     augur_trace_close(t);
     return cli_fail("%s", err.msg);
   }

@@ -207,7 +207,7 @@ static int check_logical(augur_trace *t, const char *path) {
     for (uint32_t c0 = 0; !bad && c0 < n; c0 += step)
       for (uint32_t c1 = c0 + 1; !bad && c1 <= n; c1 += step) {
         cut c = {.c0 = c0, .c1 = c1, .slack = AUGUR_LT_SLACK_NS};
-        augur_logical_opts o = {open_cut, &c};
+        augur_logical_opts o = {.open_stream = open_cut, .open_stream_arg = &c};
         char *got = phases_json(t, &o, mode, &haz, ids, &nids);
         close_cut(&c);
         if (!got || strcmp(got, ref)) {

@@ -246,7 +246,7 @@ int augur_diagnose(augur_trace *t, const augur_dx_options *opt_in, augur_diagnos
   while (rc == 0 && (rc = augur_stream_next(s, &ev, err)) == 1) {
     rc = 0;
     events++;
-    if (opt.progress && (events & ((1u << 20) - 1)) == 0)
+    if (opt.progress && (events & ((1u << 16) - 1)) == 0)
       opt.progress(opt.progress_arg, events, total);
     if (ev.rank >= d.nranks) continue;
     if (d.nranks >= DX_PREFETCH_RANKS) {
