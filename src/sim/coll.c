@@ -130,10 +130,17 @@ int sim_coll_waits_all(unsigned type) {
          bt == AUGUR_EV_BARRIER || augur_event_is_nxn(bt);
 }
 
-size_t sim_coll_steps(const augur_machine *m, unsigned type, const sim_comm *c, uint32_t me_u,
+size_t sim_coll_steps(const augur_machine *m, unsigned type, const sim_comm *c, uint32_t me,
                       int32_t root, uint64_t bytes, sim_step *out, size_t max) {
+  int rotates;
+  return sim_coll_steps_rot(m, type, c, me, root, bytes, out, max, &rotates);
+}
+
+size_t sim_coll_steps_rot(const augur_machine *m, unsigned type, const sim_comm *c, uint32_t me_u,
+                          int32_t root, uint64_t bytes, sim_step *out, size_t max, int *rotates) {
   steps s = {out, 0, max, c};
   int32_t p = (int32_t)c->size, me = (int32_t)me_u;
+  *rotates = 0;
   if (p <= 1) return 0;
   if (root < 0 || root >= p) root = 0;
   uint64_t chunk = (bytes + (uint64_t)p - 1) / (uint64_t)p;
@@ -145,6 +152,7 @@ size_t sim_coll_steps(const augur_machine *m, unsigned type, const sim_comm *c, 
     uint32_t round = 0;
     for (int32_t mask = 1; mask < p; mask <<= 1, round++)
       push(&s, (me + mask) % p, 0, (me - mask + p) % p, 0, round);
+    *rotates = 1;
     break;
   }
   case AUGUR_EV_BCAST:
@@ -164,6 +172,7 @@ size_t sim_coll_steps(const augur_machine *m, unsigned type, const sim_comm *c, 
     } else { /* ring reduce-scatter, then ring allgather */
       ring(&s, me, p, chunk, 0);
       ring(&s, me, p, chunk, (uint32_t)p);
+      *rotates = 1;
     }
     break;
   case AUGUR_EV_ALLGATHER:
@@ -174,6 +183,7 @@ size_t sim_coll_steps(const augur_machine *m, unsigned type, const sim_comm *c, 
         push(&s, me ^ mask, bytes * (uint64_t)mask, me ^ mask, bytes * (uint64_t)mask, round);
     } else {
       ring(&s, me, p, bytes, 0);
+      *rotates = 1;
     }
     break;
   case AUGUR_EV_GATHER:
@@ -195,10 +205,12 @@ size_t sim_coll_steps(const augur_machine *m, unsigned type, const sim_comm *c, 
       if (s.n <= s.max && (type != AUGUR_EV_ALLTOALL || bytes <= ALLTOALL_MEDIUM))
         s.out[s.n - 1].together = 1;
     }
+    *rotates = 1;
     break;
   case AUGUR_EV_REDUCE_SCATTER:
   case AUGUR_EV_REDUCE_SCATTER_BLOCK:
     ring(&s, me, p, chunk, 0);
+    *rotates = 1;
     break;
   case AUGUR_EV_SCAN:
   case AUGUR_EV_EXSCAN: {

@@ -1533,14 +1533,14 @@ static int coll_begin(sim *s, uint32_t r, const augur_sim_op *op) {
  * transfer, counted by xfer_start, and the arrival). docs/simulate.md
  * "Simulator". */
 
-/* Members' steps closed_run holds. A member has at most CLOSED_MAX_STEPS in
- * the tree-like algorithms (recursive doubling at 65,536 ranks has 18);
- * rings and pairwise exchanges have p - 1 each (two rings: 2(p - 1)), p^2 in
- * all, so beyond CLOSED_MAX_STEPS an instance runs all at once only while its
- * steps are at most CLOSED_MAX_TOTAL (16 bytes each: 256 MiB, an
- * MPI_Alltoall of 4,096 members), as messages beyond (or on an instant
- * network, all at once without steps). An MPI_Alltoall of 1,024 members as
- * messages: 45 ns a message (a million an instance); all at once: 17. */
+/* Members' steps closed_run holds. Rings, pairwise exchanges and dissemination keep none
+ * (closed_rotating: every member's steps are member 0's turned, p - 1 each for rings and
+ * pairwise exchanges, p^2 in all); the others (recursive doubling: 18 a member at 65,536
+ * members) keep every member's, an instance of more than CLOSED_MAX_STEPS a member and
+ * CLOSED_MAX_TOTAL in all (16 bytes each: 256 MiB) running as messages (none of MPICH's
+ * algorithms modelled here is one). On an instant network those over CLOSED_MAX_STEPS run
+ * all at once without steps. An MPI_Alltoall of 1,024 members as messages: 45 ns a
+ * message (a million an instance); round by round: 6. */
 #define CLOSED_MAX_STEPS 64
 #define CLOSED_MAX_TOTAL (1u << 24)
 
@@ -1570,6 +1570,66 @@ static cinst *closed_find(sim *s, uint64_t inst) {
 static void ready_push(sim *s, uint32_t r) {
   assert(s->rn < s->g->nranks);
   s->ready[(s->rhead + s->rn++) % s->g->nranks] = r;
+}
+
+/* Message MSG's two ends posted at PS (sender SRC) and PR (receiver DST), world ranks: when
+ * the sender's step is done with it (SIDE 0) or the receiver's (SIDE 1). The message path's
+ * arithmetic (xfer_arrival, start_rndv, coll_advance) without a slot. */
+static double closed_done(const sim *s, uint32_t src, uint32_t dst, uint64_t bytes, double ps,
+                          double pr, int side) {
+  double at = 0;
+  if (slot_rndv(s, bytes, 0)) { /* start_rndv: own_next is the identity here */
+    double go = ps > pr ? ps : pr;
+    arrival(s, src, dst, bytes, 0, go + lat(s, src, dst), &at);
+    return side ? (at > pr ? at : pr) : at;
+  }
+  if (!side) return ps;
+  arrival(s, src, dst, bytes, 0, ps, &at);
+  return at > pr ? at : pr;
+}
+
+/* Instance CI's steps when every member's are member 0's turned by its comm rank
+ * (sim_coll_steps_rot: dissemination, rings, pairwise exchange) and each step sends to
+ * me + d and receives from me - d: round k is member 0's step k for all, no member's steps
+ * kept (p - 1 steps of p members were p^2 in memory). 1 if that is not the case (the
+ * general way then), 0 when run, -1 out of memory. */
+static int closed_rotating(sim *s, cinst *ci, const sim_comm *id) {
+  const sim_comm *c = &s->g->comms[ci->comm];
+  const uint32_t p = ci->p;
+  int rot = 0;
+  size_t n;
+  while ((n = sim_coll_steps_rot(s->m, ci->type, id, 0, ci->root, ci->bytes, s->ctmp, s->ctmp_cap,
+                                 &rot)) > s->ctmp_cap)
+    if (aug_grow((void **)&s->ctmp, &s->ctmp_cap, n, sizeof *s->ctmp)) {
+      s->nomem = 1;
+      return -1;
+    }
+  if (!rot) return 1;
+  for (size_t k = 0; k < n; k++) {
+    const sim_step *a = &s->ctmp[k];
+    if ((k && a->tag <= s->ctmp[k - 1].tag) || a->to <= 0 || a->from <= 0 || (uint32_t)a->to >= p ||
+        (uint32_t)a->from >= p || (uint32_t)(a->to + a->from) != p || a->sbytes != a->rbytes)
+      return 1;
+  }
+  double *t = ci->t, *post = s->cpost;
+  const uint32_t *w = c->members;
+  for (size_t k = 0; k < n; k++) {
+    const uint32_t d = (uint32_t)s->ctmp[k].to, e = p - d; /* to me + d, from me + e */
+    const uint64_t bytes = s->ctmp[k].sbytes;
+    memcpy(post, t, p * sizeof *t);
+    for (uint32_t i = 0; i < p; i++) {
+      const uint32_t to = i + d < p ? i + d : i + d - p, from = i + e < p ? i + e : i + e - p;
+      double done = post[i];
+      double x = closed_done(s, w[i], w[to], bytes, post[i], post[to], 0);
+      if (x > done) done = x;
+      x = closed_done(s, w[from], w[i], bytes, post[from], post[i], 1);
+      if (x > done) done = x;
+      t[i] = done;
+    }
+  }
+  s->messages += (uint64_t)n * p;
+  s->events += 2 * (uint64_t)n * p;
+  return 0;
 }
 
 /* Runs instance CI's steps (all members entered, at CI->t): CI->t becomes
@@ -1607,6 +1667,8 @@ static int closed_run(sim *s, cinst *ci) {
     d = d < e ? d : e;
     s->cp_cap = a < d ? a : d;
   }
+  int rc = closed_rotating(s, ci, &id);
+  if (rc <= 0) return rc;
   size_t total = 0;
   for (uint32_t i = 0; i < p; i++) {
     size_t n;
@@ -1661,22 +1723,11 @@ static int closed_run(sim *s, cinst *ci) {
         uint64_t bytes = a->bytes;
         if (!b || (side ? b->to : b->from) != (int32_t)i || b->bytes != a->bytes)
           return -1; /* the messages pair what they can (coll_slot) */
-        /* the message's sender and receiver, its posts */
+        /* the message's sender and receiver (no slot: an 88-byte slot zeroed per message
+         * was 2 % of the run at 4,096 ranks) */
         uint32_t snd = side ? (uint32_t)j : i, rcv = side ? i : (uint32_t)j;
-        /* (no slot: an 88-byte slot zeroed per message was 2 % of the
-         * run at 4,096 ranks; the path reads these four of its fields) */
-        const uint32_t src = c->members[snd], dst = c->members[rcv];
-        double d, at = 0;
-        if (slot_rndv(s, bytes, 0)) { /* start_rndv: own_next is the identity here */
-          double go = post[snd] > post[rcv] ? post[snd] : post[rcv];
-          arrival(s, src, dst, bytes, 0, go + lat(s, src, dst), &at);
-          d = side ? (at > post[rcv] ? at : post[rcv]) : at;
-        } else if (side) {
-          arrival(s, src, dst, bytes, 0, post[snd], &at);
-          d = at > post[rcv] ? at : post[rcv];
-        } else {
-          d = post[snd];
-        }
+        double d =
+            closed_done(s, c->members[snd], c->members[rcv], bytes, post[snd], post[rcv], side);
         if (d > done) done = d;
         msgs += !side;
       }
@@ -1723,7 +1774,8 @@ static int closed_enter(sim *s, uint32_t r, const augur_sim_op *op) {
     /* As messages (no record) when a member's steps are too many, or a
      * world rank is twice in the communicator (the count of entries
      * would not say "all"); the members decide alike. */
-    size_t nsteps = sim_coll_steps(s->m, op->type, c, 0, root, op->b, NULL, 0);
+    int rot = 0;
+    size_t nsteps = sim_coll_steps_rot(s->m, op->type, c, 0, root, op->b, NULL, 0, &rot);
     /* Over CLOSED_MAX_STEPS (rings and pairwise exchanges of more than 32 members: p - 1
      * steps each): on an instant network all at once without steps, every member sending
      * once a step, p x the steps (report's ideal-network replay of 200 MPI_Alltoall of
@@ -1732,7 +1784,7 @@ static int closed_enter(sim *s, uint32_t r, const augur_sim_op *op) {
     if (nsteps > CLOSED_MAX_STEPS) {
       if (instant_net(s->m))
         instant = (uint64_t)c->size * nsteps;
-      else if ((uint64_t)c->size * nsteps > CLOSED_MAX_TOTAL)
+      else if (!rot && (uint64_t)c->size * nsteps > CLOSED_MAX_TOTAL)
         return -1;
     }
     for (uint32_t i = 1; i < c->size; i++)

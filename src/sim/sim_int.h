@@ -94,6 +94,10 @@ typedef struct sim_step {
  * number needed if more than MAX). */
 size_t sim_coll_steps(const augur_machine *m, unsigned type, const sim_comm *c, uint32_t me,
                       int32_t root, uint64_t bytes, sim_step *out, size_t max);
+/* The same, and *ROTATES = 1 when the algorithm's steps of every member ME are member 0's
+ * turned by ME (to and from + ME mod p: dissemination, rings, pairwise exchange), else 0. */
+size_t sim_coll_steps_rot(const augur_machine *m, unsigned type, const sim_comm *c, uint32_t me,
+                          int32_t root, uint64_t bytes, sim_step *out, size_t max, int *rotates);
 
 /* Does every member of TYPE's algorithm (above) wait, through its steps'
  * messages, for every other member to enter? (Dissemination, recursive
