@@ -1572,7 +1572,7 @@ static void ready_push(sim *s, uint32_t r) {
   s->ready[(s->rhead + s->rn++) % s->g->nranks] = r;
 }
 
-/* Message MSG's two ends posted at PS (sender SRC) and PR (receiver DST), world ranks: when
+/* A message of BYTES from SRC to DST (world ranks) whose ends were posted at PS and PR: when
  * the sender's step is done with it (SIDE 0) or the receiver's (SIDE 1). The message path's
  * arithmetic (xfer_arrival, start_rndv, coll_advance) without a slot. */
 static double closed_done(const sim *s, uint32_t src, uint32_t dst, uint64_t bytes, double ps,
@@ -1779,7 +1779,9 @@ static int closed_enter(sim *s, uint32_t r, const augur_sim_op *op) {
     /* Over CLOSED_MAX_STEPS (rings and pairwise exchanges of more than 32 members: p - 1
      * steps each): on an instant network all at once without steps, every member sending
      * once a step, p x the steps (report's ideal-network replay of 200 MPI_Alltoall of
-     * 1,024 members took 9.6 s as messages); otherwise with steps up to CLOSED_MAX_TOTAL */
+     * 1,024 members took 9.6 s as messages); otherwise round by round, rings and pairwise
+     * exchanges without keeping steps (closed_rotating), others with up to
+     * CLOSED_MAX_TOTAL */
     uint64_t instant = 0;
     if (nsteps > CLOSED_MAX_STEPS) {
       if (instant_net(s->m))
