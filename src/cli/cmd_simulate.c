@@ -17,11 +17,11 @@
 
 #define MAX_GCLASSES 32 /* --class options */
 
-/* "x2", "2x" or "2" -> 2 (a positive factor). */
 static void on_progress(void *arg, uint64_t records, uint64_t total) {
   cli_progress_count(arg, "records", records, total);
 }
 
+/* "x2", "2x" or "2" -> 2 (a positive factor). */
 static int parse_factor(const char *opt, const char *val, double *out, int *is_factor) {
   const char *p = val;
   *is_factor = 0;
@@ -484,7 +484,12 @@ int cmd_simulate(int argc, char **argv) {
   augur_sim_result res;
   cli_progress prog;
   cli_progress_init(&prog, "simulating");
-  augur_sim_trace_opts o = {sc.ps, sc.np, sc.ss, sc.ns, on_progress, &prog};
+  augur_sim_trace_opts o = {.phases = sc.ps,
+                            .nphases = sc.np,
+                            .sites = sc.ss,
+                            .nsites = sc.ns,
+                            .progress = on_progress,
+                            .progress_arg = &prog};
   if (in_memory)
     rc = simulate_in_memory(t, &sc, &mach, &res, &gs, &err);
   else
