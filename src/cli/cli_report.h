@@ -38,5 +38,8 @@ int cli_parallel_exec(const char *cmd, int argc, char **argv);
  * mpiexec started would say it). Not under mpiexec, the command parses
  * them (--help works) and cli_parallel_exec says how to run it. */
 int cli_parallel_asked(int argc, char **argv);
+/* For a command without a parallel version (simulate): with --parallel in ARGV, says so
+ * once (launcher rank 0, or not under a launcher) and returns CLI_USAGE; else -1. */
+int cli_parallel_none(const char *cmd, int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@
 #include "augur/sim.h"
 #include "augur/simgraph.h"
 #include "cli.h"
+#include "cli_report.h"
 #include "cli_summary.h"
 #include "cmd_graph.h"
 
@@ -347,6 +348,8 @@ int cli_recorded_cores(augur_trace *t, augur_machine *m, int forced, char notes[
 }
 
 int cmd_simulate(int argc, char **argv) {
+  int refused = cli_parallel_none("simulate", argc, argv);
+  if (refused >= 0) return refused;
   const char *machine = NULL, *placement = NULL, *topology = NULL, *sgdir = NULL;
   int json = 0, in_memory = 0;
   whatif w = {1, 0, 1, -1, 1};

@@ -18,6 +18,17 @@ int cli_parallel_asked(int argc, char **argv) {
   return 0;
 }
 
+int cli_parallel_none(const char *cmd, int argc, char **argv) {
+  int asked = 0;
+  for (int i = 1; i < argc && strcmp(argv[i], "--") && !asked; i++)
+    asked = !strcmp(argv[i], "--parallel");
+  if (!asked) return -1;
+  if (mpi_launcher_rank() > 0) return CLI_USAGE; /* said by rank 0 */
+  return cli_usage("--parallel: %s has no parallel version yet (report, diagnose and phases do: "
+                   "docs/parallel.md); run 'augur %s TRACE' alone, not under mpiexec",
+                   cmd, cmd);
+}
+
 int cli_parallel_exec(const char *cmd, int argc, char **argv) {
   char why[256];
   int flavour = mpi_flavour_of_launcher(why, sizeof why);

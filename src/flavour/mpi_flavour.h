@@ -35,6 +35,9 @@ int mpi_flavour_detect(char *const *argv, int argc, int *app, char *why, size_t 
  * MPI_FLAVOUR_NONE when no launcher started it. WHY (may be NULL) gets a
  * one-line explanation for messages. */
 int mpi_flavour_of_launcher(char *why, size_t whyn);
+/* This process's rank in the job the launcher started (OMPI_COMM_WORLD_RANK, PMI_RANK), or
+ * -1 when no launcher started it. */
+int mpi_launcher_rank(void);
 
 /* The OpenMP runtime the executable at PATH needs (DT_NEEDED closure, as
  * for MPI): LLVM's libomp (or libiomp5), GCC's libgomp, or none. Returns

@@ -22,3 +22,12 @@ int mpi_flavour_of_launcher(char *why, size_t whyn) {
   if (why) snprintf(why, whyn, "neither OMPI_COMM_WORLD_SIZE nor PMI_RANK/PMI_SIZE is set");
   return MPI_FLAVOUR_NONE;
 }
+
+int mpi_launcher_rank(void) {
+  int flavour = mpi_flavour_of_launcher(NULL, 0);
+  if (flavour == MPI_FLAVOUR_NONE) return -1;
+  const char *r = getenv(flavour == MPI_FLAVOUR_OPENMPI ? "OMPI_COMM_WORLD_RANK" : "PMI_RANK");
+  char *end;
+  long v = r ? strtol(r, &end, 10) : -1;
+  return r && *r && !*end && v >= 0 && v <= 0x7fffffff ? (int)v : -1;
+}

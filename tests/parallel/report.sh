@@ -57,6 +57,14 @@ env -u PMI_RANK -u PMI_SIZE -u OMPI_COMM_WORLD_SIZE \
 contains "$D/err" "augur report: --parallel runs as an MPI job, started by mpiexec"
 contains "$D/err" "mpiexec -n M augur report --parallel TRACE"
 
+# 3b. simulate has no parallel version: said once (by launcher rank 0), with what to run
+#     instead, exit 2; alone, the same line.
+expect 2 1 "$MPIEXEC" -n 2 "$AUGUR" simulate --parallel "$D/known.augur"
+contains "$D/err" "augur simulate: --parallel: simulate has no parallel version yet"
+expect 2 1 env -u PMI_RANK -u PMI_SIZE -u OMPI_COMM_WORLD_SIZE \
+  "$AUGUR" simulate "$D/known.augur" --parallel
+contains "$D/err" "run 'augur simulate TRACE' alone"
+
 # 4. A damaged rank file in the second block (rank 3 of 4, M = 2) and in the
 #    first (rank 0): what could be read, the same damage statement and
 #    exit 1 as the serial report. A missing rank file: the open fails the
