@@ -15,6 +15,8 @@
 #ifndef AUGUR_API_H
 #define AUGUR_API_H
 
+#include <stdint.h>
+
 #if defined(__GNUC__)
 #define AUGUR_API __attribute__((visibility("default")))
 #else
@@ -43,6 +45,12 @@ extern "C" {
 AUGUR_API unsigned augur_version_number(void);
 /* The same as AUGUR_VERSION_STRING; a static string, never NULL. */
 AUGUR_API const char *augur_version_string(void);
+
+/* How far a long call is: DONE of TOTAL (records or events, as the call says; TOTAL may be 0
+ * if unknown), called at most every few thousand of them. The one progress callback of
+ * the export, diagnose, phases, simulate and efficiency calls; where one is asked for it
+ * may be NULL. */
+typedef void (*augur_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
 #ifdef __cplusplus
 }

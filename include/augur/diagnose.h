@@ -91,7 +91,7 @@ typedef struct augur_dx_options {
   uint64_t eager_limit; /* bytes; 0 = infer from the trace */
   uint32_t bins;        /* active-process timeline bins; 0 = 1000 */
   /* Called now and then while streaming (may be NULL). */
-  void (*progress)(void *arg, uint64_t events, uint64_t total);
+  augur_progress_fn progress; /* events read of the trace's */
   void *progress_arg;
   /* Opens the merged stream the diagnosis reads (NULL: augur_stream_merged).
    * It must give that stream's records, in its order: `diagnose --parallel`

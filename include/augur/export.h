@@ -14,10 +14,6 @@
 extern "C" {
 #endif
 
-/* Progress callback: done / total events (total may be 0 if unknown). May be
- * NULL. Called at most every few thousand events. */
-typedef void (*augur_progress_fn)(void *ctx, uint64_t done, uint64_t total);
-
 typedef struct augur_export_opts {
   augur_progress_fn progress;
   void *progress_ctx;

@@ -143,7 +143,7 @@ typedef struct augur_logical_opts {
   void *open_stream_arg;
   /* Called every 2^16 records of the pass over the trace (most of the build) with the
    * records read and the trace's records, or NULL. */
-  void (*progress)(void *arg, uint64_t records, uint64_t total);
+  augur_progress_fn progress;
   void *progress_arg;
 } augur_logical_opts;
 /* augur_logical_build with options O (NULL: the defaults). */

@@ -96,6 +96,10 @@ AUGUR_API void augur_pop_ideal_machine(augur_machine *m);
  * to its damage (and noted); a simulation failure leaves T_ideal unknown
  * (noted). Fails only when out of memory. */
 AUGUR_API int augur_pop_trace(augur_trace *t, int ideal, augur_pop *out, augur_error *err);
+/* augur_pop_trace, with PROGRESS(CTX, records, the trace's records) called as the replay on
+ * the ideal network goes (augur_sim_trace_opts.progress); PROGRESS may be NULL. */
+AUGUR_API int augur_pop_trace_progress(augur_trace *t, int ideal, augur_progress_fn progress,
+                                       void *ctx, augur_pop *out, augur_error *err);
 /* Frees what augur_pop_trace allocated (the regions). */
 AUGUR_API void augur_pop_free(augur_pop *p);
 

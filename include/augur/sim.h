@@ -317,7 +317,7 @@ typedef struct augur_sim_trace_opts {
   /* Called every 2^14 operations simulated with the records they stand for (at the
    * operations per record read so far) and the trace's records, or NULL (with a CPU quota
    * the trace is simulated once per phase of its period, each from 0). */
-  void (*progress)(void *arg, uint64_t records, uint64_t total);
+  augur_progress_fn progress;
   void *progress_arg;
 } augur_sim_trace_opts;
 

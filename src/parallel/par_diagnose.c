@@ -79,7 +79,8 @@ static int efficiencies(augur_trace *t, const cli_diagnose_opts *o, int me, int 
       augur_pop pop;
       augur_rank_states *rs = ps.rs;
       ps.rs = NULL; /* taken */
-      if (aug_pop_from_states(t, rs, ps.n, ps.damaged, !o->no_ideal, &pop, &err) != AUGUR_OK) {
+      if (aug_pop_from_states(t, rs, ps.n, ps.damaged, !o->no_ideal, NULL, NULL, &pop, &err) !=
+          AUGUR_OK) {
         send_pop(POP_ERROR, NULL, err.msg);
       } else {
         send_pop(pop.nregions ? POP_SERIAL : POP_OK, &pop, NULL);

@@ -71,7 +71,8 @@ static int finish(augur_trace *t, aug_report_part *part, par_states *ps, const c
   } else {
     augur_rank_states *rs = ps->rs;
     ps->rs = NULL; /* taken */
-    rc = aug_pop_from_states(t, rs, ps->n, ps->damaged, !o->no_ideal, &pop, &err) == AUGUR_OK
+    rc = aug_pop_from_states(t, rs, ps->n, ps->damaged, !o->no_ideal, NULL, NULL, &pop, &err) ==
+                 AUGUR_OK
              ? CLI_OK
              : cli_fail("%s", err.msg);
   }

@@ -12,8 +12,9 @@
 /* Everything augur_pop_trace does after reading the states: RS[0..N) (every
  * rank of T, in rank order; taken: freed here, RS too), DAMAGED the first
  * damaged rank's read error ("" for none). Same contract as
- * augur_pop_trace. */
+ * augur_pop_trace_progress. */
 int aug_pop_from_states(augur_trace *t, augur_rank_states *rs, uint32_t n, const char *damaged,
-                        int ideal_run, augur_pop *out, augur_error *err);
+                        int ideal_run, augur_progress_fn progress, void *ctx, augur_pop *out,
+                        augur_error *err);
 
 #endif

@@ -76,6 +76,11 @@ void augur_pop_free(augur_pop *p) {
 }
 
 int augur_pop_trace(augur_trace *t, int ideal_run, augur_pop *out, augur_error *err) {
+  return augur_pop_trace_progress(t, ideal_run, NULL, NULL, out, err);
+}
+
+int augur_pop_trace_progress(augur_trace *t, int ideal_run, augur_progress_fn progress, void *ctx,
+                             augur_pop *out, augur_error *err) {
   assert(t && out);
   uint32_t n = augur_trace_nranks(t);
   augur_rank_states *rs = calloc(n ? n : 1, sizeof *rs);
@@ -92,18 +97,20 @@ int augur_pop_trace(augur_trace *t, int ideal_run, augur_pop *out, augur_error *
     }
     if (rc < 0 && !damaged[0]) snprintf(damaged, sizeof damaged, "%s", rerr.msg);
   }
-  return aug_pop_from_states(t, rs, n, damaged, ideal_run, out, err);
+  return aug_pop_from_states(t, rs, n, damaged, ideal_run, progress, ctx, out, err);
 }
 
 int aug_pop_from_states(augur_trace *t, augur_rank_states *rs, uint32_t n, const char *damaged,
-                        int ideal_run, augur_pop *out, augur_error *err) {
+                        int ideal_run, augur_progress_fn progress, void *ctx, augur_pop *out,
+                        augur_error *err) {
   assert(t && rs && damaged && out);
   augur_machine m;
   augur_pop_ideal_machine(&m);
   augur_sim_result sr;
   augur_error serr = {0};
   double ideal = -1;
-  int src = ideal_run ? augur_simulate_trace(t, &m, NULL, &sr, NULL, &serr) : AUGUR_OK;
+  augur_sim_trace_opts so = {.progress = progress, .progress_arg = ctx};
+  int src = ideal_run ? augur_simulate_trace(t, &m, &so, &sr, NULL, &serr) : AUGUR_OK;
   if (src == AUGUR_OK && ideal_run) {
     ideal = sr.predicted_seconds * 1e9;
     augur_sim_result_free(&sr);

@@ -1,16 +1,17 @@
-# On a terminal (script(1) gives one) simulate, phases and diagnose show how far they are:
+# On a terminal (script(1) gives one) simulate, phases, diagnose and report show how far
+# they are:
 # "VERB N of M UNIT (P %)", then "about T left" once a second has passed, N rising to at
 # most M; the line is erased at the end. Without a terminal, nothing on stderr.
 # simulate counts the records behind the operations it simulated (not those it read,
-# which run ahead by the builder's window): an MPI_Alltoall on 256 ranks, much simulation
+# which run ahead by the builder's window): an MPI_Alltoall on 512 ranks, much simulation
 # for few records, would otherwise show one line at 100 %. phases and diagnose: a 16-rank
-# halo of 12 M records (augur-bench-dx-gen). Environment: AUGUR, DXGEN, WORK, NAME, SHRINK
+# halo of 16 M records (augur-bench-dx-gen). Environment: AUGUR, DXGEN, WORK, NAME, SHRINK
 # (the records divided by it: 8 in sanitizer builds).
 . "$(dirname "$0")/lib.sh"
 command -v script >/dev/null 2>&1 || { echo "skipped: no script(1)"; exit 77; }
-"$DXGEN" "$D/a2a.augur" --ranks 256 --events $((400000 / SHRINK)) --pattern alltoall --truth "$D/a2a.truth" \
+"$DXGEN" "$D/a2a.augur" --ranks 512 --events $((400000 / SHRINK)) --pattern alltoall --truth "$D/a2a.truth" \
   >/dev/null || fail "dx-gen alltoall"
-"$DXGEN" "$D/halo.augur" --ranks 16 --events $((12000000 / SHRINK)) --truth "$D/halo.truth" >/dev/null ||
+"$DXGEN" "$D/halo.augur" --ranks 16 --events $((16000000 / SHRINK)) --truth "$D/halo.truth" >/dev/null ||
   fail "dx-gen halo"
 
 # check NAME TRACE VERB UNIT RESULT ARGS...: `augur ARGS` on a terminal shows progress lines
@@ -29,8 +30,9 @@ check() {
   grep -q "$result" "$D/$name.tty" || fail "$name: no result on the terminal: $(cat "$D/$name.tty")"
   awk -v total="$total" -v verb="$verb" -v unit="$unit" '
     { if (!match($0, verb " [0-9]+ of [0-9]+ " unit " \\([0-9]+ %\\)")) { print "bad: " $0; bad++; next }
-      split(substr($0, RSTART, RLENGTH), w, /[ ()]+/)
-      n = w[2] + 0; of = w[4] + 0; p = w[6] + 0
+      m = substr($0, RSTART + length(verb) + 1, RLENGTH - length(verb) - 1)
+      split(m, w, /[ ()]+/)
+      n = w[1] + 0; of = w[3] + 0; p = w[5] + 0
       if (of != total) { print "total " of " != " total; bad++ }
       if (n <= last || n > total) { print "not rising: " n " after " last; bad++ }
       if (p != int(n * 100 / total)) { print "percent " p " of " n; bad++ }
@@ -48,4 +50,7 @@ check() {
 check simulate "$D/a2a" simulating records predicted simulate
 check phases "$D/halo" reading records PhaseET phases
 check diagnose "$D/halo" diagnosing events "findings above" diagnose
+# report: the replay on the ideal network (its longest part; the reading before it counts
+# ranks)
+check report "$D/halo" "the ideal network" records "Efficiencies (POP)" report
 finish
