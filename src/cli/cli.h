@@ -201,6 +201,11 @@ void cli_progress_update(cli_progress *p, const char *fmt, ...)
 /* "DONE of TOTAL UNIT (N %), about T left": the time left at the rate so far, once a
  * second has passed (TOTAL 0: "DONE UNIT"). */
 void cli_progress_count(cli_progress *p, const char *unit, uint64_t done, uint64_t total);
+/* augur_progress_fn for a cli_progress ARG: cli_progress_count in records, in events. */
+void cli_progress_records(void *arg, uint64_t done, uint64_t total);
+void cli_progress_events(void *arg, uint64_t done, uint64_t total);
+/* augur_report_progress for a cli_progress ARG: "rank R/N, E events". */
+void cli_progress_ranks(void *arg, uint32_t rank, uint32_t nranks, uint64_t events);
 void cli_progress_done(cli_progress *p);
 
 /* Subcommands: argv[0] is the subcommand name. */

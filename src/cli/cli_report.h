@@ -19,6 +19,9 @@ int cli_report_args(int argc, char **argv, cli_report_opts *o, int *status);
 /* The efficiencies of T as O asks (docs/pop.md). CLI_OK, or CLI_FAIL after
  * saying why. */
 int cli_report_pop(augur_trace *t, const cli_report_opts *o, augur_pop *pop);
+/* augur_pop_trace (IDEAL: with the replay on the ideal network) with a progress line for
+ * the replay on a terminal. */
+int cli_pop_trace(augur_trace *t, int ideal, augur_pop *pop, augur_error *err);
 /* Prints report R of T with the efficiencies POP, as text or JSON (O), and
  * the error line when ST (augur_report_compute's status, message in ERR) is
  * not AUGUR_OK. Returns the command's exit status. */

@@ -9,14 +9,10 @@
 #include "cli_diagnose.h"
 #include "cli_report.h"
 
-static void on_progress(void *arg, uint64_t events, uint64_t total) {
-  cli_progress_count(arg, "events", events, total);
-}
-
 static int write_html(const augur_diagnosis *d, augur_trace *t, const cli_diagnose_opts *o) {
   augur_pop pop;
   augur_error err = {0};
-  if (augur_pop_trace(t, !o->no_ideal, &pop, &err) != AUGUR_OK) return cli_fail("%s", err.msg);
+  if (cli_pop_trace(t, !o->no_ideal, &pop, &err) != AUGUR_OK) return cli_fail("%s", err.msg);
   int rc = cli_diagnose_html(d, t, &pop, NULL, o);
   augur_pop_free(&pop);
   return rc;
@@ -35,7 +31,7 @@ int cmd_diagnose(int argc, char **argv) {
   cli_progress prog;
   cli_progress_init(&prog, "diagnosing");
   augur_dx_options opt = o.dx;
-  opt.progress = on_progress;
+  opt.progress = cli_progress_events;
   opt.progress_arg = &prog;
   augur_diagnosis *d = NULL;
   augur_error err = {0};

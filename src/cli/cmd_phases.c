@@ -6,10 +6,6 @@
 #include "cli_phases.h"
 #include "cli_report.h"
 
-static void on_progress(void *arg, uint64_t records, uint64_t total) {
-  cli_progress_count(arg, "records", records, total);
-}
-
 int cmd_phases(int argc, char **argv) {
   cli_phases_opts o;
   int status;
@@ -24,7 +20,7 @@ int cmd_phases(int argc, char **argv) {
   augur_logical *lg = NULL;
   cli_progress prog;
   cli_progress_init(&prog, "reading");
-  augur_logical_opts lo = {.progress = on_progress, .progress_arg = &prog};
+  augur_logical_opts lo = {.progress = cli_progress_records, .progress_arg = &prog};
   rc = augur_logical_build_opts(t, &lo, &lg, &err);
   cli_progress_done(&prog);
   if (rc != AUGUR_OK) {

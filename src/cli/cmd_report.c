@@ -6,10 +6,6 @@
 #include "cli.h"
 #include "cli_report.h"
 
-static void on_progress(void *arg, uint32_t rank, uint32_t nranks, uint64_t events) {
-  cli_progress_update(arg, "rank %u/%u, %llu events", rank, nranks, (unsigned long long)events);
-}
-
 int cmd_report(int argc, char **argv) {
   cli_report_opts o;
   int status;
@@ -25,7 +21,7 @@ int cmd_report(int argc, char **argv) {
   cli_progress_init(&prog, "reading");
   augur_report *r = NULL;
   augur_error err = {0};
-  int st = augur_report_compute(t, &r, on_progress, &prog, &err);
+  int st = augur_report_compute(t, &r, cli_progress_ranks, &prog, &err);
   cli_progress_done(&prog);
   if (!r) {
     augur_trace_close(t);

@@ -18,10 +18,6 @@
 
 #define MAX_GCLASSES 32 /* --class options */
 
-static void on_progress(void *arg, uint64_t records, uint64_t total) {
-  cli_progress_count(arg, "records", records, total);
-}
-
 /* "x2", "2x" or "2" -> 2 (a positive factor). */
 static int parse_factor(const char *opt, const char *val, double *out, int *is_factor) {
   const char *p = val;
@@ -491,7 +487,7 @@ int cmd_simulate(int argc, char **argv) {
                             .nphases = sc.np,
                             .sites = sc.ss,
                             .nsites = sc.ns,
-                            .progress = on_progress,
+                            .progress = cli_progress_records,
                             .progress_arg = &prog};
   if (in_memory)
     rc = simulate_in_memory(t, &sc, &mach, &res, &gs, &err);

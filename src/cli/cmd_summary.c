@@ -17,6 +17,7 @@
 
 #include "augur/text.h"
 #include "cli.h"
+#include "cli_report.h"
 #include "cli_summary.h"
 
 uint32_t cli_summary_phase_order(const augur_phases *p, uint32_t *order) {
@@ -36,28 +37,40 @@ uint32_t cli_summary_phase_order(const augur_phases *p, uint32_t *order) {
 
 /* ---- computing ----------------------------------------------------------- */
 
+/* Each of the analyses the page gathers shows its progress line (on a terminal), as its own
+ * command does. */
 static void compute(cli_summary *s) {
   augur_trace *t = s->t;
   augur_error err = {0};
-  if (augur_report_compute(t, &s->report, NULL, NULL, &err) != AUGUR_OK)
+  cli_progress prog;
+  cli_progress_init(&prog, "reading");
+  if (augur_report_compute(t, &s->report, cli_progress_ranks, &prog, &err) != AUGUR_OK)
     snprintf(s->report_err, sizeof s->report_err, "%s", err.msg);
+  cli_progress_done(&prog);
   memset(&err, 0, sizeof err);
-  if (augur_pop_trace(t, 1, &s->pop, &err) == AUGUR_OK)
+  if (cli_pop_trace(t, 1, &s->pop, &err) == AUGUR_OK)
     s->have_pop = 1;
   else
     snprintf(s->pop_err, sizeof s->pop_err, "%s", err.msg);
   augur_dx_options o;
   memset(&o, 0, sizeof o);
   memset(&err, 0, sizeof err);
+  cli_progress_init(&prog, "diagnosing");
+  o.progress = cli_progress_events;
+  o.progress_arg = &prog;
   if (augur_diagnose(t, &o, &s->dx, &err) < 0) {
     snprintf(s->dx_err, sizeof s->dx_err, "%s", err.msg);
     s->dx = NULL;
   }
+  cli_progress_done(&prog);
   augur_phase_opts po;
   augur_phase_opts_default(&po);
   memset(&err, 0, sizeof err);
-  if (augur_logical_build(t, &s->lg, &err) != AUGUR_OK ||
-      augur_phases_detect(s->lg, &po, &s->ph, &err) != AUGUR_OK) {
+  cli_progress_init(&prog, "finding phases: reading");
+  augur_logical_opts lo = {.progress = cli_progress_records, .progress_arg = &prog};
+  int lrc = augur_logical_build_opts(t, &lo, &s->lg, &err);
+  cli_progress_done(&prog);
+  if (lrc != AUGUR_OK || augur_phases_detect(s->lg, &po, &s->ph, &err) != AUGUR_OK) {
     snprintf(s->ph_err, sizeof s->ph_err, "%s", err.msg);
     augur_phases_free(s->ph);
     s->ph = NULL;
@@ -66,10 +79,16 @@ static void compute(cli_summary *s) {
     memset(&err, 0, sizeof err);
     if (cli_recorded_cores(t, &s->mach, 0, s->sim_notes, s->sim_note, &s->nsim_notes) != CLI_OK)
       snprintf(s->sim_err, sizeof s->sim_err, "the trace's hosts could not be read");
-    else if (augur_simulate_trace(t, &s->mach, NULL, &s->sim, &s->gs, &err) != AUGUR_OK)
-      snprintf(s->sim_err, sizeof s->sim_err, "%s", err.msg);
-    else
-      s->have_sim = 1;
+    else {
+      cli_progress_init(&prog, "simulating");
+      augur_sim_trace_opts so = {.progress = cli_progress_records, .progress_arg = &prog};
+      int src = augur_simulate_trace(t, &s->mach, &so, &s->sim, &s->gs, &err);
+      cli_progress_done(&prog);
+      if (src != AUGUR_OK)
+        snprintf(s->sim_err, sizeof s->sim_err, "%s", err.msg);
+      else
+        s->have_sim = 1;
+    }
     free((void *)s->mach.rank_cpu); /* cli_recorded_cores */
     free((void *)s->mach.placement_share);
     s->mach.rank_cpu = NULL;

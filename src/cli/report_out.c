@@ -40,17 +40,17 @@ int cli_report_args(int argc, char **argv, cli_report_opts *o, int *status) {
   return 1;
 }
 
-static void on_replay(void *arg, uint64_t records, uint64_t total) {
-  cli_progress_count(arg, "records", records, total);
+int cli_pop_trace(augur_trace *t, int ideal, augur_pop *pop, augur_error *err) {
+  cli_progress prog;
+  cli_progress_init(&prog, "replaying on the ideal network");
+  int rc = augur_pop_trace_progress(t, ideal, cli_progress_records, &prog, pop, err);
+  cli_progress_done(&prog);
+  return rc;
 }
 
 int cli_report_pop(augur_trace *t, const cli_report_opts *o, augur_pop *pop) {
   augur_error perr = {0};
-  cli_progress prog;
-  cli_progress_init(&prog, "replaying on the ideal network");
-  int rc = augur_pop_trace_progress(t, !o->no_ideal, on_replay, &prog, pop, &perr);
-  cli_progress_done(&prog);
-  if (rc != AUGUR_OK) return cli_fail("%s", perr.msg);
+  if (cli_pop_trace(t, !o->no_ideal, pop, &perr) != AUGUR_OK) return cli_fail("%s", perr.msg);
   return CLI_OK;
 }
 

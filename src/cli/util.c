@@ -204,6 +204,18 @@ void cli_progress_count(cli_progress *p, const char *unit, uint64_t done, uint64
                         left / 3600);
 }
 
+void cli_progress_records(void *arg, uint64_t done, uint64_t total) {
+  cli_progress_count(arg, "records", done, total);
+}
+
+void cli_progress_events(void *arg, uint64_t done, uint64_t total) {
+  cli_progress_count(arg, "events", done, total);
+}
+
+void cli_progress_ranks(void *arg, uint32_t rank, uint32_t nranks, uint64_t events) {
+  cli_progress_update(arg, "rank %u/%u, %llu events", rank, nranks, (unsigned long long)events);
+}
+
 void cli_progress_done(cli_progress *p) {
   if (!p->on) return;
   fprintf(stderr, "\r\033[K");
