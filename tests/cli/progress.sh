@@ -6,8 +6,7 @@
 # which run ahead by the builder's window): an MPI_Alltoall on 512 ranks, much simulation
 # for few records, would otherwise show one line at 100 %. phases, diagnose, report: a 16-rank
 # halo of 16 M records, summary 6 M (augur-bench-dx-gen). Environment: AUGUR, DXGEN, WORK,
-# NAME, SHRINK
-# (the records divided by it: 8 in sanitizer builds).
+# NAME, SHRINK (the records divided by it: 8 in sanitizer builds).
 . "$(dirname "$0")/lib.sh"
 command -v script >/dev/null 2>&1 || { echo "skipped: no script(1)"; exit 77; }
 "$DXGEN" "$D/a2a.augur" --ranks 512 --events $((400000 / SHRINK)) --pattern alltoall --truth "$D/a2a.truth" \
