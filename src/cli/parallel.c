@@ -10,19 +10,21 @@
 #include "cli_report.h"
 #include "mpi_flavour.h"
 
-int cli_parallel_asked(int argc, char **argv) {
-  char why[256];
-  if (mpi_flavour_of_launcher(why, sizeof why) == MPI_FLAVOUR_NONE) return 0;
+/* --parallel among ARGV's options (before a "--"). */
+static int parallel_in_args(int argc, char **argv) {
   for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
     if (!strcmp(argv[i], "--parallel")) return 1;
   return 0;
 }
 
+int cli_parallel_asked(int argc, char **argv) {
+  char why[256];
+  if (mpi_flavour_of_launcher(why, sizeof why) == MPI_FLAVOUR_NONE) return 0;
+  return parallel_in_args(argc, argv);
+}
+
 int cli_parallel_none(const char *cmd, int argc, char **argv) {
-  int asked = 0;
-  for (int i = 1; i < argc && strcmp(argv[i], "--") && !asked; i++)
-    asked = !strcmp(argv[i], "--parallel");
-  if (!asked) return -1;
+  if (!parallel_in_args(argc, argv)) return -1;
   if (mpi_launcher_rank() > 0) return CLI_USAGE; /* said by rank 0 */
   return cli_usage("--parallel: %s has no parallel version yet (report, diagnose and phases do: "
                    "docs/parallel.md); run 'augur %s TRACE' alone, not under mpiexec",

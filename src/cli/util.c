@@ -193,15 +193,12 @@ void cli_progress_count(cli_progress *p, const char *unit, uint64_t done, uint64
     return;
   }
   double left = spent * (double)(total - done) / (double)done;
-  if (left < 120)
-    cli_progress_update(p, "%llu of %llu %s (%u %%), about %.*f s left", d, n, unit, pct,
-                        left < 10 ? 1 : 0, left);
-  else if (left < 7200)
-    cli_progress_update(p, "%llu of %llu %s (%u %%), about %.0f min left", d, n, unit, pct,
-                        left / 60);
-  else
-    cli_progress_update(p, "%llu of %llu %s (%u %%), about %.1f h left", d, n, unit, pct,
-                        left / 3600);
+  /* seconds (a tenth below 10), minutes from 2 min, hours (a tenth) from 2 h */
+  const char *in = left < 120 ? "s" : left < 7200 ? "min" : "h";
+  double v = left < 120 ? left : left < 7200 ? left / 60 : left / 3600;
+  int tenths = left < 10 || left >= 7200;
+  cli_progress_update(p, "%llu of %llu %s (%u %%), about %.*f %s left", d, n, unit, pct, tenths, v,
+                      in);
 }
 
 void cli_progress_records(void *arg, uint64_t done, uint64_t total) {

@@ -200,7 +200,7 @@ struct builder {
   int stream;
   sim_msg_fn new_msg;
   void *msg_ctx;
-  void (*progress)(void *, uint64_t, uint64_t); /* sim_src_set_progress */
+  augur_progress_fn progress; /* sim_src_set_progress */
   void *progress_arg;
   const augur_sim_site_scale *sites;
   size_t nsites;
@@ -1327,7 +1327,7 @@ void sim_src_set_msg(sim_src *b, sim_msg_fn fn, void *ctx) {
   b->msg_ctx = ctx;
 }
 
-void sim_src_set_progress(sim_src *b, void (*fn)(void *, uint64_t, uint64_t), void *arg) {
+void sim_src_set_progress(sim_src *b, augur_progress_fn fn, void *arg) {
   b->progress = fn;
   b->progress_arg = arg;
 }

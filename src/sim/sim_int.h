@@ -144,7 +144,7 @@ int sim_src_open(sim_src **out, augur_trace *t, const sim_windows *win,
 /* Where new messages go; set before the first sim_src_ready. */
 void sim_src_set_msg(sim_src *b, sim_msg_fn fn, void *ctx);
 /* Where the simulation's progress goes (augur_sim_trace_opts.progress; FN may be NULL). */
-void sim_src_set_progress(sim_src *b, void (*fn)(void *, uint64_t, uint64_t), void *arg);
+void sim_src_set_progress(sim_src *b, augur_progress_fn fn, void *arg);
 /* The simulator ran RAN operations: FN(ARG, the records they stand for, the trace's). */
 void sim_src_progress(sim_src *b, uint64_t ran);
 /* Reads until every rank left MPI_Init (or the trace ended) and sets the

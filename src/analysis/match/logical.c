@@ -386,7 +386,7 @@ static int read_pass(builder *b, augur_trace *t, const augur_logical_opts *o, au
   augur_event ev;
   int parent_kept = 0; /* whether the last parent of ev.rank was kept */
   uint32_t parent_rank = UINT32_MAX;
-  void (*progress)(void *, uint64_t, uint64_t) = o ? o->progress : NULL;
+  augur_progress_fn progress = o ? o->progress : NULL;
   const uint64_t total = augur_trace_total_events(t);
   while ((rc = augur_stream_next(s, &ev, err)) == 1) {
     uint64_t call = AUGUR_MATCH_NO_CALL; /* the matcher tags ends and members with it */
