@@ -202,6 +202,7 @@ struct builder {
   void *msg_ctx;
   augur_progress_fn progress; /* sim_src_set_progress */
   void *progress_arg;
+  uint64_t progress_total; /* the trace's records, counted once (a sum over its ranks) */
   const augur_sim_site_scale *sites;
   size_t nsites;
   uint64_t held, nops, ncompute, nwaitops, nmsgs, nunmatched;
@@ -1330,6 +1331,7 @@ void sim_src_set_msg(sim_src *b, sim_msg_fn fn, void *ctx) {
 void sim_src_set_progress(sim_src *b, augur_progress_fn fn, void *arg) {
   b->progress = fn;
   b->progress_arg = arg;
+  b->progress_total = fn ? augur_trace_total_events(b->t) : 0;
 }
 
 void sim_src_progress(sim_src *b, uint64_t ran) {
@@ -1337,7 +1339,7 @@ void sim_src_progress(sim_src *b, uint64_t ran) {
   /* the reading runs ahead of the simulation by its window: the records behind the
    * operations run, at the operations per record read so far */
   double done = (double)ran * (double)b->g->trace_events / (double)b->nops;
-  b->progress(b->progress_arg, (uint64_t)done, augur_trace_total_events(b->t));
+  b->progress(b->progress_arg, (uint64_t)done, b->progress_total);
 }
 
 int sim_src_start(sim_src *b) {
