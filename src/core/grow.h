@@ -18,6 +18,12 @@
  * would not fit a size_t. */
 int aug_grow(void **p, size_t *cap, size_t need, size_t size);
 
+/* aug_grow for an array whose elements start on multiples of ALIGN bytes (a power of two,
+ * a multiple of sizeof(void *), that divides SIZE): each element then lies in the fewest
+ * cache lines. The array moves at every growth (aligned_alloc and a copy: no realloc keeps
+ * an alignment); free it with free. */
+int aug_grow_aligned(void **p, size_t *cap, size_t need, size_t size, size_t align);
+
 /* The other way, for an array that is done growing and stays: its capacity
  * down to its length n (n > 0). A failed realloc leaves *p and *cap as they
  * were, which is still a valid array. */

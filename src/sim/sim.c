@@ -197,17 +197,38 @@ static hev heap_pop(heap *q) {
 /* ---- Message slots ----------------------------------------------------- */
 
 typedef struct mslot {
-  double spost, rpost, arrive, sdone, rdone; /* < 0: not yet */
-  double extra; /* s the receiver's buffer adds to the transfer (recv_extra) */
+  double spost, rpost, arrive; /* < 0: not yet */
+  double extra;                /* s the receiver's buffer adds to the transfer (recv_extra) */
   uint64_t bytes;
   uint64_t inst; /* collective messages: instance; p2p: UINT64_MAX */
-  uint32_t src, dst, tag, next_free;
+  uint32_t src, dst;
+  union {
+    uint32_t tag;       /* a collective message's, while in use */
+    uint32_t next_free; /* on the free list */
+  };
   uint8_t rndv, started, refs;
   /* the arrival wakes no one on this side (SIDE_SEND: the sender, SIDE_RECV:
    * the receiver): it is a request of a WAIT blocked on an earlier one
    * (wait_quiet), which reads it when it gets there */
   uint8_t quiet;
 } mslot;
+
+/* One cache line a slot, the array line-aligned: at thousands of ranks each
+ * slot touched is a miss (made, posted by each side, completed), and one
+ * straddling two lines was two. */
+_Static_assert(sizeof(mslot) == 64, "a message slot is one cache line");
+
+/* When the send of M is done (< 0: not yet): eager, when posted; a
+ * rendezvous, when the data arrived. */
+static inline double slot_sdone(const mslot *m) {
+  return m->rndv ? m->arrive : m->spost;
+}
+
+/* When the receive of M is done (< 0: not yet): both posted and arrived. */
+static inline double slot_rdone(const mslot *m) {
+  if (m->arrive < 0 || m->rpost < 0) return -1;
+  return m->arrive > m->rpost ? m->arrive : m->rpost;
+}
 
 enum { SIDE_SEND = 1, SIDE_RECV = 2 };
 
@@ -435,7 +456,7 @@ static uint32_t new_slot(sim *s) {
     i = s->free_slot;
     s->free_slot = s->slots[i].next_free;
   } else {
-    if (aug_grow((void **)&s->slots, &s->slot_cap, s->nslots + 1, sizeof *s->slots)) {
+    if (aug_grow_aligned((void **)&s->slots, &s->slot_cap, s->nslots + 1, sizeof *s->slots, 64)) {
       s->nomem = 1;
       return NONE32;
     }
@@ -443,7 +464,7 @@ static uint32_t new_slot(sim *s) {
   }
   mslot *m = &s->slots[i];
   memset(m, 0, sizeof *m);
-  m->spost = m->rpost = m->arrive = m->sdone = m->rdone = -1;
+  m->spost = m->rpost = m->arrive = -1;
   m->next_free = NONE32;
   return i;
 }
@@ -582,14 +603,8 @@ static void wake_push(sim *s, uint32_t r) {
 static unsigned arrived(mslot *m, double at) {
   unsigned w = 0;
   m->arrive = at;
-  if (m->rndv) {
-    m->sdone = at;
-    w |= SIDE_SEND;
-  }
-  if (m->rpost >= 0) {
-    m->rdone = at > m->rpost ? at : m->rpost;
-    w |= SIDE_RECV;
-  }
+  if (m->rndv) w |= SIDE_SEND;
+  if (m->rpost >= 0) w |= SIDE_RECV;
   return w & ~(unsigned)m->quiet;
 }
 
@@ -643,7 +658,6 @@ static void post_send(sim *s, uint32_t v, double t) {
   mslot *m = &s->slots[v];
   m->spost = t;
   if (!m->rndv) {
-    m->sdone = t;
     m->started = 1;
     xfer_start(s, v, t);
   } else if (m->rpost >= 0) {
@@ -654,10 +668,7 @@ static void post_send(sim *s, uint32_t v, double t) {
 static void post_recv(sim *s, uint32_t v, double t) {
   mslot *m = &s->slots[v];
   m->rpost = t;
-  if (m->arrive >= 0)
-    m->rdone = m->arrive > t ? m->arrive : t;
-  else if (m->rndv && m->spost >= 0)
-    start_rndv(s, v);
+  if (m->arrive < 0 && m->rndv && m->spost >= 0) start_rndv(s, v);
 }
 
 /* ---- Network flows ------------------------------------------------------ */
@@ -1365,7 +1376,7 @@ static int wait_done(sim *s, uint32_t r, double *t, int *recv) {
   const wreq *w = wait_reqs(rr);
   for (uint64_t i = rr->wait_i; i < rr->nwq; i++) {
     mslot *m = &s->slots[w[i].slot];
-    double d = w[i].send ? m->sdone : m->rdone;
+    double d = w[i].send ? slot_sdone(m) : slot_rdone(m);
     if (d < 0) {
       rr->wait_i = i;
       m->quiet &= (uint8_t) ~(w[i].send ? SIDE_SEND : SIDE_RECV); /* its arrival wakes R */
@@ -1437,7 +1448,7 @@ static int coll_together(sim *s, uint32_t r) {
   double done = rr->t;
   for (size_t k = 0; k < rr->ngrp; k++) {
     uint32_t v = rr->grp[k] & 0x7fffffffu;
-    double d = rr->grp[k] & 0x80000000u ? s->slots[v].rdone : s->slots[v].sdone;
+    double d = rr->grp[k] & 0x80000000u ? slot_rdone(&s->slots[v]) : slot_sdone(&s->slots[v]);
     if (d < 0) return 0;
     if (d > done) done = d;
   }
@@ -1475,12 +1486,12 @@ static int coll_advance(sim *s, uint32_t r) {
     }
     double done = rr->t;
     if (rr->cur_s != NONE32) {
-      double d = s->slots[rr->cur_s].sdone;
+      double d = slot_sdone(&s->slots[rr->cur_s]);
       if (d < 0) return 0;
       if (d > done) done = d;
     }
     if (rr->cur_r != NONE32) {
-      double d = s->slots[rr->cur_r].rdone;
+      double d = slot_rdone(&s->slots[rr->cur_r]);
       if (d < 0) return 0;
       if (d > done) done = d;
     }
@@ -1915,7 +1926,7 @@ static void run_rank(sim *s, uint32_t r) {
         if (s->src) req_open(s, r, op);
         break;
       }
-      double d = send ? s->slots[v].sdone : s->slots[v].rdone;
+      double d = send ? slot_sdone(&s->slots[v]) : slot_rdone(&s->slots[v]);
       if (d >= 0) {
         wait_until(rr, d, send ? &rr->acc.send_wait : &rr->acc.recv_wait);
         release(s, v);
@@ -1981,15 +1992,15 @@ static void wake(sim *s, uint32_t r) {
   const uint32_t v = rr->bslot;
   switch (rr->blocked) {
   case BLK_SEND:
-    if (s->slots[v].sdone >= 0) {
+    if (slot_sdone(&s->slots[v]) >= 0) {
       release(s, v);
-      resume(s, r, s->slots[v].sdone, &rr->acc.send_wait);
+      resume(s, r, slot_sdone(&s->slots[v]), &rr->acc.send_wait);
     }
     return;
   case BLK_RECV:
-    if (s->slots[v].rdone >= 0) {
+    if (slot_rdone(&s->slots[v]) >= 0) {
       release(s, v);
-      resume(s, r, s->slots[v].rdone, &rr->acc.recv_wait);
+      resume(s, r, slot_rdone(&s->slots[v]), &rr->acc.recv_wait);
     }
     return;
   case BLK_WAIT: {
@@ -2175,14 +2186,15 @@ static int sim_setup(sim *s, uint32_t variant, uint32_t *variants, augur_sim_res
   for (uint32_t r = 0; r < n; r++)
     s->ident[r] = r;
   /* Point-to-point messages of a graph occupy slots 0..nmsgs-1. */
-  if (aug_grow((void **)&s->slots, &s->slot_cap, g->nmsgs ? g->nmsgs : 1, sizeof *s->slots))
+  if (aug_grow_aligned((void **)&s->slots, &s->slot_cap, g->nmsgs ? g->nmsgs : 1, sizeof *s->slots,
+                       64))
     return sim_nomem(err);
   if (s->src_rc < 0) return AUGUR_OK;
   if (!s->src) s->nslots = g->nmsgs; /* streaming: the messages read so far have theirs */
   for (size_t i = 0; i < g->nmsgs; i++) {
     mslot *ms = &s->slots[i];
     memset(ms, 0, sizeof *ms);
-    ms->spost = ms->rpost = ms->arrive = ms->sdone = ms->rdone = -1;
+    ms->spost = ms->rpost = ms->arrive = -1;
     ms->bytes = g->msgs[i].bytes;
     ms->src = g->msgs[i].sender;
     ms->dst = g->msgs[i].receiver;
