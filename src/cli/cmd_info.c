@@ -141,37 +141,87 @@ static void print_placement(augur_trace *t) {
     printf("clocks       every rank reads rank 0's clock (no ping-pong)\n");
 }
 
+/* Beyond this many ranks the table has a row only for the ranks that stand
+ * out: those not complete (up to this many), the ones with the fewest and
+ * the most events, and the one that ended last; the total row and the
+ * statuses' counts cover every rank (--json lists them all). */
+#define INFO_RANK_ROWS 16
+
+enum { ST_COMPLETE, ST_DAMAGED, ST_NO_FACTS, ST_NO_FINALIZE, ST_N };
+static const char *const st_name[ST_N] = {"complete", "DAMAGED", "no rank facts",
+                                          "no MPI_Finalize"};
+
+static int rank_status(augur_trace *t, uint32_t r) {
+  const augur_rank_def *d = augur_trace_rank(t, r);
+  const char *dmg = NULL;
+  augur_trace_damage(t, r, &dmg);
+  return dmg ? ST_DAMAGED : !d ? ST_NO_FACTS : d->finalize_ns ? ST_COMPLETE : ST_NO_FINALIZE;
+}
+
+/* How much survived of rank R: events kept, the end of the last one, ended cleanly. */
+static void rank_row(augur_trace *t, uint32_t r, uint32_t n) {
+  const augur_rank_def *d = augur_trace_rank(t, r);
+  char sz[32], host[4 * 256 + 1], cut[257];
+  augur_fmt_bytes(sz, sizeof sz, rank_file_bytes(augur_trace_path(t), r, n));
+  snprintf(cut, sizeof cut, "%s", d && d->host ? d->host : "?");
+  printf("  %6u  %-20s %8llu %12llu %10.3f %8zu %11s  %s\n", r,
+         augur_text_safe(cut, host, sizeof host), d ? (unsigned long long)d->pid : 0ULL,
+         (unsigned long long)augur_trace_nevents(t, r), (double)augur_trace_rank_end_ns(t, r) / 1e9,
+         augur_trace_nblocks(t, r), sz, st_name[rank_status(t, r)]);
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
 static void print_ranks(augur_trace *t) {
   uint32_t n = augur_trace_nranks(t);
   printf("\nRanks\n  %6s  %-20s %8s %12s %10s %8s %11s  %s\n", "rank", "host", "pid", "events",
          "last (s)", "blocks", "on disk", "status");
-  uint64_t tev = 0, tbytes = 0;
+  uint64_t tev = 0, tbytes = 0, count[ST_N] = {0};
+  uint32_t row[INFO_RANK_ROWS + 3], nrow = 0, fewest = 0, most = 0, last = 0;
   for (uint32_t r = 0; r < n; r++) {
-    const augur_rank_def *d = augur_trace_rank(t, r);
     uint64_t ev = augur_trace_nevents(t, r);
-    uint64_t bytes = rank_file_bytes(augur_trace_path(t), r, n);
-    const char *dmg = NULL;
-    augur_trace_damage(t, r, &dmg);
-    char sz[32];
-    augur_fmt_bytes(sz, sizeof sz, bytes);
     tev += ev;
-    tbytes += bytes;
-    char host[4 * 256 + 1], cut[257];
-    snprintf(cut, sizeof cut, "%s", d && d->host ? d->host : "?");
-    /* How much survived: events kept, the end of the last one, ended cleanly. */
-    printf("  %6u  %-20s %8llu %12llu %10.3f %8zu %11s  %s\n", r,
-           augur_text_safe(cut, host, sizeof host), d ? (unsigned long long)d->pid : 0ULL,
-           (unsigned long long)ev, (double)augur_trace_rank_end_ns(t, r) / 1e9,
-           augur_trace_nblocks(t, r), sz,
-           dmg              ? "DAMAGED"
-           : !d             ? "no rank facts"
-           : d->finalize_ns ? "complete"
-                            : "no MPI_Finalize");
+    tbytes += rank_file_bytes(augur_trace_path(t), r, n);
+    int st = rank_status(t, r);
+    count[st]++;
+    if (n <= INFO_RANK_ROWS) {
+      rank_row(t, r, n);
+      continue;
+    }
+    if (ev < augur_trace_nevents(t, fewest)) fewest = r;
+    if (ev > augur_trace_nevents(t, most)) most = r;
+    if (augur_trace_rank_end_ns(t, r) > augur_trace_rank_end_ns(t, last)) last = r;
+    if (st != ST_COMPLETE && nrow < INFO_RANK_ROWS) row[nrow++] = r;
+  }
+  if (n > INFO_RANK_ROWS) { /* the rows in rank order, each once */
+    row[nrow++] = fewest;
+    row[nrow++] = most;
+    row[nrow++] = last;
+    qsort(row, nrow, sizeof *row, cmp_u32);
+    for (uint32_t i = 0; i < nrow; i++)
+      if (i == 0 || row[i] != row[i - 1]) rank_row(t, row[i], n);
   }
   char sz[32];
   augur_fmt_bytes(sz, sizeof sz, tbytes);
   printf("  %6s  %-20s %8s %12llu %10s %8s %11s\n", "total", "", "", (unsigned long long)tev, "",
          "", sz);
+  if (n <= INFO_RANK_ROWS) return;
+  printf("  %u ranks:", n);
+  for (int st = 0, first = 1; st < ST_N; st++)
+    if (count[st]) {
+      printf("%s %llu %s", first ? "" : ",", (unsigned long long)count[st], st_name[st]);
+      first = 0;
+    }
+  uint64_t odd = n - count[ST_COMPLETE];
+  const char *inc = odd > INFO_RANK_ROWS ? "the first 16 ranks not complete, "
+                    : odd                ? "the ranks not complete, "
+                                         : "";
+  printf("\n  (rows: %sthe ranks with the fewest and the most events and the last to end; "
+         "--json has all)\n",
+         inc);
 }
 
 static void print_comms(augur_trace *t) {

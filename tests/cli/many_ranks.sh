@@ -1,0 +1,89 @@
+# Text for people stays short at many ranks: `simulate` and `info` show the ranks
+# that stand out, not a line per rank (65,536 at scale), and say that --json has
+# them all. Up to 16 ranks every rank has its row, as before.
+. "$(dirname "$0")/lib.sh"
+T="$D/t40.augur"
+"$DXGEN" "$T" --ranks 40 --events 40000 --seed 3 >/dev/null 2>&1 || {
+  fail "augur-bench-dx-gen failed"
+  finish
+}
+
+# simulate: the 16 ranks that finish last (then by rank), and each column's
+# minimum, mean and maximum over all 40, as the JSON has them.
+expect 0 - "$AUGUR" simulate "$T" --json
+cp "$D/out" "$D/sim.json"
+expect 0 - "$AUGUR" simulate "$T"
+cp "$D/out" "$D/sim.txt"
+contains "$D/sim.txt" "(16 ranks that finish last shown of 40; --json has all)"
+python3 - "$D/sim.json" "$D/sim.txt" <<'PY' || fail "simulate's rows are not the ranks that finish last"
+import json, sys
+ranks = json.load(open(sys.argv[1]))["ranks"]
+lines = open(sys.argv[2]).read().splitlines()
+head = next(i for i, l in enumerate(lines) if l.split()[:2] == ["rank", "compute"])
+rows = []
+for l in lines[head + 1:]:
+    f = l.split()
+    if not f or not f[0].isdigit():
+        break
+    rows.append(f)
+# 16 distinct ranks, latest finish first, none left out that finishes later
+# (the JSON's 9 digits: ranks equal there may come in either order)
+shown = [int(f[0]) for f in rows]
+assert len(shown) == 16 and len(set(shown)) == 16, shown
+fin = [ranks[k]["finish"] for k in shown]
+assert fin == sorted(fin, reverse=True), fin
+assert min(fin) >= max(r["finish"] for r in ranks if r["rank"] not in shown), fin
+cols = ["compute", "send_wait", "recv_wait", "sync_wait", "mpi", "finish"]
+for f in rows:
+    r = ranks[int(f[0])]
+    assert f[1:] == ["%.6f" % r[c] for c in cols], (f, r)
+stats = {l.split()[0]: l.split()[1:] for l in lines if l.split()[:1] in (["min"], ["mean"], ["max"])}
+for name, fn in (("min", min), ("max", max), ("mean", lambda v: sum(v) / len(v))):
+    got = [float(x) for x in stats[name]]
+    exp = [fn([r[c] for r in ranks]) for c in cols]
+    assert all(abs(g - e) <= 1.5e-6 for g, e in zip(got, exp)), (name, got, exp)
+PY
+
+# At 16 ranks: every rank, no summary.
+"$DXGEN" "$D/t16.augur" --ranks 16 --events 16000 --seed 3 >/dev/null 2>&1 || fail "dx-gen 16"
+expect 0 - "$AUGUR" simulate "$D/t16.augur"
+n=$(awk '/rank +compute/{on=1; next} on && $1 ~ /^[0-9]+$/ {n++} on && NF == 0 {exit} END {print n + 0}' "$D/out")
+[ "$n" = 16 ] || fail "simulate at 16 ranks shows $n rank rows, want 16"
+if grep -q -E "^ *(min|mean|max) " "$D/out"; then fail "simulate at 16 ranks has summary rows"; fi
+if grep -q "json has all" "$D/out"; then fail "simulate at 16 ranks says rows are left out"; fi
+
+# info: rank 7's file cut short (DAMAGED) among 40; its row, the extremes', in rank
+# order, the statuses counted over all 40.
+cp -r "$T" "$D/cut.augur"
+size=$(wc -c <"$T/rank-00007.evt")
+head -c $((size - 7)) "$T/rank-00007.evt" >"$D/cut.augur/rank-00007.evt"
+expect 1 - "$AUGUR" info "$D/cut.augur" --json
+cp "$D/out" "$D/info.json"
+expect 1 - "$AUGUR" info "$D/cut.augur"
+cp "$D/out" "$D/info.txt"
+contains "$D/info.txt" "40 ranks: 39 complete, 1 DAMAGED"
+contains "$D/info.txt" "(rows: the ranks not complete, the ranks with the fewest and the most events"
+python3 - "$D/info.json" "$D/info.txt" <<'PY' || fail "info's rows are not the ranks that stand out"
+import json, sys
+ranks = json.load(open(sys.argv[1]))["ranks"]
+assert len(ranks) == 40
+lines = open(sys.argv[2]).read().splitlines()
+head = next(i for i, l in enumerate(lines) if l.split()[:2] == ["rank", "host"])
+shown = []
+for l in lines[head + 1:]:
+    f = l.split()
+    if not f[0].isdigit():
+        assert f[0] == "total", l
+        assert int(f[1]) == sum(r["events"] for r in ranks), l
+        break
+    shown.append(int(f[0]))
+assert shown == sorted(set(shown)), shown
+odd = {r["rank"] for r in ranks if r["status"] != "complete"}
+assert odd == {7}, odd
+ev = [r["events"] for r in ranks]
+fewest = ev.index(min(ev))
+most = ev.index(max(ev))
+last = max(range(40), key=lambda i: (ranks[i]["last_s"], -i))
+assert set(shown) == odd | {fewest, most, last}, (shown, odd, fewest, most, last)
+PY
+finish
