@@ -56,6 +56,17 @@ typedef struct augur_tl_options {
   void *progress_arg;
 } augur_tl_options;
 
+/* The rank rows a picture has when its caller does not choose them: a row per
+ * rank of thousands is neither drawn in reasonable size nor read (4,096 ranks
+ * gave a 686 MB page). Rank groups, a row per block of ranks, are not built. */
+#define AUGUR_TL_RANKS 64
+
+/* The window of at most AUGUR_TL_RANKS ranks (of NRANKS) around CENTER, the
+ * ranks the caller wants seen: *LO and *COUNT for augur_tl_options' rank_lo
+ * and rank_count. All ranks (*COUNT = NRANKS) when there are no more. */
+AUGUR_API void augur_tl_rank_window(uint32_t nranks, uint32_t center, uint32_t *lo,
+                                    uint32_t *count);
+
 /* One state interval of a rank (exact, kept while a rank has few). */
 typedef struct augur_tl_interval {
   uint64_t t0, t1;

@@ -137,7 +137,15 @@ int cmd_timeline(int argc, char **argv) {
     return cli_usage("--ranks: rank %u outside the trace's %u ranks (0-%u)", rank_hi, nranks,
                      nranks ? nranks - 1 : 0);
   }
-  if (have_ranks) o.rank_lo = rank_lo, o.rank_count = rank_hi - rank_lo + 1;
+  if (have_ranks) {
+    o.rank_lo = rank_lo, o.rank_count = rank_hi - rank_lo + 1;
+  } else if (nranks > AUGUR_TL_RANKS) {
+    augur_tl_rank_window(nranks, 0, &o.rank_lo, &o.rank_count);
+    fprintf(stderr,
+            "augur timeline: ranks 0-%u of %u drawn (a row per rank of %u would not be read); "
+            "--ranks A-B draws others\n",
+            o.rank_count - 1, nranks, nranks);
+  }
 
   cli_progress prog;
   cli_progress_init(&prog, "reading");

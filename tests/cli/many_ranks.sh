@@ -1,6 +1,8 @@
-# Text for people stays short at many ranks: `simulate` and `info` show the ranks
-# that stand out, not a line per rank (65,536 at scale), and say that --json has
-# them all. Up to 16 ranks every rank has its row, as before.
+# Output for people stays readable at many ranks: `simulate` and `info` show the
+# ranks that stand out, not a line per rank (65,536 at scale), and say that --json
+# has them all (up to 16 ranks every rank has its row, as before); the timelines of
+# `diagnose --html` and `timeline` draw 64 ranks and say which (a row per rank of
+# 4,096 made a 686 MB page).
 . "$(dirname "$0")/lib.sh"
 T="$D/t40.augur"
 "$DXGEN" "$T" --ranks 40 --events 40000 --seed 3 >/dev/null 2>&1 || {
@@ -86,4 +88,29 @@ most = ev.index(max(ev))
 last = max(range(40), key=lambda i: (ranks[i]["last_s"], -i))
 assert set(shown) == odd | {fewest, most, last}, (shown, odd, fewest, most, last)
 PY
+# diagnose --html at 100 ranks: 64 rows around the top finding's worst instance,
+# and the page says which; timeline: ranks 0-63 unless --ranks, said on stderr.
+"$DXGEN" "$D/t100.augur" --ranks 100 --events 50000 --seed 5 >/dev/null 2>&1 || fail "dx-gen 100"
+expect 0 - "$AUGUR" diagnose "$D/t100.augur" --json
+cp "$D/out" "$D/dx.json"
+expect 0 - "$AUGUR" diagnose "$D/t100.augur" --html "$D/dx.html"
+python3 - "$D/dx.json" "$D/dx.html" <<'PY' || fail "diagnose --html's timeline window"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+page = open(sys.argv[2]).read()
+rows = [int(x) for x in re.findall(r'<g class="row" id="rank-(\d+)"', page)]
+assert len(rows) == 64 and rows == list(range(rows[0], rows[0] + 64)), rows
+lo, hi = rows[0], rows[-1]
+assert "Ranks %d-%d of 100: those around the worst instance" % (lo, hi) in page
+assert "ranks %d-%d of 100" % (lo, hi) in page  # the picture's own note
+worst = next(f["worst"][0]["rank"] for f in d["findings"] if f.get("worst"))
+assert lo == min(max(worst - 32, 0), 100 - 64), (worst, lo, hi)  # centred on it
+PY
+expect 0 1 "$AUGUR" timeline "$D/t100.augur" -o "$D/tl.html"
+contains "$D/err" "ranks 0-63 of 100 drawn"
+n=$(grep -c '<g class="row" id="rank-' "$D/tl.html")
+[ "$n" = 64 ] || fail "timeline at 100 ranks drew $n rows, want 64"
+expect 0 0 "$AUGUR" timeline "$D/t100.augur" -o "$D/all.html" --ranks 0-99
+n=$(grep -c '<g class="row" id="rank-' "$D/all.html")
+[ "$n" = 100 ] || fail "timeline --ranks 0-99 drew $n rows, want 100"
 finish

@@ -128,6 +128,14 @@ int augur_dx_html_timeline_build(const augur_diagnosis *d, augur_trace *t, augur
    * whole trace: MPI_Init alone often takes most of a short run and would
    * squeeze everything the diagnosis talks about into a corner. */
   if (d->t_end > d->t_begin) o.from = d->t_begin, o.to = d->t_end;
+  /* Beyond AUGUR_TL_RANKS ranks, those around the top finding's worst instance. */
+  uint32_t center = 0;
+  for (size_t i = 0; i < d->nfindings; i++)
+    if (d->findings[i].nmarks) {
+      center = d->findings[i].marks[0].rank;
+      break;
+    }
+  augur_tl_rank_window(augur_trace_nranks(t), center, &o.rank_lo, &o.rank_count);
   augur_timeline *tl = NULL;
   if (augur_timeline_build(&tl, t, &o, err)) return -1;
   char label[160], s[48];
@@ -135,6 +143,10 @@ int augur_dx_html_timeline_build(const augur_diagnosis *d, augur_trace *t, augur
     const augur_dx_finding *fd = &d->findings[i];
     for (size_t k = 0; k < fd->nmarks; k++) {
       const augur_dx_mark *m = &fd->marks[k];
+      /* a rank of the trace not drawn: skipped (one it has not: the timeline's error) */
+      if (m->rank < augur_trace_nranks(t) &&
+          (m->rank < o.rank_lo || m->rank - o.rank_lo >= o.rank_count))
+        continue;
       fmt_sec(s, sizeof s, (double)(m->t1 - m->t0) / 1e9);
       snprintf(label, sizeof label, "%s: %s s lost on rank %u (finding #%zu)",
                pattern_id(fd->pattern), s, m->rank, i + 1);
@@ -518,9 +530,15 @@ int augur_dx_html_timeline(FILE *f, const augur_diagnosis *d, const augur_timeli
     from = s.from, to = s.to, w = s.width;
     fputs("<p class=\"explain\">Red boxes: the worst instances of each finding (hover for the "
           "pattern, the time lost and the rank). Purple bands over all ranks: the inefficiency "
-          "intervals, where fewer than all ranks compute (hover over the strip above the rows)."
-          "</p>\n<div id=\"timeline\">\n",
+          "intervals, where fewer than all ranks compute (hover over the strip above the rows).",
           f);
+    if (s.rank_lo > 0 || s.rank_hi + 1 < d->nranks)
+      fprintf(f,
+              " Ranks %u-%u of %u: those around the worst instance of the first finding that "
+              "has one (a row per rank of %u would not be read); <code>augur timeline TRACE -o "
+              "T.html --ranks A-B</code> draws others.",
+              s.rank_lo, s.rank_hi, d->nranks, d->nranks);
+    fputs("</p>\n<div id=\"timeline\">\n", f);
     if (augur_timeline_write_svg_element(tl, f, title, err)) return -1;
     fputs("</div>\n", f);
   } else {

@@ -387,6 +387,17 @@ int augur_timeline_band(augur_timeline *tl, uint64_t t0, uint64_t t1, const char
   return push_mark(&tl->bands, &tl->nbands, &tl->capbands, 0, t0, t1, label, err);
 }
 
+void augur_tl_rank_window(uint32_t nranks, uint32_t center, uint32_t *lo, uint32_t *count) {
+  assert(lo && count);
+  *lo = 0;
+  *count = nranks;
+  if (nranks <= AUGUR_TL_RANKS) return;
+  uint32_t half = AUGUR_TL_RANKS / 2;
+  *lo = center < half ? 0 : center - half;
+  if (*lo > nranks - AUGUR_TL_RANKS) *lo = nranks - AUGUR_TL_RANKS;
+  *count = AUGUR_TL_RANKS;
+}
+
 void augur_timeline_summary(const augur_timeline *tl, augur_tl_summary *s) {
   memset(s, 0, sizeof *s);
   s->from = tl->from, s->to = tl->to;

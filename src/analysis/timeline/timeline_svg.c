@@ -430,6 +430,8 @@ static void draw_legend(FILE *f, const augur_timeline *tl, const layout *L) {
             "states: aggregated, 1 px = %s; each column shows its dominant state (hover for "
             "shares)",
             col);
+  if (s.rank_lo > 0 || s.rank_hi + 1 < tl->nranks)
+    fprintf(f, "; ranks %u-%u of %u", s.rank_lo, s.rank_hi, tl->nranks);
   fputs("</text>\n", f);
   fprintf(f, "<text class=\"note\" id=\"note-messages\" x=\"10\" y=\"%.1f\">", y + 16);
   if (s.messages_drawn == s.messages)
