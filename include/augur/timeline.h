@@ -54,12 +54,23 @@ typedef struct augur_tl_options {
   /* Called now and then while streaming (may be NULL): events read so far. */
   void (*progress)(void *arg, uint64_t events);
   void *progress_arg;
+  /* Ranks a row: 0 or 1, a row per rank; G > 1, a row per block of G
+   * consecutive ranks (the last may have fewer), each column's states the
+   * mean over the block's ranks, no exact intervals and no thread rows
+   * (docs/timeline.md "Aggregation"). The per-rank queries below then answer
+   * for the rank's block: augur_timeline_rank_totals sums it. */
+  uint32_t group;
 } augur_tl_options;
 
-/* The rank rows a picture has when its caller does not choose them: a row per
+/* The rows a picture has when its caller does not choose them: a row per
  * rank of thousands is neither drawn in reasonable size nor read (4,096 ranks
- * gave a 686 MB page). Rank groups, a row per block of ranks, are not built. */
+ * gave a 686 MB page). Beyond, a window of ranks (augur_tl_rank_window) or
+ * rank groups (augur_tl_options.group, augur_tl_group_for). */
 #define AUGUR_TL_RANKS 64
+
+/* The smallest group (ranks a row) that draws NRANKS ranks in at most
+ * AUGUR_TL_RANKS rows: 1 up to AUGUR_TL_RANKS ranks. */
+AUGUR_API uint32_t augur_tl_group_for(uint32_t nranks);
 
 /* The window of at most AUGUR_TL_RANKS ranks (of NRANKS) around CENTER, the
  * ranks the caller wants seen: *LO and *COUNT for augur_tl_options' rank_lo

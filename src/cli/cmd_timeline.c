@@ -86,7 +86,7 @@ int cmd_timeline(int argc, char **argv) {
   const char *out = NULL;
   augur_tl_options o = {0};
   uint32_t ranks[2] = {0, UINT32_MAX}; /* UINT32_MAX: no --ranks */
-  long long width = 0, max_messages = 0;
+  long long width = 0, max_messages = 0, group = 0;
   const cli_opt options[] = {
       CLI_STRING("--output", "-o", "FILE", &out, NULL,
                  "output file; the format follows the extension"),
@@ -98,6 +98,10 @@ int cmd_timeline(int argc, char **argv) {
                "end of the window, like --from. Default: the end of the run"),
       CLI_CALL("--ranks", NULL, "A-B", parse_ranks, ranks,
                "only ranks A to B (or one rank A). Default: all"),
+      CLI_INT("--group", "G", &group, 1, UINT32_MAX,
+              "a row per G consecutive ranks, each column their mean\n"
+              "state; 1: a row per rank. Default: a row per rank up to\n"
+              "64 ranks, beyond the fewest ranks a row that make 64 rows"),
       CLI_INT("--width", "PX", &width, 100, 20000,
               "width of the time axis in pixels (default 1600)"),
       CLI_INT("--max-messages", "N", &max_messages, 1, 1000000,
@@ -106,7 +110,8 @@ int cmd_timeline(int argc, char **argv) {
       {0}};
   const cli_spec spec = {
       .usage = "usage: augur timeline TRACE -o FILE.svg|FILE.html [--from T] [--to T]\n"
-               "                      [--ranks A-B] [--width PX] [--max-messages N]\n"
+               "                      [--ranks A-B] [--group G] [--width PX]\n"
+               "                      [--max-messages N]\n"
                "\n"
                "Draws what every rank did over a window of the run: compute and MPI states\n"
                "(by class), messages as arrows from send to receive, a time axis and a legend.\n"
@@ -137,15 +142,14 @@ int cmd_timeline(int argc, char **argv) {
     return cli_usage("--ranks: rank %u outside the trace's %u ranks (0-%u)", rank_hi, nranks,
                      nranks ? nranks - 1 : 0);
   }
-  if (have_ranks) {
-    o.rank_lo = rank_lo, o.rank_count = rank_hi - rank_lo + 1;
-  } else if (nranks > AUGUR_TL_RANKS) {
-    augur_tl_rank_window(nranks, 0, &o.rank_lo, &o.rank_count);
+  if (have_ranks) o.rank_lo = rank_lo, o.rank_count = rank_hi - rank_lo + 1;
+  uint32_t drawn = have_ranks ? o.rank_count : nranks;
+  o.group = group ? (uint32_t)group : augur_tl_group_for(drawn);
+  if (!group && o.group > 1)
     fprintf(stderr,
-            "augur timeline: ranks 0-%u of %u drawn (a row per rank of %u would not be read); "
-            "--ranks A-B draws others\n",
-            o.rank_count - 1, nranks, nranks);
-  }
+            "augur timeline: %u ranks drawn %u a row, each column their mean state (--group 1: "
+            "a row per rank; --ranks A-B: some of them)\n",
+            drawn, o.group);
 
   cli_progress prog;
   cli_progress_init(&prog, "reading");

@@ -1,8 +1,9 @@
 # Output for people stays readable at many ranks: `simulate` and `info` show the
 # ranks that stand out, not a line per rank (65,536 at scale), and say that --json
 # has them all (up to 16 ranks every rank has its row, as before); the timelines of
-# `diagnose --html` and `timeline` draw 64 ranks and say which (a row per rank of
-# 4,096 made a 686 MB page).
+# `diagnose --html` draws the 64 ranks around the worst instance and `timeline` all
+# ranks in at most 64 rows of blocks, and each says so (a row per rank of 4,096 made
+# a 686 MB page).
 . "$(dirname "$0")/lib.sh"
 T="$D/t40.augur"
 "$DXGEN" "$T" --ranks 40 --events 40000 --seed 3 >/dev/null 2>&1 || {
@@ -89,7 +90,7 @@ last = max(range(40), key=lambda i: (ranks[i]["last_s"], -i))
 assert set(shown) == odd | {fewest, most, last}, (shown, odd, fewest, most, last)
 PY
 # diagnose --html at 100 ranks: 64 rows around the top finding's worst instance,
-# and the page says which; timeline: ranks 0-63 unless --ranks, said on stderr.
+# and the page says which.
 "$DXGEN" "$D/t100.augur" --ranks 100 --events 50000 --seed 5 >/dev/null 2>&1 || fail "dx-gen 100"
 expect 0 - "$AUGUR" diagnose "$D/t100.augur" --json
 cp "$D/out" "$D/dx.json"
@@ -106,11 +107,31 @@ assert "ranks %d-%d of 100" % (lo, hi) in page  # the picture's own note
 worst = next(f["worst"][0]["rank"] for f in d["findings"] if f.get("worst"))
 assert lo == min(max(worst - 32, 0), 100 - 64), (worst, lo, hi)  # centred on it
 PY
+# timeline: all 100 ranks, 2 a row (50 rows), said on stderr; each row's time per
+# state (the HTML table) the sum of its two ranks' (--group 1: a row per rank).
 expect 0 1 "$AUGUR" timeline "$D/t100.augur" -o "$D/tl.html"
-contains "$D/err" "ranks 0-63 of 100 drawn"
-n=$(grep -c '<g class="row" id="rank-' "$D/tl.html")
-[ "$n" = 64 ] || fail "timeline at 100 ranks drew $n rows, want 64"
-expect 0 0 "$AUGUR" timeline "$D/t100.augur" -o "$D/all.html" --ranks 0-99
-n=$(grep -c '<g class="row" id="rank-' "$D/all.html")
-[ "$n" = 100 ] || fail "timeline --ranks 0-99 drew $n rows, want 100"
+contains "$D/err" "100 ranks drawn 2 a row"
+expect 0 0 "$AUGUR" timeline "$D/t100.augur" -o "$D/all.html" --group 1
+python3 - "$D/tl.html" "$D/all.html" <<'PY' || fail "timeline's rank groups"
+import re, sys
+g, one = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+ids = re.findall(r'<g class="row" id="(ranks-\d+-\d+)"', g)
+assert ids == ["ranks-%d-%d" % (2 * i, 2 * i + 1) for i in range(50)], ids[:3]
+assert len(re.findall(r'<g class="row" id="rank-\d+"', one)) == 100
+assert "a row per 2 ranks, their mean" in g
+unit = {"ns": 1e-9, "µs": 1e-6, "ms": 1e-3, "s": 1.0}
+def table(page):
+    rows = {}
+    for label, cells in re.findall(r'<tr class="rank-row"><td>([^<]*)</td>(.*?)</tr>', page):
+        vals = re.findall(r"<td>([^<]*)</td>", cells)
+        rows[label] = [float(v.split()[0]) * unit[v.split()[1]] if " " in v else float(v.rstrip("%") or 0)
+                       for v in vals if not v.endswith("%")]
+    return rows
+tg, t1 = table(g), table(one)
+assert len(tg) == 50 and len(t1) == 100, (len(tg), len(t1))
+for i in range(50):
+    a, b, row = t1[str(2 * i)], t1[str(2 * i + 1)], tg["%d-%d" % (2 * i, 2 * i + 1)]
+    for x, y, z in zip(a, b, row):
+        assert abs(x + y - z) <= 0.01 * z + 1e-8, (i, a, b, row)
+PY
 finish

@@ -197,6 +197,45 @@ static void test_whole_run(void **state) {
   augur_timeline_free(tl);
 }
 
+/* Both ranks in one row (group 2): each column the mean of theirs, the totals
+ * their sums, no exact intervals, one row drawn for the two. */
+static void test_group(void **state) {
+  (void)state;
+  augur_tl_options o = {.width = 75, .group = 2};
+  augur_timeline *tl = build(&o, 0);
+  augur_tl_summary s;
+  augur_timeline_summary(tl, &s);
+  assert_false(s.exact);
+  uint64_t v[AUGUR_TL_NSTATES];
+  augur_timeline_rank_totals(tl, 1, v);
+  assert_int_equal(v[AUGUR_TL_COMPUTE], 3900 + 500 + 100 + 1200 + 1700 + 1000);
+  assert_int_equal(v[AUGUR_TL_SEND], 200);
+  size_t n;
+  assert_null(augur_timeline_intervals(tl, 0, &n));
+  assert_int_equal(n, 0);
+  float c[AUGUR_TL_NSTATES];
+  augur_timeline_column(tl, 0, 5, c); /* rank 0 in Init (other), rank 1 computing */
+  assert_float_equal(c[AUGUR_TL_OTHER], 0.5, 1e-5);
+  assert_float_equal(c[AUGUR_TL_COMPUTE], 0.5, 1e-5);
+  augur_timeline_column(tl, 1, 20, c); /* rank 0 sending, rank 1 computing */
+  assert_float_equal(c[AUGUR_TL_SEND], 0.5, 1e-5);
+  assert_float_equal(c[AUGUR_TL_COMPUTE], 0.5, 1e-5);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  augur_error err = {0};
+  assert_int_equal(augur_timeline_write_svg(tl, f, "g", &err), 0);
+  fclose(f);
+  assert_non_null(strstr(buf, "id=\"ranks-0-1\""));
+  assert_null(strstr(buf, "id=\"rank-0\""));
+  assert_non_null(strstr(buf, "a row per 2 ranks, their mean"));
+  free(buf);
+  augur_timeline_free(tl);
+  assert_int_equal(augur_tl_group_for(64), 1);
+  assert_int_equal(augur_tl_group_for(65), 2);
+  assert_int_equal(augur_tl_group_for(65536), 1024);
+}
+
 static void test_window(void **state) {
   (void)state;
   augur_tl_options o = {.from = 2050, .to = 3500, .rank_lo = 0, .rank_count = 1};
@@ -348,7 +387,7 @@ int main(void) {
       cmocka_unit_test(test_states),    cmocka_unit_test(test_whole_run),
       cmocka_unit_test(test_window),    cmocka_unit_test(test_sampling_and_overflow),
       cmocka_unit_test(test_errors),    cmocka_unit_test(test_marks_and_svg),
-      cmocka_unit_test(test_many_tags),
+      cmocka_unit_test(test_many_tags), cmocka_unit_test(test_group),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

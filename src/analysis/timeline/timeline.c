@@ -65,7 +65,7 @@ const char *augur_tl_state_color(int state) {
 
 static tl_rank *rank_of(augur_timeline *tl, uint32_t rank) {
   if (rank < tl->rank_lo || rank > tl->rank_hi) return NULL;
-  return &tl->ranks[rank - tl->rank_lo];
+  return &tl->ranks[tl_row_of(tl, rank)];
 }
 
 /* Adds [t0, t1) in `state` (one of NSTATES) to the row's columns, totals and
@@ -126,7 +126,7 @@ static int cmp_thread_row(const void *a, const void *b) {
 /* Closes the thread states of every rank: its last intervals, a row for
  * every thread that had records, the initial thread marked. */
 static int finish_threads(augur_timeline *tl, augur_error *err) {
-  for (uint32_t i = 0; i <= tl->rank_hi - tl->rank_lo; i++) {
+  for (uint32_t i = 0; i < tl->nrows; i++) {
     tl_rank *r = &tl->ranks[i];
     if (!r->ts) continue;
     augur_rank_states rs;
@@ -308,17 +308,20 @@ int augur_timeline_build(augur_timeline **out, augur_trace *t, const augur_tl_op
   tl->col_ns = (double)(o.to - o.from) / o.width;
   tl->max_arrows = o.max_arrows;
   tl->stride = 1;
-  uint32_t nr = rank_hi - o.rank_lo + 1;
+  tl->group = o.group > 1 ? o.group : 1;
+  uint32_t nr = (rank_hi - o.rank_lo) / tl->group + 1;
+  tl->nrows = nr;
   tl->ranks = calloc(nr, sizeof *tl->ranks);
   tl->msg = malloc(o.max_arrows * sizeof *tl->msg);
   if (!tl->ranks || !tl->msg) goto nomem;
-  for (uint32_t r = 0; r < n && o.threads && !tl->hybrid; r++)
+  for (uint32_t r = 0; r < n && o.threads && tl->group == 1 && !tl->hybrid; r++)
     tl->hybrid = augur_trace_omp_nblocks(t, r) > 0;
   for (uint32_t i = 0; i < nr; i++) {
     tl_rank *r = &tl->ranks[i];
     r->tl = tl;
     r->row.cols = calloc((size_t)o.width * AUGUR_TL_NSTATES, sizeof(float));
     if (!r->row.cols) goto nomem;
+    r->row.overflow = tl->group > 1; /* a block's calls are not drawn one by one */
     if (tl->hybrid) {
       if (!(r->ts = augur_tstates_new(o.rank_lo + i))) goto nomem;
       augur_tstates_on_interval(r->ts, on_tstate, r);
@@ -328,6 +331,11 @@ int augur_timeline_build(augur_timeline **out, augur_trace *t, const augur_tl_op
   if (rc < 0) {
     augur_timeline_free(tl);
     return rc;
+  }
+  for (uint32_t i = 0; i < nr && tl->group > 1; i++) { /* a block's columns: the mean */
+    float k = (float)(tl_row_last(tl, i) - tl_row_first(tl, i) + 1);
+    for (size_t c = 0; c < (size_t)o.width * AUGUR_TL_NSTATES; c++)
+      tl->ranks[i].row.cols[c] /= k;
   }
   *out = tl;
   return 0;
@@ -339,7 +347,7 @@ nomem:
 void augur_timeline_free(augur_timeline *tl) {
   if (!tl) return;
   if (tl->ranks)
-    for (uint32_t i = 0; i <= tl->rank_hi - tl->rank_lo; i++) {
+    for (uint32_t i = 0; i < tl->nrows; i++) {
       tl_rank *r = &tl->ranks[i];
       free(r->row.cols);
       free(r->row.iv);
@@ -387,6 +395,10 @@ int augur_timeline_band(augur_timeline *tl, uint64_t t0, uint64_t t1, const char
   return push_mark(&tl->bands, &tl->nbands, &tl->capbands, 0, t0, t1, label, err);
 }
 
+uint32_t augur_tl_group_for(uint32_t nranks) {
+  return nranks <= AUGUR_TL_RANKS ? 1 : (nranks - 1) / AUGUR_TL_RANKS + 1;
+}
+
 void augur_tl_rank_window(uint32_t nranks, uint32_t center, uint32_t *lo, uint32_t *count) {
   assert(lo && count);
   *lo = 0;
@@ -409,7 +421,7 @@ void augur_timeline_summary(const augur_timeline *tl, augur_tl_summary *s) {
   s->unmatched_sends = tl->unmatched;
   s->exact = 1;
   s->omp_unbalanced = tl->omp_unbalanced;
-  for (uint32_t i = 0; i <= tl->rank_hi - tl->rank_lo; i++) {
+  for (uint32_t i = 0; i < tl->nrows; i++) {
     if (tl->ranks[i].row.overflow) s->exact = 0;
     for (size_t k = 0; k < tl->ranks[i].nthr; k++)
       if (tl->ranks[i].thr[k].row.overflow) s->exact = 0;

@@ -41,9 +41,11 @@ struct augur_timeline {
   uint32_t nranks;
   uint64_t from, to;
   uint32_t rank_lo, rank_hi;
+  uint32_t group; /* ranks a row (augur_tl_options.group), >= 1 */
+  uint32_t nrows; /* ceil((rank_hi - rank_lo + 1) / group): the entries of ranks */
   uint32_t width;
   double col_ns;  /* ns per pixel column */
-  tl_rank *ranks; /* rank_lo..rank_hi */
+  tl_rank *ranks; /* a row each: rank_lo..rank_hi, group ranks a row */
   uint64_t events;
   /* messages of the window: the kept sample, every stride-th */
   augur_tl_message *msg;
@@ -59,5 +61,17 @@ struct augur_timeline {
   int nomem;               /* a thread row could not grow (the tstates callback) */
   uint64_t omp_unbalanced; /* unpaired OpenMP records over the ranks */
 };
+
+/* The row of RANK (rank_lo <= RANK <= rank_hi), and row I's first and last ranks. */
+static inline uint32_t tl_row_of(const struct augur_timeline *tl, uint32_t rank) {
+  return (rank - tl->rank_lo) / tl->group;
+}
+static inline uint32_t tl_row_first(const struct augur_timeline *tl, uint32_t i) {
+  return tl->rank_lo + i * tl->group;
+}
+static inline uint32_t tl_row_last(const struct augur_timeline *tl, uint32_t i) {
+  uint32_t last = tl->rank_lo + i * tl->group + (tl->group - 1);
+  return last > tl->rank_hi || last < tl->rank_lo ? tl->rank_hi : last;
+}
 
 #endif

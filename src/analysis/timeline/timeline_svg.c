@@ -106,13 +106,13 @@ static int legend_entries(const augur_timeline *tl) {
 
 /* Rows of rank r: 1, or (hybrid) one per thread. */
 static uint32_t rank_rows(const augur_timeline *tl, uint32_t rank) {
-  const tl_rank *r = &tl->ranks[rank - tl->rank_lo];
+  const tl_rank *r = &tl->ranks[tl_row_of(tl, rank)];
   return tl->hybrid && r->nthr ? (uint32_t)r->nthr : 1;
 }
 
 /* Rows above rank r's first row. */
 static uint32_t rows_before(const augur_timeline *tl, uint32_t rank) {
-  if (!tl->hybrid) return rank - tl->rank_lo;
+  if (!tl->hybrid) return tl_row_of(tl, rank); /* a row per rank, or per block of ranks */
   uint32_t n = 0;
   for (uint32_t q = tl->rank_lo; q < rank; q++)
     n += rank_rows(tl, q);
@@ -122,7 +122,7 @@ static uint32_t rows_before(const augur_timeline *tl, uint32_t rank) {
 /* The row of (rank, thread): its thread row when there is one. */
 static uint32_t row_index(const augur_timeline *tl, uint32_t rank, uint32_t thread) {
   uint32_t base = rows_before(tl, rank);
-  const tl_rank *r = &tl->ranks[rank - tl->rank_lo];
+  const tl_rank *r = &tl->ranks[tl_row_of(tl, rank)];
   if (tl->hybrid)
     for (size_t i = 0; i < r->nthr; i++)
       if (r->thr[i].thread == thread) return base + (uint32_t)i;
@@ -228,20 +228,29 @@ static void draw_states(FILE *f, const augur_timeline *tl, const layout *L, cons
   }
 }
 
-static void draw_row(FILE *f, const augur_timeline *tl, const layout *L, uint32_t rank) {
-  const tl_rank *r = &tl->ranks[rank - tl->rank_lo];
+/* Row I: a rank, or (tl->group > 1) a block of ranks. */
+static void draw_row(FILE *f, const augur_timeline *tl, const layout *L, uint32_t i) {
+  const tl_rank *r = &tl->ranks[i];
+  uint32_t rank = tl_row_first(tl, i), last = tl_row_last(tl, i);
   double y = row_y(tl, L, rank);
-  fprintf(f, "<g class=\"row\" id=\"rank-%u\" data-rank=\"%u\">\n", rank, rank);
+  char who[32], label[32]; /* hover text, and the label (its room is for "rank N") */
+  if (tl->group > 1) {
+    snprintf(who, sizeof who, "ranks %u-%u", rank, last);
+    snprintf(label, sizeof label, "%u-%u", rank, last);
+    fprintf(f, "<g class=\"row\" id=\"ranks-%u-%u\" data-rank=\"%u\" data-last=\"%u\">\n", rank,
+            last, rank, last);
+  } else {
+    snprintf(who, sizeof who, "rank %u", rank);
+    snprintf(label, sizeof label, "%s", who);
+    fprintf(f, "<g class=\"row\" id=\"rank-%u\" data-rank=\"%u\">\n", rank, rank);
+  }
   if (L->row_h >= 6)
-    fprintf(f,
-            "<text class=\"rank-label\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">rank %u</text>\n",
-            LEFT - 6, y + L->bar_h / 2 + 4, rank);
+    fprintf(f, "<text class=\"rank-label\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+            LEFT - 6, y + L->bar_h / 2 + 4, label);
   fprintf(f,
           "<rect class=\"row-bg\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
           "fill=\"#f2f2f2\"/>\n",
           L->x0, y, L->w, L->bar_h);
-  char who[32];
-  snprintf(who, sizeof who, "rank %u", rank);
   draw_states(f, tl, L, &r->row, y, who);
   fputs("</g>\n", f);
 }
@@ -249,7 +258,7 @@ static void draw_row(FILE *f, const augur_timeline *tl, const layout *L, uint32_
 /* Hybrid: a group per rank, a row per thread ("rank R t0", then "t1", ...),
  * a line above every rank but the first. */
 static void draw_thread_rows(FILE *f, const augur_timeline *tl, const layout *L, uint32_t rank) {
-  const tl_rank *r = &tl->ranks[rank - tl->rank_lo];
+  const tl_rank *r = &tl->ranks[tl_row_of(tl, rank)];
   double y0 = row_y(tl, L, rank);
   fprintf(f, "<g class=\"rank\" id=\"rank-%u\" data-rank=\"%u\">\n", rank, rank);
   if (rank > tl->rank_lo)
@@ -430,6 +439,7 @@ static void draw_legend(FILE *f, const augur_timeline *tl, const layout *L) {
             "states: aggregated, 1 px = %s; each column shows its dominant state (hover for "
             "shares)",
             col);
+  if (tl->group > 1) fprintf(f, "; a row per %u ranks, their mean", tl->group);
   if (s.rank_lo > 0 || s.rank_hi + 1 < tl->nranks)
     fprintf(f, "; ranks %u-%u of %u", s.rank_lo, s.rank_hi, tl->nranks);
   fputs("</text>\n", f);
@@ -493,11 +503,12 @@ static void write_svg_body(const augur_timeline *tl, FILE *f, const char *title)
           "%u-%u</text>\n",
           a, b, tl->rank_lo, tl->rank_hi);
   fprintf(f, "<g id=\"rows\">\n");
-  for (uint32_t r = tl->rank_lo; r <= tl->rank_hi; r++)
-    if (tl->hybrid)
+  if (tl->hybrid)
+    for (uint32_t r = tl->rank_lo; r <= tl->rank_hi; r++)
       draw_thread_rows(f, tl, &L, r);
-    else
-      draw_row(f, tl, &L, r);
+  else
+    for (uint32_t i = 0; i < tl->nrows; i++)
+      draw_row(f, tl, &L, i);
   fprintf(f, "</g>\n");
   draw_bands(f, tl, &L);
   draw_marks(f, tl, &L);
@@ -555,14 +566,18 @@ int augur_timeline_write_html(const augur_timeline *tl, FILE *f, const char *tit
   for (int k = 1; k < AUGUR_TL_NSTATES; k++)
     fprintf(f, "<th>%s</th>", augur_tl_state_name(k));
   fputs("</tr>\n", f);
-  for (uint32_t r = tl->rank_lo; r <= tl->rank_hi; r++) {
+  for (uint32_t i = 0; i < tl->nrows; i++) { /* a row per rank, or per block of ranks */
+    uint32_t r = tl_row_first(tl, i);
     uint64_t v[AUGUR_TL_NSTATES];
     augur_timeline_rank_totals(tl, r, v);
     uint64_t mpi = 0;
     for (int k = 1; k < AUGUR_TL_NSTATES; k++)
       mpi += v[k];
     uint64_t total = mpi + v[0];
-    fprintf(f, "<tr class=\"rank-row\"><td>%u</td>", r);
+    if (tl->group > 1)
+      fprintf(f, "<tr class=\"rank-row\"><td>%u-%u</td>", r, tl_row_last(tl, i));
+    else
+      fprintf(f, "<tr class=\"rank-row\"><td>%u</td>", r);
     pct_cell(f, v[0], total);
     pct_cell(f, mpi, total);
     char d[32];
@@ -579,7 +594,7 @@ int augur_timeline_write_html(const augur_timeline *tl, FILE *f, const char *tit
       fprintf(f, "<th>%s</th>", augur_tl_tstate_label(k));
     fputs("</tr>\n", f);
     for (uint32_t r = tl->rank_lo; r <= tl->rank_hi; r++) {
-      const tl_rank *rr = &tl->ranks[r - tl->rank_lo];
+      const tl_rank *rr = &tl->ranks[tl_row_of(tl, r)];
       for (size_t i = 0; i < rr->nthr; i++) {
         const tl_thread *th = &rr->thr[i];
         fprintf(f, "<tr class=\"thread-row\"><td>%u</td><td>%u%s</td>", r, th->thread,
