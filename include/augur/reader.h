@@ -139,6 +139,12 @@ AUGUR_API size_t augur_trace_ncomms(const augur_trace *t);
 AUGUR_API const augur_comm_def *augur_trace_comm_at(const augur_trace *t, size_t i);
 AUGUR_API const augur_comm_def *augur_trace_comm(const augur_trace *t,
                                                  uint64_t id); /* NULL if unknown */
+/* The rank of world rank WORLD in communicator ID (REMOTE 1: in an intercommunicator's remote
+ * group), its first position if it is there twice; -1 when not a member or ID is unknown.
+ * O(log size): the first call for a communicator sorts a copy of its members (8 bytes each,
+ * kept until the trace is closed), where a scan of the members cost a whole communicator per
+ * message at thousands of ranks. Not thread-safe (it fills that cache). */
+AUGUR_API int64_t augur_trace_comm_rank(augur_trace *t, uint64_t id, int32_t world, int remote);
 AUGUR_API size_t augur_trace_ncallsites(const augur_trace *t); /* global ids are 1..n */
 AUGUR_API const augur_callsite_def *augur_trace_callsite(const augur_trace *t, uint32_t id);
 AUGUR_API const augur_module_def *augur_trace_module(const augur_trace *t, uint32_t id);

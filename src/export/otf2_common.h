@@ -40,6 +40,12 @@ void otf2_attr_set(augur_event *e, unsigned a, uint64_t x);
 
 /* Archive property holding the augur definitions as compact JSON. */
 #define OTF2_AUGUR_PROPERTY "AUGUR::DEFS"
+/* Above this size the JSON goes to a file of the archive's directory instead, named by the
+ * property OTF2_AUGUR_PROPERTY_FILE: OTF2 writes the anchor file through one 256 KiB buffer and
+ * a larger property left it truncated (at 4,096 ranks the definitions are 785 KB). */
+#define OTF2_AUGUR_PROPERTY_MAX  (128u << 10)
+#define OTF2_AUGUR_PROPERTY_FILE "AUGUR::DEFS_FILE"
+#define OTF2_AUGUR_DEFS_FILE     "augur-defs.json"
 
 /* Region name of an augur sub-record type ("augur:COMPLETION"). */
 #define OTF2_SUB_PREFIX "augur:"

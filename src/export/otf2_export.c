@@ -6,6 +6,7 @@
  * as OpenMP-paradigm regions (parallel, loop, sync, wait, mutex wait,
  * masked), ThreadFork/ThreadJoin and the lock records (docs/export.md). */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,32 @@ static int ok(xp *x, OTF2_ErrorCode e, const char *what) {
   return 0;
 }
 
+/* OTF2's errors, which it prints and may not return (a truncated anchor file still closed
+ * with success): the first one fails the export. */
+static OTF2_ErrorCode on_otf2_error(void *ud, const char *file, uint64_t line, const char *fn,
+                                    OTF2_ErrorCode code, const char *fmt, va_list va) {
+  (void)file, (void)line, (void)fn;
+  xp *x = ud;
+  if (x->rc == AUGUR_OK) {
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt ? fmt : "", va);
+    x->rc = augur_fail(x->err, AUGUR_E_IO, "otf2 export: %s (%s)", msg, OTF2_Error_GetName(code));
+  }
+  return code;
+}
+
+/* The definitions JSON next to the anchor file (OTF2_AUGUR_DEFS_FILE). */
+static int write_defs_file(xp *x, const char *out, const char *json) {
+  char p[4300];
+  snprintf(p, sizeof p, "%s/%s", out, OTF2_AUGUR_DEFS_FILE);
+  FILE *f = fopen(p, "w");
+  int bad = !f || fputs(json, f) < 0;
+  if (f && fclose(f)) bad = 1;
+  if (bad && x->rc == AUGUR_OK)
+    x->rc = augur_fail(x->err, AUGUR_E_IO, "otf2 export: %s: %s", p, strerror(errno));
+  return !bad;
+}
+
 static int cmp_comm(const void *a, const void *b) {
   uint64_t x = ((const xcomm *)a)->id, y = ((const xcomm *)b)->id;
   return x < y ? -1 : x > y;
@@ -108,15 +135,8 @@ static uint32_t comm_ref_cb(const void *x, uint64_t id) {
 static uint32_t comm_rank(const xp *x, uint64_t comm, int32_t peer, uint16_t flags) {
   const augur_comm_def *c = augur_trace_comm(x->t, comm);
   if (peer < 0 || !c) return OTF2_UNDEFINED_UINT32;
-  const int32_t *g = c->members;
-  uint32_t n = c->size;
-  if ((flags & AUGUR_F_INTER) && c->remote) {
-    g = c->remote;
-    n = c->remote_size;
-  }
-  for (uint32_t i = 0; g && i < n; i++)
-    if (g[i] == peer) return i;
-  return OTF2_UNDEFINED_UINT32;
+  int64_t r = augur_trace_comm_rank(x->t, comm, peer, (flags & AUGUR_F_INTER) && c->remote);
+  return r < 0 ? OTF2_UNDEFINED_UINT32 : (uint32_t)r;
 }
 
 static xloc *get_loc(xp *x, uint32_t rank, uint32_t thread) {
@@ -702,6 +722,7 @@ int augur_export_otf2(augur_trace *t, const char *out, const augur_export_opts *
   memset(&x, 0, sizeof x);
   x.t = t;
   x.err = err;
+  OTF2_ErrorCallback prev_cb = OTF2_Error_RegisterCallback(on_otf2_error, &x);
   x.offset = augur_trace_info_get(t)->start_unix_ns;
   x.nctr = augur_trace_ncounters(t);
   for (uint32_t r = 0; r < augur_trace_nranks(t) && !x.hybrid; r++)
@@ -780,13 +801,18 @@ int augur_export_otf2(augur_trace *t, const char *out, const augur_export_opts *
   char *json = otf2_defs_to_json(t, files, nfiles);
   if (!json)
     ok(&x, OTF2_ERROR_MEM_ALLOC_FAILED, "definitions as JSON");
-  else
+  else if (strlen(json) <= OTF2_AUGUR_PROPERTY_MAX)
     ok(&x, OTF2_Archive_SetProperty(x.ar, OTF2_AUGUR_PROPERTY, json, true), "property");
+  else if (write_defs_file(&x, out, json))
+    ok(&x, OTF2_Archive_SetProperty(x.ar, OTF2_AUGUR_PROPERTY_FILE, OTF2_AUGUR_DEFS_FILE, true),
+       "property");
   free(json);
   rc = x.rc;
 done:
   if (x.ar && OTF2_Archive_Close(x.ar) != OTF2_SUCCESS && rc == AUGUR_OK)
     rc = augur_fail(err, AUGUR_E_IO, "%s: closing the OTF2 archive failed", out);
+  if (rc == AUGUR_OK) rc = x.rc; /* an error OTF2 printed while closing */
+  OTF2_Error_RegisterCallback(prev_cb, NULL);
   if (x.al) OTF2_AttributeList_Delete(x.al);
   otf2_iorma_free(x.io);
   for (size_t i = 0; i < x.nlocs; i++)
@@ -799,6 +825,8 @@ done:
     snprintf(p, sizeof p, "%s/traces.otf2", out);
     if (stat(p, &sb) == 0) st->bytes += (uint64_t)sb.st_size;
     snprintf(p, sizeof p, "%s/traces.def", out);
+    if (stat(p, &sb) == 0) st->bytes += (uint64_t)sb.st_size;
+    snprintf(p, sizeof p, "%s/%s", out, OTF2_AUGUR_DEFS_FILE);
     if (stat(p, &sb) == 0) st->bytes += (uint64_t)sb.st_size;
     for (size_t r = 0; r < augur_trace_nranks(t); r++) {
       snprintf(p, sizeof p, "%s/traces/%zu.evt", out, r);

@@ -906,6 +906,30 @@ static void free_im(im *m) {
   otf2_defs_free(&m->defs);
 }
 
+/* The definitions file NAME (OTF2_AUGUR_PROPERTY_FILE's value, a plain file name) of the
+ * archive whose anchor file is ANCHOR, read whole; NULL when absent, unreadable or NAME has a
+ * '/' (the archive names a file of its own directory, nothing else). */
+static char *defs_file(const char *anchor, const char *name) {
+  if (!*name || strchr(name, '/')) return NULL;
+  const char *slash = strrchr(anchor, '/');
+  int dir = slash ? (int)(slash - anchor) : 1;
+  char p[4300];
+  if (snprintf(p, sizeof p, "%.*s/%s", dir, slash ? anchor : ".", name) >= (int)sizeof p)
+    return NULL;
+  FILE *f = fopen(p, "rb");
+  if (!f) return NULL;
+  char *buf = NULL;
+  long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+  if (n >= 0 && n < (1L << 30) && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1))) {
+    if (fread(buf, 1, (size_t)n, f) == (size_t)n)
+      buf[n] = 0;
+    else
+      free(buf), buf = NULL;
+  }
+  fclose(f);
+  return buf;
+}
+
 int augur_import_otf2(const char *anchor, const char *out, const augur_export_opts *o,
                       augur_import_report *rep, augur_error *err) {
   if (rep) memset(rep, 0, sizeof *rep);
@@ -932,6 +956,11 @@ int augur_import_otf2(const char *anchor, const char *out, const augur_export_op
   if (OTF2_Reader_GetProperty(rd, OTF2_AUGUR_PROPERTY, &prop) == OTF2_SUCCESS && prop) {
     m.augur = otf2_defs_parse(prop, &m.defs) == 0;
     free(prop);
+  } else if (OTF2_Reader_GetProperty(rd, OTF2_AUGUR_PROPERTY_FILE, &prop) == OTF2_SUCCESS && prop) {
+    char *json = defs_file(anchor, prop);
+    free(prop);
+    m.augur = json && otf2_defs_parse(json, &m.defs) == 0;
+    free(json);
   }
   rc = read_defs(&m, rd);
   if (rc == AUGUR_OK) rc = assign_ranks(&m);

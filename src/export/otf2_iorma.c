@@ -91,10 +91,8 @@ static uint32_t comm_ref(const otf2_iorma *x, uint64_t id) {
 
 /* World rank -> rank in communicator (or window) ID; undefined if not a member. */
 static uint32_t rank_in(const otf2_iorma *x, uint64_t id, int32_t world) {
-  const augur_comm_def *c = augur_trace_comm(x->t, id);
-  for (uint32_t i = 0; c && c->members && world >= 0 && i < c->size; i++)
-    if (c->members[i] == world) return i;
-  return OTF2_UNDEFINED_UINT32;
+  int64_t r = augur_trace_comm_rank(x->t, id, world, 0);
+  return r < 0 ? OTF2_UNDEFINED_UINT32 : (uint32_t)r;
 }
 
 static uint32_t file_ref(otf2_iorma *x, uint64_t id) {

@@ -783,6 +783,9 @@ void augur_trace_close(augur_trace *t) {
     aug_comm_def_free(&t->comms[i]);
     free(t->comm_body[i].p);
   }
+  for (size_t i = 0; t->comm_rank_ix && i < 2 * t->ncomms; i++)
+    free(t->comm_rank_ix[i]);
+  free(t->comm_rank_ix);
   free(t->comms);
   free(t->comm_body);
   for (size_t i = 0; i < t->nmodules; i++)
@@ -840,6 +843,45 @@ const augur_comm_def *augur_trace_comm(const augur_trace *t, uint64_t id) {
   uint32_t ix;
   return aug_u64map_get(&t->comm_ix, id, &ix) ? &t->comms[ix] : NULL;
 }
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+int64_t augur_trace_comm_rank(augur_trace *t, uint64_t id, int32_t world, int remote) {
+  uint32_t ix;
+  if (!t || world < 0 || !aug_u64map_get(&t->comm_ix, id, &ix)) return -1;
+  const augur_comm_def *c = &t->comms[ix];
+  const int32_t *g = remote ? c->remote : c->members;
+  uint32_t n = remote ? c->remote_size : c->size;
+  if (!g || !n) return -1;
+  if (!t->comm_rank_ix && !(t->comm_rank_ix = calloc(2 * t->ncomms, sizeof *t->comm_rank_ix)))
+    return -1;
+  uint64_t **slot = &t->comm_rank_ix[2 * (size_t)ix + (remote != 0)];
+  if (!*slot) {
+    uint64_t *v = malloc(n * sizeof *v);
+    if (!v) { /* out of memory: the scan */
+      for (uint32_t i = 0; i < n; i++)
+        if (g[i] == world) return i;
+      return -1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+      v[i] = (uint64_t)(uint32_t)g[i] << 32 | i;
+    qsort(v, n, sizeof *v, cmp_u64);
+    *slot = v;
+  }
+  const uint64_t *v = *slot, key = (uint64_t)(uint32_t)world << 32;
+  size_t lo = 0, hi = n; /* the first entry >= key: WORLD's lowest rank */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (v[mid] < key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && v[lo] >> 32 == (uint32_t)world ? (int64_t)(v[lo] & UINT32_MAX) : -1;
+}
+
 size_t augur_trace_ncallsites(const augur_trace *t) {
   return t->ncallsites;
 }

@@ -72,6 +72,9 @@ struct augur_trace {
   aug_u64map comm_ix;       /* id -> index */
   aug_comm_body *comm_body; /* per communicator, its first definition's body */
   size_t capcommbody;
+  /* augur_trace_comm_rank's index, built on first use: per communicator, its group and
+   * remote group as world << 32 | rank, sorted (2 × ncomms; NULL until asked) */
+  uint64_t **comm_rank_ix;
   augur_module_def *modules; /* global id = index + 1 */
   size_t nmodules, capmodules;
   aug_u64map module_ix;          /* xxh3(path) -> global id */
