@@ -27,15 +27,10 @@ typedef struct coll_inst {
   uint16_t mixed;
 } coll_inst;
 
-typedef struct rankpos {
-  int32_t world;
-  uint32_t pos;
-} rankpos;
-
 typedef struct coll_comm {
   uint64_t id;
-  uint32_t n;
-  rankpos *byrank; /* sorted by world rank, for the member's position */
+  uint32_t n;      /* the group's members, then the remote group's (an intercommunicator) */
+  uint32_t local;  /* the group's */
   uint64_t *calls; /* per member: collective calls made so far */
   coll_inst *ring; /* instances base .. base+len-1, in flight */
   size_t head, len, cap;
@@ -146,7 +141,6 @@ static void comm_free(coll_comm *c) {
     free(c->ring[(c->head + i) % c->cap].mem);
   free(c->ring);
   free(c->spare);
-  free(c->byrank);
   free(c->calls);
 }
 
@@ -415,11 +409,6 @@ static void request_free(augur_matcher *m, const augur_event *ev) {
 
 /* ---- collective instances ---- */
 
-static int cmp_rankpos(const void *a, const void *b) {
-  const rankpos *x = a, *y = b;
-  return (x->world > y->world) - (x->world < y->world);
-}
-
 static coll_comm *comm_state(augur_matcher *m, uint64_t id, augur_error *err, int *rc) {
   *rc = AUGUR_OK;
   if (m->lastcomm < m->ncomms && m->comms[m->lastcomm].id == id) return &m->comms[m->lastcomm];
@@ -435,16 +424,9 @@ static coll_comm *comm_state(augur_matcher *m, uint64_t id, augur_error *err, in
   c->id = id;
   /* An intercommunicator's collectives involve both groups. */
   c->n = d->size + d->remote_size;
-  c->byrank = malloc(c->n * sizeof *c->byrank);
+  c->local = d->size;
   c->calls = calloc(c->n, sizeof *c->calls);
-  if (!c->byrank || !c->calls) {
-    free(c->byrank);
-    free(c->calls);
-    goto oom;
-  }
-  for (uint32_t i = 0; i < c->n; i++)
-    c->byrank[i] = (rankpos){i < d->size ? d->members[i] : d->remote[i - d->size], i};
-  qsort(c->byrank, c->n, sizeof *c->byrank, cmp_rankpos);
+  if (!c->calls) goto oom;
   m->lastcomm = m->ncomms++;
   return c;
 oom:
@@ -476,11 +458,13 @@ static int add_collective(augur_matcher *m, const augur_event *ev, uint64_t call
   int rc;
   coll_comm *c = comm_state(m, ev->comm, err, &rc);
   if (!c) return rc;
-  rankpos key = {(int32_t)ev->rank, 0};
-  rankpos *rp = bsearch(&key, c->byrank, c->n, sizeof key, cmp_rankpos);
-  if (!rp) return AUGUR_OK; /* not a member: the definitions disagree */
-  assert(rp->pos < c->n && c->len <= c->cap);
-  uint64_t k = c->calls[rp->pos]++;
+  /* the member's position: its rank in the group, or after the group in the remote one */
+  int64_t pos = augur_trace_comm_rank(m->trace, ev->comm, (int32_t)ev->rank, 0);
+  if (pos < 0 && (pos = augur_trace_comm_rank(m->trace, ev->comm, (int32_t)ev->rank, 1)) >= 0)
+    pos += c->local;
+  if (pos < 0) return AUGUR_OK; /* not a member: the definitions disagree */
+  assert(pos < c->n && c->len <= c->cap);
+  uint64_t k = c->calls[pos]++;
   if (k < c->base) return AUGUR_OK; /* cannot happen in rank order; be safe */
   while (k >= c->base + c->len) {   /* this rank is the first to reach instance k */
     if (c->len == c->cap) {
@@ -512,7 +496,7 @@ static int add_collective(augur_matcher *m, const augur_event *ev, uint64_t call
     in->type = ev->type;
   else if (in->type != ev->type)
     in->mixed = 1;
-  in->mem[rp->pos] =
+  in->mem[pos] =
       (augur_coll_member){ev->rank,       ev->thread,   ev->t_start, ev->t_end, ev->bytes,
                           ev->bytes_recv, ev->callsite, ev->peer,    ev->type,  call};
   in->arrived++;
