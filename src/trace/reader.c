@@ -843,6 +843,7 @@ const augur_comm_def *augur_trace_comm(const augur_trace *t, uint64_t id) {
   uint32_t ix;
   return aug_u64map_get(&t->comm_ix, id, &ix) ? &t->comms[ix] : NULL;
 }
+
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
@@ -855,11 +856,10 @@ int64_t augur_trace_comm_rank(augur_trace *t, uint64_t id, int32_t world, int re
   const int32_t *g = remote ? c->remote : c->members;
   uint32_t n = remote ? c->remote_size : c->size;
   if (!g || !n) return -1;
-  if (!t->comm_rank_ix && !(t->comm_rank_ix = calloc(2 * t->ncomms, sizeof *t->comm_rank_ix)))
-    return -1;
-  uint64_t **slot = &t->comm_rank_ix[2 * (size_t)ix + (remote != 0)];
-  if (!*slot) {
-    uint64_t *v = malloc(n * sizeof *v);
+  if (!t->comm_rank_ix) t->comm_rank_ix = calloc(2 * t->ncomms, sizeof *t->comm_rank_ix);
+  uint64_t **slot = t->comm_rank_ix ? &t->comm_rank_ix[2 * (size_t)ix + (remote != 0)] : NULL;
+  if (!slot || !*slot) {
+    uint64_t *v = slot ? malloc(n * sizeof *v) : NULL;
     if (!v) { /* out of memory: the scan */
       for (uint32_t i = 0; i < n; i++)
         if (g[i] == world) return i;
