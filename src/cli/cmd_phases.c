@@ -18,11 +18,7 @@ int cmd_phases(int argc, char **argv) {
   if (rc != CLI_OK) return rc;
   augur_error err = {0};
   augur_logical *lg = NULL;
-  cli_progress prog;
-  cli_progress_init(&prog, "reading");
-  augur_logical_opts lo = {.progress = cli_progress_records, .progress_arg = &prog};
-  rc = augur_logical_build_opts(t, &lo, &lg, &err);
-  cli_progress_done(&prog);
+  rc = cli_logical_trace(t, "reading", &lg, &err);
   if (rc != AUGUR_OK) {
     augur_trace_close(t);
     return cli_fail("%s", err.msg);

@@ -8,6 +8,7 @@
 #include "augur/phases.h"
 #include "augur/signature.h"
 #include "cli.h"
+#include "cli_phases.h"
 
 /* The program S is for (docs/signature.md, "Which program"): the recorded
  * run's executable (argv[0]) by base name, with the build id of the module
@@ -78,7 +79,7 @@ int cmd_signature(int argc, char **argv) {
   augur_logical *lg = NULL;
   augur_phases *p = NULL;
   augur_signature *s = NULL;
-  if (augur_logical_build(t, &lg, &err) != AUGUR_OK ||
+  if (cli_logical_trace(t, "reading", &lg, &err) != AUGUR_OK ||
       augur_phases_detect(lg, &o, &p, &err) != AUGUR_OK ||
       augur_signature_build(lg, p, t, (uint32_t)measure, &s, &err) != AUGUR_OK) {
     augur_phases_free(p);

@@ -17,6 +17,7 @@
 
 #include "augur/text.h"
 #include "cli.h"
+#include "cli_phases.h"
 #include "cli_report.h"
 #include "cli_summary.h"
 
@@ -66,10 +67,7 @@ static void compute(cli_summary *s) {
   augur_phase_opts po;
   augur_phase_opts_default(&po);
   memset(&err, 0, sizeof err);
-  cli_progress_init(&prog, "finding phases: reading");
-  augur_logical_opts lo = {.progress = cli_progress_records, .progress_arg = &prog};
-  int lrc = augur_logical_build_opts(t, &lo, &s->lg, &err);
-  cli_progress_done(&prog);
+  int lrc = cli_logical_trace(t, "finding phases: reading", &s->lg, &err);
   if (lrc != AUGUR_OK || augur_phases_detect(s->lg, &po, &s->ph, &err) != AUGUR_OK) {
     snprintf(s->ph_err, sizeof s->ph_err, "%s", err.msg);
     augur_phases_free(s->ph);

@@ -63,6 +63,15 @@ int cli_phases_args(int argc, char **argv, cli_phases_opts *o, int *status) {
   return 1;
 }
 
+int cli_logical_trace(augur_trace *t, const char *what, augur_logical **lg, augur_error *err) {
+  cli_progress prog;
+  cli_progress_init(&prog, what);
+  augur_logical_opts lo = {.progress = cli_progress_records, .progress_arg = &prog};
+  int rc = augur_logical_build_opts(t, &lo, lg, err);
+  cli_progress_done(&prog);
+  return rc;
+}
+
 int cli_phases_print(augur_trace *t, const augur_logical *lg, const cli_phases_opts *o) {
   augur_error err = {0};
   augur_phases *p = NULL;

@@ -1,5 +1,5 @@
-# On a terminal (script(1) gives one) simulate, phases, diagnose, report and summary show
-# how far they are:
+# On a terminal (script(1) gives one) simulate, phases, signature, diagnose, report and
+# summary show how far they are:
 # "VERB N of M UNIT (P %)", then "about T left" once a second has passed, N rising to at
 # most M; the line is erased at the end. Without a terminal, nothing on stderr.
 # simulate counts the records behind the operations it simulated (not those it read,
@@ -51,6 +51,7 @@ check() {
 }
 check simulate "$D/a2a" simulating records predicted simulate
 check phases "$D/halo" reading records PhaseET phases
+check signature "$D/halo" reading records "relevant phases" signature -o "$D/halo.sig"
 check diagnose "$D/halo" diagnosing events "findings above" diagnose
 # report: the replay on the ideal network (its longest part; the reading before it counts
 # ranks)
