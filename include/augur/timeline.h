@@ -112,8 +112,9 @@ AUGUR_API int augur_timeline_build(augur_timeline **tl, augur_trace *t, const au
                                    augur_error *err);
 AUGUR_API void augur_timeline_free(augur_timeline *tl);
 
-/* Adds a marked interval; label is copied. Fails if rank is outside the
- * timeline's ranks or t1 < t0. */
+/* Adds a marked interval; label is copied. A rank of the trace the timeline
+ * does not draw (outside rank_lo..rank_hi) gets none, and that is no error.
+ * Fails if the trace has no such rank or t1 < t0. */
 AUGUR_API int augur_timeline_mark(augur_timeline *tl, uint32_t rank, uint64_t t0, uint64_t t1,
                                   const char *label, augur_error *err);
 

@@ -216,12 +216,12 @@ static void print_ranks(augur_trace *t) {
       first = 0;
     }
   uint64_t odd = n - count[ST_COMPLETE];
-  const char *inc = odd > INFO_RANK_ROWS ? "the first 16 ranks not complete, "
-                    : odd                ? "the ranks not complete, "
-                                         : "";
-  printf("\n  (rows: %sthe ranks with the fewest and the most events and the last to end; "
-         "--json has all)\n",
-         inc);
+  printf("\n  (rows: ");
+  if (odd > INFO_RANK_ROWS)
+    printf("the first %d ranks not complete, ", INFO_RANK_ROWS);
+  else if (odd)
+    printf("the ranks not complete, ");
+  printf("the ranks with the fewest and the most events and the last to end; --json has all)\n");
 }
 
 static void print_comms(augur_trace *t) {

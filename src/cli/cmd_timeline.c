@@ -146,10 +146,9 @@ int cmd_timeline(int argc, char **argv) {
   uint32_t drawn = have_ranks ? o.rank_count : nranks;
   o.group = group ? (uint32_t)group : augur_tl_group_for(drawn);
   if (!group && o.group > 1)
-    fprintf(stderr,
-            "augur timeline: %u ranks drawn %u a row, each column their mean state (--group 1: "
-            "a row per rank; --ranks A-B: some of them)\n",
-            drawn, o.group);
+    cli_note("%u ranks drawn %u a row, each column their mean state (--group 1: a row per "
+             "rank; --ranks A-B: some of them)",
+             drawn, o.group);
 
   cli_progress prog;
   cli_progress_init(&prog, "reading");

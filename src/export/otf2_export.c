@@ -6,16 +6,19 @@
  * as OpenMP-paradigm regions (parallel, loop, sync, wait, mutex wait,
  * masked), ThreadFork/ThreadJoin and the lock records (docs/export.md). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <otf2/otf2.h>
 
 #include "augur/export.h"
 #include "grow.h"
+#include "io.h"
 #include "otf2_common.h"
 #include "otf2_defs_json.h"
 #include "otf2_iorma.h"
@@ -108,9 +111,9 @@ static OTF2_ErrorCode on_otf2_error(void *ud, const char *file, uint64_t line, c
 static int write_defs_file(xp *x, const char *out, const char *json) {
   char p[4300];
   snprintf(p, sizeof p, "%s/%s", out, OTF2_AUGUR_DEFS_FILE);
-  FILE *f = fopen(p, "w");
-  int bad = !f || fputs(json, f) < 0;
-  if (f && fclose(f)) bad = 1;
+  int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int bad = fd < 0 || aug_write_all(fd, json, strlen(json), 0, -1) < 0;
+  if (fd >= 0 && close(fd)) bad = 1;
   if (bad && x->rc == AUGUR_OK)
     x->rc = augur_fail(x->err, AUGUR_E_IO, "otf2 export: %s: %s", p, strerror(errno));
   return !bad;

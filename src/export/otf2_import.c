@@ -4,11 +4,13 @@
  * the reader's derivations give the same values again). Other archives
  * (Score-P, ...) are mapped from their MPI records as far as they go; the
  * report's notes say what they lack. */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <otf2/otf2.h>
 
@@ -16,6 +18,7 @@
 #include "augur/mpiio.h"
 #include "augur/writer.h"
 #include "clock.h"
+#include "io.h"
 #include "otf2_common.h"
 #include "otf2_defs_json.h"
 
@@ -916,17 +919,17 @@ static char *defs_file(const char *anchor, const char *name) {
   char p[4300];
   if (snprintf(p, sizeof p, "%.*s/%s", dir, slash ? anchor : ".", name) >= (int)sizeof p)
     return NULL;
-  FILE *f = fopen(p, "rb");
-  if (!f) return NULL;
+  int fd = open(p, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return NULL;
+  struct stat sb;
   char *buf = NULL;
-  long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-  if (n >= 0 && n < (1L << 30) && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1))) {
-    if (fread(buf, 1, (size_t)n, f) == (size_t)n)
-      buf[n] = 0;
+  if (fstat(fd, &sb) == 0 && sb.st_size < (1 << 30) && (buf = malloc((size_t)sb.st_size + 1))) {
+    if (aug_read_all(fd, buf, (size_t)sb.st_size) == 0)
+      buf[sb.st_size] = 0;
     else
       free(buf), buf = NULL;
   }
-  fclose(f);
+  close(fd);
   return buf;
 }
 

@@ -230,6 +230,11 @@ static inline double slot_rdone(const mslot *m) {
   return m->arrive > m->rpost ? m->arrive : m->rpost;
 }
 
+/* The side SEND (1) or receive (0) of M: when it is done. */
+static inline double slot_done(const mslot *m, int send) {
+  return send ? slot_sdone(m) : slot_rdone(m);
+}
+
 enum { SIDE_SEND = 1, SIDE_RECV = 2 };
 
 typedef struct flow {
@@ -1376,7 +1381,7 @@ static int wait_done(sim *s, uint32_t r, double *t, int *recv) {
   const wreq *w = wait_reqs(rr);
   for (uint64_t i = rr->wait_i; i < rr->nwq; i++) {
     mslot *m = &s->slots[w[i].slot];
-    double d = w[i].send ? slot_sdone(m) : slot_rdone(m);
+    double d = slot_done(m, w[i].send);
     if (d < 0) {
       rr->wait_i = i;
       m->quiet &= (uint8_t) ~(w[i].send ? SIDE_SEND : SIDE_RECV); /* its arrival wakes R */
@@ -1448,7 +1453,7 @@ static int coll_together(sim *s, uint32_t r) {
   double done = rr->t;
   for (size_t k = 0; k < rr->ngrp; k++) {
     uint32_t v = rr->grp[k] & 0x7fffffffu;
-    double d = rr->grp[k] & 0x80000000u ? slot_rdone(&s->slots[v]) : slot_sdone(&s->slots[v]);
+    double d = slot_done(&s->slots[v], !(rr->grp[k] & 0x80000000u));
     if (d < 0) return 0;
     if (d > done) done = d;
   }
@@ -1926,7 +1931,7 @@ static void run_rank(sim *s, uint32_t r) {
         if (s->src) req_open(s, r, op);
         break;
       }
-      double d = send ? slot_sdone(&s->slots[v]) : slot_rdone(&s->slots[v]);
+      double d = slot_done(&s->slots[v], send);
       if (d >= 0) {
         wait_until(rr, d, send ? &rr->acc.send_wait : &rr->acc.recv_wait);
         release(s, v);
@@ -1992,17 +1997,15 @@ static void wake(sim *s, uint32_t r) {
   const uint32_t v = rr->bslot;
   switch (rr->blocked) {
   case BLK_SEND:
-    if (slot_sdone(&s->slots[v]) >= 0) {
+  case BLK_RECV: {
+    const int send = rr->blocked == BLK_SEND;
+    const double done = slot_done(&s->slots[v], send);
+    if (done >= 0) {
       release(s, v);
-      resume(s, r, slot_sdone(&s->slots[v]), &rr->acc.send_wait);
+      resume(s, r, done, send ? &rr->acc.send_wait : &rr->acc.recv_wait);
     }
     return;
-  case BLK_RECV:
-    if (slot_rdone(&s->slots[v]) >= 0) {
-      release(s, v);
-      resume(s, r, slot_rdone(&s->slots[v]), &rr->acc.recv_wait);
-    }
-    return;
+  }
   case BLK_WAIT: {
     double d;
     int recv;
@@ -2207,9 +2210,6 @@ static int sim_setup(sim *s, uint32_t variant, uint32_t *variants, augur_sim_res
   return AUGUR_OK;
 }
 
-/* Every rank runs ahead as far as it can, then the queue's events in time
- * order, until the queue is empty or the run stopped (out of memory, the
- * stream failed). */
 /* The ranks a queue runs next, N1 then N2 (NONE32: none): at thousands of ranks each is
  * a cache miss or three (its rrun, its entry in the graph, its operation, the slot it is
  * blocked on), asked for while the rank before runs. N2's rrun and graph entry first; N1's
@@ -2226,6 +2226,9 @@ static void queue_prefetch(const sim *s, uint32_t n1, uint32_t n2) {
   if (rr->blocked != BLK_NONE && rr->bslot < s->slot_cap) AUG_PREFETCH(&s->slots[rr->bslot]);
 }
 
+/* Every rank runs ahead as far as it can, then the queue's events in time
+ * order, until the queue is empty or the run stopped (out of memory, the
+ * stream failed). */
 static void sim_loop(sim *s) {
   const uint32_t n = s->g->nranks;
   for (uint32_t r = 0; r < n && !stopped(s); r++)

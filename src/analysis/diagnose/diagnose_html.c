@@ -143,10 +143,6 @@ int augur_dx_html_timeline_build(const augur_diagnosis *d, augur_trace *t, augur
     const augur_dx_finding *fd = &d->findings[i];
     for (size_t k = 0; k < fd->nmarks; k++) {
       const augur_dx_mark *m = &fd->marks[k];
-      /* a rank of the trace not drawn: skipped (one it has not: the timeline's error) */
-      if (m->rank < augur_trace_nranks(t) &&
-          (m->rank < o.rank_lo || m->rank - o.rank_lo >= o.rank_count))
-        continue;
       fmt_sec(s, sizeof s, (double)(m->t1 - m->t0) / 1e9);
       snprintf(label, sizeof label, "%s: %s s lost on rank %u (finding #%zu)",
                pattern_id(fd->pattern), s, m->rank, i + 1);

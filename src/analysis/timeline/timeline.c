@@ -382,10 +382,11 @@ static int push_mark(augur_tl_mark **v, size_t *n, size_t *cap, uint32_t rank, u
 
 int augur_timeline_mark(augur_timeline *tl, uint32_t rank, uint64_t t0, uint64_t t1,
                         const char *label, augur_error *err) {
-  if (rank < tl->rank_lo || rank > tl->rank_hi)
-    return augur_fail(err, AUGUR_E_ARG, "timeline: mark on rank %u outside ranks %u-%u", rank,
-                      tl->rank_lo, tl->rank_hi);
+  if (rank >= tl->nranks)
+    return augur_fail(err, AUGUR_E_ARG, "timeline: mark on rank %u outside the trace's %u ranks",
+                      rank, tl->nranks);
   if (t1 < t0) return augur_fail(err, AUGUR_E_ARG, "timeline: mark ends before it starts");
+  if (rank < tl->rank_lo || rank > tl->rank_hi) return 0; /* a rank not drawn */
   return push_mark(&tl->marks, &tl->nmarks, &tl->capmarks, rank, t0, t1, label, err);
 }
 

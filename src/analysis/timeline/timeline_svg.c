@@ -233,15 +233,15 @@ static void draw_row(FILE *f, const augur_timeline *tl, const layout *L, uint32_
   const tl_rank *r = &tl->ranks[i];
   uint32_t rank = tl_row_first(tl, i), last = tl_row_last(tl, i);
   double y = row_y(tl, L, rank);
-  char who[32], label[32]; /* hover text, and the label (its room is for "rank N") */
+  char who[32]; /* hover text; a block's label is its range alone (the room is for "rank N") */
+  const char *label = who;
   if (tl->group > 1) {
     snprintf(who, sizeof who, "ranks %u-%u", rank, last);
-    snprintf(label, sizeof label, "%u-%u", rank, last);
+    label = who + strlen("ranks ");
     fprintf(f, "<g class=\"row\" id=\"ranks-%u-%u\" data-rank=\"%u\" data-last=\"%u\">\n", rank,
             last, rank, last);
   } else {
     snprintf(who, sizeof who, "rank %u", rank);
-    snprintf(label, sizeof label, "%s", who);
     fprintf(f, "<g class=\"row\" id=\"rank-%u\" data-rank=\"%u\">\n", rank, rank);
   }
   if (L->row_h >= 6)
