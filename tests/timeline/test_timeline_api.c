@@ -125,6 +125,20 @@ static augur_timeline *build(augur_tl_options *o, int want_rc) {
   return tl;
 }
 
+/* TL written as SVG (HTML 0) or as an HTML page titled TITLE, in a string to free. */
+static char *render(const augur_timeline *tl, int html, const char *title) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  assert_non_null(f);
+  augur_error err = {0};
+  int rc = html ? augur_timeline_write_html(tl, f, title, &err)
+                : augur_timeline_write_svg(tl, f, title, &err);
+  assert_int_equal(rc, 0);
+  fclose(f);
+  return buf;
+}
+
 static void test_states(void **state) {
   (void)state;
   assert_int_equal(augur_tl_state_of(AUGUR_EV_ISEND), AUGUR_TL_SEND);
@@ -220,12 +234,7 @@ static void test_group(void **state) {
   augur_timeline_column(tl, 1, 20, c); /* rank 0 sending, rank 1 computing */
   assert_float_equal(c[AUGUR_TL_SEND], 0.5, 1e-5);
   assert_float_equal(c[AUGUR_TL_COMPUTE], 0.5, 1e-5);
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  augur_error err = {0};
-  assert_int_equal(augur_timeline_write_svg(tl, f, "g", &err), 0);
-  fclose(f);
+  char *buf = render(tl, 0, "g");
   assert_non_null(strstr(buf, "id=\"ranks-0-1\""));
   assert_null(strstr(buf, "id=\"rank-0\""));
   assert_non_null(strstr(buf, "a row per 2 ranks, their mean"));
@@ -305,12 +314,7 @@ static void test_marks_and_svg(void **state) {
   assert_int_equal(augur_timeline_mark(tl, 1, 2500, 3800, "late <sender> & co", &err), 0);
   assert_int_equal(augur_timeline_mark(tl, 5, 0, 10, "x", &err), AUGUR_E_ARG);
   assert_int_equal(augur_timeline_mark(tl, 0, 10, 5, "x", &err), AUGUR_E_ARG);
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  assert_non_null(f);
-  assert_int_equal(augur_timeline_write_svg(tl, f, "t<1>", &err), 0);
-  fclose(f);
+  char *buf = render(tl, 0, "t<1>");
   assert_non_null(strstr(buf, "xmlns=\"http://www.w3.org/2000/svg\""));
   assert_non_null(strstr(buf, "class=\"mark\""));
   assert_non_null(strstr(buf, "late &lt;sender&gt; &amp; co"));
@@ -326,9 +330,7 @@ static void test_marks_and_svg(void **state) {
   assert_int_equal(rows, 2);
   free(buf);
 
-  f = open_memstream(&buf, &len);
-  assert_int_equal(augur_timeline_write_html(tl, f, "t", &err), 0);
-  fclose(f);
+  buf = render(tl, 1, "t");
   assert_non_null(strstr(buf, "<!DOCTYPE html>"));
   assert_non_null(strstr(buf, "<table id=\"summary\">"));
   assert_non_null(strstr(buf, "<tr class=\"rank-row\"><td>1</td>"));
